@@ -1,0 +1,5 @@
+"""``python -m toolshape``."""
+
+from .cli import run
+
+run()

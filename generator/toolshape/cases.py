@@ -1,0 +1,487 @@
+"""Test cases derived from a contract, with expectations from the reference evaluator.
+
+Starting from an accepted instance (the contract's first accepted example,
+completed with synthesised values for the optional keys it leaves out), every
+property at every depth is broken in each way the contract forbids: dropped
+when required, nulled, given each wrong JSON type, pushed across each bound,
+joined by an unknown key. The expected ``(path, code)`` set of every case comes
+from :mod:`toolshape.reference`, never from the generated module under test.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from .contract import Contract, is_integer, json_equal
+from .errors import ContractError
+from .reference import evaluate
+
+Path = tuple[str | int, ...]
+
+#: A sample of each JSON type, for the wrong-type cases.
+TYPE_SAMPLES: dict[str, Any] = {
+    "null": None,
+    "boolean": True,
+    "integer": 7,
+    "number": 2.5,
+    "string": "text",
+    "array": [],
+    "object": {},
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One derived test: feed ``data`` to validate() (or text to parse()), expect ``errors``."""
+
+    name: str
+    data: Any
+    errors: frozenset[tuple[str, str]]
+
+    @property
+    def status(self) -> str:
+        return "reject" if self.errors else "accept"
+
+
+@dataclass(frozen=True)
+class ParseCase:
+    """One parse-layer test: ``text`` must fail with ``code``."""
+
+    name: str
+    text: str | bytes
+    code: str
+
+
+class _Deriver:
+    def __init__(self, contract: Contract) -> None:
+        self.contract = contract
+        self.schema = contract.parameters
+        self.cases: dict[str, Case] = {}
+        self.known_good = _collect_known_good(contract)
+        self.root: Any = None
+
+    # -- synthesis -----------------------------------------------------------
+
+    def accepts(self, schema: Any, value: Any) -> bool:
+        return not _node_errors(schema, value)
+
+    def candidates(self, schema: Any, schema_path: Path) -> Iterator[Any]:
+        """Values to try for a schema, most natural first."""
+        if schema is True:
+            yield "any"
+            return
+        if not isinstance(schema, dict):
+            return
+        yield from self.known_good.get(schema_path, [])
+        if "const" in schema:
+            yield schema["const"]
+        yield from schema.get("enum", [])
+        if "default" in schema:
+            yield schema["default"]
+        yield from schema.get("examples", []) if isinstance(schema.get("examples"), list) else []
+        for kind in _kinds(schema):
+            yield from self.typed_candidates(kind, schema, schema_path)
+
+    def typed_candidates(self, kind: str, schema: dict, schema_path: Path) -> Iterator[Any]:
+        if kind == "null":
+            yield None
+        elif kind == "boolean":
+            yield from (False, True)
+        elif kind == "string":
+            low = schema.get("minLength", 0)
+            high = schema.get("maxLength", max(low, 8))
+            for length in sorted({low, min(high, max(low, 1)), min(high, max(low, 5)), high}):
+                for unit in ("a", "x", "A", "0", "ab", "a1", "-"):
+                    yield (unit * length)[:length] if length else ""
+        elif kind in ("integer", "number"):
+            yield from _number_candidates(kind, schema)
+        elif kind == "array":
+            item_schema = schema.get("items", True)
+            low = schema.get("minItems", 0)
+            items = self.distinct(item_schema, schema_path + ("items",), max(low, 1))
+            if low == 0:
+                yield []
+            if len(items) >= max(low, 1):
+                yield items[: max(low, 1)]
+        elif kind == "object":
+            built = self.build_object(schema, schema_path, everything=False)
+            if built is not None:
+                yield built
+            built = self.build_object(schema, schema_path, everything=True)
+            if built is not None:
+                yield built
+
+    def synth(self, schema: Any, schema_path: Path) -> tuple[bool, Any]:
+        for candidate in self.candidates(schema, schema_path):
+            if self.accepts(schema, candidate):
+                return True, copy.deepcopy(candidate)
+        return False, None
+
+    def distinct(self, schema: Any, schema_path: Path, count: int) -> list[Any]:
+        found: list[Any] = []
+        for candidate in self.candidates(schema, schema_path):
+            if self.accepts(schema, candidate) and not any(json_equal(candidate, f) for f in found):
+                found.append(copy.deepcopy(candidate))
+                if len(found) == count:
+                    break
+        return found
+
+    def build_object(self, schema: dict, schema_path: Path, everything: bool) -> dict | None:
+        result: dict[str, Any] = {}
+        required = schema.get("required", [])
+        for key, sub in schema.get("properties", {}).items():
+            if key not in required and not everything:
+                continue
+            ok, value = self.synth(sub, schema_path + ("properties", key))
+            if ok:
+                result[key] = value
+            elif key in required:
+                return None
+        for key in required:
+            if key not in result:
+                ok, value = self.synth(schema.get("additionalProperties", True), schema_path + ("additionalProperties",))
+                if not ok:
+                    return None
+                result[key] = value
+        max_properties = schema.get("maxProperties")
+        if max_properties is not None and len(result) > max_properties:
+            for key in [k for k in result if k not in required][: len(result) - max_properties]:
+                del result[key]
+        return result
+
+    # -- cases ----------------------------------------------------------------
+
+    def add(self, name: str, data: Any) -> None:
+        errors = frozenset(evaluate(self.schema, data))
+        key = json.dumps(data, sort_keys=True, default=repr)
+        if key not in {json.dumps(c.data, sort_keys=True, default=repr) for c in self.cases.values()}:
+            self.cases.setdefault(name, Case(name, copy.deepcopy(data), errors))
+
+    def base(self) -> dict:
+        """An accepted instance with every property the contract declares, where it can."""
+        for example in self.contract.examples:
+            if example.has_args and example.status == "accept" and isinstance(example.args, dict):
+                start = copy.deepcopy(example.args)
+                break
+        else:
+            ok, start = self.synth(self.schema, ())
+            if not ok:
+                raise ContractError(
+                    [self.contract.document.problem(("parameters",), "cannot build accepted arguments from the schema for the generated tests; add an accepted example")]
+                )
+        self.root = start
+        self.complete(start, self.schema, ())
+        return start
+
+    def complete(self, value: Any, schema: Any, schema_path: Path) -> None:
+        """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
+        if not isinstance(schema, dict):
+            return
+        if isinstance(value, dict):
+            for key, sub in schema.get("properties", {}).items():
+                if key not in value:
+                    ok, synthesized = self.synth(sub, schema_path + ("properties", key))
+                    if ok:
+                        value[key] = synthesized
+                        if not self.accepts(self.schema, self.root):
+                            del value[key]
+                if key in value:
+                    self.complete(value[key], sub, schema_path + ("properties", key))
+        elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+            if not value:
+                ok, item = self.synth(schema["items"], schema_path + ("items",))
+                if ok:
+                    value.append(item)
+                    if not self.accepts(self.schema, self.root):
+                        value.pop()
+            for item in value[:1]:
+                self.complete(item, schema["items"], schema_path + ("items",))
+
+    def derive(self) -> list[Case]:
+        self.root = self.base()
+        self.add("base: every declared key, all valid", self.root)
+        self.walk(self.schema, (), (), "arguments")
+        return list(self.cases.values())
+
+    def replaced(self, path: Path, value: Any) -> Any:
+        data = copy.deepcopy(self.root)
+        target = data
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+        return data
+
+    def removed(self, path: Path) -> Any:
+        data = copy.deepcopy(self.root)
+        target = data
+        for step in path[:-1]:
+            target = target[step]
+        del target[path[-1]]
+        return data
+
+    def walk(self, schema: Any, path: Path, schema_path: Path, label: str) -> None:
+        """Derive the cases for the value at ``path`` (present in the base) and below."""
+        if not isinstance(schema, dict):
+            return
+        value = _get(self.root, path)
+        if path:
+            self.value_cases(schema, path, schema_path, label, value)
+        if isinstance(value, dict):
+            self.object_cases(schema, path, schema_path, label, value)
+        elif isinstance(value, list):
+            self.array_cases(schema, path, schema_path, label, value)
+
+    def value_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: Any) -> None:
+        declared = _declared(schema)
+        if declared is not None:
+            for kind, sample in TYPE_SAMPLES.items():
+                allowed = kind in declared or (kind == "integer" and "number" in declared)
+                if not allowed:
+                    self.add(f"{label}: {kind} instead of {' or '.join(declared)}", self.replaced(path, sample))
+        for name, variant in self.bound_variants(schema, schema_path, value):
+            self.add(f"{label}: {name}", self.replaced(path, variant))
+
+    def bound_variants(self, schema: dict, schema_path: Path, value: Any) -> Iterator[tuple[str, Any]]:
+        if isinstance(value, str):
+            fill = value[-1:] or "a"
+            if "minLength" in schema and schema["minLength"] > 0:
+                n = schema["minLength"]
+                yield f"minLength {n} - 1", value[: n - 1] if len(value) >= n else value
+                yield from self.good_variant(schema, schema_path, f"minLength {n} exactly", lambda s: len(s) == n)
+            if "maxLength" in schema:
+                n = schema["maxLength"]
+                yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
+                yield from self.good_variant(schema, schema_path, f"maxLength {n} exactly", lambda s: len(s) == n)
+            if "pattern" in schema:
+                for bad in ("", " ", "!", "?" * max(schema.get("minLength", 1), 1), "a b", "0"):
+                    if not _node_errors({"pattern": schema["pattern"]}, bad):
+                        continue
+                    yield "does not match the pattern", bad
+                    break
+            if "enum" in schema:
+                for member in schema["enum"]:
+                    yield f"enum member {json.dumps(member, ensure_ascii=False)}", member
+                for member in schema["enum"]:
+                    if isinstance(member, str) and member.upper() != member:
+                        yield "enum member in the wrong case", member.upper()
+                        break
+                yield "not an enum member", "not-a-member"
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            for keyword, step in (("minimum", -1), ("maximum", 1)):
+                if keyword in schema:
+                    bound = schema[keyword]
+                    yield f"{keyword} {bound} exactly", bound
+                    yield f"{keyword} {bound} crossed", bound + step
+            for keyword, step in (("exclusiveMinimum", 1), ("exclusiveMaximum", -1)):
+                if keyword in schema:
+                    bound = schema[keyword]
+                    yield f"{keyword} {bound} itself", bound
+                    yield f"{keyword} {bound} just inside", bound + step * _unit(schema)
+            if "multipleOf" in schema:
+                m = schema["multipleOf"]
+                yield f"multipleOf {m}: off by half", value + m / 2 if not is_integer(m) or m % 2 else value + m // 2
+                yield f"multipleOf {m}: off by one", value + 1
+        if "const" in schema:
+            const = schema["const"]
+            yield "the const value", const
+            yield "another value than const", _other_than(const)
+        if "enum" in schema and not isinstance(value, str):
+            for member in schema["enum"]:
+                yield f"enum member {json.dumps(member)}", member
+            yield "not an enum member", "not-a-member"
+
+    def good_variant(self, schema: dict, schema_path: Path, name: str, wanted: Any) -> Iterator[tuple[str, Any]]:
+        for candidate in self.candidates(schema, schema_path):
+            if isinstance(candidate, str) and wanted(candidate) and self.accepts(schema, candidate):
+                yield name, candidate
+                return
+
+    def object_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: dict) -> None:
+        properties = schema.get("properties", {})
+        required = schema.get("required", [])
+        prefix = "" if not path else label + "."
+        for key, sub in properties.items():
+            key_label = prefix + key
+            if key in required and key in value:
+                self.add(f"{key_label}: missing", self.removed(path + (key,)))
+            if key in value:
+                if _declared(sub) is not None and "null" not in _declared(sub):
+                    self.add(f"{key_label}: null", self.replaced(path + (key,), None))
+                self.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
+        additional = schema.get("additionalProperties", True)
+        unknown = next(k for k in ("unexpected", "unexpected_key", "zz_unknown") if k not in properties)
+        if additional is False:
+            self.add(f"{prefix}{unknown}: unknown key", self.replaced(path + (unknown,), 1))
+        elif isinstance(additional, dict):
+            ok, good = self.synth(additional, schema_path + ("additionalProperties",))
+            if ok:
+                self.add(f"{prefix}{unknown}: extra key, valid value", self.replaced(path + (unknown,), good))
+            for kind, sample in TYPE_SAMPLES.items():
+                self.add(f"{prefix}{unknown}: extra key, {kind} value", self.replaced(path + (unknown,), sample))
+        if "minProperties" in schema:
+            n = schema["minProperties"]
+            keep = [k for k in value if k in required][: max(n - 1, 0)]
+            keep += [k for k in value if k not in keep][: max(n - 1 - len(keep), 0)]
+            smaller = {k: value[k] for k in keep}
+            self.add(f"{label}: minProperties {n} - 1", self.replaced(path, smaller) if path else smaller)
+        if "maxProperties" in schema:
+            n = schema["maxProperties"]
+            bigger = dict(value)
+            filler = (k for k in [*properties, *(f"extra_{i}" for i in range(n + 2))] if k not in bigger)
+            while len(bigger) <= n:
+                key = next(filler)
+                sub = properties.get(key, additional)
+                ok, good = self.synth(sub, schema_path + (("properties", key) if key in properties else ("additionalProperties",)))
+                bigger[key] = good if ok else 1
+            self.add(f"{label}: maxProperties {n} + 1", self.replaced(path, bigger) if path else bigger)
+
+    def array_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: list) -> None:
+        item_schema = schema.get("items", True)
+        need = max(schema.get("maxItems", 0) + 1, schema.get("minItems", 0), 2)
+        pool = self.distinct(item_schema, schema_path + ("items",), min(need, 60))
+        if value:
+            pool = [value[0]] + [p for p in pool if not json_equal(p, value[0])]
+        if "minItems" in schema and schema["minItems"] > 0:
+            n = schema["minItems"]
+            self.add(f"{label}: minItems {n} - 1", self.replaced(path, pool[: n - 1]))
+            if len(pool) >= n:
+                self.add(f"{label}: minItems {n} exactly", self.replaced(path, pool[:n]))
+        if "maxItems" in schema:
+            n = schema["maxItems"]
+            if len(pool) >= n + 1:
+                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, pool[: n + 1]))
+                self.add(f"{label}: maxItems {n} exactly", self.replaced(path, pool[:n]))
+            elif pool and not schema.get("uniqueItems"):
+                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, [pool[0]] * (n + 1)))
+        if schema.get("uniqueItems") is True and pool:
+            self.add(f"{label}: the same item twice", self.replaced(path, [pool[0], copy.deepcopy(pool[0])]))
+            if len(pool) >= 2:
+                self.add(f"{label}: two different items", self.replaced(path, pool[:2]))
+        if value and isinstance(item_schema, dict):
+            self.walk(item_schema, path + (0,), schema_path + ("items",), f"{label}[0]")
+
+
+def _node_errors(schema: Any, value: Any) -> set[tuple[str, str]]:
+    """Errors of one value against one subschema (wrapped so the root rule does not apply)."""
+    wrapper = {"type": "object", "properties": {"v": schema}, "required": ["v"]}
+    return evaluate(wrapper, {"v": value})
+
+
+def _collect_known_good(contract: Contract) -> dict[Path, list[Any]]:
+    """Values seen in accepted examples, by schema path: candidates for synthesis."""
+    found: dict[Path, list[Any]] = {}
+
+    def visit(schema: Any, value: Any, schema_path: Path) -> None:
+        found.setdefault(schema_path, []).append(value)
+        if not isinstance(schema, dict):
+            return
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in schema.get("properties", {}):
+                    visit(schema["properties"][key], item, schema_path + ("properties", key))
+                elif isinstance(schema.get("additionalProperties"), dict):
+                    visit(schema["additionalProperties"], item, schema_path + ("additionalProperties",))
+        elif isinstance(value, list) and "items" in schema:
+            for item in value:
+                visit(schema["items"], item, schema_path + ("items",))
+
+    for example in contract.examples:
+        if example.status == "accept":
+            data = example.args if example.has_args else _loads(example.json or "")
+            if isinstance(data, dict):
+                visit(contract.parameters, data, ())
+    return found
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _get(data: Any, path: Path) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def _declared(schema: Any) -> tuple[str, ...] | None:
+    if not isinstance(schema, dict) or "type" not in schema:
+        return None
+    raw = schema["type"]
+    return tuple(raw) if isinstance(raw, list) else (raw,)
+
+
+def _kinds(schema: dict) -> list[str]:
+    declared = _declared(schema)
+    if declared:
+        return sorted(declared, key=lambda k: k == "null")
+    if "properties" in schema or "required" in schema:
+        return ["object"]
+    if "items" in schema:
+        return ["array"]
+    if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
+        return ["number"]
+    return ["string", "integer", "boolean", "null"]
+
+
+def _unit(schema: dict) -> float:
+    if "multipleOf" in schema:
+        return schema["multipleOf"]
+    return 1 if _declared(schema) == ("integer",) else 0.5
+
+
+def _number_candidates(kind: str, schema: dict) -> Iterator[float]:
+    low = schema.get("minimum", schema.get("exclusiveMinimum"))
+    high = schema.get("maximum", schema.get("exclusiveMaximum"))
+    step = schema.get("multipleOf", 1)
+    anchors = [0, 1, 10]
+    if low is not None:
+        anchors += [low, low + step, math.ceil(low / step) * step, math.floor(low / step + 1) * step]
+    if high is not None:
+        anchors += [high, high - step, math.floor(high / step) * step]
+    if low is not None and high is not None:
+        anchors.append(math.floor((low + high) / 2 / step) * step)
+    for anchor in anchors:
+        yield anchor if kind == "number" or not float(anchor).is_integer() else int(anchor)
+
+
+def _other_than(const: Any) -> Any:
+    if isinstance(const, bool):
+        return not const
+    if isinstance(const, (int, float)):
+        return const + 1
+    if isinstance(const, str):
+        return const + "x"
+    if const is None:
+        return 0
+    return None
+
+
+def parse_cases(valid_text: str) -> list[ParseCase]:
+    """The parse battery: each way raw argument text fails before validation."""
+    return [
+        ParseCase("broken syntax", "{not json}", "syntax"),
+        ParseCase("cut off at the end", valid_text[:-1], "truncated"),
+        ParseCase("cut off inside a string", '{"a": "unfinish', "truncated"),
+        ParseCase("empty text", "", "empty"),
+        ParseCase("only whitespace", " \n\t ", "empty"),
+        ParseCase("NaN", '{"x": NaN}', "non_finite"),
+        ParseCase("Infinity", '{"x": -Infinity}', "non_finite"),
+        ParseCase("a number too large for a float", '{"x": 1e999999}', "too_large"),
+        ParseCase("duplicate key", '{"k": 1, "k": 2}', "duplicate_key"),
+        ParseCase("duplicate key, nested", '{"a": {"k": 1, "k": 1}}', "duplicate_key"),
+        ParseCase("nested too deep", "[" * 65 + "]" * 65, "too_deep"),
+        ParseCase("invalid UTF-8", b'{"a": "\xff"}', "encoding"),
+        ParseCase("byte order mark", b"\xef\xbb\xbf" + valid_text.encode(), "encoding"),
+    ]
+
+
+def derive(contract: Contract) -> list[Case]:
+    """Every derived validate() case for a contract."""
+    return _Deriver(contract).derive()

@@ -1,0 +1,26 @@
+"""Problems found in contracts, reported as ``path:line:col: error: message``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One finding in one contract file, located at a line and column (both 1-based)."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+
+
+class ContractError(Exception):
+    """Raised with every problem found; nothing is generated when it is raised."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))

@@ -1,0 +1,77 @@
+"""The one way contract text reaches generated source: as escaped Python literals.
+
+Everything a contract says (names, descriptions, enum values, patterns, examples)
+is data written by someone the reviewer may not trust. It enters generated code
+only through :func:`literal` (a Python expression that evaluates to the same
+data) or :func:`comment` (printable ASCII that cannot end the comment line).
+Both return :class:`Code`, the only kind of value the template environment
+prints (see ``render.py``), so a template that pastes raw text fails to render.
+"""
+
+from __future__ import annotations
+
+import math
+
+from markupsafe import Markup
+
+__all__ = ["Code", "literal", "comment"]
+
+
+class Code(Markup):
+    """A string that is already Python source: a literal, a name, a comment's text.
+
+    It is a ``Markup`` only so that the template environment (``render.py``) can tell
+    it from raw text and print it as it is; never concatenate it with other strings.
+    """
+
+    __slots__ = ()
+
+
+def literal(value: object) -> Code:
+    """Return a Python expression that evaluates to ``value`` (JSON-like data only)."""
+    return Code(_literal(value))
+
+
+def _literal(value: object) -> str:
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("non-finite numbers have no JSON literal")
+        return repr(float(value))
+    if isinstance(value, bytes):
+        return repr(value)
+    if isinstance(value, str):
+        # repr() escapes quotes, backslashes, line breaks (including U+2028),
+        # NUL, bidi overrides and every other non-printable character.
+        return repr(str(value))
+    if isinstance(value, tuple):
+        inner = ", ".join(_literal(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    if isinstance(value, dict):
+        items = (f"{_literal(str(k))}: {_literal(v)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, (set, frozenset)):
+        if not value:
+            return "frozenset()"
+        return "frozenset({" + ", ".join(sorted(_literal(v) for v in value)) + "})"
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def comment(text: str, limit: int = 72) -> Code:
+    """Text safe inside a ``#`` comment: printable ASCII, escapes for the rest, shortened."""
+    return Code(comment_text(text, limit))
+
+
+def comment_text(text: str, limit: int = 72) -> str:
+    """The plain ``str`` behind :func:`comment`, for building a longer comment."""
+    safe = text if _plain(text) else ascii(text)[1:-1]
+    return safe if len(safe) <= limit else safe[: limit - 3] + "..."
+
+
+def _plain(text: str) -> bool:
+    return all(" " <= ch <= "~" for ch in text)

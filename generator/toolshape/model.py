@@ -1,0 +1,562 @@
+"""The intermediate model: a checked contract turned into what templates print.
+
+Every decision about the generated code is made here, in Python: which checks a
+value needs and in which order, the names of variables and constants, the
+messages, the comments. Templates only loop over this model and lay out code.
+Contract text reaches the model only as :class:`~toolshape.literals.Code` made by
+:func:`~toolshape.literals.literal` or :func:`~toolshape.literals.comment`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import __version__
+from .contract import Contract, is_integer
+from .literals import Code, comment, comment_text, literal
+from .names import Namer
+
+Path = tuple[str | int, ...]
+
+#: What a type test admits, in words, for messages.
+TYPE_WORDS = {
+    "null": "null",
+    "boolean": "a boolean",
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+}
+
+
+@dataclass
+class PathPart:
+    """A piece of a JSON Pointer: fixed text, an array index, or a dynamic key."""
+
+    kind: str  # "text" | "index" | "key"
+    text: str | None = None  # pointer text, for "text" (the template makes it a literal)
+    var: Code | None = None  # a variable, for "index" and "key"
+
+
+def extend(path: list[PathPart], *parts: PathPart) -> list[PathPart]:
+    """A new path with ``parts`` appended, adjacent text merged into one literal."""
+    result = list(path)
+    for part in parts:
+        if part.kind == "text" and result and result[-1].kind == "text":
+            result[-1] = PathPart("text", (result[-1].text or "") + (part.text or ""))
+        else:
+            result.append(part)
+    return result
+
+
+@dataclass
+class Check:
+    """One keyword's check on a value whose type is already known."""
+
+    test: str  # which condition the template writes (a macro name)
+    code: Code  # the error code: the keyword, as a literal
+    message: Code  # the message, as a literal
+    limit: Code | None = None  # a literal or a constant's name
+    extra: Code | None = None  # a second operand, where the test needs one
+    chained: bool = False  # runs only when the previous check passed ("elif")
+
+
+@dataclass
+class Property:
+    """One entry of ``properties``: present-or-missing, then the value's own checks."""
+
+    key: Code
+    node: "Node"
+    required: bool
+    missing_message: Code
+    comment: Code
+
+
+@dataclass
+class RequiredKey:
+    """A key listed in ``required`` with no schema in ``properties``."""
+
+    key: Code
+    path: list[PathPart]
+    message: Code
+
+
+@dataclass
+class ObjectChecks:
+    properties: list[Property]
+    required_only: list[RequiredKey]
+    known_keys: Code | None  # the frozenset constant of declared keys
+    refuse_unknown: bool
+    unknown_message: Code | None
+    extra: "Node | None"  # additionalProperties as a schema
+    key_var: Code | None
+    key_path: list[PathPart]  # the pointer of the key held in key_var
+    counts: list[Check]
+
+    @property
+    def empty(self) -> bool:
+        checked = [p for p in self.properties if p.required or p.node.has_checks]
+        return not (checked or self.required_only or self.refuse_unknown or self.extra or self.counts)
+
+
+@dataclass
+class ArrayChecks:
+    index_var: Code | None
+    item: "Node | None"
+    checks: list[Check]
+
+    @property
+    def empty(self) -> bool:
+        return not self.checks and self.item is None
+
+
+@dataclass
+class Branch:
+    """The checks that apply when the value has one JSON type."""
+
+    kind: str
+    checks: list[Check] = field(default_factory=list)
+    object: ObjectChecks | None = None
+    array: ArrayChecks | None = None
+
+    @property
+    def empty(self) -> bool:
+        return (
+            not self.checks
+            and (self.object is None or self.object.empty)
+            and (self.array is None or self.array.empty)
+        )
+
+
+@dataclass
+class Node:
+    """A value to check: where it lives, and what its schema asks of it."""
+
+    var: Code
+    path: list[PathPart]
+    label: str
+    typed: bool  # a `type` keyword is present: the branches end in a type error
+    branches: list[Branch]
+    type_message: Code | None
+    any_checks: list[Check]  # enum/const when the type is not pinned to one branch
+    refuse_all: Code | None  # the message, when the schema is `false`
+
+    @property
+    def has_checks(self) -> bool:
+        return bool(self.typed or self.refuse_all or self.any_checks or any(not b.empty for b in self.branches))
+
+
+@dataclass
+class Constant:
+    """A module-level constant: a compiled pattern or a frozenset built once at import."""
+
+    name: Code
+    kind: str  # "pattern" | "strings" | "json_values"
+    value: Code
+    comment: Code
+
+
+@dataclass
+class Helpers:
+    """Which of the runtime helpers the module needs (unused ones are left out)."""
+
+    json_key: bool = False
+    multiple: bool = False
+    unique: bool = False
+
+
+@dataclass
+class ModuleModel:
+    """Everything the module template prints."""
+
+    tool_name: Code
+    description: Code
+    schema: Code
+    source: Code  # the contract path, for the header comment
+    source_literal: Code
+    version: Code
+    digest: Code
+    root: Node
+    constants: list[Constant]
+    helpers: Helpers
+    sensitive: Code  # the redaction mask literal
+    module_name: Code
+
+
+# -- building ----------------------------------------------------------------
+
+
+class _Builder:
+    def __init__(self, contract: Contract) -> None:
+        self.contract = contract
+        self.namer = Namer()
+        self.constants: list[Constant] = []
+        self.helpers = Helpers()
+
+    def where(self, path: Path) -> str:
+        return f"{self.contract.file}:{self.contract.line_of(path)}"
+
+    # A node is one schema applied to one value.
+    def node(self, schema: Any, var: Code, path: list[PathPart], schema_path: Path, label: str) -> Node:
+        if schema is False:
+            return Node(var, path, label, False, [], None, [], literal(f"{label} is not allowed"))
+        if schema is True or not isinstance(schema, dict):
+            return Node(var, path, label, False, [], None, [], None)
+        declared = _declared_types(schema)
+        kinds = list(declared) if declared else _implied_kinds(schema)
+        branches = [self.branch(kind, schema, var, path, schema_path, label, declared) for kind in kinds]
+        any_checks: list[Check] = []
+        if declared is None:
+            branches = [b for b in branches if not b.empty]
+            any_checks = self.value_checks(schema, "any", label, schema_path, var)
+        type_message = None
+        if declared:
+            words = " or ".join(TYPE_WORDS[k] for k in declared)
+            type_message = literal(f"{label} must be {words}, got ")
+        return Node(var, path, label, declared is not None, branches, type_message, any_checks, None)
+
+    def branch(
+        self,
+        kind: str,
+        schema: dict,
+        var: Code,
+        path: list[PathPart],
+        schema_path: Path,
+        label: str,
+        declared: tuple[str, ...] | None,
+    ) -> Branch:
+        branch = Branch(kind)
+        pinned = declared is not None
+        if kind == "string":
+            branch.checks = self.string_checks(schema, label, schema_path, var)
+        elif kind in ("integer", "number"):
+            branch.checks = self.number_checks(schema, label, kind)
+        elif kind == "array":
+            branch.array = self.array_checks(schema, var, path, schema_path, label)
+        elif kind == "object":
+            branch.object = self.object_checks(schema, var, path, schema_path, label)
+        if pinned:
+            branch.checks = self.value_checks(schema, kind, label, schema_path, var) + branch.checks
+        return branch
+
+    # -- keyword groups ------------------------------------------------------
+
+    def value_checks(self, schema: dict, kind: str, label: str, schema_path: Path, hint: str) -> list[Check]:
+        """enum and const, with a fast comparison where the branch pins the type."""
+        checks = []
+        if "enum" in schema:
+            members = schema["enum"]
+            shown = ", ".join(_show(m) for m in members)
+            message = literal(f"{label} must be one of: {shown}")
+            if kind == "string":
+                strings = [m for m in members if isinstance(m, str)]
+                name = self.constant(hint + "_values", "strings", literal(frozenset(strings)), schema_path + ("enum",))
+                checks.append(Check("not_in", literal("enum"), message, name))
+            elif kind == "null":
+                if None not in members:
+                    checks.append(Check("always", literal("enum"), message))
+            else:
+                self.helpers.json_key = True
+                name = self.constant(hint + "_values", "json_values", literal(members), schema_path + ("enum",))
+                checks.append(Check("json_not_in", literal("enum"), message, name))
+        if "const" in schema:
+            const = schema["const"]
+            message = literal(f"{label} must be {_show(const)}")
+            if kind == "string" and isinstance(const, str):
+                checks.append(Check("not_equal", literal("const"), message, literal(const)))
+            elif kind == "null" or const is None:
+                checks.append(Check("not_none" if const is None else "always", literal("const"), message))
+            else:
+                self.helpers.json_key = True
+                name = self.constant(hint + "_const", "json_values", literal([const]), schema_path + ("const",))
+                checks.append(Check("json_not_in", literal("const"), message, name))
+        return checks
+
+    def string_checks(self, schema: dict, label: str, schema_path: Path, hint: str) -> list[Check]:
+        checks = []
+        if "minLength" in schema:
+            n = int(schema["minLength"])
+            checks.append(Check("shorter", literal("minLength"), literal(f"{label} must be at least {_chars(n)} long"), literal(n)))
+        if "maxLength" in schema:
+            n = int(schema["maxLength"])
+            checks.append(Check("longer", literal("maxLength"), literal(f"{label} must be at most {_chars(n)} long"), literal(n)))
+        if "pattern" in schema:
+            pattern = schema["pattern"]
+            name = self.constant(hint + "_pattern", "pattern", literal(pattern), schema_path + ("pattern",))
+            # Length bounds run first; a too-long string never reaches the regex.
+            checks.append(
+                Check(
+                    "no_match",
+                    literal("pattern"),
+                    literal(f"{label} must match the pattern {pattern}"),
+                    name,
+                    chained="maxLength" in schema,
+                )
+            )
+        return checks
+
+    def number_checks(self, schema: dict, label: str, kind: str) -> list[Check]:
+        checks = []
+        wording = {
+            "minimum": ("below", "at least"),
+            "exclusiveMinimum": ("not_above", "greater than"),
+            "maximum": ("above", "at most"),
+            "exclusiveMaximum": ("not_below", "less than"),
+        }
+        for keyword, (test, words) in wording.items():
+            if keyword in schema:
+                bound = schema[keyword]
+                checks.append(Check(test, literal(keyword), literal(f"{label} must be {words} {_show(bound)}"), literal(bound)))
+        if "multipleOf" in schema:
+            step = schema["multipleOf"]
+            message = literal(f"{label} must be a multiple of {_show(step)}")
+            if is_integer(step):
+                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(int(step))))
+            else:
+                self.helpers.multiple = True
+                numerator, denominator = _decimal_fraction(step)
+                checks.append(Check("not_multiple", literal("multipleOf"), message, literal(numerator), literal(denominator)))
+        return checks
+
+    def array_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> ArrayChecks:
+        checks = []
+        if "minItems" in schema:
+            n = int(schema["minItems"])
+            checks.append(Check("shorter", literal("minItems"), literal(f"{label} must have at least {_items(n)}"), literal(n)))
+        if "maxItems" in schema:
+            n = int(schema["maxItems"])
+            checks.append(Check("longer", literal("maxItems"), literal(f"{label} must have at most {_items(n)}"), literal(n)))
+        if schema.get("uniqueItems") is True:
+            self.helpers.unique = True
+            self.helpers.json_key = True
+            checks.append(Check("has_duplicates", literal("uniqueItems"), literal(f"{label} must not contain the same item twice")))
+        item_schema = schema.get("items", True)
+        if item_schema is True:
+            return ArrayChecks(None, None, checks)
+        index = self.namer.local("i")
+        item_var = self.namer.local(f"{var}_item")
+        item = self.node(
+            item_schema,
+            item_var,
+            extend(path, PathPart("text", "/"), PathPart("index", var=index)),
+            schema_path + ("items",),
+            f"each item of {label}",
+        )
+        if not item.has_checks:
+            return ArrayChecks(None, None, checks)
+        return ArrayChecks(index, item, checks)
+
+    def object_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> ObjectChecks:
+        properties_schema = schema.get("properties", {})
+        required = list(schema.get("required", []))
+        properties = []
+        for key, sub in properties_schema.items():
+            sub_path = schema_path + ("properties", key)
+            key_label = _show(key)
+            child = self.node(sub, self.namer.local(key), extend(path, PathPart("text", "/" + _pointer_token(key))), sub_path, key_label)
+            properties.append(
+                Property(
+                    key=literal(key),
+                    node=child,
+                    required=key in required,
+                    missing_message=literal(f"missing required key {key_label}"),
+                    comment=self.property_comment(key, sub, key in required, sub_path),
+                )
+            )
+        required_only = [
+            RequiredKey(literal(key), extend(path, PathPart("text", "/" + _pointer_token(key))), literal(f"missing required key {_show(key)}"))
+            for key in required
+            if key not in properties_schema
+        ]
+        additional = schema.get("additionalProperties", True)
+        known = None
+        key_var = None
+        extra = None
+        key_path: list[PathPart] = []
+        if additional is not True:
+            key_var = self.namer.local("key")
+            key_path = extend(path, PathPart("text", "/"), PathPart("key", var=key_var))
+        if isinstance(additional, dict):
+            extra = self.node(
+                additional,
+                self.namer.local(f"{var}_extra"),
+                key_path,
+                schema_path + ("additionalProperties",),
+                f"the value of each extra key in {label}",
+            )
+            if not extra.has_checks:
+                extra = None
+        if additional is False or extra is not None:
+            known = self.constant(var + "_keys", "strings", literal(frozenset(properties_schema)), schema_path + ("properties",))
+        allowed = ", ".join(_show(k) for k in properties_schema) or "none"
+        counts = []
+        if "minProperties" in schema:
+            n = int(schema["minProperties"])
+            counts.append(Check("shorter", literal("minProperties"), literal(f"{label} must have at least {_keys(n)}"), literal(n)))
+        if "maxProperties" in schema:
+            n = int(schema["maxProperties"])
+            counts.append(Check("longer", literal("maxProperties"), literal(f"{label} must have at most {_keys(n)}"), literal(n)))
+        return ObjectChecks(
+            properties=properties,
+            required_only=required_only,
+            known_keys=known,
+            refuse_unknown=additional is False,
+            unknown_message=literal(f" is not allowed in {label}; allowed keys: {allowed}") if additional is False else None,
+            extra=extra,
+            key_var=key_var,
+            key_path=key_path,
+            counts=counts,
+        )
+
+    # -- names, constants, comments -------------------------------------------
+
+    def constant(self, hint: str, kind: str, value: Code, schema_path: Path) -> Code:
+        name = self.namer.constant(hint)
+        self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
+        return name
+
+    def property_comment(self, key: str, schema: Any, required: bool, schema_path: Path) -> Code:
+        words = ["required" if required else "optional"]
+        if isinstance(schema, dict):
+            types = _declared_types(schema)
+            if types:
+                words.append(" or ".join(types))
+            for keyword, value in schema.items():
+                if keyword in ("type", "properties", "items", "additionalProperties", "required") or keyword in _ANNOTATIONS:
+                    continue
+                if keyword.startswith("x-"):
+                    if keyword == "x-sensitive" and value:
+                        words.append("sensitive")
+                    continue
+                words.append(f"{keyword} {_compact(value)}")
+        elif schema is False:
+            words.append("never allowed")
+        text = comment_text(f"{key}: " + ", ".join(words), limit=80)
+        return Code(f"{text} ({comment_text(self.where(schema_path), limit=120)})")
+
+
+_ANNOTATIONS = ("title", "description", "default", "examples", "$comment")
+
+
+def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
+    """Turn a checked contract into the module model."""
+    builder = _Builder(contract)
+    root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
+    return ModuleModel(
+        tool_name=literal(contract.name),
+        description=literal(contract.description),
+        schema=literal(contract.parameters),
+        source=comment(contract.file, limit=200),
+        source_literal=literal(contract.file),
+        version=Code(__version__),
+        digest=Code(digest),
+        root=root,
+        constants=builder.constants,
+        helpers=builder.helpers,
+        sensitive=literal(sensitive_mask(contract.sensitive)),
+        module_name=Code(module_name),
+    )
+
+
+def sensitive_mask(paths: list[Path]) -> dict:
+    """Where the sensitive values sit in an instance, for redaction in log records.
+
+    A mask is ``{"keys": {key: mask}, "items": mask, "extra": mask}`` (each part
+    optional), and ``True`` where the whole value is to be redacted. Built from the
+    schema paths of the ``x-sensitive: true`` schemas.
+    """
+    mask: dict = {}
+    for path in paths:
+        steps = _instance_steps(path)
+        node = mask
+        for kind, key in steps[:-1]:
+            holder = node.setdefault(kind, {}) if kind != "keys" else node.setdefault("keys", {})
+            nxt = holder.setdefault(key, {}) if kind == "keys" else holder
+            if nxt is True:
+                break
+            node = nxt
+        else:
+            kind, key = steps[-1]
+            if kind == "keys":
+                node.setdefault("keys", {})[key] = True
+            else:
+                node[kind] = True
+    return mask
+
+
+def _instance_steps(schema_path: Path) -> list[tuple[str, str | None]]:
+    steps: list[tuple[str, str | None]] = []
+    i = 0
+    while i < len(schema_path):
+        part = schema_path[i]
+        if part == "properties":
+            steps.append(("keys", str(schema_path[i + 1])))
+            i += 2
+            continue
+        if part == "items":
+            steps.append(("items", None))
+        elif part == "additionalProperties":
+            steps.append(("extra", None))
+        i += 1
+    return steps
+
+
+# -- small pure helpers ----------------------------------------------------------
+
+
+def _declared_types(schema: dict) -> tuple[str, ...] | None:
+    if "type" not in schema:
+        return None
+    raw = schema["type"]
+    types = tuple(raw) if isinstance(raw, list) else (raw,)
+    if "integer" in types and "number" in types:
+        types = tuple(t for t in types if t != "integer")
+    return types
+
+
+def _implied_kinds(schema: dict) -> list[str]:
+    """Without `type`, each keyword applies to the values of its own type only."""
+    return ["string", "number", "array", "object"]
+
+
+def _pointer_token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _show(value: Any) -> str:
+    """A value as JSON, short: how messages name keys and allowed values."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, str):
+        return f"'{value}'"
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _chars(n: int) -> str:
+    return f"{n} character" + ("" if n == 1 else "s")
+
+
+def _items(n: int) -> str:
+    return f"{n} item" + ("" if n == 1 else "s")
+
+
+def _keys(n: int) -> str:
+    return f"{n} key" + ("" if n == 1 else "s")
+
+
+def _decimal_fraction(number: float) -> tuple[int, int]:
+    """The decimal value a float is written as (its shortest repr), as numerator/denominator."""
+    mantissa, _, exponent = repr(float(number)).lower().partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    numerator = int(whole + fraction)
+    scale = int(exponent or 0) - len(fraction)
+    if scale >= 0:
+        return numerator * 10**scale, 1
+    return numerator, 10**-scale
+

@@ -1,0 +1,190 @@
+"""One contract file through the whole pipeline, in memory.
+
+YAML -> checked contract -> model -> templates -> formatted source, then the
+contract's examples are run against the freshly generated module. Nothing is
+written here: ``project.py`` decides what reaches the disk, and when.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import types
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+import jinja2
+
+from . import __version__, cases, contract, model, render, source
+from .errors import ContractError, Problem
+from .literals import Code, comment, literal
+
+
+@dataclass
+class Generated:
+    """The output for one contract: module and test sources, keyed by relative path."""
+
+    contract: contract.Contract
+    module_path: PurePosixPath  # e.g. billing/transfer_funds.py
+    module_source: str
+    test_path: PurePosixPath  # e.g. tests/billing/test_transfer_funds.py
+    test_source: str
+
+    @property
+    def import_name(self) -> str:
+        return ".".join(self.module_path.with_suffix("").parts)
+
+
+def digest(raw: bytes) -> str:
+    """What the header records of a contract: its bytes and the generator version."""
+    return hashlib.sha256(raw + b"\0toolshape " + __version__.encode()).hexdigest()
+
+
+def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> Generated:
+    """Generate module and tests for one contract file; raise ContractError on any problem."""
+    document = source.load(raw, display)
+    checked = contract.check(document)
+    module_path = relative.with_suffix(".py")
+    built = model.build(checked, module_path.stem, digest(raw))
+    module_source = render.render(env, "module.py.j2", str(module_path), model=built)
+    module = load_module(module_source, str(module_path))
+    check_examples(checked, module)
+    derived = cases.derive(checked)
+    check_derived(checked, module, derived)
+    tests_model = _tests_model(checked, built, module_path, derived)
+    test_path = PurePosixPath("tests", *module_path.parent.parts, f"test_{module_path.name}")
+    test_source = render.render(env, "tests.py.j2", str(test_path), model=tests_model)
+    return Generated(checked, module_path, module_source, test_path, test_source)
+
+
+def load_module(module_source: str, label: str) -> types.ModuleType:
+    """Execute generated source (ours, not the contract's) as a fresh module."""
+    module = types.ModuleType(label.replace("/", ".").removesuffix(".py"))
+    exec(compile(module_source, f"<generated {label}>", "exec"), module.__dict__)
+    return module
+
+
+def _outcome(module: types.ModuleType, example: contract.Example) -> Any:
+    return module.parse(example.json) if not example.has_args else module.validate(example.args)
+
+
+def check_examples(checked: contract.Contract, module: types.ModuleType) -> None:
+    """Every example must behave as declared: a contract error otherwise."""
+    problems: list[Problem] = []
+    for example in checked.examples:
+        result = _outcome(module, example)
+        got = {(e.path, e.code) for e in result.errors}
+        wrong_status = result.status != example.status
+        wrong_errors = example.errors is not None and got != set(example.errors)
+        if wrong_status or wrong_errors:
+            shown = ", ".join(f"{c} at {p!r}" for p, c in sorted(got)) or "no errors"
+            problems.append(
+                checked.document.problem(
+                    ("examples", example.index),
+                    f"example {example.index + 1} is declared {example.status}"
+                    + (f" with errors {_pairs(example.errors)}" if example.errors is not None else "")
+                    + f", but the contract gives {result.status} ({shown})",
+                )
+            )
+    if problems:
+        raise ContractError(problems)
+
+
+def check_derived(checked: contract.Contract, module: types.ModuleType, derived: list[cases.Case]) -> None:
+    """The generated module must agree with the reference evaluator before anything is written."""
+    for case in derived:
+        got = {(e.path, e.code) for e in module.validate(case.data).errors}
+        if got != set(case.errors):
+            raise AssertionError(
+                f"toolshape bug: for {checked.file} case {case.name!r} the generated module reports "
+                f"{sorted(got)} but the reference evaluator {sorted(case.errors)}"
+            )
+
+
+def _pairs(errors: frozenset[tuple[str, str]] | None) -> str:
+    return "[" + ", ".join(f"{c} at {p!r}" for p, c in sorted(errors or ())) + "]"
+
+
+@dataclass
+class TestsModel:
+    """What the tests template prints (every contract value already a literal)."""
+
+    version: Code
+    source: Code
+    digest: Code
+    tool_comment: Code
+    tool_name: Code
+    schema: Code
+    import_line: Code
+    examples: Code
+    cases: Code
+    not_objects: Code
+    parse_cases: Code
+    valid_text: Code
+    sensitive_values: Code
+
+
+def _tests_model(
+    checked: contract.Contract, built: model.ModuleModel, module_path: PurePosixPath, derived: list[cases.Case]
+) -> TestsModel:
+    # Relative to the tests' own package, so the generated folder can be vendored
+    # under any name: tests/billing/test_refund.py -> from ...billing import refund
+    parents = module_path.parent.parts
+    import_line = f"from {'.' * (len(parents) + 2)}{'.'.join(parents)} import {module_path.stem} as module"
+    examples = [
+        (
+            f"example {e.index + 1}: {e.description}" if e.description else f"example {e.index + 1}",
+            "args" if e.has_args else "json",
+            e.args if e.has_args else e.json,
+            e.status,
+            e.errors,
+        )
+        for e in checked.examples
+    ]
+    base = next((c.data for c in derived if not c.errors), {})
+    valid_text = json.dumps(base, ensure_ascii=False)
+    not_objects = [None, [], [base], "text", json.dumps(base), 42, 1.5, True, False]
+    secrets = sorted(_sensitive_strings(checked, derived))
+    return TestsModel(
+        version=built.version,
+        source=built.source,
+        digest=built.digest,
+        tool_comment=comment(checked.name),
+        tool_name=built.tool_name,
+        schema=built.schema,
+        import_line=Code(import_line),
+        examples=literal(examples),
+        cases=literal([(c.name, c.data, frozenset(c.errors)) for c in derived]),
+        not_objects=literal(not_objects),
+        parse_cases=literal([(p.name, p.text, p.code) for p in cases.parse_cases(valid_text)]),
+        valid_text=literal(valid_text),
+        sensitive_values=literal(secrets),
+    )
+
+
+def _sensitive_strings(checked: contract.Contract, derived: list[cases.Case]) -> set[str]:
+    """Strings (4+ characters) that sit at an x-sensitive place in some case or example."""
+    mask = model.sensitive_mask(checked.sensitive)
+    found: set[str] = set()
+
+    def visit(value: Any, node: Any) -> None:
+        if node is True:
+            if isinstance(value, str) and len(value) >= 4:
+                found.add(value)
+            return
+        if not node:
+            return
+        if isinstance(value, dict):
+            for key, item in value.items():
+                visit(item, node.get("keys", {}).get(key, node.get("extra")))
+        elif isinstance(value, list):
+            for item in value:
+                visit(item, node.get("items"))
+
+    for case in derived:
+        visit(case.data, mask)
+    for example in checked.examples:
+        if example.has_args:
+            visit(example.args, mask)
+    return found

@@ -1,0 +1,95 @@
+"""Rendering: model -> Jinja templates -> black-formatted, compiled Python source.
+
+The environment is strict: an undefined name fails, and the only values it
+prints are :class:`~toolshape.literals.Code` (literals, names, comments made by
+``literals.py``) and numbers. A template that pastes a raw contract string
+fails to render instead of emitting code nobody wrote.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import black
+import jinja2
+from markupsafe import Markup
+
+from .literals import literal
+
+#: Where the built-in templates are: the top-level templates/ folder in a
+#: checkout, the toolshape/templates package data in an installed wheel.
+_HERE = Path(__file__).resolve().parent
+BUILTIN_TEMPLATES = next(
+    (p for p in (_HERE / "templates", _HERE.parent.parent / "templates") if (p / "module.py.j2").is_file()),
+    _HERE / "templates",
+)
+
+#: black's defaults, so that vendored output passes a plain `black --check`.
+BLACK_MODE = black.Mode()
+
+
+class RenderError(Exception):
+    """A template misbehaved: a bug in toolshape or in a custom template, not in a contract."""
+
+
+def _finalize(value: Any) -> Any:
+    # Code (and what macros return, built from Code) passes; so do numbers.
+    if isinstance(value, Markup):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RenderError(
+            f"a template printed a raw {type(value).__name__} ({str(value)[:40]!r}); "
+            "contract values must go through the `literal` filter"
+        )
+    return value
+
+
+def _block(text: str, width: int) -> Markup:
+    """A macro's output as a block: trailing blank lines dropped, lines after the first indented."""
+    lines = str(text).rstrip("\n").split("\n")
+    pad = " " * width
+    return Markup("\n".join([lines[0]] + [pad + line if line.strip() else "" for line in lines[1:]]))
+
+
+def _unreachable(what: str) -> str:
+    raise RenderError(f"template reached an unhandled case: {what}")
+
+
+def environment(custom: Path | None = None) -> jinja2.Environment:
+    """The strict template environment; ``custom`` templates override built-ins by file name."""
+    loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES))]
+    if custom is not None:
+        loaders.insert(0, jinja2.FileSystemLoader(str(custom)))
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # On only so that raw strings are told apart from Code in _finalize.
+        autoescape=True,
+        finalize=_finalize,
+    )
+    env.filters["literal"] = literal
+    env.filters["block"] = _block
+    env.globals["unreachable"] = _unreachable
+    return env
+
+
+def render(env: jinja2.Environment, template: str, label: str, **context: Any) -> str:
+    """Render ``template``, format it with black, and prove it compiles."""
+    try:
+        source = env.get_template(template).render(**context)
+    except jinja2.TemplateError as exc:
+        raise RenderError(f"{template}: {exc}") from exc
+    try:
+        formatted = black.format_str(source, mode=BLACK_MODE)
+    except black.InvalidInput as exc:
+        raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
+    compile(formatted, label, "exec")
+    return formatted
+
+
+def _numbered(source: str) -> str:
+    return "\n".join(f"{i:4} {line}" for i, line in enumerate(source.splitlines(), 1))
