@@ -20,6 +20,9 @@ from .names import Namer
 
 Path = tuple[str | int, ...]
 
+#: Patterns that only ask for one non-whitespace character ("not blank").
+NON_BLANK_PATTERNS = ("\\S", "[^\\s]")
+
 #: What a type test admits, in words, for messages.
 TYPE_WORDS = {
     "null": "null",
@@ -95,6 +98,7 @@ class ObjectChecks:
     key_var: Code | None
     key_path: list[PathPart]  # the pointer of the key held in key_var
     counts: list[Check]
+    required_count: int  # with no error so far, this many declared keys are present
 
     @property
     def empty(self) -> bool:
@@ -285,17 +289,16 @@ class _Builder:
             checks.append(Check("longer", literal("maxLength"), literal(f"{label} must be at most {_chars(n)} long"), literal(n)))
         if "pattern" in schema:
             pattern = schema["pattern"]
-            name = self.constant(hint + "_pattern", "pattern", literal(pattern), schema_path + ("pattern",))
+            message = literal(f"{label} must match the pattern {pattern}")
             # Length bounds run first; a too-long string never reaches the regex.
-            checks.append(
-                Check(
-                    "no_match",
-                    literal("pattern"),
-                    literal(f"{label} must match the pattern {pattern}"),
-                    name,
-                    chained="maxLength" in schema,
-                )
-            )
+            chained = "maxLength" in schema
+            if pattern in NON_BLANK_PATTERNS:
+                # No regex needed: searching for one non-space character is the
+                # same test as str.isspace() (re's \s is exactly str.isspace()).
+                checks.append(Check("blank", literal("pattern"), message, chained=chained))
+            else:
+                name = self.constant(hint + "_pattern", "pattern", literal(pattern), schema_path + ("pattern",))
+                checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
     def number_checks(self, schema: dict, label: str, kind: str) -> list[Check]:
@@ -409,6 +412,7 @@ class _Builder:
             key_var=key_var,
             key_path=key_path,
             counts=counts,
+            required_count=len([k for k in required if k in properties_schema]),
         )
 
     # -- names, constants, comments -------------------------------------------

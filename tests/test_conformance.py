@@ -1,0 +1,392 @@
+"""The official JSON-Schema-Test-Suite (draft 2020-12), run through GENERATED modules.
+
+Every group of the suite whose schema uses only keywords toolshape supports is
+turned into a contract (the group's schema becomes the one required property
+``v`` of an object root), generated exactly as ``pipeline.generate`` does it
+(check -> model -> render -> load; then the derived cases against the reference
+evaluator), and each of the group's tests is fed to ``validate({"v": data})``.
+A test is valid iff the generated module accepts it.
+
+The suite is not part of this repository: it is read from
+``../shared/json-schema-test-suite`` next to the repository root, or from the
+folder named by ``TOOLSHAPE_JSON_SCHEMA_TEST_SUITE``. Without it, everything
+here is skipped.
+
+Groups that use other keywords are not generated; they are listed, with the
+keywords they use, by ``test_suite_summary`` (run with ``-s`` to see the list,
+or look at the skip reasons with ``-rs``). Groups toolshape's contract checker
+refuses are skipped with the checker's message. Cases of
+``optional/ecmascript-regex.json`` where Python's ``re`` differs from ECMA-262
+are listed in ``ECMA_REGEX_DIFFERENCES`` and skipped when (and only when) they
+disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import traceback
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolshape import cases, contract, model, pipeline, render
+from toolshape.errors import ContractError
+from toolshape.source import Document
+
+# -- Where the suite is ------------------------------------------------------------
+
+ENV_VAR = "TOOLSHAPE_JSON_SCHEMA_TEST_SUITE"
+DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "shared" / "json-schema-test-suite"
+SUITE = Path(os.environ[ENV_VAR]) if os.environ.get(ENV_VAR) else DEFAULT_SUITE
+DRAFT = SUITE / "tests" / "draft2020-12"
+
+#: The draft's own dialect URI: only at a group's root, where it merely names the
+#: dialect these cases are written in (nearly every group in the suite has it), it
+#: is dropped before the schema is wrapped. Anywhere else, or any other value,
+#: counts as an unsupported use of ``$schema``.
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+#: The keywords toolshape implements (annotations included); anything else in a
+#: schema means the group is skipped as "uses X".
+SUPPORTED = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "items",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+        # annotations
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$comment",
+    }
+)
+
+#: At least this many groups must be generated and run: the suite cannot
+#: silently pass by skipping everything (there are over 100 such groups).
+MIN_GROUPS_RUN = 100
+MIN_CASES_RUN = 400
+
+#: ECMA-262 regular expression semantics that Python's ``re`` does not share
+#: (tracked separately). Keyed by (file, group description); a case of a listed
+#: group that disagrees is skipped with this reason, one that agrees must pass.
+ECMA_REGEX_DIFFERENCES: dict[tuple[str, str], str] = {
+    ("optional/ecmascript-regex.json", "ECMA 262 regex $ does not match trailing newline"): (
+        "Python's $ also matches before a trailing newline; ECMA-262's does not"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 regex escapes control codes with \\c and upper letter"): (
+        "Python's re has no \\cX control escape (the pattern does not compile)"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 regex escapes control codes with \\c and lower letter"): (
+        "Python's re has no \\cX control escape (the pattern does not compile)"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 \\d matches ascii digits only"): (
+        "Python's \\d matches every Unicode decimal digit; ECMA-262's only 0-9"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 \\D matches everything but ascii digits"): (
+        "Python's \\D excludes every Unicode decimal digit; ECMA-262's only 0-9"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 \\w matches ascii letters only"): (
+        "Python's \\w matches Unicode letters; ECMA-262's only [A-Za-z0-9_]"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 \\W matches everything but ascii letters"): (
+        "Python's \\W excludes Unicode letters; ECMA-262's only [A-Za-z0-9_]"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 \\s matches whitespace"): (
+        "Python's \\s and ECMA-262's \\s differ (e.g. U+FEFF is whitespace in ECMA-262 only)"
+    ),
+    ("optional/ecmascript-regex.json", "ECMA 262 \\S matches everything but whitespace"): (
+        "Python's \\S and ECMA-262's \\S differ (e.g. U+FEFF is whitespace in ECMA-262 only)"
+    ),
+    ("optional/ecmascript-regex.json", "patterns always use unicode semantics with pattern"): (
+        "Python's re has no \\p{...} Unicode property escapes (the pattern does not compile)"
+    ),
+    ("optional/ecmascript-regex.json", "\\w in patterns matches [A-Za-z0-9_], not unicode letters"): (
+        "Python's \\w matches Unicode letters; ECMA-262's only [A-Za-z0-9_]"
+    ),
+    ("optional/ecmascript-regex.json", "\\d in pattern matches [0-9], not unicode digits"): (
+        "Python's \\d matches every Unicode decimal digit; ECMA-262's only 0-9"
+    ),
+    ("optional/ecmascript-regex.json", "pattern with non-ASCII digits"): (
+        "Python's re has no \\p{...} Unicode property escapes (the pattern does not compile)"
+    ),
+}
+
+
+# -- Reading and selecting groups ------------------------------------------------
+
+
+@dataclass
+class Group:
+    file: str  # relative to the draft folder, e.g. "optional/bignum.json"
+    index: int
+    description: str
+    schema: Any  # as in the suite
+    tests: list[dict]
+    unsupported: list[str]  # keywords toolshape does not support, in order of appearance
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.file, self.index)
+
+    @property
+    def ident(self) -> str:
+        return f"{self.file}#{self.index} {self.description}"
+
+    @property
+    def ecma_reason(self) -> str | None:
+        return ECMA_REGEX_DIFFERENCES.get((self.file, self.description))
+
+
+def unsupported_keywords(schema: Any, *, root: bool = False) -> list[str]:
+    """The keywords of ``schema`` (at any depth) that toolshape does not support.
+
+    Only keyword positions are looked at: the keys under ``properties`` are
+    property names (data), and the values of enum/const/default/examples are
+    data too, so a property called "$ref" or an enum member {"$ref": ...} is not
+    a use of $ref.
+    """
+    found: list[str] = []
+
+    def visit(node: Any, at_root: bool) -> None:
+        if isinstance(node, bool):
+            return
+        if not isinstance(node, dict):
+            found.append(f"a non-schema value ({type(node).__name__})")
+            return
+        for keyword, value in node.items():
+            if keyword == "$schema" and at_root and value == DIALECT:
+                continue
+            if keyword not in SUPPORTED:
+                if keyword not in found:
+                    found.append(keyword)
+                continue
+            if keyword == "properties" and isinstance(value, dict):
+                for sub in value.values():
+                    visit(sub, False)
+            elif keyword in ("items", "additionalProperties"):
+                visit(value, False)
+
+    visit(schema, root)
+    return found
+
+
+def case_schema(schema: Any) -> Any:
+    """The group's schema as the subschema of ``v``: the root dialect declaration dropped."""
+    if isinstance(schema, dict) and schema.get("$schema") == DIALECT:
+        return {k: v for k, v in schema.items() if k != "$schema"}
+    return schema
+
+
+def load_groups() -> list[Group]:
+    if not DRAFT.is_dir():
+        return []
+    groups: list[Group] = []
+    files = sorted(DRAFT.glob("*.json")) + sorted((DRAFT / "optional").rglob("*.json"))
+    for path in files:
+        relative = path.relative_to(DRAFT).as_posix()
+        for index, raw in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+            groups.append(
+                Group(
+                    file=relative,
+                    index=index,
+                    description=raw["description"],
+                    schema=raw["schema"],
+                    tests=raw["tests"],
+                    unsupported=unsupported_keywords(raw["schema"], root=True),
+                )
+            )
+    return groups
+
+
+GROUPS = load_groups()
+SELECTED = [g for g in GROUPS if not g.unsupported]
+NOT_SUPPORTED = [g for g in GROUPS if g.unsupported]
+NO_SUITE = (
+    f"the JSON-Schema-Test-Suite is not there: expected a clone (outside this repository) at "
+    f"{DEFAULT_SUITE} with tests/draft2020-12/, or its path in ${ENV_VAR}"
+)
+
+
+# -- Generating one module per group -------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What generating a group's contract gave."""
+
+    contract: dict
+    module: types.ModuleType | None = None
+    refused: str | None = None  # the contract checker's message
+    derived_problem: str | None = None  # generation stopped after the module was built
+    failure: str | None = None  # anything else that went wrong generating
+    extra: dict = field(default_factory=dict)
+
+
+_OUTCOMES: dict[tuple[str, int], Outcome] = {}
+_ENV = None
+
+
+def wrap(schema: Any) -> dict:
+    """A contract whose one required argument ``v`` has the case's schema."""
+    return {
+        "name": "conformance_case",
+        "description": "One group of the JSON-Schema-Test-Suite, as the schema of the argument v.",
+        "parameters": {"type": "object", "properties": {"v": case_schema(schema)}, "required": ["v"]},
+    }
+
+
+def outcome(group: Group) -> Outcome:
+    """Generate the group's module (once), mirroring pipeline.generate without examples."""
+    global _ENV
+    if group.key in _OUTCOMES:
+        return _OUTCOMES[group.key]
+    if _ENV is None:
+        _ENV = render.environment()
+    data = wrap(group.schema)
+    result = Outcome(contract=data)
+    label = f"conformance/{group.file.replace('/', '_').removesuffix('.json')}_{group.index}.py"
+    try:
+        checked = contract.check(Document(file=label, data=data, text=""))
+    except ContractError as exc:
+        result.refused = "; ".join(p.message for p in exc.problems)
+    else:
+        try:
+            built = model.build(checked, "case", "0" * 64)
+            source = render.render(_ENV, "module.py.j2", label, model=built)
+            result.module = pipeline.load_module(source, label)
+        except Exception:
+            result.failure = traceback.format_exc()
+        if result.module is not None:
+            try:
+                pipeline.check_derived(checked, result.module, cases.derive(checked))
+            except ContractError as exc:
+                result.derived_problem = "refused: " + "; ".join(p.message for p in exc.problems)
+            except Exception:
+                result.derived_problem = traceback.format_exc()
+    _OUTCOMES[group.key] = result
+    return result
+
+
+# -- The cases -------------------------------------------------------------------------
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+CASES = [
+    pytest.param(group, i, id=f"{group.file}#{group.index} {_short(group.description)} / {_short(test['description'])}")
+    for group in SELECTED
+    for i, test in enumerate(group.tests)
+]
+
+
+def _describe(group: Group, test: dict, got: Any) -> str:
+    errors = [(e.path, e.code, e.message) for e in got.errors]
+    return (
+        f"\nfile:     {group.file}\ngroup:    {group.description}\n"
+        f"schema:   {json.dumps(group.schema, ensure_ascii=False)}\n"
+        f"test:     {test['description']}\ndata:     {json.dumps(test['data'], ensure_ascii=False)}\n"
+        f"expected: {'valid (accept)' if test['valid'] else 'invalid (reject)'}\n"
+        f"got:      {got.status} {errors}"
+    )
+
+
+@pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
+@pytest.mark.parametrize(("group", "index"), CASES or [pytest.param(None, 0, id="no-suite")])
+def test_case(group: Group, index: int) -> None:
+    test = group.tests[index]
+    generated = outcome(group)
+    if generated.refused is not None:
+        reason = group.ecma_reason
+        if reason is not None:
+            pytest.skip(f"ECMA-262 regex: {reason} [{generated.refused}]")
+        pytest.skip(f"refused by toolshape's contract checker: {generated.refused}")
+    assert generated.failure is None, f"generating {group.ident} failed:\n{generated.failure}"
+    assert generated.module is not None
+    got = generated.module.validate({"v": test["data"]})
+    assert got.status in ("accept", "reject"), _describe(group, test, got)
+    if (got.status == "accept") != test["valid"]:
+        reason = group.ecma_reason
+        if reason is not None:
+            pytest.skip(f"ECMA-262 regex: {reason}")
+        pytest.fail("generated module disagrees with the suite:" + _describe(group, test, got), pytrace=False)
+    if not test["valid"]:
+        # Every error must point at v or below: the wrapper itself is always satisfied.
+        bad = [(e.path, e.code) for e in got.errors if not (e.path == "/v" or e.path.startswith("/v/"))]
+        assert not bad, f"errors outside /v: {bad}" + _describe(group, test, got)
+
+
+GROUP_PARAMS = [pytest.param(g, id=f"{g.file}#{g.index} {_short(g.description)}") for g in SELECTED]
+
+
+@pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
+@pytest.mark.parametrize("group", GROUP_PARAMS or [pytest.param(None, id="no-suite")])
+def test_group_generates(group: Group) -> None:
+    """The whole of pipeline.generate: the derived cases must agree with the reference evaluator."""
+    generated = outcome(group)
+    if generated.refused is not None:
+        pytest.skip(f"refused by toolshape's contract checker: {generated.refused}")
+    assert generated.failure is None, generated.failure
+    assert generated.derived_problem is None, (
+        f"{group.ident}: schema {json.dumps(group.schema)}\n{generated.derived_problem}"
+    )
+
+
+UNSUPPORTED_PARAMS = [pytest.param(g, id=f"{g.file}#{g.index} {_short(g.description)}") for g in NOT_SUPPORTED]
+
+
+@pytest.mark.skipif(not NOT_SUPPORTED, reason=NO_SUITE)
+@pytest.mark.parametrize("group", UNSUPPORTED_PARAMS or [pytest.param(None, id="no-suite")])
+def test_unsupported_group(group: Group) -> None:
+    """Recorded only: the group uses keywords toolshape does not support."""
+    pytest.skip("uses " + ", ".join(group.unsupported))
+
+
+def test_suite_summary() -> None:
+    """Enough of the suite ran; every group left out is listed with its reason."""
+    if not GROUPS:
+        pytest.skip(NO_SUITE)
+    ran = refused = 0
+    lines = []
+    for group in SELECTED:
+        generated = outcome(group)
+        if generated.refused is not None:
+            refused += 1
+            lines.append(f"  refused  {group.ident}: {generated.refused}")
+        else:
+            ran += 1
+    for group in NOT_SUPPORTED:
+        lines.append(f"  skipped  {group.ident}: uses {', '.join(group.unsupported)}")
+    cases_run = sum(len(g.tests) for g in SELECTED if outcome(g).refused is None)
+    header = (
+        f"JSON-Schema-Test-Suite draft 2020-12 at {SUITE}: {len(GROUPS)} groups; "
+        f"{ran} generated and run ({cases_run} cases), {refused} refused by the checker, "
+        f"{len(NOT_SUPPORTED)} use unsupported keywords"
+    )
+    print(header + "\n" + "\n".join(lines))  # shown with -s (or -rA)
+    assert ran >= MIN_GROUPS_RUN, header
+    assert cases_run >= MIN_CASES_RUN, header
