@@ -95,6 +95,10 @@ _UNREADABLE = (
     "the arguments could not be read as JSON data (a Python object raised an error)"
 )
 _NOT_AN_OBJECT = "the arguments must be a JSON object (keys and values in {...}), got "
+_NULL_ARGUMENTS = (
+    "the arguments must be a JSON object, not null (send {} for no arguments)"
+)
+_ARRAY_ARGUMENTS = "the arguments must be one JSON object, not an array"
 _REDACTED = "[redacted]"
 _quote = json.encoder.encode_basestring  # a str as a JSON string literal (C speed)
 #: Where the x-sensitive values are: never shown in messages, logs or reprs.
@@ -221,8 +225,8 @@ _PARSE_ADVICE = {
 # -- Helpers ----------------------------------------------------------------------
 
 
-def _not_an_object(value: object, got: str) -> Result:
-    return Result(REJECT, value, (Error("", "type", _NOT_AN_OBJECT + got),))
+def _not_an_object(value: object, message: str) -> Result:
+    return Result(REJECT, value, (Error("", "type", message),))
 
 
 def _json_type(value: object) -> str:
@@ -468,11 +472,11 @@ def validate(value: object) -> Result:
         # The arguments must be one JSON object: not null, not an array,
         # not a string, number or boolean.
         if value is None:
-            return _not_an_object(value, "null")
+            return _not_an_object(value, _NULL_ARGUMENTS)
         if isinstance(value, list):
-            return _not_an_object(value, "an array")
+            return _not_an_object(value, _ARRAY_ARGUMENTS)
         if not isinstance(value, dict):
-            return _not_an_object(value, _json_type(value))
+            return _not_an_object(value, _NOT_AN_OBJECT + _json_type(value))
         errors: list[Error] = []
         # path: required, string, minLength 1, maxLength 1024, pattern '^\.?[A-Za-z0-9_... (contracts/files/edit_file.yaml:11)
         if "path" in value:

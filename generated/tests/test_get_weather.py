@@ -308,6 +308,12 @@ def test_arguments_must_be_an_object(data):
     assert result.layer == "contract"
 
 
+def test_null_and_arrays_are_named_as_such():
+    # The explicit null and array checks say what was sent, in words of their own.
+    assert "not null" in module.validate(None).errors[0].message
+    assert "not an array" in module.validate([]).errors[0].message
+
+
 @pytest.mark.parametrize(
     ("case", "text", "code"), PARSE_CASES, ids=[c[0] for c in PARSE_CASES]
 )

@@ -587,6 +587,31 @@ CASES = [
         frozenset({("/exclude_sites", "type")}),
     ),
     (
+        "exclude_sites: maxItems 10 + 1",
+        {
+            "query": "rust borrow checker explained",
+            "max_results": 20,
+            "site": "docs.python.org",
+            "exclude_sites": [
+                "w3schools.com",
+                "geeksforgeeks.org",
+                "w3schools.com",
+                "geeksforgeeks.org",
+                "w3schools.com",
+                "geeksforgeeks.org",
+                "w3schools.com",
+                "geeksforgeeks.org",
+                "w3schools.com",
+                "geeksforgeeks.org",
+                "w3schools.com",
+            ],
+            "safe_search": "off",
+            "recency_days": 365,
+            "timeout_seconds": 59.5,
+        },
+        frozenset({("/exclude_sites", "maxItems"), ("/exclude_sites", "uniqueItems")}),
+    ),
+    (
         "exclude_sites: the same item twice",
         {
             "query": "rust borrow checker explained",
@@ -1182,6 +1207,12 @@ def test_arguments_must_be_an_object(data):
     assert result.status == "reject"
     assert pairs(result) == {("", "type")}
     assert result.layer == "contract"
+
+
+def test_null_and_arrays_are_named_as_such():
+    # The explicit null and array checks say what was sent, in words of their own.
+    assert "not null" in module.validate(None).errors[0].message
+    assert "not an array" in module.validate([]).errors[0].message
 
 
 @pytest.mark.parametrize(

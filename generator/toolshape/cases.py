@@ -92,8 +92,8 @@ class _Deriver:
         elif kind == "boolean":
             yield from (False, True)
         elif kind == "string":
-            low = schema.get("minLength", 0)
-            high = schema.get("maxLength", max(low, 8))
+            low = _count(schema, "minLength", 0)
+            high = _count(schema, "maxLength", max(low, 8))
             for length in sorted({low, min(high, max(low, 1)), min(high, max(low, 5)), high}):
                 for unit in ("a", "x", "A", "0", "ab", "a1", "-"):
                     yield (unit * length)[:length] if length else ""
@@ -101,7 +101,7 @@ class _Deriver:
             yield from _number_candidates(kind, schema)
         elif kind == "array":
             item_schema = schema.get("items", True)
-            low = schema.get("minItems", 0)
+            low = _count(schema, "minItems", 0)
             items = self.distinct(item_schema, schema_path + ("items",), max(low, 1))
             if low == 0:
                 yield []
@@ -147,7 +147,7 @@ class _Deriver:
                 if not ok:
                     return None
                 result[key] = value
-        max_properties = schema.get("maxProperties")
+        max_properties = _count(schema, "maxProperties", None)
         if max_properties is not None and len(result) > max_properties:
             for key in [k for k in result if k not in required][: len(result) - max_properties]:
                 del result[key]
@@ -242,22 +242,25 @@ class _Deriver:
                 allowed = kind in declared or (kind == "integer" and "number" in declared)
                 if not allowed:
                     self.add(f"{label}: {kind} instead of {' or '.join(declared)}", self.replaced(path, sample))
+        if value is None:
+            # A nullable value: cross its bounds from a non-null value of its type.
+            value = next((c for c in self.candidates(schema, schema_path) if c is not None and self.accepts(schema, c)), None)
         for name, variant in self.bound_variants(schema, schema_path, value):
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
     def bound_variants(self, schema: dict, schema_path: Path, value: Any) -> Iterator[tuple[str, Any]]:
         if isinstance(value, str):
             fill = value[-1:] or "a"
-            if "minLength" in schema and schema["minLength"] > 0:
-                n = schema["minLength"]
+            if "minLength" in schema and _count(schema, "minLength") > 0:
+                n = _count(schema, "minLength")
                 yield f"minLength {n} - 1", value[: n - 1] if len(value) >= n else value
                 yield from self.good_variant(schema, schema_path, f"minLength {n} exactly", lambda s: len(s) == n)
             if "maxLength" in schema:
-                n = schema["maxLength"]
+                n = _count(schema, "maxLength")
                 yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
                 yield from self.good_variant(schema, schema_path, f"maxLength {n} exactly", lambda s: len(s) == n)
             if "pattern" in schema:
-                for bad in ("", " ", "!", "?" * max(schema.get("minLength", 1), 1), "a b", "0"):
+                for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0"):
                     if not _node_errors({"pattern": schema["pattern"]}, bad):
                         continue
                     yield "does not match the pattern", bad
@@ -320,16 +323,18 @@ class _Deriver:
             ok, good = self.synth(additional, schema_path + ("additionalProperties",))
             if ok:
                 self.add(f"{prefix}{unknown}: extra key, valid value", self.replaced(path + (unknown,), good))
+                for name, variant in self.bound_variants(additional, schema_path + ("additionalProperties",), good):
+                    self.add(f"{prefix}{unknown}: extra key, {name}", self.replaced(path + (unknown,), variant))
             for kind, sample in TYPE_SAMPLES.items():
                 self.add(f"{prefix}{unknown}: extra key, {kind} value", self.replaced(path + (unknown,), sample))
         if "minProperties" in schema:
-            n = schema["minProperties"]
+            n = _count(schema, "minProperties")
             keep = [k for k in value if k in required][: max(n - 1, 0)]
             keep += [k for k in value if k not in keep][: max(n - 1 - len(keep), 0)]
             smaller = {k: value[k] for k in keep}
             self.add(f"{label}: minProperties {n} - 1", self.replaced(path, smaller) if path else smaller)
         if "maxProperties" in schema:
-            n = schema["maxProperties"]
+            n = _count(schema, "maxProperties")
             bigger = dict(value)
             filler = (k for k in [*properties, *(f"extra_{i}" for i in range(n + 2))] if k not in bigger)
             while len(bigger) <= n:
@@ -341,28 +346,36 @@ class _Deriver:
 
     def array_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: list) -> None:
         item_schema = schema.get("items", True)
-        need = max(schema.get("maxItems", 0) + 1, schema.get("minItems", 0), 2)
+        need = max(_count(schema, "maxItems", 0) + 1, _count(schema, "minItems", 0), 2)
         pool = self.distinct(item_schema, schema_path + ("items",), min(need, 60))
         if value:
             pool = [value[0]] + [p for p in pool if not json_equal(p, value[0])]
-        if "minItems" in schema and schema["minItems"] > 0:
-            n = schema["minItems"]
+        if "minItems" in schema and _count(schema, "minItems") > 0:
+            n = _count(schema, "minItems")
             self.add(f"{label}: minItems {n} - 1", self.replaced(path, pool[: n - 1]))
             if len(pool) >= n:
                 self.add(f"{label}: minItems {n} exactly", self.replaced(path, pool[:n]))
         if "maxItems" in schema:
-            n = schema["maxItems"]
+            n = _count(schema, "maxItems")
             if len(pool) >= n + 1:
                 self.add(f"{label}: maxItems {n} + 1", self.replaced(path, pool[: n + 1]))
                 self.add(f"{label}: maxItems {n} exactly", self.replaced(path, pool[:n]))
-            elif pool and not schema.get("uniqueItems"):
-                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, [pool[0]] * (n + 1)))
+            elif pool:
+                # Too few distinct items: repeat them (with uniqueItems, that also
+                # breaks uniqueness, and the expected errors say so).
+                repeated = [copy.deepcopy(pool[i % len(pool)]) for i in range(n + 1)]
+                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, repeated))
         if schema.get("uniqueItems") is True and pool:
             self.add(f"{label}: the same item twice", self.replaced(path, [pool[0], copy.deepcopy(pool[0])]))
             if len(pool) >= 2:
                 self.add(f"{label}: two different items", self.replaced(path, pool[:2]))
         if value and isinstance(item_schema, dict):
             self.walk(item_schema, path + (0,), schema_path + ("items",), f"{label}[0]")
+
+
+def _count(schema: dict, keyword: str, default: Any = 0) -> Any:
+    """A count keyword (minLength, maxItems, ...) as an int: 2.0 is allowed and means 2."""
+    return int(schema[keyword]) if keyword in schema else default
 
 
 def _node_errors(schema: Any, value: Any) -> set[tuple[str, str]]:

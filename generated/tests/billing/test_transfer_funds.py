@@ -936,6 +936,34 @@ CASES = [
         frozenset({("/memo", "type")}),
     ),
     (
+        "memo: maxLength 140 + 1",
+        {
+            "from_account": "DE89370400440532013000",
+            "to_account": "GB29NWBK60161331926819",
+            "amount": 250,
+            "currency": "EUR",
+            "confirm": True,
+            "memo": "Payment for invoice INV-2024-0042 covering consulting services delivered in March and April, including all travel costs and the workshop feee",
+            "execution_date": "2025-04-01",
+            "metadata": {"invoice": "INV-2024-0042", "cost_center": "R&D"},
+        },
+        frozenset({("/memo", "maxLength")}),
+    ),
+    (
+        "memo: maxLength 140 exactly",
+        {
+            "from_account": "DE89370400440532013000",
+            "to_account": "GB29NWBK60161331926819",
+            "amount": 250,
+            "currency": "EUR",
+            "confirm": True,
+            "memo": "Payment for invoice INV-2024-0042 covering consulting services delivered in March and April, including all travel costs and the workshop fee",
+            "execution_date": "2025-04-01",
+            "metadata": {"invoice": "INV-2024-0042", "cost_center": "R&D"},
+        },
+        frozenset(),
+    ),
+    (
         "execution_date: null",
         {
             "from_account": "DE89370400440532013000",
@@ -1158,6 +1186,42 @@ CASES = [
                 "invoice": "INV-2024-0042",
                 "cost_center": "R&D",
                 "unexpected": "INV-2024-0042",
+            },
+        },
+        frozenset(),
+    ),
+    (
+        "metadata.unexpected: extra key, maxLength 200 + 1",
+        {
+            "from_account": "DE89370400440532013000",
+            "to_account": "GB29NWBK60161331926819",
+            "amount": 250,
+            "currency": "EUR",
+            "confirm": True,
+            "memo": None,
+            "execution_date": "2025-04-01",
+            "metadata": {
+                "invoice": "INV-2024-0042",
+                "cost_center": "R&D",
+                "unexpected": "INV-2024-004222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222",
+            },
+        },
+        frozenset({("/metadata/unexpected", "maxLength")}),
+    ),
+    (
+        "metadata.unexpected: extra key, maxLength 200 exactly",
+        {
+            "from_account": "DE89370400440532013000",
+            "to_account": "GB29NWBK60161331926819",
+            "amount": 250,
+            "currency": "EUR",
+            "confirm": True,
+            "memo": None,
+            "execution_date": "2025-04-01",
+            "metadata": {
+                "invoice": "INV-2024-0042",
+                "cost_center": "R&D",
+                "unexpected": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
             },
         },
         frozenset(),
@@ -1518,6 +1582,12 @@ def test_arguments_must_be_an_object(data):
     assert result.status == "reject"
     assert pairs(result) == {("", "type")}
     assert result.layer == "contract"
+
+
+def test_null_and_arrays_are_named_as_such():
+    # The explicit null and array checks say what was sent, in words of their own.
+    assert "not null" in module.validate(None).errors[0].message
+    assert "not an array" in module.validate([]).errors[0].message
 
 
 @pytest.mark.parametrize(

@@ -423,6 +423,18 @@ CASES = [
         frozenset({("/phone", "type")}),
     ),
     (
+        "phone: does not match the pattern",
+        {
+            "contact_id": "C0012345",
+            "display_name": "Ada Lovelace",
+            "phone": "",
+            "lifecycle_stage": None,
+            "priority": None,
+            "tags": ["vip", "q3-renewal"],
+        },
+        frozenset({("/phone", "pattern")}),
+    ),
+    (
         'lifecycle_stage: enum member "lead"',
         {
             "contact_id": "C0012345",
@@ -469,6 +481,18 @@ CASES = [
             "tags": ["vip", "q3-renewal"],
         },
         frozenset(),
+    ),
+    (
+        "lifecycle_stage: enum member in the wrong case",
+        {
+            "contact_id": "C0012345",
+            "display_name": "Ada Lovelace",
+            "phone": None,
+            "lifecycle_stage": "LEAD",
+            "priority": None,
+            "tags": ["vip", "q3-renewal"],
+        },
+        frozenset({("/lifecycle_stage", "enum")}),
     ),
     (
         "lifecycle_stage: not an enum member",
@@ -543,6 +567,54 @@ CASES = [
         frozenset({("/priority", "type")}),
     ),
     (
+        "priority: minimum 1 exactly",
+        {
+            "contact_id": "C0012345",
+            "display_name": "Ada Lovelace",
+            "phone": None,
+            "lifecycle_stage": None,
+            "priority": 1,
+            "tags": ["vip", "q3-renewal"],
+        },
+        frozenset(),
+    ),
+    (
+        "priority: minimum 1 crossed",
+        {
+            "contact_id": "C0012345",
+            "display_name": "Ada Lovelace",
+            "phone": None,
+            "lifecycle_stage": None,
+            "priority": 0,
+            "tags": ["vip", "q3-renewal"],
+        },
+        frozenset({("/priority", "minimum")}),
+    ),
+    (
+        "priority: maximum 5 exactly",
+        {
+            "contact_id": "C0012345",
+            "display_name": "Ada Lovelace",
+            "phone": None,
+            "lifecycle_stage": None,
+            "priority": 5,
+            "tags": ["vip", "q3-renewal"],
+        },
+        frozenset(),
+    ),
+    (
+        "priority: maximum 5 crossed",
+        {
+            "contact_id": "C0012345",
+            "display_name": "Ada Lovelace",
+            "phone": None,
+            "lifecycle_stage": None,
+            "priority": 6,
+            "tags": ["vip", "q3-renewal"],
+        },
+        frozenset({("/priority", "maximum")}),
+    ),
+    (
         "tags: null",
         {
             "contact_id": "C0012345",
@@ -613,6 +685,40 @@ CASES = [
             "tags": {},
         },
         frozenset({("/tags", "type")}),
+    ),
+    (
+        "tags: maxItems 20 + 1",
+        {
+            "contact_id": "C0012345",
+            "display_name": "Ada Lovelace",
+            "phone": None,
+            "lifecycle_stage": None,
+            "priority": None,
+            "tags": [
+                "vip",
+                "q3-renewal",
+                "a",
+                "x",
+                "0",
+                "aaaaa",
+                "xxxxx",
+                "00000",
+                "ababa",
+                "a1a1a",
+                "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                "00000000000000000000000000000000",
+                "abababababababababababababababab",
+                "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1",
+                "vip",
+                "q3-renewal",
+                "a",
+                "x",
+                "0",
+                "aaaaa",
+            ],
+        },
+        frozenset({("/tags", "maxItems"), ("/tags", "uniqueItems")}),
     ),
     (
         "tags: the same item twice",
@@ -926,6 +1032,12 @@ def test_arguments_must_be_an_object(data):
     assert result.status == "reject"
     assert pairs(result) == {("", "type")}
     assert result.layer == "contract"
+
+
+def test_null_and_arrays_are_named_as_such():
+    # The explicit null and array checks say what was sent, in words of their own.
+    assert "not null" in module.validate(None).errors[0].message
+    assert "not an array" in module.validate([]).errors[0].message
 
 
 @pytest.mark.parametrize(

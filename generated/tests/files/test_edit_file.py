@@ -426,251 +426,131 @@ CASES = [
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
+                {
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
+                    "replace_all": True,
+                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
                     "replace_all": True,
                 },
+                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
+                {"old_text": "      - run: make lint\n", "new_text": ""},
                 {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
+                    "old_text": "ubuntu-20.04",
+                    "new_text": "ubuntu-24.04",
                     "replace_all": True,
                 },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
+                {"old_text": "## Install\n", "new_text": "## Installation\n"},
                 {
                     "old_text": "DEBUG = True",
                     "new_text": "DEBUG = False",
@@ -1406,6 +1286,12 @@ def test_arguments_must_be_an_object(data):
     assert result.status == "reject"
     assert pairs(result) == {("", "type")}
     assert result.layer == "contract"
+
+
+def test_null_and_arrays_are_named_as_such():
+    # The explicit null and array checks say what was sent, in words of their own.
+    assert "not null" in module.validate(None).errors[0].message
+    assert "not an array" in module.validate([]).errors[0].message
 
 
 @pytest.mark.parametrize(

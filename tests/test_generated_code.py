@@ -1,0 +1,687 @@
+"""Tests of the committed generated code itself (everything under generated/).
+
+1. Mutation: removing any single check from a generated module must make its
+   generated tests fail. Each check is found with ``ast``; each mutant is
+   compiled in memory and the matching generated test module's own test
+   functions are run against it, in-process, with every parametrized tuple.
+2. Every supported CPython (3.9 to 3.13, found through pyenv or PATH): the
+   generated tests pass on a copy of generated/, every file byte-compiles, and
+   every module imports alone, from an otherwise empty folder, with ``-I -S``
+   (no site-packages: the standard library only).
+3. Imports: modules import only a short, explicit list of stdlib modules; the
+   generated tests import only pytest and, relatively, their module.
+4. Vendoring: generated/ copied into a service as ``validators/`` still passes
+   its tests there.
+
+Pytest for the other interpreters lives in throwaway venvs cached under
+``$TOOLSHAPE_TEST_VENVS`` (default ``~/.cache/toolshape-test-venvs/``); the
+first run creates them (needs PyPI or a local index), later runs reuse them.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import functools
+import importlib
+import inspect
+import itertools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERATED = ROOT / "generated"
+CURRENT = f"{sys.version_info[0]}.{sys.version_info[1]}"
+#: The interpreters generated modules promise to run on (issue 2).
+SUPPORTED = ["3.9", "3.10", "3.11", "3.12", "3.13"]
+#: ...plus the running one, whatever it is, so that at least one run happens.
+VERSIONS = SUPPORTED + ([CURRENT] if CURRENT not in SUPPORTED else [])
+
+#: The only imports a generated tool module may have (all standard library).
+MODULE_IMPORTS = {"__future__", "json", "math", "re", "sys", "typing"}
+#: The only absolute imports of the dispatch gate generated/__init__.py.
+GATE_IMPORTS = {"__future__", "types", "typing"}
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(GENERATED).as_posix()
+
+
+def _is_tests(path: Path) -> bool:
+    return path.relative_to(GENERATED).parts[0] == "tests"
+
+
+def _python_files() -> list[Path]:
+    return sorted(p for p in GENERATED.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+#: Tool modules: generated/**/*.py except tests/ and __init__.py.
+MODULES = [p for p in _python_files() if not _is_tests(p) and p.name != "__init__.py"]
+#: Generated test modules: generated/tests/**/test_*.py.
+TEST_FILES = [p for p in _python_files() if _is_tests(p) and p.name.startswith("test_")]
+INITS = [p for p in _python_files() if p.name == "__init__.py"]
+
+
+def _test_file_of(module_path: Path) -> Path:
+    relative = module_path.relative_to(GENERATED)
+    return GENERATED / "tests" / relative.parent / f"test_{relative.name}"
+
+
+def _test_import_name(module_path: Path) -> str:
+    relative = _test_file_of(module_path).relative_to(ROOT).with_suffix("")
+    return ".".join(relative.parts)
+
+
+def test_the_generated_folder_has_modules_and_tests() -> None:
+    assert MODULES, f"no generated modules under {GENERATED}"
+    assert {_test_file_of(m) for m in MODULES} == set(TEST_FILES), (
+        "every generated module needs exactly one generated test module (and vice versa)"
+    )
+
+
+# -- Running generated test functions in-process ----------------------------------
+
+_PARAMETER_SET = type(pytest.param(None))
+
+
+@dataclass
+class Call:
+    """One test item: a generated test function with one set of arguments."""
+
+    name: str
+    function: Callable[..., Any]
+    kwargs: dict[str, Any]
+
+    def __call__(self) -> None:
+        self.function(**self.kwargs)
+
+
+def _parametrize_rows(mark: Any) -> list[dict[str, Any]]:
+    args = list(mark.args) + [mark.kwargs[k] for k in ("argnames", "argvalues") if k in mark.kwargs]
+    argnames, argvalues = args[0], args[1]
+    if isinstance(argnames, str):
+        names = [n.strip() for n in argnames.split(",") if n.strip()]
+    else:
+        names = list(argnames)
+    rows = []
+    for value in argvalues:
+        if isinstance(value, _PARAMETER_SET):
+            value = value.values
+        elif len(names) == 1:
+            value = (value,)
+        assert len(value) == len(names), f"parametrize row {value!r} does not fit {names}"
+        rows.append(dict(zip(names, value)))
+    return rows
+
+
+def generated_test_calls(test_module: types.ModuleType) -> list[Call]:
+    """Every item pytest would collect from a generated test module, as plain calls."""
+    classes = [n for n, v in vars(test_module).items() if n.startswith("Test") and inspect.isclass(v)]
+    if classes:  # the harness would silently skip them otherwise
+        raise NotImplementedError(f"{test_module.__name__} has test classes {classes}; teach generated_test_calls them")
+    calls = []
+    for name, function in vars(test_module).items():
+        if not (name.startswith("test") and inspect.isfunction(function)):
+            continue
+        if function.__module__ != test_module.__name__:
+            continue
+        grids = [_parametrize_rows(m) for m in getattr(function, "pytestmark", []) if m.name == "parametrize"]
+        parameters = set(inspect.signature(function).parameters)
+        for index, combination in enumerate(itertools.product(*grids)):
+            kwargs: dict[str, Any] = {}
+            for row in combination:
+                kwargs.update(row)
+            unknown = parameters - set(kwargs)
+            if unknown:  # the harness would silently skip it otherwise
+                raise NotImplementedError(
+                    f"{test_module.__name__}.{name} takes fixtures {sorted(unknown)}; "
+                    "tests/test_generated_code.py cannot call it in-process"
+                )
+            calls.append(Call(f"{name}[{index}]", function, kwargs))
+    return calls
+
+
+def _import_generated_tests(module_path: Path) -> types.ModuleType:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    return importlib.import_module(_test_import_name(module_path))
+
+
+def _first_failure(calls: list[Call]) -> str | None:
+    """Run the calls in order; describe the first that raises, or None if all pass."""
+    for call in calls:
+        try:
+            call()
+        except pytest.skip.Exception:
+            continue  # a skip is not a failure, for a mutant as for the real module
+        except BaseException as exc:  # noqa: BLE001 - any exception kills the mutant
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            first = (str(exc).splitlines() or [""])[0][:120]
+            return f"{call.name}: {type(exc).__name__} {first}".rstrip()
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def expected_item_count() -> int:
+    """How many test items the generated tests hold (what pytest must report as passed)."""
+    return sum(len(generated_test_calls(_import_generated_tests(m))) for m in MODULES)
+
+
+# -- 1. Mutation: every check is covered by the generated tests ----------------------
+
+
+def _is_error_append(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Attribute)
+        and statement.value.func.attr == "append"
+        and isinstance(statement.value.func.value, ast.Name)
+        and statement.value.func.value.id == "errors"
+    )
+
+
+def _is_not_an_object_return(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Return)
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Name)
+        and statement.value.func.id == "_not_an_object"
+    )
+
+
+@dataclass
+class Mutant:
+    kind: str  # "check removed" | "type check removed"
+    node: ast.If  # the if (or elif) whose test is replaced
+    replacement: bool  # the constant that replaces the test
+    reported: ast.stmt  # the statement the check reports with
+    source: str
+    lines: list[str]
+    comments: list[str]
+
+    @contextlib.contextmanager
+    def applied(self) -> Iterator[None]:
+        original = self.node.test
+        self.node.test = ast.copy_location(ast.Constant(self.replacement), original)
+        try:
+            yield
+        finally:
+            self.node.test = original
+
+    def describe(self, path: Path) -> str:
+        line = self.lines[self.node.lineno - 1].strip()
+        reports = ast.get_source_segment(self.source, self.reported) or ""
+        call = self.reported.value  # type: ignore[attr-defined]
+        if _is_error_append(self.reported) and call.args and isinstance(call.args[0], ast.Call):
+            error = call.args[0]
+            shown = ", ".join(ast.get_source_segment(self.source, a) or "?" for a in error.args[:2])
+            reports = f"Error({shown}, ...)"
+        reports = " ".join(reports.split())
+        comments = "\n              ".join(self.comments) or "(no comment above)"
+        return (
+            f"{_rel(path)}:{self.node.lineno}: {self.kind}: `{line}` -> {self.replacement}\n"
+            f"    contract: {comments}\n"
+            f"    reports:  {reports}"
+        )
+
+
+def _comment_block(lines: list[str], lineno: int, indent: int | None) -> str:
+    """The comment lines right above line ``lineno`` (1-based), or the nearest ones no deeper than ``indent``."""
+    number = lineno - 2
+    if indent is not None:  # search upwards for the nearest comment at most this deep
+        while number >= 0 and not (
+            lines[number].lstrip().startswith("#") and len(lines[number]) - len(lines[number].lstrip()) <= indent
+        ):
+            number -= 1
+    block: list[str] = []
+    while number >= 0 and lines[number].lstrip().startswith("#"):
+        block.insert(0, lines[number].strip())
+        number -= 1
+    return " ".join(block)
+
+
+def _is_property_block(node: ast.AST) -> bool:
+    """``if "key" in value:``: where the generated code checks one property (commented above)."""
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Constant)
+        and isinstance(node.test.left.value, str)
+        and len(node.test.ops) == 1
+        and isinstance(node.test.ops[0], (ast.In, ast.NotIn))
+    )
+
+
+def _contract_comments(node: ast.If, parents: dict[ast.AST, ast.AST], lines: list[str]) -> list[str]:
+    """The comment nearest to a check and the contract comment of the property it sits in."""
+    found = [_comment_block(lines, node.lineno, node.col_offset)]
+    ancestor: ast.AST | None = node
+    while ancestor is not None and not _is_property_block(ancestor):
+        ancestor = parents.get(ancestor)
+    if ancestor is not None:
+        found.append(_comment_block(lines, ancestor.lineno, None))  # type: ignore[attr-defined]
+    return list(dict.fromkeys(c for c in found if c))
+
+
+def _is_elif(node: ast.If, lines: list[str]) -> bool:
+    return lines[node.lineno - 1][node.col_offset :].startswith("elif")
+
+
+def find_mutants(tree: ast.Module, source: str) -> list[Mutant]:
+    """One mutant per check: every if/elif that reports, every if-chain whose else reports."""
+    lines = source.splitlines()
+    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
+    mutants = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        reporting = [s for s in node.body if _is_error_append(s) or _is_not_an_object_return(s)]
+        if reporting:
+            comments = _contract_comments(node, parents, lines)
+            mutants.append(Mutant("check removed", node, False, reporting[0], source, lines, comments))
+        if _is_elif(node, lines):
+            continue  # chains are handled from their head
+        last = node
+        while len(last.orelse) == 1 and isinstance(last.orelse[0], ast.If) and _is_elif(last.orelse[0], lines):
+            last = last.orelse[0]
+        final = [s for s in last.orelse if _is_error_append(s)]
+        if final:
+            comments = _contract_comments(node, parents, lines)
+            mutants.append(Mutant("type check removed", node, True, final[0], source, lines, comments))
+    return sorted(mutants, key=lambda m: (m.node.lineno, m.kind))
+
+
+def _load(tree: ast.Module, path: Path, label: str) -> types.ModuleType:
+    code = compile(tree, f"<{label} {_rel(path)}>", "exec")
+    module = types.ModuleType(f"toolshape_mutant_{path.stem}")
+    module.__file__ = str(path)
+    exec(code, module.__dict__)
+    return module
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_rel)
+def test_generated_tests_catch_every_removed_check(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source, filename=str(path))
+    mutants = find_mutants(tree, source)
+    # At least the three top-level "not an object" checks exist in every module.
+    assert len(mutants) >= 3, f"found only {len(mutants)} checks in {_rel(path)}: is the finder broken?"
+
+    tests = _import_generated_tests(path)
+    calls = generated_test_calls(tests)
+    assert calls, f"{tests.__name__} has no test functions"
+    assert hasattr(tests, "module"), f"{tests.__name__} has no global `module` to point at a mutant"
+
+    # Control: the unmutated module, loaded the same way, passes every call.
+    monkeypatch.setattr(tests, "module", _load(tree, path, "unmutated"))
+    failure = _first_failure(calls)
+    assert failure is None, f"the generated tests fail on the unmutated {_rel(path)}: {failure}"
+
+    survivors = []
+    for mutant in mutants:
+        with mutant.applied():
+            try:
+                module = _load(tree, path, f"mutant line {mutant.node.lineno}")
+            except Exception:  # a mutant that cannot even load is killed
+                continue
+        monkeypatch.setattr(tests, "module", module)
+        if _first_failure(calls) is None:
+            survivors.append(mutant)
+
+    if survivors:
+        pytest.fail(
+            f"{len(survivors)} of {len(mutants)} mutants of {_rel(path)} survive its generated tests "
+            f"({tests.__name__}, {len(calls)} items): each removed check below goes unnoticed\n"
+            + "\n".join(m.describe(path) for m in survivors),
+            pytrace=False,
+        )
+
+
+def test_the_mutant_finder_finds_every_kind_of_check() -> None:
+    source = (
+        "def validate(value):\n"
+        "    if value is None:\n"
+        "        return _not_an_object(value, 'null')\n"
+        "    errors = []\n"
+        "    # a: the comment\n"
+        "    if isinstance(a, str):\n"
+        "        if len(a) > 3:\n"
+        "            errors.append(Error('/a', 'maxLength', 'm'))\n"
+        "        elif a == 'x':\n"
+        "            errors.append(Error('/a', 'pattern', 'm'))\n"
+        "    elif a is None:\n"
+        "        pass\n"
+        "    else:\n"
+        "        errors.append(Error('/a', 'type', 'm'))\n"
+        "    if 'b' in value:\n"
+        "        b = value['b']\n"
+        "    else:\n"
+        "        if b:\n"
+        "            errors.append(Error('/b', 'x', 'm'))\n"
+    )
+    found = [(m.node.lineno, m.kind) for m in find_mutants(ast.parse(source), source)]
+    assert found == [
+        (2, "check removed"),
+        (6, "type check removed"),
+        (7, "check removed"),
+        (9, "check removed"),
+        (18, "check removed"),
+    ]
+    mutant = find_mutants(ast.parse(source), source)[3]
+    assert "contract: # a: the comment" in mutant.describe(GENERATED / "x.py")
+    assert "Error('/a', 'pattern', ...)" in mutant.describe(GENERATED / "x.py")
+
+
+# -- 3. Standalone: imports ------------------------------------------------------------
+
+
+def _imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+def _dynamic_imports(tree: ast.Module) -> list[int]:
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and n.id in ("__import__", "importlib")
+    ]
+
+
+def _resolve(package: tuple[str, ...], node: ast.ImportFrom) -> tuple[str, ...]:
+    """What a relative ``from`` import names, relative to generated/ (its package parts)."""
+    assert node.level >= 1
+    up = node.level - 1
+    assert up <= len(package), f"line {node.lineno}: the import leaves the generated folder"
+    base = package[: len(package) - up]
+    return base + (tuple(node.module.split(".")) if node.module else ())
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_rel)
+def test_generated_module_imports_only_the_standard_library(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bad = []
+    for node in _imports(tree):
+        if isinstance(node, ast.Import):
+            bad += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name not in MODULE_IMPORTS]
+        elif node.level or node.module not in MODULE_IMPORTS:
+            bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ...")
+    bad += [f"line {n}: dynamic import" for n in _dynamic_imports(tree)]
+    assert not bad, f"{_rel(path)} may import only {sorted(MODULE_IMPORTS)}:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_rel)
+def test_generated_tests_import_only_pytest_and_their_module(path: Path) -> None:
+    test_file = _test_file_of(path)
+    tree = ast.parse(test_file.read_text(encoding="utf-8"))
+    package = test_file.relative_to(GENERATED).parent.parts
+    absolute, relative = [], []
+    for node in _imports(tree):
+        if isinstance(node, ast.Import):
+            absolute += [(a.name, a.asname) for a in node.names]
+        elif node.level == 0:
+            absolute.append((f"from {node.module}", None))
+        else:
+            relative += [(_resolve(package, node) + (a.name,), a.asname) for a in node.names]
+    module_parts = path.relative_to(GENERATED).with_suffix("").parts
+    assert absolute == [("pytest", None)], f"{_rel(test_file)} imports {absolute}, not just pytest"
+    assert relative == [(module_parts, "module")], (
+        f"{_rel(test_file)} must import only its module, relatively, as `module`; it imports {relative}"
+    )
+    assert not _dynamic_imports(tree)
+
+
+@pytest.mark.parametrize("path", INITS, ids=_rel)
+def test_package_files_import_only_the_stdlib_and_generated_modules(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = path.relative_to(GENERATED).parent.parts
+    known = {m.relative_to(GENERATED).with_suffix("").parts for m in MODULES}
+    bad = []
+    for node in _imports(tree):
+        if isinstance(node, ast.Import):
+            bad += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name not in GATE_IMPORTS]
+        elif node.level == 0:
+            if node.module not in GATE_IMPORTS:
+                bad.append(f"line {node.lineno}: from {node.module} import ...")
+        else:
+            bad += [
+                f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import {a.name}"
+                for a in node.names
+                if _resolve(package, node) + (a.name,) not in known
+            ]
+    if package:  # only the dispatch gate at the top imports anything
+        assert not _imports(tree), f"{_rel(path)} should import nothing"
+    assert not bad, f"{_rel(path)} may import only {sorted(GATE_IMPORTS)} and generated modules:\n" + "\n".join(bad)
+
+
+# -- Subprocess helpers -------------------------------------------------------------
+
+
+def _clean_env() -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "PYTEST_", "VIRTUAL_ENV", "PYENV_VERSION", "COV_CORE_"))
+    }
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+def _run(args: list[str], cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(a) for a in args],
+        cwd=cwd,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _copy_generated(target: Path) -> Path:
+    shutil.copytree(GENERATED, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+    return target
+
+
+def _output(result: subprocess.CompletedProcess[str], last: int = 60) -> str:
+    text = (result.stdout + result.stderr).rstrip().splitlines()
+    return "\n".join(text[-last:])
+
+
+def _passed(result: subprocess.CompletedProcess[str]) -> int:
+    found = re.findall(r"(\d+) passed", result.stdout)
+    return int(found[-1]) if found else 0
+
+
+# -- 2. Every supported Python ---------------------------------------------------------
+
+
+def _pyenv_root() -> Path | None:
+    if shutil.which("pyenv"):
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            out = subprocess.run(["pyenv", "root"], capture_output=True, text=True, timeout=30)
+            if out.returncode == 0 and out.stdout.strip():
+                return Path(out.stdout.strip())
+    root = os.environ.get("PYENV_ROOT")
+    return Path(root) if root else (Path.home() / ".pyenv" if (Path.home() / ".pyenv").is_dir() else None)
+
+
+def _candidates(version: str) -> list[str]:
+    found: list[str] = []
+    root = _pyenv_root()
+    if root and (root / "versions").is_dir():
+        pattern = re.compile(re.escape(version) + r"\.(\d+)")
+        installed = [(int(m.group(1)), d) for d in (root / "versions").iterdir() if (m := pattern.fullmatch(d.name))]
+        found += [str(d / "bin" / "python") for _, d in sorted(installed, reverse=True)]
+    on_path = shutil.which(f"python{version}")
+    if on_path:
+        found.append(on_path)
+    if version == CURRENT:
+        found.append(sys.executable)
+    return found
+
+
+_PROBE = "import platform, sys; print(platform.python_implementation(), '%d.%d.%d' % sys.version_info[:3])"
+
+
+@functools.lru_cache(maxsize=None)
+def find_python(version: str) -> tuple[str, str] | None:
+    """(executable, full version) of a CPython ``version``, or None."""
+    for candidate in _candidates(version):
+        if not os.access(candidate, os.X_OK):
+            continue
+        try:
+            probe = subprocess.run([candidate, "-c", _PROBE], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            continue  # e.g. a pyenv shim for a version that is not installed
+        words = probe.stdout.split()
+        if probe.returncode == 0 and len(words) == 2 and words[0] == "CPython" and words[1].startswith(version + "."):
+            return candidate, words[1]
+    return None
+
+
+def _require_python(version: str) -> tuple[str, str]:
+    found = find_python(version)
+    if found is None:
+        pytest.skip(f"CPython {version} not found (looked in pyenv root versions/{version}.*, python{version} on PATH)")
+    return found
+
+
+def _venv_cache() -> Path:
+    configured = os.environ.get("TOOLSHAPE_TEST_VENVS")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "toolshape-test-venvs"
+
+
+def _venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def pytest_venv(python: str, full_version: str) -> Path:
+    """A cached venv of ``python`` with pytest in it; its interpreter's path."""
+    venv = _venv_cache() / f"cpython-{full_version}"
+    ready = venv / ".toolshape-ready"
+    with _locked(_venv_cache() / f".cpython-{full_version}.lock"):
+        if ready.is_file():
+            check = _run([_venv_python(venv), "-c", "import pytest"], timeout=120)
+            if check.returncode == 0:
+                return _venv_python(venv)
+        shutil.rmtree(venv, ignore_errors=True)
+        made = _run([python, "-m", "venv", venv], timeout=300)
+        assert made.returncode == 0, f"cannot create a venv for CPython {full_version}:\n{_output(made)}"
+        installed = _run([_venv_python(venv), "-m", "pip", "install", "--quiet", "pytest"], timeout=600)
+        assert installed.returncode == 0, f"cannot install pytest for CPython {full_version}:\n{_output(installed)}"
+        ready.write_text("pytest installed\n")
+    return _venv_python(venv)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_generated_tests_pass_on_every_supported_python(version: str, tmp_path: Path) -> None:
+    python, full = _require_python(version)
+    venv_python = pytest_venv(python, full)
+    _copy_generated(tmp_path / "generated")
+    result = _run([venv_python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated"], cwd=tmp_path)
+    assert result.returncode == 0, f"generated tests fail on CPython {full} ({python}):\n{_output(result)}"
+    assert _passed(result) == expected_item_count(), (
+        f"CPython {full} ran {_passed(result)} generated tests, expected {expected_item_count()}:\n{_output(result, 5)}"
+    )
+
+
+_STANDALONE = """\
+import importlib, sys
+folder, name = sys.argv[1], sys.argv[2]
+sys.path.insert(0, folder)
+module = importlib.import_module(name)
+assert module.__file__.startswith(folder), module.__file__
+assert module.validate(None).status == "reject", "validate(None)"
+assert module.validate([]).errors[0].code == "type", "validate([])"
+assert module.parse("{").status == "parse_error", "parse('{')"
+assert module.parse(b"[]").status == "reject", "parse(b'[]')"
+assert isinstance(module.TOOL_NAME, str) and isinstance(module.INPUT_SCHEMA, dict)
+print("ok", name)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_generated_modules_compile_and_import_alone_on_every_supported_python(version: str, tmp_path: Path) -> None:
+    python, full = _require_python(version)
+    copy = _copy_generated(tmp_path / "generated")
+    files = sorted(str(p) for p in copy.rglob("*.py"))
+    compiled = _run([python, "-I", "-S", "-m", "py_compile", *files], cwd=tmp_path)
+    assert compiled.returncode == 0, f"generated files do not compile on CPython {full}:\n{_output(compiled)}"
+
+    failures = []
+    for path in MODULES:
+        folder = tmp_path / "alone" / _rel(path).replace("/", "__").removesuffix(".py")
+        folder.mkdir(parents=True)
+        shutil.copy2(path, folder / path.name)
+        # -I: no user site, no PYTHON* variables, no script folder; -S: no site-packages.
+        result = _run([python, "-I", "-S", "-c", _STANDALONE, folder, path.stem], cwd=folder)
+        if result.returncode != 0 or "ok" not in result.stdout:
+            failures.append(f"{_rel(path)}:\n{_output(result, 15)}")
+    assert not failures, f"on CPython {full} ({python}), modules do not import alone:\n" + "\n".join(failures)
+
+
+def test_supported_pythons_summary() -> None:
+    found = {version: find_python(version) for version in VERSIONS}
+    lines = [
+        f"  CPython {v}: " + (f"{found[v][1]} at {found[v][0]}" if found[v] else "absent (its tests are skipped)")
+        for v in VERSIONS
+    ]
+    summary = "interpreters for the generated code:\n" + "\n".join(lines)
+    print(summary)
+    assert found[CURRENT] is not None, f"the running interpreter's version {CURRENT} was not found\n{summary}"
+
+
+# -- 4. Vendoring -----------------------------------------------------------------------
+
+
+def test_vendored_copy_passes_its_tests(tmp_path: Path) -> None:
+    service = tmp_path / "service"
+    _copy_generated(service / "validators")
+    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=service)
+    assert result.returncode == 0, f"the vendored copy fails its tests:\n{_output(result)}"
+    assert _passed(result) == expected_item_count(), (
+        f"the vendored copy ran {_passed(result)} tests, expected {expected_item_count()}:\n{_output(result, 5)}"
+    )
+    gate = _run(
+        [
+            sys.executable,
+            "-c",
+            "import validators, sys; assert validators.__file__.startswith(sys.argv[1]), validators.__file__;"
+            "print(sorted(validators.TOOLS));"
+            "assert validators.validate_call('no such tool', '{}').errors[0].code == 'unknown_tool'",
+            service,
+        ],
+        cwd=service,
+    )
+    assert gate.returncode == 0, f"the vendored dispatch gate does not import:\n{_output(gate)}"
