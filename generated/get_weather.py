@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 TOOL_NAME = "get_weather"
 DESCRIPTION = "Current weather for a city."
@@ -35,6 +35,15 @@ INPUT_SCHEMA: dict[str, Any] = {
     "required": ["city", "unit"],
     "additionalProperties": False,
 }
+
+# -- The accepted arguments, as types -------------------------------------------
+
+
+# contracts/get_weather.yaml:4
+class Arguments(TypedDict):
+    city: str
+    unit: Literal["c", "f"]
+
 
 #: At most this many errors are reported for one call; the rest are dropped.
 MAX_ERRORS = 100
@@ -103,7 +112,9 @@ class Result:
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
-        self.value = value
+        #: The accepted arguments when ``ok``; otherwise what was received (None
+        #: for a parse error). Typed for the accepted case, where handlers use it.
+        self.value: Arguments = value
         self.errors = errors
 
     @property
@@ -409,8 +420,10 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_UNIT_VALUES = frozenset({"c", "f"})  # contracts/get_weather.yaml:7
-_VALUE_KEYS = frozenset({"city", "unit"})  # contracts/get_weather.yaml:6
+_UNIT_VALUES: frozenset[str] = frozenset({"c", "f"})  # contracts/get_weather.yaml:7
+_VALUE_KEYS: frozenset[str] = frozenset(
+    {"city", "unit"}
+)  # contracts/get_weather.yaml:6
 
 
 # -- The contract ---------------------------------------------------------------

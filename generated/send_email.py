@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 TOOL_NAME = "send_email"
 DESCRIPTION = "Send a plain-text email from the user's account. Call it only after the user has confirmed the recipients, subject and body."
@@ -105,6 +105,36 @@ INPUT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+# -- The accepted arguments, as types -------------------------------------------
+
+
+# contracts/send_email.yaml:53
+class _ArgumentsAttachmentsItemRequired(TypedDict):
+    filename: str
+    size_bytes: int
+
+
+class ArgumentsAttachmentsItem(_ArgumentsAttachmentsItemRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    content_type: str
+
+
+# contracts/send_email.yaml:6
+class _ArgumentsRequired(TypedDict):
+    to: list[str]
+    subject: str
+    body: str
+
+
+class Arguments(_ArgumentsRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    cc: list[str]
+    importance: Literal["low", "normal", "high"]
+    attachments: list[ArgumentsAttachmentsItem]
+
+
 #: At most this many errors are reported for one call; the rest are dropped.
 MAX_ERRORS = 100
 #: parse() refuses argument text longer than this many bytes (UTF-8).
@@ -172,7 +202,9 @@ class Result:
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
-        self.value = value
+        #: The accepted arguments when ``ok``; otherwise what was received (None
+        #: for a parse error). Typed for the accepted case, where handlers use it.
+        self.value: Arguments = value
         self.errors = errors
 
     @property
@@ -509,23 +541,25 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_TO_ITEM_PATTERN = re.compile(
+_TO_ITEM_PATTERN: re.Pattern[str] = re.compile(
     "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
 )  # contracts/send_email.yaml:16
-_CC_ITEM_PATTERN = re.compile(
+_CC_ITEM_PATTERN: re.Pattern[str] = re.compile(
     "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
 )  # contracts/send_email.yaml:28
-_IMPORTANCE_VALUES = frozenset(
+_IMPORTANCE_VALUES: frozenset[str] = frozenset(
     {"high", "low", "normal"}
 )  # contracts/send_email.yaml:45
-_FILENAME_PATTERN = re.compile("^[^/\\\\]+$")  # contracts/send_email.yaml:61
-_CONTENT_TYPE_PATTERN = re.compile(
+_FILENAME_PATTERN: re.Pattern[str] = re.compile(
+    "^[^/\\\\]+$"
+)  # contracts/send_email.yaml:61
+_CONTENT_TYPE_PATTERN: re.Pattern[str] = re.compile(
     "^[a-z]+/[A-Za-z0-9.+-]+$"
 )  # contracts/send_email.yaml:70
-_ATTACHMENTS_ITEM_KEYS = frozenset(
+_ATTACHMENTS_ITEM_KEYS: frozenset[str] = frozenset(
     {"content_type", "filename", "size_bytes"}
 )  # contracts/send_email.yaml:56
-_VALUE_KEYS = frozenset(
+_VALUE_KEYS: frozenset[str] = frozenset(
     {"attachments", "body", "cc", "importance", "subject", "to"}
 )  # contracts/send_email.yaml:9
 

@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 TOOL_NAME = "web_search"
 DESCRIPTION = "Search the public web and return the top results, each with a title, URL and snippet. Use it for recent events or facts you are unsure about."
@@ -86,6 +86,25 @@ INPUT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+# -- The accepted arguments, as types -------------------------------------------
+
+
+# contracts/web_search.yaml:6
+class _ArgumentsRequired(TypedDict):
+    query: str
+
+
+class Arguments(_ArgumentsRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    max_results: int
+    site: str | None
+    exclude_sites: list[str]
+    safe_search: Literal["off", "moderate", "strict"]
+    recency_days: Literal[1, 7, 30, 365, "any"]
+    timeout_seconds: float
+
+
 #: At most this many errors are reported for one call; the rest are dropped.
 MAX_ERRORS = 100
 #: parse() refuses argument text longer than this many bytes (UTF-8).
@@ -153,7 +172,9 @@ class Result:
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
-        self.value = value
+        #: The accepted arguments when ``ok``; otherwise what was received (None
+        #: for a parse error). Typed for the accepted case, where handlers use it.
+        self.value: Arguments = value
         self.errors = errors
 
     @property
@@ -490,19 +511,19 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_SITE_PATTERN = re.compile(
+_SITE_PATTERN: re.Pattern[str] = re.compile(
     "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$"
 )  # contracts/web_search.yaml:29
-_VALUE = re.compile(
+_VALUE: re.Pattern[str] = re.compile(
     "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$"
 )  # contracts/web_search.yaml:39
-_SAFE_SEARCH_VALUES = frozenset(
+_SAFE_SEARCH_VALUES: frozenset[str] = frozenset(
     {"moderate", "off", "strict"}
 )  # contracts/web_search.yaml:47
-_RECENCY_DAYS_VALUES = frozenset(
+_RECENCY_DAYS_VALUES: frozenset[object] = frozenset(
     _json_key(v) for v in [1, 7, 30, 365, "any"]
 )  # contracts/web_search.yaml:52
-_VALUE_KEYS = frozenset(
+_VALUE_KEYS: frozenset[str] = frozenset(
     {
         "exclude_sites",
         "max_results",

@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 TOOL_NAME = "transfer_funds"
 DESCRIPTION = "Transfer money from one of the user's bank accounts to another account, both identified by IBAN. Set confirm to true only after the user has explicitly approved this exact transfer."
@@ -87,6 +87,26 @@ INPUT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+# -- The accepted arguments, as types -------------------------------------------
+
+
+# contracts/billing/transfer_funds.yaml:7
+class _ArgumentsRequired(TypedDict):
+    from_account: str
+    to_account: str
+    amount: float
+    currency: Literal["EUR", "USD", "GBP", "CHF", "SEK"]
+    confirm: Literal[True]
+
+
+class Arguments(_ArgumentsRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    memo: str | None
+    execution_date: str
+    metadata: dict[str, str]
+
+
 #: At most this many errors are reported for one call; the rest are dropped.
 MAX_ERRORS = 100
 #: parse() refuses argument text longer than this many bytes (UTF-8).
@@ -154,7 +174,9 @@ class Result:
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
-        self.value = value
+        #: The accepted arguments when ``ok``; otherwise what was received (None
+        #: for a parse error). Typed for the accepted case, where handlers use it.
+        self.value: Arguments = value
         self.errors = errors
 
     @property
@@ -497,23 +519,23 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_FROM_ACCOUNT_PATTERN = re.compile(
+_FROM_ACCOUNT_PATTERN: re.Pattern[str] = re.compile(
     "^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$"
 )  # contracts/billing/transfer_funds.yaml:16
-_TO_ACCOUNT_PATTERN = re.compile(
+_TO_ACCOUNT_PATTERN: re.Pattern[str] = re.compile(
     "^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$"
 )  # contracts/billing/transfer_funds.yaml:24
-_CURRENCY_VALUES = frozenset(
+_CURRENCY_VALUES: frozenset[str] = frozenset(
     {"CHF", "EUR", "GBP", "SEK", "USD"}
 )  # contracts/billing/transfer_funds.yaml:38
-_EXECUTION_DATE_PATTERN = re.compile(
+_EXECUTION_DATE_PATTERN: re.Pattern[str] = re.compile(
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 )  # contracts/billing/transfer_funds.yaml:49
-_CONFIRM_CONST = frozenset(
+_CONFIRM_CONST: frozenset[object] = frozenset(
     _json_key(v) for v in [True]
 )  # contracts/billing/transfer_funds.yaml:52
-_METADATA_KEYS = frozenset()  # contracts/billing/transfer_funds.yaml:56
-_VALUE_KEYS = frozenset(
+_METADATA_KEYS: frozenset[str] = frozenset()  # contracts/billing/transfer_funds.yaml:56
+_VALUE_KEYS: frozenset[str] = frozenset(
     {
         "amount",
         "confirm",

@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 TOOL_NAME = "create_event"
 DESCRIPTION = "Create an event in the user's primary calendar and send invitations to the attendees. Times are local wall-clock times in the given time zone."
@@ -147,6 +147,51 @@ INPUT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+# -- The accepted arguments, as types -------------------------------------------
+
+
+# contracts/calendar/create_event.yaml:48
+class _ArgumentsAttendeesItemRequired(TypedDict):
+    email: str
+
+
+class ArgumentsAttendeesItem(_ArgumentsAttendeesItemRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    optional: bool
+
+
+# contracts/calendar/create_event.yaml:70
+class _ArgumentsRecurrenceRequired(TypedDict):
+    frequency: Literal["daily", "weekly", "monthly", "yearly"]
+
+
+class ArgumentsRecurrence(_ArgumentsRecurrenceRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    interval: int
+    by_weekday: list[Literal["MO", "TU", "WE", "TH", "FR", "SA", "SU"]]
+    count: int
+    until: str
+
+
+# contracts/calendar/create_event.yaml:6
+class _ArgumentsRequired(TypedDict):
+    title: str
+    start: str
+    end: str
+
+
+class Arguments(_ArgumentsRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    timezone: str
+    location: str | None
+    attendees: list[ArgumentsAttendeesItem]
+    reminder_minutes: int
+    recurrence: ArgumentsRecurrence
+
+
 #: At most this many errors are reported for one call; the rest are dropped.
 MAX_ERRORS = 100
 #: parse() refuses argument text longer than this many bytes (UTF-8).
@@ -214,7 +259,9 @@ class Result:
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
-        self.value = value
+        #: The accepted arguments when ``ok``; otherwise what was received (None
+        #: for a parse error). Typed for the accepted case, where handlers use it.
+        self.value: Arguments = value
         self.errors = errors
 
     @property
@@ -551,34 +598,34 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_START_PATTERN = re.compile(
+_START_PATTERN: re.Pattern[str] = re.compile(
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$"
 )  # contracts/calendar/create_event.yaml:19
-_END_PATTERN = re.compile(
+_END_PATTERN: re.Pattern[str] = re.compile(
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$"
 )  # contracts/calendar/create_event.yaml:25
-_TIMEZONE_PATTERN = re.compile(
+_TIMEZONE_PATTERN: re.Pattern[str] = re.compile(
     "^[A-Za-z]+(/[A-Za-z0-9_+-]+)*$"
 )  # contracts/calendar/create_event.yaml:31
-_EMAIL_PATTERN = re.compile(
+_EMAIL_PATTERN: re.Pattern[str] = re.compile(
     "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
 )  # contracts/calendar/create_event.yaml:54
-_ATTENDEES_ITEM_KEYS = frozenset(
+_ATTENDEES_ITEM_KEYS: frozenset[str] = frozenset(
     {"email", "optional"}
 )  # contracts/calendar/create_event.yaml:51
-_FREQUENCY_VALUES = frozenset(
+_FREQUENCY_VALUES: frozenset[str] = frozenset(
     {"daily", "monthly", "weekly", "yearly"}
 )  # contracts/calendar/create_event.yaml:76
-_BY_WEEKDAY_ITEM_VALUES = frozenset(
+_BY_WEEKDAY_ITEM_VALUES: frozenset[str] = frozenset(
     {"FR", "MO", "SA", "SU", "TH", "TU", "WE"}
 )  # contracts/calendar/create_event.yaml:86
-_UNTIL_PATTERN = re.compile(
+_UNTIL_PATTERN: re.Pattern[str] = re.compile(
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 )  # contracts/calendar/create_event.yaml:98
-_RECURRENCE_KEYS = frozenset(
+_RECURRENCE_KEYS: frozenset[str] = frozenset(
     {"by_weekday", "count", "frequency", "interval", "until"}
 )  # contracts/calendar/create_event.yaml:74
-_VALUE_KEYS = frozenset(
+_VALUE_KEYS: frozenset[str] = frozenset(
     {
         "attendees",
         "end",

@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 TOOL_NAME = "update_contact"
 DESCRIPTION = "Change fields of an existing CRM contact. Give the contact id and at least one field to change; fields that are left out keep their value, and null clears a nullable field."
@@ -72,6 +72,24 @@ INPUT_SCHEMA: dict[str, Any] = {
     "required": ["contact_id"],
     "additionalProperties": False,
 }
+
+# -- The accepted arguments, as types -------------------------------------------
+
+
+# contracts/crm/update_contact.yaml:7
+class _ArgumentsRequired(TypedDict):
+    contact_id: str
+
+
+class Arguments(_ArgumentsRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    display_name: str
+    phone: str | None
+    lifecycle_stage: Literal["lead", "qualified", "customer", "churned"] | None
+    priority: int | None
+    tags: list[str]
+
 
 #: At most this many errors are reported for one call; the rest are dropped.
 MAX_ERRORS = 100
@@ -140,7 +158,9 @@ class Result:
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
-        self.value = value
+        #: The accepted arguments when ``ok``; otherwise what was received (None
+        #: for a parse error). Typed for the accepted case, where handlers use it.
+        self.value: Arguments = value
         self.errors = errors
 
     @property
@@ -477,19 +497,19 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_CONTACT_ID_PATTERN = re.compile(
+_CONTACT_ID_PATTERN: re.Pattern[str] = re.compile(
     "^C[0-9]{6,10}$"
 )  # contracts/crm/update_contact.yaml:15
-_PHONE_PATTERN = re.compile(
+_PHONE_PATTERN: re.Pattern[str] = re.compile(
     "^\\+[1-9][0-9]{6,14}$"
 )  # contracts/crm/update_contact.yaml:27
-_LIFECYCLE_STAGE_VALUES = frozenset(
+_LIFECYCLE_STAGE_VALUES: frozenset[object] = frozenset(
     _json_key(v) for v in ["lead", "qualified", "customer", "churned", None]
 )  # contracts/crm/update_contact.yaml:32
-_TAGS_ITEM_PATTERN = re.compile(
+_TAGS_ITEM_PATTERN: re.Pattern[str] = re.compile(
     "^[a-z0-9][a-z0-9-]*$"
 )  # contracts/crm/update_contact.yaml:43
-_VALUE_KEYS = frozenset(
+_VALUE_KEYS: frozenset[str] = frozenset(
     {"contact_id", "display_name", "lifecycle_stage", "phone", "priority", "tags"}
 )  # contracts/crm/update_contact.yaml:12
 

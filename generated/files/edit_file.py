@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, TypedDict
 
 TOOL_NAME = "edit_file"
 DESCRIPTION = "Apply exact text replacements to one file in the workspace. Each old_text must occur in the file; edits are applied in order and the whole call fails if any edit does not match."
@@ -75,6 +75,34 @@ INPUT_SCHEMA: dict[str, Any] = {
     "required": ["path", "edits"],
     "additionalProperties": False,
 }
+
+# -- The accepted arguments, as types -------------------------------------------
+
+
+# contracts/files/edit_file.yaml:24
+class _ArgumentsEditsItemRequired(TypedDict):
+    old_text: str
+    new_text: str
+
+
+class ArgumentsEditsItem(_ArgumentsEditsItemRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    replace_all: bool
+
+
+# contracts/files/edit_file.yaml:7
+class _ArgumentsRequired(TypedDict):
+    path: str
+    edits: list[ArgumentsEditsItem]
+
+
+class Arguments(_ArgumentsRequired, total=False):
+    """Required keys first, then the optional ones."""
+
+    dry_run: bool
+    expected_sha256: str | None
+
 
 #: At most this many errors are reported for one call; the rest are dropped.
 MAX_ERRORS = 100
@@ -143,7 +171,9 @@ class Result:
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
-        self.value = value
+        #: The accepted arguments when ``ok``; otherwise what was received (None
+        #: for a parse error). Typed for the accepted case, where handlers use it.
+        self.value: Arguments = value
         self.errors = errors
 
     @property
@@ -449,16 +479,16 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_PATH_PATTERN = re.compile(
+_PATH_PATTERN: re.Pattern[str] = re.compile(
     "^\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*(/\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$"
 )  # contracts/files/edit_file.yaml:16
-_EDITS_ITEM_KEYS = frozenset(
+_EDITS_ITEM_KEYS: frozenset[str] = frozenset(
     {"new_text", "old_text", "replace_all"}
 )  # contracts/files/edit_file.yaml:27
-_EXPECTED_SHA256_PATTERN = re.compile(
+_EXPECTED_SHA256_PATTERN: re.Pattern[str] = re.compile(
     "^[0-9a-f]{64}$"
 )  # contracts/files/edit_file.yaml:49
-_VALUE_KEYS = frozenset(
+_VALUE_KEYS: frozenset[str] = frozenset(
     {"dry_run", "edits", "expected_sha256", "path"}
 )  # contracts/files/edit_file.yaml:10
 

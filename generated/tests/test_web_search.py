@@ -8,6 +8,8 @@ cases the generator derived from the schema (each bound from both sides, each
 wrong type, each missing key) with outcomes from toolshape's reference evaluator.
 """
 
+from __future__ import annotations
+
 import pytest
 
 from .. import web_search as module
@@ -1101,14 +1103,14 @@ PARSE_CASES = [
 VALID_TEXT = '{"query": "rust borrow checker explained", "max_results": 20, "site": "docs.python.org", "exclude_sites": ["w3schools.com", "geeksforgeeks.org"], "safe_search": "off", "recency_days": 365, "timeout_seconds": 59.5}'
 
 # x-sensitive values used above: they must never show in messages or logs.
-SENSITIVE = []
+SENSITIVE: list[str] = []
 
 
-def pairs(result):
+def pairs(result: module.Result) -> set[tuple[str, str]]:
     return {(error.path, error.code) for error in result.errors}
 
 
-def test_tool_name_and_schema():
+def test_tool_name_and_schema() -> None:
     assert module.TOOL_NAME == "web_search"
     assert module.INPUT_SCHEMA == {
         "type": "object",
@@ -1185,7 +1187,13 @@ def test_tool_name_and_schema():
     EXAMPLES,
     ids=[e[0] for e in EXAMPLES],
 )
-def test_contract_example(description, via, data, status, errors):
+def test_contract_example(
+    description: str,
+    via: str,
+    data: object,
+    status: str,
+    errors: frozenset[tuple[str, str]] | None,
+) -> None:
     result = module.parse(data) if via == "json" else module.validate(data)
     assert result.status == status, result.feedback()
     if errors is not None:
@@ -1193,7 +1201,9 @@ def test_contract_example(description, via, data, status, errors):
 
 
 @pytest.mark.parametrize(("case", "data", "errors"), CASES, ids=[c[0] for c in CASES])
-def test_derived_case(case, data, errors):
+def test_derived_case(
+    case: str, data: object, errors: frozenset[tuple[str, str]]
+) -> None:
     result = module.validate(data)
     assert pairs(result) == errors, result.feedback()
     assert result.status == ("reject" if errors else "accept")
@@ -1202,14 +1212,14 @@ def test_derived_case(case, data, errors):
 
 
 @pytest.mark.parametrize("data", NOT_OBJECTS, ids=repr)
-def test_arguments_must_be_an_object(data):
+def test_arguments_must_be_an_object(data: object) -> None:
     result = module.validate(data)
     assert result.status == "reject"
     assert pairs(result) == {("", "type")}
     assert result.layer == "contract"
 
 
-def test_null_and_arrays_are_named_as_such():
+def test_null_and_arrays_are_named_as_such() -> None:
     # The explicit null and array checks say what was sent, in words of their own.
     assert "not null" in module.validate(None).errors[0].message
     assert "not an array" in module.validate([]).errors[0].message
@@ -1218,7 +1228,7 @@ def test_null_and_arrays_are_named_as_such():
 @pytest.mark.parametrize(
     ("case", "text", "code"), PARSE_CASES, ids=[c[0] for c in PARSE_CASES]
 )
-def test_parse_layer(case, text, code):
+def test_parse_layer(case: str, text: str | bytes, code: str) -> None:
     result = module.parse(text)
     assert result.status == "parse_error"
     assert result.layer == "parse"
@@ -1227,7 +1237,7 @@ def test_parse_layer(case, text, code):
     assert result.errors[0].path == ""
 
 
-def test_valid_text_is_parsed_then_accepted():
+def test_valid_text_is_parsed_then_accepted() -> None:
     result = module.parse(VALID_TEXT)
     assert result.status == "accept", result.feedback()
     assert result.errors == ()
@@ -1235,7 +1245,9 @@ def test_valid_text_is_parsed_then_accepted():
 
 
 @pytest.mark.parametrize(("case", "data", "errors"), CASES, ids=[c[0] for c in CASES])
-def test_feedback_and_log_record(case, data, errors):
+def test_feedback_and_log_record(
+    case: str, data: object, errors: frozenset[tuple[str, str]]
+) -> None:
     result = module.validate(data)
     feedback = result.feedback()
     record = result.log_record()

@@ -10,6 +10,7 @@ Contract text reaches the model only as :class:`~toolshape.literals.Code` made b
 from __future__ import annotations
 
 import json
+import keyword
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,6 +165,54 @@ class Constant:
 
 
 @dataclass
+class Field:
+    """One key of a TypedDict."""
+
+    key: str
+    type: str  # a type expression, PEP 604 style ("str | None")
+
+    @property
+    def name(self) -> Code:
+        """The key as a class-body name (only used when ``TypedDictDef.class_syntax``)."""
+        return Code(self.key)
+
+    @property
+    def key_literal(self) -> Code:
+        return literal(self.key)
+
+    @property
+    def type_code(self) -> Code:
+        return Code(self.type)
+
+    @property
+    def type_literal(self) -> Code:
+        """The type as a string: functional TypedDicts evaluate their values at runtime."""
+        return literal(self.type)
+
+
+@dataclass
+class TypedDictDef:
+    """A TypedDict of the accepted arguments (or of one nested object)."""
+
+    name: Code
+    required: list[Field]
+    optional: list[Field]
+    comment: Code
+
+    @property
+    def name_literal(self) -> Code:
+        return literal(str(self.name))
+
+    @property
+    def class_syntax(self) -> bool:
+        """Class syntax reads best, but needs every key to be a plain identifier."""
+        return all(
+            f.key.isidentifier() and f.key.isascii() and not keyword.iskeyword(f.key) and not f.key.startswith("_")
+            for f in self.required + self.optional
+        )
+
+
+@dataclass
 class Helpers:
     """Which of the runtime helpers the module needs (unused ones are left out)."""
 
@@ -188,6 +237,14 @@ class ModuleModel:
     helpers: Helpers
     sensitive: Code  # the redaction mask literal
     module_name: Code
+    typed_dicts: list[TypedDictDef]
+
+    @property
+    def typing_imports(self) -> Code:
+        """The names the module takes from ``typing``: only those it uses."""
+        text = " ".join(f.type for d in self.typed_dicts for f in d.required + d.optional)
+        used = ["Any", "TypedDict"] + ["Literal"] * ("Literal[" in text)
+        return Code(", ".join(sorted(used)))
 
 
 # -- building ----------------------------------------------------------------
@@ -445,9 +502,66 @@ class _Builder:
 _ANNOTATIONS = ("title", "description", "default", "examples", "$comment")
 
 
+class _Types:
+    """Python type expressions for schemas, and the TypedDicts they need (children first)."""
+
+    def __init__(self, namer: Namer, contract: Contract) -> None:
+        self.namer = namer
+        self.contract = contract
+        self.defs: list[TypedDictDef] = []
+
+    def of(self, schema: Any, hint: str, schema_path: Path) -> str:
+        if not isinstance(schema, dict):
+            return "Any"
+        values = schema.get("enum", [schema["const"]] if "const" in schema else None)
+        if values is not None and all(v is None or isinstance(v, (str, bool, int)) for v in values):
+            members = [v for v in values if v is not None]
+            literal_type = f"Literal[{', '.join(literal(v) for v in members)}]" if members else ""
+            return _union([literal_type] * bool(members) + ["None"] * (None in values)) or "Any"
+        kinds = _declared_types(schema)
+        if kinds is None:
+            return "Any"
+        return _union([self.of_kind(kind, schema, hint, schema_path) for kind in kinds])
+
+    def of_kind(self, kind: str, schema: dict, hint: str, schema_path: Path) -> str:
+        simple = {"null": "None", "boolean": "bool", "integer": "int", "number": "float", "string": "str"}
+        if kind in simple:
+            return simple[kind]
+        if kind == "array":
+            return f"list[{self.of(schema.get('items', True), hint + ' item', schema_path + ('items',))}]"
+        if not schema.get("properties"):
+            additional = schema.get("additionalProperties", True)
+            return f"dict[str, {self.of(additional, hint + ' value', schema_path + ('additionalProperties',))}]"
+        return self.typed_dict(schema, hint, schema_path)
+
+    def typed_dict(self, schema: dict, hint: str, schema_path: Path) -> str:
+        name = self.namer.type_name(hint)
+        required = set(schema.get("required", []))
+        fields = [
+            Field(key, self.of(sub, f"{hint} {key}", schema_path + ("properties", key)))
+            for key, sub in schema.get("properties", {}).items()
+        ]
+        where = comment_text(f"{self.contract.file}:{self.contract.line_of(schema_path)}", limit=120)
+        self.defs.append(
+            TypedDictDef(
+                name=name,
+                required=[f for f in fields if f.key in required],
+                optional=[f for f in fields if f.key not in required],
+                comment=Code(where),
+            )
+        )
+        return str(name)
+
+
+def _union(types: list[str]) -> str:
+    return " | ".join(dict.fromkeys(types))
+
+
 def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
     """Turn a checked contract into the module model."""
     builder = _Builder(contract)
+    types = _Types(builder.namer, contract)
+    types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
     return ModuleModel(
         tool_name=literal(contract.name),
@@ -462,6 +576,7 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
         helpers=builder.helpers,
         sensitive=literal(sensitive_mask(contract.sensitive)),
         module_name=Code(module_name),
+        typed_dicts=types.defs,
     )
 
 

@@ -20,7 +20,8 @@ MODULE_NAMES = frozenset(
         "annotations", "json", "math", "re", "sys", "Any", "Dict", "List", "Optional", "Tuple", "Union",
         "TOOL_NAME", "DESCRIPTION", "INPUT_SCHEMA", "MAX_ERRORS", "MAX_TEXT_BYTES", "MAX_DEPTH",
         "ACCEPT", "REJECT", "PARSE_ERROR", "Error", "Result", "validate", "parse", "value", "errors",
-        "text", "module", "pytest", "message",
+        "text", "module", "pytest", "message", "TypedDict",
+        "Literal", "Union", "TYPE_CHECKING", "ModuleType",
     }
 )
 _MAX_HINT = 24
@@ -39,6 +40,14 @@ class Namer:
     def constant(self, hint: str) -> Code:
         """A private module-level constant name such as ``_CITY_PATTERN``."""
         return self._claim("_" + (_clean(hint).upper() or "VALUE"))
+
+    def type_name(self, hint: str) -> Code:
+        """A CamelCase class name such as ``Arguments`` or ``ArgumentsRecurrence``."""
+        words = re.findall(r"[A-Za-z0-9]+", hint)
+        name = "".join(w[:1].upper() + w[1:] for w in words)
+        if not name or len(name) > 3 * _MAX_HINT or name[0].isdigit():
+            name = "Value"
+        return self._claim(name)
 
     def _claim(self, base: str) -> Code:
         name, n = base, 1

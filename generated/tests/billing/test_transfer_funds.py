@@ -8,6 +8,8 @@ cases the generator derived from the schema (each bound from both sides, each
 wrong type, each missing key) with outcomes from toolshape's reference evaluator.
 """
 
+from __future__ import annotations
+
 import pytest
 
 from ...billing import transfer_funds as module
@@ -1465,7 +1467,7 @@ PARSE_CASES = [
 VALID_TEXT = '{"from_account": "DE89370400440532013000", "to_account": "GB29NWBK60161331926819", "amount": 250, "currency": "EUR", "confirm": true, "memo": null, "execution_date": "2025-04-01", "metadata": {"invoice": "INV-2024-0042", "cost_center": "R&D"}}'
 
 # x-sensitive values used above: they must never show in messages or logs.
-SENSITIVE = [
+SENSITIVE: list[str] = [
     "DE89",
     "DE893704004405",
     "DE89370400440532013000",
@@ -1478,11 +1480,11 @@ SENSITIVE = [
 ]
 
 
-def pairs(result):
+def pairs(result: module.Result) -> set[tuple[str, str]]:
     return {(error.path, error.code) for error in result.errors}
 
 
-def test_tool_name_and_schema():
+def test_tool_name_and_schema() -> None:
     assert module.TOOL_NAME == "transfer_funds"
     assert module.INPUT_SCHEMA == {
         "type": "object",
@@ -1560,7 +1562,13 @@ def test_tool_name_and_schema():
     EXAMPLES,
     ids=[e[0] for e in EXAMPLES],
 )
-def test_contract_example(description, via, data, status, errors):
+def test_contract_example(
+    description: str,
+    via: str,
+    data: object,
+    status: str,
+    errors: frozenset[tuple[str, str]] | None,
+) -> None:
     result = module.parse(data) if via == "json" else module.validate(data)
     assert result.status == status, result.feedback()
     if errors is not None:
@@ -1568,7 +1576,9 @@ def test_contract_example(description, via, data, status, errors):
 
 
 @pytest.mark.parametrize(("case", "data", "errors"), CASES, ids=[c[0] for c in CASES])
-def test_derived_case(case, data, errors):
+def test_derived_case(
+    case: str, data: object, errors: frozenset[tuple[str, str]]
+) -> None:
     result = module.validate(data)
     assert pairs(result) == errors, result.feedback()
     assert result.status == ("reject" if errors else "accept")
@@ -1577,14 +1587,14 @@ def test_derived_case(case, data, errors):
 
 
 @pytest.mark.parametrize("data", NOT_OBJECTS, ids=repr)
-def test_arguments_must_be_an_object(data):
+def test_arguments_must_be_an_object(data: object) -> None:
     result = module.validate(data)
     assert result.status == "reject"
     assert pairs(result) == {("", "type")}
     assert result.layer == "contract"
 
 
-def test_null_and_arrays_are_named_as_such():
+def test_null_and_arrays_are_named_as_such() -> None:
     # The explicit null and array checks say what was sent, in words of their own.
     assert "not null" in module.validate(None).errors[0].message
     assert "not an array" in module.validate([]).errors[0].message
@@ -1593,7 +1603,7 @@ def test_null_and_arrays_are_named_as_such():
 @pytest.mark.parametrize(
     ("case", "text", "code"), PARSE_CASES, ids=[c[0] for c in PARSE_CASES]
 )
-def test_parse_layer(case, text, code):
+def test_parse_layer(case: str, text: str | bytes, code: str) -> None:
     result = module.parse(text)
     assert result.status == "parse_error"
     assert result.layer == "parse"
@@ -1602,7 +1612,7 @@ def test_parse_layer(case, text, code):
     assert result.errors[0].path == ""
 
 
-def test_valid_text_is_parsed_then_accepted():
+def test_valid_text_is_parsed_then_accepted() -> None:
     result = module.parse(VALID_TEXT)
     assert result.status == "accept", result.feedback()
     assert result.errors == ()
@@ -1610,7 +1620,9 @@ def test_valid_text_is_parsed_then_accepted():
 
 
 @pytest.mark.parametrize(("case", "data", "errors"), CASES, ids=[c[0] for c in CASES])
-def test_feedback_and_log_record(case, data, errors):
+def test_feedback_and_log_record(
+    case: str, data: object, errors: frozenset[tuple[str, str]]
+) -> None:
     result = module.validate(data)
     feedback = result.feedback()
     record = result.log_record()
