@@ -420,6 +420,7 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
+_WHITESPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # what \s matches in JSON Schema (ECMA-262) patterns
 _UNIT_VALUES: frozenset[str] = frozenset({"c", "f"})  # contracts/get_weather.yaml:7
 _VALUE_KEYS: frozenset[str] = frozenset(
     {"city", "unit"}
@@ -453,7 +454,7 @@ def validate(value: object) -> Result:
                             '"city" must be at least 1 character long',
                         )
                     )
-                if not city or city.isspace():
+                if not city.strip(_WHITESPACE):
                     errors.append(
                         Error("/city", "pattern", '"city" must match the pattern \\S')
                     )

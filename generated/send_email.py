@@ -542,19 +542,20 @@ def _decode(text: object) -> Any:
 # -- Constants built once, at import ------------------------------------------
 
 _TO_ITEM_PATTERN: re.Pattern[str] = re.compile(
-    "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
+    "(?a)^[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+@[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\.[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z"
 )  # contracts/send_email.yaml:16
 _CC_ITEM_PATTERN: re.Pattern[str] = re.compile(
-    "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
+    "(?a)^[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+@[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\.[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z"
 )  # contracts/send_email.yaml:28
+_WHITESPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # what \s matches in JSON Schema (ECMA-262) patterns
 _IMPORTANCE_VALUES: frozenset[str] = frozenset(
     {"high", "low", "normal"}
 )  # contracts/send_email.yaml:45
 _FILENAME_PATTERN: re.Pattern[str] = re.compile(
-    "^[^/\\\\]+$"
+    "(?a)^[^/\\\\]+\\Z"
 )  # contracts/send_email.yaml:61
 _CONTENT_TYPE_PATTERN: re.Pattern[str] = re.compile(
-    "^[a-z]+/[A-Za-z0-9.+-]+$"
+    "(?a)^[a-z]+/[A-Za-z0-9.+-]+\\Z"
 )  # contracts/send_email.yaml:70
 _ATTACHMENTS_ITEM_KEYS: frozenset[str] = frozenset(
     {"content_type", "filename", "size_bytes"}
@@ -699,7 +700,7 @@ def validate(value: object) -> Result:
                             '"subject" must be at most 200 characters long',
                         )
                     )
-                elif not subject or subject.isspace():
+                elif not subject.strip(_WHITESPACE):
                     errors.append(
                         Error(
                             "/subject",

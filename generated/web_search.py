@@ -511,11 +511,12 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
+_WHITESPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # what \s matches in JSON Schema (ECMA-262) patterns
 _SITE_PATTERN: re.Pattern[str] = re.compile(
-    "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$"
+    "(?a)^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}\\Z"
 )  # contracts/web_search.yaml:29
 _VALUE: re.Pattern[str] = re.compile(
-    "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$"
+    "(?a)^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}\\Z"
 )  # contracts/web_search.yaml:39
 _SAFE_SEARCH_VALUES: frozenset[str] = frozenset(
     {"moderate", "off", "strict"}
@@ -571,7 +572,7 @@ def validate(value: object) -> Result:
                             '"query" must be at most 400 characters long',
                         )
                     )
-                elif not query or query.isspace():
+                elif not query.strip(_WHITESPACE):
                     errors.append(
                         Error("/query", "pattern", '"query" must match the pattern \\S')
                     )
@@ -768,16 +769,16 @@ def validate(value: object) -> Result:
         # No other keys (additionalProperties: false). With no error so far, the
         # 1 required keys are present: only a longer object can hold another.
         if (errors or len(value) > 1) and not _VALUE_KEYS.issuperset(value):
-            for key in value:
-                if key not in _VALUE_KEYS:
+            for key_2 in value:
+                if key_2 not in _VALUE_KEYS:
                     message = (
                         "unknown key "
-                        + _show_key(key)
+                        + _show_key(key_2)
                         + ' is not allowed in the arguments; allowed keys: "query", "max_results", "site", "exclude_sites", "safe_search", "recency_days", "timeout_seconds"'
                     )
                     errors.append(
                         Error(
-                            "/" + _pointer_token(key), "additionalProperties", message
+                            "/" + _pointer_token(key_2), "additionalProperties", message
                         )
                     )
                     if len(errors) >= MAX_ERRORS:

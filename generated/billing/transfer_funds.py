@@ -520,16 +520,16 @@ def _decode(text: object) -> Any:
 # -- Constants built once, at import ------------------------------------------
 
 _FROM_ACCOUNT_PATTERN: re.Pattern[str] = re.compile(
-    "^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$"
+    "(?a)^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}\\Z"
 )  # contracts/billing/transfer_funds.yaml:16
 _TO_ACCOUNT_PATTERN: re.Pattern[str] = re.compile(
-    "^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$"
+    "(?a)^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}\\Z"
 )  # contracts/billing/transfer_funds.yaml:24
 _CURRENCY_VALUES: frozenset[str] = frozenset(
     {"CHF", "EUR", "GBP", "SEK", "USD"}
 )  # contracts/billing/transfer_funds.yaml:38
 _EXECUTION_DATE_PATTERN: re.Pattern[str] = re.compile(
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+    "(?a)^[0-9]{4}-[0-9]{2}-[0-9]{2}\\Z"
 )  # contracts/billing/transfer_funds.yaml:49
 _CONFIRM_CONST: frozenset[object] = frozenset(
     _json_key(v) for v in [True]
@@ -761,14 +761,14 @@ def validate(value: object) -> Result:
         if "metadata" in value:
             metadata = value["metadata"]
             if isinstance(metadata, dict):
-                # Any other key's value must match additionalProperties.
-                for key, metadata_extra in metadata.items():
-                    if key not in _METADATA_KEYS:
-                        if isinstance(metadata_extra, str):
-                            if len(metadata_extra) > 200:
+                # Every key, one by one.
+                for key_2, metadata_value in metadata.items():
+                    if key_2 not in _METADATA_KEYS:
+                        if isinstance(metadata_value, str):
+                            if len(metadata_value) > 200:
                                 errors.append(
                                     Error(
-                                        "/metadata/" + _pointer_token(key),
+                                        "/metadata/" + _pointer_token(key_2),
                                         "maxLength",
                                         'the value of each extra key in "metadata" must be at most 200 characters long',
                                     )
@@ -776,10 +776,10 @@ def validate(value: object) -> Result:
                         else:
                             errors.append(
                                 Error(
-                                    "/metadata/" + _pointer_token(key),
+                                    "/metadata/" + _pointer_token(key_2),
                                     "type",
                                     'the value of each extra key in "metadata" must be a string, got '
-                                    + _json_type(metadata_extra),
+                                    + _json_type(metadata_value),
                                 )
                             )
                 if len(metadata) < 1:
@@ -809,16 +809,16 @@ def validate(value: object) -> Result:
         # No other keys (additionalProperties: false). With no error so far, the
         # 5 required keys are present: only a longer object can hold another.
         if (errors or len(value) > 5) and not _VALUE_KEYS.issuperset(value):
-            for key_2 in value:
-                if key_2 not in _VALUE_KEYS:
+            for key_3 in value:
+                if key_3 not in _VALUE_KEYS:
                     message = (
                         "unknown key "
-                        + _show_key(key_2)
+                        + _show_key(key_3)
                         + ' is not allowed in the arguments; allowed keys: "from_account", "to_account", "amount", "currency", "memo", "execution_date", "confirm", "metadata"'
                     )
                     errors.append(
                         Error(
-                            "/" + _pointer_token(key_2), "additionalProperties", message
+                            "/" + _pointer_token(key_3), "additionalProperties", message
                         )
                     )
                     if len(errors) >= MAX_ERRORS:

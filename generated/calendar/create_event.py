@@ -598,17 +598,18 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
+_WHITESPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # what \s matches in JSON Schema (ECMA-262) patterns
 _START_PATTERN: re.Pattern[str] = re.compile(
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$"
+    "(?a)^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}\\Z"
 )  # contracts/calendar/create_event.yaml:19
 _END_PATTERN: re.Pattern[str] = re.compile(
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$"
+    "(?a)^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}\\Z"
 )  # contracts/calendar/create_event.yaml:25
 _TIMEZONE_PATTERN: re.Pattern[str] = re.compile(
-    "^[A-Za-z]+(/[A-Za-z0-9_+-]+)*$"
+    "(?a)^[A-Za-z]+(/[A-Za-z0-9_+-]+)*\\Z"
 )  # contracts/calendar/create_event.yaml:31
 _EMAIL_PATTERN: re.Pattern[str] = re.compile(
-    "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
+    "(?a)^[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+@[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\.[^@\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z"
 )  # contracts/calendar/create_event.yaml:54
 _ATTENDEES_ITEM_KEYS: frozenset[str] = frozenset(
     {"email", "optional"}
@@ -620,7 +621,7 @@ _BY_WEEKDAY_ITEM_VALUES: frozenset[str] = frozenset(
     {"FR", "MO", "SA", "SU", "TH", "TU", "WE"}
 )  # contracts/calendar/create_event.yaml:86
 _UNTIL_PATTERN: re.Pattern[str] = re.compile(
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+    "(?a)^[0-9]{4}-[0-9]{2}-[0-9]{2}\\Z"
 )  # contracts/calendar/create_event.yaml:98
 _RECURRENCE_KEYS: frozenset[str] = frozenset(
     {"by_weekday", "count", "frequency", "interval", "until"}
@@ -674,7 +675,7 @@ def validate(value: object) -> Result:
                             '"title" must be at most 200 characters long',
                         )
                     )
-                elif not title or title.isspace():
+                elif not title.strip(_WHITESPACE):
                     errors.append(
                         Error("/title", "pattern", '"title" must match the pattern \\S')
                     )

@@ -498,16 +498,17 @@ def _decode(text: object) -> Any:
 # -- Constants built once, at import ------------------------------------------
 
 _CONTACT_ID_PATTERN: re.Pattern[str] = re.compile(
-    "^C[0-9]{6,10}$"
+    "(?a)^C[0-9]{6,10}\\Z"
 )  # contracts/crm/update_contact.yaml:15
+_WHITESPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # what \s matches in JSON Schema (ECMA-262) patterns
 _PHONE_PATTERN: re.Pattern[str] = re.compile(
-    "^\\+[1-9][0-9]{6,14}$"
+    "(?a)^\\+[1-9][0-9]{6,14}\\Z"
 )  # contracts/crm/update_contact.yaml:27
 _LIFECYCLE_STAGE_VALUES: frozenset[object] = frozenset(
     _json_key(v) for v in ["lead", "qualified", "customer", "churned", None]
 )  # contracts/crm/update_contact.yaml:32
 _TAGS_ITEM_PATTERN: re.Pattern[str] = re.compile(
-    "^[a-z0-9][a-z0-9-]*$"
+    "(?a)^[a-z0-9][a-z0-9-]*\\Z"
 )  # contracts/crm/update_contact.yaml:43
 _VALUE_KEYS: frozenset[str] = frozenset(
     {"contact_id", "display_name", "lifecycle_stage", "phone", "priority", "tags"}
@@ -573,7 +574,7 @@ def validate(value: object) -> Result:
                             '"display_name" must be at most 120 characters long',
                         )
                     )
-                elif not display_name or display_name.isspace():
+                elif not display_name.strip(_WHITESPACE):
                     errors.append(
                         Error(
                             "/display_name",
@@ -664,12 +665,12 @@ def validate(value: object) -> Result:
                             '"tags" must not contain the same item twice',
                         )
                     )
-                for i, tags_item in enumerate(tags):
+                for i_2, tags_item in enumerate(tags):
                     if isinstance(tags_item, str):
                         if len(tags_item) < 1:
                             errors.append(
                                 Error(
-                                    "/tags/" + str(i),
+                                    "/tags/" + str(i_2),
                                     "minLength",
                                     'each item of "tags" must be at least 1 character long',
                                 )
@@ -677,7 +678,7 @@ def validate(value: object) -> Result:
                         if len(tags_item) > 32:
                             errors.append(
                                 Error(
-                                    "/tags/" + str(i),
+                                    "/tags/" + str(i_2),
                                     "maxLength",
                                     'each item of "tags" must be at most 32 characters long',
                                 )
@@ -685,7 +686,7 @@ def validate(value: object) -> Result:
                         elif _TAGS_ITEM_PATTERN.search(tags_item) is None:
                             errors.append(
                                 Error(
-                                    "/tags/" + str(i),
+                                    "/tags/" + str(i_2),
                                     "pattern",
                                     'each item of "tags" must match the pattern ^[a-z0-9][a-z0-9-]*$',
                                 )
@@ -693,7 +694,7 @@ def validate(value: object) -> Result:
                     else:
                         errors.append(
                             Error(
-                                "/tags/" + str(i),
+                                "/tags/" + str(i_2),
                                 "type",
                                 'each item of "tags" must be a string, got '
                                 + _json_type(tags_item),
@@ -710,16 +711,16 @@ def validate(value: object) -> Result:
         # No other keys (additionalProperties: false). With no error so far, the
         # 1 required keys are present: only a longer object can hold another.
         if (errors or len(value) > 1) and not _VALUE_KEYS.issuperset(value):
-            for key in value:
-                if key not in _VALUE_KEYS:
+            for key_2 in value:
+                if key_2 not in _VALUE_KEYS:
                     message = (
                         "unknown key "
-                        + _show_key(key)
+                        + _show_key(key_2)
                         + ' is not allowed in the arguments; allowed keys: "contact_id", "display_name", "phone", "lifecycle_stage", "priority", "tags"'
                     )
                     errors.append(
                         Error(
-                            "/" + _pointer_token(key), "additionalProperties", message
+                            "/" + _pointer_token(key_2), "additionalProperties", message
                         )
                     )
                     if len(errors) >= MAX_ERRORS:

@@ -479,14 +479,14 @@ def _decode(text: object) -> Any:
 
 # -- Constants built once, at import ------------------------------------------
 
-_PATH_PATTERN: re.Pattern[str] = re.compile(
-    "^\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*(/\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$"
+_PATH_2_PATTERN: re.Pattern[str] = re.compile(
+    "(?a)^\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*(/\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*)*\\Z"
 )  # contracts/files/edit_file.yaml:16
 _EDITS_ITEM_KEYS: frozenset[str] = frozenset(
     {"new_text", "old_text", "replace_all"}
 )  # contracts/files/edit_file.yaml:27
 _EXPECTED_SHA256_PATTERN: re.Pattern[str] = re.compile(
-    "^[0-9a-f]{64}$"
+    "(?a)^[0-9a-f]{64}\\Z"
 )  # contracts/files/edit_file.yaml:49
 _VALUE_KEYS: frozenset[str] = frozenset(
     {"dry_run", "edits", "expected_sha256", "path"}
@@ -510,9 +510,9 @@ def validate(value: object) -> Result:
         errors: list[Error] = []
         # path: required, string, minLength 1, maxLength 1024, pattern '^\.?[A-Za-z0-9_... (contracts/files/edit_file.yaml:11)
         if "path" in value:
-            path = value["path"]
-            if isinstance(path, str):
-                if len(path) < 1:
+            path_2 = value["path"]
+            if isinstance(path_2, str):
+                if len(path_2) < 1:
                     errors.append(
                         Error(
                             "/path",
@@ -520,7 +520,7 @@ def validate(value: object) -> Result:
                             '"path" must be at least 1 character long',
                         )
                     )
-                if len(path) > 1024:
+                if len(path_2) > 1024:
                     errors.append(
                         Error(
                             "/path",
@@ -528,7 +528,7 @@ def validate(value: object) -> Result:
                             '"path" must be at most 1024 characters long',
                         )
                     )
-                elif _PATH_PATTERN.search(path) is None:
+                elif _PATH_2_PATTERN.search(path_2) is None:
                     errors.append(
                         Error(
                             "/path",
@@ -541,7 +541,7 @@ def validate(value: object) -> Result:
                     Error(
                         "/path",
                         "type",
-                        '"path" must be a string, got ' + _json_type(path),
+                        '"path" must be a string, got ' + _json_type(path_2),
                     )
                 )
         else:

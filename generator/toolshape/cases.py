@@ -18,7 +18,8 @@ from typing import Any, Iterator
 
 from .contract import Contract, is_integer, json_equal
 from .errors import ContractError
-from .reference import evaluate
+from .model import ref_path, resolve
+from .reference import errors_of, evaluate
 
 Path = tuple[str | int, ...]
 
@@ -63,11 +64,12 @@ class _Deriver:
         self.cases: dict[str, Case] = {}
         self.known_good = _collect_known_good(contract)
         self.root: Any = None
+        self.followed: set[tuple[Path, str]] = set()
 
     # -- synthesis -----------------------------------------------------------
 
     def accepts(self, schema: Any, value: Any) -> bool:
-        return not _node_errors(schema, value)
+        return not errors_of(schema, value, "", root=self.schema)
 
     def candidates(self, schema: Any, schema_path: Path) -> Iterator[Any]:
         """Values to try for a schema, most natural first."""
@@ -227,6 +229,13 @@ class _Deriver:
         """Derive the cases for the value at ``path`` (present in the base) and below."""
         if not isinstance(schema, dict):
             return
+        # Subschemas that apply to this same value: their keywords get cases too.
+        if "$ref" in schema and (path, schema["$ref"]) not in self.followed:
+            self.followed.add((path, schema["$ref"]))
+            target = ref_path(schema["$ref"])
+            self.walk(resolve(self.schema, target), path, target, label)
+        for i, sub in enumerate(schema.get("allOf", [])):
+            self.walk(sub, path, schema_path + ("allOf", i), label)
         value = _get(self.root, path)
         if path:
             self.value_cases(schema, path, schema_path, label, value)
@@ -261,7 +270,7 @@ class _Deriver:
                 yield from self.good_variant(schema, schema_path, f"maxLength {n} exactly", lambda s: len(s) == n)
             if "pattern" in schema:
                 for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0"):
-                    if not _node_errors({"pattern": schema["pattern"]}, bad):
+                    if not errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema):
                         continue
                     yield "does not match the pattern", bad
                     break
@@ -376,12 +385,6 @@ class _Deriver:
 def _count(schema: dict, keyword: str, default: Any = 0) -> Any:
     """A count keyword (minLength, maxItems, ...) as an int: 2.0 is allowed and means 2."""
     return int(schema[keyword]) if keyword in schema else default
-
-
-def _node_errors(schema: Any, value: Any) -> set[tuple[str, str]]:
-    """Errors of one value against one subschema (wrapped so the root rule does not apply)."""
-    wrapper = {"type": "object", "properties": {"v": schema}, "required": ["v"]}
-    return evaluate(wrapper, {"v": value})
 
 
 def _collect_known_good(contract: Contract) -> dict[Path, list[Any]]:

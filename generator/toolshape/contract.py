@@ -8,11 +8,14 @@ and every problem is reported at once, located at its YAML node.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from .ecma import PatternError, translate_pattern
 from .errors import ContractError, Problem
 from .source import Document
 
@@ -22,6 +25,9 @@ TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
 MAX_SCHEMA_DEPTH = 32
 MAX_INT_DIGITS = 300
+#: The size limit of the generated parse() (MAX_TEXT_BYTES in runtime.py.j2): a
+#: minimum count above it can never be met by arguments that arrive as text.
+MAX_ARGUMENT_BYTES = 1_048_576
 
 #: Top-level keys of a contract file.
 CONTRACT_KEYS = ("name", "description", "parameters", "examples")
@@ -37,11 +43,19 @@ COUNT_KEYWORDS = (
     "maxItems",
     "minProperties",
     "maxProperties",
+    "minContains",
+    "maxContains",
 )
 #: Keywords that take a number.
 BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 #: Keywords with no effect on validation.
-ANNOTATIONS = ("title", "description", "default", "examples", "$comment")
+ANNOTATIONS = ("title", "description", "default", "examples", "$comment", "readOnly", "writeOnly", "deprecated")
+#: Keywords whose value is one subschema, or a list of them, or a mapping to them.
+ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties")
+SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SCHEMA_MAPS = ("$defs", "properties", "patternProperties", "dependentSchemas")
+#: The formats toolshape asserts (those OpenAI's and Anthropic's strict modes accept).
+FORMATS = ("date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid")
 #: Every schema keyword the generator implements, in the order checks are emitted.
 SCHEMA_KEYWORDS = (
     "type",
@@ -56,30 +70,29 @@ SCHEMA_KEYWORDS = (
     "additionalProperties",
     "items",
     "uniqueItems",
-    *ANNOTATIONS,
-)
-#: Keywords of the JSON Schema vocabulary this version does not implement yet:
-#: named in the error so nobody mistakes them for typos.
-NOT_YET = (
+    "prefixItems",
+    "contains",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
     "$ref",
     "$defs",
-    "definitions",
+    "allOf",
     "anyOf",
     "oneOf",
-    "allOf",
     "not",
     "if",
     "then",
     "else",
     "format",
-    "prefixItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "patternProperties",
-    "propertyNames",
-    "dependentRequired",
-    "dependentSchemas",
+    *ANNOTATIONS,
+)
+#: Keywords of the JSON Schema vocabulary this version does not implement yet:
+#: named in the error so nobody mistakes them for typos.
+NOT_YET = (
+    "definitions",
+    "dependencies",
     "unevaluatedProperties",
     "unevaluatedItems",
     "$id",
@@ -87,12 +100,12 @@ NOT_YET = (
     "$anchor",
     "$dynamicRef",
     "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
     "contentEncoding",
     "contentMediaType",
     "contentSchema",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
 )
 
 
@@ -193,7 +206,7 @@ class _Checker:
     def contract(self) -> tuple[str, str, Any, list[Example]]:
         data = self.doc.data
         if not isinstance(data, dict):
-            self.error((), "a contract is a mapping with name, description and parameters")
+            self.error((), f"a contract is a mapping with name, description and parameters, not {_a(json_type(data))}")
             return "", "", {}, []
         for key in data:
             if key not in CONTRACT_KEYS and not key.startswith("x-"):
@@ -246,7 +259,12 @@ class _Checker:
         if isinstance(schema, bool):
             return
         if not isinstance(schema, dict):
-            self.error(path, f"a schema must be a mapping (or true/false), not {json_type(schema)}")
+            hint = f"; did you mean {{type: {schema}}}?" if schema in JSON_TYPES else ""
+            self.error(
+                path,
+                f"{_schema_place(path)} must be a schema (a mapping such as {{type: string}}, or true/false), "
+                f"not {_a(json_type(schema))} ({_yaml_text(schema)}){hint}",
+            )
             return
         if depth > MAX_SCHEMA_DEPTH:
             self.error(path, f"schemas nest deeper than {MAX_SCHEMA_DEPTH} levels")
@@ -260,6 +278,8 @@ class _Checker:
                 hint = suggest(keyword, SCHEMA_KEYWORDS)
                 self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
         types = self.type_keyword(schema, path)
+        self.applicability(schema, path, types)
+        self.dead_ends(schema, path)
         self.extensions(schema, path)
         self.values(schema, path, types)
         self.counts(schema, path)
@@ -267,10 +287,175 @@ class _Checker:
         self.pattern(schema, path)
         self.annotations(schema, path)
         self.object_keywords(schema, path, depth)
-        if "items" in schema:
-            self.schema(schema["items"], path + ("items",), depth + 1)
+        self.subschemas(schema, path, depth)
+        self.applicator_rules(schema, path)
         if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
             self.error(path + ("uniqueItems",), "'uniqueItems' must be true or false")
+
+    def subschemas(self, schema: dict, path: Path, depth: int) -> None:
+        """Recurse into every keyword that holds schemas (properties are done with `required`)."""
+        for keyword in ONE_SCHEMA:
+            if keyword in schema and keyword != "additionalProperties":
+                if keyword == "items" and isinstance(schema[keyword], list):
+                    self.error(path + (keyword,), "'items' is one schema in 2020-12; a list of schemas is 'prefixItems'")
+                    continue
+                self.schema(schema[keyword], path + (keyword,), depth + 1)
+        for keyword in SCHEMA_LISTS:
+            if keyword in schema:
+                value = schema[keyword]
+                if not isinstance(value, list) or not value:
+                    self.error(path + (keyword,), f"'{keyword}' must be a non-empty list of schemas")
+                    continue
+                for i, sub in enumerate(value):
+                    self.schema(sub, path + (keyword, i), depth + 1)
+        for keyword in ("$defs", "patternProperties", "dependentSchemas"):
+            if keyword in schema:
+                value = schema[keyword]
+                if not isinstance(value, dict):
+                    self.error(path + (keyword,), f"'{keyword}' must be a mapping to schemas")
+                    continue
+                for key, sub in value.items():
+                    if keyword == "patternProperties":
+                        self.check_pattern(key, path + (keyword, key), at_key=True)
+                    self.schema(sub, path + (keyword, key), depth + 1)
+
+    def applicator_rules(self, schema: dict, path: Path) -> None:
+        """$ref, format, the if/then/else and contains families, dependentRequired."""
+        if "$ref" in schema:
+            self.reference(schema["$ref"], path + ("$ref",))
+        if "format" in schema:
+            name = schema["format"]
+            if not isinstance(name, str) or name not in FORMATS:
+                shown = name if isinstance(name, str) else json_type(name)
+                hint = suggest(shown, FORMATS)
+                self.error(path + ("format",), f"format '{shown}' is not one toolshape asserts ({', '.join(FORMATS)}){hint}")
+        for keyword in ("then", "else"):
+            if keyword in schema and "if" not in schema:
+                self.error(path + (keyword,), f"'{keyword}' has no effect without 'if'", at_key=True)
+        for keyword in ("minContains", "maxContains"):
+            if keyword in schema and "contains" not in schema:
+                self.error(path + (keyword,), f"'{keyword}' has no effect without 'contains'", at_key=True)
+        low, high = schema.get("minContains"), schema.get("maxContains")
+        if is_integer(low) and is_integer(high) and low > high:
+            self.error(path + ("minContains",), f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass")
+        if "dependentRequired" in schema:
+            value = schema["dependentRequired"]
+            if not isinstance(value, dict) or not all(
+                isinstance(v, list) and all(isinstance(k, str) for k in v) and len(set(v)) == len(v) for v in value.values()
+            ):
+                self.error(path + ("dependentRequired",), "'dependentRequired' maps a key to a list of distinct key names")
+
+    def reference(self, ref: Any, path: Path) -> None:
+        if not isinstance(ref, str):
+            self.error(path, "'$ref' must be a string such as '#/$defs/name'")
+            return
+        if not ref.startswith("#"):
+            self.error(path, f"remote '$ref' ({ref[:60]}) is refused: toolshape never fetches; put the schema under $defs")
+            return
+        try:
+            target = _resolve_pointer(self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None, ref)
+        except (KeyError, IndexError, ValueError, TypeError):
+            self.error(path, f"'$ref' {ref} points at nothing in 'parameters'")
+            return
+        if not isinstance(target, (dict, bool)):
+            self.error(path, f"'$ref' {ref} points at something that is not a schema")
+
+    def applicability(self, schema: dict, path: Path, types: tuple[str, ...] | None) -> None:
+        """A keyword for a kind of value that 'type' rules out would silently never be checked."""
+        if types is None:
+            return
+        kinds = {"number" if t == "integer" else t for t in types}
+        for keyword in schema:
+            kind = _KEYWORD_KIND.get(keyword)
+            if kind is None or kind in kinds:
+                continue
+            side = "min" if keyword.startswith(("min", "exclusiveMin")) else "max" if keyword.startswith(("max", "exclusiveMax")) else ""
+            meant = next((_COUNTERPART[k][side] for k in types if side and k in _COUNTERPART), None)
+            hint = f"; did you mean '{meant}'?" if meant else ""
+            self.error(
+                path + (keyword,),
+                f"'{keyword}' applies only to {kind}s, and 'type' ({', '.join(types)}) allows none: "
+                f"it would never be checked{hint}",
+                at_key=True,
+            )
+
+    def dead_ends(self, schema: dict, path: Path) -> None:
+        """Counts that a 'false' schema makes impossible to reach."""
+        min_items = schema.get("minItems")
+        prefix = schema.get("prefixItems")
+        allowed = len(prefix) if isinstance(prefix, list) else 0
+        if schema.get("items") is False and is_integer(min_items) and min_items > allowed:
+            self.error(
+                path + ("minItems",),
+                f"'minItems' ({min_items}) but 'items: false' allows "
+                + (f"no more than {allowed} items (the 'prefixItems')" if allowed else "no items")
+                + ": nothing could pass",
+            )
+        min_properties = schema.get("minProperties")
+        properties = schema.get("properties", {})
+        if (
+            schema.get("additionalProperties") is False
+            and "patternProperties" not in schema
+            and isinstance(properties, dict)
+            and is_integer(min_properties)
+            and min_properties > len(properties)
+        ):
+            self.error(
+                path + ("minProperties",),
+                f"'minProperties' ({min_properties}) but 'additionalProperties: false' allows only the "
+                f"{len(properties)} keys in 'properties': nothing could pass",
+            )
+
+    def dead_values(self, schema: Any, path: Path, root: Any) -> None:
+        """enum/const values the rest of their schema refuses; default/examples their schema refuses.
+
+        Run only on a contract that passed every other check (the reference
+        evaluator expects well-formed schemas). Such a value is a contract bug: an
+        enum value that can never pass is still listed to the model as allowed.
+        """
+        if not isinstance(schema, dict):
+            return
+        rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
+        for i, member in enumerate(schema.get("enum") or ()):
+            codes = _failures(rest, member, root)
+            if codes:
+                self.error(
+                    path + ("enum", i),
+                    f"the 'enum' value {_yaml_text(member)} could never pass: this schema's {codes} refuses it",
+                )
+        if "const" in schema:
+            codes = _failures(rest, schema["const"], root)
+            if codes:
+                self.error(
+                    path + ("const",),
+                    f"'const' {_yaml_text(schema['const'])} could never pass: this schema's {codes} refuses it",
+                )
+        if "default" in schema:
+            codes = _failures(schema, schema["default"], root)
+            if codes:
+                self.error(
+                    path + ("default",),
+                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes})",
+                )
+        if isinstance(schema.get("examples"), list):
+            for i, example in enumerate(schema["examples"]):
+                codes = _failures(schema, example, root)
+                if codes:
+                    self.error(
+                        path + ("examples", i),
+                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes})",
+                    )
+        for keyword in ("items", "additionalProperties", "contains", "propertyNames"):
+            if keyword in schema:
+                self.dead_values(schema[keyword], path + (keyword,), root)
+        for keyword in ("prefixItems", "allOf", "anyOf", "oneOf"):
+            if isinstance(schema.get(keyword), list):
+                for i, sub in enumerate(schema[keyword]):
+                    self.dead_values(sub, path + (keyword, i), root)
+        for keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+            if isinstance(schema.get(keyword), dict):
+                for key, sub in schema[keyword].items():
+                    self.dead_values(sub, path + (keyword, key), root)
 
     def type_keyword(self, schema: dict, path: Path) -> tuple[str, ...] | None:
         if "type" not in schema:
@@ -283,10 +468,21 @@ class _Checker:
         good: list[str] = []
         for i, name in enumerate(names):
             where = path + ("type", i) if isinstance(raw, list) else path + ("type",)
-            if not isinstance(name, str) or name not in JSON_TYPES:
-                shown = name if isinstance(name, str) else json_type(name)
-                hint = suggest(shown, JSON_TYPES) if isinstance(name, str) else ""
-                self.error(where, f"'{shown}' is not a JSON type (one of {', '.join(JSON_TYPES)}){hint}")
+            if name is None:
+                self.error(
+                    where,
+                    "an unquoted null here is YAML's null value, not the type name: write 'null' in quotes "
+                    "(type: [string, 'null'])",
+                )
+            elif not isinstance(name, str):
+                self.error(
+                    where,
+                    f"'type' takes type names (strings such as string or 'null'), not {_a(json_type(name))} "
+                    f"({_yaml_text(name)}); the types are {', '.join(JSON_TYPES)}",
+                )
+            elif name not in JSON_TYPES:
+                hint = suggest(name, JSON_TYPES)
+                self.error(where, f"'{name}' is not a JSON type (one of {', '.join(JSON_TYPES)}){hint}")
             elif name in good:
                 self.error(where, f"type '{name}' is listed twice")
             else:
@@ -309,17 +505,28 @@ class _Checker:
                 seen: list[Any] = []
                 for i, member in enumerate(enum):
                     if any(json_equal(member, other) for other in seen):
-                        self.error(path + ("enum", i), "this 'enum' value is listed twice")
+                        self.error(path + ("enum", i), f"the 'enum' value {_yaml_text(member)} is listed twice")
                     seen.append(member)
-                    if not type_allows(types, member):
+                    if member is None and not type_allows(types, member):
                         self.error(
                             path + ("enum", i),
-                            f"this 'enum' value is a {json_type(member)}, which 'type' does not allow",
+                            f"this 'enum' value is null, which 'type' ({', '.join(types or ())}) does not allow: "
+                            "write 'null' in quotes if you mean the string, or add 'null' to 'type'",
+                        )
+                    elif not type_allows(types, member):
+                        self.error(
+                            path + ("enum", i),
+                            f"the 'enum' value {_yaml_text(member)} is {_a(json_type(member))}, "
+                            f"which 'type' ({', '.join(types or ())}) does not allow: it could never pass",
                         )
         if "const" in schema:
             const = schema["const"]
             if not type_allows(types, const):
-                self.error(path + ("const",), f"'const' is a {json_type(const)}, which 'type' does not allow")
+                self.error(
+                    path + ("const",),
+                    f"'const' is {_a(json_type(const))}, which 'type' ({', '.join(types or ())}) does not allow: "
+                    "nothing could pass",
+                )
             if isinstance(schema.get("enum"), list) and not any(json_equal(const, m) for m in schema["enum"]):
                 self.error(path + ("const",), "'const' is not one of the 'enum' values: nothing could pass")
 
@@ -329,6 +536,12 @@ class _Checker:
                 value = schema[keyword]
                 if not is_integer(value) or value < 0:
                     self.error(path + (keyword,), f"'{keyword}' must be a non-negative integer")
+                elif keyword.startswith("min") and value > MAX_ARGUMENT_BYTES:
+                    self.error(
+                        path + (keyword,),
+                        f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
+                        f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
+                    )
         for low, high in (("minLength", "maxLength"), ("minItems", "maxItems"), ("minProperties", "maxProperties")):
             lo, hi = schema.get(low), schema.get(high)
             if is_integer(lo) and is_integer(hi) and lo > hi:
@@ -338,8 +551,18 @@ class _Checker:
         for keyword in (*BOUND_KEYWORDS, "multipleOf"):
             if keyword in schema:
                 value = schema[keyword]
-                if not is_number(value):
-                    self.error(path + (keyword,), f"'{keyword}' must be a number")
+                if isinstance(value, bool) and keyword.startswith("exclusive"):
+                    bound = "minimum" if keyword == "exclusiveMinimum" else "maximum"
+                    self.error(
+                        path + (keyword,),
+                        f"'{keyword}' must be a number: in JSON Schema 2020-12 it is the bound itself "
+                        f"(write '{keyword}: 0' instead of '{bound}: 0' with '{keyword}: {str(value).lower()}')",
+                    )
+                elif not is_number(value):
+                    self.error(
+                        path + (keyword,),
+                        f"'{keyword}' must be a number, not {_a(json_type(value))} ({_yaml_text(value)})",
+                    )
                 elif isinstance(value, int) and len(str(abs(value))) > MAX_INT_DIGITS:
                     self.error(path + (keyword,), f"'{keyword}' has more than {MAX_INT_DIGITS} digits")
                 elif keyword == "multipleOf" and value <= 0:
@@ -357,7 +580,33 @@ class _Checker:
             smallest = max(_ceil_above(k, v) for k, v in low)
             largest = min(_floor_below(k, v) for k, v in high)
             if smallest > largest:
-                self.error(path + (low[0][0],), "the bounds leave no integer that could pass")
+                shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
+                self.error(path + (low[0][0],), f"{shown} leave no integer that could pass")
+                empty = True
+        step = schema.get("multipleOf")
+        if low and high and not empty and is_number(step) and step > 0:
+            self.multiples_between(path, types, low, high, step)
+
+    def multiples_between(
+        self, path: Path, types: tuple[str, ...] | None, low: list, high: list, step: float
+    ) -> None:
+        """Report bounds that leave no multiple of ``multipleOf`` (of an integer one, for integers) between them."""
+        unit = _fraction(step)
+        integers_only = types is not None and "number" not in types
+        if integers_only:
+            unit = Fraction(unit.numerator)  # the integer multiples of p/q are the multiples of p
+        first = max(
+            math.floor(_fraction(v) / unit) + 1 if k == "exclusiveMinimum" else math.ceil(_fraction(v) / unit)
+            for k, v in low
+        )
+        last = min(
+            math.ceil(_fraction(v) / unit) - 1 if k == "exclusiveMaximum" else math.floor(_fraction(v) / unit)
+            for k, v in high
+        )
+        if first > last:
+            kind = "integer multiple" if integers_only else "multiple"
+            shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
+            self.error(path + ("multipleOf",), f"{shown} leave no {kind} of 'multipleOf' ({step}) that could pass")
 
     def pattern(self, schema: dict, path: Path) -> None:
         if "pattern" not in schema:
@@ -366,10 +615,16 @@ class _Checker:
         if not isinstance(pattern, str):
             self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
             return
+        self.check_pattern(pattern, path + ("pattern",))
+
+    def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False) -> None:
+        """A pattern must mean in Python exactly what it means in ECMA-262, and compile."""
         try:
-            re.compile(pattern)
+            re.compile(translate_pattern(pattern))
+        except PatternError as exc:
+            self.error(path, f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}", at_key=at_key)
         except (re.error, RecursionError, OverflowError) as exc:
-            self.error(path + ("pattern",), f"'pattern' does not compile: {exc}")
+            self.error(path, f"pattern {pattern!r} does not compile: {exc}", at_key=at_key)
 
     def annotations(self, schema: dict, path: Path) -> None:
         for keyword in ("title", "description", "$comment"):
@@ -424,8 +679,15 @@ class _Checker:
             for key in entry:
                 if key not in EXAMPLE_KEYS:
                     self.error(path + (key,), f"unknown example key '{key}'{suggest(key, EXAMPLE_KEYS)}", at_key=True)
-            if ("args" in entry) == ("json" in entry):
-                self.error(path, "an example has exactly one of 'args' (decoded arguments) or 'json' (raw text)")
+            if "args" in entry and "json" in entry:
+                self.error(
+                    path + ("json",),
+                    "this example has both 'args' (decoded arguments) and 'json' (raw text); keep one",
+                    at_key=True,
+                )
+                continue
+            if "args" not in entry and "json" not in entry:
+                self.error(path, "this example has neither 'args' (decoded arguments) nor 'json' (raw text)")
                 continue
             if "json" in entry and not isinstance(entry["json"], str):
                 self.error(path + ("json",), "'json' is the raw argument text: write it as a string")
@@ -481,6 +743,98 @@ class _Checker:
         return frozenset(pairs)
 
 
+def _resolve_pointer(root: Any, ref: str) -> Any:
+    """The value a local $ref ("#", "#/$defs/a") points at under ``root``; raises when none."""
+    from urllib.parse import unquote
+
+    node = root
+    if ref in ("#", ""):
+        return node
+    if not ref.startswith("#/"):
+        raise ValueError(ref)
+    for part in ref[2:].split("/"):
+        part = unquote(part).replace("~1", "/").replace("~0", "~")
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+def _schema_place(path: Path) -> str:
+    """How a schema at ``path`` is named in messages: "'items'", "the schema of property 'city'"."""
+    if len(path) >= 2 and path[-2] in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+        what = {"properties": "property", "patternProperties": "pattern", "$defs": "definition"}.get(
+            str(path[-2]), "key"
+        )
+        return f"{what} '{path[-1]}' in '{path[-2]}'"
+    if len(path) >= 2 and isinstance(path[-1], int):
+        return f"entry {path[-1] + 1} of '{path[-2]}'"
+    return f"'{path[-1]}'" if path else "the schema"
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: an integer, a string (but plain null)."""
+    if noun == "null":
+        return noun
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _yaml_text(value: object, limit: int = 40) -> str:
+    """A short JSON rendering of a contract value for messages."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: The kind of value each validation keyword applies to (JSON Schema ignores it on others).
+_KEYWORD_KIND = {
+    **dict.fromkeys(("minLength", "maxLength", "pattern"), "string"),
+    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"),
+    **dict.fromkeys(
+        ("items", "prefixItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems"),
+        "array",
+    ),
+    **dict.fromkeys(
+        (
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "minProperties",
+            "maxProperties",
+        ),
+        "object",
+    ),
+}
+#: The lower and upper bound keyword of each type, for did-you-mean hints.
+_COUNTERPART = {
+    "string": {"min": "minLength", "max": "maxLength"},
+    "integer": {"min": "minimum", "max": "maximum"},
+    "number": {"min": "minimum", "max": "maximum"},
+    "array": {"min": "minItems", "max": "maxItems"},
+    "object": {"min": "minProperties", "max": "maxProperties"},
+}
+
+
+def _failures(schema: Any, value: Any, root: Any) -> str:
+    """The keywords (comma-separated) of ``schema`` that refuse ``value``; "" when it passes."""
+    from .reference import errors_of  # reference imports this module
+
+    try:
+        errors = errors_of(schema, value, "", root=root)
+    except Exception:  # noqa: BLE001 - a secondary check must not hide the contract's real state
+        return ""
+    return ", ".join(sorted({code for _, code in errors}))
+
+
+def _fraction(number: float) -> Fraction:
+    """A JSON number exactly as written (0.1 is 1/10, not the nearest binary float)."""
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+
+
 def _ceil_above(keyword: str, bound: float) -> int:
     return math.floor(bound) + 1 if keyword == "exclusiveMinimum" else math.ceil(bound)
 
@@ -506,6 +860,8 @@ def check(document: Document) -> Contract:
     """Check a loaded document; raise :class:`ContractError` with every problem found."""
     checker = _Checker(document)
     name, description, parameters, examples = checker.contract()
+    if not checker.problems:
+        checker.dead_values(parameters, ("parameters",), parameters)
     if checker.problems:
         raise ContractError(checker.problems)
     return Contract(

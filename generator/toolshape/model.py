@@ -13,13 +13,36 @@ import json
 import keyword
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from . import __version__
 from .contract import Contract, is_integer
 from .literals import Code, comment, comment_text, literal
+from .ecma import WHITESPACE as ECMA_WHITESPACE
+from .ecma import translate_pattern
 from .names import Namer
 
 Path = tuple[str | int, ...]
+
+#: The formats asserted, and how messages describe them.
+FORMATS = {
+    "date-time": "a date-time such as 2024-05-01T09:30:00Z (RFC 3339)",
+    "date": "a date such as 2024-05-01 (RFC 3339 full-date)",
+    "time": "a time such as 09:30:00Z (RFC 3339 full-time)",
+    "duration": "a duration such as P3DT4H (ISO 8601)",
+    "email": "an email address",
+    "hostname": "a hostname (RFC 1123)",
+    "ipv4": "an IPv4 address",
+    "ipv6": "an IPv6 address",
+    "uri": "an absolute URI (RFC 3986)",
+    "uuid": "a UUID",
+}
+
+
+def format_function(name: str) -> str:
+    """The runtime helper that checks a format: ``date-time`` -> ``_is_date_time``."""
+    return "_is_" + name.replace("-", "_")
+
 
 #: Patterns that only ask for one non-whitespace character ("not blank").
 NON_BLANK_PATTERNS = ("\\S", "[^\\s]")
@@ -89,6 +112,22 @@ class RequiredKey:
 
 
 @dataclass
+class Dependency:
+    """dependentRequired: when ``key`` is present, each of ``needs`` must be too."""
+
+    key: Code
+    needs: list[RequiredKey]
+
+
+@dataclass
+class Conditional:
+    """A node that applies when a key is present (dependentSchemas) or a key matches (patternProperties)."""
+
+    test: Code  # a key literal, or a compiled pattern constant
+    node: "Node"
+
+
+@dataclass
 class ObjectChecks:
     properties: list[Property]
     required_only: list[RequiredKey]
@@ -100,11 +139,41 @@ class ObjectChecks:
     key_path: list[PathPart]  # the pointer of the key held in key_var
     counts: list[Check]
     required_count: int  # with no error so far, this many declared keys are present
+    dependencies: list[Dependency] = field(default_factory=list)
+    dependent_schemas: list[Conditional] = field(default_factory=list)
+    pattern_properties: list[Conditional] = field(default_factory=list)
+    property_names: "Node | None" = None
+    item_var: Code | None = None  # the value of the key in key_var, in the per-key loop
+
+    @property
+    def per_key(self) -> bool:
+        """Whether a loop over every key is needed (patterns, or a schema for extra keys)."""
+        return bool(self.pattern_properties or self.extra or self.property_names)
 
     @property
     def empty(self) -> bool:
         checked = [p for p in self.properties if p.required or p.node.has_checks]
-        return not (checked or self.required_only or self.refuse_unknown or self.extra or self.counts)
+        return not (
+            checked
+            or self.required_only
+            or self.refuse_unknown
+            or self.per_key
+            or self.counts
+            or self.dependencies
+            or self.dependent_schemas
+        )
+
+
+@dataclass
+class Contains:
+    """contains / minContains / maxContains: how many items match a subschema."""
+
+    function: Code
+    minimum: int
+    maximum: int | None
+    too_few: Code  # message
+    too_many: Code | None
+    too_few_code: Code
 
 
 @dataclass
@@ -112,10 +181,13 @@ class ArrayChecks:
     index_var: Code | None
     item: "Node | None"
     checks: list[Check]
+    prefix: list[tuple[int, "Node"]] = field(default_factory=list)  # prefixItems, by position
+    contains: Contains | None = None
+    start: int = 0  # where ``items`` starts: after the prefixItems positions
 
     @property
     def empty(self) -> bool:
-        return not self.checks and self.item is None
+        return not self.checks and self.item is None and not self.prefix and self.contains is None
 
 
 @dataclass
@@ -126,11 +198,13 @@ class Branch:
     checks: list[Check] = field(default_factory=list)
     object: ObjectChecks | None = None
     array: ArrayChecks | None = None
+    applicators: list["Applicator"] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         return (
             not self.checks
+            and not self.applicators
             and (self.object is None or self.object.empty)
             and (self.array is None or self.array.empty)
         )
@@ -148,10 +222,45 @@ class Node:
     type_message: Code | None
     any_checks: list[Check]  # enum/const when the type is not pinned to one branch
     refuse_all: Code | None  # the message, when the schema is `false`
+    applicators: list["Applicator"] = field(default_factory=list)  # $ref, anyOf, ... on this value
 
     @property
     def has_checks(self) -> bool:
-        return bool(self.typed or self.refuse_all or self.any_checks or any(not b.empty for b in self.branches))
+        return bool(
+            self.typed
+            or self.refuse_all
+            or self.any_checks
+            or self.applicators
+            or any(not b.empty for b in self.branches)
+        )
+
+
+@dataclass
+class Applicator:
+    """A keyword that applies whole subschemas to the same value.
+
+    ``ref`` calls a definition's function; ``all_of`` checks its nodes inline;
+    ``any_of``/``one_of`` try branch functions; ``not`` and ``if`` call one function
+    and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
+    """
+
+    kind: str  # "ref" | "all_of" | "any_of" | "one_of" | "not" | "if"
+    comment: Code
+    message: Code | None = None
+    function: Code | None = None
+    functions: list[Code] = field(default_factory=list)
+    nodes: list["Node"] = field(default_factory=list)
+    then: "Node | None" = None
+    otherwise: "Node | None" = None
+
+
+@dataclass
+class Function:
+    """A subschema checked in a function of its own: a $ref target or a branch of a union."""
+
+    name: Code
+    comment: Code
+    node: "Node | None" = None
 
 
 @dataclass
@@ -219,6 +328,9 @@ class Helpers:
     json_key: bool = False
     multiple: bool = False
     unique: bool = False
+    unions: bool = False  # _any_of, _one_of, _closest, _errors_of
+    contains: bool = False
+    formats: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -233,6 +345,7 @@ class ModuleModel:
     version: Code
     digest: Code
     root: Node
+    functions: list[Function]
     constants: list[Constant]
     helpers: Helpers
     sensitive: Code  # the redaction mask literal
@@ -256,6 +369,9 @@ class _Builder:
         self.namer = Namer()
         self.constants: list[Constant] = []
         self.helpers = Helpers()
+        self.functions: list[Function] = []
+        self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
+        self.whitespace: Code | None = None
 
     def where(self, path: Path) -> str:
         return f"{self.contract.file}:{self.contract.line_of(path)}"
@@ -277,7 +393,82 @@ class _Builder:
         if declared:
             words = " or ".join(TYPE_WORDS[k] for k in declared)
             type_message = literal(f"{label} must be {words}, got ")
-        return Node(var, path, label, declared is not None, branches, type_message, any_checks, None)
+        applicators = self.applicators(schema, var, path, schema_path, label)
+        node = Node(var, path, label, declared is not None, branches, type_message, any_checks, None)
+        if declared is None:
+            node.applicators = applicators
+        else:
+            # With a type, they run only once the type is right: a value of the
+            # wrong type reports `type` alone.
+            for branch in node.branches:
+                branch.applicators = applicators
+        return node
+
+    # -- applicators: subschemas on the same value --------------------------
+
+    def applicators(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> list[Applicator]:
+        found: list[Applicator] = []
+
+        def note(keyword: str) -> Code:
+            return comment(f"{keyword} ({self.where(schema_path + (keyword,))})", limit=120)
+
+        if "$ref" in schema:
+            found.append(Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"])))
+        if "allOf" in schema:
+            nodes = [self.node(sub, var, path, schema_path + ("allOf", i), label) for i, sub in enumerate(schema["allOf"])]
+            found.append(Applicator("all_of", note("allOf"), nodes=[n for n in nodes if n.has_checks]))
+        for keyword in ("anyOf", "oneOf"):
+            if keyword not in schema:
+                continue
+            branches = schema[keyword]
+            nullable = _nullable_other(branches)
+            if nullable is not None:
+                index, other = nullable
+                inner = self.node(other, var, path, schema_path + (keyword, index), label)
+                found.append(Applicator("nullable", note(f"{keyword}: null, or the other alternative"), nodes=[inner]))
+                continue
+            functions = [
+                self.function(sub, schema_path + (keyword, i), f"{var} {keyword} {i + 1}", label)
+                for i, sub in enumerate(branches)
+            ]
+            how = "at least one" if keyword == "anyOf" else "exactly one"
+            message = literal(f"{label} must match {how} of {len(branches)} alternatives")
+            kind = "any_of" if keyword == "anyOf" else "one_of"
+            self.helpers.unions = True
+            found.append(Applicator(kind, note(keyword), message=message, functions=functions))
+        if "not" in schema:
+            self.helpers.unions = True
+            function = self.function(schema["not"], schema_path + ("not",), f"{var} not", label)
+            message = literal(f"{label} must not match the schema under 'not'")
+            found.append(Applicator("not", note("not"), message=message, function=function))
+        if "if" in schema and ("then" in schema or "else" in schema):
+            self.helpers.unions = True
+            function = self.function(schema["if"], schema_path + ("if",), f"{var} if", label)
+            then = self.node(schema["then"], var, path, schema_path + ("then",), label) if "then" in schema else None
+            otherwise = self.node(schema["else"], var, path, schema_path + ("else",), label) if "else" in schema else None
+            found.append(Applicator("if", note("if"), function=function, then=then, otherwise=otherwise))
+        return found
+
+    def function(self, schema: Any, schema_path: Path, hint: str, label: str) -> Code:
+        """A module-level function that checks ``schema`` on (value, path, errors)."""
+        name = self.namer.function(hint)
+        function = Function(name, comment(self.where(schema_path), limit=120))
+        self.functions.append(function)
+        function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label)
+        return name
+
+    def ref_function(self, ref: str) -> Code:
+        """The function for a local $ref target, made once however often it is used."""
+        if ref in self.refs:
+            return self.refs[ref]
+        target = ref_path(ref)
+        name = self.namer.function(str(target[-1]) if target else "arguments")
+        self.refs[ref] = name
+        function = Function(name, comment(f"{ref} ({self.where(target)})", limit=120))
+        self.functions.append(function)
+        schema = resolve(self.contract.parameters, target)
+        function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        return name
 
     def branch(
         self,
@@ -344,17 +535,24 @@ class _Builder:
         if "maxLength" in schema:
             n = int(schema["maxLength"])
             checks.append(Check("longer", literal("maxLength"), literal(f"{label} must be at most {_chars(n)} long"), literal(n)))
+        if "format" in schema and schema["format"] in FORMATS:
+            name = schema["format"]
+            self.helpers.formats.add(name)
+            checks.append(
+                Check("bad_format", literal("format"), literal(f"{label} must be {FORMATS[name]}"), Code(format_function(name)))
+            )
         if "pattern" in schema:
             pattern = schema["pattern"]
             message = literal(f"{label} must match the pattern {pattern}")
             # Length bounds run first; a too-long string never reaches the regex.
             chained = "maxLength" in schema
             if pattern in NON_BLANK_PATTERNS:
-                # No regex needed: searching for one non-space character is the
-                # same test as str.isspace() (re's \s is exactly str.isspace()).
-                checks.append(Check("blank", literal("pattern"), message, chained=chained))
+                # No regex needed: one character that is not ECMA-262 whitespace
+                # is there exactly when stripping that whitespace leaves something.
+                spaces = self.whitespace_constant()
+                checks.append(Check("blank", literal("pattern"), message, spaces, chained=chained))
             else:
-                name = self.constant(hint + "_pattern", "pattern", literal(pattern), schema_path + ("pattern",))
+                name = self.constant(hint + "_pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("pattern",))
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
@@ -393,21 +591,44 @@ class _Builder:
             self.helpers.unique = True
             self.helpers.json_key = True
             checks.append(Check("has_duplicates", literal("uniqueItems"), literal(f"{label} must not contain the same item twice")))
+        prefix = []
+        for i, sub in enumerate(schema.get("prefixItems", [])):
+            child = self.node(
+                sub,
+                self.namer.local(f"{var}_{i}"),
+                extend(path, PathPart("text", f"/{i}")),
+                schema_path + ("prefixItems", i),
+                f"item {i} of {label}",
+            )
+            if child.has_checks:
+                prefix.append((i, child))
+        contains = None
+        if "contains" in schema and schema.get("minContains", 1) != 0 or "maxContains" in schema and "contains" in schema:
+            self.helpers.contains = True
+            self.helpers.unions = True
+            low = int(schema.get("minContains", 1))
+            high = int(schema["maxContains"]) if "maxContains" in schema else None
+            contains = Contains(
+                function=self.function(schema["contains"], schema_path + ("contains",), f"{var} contains", "an item"),
+                minimum=low,
+                maximum=high,
+                too_few=literal(f"{label} must contain at least {_items(low)} matching the 'contains' schema"),
+                too_many=literal(f"{label} must contain at most {_items(high or 0)} matching the 'contains' schema") if high is not None else None,
+                too_few_code=literal("minContains" if "minContains" in schema else "contains"),
+            )
         item_schema = schema.get("items", True)
-        if item_schema is True:
-            return ArrayChecks(None, None, checks)
         index = self.namer.local("i")
-        item_var = self.namer.local(f"{var}_item")
         item = self.node(
             item_schema,
-            item_var,
+            self.namer.local(f"{var}_item"),
             extend(path, PathPart("text", "/"), PathPart("index", var=index)),
             schema_path + ("items",),
             f"each item of {label}",
         )
+        start = len(schema.get("prefixItems", []))
         if not item.has_checks:
-            return ArrayChecks(None, None, checks)
-        return ArrayChecks(index, item, checks)
+            return ArrayChecks(None, None, checks, prefix, contains, start)
+        return ArrayChecks(index, item, checks, prefix, contains, start)
 
     def object_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> ObjectChecks:
         properties_schema = schema.get("properties", {})
@@ -432,23 +653,28 @@ class _Builder:
             if key not in properties_schema
         ]
         additional = schema.get("additionalProperties", True)
-        known = None
-        key_var = None
+        patterns = schema.get("patternProperties", {})
+        key_var = self.namer.local("key")
+        key_path = extend(path, PathPart("text", "/"), PathPart("key", var=key_var))
+        item_var = self.namer.local(f"{var}_value")
         extra = None
-        key_path: list[PathPart] = []
-        if additional is not True:
-            key_var = self.namer.local("key")
-            key_path = extend(path, PathPart("text", "/"), PathPart("key", var=key_var))
         if isinstance(additional, dict):
             extra = self.node(
-                additional,
-                self.namer.local(f"{var}_extra"),
-                key_path,
-                schema_path + ("additionalProperties",),
-                f"the value of each extra key in {label}",
+                additional, item_var, key_path, schema_path + ("additionalProperties",), f"the value of each extra key in {label}"
             )
             if not extra.has_checks:
                 extra = None
+        pattern_properties = []
+        for pattern, sub in patterns.items():
+            child = self.node(sub, item_var, key_path, schema_path + ("patternProperties", pattern), f"the value of a key matching {pattern}")
+            name = self.constant(var + "_key_pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("patternProperties",))
+            pattern_properties.append(Conditional(name, child))
+        property_names = None
+        if "propertyNames" in schema:
+            property_names = self.node(schema["propertyNames"], key_var, key_path, schema_path + ("propertyNames",), "each key")
+            if not property_names.has_checks:
+                property_names = None
+        known = None
         if additional is False or extra is not None:
             known = self.constant(var + "_keys", "strings", literal(frozenset(properties_schema)), schema_path + ("properties",))
         allowed = ", ".join(_show(k) for k in properties_schema) or "none"
@@ -459,6 +685,25 @@ class _Builder:
         if "maxProperties" in schema:
             n = int(schema["maxProperties"])
             counts.append(Check("longer", literal("maxProperties"), literal(f"{label} must have at most {_keys(n)}"), literal(n)))
+        dependencies = [
+            Dependency(
+                literal(key),
+                [
+                    RequiredKey(
+                        literal(need),
+                        extend(path, PathPart("text", "/" + _pointer_token(need))),
+                        literal(f"{_show(need)} is required when {_show(key)} is present"),
+                    )
+                    for need in needs
+                ],
+            )
+            for key, needs in schema.get("dependentRequired", {}).items()
+            if needs
+        ]
+        dependent_schemas = [
+            Conditional(literal(key), self.node(sub, var, path, schema_path + ("dependentSchemas", key), label))
+            for key, sub in schema.get("dependentSchemas", {}).items()
+        ]
         return ObjectChecks(
             properties=properties,
             required_only=required_only,
@@ -470,9 +715,21 @@ class _Builder:
             key_path=key_path,
             counts=counts,
             required_count=len([k for k in required if k in properties_schema]),
+            dependencies=dependencies,
+            dependent_schemas=[c for c in dependent_schemas if c.node.has_checks],
+            pattern_properties=pattern_properties,
+            property_names=property_names,
+            item_var=item_var,
         )
 
     # -- names, constants, comments -------------------------------------------
+
+    def whitespace_constant(self) -> Code:
+        if self.whitespace is None:
+            self.whitespace = self.namer.constant("whitespace")
+            note = Code("what \\s matches in JSON Schema (ECMA-262) patterns")
+            self.constants.append(Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note))
+        return self.whitespace
 
     def constant(self, hint: str, kind: str, value: Code, schema_path: Path) -> Code:
         name = self.namer.constant(hint)
@@ -572,6 +829,7 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
         version=Code(__version__),
         digest=Code(digest),
         root=root,
+        functions=builder.functions,
         constants=builder.constants,
         helpers=builder.helpers,
         sensitive=literal(sensitive_mask(contract.sensitive)),
@@ -639,6 +897,40 @@ def _declared_types(schema: dict) -> tuple[str, ...] | None:
 def _implied_kinds(schema: dict) -> list[str]:
     """Without `type`, each keyword applies to the values of its own type only."""
     return ["string", "number", "array", "object"]
+
+
+def _nullable_other(branches: Any) -> tuple[int, Any] | None:
+    """For the usual "optional" spelling, [X, {type: null}], the index and schema of X."""
+    if not isinstance(branches, list) or len(branches) != 2:
+        return None
+    for i, branch in enumerate(branches):
+        if branch == {"type": "null"}:
+            return 1 - i, branches[1 - i]
+    return None
+
+
+def ref_path(ref: str) -> Path:
+    """The schema path a local $ref points at ("#/$defs/node" -> ("$defs", "node"))."""
+    pointer = ref[1:]
+    if not pointer:
+        return ()
+    parts = pointer.split("/")[1:]
+    steps: list[str | int] = []
+    for part in parts:
+        part = unquote(part).replace("~1", "/").replace("~0", "~")
+        steps.append(part)
+    return tuple(steps)
+
+
+def resolve(root: Any, path: Path) -> Any:
+    """The schema at ``path`` under ``root`` (list indexes given as strings are converted)."""
+    node = root
+    for step in path:
+        if isinstance(node, list):
+            node = node[int(step)]
+        else:
+            node = node[step]
+    return node
 
 
 def _pointer_token(key: str) -> str:

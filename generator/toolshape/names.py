@@ -21,7 +21,8 @@ MODULE_NAMES = frozenset(
         "TOOL_NAME", "DESCRIPTION", "INPUT_SCHEMA", "MAX_ERRORS", "MAX_TEXT_BYTES", "MAX_DEPTH",
         "ACCEPT", "REJECT", "PARSE_ERROR", "Error", "Result", "validate", "parse", "value", "errors",
         "text", "module", "pytest", "message", "TypedDict",
-        "Literal", "Union", "TYPE_CHECKING", "ModuleType",
+        "Literal", "Union", "TYPE_CHECKING", "ModuleType", "path", "found", "failures", "matched",
+        "matches", "key_matched",
     }
 )
 _MAX_HINT = 24
@@ -40,6 +41,10 @@ class Namer:
     def constant(self, hint: str) -> Code:
         """A private module-level constant name such as ``_CITY_PATTERN``."""
         return self._claim("_" + (_clean(hint).upper() or "VALUE"))
+
+    def function(self, hint: str) -> Code:
+        """A private function name such as ``_check_comment``."""
+        return self._claim("_check_" + (_clean(hint).lower() or "value"))
 
     def type_name(self, hint: str) -> Code:
         """A CamelCase class name such as ``Arguments`` or ``ArgumentsRecurrence``."""

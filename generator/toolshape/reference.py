@@ -10,22 +10,45 @@ not tried against ``pattern``; errors for a key point at the key.
 
 from __future__ import annotations
 
+import datetime
+import ipaddress
 import re
+import uuid
 from fractions import Fraction
 from typing import Any
+from urllib.parse import unquote
 
 from .contract import is_integer, is_number, json_equal
+from .ecma import translate_pattern
 
 Errors = set[tuple[str, str]]
+
+
+_ROOT: list[Any] = []  # the parameters being evaluated, for $ref
 
 
 def evaluate(schema: Any, instance: Any) -> Errors:
     """The set of ``(JSON Pointer, code)`` the contract's parameters report for ``instance``."""
     if not isinstance(instance, dict):
         return {("", "type")}
+    return errors_of(schema, instance, "", root=schema)
+
+
+def errors_of(schema: Any, value: Any, path: str, root: Any) -> Errors:
+    """The errors of one value against one schema (``root`` resolves $ref)."""
     errors: Errors = set()
-    _value(schema, instance, "", errors)
+    _ROOT.append(root)
+    try:
+        _value(schema, value, path, errors)
+    finally:
+        _ROOT.pop()
     return errors
+
+
+def _matches(schema: Any, value: Any, path: str = "") -> bool:
+    found: Errors = set()
+    _value(schema, value, path, found)
+    return not found
 
 
 def _token(key: str) -> str:
@@ -71,6 +94,48 @@ def _value(schema: Any, value: Any, path: str, errors: Errors) -> None:
         _array(schema, value, path, errors)
     elif isinstance(value, dict):
         _object(schema, value, path, errors)
+    _applicators(schema, value, path, errors)
+
+
+def _applicators(schema: dict, value: Any, path: str, errors: Errors) -> None:
+    if "$ref" in schema:
+        _value(_resolve(schema["$ref"]), value, path, errors)
+    for sub in schema.get("allOf", []):
+        _value(sub, value, path, errors)
+    for keyword in ("anyOf", "oneOf"):
+        if keyword not in schema:
+            continue
+        branches = schema[keyword]
+        other = _nullable_other(branches)
+        if other is not None:
+            if value is not None:
+                _value(other, value, path, errors)
+            continue
+        matched = sum(1 for sub in branches if _matches(sub, value, path))
+        if (keyword == "anyOf" and matched == 0) or (keyword == "oneOf" and matched != 1):
+            errors.add((path, keyword))
+    if "not" in schema and _matches(schema["not"], value, path):
+        errors.add((path, "not"))
+    if "if" in schema:
+        if _matches(schema["if"], value, path):
+            if "then" in schema:
+                _value(schema["then"], value, path, errors)
+        elif "else" in schema:
+            _value(schema["else"], value, path, errors)
+
+
+def _nullable_other(branches: Any) -> Any:
+    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+        return branches[1 - branches.index({"type": "null"})]
+    return None
+
+
+def _resolve(ref: str) -> Any:
+    node = _ROOT[-1]
+    for part in ref[1:].split("/")[1:] if ref != "#" else []:
+        part = unquote(part).replace("~1", "/").replace("~0", "~")
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
 
 
 def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
@@ -79,7 +144,9 @@ def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
     too_long = "maxLength" in schema and len(value) > schema["maxLength"]
     if too_long:
         errors.add((path, "maxLength"))
-    if "pattern" in schema and not too_long and re.search(schema["pattern"], value) is None:
+    if "format" in schema and schema["format"] in _FORMATS and not _FORMATS[schema["format"]](value):
+        errors.add((path, "format"))
+    if "pattern" in schema and not too_long and re.search(translate_pattern(schema["pattern"]), value) is None:
         errors.add((path, "pattern"))
 
 
@@ -111,9 +178,19 @@ def _array(schema: dict, value: list, path: str, errors: Errors) -> None:
     if schema.get("uniqueItems") is True:
         if any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]):
             errors.add((path, "uniqueItems"))
+    prefix = schema.get("prefixItems", [])
+    for i, (sub, item) in enumerate(zip(prefix, value)):
+        _value(sub, item, f"{path}/{i}", errors)
     if "items" in schema:
-        for i, item in enumerate(value):
+        for i, item in enumerate(value[len(prefix) :], start=len(prefix)):
             _value(schema["items"], item, f"{path}/{i}", errors)
+    if "contains" in schema:
+        matches = sum(1 for item in value if _matches(schema["contains"], item))
+        low = schema.get("minContains", 1)
+        if matches < low:
+            errors.add((path, "minContains" if "minContains" in schema else "contains"))
+        if "maxContains" in schema and matches > schema["maxContains"]:
+            errors.add((path, "maxContains"))
 
 
 def _object(schema: dict, value: dict, path: str, errors: Errors) -> None:
@@ -125,14 +202,147 @@ def _object(schema: dict, value: dict, path: str, errors: Errors) -> None:
         if key not in value:
             errors.add((f"{path}/{_token(key)}", "required"))
     additional = schema.get("additionalProperties", True)
+    patterns = schema.get("patternProperties", {})
     for key, item in value.items():
-        if key in properties:
+        if "propertyNames" in schema:
+            _value(schema["propertyNames"], key, f"{path}/{_token(key)}", errors)
+        matched = False
+        for pattern, sub in patterns.items():
+            if re.search(translate_pattern(pattern), key):
+                matched = True
+                _value(sub, item, f"{path}/{_token(key)}", errors)
+        if key in properties or matched:
             continue
         if additional is False:
             errors.add((f"{path}/{_token(key)}", "additionalProperties"))
         elif isinstance(additional, dict):
             _value(additional, item, f"{path}/{_token(key)}", errors)
+    for key, needs in schema.get("dependentRequired", {}).items():
+        if key in value:
+            for need in needs:
+                if need not in value:
+                    errors.add((f"{path}/{_token(need)}", "dependentRequired"))
+    for key, sub in schema.get("dependentSchemas", {}).items():
+        if key in value:
+            _value(sub, value, path, errors)
     if len(value) < schema.get("minProperties", 0):
         errors.add((path, "minProperties"))
     if "maxProperties" in schema and len(value) > schema["maxProperties"]:
         errors.add((path, "maxProperties"))
+
+
+# -- format, written independently of the generated checks --------------------------
+
+
+def _date(text: str) -> bool:
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        return False
+    try:
+        datetime.date(int(text[:4]), int(text[5:7]), int(text[8:]))
+    except ValueError:
+        return False
+    return True
+
+
+def _time(text: str) -> bool:
+    m = re.fullmatch(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}):([0-9]{2}))", text)
+    if not m:
+        return False
+    h, mi, sec = int(m[1]), int(m[2]), int(m[3])
+    if h > 23 or mi > 59 or sec > 60:
+        return False
+    offset = 0
+    if m[6]:
+        oh, om = int(m[7]), int(m[8])
+        if oh > 23 or om > 59:
+            return False
+        offset = (oh * 60 + om) * (1 if m[6] == "+" else -1)
+    utc = (h * 60 + mi - offset) % 1440
+    return sec < 60 or utc == 23 * 60 + 59
+
+
+def _date_time(text: str) -> bool:
+    parts = re.split("[Tt]", text)
+    return len(parts) == 2 and _date(parts[0]) and _time(parts[1])
+
+
+def _duration(text: str) -> bool:
+    # RFC 3339 appendix A: each unit may only be followed by the next smaller ones.
+    time = r"T([0-9]+H([0-9]+M([0-9]+S)?)?|[0-9]+M([0-9]+S)?|[0-9]+S)"
+    date = r"([0-9]+Y([0-9]+M([0-9]+D)?)?|[0-9]+M([0-9]+D)?|[0-9]+D)"
+    return re.fullmatch(rf"P([0-9]+W|{date}({time})?|{time})", text) is not None
+
+
+def _ipv4(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 4 and all(
+        p.isascii() and p.isdigit() and (p == "0" or not p.startswith("0")) and int(p) <= 255 for p in parts
+    )
+
+
+def _ipv6(text: str) -> bool:
+    if not text.isascii() or "%" in text or text.strip() != text:
+        return False
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _hostname(text: str) -> bool:
+    if not 0 < len(text) <= 253:
+        return False
+    return all(re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?", label) for label in text.split("."))
+
+
+def _email(text: str) -> bool:
+    local, at, domain = text.rpartition("@")
+    if not at:
+        return False
+    atom = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+    if not (re.fullmatch(rf"{atom}(\.{atom})*", local) or re.fullmatch(r'"([^"\\]|\\.)*"', local)):
+        return False
+    if domain.startswith("[") and domain.endswith("]"):
+        inner = domain[1:-1]
+        return _ipv6(inner[5:]) if inner.lower().startswith("ipv6:") else _ipv4(inner)
+    return _hostname(domain)
+
+
+def _uri(text: str) -> bool:
+    m = re.fullmatch(r"([A-Za-z][A-Za-z0-9+.-]*):(.*)", text, re.S)
+    if not m or re.search(r"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]%]", m[2]) or re.search(r"%(?![0-9A-Fa-f]{2})", text):
+        return False
+    rest = m[2]
+    if rest.startswith("//"):
+        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0].rpartition("@")[2]
+        literal = re.fullmatch(r"\[([^\]]*)\](?::([0-9]*))?", authority)
+        if literal:
+            return _ipv6(literal[1])
+        if "[" in authority or "]" in authority:
+            return False
+        host, colon, port = authority.partition(":")
+        if colon and not re.fullmatch(r"[0-9]*", port):
+            return False
+    return "[" not in rest and "]" not in rest
+
+
+def _uuid(text: str) -> bool:
+    if not re.fullmatch(r"[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}", text):
+        return False
+    uuid.UUID(text)
+    return True
+
+
+_FORMATS = {
+    "date-time": _date_time,
+    "date": _date,
+    "time": _time,
+    "duration": _duration,
+    "email": _email,
+    "hostname": _hostname,
+    "ipv4": _ipv4,
+    "ipv6": _ipv6,
+    "uri": _uri,
+    "uuid": _uuid,
+}
