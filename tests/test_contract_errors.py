@@ -1,0 +1,252 @@
+"""Broken contracts: every one is refused with `path:line:col: error: message`, never a traceback.
+
+Each file in ``tests/broken_contracts/`` starts with one or more comment lines
+
+    # expect: LINE:COL: <a substring of the message>
+
+naming a problem ``toolshape lint`` must report at that position (the YAML node
+at fault). The positions were worked out from the contract text, not copied
+from toolshape's output. Files that cannot live in the repository (over the
+1 MiB limit) are written by the tests below.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from toolshape.cli import MAX_PROBLEMS_PER_FILE, main
+from toolshape.source import MAX_CONTRACT_BYTES
+
+CORPUS = Path(__file__).resolve().parent / "broken_contracts"
+EXPECT = re.compile(rb"^# expect: (\d+):(\d+): (.+?)\r?$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Expected:
+    line: int
+    col: int
+    text: str
+
+
+def expectations(path: Path) -> list[Expected]:
+    """The `# expect:` lines of a corpus file (read as bytes: one file is not UTF-8)."""
+    raw = path.read_bytes()
+    found = [Expected(int(line), int(col), text.decode("utf-8")) for line, col, text in EXPECT.findall(raw)]
+    assert found, f"{path.name} has no '# expect: LINE:COL: message' line"
+    assert raw.startswith(b"# expect: "), f"{path.name}: the first line must be an expectation"
+    return found
+
+
+FILES = sorted(CORPUS.glob("*.yaml"))
+
+
+def missing_from(stderr: str, shown: str, expected: list[Expected]) -> list[Expected]:
+    """The expectations with no `shown:LINE:COL: error: ...substring...` line on stderr."""
+    lines = stderr.splitlines()
+    return [
+        e
+        for e in expected
+        if not any(line.startswith(f"{shown}:{e.line}:{e.col}: error: ") and e.text in line for line in lines)
+    ]
+
+
+def lint(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["lint", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# -- the corpus ------------------------------------------------------------------------
+
+
+def test_the_corpus_is_large_and_covers_the_listed_problems() -> None:
+    assert len(FILES) >= 45
+    names = {path.stem for path in FILES}
+    required = {
+        "yaml_syntax_unclosed_flow_mapping", "yaml_tab_indentation", "yaml_duplicate_key", "yaml_non_string_key",
+        "yaml_unquoted_yes_no", "yaml_unquoted_on_off", "yaml_unquoted_date", "yaml_inf_nan", "yaml_octal_number",
+        "yaml_anchor_alias", "yaml_billion_laughs", "yaml_not_utf8", "yaml_empty_file", "yaml_multiple_documents",
+        "unknown_top_level_key", "missing_name", "missing_description", "missing_parameters", "bad_tool_name",
+        "root_not_type_object", "wrong_type_type", "wrong_type_enum", "wrong_type_const", "wrong_type_required",
+        "wrong_type_additional_properties", "wrong_type_properties", "wrong_type_min_length",
+        "wrong_type_max_length", "wrong_type_pattern", "wrong_type_minimum", "wrong_type_maximum",
+        "wrong_type_exclusive_minimum", "wrong_type_exclusive_maximum", "wrong_type_multiple_of", "wrong_type_items",
+        "wrong_type_min_items", "wrong_type_max_items", "wrong_type_unique_items", "wrong_type_min_properties",
+        "wrong_type_max_properties", "wrong_type_title", "wrong_type_description", "wrong_type_examples",
+        "wrong_type_x_sensitive", "unknown_keyword_minlenght", "unknown_keyword_requried",
+        "unknown_keyword_capital_type", "not_supported_keywords", "ref_points_at_nothing", "any_of_empty",
+        "format_unknown", "unsat_min_length_over_max_length", "unsat_minimum_over_maximum",
+        "unsat_exclusive_minimum_equals_maximum", "unsat_integer_bounds", "unsat_max_properties_under_required",
+        "enum_empty", "enum_duplicate_value", "enum_value_type_forbids", "const_not_in_enum",
+        "required_forbidden_by_additional_properties", "type_unquoted_null", "pattern_does_not_compile",
+        "example_args_and_json", "example_neither_args_nor_json", "example_bad_status", "example_accept_with_errors",
+        "example_declared_accept_but_rejected", "example_declared_reject_wrong_errors",
+    }  # fmt: skip
+    assert required <= names, f"missing from the corpus: {sorted(required - names)}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_broken_contract_is_refused_at_the_right_place(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    expected = expectations(path)
+    code, out, err = lint([str(path)], capsys)
+    assert "Traceback" not in out + err
+    assert code == 1, err
+    assert out == "", "problems go to stderr, nothing to stdout"
+    missing = missing_from(err, str(path), expected)
+    assert not missing, f"expected {missing}\nbut stderr was:\n{err}"
+    # Every line is a located problem (or the one "more problems" line of a capped file).
+    for line in err.splitlines():
+        assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: \S", line) or " more problems not shown" in line, line
+
+
+def test_the_whole_corpus_at_once_in_a_subprocess() -> None:
+    """`toolshape lint FOLDER` as a user runs it: one process, every file, every problem."""
+    result = subprocess.run(
+        [sys.executable, "-m", "toolshape", "lint", CORPUS.name],
+        cwd=CORPUS.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "Traceback" not in result.stdout + result.stderr
+    assert result.returncode == 1
+    assert result.stdout == ""
+    for path in FILES:
+        shown = f"{CORPUS.name}/{path.name}"  # as given on the command line, relative to the cwd
+        missing = missing_from(result.stderr, shown, expectations(path))
+        assert not missing, f"{shown}: expected {missing}"
+
+
+def test_a_broken_contract_in_a_subprocess_with_an_absolute_path() -> None:
+    path = CORPUS / "unknown_keyword_minlenght.yaml"
+    result = subprocess.run(
+        ["toolshape", "lint", str(path)], capture_output=True, text=True, timeout=120, cwd=Path("/")
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert not missing_from(result.stderr, str(path), expectations(path)), result.stderr
+
+
+# -- what cannot be committed, or needs a closer look ------------------------------------------
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "huge.yaml"
+    body = "name: huge\ndescription: A tool.\nparameters:\n  type: object\n  properties:\n"
+    filler = "".join(f"    p{i}: {{type: string, description: {'x' * 60}}}\n" for i in range(20_000))
+    path.write_text(body + filler, encoding="utf-8")
+    size = path.stat().st_size
+    assert size > 1024 * 1024
+    started = time.monotonic()
+    code, out, err = lint([str(path)], capsys)
+    assert time.monotonic() - started < 5, "an oversized file must be refused before it is parsed"
+    assert code == 1
+    assert "Traceback" not in out + err
+    assert f"{path}:1:1: error: contract file is {size} bytes; the limit is {MAX_CONTRACT_BYTES} bytes" in err
+
+
+def test_problems_are_capped_per_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """The billion-laughs file has one problem per anchor and alias: the first ones, then a count."""
+    path = CORPUS / "yaml_billion_laughs.yaml"
+    text = path.read_text(encoding="utf-8")
+    total = len(re.findall(r"[&*]a\d*\b", text.split("\n", 2)[2]))  # anchors and aliases below the header
+    assert total > MAX_PROBLEMS_PER_FILE
+    code, _, err = lint([str(path)], capsys)
+    assert code == 1
+    lines = err.splitlines()
+    assert len(lines) == MAX_PROBLEMS_PER_FILE + 1
+    assert all(line.startswith(f"{path}:") for line in lines)
+    assert lines[-1] == f"{path}: ... {total - MAX_PROBLEMS_PER_FILE} more problems not shown (fix the ones above first)"
+
+
+def test_a_big_alias_bomb_prints_a_bounded_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    aliases = 60_000
+    path = tmp_path / "bomb.yaml"
+    path.write_text("name: t\ndescription: d\nparameters: {type: object}\nx: &x v\nz: [" + ", ".join(["*x"] * aliases) + "]\n")
+    code, _, err = lint([str(path)], capsys)
+    assert code == 1
+    lines = err.splitlines()
+    assert len(lines) == MAX_PROBLEMS_PER_FILE + 1
+    assert lines[-1].startswith(f"{path}: ... {aliases + 1 - MAX_PROBLEMS_PER_FILE} more problems")
+
+
+def test_the_problems_of_several_files_are_each_capped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.yaml").write_text(
+            "name: t\ndescription: d\nparameters: {type: object}\nx: &x v\nz: [" + ", ".join(["*x"] * 80) + "]\n"
+        )
+    code, _, err = lint([str(tmp_path)], capsys)
+    assert code == 1
+    for name in ("a", "b"):
+        shown = f"{tmp_path}/{name}.yaml"
+        located = [line for line in err.splitlines() if line.startswith(f"{shown}:") and ": error: " in line]
+        assert len(located) == MAX_PROBLEMS_PER_FILE
+        assert f"{shown}: ... {81 - MAX_PROBLEMS_PER_FILE} more problems not shown" in err
+
+
+def test_a_well_formed_contract_passes_lint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The corpus files are broken by the one thing they show: fixed, the same shape passes."""
+    path = tmp_path / "fine.yaml"
+    path.write_text(
+        "name: t\ndescription: A tool.\nparameters:\n  type: object\n  properties:\n"
+        "    city: {type: string, minLength: 1}\n    unit: {type: string, enum: ['yes', 'no']}\n"
+        "    nickname: {type: [string, 'null']}\n  required: [city]\n  additionalProperties: false\n"
+        "examples:\n  - args: {city: Lisbon}\n  - args: {city: ''}\n    status: reject\n"
+        "    errors: [{path: /city, code: minLength}]\n",
+        encoding="utf-8",
+    )
+    code, out, err = lint([str(path)], capsys)
+    assert (code, err) == (0, "")
+    assert out == "1 contracts, no problems\n"
+
+
+@pytest.mark.parametrize(
+    ("schema", "fragment"),
+    [
+        ("{type: [string, null]}", "write 'null' in quotes"),
+        ("{type: integer, exclusiveMinimum: true}", "it is the bound itself"),
+        ("{type: string, maximum: 3}", "did you mean 'maxLength'?"),
+        ("{type: array, minLength: 1}", "did you mean 'minItems'?"),
+        ("{type: object, maxItems: 1}", "did you mean 'maxProperties'?"),
+        ("{type: integer, multipleOf: 3, minimum: 1, maximum: 2}", "no integer multiple of 'multipleOf' (3)"),
+        ("{type: number, multipleOf: 3, exclusiveMinimum: 0, exclusiveMaximum: 3}", "no multiple of 'multipleOf' (3)"),
+        ("{type: integer, multipleOf: 2.5, minimum: 1, maximum: 4}", "no integer multiple of 'multipleOf' (2.5)"),
+        ("{type: object, additionalProperties: false, minProperties: 1}", "allows only the 0 keys"),
+        ("{type: array, items: {type: string}, examples: [[1]]}", "does not pass its own schema (type)"),
+        ("{enum: [{a: 1}, {a: 1.0}]}", "is listed twice"),
+        ("{type: boolean, enum: [true, 1]}", "the 'enum' value 1 is an integer"),
+    ],
+)
+def test_more_refusals(schema: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n")
+    code, _, err = lint([str(path)], capsys)
+    assert code == 1
+    assert f"{path}:6:" in err and fragment in err, err
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        "{type: integer, multipleOf: 3, minimum: 1, maximum: 3}",
+        "{type: integer, multipleOf: 2.5, minimum: 1, maximum: 5}",
+        "{type: number, multipleOf: 0.1, minimum: 0.05, maximum: 0.1}",
+        "{type: [string, integer], minLength: 1, minimum: 0}",
+        "{minLength: 2, minimum: 3}",
+        "{type: string, enum: [ab, cd], maxLength: 2, default: ab}",
+        "{type: array, items: false, maxItems: 0}",
+    ],
+)
+def test_satisfiable_schemas_are_not_refused(schema: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The new checks must not refuse what can pass (the boundary cases of the refusals above)."""
+    path = tmp_path / "c.yaml"
+    path.write_text(f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n")
+    code, _, err = lint([str(path)], capsys)
+    assert (code, err) == (0, "")
