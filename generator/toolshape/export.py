@@ -1,0 +1,988 @@
+"""Tool definitions for model platforms, exported from one checked contract.
+
+``export(contract, target)`` returns the tool definition a platform expects (an
+:class:`ExportResult`: the JSON-ready ``definition`` and human-readable ``notes``);
+``lint(contract, target)`` returns what the platform *refuses* (:class:`Finding`, each
+located at a node of ``parameters``). Targets: ``jsonschema``, ``openai``, ``anthropic``,
+``gemini``, ``mcp``.
+
+One principle decides every translation: **an exported schema never refuses arguments
+the contract accepts.** It is the contract's own schema or a loosening of it, so a model
+constrained by it can always produce every valid call, and whatever the export lets
+through that the contract does not is caught by the generated validator.
+
+* Where a platform cannot express a constraint (OpenAI strict mode and ``minLength``,
+  Anthropic strict tool use and ``maximum``, Gemini and ``additionalProperties``), the
+  constraint is dropped from the export and a note says so: "... does not enforce
+  'minLength' at /properties/city: the generated validator is the only enforcement".
+  ``oneOf`` becomes ``anyOf``, ``allOf`` and ``$ref`` beside other keywords are merged into
+  one schema, Gemini's exclusive bounds become inclusive ones: always a loosening, always
+  noted.
+* Where no loosening is expressible (OpenAI strict mode needs every property in
+  ``required``, both strict modes need ``additionalProperties: false`` on every object, a
+  recursive definition cannot be inlined for Gemini), :func:`lint` reports a finding. For
+  OpenAI and Anthropic, :func:`export` then emits the tool with strict mode off (the schema
+  unchanged, and a note that nothing is enforced by the platform); for Gemini, and for a
+  tool name a platform refuses, :func:`export` raises :class:`ExportError`.
+
+So ``strict: true`` is emitted exactly when ``lint`` finds nothing.
+
+Platform rules used (public documentation and API error messages, late 2025):
+
+* OpenAI function calling, ``{"type": "function", "function": {...}}`` (Chat Completions)
+  with ``strict: true`` (Structured Outputs, "Supported schemas",
+  https://platform.openai.com/docs/guides/structured-outputs#supported-schemas): function
+  names ``^[a-zA-Z0-9_-]{1,64}$``; the root is an object and not ``anyOf``; every object has
+  ``additionalProperties: false`` and lists every property in ``required`` (API error
+  "'required' is required to be supplied and to be an array including every key in
+  properties"); every schema has a ``type`` (or ``anyOf``/``$ref``; error "schema must have a
+  'type' key"); supported: ``type`` (lists with ``null``), ``enum``, ``const``, ``anyOf``,
+  ``$defs``/``$ref`` (recursion allowed, but not ``$ref`` beside other keywords, which the
+  official SDK inlines), ``pattern``, ``format`` date-time, time, date, duration, email,
+  hostname, ipv4, ipv6, uuid (not ``uri``: error "'uri' is not a valid format"),
+  ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``, ``multipleOf``,
+  ``minItems``, ``maxItems``; anything else is refused ("'minLength' is not permitted"):
+  ``minLength``, ``maxLength``, ``uniqueItems``, ``minProperties``, ``maxProperties``,
+  ``patternProperties``, ``propertyNames``, ``prefixItems``, ``contains``, ``allOf``,
+  ``oneOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas``;
+  at most 5000 properties, 10 levels of object nesting, 1000 enum values, 120,000
+  characters of names and enum/const strings, 15,000 characters for one enum of more than
+  250 strings.
+* Anthropic tools, ``{"name", "description", "input_schema"}``
+  (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use), names
+  ``^[a-zA-Z0-9_-]{1,64}$``, no ``oneOf``/``allOf``/``anyOf`` at the top level of
+  ``input_schema``; ``strict: true`` (strict tool use, "JSON Schema limitations",
+  https://platform.claude.com/docs/en/build-with-claude/structured-outputs): supported
+  ``type``, ``enum`` of strings/numbers/booleans/null, ``const``, ``anyOf``, ``allOf`` (not
+  with ``$ref``), ``$ref``/``$defs`` (not recursive), ``default``, ``required``,
+  ``additionalProperties: false`` (mandatory on every object), ``format`` date-time, time,
+  date, duration, email, hostname, uri, ipv4, ipv6, uuid, ``minItems`` 0 or 1, ``pattern``
+  without backreferences, lookaround or word boundaries; not supported: numerical bounds,
+  ``minLength``/``maxLength``, other array bounds, recursion; per request at most 20 strict
+  tools, 24 optional parameters and 16 parameters with ``anyOf`` or type lists.
+* Gemini ``FunctionDeclaration`` ``{"name", "description", "parameters"}``
+  (https://ai.google.dev/api/caching#FunctionDeclaration, Schema at
+  https://ai.google.dev/api/caching#Schema): names start with a letter or ``_``, then up to
+  63 of ``a-zA-Z0-9_.:-``; Vertex AI documents parameter names as ``^[A-Za-z_][A-Za-z0-9_]{0,63}$``;
+  ``parameters`` is an OpenAPI 3.0 subset with the fields ``type`` (written lowercase, as in
+  the function-calling guide), ``format``, ``title``, ``description``, ``nullable``,
+  ``enum`` (strings only), ``properties``, ``required``, ``minProperties``,
+  ``maxProperties``, ``items``, ``minItems``, ``maxItems``, ``minLength``, ``maxLength``,
+  ``pattern``, ``minimum``, ``maximum``, ``anyOf``, ``default``, ``example``,
+  ``propertyOrdering``; no ``$ref`` (inlined here; recursion is refused), no
+  ``additionalProperties``, no type lists (``nullable: true`` or ``anyOf`` instead), and an
+  object must have non-empty ``properties`` (API error "properties: should be non-empty
+  for OBJECT type"; a tool without parameters omits ``parameters``). Only ``date-time`` is
+  kept of the formats (the Gemini Developer API refuses most others).
+* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema"}`` (MCP specification,
+  https://modelcontextprotocol.io/specification/2025-06-18/server/tools): ``inputSchema``
+  is a JSON Schema object schema, passed through unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .contract import Contract, json_equal, json_type
+from .errors import Problem
+
+Path = tuple[str | int, ...]
+
+TARGETS = ("jsonschema", "openai", "anthropic", "gemini", "mcp")
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
+GEMINI_PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+OPENAI_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
+ANTHROPIC_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")
+GEMINI_FORMATS = ("date-time",)
+
+OPENAI_MAX_PROPERTIES = 5000
+OPENAI_MAX_OBJECT_DEPTH = 10
+OPENAI_MAX_ENUM_VALUES = 1000
+OPENAI_MAX_STRING_CHARS = 120_000
+OPENAI_LARGE_ENUM = 250
+OPENAI_LARGE_ENUM_CHARS = 15_000
+ANTHROPIC_MAX_OPTIONAL = 24
+ANTHROPIC_MAX_UNIONS = 16
+
+#: Keywords that only annotate: never a constraint, so dropping them is never noted.
+_SILENT = ("examples", "$comment", "readOnly", "writeOnly", "deprecated")
+#: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
+_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
+_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
+#: The kind of value each keyword constrains (to split a schema with several types into anyOf branches).
+_KIND = {
+    **dict.fromkeys(("minLength", "maxLength", "pattern", "format"), "string"),
+    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"),
+    **dict.fromkeys(("items", "minItems", "maxItems"), "array"),
+    **dict.fromkeys(("properties", "required", "minProperties", "maxProperties"), "object"),
+}
+#: Regular-expression features Anthropic's strict grammar compiler refuses.
+_ANTHROPIC_PATTERN_REFUSED = re.compile(r"\\[1-9]|\\k<|\(\?<?[=!]|\\[bB]")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something a target refuses, located at a schema node of ``parameters``.
+
+    ``path`` is the schema path under ``parameters`` (so the YAML position is
+    ``contract.document.value_at(("parameters", *path))``), ``pointer`` the same as a
+    JSON Pointer. ``fatal`` findings make the target refuse the tool outright
+    (:func:`export` raises); the others refuse only the target's strict mode.
+    """
+
+    target: str
+    path: Path
+    message: str
+    fatal: bool = False
+    document_path: Path | None = None
+
+    @property
+    def pointer(self) -> str:
+        return _pointer(self.path)
+
+    @property
+    def location(self) -> Path:
+        """The path in the contract file (``("parameters", ...)``, or ``("name",)``)."""
+        return self.document_path if self.document_path is not None else ("parameters", *self.path)
+
+    def problem(self, contract: Contract) -> Problem:
+        """This finding as a located Problem: ``file:line:col: error: message``."""
+        line, col = contract.document.value_at(self.location)
+        return Problem(contract.file, line, col, self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class ExportResult:
+    """A tool definition for one target, and what the target leaves to the generated validator."""
+
+    target: str
+    definition: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    #: openai and anthropic: whether the definition turns strict mode on; None for the other targets.
+    strict: bool | None = None
+
+    def to_json(self) -> str:
+        """The definition as JSON text (2-space indent, UTF-8 kept), ending in a newline."""
+        return json.dumps(self.definition, indent=2, ensure_ascii=False) + "\n"
+
+
+class ExportError(Exception):
+    """The target refuses the tool outright; ``findings`` says where and why."""
+
+    def __init__(self, target: str, findings: list[Finding]) -> None:
+        self.target = target
+        self.findings = findings
+        super().__init__("\n".join(f.message for f in findings))
+
+
+def lint(contract: Contract, target: str) -> list[Finding]:
+    """What ``target`` refuses in ``contract``, each finding located at a schema node.
+
+    For ``openai`` and ``anthropic`` the findings are the reasons strict mode cannot be
+    used (plus, marked ``fatal``, what the platform refuses even without it); for
+    ``gemini`` everything found is fatal; ``jsonschema`` and ``mcp`` take any contract.
+    """
+    _check_target(target)
+    if target in ("jsonschema", "mcp"):
+        return []
+    return _Lowering(contract, target).run()[1]
+
+
+def export(contract: Contract, target: str) -> ExportResult:
+    """The tool definition of ``contract`` for ``target`` (see the module documentation).
+
+    Raises :class:`ExportError` when the target refuses the tool outright (``fatal``
+    findings of :func:`lint`); ``ValueError`` for an unknown target.
+    """
+    _check_target(target)
+    result = _export(contract, target)
+    result.definition = copy.deepcopy(result.definition)  # never shares data with the contract
+    return result
+
+
+def _export(contract: Contract, target: str) -> ExportResult:
+    if target == "jsonschema":
+        return _export_jsonschema(contract)
+    if target == "mcp":
+        return _export_mcp(contract)
+    lowered, findings, notes = _Lowering(contract, target).run()
+    fatal = [f for f in findings if f.fatal]
+    if fatal:
+        raise ExportError(target, fatal)
+    if target == "gemini":
+        declaration: dict[str, Any] = {"name": contract.name, "description": contract.description}
+        if lowered.get("properties"):
+            declaration["parameters"] = lowered
+        return ExportResult(target, declaration, notes)
+    strict = not findings
+    if strict:
+        parameters = lowered
+    else:
+        parameters = _strip_extensions(contract.parameters)
+        mode = "OpenAI strict mode" if target == "openai" else "Anthropic strict tool use"
+        notes = [
+            (f"{mode} is off ({len(findings)} problem{'s' if len(findings) != 1 else ''}: "
+            f"see lint --target {target}): the model is not constrained by this schema, "
+            "and the generated validator is the only enforcement of every constraint")
+        ]
+    if target == "openai":
+        function = {
+            "name": contract.name,
+            "description": contract.description,
+            "parameters": parameters,
+            "strict": strict,
+        }
+        return ExportResult(target, {"type": "function", "function": function}, notes, strict)
+    tool: dict[str, Any] = {"name": contract.name, "description": contract.description, "input_schema": parameters}
+    if strict:
+        tool["strict"] = True
+    return ExportResult(target, tool, notes, strict)
+
+
+def _check_target(target: str) -> None:
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
+
+
+def _export_jsonschema(contract: Contract) -> ExportResult:
+    parameters = contract.parameters
+    definition = {"$schema": DIALECT, "title": contract.name, "description": contract.description, **parameters}
+    notes = []
+    if "title" in parameters and parameters["title"] != contract.name:
+        notes.append(
+            f"the schema's own title {parameters['title']!r} is kept; the tool name {contract.name!r} is not in this document"
+        )
+    if "description" in parameters and parameters["description"] != contract.description:
+        notes.append("the schema's own description is kept; the tool description is not in this document")
+    return ExportResult("jsonschema", definition, notes + _format_notes(parameters))
+
+
+def _export_mcp(contract: Contract) -> ExportResult:
+    tool: dict[str, Any] = {"name": contract.name}
+    title = contract.parameters.get("title")
+    if isinstance(title, str):
+        tool["title"] = title
+    tool["description"] = contract.description
+    tool["inputSchema"] = contract.parameters
+    return ExportResult("mcp", tool, _format_notes(contract.parameters))
+
+
+def _format_notes(parameters: Any) -> list[str]:
+    """'format' is asserted by the generated validator but only annotates in plain JSON Schema 2020-12."""
+    places = [_where(path) for node, path, _ in _walk(parameters) if "format" in node]
+    if not places:
+        return []
+    shown = ", ".join(places[:5]) + (", ..." if len(places) > 5 else "")
+    return [
+        (f"'format' ({shown}) is asserted by the generated validator, but JSON Schema 2020-12 validators treat it "
+        "as an annotation unless format assertion is turned on (in jsonschema: format_checker=FORMAT_CHECKER)")
+    ]
+
+
+# -- the lowering: one contract schema -> what a platform accepts -------------------
+
+
+class _Lowering:
+    """Translates ``parameters`` for openai (strict), anthropic (strict) or gemini.
+
+    Every subschema is lowered bottom-up: ``fold`` turns one node (with its ``$ref`` and
+    ``allOf`` merged in) into the platform's spelling, its subschemas lowered first;
+    ``finish`` then checks and completes the node as a whole. Findings and notes are
+    collected, each once.
+    """
+
+    def __init__(self, contract: Contract, target: str) -> None:
+        self.contract = contract
+        self.target = target
+        self.root = contract.parameters
+        self.platform = {
+            "openai": "OpenAI strict mode",
+            "anthropic": "Anthropic strict tool use",
+            "gemini": "Gemini",
+        }[target]
+        self.formats = {"openai": OPENAI_FORMATS, "anthropic": ANTHROPIC_FORMATS, "gemini": GEMINI_FORMATS}[target]
+        self.findings: dict[tuple[Path, str], Finding] = {}
+        self.notes: dict[str, None] = {}
+        #: Where each lowered property schema came from (a $ref target's properties are
+        #: reported there, however often the target is inlined): id -> (schema, path).
+        self.origins: dict[int, tuple[Any, Path]] = {}
+        #: Targets of the $refs being inlined (the root counts: a "#" reference recurses).
+        self.stack: list[Path] = [()]
+
+    # -- reporting ---------------------------------------------------------------
+
+    def refuse(self, path: Path, message: str, *, fatal: bool = False, document_path: Path | None = None) -> None:
+        fatal = fatal or self.target == "gemini"
+        self.findings.setdefault((path, message), Finding(self.target, path, message, fatal, document_path))
+
+    def dropped(self, path: Path, keyword: str, detail: str = "", *, value: Any = None) -> None:
+        """Note a constraint the export leaves out (``value``: shown as 'keyword: value')."""
+        shown = keyword if value is None else f"{keyword}: {_short(value)}"
+        what = f"'{shown}'" + (f" ({detail})" if detail else "")
+        self.notes.setdefault(
+            f"{self.platform} does not enforce {what} at {_where(path)}: the generated validator is the only enforcement"
+        )
+
+    def loosened(self, path: Path, message: str) -> None:
+        self.notes.setdefault(f"{self.platform}: {message} at {_where(path)}; the generated validator is the only enforcement")
+
+    # -- the walk ----------------------------------------------------------------
+
+    def run(self) -> tuple[dict[str, Any], list[Finding], list[str]]:
+        self.tool_level_checks()
+        lowered = self.lower(self.root, ())
+        if not isinstance(lowered, dict):  # the root is always an object schema
+            lowered = {"type": "object"}
+        if self.target == "openai":
+            self.openai_limits(lowered)
+        elif self.target == "anthropic":
+            self.anthropic_limits(lowered)
+        ordered = sorted(self.findings.values(), key=lambda f: (not f.fatal, self._line(f)))
+        return lowered, ordered, list(self.notes)
+
+    def _line(self, finding: Finding) -> tuple[int, int]:
+        return self.contract.document.value_at(finding.location)
+
+    def tool_level_checks(self) -> None:
+        name = self.contract.name
+        if self.target in ("openai", "anthropic"):
+            pattern = OPENAI_NAME if self.target == "openai" else ANTHROPIC_NAME
+            if not pattern.fullmatch(name):
+                who = "OpenAI function" if self.target == "openai" else "Anthropic tool"
+                self.refuse(
+                    (),
+                    f"{who} names are 1-64 characters of a-z A-Z 0-9 _ - (no dots): rename the tool {name!r}",
+                    fatal=True,
+                    document_path=("name",),
+                )
+        if self.target == "anthropic":
+            for keyword in ("anyOf", "oneOf", "allOf"):
+                if keyword in self.root:
+                    self.refuse(
+                        (keyword,),
+                        f"Anthropic refuses '{keyword}' at the top level of input_schema (even without strict tool use)",
+                        fatal=True,
+                    )
+        if self.target == "openai" and "anyOf" in self.root:
+            self.refuse(("anyOf",), "OpenAI strict mode refuses 'anyOf' at the root: the root must be a plain object schema")
+        if self.target == "gemini":
+            if not GEMINI_NAME.fullmatch(name):
+                self.refuse(
+                    (),
+                    f"Gemini function names start with a letter or _ and have at most 64 of a-z A-Z 0-9 _ . : -: rename the tool {name!r}",
+                    document_path=("name",),
+                )
+            for key in self.root.get("properties", {}):
+                if not GEMINI_PARAMETER_NAME.fullmatch(key):
+                    self.refuse(
+                        ("properties", key),
+                        f"Gemini (Vertex AI) parameter names start with a letter or _ and have at most 64 of a-z A-Z 0-9 _: rename the parameter {key!r}",
+                    )
+            if not self.root.get("properties") and (
+                isinstance(self.root.get("additionalProperties"), dict) or "patternProperties" in self.root
+            ):
+                self.refuse(
+                    (),
+                    "the arguments are a map of free-form keys (no 'properties'); Gemini parameters need listed properties",
+                )
+        if self.target == "anthropic":
+            for path in _recursive_refs(self.root):
+                self.refuse(path, "Anthropic strict tool use refuses recursive schemas, and this $ref is recursive")
+
+    def lower(self, schema: Any, path: Path) -> Any:
+        if isinstance(schema, bool):
+            return self.lower_bool(schema, path)
+        return self.finish(self.fold(schema, path), path)
+
+    def lower_bool(self, schema: bool, path: Path) -> Any:
+        if self.target == "openai":
+            what = "accepts anything" if schema else "accepts nothing"
+            self.refuse(path, f"the schema at {_where(path)} is '{str(schema).lower()}' ({what}); OpenAI strict mode needs a schema with a 'type'")
+            return schema
+        if self.target == "gemini":
+            if not schema:
+                self.dropped(path, "false", "nothing is allowed here")
+            return {}
+        return schema
+
+    def fold(self, schema: dict, path: Path) -> dict:
+        """One node in the platform's spelling, with its $ref and allOf merged in (not yet finished)."""
+        node = dict(schema)
+        parts: list[tuple[dict, Path]] = []
+        if "$ref" in node and self.inlines(node):
+            ref = node.pop("$ref")
+            target = _ref_path(self.root, ref)
+            if any(target == open_target[: len(target)] for open_target in self.stack):
+                # Inlining would never end. Gemini inlines every $ref; the strict modes only
+                # a $ref beside other keywords (anthropic's recursion is reported up front).
+                if self.target == "gemini":
+                    self.refuse(
+                        path + ("$ref",),
+                        f"this $ref ({ref}) is recursive; Gemini has no $ref, definitions are inlined, and a recursive one cannot be",
+                    )
+                elif self.target == "openai":
+                    self.refuse(
+                        path + ("$ref",),
+                        f"this $ref ({ref}) beside other keywords is recursive, and OpenAI strict mode needs such a $ref inlined",
+                    )
+            else:
+                self.stack.append(target)
+                target_schema = _resolve(self.root, target)
+                if isinstance(target_schema, bool):
+                    folded = self.lower_bool(target_schema, target)
+                    parts.append((folded if isinstance(folded, dict) else {}, target))
+                else:
+                    parts.append((self.fold(target_schema, target), target))
+                self.stack.pop()
+        if "allOf" in node:
+            for i, branch in enumerate(node.pop("allOf")):
+                where = path + ("allOf", i)
+                if isinstance(branch, bool):
+                    folded = self.lower_bool(branch, where)
+                    parts.append((folded if isinstance(folded, dict) else {}, where))
+                else:
+                    parts.append((self.fold(branch, where), where))
+        result = self.keywords(node, path)
+        for part, where in parts:
+            result = self.merge(result, part, where)
+        return result
+
+    def inlines(self, node: dict) -> bool:
+        """Whether this node's $ref is replaced by (a lowered copy of) its target."""
+        if self.target == "gemini":
+            return True
+        ref = node["$ref"]
+        siblings = [k for k in node if k != "$ref" and not k.startswith("x-") and k not in _SILENT]
+        if self.target == "openai" and "default" in siblings:
+            siblings.remove("default")
+        if siblings:
+            return True  # $ref beside other keywords: merged into one schema
+        target = _ref_path(self.root, ref)
+        # Keep references to the root and to $defs entries (which stay in the export);
+        # references into other places may not survive the lowering.
+        return not (target == () or (len(target) == 2 and target[0] == "$defs"))
+
+    def keywords(self, node: dict, path: Path) -> dict:
+        """Every keyword of one node except $ref (when inlined) and allOf, lowered."""
+        out: dict[str, Any] = {}
+        target = self.target
+        for keyword, value in node.items():
+            where = path + (keyword,)
+            if keyword.startswith("x-") or keyword in _SILENT:
+                continue
+            if keyword in ("title", "description", "type", "required", "$ref"):
+                out[keyword] = value
+            elif keyword == "default":
+                if target != "openai":  # every property is required in OpenAI strict mode: defaults never apply
+                    out[keyword] = value
+            elif keyword in ("enum", "const"):
+                if target == "anthropic" and any(isinstance(v, (dict, list)) for v in (value if keyword == "enum" else [value])):
+                    self.dropped(path, keyword, "objects and arrays are not allowed in it")
+                else:
+                    out[keyword] = value
+            elif keyword == "properties":
+                out[keyword] = {}
+                for key, sub in value.items():
+                    lowered = out[keyword][key] = self.lower(sub, where + (key,))
+                    self.origins[id(lowered)] = (lowered, where + (key,))
+            elif keyword == "additionalProperties":
+                out[keyword] = value if isinstance(value, bool) else self.lower(value, where)
+            elif keyword == "patternProperties":
+                if target == "gemini":
+                    self.dropped(path, keyword)
+                else:  # refused in finish(): dropping it would refuse keys the contract accepts
+                    out[keyword] = {key: self.lower(sub, where + (key,)) for key, sub in value.items()}
+            elif keyword == "items":
+                if "prefixItems" in node:
+                    self.dropped(path, keyword, "it applies after 'prefixItems', which is dropped")
+                elif value is False:
+                    self.dropped(path, keyword, "the array must be empty", value=False)
+                elif value is not True:
+                    out[keyword] = self.lower(value, where)
+            elif keyword == "$defs":
+                if target != "gemini":  # gemini: every $ref is inlined
+                    out[keyword] = {key: self.lower(sub, where + (key,)) for key, sub in value.items()}
+            elif keyword == "anyOf":
+                out[keyword] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
+            elif keyword == "oneOf":
+                if "anyOf" in node:
+                    self.dropped(path, keyword)
+                else:
+                    self.loosened(path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
+                    out["anyOf"] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
+            elif keyword == "uniqueItems":
+                if value:
+                    self.dropped(path, keyword, value=True)
+            elif keyword == "format":
+                if value in self.formats:
+                    out[keyword] = value
+                else:
+                    self.dropped(path, keyword, value=value)
+            elif keyword == "pattern":
+                if target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(value):
+                    self.dropped(path, keyword, "it uses a backreference, lookaround or word boundary")
+                else:
+                    out[keyword] = value
+            elif keyword in ("minLength", "maxLength", "minProperties", "maxProperties"):
+                if target == "gemini":
+                    out[keyword] = value
+                else:
+                    self.dropped(path, keyword)
+            elif keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                if target == "anthropic":
+                    self.dropped(path, keyword)
+                else:
+                    out[keyword] = value
+            elif keyword == "multipleOf":
+                if target == "openai":
+                    out[keyword] = value
+                else:
+                    self.dropped(path, keyword)
+            elif keyword == "minItems":
+                if target == "anthropic" and value > 1:
+                    self.loosened(path, f"'minItems' {value} is exported as 'minItems' 1 (only 0 and 1 are supported)")
+                    out[keyword] = 1
+                else:
+                    out[keyword] = value
+            elif keyword == "maxItems":
+                if target == "anthropic":
+                    self.dropped(path, keyword)
+                else:
+                    out[keyword] = value
+            elif keyword in (
+                "prefixItems",
+                "contains",
+                "minContains",
+                "maxContains",
+                "propertyNames",
+                "dependentRequired",
+                "dependentSchemas",
+                "not",
+                "if",
+                "then",
+                "else",
+            ):
+                self.dropped(path, keyword)
+            else:  # a keyword this module does not know yet: never passed on silently
+                self.dropped(path, keyword, "not translated for this platform")
+        return out
+
+    # -- merging ($ref beside keywords, allOf) -------------------------------------
+
+    def merge(self, base: dict, extra: dict, where: Path) -> dict:
+        """One schema for base AND extra, or a loosening of it (noted): base wins on annotations."""
+        out = dict(base)
+        for key, value in extra.items():
+            if key not in out:
+                out[key] = value
+                continue
+            mine = out[key]
+            if json_equal(mine, value) or key in ("title", "description", "default", "$comment"):
+                continue
+            if key == "type":
+                both = _intersect_types(_type_list(mine), _type_list(value))
+                if both:
+                    out[key] = both[0] if len(both) == 1 else both
+                else:
+                    self.dropped(where, key, "it contradicts the type beside it")
+            elif key == "required":
+                out[key] = list(mine) + [k for k in value if k not in mine]
+            elif key == "enum":
+                common = [v for v in mine if any(json_equal(v, w) for w in value)]
+                out[key] = common or mine
+            elif key in ("properties", "patternProperties", "$defs"):
+                merged = dict(mine)
+                for name, sub in value.items():
+                    merged[name] = self.merge_schemas(merged[name], sub, where + (key, name)) if name in merged else sub
+                out[key] = merged
+            elif key == "items":
+                out[key] = self.merge_schemas(mine, value, where + (key,))
+            elif key == "additionalProperties":
+                if mine is False or value is False:
+                    out[key] = False
+                elif mine is True:
+                    out[key] = value
+                elif value is not True:
+                    self.dropped(where, key)
+            elif key in _LOWER and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+                out[key] = max(mine, value)
+            elif key in _UPPER and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+                out[key] = min(mine, value)
+            else:
+                self.dropped(where, key, "it cannot be merged with the same keyword beside it")
+        return out
+
+    def merge_schemas(self, a: Any, b: Any, where: Path) -> Any:
+        if a is True or (isinstance(a, dict) and not a):
+            return b
+        if b is True or (isinstance(b, dict) and not b):
+            return a
+        if a is False or b is False:
+            return False
+        return self.merge(a, b, where)
+
+    # -- finishing a node --------------------------------------------------------
+
+    def finish(self, node: dict, path: Path) -> dict:
+        if isinstance(node.get("anyOf"), list):
+            branches: list[Any] = []
+            for branch in node["anyOf"]:
+                if not any(json_equal(branch, seen) for seen in branches):
+                    branches.append(branch)
+            node = dict(node)
+            if len(branches) == 1 and isinstance(branches[0], dict):
+                del node["anyOf"]
+                node = self.merge(node, branches[0], path + ("anyOf", 0))
+            else:
+                node["anyOf"] = branches
+        if self.target == "gemini":
+            return self.finish_gemini(node, path)
+        return self.finish_strict(node, path)
+
+    def finish_strict(self, node: dict, path: Path) -> dict:
+        openai = self.target == "openai"
+        if "type" not in node and "anyOf" not in node and "$ref" not in node:
+            values = node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
+            if values is not None:
+                node = {"type": _inferred_type(values), **node}
+            elif openai:
+                self.refuse(
+                    path,
+                    f"the schema at {_where(path)} has no 'type'; OpenAI strict mode needs a 'type' "
+                    "(or 'anyOf' or '$ref') on every schema: add one",
+                )
+        types = _type_list(node.get("type"))
+        is_object = "object" in types or (
+            "type" not in node and any(k in node for k in ("properties", "additionalProperties", "patternProperties"))
+        )
+        if is_object:
+            mode = self.platform
+            if "patternProperties" in node:
+                self.refuse(
+                    path + ("patternProperties",),
+                    f"{mode} refuses 'patternProperties' (only listed properties and additionalProperties: false are allowed)",
+                )
+                node = {k: v for k, v in node.items() if k != "patternProperties"}
+            additional = node.get("additionalProperties", True)
+            if additional is not False:
+                if additional is True:
+                    detail = "does not say 'additionalProperties: false'"
+                    if "additionalProperties" in node:
+                        detail = "says 'additionalProperties: true'"
+                    self.refuse(
+                        path,
+                        f"the object at {_where(path)} {detail}; {mode} requires it on every object "
+                        "(add additionalProperties: false if unknown keys may be refused)",
+                    )
+                else:
+                    self.refuse(
+                        path + ("additionalProperties",),
+                        f"'additionalProperties' at {_where(path)} is a schema (a map of free-form keys); "
+                        f"{mode} allows only additionalProperties: false",
+                    )
+            if openai:
+                required = node.get("required", [])
+                for key, sub in node.get("properties", {}).items():
+                    if key not in required:
+                        kinds = [t for t in _type_list(sub.get("type") if isinstance(sub, dict) else None) if t != "null"]
+                        spelled = f"type: [{', '.join(kinds)}, 'null']" if kinds else "a 'null' alternative"
+                        origin = self.origins.get(id(sub))
+                        self.refuse(
+                            origin[1] if origin and origin[0] is sub else path + ("properties", key),
+                            f"property '{key}' is optional (not in 'required'); OpenAI strict mode requires every "
+                            f"property in 'required': list it there, and if the model may leave it out, allow null "
+                            f"instead ({spelled})",
+                        )
+        return node
+
+    def finish_gemini(self, node: dict, path: Path) -> dict:
+        node = dict(node)
+        types = _type_list(node.pop("type", None))
+        nullable = "null" in types
+        if "enum" in node:
+            values = node.pop("enum")
+            nullable = nullable or None in values
+            if not types:
+                types = _type_list(_inferred_type(values))
+            strings = [v for v in values if isinstance(v, str)]
+            others = [v for v in values if not isinstance(v, str) and v is not None]
+            if others:
+                shown = ", ".join(json.dumps(v) for v in others[:5]) + (", ..." if len(others) > 5 else "")
+                self.dropped(path, "enum", f"Gemini enums hold only strings; {shown} not enforced")
+            if strings:
+                node["enum"] = strings
+        if "const" in node:
+            value = node.pop("const")
+            if not types:
+                types = _type_list(_inferred_type([value]))
+            if isinstance(value, str):
+                node["enum"] = [value]
+            elif value is None:
+                nullable = True
+            else:
+                self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
+        for exclusive, inclusive, pick in (("exclusiveMinimum", "minimum", max), ("exclusiveMaximum", "maximum", min)):
+            if exclusive in node:
+                bound = node.pop(exclusive)
+                node[inclusive] = pick(bound, node[inclusive]) if inclusive in node else bound
+                self.loosened(path, f"'{exclusive}' {bound} is exported as '{inclusive}' {bound} (the bound itself is allowed)")
+        if "additionalProperties" in node:
+            additional = node.pop("additionalProperties")
+            if additional is not True:
+                if additional is False:
+                    self.dropped(path, "additionalProperties", value=False)
+                else:
+                    self.dropped(path, "additionalProperties", "a schema for the keys not listed")
+        others = [t for t in types if t != "null"]
+        if len(others) == 1 or (not others and nullable):
+            node = {"type": others[0] if others else "null", **node}
+            if "enum" in node and node["type"] != "string":
+                node.pop("enum")
+        elif len(others) > 1:
+            if "anyOf" in node:
+                self.dropped(path, "type", f"{types} beside 'anyOf'")
+            else:
+                branches = []
+                for kind in others:
+                    branch: dict[str, Any] = {"type": kind}
+                    for key in list(node):
+                        if _KIND.get(key) == ("number" if kind == "integer" else kind) or (key == "enum" and kind == "string"):
+                            branch[key] = node[key]
+                    branches.append(branch)
+                for key in list(node):
+                    if key in _KIND or key == "enum":
+                        del node[key]
+                node["anyOf"] = branches
+        if nullable and (others or "anyOf" in node):
+            node["nullable"] = True
+        made = node.get("anyOf", []) if len(others) > 1 else []
+        if path and any(n.get("type") == "object" and not n.get("properties") for n in [node, *made]):
+            self.refuse(
+                path,
+                f"Gemini refuses an object schema without properties (a free-form map) at {_where(path)}: "
+                "'properties: should be non-empty for OBJECT type' (Gemini's parametersJsonSchema, fed with the "
+                "jsonschema export, takes such schemas)",
+            )
+        return node
+
+    # -- platform limits -----------------------------------------------------------
+
+    def openai_limits(self, lowered: dict) -> None:
+        properties = enum_values = chars = 0
+        deepest: tuple[int, Path] = (0, ())
+        for node, path, depth in _walk(lowered):
+            if isinstance(node.get("properties"), dict):
+                properties += len(node["properties"])
+                chars += sum(len(k) for k in node["properties"])
+            if isinstance(node.get("$defs"), dict):
+                chars += sum(len(k) for k in node["$defs"])
+            if isinstance(node.get("enum"), list):
+                values = node["enum"]
+                enum_values += len(values)
+                size = sum(len(v) for v in values if isinstance(v, str))
+                chars += size
+                if len(values) > OPENAI_LARGE_ENUM and size > OPENAI_LARGE_ENUM_CHARS:
+                    self.refuse(
+                        path + ("enum",),
+                        f"this enum has {len(values)} values with {size} characters in all; OpenAI strict mode allows at most "
+                        f"{OPENAI_LARGE_ENUM_CHARS} characters in an enum of more than {OPENAI_LARGE_ENUM} strings",
+                    )
+            if isinstance(node.get("const"), str):
+                chars += len(node["const"])
+            if depth > deepest[0]:
+                deepest = (depth, path)
+        if properties > OPENAI_MAX_PROPERTIES:
+            self.refuse((), f"the schema has {properties} properties; OpenAI strict mode allows at most {OPENAI_MAX_PROPERTIES}")
+        if deepest[0] > OPENAI_MAX_OBJECT_DEPTH:
+            self.refuse(
+                deepest[1],
+                f"objects nest {deepest[0]} levels deep here; OpenAI strict mode allows at most {OPENAI_MAX_OBJECT_DEPTH}",
+            )
+        if enum_values > OPENAI_MAX_ENUM_VALUES:
+            self.refuse((), f"the schema has {enum_values} enum values; OpenAI strict mode allows at most {OPENAI_MAX_ENUM_VALUES}")
+        if chars > OPENAI_MAX_STRING_CHARS:
+            self.refuse(
+                (),
+                f"property names, definition names and enum/const strings have {chars} characters; "
+                f"OpenAI strict mode allows at most {OPENAI_MAX_STRING_CHARS}",
+            )
+
+    def anthropic_limits(self, lowered: dict) -> None:
+        optional = unions = 0
+        for node, _path, _depth in _walk(lowered):
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                optional += sum(1 for key in properties if key not in node.get("required", []))
+            if "anyOf" in node or isinstance(node.get("type"), list):
+                unions += 1
+        if optional > ANTHROPIC_MAX_OPTIONAL:
+            self.refuse(
+                (),
+                f"the schema has {optional} optional properties; Anthropic strict tool use allows at most "
+                f"{ANTHROPIC_MAX_OPTIONAL} optional parameters (in all strict tools of a request)",
+            )
+        if unions > ANTHROPIC_MAX_UNIONS:
+            self.refuse(
+                (),
+                f"the schema has {unions} schemas with 'anyOf' or a list of types; Anthropic strict tool use allows at most "
+                f"{ANTHROPIC_MAX_UNIONS} (in all strict tools of a request)",
+            )
+
+
+# -- helpers --------------------------------------------------------------------------
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _pointer(path: Path) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _where(path: Path) -> str:
+    return _pointer(path) or "the root"
+
+
+def _type_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _intersect_types(a: list[str], b: list[str]) -> list[str]:
+    """The types both lists allow (integer is also a number)."""
+    both = [t for t in a if t in b or (t == "integer" and "number" in b)]
+    both += [t for t in b if t == "integer" and "number" in a and t not in both]
+    return both
+
+
+def _inferred_type(values: list[Any]) -> Any:
+    """The ``type`` that exactly covers the JSON types of ``values`` (integers within number)."""
+    kinds: list[str] = []
+    for value in values:
+        kind = json_type(value)
+        if kind not in kinds:
+            kinds.append(kind)
+    if "number" in kinds and "integer" in kinds:
+        kinds.remove("integer")
+    return kinds[0] if len(kinds) == 1 else kinds
+
+
+def _ref_path(root: Any, ref: str) -> Path:
+    """The schema path (with int list indexes) a local ``$ref`` points at."""
+    from urllib.parse import unquote
+
+    if ref in ("#", ""):
+        return ()
+    steps: list[str | int] = []
+    node = root
+    for part in ref[2:].split("/"):
+        part = unquote(part).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, list):
+            steps.append(int(part))
+            node = node[int(part)]
+        else:
+            steps.append(part)
+            node = node[part]
+    return tuple(steps)
+
+
+def _resolve(root: Any, path: Path) -> Any:
+    node = root
+    for step in path:
+        node = node[step]
+    return node
+
+
+def _subschemas(schema: Any, path: Path) -> list[tuple[Any, Path]]:
+    """The direct subschemas of a (2020-12, toolshape subset) schema, with their paths."""
+    if not isinstance(schema, dict):
+        return []
+    found: list[tuple[Any, Path]] = []
+    for keyword in ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties"):
+        if isinstance(schema.get(keyword), (dict, bool)):
+            found.append((schema[keyword], path + (keyword,)))
+    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        if isinstance(schema.get(keyword), list):
+            found.extend((sub, path + (keyword, i)) for i, sub in enumerate(schema[keyword]))
+    for keyword in ("$defs", "properties", "patternProperties", "dependentSchemas"):
+        if isinstance(schema.get(keyword), dict):
+            found.extend((sub, path + (keyword, key)) for key, sub in schema[keyword].items())
+    return found
+
+
+def _walk(schema: Any, path: Path = (), depth: int = 0):
+    """Every dict schema under ``schema`` with its path and object-nesting depth (the root object is 1)."""
+    if not isinstance(schema, dict):
+        return
+    types = _type_list(schema.get("type"))
+    depth = depth + 1 if "object" in types or "properties" in schema else depth
+    yield schema, path, depth
+    for sub, where in _subschemas(schema, path):
+        yield from _walk(sub, where, depth)
+
+
+def _recursive_refs(root: Any) -> list[Path]:
+    """Paths of the ``$ref`` keywords that close a cycle of references."""
+    found: list[Path] = []
+    state: dict[Path, str] = {}
+
+    def visit_target(target: Path) -> None:
+        state[target] = "open"
+        visit(_resolve(root, target), target)
+        state[target] = "done"
+
+    def visit(node: Any, path: Path) -> None:
+        for sub, where in _subschemas(node, path):
+            visit(sub, where)
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            try:
+                target = _ref_path(root, node["$ref"])
+            except (KeyError, IndexError, ValueError, TypeError):
+                return
+            inside = any(target == open_target[: len(target)] for open_target, s in state.items() if s == "open")
+            if inside:
+                if path + ("$ref",) not in found:
+                    found.append(path + ("$ref",))
+            elif target not in state:
+                visit_target(target)
+
+    visit_target(())
+    return found
+
+
+def _strip_extensions(schema: Any) -> Any:
+    """``schema`` without toolshape's ``x-*`` keywords (property names are kept)."""
+    return _map_schema(schema, lambda node: {k: v for k, v in node.items() if not k.startswith("x-")})
+
+
+def _map_schema(schema: Any, change: Callable[[dict], dict]) -> Any:
+    """Apply ``change`` to every schema node (bottom-up), rebuilding the containers."""
+    if not isinstance(schema, dict):
+        return schema
+    node = dict(schema)
+    for keyword in ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties"):
+        if isinstance(node.get(keyword), dict):
+            node[keyword] = _map_schema(node[keyword], change)
+    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        if isinstance(node.get(keyword), list):
+            node[keyword] = [_map_schema(sub, change) for sub in node[keyword]]
+    for keyword in ("$defs", "properties", "patternProperties", "dependentSchemas"):
+        if isinstance(node.get(keyword), dict):
+            node[keyword] = {key: _map_schema(sub, change) for key, sub in node[keyword].items()}
+    return change(node)

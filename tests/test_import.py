@@ -1,0 +1,472 @@
+"""Importing JSON Schemas, MCP tools/list results and OpenAI/Anthropic tool lists.
+
+Each fixture under tests/import_fixtures/ is imported, written to a temporary folder, run
+through the whole pipeline in memory, and exported back: the exported parameters equal
+the input's parameters (translated to 2020-12 where the input used older spellings).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toolshape import contract, errors, export, importer, pipeline, render, source
+
+FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
+
+
+def fixture(name: str) -> Path:
+    return FIXTURES / name
+
+
+def checked(imported: importer.ImportedContract) -> contract.Contract:
+    return contract.check(source.load(imported.yaml_text.encode("utf-8"), imported.relative_path))
+
+
+def generate(imported: importer.ImportedContract, accepted: Any = None) -> pipeline.Generated:
+    """The whole pipeline, in memory. ``accepted``: arguments to add as an example when the
+    generator cannot build accepted arguments itself (the importer never invents examples)."""
+    raw = imported.yaml_text.encode("utf-8")
+    env = render.environment()
+    label = f"contracts/{imported.relative_path}"
+    try:
+        return pipeline.generate(raw, label, PurePosixPath(imported.relative_path), env)
+    except errors.ContractError as error:
+        if accepted is None or "cannot build accepted arguments" not in str(error):
+            raise
+    extra = importer.to_yaml({"examples": [{"description": "accepted arguments", "args": accepted}]})
+    return pipeline.generate(raw + extra.encode("utf-8"), label, PurePosixPath(imported.relative_path), env)
+
+
+def write_json(tmp_path: Path, name: str, data: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def problems_of(tmp_path: Path, data: Any, name: str = "tools.json") -> list[importer.ImportProblem]:
+    with pytest.raises(importer.ContractImportError) as raised:
+        importer.import_file(write_json(tmp_path, name, data))
+    return raised.value.problems
+
+
+#: Arguments each fixture tool accepts, for the tools whose schema the generator cannot
+#: build accepted arguments for by itself (a required pattern, a required $ref).
+ACCEPTED = {
+    "get_order_status": {"order_number": "ORD-123456", "include_items": None},
+    "create_refund": {"order_number": "ORD-123456", "amount": 12.5, "reason": "late", "note": None},
+    "GetForecast": {"location": {"city": "Lisbon"}},
+    "create_issue": {"repo": "octo/hello", "title": "Crash on start"},
+}
+
+
+# -- each input kind ---------------------------------------------------------------------------
+
+
+def test_pydantic_schema_with_defs_and_optional_fields(tmp_path: Path) -> None:
+    (imported,) = importer.import_file(fixture("pydantic_get_forecast.json"))
+    source_schema = json.loads(fixture("pydantic_get_forecast.json").read_text())
+    assert imported.name == "GetForecast" and imported.relative_path == "get_forecast.yaml"
+    assert imported.kind == "jsonschema" and imported.warnings == []
+    data = imported.data
+    assert data["description"] == "Daily weather forecast for a location, up to two weeks ahead."
+    assert "title" not in data["parameters"] and "description" not in data["parameters"]
+    country = data["parameters"]["$defs"]["Location"]["properties"]["country"]
+    assert country["anyOf"][1] == {"type": "null"}
+    # the round trip: the jsonschema export is the input, with the 2020-12 dialect named
+    definition = export.export(checked(imported), "jsonschema").definition
+    assert definition == {"$schema": export.DIALECT, **source_schema}
+    assert_pipeline_and_write(tmp_path, [imported])
+
+
+def test_zod_draft_07_schema_with_definitions(tmp_path: Path) -> None:
+    (imported,) = importer.import_file(fixture("zod_create_issue.json"))
+    assert imported.name == "create_issue" and imported.relative_path == "create_issue.yaml"
+    parameters = imported.data["parameters"]
+    original = json.loads(fixture("zod_create_issue.json").read_text())["definitions"]["create_issue"]
+    translated = json.loads(json.dumps(original))
+    del translated["description"]
+    translated["properties"]["assignees"]["$ref"] = "#/properties/labels"  # the hoisted definition is the root
+    translated["properties"]["due"]["$ref"] = "#/$defs/date"
+    estimate = translated["properties"]["estimate"]
+    estimate["prefixItems"] = estimate.pop("items")
+    translated["$defs"] = {"date": json.loads(fixture("zod_create_issue.json").read_text())["definitions"]["date"]}
+    assert parameters == translated
+    assert list(parameters["properties"]) == list(original["properties"])  # property order kept
+    definition = export.export(checked(imported), "jsonschema").definition
+    assert definition == {"$schema": export.DIALECT, "title": "create_issue", "description": original["description"], **translated}
+    assert_pipeline_and_write(tmp_path, [imported])
+
+
+def test_mcp_tools_list_result(tmp_path: Path) -> None:
+    contracts = importer.import_file(fixture("mcp_tools_list.json"))
+    tools = json.loads(fixture("mcp_tools_list.json").read_text())["result"]["tools"]
+    assert [c.name for c in contracts] == ["read_text_file", "search_files"]
+    assert [c.kind for c in contracts] == ["mcp", "mcp"]
+    assert any("'title' is not carried over" in w for w in contracts[0].warnings)
+    assert any("'annotations' is not carried over" in w for w in contracts[0].warnings)
+    for imported, tool in zip(contracts, tools):
+        expected = {k: v for k, v in tool["inputSchema"].items() if k != "$schema"}
+        assert imported.data["description"] == tool["description"]
+        assert export.export(checked(imported), "mcp").definition["inputSchema"] == expected
+    assert_pipeline_and_write(tmp_path, contracts)
+
+
+def test_mcp_result_without_the_json_rpc_envelope(tmp_path: Path) -> None:
+    result = json.loads(fixture("mcp_tools_list.json").read_text())["result"]
+    result["nextCursor"] = "page-2"
+    contracts = importer.import_file(write_json(tmp_path, "list.json", result))
+    assert [c.name for c in contracts] == ["read_text_file", "search_files"]
+    assert all(any("nextCursor" in w for w in c.warnings) for c in contracts)
+
+
+def test_openai_tool_list(tmp_path: Path) -> None:
+    contracts = importer.import_file(fixture("openai_tools.json"))
+    tools = json.loads(fixture("openai_tools.json").read_text())
+    assert [c.name for c in contracts] == ["get_order_status", "create_refund"]
+    for imported, tool in zip(contracts, tools):
+        result = export.export(checked(imported), "openai")
+        assert result.strict is True and result.notes == []  # strict-ready in, strict out, unchanged
+        assert result.definition == tool
+    assert_pipeline_and_write(tmp_path, contracts)
+    wrapped = importer.import_file(write_json(tmp_path, "request.json", {"model": "x", "tools": tools}))
+    assert [c.data for c in wrapped] == [c.data for c in contracts]
+
+
+def test_openai_responses_api_entries(tmp_path: Path) -> None:
+    tool = json.loads(fixture("openai_tools.json").read_text())[0]["function"]
+    flat = {"type": "function", **tool}
+    (imported,) = importer.import_file(write_json(tmp_path, "responses.json", [flat]))
+    assert imported.data["parameters"] == tool["parameters"]
+
+
+def test_anthropic_tool_list(tmp_path: Path) -> None:
+    contracts = importer.import_file(fixture("anthropic_tools.json"))
+    tools = json.loads(fixture("anthropic_tools.json").read_text())
+    assert [c.name for c in contracts] == ["get_stock_price", "convert_currency"]
+    for imported, tool in zip(contracts, tools):
+        assert imported.data["parameters"] == tool["input_schema"]
+        assert export.export(checked(imported), "mcp").definition["inputSchema"] == tool["input_schema"]
+    (stock, currency) = contracts
+    # get_stock_price is not strict-ready (no additionalProperties: false): exported unchanged
+    assert export.export(checked(stock), "anthropic").definition == tools[0]
+    # convert_currency is: strict, with 'minimum' dropped (and noted)
+    result = export.export(checked(currency), "anthropic")
+    assert result.strict is True
+    expected = json.loads(json.dumps(tools[1]["input_schema"]))
+    del expected["properties"]["amount"]["minimum"], expected["properties"]["on"]["examples"]
+    assert result.definition == {**tools[1], "input_schema": expected, "strict": True}
+    assert result.notes == [
+        "Anthropic strict tool use does not enforce 'minimum' at /properties/amount: the generated validator is the only enforcement"
+    ]
+    assert_pipeline_and_write(tmp_path, contracts)
+
+
+def test_yaml_1_1_surprises_are_quoted() -> None:
+    (_, currency) = importer.import_file(fixture("anthropic_tools.json"))
+    text = currency.yaml_text
+    assert "'on':" in text  # a key YAML 1.1 reads as true
+    assert "enum: ['yes', 'no']" in text
+    assert "examples: ['2025-01-31']" in text  # a date
+    document = source.load(text.encode("utf-8"), "convert_currency.yaml")  # refuses any surprise
+    assert document.data == currency.data
+    assert document.data["parameters"]["properties"]["round"]["enum"] == ["yes", "no"]
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["yes", "No", "on", "OFF", "y", "n", "~", "null", "true", "2025-01-31", "12:30", "017", "0o17", "1e3", "-.5",
+     ".inf", ".NaN", "0x1F", "1_000", " padded ", "", "multi\nline\ntext", "trailing\n", "tab\there", "#hash",
+     "- dash", "key: value", "[x]", "{y}", "*alias", "&anchor", "!tag", "%pct", "@at", "`tick", "'q'", '"dq"',
+     "caf\u00e9 \u676d\u5dde", "=", "<<"],
+)
+def test_any_string_survives_the_yaml_writer(value: str) -> None:
+    data = {"name": "t", "description": value or "d", "parameters": {"type": "object", "properties": {value or "k": {"enum": [value]}}}}
+    text = importer.to_yaml(data)
+    assert source.load(text.encode("utf-8"), "t.yaml").data == data
+
+
+def test_lone_surrogates_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text('[{"name": "a", "description": "d", "input_schema": {"type": "object", '
+                    '"properties": {"x": {"enum": ["\\ud800"]}}}}]', encoding="utf-8")
+    with pytest.raises(importer.ContractImportError) as raised:
+        importer.import_file(path)
+    (problem,) = raised.value.problems
+    assert problem.pointer == "/0/input_schema/properties/x/enum/0" and "lone surrogate" in problem.message
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    text=st.text(st.characters(exclude_categories=["Cs"]), max_size=20),
+    values=st.lists(st.text(st.characters(exclude_categories=["Cs"]), max_size=12), min_size=1, max_size=3),
+)
+def test_the_yaml_writer_round_trips_any_text(text: str, values: list[str]) -> None:
+    data = {"name": "t", "description": text, "parameters": {"type": "object", "properties": {text: {"enum": values}}}}
+    assert source.load(importer.to_yaml(data).encode("utf-8"), "t.yaml").data == data
+
+
+def test_contract_text_is_readable() -> None:
+    (imported,) = importer.import_file(fixture("pydantic_get_forecast.json"))
+    lines = imported.yaml_text.splitlines()
+    assert lines[0].startswith("# Imported by toolshape from pydantic_get_forecast.json (JSON Schema)")
+    assert lines[1:4] == ["name: GetForecast", "description: Daily weather forecast for a location, up to two weeks ahead.", "parameters:"]
+    assert "  type: object" == lines[4]
+    assert "    location: {$ref: '#/$defs/Location'}" in lines
+    assert lines.index("  $defs:") > lines.index("  properties:")
+
+
+def assert_pipeline_and_write(tmp_path: Path, contracts: list[importer.ImportedContract]) -> None:
+    out = tmp_path / "contracts"
+    written = importer.write_imported(contracts, out)
+    assert written == [out / c.relative_path for c in contracts]
+    for path, imported in zip(written, contracts):
+        assert path.read_text(encoding="utf-8") == imported.yaml_text
+        document = source.load_file(path, str(path))
+        contract.check(document)
+        generated = generate(imported, ACCEPTED.get(imported.name))
+        assert generated.contract.name == imported.name
+        assert "def validate(" in generated.module_source
+
+
+# -- translation of older JSON Schema spellings -------------------------------------------------
+
+
+def test_draft_04_and_07_spellings_are_translated(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "id": "https://example.com/schemas/move.json",
+        "title": "move_piece",
+        "description": "Move a chess piece.",
+        "type": "object",
+        "definitions": {"square": {"type": "string", "pattern": "^[a-h][1-8]$"}},
+        "properties": {
+            "from": {"$ref": "#/definitions/square"},
+            "to": {"$ref": "https://example.com/schemas/move.json#/definitions/square"},
+            "promotion": {"type": "string", "enum": ["q", "r", "b", "n"]},
+            "clock": {"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 60, "exclusiveMaximum": False},
+            "path": {"type": "array", "items": [{"$ref": "#/definitions/square"}], "additionalItems": {"type": "integer"}},
+            "note": {"type": "string", "format": "uri-reference", "example": "https://example.com"},
+        },
+        "dependencies": {"promotion": ["to"], "clock": {"required": ["from"]}},
+        "required": ["from", "to"],
+    }
+    (imported,) = importer.import_file(write_json(tmp_path, "move.json", schema))
+    p = imported.data["parameters"]
+    assert imported.name == "move_piece"
+    assert p["$defs"] == {"square": {"type": "string", "pattern": "^[a-h][1-8]$"}}
+    assert p["properties"]["from"] == {"$ref": "#/$defs/square"}
+    assert p["properties"]["to"] == {"$ref": "#/$defs/square"}  # the root $id's own URL is local
+    assert p["properties"]["clock"] == {"type": "number", "exclusiveMinimum": 0, "maximum": 60}
+    assert p["properties"]["path"] == {"type": "array", "prefixItems": [{"$ref": "#/$defs/square"}], "items": {"type": "integer"}}
+    assert p["properties"]["note"] == {"type": "string", "examples": ["https://example.com"]}
+    assert p["dependentRequired"] == {"promotion": ["to"]}
+    assert p["dependentSchemas"] == {"clock": {"required": ["from"]}}
+    assert "$schema" not in p and "id" not in p
+    assert any("/properties/note/format" in w and "uri-reference" in w for w in imported.warnings)
+
+
+def test_refs_into_translated_places_follow_them(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2019-09/schema",
+        "title": "plot",
+        "description": "Plot points.",
+        "type": "object",
+        "properties": {
+            "origin": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]},
+            "x": {"$ref": "#/properties/origin/items/0"},
+            "label": {"$ref": "#/definitions/with~1slash"},
+        },
+        "definitions": {"with/slash": {"type": "string"}},
+    }
+    (imported,) = importer.import_file(write_json(tmp_path, "plot.json", schema))
+    p = imported.data["parameters"]
+    assert p["properties"]["x"] == {"$ref": "#/properties/origin/prefixItems/0"}
+    assert p["properties"]["label"] == {"$ref": "#/$defs/with~1slash"}
+    generate(imported)
+
+
+def test_draft_07_keywords_beside_ref_are_dropped(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "t",
+        "description": "d",
+        "type": "object",
+        "definitions": {"n": {"type": "integer"}},
+        "properties": {"a": {"$ref": "#/definitions/n", "minimum": 5, "description": "kept"}},
+    }
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    assert imported.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n", "description": "kept"}
+    assert any("'minimum' beside '$ref' is dropped" in w for w in imported.warnings)
+
+
+def test_a_bare_schema_is_named_after_the_file_when_its_title_is_no_tool_name(tmp_path: Path) -> None:
+    schema = {"title": "Create an event", "description": "Create a calendar event.", "type": "object", "properties": {}}
+    (imported,) = importer.import_file(write_json(tmp_path, "create_event.schema.json", schema))
+    assert imported.name == "create_event"
+    assert imported.data["parameters"] == {"type": "object", "title": "Create an event", "properties": {}}
+    assert any("not a tool name" in w for w in imported.warnings)
+
+
+def test_yaml_input(tmp_path: Path) -> None:
+    path = tmp_path / "tools.yaml"
+    path.write_text("- name: ping\n  description: Ping the server.\n  input_schema: {type: object}\n", encoding="utf-8")
+    (imported,) = importer.import_file(path)
+    assert imported.data == {"name": "ping", "description": "Ping the server.", "parameters": {"type": "object"}}
+
+
+def test_file_names_are_module_names(tmp_path: Path) -> None:
+    tools = [
+        {"name": name, "description": "d", "input_schema": {"type": "object"}}
+        for name in ("get-weather.v2", "class", "2fa_reset", "tests", "TOOLS", "SendEmail", "send_email")
+    ]
+    contracts = importer.import_file(write_json(tmp_path, "many.json", tools))
+    assert [c.relative_path for c in contracts] == [
+        "get_weather_v2.yaml",
+        "class_tool.yaml",
+        "tool_2fa_reset.yaml",
+        "tests_tool.yaml",
+        "tools_tool.yaml",
+        "send_email.yaml",
+        "send_email_2.yaml",
+    ]
+    assert any("send_email.yaml is taken" in w for w in contracts[-1].warnings)
+
+
+# -- what cannot be carried over ----------------------------------------------------------------
+
+
+def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None:
+    tools = {
+        "tools": [
+            {"name": "remote", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}},
+            {"name": "unevaluated", "description": "d", "inputSchema": {"type": "object", "unevaluatedProperties": False}},
+            {"name": "array_root", "description": "d", "inputSchema": {"type": "array"}},
+            {"name": "bad name!", "description": "d", "inputSchema": {"type": "object"}},
+            {"name": "no_description", "inputSchema": {"type": "object"}},
+            {"name": "anchor", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#thing"}}}},
+            {"name": "dangling", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/nope"}}}},
+            {"name": "nested_id", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$id": "x.json", "type": "string"}}}},
+            {"name": "dynamic", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$dynamicRef": "#node"}}}},
+            {"name": "fine", "description": "d", "inputSchema": {"type": "object"}},
+        ]
+    }
+    problems = problems_of(tmp_path, tools)
+    shown = [(p.tool, p.pointer) for p in problems]
+    assert shown == [
+        ("remote", "/tools/0/inputSchema/properties/a/$ref"),
+        ("unevaluated", "/tools/1/inputSchema/unevaluatedProperties"),
+        ("array_root", "/tools/2/inputSchema/type"),
+        ("bad name!", "/tools/3/name"),
+        ("no_description", "/tools/4/description"),
+        ("anchor", "/tools/5/inputSchema/properties/a/$ref"),
+        ("dangling", "/tools/6/inputSchema/properties/a/$ref"),
+        ("nested_id", "/tools/7/inputSchema/properties/a/$id"),
+        ("dynamic", "/tools/8/inputSchema/properties/a/$dynamicRef"),
+    ]
+    text = "\n".join(str(p) for p in problems)
+    assert "tools.json: tool 'remote' at /tools/0/inputSchema/properties/a/$ref: error: remote $ref" in text
+    assert "toolshape does not implement 'unevaluatedProperties'" in text
+    assert 'the root type is "array", not "object"' in text
+    assert "toolshape resolves only JSON Pointers" in text
+    assert "points at nothing" in text
+
+
+def test_contract_check_failures_are_reported_at_the_input_pointer(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "t",
+        "description": "d",
+        "type": "object",
+        "definitions": {"n": {"type": "string", "minimum": 3}},
+        "properties": {"a": {"$ref": "#/definitions/n"}, "b": {"type": "string", "pattern": "[z-a]"}},
+        "required": ["c"],
+        "additionalProperties": False,
+    }
+    problems = problems_of(tmp_path, schema, "t.json")
+    assert all(p.tool == "t" for p in problems)
+    pointers = {p.pointer for p in problems}
+    assert "/definitions/n/minimum" in pointers or "/definitions/n" in pointers, problems
+    assert any(p.pointer.startswith("/properties/b") for p in problems), problems
+    assert any(p.pointer.startswith("/required") for p in problems), problems
+    assert all("(toolshape's contract check)" in p.message for p in problems)
+
+
+def test_unreadable_inputs(tmp_path: Path) -> None:
+    (problem,) = problems_of(tmp_path, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})
+    assert problem.pointer == "/error" and "Method not found" in problem.message
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"type": "object", "type": "array"}', encoding="utf-8")
+    with pytest.raises(importer.ContractImportError, match="appears twice"):
+        importer.import_file(broken)
+    broken.write_text('{"type": "object", "properties": {"a": {"maximum": NaN}}}', encoding="utf-8")
+    with pytest.raises(importer.ContractImportError, match="NaN is not JSON"):
+        importer.import_file(broken)
+    with pytest.raises(importer.ContractImportError, match="cannot read"):
+        importer.import_file(tmp_path / "missing.json")
+    (problem,) = problems_of(tmp_path, 42)
+    assert "expected a JSON Schema" in problem.message
+    (problem,) = problems_of(tmp_path, [{"type": "web_search_20250305", "name": "web_search"}])
+    assert problem.tool == "web_search" and "built-in tool" in problem.message
+
+
+def test_duplicate_tool_names(tmp_path: Path) -> None:
+    tool = {"name": "a", "description": "d", "input_schema": {"type": "object"}}
+    (problem,) = problems_of(tmp_path, [tool, tool])
+    assert problem.tool == "a" and "two tools" in problem.message
+
+
+# -- writing -------------------------------------------------------------------------------------
+
+
+def test_write_refuses_to_overwrite_unless_asked(tmp_path: Path) -> None:
+    contracts = importer.import_file(fixture("mcp_tools_list.json"))
+    out = tmp_path / "contracts"
+    out.mkdir()
+    (out / "search_files.yaml").write_text("mine\n", encoding="utf-8")
+    with pytest.raises(importer.ImportWriteError, match="search_files.yaml: exists"):
+        importer.write_imported(contracts, out)
+    assert not (out / "read_text_file.yaml").exists()  # all or nothing
+    assert (out / "search_files.yaml").read_text() == "mine\n"
+    importer.write_imported(contracts, out, overwrite=True)
+    assert (out / "search_files.yaml").read_text() == contracts[1].yaml_text
+    assert sorted(p.name for p in out.iterdir()) == ["read_text_file.yaml", "search_files.yaml"]
+
+
+@pytest.mark.parametrize("relative", ["../escape.yaml", "/tmp/absolute.yaml", "a/../../escape.yaml", "notes.txt", "a\\b.yaml"])
+def test_write_never_leaves_the_folder(tmp_path: Path, relative: str) -> None:
+    (imported,) = importer.import_file(fixture("pydantic_get_forecast.json"))
+    imported.relative_path = relative
+    with pytest.raises(importer.ImportWriteError):
+        importer.write_imported([imported], tmp_path / "out")
+    assert not (tmp_path / "escape.yaml").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_write_does_not_follow_links_out_of_the_folder(tmp_path: Path) -> None:
+    (imported,) = importer.import_file(fixture("pydantic_get_forecast.json"))
+    out = tmp_path / "out"
+    out.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (out / "billing").symlink_to(outside, target_is_directory=True)
+    imported.relative_path = "billing/get_forecast.yaml"
+    with pytest.raises(importer.ImportWriteError, match="symbolic link"):
+        importer.write_imported([imported], out)
+    (out / "get_forecast.yaml").symlink_to(outside / "victim.yaml")
+    imported.relative_path = "get_forecast.yaml"
+    with pytest.raises(importer.ImportWriteError, match="not a regular file"):
+        importer.write_imported([imported], out, overwrite=True)
+    assert list(outside.iterdir()) == []
+
+
+def test_write_creates_subfolders(tmp_path: Path) -> None:
+    (imported,) = importer.import_file(fixture("pydantic_get_forecast.json"))
+    imported.relative_path = "weather/get_forecast.yaml"
+    (path,) = importer.write_imported([imported], tmp_path / "out")
+    assert path == tmp_path / "out" / "weather" / "get_forecast.yaml" and path.is_file()
