@@ -15,9 +15,12 @@ from typing import Any
 
 from .billing import transfer_funds as billing_transfer_funds
 from .calendar import create_event as calendar_create_event
+from .comments import post_comment as comments_post_comment
 from .crm import update_contact as crm_update_contact
+from .docs import search_documents as docs_search_documents
 from .files import edit_file as files_edit_file
 from . import get_weather
+from .net import allow_ip as net_allow_ip
 from . import send_email
 from . import web_search
 
@@ -25,9 +28,12 @@ from . import web_search
 TOOLS: dict[str, ModuleType] = {
     "transfer_funds": billing_transfer_funds,
     "create_event": calendar_create_event,
+    "post_comment": comments_post_comment,
     "update_contact": crm_update_contact,
+    "search_documents": docs_search_documents,
     "edit_file": files_edit_file,
     "get_weather": get_weather,
+    "allow_ip": net_allow_ip,
     "send_email": send_email,
     "web_search": web_search,
 }
@@ -56,7 +62,7 @@ class UnknownToolResult:
     __slots__ = ("name", "status", "value", "errors")
 
     def __init__(self, name: object) -> None:
-        self.name = str(name)[:64]
+        self.name = name[:64] if type(name) is str else "<not a name>"
         self.status = "reject"
         self.value = None
         self.errors = (UnknownToolError(f"there is no tool named {self.name!r}"),)
@@ -82,9 +88,9 @@ class UnknownToolResult:
 
 def validate_call(name: str, arguments: Any) -> Any:
     """Check one call: text is parsed then validated, a decoded value is validated."""
-    module = TOOLS.get(name) if isinstance(name, str) else None
+    module = TOOLS.get(name) if type(name) is str else None
     if module is None:
         return UnknownToolResult(name)
-    if isinstance(arguments, (str, bytes, bytearray)):
+    if type(arguments) in (str, bytes, bytearray):
         return module.parse(arguments)
     return module.validate(arguments)

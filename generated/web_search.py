@@ -210,10 +210,13 @@ class Result:
             f"The arguments for {tool} are JSON, but they do not match the tool's parameters:"
         ]
         for error in self.errors:
-            lines.append(f"- at {error.path or 'the top level'}: {error.message}")
+            lines.append(
+                f"- at {_shorten(error.path, 120) or 'the top level'}: {_shorten(error.message, 200)}"
+            )
         if len(self.errors) >= MAX_ERRORS:
             lines.append(f"(only the first {MAX_ERRORS} problems are listed)")
-        if isinstance(self.value, str) and self.value.lstrip()[:1] in ("{", "["):
+        received: Any = self.value
+        if type(received) is str and received.lstrip()[:1] in ("{", "["):
             lines.append(
                 "The arguments were a JSON string that holds JSON text:"
                 " send the object itself, not a string containing it."
@@ -230,14 +233,22 @@ class Result:
                 else _redact(self.value, _SENSITIVE, 0)
             )
         except Exception:  # a hostile object: log its type only
-            arguments = f"<{type(self.value).__name__}>"
+            arguments = f"<{_type_name(self.value)}>"
         return {
             "tool": TOOL_NAME,
             "layer": self.layer,
             "status": self.status,
-            "errors": [error.as_dict() for error in self.errors],
+            "errors": [
+                {k: _shorten(v) for k, v in error.as_dict().items()}
+                for error in self.errors
+            ],
             "arguments": arguments,
         }
+
+
+def _shorten(text: str, limit: int = MAX_LOGGED_CHARS) -> str:
+    """A string for feedback and logs: at most ``limit`` characters (keys can be huge)."""
+    return text if len(text) <= limit else text[:limit] + "...[shortened]"
 
 
 _PARSE_ADVICE = {
@@ -260,6 +271,48 @@ def _not_an_object(value: object, message: str) -> Result:
     return Result(REJECT, value, (Error("", "type", message),))
 
 
+def _type_name(value: object) -> str:
+    """The Python type's name, whatever the object does to hide it."""
+    try:
+        return str(type.__getattribute__(type(value), "__name__"))
+    except Exception:
+        return "object"
+
+
+def _got(value: object) -> str:
+    """What a value is, for a type error, with a hint for the mix-ups models make."""
+    if value is None:
+        return "null (if the key is optional, leave it out instead of sending null)"
+    return _json_type(value) + _quoted_hint(value)
+
+
+def _quoted_hint(value: object) -> str:
+    """A hint when a string holds a JSON literal or a number (it never repeats the number)."""
+    if type(value) is not str or len(value) > 40:
+        return ""
+    stripped = value.strip()
+    if stripped in ("true", "false", "null"):
+        return f" (the word {stripped} in quotes: send {stripped} without quotes)"
+    try:
+        float(stripped)
+    except ValueError:
+        return ""
+    if stripped.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        return ""
+    return " (a number written as a string: send the number without quotes)"
+
+
+def _did_you_mean(value: object, allowed: frozenset[str]) -> str:
+    """'; did you mean "c"?' when a string differs from an allowed one only in case."""
+    if type(value) is not str or len(value) > 200:
+        return ""
+    wanted = value.lower().replace("_", "").replace("-", "")
+    for option in sorted(allowed):
+        if option.lower().replace("_", "").replace("-", "") == wanted:
+            return f"; did you mean {_quote(option)}?"
+    return ""
+
+
 def _json_type(value: object) -> str:
     """The JSON type of a value, in words, for messages."""
     if value is None:
@@ -276,7 +329,7 @@ def _json_type(value: object) -> str:
         return "an array"
     if isinstance(value, dict):
         return "an object"
-    return f"a Python {type(value).__name__} (not a JSON value)"
+    return f"a Python {_type_name(value)} (not a JSON value)"
 
 
 def _pointer_token(key: object) -> str:
@@ -321,32 +374,56 @@ def _has_duplicates(items: list[Any]) -> bool:
     return False
 
 
+class _Undeclared:
+    """The mask for values under keys the contract does not declare, beside sensitive ones."""
+
+
+_UNDECLARED = _Undeclared()
+
+
 def _redact(value: object, mask: Any, depth: int) -> object:
     """A JSON-ready copy of ``value`` with the masked (x-sensitive) values replaced."""
     if mask is True:
         return _REDACTED
+    if mask is _UNDECLARED:
+        return f"[{_json_type(value)} under an undeclared key]"
     if depth > MAX_DEPTH:
         return "[too deep]"
     mask = mask or {}
     if isinstance(value, dict):
         keys = mask.get("keys", {})
         extra = mask.get("extra")
+        known = mask.get("known")
+        if known is not None:
+            # Where x-sensitive keys are, a key the contract does not declare may
+            # be one of them misspelt ("fromAccount"): log its value's type only.
+            extra = extra or _UNDECLARED
         return {
-            str(key): _redact(
+            _shorten(str(key)): _redact(
                 item, keys.get(key, extra) if isinstance(key, str) else extra, depth + 1
             )
             for key, item in value.items()
         }
     if isinstance(value, list):
-        return [_redact(item, mask.get("items"), depth + 1) for item in value]
+        # At the top, a list is what a model sends when it wraps the arguments
+        # in an array: redact its items as the arguments themselves.
+        inner = mask if depth == 0 else mask.get("items")
+        return [_redact(item, inner, depth + 1) for item in value]
     if isinstance(value, str):
+        if depth == 0:
+            # Arguments that are one string (JSON text inside a string, say) may
+            # hold anything, x-sensitive values included: log only their size.
+            return f"[a string of {len(value)} characters]"
         text = str.__str__(value)
         return (
             text
             if len(text) <= MAX_LOGGED_CHARS
             else text[:MAX_LOGGED_CHARS] + "...[shortened]"
         )
-    if value is None or value is True or value is False or type(value) is int:
+    if type(value) is int:
+        # json.dumps refuses ints of more than 4300 digits on 3.11+.
+        return value if value.bit_length() < 14000 else "[an integer too large to log]"
+    if value is None or value is True or value is False:
         return value
     if type(value) is float and math.isfinite(value):
         return value
@@ -354,6 +431,47 @@ def _redact(value: object, mask: Any, depth: int) -> object:
 
 
 # -- The parse layer: strict JSON -------------------------------------------------
+
+
+def _explain(text: str, exc: json.JSONDecodeError) -> str:
+    """The decoder's complaint, in words that help a model fix the text."""
+    at = text[exc.pos : exc.pos + 12]
+    before = text[: exc.pos].rstrip()[-1:]
+    if exc.msg.startswith("Invalid \\escape"):
+        return f"invalid escape {text[exc.pos : exc.pos + 2]} in a string (write a backslash as \\\\)"
+    if exc.msg.startswith("Invalid \\uXXXX"):
+        return "\\u in a string must be followed by four hexadecimal digits"
+    if exc.msg.startswith("Invalid control character"):
+        return "a raw line break, tab or control character inside a string: write it as \\n, \\t or \\u0000"
+    if at.startswith("```"):
+        return "a markdown code fence: send bare JSON without the ``` fence"
+    if at.startswith(("//", "/*", "#")):
+        return "a comment: JSON has no comments"
+    if exc.msg.startswith("Extra data"):
+        return "more than one JSON value: send exactly one object"
+    if at.startswith("'"):
+        return "single quotes: JSON strings and keys use double quotes"
+    if at.startswith(("None", "True", "False")):
+        return "a Python literal: JSON spells them null, true and false"
+    if before == "," and at[:1] in ("}", "]"):
+        return "a trailing comma before the closing bracket"
+    if exc.pos == 0 or (
+        exc.msg.startswith("Expecting value")
+        and exc.pos == len(text) - len(text.lstrip())
+    ):
+        return (
+            "text that is not JSON: send only the JSON object, with nothing before it"
+        )
+    return exc.msg
+
+
+def _has_lone_surrogate(value: object) -> bool:
+    """Whether a decoded value holds a string that is not valid Unicode text."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 class _ParseFailure(Exception):
@@ -384,9 +502,7 @@ def _refuse_constant(name: str) -> Any:
 def _finite_float(text: str) -> float:
     number = float(text)
     if math.isinf(number):
-        raise _ParseFailure(
-            "too_large", f"the number {text[:20]}... is too large to represent"
-        )
+        raise _ParseFailure("too_large", "a number is too large to represent")
     return number
 
 
@@ -406,18 +522,30 @@ _DECODER = json.JSONDecoder(
     parse_float=_finite_float,
     parse_int=None if _LIMITS_INTS else _bounded_int,
 )
-_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_STRUCTURE = re.compile(r'[\[\]{}"\\]')  # one pass, linear: no backtracking
 _LITERALS = ("true", "false", "null")
 
 
 def _nests_too_deep(text: str) -> bool:
     """Whether arrays and objects nest deeper than MAX_DEPTH (strings skipped)."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+    if len(text) <= MAX_DEPTH or text.count("[") + text.count("{") <= MAX_DEPTH:
         return False
     depth = 0
+    in_string = False
+    skip = -1  # the character after a backslash, inside a string
     for match in _STRUCTURE.finditer(text):
-        token = match.group()
-        if token == "[" or token == "{":
+        at = match.start()
+        if at == skip:
+            continue
+        token = text[at]
+        if in_string:
+            if token == "\\":
+                skip = at + 1
+            elif token == '"':
+                in_string = False
+        elif token == '"':
+            in_string = True
+        elif token == "[" or token == "{":
             depth += 1
             if depth > MAX_DEPTH:
                 return True
@@ -428,7 +556,7 @@ def _nests_too_deep(text: str) -> bool:
 
 def _decode(text: object) -> Any:
     """The decoded value, or an Error (code from the parse layer's documented set)."""
-    if isinstance(text, (bytes, bytearray)):
+    if type(text) is bytes or type(text) is bytearray:
         if len(text) > MAX_TEXT_BYTES:
             return Error(
                 "",
@@ -443,14 +571,7 @@ def _decode(text: object) -> Any:
             return Error(
                 "", "encoding", f"the text is not valid UTF-8 (at byte {exc.start})"
             )
-    elif not isinstance(text, str):
-        return Error(
-            "",
-            "not_text",
-            f"expected JSON text (str or bytes), got a Python {type(text).__name__}",
-        )
-    else:
-        text = str.__str__(text)
+    elif type(text) is str:
         if len(text) > MAX_TEXT_BYTES:
             return Error(
                 "", "too_large", f"the text is longer than {MAX_TEXT_BYTES} bytes"
@@ -474,6 +595,14 @@ def _decode(text: object) -> Any:
                 return Error(
                     "", "encoding", "the text starts with a byte order mark (BOM)"
                 )
+    else:
+        # Only exact str and bytes: a subclass could lie about its length or content.
+        return Error(
+            "",
+            "not_text",
+            f"expected JSON text (str or bytes), got a Python {_type_name(text)}",
+        )
+    assert isinstance(text, str)
     if not text or text.isspace():
         return Error("", "empty", "the text is empty")
     if _nests_too_deep(text):
@@ -481,11 +610,12 @@ def _decode(text: object) -> Any:
             "", "too_deep", f"arrays and objects nest deeper than {MAX_DEPTH} levels"
         )
     try:
-        return _DECODER.decode(text)
+        value = _DECODER.decode(text)
     except _ParseFailure as exc:
         return Error("", exc.code, exc.message)
     except json.JSONDecodeError as exc:
         rest = text[exc.pos :].rstrip()
+        where = f"line {exc.lineno}, column {exc.colno}"
         if (
             exc.msg.startswith("Unterminated string")
             or not rest
@@ -494,12 +624,10 @@ def _decode(text: object) -> Any:
             return Error(
                 "",
                 "truncated",
-                f"the JSON text ends too early ({exc.msg} at line {exc.lineno}, column {exc.colno})",
+                f"the JSON text ends too early ({exc.msg.removesuffix(' at')} at {where})",
             )
-        return Error(
-            "", "syntax", f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
-        )
-    except RecursionError:
+        return Error("", "syntax", f"{_explain(text, exc)} at {where}")
+    except RecursionError:  # the depth check runs first; this is a second fence
         return Error(
             "", "too_deep", f"arrays and objects nest deeper than {MAX_DEPTH} levels"
         )
@@ -507,6 +635,13 @@ def _decode(text: object) -> Any:
         return Error(
             "", "too_large", f"an integer has more than {MAX_INT_DIGITS} digits"
         )
+    if "\\u" in text and _has_lone_surrogate(value):
+        return Error(
+            "",
+            "encoding",
+            "a \\u escape makes a lone surrogate (half of a UTF-16 pair), which is not text",
+        )
+    return value
 
 
 # -- Constants built once, at import ------------------------------------------
@@ -579,9 +714,7 @@ def validate(value: object) -> Result:
             else:
                 errors.append(
                     Error(
-                        "/query",
-                        "type",
-                        '"query" must be a string, got ' + _json_type(query),
+                        "/query", "type", '"query" must be a string, got ' + _got(query)
                     )
                 )
         else:
@@ -613,8 +746,7 @@ def validate(value: object) -> Result:
                     Error(
                         "/max_results",
                         "type",
-                        '"max_results" must be an integer, got '
-                        + _json_type(max_results),
+                        '"max_results" must be an integer, got ' + _got(max_results),
                     )
                 )
         # site: optional, string or null, maxLength 253, pattern '^[A-Za-z0-9-]+(\.[A-Z... (contracts/web_search.yaml:25)
@@ -644,7 +776,7 @@ def validate(value: object) -> Result:
                     Error(
                         "/site",
                         "type",
-                        '"site" must be a string or null, got ' + _json_type(site),
+                        '"site" must be a string or null, got ' + _got(site),
                     )
                 )
         # exclude_sites: optional, array, maxItems 10, uniqueItems true (contracts/web_search.yaml:33)
@@ -691,7 +823,7 @@ def validate(value: object) -> Result:
                                 "/exclude_sites/" + str(i),
                                 "type",
                                 'each item of "exclude_sites" must be a string, got '
-                                + _json_type(exclude_sites_item),
+                                + _got(exclude_sites_item),
                             )
                         )
             else:
@@ -699,8 +831,7 @@ def validate(value: object) -> Result:
                     Error(
                         "/exclude_sites",
                         "type",
-                        '"exclude_sites" must be an array, got '
-                        + _json_type(exclude_sites),
+                        '"exclude_sites" must be an array, got ' + _got(exclude_sites),
                     )
                 )
         # safe_search: optional, string, enum ["off","moderate","strict"] (contracts/web_search.yaml:44)
@@ -708,20 +839,17 @@ def validate(value: object) -> Result:
             safe_search = value["safe_search"]
             if isinstance(safe_search, str):
                 if safe_search not in _SAFE_SEARCH_VALUES:
-                    errors.append(
-                        Error(
-                            "/safe_search",
-                            "enum",
-                            '"safe_search" must be one of: "off", "moderate", "strict"',
-                        )
+                    message = (
+                        '"safe_search" must be one of: "off", "moderate", "strict"'
+                        + _did_you_mean(safe_search, _SAFE_SEARCH_VALUES)
                     )
+                    errors.append(Error("/safe_search", "enum", message))
             else:
                 errors.append(
                     Error(
                         "/safe_search",
                         "type",
-                        '"safe_search" must be a string, got '
-                        + _json_type(safe_search),
+                        '"safe_search" must be a string, got ' + _got(safe_search),
                     )
                 )
         # recency_days: optional, enum [1,7,30,365,"any"] (contracts/web_search.yaml:50)
@@ -732,7 +860,8 @@ def validate(value: object) -> Result:
                     Error(
                         "/recency_days",
                         "enum",
-                        '"recency_days" must be one of: 1, 7, 30, 365, "any"',
+                        '"recency_days" must be one of: 1, 7, 30, 365, "any"'
+                        + _quoted_hint(recency_days),
                     )
                 )
         # timeout_seconds: optional, number, exclusiveMinimum 0, exclusiveMaximum 60 (contracts/web_search.yaml:55)
@@ -763,19 +892,20 @@ def validate(value: object) -> Result:
                         "/timeout_seconds",
                         "type",
                         '"timeout_seconds" must be a number, got '
-                        + _json_type(timeout_seconds),
+                        + _got(timeout_seconds),
                     )
                 )
         # No other keys (additionalProperties: false). With no error so far, the
         # 1 required keys are present: only a longer object can hold another.
-        if (errors or len(value) > 1) and not _VALUE_KEYS.issuperset(value):
-            for key_2 in value:
+        if (errors or len(value) > 1) and not _VALUE_KEYS.issuperset(dict.keys(value)):
+            for key_2 in dict.keys(value):
                 if key_2 not in _VALUE_KEYS:
                     message = (
                         "unknown key "
                         + _show_key(key_2)
-                        + ' is not allowed in the arguments; allowed keys: "query", "max_results", "site", "exclude_sites", "safe_search", "recency_days", "timeout_seconds"'
+                        + _did_you_mean(key_2, _VALUE_KEYS)
                     )
+                    message += ' is not allowed in the arguments; allowed keys: "query", "max_results", "site", "exclude_sites", "safe_search", "recency_days", "timeout_seconds"'
                     errors.append(
                         Error(
                             "/" + _pointer_token(key_2), "additionalProperties", message

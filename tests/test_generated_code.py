@@ -47,7 +47,8 @@ SUPPORTED = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 VERSIONS = SUPPORTED + ([CURRENT] if CURRENT not in SUPPORTED else [])
 
 #: The only imports a generated tool module may have (all standard library).
-MODULE_IMPORTS = {"__future__", "json", "math", "re", "sys", "typing"}
+# ipaddress: imported inside the ipv6 format check only, where it is needed.
+MODULE_IMPORTS = {"__future__", "ipaddress", "json", "math", "re", "sys", "typing"}
 #: The only absolute imports of the dispatch gate generated/__init__.py.
 GATE_IMPORTS = {"__future__", "types", "typing"}
 

@@ -15,244 +15,99 @@ import pytest
 from .. import get_weather as module
 
 # (description, "args" or "json", arguments, status, {(path, code)} or None)
+# fmt: off
 EXAMPLES = [
-    (
-        "example 1: valid object with a non-ASCII city name",
-        "args",
-        {"city": "杭州", "unit": "c"},
-        "accept",
-        None,
-    ),
-    (
-        "example 2: valid arguments given as JSON text",
-        "json",
-        '{"city": "Lisbon", "unit": "f"}',
-        "accept",
-        None,
-    ),
-    (
-        "example 3: top-level array instead of an object",
-        "args",
-        [],
-        "reject",
-        frozenset({("", "type")}),
-    ),
-    (
-        "example 4: top-level null instead of an object",
-        "args",
-        None,
-        "reject",
-        frozenset({("", "type")}),
-    ),
-    (
-        "example 5: top-level string instead of an object",
-        "args",
-        "杭州",
-        "reject",
-        frozenset({("", "type")}),
-    ),
-    (
-        "example 6: top-level number instead of an object",
-        "args",
-        42,
-        "reject",
-        frozenset({("", "type")}),
-    ),
-    (
-        "example 7: missing required key unit",
-        "args",
-        {"city": "杭州"},
-        "reject",
-        frozenset({("/unit", "required")}),
-    ),
-    (
-        "example 8: wrong field type, a number for city",
-        "args",
-        {"city": 42, "unit": "c"},
-        "reject",
-        frozenset({("/city", "type")}),
-    ),
-    (
-        "example 9: invalid JSON syntax, missing comma between members",
-        "json",
-        '{"city": "杭州" "unit": "c"}',
-        "parse_error",
-        frozenset({("", "syntax")}),
-    ),
-    (
-        "example 10: JSON text cut off before the closing brace",
-        "json",
-        '{"city": "杭州", "unit": "c"',
-        "parse_error",
-        frozenset({("", "truncated")}),
-    ),
-    (
-        "example 11: null unit is a type error, not a missing key",
-        "args",
-        {"city": "杭州", "unit": None},
-        "reject",
-        frozenset({("/unit", "type")}),
-    ),
-    (
-        "example 12: enum is case-sensitive, C is not c",
-        "args",
-        {"city": "杭州", "unit": "C"},
-        "reject",
-        frozenset({("/unit", "enum")}),
-    ),
-    (
-        "example 13: whitespace-only city fails the pattern but not minLength",
-        "args",
-        {"city": "  \t", "unit": "f"},
-        "reject",
-        frozenset({("/city", "pattern")}),
-    ),
-    (
-        "example 14: empty object misses both required keys",
-        "args",
-        {},
-        "reject",
-        frozenset({("/city", "required"), ("/unit", "required")}),
-    ),
-    (
-        "example 15: several errors at once, all reported",
-        "args",
-        {"city": "", "unit": "kelvin", "country": "CN"},
-        "reject",
-        frozenset(
-            {
-                ("/city", "minLength"),
-                ("/city", "pattern"),
-                ("/country", "additionalProperties"),
-                ("/unit", "enum"),
-            }
-        ),
-    ),
+    ('example 1: valid object with a non-ASCII city name', 'args', {'city': '杭州', 'unit': 'c'}, 'accept', None),
+    ('example 2: valid arguments given as JSON text', 'json', '{"city": "Lisbon", "unit": "f"}', 'accept', None),
+    ('example 3: top-level array instead of an object', 'args', [], 'reject', frozenset({('', 'type')})),
+    ('example 4: top-level null instead of an object', 'args', None, 'reject', frozenset({('', 'type')})),
+    ('example 5: top-level string instead of an object', 'args', '杭州', 'reject', frozenset({('', 'type')})),
+    ('example 6: top-level number instead of an object', 'args', 42, 'reject', frozenset({('', 'type')})),
+    ('example 7: missing required key unit', 'args', {'city': '杭州'}, 'reject', frozenset({('/unit', 'required')})),
+    ('example 8: wrong field type, a number for city', 'args', {'city': 42, 'unit': 'c'}, 'reject', frozenset({('/city', 'type')})),
+    ('example 9: invalid JSON syntax, missing comma between members', 'json', '{"city": "杭州" "unit": "c"}', 'parse_error', frozenset({('', 'syntax')})),
+    ('example 10: JSON text cut off before the closing brace', 'json', '{"city": "杭州", "unit": "c"', 'parse_error', frozenset({('', 'truncated')})),
+    ('example 11: null unit is a type error, not a missing key', 'args', {'city': '杭州', 'unit': None}, 'reject', frozenset({('/unit', 'type')})),
+    ('example 12: enum is case-sensitive, C is not c', 'args', {'city': '杭州', 'unit': 'C'}, 'reject', frozenset({('/unit', 'enum')})),
+    ('example 13: whitespace-only city fails the pattern but not minLength', 'args', {'city': '  \t', 'unit': 'f'}, 'reject', frozenset({('/city', 'pattern')})),
+    ('example 14: empty object misses both required keys', 'args', {}, 'reject', frozenset({('/city', 'required'), ('/unit', 'required')})),
+    ('example 15: several errors at once, all reported', 'args', {'city': '', 'unit': 'kelvin', 'country': 'CN'}, 'reject', frozenset({('/city', 'minLength'), ('/city', 'pattern'), ('/country', 'additionalProperties'), ('/unit', 'enum')})),
 ]
+# fmt: on
 
 # (case, arguments, {(path, code)}: empty when the arguments are accepted)
+# fmt: off
 CASES = [
-    ("base: every declared key, all valid", {"city": "杭州", "unit": "c"}, frozenset()),
-    ("city: missing", {"unit": "c"}, frozenset({("/city", "required")})),
-    ("city: null", {"city": None, "unit": "c"}, frozenset({("/city", "type")})),
-    (
-        "city: boolean instead of string",
-        {"city": True, "unit": "c"},
-        frozenset({("/city", "type")}),
-    ),
-    (
-        "city: integer instead of string",
-        {"city": 7, "unit": "c"},
-        frozenset({("/city", "type")}),
-    ),
-    (
-        "city: number instead of string",
-        {"city": 2.5, "unit": "c"},
-        frozenset({("/city", "type")}),
-    ),
-    (
-        "city: array instead of string",
-        {"city": [], "unit": "c"},
-        frozenset({("/city", "type")}),
-    ),
-    (
-        "city: object instead of string",
-        {"city": {}, "unit": "c"},
-        frozenset({("/city", "type")}),
-    ),
-    (
-        "city: minLength 1 - 1",
-        {"city": "", "unit": "c"},
-        frozenset({("/city", "minLength"), ("/city", "pattern")}),
-    ),
-    ("city: minLength 1 exactly", {"city": "a", "unit": "c"}, frozenset()),
-    ("unit: missing", {"city": "杭州"}, frozenset({("/unit", "required")})),
-    ("unit: null", {"city": "杭州", "unit": None}, frozenset({("/unit", "type")})),
-    (
-        "unit: boolean instead of string",
-        {"city": "杭州", "unit": True},
-        frozenset({("/unit", "type")}),
-    ),
-    (
-        "unit: integer instead of string",
-        {"city": "杭州", "unit": 7},
-        frozenset({("/unit", "type")}),
-    ),
-    (
-        "unit: number instead of string",
-        {"city": "杭州", "unit": 2.5},
-        frozenset({("/unit", "type")}),
-    ),
-    (
-        "unit: array instead of string",
-        {"city": "杭州", "unit": []},
-        frozenset({("/unit", "type")}),
-    ),
-    (
-        "unit: object instead of string",
-        {"city": "杭州", "unit": {}},
-        frozenset({("/unit", "type")}),
-    ),
-    ('unit: enum member "f"', {"city": "杭州", "unit": "f"}, frozenset()),
-    (
-        "unit: enum member in the wrong case",
-        {"city": "杭州", "unit": "C"},
-        frozenset({("/unit", "enum")}),
-    ),
-    (
-        "unit: not an enum member",
-        {"city": "杭州", "unit": "not-a-member"},
-        frozenset({("/unit", "enum")}),
-    ),
-    (
-        "unexpected: unknown key",
-        {"city": "杭州", "unit": "c", "unexpected": 1},
-        frozenset({("/unexpected", "additionalProperties")}),
-    ),
+    ('base: every declared key, all valid', {'city': '杭州', 'unit': 'c'}, frozenset()),
+    ('city: missing', {'unit': 'c'}, frozenset({('/city', 'required')})),
+    ('city: null', {'city': None, 'unit': 'c'}, frozenset({('/city', 'type')})),
+    ('city: boolean instead of string', {'city': True, 'unit': 'c'}, frozenset({('/city', 'type')})),
+    ('city: integer instead of string', {'city': 7, 'unit': 'c'}, frozenset({('/city', 'type')})),
+    ('city: number instead of string', {'city': 2.5, 'unit': 'c'}, frozenset({('/city', 'type')})),
+    ('city: array instead of string', {'city': [], 'unit': 'c'}, frozenset({('/city', 'type')})),
+    ('city: object instead of string', {'city': {}, 'unit': 'c'}, frozenset({('/city', 'type')})),
+    ('city: minLength 1 - 1', {'city': '', 'unit': 'c'}, frozenset({('/city', 'minLength'), ('/city', 'pattern')})),
+    ('city: minLength 1 exactly', {'city': 'a', 'unit': 'c'}, frozenset()),
+    ('unit: missing', {'city': '杭州'}, frozenset({('/unit', 'required')})),
+    ('unit: null', {'city': '杭州', 'unit': None}, frozenset({('/unit', 'type')})),
+    ('unit: boolean instead of string', {'city': '杭州', 'unit': True}, frozenset({('/unit', 'type')})),
+    ('unit: integer instead of string', {'city': '杭州', 'unit': 7}, frozenset({('/unit', 'type')})),
+    ('unit: number instead of string', {'city': '杭州', 'unit': 2.5}, frozenset({('/unit', 'type')})),
+    ('unit: array instead of string', {'city': '杭州', 'unit': []}, frozenset({('/unit', 'type')})),
+    ('unit: object instead of string', {'city': '杭州', 'unit': {}}, frozenset({('/unit', 'type')})),
+    ('unit: enum member "f"', {'city': '杭州', 'unit': 'f'}, frozenset()),
+    ('unit: enum member in the wrong case', {'city': '杭州', 'unit': 'C'}, frozenset({('/unit', 'enum')})),
+    ('unit: not an enum member', {'city': '杭州', 'unit': 'not-a-member'}, frozenset({('/unit', 'enum')})),
+    ('unexpected: unknown key', {'city': '杭州', 'unit': 'c', 'unexpected': 1}, frozenset({('/unexpected', 'additionalProperties')})),
 ]
+# fmt: on
 
 # Values that are not a JSON object: refused as a whole, at path "".
+# fmt: off
 NOT_OBJECTS = [
     None,
     [],
-    [{"city": "杭州", "unit": "c"}],
-    "text",
+    [{'city': '杭州', 'unit': 'c'}],
+    'text',
     '{"city": "\\u676d\\u5dde", "unit": "c"}',
     42,
     1.5,
     True,
     False,
 ]
+# fmt: on
 
 # (case, raw text, the parse-layer code it fails with)
+# fmt: off
 PARSE_CASES = [
-    ("broken syntax", "{not json}", "syntax"),
-    ("cut off at the end", '{"city": "杭州", "unit": "c"', "truncated"),
-    ("cut off inside a string", '{"a": "unfinish', "truncated"),
-    ("empty text", "", "empty"),
-    ("only whitespace", " \n\t ", "empty"),
-    ("NaN", '{"x": NaN}', "non_finite"),
-    ("Infinity", '{"x": -Infinity}', "non_finite"),
-    ("a number too large for a float", '{"x": 1e999999}', "too_large"),
-    ("duplicate key", '{"k": 1, "k": 2}', "duplicate_key"),
-    ("duplicate key, nested", '{"a": {"k": 1, "k": 1}}', "duplicate_key"),
-    (
-        "nested too deep",
-        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
-        "too_deep",
-    ),
-    ("invalid UTF-8", b'{"a": "\xff"}', "encoding"),
-    (
-        "byte order mark",
-        b'\xef\xbb\xbf{"city": "\xe6\x9d\xad\xe5\xb7\x9e", "unit": "c"}',
-        "encoding",
-    ),
+    ('broken syntax', '{not json}', 'syntax'),
+    ('cut off at the end', '{"city": "杭州", "unit": "c"', 'truncated'),
+    ('cut off inside a string', '{"a": "unfinish', 'truncated'),
+    ('empty text', '', 'empty'),
+    ('only whitespace', ' \n\t ', 'empty'),
+    ('NaN', '{"x": NaN}', 'non_finite'),
+    ('Infinity', '{"x": -Infinity}', 'non_finite'),
+    ('a number too large for a float', '{"x": 1e999999}', 'too_large'),
+    ('duplicate key', '{"k": 1, "k": 2}', 'duplicate_key'),
+    ('duplicate key, nested', '{"a": {"k": 1, "k": 1}}', 'duplicate_key'),
+    ('nested too deep', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]', 'too_deep'),
+    ('invalid UTF-8', b'{"a": "\xff"}', 'encoding'),
+    ('byte order mark', b'\xef\xbb\xbf{"city": "\xe6\x9d\xad\xe5\xb7\x9e", "unit": "c"}', 'encoding'),
 ]
+# fmt: on
 
 VALID_TEXT = '{"city": "杭州", "unit": "c"}'
 
+# The contract's parameters, as the module must carry them.
+# fmt: off
+SCHEMA = {'type': 'object', 'properties': {'city': {'type': 'string', 'minLength': 1, 'pattern': '\\S', 'description': 'City name'}, 'unit': {'type': 'string', 'enum': ['c', 'f'], 'description': 'Temperature unit: c for Celsius, f for Fahrenheit'}}, 'required': ['city', 'unit'], 'additionalProperties': False}
+# fmt: on
+
 # x-sensitive values used above: they must never show in messages or logs.
-SENSITIVE: list[str] = []
+# fmt: off
+SENSITIVE: list[str] = [
+]
+# fmt: on
 
 
 def pairs(result: module.Result) -> set[tuple[str, str]]:
@@ -261,24 +116,7 @@ def pairs(result: module.Result) -> set[tuple[str, str]]:
 
 def test_tool_name_and_schema() -> None:
     assert module.TOOL_NAME == "get_weather"
-    assert module.INPUT_SCHEMA == {
-        "type": "object",
-        "properties": {
-            "city": {
-                "type": "string",
-                "minLength": 1,
-                "pattern": "\\S",
-                "description": "City name",
-            },
-            "unit": {
-                "type": "string",
-                "enum": ["c", "f"],
-                "description": "Temperature unit: c for Celsius, f for Fahrenheit",
-            },
-        },
-        "required": ["city", "unit"],
-        "additionalProperties": False,
-    }
+    assert module.INPUT_SCHEMA == SCHEMA
 
 
 @pytest.mark.parametrize(

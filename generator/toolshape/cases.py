@@ -23,6 +23,13 @@ from .reference import errors_of, evaluate
 
 Path = tuple[str | int, ...]
 
+#: How deep synthesis follows $ref and unions before it gives up on a branch.
+MAX_SYNTH_DEPTH = 6
+#: How many unions deep the cases follow one branch at a time.
+MAX_BRANCH_DEPTH = 2
+#: How many items of an array get cases of their own (items differ in unions).
+MAX_ITEMS_WALKED = 3
+
 #: A sample of each JSON type, for the wrong-type cases.
 TYPE_SAMPLES: dict[str, Any] = {
     "null": None,
@@ -65,6 +72,9 @@ class _Deriver:
         self.known_good = _collect_known_good(contract)
         self.root: Any = None
         self.followed: set[tuple[Path, str]] = set()
+        self.depth = 0
+        self.branch_depth = 0
+        self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
 
     # -- synthesis -----------------------------------------------------------
 
@@ -85,8 +95,20 @@ class _Deriver:
         if "default" in schema:
             yield schema["default"]
         yield from schema.get("examples", []) if isinstance(schema.get("examples"), list) else []
-        for kind in _kinds(schema):
-            yield from self.typed_candidates(kind, schema, schema_path)
+        if self.depth > MAX_SYNTH_DEPTH:
+            return  # a recursive schema: stop building ever deeper values
+        self.depth += 1
+        try:
+            if "$ref" in schema:
+                target = ref_path(schema["$ref"])
+                yield from self.candidates(resolve(self.schema, target), target)
+            for keyword in ("anyOf", "oneOf", "allOf"):
+                for i, sub in enumerate(schema.get(keyword, [])):
+                    yield from self.candidates(sub, schema_path + (keyword, i))
+            for kind in _kinds(schema):
+                yield from self.typed_candidates(kind, schema, schema_path)
+        finally:
+            self.depth -= 1
 
     def typed_candidates(self, kind: str, schema: dict, schema_path: Path) -> Iterator[Any]:
         if kind == "null":
@@ -158,17 +180,20 @@ class _Deriver:
     # -- cases ----------------------------------------------------------------
 
     def add(self, name: str, data: Any) -> None:
-        errors = frozenset(evaluate(self.schema, data))
         key = json.dumps(data, sort_keys=True, default=repr)
-        if key not in {json.dumps(c.data, sort_keys=True, default=repr) for c in self.cases.values()}:
-            self.cases.setdefault(name, Case(name, copy.deepcopy(data), errors))
+        if key in self.seen or name in self.cases:
+            return
+        self.seen.add(key)
+        self.cases[name] = Case(name, copy.deepcopy(data), frozenset(evaluate(self.schema, data)))
 
     def base(self) -> dict:
         """An accepted instance with every property the contract declares, where it can."""
-        for example in self.contract.examples:
-            if example.has_args and example.status == "accept" and isinstance(example.args, dict):
-                start = copy.deepcopy(example.args)
-                break
+        accepted = [
+            e.args for e in self.contract.examples if e.has_args and e.status == "accept" and isinstance(e.args, dict)
+        ]
+        if accepted:
+            # The richest example reaches the most keywords (nested unions, recursion).
+            start = copy.deepcopy(max(accepted, key=lambda args: len(json.dumps(args, default=repr))))
         else:
             ok, start = self.synth(self.schema, ())
             if not ok:
@@ -179,10 +204,15 @@ class _Deriver:
         self.complete(start, self.schema, ())
         return start
 
-    def complete(self, value: Any, schema: Any, schema_path: Path) -> None:
+    def complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
         if not isinstance(schema, dict):
             return
+        if "$ref" in schema:
+            if refs >= MAX_SYNTH_DEPTH:
+                return  # a recursive schema: a few levels are enough to test every check
+            target = ref_path(schema["$ref"])
+            self.complete(value, resolve(self.schema, target), target, refs + 1)
         if isinstance(value, dict):
             for key, sub in schema.get("properties", {}).items():
                 if key not in value:
@@ -192,7 +222,7 @@ class _Deriver:
                         if not self.accepts(self.schema, self.root):
                             del value[key]
                 if key in value:
-                    self.complete(value[key], sub, schema_path + ("properties", key))
+                    self.complete(value[key], sub, schema_path + ("properties", key), refs)
         elif isinstance(value, list) and isinstance(schema.get("items"), dict):
             if not value:
                 ok, item = self.synth(schema["items"], schema_path + ("items",))
@@ -201,7 +231,7 @@ class _Deriver:
                     if not self.accepts(self.schema, self.root):
                         value.pop()
             for item in value[:1]:
-                self.complete(item, schema["items"], schema_path + ("items",))
+                self.complete(item, schema["items"], schema_path + ("items",), refs)
 
     def derive(self) -> list[Case]:
         self.root = self.base()
@@ -236,13 +266,55 @@ class _Deriver:
             self.walk(resolve(self.schema, target), path, target, label)
         for i, sub in enumerate(schema.get("allOf", [])):
             self.walk(sub, path, schema_path + ("allOf", i), label)
+        for keyword in ("anyOf", "oneOf"):
+            for i, sub in enumerate(schema.get(keyword, [])):
+                self.walk_branch(schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})")
         value = _get(self.root, path)
+        if isinstance(value, list):
+            for i, sub in enumerate(schema.get("prefixItems", [])[: len(value)]):
+                self.walk(sub, path + (i,), schema_path + ("prefixItems", i), f"{label}[{i}]")
         if path:
             self.value_cases(schema, path, schema_path, label, value)
         if isinstance(value, dict):
             self.object_cases(schema, path, schema_path, label, value)
         elif isinstance(value, list):
             self.array_cases(schema, path, schema_path, label, value)
+
+    def walk_branch(self, schema: dict, branch: Any, path: Path, outer: Path, where: Path, label: str) -> None:
+        """Cases inside one union branch: start from a value that matches it, then break it."""
+        if not path or not isinstance(branch, dict) or self.branch_depth >= MAX_BRANCH_DEPTH:
+            return
+        current = _get(self.root, path)
+        start = current if self.accepts(branch, current) else None
+        if start is None:
+            start = next(
+                (c for c in self.branch_candidates(schema, branch, outer, outer + where) if self.accepts(schema, c)),
+                None,
+            )
+            if start is None or not self.accepts(self.schema, self.replaced(path, start)):
+                return
+        saved = self.root
+        self.root = self.replaced(path, start)
+        self.branch_depth += 1
+        try:
+            self.complete(_get(self.root, path), branch, outer + where)
+            self.walk(branch, path, outer + where, label)
+        finally:
+            self.root = saved
+            self.branch_depth -= 1
+
+    def branch_candidates(self, schema: dict, branch: dict, outer: Path, inner: Path) -> Iterator[Any]:
+        """Values for one branch of a union: its own, then objects with the keys it requires."""
+        yield from self.candidates(branch, inner)
+        wanted = set(schema.get("required", [])) | set(branch.get("required", []))
+        properties = schema.get("properties", {})
+        if wanted and properties:
+            built = {}
+            for key in sorted(wanted):
+                ok, value = self.synth(properties.get(key, True), outer + ("properties", key))
+                if ok:
+                    built[key] = value
+            yield built
 
     def value_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: Any) -> None:
         declared = _declared(schema)
@@ -251,6 +323,10 @@ class _Deriver:
                 allowed = kind in declared or (kind == "integer" and "number" in declared)
                 if not allowed:
                     self.add(f"{label}: {kind} instead of {' or '.join(declared)}", self.replaced(path, sample))
+        elif any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf")):
+            # The type is decided by a subschema: every sample, the reference tells which pass.
+            for kind, sample in TYPE_SAMPLES.items():
+                self.add(f"{label}: a sample {kind}", self.replaced(path, sample))
         if value is None:
             # A nullable value: cross its bounds from a non-null value of its type.
             value = next((c for c in self.candidates(schema, schema_path) if c is not None and self.accepts(schema, c)), None)
@@ -379,7 +455,8 @@ class _Deriver:
             if len(pool) >= 2:
                 self.add(f"{label}: two different items", self.replaced(path, pool[:2]))
         if value and isinstance(item_schema, dict):
-            self.walk(item_schema, path + (0,), schema_path + ("items",), f"{label}[0]")
+            for i in range(min(len(value), MAX_ITEMS_WALKED)):
+                self.walk(item_schema, path + (i,), schema_path + ("items",), f"{label}[{i}]")
 
 
 def _count(schema: dict, keyword: str, default: Any = 0) -> Any:

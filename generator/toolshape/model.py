@@ -379,7 +379,7 @@ class _Builder:
     # A node is one schema applied to one value.
     def node(self, schema: Any, var: Code, path: list[PathPart], schema_path: Path, label: str) -> Node:
         if schema is False:
-            return Node(var, path, label, False, [], None, [], literal(f"{label} is not allowed"))
+            return Node(var, path, label, False, [], None, [], literal(f"{label} is not allowed (the schema is false)"))
         if schema is True or not isinstance(schema, dict):
             return Node(var, path, label, False, [], None, [], None)
         declared = _declared_types(schema)
@@ -421,7 +421,7 @@ class _Builder:
             if keyword not in schema:
                 continue
             branches = schema[keyword]
-            nullable = _nullable_other(branches)
+            nullable = _nullable_other(branches, exclusive=keyword == "oneOf")
             if nullable is not None:
                 index, other = nullable
                 inner = self.node(other, var, path, schema_path + (keyword, index), label)
@@ -618,12 +618,13 @@ class _Builder:
             )
         item_schema = schema.get("items", True)
         index = self.namer.local("i")
+        after = len(schema.get("prefixItems", []))
         item = self.node(
             item_schema,
             self.namer.local(f"{var}_item"),
             extend(path, PathPart("text", "/"), PathPart("index", var=index)),
             schema_path + ("items",),
-            f"each item of {label}",
+            f"each item of {label}" + (f" after the first {_items(after)}" if after else ""),
         )
         start = len(schema.get("prefixItems", []))
         if not item.has_checks:
@@ -728,7 +729,9 @@ class _Builder:
         if self.whitespace is None:
             self.whitespace = self.namer.constant("whitespace")
             note = Code("what \\s matches in JSON Schema (ECMA-262) patterns")
-            self.constants.append(Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note))
+            # First among the constants, whichever property needs it first: a
+            # reorder of properties must not move it in the generated diff.
+            self.constants.insert(0, Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note))
         return self.whitespace
 
     def constant(self, hint: str, kind: str, value: Code, schema_path: Path) -> Code:
@@ -832,10 +835,18 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
         functions=builder.functions,
         constants=builder.constants,
         helpers=builder.helpers,
-        sensitive=literal(sensitive_mask(contract.sensitive)),
+        sensitive=literal(_root_mask(contract)),
         module_name=Code(module_name),
         typed_dicts=types.defs,
     )
+
+
+def _root_mask(contract: Contract) -> dict:
+    """The redaction mask, plus the declared top-level keys where sensitive keys sit there."""
+    mask = sensitive_mask(contract.sensitive)
+    if "keys" in mask and isinstance(contract.parameters, dict):
+        mask["known"] = sorted(contract.parameters.get("properties", {}))
+    return mask
 
 
 def sensitive_mask(paths: list[Path]) -> dict:
@@ -899,14 +910,26 @@ def _implied_kinds(schema: dict) -> list[str]:
     return ["string", "number", "array", "object"]
 
 
-def _nullable_other(branches: Any) -> tuple[int, Any] | None:
-    """For the usual "optional" spelling, [X, {type: null}], the index and schema of X."""
+def _nullable_other(branches: Any, exclusive: bool) -> tuple[int, Any] | None:
+    """For the usual "optional" spelling, [X, {type: null}], the index and schema of X.
+
+    For oneOf it only reads that way when X itself refuses null (a `type` without
+    "null"); otherwise null would match both branches, which oneOf refuses.
+    """
     if not isinstance(branches, list) or len(branches) != 2:
         return None
     for i, branch in enumerate(branches):
         if branch == {"type": "null"}:
-            return 1 - i, branches[1 - i]
+            other = branches[1 - i]
+            if exclusive and not _refuses_null(other):
+                return None
+            return 1 - i, other
     return None
+
+
+def _refuses_null(schema: Any) -> bool:
+    types = _declared_types(schema) if isinstance(schema, dict) else None
+    return types is not None and "null" not in types
 
 
 def ref_path(ref: str) -> Path:

@@ -117,12 +117,14 @@ class TestsModel:
     tool_name: Code
     schema: Code
     import_line: Code
-    examples: Code
-    cases: Code
-    not_objects: Code
-    parse_cases: Code
+    # Data, one literal per entry: printed one per line between "fmt: off" and
+    # "fmt: on", so black leaves the (long) lines alone and formatting stays fast.
+    examples: list[Code]
+    cases: list[Code]
+    not_objects: list[Code]
+    parse_cases: list[Code]
     valid_text: Code
-    sensitive_values: Code
+    sensitive_values: list[Code]
 
 
 def _tests_model(
@@ -154,12 +156,12 @@ def _tests_model(
         tool_name=built.tool_name,
         schema=built.schema,
         import_line=Code(import_line),
-        examples=literal(examples),
-        cases=literal([(c.name, c.data, frozenset(c.errors)) for c in derived]),
-        not_objects=literal(not_objects),
-        parse_cases=literal([(p.name, p.text, p.code) for p in cases.parse_cases(valid_text)]),
+        examples=[literal(e) for e in examples],
+        cases=[literal((c.name, c.data, frozenset(c.errors))) for c in derived],
+        not_objects=[literal(v) for v in not_objects],
+        parse_cases=[literal((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
         valid_text=literal(valid_text),
-        sensitive_values=literal(secrets),
+        sensitive_values=[literal(v) for v in secrets],
     )
 
 

@@ -106,7 +106,7 @@ def _applicators(schema: dict, value: Any, path: str, errors: Errors) -> None:
         if keyword not in schema:
             continue
         branches = schema[keyword]
-        other = _nullable_other(branches)
+        other = _nullable_other(branches, exclusive=keyword == "oneOf")
         if other is not None:
             if value is not None:
                 _value(other, value, path, errors)
@@ -124,9 +124,14 @@ def _applicators(schema: dict, value: Any, path: str, errors: Errors) -> None:
             _value(schema["else"], value, path, errors)
 
 
-def _nullable_other(branches: Any) -> Any:
+def _nullable_other(branches: Any, exclusive: bool) -> Any:
+    """[X, {type: null}] reads as "null, or X" (for oneOf only when X refuses null)."""
     if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
-        return branches[1 - branches.index({"type": "null"})]
+        other = branches[1 - branches.index({"type": "null"})]
+        types = other.get("type") if isinstance(other, dict) else None
+        refuses_null = types is not None and "null" not in (types if isinstance(types, list) else [types])
+        if not exclusive or refuses_null:
+            return other
     return None
 
 
@@ -315,7 +320,10 @@ def _uri(text: str) -> bool:
         return False
     rest = m[2]
     if rest.startswith("//"):
-        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0].rpartition("@")[2]
+        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
+        userinfo, at, authority = authority.rpartition("@")
+        if at and ("[" in userinfo or "]" in userinfo):
+            return False
         literal = re.fullmatch(r"\[([^\]]*)\](?::([0-9]*))?", authority)
         if literal:
             return _ipv6(literal[1])

@@ -15,1184 +15,169 @@ import pytest
 from ...files import edit_file as module
 
 # (description, "args" or "json", arguments, status, {(path, code)} or None)
+# fmt: off
 EXAMPLES = [
-    (
-        "example 1: one replacement",
-        "args",
-        {
-            "path": "src/app/main.py",
-            "edits": [{"old_text": "DEBUG = True", "new_text": "DEBUG = False"}],
-        },
-        "accept",
-        None,
-    ),
-    (
-        "example 2: a deletion, a replace-all, a dot-file path, a dry run and a digest",
-        "args",
-        {
-            "path": ".github/workflows/ci.yml",
-            "edits": [
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        "accept",
-        None,
-    ),
-    (
-        "example 3: JSON text with escaped newlines and a null digest",
-        "json",
-        '{"path": "README.md", "edits": [{"old_text": "## Install\\n", "new_text": "## Installation\\n"}], "expected_sha256": null}',
-        "accept",
-        None,
-    ),
-    (
-        "example 4: an empty list of edits",
-        "args",
-        {"path": "README.md", "edits": []},
-        "reject",
-        frozenset({("/edits", "minItems")}),
-    ),
-    (
-        "example 5: a path that climbs out of the workspace",
-        "args",
-        {
-            "path": "../../etc/passwd",
-            "edits": [{"old_text": "root", "new_text": "toor"}],
-        },
-        "reject",
-        frozenset({("/path", "pattern")}),
-    ),
-    (
-        "example 6: errors inside several edit objects",
-        "args",
-        {
-            "path": "setup.cfg",
-            "edits": [
-                {"old_text": "", "new_text": "x"},
-                {"old_text": "version = 1.0"},
-                {"old_text": "a", "new_text": "b", "replace_all": "true", "line": 3},
-            ],
-        },
-        "reject",
-        frozenset(
-            {
-                ("/edits/0/old_text", "minLength"),
-                ("/edits/1/new_text", "required"),
-                ("/edits/2/line", "additionalProperties"),
-                ("/edits/2/replace_all", "type"),
-            }
-        ),
-    ),
-    (
-        "example 7: an absolute path, dry_run as a string and an uppercase digest",
-        "args",
-        {
-            "path": "/etc/hosts",
-            "edits": [{"old_text": "localhost", "new_text": "devbox"}],
-            "dry_run": "false",
-            "expected_sha256": "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08",
-        },
-        "reject",
-        frozenset(
-            {
-                ("/dry_run", "type"),
-                ("/expected_sha256", "pattern"),
-                ("/path", "pattern"),
-            }
-        ),
-    ),
-    (
-        "example 8: a single edit object instead of a list, and an empty path",
-        "args",
-        {"path": "", "edits": {"old_text": "foo", "new_text": "bar"}},
-        "reject",
-        frozenset({("/edits", "type"), ("/path", "minLength"), ("/path", "pattern")}),
-    ),
-    (
-        "example 9: an edit given as a plain string",
-        "args",
-        {"path": "notes.txt", "edits": ["s/foo/bar/"]},
-        "reject",
-        frozenset({("/edits/0", "type")}),
-    ),
-    (
-        "example 10: an empty object misses both required keys",
-        "args",
-        {},
-        "reject",
-        frozenset({("/edits", "required"), ("/path", "required")}),
-    ),
-    ("example 11: empty text", "json", "", "parse_error", frozenset({("", "empty")})),
-    (
-        "example 12: whitespace-only text",
-        "json",
-        " \n\t ",
-        "parse_error",
-        frozenset({("", "empty")}),
-    ),
-    (
-        "example 13: single-quoted strings are not JSON",
-        "json",
-        "{'path': 'a.py', 'edits': []}",
-        "parse_error",
-        frozenset({("", "syntax")}),
-    ),
+    ('example 1: one replacement', 'args', {'path': 'src/app/main.py', 'edits': [{'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}]}, 'accept', None),
+    ('example 2: a deletion, a replace-all, a dot-file path, a dry run and a digest', 'args', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, 'accept', None),
+    ('example 3: JSON text with escaped newlines and a null digest', 'json', '{"path": "README.md", "edits": [{"old_text": "## Install\\n", "new_text": "## Installation\\n"}], "expected_sha256": null}', 'accept', None),
+    ('example 4: an empty list of edits', 'args', {'path': 'README.md', 'edits': []}, 'reject', frozenset({('/edits', 'minItems')})),
+    ('example 5: a path that climbs out of the workspace', 'args', {'path': '../../etc/passwd', 'edits': [{'old_text': 'root', 'new_text': 'toor'}]}, 'reject', frozenset({('/path', 'pattern')})),
+    ('example 6: errors inside several edit objects', 'args', {'path': 'setup.cfg', 'edits': [{'old_text': '', 'new_text': 'x'}, {'old_text': 'version = 1.0'}, {'old_text': 'a', 'new_text': 'b', 'replace_all': 'true', 'line': 3}]}, 'reject', frozenset({('/edits/0/old_text', 'minLength'), ('/edits/1/new_text', 'required'), ('/edits/2/line', 'additionalProperties'), ('/edits/2/replace_all', 'type')})),
+    ('example 7: an absolute path, dry_run as a string and an uppercase digest', 'args', {'path': '/etc/hosts', 'edits': [{'old_text': 'localhost', 'new_text': 'devbox'}], 'dry_run': 'false', 'expected_sha256': '9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08'}, 'reject', frozenset({('/dry_run', 'type'), ('/expected_sha256', 'pattern'), ('/path', 'pattern')})),
+    ('example 8: a single edit object instead of a list, and an empty path', 'args', {'path': '', 'edits': {'old_text': 'foo', 'new_text': 'bar'}}, 'reject', frozenset({('/edits', 'type'), ('/path', 'minLength'), ('/path', 'pattern')})),
+    ('example 9: an edit given as a plain string', 'args', {'path': 'notes.txt', 'edits': ['s/foo/bar/']}, 'reject', frozenset({('/edits/0', 'type')})),
+    ('example 10: an empty object misses both required keys', 'args', {}, 'reject', frozenset({('/edits', 'required'), ('/path', 'required')})),
+    ('example 11: empty text', 'json', '', 'parse_error', frozenset({('', 'empty')})),
+    ('example 12: whitespace-only text', 'json', ' \n\t ', 'parse_error', frozenset({('', 'empty')})),
+    ('example 13: single-quoted strings are not JSON', 'json', "{'path': 'a.py', 'edits': []}", 'parse_error', frozenset({('', 'syntax')})),
 ]
+# fmt: on
 
 # (case, arguments, {(path, code)}: empty when the arguments are accepted)
+# fmt: off
 CASES = [
-    (
-        "base: every declared key, all valid",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset(),
-    ),
-    (
-        "path: missing",
-        {
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "required")}),
-    ),
-    (
-        "path: null",
-        {
-            "path": None,
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "type")}),
-    ),
-    (
-        "path: boolean instead of string",
-        {
-            "path": True,
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "type")}),
-    ),
-    (
-        "path: integer instead of string",
-        {
-            "path": 7,
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "type")}),
-    ),
-    (
-        "path: number instead of string",
-        {
-            "path": 2.5,
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "type")}),
-    ),
-    (
-        "path: array instead of string",
-        {
-            "path": [],
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "type")}),
-    ),
-    (
-        "path: object instead of string",
-        {
-            "path": {},
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "type")}),
-    ),
-    (
-        "path: minLength 1 - 1",
-        {
-            "path": "",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "minLength"), ("/path", "pattern")}),
-    ),
-    (
-        "path: minLength 1 exactly",
-        {
-            "path": "a",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset(),
-    ),
-    (
-        "path: maxLength 1024 + 1",
-        {
-            "path": "src/app/main.pyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/path", "maxLength")}),
-    ),
-    (
-        "path: maxLength 1024 exactly",
-        {
-            "path": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset(),
-    ),
-    (
-        "edits: missing",
-        {
-            "path": "src/app/main.py",
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "required")}),
-    ),
-    (
-        "edits: null",
-        {
-            "path": "src/app/main.py",
-            "edits": None,
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "type")}),
-    ),
-    (
-        "edits: boolean instead of array",
-        {
-            "path": "src/app/main.py",
-            "edits": True,
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "type")}),
-    ),
-    (
-        "edits: integer instead of array",
-        {
-            "path": "src/app/main.py",
-            "edits": 7,
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "type")}),
-    ),
-    (
-        "edits: number instead of array",
-        {
-            "path": "src/app/main.py",
-            "edits": 2.5,
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "type")}),
-    ),
-    (
-        "edits: string instead of array",
-        {
-            "path": "src/app/main.py",
-            "edits": "text",
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "type")}),
-    ),
-    (
-        "edits: object instead of array",
-        {
-            "path": "src/app/main.py",
-            "edits": {},
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "type")}),
-    ),
-    (
-        "edits: minItems 1 - 1",
-        {
-            "path": "src/app/main.py",
-            "edits": [],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "minItems")}),
-    ),
-    (
-        "edits: maxItems 50 + 1",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-                {"old_text": "DEBUG = True", "new_text": "DEBUG = False"},
-                {"old_text": "      - run: make lint\n", "new_text": ""},
-                {
-                    "old_text": "ubuntu-20.04",
-                    "new_text": "ubuntu-24.04",
-                    "replace_all": True,
-                },
-                {"old_text": "## Install\n", "new_text": "## Installation\n"},
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                },
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits", "maxItems")}),
-    ),
-    (
-        "edits[0]: null instead of object",
-        {
-            "path": "src/app/main.py",
-            "edits": [None],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0", "type")}),
-    ),
-    (
-        "edits[0]: boolean instead of object",
-        {
-            "path": "src/app/main.py",
-            "edits": [True],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0", "type")}),
-    ),
-    (
-        "edits[0]: integer instead of object",
-        {
-            "path": "src/app/main.py",
-            "edits": [7],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0", "type")}),
-    ),
-    (
-        "edits[0]: number instead of object",
-        {
-            "path": "src/app/main.py",
-            "edits": [2.5],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0", "type")}),
-    ),
-    (
-        "edits[0]: string instead of object",
-        {
-            "path": "src/app/main.py",
-            "edits": ["text"],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0", "type")}),
-    ),
-    (
-        "edits[0]: array instead of object",
-        {
-            "path": "src/app/main.py",
-            "edits": [[]],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0", "type")}),
-    ),
-    (
-        "edits[0].old_text: missing",
-        {
-            "path": "src/app/main.py",
-            "edits": [{"new_text": "DEBUG = False", "replace_all": True}],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "required")}),
-    ),
-    (
-        "edits[0].old_text: null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": None, "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "type")}),
-    ),
-    (
-        "edits[0].old_text: boolean instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": True, "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "type")}),
-    ),
-    (
-        "edits[0].old_text: integer instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": 7, "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "type")}),
-    ),
-    (
-        "edits[0].old_text: number instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": 2.5, "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "type")}),
-    ),
-    (
-        "edits[0].old_text: array instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": [], "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "type")}),
-    ),
-    (
-        "edits[0].old_text: object instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": {}, "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "type")}),
-    ),
-    (
-        "edits[0].old_text: minLength 1 - 1",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": "", "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/old_text", "minLength")}),
-    ),
-    (
-        "edits[0].old_text: minLength 1 exactly",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": "a", "new_text": "DEBUG = False", "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset(),
-    ),
-    (
-        "edits[0].new_text: missing",
-        {
-            "path": "src/app/main.py",
-            "edits": [{"old_text": "DEBUG = True", "replace_all": True}],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/new_text", "required")}),
-    ),
-    (
-        "edits[0].new_text: null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": "DEBUG = True", "new_text": None, "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/new_text", "type")}),
-    ),
-    (
-        "edits[0].new_text: boolean instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": "DEBUG = True", "new_text": True, "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/new_text", "type")}),
-    ),
-    (
-        "edits[0].new_text: integer instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [{"old_text": "DEBUG = True", "new_text": 7, "replace_all": True}],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/new_text", "type")}),
-    ),
-    (
-        "edits[0].new_text: number instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": "DEBUG = True", "new_text": 2.5, "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/new_text", "type")}),
-    ),
-    (
-        "edits[0].new_text: array instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": "DEBUG = True", "new_text": [], "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/new_text", "type")}),
-    ),
-    (
-        "edits[0].new_text: object instead of string",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {"old_text": "DEBUG = True", "new_text": {}, "replace_all": True}
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/new_text", "type")}),
-    ),
-    (
-        "edits[0].replace_all: null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": None,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/replace_all", "type")}),
-    ),
-    (
-        "edits[0].replace_all: integer instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": 7,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/replace_all", "type")}),
-    ),
-    (
-        "edits[0].replace_all: number instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": 2.5,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/replace_all", "type")}),
-    ),
-    (
-        "edits[0].replace_all: string instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": "text",
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/replace_all", "type")}),
-    ),
-    (
-        "edits[0].replace_all: array instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": [],
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/replace_all", "type")}),
-    ),
-    (
-        "edits[0].replace_all: object instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": {},
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/replace_all", "type")}),
-    ),
-    (
-        "edits[0].unexpected: unknown key",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                    "unexpected": 1,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/edits/0/unexpected", "additionalProperties")}),
-    ),
-    (
-        "dry_run: null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": None,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/dry_run", "type")}),
-    ),
-    (
-        "dry_run: integer instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": 7,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/dry_run", "type")}),
-    ),
-    (
-        "dry_run: number instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": 2.5,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/dry_run", "type")}),
-    ),
-    (
-        "dry_run: string instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": "text",
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/dry_run", "type")}),
-    ),
-    (
-        "dry_run: array instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": [],
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/dry_run", "type")}),
-    ),
-    (
-        "dry_run: object instead of boolean",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": {},
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        },
-        frozenset({("/dry_run", "type")}),
-    ),
-    (
-        "expected_sha256: boolean instead of string or null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": True,
-        },
-        frozenset({("/expected_sha256", "type")}),
-    ),
-    (
-        "expected_sha256: integer instead of string or null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": 7,
-        },
-        frozenset({("/expected_sha256", "type")}),
-    ),
-    (
-        "expected_sha256: number instead of string or null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": 2.5,
-        },
-        frozenset({("/expected_sha256", "type")}),
-    ),
-    (
-        "expected_sha256: array instead of string or null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": [],
-        },
-        frozenset({("/expected_sha256", "type")}),
-    ),
-    (
-        "expected_sha256: object instead of string or null",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": {},
-        },
-        frozenset({("/expected_sha256", "type")}),
-    ),
-    (
-        "expected_sha256: does not match the pattern",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "",
-        },
-        frozenset({("/expected_sha256", "pattern")}),
-    ),
-    (
-        "unexpected: unknown key",
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-            "unexpected": 1,
-        },
-        frozenset({("/unexpected", "additionalProperties")}),
-    ),
+    ('base: every declared key, all valid', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset()),
+    ('path: missing', {'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'required')})),
+    ('path: null', {'path': None, 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'type')})),
+    ('path: boolean instead of string', {'path': True, 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'type')})),
+    ('path: integer instead of string', {'path': 7, 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'type')})),
+    ('path: number instead of string', {'path': 2.5, 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'type')})),
+    ('path: array instead of string', {'path': [], 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'type')})),
+    ('path: object instead of string', {'path': {}, 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'type')})),
+    ('path: minLength 1 - 1', {'path': '', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'minLength'), ('/path', 'pattern')})),
+    ('path: minLength 1 exactly', {'path': 'a', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset()),
+    ('path: maxLength 1024 + 1', {'path': '.github/workflows/ci.ymllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllll', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/path', 'maxLength')})),
+    ('path: maxLength 1024 exactly', {'path': 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset()),
+    ('edits: missing', {'path': '.github/workflows/ci.yml', 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'required')})),
+    ('edits: null', {'path': '.github/workflows/ci.yml', 'edits': None, 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'type')})),
+    ('edits: boolean instead of array', {'path': '.github/workflows/ci.yml', 'edits': True, 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'type')})),
+    ('edits: integer instead of array', {'path': '.github/workflows/ci.yml', 'edits': 7, 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'type')})),
+    ('edits: number instead of array', {'path': '.github/workflows/ci.yml', 'edits': 2.5, 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'type')})),
+    ('edits: string instead of array', {'path': '.github/workflows/ci.yml', 'edits': 'text', 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'type')})),
+    ('edits: object instead of array', {'path': '.github/workflows/ci.yml', 'edits': {}, 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'type')})),
+    ('edits: minItems 1 - 1', {'path': '.github/workflows/ci.yml', 'edits': [], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'minItems')})),
+    ('edits: minItems 1 exactly', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset()),
+    ('edits: maxItems 50 + 1', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}, {'old_text': '## Install\n', 'new_text': '## Installation\n'}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False', 'replace_all': True}, {'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'DEBUG = True', 'new_text': 'DEBUG = False'}, {'old_text': '      - run: make lint\n', 'new_text': ''}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits', 'maxItems')})),
+    ('edits[0]: null instead of object', {'path': '.github/workflows/ci.yml', 'edits': [None, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0', 'type')})),
+    ('edits[0]: boolean instead of object', {'path': '.github/workflows/ci.yml', 'edits': [True, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0', 'type')})),
+    ('edits[0]: integer instead of object', {'path': '.github/workflows/ci.yml', 'edits': [7, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0', 'type')})),
+    ('edits[0]: number instead of object', {'path': '.github/workflows/ci.yml', 'edits': [2.5, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0', 'type')})),
+    ('edits[0]: string instead of object', {'path': '.github/workflows/ci.yml', 'edits': ['text', {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0', 'type')})),
+    ('edits[0]: array instead of object', {'path': '.github/workflows/ci.yml', 'edits': [[], {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0', 'type')})),
+    ('edits[0].old_text: missing', {'path': '.github/workflows/ci.yml', 'edits': [{'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'required')})),
+    ('edits[0].old_text: null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': None, 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'type')})),
+    ('edits[0].old_text: boolean instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': True, 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'type')})),
+    ('edits[0].old_text: integer instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': 7, 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'type')})),
+    ('edits[0].old_text: number instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': 2.5, 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'type')})),
+    ('edits[0].old_text: array instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': [], 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'type')})),
+    ('edits[0].old_text: object instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': {}, 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'type')})),
+    ('edits[0].old_text: minLength 1 - 1', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/old_text', 'minLength')})),
+    ('edits[0].old_text: minLength 1 exactly', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': 'a', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset()),
+    ('edits[0].new_text: missing', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/new_text', 'required')})),
+    ('edits[0].new_text: null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': None, 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/new_text', 'type')})),
+    ('edits[0].new_text: boolean instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': True, 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/new_text', 'type')})),
+    ('edits[0].new_text: integer instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': 7, 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/new_text', 'type')})),
+    ('edits[0].new_text: number instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': 2.5, 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/new_text', 'type')})),
+    ('edits[0].new_text: array instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': [], 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/new_text', 'type')})),
+    ('edits[0].new_text: object instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': {}, 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/new_text', 'type')})),
+    ('edits[0].replace_all: null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': None}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/replace_all', 'type')})),
+    ('edits[0].replace_all: integer instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': 7}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/replace_all', 'type')})),
+    ('edits[0].replace_all: number instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': 2.5}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/replace_all', 'type')})),
+    ('edits[0].replace_all: string instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': 'text'}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/replace_all', 'type')})),
+    ('edits[0].replace_all: array instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': []}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/replace_all', 'type')})),
+    ('edits[0].replace_all: object instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': {}}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/replace_all', 'type')})),
+    ('edits[0].unexpected: unknown key', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True, 'unexpected': 1}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/0/unexpected', 'additionalProperties')})),
+    ('edits[1]: null instead of object', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, None], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1', 'type')})),
+    ('edits[1]: boolean instead of object', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, True], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1', 'type')})),
+    ('edits[1]: integer instead of object', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, 7], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1', 'type')})),
+    ('edits[1]: number instead of object', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, 2.5], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1', 'type')})),
+    ('edits[1]: string instead of object', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, 'text'], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1', 'type')})),
+    ('edits[1]: array instead of object', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, []], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1', 'type')})),
+    ('edits[1].old_text: missing', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'required')})),
+    ('edits[1].old_text: null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': None, 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'type')})),
+    ('edits[1].old_text: boolean instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': True, 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'type')})),
+    ('edits[1].old_text: integer instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 7, 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'type')})),
+    ('edits[1].old_text: number instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 2.5, 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'type')})),
+    ('edits[1].old_text: array instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': [], 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'type')})),
+    ('edits[1].old_text: object instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': {}, 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'type')})),
+    ('edits[1].old_text: minLength 1 - 1', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': '', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/old_text', 'minLength')})),
+    ('edits[1].old_text: minLength 1 exactly', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'a', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset()),
+    ('edits[1].new_text: missing', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/new_text', 'required')})),
+    ('edits[1].new_text: null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': None, 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/new_text', 'type')})),
+    ('edits[1].new_text: boolean instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': True, 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/new_text', 'type')})),
+    ('edits[1].new_text: integer instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 7, 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/new_text', 'type')})),
+    ('edits[1].new_text: number instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 2.5, 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/new_text', 'type')})),
+    ('edits[1].new_text: array instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': [], 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/new_text', 'type')})),
+    ('edits[1].new_text: object instead of string', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': {}, 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/new_text', 'type')})),
+    ('edits[1].replace_all: null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': None}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/replace_all', 'type')})),
+    ('edits[1].replace_all: integer instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': 7}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/replace_all', 'type')})),
+    ('edits[1].replace_all: number instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': 2.5}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/replace_all', 'type')})),
+    ('edits[1].replace_all: string instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': 'text'}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/replace_all', 'type')})),
+    ('edits[1].replace_all: array instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': []}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/replace_all', 'type')})),
+    ('edits[1].replace_all: object instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': {}}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/replace_all', 'type')})),
+    ('edits[1].unexpected: unknown key', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True, 'unexpected': 1}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/edits/1/unexpected', 'additionalProperties')})),
+    ('dry_run: null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': None, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/dry_run', 'type')})),
+    ('dry_run: integer instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': 7, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/dry_run', 'type')})),
+    ('dry_run: number instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': 2.5, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/dry_run', 'type')})),
+    ('dry_run: string instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': 'text', 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/dry_run', 'type')})),
+    ('dry_run: array instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': [], 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/dry_run', 'type')})),
+    ('dry_run: object instead of boolean', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': {}, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}, frozenset({('/dry_run', 'type')})),
+    ('expected_sha256: boolean instead of string or null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': True}, frozenset({('/expected_sha256', 'type')})),
+    ('expected_sha256: integer instead of string or null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': 7}, frozenset({('/expected_sha256', 'type')})),
+    ('expected_sha256: number instead of string or null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': 2.5}, frozenset({('/expected_sha256', 'type')})),
+    ('expected_sha256: array instead of string or null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': []}, frozenset({('/expected_sha256', 'type')})),
+    ('expected_sha256: object instead of string or null', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': {}}, frozenset({('/expected_sha256', 'type')})),
+    ('expected_sha256: does not match the pattern', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': ''}, frozenset({('/expected_sha256', 'pattern')})),
+    ('unexpected: unknown key', {'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'unexpected': 1}, frozenset({('/unexpected', 'additionalProperties')})),
 ]
+# fmt: on
 
 # Values that are not a JSON object: refused as a whole, at path "".
+# fmt: off
 NOT_OBJECTS = [
     None,
     [],
-    [
-        {
-            "path": "src/app/main.py",
-            "edits": [
-                {
-                    "old_text": "DEBUG = True",
-                    "new_text": "DEBUG = False",
-                    "replace_all": True,
-                }
-            ],
-            "dry_run": True,
-            "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-        }
-    ],
-    "text",
-    '{"path": "src/app/main.py", "edits": [{"old_text": "DEBUG = True", "new_text": "DEBUG = False", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}',
+    [{'path': '.github/workflows/ci.yml', 'edits': [{'old_text': '      - run: make lint\n', 'new_text': '', 'replace_all': True}, {'old_text': 'ubuntu-20.04', 'new_text': 'ubuntu-24.04', 'replace_all': True}], 'dry_run': True, 'expected_sha256': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'}],
+    'text',
+    '{"path": ".github/workflows/ci.yml", "edits": [{"old_text": "      - run: make lint\\n", "new_text": "", "replace_all": true}, {"old_text": "ubuntu-20.04", "new_text": "ubuntu-24.04", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}',
     42,
     1.5,
     True,
     False,
 ]
+# fmt: on
 
 # (case, raw text, the parse-layer code it fails with)
+# fmt: off
 PARSE_CASES = [
-    ("broken syntax", "{not json}", "syntax"),
-    (
-        "cut off at the end",
-        '{"path": "src/app/main.py", "edits": [{"old_text": "DEBUG = True", "new_text": "DEBUG = False", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
-        "truncated",
-    ),
-    ("cut off inside a string", '{"a": "unfinish', "truncated"),
-    ("empty text", "", "empty"),
-    ("only whitespace", " \n\t ", "empty"),
-    ("NaN", '{"x": NaN}', "non_finite"),
-    ("Infinity", '{"x": -Infinity}', "non_finite"),
-    ("a number too large for a float", '{"x": 1e999999}', "too_large"),
-    ("duplicate key", '{"k": 1, "k": 2}', "duplicate_key"),
-    ("duplicate key, nested", '{"a": {"k": 1, "k": 1}}', "duplicate_key"),
-    (
-        "nested too deep",
-        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
-        "too_deep",
-    ),
-    ("invalid UTF-8", b'{"a": "\xff"}', "encoding"),
-    (
-        "byte order mark",
-        b'\xef\xbb\xbf{"path": "src/app/main.py", "edits": [{"old_text": "DEBUG = True", "new_text": "DEBUG = False", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}',
-        "encoding",
-    ),
+    ('broken syntax', '{not json}', 'syntax'),
+    ('cut off at the end', '{"path": ".github/workflows/ci.yml", "edits": [{"old_text": "      - run: make lint\\n", "new_text": "", "replace_all": true}, {"old_text": "ubuntu-20.04", "new_text": "ubuntu-24.04", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"', 'truncated'),
+    ('cut off inside a string', '{"a": "unfinish', 'truncated'),
+    ('empty text', '', 'empty'),
+    ('only whitespace', ' \n\t ', 'empty'),
+    ('NaN', '{"x": NaN}', 'non_finite'),
+    ('Infinity', '{"x": -Infinity}', 'non_finite'),
+    ('a number too large for a float', '{"x": 1e999999}', 'too_large'),
+    ('duplicate key', '{"k": 1, "k": 2}', 'duplicate_key'),
+    ('duplicate key, nested', '{"a": {"k": 1, "k": 1}}', 'duplicate_key'),
+    ('nested too deep', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]', 'too_deep'),
+    ('invalid UTF-8', b'{"a": "\xff"}', 'encoding'),
+    ('byte order mark', b'\xef\xbb\xbf{"path": ".github/workflows/ci.yml", "edits": [{"old_text": "      - run: make lint\\n", "new_text": "", "replace_all": true}, {"old_text": "ubuntu-20.04", "new_text": "ubuntu-24.04", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}', 'encoding'),
 ]
+# fmt: on
 
-VALID_TEXT = '{"path": "src/app/main.py", "edits": [{"old_text": "DEBUG = True", "new_text": "DEBUG = False", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}'
+VALID_TEXT = '{"path": ".github/workflows/ci.yml", "edits": [{"old_text": "      - run: make lint\\n", "new_text": "", "replace_all": true}, {"old_text": "ubuntu-20.04", "new_text": "ubuntu-24.04", "replace_all": true}], "dry_run": true, "expected_sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}'
+
+# The contract's parameters, as the module must carry them.
+# fmt: off
+SCHEMA = {'type': 'object', 'title': 'File edit', 'properties': {'path': {'type': 'string', 'title': 'Path', 'description': "Path relative to the workspace root, with no leading slash and no '..' segments.", 'minLength': 1, 'maxLength': 1024, 'pattern': '^\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*(/\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$', 'examples': ['src/app/main.py', '.github/workflows/ci.yml']}, 'edits': {'type': 'array', 'title': 'Edits', 'minItems': 1, 'maxItems': 50, 'items': {'type': 'object', 'title': 'Edit', 'properties': {'old_text': {'type': 'string', 'description': 'Exact text to find, including whitespace.', 'minLength': 1}, 'new_text': {'type': 'string', 'description': 'Replacement text; empty to delete old_text.'}, 'replace_all': {'type': 'boolean', 'description': 'Replace every occurrence instead of requiring exactly one.', 'default': False}}, 'required': ['old_text', 'new_text'], 'additionalProperties': False}}, 'dry_run': {'type': 'boolean', 'title': 'Dry run', 'description': 'Return the diff without writing the file.', 'default': False}, 'expected_sha256': {'type': ['string', 'null'], 'title': 'Expected SHA-256', 'description': 'Lowercase hex digest the file must have before editing; null to skip the check.', 'pattern': '^[0-9a-f]{64}$', 'default': None}}, 'required': ['path', 'edits'], 'additionalProperties': False}
+# fmt: on
 
 # x-sensitive values used above: they must never show in messages or logs.
-SENSITIVE: list[str] = []
+# fmt: off
+SENSITIVE: list[str] = [
+]
+# fmt: on
 
 
 def pairs(result: module.Result) -> set[tuple[str, str]]:
@@ -1201,64 +186,7 @@ def pairs(result: module.Result) -> set[tuple[str, str]]:
 
 def test_tool_name_and_schema() -> None:
     assert module.TOOL_NAME == "edit_file"
-    assert module.INPUT_SCHEMA == {
-        "type": "object",
-        "title": "File edit",
-        "properties": {
-            "path": {
-                "type": "string",
-                "title": "Path",
-                "description": "Path relative to the workspace root, with no leading slash and no '..' segments.",
-                "minLength": 1,
-                "maxLength": 1024,
-                "pattern": "^\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*(/\\.?[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$",
-                "examples": ["src/app/main.py", ".github/workflows/ci.yml"],
-            },
-            "edits": {
-                "type": "array",
-                "title": "Edits",
-                "minItems": 1,
-                "maxItems": 50,
-                "items": {
-                    "type": "object",
-                    "title": "Edit",
-                    "properties": {
-                        "old_text": {
-                            "type": "string",
-                            "description": "Exact text to find, including whitespace.",
-                            "minLength": 1,
-                        },
-                        "new_text": {
-                            "type": "string",
-                            "description": "Replacement text; empty to delete old_text.",
-                        },
-                        "replace_all": {
-                            "type": "boolean",
-                            "description": "Replace every occurrence instead of requiring exactly one.",
-                            "default": False,
-                        },
-                    },
-                    "required": ["old_text", "new_text"],
-                    "additionalProperties": False,
-                },
-            },
-            "dry_run": {
-                "type": "boolean",
-                "title": "Dry run",
-                "description": "Return the diff without writing the file.",
-                "default": False,
-            },
-            "expected_sha256": {
-                "type": ["string", "null"],
-                "title": "Expected SHA-256",
-                "description": "Lowercase hex digest the file must have before editing; null to skip the check.",
-                "pattern": "^[0-9a-f]{64}$",
-                "default": None,
-            },
-        },
-        "required": ["path", "edits"],
-        "additionalProperties": False,
-    }
+    assert module.INPUT_SCHEMA == SCHEMA
 
 
 @pytest.mark.parametrize(
