@@ -1,0 +1,643 @@
+"""The hand-written floor: what a careful engineer writes by hand, in pure Python.
+
+One ``validate_*`` and one ``parse_*`` per benchmark contract, returning the same
+kind of result as a generated module (a small ``__slots__`` ``Result`` holding a
+tuple of ``__slots__`` ``Error`` objects, one message per error, every error
+collected, at most ``MAX_ERRORS``), with the same semantics as the contract:
+
+* the value must be a JSON object: null and array are told apart first (their
+  messages differ), then anything that is not a ``dict``;
+* key presence is tested with ``in`` (a missing key and a null value differ);
+* ``bool`` is never a number; ``integer`` admits 3.0, ``number`` refuses NaN and
+  infinities;
+* unknown keys are found by counting the declared keys that are present;
+* ``"\\S"`` (non-blank) is ``not s or s.isspace()``, which is exactly what
+  ``re.search(r"\\S", s) is None`` means for ``str``; other patterns use ``re``.
+
+This is the bar the generated code must meet, so it is written to be fast, not
+slow on purpose: checks are inline (no helper call per property), messages are
+constants (only a type error concatenates the JSON type of the bad value), and
+paths below the top level are built only when an error is reported.
+
+``parse_*`` is a strict ``json`` decode (duplicate keys refused through
+``object_pairs_hook``, NaN and Infinity through ``parse_constant``) followed by
+the hand-written check.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from math import isfinite
+from typing import Any
+
+MAX_ERRORS = 100
+ACCEPT = "accept"
+REJECT = "reject"
+PARSE_ERROR = "parse_error"
+
+_UNREADABLE = "the arguments could not be read as JSON data (a Python object raised an error)"
+_NOT_AN_OBJECT = "the arguments must be a JSON object (keys and values in {...}), got "
+
+
+class Error:
+    __slots__ = ("path", "code", "message")
+
+    def __init__(self, path: str, code: str, message: str) -> None:
+        self.path = path
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Error({self.path!r}, {self.code!r}, {self.message!r})"
+
+
+class Result:
+    __slots__ = ("status", "value", "errors")
+
+    def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
+        self.status = status
+        self.value = value
+        self.errors = errors
+
+    @property
+    def ok(self) -> bool:
+        return self.status == ACCEPT
+
+    def __repr__(self) -> str:
+        return f"Result({self.status!r}, {list(self.errors)!r})"
+
+
+# -- helpers: only ever called on the error path --------------------------------
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "a boolean"
+    if type(value) is int or (type(value) is float and value.is_integer()):
+        return "an integer"
+    if type(value) is float:
+        return "a number" if isfinite(value) else "a non-finite number (not JSON)"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a Python {type(value).__name__} (not a JSON value)"
+
+
+def _not_an_object(value: object) -> Result:
+    got = "null" if value is None else "an array" if isinstance(value, list) else _json_type(value)
+    return Result(REJECT, value, (Error("", "type", _NOT_AN_OBJECT + got),))
+
+
+_quote = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False) at C speed
+
+
+def _unknown_keys(obj: dict, known: frozenset, prefix: str, where: str, errors: list) -> None:
+    for key in obj:
+        if key not in known:
+            token = str(key).replace("~", "~0").replace("/", "~1")
+            shown = _quote(str(key))
+            if len(shown) > 60:
+                shown = shown[:56] + '..."'
+            errors.append(Error(prefix + token, "additionalProperties", f"unknown key {shown} is not allowed in {where}"))
+            if len(errors) >= MAX_ERRORS:
+                return
+
+
+def _unreadable(value: object) -> Result:
+    return Result(REJECT, value, (Error("", "unreadable", _UNREADABLE),))
+
+
+def _done(value: object, errors: list) -> Result:
+    if errors:
+        return Result(REJECT, value, tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]))
+    return Result(ACCEPT, value, ())
+
+
+# -- strict JSON ------------------------------------------------------------------
+
+
+class _Refused(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _pairs(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _Refused("duplicate_key", "a key appears twice in one object")
+    return obj
+
+
+def _constant(name: str) -> Any:
+    raise _Refused("non_finite", f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant)
+_decode = _DECODER.decode
+
+
+def _parse_error(text: str, exc: ValueError) -> Result:
+    if isinstance(exc, _Refused):
+        return Result(PARSE_ERROR, None, (Error("", exc.code, str(exc)),))
+    if isinstance(exc, json.JSONDecodeError):
+        code = "truncated" if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string") else "syntax"
+        return Result(PARSE_ERROR, None, (Error("", code, f"{exc.msg} at line {exc.lineno}, column {exc.colno}"),))
+    return Result(PARSE_ERROR, None, (Error("", "syntax", str(exc)),))
+
+
+# == get_weather ==================================================================
+
+_WEATHER_KEYS = frozenset({"city", "unit"})
+_UNITS = frozenset({"c", "f"})
+
+
+def validate_get_weather(value: object) -> Result:
+    if value is None or isinstance(value, list) or not isinstance(value, dict):
+        return _not_an_object(value)
+    errors: list[Error] = []
+    try:
+        present = 0
+        if "city" in value:
+            present += 1
+            city = value["city"]
+            if isinstance(city, str):
+                if not city:
+                    errors.append(Error("/city", "minLength", '"city" must be at least 1 character long'))
+                    errors.append(Error("/city", "pattern", '"city" must not be blank'))
+                elif city.isspace():
+                    errors.append(Error("/city", "pattern", '"city" must not be blank'))
+            else:
+                errors.append(Error("/city", "type", '"city" must be a string, got ' + _json_type(city)))
+        else:
+            errors.append(Error("/city", "required", 'missing required key "city"'))
+        if "unit" in value:
+            present += 1
+            unit = value["unit"]
+            if isinstance(unit, str):
+                if unit not in _UNITS:
+                    errors.append(Error("/unit", "enum", '"unit" must be one of: "c", "f"'))
+            else:
+                errors.append(Error("/unit", "type", '"unit" must be a string, got ' + _json_type(unit)))
+        else:
+            errors.append(Error("/unit", "required", 'missing required key "unit"'))
+        if len(value) != present:
+            _unknown_keys(value, _WEATHER_KEYS, "/", "the arguments", errors)
+    except Exception:
+        return _unreadable(value)
+    if errors:
+        return Result(REJECT, value, tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]))
+    return Result(ACCEPT, value, ())
+
+
+def parse_get_weather(text: str) -> Result:
+    try:
+        value = _decode(text)
+    except ValueError as exc:
+        return _parse_error(text, exc)
+    return validate_get_weather(value)
+
+
+# == large_order (tests/bench/contracts/large_order.yaml) ============================
+
+_ORDER_KEYS = frozenset(
+    {
+        "customer_id", "email", "channel", "currency", "items", "shipping_address",
+        "billing_same_as_shipping", "shipping_method", "priority", "discount_percent",
+        "coupon_code", "gift_message", "requested_delivery_date", "tip_amount",
+        "loyalty_points_to_use", "newsletter_opt_in", "tags", "payment_method",
+        "payment_token", "invoice_reference", "locale", "notes", "max_total",
+        "split_shipment", "contact_phone",
+    }
+)
+_LINE_KEYS = frozenset({"sku", "quantity", "unit_price", "gift_wrap", "note"})
+_ADDRESS_KEYS = frozenset({"name", "line1", "line2", "city", "postal_code", "country"})
+_CHANNELS = frozenset({"web", "app", "phone", "chat"})
+_CURRENCIES = frozenset({"EUR", "USD", "GBP", "CHF", "SEK"})
+_SHIPPING_METHODS = frozenset({"standard", "express", "overnight", "pickup"})
+_PAYMENT_METHODS = frozenset({"card", "paypal", "invoice", "bank_transfer"})
+_CUSTOMER_ID = re.compile(r"^C[0-9]{6}$")
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_SKU = re.compile(r"^[A-Z0-9-]{4,20}$")
+_POSTAL_CODE = re.compile(r"^[A-Za-z0-9 -]{3,10}$")
+_COUNTRY = re.compile(r"^[A-Z]{2}$")
+_COUPON = re.compile(r"^[A-Z0-9]+$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_LOCALE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")
+_PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
+
+
+def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract, written out
+    if value is None or isinstance(value, list) or not isinstance(value, dict):
+        return _not_an_object(value)
+    errors: list[Error] = []
+    try:
+        present = 0
+        # customer_id: required string, pattern
+        if "customer_id" in value:
+            present += 1
+            v = value["customer_id"]
+            if isinstance(v, str):
+                if _CUSTOMER_ID.search(v) is None:
+                    errors.append(Error("/customer_id", "pattern", '"customer_id" must match ^C[0-9]{6}$'))
+            else:
+                errors.append(Error("/customer_id", "type", '"customer_id" must be a string, got ' + _json_type(v)))
+        else:
+            errors.append(Error("/customer_id", "required", 'missing required key "customer_id"'))
+        # email: required string, maxLength 254, pattern
+        if "email" in value:
+            present += 1
+            v = value["email"]
+            if isinstance(v, str):
+                if len(v) > 254:
+                    errors.append(Error("/email", "maxLength", '"email" must be at most 254 characters long'))
+                elif _EMAIL.search(v) is None:
+                    errors.append(Error("/email", "pattern", '"email" must be an email address'))
+            else:
+                errors.append(Error("/email", "type", '"email" must be a string, got ' + _json_type(v)))
+        else:
+            errors.append(Error("/email", "required", 'missing required key "email"'))
+        # channel: optional enum
+        if "channel" in value:
+            present += 1
+            v = value["channel"]
+            if isinstance(v, str):
+                if v not in _CHANNELS:
+                    errors.append(Error("/channel", "enum", '"channel" must be one of: "web", "app", "phone", "chat"'))
+            else:
+                errors.append(Error("/channel", "type", '"channel" must be a string, got ' + _json_type(v)))
+        # currency: required enum
+        if "currency" in value:
+            present += 1
+            v = value["currency"]
+            if isinstance(v, str):
+                if v not in _CURRENCIES:
+                    errors.append(Error("/currency", "enum", '"currency" must be one of: "EUR", "USD", "GBP", "CHF", "SEK"'))
+            else:
+                errors.append(Error("/currency", "type", '"currency" must be a string, got ' + _json_type(v)))
+        else:
+            errors.append(Error("/currency", "required", 'missing required key "currency"'))
+        # items: required array of order lines, 1..50
+        if "items" in value:
+            present += 1
+            items = value["items"]
+            if isinstance(items, list):
+                if not items:
+                    errors.append(Error("/items", "minItems", '"items" must have at least 1 item'))
+                elif len(items) > 50:
+                    errors.append(Error("/items", "maxItems", '"items" must have at most 50 items'))
+                for i, line in enumerate(items):
+                    if isinstance(line, dict):
+                        known = 0
+                        if "sku" in line:
+                            known += 1
+                            v = line["sku"]
+                            if isinstance(v, str):
+                                if _SKU.search(v) is None:
+                                    errors.append(Error(f"/items/{i}/sku", "pattern", '"sku" must match ^[A-Z0-9-]{4,20}$'))
+                            else:
+                                errors.append(Error(f"/items/{i}/sku", "type", '"sku" must be a string, got ' + _json_type(v)))
+                        else:
+                            errors.append(Error(f"/items/{i}/sku", "required", 'missing required key "sku"'))
+                        if "quantity" in line:
+                            known += 1
+                            v = line["quantity"]
+                            t = type(v)
+                            if t is int or (t is float and v.is_integer()):
+                                if v < 1:
+                                    errors.append(Error(f"/items/{i}/quantity", "minimum", '"quantity" must be at least 1'))
+                                elif v > 999:
+                                    errors.append(Error(f"/items/{i}/quantity", "maximum", '"quantity" must be at most 999'))
+                            else:
+                                errors.append(Error(f"/items/{i}/quantity", "type", '"quantity" must be an integer, got ' + _json_type(v)))
+                        else:
+                            errors.append(Error(f"/items/{i}/quantity", "required", 'missing required key "quantity"'))
+                        if "unit_price" in line:
+                            known += 1
+                            v = line["unit_price"]
+                            t = type(v)
+                            if t is int or (t is float and isfinite(v)):
+                                if v <= 0:
+                                    errors.append(Error(f"/items/{i}/unit_price", "exclusiveMinimum", '"unit_price" must be more than 0'))
+                                elif v > 100000:
+                                    errors.append(Error(f"/items/{i}/unit_price", "maximum", '"unit_price" must be at most 100000'))
+                            else:
+                                errors.append(Error(f"/items/{i}/unit_price", "type", '"unit_price" must be a number, got ' + _json_type(v)))
+                        else:
+                            errors.append(Error(f"/items/{i}/unit_price", "required", 'missing required key "unit_price"'))
+                        if "gift_wrap" in line:
+                            known += 1
+                            v = line["gift_wrap"]
+                            if v is not True and v is not False:
+                                errors.append(Error(f"/items/{i}/gift_wrap", "type", '"gift_wrap" must be a boolean, got ' + _json_type(v)))
+                        if "note" in line:
+                            known += 1
+                            v = line["note"]
+                            if isinstance(v, str):
+                                if len(v) > 200:
+                                    errors.append(Error(f"/items/{i}/note", "maxLength", '"note" must be at most 200 characters long'))
+                            elif v is not None:
+                                errors.append(Error(f"/items/{i}/note", "type", '"note" must be a string or null, got ' + _json_type(v)))
+                        if len(line) != known:
+                            _unknown_keys(line, _LINE_KEYS, f"/items/{i}/", 'each item of "items"', errors)
+                    else:
+                        errors.append(Error(f"/items/{i}", "type", 'each item of "items" must be an object, got ' + _json_type(line)))
+            else:
+                errors.append(Error("/items", "type", '"items" must be an array, got ' + _json_type(items)))
+        else:
+            errors.append(Error("/items", "required", 'missing required key "items"'))
+        # shipping_address: required object
+        if "shipping_address" in value:
+            present += 1
+            address = value["shipping_address"]
+            if isinstance(address, dict):
+                known = 0
+                if "name" in address:
+                    known += 1
+                    v = address["name"]
+                    if isinstance(v, str):
+                        if not v:
+                            errors.append(Error("/shipping_address/name", "minLength", '"name" must be at least 1 character long'))
+                        elif len(v) > 100:
+                            errors.append(Error("/shipping_address/name", "maxLength", '"name" must be at most 100 characters long'))
+                    else:
+                        errors.append(Error("/shipping_address/name", "type", '"name" must be a string, got ' + _json_type(v)))
+                else:
+                    errors.append(Error("/shipping_address/name", "required", 'missing required key "name"'))
+                if "line1" in address:
+                    known += 1
+                    v = address["line1"]
+                    if isinstance(v, str):
+                        if not v:
+                            errors.append(Error("/shipping_address/line1", "minLength", '"line1" must be at least 1 character long'))
+                        elif len(v) > 200:
+                            errors.append(Error("/shipping_address/line1", "maxLength", '"line1" must be at most 200 characters long'))
+                    else:
+                        errors.append(Error("/shipping_address/line1", "type", '"line1" must be a string, got ' + _json_type(v)))
+                else:
+                    errors.append(Error("/shipping_address/line1", "required", 'missing required key "line1"'))
+                if "line2" in address:
+                    known += 1
+                    v = address["line2"]
+                    if isinstance(v, str):
+                        if len(v) > 200:
+                            errors.append(Error("/shipping_address/line2", "maxLength", '"line2" must be at most 200 characters long'))
+                    elif v is not None:
+                        errors.append(Error("/shipping_address/line2", "type", '"line2" must be a string or null, got ' + _json_type(v)))
+                if "city" in address:
+                    known += 1
+                    v = address["city"]
+                    if isinstance(v, str):
+                        if not v:
+                            errors.append(Error("/shipping_address/city", "minLength", '"city" must be at least 1 character long'))
+                        elif len(v) > 100:
+                            errors.append(Error("/shipping_address/city", "maxLength", '"city" must be at most 100 characters long'))
+                    else:
+                        errors.append(Error("/shipping_address/city", "type", '"city" must be a string, got ' + _json_type(v)))
+                else:
+                    errors.append(Error("/shipping_address/city", "required", 'missing required key "city"'))
+                if "postal_code" in address:
+                    known += 1
+                    v = address["postal_code"]
+                    if isinstance(v, str):
+                        if _POSTAL_CODE.search(v) is None:
+                            errors.append(Error("/shipping_address/postal_code", "pattern", '"postal_code" must match ^[A-Za-z0-9 -]{3,10}$'))
+                    else:
+                        errors.append(Error("/shipping_address/postal_code", "type", '"postal_code" must be a string, got ' + _json_type(v)))
+                else:
+                    errors.append(Error("/shipping_address/postal_code", "required", 'missing required key "postal_code"'))
+                if "country" in address:
+                    known += 1
+                    v = address["country"]
+                    if isinstance(v, str):
+                        if _COUNTRY.search(v) is None:
+                            errors.append(Error("/shipping_address/country", "pattern", '"country" must match ^[A-Z]{2}$'))
+                    else:
+                        errors.append(Error("/shipping_address/country", "type", '"country" must be a string, got ' + _json_type(v)))
+                else:
+                    errors.append(Error("/shipping_address/country", "required", 'missing required key "country"'))
+                if len(address) != known:
+                    _unknown_keys(address, _ADDRESS_KEYS, "/shipping_address/", '"shipping_address"', errors)
+            else:
+                errors.append(Error("/shipping_address", "type", '"shipping_address" must be an object, got ' + _json_type(address)))
+        else:
+            errors.append(Error("/shipping_address", "required", 'missing required key "shipping_address"'))
+        # billing_same_as_shipping: optional boolean
+        if "billing_same_as_shipping" in value:
+            present += 1
+            v = value["billing_same_as_shipping"]
+            if v is not True and v is not False:
+                errors.append(Error("/billing_same_as_shipping", "type", '"billing_same_as_shipping" must be a boolean, got ' + _json_type(v)))
+        # shipping_method: required enum
+        if "shipping_method" in value:
+            present += 1
+            v = value["shipping_method"]
+            if isinstance(v, str):
+                if v not in _SHIPPING_METHODS:
+                    errors.append(Error("/shipping_method", "enum", '"shipping_method" must be one of: "standard", "express", "overnight", "pickup"'))
+            else:
+                errors.append(Error("/shipping_method", "type", '"shipping_method" must be a string, got ' + _json_type(v)))
+        else:
+            errors.append(Error("/shipping_method", "required", 'missing required key "shipping_method"'))
+        # priority: optional integer 1..5
+        if "priority" in value:
+            present += 1
+            v = value["priority"]
+            t = type(v)
+            if t is int or (t is float and v.is_integer()):
+                if v < 1:
+                    errors.append(Error("/priority", "minimum", '"priority" must be at least 1'))
+                elif v > 5:
+                    errors.append(Error("/priority", "maximum", '"priority" must be at most 5'))
+            else:
+                errors.append(Error("/priority", "type", '"priority" must be an integer, got ' + _json_type(v)))
+        # discount_percent: optional number 0..100
+        if "discount_percent" in value:
+            present += 1
+            v = value["discount_percent"]
+            t = type(v)
+            if t is int or (t is float and isfinite(v)):
+                if v < 0:
+                    errors.append(Error("/discount_percent", "minimum", '"discount_percent" must be at least 0'))
+                elif v > 100:
+                    errors.append(Error("/discount_percent", "maximum", '"discount_percent" must be at most 100'))
+            else:
+                errors.append(Error("/discount_percent", "type", '"discount_percent" must be a number, got ' + _json_type(v)))
+        # coupon_code: optional string or null, maxLength 32, pattern
+        if "coupon_code" in value:
+            present += 1
+            v = value["coupon_code"]
+            if isinstance(v, str):
+                if len(v) > 32:
+                    errors.append(Error("/coupon_code", "maxLength", '"coupon_code" must be at most 32 characters long'))
+                elif _COUPON.search(v) is None:
+                    errors.append(Error("/coupon_code", "pattern", '"coupon_code" must match ^[A-Z0-9]+$'))
+            elif v is not None:
+                errors.append(Error("/coupon_code", "type", '"coupon_code" must be a string or null, got ' + _json_type(v)))
+        # gift_message: optional string, maxLength 500
+        if "gift_message" in value:
+            present += 1
+            v = value["gift_message"]
+            if isinstance(v, str):
+                if len(v) > 500:
+                    errors.append(Error("/gift_message", "maxLength", '"gift_message" must be at most 500 characters long'))
+            else:
+                errors.append(Error("/gift_message", "type", '"gift_message" must be a string, got ' + _json_type(v)))
+        # requested_delivery_date: optional string, pattern
+        if "requested_delivery_date" in value:
+            present += 1
+            v = value["requested_delivery_date"]
+            if isinstance(v, str):
+                if _DATE.search(v) is None:
+                    errors.append(Error("/requested_delivery_date", "pattern", '"requested_delivery_date" must be YYYY-MM-DD'))
+            else:
+                errors.append(Error("/requested_delivery_date", "type", '"requested_delivery_date" must be a string, got ' + _json_type(v)))
+        # tip_amount: optional number 0..1000
+        if "tip_amount" in value:
+            present += 1
+            v = value["tip_amount"]
+            t = type(v)
+            if t is int or (t is float and isfinite(v)):
+                if v < 0:
+                    errors.append(Error("/tip_amount", "minimum", '"tip_amount" must be at least 0'))
+                elif v > 1000:
+                    errors.append(Error("/tip_amount", "maximum", '"tip_amount" must be at most 1000'))
+            else:
+                errors.append(Error("/tip_amount", "type", '"tip_amount" must be a number, got ' + _json_type(v)))
+        # loyalty_points_to_use: optional integer 0..1000000
+        if "loyalty_points_to_use" in value:
+            present += 1
+            v = value["loyalty_points_to_use"]
+            t = type(v)
+            if t is int or (t is float and v.is_integer()):
+                if v < 0:
+                    errors.append(Error("/loyalty_points_to_use", "minimum", '"loyalty_points_to_use" must be at least 0'))
+                elif v > 1000000:
+                    errors.append(Error("/loyalty_points_to_use", "maximum", '"loyalty_points_to_use" must be at most 1000000'))
+            else:
+                errors.append(Error("/loyalty_points_to_use", "type", '"loyalty_points_to_use" must be an integer, got ' + _json_type(v)))
+        # newsletter_opt_in: optional boolean
+        if "newsletter_opt_in" in value:
+            present += 1
+            v = value["newsletter_opt_in"]
+            if v is not True and v is not False:
+                errors.append(Error("/newsletter_opt_in", "type", '"newsletter_opt_in" must be a boolean, got ' + _json_type(v)))
+        # tags: optional array of 1..32-character strings, at most 10
+        if "tags" in value:
+            present += 1
+            tags = value["tags"]
+            if isinstance(tags, list):
+                if len(tags) > 10:
+                    errors.append(Error("/tags", "maxItems", '"tags" must have at most 10 items'))
+                for i, tag in enumerate(tags):
+                    if isinstance(tag, str):
+                        if not tag:
+                            errors.append(Error(f"/tags/{i}", "minLength", 'each item of "tags" must be at least 1 character long'))
+                        elif len(tag) > 32:
+                            errors.append(Error(f"/tags/{i}", "maxLength", 'each item of "tags" must be at most 32 characters long'))
+                    else:
+                        errors.append(Error(f"/tags/{i}", "type", 'each item of "tags" must be a string, got ' + _json_type(tag)))
+            else:
+                errors.append(Error("/tags", "type", '"tags" must be an array, got ' + _json_type(tags)))
+        # payment_method: required enum
+        if "payment_method" in value:
+            present += 1
+            v = value["payment_method"]
+            if isinstance(v, str):
+                if v not in _PAYMENT_METHODS:
+                    errors.append(Error("/payment_method", "enum", '"payment_method" must be one of: "card", "paypal", "invoice", "bank_transfer"'))
+            else:
+                errors.append(Error("/payment_method", "type", '"payment_method" must be a string, got ' + _json_type(v)))
+        else:
+            errors.append(Error("/payment_method", "required", 'missing required key "payment_method"'))
+        # payment_token: optional string 8..128 (sensitive: never echoed)
+        if "payment_token" in value:
+            present += 1
+            v = value["payment_token"]
+            if isinstance(v, str):
+                if len(v) < 8:
+                    errors.append(Error("/payment_token", "minLength", '"payment_token" must be at least 8 characters long'))
+                elif len(v) > 128:
+                    errors.append(Error("/payment_token", "maxLength", '"payment_token" must be at most 128 characters long'))
+            else:
+                errors.append(Error("/payment_token", "type", '"payment_token" must be a string, got ' + _json_type(v)))
+        # invoice_reference: optional string or null, maxLength 64
+        if "invoice_reference" in value:
+            present += 1
+            v = value["invoice_reference"]
+            if isinstance(v, str):
+                if len(v) > 64:
+                    errors.append(Error("/invoice_reference", "maxLength", '"invoice_reference" must be at most 64 characters long'))
+            elif v is not None:
+                errors.append(Error("/invoice_reference", "type", '"invoice_reference" must be a string or null, got ' + _json_type(v)))
+        # locale: optional string, pattern
+        if "locale" in value:
+            present += 1
+            v = value["locale"]
+            if isinstance(v, str):
+                if _LOCALE.search(v) is None:
+                    errors.append(Error("/locale", "pattern", '"locale" must match ^[a-z]{2}(-[A-Z]{2})?$'))
+            else:
+                errors.append(Error("/locale", "type", '"locale" must be a string, got ' + _json_type(v)))
+        # notes: optional string, maxLength 1000
+        if "notes" in value:
+            present += 1
+            v = value["notes"]
+            if isinstance(v, str):
+                if len(v) > 1000:
+                    errors.append(Error("/notes", "maxLength", '"notes" must be at most 1000 characters long'))
+            else:
+                errors.append(Error("/notes", "type", '"notes" must be a string, got ' + _json_type(v)))
+        # max_total: optional number > 0
+        if "max_total" in value:
+            present += 1
+            v = value["max_total"]
+            t = type(v)
+            if t is int or (t is float and isfinite(v)):
+                if v <= 0:
+                    errors.append(Error("/max_total", "exclusiveMinimum", '"max_total" must be more than 0'))
+            else:
+                errors.append(Error("/max_total", "type", '"max_total" must be a number, got ' + _json_type(v)))
+        # split_shipment: optional boolean
+        if "split_shipment" in value:
+            present += 1
+            v = value["split_shipment"]
+            if v is not True and v is not False:
+                errors.append(Error("/split_shipment", "type", '"split_shipment" must be a boolean, got ' + _json_type(v)))
+        # contact_phone: optional string, pattern
+        if "contact_phone" in value:
+            present += 1
+            v = value["contact_phone"]
+            if isinstance(v, str):
+                if _PHONE.search(v) is None:
+                    errors.append(Error("/contact_phone", "pattern", '"contact_phone" must be an E.164 number'))
+            else:
+                errors.append(Error("/contact_phone", "type", '"contact_phone" must be a string, got ' + _json_type(v)))
+        # no other keys
+        if len(value) != present:
+            _unknown_keys(value, _ORDER_KEYS, "/", "the arguments", errors)
+    except Exception:
+        return _unreadable(value)
+    if errors:
+        return Result(REJECT, value, tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]))
+    return Result(ACCEPT, value, ())
+
+
+def parse_large_order(text: str) -> Result:
+    try:
+        value = _decode(text)
+    except ValueError as exc:
+        return _parse_error(text, exc)
+    return validate_large_order(value)
+
+
+FLOORS = {
+    "get_weather": (validate_get_weather, parse_get_weather),
+    "large_order": (validate_large_order, parse_large_order),
+}
