@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .ecma import PatternError, translate_pattern
+from .ecma import PatternError, backtracking_risk, translate_pattern
 from .errors import ContractError, Problem
 from .source import Document
 
@@ -616,6 +616,13 @@ class _Checker:
             self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
             return
         self.check_pattern(pattern, path + ("pattern",))
+        risk = backtracking_risk(pattern)
+        if risk and "maxLength" not in schema:
+            self.error(
+                path + ("pattern",),
+                f"pattern {pattern!r} can backtrack catastrophically ({risk}) on a long string; "
+                "add a maxLength, which is checked before the pattern runs",
+            )
 
     def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False) -> None:
         """A pattern must mean in Python exactly what it means in ECMA-262, and compile."""
