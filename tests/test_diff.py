@@ -590,11 +590,7 @@ _MODULES: dict[bytes, str] = {}
 def module_source(raw: bytes) -> str:
     """pipeline.generate()'s module_source, without rendering its tests (see the test below)."""
     if raw not in _MODULES:
-        checked = contract.check(source.load(raw, "contracts/x.yaml"))
-        built = model.build(checked, "x", pipeline.digest(raw))
-        text = render.render(ENV, "module.py.j2", "x.py", model=built)
-        pipeline.check_examples(checked, pipeline.load_module(text, "x.py"))
-        _MODULES[raw] = text
+        _MODULES[raw] = pipeline.generate_module(raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).source
     return _MODULES[raw]
 
 
@@ -775,7 +771,7 @@ _LINE_REF = re.compile(r"contracts/x\.yaml:(\d+)")
 
 def allowed_lines(lines: list[str], keys: tuple[str, ...], spans: list[range], helpers: bool, typed_dicts: bool) -> set[int]:
     """Indexes of lines an edit of these properties may change."""
-    allowed = {i for i, line in enumerate(lines) if line.startswith("# contract-sha256:")}
+    allowed = {i for i, line in enumerate(lines) if line.startswith(("# contract-sha256:", "# output-sha256:"))}
     for i, line in enumerate(lines):  # code made for the property's own schema (at any depth): by its line reference
         match = _LINE_REF.search(line)
         if match and any(int(match.group(1)) in span for span in spans):
@@ -891,7 +887,7 @@ def touched_lines(before: str, after: str) -> int:
     touched = 0
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
-            hashes = sum(1 for line in a[i1:i2] if line.startswith("# contract-sha256:"))
+            hashes = sum(1 for line in a[i1:i2] if line.startswith(("# contract-sha256:", "# output-sha256:")))
             touched += max(i2 - i1, j2 - j1) - hashes
     return touched
 

@@ -688,3 +688,16 @@ def test_vendored_copy_passes_its_tests(tmp_path: Path) -> None:
         cwd=service,
     )
     assert gate.returncode == 0, f"the vendored dispatch gate does not import:\n{_output(gate)}"
+
+
+# -- 5. Formatting -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(GENERATED.rglob("*.py")), ids=_rel)
+def test_generated_files_are_black_formatted(path: Path) -> None:
+    """Services run `black --check` on vendored code; the tests template is written
+    pre-formatted (black is not run on it), so this is where that promise is kept."""
+    import black
+
+    text = path.read_text(encoding="utf-8")
+    assert black.format_str(text, mode=black.Mode()) == text

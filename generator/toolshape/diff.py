@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import cases, contract, model, pipeline, reference, render, source
+from . import cases, contract, pipeline, reference, render, source
 from .ecma import translate_pattern
 from .errors import ContractError, Problem
 
@@ -313,15 +313,9 @@ def _generate(raw: bytes, display: str, env: tuple[str, Any]) -> tuple[Any, list
     """The generated module (and derived cases) of one contract, cached by content."""
     key = (hashlib.sha256(raw).hexdigest(), env[0])
     if key not in _CACHE:
-        # pipeline.generate() without rendering the test module (half of its time):
-        # the same checks, in the same order, on the same in-memory module.
-        checked = contract.check(source.load(raw, display))
-        built = model.build(checked, "x", pipeline.digest(raw))
-        module_source = render.render(env[1], "module.py.j2", "x.py", model=built)
-        module = pipeline.load_module(module_source, "x.py")
-        pipeline.check_examples(checked, module)
-        derived = cases.derive(checked)
-        pipeline.check_derived(checked, module, derived)
+        # pipeline.generate() without rendering the test module (half of its time).
+        half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), env[1])
+        module, derived = half.module, half.derived
         _CACHE[key] = (module, derived)
     return _CACHE[key]
 

@@ -27,6 +27,33 @@ class Code(Markup):
     __slots__ = ()
 
 
+def _plain_result(name: str) -> object:
+    method = getattr(str, name)
+
+    def plain(self: Code, *args: object, **kwargs: object) -> object:
+        # Slicing or editing Code makes new text that nobody escaped: plain str,
+        # which the template environment refuses to print.
+        result = method(str(self), *args, **kwargs)
+        return str(result) if isinstance(result, str) else result
+
+    plain.__name__ = name
+    return plain
+
+
+for _name in (
+    "__getitem__", "__add__", "__mul__", "__rmul__", "__mod__", "format", "format_map",
+    "strip", "lstrip", "rstrip", "replace", "join", "lower", "upper", "title", "capitalize",
+    "casefold", "swapcase", "center", "ljust", "rjust", "zfill", "expandtabs", "translate",
+    "removeprefix", "removesuffix",
+):
+    setattr(Code, _name, _plain_result(_name))
+Code.__radd__ = lambda self, other: str(other) + str(self)  # type: ignore[method-assign, assignment]
+for _name in ("split", "rsplit", "partition", "rpartition", "splitlines"):
+    setattr(Code, _name, lambda self, *a, _m=getattr(str, _name), **k: [str(x) for x in _m(str(self), *a, **k)])
+for _name in ("striptags", "unescape"):
+    setattr(Code, _name, lambda self, _m=_name: str(getattr(Markup(str(self)), _m)()))
+
+
 def literal(value: object) -> Code:
     """Return a Python expression that evaluates to ``value`` (JSON-like data only)."""
     return Code(_literal(value))

@@ -417,25 +417,25 @@ class _Builder:
         if "allOf" in schema:
             nodes = [self.node(sub, var, path, schema_path + ("allOf", i), label) for i, sub in enumerate(schema["allOf"])]
             found.append(Applicator("all_of", note("allOf"), nodes=[n for n in nodes if n.has_checks]))
-        for keyword in ("anyOf", "oneOf"):
-            if keyword not in schema:
+        for union in ("anyOf", "oneOf"):
+            if union not in schema:
                 continue
-            branches = schema[keyword]
-            nullable = _nullable_other(branches, exclusive=keyword == "oneOf")
+            branches = schema[union]
+            nullable = _nullable_other(branches, exclusive=union == "oneOf")
             if nullable is not None:
                 index, other = nullable
-                inner = self.node(other, var, path, schema_path + (keyword, index), label)
-                found.append(Applicator("nullable", note(f"{keyword}: null, or the other alternative"), nodes=[inner]))
+                inner = self.node(other, var, path, schema_path + (union, index), label)
+                found.append(Applicator("nullable", note(f"{union}: null, or the other alternative"), nodes=[inner]))
                 continue
             functions = [
-                self.function(sub, schema_path + (keyword, i), f"{var} {keyword} {i + 1}", label)
+                self.function(sub, schema_path + (union, i), f"{var} {union} {i + 1}", label)
                 for i, sub in enumerate(branches)
             ]
-            how = "at least one" if keyword == "anyOf" else "exactly one"
+            how = "at least one" if union == "anyOf" else "exactly one"
             message = literal(f"{label} must match {how} of {len(branches)} alternatives")
-            kind = "any_of" if keyword == "anyOf" else "one_of"
+            kind = "any_of" if union == "anyOf" else "one_of"
             self.helpers.unions = True
-            found.append(Applicator(kind, note(keyword), message=message, functions=functions))
+            found.append(Applicator(kind, note(union), message=message, functions=functions))
         if "not" in schema:
             self.helpers.unions = True
             function = self.function(schema["not"], schema_path + ("not",), f"{var} not", label)
@@ -564,10 +564,11 @@ class _Builder:
             "maximum": ("above", "at most"),
             "exclusiveMaximum": ("not_below", "less than"),
         }
-        for keyword, (test, words) in wording.items():
-            if keyword in schema:
-                bound = schema[keyword]
-                checks.append(Check(test, literal(keyword), literal(f"{label} must be {words} {_show(bound)}"), literal(bound)))
+        for bound_keyword, (test, words) in wording.items():
+            if bound_keyword in schema:
+                bound = schema[bound_keyword]
+                message = literal(f"{label} must be {words} {_show(bound)}")
+                checks.append(Check(test, literal(bound_keyword), message, literal(bound)))
         if "multipleOf" in schema:
             step = schema["multipleOf"]
             message = literal(f"{label} must be a multiple of {_show(step)}")

@@ -36,25 +36,90 @@ class Generated:
         return ".".join(self.module_path.with_suffix("").parts)
 
 
-def digest(raw: bytes) -> str:
-    """What the header records of a contract: its bytes and the generator version."""
-    return hashlib.sha256(raw + b"\0toolshape " + __version__.encode()).hexdigest()
+def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
+    """What the header records: the contract's bytes, the generator version and its templates."""
+    templates = render.fingerprint(env) if env is not None else ""
+    return hashlib.sha256(raw + b"\0toolshape " + __version__.encode() + b"\0" + templates.encode()).hexdigest()
 
 
-def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> Generated:
-    """Generate module and tests for one contract file; raise ContractError on any problem."""
-    document = source.load(raw, display)
-    checked = contract.check(document)
+SEAL = "# output-sha256: (sealed after formatting)"
+
+
+def seal(text: str) -> str:
+    """Record in the header the hash of the file without that line: hand edits then show."""
+    body = text.replace(SEAL + "\n", "", 1)
+    return text.replace(SEAL, "# output-sha256: " + hashlib.sha256(body.encode()).hexdigest(), 1)
+
+
+def is_sealed_intact(text: str) -> bool:
+    """Whether a generated file is exactly as toolshape wrote it."""
+    for line in text.splitlines()[:6]:
+        if line.startswith("# output-sha256: "):
+            body = text.replace(line + "\n", "", 1)
+            return hashlib.sha256(body.encode()).hexdigest() == line.removeprefix("# output-sha256: ")
+    return False
+
+
+def _header_digest(text: str) -> str | None:
+    for line in text.splitlines()[:6]:
+        if line.startswith("# contract-sha256: "):
+            return line.removeprefix("# contract-sha256: ")
+    return None
+
+
+def paths_for(relative: PurePosixPath) -> tuple[PurePosixPath, PurePosixPath]:
+    """Where a contract's module and tests go: billing/refund.yaml -> billing/refund.py, tests/billing/test_refund.py."""
     module_path = relative.with_suffix(".py")
-    built = model.build(checked, module_path.stem, digest(raw))
-    module_source = render.render(env, "module.py.j2", str(module_path), model=built)
+    return module_path, PurePosixPath("tests", *module_path.parent.parts, f"test_{module_path.name}")
+
+
+def reuse(
+    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment, module_text: str, test_text: str
+) -> Generated | None:
+    """The existing output, when it was generated from these very bytes by this generator
+    and nobody edited it since; None means generate afresh. The contract is still checked."""
+    wanted = digest(raw, env)
+    if not all(_header_digest(t) == wanted and is_sealed_intact(t) for t in (module_text, test_text)):
+        return None
+    checked = contract.check(source.load(raw, display))
+    module_path, test_path = paths_for(relative)
+    return Generated(checked, module_path, module_text, test_path, test_text)
+
+
+@dataclass
+class ModuleOnly:
+    """The module half of the pipeline: what `toolshape diff` needs (no tests rendered)."""
+
+    contract: contract.Contract
+    built: model.ModuleModel
+    source: str
+    module: types.ModuleType
+    derived: list[cases.Case]
+
+
+def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> ModuleOnly:
+    """Load, check, render and run one contract's module, with its examples and derived cases checked."""
+    checked = contract.check(source.load(raw, display))
+    module_path, _ = paths_for(relative)
+    built = model.build(checked, module_path.stem, digest(raw, env))
+    module_source = seal(render.render(env, "module.py.j2", str(module_path), model=built))
     module = load_module(module_source, str(module_path))
     check_examples(checked, module)
     derived = cases.derive(checked)
     check_derived(checked, module, derived)
+    return ModuleOnly(checked, built, module_source, module, derived)
+
+
+def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> Generated:
+    """Generate module and tests for one contract file; raise ContractError on any problem."""
+    half = generate_module(raw, display, relative, env)
+    checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
+    module_path, test_path = paths_for(relative)
     tests_model = _tests_model(checked, built, module_path, derived)
-    test_path = PurePosixPath("tests", *module_path.parent.parts, f"test_{module_path.name}")
-    test_source = render.render(env, "tests.py.j2", str(test_path), model=tests_model)
+    # The tests template is written black-formatted and its data sits between
+    # "fmt: off" and "fmt: on": black would only spend seconds confirming it
+    # (a test in tests/ does confirm it for the example contracts).
+    test_source = seal(render.render(env, "tests.py.j2", str(test_path), formatted=True, model=tests_model))
     return Generated(checked, module_path, module_source, test_path, test_source)
 
 

@@ -122,7 +122,7 @@ def _module_parts(root: Path, path: Path) -> tuple[PurePosixPath, list[str]]:
     return parts, reasons
 
 
-def plan(root: Path, env: jinja2.Environment) -> Plan:
+def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) -> Plan:
     """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
 
     Problems name each contract file by the path it was found at (``root`` as
@@ -146,7 +146,10 @@ def plan(root: Path, env: jinja2.Environment) -> Plan:
             continue
         modules[parts] = shown
         try:
-            generated = pipeline.generate(_read(path, shown), label, parts.with_suffix(".yaml"), env)
+            raw = _read(path, shown)
+            generated = _reused(raw, label, parts.with_suffix(".yaml"), env, reuse_from)
+            if generated is None:
+                generated = pipeline.generate(raw, label, parts.with_suffix(".yaml"), env)
         except ContractError as exc:
             problems.extend(replace(p, file=shown) if p.file == label else p for p in exc.problems)
             continue
@@ -161,6 +164,20 @@ def plan(root: Path, env: jinja2.Environment) -> Plan:
         raise ContractError(problems)
     _add_files(result, env)
     return result
+
+
+def _reused(
+    raw: bytes, label: str, relative: PurePosixPath, env: jinja2.Environment, out: Path | None
+) -> pipeline.Generated | None:
+    """Output already on disk for exactly this contract and generator, untouched since."""
+    if out is None:
+        return None
+    module_path, test_path = pipeline.paths_for(relative)
+    try:
+        texts = [(out / Path(*p.parts)).read_bytes().decode("utf-8") for p in (module_path, test_path)]
+    except (OSError, UnicodeDecodeError):
+        return None
+    return pipeline.reuse(raw, label, relative, env, texts[0], texts[1])
 
 
 def _module_clash(parts: PurePosixPath, modules: dict[PurePosixPath, str]) -> str | None:

@@ -8,6 +8,7 @@ fails to render instead of emitting code nobody wrote.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -77,18 +78,36 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
     return env
 
 
-def render(env: jinja2.Environment, template: str, label: str, **context: Any) -> str:
-    """Render ``template``, format it with black, and prove it compiles."""
+def render(env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, **context: Any) -> str:
+    """Render ``template``, format it with black (unless the template is written
+    black-formatted already: ``formatted``), and prove it compiles."""
     try:
         source = env.get_template(template).render(**context)
     except jinja2.TemplateError as exc:
         raise RenderError(f"{template}: {exc}") from exc
+    if formatted:
+        compile(source, label, "exec")
+        return source
     try:
         formatted = black.format_str(source, mode=BLACK_MODE)
     except black.InvalidInput as exc:
         raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
     compile(formatted, label, "exec")
     return formatted
+
+
+def fingerprint(env: jinja2.Environment) -> str:
+    """A hash of every template the environment can load: output depends on all of them."""
+    cached = getattr(env, "toolshape_fingerprint", None)
+    if cached is None:
+        digest = hashlib.sha256()
+        assert env.loader is not None
+        for name in sorted(env.loader.list_templates()):
+            text, _, _ = env.loader.get_source(env, name)
+            digest.update(name.encode() + b"\0" + text.encode() + b"\0")
+        cached = digest.hexdigest()
+        env.toolshape_fingerprint = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def _numbered(source: str) -> str:
