@@ -1,4 +1,4 @@
-"""The command line: ``toolshape generate | check | lint``.
+"""The command line: ``toolshape generate | check | lint | new | schema | import | diff``.
 
 Exit codes: 0 all good, 1 findings (contract errors, stale output), 2 usage.
 Contract errors go to stderr as ``path:line:col: error: message``; no traceback
@@ -8,6 +8,8 @@ is ever shown for a bad contract or a bad command.
 from __future__ import annotations
 
 import argparse
+import keyword
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -15,7 +17,7 @@ from pathlib import Path
 from . import __version__, project
 from . import contract, export, importer, source
 from . import diff as diff_command
-from .errors import ContractError
+from .errors import ContractError, Problem
 from .render import RenderError
 
 EXAMPLES = """\
@@ -24,6 +26,7 @@ examples:
   toolshape generate api/tools --out src/validators
   toolshape check                         # in CI: fails when generated/ is stale
   toolshape lint contracts/get_weather.yaml
+  toolshape new lookup_order              # a commented starter contract: contracts/lookup_order.yaml
 """
 
 
@@ -91,6 +94,19 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     diff_command.add_arguments(diff_parser)
+    new_parser = commands.add_parser(
+        "new",
+        help="write a commented starter contract NAME.yaml",
+        description="Write a commented starter contract for the tool NAME: every field explained, "
+        "an accepted and a rejected example. It passes `toolshape lint` as written; edit it, then "
+        "generate. An existing file is never overwritten.",
+        epilog="examples:\n  toolshape new lookup_order\n  toolshape new refund --dir contracts/billing",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    new_parser.add_argument("name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)")
+    new_parser.add_argument("--dir", default="contracts", help="the contracts folder to write into (default: contracts)")
+    new_parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
+    new_parser.set_defaults(templates=None)
     return parser
 
 
@@ -148,8 +164,13 @@ def _run(args: argparse.Namespace) -> int:
         return _schema(args)
     if args.command == "import":
         return _import(args)
+    if args.command == "new":
+        return _new(args)
     env = project.environment(args.templates)
-    plan = project.plan(Path(args.contracts), env)
+    # generate and check reuse output made from the very same contract bytes by
+    # this generator and its templates, untouched since (its header says so).
+    reuse_from = Path(args.out) if args.command in ("generate", "check") else None
+    plan = project.plan(Path(args.contracts), env, reuse_from)
     if args.command == "lint" and args.target:
         findings = [f.problem(g.contract) for g in plan.generated for t in args.target for f in export.lint(g.contract, t)]
         if findings:
@@ -196,15 +217,16 @@ def _import(args: argparse.Namespace) -> int:
     try:
         imported = importer.import_file(Path(args.file))
     except importer.ContractImportError as exc:
+        colour = _use_colour(sys.stderr)
         for problem in exc.problems:
-            print(problem, file=sys.stderr)
+            print(_problem_line(problem, colour), file=sys.stderr)
         return 1
     try:
         written = importer.write_imported(imported, Path(args.out), overwrite=args.force)
     except importer.ImportWriteError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
-    for item, path in zip(imported, written):
+    for item, path in zip(imported, written, strict=True):
         for warning in item.warnings:
             print(f"{path}: warning: {warning}", file=sys.stderr)
         if not args.quiet:
@@ -214,14 +236,142 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The starter contract ``toolshape new`` writes; ``{name}`` is the only placeholder.
+STARTER = """\
+# A toolshape contract: one tool a model may call, and the arguments it accepts.
+# Check it with `toolshape lint`, then turn it into a validator with `toolshape generate`.
+# Every key and keyword is described in the "Contract format" section of toolshape's README.
+
+# name: the tool name the model sees: 1-64 of A-Z a-z 0-9 _ . - (unique in the folder).
+name: {name}
+
+# description: what the tool does and when to call it; the model reads this text.
+description: TODO say what {name} does and when the model should call it.
+
+# parameters: a JSON Schema (2020-12 subset) for the arguments. The root is always an
+# object schema: null, arrays, strings and numbers are refused as arguments.
+parameters:
+  type: object
+  properties:
+    # A string with a length range; pattern '\\S' also refuses whitespace-only text.
+    # description: told to the model, like the tool's own description.
+    query:
+      type: string
+      minLength: 1
+      maxLength: 200
+      pattern: '\\S'
+      description: What to look up.
+    # An optional integer with inclusive bounds. `default` is an annotation for the
+    # model: the validator does not fill it in, the handler applies it when the key is
+    # absent. (OpenAI strict mode wants every key required: `toolshape lint --target openai`.)
+    limit:
+      type: integer
+      minimum: 1
+      maximum: 50
+      default: 10
+      description: How many results to return, 1 to 50.
+  # required: keys that must be present. A present null is not a missing key: it is
+  # reported as a wrong type.
+  required: [query]
+  # additionalProperties: false refuses keys not listed under properties, so a
+  # misspelt key is an error instead of being ignored.
+  additionalProperties: false
+
+# examples: run against the generated validator at generation time (generation fails
+# if one does not behave as declared) and copied into the generated tests.
+# Each has `args` (decoded arguments) or `json` (raw text, parsed first); `status` is
+# accept (the default), reject or parse_error; `errors`, when given, is the exact set
+# of (path, code) pairs expected, path being a JSON Pointer ("" is the top level).
+examples:
+  - description: accepted, with the optional limit
+    args: {{query: order 1042, limit: 5}}
+  - description: rejected, the required key query is missing
+    args: {{limit: 5}}
+    status: reject
+    errors: [{{path: /query, code: required}}]
+  - description: rejected, limit is above its maximum and an unknown key is present
+    args: {{query: order 1042, limit: 500, sort: newest}}
+    status: reject
+    errors: [{{path: /limit, code: maximum}}, {{path: /sort, code: additionalProperties}}]
+  - description: a parse error, not a contract error - the text is cut off before the closing brace
+    json: '{{"query": "order 1042"'
+    status: parse_error
+    errors: [{{path: "", code: truncated}}]
+"""
+
+
+def _new(args: argparse.Namespace) -> int:
+    name: str = args.name
+    reason = _bad_new_name(name)
+    if reason is not None:
+        print(f"toolshape: error: new {name!r}: {reason}", file=sys.stderr)
+        return 2
+    folder = Path(args.dir)
+    if folder.exists() and not folder.is_dir():
+        print(f"toolshape: error: --dir {folder}: not a folder", file=sys.stderr)
+        return 2
+    target = folder / f"{name}.yaml"
+    for existing in (target, target.with_suffix(".yml")):
+        if existing.exists() or existing.is_symlink():
+            print(f"toolshape: error: {existing} already exists; not overwritten", file=sys.stderr)
+            return 1
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(target, "x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
+        handle.write(STARTER.format(name=name))
+    if not args.quiet:
+        print(f"created {target}: edit it, then run: toolshape lint {folder} && toolshape generate {folder}")
+    return 0
+
+
+def _bad_new_name(name: str) -> str | None:
+    """Why ``name`` cannot be a new contract's tool and module name, or None."""
+    if not contract.TOOL_NAME_RE.fullmatch(name):
+        return "a tool name is 1-64 characters of A-Z a-z 0-9 _ . -"
+    if not name.isidentifier():
+        return "the contract file name must be a Python identifier (letters, digits and _, not starting with a digit)"
+    if keyword.iskeyword(name):
+        return "a Python keyword cannot name a module"
+    if name.startswith("__"):
+        return "a name starting with __ cannot name a generated module"
+    if name == "tests" or name in project.PACKAGE_NAMES:
+        return "this name is taken by the generated package itself"
+    return None
+
+
+#: ANSI colour for the word "error" in problem lines (only on a terminal, never with NO_COLOR).
+RED, RESET = "\033[31m", "\033[0m"
+
+
+def _use_colour(stream: object) -> bool:
+    """Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):  # a closed or odd stream
+        return False
+
+
+def _problem_line(problem: object, colour: bool) -> str:
+    """``path:line:col: error: message``, with "error" in red when ``colour``."""
+    text = str(problem)
+    if colour and ": error: " in text:
+        if isinstance(problem, Problem):
+            return f"{problem.file}:{problem.line}:{problem.col}: {RED}error{RESET}: {problem.message}"
+        return text.replace(": error: ", f": {RED}error{RESET}: ", 1)
+    return text
+
+
 def _report(problems: list) -> None:
     """Print problems as path:line:col: error: message, at most MAX_PROBLEMS_PER_FILE per file."""
     shown: dict[str, int] = {}
     hidden: dict[str, int] = {}
+    colour = _use_colour(sys.stderr)
     for problem in problems:
         if shown.get(problem.file, 0) < MAX_PROBLEMS_PER_FILE:
             shown[problem.file] = shown.get(problem.file, 0) + 1
-            print(problem, file=sys.stderr)
+            print(_problem_line(problem, colour), file=sys.stderr)
         else:
             hidden[problem.file] = hidden.get(problem.file, 0) + 1
     for file, count in hidden.items():

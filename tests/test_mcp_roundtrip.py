@@ -1,0 +1,94 @@
+"""A real MCP round trip: the official ``mcp`` SDK's client starts tests/fixtures/mcp_server.py
+over stdio, and that server's tool handlers sit behind the repository's generated ``validate_call``.
+
+A valid call reaches the handler; an invalid one, an unknown tool and a call without
+arguments never do: they come back as tool results with ``isError: true`` whose text is
+the validator's ``feedback()``. ``mcp`` is a test-only dependency; without it the test
+is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+mcp = pytest.importorskip("mcp", reason="the official MCP SDK is not installed (pip install mcp): no MCP round trip")
+anyio = pytest.importorskip("anyio")
+
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+SERVER = Path(__file__).resolve().parent / "fixtures" / "mcp_server.py"
+import generated  # noqa: E402  (the gate the server imports; the repository root is on sys.path via pyproject)
+
+VALID = {"city": "杭州", "unit": "c"}
+INVALID = {"city": "", "unit": "kelvin", "country": "CN"}
+
+
+def is_error(result: Any) -> bool:
+    """``isError`` of a CallToolResult (``is_error`` in SDK 2.x, ``isError`` in 1.x)."""
+    return bool(getattr(result, "is_error", getattr(result, "isError", False)))
+
+
+def text_of(result: Any) -> str:
+    return "".join(block.text for block in result.content if getattr(block, "type", None) == "text")
+
+
+async def round_trip(log: Path) -> dict[str, Any]:
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "SYSTEMROOT") if key in os.environ}
+    params = StdioServerParameters(
+        command=sys.executable, args=[str(SERVER), str(REPO), "generated", str(log)], env=env
+    )
+    seen: dict[str, Any] = {}
+    with anyio.fail_after(60):
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                listed = await session.list_tools()
+                seen["tools"] = {tool.name: tool for tool in listed.tools}
+                seen["valid"] = await session.call_tool("get_weather", VALID)
+                seen["invalid"] = await session.call_tool("get_weather", INVALID)
+                seen["unknown"] = await session.call_tool("get_wether", VALID)
+                seen["no_arguments"] = await session.call_tool("get_weather")
+    return seen
+
+
+def test_a_valid_call_reaches_the_handler_and_an_invalid_one_comes_back_with_the_feedback(tmp_path: Path) -> None:
+    log = tmp_path / "handled.jsonl"
+    seen = anyio.run(round_trip, log)
+
+    # tools/list hands the model the exact schema the gate enforces.
+    assert set(seen["tools"]) == set(generated.TOOLS)
+    weather = seen["tools"]["get_weather"]
+    schema = getattr(weather, "input_schema", None) or getattr(weather, "inputSchema")
+    assert schema == generated.TOOLS["get_weather"].INPUT_SCHEMA
+
+    valid = seen["valid"]
+    assert not is_error(valid), text_of(valid)
+    assert json.loads(text_of(valid)) == {"tool": "get_weather", "handled": True, "arguments": VALID}
+
+    invalid = seen["invalid"]
+    assert is_error(invalid)
+    expected = generated.validate_call("get_weather", INVALID).feedback()
+    assert text_of(invalid) == expected
+    for where in ("/city", "/unit", "/country"):
+        assert where in expected
+
+    unknown = seen["unknown"]
+    assert is_error(unknown)
+    assert text_of(unknown) == generated.validate_call("get_wether", VALID).feedback()
+    assert "get_weather" in text_of(unknown)  # the feedback lists the tools that exist
+
+    no_arguments = seen["no_arguments"]
+    assert is_error(no_arguments)
+    assert text_of(no_arguments) == generated.validate_call("get_weather", {}).feedback()
+
+    # Only the valid call ever reached a handler.
+    handled = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert handled == [{"tool": "get_weather", "arguments": VALID}]

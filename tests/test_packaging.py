@@ -1,0 +1,125 @@
+"""toolshape as a user gets it: ``pip install .`` (not editable) into a fresh virtual environment.
+
+The working tree (tracked and untracked files, ignored ones left out: so no build/ or
+egg-info of an earlier build) is copied under ``tmp_path`` and installed from there, so
+that nothing is built or cached in this repository. The installed toolshape then runs
+from an unrelated folder on a copy of contracts/, and its output must be byte for byte
+the repository's generated/: the templates travelled in the wheel, and nothing leans on
+the checkout. It takes 12 to 20 s on a 2-core machine (venv 4 s, install 5 s with pip's
+cache warm, generate 3 to 11 s); every step has a timeout from what is left of ``BUDGET``,
+and the whole test fails past it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+#: Seconds the whole test may take, all steps together.
+BUDGET = 100.0
+
+
+def copy_working_tree(destination: Path) -> None:
+    """The files git would see in this checkout (tracked and untracked, not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )
+    if listed.returncode != 0:
+        pytest.skip(f"not a git checkout, cannot tell source from build output: {listed.stderr.strip()}")
+    for name in filter(None, listed.stdout.split("\0")):
+        source = REPO / name
+        if source.is_file():
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    }
+
+
+class Steps:
+    """Runs commands in the fresh environment, each with what is left of the budget."""
+
+    def __init__(self, venv: Path) -> None:
+        self.deadline = time.monotonic() + BUDGET
+        self.bin = venv / ("Scripts" if os.name == "nt" else "bin")
+        # Nothing from this checkout or this interpreter may leak in.
+        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+        self.env["PYTHONDONTWRITEBYTECODE"] = "1"
+        self.env["VIRTUAL_ENV"] = str(venv)
+        self.env["PATH"] = str(self.bin) + os.pathsep + self.env.get("PATH", "")
+
+    def run(self, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"the packaging test went over its {BUDGET:.0f} s budget before {argv[:3]}")
+        result = subprocess.run(argv, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=left)
+        assert result.returncode == 0, f"{argv} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+        return result
+
+
+def test_a_non_editable_install_generates_the_repository_output_from_an_unrelated_folder(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    copy_working_tree(source)
+    # The expected output, read at the same moment as the source it must come from.
+    theirs = files_of(REPO / "generated")
+    contracts = tmp_path / "contracts-copy" / "contracts"
+    shutil.copytree(REPO / "contracts", contracts)
+    venv = tmp_path / "venv"
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=BUDGET, capture_output=True)
+    steps = Steps(venv)
+    python = str(steps.bin / "python")
+    unrelated = tmp_path / "somewhere" / "else"
+    unrelated.mkdir(parents=True)
+
+    steps.run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(source), cwd=unrelated)
+    shutil.rmtree(source)  # the installed copy must not need its source
+
+    # Installed into the environment, templates included, and not the checkout's.
+    where = steps.run(
+        python, "-c",
+        "import toolshape, toolshape.render as r; print(toolshape.__file__); print(r.BUILTIN_TEMPLATES)",
+        cwd=unrelated,
+    ).stdout.splitlines()
+    package_file, templates = Path(where[0]), Path(where[1])
+    assert package_file.is_relative_to(venv), package_file
+    assert templates.is_relative_to(venv), templates
+    shipped = {p.name for p in templates.glob("*.j2")}
+    assert shipped == {p.name for p in (REPO / "templates").glob("*.j2")}
+
+    # Versions, from the console script and from python -m.
+    assert steps.run(str(steps.bin / "toolshape"), "--version", cwd=unrelated).stdout == f"toolshape {VERSION}\n"
+    assert steps.run(python, "-m", "toolshape", "--version", cwd=unrelated).stdout == f"toolshape {VERSION}\n"
+
+    # Generate from a copy of contracts/ (the folder name is part of the headers).
+    shutil.copytree(contracts, unrelated / "contracts")
+    result = steps.run(str(steps.bin / "toolshape"), "generate", "contracts", "--out", "generated", cwd=unrelated)
+    assert result.stdout.startswith("generated ")
+    ours = files_of(unrelated / "generated")
+    assert sorted(ours) == sorted(theirs), "the installed toolshape writes other files than the repository holds"
+    different = [name for name in ours if ours[name] != theirs[name]]
+    assert not different, (
+        f"the installed toolshape generates {different} differently from the repository's generated/ "
+        "(stale generated/? run toolshape generate; else something differs between checkout and wheel)"
+    )
+    assert ours["__init__.py"].startswith(f"# Generated by toolshape {VERSION}".encode())
+    # And the installed toolshape agrees its output is up to date.
+    steps.run(str(steps.bin / "toolshape"), "check", "contracts", "--out", "generated", "--quiet", cwd=unrelated)
+    elapsed = time.monotonic() - started
+    assert elapsed < BUDGET, f"took {elapsed:.0f} s"
