@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from .contract import Contract, is_integer, json_equal
 from .errors import ContractError
-from .model import ref_path, resolve
+from .pointers import ref_path, resolve
 from .reference import errors_of, evaluate
 
 Path = tuple[str | int, ...]

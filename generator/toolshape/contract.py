@@ -17,6 +17,7 @@ from typing import Any
 
 from .ecma import PatternError, backtracking_risk, translate_pattern
 from .errors import ContractError, Problem
+from .pointers import ref_path, resolve
 from .source import Document
 
 Path = tuple[str | int, ...]
@@ -353,7 +354,7 @@ class _Checker:
             self.error(path, f"remote '$ref' ({ref[:60]}) is refused: toolshape never fetches; put the schema under $defs")
             return
         try:
-            target = _resolve_pointer(self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None, ref)
+            target = resolve(self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None, ref_path(ref))
         except (KeyError, IndexError, ValueError, TypeError):
             self.error(path, f"'$ref' {ref} points at nothing in 'parameters'")
             return
@@ -748,21 +749,6 @@ class _Checker:
                 self.error(where + ("path",), "a JSON Pointer is '' or starts with '/'")
             pairs.add((item["path"], item["code"]))
         return frozenset(pairs)
-
-
-def _resolve_pointer(root: Any, ref: str) -> Any:
-    """The value a local $ref ("#", "#/$defs/a") points at under ``root``; raises when none."""
-    from urllib.parse import unquote
-
-    node = root
-    if ref in ("#", ""):
-        return node
-    if not ref.startswith("#/"):
-        raise ValueError(ref)
-    for part in ref[2:].split("/"):
-        part = unquote(part).replace("~1", "/").replace("~0", "~")
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    return node
 
 
 def _schema_place(path: Path) -> str:

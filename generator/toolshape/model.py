@@ -13,7 +13,6 @@ import json
 import keyword
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
 from . import __version__
 from .contract import Contract, is_integer
@@ -21,6 +20,7 @@ from .literals import Code, comment, comment_text, literal
 from .ecma import WHITESPACE as ECMA_WHITESPACE
 from .ecma import translate_pattern
 from .names import Namer
+from .pointers import ref_path, resolve
 
 Path = tuple[str | int, ...]
 
@@ -931,30 +931,6 @@ def _nullable_other(branches: Any, exclusive: bool) -> tuple[int, Any] | None:
 def _refuses_null(schema: Any) -> bool:
     types = _declared_types(schema) if isinstance(schema, dict) else None
     return types is not None and "null" not in types
-
-
-def ref_path(ref: str) -> Path:
-    """The schema path a local $ref points at ("#/$defs/node" -> ("$defs", "node"))."""
-    pointer = ref[1:]
-    if not pointer:
-        return ()
-    parts = pointer.split("/")[1:]
-    steps: list[str | int] = []
-    for part in parts:
-        part = unquote(part).replace("~1", "/").replace("~0", "~")
-        steps.append(part)
-    return tuple(steps)
-
-
-def resolve(root: Any, path: Path) -> Any:
-    """The schema at ``path`` under ``root`` (list indexes given as strings are converted)."""
-    node = root
-    for step in path:
-        if isinstance(node, list):
-            node = node[int(step)]
-        else:
-            node = node[step]
-    return node
 
 
 def _pointer_token(key: str) -> str:

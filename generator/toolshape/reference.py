@@ -16,10 +16,10 @@ import re
 import uuid
 from fractions import Fraction
 from typing import Any
-from urllib.parse import unquote
 
 from .contract import is_integer, is_number, json_equal
 from .ecma import translate_pattern
+from .pointers import ref_path, resolve
 
 Errors = set[tuple[str, str]]
 
@@ -136,12 +136,7 @@ def _nullable_other(branches: Any, exclusive: bool) -> Any:
 
 
 def _resolve(ref: str) -> Any:
-    node = _ROOT[-1]
-    for part in ref[1:].split("/")[1:] if ref != "#" else []:
-        part = unquote(part).replace("~1", "/").replace("~0", "~")
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    return node
-
+    return resolve(_ROOT[-1], ref_path(ref))
 
 def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
     if len(value) < schema.get("minLength", 0):
