@@ -860,20 +860,24 @@ def sensitive_mask(paths: list[Path]) -> dict:
     mask: dict = {}
     for path in paths:
         steps = _instance_steps(path)
+        if not steps:
+            continue  # x-sensitive on the root: there is no key to redact by
         node = mask
         for kind, key in steps[:-1]:
-            holder = node.setdefault(kind, {}) if kind != "keys" else node.setdefault("keys", {})
-            nxt = holder.setdefault(key, {}) if kind == "keys" else holder
-            if nxt is True:
-                break
-            node = nxt
+            holder, slot = _slot(node, kind, key)
+            child = holder.setdefault(slot, {})
+            if child is True:
+                break  # an enclosing value is redacted whole already
+            node = child
         else:
-            kind, key = steps[-1]
-            if kind == "keys":
-                node.setdefault("keys", {})[key] = True
-            else:
-                node[kind] = True
+            holder, slot = _slot(node, *steps[-1])
+            holder[slot] = True
     return mask
+
+
+def _slot(node: dict, kind: str, key: str | None) -> tuple[dict, str]:
+    """Where one step of an instance path lives in a mask: under "keys" by name, or "items"/"extra"."""
+    return (node.setdefault("keys", {}), str(key)) if kind == "keys" else (node, kind)
 
 
 def _instance_steps(schema_path: Path) -> list[tuple[str, str | None]]:
