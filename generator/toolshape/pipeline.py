@@ -7,11 +7,12 @@ written here: ``project.py`` decides what reaches the disk, and when.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import types
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jinja2
@@ -37,9 +38,23 @@ class Generated:
 
 
 def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
-    """What the header records: the contract's bytes, the generator version and its templates."""
+    """What the header records: the contract's bytes, the generator (its version and its
+    own source) and its templates. Output made by other generator code is never reused."""
     templates = render.fingerprint(env) if env is not None else ""
-    return hashlib.sha256(raw + b"\0toolshape " + __version__.encode() + b"\0" + templates.encode()).hexdigest()
+    generator = f"{__version__} {_generator_fingerprint()}"
+    return hashlib.sha256(raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _generator_fingerprint() -> str:
+    """The sha256 of the generator's own modules: a change to them (in a checkout, where
+    the version stays the same) makes `check` call every output stale."""
+    package = Path(__file__).resolve().parent
+    total = hashlib.sha256()
+    for path in sorted(package.glob("*.py")):
+        source = path.read_bytes().replace(b"\r\n", b"\n")  # the same on every checkout
+        total.update(path.name.encode() + b"\0" + source + b"\0")
+    return total.hexdigest()
 
 
 SEAL = "# output-sha256: (sealed after formatting)"
