@@ -676,10 +676,25 @@ def edits(path: Path) -> list[Edit]:
         edited["parameters"]["properties"] = {k: props[k] for k in order}
         if valid(edited):
             found.append(Edit(original, f"properties {top[0]} and {top[1]} swapped", edited, (top[0], top[1]), False, ("annotation",)))
-    # Not yet here: "an optional property added" (first or last). Every comment names
-    # its contract line, so lines added above shift those references, and loop
-    # variables are numbered module-wide; issue 7 stays open for it.
+    if top:
+        closed = data["parameters"].get("additionalProperties") is False
+        for where in ("first", "last"):
+            edited = add_property(data, ADDED_KEY, ADDED_SCHEMA, first=where == "first")
+            if valid(edited):
+                found.append(Edit(original, f"property {ADDED_KEY} added {where}", edited, (ADDED_KEY,), False, ("widening",) if closed else ()))
     return found
+
+
+#: The optional property the "added" edits insert: its own block, schema entry and TypedDict field.
+ADDED_KEY = "zz_added"
+ADDED_SCHEMA = {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string", "maxLength": 10}}}, "maxItems": 3}
+
+
+def add_property(data: Any, key: str, schema: dict, first: bool) -> Any:
+    data = copy.deepcopy(data)
+    props = data["parameters"]["properties"]
+    data["parameters"]["properties"] = {key: schema, **props} if first else {**props, key: schema}
+    return data
 
 
 def edit_cases() -> list[Any]:
@@ -789,6 +804,9 @@ def allowed_lines(lines: list[str], keys: tuple[str, ...], spans: list[range], h
         quoted = json.dumps(key)
         comment = re.compile(r"^(\s*)# " + re.escape(key) + r": (required|optional)\b")
         upper = "_" + re.sub(r"[^A-Za-z0-9]+", "_", key).upper()
+        # constants and functions are named for their place in the schema: the key is a word of the name
+        word = re.sub(r"[^A-Za-z0-9]+", "_", key)
+        named = re.compile(rf"\b_(?:[A-Z0-9]+_)*{word.upper()}(?:_[A-Z0-9]+)*\b|\b_check_(?:[a-z0-9]+_)*{word.lower()}(?:_[a-z0-9]+)*\b")
         for i, line in enumerate(lines):
             match = comment.match(line)
             if match:  # the property's block: its comment, down to the next comment at its level
@@ -806,6 +824,7 @@ def allowed_lines(lines: list[str], keys: tuple[str, ...], spans: list[range], h
                 or re.match(rf"\s+{re.escape(key)}: ", line)
                 or re.match(rf"{re.escape(upper)}(_[A-Z0-9_]+)?\b", line)
                 or line.startswith(f"def _check{upper.lower()}")
+                or named.search(line)
             ):
                 allowed.add(i)
                 if line.rstrip().endswith(("{", "[", "(")):  # an entry spread over lines: down to its closing bracket
@@ -857,7 +876,39 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
             for j in range(j1, j2)
             if j not in allowed_b and not (tag == "replace" and (old_ok or _head(b[j]) in old_heads))
         ]
-    return stray
+    return without_shifted_references(stray, edit.original, dump(edit.data))
+
+
+def line_map(before: bytes, after: bytes) -> dict[int, int]:
+    """Contract line numbers (1-based) of unchanged lines: where each one is after the edit."""
+    a, b = before.decode().splitlines(), after.decode().splitlines()
+    mapping = {}
+    for i1, j1, size in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        mapping.update({i1 + k + 1: j1 + k + 1 for k in range(size)})
+    return mapping
+
+
+def without_shifted_references(stray: list[str], before: bytes, after: bytes) -> list[str]:
+    """Drop the pairs of stray lines that differ only in a contract line reference, where the
+    new number is exactly where the edit moved the old line. A comment names its contract
+    line, so lines inserted above it move the reference; nothing else on the line may change."""
+    mapping = line_map(before, after)
+
+    def text(line: str) -> str:
+        return line.split(": ", 1)[1]
+
+    added: dict[str, list[int]] = {}
+    for i, line in enumerate(stray):
+        if line.startswith("+"):
+            added.setdefault(text(line), []).append(i)
+    dropped = set()
+    for i, line in enumerate(stray):
+        if line.startswith("-"):
+            old = text(line)
+            moved = _LINE_REF.sub(lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", old)
+            if moved != old and added.get(moved):
+                dropped |= {i, added[moved].pop(0)}
+    return [line for i, line in enumerate(stray) if i not in dropped]
 
 
 def _head(line: str) -> str:

@@ -378,6 +378,10 @@ class _Builder:
 
     # A node is one schema applied to one value.
     def node(self, schema: Any, var: Code, path: list[PathPart], schema_path: Path, label: str) -> Node:
+        with self.namer.block():  # its locals are free again for the next sibling
+            return self._node(schema, var, path, schema_path, label)
+
+    def _node(self, schema: Any, var: Code, path: list[PathPart], schema_path: Path, label: str) -> Node:
         if schema is False:
             return Node(var, path, label, False, [], None, [], literal(f"{label} is not allowed (the schema is false)"))
         if schema is True or not isinstance(schema, dict):
@@ -388,7 +392,7 @@ class _Builder:
         any_checks: list[Check] = []
         if declared is None:
             branches = [b for b in branches if not b.empty]
-            any_checks = self.value_checks(schema, "any", label, schema_path, var)
+            any_checks = self.value_checks(schema, "any", label, schema_path)
         type_message = None
         if declared:
             words = " or ".join(TYPE_WORDS[k] for k in declared)
@@ -428,7 +432,7 @@ class _Builder:
                 found.append(Applicator("nullable", note(f"{union}: null, or the other alternative"), nodes=[inner]))
                 continue
             functions = [
-                self.function(sub, schema_path + (union, i), f"{var} {union} {i + 1}", label)
+                self.function(sub, schema_path + (union, i), label)
                 for i, sub in enumerate(branches)
             ]
             how = "at least one" if union == "anyOf" else "exactly one"
@@ -438,23 +442,24 @@ class _Builder:
             found.append(Applicator(kind, note(union), message=message, functions=functions))
         if "not" in schema:
             self.helpers.unions = True
-            function = self.function(schema["not"], schema_path + ("not",), f"{var} not", label)
+            function = self.function(schema["not"], schema_path + ("not",), label)
             message = literal(f"{label} must not match the schema under 'not'")
             found.append(Applicator("not", note("not"), message=message, function=function))
         if "if" in schema and ("then" in schema or "else" in schema):
             self.helpers.unions = True
-            function = self.function(schema["if"], schema_path + ("if",), f"{var} if", label)
+            function = self.function(schema["if"], schema_path + ("if",), label)
             then = self.node(schema["then"], var, path, schema_path + ("then",), label) if "then" in schema else None
             otherwise = self.node(schema["else"], var, path, schema_path + ("else",), label) if "else" in schema else None
             found.append(Applicator("if", note("if"), function=function, then=then, otherwise=otherwise))
         return found
 
-    def function(self, schema: Any, schema_path: Path, hint: str, label: str) -> Code:
+    def function(self, schema: Any, schema_path: Path, label: str) -> Code:
         """A module-level function that checks ``schema`` on (value, path, errors)."""
-        name = self.namer.function(hint)
+        name = self.namer.function(_path_hint(schema_path))
         function = Function(name, comment(self.where(schema_path), limit=120))
         self.functions.append(function)
-        function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label)
+        with self.namer.function_body():
+            function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label)
         return name
 
     def ref_function(self, ref: str) -> Code:
@@ -467,7 +472,8 @@ class _Builder:
         function = Function(name, comment(f"{ref} ({self.where(target)})", limit=120))
         self.functions.append(function)
         schema = resolve(self.contract.parameters, target)
-        function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        with self.namer.function_body():
+            function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
         return name
 
     def branch(
@@ -483,7 +489,7 @@ class _Builder:
         branch = Branch(kind)
         pinned = declared is not None
         if kind == "string":
-            branch.checks = self.string_checks(schema, label, schema_path, var)
+            branch.checks = self.string_checks(schema, label, schema_path)
         elif kind in ("integer", "number"):
             branch.checks = self.number_checks(schema, label, kind)
         elif kind == "array":
@@ -491,12 +497,12 @@ class _Builder:
         elif kind == "object":
             branch.object = self.object_checks(schema, var, path, schema_path, label)
         if pinned:
-            branch.checks = self.value_checks(schema, kind, label, schema_path, var) + branch.checks
+            branch.checks = self.value_checks(schema, kind, label, schema_path) + branch.checks
         return branch
 
     # -- keyword groups ------------------------------------------------------
 
-    def value_checks(self, schema: dict, kind: str, label: str, schema_path: Path, hint: str) -> list[Check]:
+    def value_checks(self, schema: dict, kind: str, label: str, schema_path: Path) -> list[Check]:
         """enum and const, with a fast comparison where the branch pins the type."""
         checks = []
         if "enum" in schema:
@@ -505,14 +511,14 @@ class _Builder:
             message = literal(f"{label} must be one of: {shown}")
             if kind == "string":
                 strings = [m for m in members if isinstance(m, str)]
-                name = self.constant(hint + "_values", "strings", literal(frozenset(strings)), schema_path + ("enum",))
+                name = self.constant("values", "strings", literal(frozenset(strings)), schema_path + ("enum",))
                 checks.append(Check("not_in", literal("enum"), message, name))
             elif kind == "null":
                 if None not in members:
                     checks.append(Check("always", literal("enum"), message))
             else:
                 self.helpers.json_key = True
-                name = self.constant(hint + "_values", "json_values", literal(members), schema_path + ("enum",))
+                name = self.constant("values", "json_values", literal(members), schema_path + ("enum",))
                 checks.append(Check("json_not_in", literal("enum"), message, name))
         if "const" in schema:
             const = schema["const"]
@@ -523,11 +529,11 @@ class _Builder:
                 checks.append(Check("not_none" if const is None else "always", literal("const"), message))
             else:
                 self.helpers.json_key = True
-                name = self.constant(hint + "_const", "json_values", literal([const]), schema_path + ("const",))
+                name = self.constant("const", "json_values", literal([const]), schema_path + ("const",))
                 checks.append(Check("json_not_in", literal("const"), message, name))
         return checks
 
-    def string_checks(self, schema: dict, label: str, schema_path: Path, hint: str) -> list[Check]:
+    def string_checks(self, schema: dict, label: str, schema_path: Path) -> list[Check]:
         checks = []
         if "minLength" in schema:
             n = int(schema["minLength"])
@@ -552,7 +558,7 @@ class _Builder:
                 spaces = self.whitespace_constant()
                 checks.append(Check("blank", literal("pattern"), message, spaces, chained=chained))
             else:
-                name = self.constant(hint + "_pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("pattern",))
+                name = self.constant("pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("pattern",))
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
@@ -592,6 +598,7 @@ class _Builder:
             self.helpers.unique = True
             self.helpers.json_key = True
             checks.append(Check("has_duplicates", literal("uniqueItems"), literal(f"{label} must not contain the same item twice")))
+        index = self.namer.local("i")  # before the items: their own loops get i_2
         prefix = []
         for i, sub in enumerate(schema.get("prefixItems", [])):
             child = self.node(
@@ -610,7 +617,7 @@ class _Builder:
             low = int(schema.get("minContains", 1))
             high = int(schema["maxContains"]) if "maxContains" in schema else None
             contains = Contains(
-                function=self.function(schema["contains"], schema_path + ("contains",), f"{var} contains", "an item"),
+                function=self.function(schema["contains"], schema_path + ("contains",), "an item"),
                 minimum=low,
                 maximum=high,
                 too_few=literal(f"{label} must contain at least {_items(low)} matching the 'contains' schema"),
@@ -618,7 +625,6 @@ class _Builder:
                 too_few_code=literal("minContains" if "minContains" in schema else "contains"),
             )
         item_schema = schema.get("items", True)
-        index = self.namer.local("i")
         after = len(schema.get("prefixItems", []))
         item = self.node(
             item_schema,
@@ -635,11 +641,15 @@ class _Builder:
     def object_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> ObjectChecks:
         properties_schema = schema.get("properties", {})
         required = list(schema.get("required", []))
+        # The key loop's names first: the properties' own loops then get key_2.
+        key_var = self.namer.local("key")
+        item_var = self.namer.local(f"{var}_value")
         properties = []
         for key, sub in properties_schema.items():
             sub_path = schema_path + ("properties", key)
             key_label = _show(key)
-            child = self.node(sub, self.namer.local(key), extend(path, PathPart("text", "/" + _pointer_token(key))), sub_path, key_label)
+            with self.namer.block():  # a sibling added or removed renames nothing here
+                child = self.node(sub, self.namer.local(key), extend(path, PathPart("text", "/" + _pointer_token(key))), sub_path, key_label)
             properties.append(
                 Property(
                     key=literal(key),
@@ -656,9 +666,7 @@ class _Builder:
         ]
         additional = schema.get("additionalProperties", True)
         patterns = schema.get("patternProperties", {})
-        key_var = self.namer.local("key")
         key_path = extend(path, PathPart("text", "/"), PathPart("key", var=key_var))
-        item_var = self.namer.local(f"{var}_value")
         extra = None
         if isinstance(additional, dict):
             extra = self.node(
@@ -669,7 +677,7 @@ class _Builder:
         pattern_properties = []
         for pattern, sub in patterns.items():
             child = self.node(sub, item_var, key_path, schema_path + ("patternProperties", pattern), f"the value of a key matching {pattern}")
-            name = self.constant(var + "_key_pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("patternProperties",))
+            name = self.constant("key_pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("patternProperties",))
             pattern_properties.append(Conditional(name, child))
         property_names = None
         if "propertyNames" in schema:
@@ -678,7 +686,7 @@ class _Builder:
                 property_names = None
         known = None
         if additional is False or extra is not None:
-            known = self.constant(var + "_keys", "strings", literal(frozenset(properties_schema)), schema_path + ("properties",))
+            known = self.constant("keys", "strings", literal(frozenset(properties_schema)), schema_path + ("properties",))
         allowed = ", ".join(_show(k) for k in properties_schema) or "none"
         counts = []
         if "minProperties" in schema:
@@ -735,8 +743,10 @@ class _Builder:
             self.constants.insert(0, Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note))
         return self.whitespace
 
-    def constant(self, hint: str, kind: str, value: Code, schema_path: Path) -> Code:
-        name = self.namer.constant(hint)
+    def constant(self, suffix: str, kind: str, value: Code, schema_path: Path) -> Code:
+        """A module constant for the keyword at ``schema_path``, named for where it is
+        (``_CITY_PATTERN``, ``_ATTENDEES_ITEM_KEYS``), not for the variable it checks."""
+        name = self.namer.constant(f"{_path_hint(schema_path[:-1]) or 'value'} {suffix}")
         self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
         return name
 
@@ -812,6 +822,30 @@ class _Types:
             )
         )
         return str(name)
+
+
+def _path_hint(schema_path: Path) -> str:
+    """Words for names made from a place in the schema: ``attendees item email`` for
+    /properties/attendees/items/properties/email; "" for the root."""
+    words: list[str] = []
+    steps = iter(schema_path)
+    for step in steps:
+        if step in ("properties", "$defs", "dependentSchemas"):
+            words.append(str(next(steps, "")))
+        elif step == "patternProperties":  # the next step is a regex: no name in it
+            next(steps, None)
+            words.append("value")
+        elif step in ("allOf", "anyOf", "oneOf"):
+            words.append(f"{step} {int(next(steps, 0)) + 1}")
+        elif step == "prefixItems":
+            words.append(str(next(steps, "")))
+        else:
+            words.append(_STEP_WORDS.get(str(step), str(step)))
+    return " ".join(words)
+
+
+#: How a schema keyword reads in a name made from a place in the schema.
+_STEP_WORDS = {"items": "item", "additionalProperties": "value", "propertyNames": "key"}
 
 
 def _union(types: list[str]) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .literals import Code
 
@@ -26,25 +28,53 @@ MODULE_NAMES = frozenset(
     }
 )
 _MAX_HINT = 24
+_MAX_CONSTANT_HINT = 40
 
 
 class Namer:
-    """Hands out unique, safe identifiers."""
+    """Hands out unique, safe identifiers.
+
+    Module-level names (constants, functions, classes) are unique in the module.
+    Local variables are unique only among the blocks that enclose each other: a
+    property's block may reuse a name that a sibling's block used, so adding or
+    removing a property never renumbers the names in the other blocks.
+    """
 
     def __init__(self) -> None:
         self._taken: set[str] = set(MODULE_NAMES) | set(dir(builtins)) | set(keyword.kwlist)
+        self._scopes: list[set[str]] = [set()]  # the local names of each enclosing block
 
     def local(self, hint: str) -> Code:
         """A lower-case local variable name such as ``city`` or ``city_2``."""
-        return self._claim(_clean(hint).lower() or "v")
+        name = self._free(_clean(hint).lower() or "v", self._taken.union(*self._scopes))
+        self._scopes[-1].add(name)
+        return Code(name)
+
+    @contextmanager
+    def block(self) -> Iterator[None]:
+        """Locals named inside are free again after it (for the next sibling block)."""
+        self._scopes.append(set())
+        try:
+            yield
+        finally:
+            self._scopes.pop()
+
+    @contextmanager
+    def function_body(self) -> Iterator[None]:
+        """A new function: none of the enclosing blocks' locals are in its scope."""
+        outer, self._scopes = self._scopes, [set()]
+        try:
+            yield
+        finally:
+            self._scopes = outer
 
     def constant(self, hint: str) -> Code:
         """A private module-level constant name such as ``_CITY_PATTERN``."""
-        return self._claim("_" + (_clean(hint).upper() or "VALUE"))
+        return self._claim("_" + (_clean(hint, _MAX_CONSTANT_HINT).upper() or "VALUE"))
 
     def function(self, hint: str) -> Code:
         """A private function name such as ``_check_comment``."""
-        return self._claim("_check_" + (_clean(hint).lower() or "value"))
+        return self._claim("_check_" + (_clean(hint, _MAX_CONSTANT_HINT).lower() or "value"))
 
     def type_name(self, hint: str) -> Code:
         """A CamelCase class name such as ``Arguments`` or ``ArgumentsRecurrence``."""
@@ -55,19 +85,30 @@ class Namer:
         return self._claim(name)
 
     def _claim(self, base: str) -> Code:
-        name, n = base, 1
-        while name in self._taken or keyword.issoftkeyword(name) or name.startswith("__"):
-            n += 1
-            name = f"{base}_{n}"
+        name = self._free(base, self._taken.union(*self._scopes))
         self._taken.add(name)
         return Code(name)
 
+    @staticmethod
+    def _free(base: str, taken: set[str]) -> str:
+        name, n = base, 1
+        while name in taken or keyword.issoftkeyword(name) or name.startswith("__"):
+            n += 1
+            name = f"{base}_{n}"
+        return name
 
-def _clean(hint: str) -> str:
-    """ASCII identifier characters of ``hint``, or "" when it has too few or too many."""
+
+def _clean(hint: str, limit: int = 0) -> str:
+    """ASCII identifier characters of ``hint``, or "" when it has too few or too many.
+
+    With a ``limit``, a long hint loses its leading words instead (``attendees item
+    email pattern`` may become ``item_email_pattern``): the end says what it is.
+    """
     words = re.findall(r"[A-Za-z0-9]+", hint)
+    while limit and len(words) > 1 and len("_".join(words)) > limit:
+        words.pop(0)
     name = "_".join(words)
-    if not name or len(name) > _MAX_HINT:
+    if not name or len(name) > (limit or _MAX_HINT):
         return ""
     if name[0].isdigit():
         name = "n" + name
