@@ -30,10 +30,16 @@ For each instance this file asserts (see ``agree``):
 
 Known differences, each steered around where the instances are made (comments
 ``STEER:`` in differential_strategies.py) and each pinned below by a test stating
-both verdicts: ECMA-262 vs Python ``re`` patterns (test_pattern_semantics_are_ecma),
-decimal vs float ``multipleOf`` (test_multiple_of_is_decimal), year 0000, leap
-seconds, trailing-dot host names (test_formats_where_jsonschema_differs) and
-jsonschema's email check that only looks for "@" (test_email_is_asserted_strictly).
+both verdicts and the reason: ECMA-262 vs Python ``re`` patterns
+(test_pattern_semantics_are_ecma), decimal vs float ``multipleOf``
+(test_multiple_of_is_decimal), and the formats where jsonschema's checkers are looser
+or stricter than toolshape's RFC reading (KNOWN_DIFFERENCES: year 0000, leap seconds,
+a final newline, trailing-dot and non-ASCII host names, ISO 8601 durations outside RFC
+3339's grammar, IPvFuture URI literals, and an email check that only looks for "@",
+see also test_email_is_asserted_strictly). Edge values of every format the contracts
+use, none of them a known difference, must agree (test_format_edges_agree). Broken
+copies of generated modules must make the differential fail
+(test_a_broken_module_is_caught).
 
 Hypothesis runs derandomized (the same examples on every run, so CI cannot flake)
 with ``EXAMPLES`` valid instances per contract and per mutation kind
@@ -117,9 +123,9 @@ def _builder(module: types.ModuleType) -> Builder:
     return Builder(module.INPUT_SCHEMA, accepts)
 
 
-def valid_instances(module: types.ModuleType) -> st.SearchStrategy[Any]:
-    builder = _builder(module)
-    return st.composite(lambda draw: builder.value(draw, module.INPUT_SCHEMA))()
+@st.composite
+def valid_instances(draw: st.DrawFn, module: types.ModuleType) -> Any:
+    return _builder(module).value(draw, module.INPUT_SCHEMA)
 
 
 # -- The comparison ---------------------------------------------------------------------
