@@ -314,14 +314,18 @@ def _uri(text: str) -> bool:
     if not m or re.search(r"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]%]", m[2]) or re.search(r"%(?![0-9A-Fa-f]{2})", text):
         return False
     rest = m[2]
+    if "#" in rest.partition("#")[2]:  # RFC 3986: fragment = *( pchar / "/" / "?" ), no second "#"
+        return False
     if rest.startswith("//"):
         authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
-        userinfo, at, authority = authority.rpartition("@")
-        if at and ("[" in userinfo or "]" in userinfo):
-            return False
+        after = rest[2 + len(authority) :]
+        userinfo, at, host_port = authority.partition("@")
+        authority = host_port if at else userinfo
+        if "@" in authority or (at and ("[" in userinfo or "]" in userinfo)):
+            return False  # userinfo holds no "@" and no brackets
         literal = re.fullmatch(r"\[([^\]]*)\](?::([0-9]*))?", authority)
         if literal:
-            return _ipv6(literal[1])
+            return _ipv6(literal[1]) and "[" not in after and "]" not in after
         if "[" in authority or "]" in authority:
             return False
         host, colon, port = authority.partition(":")
