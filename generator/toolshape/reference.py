@@ -325,7 +325,8 @@ def _uri(text: str) -> bool:
             return False  # userinfo holds no "@" and no brackets
         literal = re.fullmatch(r"\[([^\]]*)\](?::([0-9]*))?", authority)
         if literal:
-            return _ipv6(literal[1]) and "[" not in after and "]" not in after
+            ip_future = re.fullmatch(r"[Vv][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+", literal[1])  # RFC 3986 IPvFuture
+            return (_ipv6(literal[1]) or ip_future is not None) and "[" not in after and "]" not in after
         if "[" in authority or "]" in authority:
             return False
         host, colon, port = authority.partition(":")
