@@ -7,10 +7,11 @@ written here: ``project.py`` decides what reaches the disk, and when.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -23,13 +24,28 @@ from .literals import Code, comment, literal
 
 @dataclass
 class Generated:
-    """The output for one contract: module and test sources, keyed by relative path."""
+    """The output for one contract: module and test sources, keyed by relative path.
 
-    contract: contract.Contract
+    Output reused from disk (see ``reuse``) does not load its contract: the
+    checked contract is loaded from ``raw`` only when asked for (``contract``).
+    Plain data only, so that a worker process can send it back (project.py).
+    """
+
+    tool_name: str
     module_path: PurePosixPath  # e.g. billing/transfer_funds.py
     module_source: str
     test_path: PurePosixPath  # e.g. tests/billing/test_transfer_funds.py
     test_source: str
+    raw: bytes = field(repr=False)
+    display: str
+    checked: contract.Contract | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def contract(self) -> contract.Contract:
+        """The checked contract (loaded again from its bytes when the output was reused)."""
+        if self.checked is None:
+            self.checked = contract.check(source.load(self.raw, self.display))
+        return self.checked
 
     @property
     def import_name(self) -> str:
@@ -77,13 +93,31 @@ def reuse(
     raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment, module_text: str, test_text: str
 ) -> Generated | None:
     """The existing output, when it was generated from these very bytes by this generator
-    and nobody edited it since; None means generate afresh. The contract is still checked."""
+    and nobody edited it since; None means generate afresh.
+
+    Nothing is loaded, checked or rendered: the same bytes through the same generator
+    and templates passed every check when the output was written, and would again.
+    """
     wanted = digest(raw, env)
     if not all(_header_digest(t) == wanted and is_sealed_intact(t) for t in (module_text, test_text)):
         return None
-    checked = contract.check(source.load(raw, display))
+    name = _tool_name(module_text)
+    if name is None:  # a custom module template without a plain TOOL_NAME line
+        name = contract.check(source.load(raw, display)).name
     module_path, test_path = paths_for(relative)
-    return Generated(checked, module_path, module_text, test_path, test_text)
+    return Generated(name, module_path, module_text, test_path, test_text, raw, display)
+
+
+def _tool_name(module_text: str) -> str | None:
+    """The string of the module's ``TOOL_NAME = "..."`` line, if it has one."""
+    for line in module_text.splitlines():
+        if line.startswith("TOOL_NAME = "):
+            try:
+                value = ast.literal_eval(line.removeprefix("TOOL_NAME = "))
+            except (ValueError, SyntaxError):
+                return None
+            return value if isinstance(value, str) else None
+    return None
 
 
 @dataclass
@@ -120,7 +154,7 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
     test_source = seal(render.render(env, "tests.py.j2", str(test_path), formatted=True, model=tests_model))
-    return Generated(checked, module_path, module_source, test_path, test_source)
+    return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked)
 
 
 def load_module(module_source: str, label: str) -> types.ModuleType:

@@ -153,7 +153,7 @@ def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) ->
         except ContractError as exc:
             problems.extend(replace(p, file=shown) if p.file == label else p for p in exc.problems)
             continue
-        name = generated.contract.name
+        name = generated.tool_name
         if name in names:
             line, col = generated.contract.document.value_at(("name",))
             problems.append(Problem(shown, line, col, f"tool name '{name}' is already used by {names[name]}"))
@@ -228,7 +228,7 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
         alias = namer.local("_".join(generated.module_path.with_suffix("").parts))
         source = "." + ".".join(parent.parts)
         imports.append(Code(f"from {source} import {stem}" + (f" as {alias}" if alias != stem else "")))
-        tools.append({"name": literal(generated.contract.name), "module": alias})
+        tools.append({"name": literal(generated.tool_name), "module": alias})
     result.files[PurePosixPath("__init__.py")] = render.render(
         env, "package.py.j2", "__init__.py", version=version, imports=imports, tools=tools
     )
