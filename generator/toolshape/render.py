@@ -12,10 +12,10 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-import black
 import jinja2
 from markupsafe import Markup
 
+from . import formatting
 from .literals import literal
 
 #: Where the built-in templates are: the top-level templates/ folder in a
@@ -26,8 +26,16 @@ BUILTIN_TEMPLATES = next(
     _HERE / "templates",
 )
 
-#: black's defaults, so that vendored output passes a plain `black --check`.
-BLACK_MODE = black.Mode()
+
+
+def __getattr__(name: str) -> Any:
+    # ``render.black``: black is imported only when something is formatted
+    # (``toolshape check`` on an up-to-date folder formats nothing).
+    if name == "black":
+        import black
+
+        return black
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RenderError(Exception):
@@ -79,8 +87,11 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
 
 
 def render(env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, **context: Any) -> str:
-    """Render ``template``, format it with black (unless the template is written
-    black-formatted already: ``formatted``), and prove it compiles."""
+    """Render ``template``, format it with black's defaults (unless the template is
+    written black-formatted already: ``formatted``), and prove it compiles.
+
+    The output is what ``black.format_str(source, mode=black.Mode())`` gives, so
+    vendored code passes a plain ``black --check``; ``formatting.py`` gets it faster."""
     try:
         source = env.get_template(template).render(**context)
     except jinja2.TemplateError as exc:
@@ -88,8 +99,10 @@ def render(env: jinja2.Environment, template: str, label: str, *, formatted: boo
     if formatted:
         compile(source, label, "exec")
         return source
+    import black
+
     try:
-        formatted = black.format_str(source, mode=BLACK_MODE)
+        formatted = formatting.black_format(source)
     except black.InvalidInput as exc:
         raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
     compile(formatted, label, "exec")
