@@ -122,48 +122,165 @@ def _module_parts(root: Path, path: Path) -> tuple[PurePosixPath, list[str]]:
     return parts, reasons
 
 
+#: Below this many contracts to generate, one process does it all: starting
+#: worker processes costs more than it saves.
+POOL_THRESHOLD = 8
+
+
+@dataclass
+class _Slot:
+    """One contract file on its way through ``plan``."""
+
+    shown: str  # the path as found (what problems name)
+    label: str  # the stable name in generated headers
+    relative: PurePosixPath  # e.g. billing/refund.yaml
+    raw: bytes = b""
+    problems: list[Problem] = field(default_factory=list)
+    generated: pipeline.Generated | None = None
+
+
 def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) -> Plan:
     """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
 
     Problems name each contract file by the path it was found at (``root`` as
     given, then the path inside it), so an editor or CI can open it; the
-    generated headers use the stable label instead (see ``_label``).
+    generated headers use the stable label instead (see ``_label``). They come
+    in the order of the contract files, however many processes generated them.
     """
+    slots = [_slot(root, path) for path in find_contracts(root)]
+    modules = _ModuleIndex()
+    pending = []
+    for slot in slots:
+        if slot.problems:
+            continue
+        clash = modules.add(slot.relative.with_suffix(""), slot.shown)
+        if clash is not None:
+            slot.problems.append(Problem(slot.shown, 1, 1, clash))
+            continue
+        try:
+            slot.raw = _read(Path(slot.shown), slot.shown)
+            slot.generated = _reused(slot.raw, slot.label, slot.relative, env, reuse_from)
+        except ContractError as exc:
+            slot.problems.extend(exc.problems)
+            continue
+        if slot.generated is None:
+            pending.append(slot)
+    _generate(pending, env)
     result = Plan()
     problems: list[Problem] = []
     names: dict[str, str] = {}
-    modules: dict[PurePosixPath, str] = {}
-    for path in find_contracts(root):
-        label = _label(root, path)
-        shown = str(path)
-        parts, reasons = _module_parts(root, path)
-        problems.extend(Problem(shown, 1, 1, reason) for reason in reasons)
-        if reasons:
-            continue
-        clash = _module_clash(parts, modules)
-        if clash is not None:
-            problems.append(Problem(shown, 1, 1, clash))
-            continue
-        modules[parts] = shown
-        try:
-            raw = _read(path, shown)
-            generated = _reused(raw, label, parts.with_suffix(".yaml"), env, reuse_from)
-            if generated is None:
-                generated = pipeline.generate(raw, label, parts.with_suffix(".yaml"), env)
-        except ContractError as exc:
-            problems.extend(replace(p, file=shown) if p.file == label else p for p in exc.problems)
+    for slot in slots:
+        problems.extend(replace(p, file=slot.shown) if p.file == slot.label else p for p in slot.problems)
+        generated = slot.generated
+        if slot.problems or generated is None:
             continue
         name = generated.tool_name
         if name in names:
             line, col = generated.contract.document.value_at(("name",))
-            problems.append(Problem(shown, line, col, f"tool name '{name}' is already used by {names[name]}"))
+            problems.append(Problem(slot.shown, line, col, f"tool name '{name}' is already used by {names[name]}"))
             continue
-        names[name] = shown
+        names[name] = slot.shown
         result.generated.append(generated)
     if problems:
         raise ContractError(problems)
     _add_files(result, env)
     return result
+
+
+def _slot(root: Path, path: Path) -> _Slot:
+    parts, reasons = _module_parts(root, path)
+    slot = _Slot(str(path), _label(root, path), parts if reasons else parts.with_suffix(".yaml"))
+    slot.problems.extend(Problem(slot.shown, 1, 1, reason) for reason in reasons)
+    return slot
+
+
+def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
+    """Generate the contracts that could not be reused: in worker processes when there
+    are many (and the environment can be made again in a worker), else right here."""
+    workers = min(_usable_cpus(), len(pending))
+    templates = getattr(env, "toolshape_templates", False)
+    if workers < 2 or len(pending) < POOL_THRESHOLD or templates is False:
+        for slot in pending:
+            _generate_one(slot, env)
+        return
+    import concurrent.futures
+    import multiprocessing
+
+    # fork (where there is one) starts workers with everything imported already.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    with concurrent.futures.ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context(method), initializer=_start_worker, initargs=(templates,)
+    ) as pool:
+        jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
+        for slot, (generated, problems) in zip(pending, pool.map(_work, jobs)):
+            slot.generated = generated
+            slot.problems.extend(problems)
+
+
+def _generate_one(slot: _Slot, env: jinja2.Environment) -> None:
+    try:
+        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env)
+    except ContractError as exc:
+        slot.problems.extend(exc.problems)
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+_WORKER_ENV: jinja2.Environment | None = None
+
+
+def _start_worker(templates: Path | None) -> None:
+    global _WORKER_ENV
+    _WORKER_ENV = render.environment(templates)
+
+
+def _work(job: tuple[bytes, str, PurePosixPath]) -> tuple[pipeline.Generated | None, list[Problem]]:
+    """One contract in a worker process: its output (without the checked contract,
+    which the parent loads again only if it needs it), or its problems."""
+    assert _WORKER_ENV is not None
+    raw, label, relative = job
+    try:
+        generated = pipeline.generate(raw, label, relative, _WORKER_ENV)
+    except ContractError as exc:
+        return None, exc.problems
+    generated.checked = None
+    return generated, []
+
+
+class _ModuleIndex:
+    """The modules planned so far, to refuse two contracts for one module, or a module
+    beside a package of the same name (billing.py and billing/eu.py)."""
+
+    def __init__(self) -> None:
+        self.modules: dict[PurePosixPath, tuple[int, str]] = {}  # module -> (order, shown)
+        self.first_under: dict[PurePosixPath, tuple[int, PurePosixPath, str]] = {}  # folder -> first module in it
+
+    def add(self, parts: PurePosixPath, shown: str) -> str | None:
+        """Record ``parts`` (from the contract ``shown``); or say why it cannot be added."""
+        if parts in self.modules:
+            return f"its module {parts.with_suffix('.py')} is already generated from {self.modules[parts][1]}; rename one"
+        # The earliest planned module that is a package of this one, or inside this one as a package.
+        found = [(self.modules[other][0], other, self.modules[other][1]) for other in parts.parents if other in self.modules]
+        if parts in self.first_under:
+            found.append(self.first_under[parts])
+        if found:
+            _, other, other_shown = min(found, key=lambda item: item[0])
+            package, module = (other, parts) if other in parts.parents else (parts, other)
+            return (
+                f"module {package.with_suffix('.py')} (from one contract) and package {package}/ "
+                f"(holding {module.with_suffix('.py')}) would clash; rename the contract or the folder "
+                f"(other contract: {other_shown})"
+            )
+        order = len(self.modules)
+        self.modules[parts] = (order, shown)
+        for folder in parts.parents:
+            self.first_under.setdefault(folder, (order, parts, shown))
+        return None
 
 
 def _reused(
@@ -178,21 +295,6 @@ def _reused(
     except (OSError, UnicodeDecodeError):
         return None
     return pipeline.reuse(raw, label, relative, env, texts[0], texts[1])
-
-
-def _module_clash(parts: PurePosixPath, modules: dict[PurePosixPath, str]) -> str | None:
-    """Why the module ``parts`` cannot sit beside those already planned, or None."""
-    if parts in modules:
-        return f"its module {parts.with_suffix('.py')} is already generated from {modules[parts]}; rename one"
-    for other, shown in modules.items():
-        if other in parts.parents or parts in other.parents:
-            package, module = (other, parts) if other in parts.parents else (parts, other)
-            return (
-                f"module {package.with_suffix('.py')} (from one contract) and package {package}/ "
-                f"(holding {module.with_suffix('.py')}) would clash; rename the contract or the folder "
-                f"(other contract: {shown})"
-            )
-    return None
 
 
 def _read(path: Path, label: str) -> bytes:

@@ -83,12 +83,17 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
     env.filters["literal"] = literal
     env.filters["block"] = _block
     env.globals["unreachable"] = _unreachable
+    # How to make this environment again (in a worker process: project.py).
+    env.toolshape_templates = custom  # type: ignore[attr-defined]
     return env
 
 
-def render(env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, **context: Any) -> str:
+def render(
+    env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, compiles: bool = True, **context: Any
+) -> str:
     """Render ``template``, format it with black's defaults (unless the template is
-    written black-formatted already: ``formatted``), and prove it compiles.
+    written black-formatted already: ``formatted``), and prove it compiles (unless the
+    caller proves that itself: ``compiles=False``).
 
     The output is what ``black.format_str(source, mode=black.Mode())`` gives, so
     vendored code passes a plain ``black --check``; ``formatting.py`` gets it faster."""
@@ -96,17 +101,16 @@ def render(env: jinja2.Environment, template: str, label: str, *, formatted: boo
         source = env.get_template(template).render(**context)
     except jinja2.TemplateError as exc:
         raise RenderError(f"{template}: {exc}") from exc
-    if formatted:
-        compile(source, label, "exec")
-        return source
-    import black
+    if not formatted:
+        import black
 
-    try:
-        formatted = formatting.black_format(source)
-    except black.InvalidInput as exc:
-        raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
-    compile(formatted, label, "exec")
-    return formatted
+        try:
+            source = formatting.black_format(source)
+        except black.InvalidInput as exc:
+            raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
+    if compiles:
+        compile(source, label, "exec")
+    return source
 
 
 def fingerprint(env: jinja2.Environment) -> str:
