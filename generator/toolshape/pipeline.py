@@ -11,7 +11,7 @@ import ast
 import hashlib
 import json
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -136,7 +136,8 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
     checked = contract.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
     built = model.build(checked, module_path.stem, digest(raw, env))
-    module_source = seal(render.render(env, "module.py.j2", str(module_path), model=built))
+    # load_module compiles it (once, not twice).
+    module_source = seal(render.render(env, "module.py.j2", str(module_path), compiles=False, model=built))
     module = load_module(module_source, str(module_path))
     check_examples(checked, module)
     derived = cases.derive(checked)
@@ -153,7 +154,12 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     # The tests template is written black-formatted and its data sits between
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
-    test_source = seal(render.render(env, "tests.py.j2", str(test_path), formatted=True, model=tests_model))
+    label = str(test_path)
+    test_source = seal(render.render(env, "tests.py.j2", label, formatted=True, compiles=False, model=tests_model))
+    # It compiles: compiling the whole file (often 100-300 kB of data) would take longer
+    # than deriving its cases. Every data entry is a literal (literals.py) on a line of
+    # its own, so the file compiles when the template does with one entry per list.
+    render.render(env, "tests.py.j2", label, formatted=True, model=_one_entry_each(tests_model))
     return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked)
 
 
@@ -224,6 +230,12 @@ class TestsModel:
     parse_cases: list[Code]
     valid_text: Code
     sensitive_values: list[Code]
+
+
+def _one_entry_each(tests: TestsModel) -> TestsModel:
+    """The tests model with at most one entry in each data list."""
+    lists = {f.name: value[:1] for f in fields(tests) if isinstance(value := getattr(tests, f.name), list)}
+    return replace(tests, **lists)
 
 
 def _tests_model(
