@@ -67,9 +67,14 @@ def seal(text: str) -> str:
     return text.replace(SEAL, "# output-sha256: " + hashlib.sha256(body.encode()).hexdigest(), 1)
 
 
+def _head(text: str, count: int = 6) -> list[str]:
+    """The first ``count`` lines (without splitting a 300 kB file into all of its lines)."""
+    return text[:4096].splitlines()[:count]
+
+
 def is_sealed_intact(text: str) -> bool:
     """Whether a generated file is exactly as toolshape wrote it."""
-    for line in text.splitlines()[:6]:
+    for line in _head(text):
         if line.startswith("# output-sha256: "):
             body = text.replace(line + "\n", "", 1)
             return hashlib.sha256(body.encode()).hexdigest() == line.removeprefix("# output-sha256: ")
@@ -77,7 +82,7 @@ def is_sealed_intact(text: str) -> bool:
 
 
 def _header_digest(text: str) -> str | None:
-    for line in text.splitlines()[:6]:
+    for line in _head(text):
         if line.startswith("# contract-sha256: "):
             return line.removeprefix("# contract-sha256: ")
     return None
