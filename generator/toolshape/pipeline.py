@@ -67,24 +67,29 @@ def seal(text: str) -> str:
     return text.replace(SEAL, "# output-sha256: " + hashlib.sha256(body.encode()).hexdigest(), 1)
 
 
-def _head(text: str, count: int = 6) -> list[str]:
+def _head(data: bytes, count: int = 6) -> list[bytes]:
     """The first ``count`` lines (without splitting a 300 kB file into all of its lines)."""
-    return text[:4096].splitlines()[:count]
+    return data[:4096].splitlines(keepends=True)[:count]
 
 
-def is_sealed_intact(text: str) -> bool:
+def is_sealed_intact(text: str | bytes) -> bool:
     """Whether a generated file is exactly as toolshape wrote it."""
-    for line in _head(text):
-        if line.startswith("# output-sha256: "):
-            body = text.replace(line + "\n", "", 1)
-            return hashlib.sha256(body.encode()).hexdigest() == line.removeprefix("# output-sha256: ")
+    data = text.encode() if isinstance(text, str) else text
+    offset = 0
+    for line in _head(data):
+        if line.startswith(b"# output-sha256: "):
+            recorded = line.rstrip(b"\n").removeprefix(b"# output-sha256: ")
+            body = hashlib.sha256(memoryview(data)[:offset])  # the file without this line
+            body.update(memoryview(data)[offset + len(line.rstrip(b"\n")) + 1 :])
+            return body.hexdigest().encode() == recorded
+        offset += len(line)
     return False
 
 
-def _header_digest(text: str) -> str | None:
-    for line in _head(text):
-        if line.startswith("# contract-sha256: "):
-            return line.removeprefix("# contract-sha256: ")
+def _header_digest(data: bytes) -> str | None:
+    for line in _head(data):
+        if line.startswith(b"# contract-sha256: "):
+            return line.rstrip(b"\n").removeprefix(b"# contract-sha256: ").decode("ascii", "replace")
     return None
 
 
@@ -95,16 +100,20 @@ def paths_for(relative: PurePosixPath) -> tuple[PurePosixPath, PurePosixPath]:
 
 
 def reuse(
-    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment, module_text: str, test_text: str
+    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment, module_data: bytes, test_data: bytes
 ) -> Generated | None:
-    """The existing output, when it was generated from these very bytes by this generator
-    and nobody edited it since; None means generate afresh.
+    """The existing output (its bytes), when it was generated from these very contract bytes
+    by this generator and nobody edited it since; None means generate afresh.
 
     Nothing is loaded, checked or rendered: the same bytes through the same generator
     and templates passed every check when the output was written, and would again.
     """
     wanted = digest(raw, env)
-    if not all(_header_digest(t) == wanted and is_sealed_intact(t) for t in (module_text, test_text)):
+    if not all(_header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)):
+        return None
+    try:
+        module_text, test_text = module_data.decode("utf-8"), test_data.decode("utf-8")
+    except UnicodeDecodeError:
         return None
     name = _tool_name(module_text)
     if name is None:  # a custom module template without a plain TOOL_NAME line
@@ -115,14 +124,15 @@ def reuse(
 
 def _tool_name(module_text: str) -> str | None:
     """The string of the module's ``TOOL_NAME = "..."`` line, if it has one."""
-    for line in module_text.splitlines():
-        if line.startswith("TOOL_NAME = "):
-            try:
-                value = ast.literal_eval(line.removeprefix("TOOL_NAME = "))
-            except (ValueError, SyntaxError):
-                return None
-            return value if isinstance(value, str) else None
-    return None
+    start = module_text.find("\nTOOL_NAME = ")
+    if start < 0:
+        return None
+    line = module_text[start + 1 : module_text.find("\n", start + 1)]
+    try:
+        value = ast.literal_eval(line.removeprefix("TOOL_NAME = "))
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 @dataclass

@@ -41,6 +41,16 @@ class Plan:
 
     files: dict[PurePosixPath, str] = field(default_factory=dict)
     generated: list[pipeline.Generated] = field(default_factory=list)
+    #: Files read from this output folder while planning (reused output): they are
+    #: unchanged there, and write() and check() need not read them again.
+    reused_from: Path | None = None
+    reused: set[PurePosixPath] = field(default_factory=set)
+
+    def read_already(self, out: Path) -> set[PurePosixPath]:
+        """The files known to be as planned in ``out`` (those reused from it)."""
+        if self.reused_from is None or out.resolve() != self.reused_from.resolve():
+            return set()
+        return self.reused
 
     @property
     def test_files(self) -> list[PurePosixPath]:
@@ -138,6 +148,7 @@ class _Slot:
     raw: bytes = b""
     problems: list[Problem] = field(default_factory=list)
     generated: pipeline.Generated | None = None
+    reused: bool = False  # its output on disk is up to date (pipeline.reuse)
 
 
 def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) -> Plan:
@@ -164,10 +175,11 @@ def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) ->
         except ContractError as exc:
             slot.problems.extend(exc.problems)
             continue
-        if slot.generated is None:
+        slot.reused = slot.generated is not None
+        if not slot.reused:
             pending.append(slot)
     _generate(pending, env)
-    result = Plan()
+    result = Plan(reused_from=reuse_from)
     problems: list[Problem] = []
     names: dict[str, str] = {}
     for slot in slots:
@@ -182,6 +194,8 @@ def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) ->
             continue
         names[name] = slot.shown
         result.generated.append(generated)
+        if slot.reused:
+            result.reused.update((generated.module_path, generated.test_path))
     if problems:
         raise ContractError(problems)
     _add_files(result, env)
@@ -292,10 +306,10 @@ def _reused(
         return None
     module_path, test_path = pipeline.paths_for(relative)
     try:
-        texts = [(out / Path(*p.parts)).read_bytes().decode("utf-8") for p in (module_path, test_path)]
-    except (OSError, UnicodeDecodeError):
+        module_data, test_data = ((out / Path(*p.parts)).read_bytes() for p in (module_path, test_path))
+    except OSError:
         return None
-    return pipeline.reuse(raw, label, relative, env, texts[0], texts[1])
+    return pipeline.reuse(raw, label, relative, env, module_data, test_data)
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -409,7 +423,11 @@ def write(result: Plan, out: Path) -> list[Change]:
     before = existing_output(out)
     pending: list[tuple[PurePosixPath, Path, bytes, bool]] = []
     changes: list[Change] = []
+    unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
+        if relative in unchanged:
+            changes.append(Change(relative, "unchanged"))
+            continue
         target = _safe_target(out, relative)
         data = text.encode("utf-8")
         old = _read_bytes(target)
@@ -512,7 +530,10 @@ class Finding:
 def check(result: Plan, out: Path) -> list[Finding]:
     """What differs between the plan and ``out``, byte for byte; writes nothing."""
     findings: list[Finding] = []
+    unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
+        if relative in unchanged:
+            continue
         target = out / Path(*relative.parts)
         old_bytes = _read_bytes(target)
         if old_bytes is None:
