@@ -9,6 +9,7 @@ Speed itself is measured by the benchmark (tests/bench/run.py --scale), never he
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import sys
 from pathlib import Path
@@ -110,3 +111,18 @@ def test_a_hand_edited_module_is_generated_again(tmp_path: Path) -> None:
     module.write_text(module.read_text(encoding="utf-8").replace("TOOL_NAME = ", "TOOL_NAME  = "), encoding="utf-8")
     findings = project.check(project.plan(folder, ENV, reuse_from=out), out)
     assert [(str(f.path), f.kind) for f in findings] == [("group_0/tool_0.py", "hand-edited")]
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="the patch reaches forked workers only")
+def test_a_bug_in_a_worker_reaches_the_caller(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception other than a contract error is a toolshape bug: it is raised, not reported as a problem."""
+    _write_synthetic(tmp_path / "contracts", 3)
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(project, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(project, "_usable_cpus", lambda: 2)
+    monkeypatch.setattr(pipeline, "generate", explode)  # workers are forked: they see it too
+    with pytest.raises(ZeroDivisionError, match="boom"):
+        project.plan(tmp_path / "contracts", ENV)

@@ -227,9 +227,13 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
         workers, mp_context=multiprocessing.get_context(method), initializer=_start_worker, initargs=(templates,)
     ) as pool:
         jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
-        for slot, (generated, problems) in zip(pending, pool.map(_work, jobs)):
-            slot.generated = generated
-            slot.problems.extend(problems)
+        try:
+            for slot, (generated, problems) in zip(pending, pool.map(_work, jobs)):
+                slot.generated = generated
+                slot.problems.extend(problems)
+        except BaseException:  # a bug in toolshape, or Ctrl-C: do not generate the rest first
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
 
 
 def _generate_one(slot: _Slot, env: jinja2.Environment) -> None:

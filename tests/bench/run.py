@@ -559,7 +559,9 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
         ("contract check (contract.check)", cumulative("toolshape/contract.py", "check")),
         ("model build (model.build)", cumulative("toolshape/model.py", "build")),
         ("render: Jinja (Template.render)", cumulative("jinja2/environment.py", "render")),
-        ("render: black.format_str, module + tests", black),
+        ("render: formatting.black_format (pieces, remembered)", cumulative("toolshape/formatting.py", "black_format")),
+        ("  of which black.format_str on pieces not seen before", black),
+        ("  of which black's parse for the file's target versions", cumulative("toolshape/formatting.py", "_features")),
         ("compile() of generated sources", cumulative("", "<built-in method builtins.compile>")),
         ("exec of the generated module (load_module)", cumulative("toolshape/pipeline.py", "load_module")),
         ("examples run (check_examples)", cumulative("toolshape/pipeline.py", "check_examples")),
@@ -579,8 +581,8 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
             seconds = sum(c[1] for c in calls)
             chars = sum(c[2] for c in calls) / len(calls)
             longest = max(c[3] for c in calls)
-            print(f"  black on the {kind} files (timed apart): {seconds:.2f} s, {seconds / len(calls):.2f} s each, "
-                  f"{chars / 1000:.0f} kB of unformatted source each, longest line {longest:,} characters")
+            print(f"  black on {kind} pieces (timed apart): {len(calls)} calls, {seconds:.2f} s, {seconds / len(sample):.2f} s per contract, "
+                  f"{chars / 1000:.1f} kB of unformatted source each, longest line {longest:,} characters")
     print("  top functions by own time:")
     top = sorted(table.items(), key=lambda kv: kv[1][2], reverse=True)[:8]
     for (file, line, function), (_, calls, own_time, _, _) in top:
