@@ -7,11 +7,12 @@ written here: ``project.py`` decides what reaches the disk, and when.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import json
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -24,13 +25,28 @@ from .literals import Code, comment, literal
 
 @dataclass
 class Generated:
-    """The output for one contract: module and test sources, keyed by relative path."""
+    """The output for one contract: module and test sources, keyed by relative path.
 
-    contract: contract.Contract
+    Output reused from disk (see ``reuse``) does not load its contract: the
+    checked contract is loaded from ``raw`` only when asked for (``contract``).
+    Plain data only, so that a worker process can send it back (project.py).
+    """
+
+    tool_name: str
     module_path: PurePosixPath  # e.g. billing/transfer_funds.py
     module_source: str
     test_path: PurePosixPath  # e.g. tests/billing/test_transfer_funds.py
     test_source: str
+    raw: bytes = field(repr=False)
+    display: str
+    checked: contract.Contract | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def contract(self) -> contract.Contract:
+        """The checked contract (loaded again from its bytes when the output was reused)."""
+        if self.checked is None:
+            self.checked = contract.check(source.load(self.raw, self.display))
+        return self.checked
 
     @property
     def import_name(self) -> str:
@@ -66,19 +82,29 @@ def seal(text: str) -> str:
     return text.replace(SEAL, "# output-sha256: " + hashlib.sha256(body.encode()).hexdigest(), 1)
 
 
-def is_sealed_intact(text: str) -> bool:
+def _head(data: bytes, count: int = 6) -> list[bytes]:
+    """The first ``count`` lines (without splitting a 300 kB file into all of its lines)."""
+    return data[:4096].splitlines(keepends=True)[:count]
+
+
+def is_sealed_intact(text: str | bytes) -> bool:
     """Whether a generated file is exactly as toolshape wrote it."""
-    for line in text.splitlines()[:6]:
-        if line.startswith("# output-sha256: "):
-            body = text.replace(line + "\n", "", 1)
-            return hashlib.sha256(body.encode()).hexdigest() == line.removeprefix("# output-sha256: ")
+    data = text.encode() if isinstance(text, str) else text
+    offset = 0
+    for line in _head(data):
+        if line.startswith(b"# output-sha256: "):
+            recorded = line.rstrip(b"\n").removeprefix(b"# output-sha256: ")
+            body = hashlib.sha256(memoryview(data)[:offset])  # the file without this line
+            body.update(memoryview(data)[offset + len(line.rstrip(b"\n")) + 1 :])
+            return body.hexdigest().encode() == recorded
+        offset += len(line)
     return False
 
 
-def _header_digest(text: str) -> str | None:
-    for line in text.splitlines()[:6]:
-        if line.startswith("# contract-sha256: "):
-            return line.removeprefix("# contract-sha256: ")
+def _header_digest(data: bytes) -> str | None:
+    for line in _head(data):
+        if line.startswith(b"# contract-sha256: "):
+            return line.rstrip(b"\n").removeprefix(b"# contract-sha256: ").decode("ascii", "replace")
     return None
 
 
@@ -89,16 +115,39 @@ def paths_for(relative: PurePosixPath) -> tuple[PurePosixPath, PurePosixPath]:
 
 
 def reuse(
-    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment, module_text: str, test_text: str
+    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment, module_data: bytes, test_data: bytes
 ) -> Generated | None:
-    """The existing output, when it was generated from these very bytes by this generator
-    and nobody edited it since; None means generate afresh. The contract is still checked."""
+    """The existing output (its bytes), when it was generated from these very contract bytes
+    by this generator and nobody edited it since; None means generate afresh.
+
+    Nothing is loaded, checked or rendered: the same bytes through the same generator
+    and templates passed every check when the output was written, and would again.
+    """
     wanted = digest(raw, env)
-    if not all(_header_digest(t) == wanted and is_sealed_intact(t) for t in (module_text, test_text)):
+    if not all(_header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)):
         return None
-    checked = contract.check(source.load(raw, display))
+    try:
+        module_text, test_text = module_data.decode("utf-8"), test_data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    name = _tool_name(module_text)
+    if name is None:  # a custom module template without a plain TOOL_NAME line
+        name = contract.check(source.load(raw, display)).name
     module_path, test_path = paths_for(relative)
-    return Generated(checked, module_path, module_text, test_path, test_text)
+    return Generated(name, module_path, module_text, test_path, test_text, raw, display)
+
+
+def _tool_name(module_text: str) -> str | None:
+    """The string of the module's ``TOOL_NAME = "..."`` line, if it has one."""
+    start = module_text.find("\nTOOL_NAME = ")
+    if start < 0:
+        return None
+    line = module_text[start + 1 : module_text.find("\n", start + 1)]
+    try:
+        value = ast.literal_eval(line.removeprefix("TOOL_NAME = "))
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 @dataclass
@@ -117,7 +166,8 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
     checked = contract.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
     built = model.build(checked, module_path.stem, digest(raw, env))
-    module_source = seal(render.render(env, "module.py.j2", str(module_path), model=built))
+    # load_module compiles it (once, not twice).
+    module_source = seal(render.render(env, "module.py.j2", str(module_path), compiles=False, model=built))
     module = load_module(module_source, str(module_path))
     check_examples(checked, module)
     derived = cases.derive(checked)
@@ -134,8 +184,13 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     # The tests template is written black-formatted and its data sits between
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
-    test_source = seal(render.render(env, "tests.py.j2", str(test_path), formatted=True, model=tests_model))
-    return Generated(checked, module_path, module_source, test_path, test_source)
+    label = str(test_path)
+    test_source = seal(render.render(env, "tests.py.j2", label, formatted=True, compiles=False, model=tests_model))
+    # It compiles: compiling the whole file (often 100-300 kB of data) would take longer
+    # than deriving its cases. Every data entry is a literal (literals.py) on a line of
+    # its own, so the file compiles when the template does with one entry per list.
+    render.render(env, "tests.py.j2", label, formatted=True, model=_one_entry_each(tests_model))
+    return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked)
 
 
 def load_module(module_source: str, label: str) -> types.ModuleType:
@@ -205,6 +260,12 @@ class TestsModel:
     parse_cases: list[Code]
     valid_text: Code
     sensitive_values: list[Code]
+
+
+def _one_entry_each(tests: TestsModel) -> TestsModel:
+    """The tests model with at most one entry in each data list."""
+    lists = {f.name: value[:1] for f in fields(tests) if isinstance(value := getattr(tests, f.name), list)}
+    return replace(tests, **lists)
 
 
 def _tests_model(

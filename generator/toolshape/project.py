@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 import jinja2
 
 from . import __version__, pipeline, render
+from .contract import TOOL_NAME_RE
 from .errors import ContractError, Problem
 from .literals import Code, literal
 from .names import Namer
@@ -40,6 +41,16 @@ class Plan:
 
     files: dict[PurePosixPath, str] = field(default_factory=dict)
     generated: list[pipeline.Generated] = field(default_factory=list)
+    #: Files read from this output folder while planning (reused output): they are
+    #: unchanged there, and write() and check() need not read them again.
+    reused_from: Path | None = None
+    reused: set[PurePosixPath] = field(default_factory=set)
+
+    def read_already(self, out: Path) -> set[PurePosixPath]:
+        """The files known to be as planned in ``out`` (those reused from it)."""
+        if self.reused_from is None or out.resolve() != self.reused_from.resolve():
+            return set()
+        return self.reused
 
     @property
     def test_files(self) -> list[PurePosixPath]:
@@ -122,48 +133,173 @@ def _module_parts(root: Path, path: Path) -> tuple[PurePosixPath, list[str]]:
     return parts, reasons
 
 
+#: Below this many contracts to generate, one process does it all: starting
+#: worker processes costs more than it saves.
+POOL_THRESHOLD = 8
+
+
+@dataclass
+class _Slot:
+    """One contract file on its way through ``plan``."""
+
+    shown: str  # the path as found (what problems name)
+    label: str  # the stable name in generated headers
+    relative: PurePosixPath  # e.g. billing/refund.yaml
+    raw: bytes = b""
+    problems: list[Problem] = field(default_factory=list)
+    generated: pipeline.Generated | None = None
+    reused: bool = False  # its output on disk is up to date (pipeline.reuse)
+
+
 def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) -> Plan:
     """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
 
     Problems name each contract file by the path it was found at (``root`` as
     given, then the path inside it), so an editor or CI can open it; the
-    generated headers use the stable label instead (see ``_label``).
+    generated headers use the stable label instead (see ``_label``). They come
+    in the order of the contract files, however many processes generated them.
     """
-    result = Plan()
+    slots = [_slot(root, path) for path in find_contracts(root)]
+    modules = _ModuleIndex()
+    pending = []
+    for slot in slots:
+        if slot.problems:
+            continue
+        clash = modules.add(slot.relative.with_suffix(""), slot.shown)
+        if clash is not None:
+            slot.problems.append(Problem(slot.shown, 1, 1, clash))
+            continue
+        try:
+            slot.raw = _read(Path(slot.shown), slot.shown)
+            slot.generated = _reused(slot.raw, slot.label, slot.relative, env, reuse_from)
+        except ContractError as exc:
+            slot.problems.extend(exc.problems)
+            continue
+        slot.reused = slot.generated is not None
+        if not slot.reused:
+            pending.append(slot)
+    _generate(pending, env)
+    result = Plan(reused_from=reuse_from)
     problems: list[Problem] = []
     names: dict[str, str] = {}
-    modules: dict[PurePosixPath, str] = {}
-    for path in find_contracts(root):
-        label = _label(root, path)
-        shown = str(path)
-        parts, reasons = _module_parts(root, path)
-        problems.extend(Problem(shown, 1, 1, reason) for reason in reasons)
-        if reasons:
+    for slot in slots:
+        problems.extend(replace(p, file=slot.shown) if p.file == slot.label else p for p in slot.problems)
+        generated = slot.generated
+        if slot.problems or generated is None:
             continue
-        clash = _module_clash(parts, modules)
-        if clash is not None:
-            problems.append(Problem(shown, 1, 1, clash))
-            continue
-        modules[parts] = shown
-        try:
-            raw = _read(path, shown)
-            generated = _reused(raw, label, parts.with_suffix(".yaml"), env, reuse_from)
-            if generated is None:
-                generated = pipeline.generate(raw, label, parts.with_suffix(".yaml"), env)
-        except ContractError as exc:
-            problems.extend(replace(p, file=shown) if p.file == label else p for p in exc.problems)
-            continue
-        name = generated.contract.name
+        name = generated.tool_name
         if name in names:
             line, col = generated.contract.document.value_at(("name",))
-            problems.append(Problem(shown, line, col, f"tool name '{name}' is already used by {names[name]}"))
+            problems.append(Problem(slot.shown, line, col, f"tool name '{name}' is already used by {names[name]}"))
             continue
-        names[name] = shown
+        names[name] = slot.shown
         result.generated.append(generated)
+        if slot.reused:
+            result.reused.update((generated.module_path, generated.test_path))
     if problems:
         raise ContractError(problems)
     _add_files(result, env)
     return result
+
+
+def _slot(root: Path, path: Path) -> _Slot:
+    parts, reasons = _module_parts(root, path)
+    slot = _Slot(str(path), _label(root, path), parts if reasons else parts.with_suffix(".yaml"))
+    slot.problems.extend(Problem(slot.shown, 1, 1, reason) for reason in reasons)
+    return slot
+
+
+def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
+    """Generate the contracts that could not be reused: in worker processes when there
+    are many (and the environment can be made again in a worker), else right here."""
+    workers = min(_usable_cpus(), len(pending))
+    templates = getattr(env, "toolshape_templates", False)
+    if workers < 2 or len(pending) < POOL_THRESHOLD or templates is False:
+        for slot in pending:
+            _generate_one(slot, env)
+        return
+    import concurrent.futures
+    import multiprocessing
+
+    # fork (where there is one) starts workers with everything imported already.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    with concurrent.futures.ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context(method), initializer=_start_worker, initargs=(templates,)
+    ) as pool:
+        jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
+        try:
+            for slot, (generated, problems) in zip(pending, pool.map(_work, jobs)):
+                slot.generated = generated
+                slot.problems.extend(problems)
+        except BaseException:  # a bug in toolshape, or Ctrl-C: do not generate the rest first
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _generate_one(slot: _Slot, env: jinja2.Environment) -> None:
+    try:
+        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env)
+    except ContractError as exc:
+        slot.problems.extend(exc.problems)
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+_WORKER_ENV: jinja2.Environment | None = None
+
+
+def _start_worker(templates: Path | None) -> None:
+    global _WORKER_ENV
+    _WORKER_ENV = render.environment(templates)
+
+
+def _work(job: tuple[bytes, str, PurePosixPath]) -> tuple[pipeline.Generated | None, list[Problem]]:
+    """One contract in a worker process: its output (without the checked contract,
+    which the parent loads again only if it needs it), or its problems."""
+    assert _WORKER_ENV is not None
+    raw, label, relative = job
+    try:
+        generated = pipeline.generate(raw, label, relative, _WORKER_ENV)
+    except ContractError as exc:
+        return None, exc.problems
+    generated.checked = None
+    return generated, []
+
+
+class _ModuleIndex:
+    """The modules planned so far, to refuse two contracts for one module, or a module
+    beside a package of the same name (billing.py and billing/eu.py)."""
+
+    def __init__(self) -> None:
+        self.modules: dict[PurePosixPath, tuple[int, str]] = {}  # module -> (order, shown)
+        self.first_under: dict[PurePosixPath, tuple[int, PurePosixPath, str]] = {}  # folder -> first module in it
+
+    def add(self, parts: PurePosixPath, shown: str) -> str | None:
+        """Record ``parts`` (from the contract ``shown``); or say why it cannot be added."""
+        if parts in self.modules:
+            return f"its module {parts.with_suffix('.py')} is already generated from {self.modules[parts][1]}; rename one"
+        # The earliest planned module that is a package of this one, or inside this one as a package.
+        found = [(self.modules[other][0], other, self.modules[other][1]) for other in parts.parents if other in self.modules]
+        if parts in self.first_under:
+            found.append(self.first_under[parts])
+        if found:
+            _, other, other_shown = min(found, key=lambda item: item[0])
+            package, module = (other, parts) if other in parts.parents else (parts, other)
+            return (
+                f"module {package.with_suffix('.py')} (from one contract) and package {package}/ "
+                f"(holding {module.with_suffix('.py')}) would clash; rename the contract or the folder "
+                f"(other contract: {other_shown})"
+            )
+        order = len(self.modules)
+        self.modules[parts] = (order, shown)
+        for folder in parts.parents:
+            self.first_under.setdefault(folder, (order, parts, shown))
+        return None
 
 
 def _reused(
@@ -174,25 +310,10 @@ def _reused(
         return None
     module_path, test_path = pipeline.paths_for(relative)
     try:
-        texts = [(out / Path(*p.parts)).read_bytes().decode("utf-8") for p in (module_path, test_path)]
-    except (OSError, UnicodeDecodeError):
+        module_data, test_data = ((out / Path(*p.parts)).read_bytes() for p in (module_path, test_path))
+    except OSError:
         return None
-    return pipeline.reuse(raw, label, relative, env, texts[0], texts[1])
-
-
-def _module_clash(parts: PurePosixPath, modules: dict[PurePosixPath, str]) -> str | None:
-    """Why the module ``parts`` cannot sit beside those already planned, or None."""
-    if parts in modules:
-        return f"its module {parts.with_suffix('.py')} is already generated from {modules[parts]}; rename one"
-    for other, shown in modules.items():
-        if other in parts.parents or parts in other.parents:
-            package, module = (other, parts) if other in parts.parents else (parts, other)
-            return (
-                f"module {package.with_suffix('.py')} (from one contract) and package {package}/ "
-                f"(holding {module.with_suffix('.py')}) would clash; rename the contract or the folder "
-                f"(other contract: {shown})"
-            )
-    return None
+    return pipeline.reuse(raw, label, relative, env, module_data, test_data)
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -228,7 +349,7 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
         alias = namer.local("_".join(generated.module_path.with_suffix("").parts))
         source = "." + ".".join(parent.parts)
         imports.append(Code(f"from {source} import {stem}" + (f" as {alias}" if alias != stem else "")))
-        tools.append({"name": literal(generated.contract.name), "module": alias})
+        tools.append({"name": _name_literal(generated.tool_name), "module": alias})
     result.files[PurePosixPath("__init__.py")] = render.render(
         env, "package.py.j2", "__init__.py", version=version, imports=imports, tools=tools
     )
@@ -242,6 +363,12 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
         PurePosixPath("tests/__init__.py"),
         render.render(env, "subpackage.py.j2", "tests/__init__.py", version=version, tests=True),
     )
+
+
+def _name_literal(name: str) -> Code:
+    """A tool name as black writes it: in double quotes. The package file is then as
+    black leaves it, and black makes one pass over its thousand lines instead of two."""
+    return Code(f'"{name}"') if TOOL_NAME_RE.fullmatch(name) else literal(name)
 
 
 # -- the disk --------------------------------------------------------------------
@@ -300,7 +427,11 @@ def write(result: Plan, out: Path) -> list[Change]:
     before = existing_output(out)
     pending: list[tuple[PurePosixPath, Path, bytes, bool]] = []
     changes: list[Change] = []
+    unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
+        if relative in unchanged:
+            changes.append(Change(relative, "unchanged"))
+            continue
         target = _safe_target(out, relative)
         data = text.encode("utf-8")
         old = _read_bytes(target)
@@ -403,7 +534,10 @@ class Finding:
 def check(result: Plan, out: Path) -> list[Finding]:
     """What differs between the plan and ``out``, byte for byte; writes nothing."""
     findings: list[Finding] = []
+    unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
+        if relative in unchanged:
+            continue
         target = out / Path(*relative.parts)
         old_bytes = _read_bytes(target)
         if old_bytes is None:
@@ -442,7 +576,7 @@ def _digest_free(finding: Finding, result: Plan) -> bool:
 
 
 def _digest_line(text: str) -> str:
-    for line in text.splitlines()[:5]:
+    for line in text[:4096].splitlines()[:5]:
         if line.startswith("# contract-sha256:"):
             return line
     return ""

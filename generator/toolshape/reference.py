@@ -11,6 +11,7 @@ not tried against ``pattern``; errors for a key point at the key.
 from __future__ import annotations
 
 import datetime
+import functools
 import ipaddress
 import re
 import uuid
@@ -138,6 +139,13 @@ def _nullable_other(branches: Any, exclusive: bool) -> Any:
 def _resolve(ref: str) -> Any:
     return resolve(_ROOT[-1], ref_path(ref))
 
+
+@functools.lru_cache(maxsize=1024)
+def _regex(pattern: str) -> re.Pattern[str]:
+    """A contract pattern as a compiled Python regex (translated once, not at every use)."""
+    return re.compile(translate_pattern(pattern))
+
+
 def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
     if len(value) < schema.get("minLength", 0):
         errors.add((path, "minLength"))
@@ -146,7 +154,7 @@ def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
         errors.add((path, "maxLength"))
     if "format" in schema and schema["format"] in _FORMATS and not _FORMATS[schema["format"]](value):
         errors.add((path, "format"))
-    if "pattern" in schema and not too_long and re.search(translate_pattern(schema["pattern"]), value) is None:
+    if "pattern" in schema and not too_long and _regex(schema["pattern"]).search(value) is None:
         errors.add((path, "pattern"))
 
 
@@ -208,7 +216,7 @@ def _object(schema: dict, value: dict, path: str, errors: Errors) -> None:
             _value(schema["propertyNames"], key, f"{path}/{_token(key)}", errors)
         matched = False
         for pattern, sub in patterns.items():
-            if re.search(translate_pattern(pattern), key):
+            if _regex(pattern).search(key):
                 matched = True
                 _value(sub, item, f"{path}/{_token(key)}", errors)
         if key in properties or matched:

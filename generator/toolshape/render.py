@@ -12,10 +12,10 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-import black
 import jinja2
 from markupsafe import Markup
 
+from . import formatting
 from .literals import literal
 
 #: Where the built-in templates are: the top-level templates/ folder in a
@@ -26,8 +26,16 @@ BUILTIN_TEMPLATES = next(
     _HERE / "templates",
 )
 
-#: black's defaults, so that vendored output passes a plain `black --check`.
-BLACK_MODE = black.Mode()
+
+
+def __getattr__(name: str) -> Any:
+    # ``render.black``: black is imported only when something is formatted
+    # (``toolshape check`` on an up-to-date folder formats nothing).
+    if name == "black":
+        import black
+
+        return black
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RenderError(Exception):
@@ -75,25 +83,34 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
     env.filters["literal"] = literal
     env.filters["block"] = _block
     env.globals["unreachable"] = _unreachable
+    # How to make this environment again (in a worker process: project.py).
+    env.toolshape_templates = custom  # type: ignore[attr-defined]
     return env
 
 
-def render(env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, **context: Any) -> str:
-    """Render ``template``, format it with black (unless the template is written
-    black-formatted already: ``formatted``), and prove it compiles."""
+def render(
+    env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, compiles: bool = True, **context: Any
+) -> str:
+    """Render ``template``, format it with black's defaults (unless the template is
+    written black-formatted already: ``formatted``), and prove it compiles (unless the
+    caller proves that itself: ``compiles=False``).
+
+    The output is what ``black.format_str(source, mode=black.Mode())`` gives, so
+    vendored code passes a plain ``black --check``; ``formatting.py`` gets it faster."""
     try:
         source = env.get_template(template).render(**context)
     except jinja2.TemplateError as exc:
         raise RenderError(f"{template}: {exc}") from exc
-    if formatted:
+    if not formatted:
+        import black
+
+        try:
+            source = formatting.black_format(source)
+        except black.InvalidInput as exc:
+            raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
+    if compiles:
         compile(source, label, "exec")
-        return source
-    try:
-        formatted = black.format_str(source, mode=BLACK_MODE)
-    except black.InvalidInput as exc:
-        raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
-    compile(formatted, label, "exec")
-    return formatted
+    return source
 
 
 def fingerprint(env: jinja2.Environment) -> str:

@@ -1,0 +1,177 @@
+"""The fast formatter (toolshape/formatting.py) gives exactly what whole-file black gives.
+
+Checked on the unformatted module source of every example contract, of the
+benchmark's large contract and of synthetic contracts (tests/bench/synth.py), and
+on hand-written sources with the cases its cutting rule has to get right.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import black
+import pytest
+
+from toolshape import contract, formatting, model, pipeline, render, source
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+import synth  # noqa: E402
+
+ENV = render.environment()
+CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/contracts/large_order.yaml"]
+
+
+def _whole(source_text: str) -> str:
+    return black.format_str(source_text, mode=black.Mode())
+
+
+def _module_source(raw: bytes, stem: str) -> str:
+    """The module template's output for a contract, before any formatting."""
+    checked = contract.check(source.load(raw, f"contracts/{stem}.yaml"))
+    built = model.build(checked, stem, pipeline.digest(raw, ENV))
+    return ENV.get_template("module.py.j2").render(model=built)
+
+
+@pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
+def test_example_modules_format_as_whole_file_black(path: Path) -> None:
+    text = _module_source(path.read_bytes(), path.stem)
+    assert len(formatting.split(text) or []) > 10, "the module should be cut into many pieces"
+    assert formatting.black_format(text) == _whole(text)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_synthetic_modules_format_as_whole_file_black(index: int) -> None:
+    rng = random.Random(1000 + index)
+    raw = synth.render(synth.contract(rng, index)).encode()
+    text = _module_source(raw, f"tool_{index}")
+    assert formatting.black_format(text) == _whole(text)
+
+
+# The cases the cutting rule must get right, each after a def or a class.
+EDGE_CASES = {
+    "decorators and comments between defs": '''
+import functools
+def a(x:int)->int:
+    return x
+# a comment at column 0
+
+# another, after a blank line
+@functools.cache
+def b(): return 1
+@functools.cache
+
+def c(y):
+    return {'k':y}
+''',
+    "a class with only a docstring, then a statement": '''
+class A:
+    """Only a docstring."""
+B = A()
+class C:
+    """Docstring."""
+
+    x = 1
+
+
+
+y = [1,2,3]
+''',
+    "a stub def last in a class, no blank line after": '''
+class P:
+    def f(self): ...
+def g(): ...
+def h():
+    pass
+x = 1
+''',
+    "a bare string after a def (not a docstring)": '''
+def f():
+    pass
+"""Not a docstring."""
+def g():
+    pass
+''',
+    "trailing commas after *args need the file's versions": '''
+def f(*args, **kwargs):
+    return 1
+def g():
+    return f(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, *cccccccccccccc)
+def h():
+    return f"{1}"
+''',
+    "no f-string: older versions allowed, no trailing comma after *args": '''
+def f(*args, **kwargs):
+    return 1
+def g():
+    return f(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, *cccccccccccccc)
+''',
+    "an indented comment at the end of a body": '''
+def f():
+    return 1
+    # still inside f
+
+def g():
+    return 2
+''',
+    "fmt: off goes to black whole": '''
+def f():
+    return 1
+# fmt: off
+X = [1,
+     2]
+# fmt: on
+def g():
+    return 2
+''',
+    "if/else at top level after a def": '''
+def f():
+    return 1
+if f():
+    def g():
+        return 2
+else:
+    g = None
+try:
+    import json
+except ImportError:
+    json = None
+def h(): return 3
+''',
+}
+
+
+@pytest.mark.parametrize("text", EDGE_CASES.values(), ids=EDGE_CASES.keys())
+def test_edge_cases_format_as_whole_file_black(text: str) -> None:
+    assert formatting.black_format(text) == _whole(text)
+
+
+def test_runtime_pieces_are_formatted_once() -> None:
+    """The second module reuses the first one's formatted runtime pieces."""
+    first, second = (_module_source(p.read_bytes(), p.stem) for p in CONTRACTS[:2])
+    formatting._FORMATTED.clear()  # forget what the tests above formatted
+    formatting.black_format(first)
+    remembered = len(formatting._FORMATTED)
+    formatting.black_format(second)
+    new = len(formatting._FORMATTED) - remembered
+    assert 0 < new < len(formatting.split(second) or []) / 2
+
+
+def test_invalid_source_is_reported_by_black() -> None:
+    with pytest.raises(black.InvalidInput):
+        formatting.black_format("def f(:\n    pass\n")
+
+
+def test_a_stubbed_black_is_not_remembered_as_black() -> None:
+    """Tests replace black.format_str with a stub (test_hostile_contracts); afterwards the real
+    black's output must come back, not the stub's remembered one."""
+    text = _module_source(CONTRACTS[0].read_bytes(), CONTRACTS[0].stem)
+    original = black.format_str
+    black.format_str = lambda source, mode: source  # type: ignore[assignment]
+    try:
+        formatting.black_format(text)
+    finally:
+        black.format_str = original  # type: ignore[assignment]
+    assert formatting.black_format(text) == _whole(text)
