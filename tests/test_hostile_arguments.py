@@ -134,9 +134,9 @@ def _test_module_of(module_name: str) -> types.ModuleType:
 def _valid_instance(module_name: str) -> Any:
     """An accepted instance: the generated tests' first accepted derived case (most keys filled)."""
     tests = _test_module_of(module_name)
-    for _, data, errors in tests.CASES:
+    for _, changes, errors in tests.CASES:
         if not errors:
-            return data
+            return tests.arguments(changes)
     for _, via, data, status, _ in tests.EXAMPLES:
         if via == "args" and status == "accept":
             return data

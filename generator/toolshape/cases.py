@@ -463,6 +463,79 @@ class _Deriver:
                 self.walk(item_schema, path + (i,), schema_path + ("items",), f"{label}[{i}]")
 
 
+# -- cases written as changes to one base ---------------------------------------------
+#
+# A derived case differs from the base arguments in one or two places. The generated
+# tests write each case as those changes, so that a case reads as what it varies and a
+# property added to the contract adds its own rows without rewriting every other one.
+
+
+class _Missing:
+    """The value of a change that leaves a key out."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
+    """What turns ``base`` into ``data``: (JSON Pointer, the value put there, or MISSING
+    for a key left out). The pointer "" replaces the whole value."""
+    if isinstance(base, dict) and isinstance(data, dict):
+        found: list[tuple[str, Any]] = [(_child(pointer, key), MISSING) for key in base if key not in data]
+        for key, item in data.items():
+            if key not in base:
+                found.append((_child(pointer, key), item))
+            elif not identical(base[key], item):
+                found.extend(changes(base[key], item, _child(pointer, key)))
+        return found
+    if isinstance(base, list) and isinstance(data, list) and len(base) == len(data):
+        found = []
+        for i, (old, new) in enumerate(zip(base, data)):
+            if not identical(old, new):
+                found.extend(changes(old, new, _child(pointer, str(i))))
+        return found
+    return [] if identical(base, data) else [(pointer, data)]
+
+
+def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
+    """``base`` with ``found`` changes made (a copy): what the generated tests do."""
+    data = _copy(base)
+    for pointer, new in found:
+        if pointer == "":
+            data = _copy(new)
+            continue
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+        target = data
+        for token in tokens[:-1]:
+            target = target[int(token)] if isinstance(target, list) else target[token]
+        last: Any = int(tokens[-1]) if isinstance(target, list) else tokens[-1]
+        if new is MISSING:
+            del target[last]
+        else:
+            target[last] = _copy(new)
+    return data
+
+
+def identical(a: Any, b: Any) -> bool:
+    """The same JSON text up to key order: 1 and 1.0 differ, and so do true and 1."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(identical(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(identical(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        return repr(a) == repr(b)
+    return bool(a == b)
+
+
+def _child(pointer: str, key: str) -> str:
+    return pointer + "/" + key.replace("~", "~0").replace("/", "~1")
+
+
 def _copy(value: Any) -> Any:
     """A deep copy of JSON data (dicts, lists, scalars): copy.deepcopy, several times faster."""
     if isinstance(value, dict):

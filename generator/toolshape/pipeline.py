@@ -255,11 +255,38 @@ class TestsModel:
     # Data, one literal per entry: printed one per line between "fmt: off" and
     # "fmt: on", so black leaves the (long) lines alone and formatting stays fast.
     examples: list[Code]
-    cases: list[Code]
+    base: Code
+    cases: list[CaseRow]
     not_objects: list[Code]
     parse_cases: list[Code]
     valid_text: Code
     sensitive_values: list[Code]
+
+
+@dataclass
+class Change:
+    """One change a derived case makes to the base arguments."""
+
+    pointer: Code  # a JSON Pointer literal
+    value: Code  # a literal, or MISSING (the key is left out)
+
+
+@dataclass
+class CaseRow:
+    name: Code
+    changes: list[Change]
+    errors: Code
+
+
+def _case_row(base: Any, case: cases.Case) -> CaseRow:
+    found = cases.changes(base, case.data)
+    if not cases.identical(cases.apply(base, found), case.data):
+        raise AssertionError(f"toolshape bug: case {case.name!r} cannot be written as changes to the base")
+    return CaseRow(
+        literal(case.name),
+        [Change(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new)) for pointer, new in found],
+        literal(frozenset(case.errors)),
+    )
 
 
 def _one_entry_each(tests: TestsModel) -> TestsModel:
@@ -298,7 +325,8 @@ def _tests_model(
         schema=built.schema,
         import_line=Code(import_line),
         examples=[literal(e) for e in examples],
-        cases=[literal((c.name, c.data, frozenset(c.errors))) for c in derived],
+        base=literal(base),
+        cases=[_case_row(base, c) for c in derived],
         not_objects=[literal(v) for v in not_objects],
         parse_cases=[literal((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
         valid_text=literal(valid_text),
