@@ -521,6 +521,8 @@ def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
 
 def identical(a: Any, b: Any) -> bool:
     """The same JSON text up to key order: 1 and 1.0 differ, and so do true and 1."""
+    if a is b:  # cases share the base's untouched parts
+        return True
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
