@@ -54,6 +54,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import generated  # noqa: E402  (the dispatch gate; also makes generated.* importable)
+from differential_strategies import paths  # noqa: E402  (every path into a JSON value)
 
 STATUSES = ("accept", "reject", "parse_error")
 LAYERS = {"accept": None, "reject": "contract", "parse_error": "parse"}
@@ -158,15 +159,6 @@ def _schema_keys(schema: Any, found: set[str] | None = None) -> set[str]:
     return found
 
 
-def _paths(value: Any, prefix: tuple = ()) -> Iterator[tuple]:
-    """Every path into a JSON value (the root included), as tuples of keys and indexes."""
-    yield prefix
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, prefix + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, prefix + (index,))
 
 
 def _replace(value: Any, path: tuple, new: Any) -> Any:
@@ -544,7 +536,7 @@ def test_validate_survives_hostile_objects_at_every_path_of_a_valid_instance(mod
     base = VALID[module_name]
     assert module.validate(copy.deepcopy(base)).status == "accept"
     failures = []
-    for path in list(_paths(base))[1:]:  # the root: test_validate_survives_a_hostile_object_as_the_arguments
+    for path in list(paths(base))[1:]:  # the root: test_validate_survives_a_hostile_object_as_the_arguments
         for label, obj in hostile_objects():
             try:
                 _call_validate(module, _replace(base, path, obj), f"{label} at {_pointer(path)!r}")
@@ -558,7 +550,7 @@ def test_validate_survives_dict_subclasses_and_hostile_keys_in_place_of_every_ob
     module = MODULES[module_name]
     base = VALID[module_name]
     failures = []
-    objects = [path for path in _paths(base) if isinstance(_get(base, path), dict)]
+    objects = [path for path in paths(base) if isinstance(_get(base, path), dict)]
     assert objects, "the valid instance has no object?"
     for path in objects:
         content = _get(base, path)
@@ -672,7 +664,7 @@ def test_validate_survives_arbitrary_json_at_any_path_of_a_valid_instance(
     module = MODULES[module_name]
     base = VALID[module_name]
     keys = sorted(_schema_keys(module.INPUT_SCHEMA))
-    path = data.draw(st.sampled_from(list(_paths(base))), label="path")
+    path = data.draw(st.sampled_from(list(paths(base))), label="path")
     value = data.draw(json_values(keys), label="value")
     mutated = _replace(base, path, value)
     if data.draw(st.booleans(), label="add an unknown key"):
@@ -689,7 +681,7 @@ def test_validate_survives_hostile_objects_anywhere_in_json(module_name: str, da
     module = MODULES[module_name]
     base = VALID[module_name]
     objects = [(label, obj) for label, obj in hostile_objects() if not label.startswith("huge")]
-    path = data.draw(st.sampled_from(list(_paths(base))[1:]), label="path")
+    path = data.draw(st.sampled_from(list(paths(base))[1:]), label="path")
     # Draw an index: hypothesis itself would call the hostile objects' methods (repr, hash).
     label, obj = objects[data.draw(st.integers(0, len(objects) - 1), label="object index")]
     note(f"object: {label}")
@@ -962,7 +954,7 @@ def _strings(value: Any) -> Iterator[str]:
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
 def test_log_record_of_a_huge_integer_is_json_serialisable(module_name: str) -> None:
     module = MODULES[module_name]
-    for path in list(_paths(VALID[module_name]))[1:]:
+    for path in list(paths(VALID[module_name]))[1:]:
         result = module.validate(_replace(VALID[module_name], path, 10**5000))
         json.dumps(result.log_record())  # ValueError: Exceeds the limit (4300 digits) ...
 
