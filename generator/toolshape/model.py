@@ -139,6 +139,9 @@ class ObjectChecks:
     key_path: list[PathPart]  # the pointer of the key held in key_var
     counts: list[Check]
     required_count: int  # with no error so far, this many declared keys are present
+    #: Counts the declared keys present, property by property, where unknown keys are
+    #: refused without a per-key loop: only an object longer than the count holds another.
+    count_var: Code | None = None
     dependencies: list[Dependency] = field(default_factory=list)
     dependent_schemas: list[Conditional] = field(default_factory=list)
     pattern_properties: list[Conditional] = field(default_factory=list)
@@ -641,9 +644,11 @@ class _Builder:
     def object_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> ObjectChecks:
         properties_schema = schema.get("properties", {})
         required = list(schema.get("required", []))
-        # The key loop's names first: the properties' own loops then get key_2.
+        # The names this object's code may use around its properties first: the
+        # properties' own objects and loops then get key_2, declared_2.
         key_var = self.namer.local("key")
         item_var = self.namer.local(f"{var}_value")
+        count_var = self.namer.local("declared")
         properties = []
         for key, sub in properties_schema.items():
             sub_path = schema_path + ("properties", key)
@@ -714,7 +719,7 @@ class _Builder:
             Conditional(literal(key), self.node(sub, var, path, schema_path + ("dependentSchemas", key), label))
             for key, sub in schema.get("dependentSchemas", {}).items()
         ]
-        return ObjectChecks(
+        checks = ObjectChecks(
             properties=properties,
             required_only=required_only,
             known_keys=known,
@@ -731,6 +736,9 @@ class _Builder:
             property_names=property_names,
             item_var=item_var,
         )
+        if checks.refuse_unknown and not checks.per_key:
+            checks.count_var = count_var
+        return checks
 
     # -- names, constants, comments -------------------------------------------
 

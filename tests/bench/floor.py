@@ -11,13 +11,20 @@ collected, at most ``MAX_ERRORS``), with the same semantics as the contract:
 * ``bool`` is never a number; ``integer`` admits 3.0, ``number`` refuses NaN and
   infinities;
 * unknown keys are found by counting the declared keys that are present;
-* ``"\\S"`` (non-blank) is ``not s or s.isspace()``, which is exactly what
-  ``re.search(r"\\S", s) is None`` means for ``str``; other patterns use ``re``.
+* ``"\\S"`` (non-blank) fails when stripping the ECMA-262 whitespace (what
+  ``\\s`` means in JSON Schema) leaves nothing; other patterns use ``re``.
+
+Every error message is the generated module's, word for word (run.py checks
+path, code and message on every input and derived case): the hints a type
+error adds (null sent for an optional key, a number or literal in quotes), the
+"did you mean" suggestion of enums and unknown keys, the list of allowed keys.
+Error-message construction is part of both, so both build the same strings.
 
 This is the bar the generated code must meet, so it is written to be fast, not
 slow on purpose: checks are inline (no helper call per property), messages are
-constants (only a type error concatenates the JSON type of the bad value), and
-paths below the top level are built only when an error is reported.
+constants where they can be (a type error concatenates what the bad value is; a
+suggestion looks the folded value up in a table built at import), and paths
+below the top level are built only when an error is reported.
 
 ``parse_*`` is a strict ``json`` decode (duplicate keys refused through
 ``object_pairs_hook``, NaN and Infinity through ``parse_constant``) followed by
@@ -38,6 +45,14 @@ PARSE_ERROR = "parse_error"
 
 _UNREADABLE = "the arguments could not be read as JSON data (a Python object raised an error)"
 _NOT_AN_OBJECT = "the arguments must be a JSON object (keys and values in {...}), got "
+_NULL_ARGUMENTS = "the arguments must be a JSON object, not null (send {} for no arguments)"
+_ARRAY_ARGUMENTS = "the arguments must be one JSON object, not an array"
+_NULL_GOT = "null (if the key is optional, leave it out instead of sending null)"
+#: What \\s matches in JSON Schema (ECMA-262) patterns: "\\S" fails when only these are left.
+_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
 
 
 class Error:
@@ -89,22 +104,70 @@ def _json_type(value: object) -> str:
     return f"a Python {type(value).__name__} (not a JSON value)"
 
 
+def _got(value: object) -> str:
+    if value is None:
+        return _NULL_GOT
+    if type(value) is str:
+        return "a string" + _quoted_hint(value)
+    return _json_type(value)
+
+
+def _quoted_hint(value: str) -> str:
+    if len(value) > 40:
+        return ""
+    stripped = value.strip()
+    if stripped in ("true", "false", "null"):
+        return f" (the word {stripped} in quotes: send {stripped} without quotes)"
+    try:
+        float(stripped)
+    except ValueError:
+        return ""
+    if stripped.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        return ""
+    return " (a number written as a string: send the number without quotes)"
+
+
+def _fold(text: str) -> str:
+    return text.lower().replace("_", "").replace("-", "")
+
+
+def _folded(options: frozenset) -> dict:
+    """Each option by its folded form (the first in sorted order wins), built at import."""
+    table: dict = {}
+    for option in sorted(options):
+        table.setdefault(_fold(option), option)
+    return table
+
+
+def _did_you_mean(value: object, folded: dict) -> str:
+    if type(value) is not str or len(value) > 200:
+        return ""
+    match = folded.get(_fold(value))
+    return "" if match is None else f"; did you mean {_quote(match)}?"
+
+
 def _not_an_object(value: object) -> Result:
-    got = "null" if value is None else "an array" if isinstance(value, list) else _json_type(value)
-    return Result(REJECT, value, (Error("", "type", _NOT_AN_OBJECT + got),))
+    if value is None:
+        message = _NULL_ARGUMENTS
+    elif isinstance(value, list):
+        message = _ARRAY_ARGUMENTS
+    else:
+        message = _NOT_AN_OBJECT + _json_type(value)
+    return Result(REJECT, value, (Error("", "type", message),))
 
 
 _quote = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False) at C speed
 
 
-def _unknown_keys(obj: dict, known: frozenset, prefix: str, where: str, errors: list) -> None:
+def _unknown_keys(obj: dict, known: frozenset, folded: dict, prefix: str, rest: str, errors: list) -> None:
+    """rest: ' is not allowed in <where>; allowed keys: <the keys>' (a constant)."""
     for key in obj:
         if key not in known:
             token = str(key).replace("~", "~0").replace("/", "~1")
             shown = _quote(str(key))
             if len(shown) > 60:
                 shown = shown[:56] + '..."'
-            errors.append(Error(prefix + token, "additionalProperties", f"unknown key {shown} is not allowed in {where}"))
+            errors.append(Error(prefix + token, "additionalProperties", "unknown key " + shown + _did_you_mean(key, folded) + rest))
             if len(errors) >= MAX_ERRORS:
                 return
 
@@ -156,6 +219,9 @@ def _parse_error(text: str, exc: ValueError) -> Result:
 
 _WEATHER_KEYS = frozenset({"city", "unit"})
 _UNITS = frozenset({"c", "f"})
+_WEATHER_FOLDED = _folded(_WEATHER_KEYS)
+_UNIT_FOLDED = _folded(_UNITS)
+_WEATHER_REST = ' is not allowed in the arguments; allowed keys: "city", "unit"'
 
 
 def validate_get_weather(value: object) -> Result:
@@ -170,11 +236,11 @@ def validate_get_weather(value: object) -> Result:
             if isinstance(city, str):
                 if not city:
                     errors.append(Error("/city", "minLength", '"city" must be at least 1 character long'))
-                    errors.append(Error("/city", "pattern", '"city" must not be blank'))
-                elif city.isspace():
-                    errors.append(Error("/city", "pattern", '"city" must not be blank'))
+                    errors.append(Error("/city", "pattern", '"city" must match the pattern \\S'))
+                elif not city.strip(_WHITESPACE):
+                    errors.append(Error("/city", "pattern", '"city" must match the pattern \\S'))
             else:
-                errors.append(Error("/city", "type", '"city" must be a string, got ' + _json_type(city)))
+                errors.append(Error("/city", "type", '"city" must be a string, got ' + _got(city)))
         else:
             errors.append(Error("/city", "required", 'missing required key "city"'))
         if "unit" in value:
@@ -182,13 +248,13 @@ def validate_get_weather(value: object) -> Result:
             unit = value["unit"]
             if isinstance(unit, str):
                 if unit not in _UNITS:
-                    errors.append(Error("/unit", "enum", '"unit" must be one of: "c", "f"'))
+                    errors.append(Error("/unit", "enum", '"unit" must be one of: "c", "f"' + _did_you_mean(unit, _UNIT_FOLDED)))
             else:
-                errors.append(Error("/unit", "type", '"unit" must be a string, got ' + _json_type(unit)))
+                errors.append(Error("/unit", "type", '"unit" must be a string, got ' + _got(unit)))
         else:
             errors.append(Error("/unit", "required", 'missing required key "unit"'))
         if len(value) != present:
-            _unknown_keys(value, _WEATHER_KEYS, "/", "the arguments", errors)
+            _unknown_keys(value, _WEATHER_KEYS, _WEATHER_FOLDED, "/", _WEATHER_REST, errors)
     except Exception:
         return _unreadable(value)
     if errors:
@@ -222,6 +288,24 @@ _CHANNELS = frozenset({"web", "app", "phone", "chat"})
 _CURRENCIES = frozenset({"EUR", "USD", "GBP", "CHF", "SEK"})
 _SHIPPING_METHODS = frozenset({"standard", "express", "overnight", "pickup"})
 _PAYMENT_METHODS = frozenset({"card", "paypal", "invoice", "bank_transfer"})
+_ORDER_FOLDED = _folded(_ORDER_KEYS)
+_LINE_FOLDED = _folded(_LINE_KEYS)
+_ADDRESS_FOLDED = _folded(_ADDRESS_KEYS)
+_CHANNEL_FOLDED = _folded(_CHANNELS)
+_CURRENCY_FOLDED = _folded(_CURRENCIES)
+_SHIPPING_METHOD_FOLDED = _folded(_SHIPPING_METHODS)
+_PAYMENT_METHOD_FOLDED = _folded(_PAYMENT_METHODS)
+_ORDER_REST = (
+    ' is not allowed in the arguments; allowed keys: "customer_id", "email", "channel", "currency", "items", '
+    '"shipping_address", "billing_same_as_shipping", "shipping_method", "priority", "discount_percent", '
+    '"coupon_code", "gift_message", "requested_delivery_date", "tip_amount", "loyalty_points_to_use", '
+    '"newsletter_opt_in", "tags", "payment_method", "payment_token", "invoice_reference", "locale", "notes", '
+    '"max_total", "split_shipment", "contact_phone"'
+)
+_LINE_REST = ' is not allowed in each item of "items"; allowed keys: "sku", "quantity", "unit_price", "gift_wrap", "note"'
+_ADDRESS_REST = (
+    ' is not allowed in "shipping_address"; allowed keys: "name", "line1", "line2", "city", "postal_code", "country"'
+)
 _CUSTOMER_ID = re.compile(r"^C[0-9]{6}$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _SKU = re.compile(r"^[A-Z0-9-]{4,20}$")
@@ -245,9 +329,9 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             v = value["customer_id"]
             if isinstance(v, str):
                 if _CUSTOMER_ID.search(v) is None:
-                    errors.append(Error("/customer_id", "pattern", '"customer_id" must match ^C[0-9]{6}$'))
+                    errors.append(Error("/customer_id", "pattern", '"customer_id" must match the pattern ^C[0-9]{6}$'))
             else:
-                errors.append(Error("/customer_id", "type", '"customer_id" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/customer_id", "type", '"customer_id" must be a string, got ' + _got(v)))
         else:
             errors.append(Error("/customer_id", "required", 'missing required key "customer_id"'))
         # email: required string, maxLength 254, pattern
@@ -258,9 +342,9 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 if len(v) > 254:
                     errors.append(Error("/email", "maxLength", '"email" must be at most 254 characters long'))
                 elif _EMAIL.search(v) is None:
-                    errors.append(Error("/email", "pattern", '"email" must be an email address'))
+                    errors.append(Error("/email", "pattern", '"email" must match the pattern ^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$'))
             else:
-                errors.append(Error("/email", "type", '"email" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/email", "type", '"email" must be a string, got ' + _got(v)))
         else:
             errors.append(Error("/email", "required", 'missing required key "email"'))
         # channel: optional enum
@@ -269,18 +353,18 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             v = value["channel"]
             if isinstance(v, str):
                 if v not in _CHANNELS:
-                    errors.append(Error("/channel", "enum", '"channel" must be one of: "web", "app", "phone", "chat"'))
+                    errors.append(Error("/channel", "enum", '"channel" must be one of: "web", "app", "phone", "chat"' + _did_you_mean(v, _CHANNEL_FOLDED)))
             else:
-                errors.append(Error("/channel", "type", '"channel" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/channel", "type", '"channel" must be a string, got ' + _got(v)))
         # currency: required enum
         if "currency" in value:
             present += 1
             v = value["currency"]
             if isinstance(v, str):
                 if v not in _CURRENCIES:
-                    errors.append(Error("/currency", "enum", '"currency" must be one of: "EUR", "USD", "GBP", "CHF", "SEK"'))
+                    errors.append(Error("/currency", "enum", '"currency" must be one of: "EUR", "USD", "GBP", "CHF", "SEK"' + _did_you_mean(v, _CURRENCY_FOLDED)))
             else:
-                errors.append(Error("/currency", "type", '"currency" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/currency", "type", '"currency" must be a string, got ' + _got(v)))
         else:
             errors.append(Error("/currency", "required", 'missing required key "currency"'))
         # items: required array of order lines, 1..50
@@ -300,9 +384,9 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                             v = line["sku"]
                             if isinstance(v, str):
                                 if _SKU.search(v) is None:
-                                    errors.append(Error(f"/items/{i}/sku", "pattern", '"sku" must match ^[A-Z0-9-]{4,20}$'))
+                                    errors.append(Error(f"/items/{i}/sku", "pattern", '"sku" must match the pattern ^[A-Z0-9-]{4,20}$'))
                             else:
-                                errors.append(Error(f"/items/{i}/sku", "type", '"sku" must be a string, got ' + _json_type(v)))
+                                errors.append(Error(f"/items/{i}/sku", "type", '"sku" must be a string, got ' + _got(v)))
                         else:
                             errors.append(Error(f"/items/{i}/sku", "required", 'missing required key "sku"'))
                         if "quantity" in line:
@@ -315,7 +399,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                                 elif v > 999:
                                     errors.append(Error(f"/items/{i}/quantity", "maximum", '"quantity" must be at most 999'))
                             else:
-                                errors.append(Error(f"/items/{i}/quantity", "type", '"quantity" must be an integer, got ' + _json_type(v)))
+                                errors.append(Error(f"/items/{i}/quantity", "type", '"quantity" must be an integer, got ' + _got(v)))
                         else:
                             errors.append(Error(f"/items/{i}/quantity", "required", 'missing required key "quantity"'))
                         if "unit_price" in line:
@@ -324,18 +408,18 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                             t = type(v)
                             if t is int or (t is float and isfinite(v)):
                                 if v <= 0:
-                                    errors.append(Error(f"/items/{i}/unit_price", "exclusiveMinimum", '"unit_price" must be more than 0'))
+                                    errors.append(Error(f"/items/{i}/unit_price", "exclusiveMinimum", '"unit_price" must be greater than 0'))
                                 elif v > 100000:
                                     errors.append(Error(f"/items/{i}/unit_price", "maximum", '"unit_price" must be at most 100000'))
                             else:
-                                errors.append(Error(f"/items/{i}/unit_price", "type", '"unit_price" must be a number, got ' + _json_type(v)))
+                                errors.append(Error(f"/items/{i}/unit_price", "type", '"unit_price" must be a number, got ' + _got(v)))
                         else:
                             errors.append(Error(f"/items/{i}/unit_price", "required", 'missing required key "unit_price"'))
                         if "gift_wrap" in line:
                             known += 1
                             v = line["gift_wrap"]
                             if v is not True and v is not False:
-                                errors.append(Error(f"/items/{i}/gift_wrap", "type", '"gift_wrap" must be a boolean, got ' + _json_type(v)))
+                                errors.append(Error(f"/items/{i}/gift_wrap", "type", '"gift_wrap" must be a boolean, got ' + _got(v)))
                         if "note" in line:
                             known += 1
                             v = line["note"]
@@ -343,13 +427,13 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                                 if len(v) > 200:
                                     errors.append(Error(f"/items/{i}/note", "maxLength", '"note" must be at most 200 characters long'))
                             elif v is not None:
-                                errors.append(Error(f"/items/{i}/note", "type", '"note" must be a string or null, got ' + _json_type(v)))
+                                errors.append(Error(f"/items/{i}/note", "type", '"note" must be a string or null, got ' + _got(v)))
                         if len(line) != known:
-                            _unknown_keys(line, _LINE_KEYS, f"/items/{i}/", 'each item of "items"', errors)
+                            _unknown_keys(line, _LINE_KEYS, _LINE_FOLDED, f"/items/{i}/", _LINE_REST, errors)
                     else:
-                        errors.append(Error(f"/items/{i}", "type", 'each item of "items" must be an object, got ' + _json_type(line)))
+                        errors.append(Error(f"/items/{i}", "type", 'each item of "items" must be an object, got ' + _got(line)))
             else:
-                errors.append(Error("/items", "type", '"items" must be an array, got ' + _json_type(items)))
+                errors.append(Error("/items", "type", '"items" must be an array, got ' + _got(items)))
         else:
             errors.append(Error("/items", "required", 'missing required key "items"'))
         # shipping_address: required object
@@ -367,7 +451,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                         elif len(v) > 100:
                             errors.append(Error("/shipping_address/name", "maxLength", '"name" must be at most 100 characters long'))
                     else:
-                        errors.append(Error("/shipping_address/name", "type", '"name" must be a string, got ' + _json_type(v)))
+                        errors.append(Error("/shipping_address/name", "type", '"name" must be a string, got ' + _got(v)))
                 else:
                     errors.append(Error("/shipping_address/name", "required", 'missing required key "name"'))
                 if "line1" in address:
@@ -379,7 +463,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                         elif len(v) > 200:
                             errors.append(Error("/shipping_address/line1", "maxLength", '"line1" must be at most 200 characters long'))
                     else:
-                        errors.append(Error("/shipping_address/line1", "type", '"line1" must be a string, got ' + _json_type(v)))
+                        errors.append(Error("/shipping_address/line1", "type", '"line1" must be a string, got ' + _got(v)))
                 else:
                     errors.append(Error("/shipping_address/line1", "required", 'missing required key "line1"'))
                 if "line2" in address:
@@ -389,7 +473,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                         if len(v) > 200:
                             errors.append(Error("/shipping_address/line2", "maxLength", '"line2" must be at most 200 characters long'))
                     elif v is not None:
-                        errors.append(Error("/shipping_address/line2", "type", '"line2" must be a string or null, got ' + _json_type(v)))
+                        errors.append(Error("/shipping_address/line2", "type", '"line2" must be a string or null, got ' + _got(v)))
                 if "city" in address:
                     known += 1
                     v = address["city"]
@@ -399,7 +483,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                         elif len(v) > 100:
                             errors.append(Error("/shipping_address/city", "maxLength", '"city" must be at most 100 characters long'))
                     else:
-                        errors.append(Error("/shipping_address/city", "type", '"city" must be a string, got ' + _json_type(v)))
+                        errors.append(Error("/shipping_address/city", "type", '"city" must be a string, got ' + _got(v)))
                 else:
                     errors.append(Error("/shipping_address/city", "required", 'missing required key "city"'))
                 if "postal_code" in address:
@@ -407,9 +491,9 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                     v = address["postal_code"]
                     if isinstance(v, str):
                         if _POSTAL_CODE.search(v) is None:
-                            errors.append(Error("/shipping_address/postal_code", "pattern", '"postal_code" must match ^[A-Za-z0-9 -]{3,10}$'))
+                            errors.append(Error("/shipping_address/postal_code", "pattern", '"postal_code" must match the pattern ^[A-Za-z0-9 -]{3,10}$'))
                     else:
-                        errors.append(Error("/shipping_address/postal_code", "type", '"postal_code" must be a string, got ' + _json_type(v)))
+                        errors.append(Error("/shipping_address/postal_code", "type", '"postal_code" must be a string, got ' + _got(v)))
                 else:
                     errors.append(Error("/shipping_address/postal_code", "required", 'missing required key "postal_code"'))
                 if "country" in address:
@@ -417,15 +501,15 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                     v = address["country"]
                     if isinstance(v, str):
                         if _COUNTRY.search(v) is None:
-                            errors.append(Error("/shipping_address/country", "pattern", '"country" must match ^[A-Z]{2}$'))
+                            errors.append(Error("/shipping_address/country", "pattern", '"country" must match the pattern ^[A-Z]{2}$'))
                     else:
-                        errors.append(Error("/shipping_address/country", "type", '"country" must be a string, got ' + _json_type(v)))
+                        errors.append(Error("/shipping_address/country", "type", '"country" must be a string, got ' + _got(v)))
                 else:
                     errors.append(Error("/shipping_address/country", "required", 'missing required key "country"'))
                 if len(address) != known:
-                    _unknown_keys(address, _ADDRESS_KEYS, "/shipping_address/", '"shipping_address"', errors)
+                    _unknown_keys(address, _ADDRESS_KEYS, _ADDRESS_FOLDED, "/shipping_address/", _ADDRESS_REST, errors)
             else:
-                errors.append(Error("/shipping_address", "type", '"shipping_address" must be an object, got ' + _json_type(address)))
+                errors.append(Error("/shipping_address", "type", '"shipping_address" must be an object, got ' + _got(address)))
         else:
             errors.append(Error("/shipping_address", "required", 'missing required key "shipping_address"'))
         # billing_same_as_shipping: optional boolean
@@ -433,16 +517,16 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             present += 1
             v = value["billing_same_as_shipping"]
             if v is not True and v is not False:
-                errors.append(Error("/billing_same_as_shipping", "type", '"billing_same_as_shipping" must be a boolean, got ' + _json_type(v)))
+                errors.append(Error("/billing_same_as_shipping", "type", '"billing_same_as_shipping" must be a boolean, got ' + _got(v)))
         # shipping_method: required enum
         if "shipping_method" in value:
             present += 1
             v = value["shipping_method"]
             if isinstance(v, str):
                 if v not in _SHIPPING_METHODS:
-                    errors.append(Error("/shipping_method", "enum", '"shipping_method" must be one of: "standard", "express", "overnight", "pickup"'))
+                    errors.append(Error("/shipping_method", "enum", '"shipping_method" must be one of: "standard", "express", "overnight", "pickup"' + _did_you_mean(v, _SHIPPING_METHOD_FOLDED)))
             else:
-                errors.append(Error("/shipping_method", "type", '"shipping_method" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/shipping_method", "type", '"shipping_method" must be a string, got ' + _got(v)))
         else:
             errors.append(Error("/shipping_method", "required", 'missing required key "shipping_method"'))
         # priority: optional integer 1..5
@@ -456,7 +540,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 elif v > 5:
                     errors.append(Error("/priority", "maximum", '"priority" must be at most 5'))
             else:
-                errors.append(Error("/priority", "type", '"priority" must be an integer, got ' + _json_type(v)))
+                errors.append(Error("/priority", "type", '"priority" must be an integer, got ' + _got(v)))
         # discount_percent: optional number 0..100
         if "discount_percent" in value:
             present += 1
@@ -468,7 +552,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 elif v > 100:
                     errors.append(Error("/discount_percent", "maximum", '"discount_percent" must be at most 100'))
             else:
-                errors.append(Error("/discount_percent", "type", '"discount_percent" must be a number, got ' + _json_type(v)))
+                errors.append(Error("/discount_percent", "type", '"discount_percent" must be a number, got ' + _got(v)))
         # coupon_code: optional string or null, maxLength 32, pattern
         if "coupon_code" in value:
             present += 1
@@ -477,9 +561,9 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 if len(v) > 32:
                     errors.append(Error("/coupon_code", "maxLength", '"coupon_code" must be at most 32 characters long'))
                 elif _COUPON.search(v) is None:
-                    errors.append(Error("/coupon_code", "pattern", '"coupon_code" must match ^[A-Z0-9]+$'))
+                    errors.append(Error("/coupon_code", "pattern", '"coupon_code" must match the pattern ^[A-Z0-9]+$'))
             elif v is not None:
-                errors.append(Error("/coupon_code", "type", '"coupon_code" must be a string or null, got ' + _json_type(v)))
+                errors.append(Error("/coupon_code", "type", '"coupon_code" must be a string or null, got ' + _got(v)))
         # gift_message: optional string, maxLength 500
         if "gift_message" in value:
             present += 1
@@ -488,16 +572,16 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 if len(v) > 500:
                     errors.append(Error("/gift_message", "maxLength", '"gift_message" must be at most 500 characters long'))
             else:
-                errors.append(Error("/gift_message", "type", '"gift_message" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/gift_message", "type", '"gift_message" must be a string, got ' + _got(v)))
         # requested_delivery_date: optional string, pattern
         if "requested_delivery_date" in value:
             present += 1
             v = value["requested_delivery_date"]
             if isinstance(v, str):
                 if _DATE.search(v) is None:
-                    errors.append(Error("/requested_delivery_date", "pattern", '"requested_delivery_date" must be YYYY-MM-DD'))
+                    errors.append(Error("/requested_delivery_date", "pattern", '"requested_delivery_date" must match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}$'))
             else:
-                errors.append(Error("/requested_delivery_date", "type", '"requested_delivery_date" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/requested_delivery_date", "type", '"requested_delivery_date" must be a string, got ' + _got(v)))
         # tip_amount: optional number 0..1000
         if "tip_amount" in value:
             present += 1
@@ -509,7 +593,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 elif v > 1000:
                     errors.append(Error("/tip_amount", "maximum", '"tip_amount" must be at most 1000'))
             else:
-                errors.append(Error("/tip_amount", "type", '"tip_amount" must be a number, got ' + _json_type(v)))
+                errors.append(Error("/tip_amount", "type", '"tip_amount" must be a number, got ' + _got(v)))
         # loyalty_points_to_use: optional integer 0..1000000
         if "loyalty_points_to_use" in value:
             present += 1
@@ -521,13 +605,13 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 elif v > 1000000:
                     errors.append(Error("/loyalty_points_to_use", "maximum", '"loyalty_points_to_use" must be at most 1000000'))
             else:
-                errors.append(Error("/loyalty_points_to_use", "type", '"loyalty_points_to_use" must be an integer, got ' + _json_type(v)))
+                errors.append(Error("/loyalty_points_to_use", "type", '"loyalty_points_to_use" must be an integer, got ' + _got(v)))
         # newsletter_opt_in: optional boolean
         if "newsletter_opt_in" in value:
             present += 1
             v = value["newsletter_opt_in"]
             if v is not True and v is not False:
-                errors.append(Error("/newsletter_opt_in", "type", '"newsletter_opt_in" must be a boolean, got ' + _json_type(v)))
+                errors.append(Error("/newsletter_opt_in", "type", '"newsletter_opt_in" must be a boolean, got ' + _got(v)))
         # tags: optional array of 1..32-character strings, at most 10
         if "tags" in value:
             present += 1
@@ -542,18 +626,18 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                         elif len(tag) > 32:
                             errors.append(Error(f"/tags/{i}", "maxLength", 'each item of "tags" must be at most 32 characters long'))
                     else:
-                        errors.append(Error(f"/tags/{i}", "type", 'each item of "tags" must be a string, got ' + _json_type(tag)))
+                        errors.append(Error(f"/tags/{i}", "type", 'each item of "tags" must be a string, got ' + _got(tag)))
             else:
-                errors.append(Error("/tags", "type", '"tags" must be an array, got ' + _json_type(tags)))
+                errors.append(Error("/tags", "type", '"tags" must be an array, got ' + _got(tags)))
         # payment_method: required enum
         if "payment_method" in value:
             present += 1
             v = value["payment_method"]
             if isinstance(v, str):
                 if v not in _PAYMENT_METHODS:
-                    errors.append(Error("/payment_method", "enum", '"payment_method" must be one of: "card", "paypal", "invoice", "bank_transfer"'))
+                    errors.append(Error("/payment_method", "enum", '"payment_method" must be one of: "card", "paypal", "invoice", "bank_transfer"' + _did_you_mean(v, _PAYMENT_METHOD_FOLDED)))
             else:
-                errors.append(Error("/payment_method", "type", '"payment_method" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/payment_method", "type", '"payment_method" must be a string, got ' + _got(v)))
         else:
             errors.append(Error("/payment_method", "required", 'missing required key "payment_method"'))
         # payment_token: optional string 8..128 (sensitive: never echoed)
@@ -566,7 +650,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 elif len(v) > 128:
                     errors.append(Error("/payment_token", "maxLength", '"payment_token" must be at most 128 characters long'))
             else:
-                errors.append(Error("/payment_token", "type", '"payment_token" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/payment_token", "type", '"payment_token" must be a string, got ' + _got(v)))
         # invoice_reference: optional string or null, maxLength 64
         if "invoice_reference" in value:
             present += 1
@@ -575,16 +659,16 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 if len(v) > 64:
                     errors.append(Error("/invoice_reference", "maxLength", '"invoice_reference" must be at most 64 characters long'))
             elif v is not None:
-                errors.append(Error("/invoice_reference", "type", '"invoice_reference" must be a string or null, got ' + _json_type(v)))
+                errors.append(Error("/invoice_reference", "type", '"invoice_reference" must be a string or null, got ' + _got(v)))
         # locale: optional string, pattern
         if "locale" in value:
             present += 1
             v = value["locale"]
             if isinstance(v, str):
                 if _LOCALE.search(v) is None:
-                    errors.append(Error("/locale", "pattern", '"locale" must match ^[a-z]{2}(-[A-Z]{2})?$'))
+                    errors.append(Error("/locale", "pattern", '"locale" must match the pattern ^[a-z]{2}(-[A-Z]{2})?$'))
             else:
-                errors.append(Error("/locale", "type", '"locale" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/locale", "type", '"locale" must be a string, got ' + _got(v)))
         # notes: optional string, maxLength 1000
         if "notes" in value:
             present += 1
@@ -593,7 +677,7 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 if len(v) > 1000:
                     errors.append(Error("/notes", "maxLength", '"notes" must be at most 1000 characters long'))
             else:
-                errors.append(Error("/notes", "type", '"notes" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/notes", "type", '"notes" must be a string, got ' + _got(v)))
         # max_total: optional number > 0
         if "max_total" in value:
             present += 1
@@ -601,27 +685,27 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             t = type(v)
             if t is int or (t is float and isfinite(v)):
                 if v <= 0:
-                    errors.append(Error("/max_total", "exclusiveMinimum", '"max_total" must be more than 0'))
+                    errors.append(Error("/max_total", "exclusiveMinimum", '"max_total" must be greater than 0'))
             else:
-                errors.append(Error("/max_total", "type", '"max_total" must be a number, got ' + _json_type(v)))
+                errors.append(Error("/max_total", "type", '"max_total" must be a number, got ' + _got(v)))
         # split_shipment: optional boolean
         if "split_shipment" in value:
             present += 1
             v = value["split_shipment"]
             if v is not True and v is not False:
-                errors.append(Error("/split_shipment", "type", '"split_shipment" must be a boolean, got ' + _json_type(v)))
+                errors.append(Error("/split_shipment", "type", '"split_shipment" must be a boolean, got ' + _got(v)))
         # contact_phone: optional string, pattern
         if "contact_phone" in value:
             present += 1
             v = value["contact_phone"]
             if isinstance(v, str):
                 if _PHONE.search(v) is None:
-                    errors.append(Error("/contact_phone", "pattern", '"contact_phone" must be an E.164 number'))
+                    errors.append(Error("/contact_phone", "pattern", '"contact_phone" must match the pattern ^\\+[1-9][0-9]{6,14}$'))
             else:
-                errors.append(Error("/contact_phone", "type", '"contact_phone" must be a string, got ' + _json_type(v)))
+                errors.append(Error("/contact_phone", "type", '"contact_phone" must be a string, got ' + _got(v)))
         # no other keys
         if len(value) != present:
-            _unknown_keys(value, _ORDER_KEYS, "/", "the arguments", errors)
+            _unknown_keys(value, _ORDER_KEYS, _ORDER_FOLDED, "/", _ORDER_REST, errors)
     except Exception:
         return _unreadable(value)
     if errors:
