@@ -959,3 +959,22 @@ def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Ed
         assert touched <= MAX_CONSTRAINT_LINES, f"{edit.name}: {touched} lines changed"
 
 
+#: Lines of a generated tests file that hold the base arguments, or text made from them.
+_BASE_LINES = re.compile(r"^(# (contract|output)-sha256: |BASE = |VALID_TEXT = |SCHEMA = |    \[\{|    '\{|    \('cut off at the end', |    \('byte order mark', )")
+
+
+@pytest.mark.parametrize(("path", "edit"), [p for p in EDIT_CASES if f"property {ADDED_KEY} added" in p.id])
+def test_a_property_added_adds_test_rows_without_rewriting_the_others(path: Path, edit: Edit) -> None:
+    """Derived cases are written as changes to BASE: adding a property changes the base (and
+    the texts made from it) and adds the property's own rows; every other row stays."""
+    if {"minProperties", "maxProperties"} & set(load_data(path)["parameters"]):
+        pytest.skip("a count bound makes the base itself, and the rows built on it, change")
+    before = pipeline.generate(edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).test_source
+    after = pipeline.generate(dump(edit.data), "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).test_source
+    diff = [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)]
+    removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
+    added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
+    assert [line for line in removed if not _BASE_LINES.match(line)] == []
+    rows = [line for line in added if not _BASE_LINES.match(line)]
+    assert rows and all(f"'{ADDED_KEY}" in line or f"/{ADDED_KEY}" in line for line in rows), rows
+
