@@ -50,12 +50,16 @@ def test_synthetic_modules_format_as_whole_file_black(index: int) -> None:
     assert formatting.black_format(text) == _whole(text)
 
 
-# The cases the cutting rule must get right, each after a def or a class.
+# The cases the cutting rule must get right, each after a def or a class: the text, and how
+# many pieces split() makes of it (0: it refuses to cut, black gets the whole file). A case
+# in one piece checks that no cut is made there; the others that the pieces join up right.
 EDGE_CASES = {
-    "decorators and comments between defs": '''
+    "decorators and comments between defs": (
+        '''
 import functools
 def a(x:int)->int:
     return x
+
 # a comment at column 0
 
 # another, after a blank line
@@ -66,7 +70,10 @@ def b(): return 1
 def c(y):
     return {'k':y}
 ''',
-    "a class with only a docstring, then a statement": '''
+        2,
+    ),
+    "a class with only a docstring, then a statement": (
+        '''
 class A:
     """Only a docstring."""
 B = A()
@@ -79,36 +86,68 @@ class C:
 
 y = [1,2,3]
 ''',
-    "a stub def last in a class, no blank line after": '''
+        2,
+    ),
+    "a stub def last in a class, then a blank line": (
+        '''
 class P:
     def f(self): ...
+
 def g(): ...
 def h():
     pass
+
 x = 1
 ''',
-    "a bare string after a def (not a docstring)": '''
+        3,
+    ),
+    "no blank line after a def: no cut": (
+        '''
+class P:
+    def f(self): ...
+def g():
+    pass
+x = 1
+''',
+        1,
+    ),
+    "a bare string after a def (not a docstring): no cut before it": (
+        '''
 def f():
     pass
+
 """Not a docstring."""
+
 def g():
     pass
 ''',
-    "trailing commas after *args need the file's versions": '''
+        1,
+    ),
+    "trailing commas after *args need the file's versions": (
+        '''
 def f(*args, **kwargs):
     return 1
+
 def g():
     return f(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, *cccccccccccccc)
+
 def h():
     return f"{1}"
 ''',
-    "no f-string: older versions allowed, no trailing comma after *args": '''
+        3,
+    ),
+    "no f-string: older versions allowed, no trailing comma after *args": (
+        '''
 def f(*args, **kwargs):
     return 1
+
 def g():
     return f(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb, *cccccccccccccc)
 ''',
-    "an indented comment at the end of a body": '''
+        2,
+    ),
+    "an indented comment at the end of a body: no cut": (
+        '''
 def f():
     return 1
     # still inside f
@@ -116,9 +155,13 @@ def f():
 def g():
     return 2
 ''',
-    "fmt: off goes to black whole": '''
+        1,
+    ),
+    "fmt: off goes to black whole": (
+        '''
 def f():
     return 1
+
 # fmt: off
 X = [1,
      2]
@@ -126,9 +169,13 @@ X = [1,
 def g():
     return 2
 ''',
-    "if/else at top level after a def": '''
+        0,
+    ),
+    "if/else at top level after a def": (
+        '''
 def f():
     return 1
+
 if f():
     def g():
         return 2
@@ -140,11 +187,14 @@ except ImportError:
     json = None
 def h(): return 3
 ''',
+        2,
+    ),
 }
 
 
-@pytest.mark.parametrize("text", EDGE_CASES.values(), ids=EDGE_CASES.keys())
-def test_edge_cases_format_as_whole_file_black(text: str) -> None:
+@pytest.mark.parametrize(("text", "pieces"), EDGE_CASES.values(), ids=EDGE_CASES.keys())
+def test_edge_cases_format_as_whole_file_black(text: str, pieces: int) -> None:
+    assert len(formatting.split(text) or []) == pieces
     assert formatting.black_format(text) == _whole(text)
 
 
