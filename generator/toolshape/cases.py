@@ -501,7 +501,8 @@ def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
 
 
 def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
-    """``base`` with ``found`` changes made (a copy): what the generated tests do."""
+    """``base`` with ``found`` changes made (a copy): what the generated tests' ``arguments``
+    does (only a key is ever left out, never a list item)."""
     data = _copy(base)
     for pointer, new in found:
         if pointer == "":
@@ -521,7 +522,7 @@ def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
 
 def identical(a: Any, b: Any) -> bool:
     """The same JSON text up to key order: 1 and 1.0 differ, and so do true and 1."""
-    if a is b:  # cases share the base's untouched parts
+    if a is b:
         return True
     if type(a) is not type(b):
         return False

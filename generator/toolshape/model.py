@@ -138,7 +138,6 @@ class ObjectChecks:
     key_var: Code | None
     key_path: list[PathPart]  # the pointer of the key held in key_var
     counts: list[Check]
-    required_count: int  # with no error so far, this many declared keys are present
     #: Counts the declared keys present, property by property, where unknown keys are
     #: refused without a per-key loop: only an object longer than the count holds another.
     count_var: Code | None = None
@@ -729,7 +728,6 @@ class _Builder:
             key_var=key_var,
             key_path=key_path,
             counts=counts,
-            required_count=len([k for k in required if k in properties_schema]),
             dependencies=dependencies,
             dependent_schemas=[c for c in dependent_schemas if c.node.has_checks],
             pattern_properties=pattern_properties,

@@ -46,7 +46,7 @@ class Namer:
 
     def local(self, hint: str) -> Code:
         """A lower-case local variable name such as ``city`` or ``city_2``."""
-        name = self._free(_clean(hint).lower() or "v", self._taken.union(*self._scopes))
+        name = self._free(_clean(hint).lower() or "v")
         self._scopes[-1].add(name)
         return Code(name)
 
@@ -85,17 +85,20 @@ class Namer:
         return self._claim(name)
 
     def _claim(self, base: str) -> Code:
-        name = self._free(base, self._taken.union(*self._scopes))
+        name = self._free(base)
         self._taken.add(name)
         return Code(name)
 
-    @staticmethod
-    def _free(base: str, taken: set[str]) -> str:
+    def _free(self, base: str) -> str:
+        """``base``, or ``base_2``, ``base_3``...: the first that no one holds."""
         name, n = base, 1
-        while name in taken or keyword.issoftkeyword(name) or name.startswith("__"):
+        while self._held(name) or keyword.issoftkeyword(name) or name.startswith("__"):
             n += 1
             name = f"{base}_{n}"
         return name
+
+    def _held(self, name: str) -> bool:
+        return name in self._taken or any(name in scope for scope in self._scopes)
 
 
 def _clean(hint: str, limit: int = 0) -> str:

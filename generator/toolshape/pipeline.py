@@ -12,7 +12,7 @@ import functools
 import hashlib
 import json
 import types
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -54,8 +54,9 @@ class Generated:
 
 
 def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
-    """What the header records: the contract's bytes, the generator (its version and its
-    own source) and its templates. Output made by other generator code is never reused."""
+    """What the header records: the contract's bytes, the generator (its version, the source
+    of its modules that make output, and black's version) and its templates. Output made by
+    other generator code is never reused."""
     templates = render.fingerprint(env) if env is not None else ""
     generator = f"{__version__} {_generator_fingerprint()}"
     return hashlib.sha256(raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode()).hexdigest()
@@ -63,14 +64,36 @@ def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _generator_fingerprint() -> str:
-    """The sha256 of the generator's own modules: a change to them (in a checkout, where
-    the version stays the same) makes `check` call every output stale."""
+    """The sha256 of what shapes the output besides contract and templates: the source of
+    project.py and every toolshape module it imports, directly or not (cli.py, diff.py and
+    the like stay out), and black's version. In a checkout the version stays the same while
+    model.py changes: `check` must then call every output stale."""
+    import black
+
     package = Path(__file__).resolve().parent
-    total = hashlib.sha256()
-    for path in sorted(package.glob("*.py")):
+    total = hashlib.sha256(f"black {black.__version__}\0".encode())
+    for path in _output_modules(package):
         source = path.read_bytes().replace(b"\r\n", b"\n")  # the same on every checkout
         total.update(path.name.encode() + b"\0" + source + b"\0")
     return total.hexdigest()
+
+
+def _output_modules(package: Path) -> list[Path]:
+    """project.py and the package's modules it imports, at any depth (read, not imported)."""
+    found: dict[str, Path] = {}
+    todo = ["project", "__init__"]
+    while todo:
+        name = todo.pop()
+        path = package / f"{name}.py"
+        if name in found:
+            continue
+        if not path.is_file():
+            raise RuntimeError(f"toolshape's own source is missing ({path}): it cannot tell its output apart")
+        found[name] = path
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                todo += [node.module] if node.module else [alias.name for alias in node.names if (package / f"{alias.name}.py").is_file()]
+    return sorted(found.values())
 
 
 SEAL = "# output-sha256: (sealed after formatting)"
@@ -185,11 +208,7 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
-    test_source = seal(render.render(env, "tests.py.j2", label, formatted=True, compiles=False, model=tests_model))
-    # It compiles: compiling the whole file (often 100-300 kB of data) would take longer
-    # than deriving its cases. Every data entry is a literal (literals.py) on a line of
-    # its own, so the file compiles when the template does with one entry per list.
-    render.render(env, "tests.py.j2", label, formatted=True, model=_one_entry_each(tests_model))
+    test_source = seal(render.render(env, "tests.py.j2", label, formatted=True, model=tests_model))
     return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked)
 
 
@@ -280,19 +299,14 @@ class CaseRow:
 
 def _case_row(base: Any, case: cases.Case) -> CaseRow:
     found = cases.changes(base, case.data)
-    if not cases.identical(cases.apply(base, found), case.data):
+    # The rebuilt case must be the case itself, key order included (it orders the errors).
+    if json.dumps(cases.apply(base, found)) != json.dumps(case.data):
         raise AssertionError(f"toolshape bug: case {case.name!r} cannot be written as changes to the base")
     return CaseRow(
         literal(case.name),
         [Change(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new)) for pointer, new in found],
         literal(frozenset(case.errors)),
     )
-
-
-def _one_entry_each(tests: TestsModel) -> TestsModel:
-    """The tests model with at most one entry in each data list."""
-    lists = {f.name: value[:1] for f in fields(tests) if isinstance(value := getattr(tests, f.name), list)}
-    return replace(tests, **lists)
 
 
 def _tests_model(
