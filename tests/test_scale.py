@@ -124,5 +124,18 @@ def test_a_bug_in_a_worker_reaches_the_caller(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(project, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(project, "_usable_cpus", lambda: 2)
     monkeypatch.setattr(pipeline, "generate", explode)  # workers are forked: they see it too
-    with pytest.raises(ZeroDivisionError, match="boom"):
+    with pytest.raises(ZeroDivisionError, match="boom") as raised:
         project.plan(tmp_path / "contracts", ENV)
+    # It came from a worker (concurrent.futures attaches the worker's traceback), not from
+    # generating right here.
+    assert type(raised.value.__cause__).__name__ == "_RemoteTraceback"
+
+
+def test_toolshape_jobs_sets_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSHAPE_JOBS", "3")
+    assert project._usable_cpus() == 3
+    monkeypatch.setenv("TOOLSHAPE_JOBS", "1")
+    assert project._usable_cpus() == 1  # no workers at all
+    monkeypatch.setenv("TOOLSHAPE_JOBS", "many")
+    assert 1 <= project._usable_cpus() <= project.MAX_WORKERS
+

@@ -221,8 +221,12 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
     import concurrent.futures
     import multiprocessing
 
-    # fork (where there is one) starts workers with everything imported already.
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    import threading
+
+    # fork starts workers with everything imported already, but forking a process that
+    # runs other threads (toolshape used as a library) can deadlock: spawn then.
+    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    method = "fork" if forkable else "spawn"
     with concurrent.futures.ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context(method), initializer=_start_worker, initargs=(templates,)
     ) as pool:
@@ -243,11 +247,22 @@ def _generate_one(slot: _Slot, env: jinja2.Environment) -> None:
         slot.problems.extend(exc.problems)
 
 
+#: At most this many worker processes unless TOOLSHAPE_JOBS says otherwise: a CI runner
+#: may show many CPUs while its quota allows few, and each worker imports black.
+MAX_WORKERS = 8
+
+
 def _usable_cpus() -> int:
+    """How many worker processes: TOOLSHAPE_JOBS when set (1 turns them off), else the
+    CPUs this process may run on, at most MAX_WORKERS."""
+    jobs = os.environ.get("TOOLSHAPE_JOBS", "").strip()
+    if jobs.isdigit() and int(jobs) > 0:
+        return int(jobs)
     try:
-        return len(os.sched_getaffinity(0))
+        cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+        cpus = os.cpu_count() or 1
+    return min(cpus, MAX_WORKERS)
 
 
 _WORKER_ENV: jinja2.Environment | None = None
