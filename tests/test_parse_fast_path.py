@@ -1,9 +1,7 @@
 """parse() decodes with the JSON scanner directly (the generated runtime's ``_strict_json``).
 
 ``_strict_json`` replaces ``JSONDecoder.decode`` (its whitespace regexes, its
-``raw_decode`` wrapper and its "Extra data" test) and, for a text whose only
-``{`` opens the top-level object, the duplicate-key hook (keys are counted
-against the colons instead). Both are speed-ups only: for every text, the value
+``raw_decode`` wrapper and its "Extra data" test). That is a speed-up only: for every text, the value
 returned or the error raised must be exactly what the strict ``JSONDecoder``
 (hooks and all) gives. The runtime is the same in every generated module, so one
 module is enough.
