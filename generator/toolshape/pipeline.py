@@ -124,10 +124,11 @@ def is_sealed_intact(text: str | bytes) -> bool:
     return False
 
 
-def _header_digest(data: bytes) -> str | None:
+def header_digest(data: bytes) -> str | None:
+    """The contract-sha256 recorded in a generated file's header (None: there is none)."""
     for line in _head(data):
         if line.startswith(b"# contract-sha256: "):
-            return line.rstrip(b"\n").removeprefix(b"# contract-sha256: ").decode("ascii", "replace")
+            return line.rstrip(b"\r\n").removeprefix(b"# contract-sha256: ").decode("ascii", "replace")
     return None
 
 
@@ -147,7 +148,7 @@ def reuse(
     and templates passed every check when the output was written, and would again.
     """
     wanted = digest(raw, env)
-    if not all(_header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)):
+    if not all(header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)):
         return None
     try:
         module_text, test_text = module_data.decode("utf-8"), test_data.decode("utf-8")

@@ -561,7 +561,7 @@ def check(result: Plan, out: Path) -> list[Finding]:
         if old_bytes == text.encode("utf-8"):
             continue
         old = old_bytes.decode("utf-8", errors="replace")
-        same_contract = _digest_line(old) == _digest_line(text) != ""
+        same_contract = _digest(old) == _digest(text) is not None
         kind = "hand-edited" if same_contract else "stale"
         diff = "".join(
             difflib.unified_diff(
@@ -587,14 +587,12 @@ def check(result: Plan, out: Path) -> list[Finding]:
 def _digest_free(finding: Finding, result: Plan) -> bool:
     """Whether ``finding`` is about a changed file whose generated text records no contract digest."""
     text = result.files.get(finding.path)
-    return finding.kind == "stale" and text is not None and _digest_line(text) == ""
+    return finding.kind == "stale" and text is not None and _digest(text) is None
 
 
-def _digest_line(text: str) -> str:
-    for line in text[:4096].splitlines()[:5]:
-        if line.startswith("# contract-sha256:"):
-            return line
-    return ""
+def _digest(text: str) -> str | None:
+    """The contract-sha256 of a generated file's header (None: there is none)."""
+    return pipeline.header_digest(text[:4096].encode("utf-8", "replace"))
 
 
 def environment(templates: Path | None = None) -> jinja2.Environment:
