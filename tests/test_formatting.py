@@ -212,16 +212,3 @@ def test_runtime_pieces_are_formatted_once() -> None:
 def test_invalid_source_is_reported_by_black() -> None:
     with pytest.raises(black.InvalidInput):
         formatting.black_format("def f(:\n    pass\n")
-
-
-def test_a_stubbed_black_is_not_remembered_as_black() -> None:
-    """Tests replace black.format_str with a stub (test_hostile_contracts); afterwards the real
-    black's output must come back, not the stub's remembered one."""
-    text = _module_source(CONTRACTS[0].read_bytes(), CONTRACTS[0].stem)
-    original = black.format_str
-    black.format_str = lambda source, mode: source  # type: ignore[assignment]
-    try:
-        formatting.black_format(text)
-    finally:
-        black.format_str = original  # type: ignore[assignment]
-    assert formatting.black_format(text) == _whole(text)

@@ -59,7 +59,7 @@ import yaml
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from toolshape import pipeline, project, render
+from toolshape import formatting, pipeline, project, render
 from toolshape.errors import ContractError
 
 #: The hostile texts of issue 5, and then some. Each is put everywhere a contract holds text.
@@ -312,12 +312,12 @@ def traps() -> Iterator[list[str]]:
 @contextlib.contextmanager
 def without_black() -> Iterator[None]:
     """Skip black while generating (10x faster); the sources still go through render's compile check."""
-    original = render.black.format_str
-    render.black.format_str = lambda source, mode: source
+    original = formatting.black_format
+    formatting.black_format = lambda source: source
     try:
         yield
     finally:
-        render.black.format_str = original
+        formatting.black_format = original
 
 
 ENV = render.environment()

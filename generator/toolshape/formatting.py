@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     import black
 
 #: Formatted pieces by (piece, target versions), and the syntax features of each piece.
-_FORMATTED: dict[tuple[str, frozenset[Any], Any], str] = {}
+_FORMATTED: dict[tuple[str, frozenset[Any]], str] = {}
 _FEATURES: dict[str, frozenset[Any]] = {}
 #: Each cache keeps at most this many pieces, the least recently used going first:
 #: a run over thousands of contracts keeps the shared pieces, not every one.
@@ -126,9 +126,7 @@ def _features(piece: str, first: bool) -> frozenset[Any]:
 def _format_piece(piece: str, versions: set[Any], mode: black.Mode) -> str:
     import black
 
-    # Keyed by the formatting function too: tests swap black.format_str for a stub,
-    # and what the stub returns must not be remembered as black's output.
-    key = (piece, frozenset(versions), black.format_str)
+    key = (piece, frozenset(versions))
     formatted = _recall(_FORMATTED, key)
     if formatted is None:
         formatted = black.format_str(piece, mode=mode)

@@ -28,16 +28,6 @@ BUILTIN_TEMPLATES = next(
 
 
 
-def __getattr__(name: str) -> Any:
-    # ``render.black``: black is imported only when something is formatted
-    # (``toolshape check`` on an up-to-date folder formats nothing).
-    if name == "black":
-        import black
-
-        return black
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 class RenderError(Exception):
     """A template misbehaved: a bug in toolshape or in a custom template, not in a contract."""
 
