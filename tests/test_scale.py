@@ -136,6 +136,10 @@ def test_toolshape_jobs_sets_the_number_of_workers(monkeypatch: pytest.MonkeyPat
     assert project._usable_cpus() == 3
     monkeypatch.setenv("TOOLSHAPE_JOBS", "1")
     assert project._usable_cpus() == 1  # no workers at all
-    monkeypatch.setenv("TOOLSHAPE_JOBS", "many")
+    monkeypatch.delenv("TOOLSHAPE_JOBS")
     assert 1 <= project._usable_cpus() <= project.MAX_WORKERS
+    for wrong in ("many", "0", "-2", "²"):
+        monkeypatch.setenv("TOOLSHAPE_JOBS", wrong)
+        with pytest.raises(project.UsageError, match="TOOLSHAPE_JOBS"):
+            project._usable_cpus()
 

@@ -256,7 +256,9 @@ def _usable_cpus() -> int:
     """How many worker processes: TOOLSHAPE_JOBS when set (1 turns them off), else the
     CPUs this process may run on, at most MAX_WORKERS."""
     jobs = os.environ.get("TOOLSHAPE_JOBS", "").strip()
-    if jobs.isdigit() and int(jobs) > 0:
+    if jobs:
+        if not (jobs.isascii() and jobs.isdigit() and int(jobs) > 0):
+            raise UsageError(f"TOOLSHAPE_JOBS={jobs!r}: give a whole number of worker processes, 1 or more")
         return int(jobs)
     try:
         cpus = len(os.sched_getaffinity(0))
