@@ -192,9 +192,9 @@ def with_raw_line(line: str) -> Callable[[str], str]:
     ("line", "printed"),
     [
         # `| string` is no way around the literal: a literal stays a literal.
-        ("# tool: {{ model.tool_name | string }}\n", "# tool: 'get_weather'\n"),
+        ("# tool: {{ model.tool_name | string }}\n", '# tool: "get_weather"\n'),
         # The way to print a raw contract string: through the literal filter.
-        ("# first argument: {{ model.typed_dicts[0].required[0].key | literal }}\n", "# first argument: 'city'\n"),
+        ("# first argument: {{ model.typed_dicts[0].required[0].key | literal }}\n", '# first argument: "city"\n'),
     ],
     ids=["string filter", "literal filter"],
 )
@@ -216,4 +216,4 @@ def test_sliced_or_edited_code_is_raw_text_again() -> None:
     for template in ("{{ x[1:-1] }}", "{{ x.strip() }}", "{{ x.replace('a', 'b') }}", "{{ x + 'y' }}"):
         with pytest.raises(render.RenderError):
             env.from_string(template).render(x=literal('x"; import os; os.system("id"); y = "'))
-    assert env.from_string("{{ x }}").render(x=literal("a")) == "'a'"
+    assert env.from_string("{{ x }}").render(x=literal("a")) == '"a"'

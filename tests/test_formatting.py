@@ -14,7 +14,7 @@ from pathlib import Path
 import black
 import pytest
 
-from toolshape import contract, formatting, model, pipeline, render, source
+from toolshape import contract, formatting, layout, model, pipeline, render, source
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
@@ -48,6 +48,42 @@ def test_synthetic_modules_format_as_whole_file_black(index: int) -> None:
     raw = synth.render(synth.contract(rng, index)).encode()
     text = _module_source(raw, f"tool_{index}")
     assert formatting.black_format(text) == _whole(text)
+
+
+def _laid_out(text: str) -> int:
+    """How many of the source's pieces layout.py lays out itself (the rest go to black)."""
+    return sum(layout.piece(piece, lambda indent, body: [body]) is not None for piece in formatting.split(text) or [])
+
+
+@pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
+def test_example_modules_laid_out_as_whole_file_black(path: Path) -> None:
+    """What render.py does for the built-in templates: layout.py, black only where it must."""
+    text = _module_source(path.read_bytes(), path.stem)
+    assert formatting.black_format(text, known_layout=True) == _whole(text)
+    # The contract's own pieces (its types, constants, check functions) are laid out.
+    assert _laid_out(text) >= 4
+
+
+@pytest.mark.parametrize("index", range(24))
+def test_synthetic_modules_laid_out_as_whole_file_black(index: int) -> None:
+    rng = random.Random(2000 + index)
+    raw = synth.render(synth.contract(rng, index)).encode()
+    text = _module_source(raw, f"tool_{index}")
+    assert formatting.black_format(text, known_layout=True) == _whole(text)
+    assert _laid_out(text) >= 4
+
+
+@pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
+def test_laid_out_pieces_add_no_syntax_feature(path: Path) -> None:
+    """black infers the target versions from the whole file; the pieces laid out are left
+    out of that inference, which is only right if they use no feature the others lack."""
+    text = _module_source(path.read_bytes(), path.stem)
+    pieces = formatting.split(text) or []
+    laid = [layout.piece(piece, lambda indent, body: [body]) is not None for piece in pieces]
+    others = set().union(*(formatting._features(p, first=i == 0) for i, p in enumerate(pieces) if not laid[i]))
+    for index, piece in enumerate(pieces):
+        if laid[index]:
+            assert formatting._features(piece, first=index == 0) <= others, piece[:200]
 
 
 # The cases the cutting rule must get right, each after a def or a class: the text, and how
@@ -170,6 +206,42 @@ def g():
     return 2
 ''',
         0,
+    ),
+    "the import block, then statements: one blank line, however many were there": (
+        '''
+from __future__ import annotations
+import json
+
+
+
+X = json.dumps({'a':1})
+def f():
+    return X
+''',
+        2,
+    ),
+    "no blank line after the imports": (
+        '''
+import json
+Y = 2
+''',
+        2,
+    ),
+    "a comment after the imports: no cut": (
+        '''
+import json
+# about Y
+Y = 2
+''',
+        1,
+    ),
+    "a class after the imports: no cut (two blank lines there)": (
+        '''
+import json
+class A:
+    x = 1
+''',
+        1,
     ),
     "if/else at top level after a def": (
         '''

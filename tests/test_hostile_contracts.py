@@ -313,7 +313,7 @@ def traps() -> Iterator[list[str]]:
 def without_black() -> Iterator[None]:
     """Skip black while generating (10x faster); the sources still go through render's compile check."""
     original = formatting.black_format
-    formatting.black_format = lambda source: source
+    formatting.black_format = lambda source, **_: source
     try:
         yield
     finally:

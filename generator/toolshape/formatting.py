@@ -32,7 +32,10 @@ example contract and on synthetic ones.
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING, Any
+
+from . import layout
 
 if TYPE_CHECKING:
     import black
@@ -40,30 +43,77 @@ if TYPE_CHECKING:
 #: Formatted pieces by (piece, target versions), and the syntax features of each piece.
 _FORMATTED: dict[tuple[str, frozenset[Any]], str] = {}
 _FEATURES: dict[str, frozenset[Any]] = {}
+#: Statements black formatted for layout.py, by (indentation, statement, target versions).
+_STATEMENTS: dict[tuple[int, str, frozenset[Any]], str] = {}
 #: Each cache keeps at most this many pieces, the least recently used going first:
 #: a run over thousands of contracts keeps the shared pieces, not every one.
 MAX_REMEMBERED = 1024
 
 
-def black_format(source: str) -> str:
-    """Exactly ``black.format_str(source, mode=black.Mode())``, faster on generated modules."""
+def black_format(source: str, *, known_layout: bool = False) -> str:
+    """Exactly ``black.format_str(source, mode=black.Mode())``, faster on generated modules.
+
+    ``known_layout``: the source comes from toolshape's built-in templates, which write
+    their code in black's style; the pieces ``layout.piece`` knows are laid out without
+    running black on them, and only their long statements that are not plain calls go
+    to black, one at a time (see layout.py)."""
     import black
 
     pieces = split(source)
     if pieces is None or len(pieces) == 1:
         return black.format_str(source, mode=black.Mode())
-    versions = _target_versions(pieces)
+    # Laying out asks for black on some statements, which needs the file's target
+    # versions, which come from the pieces black formats: so the statements wait.
+    statements: dict[tuple[int, str], str] = {}
+
+    def later(indent: int, body: str) -> list[str]:
+        return [statements.setdefault((indent, body), f"\0{len(statements)}\0")]
+
+    laid = [layout.piece(piece, later) if known_layout else None for piece in pieces]
+    # The built-in templates' code uses no syntax the runtime's pieces do not already
+    # use (tests/test_formatting.py checks it), so the pieces laid out add no feature.
+    versions = _target_versions([(i, piece) for i, piece in enumerate(pieces) if laid[i] is None])
     if not versions:
         return black.format_str(source, mode=black.Mode())
     mode = black.Mode(target_versions=versions)
     try:
-        formatted = [_format_piece(piece, versions, mode) for piece in pieces]
+        formatted = [text if text is not None else _format_piece(piece, versions, mode) for piece, text in zip(pieces, laid)]
+        if statements:
+            done = {marker: _format_statement(indent, body, versions, mode) for (indent, body), marker in statements.items()}
+            formatted = [_MARKER.sub(lambda m: done[m.group()], text) if "\0" in text else text for text in formatted]
     except black.InvalidInput:
         return black.format_str(source, mode=black.Mode())  # the error, as black reports it for the file
-    return "\n\n".join(formatted)
+    return pieces.join(formatted)
 
 
-def split(source: str) -> list[str] | None:
+#: Where a statement laid out by black goes (a NUL never occurs in generated source:
+#: literals.py escapes it).
+_MARKER = re.compile("\0[0-9]+\0")
+
+
+def _format_statement(indent: int, body: str, versions: set[Any], mode: black.Mode) -> str:
+    """One statement as black formats it at ``indent``: inside ``if x:`` blocks that give it its depth."""
+    import black
+
+    key = (indent, body, frozenset(versions))
+    formatted = _recall(_STATEMENTS, key)
+    if formatted is None:
+        depth = indent // 4
+        outer = ["    " * level + "if x:" for level in range(depth)]
+        pad = "    " * depth
+        before = [pad + "if x:", pad + "    pass"] if body.startswith(("elif ", "else:")) else []
+        after = [pad + "    pass"] if body.endswith(":") else []
+        snippet = "\n".join(outer + before + [pad + body] + after) + "\n"
+        lines = black.format_str(snippet, mode=mode).split("\n")[:-1]
+        start, end = len(outer) + len(before), len(lines) - len(after)
+        if lines[:start] != outer + before or lines[end:] != after:
+            raise AssertionError(f"black moved the lines around a statement: {snippet!r}")
+        formatted = "\n".join(lines[start:end])
+        _remember(_STATEMENTS, key, formatted)
+    return formatted
+
+
+def split(source: str) -> Pieces | None:
     """The source cut after top-level defs and classes (see the module docstring); None: do not cut."""
     if any(odd in source for odd in ("\r", "\f", "\\\n", "fmt:", "yapf:")):
         return None
@@ -73,15 +123,42 @@ def split(source: str) -> list[str] | None:
         return None
     lines = source.splitlines(keepends=True)
     cuts = [0]
+    after_imports = set()
     for before, after in zip(tree.body, tree.body[1:]):
-        if not _ends_cleanly(before, lines) or isinstance(after, ast.Expr):
+        if isinstance(after, ast.Expr):
             continue
         start = _first_line(after)  # 1-based
         gap = lines[before.end_lineno : start - 1]  # type: ignore[misc]
-        if gap and not gap[0].strip() and all(not line.strip() or line.startswith("#") for line in gap):
+        if _ends_cleanly(before, lines):
+            if gap and not gap[0].strip() and all(not line.strip() or line.startswith("#") for line in gap):
+                cuts.append(before.end_lineno)  # type: ignore[arg-type]
+        elif _ends_imports(before, after) and all(not line.strip() for line in gap):
+            after_imports.add(len(cuts))
             cuts.append(before.end_lineno)  # type: ignore[arg-type]
     cuts.append(len(lines))
-    return ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:])]
+    return Pieces(["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:])], after_imports)
+
+
+class Pieces(list):  # type: ignore[type-arg]
+    """The pieces of a source; ``after_imports``: the indexes of pieces that follow the import block."""
+
+    def __init__(self, pieces: list[str], after_imports: set[int]) -> None:
+        super().__init__(pieces)
+        self.after_imports = after_imports
+
+    def join(self, formatted: list[str]) -> str:
+        """The formatted pieces as one file: two blank lines after a def or class, one after the imports."""
+        return "".join(("\n" if i in self.after_imports else "\n\n") + text if i else text for i, text in enumerate(formatted))
+
+
+def _ends_imports(before: ast.stmt, after: ast.stmt) -> bool:
+    """The last import of the block at the top, followed by a plain statement.
+
+    There black always puts exactly one blank line (its EmptyLineTracker: a line at
+    depth 0 after an import line that is not an import, a def, a class or a decorator)."""
+    return isinstance(before, (ast.Import, ast.ImportFrom)) and not isinstance(
+        after, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    )
 
 
 def _ends_cleanly(node: ast.stmt, lines: list[str]) -> bool:
@@ -97,13 +174,15 @@ def _first_line(node: ast.stmt) -> int:
     return min([node.lineno] + [d.lineno for d in decorators])
 
 
-def _target_versions(pieces: list[str]) -> set[black.TargetVersion]:
-    """The versions black would infer from the whole file: those that have every feature used."""
+def _target_versions(pieces: list[tuple[int, str]]) -> set[black.TargetVersion]:
+    """The versions black would infer from the whole file: those that have every feature used.
+
+    ``pieces``: (index in the file, piece); the first one holds the __future__ imports."""
     import black
     from black.mode import VERSION_TO_FEATURES
 
     features: set[Any] = set()
-    for index, piece in enumerate(pieces):
+    for index, piece in pieces:
         features |= _features(piece, first=index == 0)
     return {version for version in black.TargetVersion if features <= VERSION_TO_FEATURES[version]}
 

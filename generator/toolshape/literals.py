@@ -11,6 +11,7 @@ prints (see ``render.py``), so a template that pastes raw text fails to render.
 from __future__ import annotations
 
 import math
+import re
 
 from markupsafe import Markup
 
@@ -55,8 +56,35 @@ for _name in ("striptags", "unescape"):
 
 
 def literal(value: object) -> Code:
-    """Return a Python expression that evaluates to ``value`` (JSON-like data only)."""
-    return Code(_literal(value))
+    """Return a Python expression that evaluates to ``value`` (JSON-like data only).
+
+    Strings are quoted the way black quotes them (double quotes unless that takes more
+    backslashes), so generated code needs no reformatting to pass ``black --check``."""
+    text = _literal(value)
+    return Code(_TOKEN.sub(_as_black_writes, text) if "'" in text or "e+" in text else text)
+
+
+#: A string literal as repr() writes one (single-quoted, or double-quoted when the text
+#: holds a ' and no "), or a float with a "+" exponent. Outside strings, repr() of
+#: JSON-like data writes no quote and no "e+".
+_TOKEN = re.compile(r"'(?:[^'\\]|\\.)*'|" r'"(?:[^"\\]|\\.)*"|[0-9]e\+', re.S)
+
+
+def _as_black_writes(match: re.Match[str]) -> str:
+    """black's ``normalize_string_quotes`` for a literal written by repr(); and 1e+16 as 1e16."""
+    token = match.group()
+    if token[-1] == "+":
+        return token[0] + "e"
+    if token[0] == '"':
+        return token  # repr() chose " because the text holds a ': black keeps it
+    body = token[1:-1]
+    if '"' not in body:
+        return f'"{body}"'  # then the text holds no ' either: nothing was escaped
+    # Both quotes in the text: repr() escaped every ', and no ". black picks the
+    # quote that needs fewer backslashes, " on a tie.
+    if body.count('"') > body.count("\\'"):
+        return token
+    return '"' + body.replace("\\'", "'").replace('"', '\\"') + '"'
 
 
 def _literal(value: object) -> str:

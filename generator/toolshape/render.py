@@ -95,7 +95,9 @@ def render(
         import black
 
         try:
-            source = formatting.black_format(source)
+            # The built-in templates write black's style; custom ones may not.
+            builtin = getattr(env, "toolshape_templates", None) is None
+            source = formatting.black_format(source, known_layout=builtin)
         except black.InvalidInput as exc:
             raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
     if compiles:

@@ -526,7 +526,8 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     sample = contracts[:count]
     # black's calls, timed one by one: the module and the tests file of each contract.
     black_calls: list[tuple[str, float, int, int]] = []
-    black_module = toolshape.render.black
+    import black as black_module  # formatting.py calls black.format_str through the module
+
     original = black_module.format_str
 
     def timed_format_str(source: str, *, mode: Any) -> str:

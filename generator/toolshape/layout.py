@@ -1,0 +1,421 @@
+"""black's layout for the code toolshape's built-in templates write, mostly without running black.
+
+black spends about a quarter of a second on each generated module's own code (the
+runtime's pieces are remembered, see ``formatting.py``). Almost all of that goes
+into code that is already formatted: the built-in templates write every statement
+of a contract's checks on one line in black's style (double quotes from
+``literals.py``, black's spacing, one blank line at most inside a function). What
+black still changes is:
+
+* blank lines at the start of a piece and runs longer than black allows;
+* lines wider than 88 columns. The common one is a call statement such as
+  ``errors.append(Error(path, "minLength", message))``, which this module splits as
+  black does: at the last bracket pair (its "right hand split"), the arguments on one
+  line if they fit, else one per line with a trailing comma, a ``+`` chain broken
+  before each ``+``. Any other long statement goes to black on its own, inside as
+  many ``if x:`` blocks as its indentation needs, and black's answer is kept.
+
+``piece()`` takes one piece as ``formatting.split`` cuts it and returns None for any
+shape it does not know (a class, an import, a decorator, a docstring not right after
+the def, a statement over several lines, ...): black then formats the piece as before.
+It is used only for the built-in templates (``render.py``), and
+``tests/test_formatting.py`` checks its output against whole-file black on every
+example contract, synthetic ones, and random call statements.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Callable
+
+#: black's default line length.
+LINE_LENGTH = 88
+
+#: One token the bracket count must skip: a string (repr-style, one line) or a comment.
+_SKIPPED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*""")
+_BRACKETS = re.compile(r"[()\[\]{}]")
+#: A docstring the templates write: one line, no quote or backslash inside.
+_DOCSTRING = re.compile(r'"""[^"\\]*"""')
+#: Statements at column 0 a piece may hold besides comments and simple statements.
+_OTHER_TOP_LEVEL = ("@", "import ", "from ", "async ", "if ", "for ", "while ", "try:", "with ", '"', "'")
+
+
+def width(line: str) -> int:
+    """The width black measures: East Asian wide characters count two."""
+    if line.isascii():
+        return len(line)
+    from black.strings import str_width
+
+    return int(str_width(line))
+
+
+def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
+    """``text`` as black formats it on its own, or None where its shape is not one this module knows.
+
+    A piece this module knows: comments and one-line statements at column 0, then at
+    most one ``def`` or ``class`` (it comes last) with a body of one-line statements,
+    comments, and a one-line docstring right after the ``def`` or ``class`` line.
+    ``statement(indent, line)`` formats one statement with black (see formatting.py)."""
+    out: list[str] = []
+    blank = 0
+    block = ""  # "def " or "class " once the piece's def or class has begun
+    previous = ""  # the last line written, stripped
+    pending_comment = -1  # indentation of a comment still waiting for its statement
+    comments_before = 0  # blank lines black keeps before the current run of comments
+    docstring_after = False  # the line after a class docstring gets one blank line
+    for raw in text.split("\n"):
+        body = raw.lstrip(" ")
+        if not body.strip():
+            blank += 1
+            continue
+        if body[0] == "\t" or raw.endswith((" ", "\\")) or not _one_line(body):
+            return None
+        indent = len(raw) - len(body)
+        if indent % 4:
+            return None
+        if pending_comment >= 0 and indent != pending_comment:
+            return None  # black would move a comment to the indentation of what follows it
+        if indent == 0:
+            if block or body.startswith(_OTHER_TOP_LEVEL):
+                return None  # one def or class per piece, and it comes last
+            if body.startswith(("def ", "class ")):
+                block = "def " if body.startswith("def ") else "class "
+                if not out:
+                    before = 0
+                elif previous.startswith("#") and not blank:
+                    # A comment right above: black leaves it there only when the run of
+                    # comments has its two blank lines before it already.
+                    if comments_before < 2:
+                        return None
+                    before = 0
+                else:
+                    before = 2
+            else:
+                before = min(blank, 2) if out else 0
+        else:
+            if not block:
+                return None
+            if body.startswith('"""'):
+                if not (_DOCSTRING.fullmatch(body) and previous.startswith(block) and previous.endswith(":")):
+                    return None
+                before = 0  # black removes blank lines between a def or class and its docstring
+            elif docstring_after:
+                before = 1  # and puts one after a class docstring
+            else:
+                before = min(blank, 1)
+            if body.startswith(("def ", "class ", "@", "async ")):
+                return None
+        if body.startswith("#") and not previous.startswith("#") or body.startswith("#") and blank:
+            comments_before = before if out else 2
+        docstring_after = block == "class " and body.startswith('"""')
+        blank = 0
+        pending_comment = indent if body.startswith("#") else -1
+        out.extend([""] * before)
+        if body.startswith("#") or width(raw) <= LINE_LENGTH:
+            out.append(raw)
+        else:
+            out.extend(long_statement(indent, body) or statement(indent, body))
+        previous = body
+    if not out or pending_comment >= 0:
+        return None
+    return "\n".join(out) + "\n"
+
+
+def _one_line(body: str) -> bool:
+    """Whether the line's brackets close on it, outside strings and comments (so the statement is complete)."""
+    if "(" not in body and "[" not in body and "{" not in body and ")" not in body:
+        return '"""' not in body or bool(_DOCSTRING.fullmatch(body))
+    depth = 0
+    for bracket in _BRACKETS.findall(_SKIPPED.sub("", body)):
+        depth += 1 if bracket in "([{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def long_statement(indent: int, body: str) -> list[str] | None:
+    """A statement too wide for one line, laid out as black would; None: black must do it."""
+    if body.startswith(("if ", "elif ")):
+        return if_statement(indent, body)
+    parsed = _parse(indent, body)
+    if parsed is None or isinstance(parsed, list):
+        return parsed
+    return _call_statement(indent, body, parsed) or _assignment(indent, body, parsed)
+
+
+def call_statement(indent: int, body: str) -> list[str] | None:
+    """A too-long statement that is one call, laid out as black's right hand split would; else None."""
+    parsed = _parse(indent, body)
+    return parsed if parsed is None or isinstance(parsed, list) else _call_statement(indent, body, parsed)
+
+
+def assignment(indent: int, body: str) -> list[str] | None:
+    """A too-long ``name[: annotation] = value``, where value is a data display (``INPUT_SCHEMA``) or a
+    call with one argument (``frozenset({...})``, ``re.compile("...")``), laid out as black would.
+
+    black drops the invisible parentheses around such a value (nothing in it to split
+    at but its brackets) and splits at its last bracket pair: ``= {`` or ``= frozenset(``
+    ends the first line, the inside follows one level deeper."""
+    parsed = _parse(indent, body)
+    return parsed if parsed is None or isinstance(parsed, list) else _assignment(indent, body, parsed)
+
+
+def _parse(indent: int, body: str) -> ast.stmt | list[str] | None:
+    """The one statement on the line; the line itself if it fits; None if it is not one simple statement."""
+    if width(" " * indent + body) <= LINE_LENGTH:
+        return [" " * indent + body]
+    if body.endswith(":") or "#" in body:
+        return None
+    try:
+        tree = ast.parse(body)
+    except SyntaxError:
+        return None
+    return tree.body[0] if len(tree.body) == 1 else None
+
+
+def _call_statement(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
+    if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
+        return None
+    return _Layout(body.encode()).call(statement.value, indent, "", "")
+
+
+def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
+    if isinstance(statement, ast.AnnAssign) and statement.simple and statement.value is not None:
+        value = statement.value
+    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+        value = statement.value
+    else:
+        return None
+    layout = _Layout(body.encode())
+    target = body[: len(body.encode()[: value.col_offset].decode())]  # "name: annotation = "
+    if not target.endswith(" = "):
+        return None
+    if isinstance(value, (ast.Dict, ast.Set, ast.List)):
+        return layout.display(value, indent, target, "")
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and _plain_callee(value.func):
+        argument = value.args[0]
+        if not (isinstance(argument, (ast.Dict, ast.Set, ast.List)) or _is_text(argument)):
+            return None
+        head = " " * indent + target + layout.text(value.func) + "("
+        if width(head) > LINE_LENGTH:
+            return None
+        inner = layout.display(argument, indent + 4, "", "") if not _is_text(argument) else [" " * (indent + 4) + layout.text(argument)]
+        return None if inner is None else [head, *inner, " " * indent + ")"]
+    return None
+
+
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def if_statement(indent: int, body: str) -> list[str] | None:
+    """A too-long ``if A or (B and C):`` (the type test for integers and numbers), laid out as black would.
+
+    black drops the condition's invisible parentheses when it ends with a bracket pair
+    that follows another bracket (``type(``) and has one top-level ``or`` or ``and``:
+    it splits at that last pair, and breaks its inside before each ``and``/``or`` when
+    it does not fit on one line either."""
+    if width(" " * indent + body) <= LINE_LENGTH:
+        return [" " * indent + body]
+    keyword = "if " if body.startswith("if ") else "elif " if body.startswith("elif ") else None
+    if keyword is None or not body.endswith(":") or "#" in body:
+        return None
+    condition = body[len(keyword) : -1]
+    try:
+        node = ast.parse(condition, mode="eval").body
+    except SyntaxError:
+        return None
+    layout = _Layout(condition.encode())
+    kept = _kept_parentheses(node, condition, layout, indent, keyword)
+    if kept is not None:
+        return kept or None
+    if not isinstance(node, ast.BoolOp) or len(node.values) != 2:
+        return None
+    first, last = (layout.text(value) for value in node.values)
+    if not condition.endswith("(" + last + ")") or "(" not in first:
+        return None
+    head = " " * indent + keyword + condition[: -len(last) - 1]
+    if width(head) > LINE_LENGTH:
+        return None
+    inner = " " * (indent + 4)
+    if width(inner + last) <= LINE_LENGTH:
+        lines = [inner + last]
+    else:
+        if not isinstance(node.values[1], ast.BoolOp):
+            return None
+        word = "and " if isinstance(node.values[1].op, ast.And) else "or "
+        lines = [inner + (word if index else "") + layout.text(value) for index, value in enumerate(node.values[1].values)]
+        if any(width(line) > LINE_LENGTH for line in lines):
+            return None
+    return [head, *lines, " " * indent + "):"]
+
+
+def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: int, keyword: str) -> list[str] | None:
+    """``if (`` / condition / ``):`` where black keeps a condition's invisible parentheses; None where it may not.
+
+    It keeps them when the condition has two or more and/or (or comparisons) at its
+    top level, or one that neither starts nor ends the condition with a bracket.
+    Inside, the condition stays on one line if it fits, else it breaks before each
+    and/or (or comparison). An empty list: black keeps them, but the lines are not
+    ones this module lays out."""
+    if isinstance(node, ast.BoolOp):
+        if any(isinstance(value, ast.BoolOp) and not _parenthesized(layout, value, condition) for value in node.values):
+            return None
+        word = "and " if isinstance(node.op, ast.And) else "or "
+        parts = [("", node.values[0])] + [(word, value) for value in node.values[1:]]
+    elif isinstance(node, ast.Compare) and all(type(op) in _COMPARISONS for op in node.ops):
+        parts = [("", node.left)] + [(_COMPARISONS[type(op)], value) for op, value in zip(node.ops, node.comparators)]
+    else:
+        return None
+    if any(isinstance(value, (ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda, ast.NamedExpr)) and not _parenthesized(layout, value, condition) for _, value in parts[1:] + parts[:1]):
+        return None  # another delimiter at the top level
+    if len(parts) == 2 and (condition[0] in "([{" or condition[-1] in ")]}"):
+        return None  # black may split at that bracket instead
+    inner = indent + 4
+    if width(" " * inner + condition) <= LINE_LENGTH:
+        lines = [" " * inner + condition]
+    else:
+        lines = []
+        for prefix, value in parts:
+            if _parenthesized(layout, value, condition):
+                return []
+            laid = layout.expression(value, inner, prefix, "")
+            if laid is None:
+                return []
+            lines.extend(laid)
+    return [" " * indent + keyword + "(", *lines, " " * indent + "):"]
+
+
+_COMPARISONS = {
+    ast.Is: "is ", ast.IsNot: "is not ", ast.In: "in ", ast.NotIn: "not in ", ast.Eq: "== ", ast.NotEq: "!= ",
+    ast.Lt: "< ", ast.LtE: "<= ", ast.Gt: "> ", ast.GtE: ">= ",
+}
+
+
+def _parenthesized(layout: _Layout, node: ast.expr, whole: str) -> bool:
+    """Whether ``node`` stands in parentheses of its own in ``whole`` (ast does not keep them)."""
+    start, end = len(layout.source[: node.col_offset].decode()), len(layout.source[: node.end_col_offset].decode())  # type: ignore[misc]
+    before, after = whole[:start].rstrip(), whole[end:].lstrip()
+    return before.endswith("(") and after.startswith(")") and not before[:-1].rstrip()[-1:].isidentifier()
+
+
+class _Layout:
+    """Lines for the parts of one statement, by black's rules for call arguments."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+
+    def text(self, node: ast.expr) -> str:
+        return self.source[node.col_offset : node.end_col_offset].decode()  # type: ignore[misc]
+
+    def expression(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
+        """``prefix + node + suffix`` at ``indent``, inside brackets (black's delimiter split, then rhs)."""
+        line = " " * indent + prefix + self.text(node) + suffix
+        if width(line) <= LINE_LENGTH:
+            return [line]
+        if isinstance(node, (ast.Constant, ast.Name)):
+            return [line]  # nothing to split: black leaves the line long
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return self.sum(node, indent, prefix, suffix)
+        if isinstance(node, ast.Call):
+            return self.call(node, indent, prefix, suffix)
+        return None
+
+    def display(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
+        """A dict, set or list display of plain data: one line if it fits, else split at its brackets.
+
+        Inside, black puts the items of a display with two or more one per line and adds
+        a trailing comma (a collection always "explodes"); a single item stays as it is."""
+        line = " " * indent + prefix + self.text(node) + suffix
+        if width(line) <= LINE_LENGTH:
+            return [line]
+        opening, closing = ("{", "}") if isinstance(node, (ast.Dict, ast.Set)) else ("[", "]")
+        head = " " * indent + prefix + opening
+        if width(head) > LINE_LENGTH or not self.text(node).startswith(opening):
+            return None
+        items: list[tuple[str, ast.expr]] = []
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if key is None or not _is_text(key):
+                    return None
+                items.append((self.text(key) + ": ", value))
+        elif isinstance(node, (ast.Set, ast.List)):
+            items = [("", item) for item in node.elts]
+        else:
+            return None
+        if not items:
+            return None
+        inner = indent + 4
+        lines = [head]
+        for item_prefix, item in items:
+            item_suffix = "," if len(items) > 1 else ""
+            if isinstance(item, (ast.Dict, ast.Set, ast.List)):
+                laid = self.display(item, inner, item_prefix, item_suffix)
+            elif isinstance(item, ast.Constant) or (isinstance(item, ast.UnaryOp) and isinstance(item.operand, ast.Constant)):
+                laid = [" " * inner + item_prefix + self.text(item) + item_suffix]
+            else:
+                return None
+            if laid is None:
+                return None
+            lines.extend(laid)
+        lines.append(" " * indent + closing + suffix)
+        return lines
+
+    def sum(self, node: ast.BinOp, indent: int, prefix: str, suffix: str) -> list[str] | None:
+        """A ``+`` chain too long for its line: black breaks before each ``+`` (delimiter split)."""
+        if prefix:
+            return None  # a chain after another operator: not a shape the templates write
+        terms: list[ast.expr] = []
+        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            terms.insert(0, node.right)
+            node = node.left  # type: ignore[assignment]
+        terms.insert(0, node)
+        if any(isinstance(t, (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp)) for t in terms):
+            return None  # a delimiter of another priority inside a term
+        lines: list[str] = []
+        for index, term in enumerate(terms):
+            laid = self.expression(term, indent, "+ " if index else "", suffix if index == len(terms) - 1 else "")
+            if laid is None:
+                return None
+            lines.extend(laid)
+        return lines
+
+    def call(self, node: ast.Call, indent: int, prefix: str, suffix: str) -> list[str] | None:
+        """A call too long for its line: split at its own brackets (black's rhs), then its arguments."""
+        if node.keywords or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if not _plain_callee(node.func):
+            return None
+        head = " " * indent + prefix + self.text(node.func) + "("
+        line = head + ", ".join(self.text(a) for a in node.args) + ")" + suffix
+        if width(line) <= LINE_LENGTH:
+            return [line]
+        if width(head) > LINE_LENGTH:
+            return None  # black would try other splits first
+        inner = indent + 4
+        arguments = ", ".join(self.text(a) for a in node.args)
+        if width(" " * inner + arguments) <= LINE_LENGTH:
+            body = [" " * inner + arguments]
+        elif len(node.args) == 1:
+            # No comma to split at: black's delimiter split finds nothing (a "+" chain
+            # aside) and its rhs splits the argument at its own last bracket pair.
+            laid = self.expression(node.args[0], inner, "", "")
+            if laid is None:
+                return None
+            body = laid
+        else:
+            body = []
+            for argument in node.args:  # one per line, and a trailing comma
+                laid = self.expression(argument, inner, "", ",")
+                if laid is None:
+                    return None
+                body.extend(laid)
+        return [head, *body, " " * indent + ")" + suffix]
+
+
+def _plain_callee(node: ast.expr) -> bool:
+    """A name or a dotted name (``errors.append``): no bracket or delimiter black could split at."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)

@@ -1,0 +1,180 @@
+"""layout.py lays out long statements exactly as black does, or leaves them to black.
+
+Random statements of the shapes the built-in templates write (call statements such
+as ``errors.append(Error(...))``, ``if`` conditions, assignments of data) at random
+depths, with names and strings of random lengths around the 88-column limit. Each
+one laid out by layout.py must be what black makes of the same statement at the
+same depth; layout.py may also say None (black then formats it).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+
+import black
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolshape import formatting, layout
+from toolshape.literals import literal
+
+MODE = black.Mode()
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def black_lines(indent: int, body: str) -> list[str]:
+    return formatting._format_statement(indent, body, set(), MODE).split("\n")
+
+
+names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True)
+constants = st.from_regex(r"_[A-Z][A-Z0-9_]{0,44}", fullmatch=True)
+texts = st.text(alphabet=string.ascii_letters + string.digits + " '\"\\/:,.-_é杭", max_size=110)
+strings = texts.map(lambda text: str(literal(text)))
+depths = st.integers(min_value=0, max_value=9)
+
+
+@st.composite
+def paths(draw: st.DrawFn) -> str:
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(strings)
+    if kind == 1:
+        return f"{draw(names)} + {draw(strings)}"
+    if kind == 2:
+        return f'{draw(names)} + "/" + _pointer_token({draw(names)})'
+    return f"{draw(names)} + {draw(strings)} + str({draw(names)})"
+
+
+@st.composite
+def messages(draw: st.DrawFn) -> str:
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(strings)
+    if kind == 1:
+        return f"{draw(strings)} + _got({draw(names)})"
+    if kind == 2:
+        return f"{draw(strings)} + _did_you_mean({draw(names)}, {draw(constants)})"
+    return f'"unknown key " + _show_key({draw(names)}) + _did_you_mean({draw(names)}, {draw(constants)}) + {draw(strings)}'
+
+
+@st.composite
+def calls(draw: st.DrawFn) -> str:
+    kind = draw(st.integers(0, 2))
+    if kind == 0:
+        return f"errors.append(Error({draw(paths())}, {draw(strings)}, {draw(messages())}))"
+    if kind == 1:
+        return f"{draw(names)}({draw(names)}, {draw(paths())}, errors)"
+    return f"errors.append(_closest({draw(paths())}, {draw(strings)}, {draw(strings)}, failures))"
+
+
+@st.composite
+def conditions(draw: st.DrawFn) -> str:
+    keyword = draw(st.sampled_from(["if ", "elif "]))
+    v = draw(names)
+    kind = draw(st.integers(0, 6))
+    condition = [
+        f"type({v}) is int or (type({v}) is float and {v}.is_integer())",
+        f"type({v}) is int or (type({v}) is float and math.isfinite({v}))",
+        f"{draw(constants)}.search({v}) is None",
+        f"{v} not in {draw(constants)}",
+        f"{v} is True or {v} is False",
+        f"len({v}) > {draw(st.integers(0, 10**12))}",
+        f"{v} is not None and {draw(names)} in {draw(constants)} and not {draw(names)}",
+    ][kind]
+    return keyword + condition + ":"
+
+
+data = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**15), 10**15) | texts,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(texts, inner, max_size=6),
+    max_leaves=25,
+)
+
+
+@st.composite
+def assignments(draw: st.DrawFn) -> str:
+    name = draw(constants)
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return f"{name}: frozenset[str] = {literal(frozenset(draw(st.lists(texts, min_size=1, max_size=8))))}"
+    if kind == 1:
+        return f"{name}: re.Pattern[str] = re.compile({draw(strings)})"
+    if kind == 2:
+        return f"INPUT_SCHEMA: dict[str, Any] = {literal(draw(st.dictionaries(texts, data, max_size=6)))}"
+    return f"{name} = {draw(strings)}"
+
+
+def _check(laid: list[str] | None, indent: int, body: str) -> None:
+    if laid is not None:
+        assert laid == black_lines(indent, body), body
+
+
+@SETTINGS
+@given(depths, calls())
+def test_call_statements_as_black_lays_them_out(depth: int, body: str) -> None:
+    _check(layout.call_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(depths, conditions())
+def test_if_statements_as_black_lays_them_out(depth: int, body: str) -> None:
+    _check(layout.if_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(depths, assignments())
+def test_assignments_as_black_lays_them_out(depth: int, body: str) -> None:
+    _check(layout.assignment(4 * depth, body), 4 * depth, body)
+
+
+# Shapes layout.py must lay out itself (else black would run on most statements, and
+# the random tests above could pass by always saying None).
+LAID_OUT = [
+    (20, 'errors.append(Error("/review_record", "minLength", \'"review_record" must be at least 1 character long\'))'),
+    (24, 'errors.append(Error(path + "/unit", "enum", \'"unit" must be one of: "c", "f", "k"\' + _did_you_mean(unit, _UNIT_VALUES)))'),
+    (28, "if type(event_policy) is int or (type(event_policy) is float and event_policy.is_integer()):"),
+    (16, "if _TASK_DEVICE_ITEM_PRODUCT_QUERY_PATTERN.search(product_query_long) is None:"),
+    (0, '_VALUE_KEYS: frozenset[str] = frozenset({"budget_coupon", "deadline_category", "employee_campaign", "x"})'),
+    (0, 'INPUT_SCHEMA: dict[str, Any] = ' + json.dumps({"type": "object", "properties": {"a": {"type": "string", "maxLength": 10}}, "required": ["a"], "additionalProperties": False})),
+]
+
+
+@pytest.mark.parametrize(("indent", "body"), LAID_OUT)
+def test_common_long_statements_are_laid_out_without_black(indent: int, body: str) -> None:
+    body = body.replace("false", "False")
+    laid = layout.call_statement(indent, body) or layout.if_statement(indent, body) or layout.assignment(indent, body)
+    assert laid is not None
+    assert laid == black_lines(indent, body)
+
+
+PIECES_LEFT_TO_BLACK = {
+    "a decorator": "@functools.cache\ndef f():\n    return 1\n",
+    "a statement over two lines": "X = [\n    1,\n]\n",
+    "a comment right above a def, no blank line before the comment": "X = 1\n# f\ndef f():\n    return 1\n",
+    "two defs": "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
+    "an import": "import json\n",
+    "a comment waiting for a dedented statement": "def f():\n    if x:\n        y = 1\n        # about z\n    z = 2\n",
+    "a docstring not right after the def": "def f():\n    x = 1\n    \"\"\"Not a docstring.\"\"\"\n",
+    "a tab": "def f():\n\treturn 1\n",
+}
+
+
+@pytest.mark.parametrize("text", PIECES_LEFT_TO_BLACK.values(), ids=PIECES_LEFT_TO_BLACK.keys())
+def test_unknown_piece_shapes_are_left_to_black(text: str) -> None:
+    assert layout.piece(text, lambda indent, body: [body]) is None
+
+
+BLANK_LINES = [
+    "\n\n\ndef f(x):\n\n\n    y = 1\n\n\n\n    return y\n",
+    "# a comment\n\n\n\n\nX = 1\n\n\n\nY = 2\n\n\n# about C\nclass C:\n    \"\"\"Doc.\"\"\"\n    a: int\n\n\n    b: str\n",
+    "# about f\ndef f():\n\n    \"\"\"Doc.\"\"\"\n\n    return 1\n",
+    "X = 1\n\n\n\n\n# about f\n\ndef f():\n    return 1\n",
+]
+
+
+@pytest.mark.parametrize("text", BLANK_LINES)
+def test_blank_lines_as_black_keeps_them(text: str) -> None:
+    laid = layout.piece(text, lambda indent, body: [" " * indent + body])
+    assert laid == black.format_str(text, mode=MODE)
