@@ -18,6 +18,7 @@ from typing import Any, Iterator
 from .contract import Contract, is_integer, json_equal
 from .errors import ContractError
 from .pointers import ref_path, resolve
+from . import reference
 from .reference import errors_of, evaluate
 
 Path = tuple[str | int, ...]
@@ -183,7 +184,9 @@ class _Deriver:
         if key in self.seen or name in self.cases:
             return
         self.seen.add(key)
-        self.cases[name] = Case(name, _copy(data), frozenset(evaluate(self.schema, data)))
+        # No copy: a case shares what it did not change with the root, and nothing
+        # changes a value in place once a case holds it (complete() works on copies).
+        self.cases[name] = Case(name, data, frozenset(evaluate(self.schema, data)))
 
     def base(self) -> dict:
         """An accepted instance with every property the contract declares, where it can."""
@@ -205,6 +208,10 @@ class _Deriver:
 
     def complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
+        with reference.changing():  # it adds keys and items in place, and takes some back
+            self._complete(value, schema, schema_path, refs)
+
+    def _complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         if not isinstance(schema, dict):
             return
         if "$ref" in schema:
@@ -233,9 +240,10 @@ class _Deriver:
                 self.complete(item, schema["items"], schema_path + ("items",), refs)
 
     def derive(self) -> list[Case]:
-        self.root = self.base()
-        self.add("base: every declared key, all valid", self.root)
-        self.walk(self.schema, (), (), "arguments")
+        with reference.remembering():
+            self.root = self.base()
+            self.add("base: every declared key, all valid", self.root)
+            self.walk(self.schema, (), (), "arguments")
         return list(self.cases.values())
 
     def replaced(self, path: Path, value: Any) -> Any:
@@ -298,7 +306,9 @@ class _Deriver:
             if start is None or not self.accepts(self.schema, self.replaced(path, start)):
                 return
         saved = self.root
-        self.root = self.replaced(path, start)
+        # complete() adds keys in place: to a copy, never to the root's own value or
+        # to a value taken from the contract (a const, an enum member, an example).
+        self.root = self.replaced(path, _copy(start))
         self.branch_depth += 1
         try:
             self.complete(_get(self.root, path), branch, outer + where)
@@ -501,22 +511,25 @@ def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
 
 
 def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
-    """``base`` with ``found`` changes made (a copy): what the generated tests' ``arguments``
-    does (only a key is ever left out, never a list item)."""
-    data = _copy(base)
+    """``base`` with ``found`` changes made: what the generated tests' ``arguments`` does
+    (only a key is ever left out, never a list item). ``base`` is left as it is; the
+    result shares with it what the changes do not reach."""
+    data = base
     for pointer, new in found:
         if pointer == "":
-            data = _copy(new)
+            data = new
             continue
         tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-        target = data
+        data = target = _shallow(data)
         for token in tokens[:-1]:
-            target = target[int(token)] if isinstance(target, list) else target[token]
+            step: Any = int(token) if isinstance(target, list) else token
+            target[step] = _shallow(target[step])
+            target = target[step]
         last: Any = int(tokens[-1]) if isinstance(target, list) else tokens[-1]
         if new is MISSING:
             del target[last]
         else:
-            target[last] = _copy(new)
+            target[last] = new
     return data
 
 

@@ -10,13 +10,14 @@ not tried against ``pattern``; errors for a key point at the key.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import functools
 import ipaddress
 import re
 import uuid
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterator
 
 from .contract import is_integer, is_number, json_equal
 from .ecma import translate_pattern
@@ -72,7 +73,50 @@ def _has_type(kind: str, value: Any) -> bool:
     return is_number(value)
 
 
+#: While cases are derived: the errors of (schema, value, path) by the objects' ids
+#: (each entry keeps both objects alive, so an id is not reused). A derived case shares
+#: every value off its changed path with the base, so only that path is evaluated again.
+_MEMO: list[dict[tuple[int, int, str], tuple[frozenset[tuple[str, str]], Any, Any]] | None] = []
+
+
+@contextlib.contextmanager
+def remembering() -> Iterator[None]:
+    """Remember evaluations by object identity: only for instances nobody changes in place."""
+    _MEMO.append({})
+    try:
+        yield
+    finally:
+        _MEMO.pop()
+
+
+@contextlib.contextmanager
+def changing() -> Iterator[None]:
+    """Around code that changes instances in place: nothing is remembered, and what was is forgotten."""
+    _MEMO.append(None)
+    try:
+        yield
+    finally:
+        _MEMO.pop()
+        for memo in _MEMO:
+            if memo is not None:
+                memo.clear()
+
+
 def _value(schema: Any, value: Any, path: str, errors: Errors) -> None:
+    memo = _MEMO[-1] if _MEMO else None
+    if memo is None:
+        _checks(schema, value, path, errors)
+        return
+    key = (id(schema), id(value), path)
+    found = memo.get(key)
+    if found is None:
+        new: Errors = set()
+        _checks(schema, value, path, new)
+        found = memo[key] = (frozenset(new), schema, value)
+    errors |= found[0]
+
+
+def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
     if schema is True:
         return
     if schema is False:

@@ -1,0 +1,70 @@
+"""Case derivation remembers evaluations by object identity (reference.remembering);
+that must change nothing: every derived case, its arguments and its expected errors,
+is the same as when each case is evaluated from scratch."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolshape import cases, contract, reference, source
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+import synth  # noqa: E402
+
+CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/contracts/large_order.yaml"]
+
+
+def _derived(raw: bytes, stem: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    checked = contract.check(source.load(raw, f"contracts/{stem}.yaml"))
+    return [(c.name, json.dumps(c.data), sorted(c.errors)) for c in cases.derive(checked)]
+
+
+def _from_scratch(raw: bytes, stem: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    with monkeypatch.context() as patched:
+        patched.setattr(reference, "remembering", contextlib.nullcontext)
+        return _derived(raw, stem)
+
+
+@pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
+def test_remembered_evaluations_change_no_case(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = path.read_bytes()
+    assert _derived(raw, path.stem) == _from_scratch(raw, path.stem, monkeypatch)
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_remembered_evaluations_change_no_synthetic_case(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = synth.render(synth.contract(random.Random(4000 + index), index)).encode()
+    assert _derived(raw, f"tool_{index}") == _from_scratch(raw, f"tool_{index}", monkeypatch)
+
+
+def test_a_union_branch_is_completed_on_a_copy() -> None:
+    """Filling in a branch's optional keys must not change the contract's own values
+    (here a const object the branch starts from)."""
+    raw = b"""name: pick
+description: Pick one.
+parameters:
+  type: object
+  properties:
+    choice:
+      oneOf:
+        - type: object
+          const: {kind: a}
+          properties:
+            kind: {type: string}
+            note: {type: string}
+        - type: string
+  required: [choice]
+examples:
+  - args: {choice: x}
+"""
+    checked = contract.check(source.load(raw, "contracts/pick.yaml"))
+    branch = checked.parameters["properties"]["choice"]["oneOf"][0]
+    cases.derive(checked)
+    assert branch["const"] == {"kind": "a"}
