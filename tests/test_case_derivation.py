@@ -68,3 +68,22 @@ examples:
     branch = checked.parameters["properties"]["choice"]["oneOf"][0]
     cases.derive(checked)
     assert branch["const"] == {"kind": "a"}
+
+
+def test_identical_means_the_same_json_text() -> None:
+    assert cases.identical({"a": 1, "b": [1.5]}, {"b": [1.5], "a": 1})
+    assert not cases.identical({"a": 1, "b": 2}, {"b": 2, "a": 1}, ordered=True)
+    assert not cases.identical(1, 1.0) and not cases.identical(True, 1) and not cases.identical([0.1], [0.1000001])
+
+
+def test_a_case_the_rows_cannot_rebuild_in_key_order_is_a_toolshape_bug() -> None:
+    """The generated tests rebuild each case from BASE and its changes; the key order
+    decides the order of the errors, so a case whose keys come in another order
+    (no change finds that) must stop generation rather than be written wrong."""
+    from toolshape import pipeline
+
+    base = {"a": 1, "b": 2}
+    row = pipeline._case_row(base, cases.Case("b changed", {"a": 1, "b": 3}, frozenset()))
+    assert [str(change.pointer) for change in row.changes] == ['"/b"']
+    with pytest.raises(AssertionError, match="cannot be written as changes"):
+        pipeline._case_row(base, cases.Case("reordered", {"b": 2, "a": 1}, frozenset()))

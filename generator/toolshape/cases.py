@@ -533,14 +533,20 @@ def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
     return data
 
 
-def identical(a: Any, b: Any) -> bool:
-    """The same JSON text up to key order: 1 and 1.0 differ, and so do true and 1."""
+def identical(a: Any, b: Any, ordered: bool = False) -> bool:
+    """The same JSON text up to key order (``ordered``: key order included): 1 and 1.0
+    differ, and so do true and 1. Shared values are not walked: the same object is
+    the same text."""
     if a is b:
         return True
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
+        if ordered:
+            return list(a) == list(b) and all(identical(a[k], b[k], True) for k in a)
         return a.keys() == b.keys() and all(identical(a[k], b[k]) for k in a)
+    if ordered and isinstance(a, list):
+        return len(a) == len(b) and all(identical(x, y, True) for x, y in zip(a, b))
     if isinstance(a, list):
         return len(a) == len(b) and all(identical(x, y) for x, y in zip(a, b))
     if isinstance(a, float):
