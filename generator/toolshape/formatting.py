@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 #: Formatted pieces by (piece, target versions), and the syntax features of each piece.
 _FORMATTED: dict[tuple[str, frozenset[Any]], str] = {}
 _FEATURES: dict[str, frozenset[Any]] = {}
+#: What layout.py made of each piece ("": a shape it does not know).
+_LAID: dict[str, str] = {}
 #: Statements black formatted for layout.py, by (indentation, statement, target versions).
 _STATEMENTS: dict[tuple[int, str, frozenset[Any]], str] = {}
 #: Each cache keeps at most this many pieces, the least recently used going first:
@@ -62,33 +64,40 @@ def black_format(source: str, *, known_layout: bool = False) -> str:
     pieces = split(source)
     if pieces is None or len(pieces) == 1:
         return black.format_str(source, mode=black.Mode())
-    # Laying out asks for black on some statements, which needs the file's target
-    # versions, which come from the pieces black formats: so the statements wait.
-    statements: dict[tuple[int, str], str] = {}
-
-    def later(indent: int, body: str) -> list[str]:
-        return [statements.setdefault((indent, body), f"\0{len(statements)}\0")]
-
-    laid = [layout.piece(piece, later) if known_layout else None for piece in pieces]
+    laid = [_laid_out(piece) if known_layout else None for piece in pieces]
     # The built-in templates' code uses no syntax the runtime's pieces do not already
     # use (tests/test_formatting.py checks it), so the pieces laid out add no feature.
     versions = _target_versions([(i, piece) for i, piece in enumerate(pieces) if laid[i] is None])
     if not versions:
         return black.format_str(source, mode=black.Mode())
     mode = black.Mode(target_versions=versions)
+
+    def statement(match: re.Match[str]) -> str:
+        return _format_statement(int(match.group(1)), match.group(2), versions, mode)
+
     try:
-        formatted = [text if text is not None else _format_piece(piece, versions, mode) for piece, text in zip(pieces, laid)]
-        if statements:
-            done = {marker: _format_statement(indent, body, versions, mode) for (indent, body), marker in statements.items()}
-            formatted = [_MARKER.sub(lambda m: done[m.group()], text) if "\0" in text else text for text in formatted]
+        formatted = [
+            _format_piece(piece, versions, mode) if text is None else _MARKER.sub(statement, text) if "\0" in text else text
+            for piece, text in zip(pieces, laid)
+        ]
     except black.InvalidInput:
         return black.format_str(source, mode=black.Mode())  # the error, as black reports it for the file
     return pieces.join(formatted)
 
 
-#: Where a statement laid out by black goes (a NUL never occurs in generated source:
-#: literals.py escapes it).
-_MARKER = re.compile("\0[0-9]+\0")
+#: A statement layout.py leaves to black, in a laid-out piece: its indentation and text
+#: between NULs (a NUL never occurs in generated source: literals.py escapes it). Black
+#: formats it once the file's target versions are known, from the pieces it formats.
+_MARKER = re.compile("\0([0-9]+)\0([^\0]*)\0")
+
+
+def _laid_out(piece: str) -> str | None:
+    """``layout.piece`` of a piece, remembered (shared pieces recur in every module)."""
+    found = _recall(_LAID, piece)
+    if found is None:
+        found = layout.piece(piece, lambda indent, body: [f"\0{indent}\0{body}\0"]) or ""
+        _remember(_LAID, piece, found)
+    return found or None
 
 
 def _format_statement(indent: int, body: str, versions: set[Any], mode: black.Mode) -> str:

@@ -1,26 +1,28 @@
 """black's layout for the code toolshape's built-in templates write, mostly without running black.
 
-black spends about a quarter of a second on each generated module's own code (the
-runtime's pieces are remembered, see ``formatting.py``). Almost all of that goes
-into code that is already formatted: the built-in templates write every statement
-of a contract's checks on one line in black's style (double quotes from
-``literals.py``, black's spacing, one blank line at most inside a function). What
-black still changes is:
+black spent about a third of a second on each generated module's own code (the
+runtime's pieces are remembered, see ``formatting.py``), almost all of it on code
+that was formatted already: the built-in templates write every statement of a
+contract's checks on one line in black's style (double quotes from ``literals.py``,
+black's spacing, one blank line at most inside a function). What black still
+changes is:
 
 * blank lines at the start of a piece and runs longer than black allows;
-* lines wider than 88 columns. The common one is a call statement such as
-  ``errors.append(Error(path, "minLength", message))``, which this module splits as
-  black does: at the last bracket pair (its "right hand split"), the arguments on one
-  line if they fit, else one per line with a trailing comma, a ``+`` chain broken
-  before each ``+``. Any other long statement goes to black on its own, inside as
-  many ``if x:`` blocks as its indentation needs, and black's answer is kept.
+* lines wider than 88 columns. This module splits the ones the templates write as
+  black does: a call statement such as ``errors.append(Error(path, "minLength",
+  message))`` at its last bracket pair (black's "right hand split"), the arguments on
+  one line if they fit, else one per line with a trailing comma, a ``+`` chain broken
+  before each ``+``; an ``if`` condition inside parentheses, or split at its last
+  bracket pair; an assignment of a data display or of a one-argument call. Any other
+  long statement goes to black on its own, inside as many ``if x:`` blocks as its
+  indentation needs, and black's answer is kept.
 
 ``piece()`` takes one piece as ``formatting.split`` cuts it and returns None for any
-shape it does not know (a class, an import, a decorator, a docstring not right after
-the def, a statement over several lines, ...): black then formats the piece as before.
-It is used only for the built-in templates (``render.py``), and
+shape it does not know (an import, a decorator, a second def, a docstring not right
+after its def or class, a statement over several lines, ...): black then formats the
+piece as before. It is used only for the built-in templates (``render.py``);
 ``tests/test_formatting.py`` checks its output against whole-file black on every
-example contract, synthetic ones, and random call statements.
+example contract and synthetic ones, ``tests/test_layout.py`` on random statements.
 """
 
 from __future__ import annotations
@@ -106,8 +108,8 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
                 before = min(blank, 1)
             if body.startswith(("def ", "class ", "@", "async ")):
                 return None
-        if body.startswith("#") and not previous.startswith("#") or body.startswith("#") and blank:
-            comments_before = before if out else 2
+        if body.startswith("#") and (blank or not previous.startswith("#")):  # a run of comments begins
+            comments_before = before if out else 2  # (at the top of the file, black adds none)
         docstring_after = block == "class " and body.startswith('"""')
         blank = 0
         pending_comment = indent if body.startswith("#") else -1
@@ -124,7 +126,7 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
 
 def _one_line(body: str) -> bool:
     """Whether the line's brackets close on it, outside strings and comments (so the statement is complete)."""
-    if "(" not in body and "[" not in body and "{" not in body and ")" not in body:
+    if not any(bracket in body for bracket in "()[]{}"):
         return '"""' not in body or bool(_DOCSTRING.fullmatch(body))
     depth = 0
     for bracket in _BRACKETS.findall(_SKIPPED.sub("", body)):
