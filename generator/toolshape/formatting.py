@@ -16,7 +16,9 @@ Why the result is what black gives for the whole file:
   ``EmptyLineTracker``: the def just ended at depth 0), whatever that line is, and
   what follows is formatted as if the file began there. A bare string (any
   expression statement) would read as a module docstring at the start of a piece,
-  so no cut is made before one.
+  so no cut is made before one. We also cut after the import block at the top when
+  a plain statement follows it, with blank lines only between: there black always
+  puts exactly one blank line.
 * black decides which Python versions the code targets from the syntax the whole
   file uses (f-strings, ``from __future__`` imports, ...), and that decides some
   formatting (a magic trailing comma after ``*args``). So the syntax features of
@@ -24,6 +26,9 @@ Why the result is what black gives for the whole file:
   piece too) and every piece is formatted for the versions the whole file allows.
 * Anything unusual (``# fmt:`` directives, form feeds, carriage returns, code
   ``ast`` cannot parse, features no version has) goes to black whole, as before.
+
+For the built-in templates, whose code is written in black's style, most pieces
+do not go to black at all: ``layout.py`` lays them out (see there).
 
 ``tests/test_formatting.py`` checks the result against whole-file black on every
 example contract and on synthetic ones.
@@ -57,8 +62,8 @@ def black_format(source: str, *, known_layout: bool = False) -> str:
 
     ``known_layout``: the source comes from toolshape's built-in templates, which write
     their code in black's style; the pieces ``layout.piece`` knows are laid out without
-    running black on them, and only their long statements that are not plain calls go
-    to black, one at a time (see layout.py)."""
+    running black on them, and only the long statements it has no rule for go to
+    black, one at a time (see layout.py)."""
     import black
 
     pieces = split(source)
