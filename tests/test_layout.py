@@ -35,38 +35,30 @@ strings = texts.map(lambda text: str(literal(text)))
 depths = st.integers(min_value=0, max_value=9)
 
 
-@st.composite
-def paths(draw: st.DrawFn) -> str:
-    kind = draw(st.integers(0, 3))
-    if kind == 0:
-        return draw(strings)
-    if kind == 1:
-        return f"{draw(names)} + {draw(strings)}"
-    if kind == 2:
-        return f'{draw(names)} + "/" + _pointer_token({draw(names)})'
-    return f"{draw(names)} + {draw(strings)} + str({draw(names)})"
-
-
-@st.composite
-def messages(draw: st.DrawFn) -> str:
-    kind = draw(st.integers(0, 3))
-    if kind == 0:
-        return draw(strings)
-    if kind == 1:
-        return f"{draw(strings)} + _got({draw(names)})"
-    if kind == 2:
-        return f"{draw(strings)} + _did_you_mean({draw(names)}, {draw(constants)})"
-    return f'"unknown key " + _show_key({draw(names)}) + _did_you_mean({draw(names)}, {draw(constants)}) + {draw(strings)}'
+#: A JSON Pointer expression, as the templates write them.
+paths = st.one_of(
+    strings,
+    st.builds("{} + {}".format, names, strings),
+    st.builds('{} + "/" + _pointer_token({})'.format, names, names),
+    st.builds("{} + {} + str({})".format, names, strings, names),
+)
+#: A message expression: a literal, or a literal and a hint.
+messages = st.one_of(
+    strings,
+    st.builds("{} + _got({})".format, strings, names),
+    st.builds("{} + _did_you_mean({}, {})".format, strings, names, constants),
+    st.builds('"unknown key " + _show_key({}) + _did_you_mean({}, {}) + {}'.format, names, names, constants, strings),
+)
 
 
 @st.composite
 def calls(draw: st.DrawFn) -> str:
     kind = draw(st.integers(0, 2))
     if kind == 0:
-        return f"errors.append(Error({draw(paths())}, {draw(strings)}, {draw(messages())}))"
+        return f"errors.append(Error({draw(paths)}, {draw(strings)}, {draw(messages)}))"
     if kind == 1:
-        return f"{draw(names)}({draw(names)}, {draw(paths())}, errors)"
-    return f"errors.append(_closest({draw(paths())}, {draw(strings)}, {draw(strings)}, failures))"
+        return f"{draw(names)}({draw(names)}, {draw(paths)}, errors)"
+    return f"errors.append(_closest({draw(paths)}, {draw(strings)}, {draw(strings)}, failures))"
 
 
 @st.composite
