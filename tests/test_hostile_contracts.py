@@ -987,6 +987,17 @@ def all_at_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[pipeline.Gene
     return generated, root
 
 
+def test_all_hostile_texts_at_once_are_laid_out_as_black_would() -> None:
+    """Every hostile text in one contract, formatted the way the built-in templates are
+    (layout.py, black only where it must): the module is exactly what black makes of it,
+    wide characters, escapes and quotes of every kind included."""
+    import black
+
+    generated = generate(to_yaml(all_at_once_contract(), "quoted yaml"), "hostile", formatted=True)
+    assert isinstance(generated, pipeline.Generated), generated
+    assert black.format_str(generated.module_source, mode=black.Mode()) == generated.module_source
+
+
 def test_all_hostile_texts_at_once_are_data(all_at_once: tuple[pipeline.Generated, Path]) -> None:
     generated, _ = all_at_once
     contract = all_at_once_contract()

@@ -170,3 +170,21 @@ BLANK_LINES = [
 def test_blank_lines_as_black_keeps_them(text: str) -> None:
     laid = layout.piece(text, lambda indent, body: [" " * indent + body])
     assert laid == black.format_str(text, mode=MODE)
+
+
+ONE_LINE = {
+    "x = 1": True,
+    '"""Doc."""': True,
+    '"""Doc that runs on': False,
+    "if 'a\"\"\"b' in value:": True,
+    "y = '''": False,
+    'f(a, "(")': True,
+    "x = 1  # (": True,
+    "x = (": False,
+    ")": False,
+}
+
+
+@pytest.mark.parametrize(("line", "complete"), ONE_LINE.items())
+def test_a_statement_is_one_line_when_its_strings_and_brackets_close_on_it(line: str, complete: bool) -> None:
+    assert layout._one_line(line) is complete

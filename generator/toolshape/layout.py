@@ -37,6 +37,7 @@ LINE_LENGTH = 88
 #: One token the bracket count must skip: a string (repr-style, one line) or a comment.
 _SKIPPED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*""")
 _BRACKETS = re.compile(r"[()\[\]{}]")
+_STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 #: A docstring the templates write: one line, no quote or backslash inside.
 _DOCSTRING = re.compile(r'"""[^"\\]*"""')
 #: Statements at column 0 a piece may hold besides comments and simple statements.
@@ -124,12 +125,21 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
     return "\n".join(out) + "\n"
 
 
+def _has_comment(body: str) -> bool:
+    """Whether a line ends with a comment (a ``#`` outside its strings): ast would not see it."""
+    return "#" in body and "#" in _STRINGS.sub("", body)
+
+
 def _one_line(body: str) -> bool:
-    """Whether the line's brackets close on it, outside strings and comments (so the statement is complete)."""
-    if not any(bracket in body for bracket in "()[]{}"):
-        return '"""' not in body or bool(_DOCSTRING.fullmatch(body))
+    """Whether the statement on the line ends on it: every string closes on it (no
+    triple-quoted string runs on) and every bracket, outside strings and comments."""
+    code = _SKIPPED.sub("", body) if "'" in body or '"' in body or "#" in body else body
+    if "'" in code or '"' in code:
+        return False  # a string that does not close on this line
+    if not any(bracket in code for bracket in "()[]{}"):
+        return True
     depth = 0
-    for bracket in _BRACKETS.findall(_SKIPPED.sub("", body)):
+    for bracket in _BRACKETS.findall(code):
         depth += 1 if bracket in "([{" else -1
         if depth < 0:
             return False
@@ -167,7 +177,7 @@ def _parse(indent: int, body: str) -> ast.stmt | list[str] | None:
     """The one statement on the line; the line itself if it fits; None if it is not one simple statement."""
     if width(" " * indent + body) <= LINE_LENGTH:
         return [" " * indent + body]
-    if body.endswith(":") or "#" in body:
+    if body.endswith(":") or _has_comment(body):
         return None
     try:
         tree = ast.parse(body)
@@ -221,7 +231,7 @@ def if_statement(indent: int, body: str) -> list[str] | None:
     if width(" " * indent + body) <= LINE_LENGTH:
         return [" " * indent + body]
     keyword = "if " if body.startswith("if ") else "elif " if body.startswith("elif ") else None
-    if keyword is None or not body.endswith(":") or "#" in body:
+    if keyword is None or not body.endswith(":") or _has_comment(body):
         return None
     condition = body[len(keyword) : -1]
     try:
