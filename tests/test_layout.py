@@ -10,6 +10,7 @@ same depth; layout.py may also say None (black then formats it).
 from __future__ import annotations
 
 import json
+import keyword
 import string
 
 import black
@@ -28,7 +29,7 @@ def black_lines(indent: int, body: str) -> list[str]:
     return formatting._format_statement(indent, body, set(), MODE).split("\n")
 
 
-names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True)
+names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
 constants = st.from_regex(r"_[A-Z][A-Z0-9_]{0,44}", fullmatch=True)
 texts = st.text(alphabet=string.ascii_letters + string.digits + " '\"\\/:,.-_é杭", max_size=110)
 strings = texts.map(lambda text: str(literal(text)))

@@ -271,17 +271,19 @@ def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: i
     Inside, the condition stays on one line if it fits, else it breaks before each
     and/or (or comparison). An empty list: black keeps them, but the lines are not
     ones this module lays out."""
+    # What would add delimiters of the same or a higher priority at the top level
+    # (black: and/or above comparisons, conditional expressions above both).
     if isinstance(node, ast.BoolOp):
-        if any(isinstance(value, ast.BoolOp) and not _parenthesized(layout, value, condition) for value in node.values):
-            return None
         word = "and " if isinstance(node.op, ast.And) else "or "
         parts = [("", node.values[0])] + [(word, value) for value in node.values[1:]]
+        higher: tuple[type, ...] = (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)
     elif isinstance(node, ast.Compare) and all(type(op) in _COMPARISONS for op in node.ops):
         parts = [("", node.left)] + [(_COMPARISONS[type(op)], value) for op, value in zip(node.ops, node.comparators)]
+        higher = (ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda, ast.NamedExpr)
     else:
         return None
-    if any(isinstance(value, (ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda, ast.NamedExpr)) and not _parenthesized(layout, value, condition) for _, value in parts[1:] + parts[:1]):
-        return None  # another delimiter at the top level
+    if any(isinstance(value, higher) and not _parenthesized(layout, value, condition) for _, value in parts):
+        return None
     if len(parts) == 2 and (condition[0] in "([{" or condition[-1] in ")]}"):
         return None  # black may split at that bracket instead
     inner = indent + 4
