@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from toolshape import cases, contract, reference, source
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ from pathlib import Path
 import black
 import pytest
 
-from toolshape import contract, formatting, layout, model, pipeline, render, source
+from toolshape import contract, formatting, model, pipeline, render, source
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
@@ -52,7 +52,7 @@ def test_synthetic_modules_format_as_whole_file_black(index: int) -> None:
 
 def _laid_out(text: str) -> int:
     """How many of the source's pieces layout.py lays out itself (the rest go to black)."""
-    return sum(layout.piece(piece, lambda indent, body: [body]) is not None for piece in formatting.split(text) or [])
+    return sum(formatting._laid_out(piece) is not None for piece in formatting.split(text) or [])
 
 
 @pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
@@ -79,7 +79,7 @@ def test_laid_out_pieces_add_no_syntax_feature(path: Path) -> None:
     out of that inference, which is only right if they use no feature the others lack."""
     text = _module_source(path.read_bytes(), path.stem)
     pieces = formatting.split(text) or []
-    laid = [layout.piece(piece, lambda indent, body: [body]) is not None for piece in pieces]
+    laid = [formatting._laid_out(piece) is not None for piece in pieces]
     others = set().union(*(formatting._features(p, first=i == 0) for i, p in enumerate(pieces) if not laid[i]))
     for index, piece in enumerate(pieces):
         if laid[index]:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
+from . import reference
 from .contract import Contract, is_integer, json_equal
 from .errors import ContractError
 from .pointers import ref_path, resolve
-from . import reference
 from .reference import errors_of, evaluate
 
 Path = tuple[str | int, ...]
@@ -218,7 +219,7 @@ class _Deriver:
             if refs >= MAX_SYNTH_DEPTH:
                 return  # a recursive schema: a few levels are enough to test every check
             target = ref_path(schema["$ref"])
-            self.complete(value, resolve(self.schema, target), target, refs + 1)
+            self._complete(value, resolve(self.schema, target), target, refs + 1)
         if isinstance(value, dict):
             for key, sub in schema.get("properties", {}).items():
                 if key not in value:
@@ -228,7 +229,7 @@ class _Deriver:
                         if not self.accepts(self.schema, self.root):
                             del value[key]
                 if key in value:
-                    self.complete(value[key], sub, schema_path + ("properties", key), refs)
+                    self._complete(value[key], sub, schema_path + ("properties", key), refs)
         elif isinstance(value, list) and isinstance(schema.get("items"), dict):
             if not value:
                 ok, item = self.synth(schema["items"], schema_path + ("items",))
@@ -237,7 +238,7 @@ class _Deriver:
                     if not self.accepts(self.schema, self.root):
                         value.pop()
             for item in value[:1]:
-                self.complete(item, schema["items"], schema_path + ("items",), refs)
+                self._complete(item, schema["items"], schema_path + ("items",), refs)
 
     def derive(self) -> list[Case]:
         with reference.remembering():

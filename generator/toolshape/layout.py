@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable
+from collections.abc import Callable
 
 #: black's default line length.
 LINE_LENGTH = 88
 
-#: One token the bracket count must skip: a string (repr-style, one line) or a comment.
-_SKIPPED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*""")
+#: A one-line string literal, repr-style.
 _BRACKETS = re.compile(r"[()\[\]{}]")
 _STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+#: What the bracket count must skip: a string, or a comment.
+_SKIPPED = re.compile(_STRINGS.pattern + "|#[^\n]*")
 #: A docstring the templates write: one line, no quote or backslash inside.
 _DOCSTRING = re.compile(r'"""[^"\\]*"""')
 #: Statements at column 0 a piece may hold besides comments and simple statements.
@@ -147,30 +148,19 @@ def _one_line(body: str) -> bool:
 
 
 def long_statement(indent: int, body: str) -> list[str] | None:
-    """A statement too wide for one line, laid out as black would; None: black must do it."""
+    """A statement too wide for one line, laid out as black would; None: black must do it.
+
+    Three shapes: an ``if``/``elif`` line (``if_statement``), a call statement, and an
+    assignment of a data display (``INPUT_SCHEMA``) or of a call with one argument
+    (``frozenset({...})``, ``re.compile("...")``): black drops the invisible parentheses
+    around such a value (nothing in it to split at but its brackets) and splits at its
+    last bracket pair, ``= {`` or ``= frozenset(`` ending the first line."""
     if body.startswith(("if ", "elif ")):
         return if_statement(indent, body)
     parsed = _parse(indent, body)
     if parsed is None or isinstance(parsed, list):
         return parsed
     return _call_statement(indent, body, parsed) or _assignment(indent, body, parsed)
-
-
-def call_statement(indent: int, body: str) -> list[str] | None:
-    """A too-long statement that is one call, laid out as black's right hand split would; else None."""
-    parsed = _parse(indent, body)
-    return parsed if parsed is None or isinstance(parsed, list) else _call_statement(indent, body, parsed)
-
-
-def assignment(indent: int, body: str) -> list[str] | None:
-    """A too-long ``name[: annotation] = value``, where value is a data display (``INPUT_SCHEMA``) or a
-    call with one argument (``frozenset({...})``, ``re.compile("...")``), laid out as black would.
-
-    black drops the invisible parentheses around such a value (nothing in it to split
-    at but its brackets) and splits at its last bracket pair: ``= {`` or ``= frozenset(``
-    ends the first line, the inside follows one level deeper."""
-    parsed = _parse(indent, body)
-    return parsed if parsed is None or isinstance(parsed, list) else _assignment(indent, body, parsed)
 
 
 def _parse(indent: int, body: str) -> ast.stmt | list[str] | None:
@@ -222,12 +212,13 @@ def _is_text(node: ast.expr) -> bool:
 
 
 def if_statement(indent: int, body: str) -> list[str] | None:
-    """A too-long ``if A or (B and C):`` (the type test for integers and numbers), laid out as black would.
+    """A too-long ``if``/``elif`` line, laid out as black would, in black's two shapes.
 
-    black drops the condition's invisible parentheses when it ends with a bracket pair
-    that follows another bracket (``type(``) and has one top-level ``or`` or ``and``:
-    it splits at that last pair, and breaks its inside before each ``and``/``or`` when
-    it does not fit on one line either."""
+    Where black keeps the condition's invisible parentheses (``_kept_parentheses``):
+    ``if (`` / the condition / ``):``. Where it drops them, for ``if A or (B and C):``
+    (the type test for integers and numbers: one top-level ``or`` or ``and``, a last
+    bracket pair after another bracket, ``type(``): it splits at that last pair, and
+    breaks its inside before each ``and``/``or`` when it does not fit on one line."""
     if width(" " * indent + body) <= LINE_LENGTH:
         return [" " * indent + body]
     keyword = "if " if body.startswith("if ") else "elif " if body.startswith("elif ") else None
