@@ -22,7 +22,7 @@ CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/
 
 def _derived(raw: bytes, stem: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
     checked = contract.check(source.load(raw, f"contracts/{stem}.yaml"))
-    return [(c.name, json.dumps(c.data), sorted(c.errors)) for c in cases.derive(checked)]
+    return [(c.name, json.dumps(c.data), sorted(c.errors)) for c in cases.derive(checked).cases]
 
 
 def _from_scratch(raw: bytes, stem: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, list[tuple[str, str]]]]:

@@ -336,7 +336,7 @@ def wrap(schema: Any, example: Any = None, with_example: bool = False) -> dict:
 def _derived(checked: contract.Contract, module: types.ModuleType) -> None:
     """The end of pipeline.generate: examples, then derived cases vs the reference evaluator."""
     pipeline.check_examples(checked, module)
-    pipeline.check_derived(checked, module, cases.derive(checked))
+    pipeline.check_derived(checked, module, cases.derive(checked).cases)
 
 
 def outcome(group: Group) -> Outcome:

@@ -108,7 +108,7 @@ def accepted_arguments(checked: contract.Contract) -> list[Any]:
     """Arguments the contract accepts: its accepted examples and the accepted derived cases."""
     found = [e.args for e in checked.examples if e.has_args and e.status == "accept"]
     found += [json.loads(e.json) for e in checked.examples if not e.has_args and e.status == "accept"]
-    found += [case.data for case in cases.derive(checked) if not case.errors]
+    found += [case.data for case in cases.derive(checked).cases if not case.errors]
     return found
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import reference
 from .contract import Contract, is_integer, json_equal
-from .errors import ContractError
+from .errors import ContractError, Problem
 from .pointers import ref_path, resolve
 from .reference import errors_of, evaluate
 
@@ -688,6 +688,15 @@ def parse_cases(valid_text: str) -> list[ParseCase]:
     ]
 
 
-def derive(contract: Contract) -> list[Case]:
+@dataclass(frozen=True)
+class Derivation:
+    """The derived validate() cases of a contract, and the warnings met deriving them
+    (a value that could not be built, so that the cases needing it were left out)."""
+
+    cases: list[Case]
+    warnings: list[Problem]
+
+
+def derive(contract: Contract) -> Derivation:
     """Every derived validate() case for a contract."""
-    return _Deriver(contract).derive()
+    return Derivation(_Deriver(contract).derive(), [])

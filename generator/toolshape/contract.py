@@ -133,6 +133,8 @@ class Contract:
     examples: list[Example]
     document: Document
     sensitive: list[Path] = field(default_factory=list)
+    #: Findings that do not stop generation (``path:line:col: warning: ...``).
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def file(self) -> str:

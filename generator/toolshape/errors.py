@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
 
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One finding in one contract file, located at a line and column (both 1-based)."""
+    """One finding in one contract file, located at a line and column (both 1-based).
+
+    An error stops generation; a warning is printed and generation goes on (exit 0),
+    unless the command runs with ``--strict``."""
 
     file: str
     line: int
     col: int
     message: str
+    severity: Severity = "error"
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+        return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}"
 
 
 class ContractError(Exception):

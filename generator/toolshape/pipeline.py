@@ -40,6 +40,8 @@ class Generated:
     raw: bytes = field(repr=False)
     display: str
     checked: contract.Contract | None = field(default=None, repr=False, compare=False)
+    #: The contract's warnings and those met deriving its cases (printed, never fatal).
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def contract(self) -> contract.Contract:
@@ -74,26 +76,46 @@ def _generator_fingerprint() -> str:
     total = hashlib.sha256(f"black {black.__version__}\0".encode())
     for path in _output_modules(package):
         source = path.read_bytes().replace(b"\r\n", b"\n")  # the same on every checkout
-        total.update(path.name.encode() + b"\0" + source + b"\0")
+        total.update(path.relative_to(package).as_posix().encode() + b"\0" + source + b"\0")
     return total.hexdigest()
 
 
 def _output_modules(package: Path) -> list[Path]:
-    """project.py and the package's modules it imports, at any depth (read, not imported)."""
-    found: dict[str, Path] = {}
-    todo = ["project", "__init__"]
+    """project.py and the package's modules it imports, at any depth (read, not imported).
+
+    Relative imports are followed into subpackages (``from .regex import x``,
+    ``from ..witness import y``): a module is ``name.py`` or ``name/__init__.py``."""
+    found: dict[PurePosixPath, Path] = {}
+    todo = [PurePosixPath("project"), PurePosixPath("__init__")]
     while todo:
         name = todo.pop()
-        path = package / f"{name}.py"
         if name in found:
             continue
-        if not path.is_file():
-            raise RuntimeError(f"toolshape's own source is missing ({path}): it cannot tell its output apart")
+        path = _module_file(package, name)
+        if path is None:
+            raise RuntimeError(f"toolshape's own source is missing ({package / name}.py): it cannot tell its output apart")
         found[name] = path
+        here = name.parent if path.name != "__init__.py" else name
         for node in ast.walk(ast.parse(path.read_bytes())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                todo += [node.module] if node.module else [alias.name for alias in node.names if (package / f"{alias.name}.py").is_file()]
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
+                continue
+            base = here
+            for _ in range(node.level - 1):
+                base = base.parent
+            target = base.joinpath(*node.module.split(".")) if node.module else base
+            if _module_file(package, target) is not None:
+                todo.append(target)
+            for alias in node.names:  # from . import x, or from .pkg import submodule
+                if _module_file(package, target / alias.name) is not None:
+                    todo.append(target / alias.name)
     return sorted(found.values())
+
+
+def _module_file(package: Path, name: PurePosixPath) -> Path | None:
+    for candidate in (package.joinpath(*name.parts).with_suffix(".py"), package.joinpath(*name.parts, "__init__.py")):
+        if name.parts and candidate.is_file():
+            return candidate
+    return None
 
 
 SEAL = "# output-sha256: (sealed after formatting)"
@@ -183,6 +205,7 @@ class ModuleOnly:
     source: str
     module: types.ModuleType
     derived: list[cases.Case]
+    warnings: list[Problem]
 
 
 def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> ModuleOnly:
@@ -194,9 +217,10 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
     module_source = seal(render.render(env, "module.py.j2", str(module_path), compiles=False, model=built))
     module = load_module(module_source, str(module_path))
     check_examples(checked, module)
-    derived = cases.derive(checked)
-    check_derived(checked, module, derived)
-    return ModuleOnly(checked, built, module_source, module, derived)
+    derivation = cases.derive(checked)
+    check_derived(checked, module, derivation.cases)
+    warnings = [*checked.warnings, *derivation.warnings]
+    return ModuleOnly(checked, built, module_source, module, derivation.cases, warnings)
 
 
 def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> Generated:
@@ -210,7 +234,7 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
     test_source = seal(render.render(env, "tests.py.j2", label, formatted=True, model=tests_model))
-    return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked)
+    return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked, half.warnings)
 
 
 def load_module(module_source: str, label: str) -> types.ModuleType:

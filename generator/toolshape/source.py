@@ -31,7 +31,7 @@ from yaml.events import AliasEvent, ScalarEvent, SequenceStartEvent, StreamEndEv
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
-from toolshape.errors import ContractError, Problem
+from toolshape.errors import ContractError, Problem, Severity
 
 MAX_CONTRACT_BYTES = 1_048_576
 """Contract files larger than this (in bytes) are refused unread."""
@@ -111,10 +111,10 @@ class Document:
             return position
         return self.value_at(path)
 
-    def problem(self, path: PathKey, message: str, *, at_key: bool = False) -> Problem:
+    def problem(self, path: PathKey, message: str, *, at_key: bool = False, severity: Severity = "error") -> Problem:
         """A Problem in this file at the value (or, with `at_key`, the key) at `path`."""
         line, col = self.key_at(path) if at_key else self.value_at(path)
-        return Problem(self.file, line, col, message)
+        return Problem(self.file, line, col, message, severity)
 
 
 def load(raw: bytes, file: str) -> Document:

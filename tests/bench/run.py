@@ -243,7 +243,7 @@ def check_agreement(benches: list[Bench]) -> list[str]:
                 agrees = bench.accepted[name](outcome) == (row.expected == "accept")
                 assert agrees, f"{name} disagrees on {bench.name} / {row.name}: {outcome!r}"[:2000]
         # The floor is held to the whole contract, not only to the benchmark inputs.
-        cases = toolshape.cases.derive(bench.checked)
+        cases = toolshape.cases.derive(bench.checked).cases
         validate_floor = floor.FLOORS[bench.name][0]
         for case in cases:
             got = _triples(validate_floor(copy.deepcopy(case.data)))
