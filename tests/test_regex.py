@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from toolshape.regex import PatternError, strings, translate
+from toolshape.regex import PatternError, Search, near_misses, strings, translate
 
 PYTHON_ONLY = {
     r"^a\Z": "`$`",
@@ -135,3 +135,32 @@ def test_a_finite_language_is_listed_in_full() -> None:
 def test_a_search_that_runs_out_of_steps_says_so() -> None:
     search = strings(["^[a-z]{40}$"], excluded=["a", "b", "c"], count=1, steps=50)
     assert not search.complete
+
+
+def test_leading_lookaheads_are_searched_exactly() -> None:
+    search = strings([r"^(?=.*[A-Z])(?=.*\d).{8,}$"])
+    assert search.found == ("aaaaaa0A",) and search.complete
+    assert strings([r"^(?!a)[a-z]$"], count=30).found == tuple("bcdefghijklmnopqrstuvwxyz")
+    # excluding ^(?!admin$)[a-z]+$ leaves exactly the reserved word
+    assert strings(["^[a-z]+$"], excluded=[r"^(?!admin$)[a-z]+$"], count=3) == Search(("admin",), True)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"^C[0-9]{6}$", ("000000", "C00000", "a000000")),
+        (r"\d{3}-\d{4}", ("0000000", "000-000", "00-0000")),
+        (r"^$", ("a", "0", "A")),
+        (r"\S", ("", " ", "\n")),
+    ],
+)
+def test_near_misses_are_one_edit_from_a_match(pattern: str, expected: tuple[str, ...]) -> None:
+    search = near_misses(pattern, count=3)
+    assert search == Search(expected, True)
+    assert not any(re.search(translate(pattern), text) for text in search.found)
+
+
+def test_near_misses_keep_the_length_bounds() -> None:
+    search = near_misses(r"^C[0-9]{6}$", min_length=7, max_length=7, count=3)
+    assert search.found == ("a000000", "0000000", "A000000")
+    assert near_misses("a*", count=2) == Search((), True)  # every string holds a (possibly empty) match

@@ -14,6 +14,6 @@ from __future__ import annotations
 from .charset import WHITESPACE
 from .syntax import PatternError
 from .translate import translate
-from .witness import DEFAULT_STEPS, Search, strings
+from .witness import DEFAULT_STEPS, Search, near_misses, strings
 
-__all__ = ["DEFAULT_STEPS", "WHITESPACE", "PatternError", "Search", "strings", "translate"]
+__all__ = ["DEFAULT_STEPS", "WHITESPACE", "PatternError", "Search", "near_misses", "strings", "translate"]

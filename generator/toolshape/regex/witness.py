@@ -14,22 +14,22 @@ when it holds a string of length in [R, 2R); if it holds none, every string is s
 searching lengths below max(min_length, 2R) has seen them all.
 
 One step is one (state, atom) successor examined, or one candidate string built; DEFAULT_STEPS
-(200 000) takes well under a second for the patterns of real contracts.
+(50 000) takes well under a second for the patterns of real contracts.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .automaton import Nfa, TooLarge, build, closure
-from .charset import WORD, CharSet, partition
-from .syntax import parse
+from .charset import PREFERRED, WORD, CharSet, partition
+from .syntax import Assert, Look, Pattern, Seq, parse
 from .translate import translate
 
-DEFAULT_STEPS = 200_000
+DEFAULT_STEPS = 50_000
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,30 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=256)
-def _automaton(pattern: str) -> Nfa:
-    return build(parse(pattern))
+def _automata(pattern: str) -> tuple[list[Nfa], list[Nfa]]:
+    """Automata whose product is the pattern: ``^(?=X)(?!Z)Y`` is "^X and ^Y and not ^Z", which
+    makes the common leading lookaheads (password rules, reserved words) exact."""
+    parsed = parse(pattern)
+    items = list(parsed.root.items) if isinstance(parsed.root, Seq) else [parsed.root]
+    if not items or items[0] != Assert("start"):
+        return [build(parsed)], []
+    positive: list[Nfa] = []
+    negative: list[Nfa] = []
+    rest = items[1:]
+    inexact = False
+    while rest and isinstance(rest[0], Look) and rest[0].ahead:
+        look = rest.pop(0)
+        assert isinstance(look, Look)
+        part = build(Pattern(Seq((Assert("start"), look.body)), parsed.groups))
+        if not look.negative:
+            positive.append(part)
+        elif part.exact:
+            negative.append(part)
+        else:
+            inexact = True  # excluding an over-approximation could exclude too much: confirmation checks it
+    main = build(Pattern(Seq((Assert("start"), *rest)), parsed.groups))
+    main.exact = main.exact and not inexact
+    return [main, *positive], negative
 
 
 State = tuple[bool, bool, tuple[frozenset[int], ...]]
@@ -61,7 +83,7 @@ State = tuple[bool, bool, tuple[frozenset[int], ...]]
 class _Product:
     """The on-the-fly determinised product of several automata over a shared alphabet of atoms."""
 
-    def __init__(self, positive: list[Nfa], negative: list[Nfa], steps: int) -> None:
+    def __init__(self, positive: list[Nfa], negative: list[Nfa], budget: list[int]) -> None:
         self.nfas = positive + negative
         self.positive = len(positive)
         words = any(nfa.uses_words for nfa in self.nfas)
@@ -69,14 +91,14 @@ class _Product:
         self.atoms: list[CharSet] = partition(sets)
         self.atom_word = [atom.ranges[0][0] in WORD for atom in self.atoms]
         self.member = [[[atom.ranges[0][0] in s for s in nfa.sets] for nfa in self.nfas] for atom in self.atoms]
-        self.steps = steps
+        self.budget = budget
         self.successors: dict[State, list[State]] = {}
         self.accepting: dict[State, bool] = {}
         self.start: State = (True, False, tuple(frozenset([nfa.start]) for nfa in self.nfas))
 
     def spend(self, amount: int = 1) -> None:
-        self.steps -= amount
-        if self.steps < 0:
+        self.budget[0] -= amount
+        if self.budget[0] < 0:
             raise _OutOfSteps()
 
     def successor_list(self, state: State) -> list[State]:
@@ -188,17 +210,71 @@ def strings(
     negative = [_compiled(p) for p in excluded]
     if count <= 0 or (max_length is not None and max_length < min_length):
         return Search((), True)
-    try:
-        exact_excluded = [p for p in excluded if _automaton(p).exact]
-        product = _Product([_automaton(p) for p in patterns], [_automaton(p) for p in exact_excluded], steps)
-    except TooLarge:
-        return Search((), False)
-    found: list[str] = []
 
     def confirmed(text: str) -> bool:
-        product.spend()
         return all(r.search(text) for r in positive) and not any(r.search(text) for r in negative)
 
+    try:
+        branches = _branches(patterns, excluded)
+    except TooLarge:
+        return Search((), False)
+    budget = [steps]
+    found: set[str] = set()
+    complete = True
+    for more, fewer in branches:
+        try:
+            product = _Product(more, fewer, budget)
+        except TooLarge:
+            complete = False
+            continue
+        branch_found, branch_complete = _search(product, confirmed, min_length, max_length, count)
+        found.update(branch_found)
+        complete = complete and branch_complete
+    ordered = tuple(sorted(found, key=readable_key)[:count])
+    return Search(ordered, complete or len(ordered) == count)
+
+
+#: At most this many products are searched for one call (each excluded ``^(?!X)Y`` doubles them).
+MAX_BRANCHES = 16
+
+
+def _branches(patterns: Sequence[str], excluded: Sequence[str]) -> list[tuple[list[Nfa], list[Nfa]]]:
+    """The (positive, negative) automata of products whose union is the answer.
+
+    Excluding ``^(?=W)(?!X)Y`` means "W fails, or Y fails, or X holds": one product per case, so the
+    search stays exact; an excluded pattern with an approximated part is left to the confirmation.
+    """
+    base_more: list[Nfa] = []
+    base_fewer: list[Nfa] = []
+    for pattern in patterns:
+        more, fewer = _automata(pattern)
+        base_more += more
+        base_fewer += fewer
+    branches = [(base_more, base_fewer)]
+    for pattern in excluded:
+        more, fewer = _automata(pattern)
+        if not all(nfa.exact for nfa in more + fewer):
+            continue
+        cases: list[tuple[list[Nfa], list[Nfa]]] = [([], [nfa]) for nfa in more] + [([nfa], []) for nfa in fewer]
+        if len(branches) * len(cases) > MAX_BRANCHES:
+            continue
+        branches = [(m + cm, f + cf) for m, f in branches for cm, cf in cases]
+    return branches
+
+
+def readable_key(text: str) -> tuple[int, tuple[int, ...]]:
+    """Shortest first, then most readable first (the order of ``charset.PREFERRED``)."""
+    return len(text), tuple(_RANK.get(c, len(_RANK) + ord(c)) for c in text)
+
+
+_RANK = {c: i for i, c in enumerate(PREFERRED)}
+
+
+def _search(
+    product: _Product, confirmed: Callable[[str], bool], min_length: int, max_length: int | None, count: int
+) -> tuple[list[str], bool]:
+    """Up to ``count`` confirmed strings of the product, and whether the search saw them all."""
+    found: list[str] = []
     try:
         reach = product.reachable()
         dead: set[tuple[State, int]] = set()
@@ -209,11 +285,68 @@ def strings(
                 break  # finite, and every string is shorter than reach: all seen
             for text in _of_length(product, length, dead):
                 long_seen = long_seen or length >= reach
+                product.spend()
                 if confirmed(text):
                     found.append(text)
                     if len(found) == count:
-                        return Search(tuple(found), True)
+                        return found, True
             length += 1
     except _OutOfSteps:
-        return Search(tuple(found), False)
-    return Search(tuple(found), True)
+        return found, False
+    return found, True
+
+
+#: Characters tried when a near miss swaps or adds one: readable ones, then a line break and a non-ASCII letter.
+PROBES = "a0A-_. !\n\u00e9"
+
+
+def near_misses(
+    pattern: str,
+    *,
+    min_length: int = 0,
+    max_length: int | None = None,
+    count: int = 1,
+    steps: int = DEFAULT_STEPS,
+) -> Search:
+    """Up to ``count`` strings within the length bounds that ``pattern`` does not match, each one edit
+    (a character dropped, doubled, swapped or added) away from a string it matches, so a generated test
+    shows the pattern check at work. Falls back to the shortest non-matching strings when no edit of a
+    match misses (e.g. a pattern that matches a prefix of anything)."""
+    regex = _compiled(pattern)
+    if count <= 0 or (max_length is not None and max_length < min_length):
+        return Search((), True)
+    upper = None if max_length is None else max_length + 1
+    seeds = strings([pattern], min_length=max(0, min_length - 1), max_length=upper, count=3, steps=steps // 2)
+    budget = steps - steps // 2
+    found: list[str] = []
+    seen: set[str] = set()
+    for seed in seeds.found:
+        for text in sorted(_edits(seed), key=readable_key):
+            budget -= 1
+            if budget < 0:
+                return Search(tuple(found), False)
+            if text in seen or len(text) < min_length or (max_length is not None and len(text) > max_length):
+                continue
+            seen.add(text)
+            if regex.search(text) is None:
+                found.append(text)
+                if len(found) == count:
+                    return Search(tuple(found), True)
+    rest = strings([], excluded=[pattern], min_length=min_length, max_length=max_length, count=count, steps=budget)
+    merged = found + [text for text in rest.found if text not in seen][: count - len(found)]
+    return Search(tuple(merged), rest.complete or len(merged) == count)
+
+
+def _edits(seed: str) -> set[str]:
+    """Every string one edit away from ``seed``: one character dropped, doubled, replaced or inserted."""
+    out: set[str] = set()
+    for i in range(len(seed) + 1):
+        if i < len(seed):
+            out.add(seed[:i] + seed[i + 1 :])
+            out.add(seed[:i] + seed[i] + seed[i:])
+        for probe in PROBES:
+            out.add(seed[:i] + probe + seed[i:])
+            if i < len(seed):
+                out.add(seed[:i] + probe + seed[i + 1 :])
+    out.discard(seed)
+    return out
