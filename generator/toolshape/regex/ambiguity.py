@@ -69,16 +69,14 @@ class _Builder:
 
     cap: int | None = None
     sets: list[CharSet] = field(default_factory=lambda: [CharSet(())])
-    spans: list[tuple[tuple[int, int], ...]] = field(default_factory=lambda: [()])
     follow: list[dict[int, int]] = field(default_factory=lambda: [{}])
     looks: list[Node] = field(default_factory=list)
-    unbounded: set[tuple[int, int]] = field(default_factory=set)
+    loop_spans: dict[tuple[int, int], set[tuple[int, int]]] = field(default_factory=dict)
 
-    def position(self, chars: CharSet, spans: tuple[tuple[int, int], ...]) -> int:
+    def position(self, chars: CharSet) -> int:
         if len(self.sets) > MAX_POSITIONS:
             raise _TooComplex()
         self.sets.append(chars)
-        self.spans.append(spans)
         self.follow.append({})
         return len(self.sets) - 1
 
@@ -100,17 +98,21 @@ class _Builder:
             a.free_nullable and b.free_nullable,
         )
 
-    def star(self, a: _Part) -> _Part:
+    def star(self, a: _Part, span: tuple[int, int]) -> _Part:
+        """``a`` repeated; each edge back to the start remembers the repeat's span, to name loops."""
         self.link(a.last, a.first)
+        for x in a.last:
+            for y in a.first:
+                self.loop_spans.setdefault((x, y), set()).add(span)
         return _Part(a.first, a.last, True, a.free_last, True)
 
     @staticmethod
     def optional(a: _Part) -> _Part:
         return _Part(a.first, a.last, True, a.free_last, True)
 
-    def part(self, node: Node, spans: tuple[tuple[int, int], ...]) -> _Part:
+    def part(self, node: Node) -> _Part:
         if isinstance(node, Char):
-            p = frozenset([self.position(node.chars, spans)])
+            p = frozenset([self.position(node.chars)])
             return _Part(p, p, False, p, False)
         if isinstance(node, Empty):
             return _EMPTY
@@ -120,14 +122,14 @@ class _Builder:
             self.looks.append(node.body)
             return _ZERO_WIDTH
         if isinstance(node, Group):
-            return self.part(node.body, spans)
+            return self.part(node.body)
         if isinstance(node, Seq):
             result = _EMPTY
             for item in node.items:
-                result = self.seq(result, self.part(item, spans))
+                result = self.seq(result, self.part(item))
             return result
         if isinstance(node, Alt):
-            parts = [self.part(option, spans) for option in node.options]
+            parts = [self.part(option) for option in node.options]
             return _Part(
                 frozenset().union(*(p.first for p in parts)),
                 frozenset().union(*(p.last for p in parts)),
@@ -136,9 +138,9 @@ class _Builder:
                 any(p.free_nullable for p in parts),
             )
         assert isinstance(node, Repeat)
-        return self.repeat(node, spans + (node.span,))
+        return self.repeat(node)
 
-    def repeat(self, node: Repeat, spans: tuple[tuple[int, int], ...]) -> _Part:
+    def repeat(self, node: Repeat) -> _Part:
         """``min`` copies, then a loop or ``max - min`` nested optional copies, as the matcher counts."""
         low, high = node.min, node.max
         if self.cap is not None:
@@ -146,28 +148,26 @@ class _Builder:
             high = None if high is None else low + min(high - node.min, self.cap)
         result = _EMPTY
         for _ in range(low):
-            result = self.seq(result, self.part(node.body, spans))
+            result = self.seq(result, self.part(node.body))
         if high is None:
-            self.unbounded.add(node.span)
-            return self.seq(result, self.star(self.part(node.body, spans)))
-        return self.seq(result, self.nested(node.body, spans, high - low))
+            return self.seq(result, self.star(self.part(node.body), node.span))
+        return self.seq(result, self.nested(node.body, high - low))
 
-    def nested(self, body: Node, spans: tuple[tuple[int, int], ...], copies: int) -> _Part:
+    def nested(self, body: Node, copies: int) -> _Part:
         if copies == 0:
             return _EMPTY
-        head = self.part(body, spans)
-        return self.optional(self.seq(head, self.nested(body, spans, copies - 1)))
+        head = self.part(body)
+        return self.optional(self.seq(head, self.nested(body, copies - 1)))
 
 
 @dataclass
 class _Automaton:
     sets: list[CharSet]
-    spans: list[tuple[tuple[int, int], ...]]
     succ: list[list[int]]
     multiple: set[tuple[int, int]]
     final: set[int]
     prefix: int | None
-    unbounded: set[tuple[int, int]]
+    loop_spans: dict[tuple[int, int], set[tuple[int, int]]]
     masks: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -177,18 +177,18 @@ class _Automaton:
 
 def _automaton(root: Node, anchored: bool, cap: int | None) -> tuple[_Automaton, list[Node]]:
     builder = _Builder(cap)
-    part = builder.part(root, ())
+    part = builder.part(root)
     first = set(part.first)
     prefix = None
-    if not anchored:
-        prefix = builder.position(ANY, ())
+    if not anchored and not part.free_nullable:  # a pattern that can match empty succeeds at position 0
+        prefix = builder.position(ANY)
         builder.follow[prefix] = dict.fromkeys(first | {prefix}, 1)
         first.add(prefix)
     builder.follow[0] = dict.fromkeys(first, 1)
     final = set(part.free_last) | ({0} if part.free_nullable else set())
     succ = [sorted(targets) for targets in builder.follow]
     multiple = {(x, y) for x, edges in enumerate(builder.follow) for y, n in edges.items() if n > 1}
-    automaton = _Automaton(builder.sets, builder.spans, succ, multiple, final, prefix, builder.unbounded)
+    automaton = _Automaton(builder.sets, succ, multiple, final, prefix, builder.loop_spans)
     return automaton, builder.looks
 
 
@@ -299,19 +299,14 @@ class _Analysis:
         return self.polynomial()
 
     def name(self, loop: list[int]) -> tuple[int, int] | None:
-        """The outermost unbounded repeat around every state of ``loop``: the one whose loop it is
-        (None for the search's retry loop)."""
+        """The widest repeat whose edge back to its start lies on ``loop`` (None for the search's retry)."""
         if self.a.prefix in loop:
             return None
-        common = self.a.spans[loop[0]]
-        for state in loop[1:]:
-            spans = self.a.spans[state]
-            k = 0
-            while k < min(len(common), len(spans)) and common[k] == spans[k]:
-                k += 1
-            common = common[:k]
-        loops = [span for span in common if span in self.a.unbounded]
-        return loops[0] if loops else (common[-1] if common else None)
+        members = set(loop)
+        spans = {
+            span for x in loop for y in self.a.succ[x] if y in members for span in self.a.loop_spans.get((x, y), ())
+        }
+        return max(spans, key=lambda span: (span[1] - span[0], -span[0])) if spans else None
 
     def exponential(self, loop: list[int]) -> bool:
         """Two distinct ways around ``loop`` on one word: a pair SCC with (p, p) and (p, q), p != q."""
@@ -432,8 +427,9 @@ def backtracking_problem(pattern: str, max_length: int | None) -> str | None:
 
 
 def _limit(degree: int) -> int:
-    limit = round(WORK_BUDGET ** (1 / (degree + 1)))
-    while limit ** (degree + 1) > WORK_BUDGET:
+    """The largest maxLength with maxLength ** (degree + 1) <= WORK_BUDGET (integer arithmetic)."""
+    limit: int = round(float(WORK_BUDGET) ** (1 / (degree + 1))) + 1
+    while pow(limit, degree + 1) > WORK_BUDGET:
         limit -= 1
     return limit
 
