@@ -164,3 +164,8 @@ def test_near_misses_keep_the_length_bounds() -> None:
     search = near_misses(r"^C[0-9]{6}$", min_length=7, max_length=7, count=3)
     assert search.found == ("a000000", "0000000", "A000000")
     assert near_misses("a*", count=2) == Search((), True)  # every string holds a (possibly empty) match
+
+
+def test_a_near_miss_of_a_reserved_word_pattern_is_the_reserved_word() -> None:
+    assert near_misses(r"^(?!admin$)[a-z]+$", count=1) == Search(("admin",), True)
+    assert near_misses(r"^(?!admin$|root$)[a-z]+$", count=2).found == ("root", "admin")

@@ -13,8 +13,11 @@ Completeness: with ``R`` reachable product states, the automaton's language is i
 when it holds a string of length in [R, 2R); if it holds none, every string is shorter than R, so
 searching lengths below max(min_length, 2R) has seen them all.
 
-One step is one (state, atom) successor examined, or one candidate string built; DEFAULT_STEPS
-(50 000) takes well under a second for the patterns of real contracts.
+One step is one (state, atom) successor examined, one candidate character placed, or one candidate
+string confirmed. DEFAULT_STEPS is 50 000: measured on CPython 3.11, a search that spends all of
+it (an unsatisfiable lookahead such as ``(?=a)b``, which the automaton cannot see through) takes
+about 1 s; ``strings`` plus ``near_misses`` with ``count=3`` for each of the example contracts'
+31 patterns take about 0.3 s together.
 """
 
 from __future__ import annotations
@@ -318,8 +321,11 @@ def near_misses(
     upper = None if max_length is None else max_length + 1
     seeds = strings([pattern], min_length=max(0, min_length - 1), max_length=upper, count=3, steps=steps // 2)
     budget = steps - steps // 2
-    found: list[str] = []
-    seen: set[str] = set()
+    found = _forbidden(pattern, regex, min_length, max_length, count, budget // 2)
+    budget -= budget // 2
+    if len(found) == count:
+        return Search(tuple(found), True)
+    seen: set[str] = set(found)
     for seed in seeds.found:
         for text in sorted(_edits(seed), key=readable_key):
             budget -= 1
@@ -335,6 +341,26 @@ def near_misses(
     rest = strings([], excluded=[pattern], min_length=min_length, max_length=max_length, count=count, steps=budget)
     merged = found + [text for text in rest.found if text not in seen][: count - len(found)]
     return Search(tuple(merged), rest.complete or len(merged) == count)
+
+
+def _forbidden(
+    pattern: str, regex: re.Pattern[str], min_length: int, max_length: int | None, count: int, steps: int
+) -> list[str]:
+    """Strings the rest of ``^(?!X)Y`` accepts but its lookahead refuses (X holds): the reserved
+    word itself, which shows the lookahead at work better than any edit."""
+    more, fewer = _automata(pattern)
+    out: list[str] = []
+    budget = [steps]
+    for forbidden in fewer:
+        try:
+            product = _Product([*more, forbidden], [], budget)
+        except TooLarge:
+            continue
+        found, _ = _search(product, lambda t: regex.search(t) is None, min_length, max_length, count - len(out))
+        out += [text for text in found if text not in out]
+        if len(out) >= count:
+            break
+    return out[:count]
 
 
 def _edits(seed: str) -> set[str]:
