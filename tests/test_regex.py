@@ -169,3 +169,17 @@ def test_near_misses_keep_the_length_bounds() -> None:
 def test_a_near_miss_of_a_reserved_word_pattern_is_the_reserved_word() -> None:
     assert near_misses(r"^(?!admin$)[a-z]+$", count=1) == Search(("admin",), True)
     assert near_misses(r"^(?!admin$|root$)[a-z]+$", count=2).found == ("root", "admin")
+
+
+def test_long_witnesses_are_found_directly() -> None:
+    # lengths below the shortest way to acceptance are skipped, not searched one by one
+    assert [len(t) for t in strings([r"^\d{1000}$"], count=2).found] == [1000, 1000]
+    assert strings([".{300,}"]).found == ("a" * 300,)
+    search = near_misses(r"^\d{1000}$", count=3)
+    assert search.complete and all(not re.search(translate(r"^\d{1000}$"), t) for t in search.found)
+    assert len(search.found) == 3
+
+
+def test_a_bounded_language_is_complete_without_trying_longer_strings() -> None:
+    assert strings(["^(aa)+$"], min_length=5, max_length=5) == Search((), True)
+    assert strings(["^(ab|cd)$"], count=9) == Search(("ab", "cd"), True)

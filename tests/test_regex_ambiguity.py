@@ -184,7 +184,7 @@ def _regexploit_starriness(pattern: str) -> int:
     redos = pytest.importorskip("regexploit.redos")
     try:
         parsed = sre.SreOpParser().parse_sre(translate(pattern).removeprefix("(?a)"))
-    except Exception:  # regexploit cannot read every pattern; then it has no verdict
+    except Exception:  # noqa: BLE001 - regexploit cannot read every pattern; then it has no verdict
         return 0
     return max((r.starriness for r in redos.find(parsed)), default=0)
 
@@ -207,3 +207,9 @@ def test_random_patterns_regexploit_flags_are_flagged(pattern: str) -> None:
 def test_the_lint_never_raises(pattern: str, max_length: int | None) -> None:
     problem = backtracking_problem(pattern, max_length)
     assert problem is None or pattern in problem or repr(pattern) in problem
+
+
+@pytest.mark.parametrize("pattern", [r"^(a|a){50}$", r"^(\w{1,1000}\s?){1,1000}$", r"^([a-z0-9]{1,1000}[-.]?){1,50}$"])
+def test_long_bounded_repeats_count_as_loops(pattern: str) -> None:
+    # 2^50 ways to match '(a|a){50}': a bounded repeat this long is as bad as a loop
+    assert analyse(pattern).exponential is not None

@@ -112,7 +112,9 @@ def test_translations_compile_alike_on_every_supported_python(minor: int) -> Non
         pytest.skip(f"no CPython 3.{minor} under /root/.pyenv/versions")
     entries = corpus()
     payload = json.dumps([[source, SAMPLES] for source, _ in entries])
-    result = subprocess.run([python, "-c", SCRIPT], input=payload, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [python, "-c", SCRIPT], input=payload, capture_output=True, text=True, timeout=120, check=False
+    )
     assert result.returncode == 0, result.stderr
     verdicts = dict(json.loads(result.stdout))
     different = {source: verdicts[source] for source, here in entries if verdicts[source] != here}

@@ -7,7 +7,8 @@ automaton's degree of ambiguity.
 
 - The automaton is epsilon-free with the matcher's structure: Glushkov's position automaton, one
   state per character occurrence, counted repeats unrolled as the matcher runs them (``a{0,3}`` as
-  ``(a(a(a)?)?)?``, not ``a?a?a?``). Zero-width parts (anchors, lookarounds, backreferences) are
+  ``(a(a(a)?)?)?``, not ``a?a?a?``), counts above 8 read as a loop (``(a|a){50}`` has 2^50 ways
+  to match, which only a loop makes visible). Zero-width parts (anchors, lookarounds, backreferences) are
   read as always passing, which only adds paths; lookaround bodies are analysed on their own.
 - Search semantics: a pattern that does not begin with ``^`` is tried at every start position,
   modelled by a state that loops on any character before the pattern (one more degree).
@@ -37,8 +38,10 @@ from .syntax import Alt, Assert, Backref, Char, Empty, Group, Look, Node, Patter
 
 #: The largest maxLength ** (degree + 1) accepted (see the module docstring for the measurement).
 WORK_BUDGET = 10_000_000
-#: Counted repeats are unrolled in full up to this many automaton states, else capped (see _Builder).
-MAX_POSITIONS = 3000
+#: Counted repeats are unrolled up to this count; above it they are read as a loop (see _Builder.repeat).
+UNROLL = 8
+#: Above this many automaton states the pattern is refused as too complex to analyse.
+MAX_POSITIONS = 5000
 #: Above this many states visited, the analysis gives up and refuses the pattern as too complex.
 MAX_WORK = 3_000_000
 
@@ -67,7 +70,6 @@ _ZERO_WIDTH = _Part(frozenset(), frozenset(), True, frozenset(), False)
 class _Builder:
     """Glushkov's position automaton; state 0 is the initial state, positions are 1, 2, ..."""
 
-    cap: int | None = None
     sets: list[CharSet] = field(default_factory=lambda: [CharSet(())])
     follow: list[dict[int, int]] = field(default_factory=lambda: [{}])
     looks: list[Node] = field(default_factory=list)
@@ -141,11 +143,13 @@ class _Builder:
         return self.repeat(node)
 
     def repeat(self, node: Repeat) -> _Part:
-        """``min`` copies, then a loop or ``max - min`` nested optional copies, as the matcher counts."""
-        low, high = node.min, node.max
-        if self.cap is not None:
-            low = min(low, self.cap)
-            high = None if high is None else low + min(high - node.min, self.cap)
+        """``min`` copies, then a loop or ``max - min`` nested optional copies, as the matcher counts.
+
+        Counts above UNROLL become a loop (``a{3,100}`` is read as ``a{3,}``, ``(a|a){50}`` as
+        ``(a|a){8,}``): a longer bounded repeat multiplies paths as a loop does, and a loop is what
+        the analysis can see; it only adds paths, so a pattern it passes is safe."""
+        low = min(node.min, UNROLL)
+        high = node.max if node.max is not None and node.max <= UNROLL else None
         result = _EMPTY
         for _ in range(low):
             result = self.seq(result, self.part(node.body))
@@ -154,10 +158,12 @@ class _Builder:
         return self.seq(result, self.nested(node.body, high - low))
 
     def nested(self, body: Node, copies: int) -> _Part:
-        if copies == 0:
-            return _EMPTY
-        head = self.part(body)
-        return self.optional(self.seq(head, self.nested(body, copies - 1)))
+        """``(b(b(b)?)?)?`` for three copies, built from the innermost out (no recursion per copy)."""
+        heads = [self.part(body) for _ in range(copies)]
+        result = _EMPTY
+        for head in reversed(heads):
+            result = self.optional(self.seq(head, result))
+        return result
 
 
 @dataclass
@@ -175,8 +181,8 @@ class _Automaton:
         self.masks = [sum(1 << i for i, atom in enumerate(atoms) if atom.ranges[0][0] in s) for s in self.sets]
 
 
-def _automaton(root: Node, anchored: bool, cap: int | None) -> tuple[_Automaton, list[Node]]:
-    builder = _Builder(cap)
+def _automaton(root: Node, anchored: bool) -> tuple[_Automaton, list[Node]]:
+    builder = _Builder()
     part = builder.part(root)
     first = set(part.first)
     prefix = None
@@ -258,10 +264,7 @@ def analyse(pattern: str) -> Ambiguity:
 
 
 def _analyse_node(root: Node, anchored: bool) -> Ambiguity:
-    try:
-        automaton, looks = _automaton(root, anchored, None)
-    except _TooComplex:
-        automaton, looks = _automaton(root, anchored, 3)
+    automaton, looks = _automaton(root, anchored)
     verdict = _Analysis(automaton).run()
     for body in looks:
         inner = _analyse_node(body, False)
@@ -399,7 +402,7 @@ def backtracking_problem(pattern: str, max_length: int | None) -> str | None:
         verdict = analyse(pattern)
     except PatternError:
         return None  # reported by the pattern check itself
-    except _TooComplex:
+    except (_TooComplex, RecursionError):
         return (
             f"pattern {pattern!r} is too large for the backtracking analysis; split it or simplify its "
             "repeats so it can be shown not to backtrack catastrophically"

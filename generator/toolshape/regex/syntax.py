@@ -433,7 +433,7 @@ class _Parser:
         code = int(digits, 16)
         low = self.text[self.pos : self.pos + 6]
         if 0xD800 <= code <= 0xDBFF and low.startswith("\\u") and _is_hex(low[2:]) and len(low) == 6:
-            second = int(low[2:], 16)
+            second = int(low[2:], 16)  # noqa: FURB166 - the digits are checked as hex above
             if 0xDC00 <= second <= 0xDFFF:  # a surrogate pair spells one code point
                 self.pos += 6
                 return 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)

@@ -5,13 +5,16 @@ the set of automaton states of each pattern plus what the assertions need (at th
 last character a word character?). Characters are grouped into atoms (``charset.partition``): all
 characters of an atom lead to the same state, so a dead end is recognised once per atom.
 
-For each length from ``min_length`` up, a depth-first search yields strings in readable order
-(``CharSet.readable``), pruning (state, remaining length) pairs already known to lead nowhere.
-Every candidate is confirmed with the compiled translation before it is returned.
+First the whole reachable product is built, and for each state the shortest and longest way to
+acceptance (the longest is unbounded when a cycle lies on the way). Then for each length from
+max(min_length, shortest) to min(max_length, longest) a depth-first search yields strings in
+readable order (``CharSet.readable``), skipping successors that cannot end in acceptance at the
+right length and (state, remaining length) pairs already known to lead nowhere. Every candidate is
+confirmed with the compiled translation before it is returned.
 
-Completeness: with ``R`` reachable product states, the automaton's language is infinite exactly
-when it holds a string of length in [R, 2R); if it holds none, every string is shorter than R, so
-searching lengths below max(min_length, 2R) has seen them all.
+Completeness: the automaton accepts every string the patterns accept (approximations only widen
+it), and the search visits every string it accepts of the lengths it covers; when the longest way
+is bounded, all lengths are covered, so running out of lengths means nothing else exists.
 
 One step is one (state, atom) successor examined, one candidate character placed, or one candidate
 string confirmed. DEFAULT_STEPS is 50 000: measured on CPython 3.11, a search that spends all of
@@ -98,6 +101,8 @@ class _Product:
         self.successors: dict[State, list[State]] = {}
         self.accepting: dict[State, bool] = {}
         self.start: State = (True, False, tuple(frozenset([nfa.start]) for nfa in self.nfas))
+        self.shortest: dict[State, int] = {}
+        self.longest: dict[State, int | None] = {}
 
     def spend(self, amount: int = 1) -> None:
         self.budget[0] -= amount
@@ -134,16 +139,70 @@ class _Product:
             self.accepting[state] = known
         return known
 
-    def reachable(self) -> int:
-        """How many states the product reaches (R in the module docstring)."""
+    def fits(self, state: State, remaining: int) -> bool:
+        """Whether some path of exactly ``remaining`` characters might lead from ``state`` to acceptance
+        (within the shortest and longest such paths; the dead set catches the gaps in between)."""
+        if remaining == 0:
+            return self.accepts(state)
+        shortest = self.shortest.get(state)
+        if shortest is None or shortest > remaining:
+            return False
+        longest = self.longest[state]
+        return longest is None or remaining <= longest
+
+    def distances(self) -> None:
+        """For every reachable state, the fewest and most characters that lead from it to acceptance
+        (``shortest``, ``longest``; None for unbounded); states that never accept get neither."""
+        order = [self.start]
         seen = {self.start}
-        todo = [self.start]
-        while todo:
-            for nxt in self.successor_list(todo.pop()):
+        for state in order:  # grows while it is read: breadth-first
+            for nxt in self.successor_list(state):
                 if nxt not in seen:
                     seen.add(nxt)
-                    todo.append(nxt)
-        return len(seen)
+                    order.append(nxt)
+        back: dict[State, list[State]] = {state: [] for state in order}
+        for state in order:
+            for nxt in set(self.successor_list(state)):
+                back[nxt].append(state)
+        self.shortest = {state: 0 for state in order if self.accepts(state)}
+        frontier = sorted(self.shortest, key=order.index)
+        while frontier:
+            following: list[State] = []
+            for state in frontier:
+                for prev in back[state]:
+                    if prev not in self.shortest:
+                        self.shortest[prev] = self.shortest[state] + 1
+                        following.append(prev)
+            frontier = following
+        self.longest = _longest(order, self.shortest, self.successor_list, self.accepts)
+
+
+def _longest(
+    order: list[State],
+    live: dict[State, int],
+    successors: Callable[[State], list[State]],
+    accepts: Callable[[State], bool],
+) -> dict[State, int | None]:
+    """The longest path to acceptance from each live state, None when a cycle makes it unbounded.
+
+    Kahn's algorithm from the end: a state is settled once all its live successors are; states on
+    or before a cycle are never settled and stay unbounded."""
+    edges = {state: [n for n in dict.fromkeys(successors(state)) if n in live] for state in order if state in live}
+    pending = {state: len(targets) for state, targets in edges.items()}
+    back: dict[State, list[State]] = {state: [] for state in edges}
+    for state, targets in edges.items():
+        for nxt in targets:
+            back[nxt].append(state)
+    ready = [state for state in edges if pending[state] == 0]
+    settled: dict[State, int] = {}
+    while ready:
+        state = ready.pop()
+        settled[state] = max([settled[n] + 1 for n in edges[state]] + ([0] if accepts(state) else []))
+        for prev in back[state]:
+            pending[prev] -= 1
+            if pending[prev] == 0:
+                ready.append(prev)
+    return {state: settled.get(state) for state in edges}
 
 
 def _of_length(product: _Product, length: int, dead: set[tuple[State, int]]) -> Iterator[str]:
@@ -186,10 +245,7 @@ def _choices(
 ) -> Iterator[tuple[str, State]]:
     """(character, next state) pairs worth trying from ``state`` with ``remaining`` characters to go."""
     for atom, nxt in zip(product.atoms, product.successor_list(state)):
-        if remaining == 1:
-            if not product.accepts(nxt):
-                continue
-        elif (nxt, remaining - 1) in dead:
+        if not product.fits(nxt, remaining - 1) or (nxt, remaining - 1) in dead:
             continue
         for char in atom.readable():
             if remaining > 1 and (nxt, remaining - 1) in dead:
@@ -279,15 +335,14 @@ def _search(
     """Up to ``count`` confirmed strings of the product, and whether the search saw them all."""
     found: list[str] = []
     try:
-        reach = product.reachable()
+        product.distances()
+        if product.start not in product.shortest:
+            return found, True  # nothing is ever accepted
+        longest = product.longest[product.start]
+        length = max(min_length, product.shortest[product.start])
         dead: set[tuple[State, int]] = set()
-        long_seen = False
-        length = min_length
-        while max_length is None or length <= max_length:
-            if length >= max(min_length, 2 * reach) and not long_seen:
-                break  # finite, and every string is shorter than reach: all seen
+        while (max_length is None or length <= max_length) and (longest is None or length <= longest):
             for text in _of_length(product, length, dead):
-                long_seen = long_seen or length >= reach
                 product.spend()
                 if confirmed(text):
                     found.append(text)
@@ -363,10 +418,17 @@ def _forbidden(
     return out[:count]
 
 
+#: A long seed is edited only at this many positions at each end (its edits are otherwise alike).
+EDGE_POSITIONS = 12
+
+
 def _edits(seed: str) -> set[str]:
-    """Every string one edit away from ``seed``: one character dropped, doubled, replaced or inserted."""
+    """Strings one edit away from ``seed``: one character dropped, doubled, replaced or inserted."""
     out: set[str] = set()
-    for i in range(len(seed) + 1):
+    positions = list(range(len(seed) + 1))
+    if len(seed) > 2 * EDGE_POSITIONS:
+        positions = positions[:EDGE_POSITIONS] + positions[-EDGE_POSITIONS:]
+    for i in positions:
         if i < len(seed):
             out.add(seed[:i] + seed[i + 1 :])
             out.add(seed[:i] + seed[i] + seed[i:])
