@@ -183,3 +183,8 @@ def test_long_witnesses_are_found_directly() -> None:
 def test_a_bounded_language_is_complete_without_trying_longer_strings() -> None:
     assert strings(["^(aa)+$"], min_length=5, max_length=5) == Search((), True)
     assert strings(["^(ab|cd)$"], count=9) == Search(("ab", "cd"), True)
+
+
+def test_an_unanchored_long_repeat_is_witnessed() -> None:
+    search = strings(["a{0}b{1000}"], count=2)
+    assert search.complete and search.found[0] == "b" * 1000 and len(search.found) == 2

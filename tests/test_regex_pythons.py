@@ -124,3 +124,62 @@ def test_translations_compile_alike_on_every_supported_python(minor: int) -> Non
 def test_possessive_syntax_never_reaches_the_translation() -> None:
     with pytest.raises(PatternError):
         translate("^[0-9]++$")
+
+
+GENERATOR_SCRIPT = """
+import json, sys
+from toolshape.regex import PatternError, backtracking_problem, near_misses, strings
+out = []
+for pattern in json.load(sys.stdin):
+    try:
+        found = strings([pattern], count=3)
+        missed = near_misses(pattern, count=3)
+        out.append([list(found.found), found.complete, list(missed.found), missed.complete,
+                    backtracking_problem(pattern, 100)])
+    except PatternError as exc:
+        out.append(str(exc))
+print(json.dumps(out))
+"""
+
+
+def _answers(patterns: list[str]) -> list[Any]:
+    from toolshape.regex import backtracking_problem, near_misses, strings
+
+    out: list[Any] = []
+    for pattern in patterns:
+        try:
+            found = strings([pattern], count=3)
+            missed = near_misses(pattern, count=3)
+            out.append(
+                [
+                    list(found.found),
+                    found.complete,
+                    list(missed.found),
+                    missed.complete,
+                    backtracking_problem(pattern, 100),
+                ]
+            )
+        except PatternError as exc:
+            out.append(str(exc))
+    return out
+
+
+@pytest.mark.parametrize(("minor", "seed"), [(10, "1"), (12, "2"), (13, "3")])
+def test_witnesses_and_lint_are_the_same_on_every_generator_python(minor: int, seed: str) -> None:
+    """Same answers on 3.10-3.13 and under any string hash seed (set iteration never reaches output)."""
+    python = _interpreter(minor)
+    if python is None:
+        pytest.skip(f"no CPython 3.{minor} under /root/.pyenv/versions")
+    patterns = list(dict.fromkeys(contract_patterns() + TRICKY + SAFE[:8] + CODEQL_EXPONENTIAL[:3]))
+    env = {"PYTHONPATH": str(ROOT / "generator"), "PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(
+        [python, "-c", GENERATOR_SCRIPT],
+        input=json.dumps(patterns),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(json.dumps(_answers(patterns)))

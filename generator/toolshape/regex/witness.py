@@ -12,6 +12,11 @@ readable order (``CharSet.readable``), skipping successors that cannot end in ac
 right length and (state, remaining length) pairs already known to lead nowhere. Every candidate is
 confirmed with the compiled translation before it is returned.
 
+An unanchored pattern's automaton holds a state for each start still in progress, so a long
+counted repeat (``b{1000}``) makes large states; when the full search runs out of steps, a second
+one looks only for matches at position 0, which needs a small automaton (its answers are answers;
+only completeness is then not claimed). Large states also cost steps in proportion.
+
 Completeness: the automaton accepts every string the patterns accept (approximations only widen
 it), and the search visits every string it accepts of the lengths it covers; when the longest way
 is bounded, all lengths are covered, so running out of lengths means nothing else exists.
@@ -32,10 +37,13 @@ from functools import lru_cache
 
 from .automaton import Nfa, TooLarge, build, closure
 from .charset import PREFERRED, WORD, CharSet, partition
-from .syntax import Assert, Look, Pattern, Seq, parse
+from .syntax import Alt, Assert, Group, Look, Node, Pattern, Repeat, Seq, parse
 from .translate import translate
 
 DEFAULT_STEPS = 50_000
+#: Where the automaton only approximates (lookarounds, backreferences), the characters of an atom
+#: tried at each position: the confirmation may refuse any of them, and an atom can be huge.
+INEXACT_CHARACTERS = 3
 
 
 @dataclass(frozen=True)
@@ -57,13 +65,13 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=256)
-def _automata(pattern: str) -> tuple[list[Nfa], list[Nfa]]:
+def _automata(pattern: str, at_any_start: bool = True) -> tuple[list[Nfa], list[Nfa]]:
     """Automata whose product is the pattern: ``^(?=X)(?!Z)Y`` is "^X and ^Y and not ^Z", which
     makes the common leading lookaheads (password rules, reserved words) exact."""
     parsed = parse(pattern)
     items = list(parsed.root.items) if isinstance(parsed.root, Seq) else [parsed.root]
     if not items or items[0] != Assert("start"):
-        return [build(parsed)], []
+        return [build(parsed, at_any_start=at_any_start)], []
     positive: list[Nfa] = []
     negative: list[Nfa] = []
     rest = items[1:]
@@ -71,14 +79,14 @@ def _automata(pattern: str) -> tuple[list[Nfa], list[Nfa]]:
     while rest and isinstance(rest[0], Look) and rest[0].ahead:
         look = rest.pop(0)
         assert isinstance(look, Look)
-        part = build(Pattern(Seq((Assert("start"), look.body)), parsed.groups))
+        part = build(Pattern(Seq((Assert("start"), look.body)), parsed.groups), at_any_start=False)
         if not look.negative:
             positive.append(part)
         elif part.exact:
             negative.append(part)
         else:
             inexact = True  # excluding an over-approximation could exclude too much: confirmation checks it
-    main = build(Pattern(Seq((Assert("start"), *rest)), parsed.groups))
+    main = build(Pattern(Seq((Assert("start"), *rest)), parsed.groups), at_any_start=False)
     main.exact = main.exact and not inexact
     return [main, *positive], negative
 
@@ -89,7 +97,7 @@ State = tuple[bool, bool, tuple[frozenset[int], ...]]
 class _Product:
     """The on-the-fly determinised product of several automata over a shared alphabet of atoms."""
 
-    def __init__(self, positive: list[Nfa], negative: list[Nfa], budget: list[int]) -> None:
+    def __init__(self, positive: list[Nfa], negative: list[Nfa], budget: list[int], all_excluded: bool) -> None:
         self.nfas = positive + negative
         self.positive = len(positive)
         words = any(nfa.uses_words for nfa in self.nfas)
@@ -98,11 +106,17 @@ class _Product:
         self.atom_word = [atom.ranges[0][0] in WORD for atom in self.atoms]
         self.member = [[[atom.ranges[0][0] in s for s in nfa.sets] for nfa in self.nfas] for atom in self.atoms]
         self.budget = budget
+        #: Exact: every string the product accepts is an answer, so one character per atom speaks for all.
+        self.exact = all_excluded and all(nfa.exact for nfa in self.nfas)
+        #: Set when an inexact search tried only some characters of an atom: it can no longer be complete.
+        self.truncated = False
         self.successors: dict[State, list[State]] = {}
         self.accepting: dict[State, bool] = {}
         self.start: State = (True, False, tuple(frozenset([nfa.start]) for nfa in self.nfas))
         self.shortest: dict[State, int] = {}
         self.longest: dict[State, int | None] = {}
+        self._targets: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+        self._closures: dict[tuple[int, frozenset[int], bool, bool, bool, bool], frozenset[int]] = {}
 
     def spend(self, amount: int = 1) -> None:
         self.budget[0] -= amount
@@ -119,21 +133,46 @@ class _Product:
         for a, atom_word in enumerate(self.atom_word):
             self.spend()
             moved = []
-            for n, (nfa, kernel) in enumerate(zip(self.nfas, kernels)):
-                reach = closure(nfa, kernel, at_start, False, prev_word, atom_word)
-                member = self.member[a][n]
-                moved.append(frozenset(t for s in reach for set_id, t in nfa.chars[s] if member[set_id]))
+            for n, kernel in enumerate(kernels):
+                targets = self.targets(n, a)
+                reach = self.closure(n, kernel, at_start, False, prev_word, atom_word)
+                moved.append(frozenset().union(*(targets[s] for s in reach)))
             out.append((False, atom_word, tuple(moved)))
+            self.spend(sum(len(kernel) for kernel in moved) // 16)  # large state sets cost more time
         self.successors[state] = out
         return out
+
+    def targets(self, n: int, a: int) -> list[tuple[int, ...]]:
+        """For automaton ``n`` and atom ``a``: the states each state moves to on that atom."""
+        key = (n, a)
+        known = self._targets.get(key)
+        if known is None:
+            nfa, member = self.nfas[n], self.member[a][n]
+            known = [tuple(t for set_id, t in edges if member[set_id]) for edges in nfa.chars]
+            self._targets[key] = known
+        return known
+
+    def closure(
+        self, n: int, kernel: frozenset[int], at_start: bool, at_end: bool, prev_word: bool, next_word: bool
+    ) -> frozenset[int]:
+        """``automaton.closure``, remembered (many states and atoms share one)."""
+        nfa = self.nfas[n]
+        if not nfa.uses_words:
+            prev_word = next_word = False
+        key = (n, kernel, at_start, at_end, prev_word, next_word)
+        known = self._closures.get(key)
+        if known is None:
+            known = closure(nfa, kernel, at_start, at_end, prev_word, next_word)
+            self._closures[key] = known
+        return known
 
     def accepts(self, state: State) -> bool:
         known = self.accepting.get(state)
         if known is None:
             at_start, prev_word, kernels = state
             verdicts = [
-                nfa.final in closure(nfa, kernel, at_start, True, prev_word, False)
-                for nfa, kernel in zip(self.nfas, kernels)
+                self.nfas[n].final in self.closure(n, kernel, at_start, True, prev_word, False)
+                for n, kernel in enumerate(kernels)
             ]
             known = all(verdicts[: self.positive]) and not any(verdicts[self.positive :])
             self.accepting[state] = known
@@ -247,9 +286,12 @@ def _choices(
     for atom, nxt in zip(product.atoms, product.successor_list(state)):
         if not product.fits(nxt, remaining - 1) or (nxt, remaining - 1) in dead:
             continue
-        for char in atom.readable():
+        for tried, char in enumerate(atom.readable()):
             if remaining > 1 and (nxt, remaining - 1) in dead:
                 break  # the first characters of this atom found that the rest leads nowhere
+            if not product.exact and tried == INEXACT_CHARACTERS:
+                product.truncated = True  # the confirmation decides, and an atom may hold a million characters
+                break
             yield char, nxt
 
 
@@ -273,32 +315,76 @@ def strings(
     def confirmed(text: str) -> bool:
         return all(r.search(text) for r in positive) and not any(r.search(text) for r in negative)
 
+    full_budget = [steps - steps // 4]
+    found, complete = _union(patterns, excluded, True, confirmed, min_length, max_length, count, full_budget)
+    if len(found) < count and not complete and patterns and all(_starts_anywhere(p) for p in patterns):
+        # Out of steps: an unanchored pattern's automaton holds a state per possible start. Matches at
+        # position 0 alone need a much smaller one; its answers are answers too.
+        rest = [steps // 4 + max(full_budget[0], 0)]
+        quick, _ = _union(patterns, excluded, False, confirmed, min_length, max_length, count, rest)
+        found = tuple(sorted(set(found) | set(quick), key=readable_key)[:count])
+    return Search(found, complete or len(found) == count)
+
+
+@lru_cache(maxsize=256)
+def _starts_anywhere(pattern: str) -> bool:
+    """Whether a match of ``pattern`` can be moved to position 0 without changing what it needs: not
+    when it looks behind or tests a word boundary, whose verdict depends on the text before it."""
+    todo: list[Node] = [parse(pattern).root]
+    while todo:
+        node = todo.pop()
+        if (isinstance(node, Look) and not node.ahead) or (
+            isinstance(node, Assert) and node.kind in ("word", "nonword")
+        ):
+            return False
+        if isinstance(node, Seq):
+            todo.extend(node.items)
+        elif isinstance(node, Alt):
+            todo.extend(node.options)
+        elif isinstance(node, (Group, Repeat, Look)):
+            todo.append(node.body)
+    return True
+
+
+def _union(
+    patterns: Sequence[str],
+    excluded: Sequence[str],
+    at_any_start: bool,
+    confirmed: Callable[[str], bool],
+    min_length: int,
+    max_length: int | None,
+    count: int,
+    budget: list[int],
+) -> tuple[tuple[str, ...], bool]:
+    """The first ``count`` answers of the union of the products (``_branches``), and whether the
+    search saw everything."""
     try:
-        branches = _branches(patterns, excluded)
+        branches, all_excluded = _branches(patterns, excluded, at_any_start)
     except TooLarge:
-        return Search((), False)
-    budget = [steps]
+        return (), False
     found: set[str] = set()
     complete = True
     for more, fewer in branches:
         try:
-            product = _Product(more, fewer, budget)
+            product = _Product(more, fewer, budget, all_excluded)
         except TooLarge:
             complete = False
             continue
         branch_found, branch_complete = _search(product, confirmed, min_length, max_length, count)
         found.update(branch_found)
         complete = complete and branch_complete
-    ordered = tuple(sorted(found, key=readable_key)[:count])
-    return Search(ordered, complete or len(ordered) == count)
+    return tuple(sorted(found, key=readable_key)[:count]), complete
 
 
 #: At most this many products are searched for one call (each excluded ``^(?!X)Y`` doubles them).
 MAX_BRANCHES = 16
 
 
-def _branches(patterns: Sequence[str], excluded: Sequence[str]) -> list[tuple[list[Nfa], list[Nfa]]]:
-    """The (positive, negative) automata of products whose union is the answer.
+def _branches(
+    patterns: Sequence[str], excluded: Sequence[str], at_any_start: bool = True
+) -> tuple[list[tuple[list[Nfa], list[Nfa]]], bool]:
+    """The (positive, negative) automata of products whose union is the answer, and whether every
+    excluded pattern is in them (else the confirmation alone keeps it out).
 
     Excluding ``^(?=W)(?!X)Y`` means "W fails, or Y fails, or X holds": one product per case, so the
     search stays exact; an excluded pattern with an approximated part is left to the confirmation.
@@ -306,19 +392,19 @@ def _branches(patterns: Sequence[str], excluded: Sequence[str]) -> list[tuple[li
     base_more: list[Nfa] = []
     base_fewer: list[Nfa] = []
     for pattern in patterns:
-        more, fewer = _automata(pattern)
+        more, fewer = _automata(pattern, at_any_start)
         base_more += more
         base_fewer += fewer
     branches = [(base_more, base_fewer)]
+    complete = True
     for pattern in excluded:
         more, fewer = _automata(pattern)
-        if not all(nfa.exact for nfa in more + fewer):
-            continue
         cases: list[tuple[list[Nfa], list[Nfa]]] = [([], [nfa]) for nfa in more] + [([nfa], []) for nfa in fewer]
-        if len(branches) * len(cases) > MAX_BRANCHES:
+        if not all(nfa.exact for nfa in more + fewer) or len(branches) * len(cases) > MAX_BRANCHES:
+            complete = False
             continue
         branches = [(m + cm, f + cf) for m, f in branches for cm, cf in cases]
-    return branches
+    return branches, complete
 
 
 def readable_key(text: str) -> tuple[int, tuple[int, ...]]:
@@ -351,7 +437,7 @@ def _search(
             length += 1
     except _OutOfSteps:
         return found, False
-    return found, True
+    return found, not product.truncated
 
 
 #: Characters tried when a near miss swaps or adds one: readable ones, then a line break and a non-ASCII letter.
@@ -408,7 +494,7 @@ def _forbidden(
     budget = [steps]
     for forbidden in fewer:
         try:
-            product = _Product([*more, forbidden], [], budget)
+            product = _Product([*more, forbidden], [], budget, True)
         except TooLarge:
             continue
         found, _ = _search(product, lambda t: regex.search(t) is None, min_length, max_length, count - len(out))
