@@ -18,7 +18,7 @@ from toolshape.regex.ambiguity import analyse
         ("^(a+)+$", 100, "can backtrack catastrophically: '(a+)+'"),
         # bounded inner repeats and polynomial patterns used to pass
         ("^(a{1,30})+$", None, "can backtrack catastrophically: '(a{1,30})+'"),
-        ("^a*a*a*a*a*a*b", 400, "about n^6 steps, and maxLength 400 is too long for it; add a maxLength of at most 14"),
+        ("^a*a*a*a*a*a*b", 400, "about n^6 steps, and maxLength 400 is too long for it; add a maxLength of at most 13"),
         # the generator hung deriving cases for this one
         ("^(a+)+b", 60, "can backtrack catastrophically: '(a+)+'"),
         ("[a-z]+$", None, "the search retrying at every start (the pattern does not begin with '^') and '[a-z]+'"),
@@ -170,7 +170,7 @@ def test_real_world_unambiguous_patterns_pass_without_max_length(pattern: str) -
     [
         (r"^[^@\s]+@[^@\s]+\.[^@\s]+$", 254),  # which '.' ends the domain: quadratic, short enough
         (r"^\d+\.?\d*$", 1000),  # the . is optional: where the first \d+ ends is open
-        (r"^[a-z0-9]+[a-z0-9-]*[a-z0-9]+$", 200),  # degree 2: up to 215
+        (r"^[a-z0-9]+[a-z0-9-]*[a-z0-9]+$", 170),  # degree 2: up to 170
     ],
 )
 def test_polynomial_patterns_pass_with_a_short_enough_max_length(pattern: str, max_length: int) -> None:
