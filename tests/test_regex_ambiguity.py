@@ -42,6 +42,7 @@ def test_issue_cases_are_refused_with_the_sub_pattern_named(
         ("^[a-z]+(-[a-z]+)*$", 0),
         ("^(a|b)*c(a|b)*$", 0),
         ("(A*A*X)*", 1),  # matches the empty string at the start: no retry at later starts
+        ("a(?=.*b)", 1),  # the lookahead runs at every start of an unanchored pattern
         ("^\\d+\\.?\\d*$", 1),
     ],
 )
@@ -157,6 +158,8 @@ SAFE = [
     r"^(\d{1,3}\.){3}\d{1,3}$",
     r"^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$",
     r"^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$",  # the last '.' ends the domain: one way
+    r"^(?=.*[0-9]).{12,}$",  # a lookahead right after '^' runs once, at position 0
+    r"^(?=.*[A-Z])(?=.*\d)(?!.*\s).{8,64}$",
 ]
 
 

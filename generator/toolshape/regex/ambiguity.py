@@ -9,7 +9,8 @@ automaton's degree of ambiguity.
   state per character occurrence, counted repeats unrolled as the matcher runs them (``a{0,3}`` as
   ``(a(a(a)?)?)?``, not ``a?a?a?``), counts above 8 read as a loop (``(a|a){50}`` has 2^50 ways
   to match, which only a loop makes visible). Zero-width parts (anchors, lookarounds, backreferences) are
-  read as always passing, which only adds paths; lookaround bodies are analysed on their own.
+  read as always passing, which only adds paths; lookaround bodies are analysed on their own (as
+  tried at every position, except lookaheads right after a leading ``^``, which run once).
 - Search semantics: a pattern that does not begin with ``^`` is tried at every start position,
   modelled by a state that loops on any character before the pattern (one more degree).
 - Success ends the search: a state after which the rest of the pattern can match nothing without
@@ -261,14 +262,28 @@ class Ambiguity:
 def analyse(pattern: str) -> Ambiguity:
     """The ambiguity of ``pattern`` (and of its lookaround bodies): raises PatternError if it does not parse."""
     parsed = parse(pattern)
-    return _analyse_node(parsed.root, _anchored(parsed.root))
+    return _analyse_node(parsed.root, _anchored(parsed.root), _leading_looks(parsed.root))
 
 
-def _analyse_node(root: Node, anchored: bool) -> Ambiguity:
+def _leading_looks(root: Node) -> set[int]:
+    """The lookaheads right after a leading ``^`` (``^(?=.*\\d)...``): they run once, at position 0,
+    so their bodies are analysed anchored; any other lookaround may run at every position."""
+    items = root.items if isinstance(root, Seq) else (root,)
+    if not items or items[0] != Assert("start"):
+        return set()
+    leading: set[int] = set()
+    for item in items[1:]:
+        if not (isinstance(item, Look) and item.ahead):
+            break
+        leading.add(id(item.body))
+    return leading
+
+
+def _analyse_node(root: Node, anchored: bool, leading: set[int]) -> Ambiguity:
     automaton, looks = _automaton(root, anchored)
     verdict = _Analysis(automaton).run()
     for body in looks:
-        inner = _analyse_node(body, False)
+        inner = _analyse_node(body, id(body) in leading, set())
         if inner.exponential is not None or inner.degree > verdict.degree:
             verdict = inner
         if verdict.exponential is not None:
