@@ -199,10 +199,15 @@ class _Checker:
     def __init__(self, document: Document) -> None:
         self.doc = document
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.sensitive: list[Path] = []
 
     def error(self, path: Path, message: str, *, at_key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
+
+    def warn(self, path: Path, message: str) -> None:
+        """A finding that does not stop generation (an annotation that contradicts its schema)."""
+        self.warnings.append(self.doc.problem(path, message, severity="warning"))
 
     # -- the contract file -------------------------------------------------
 
@@ -410,11 +415,15 @@ class _Checker:
             )
 
     def dead_values(self, schema: Any, path: Path, root: Any) -> None:
-        """enum/const values the rest of their schema refuses; default/examples their schema refuses.
+        """enum/const values the rest of their schema refuses (errors); default/examples their
+        schema refuses (warnings).
 
         Run only on a contract that passed every other check (the reference
-        evaluator expects well-formed schemas). Such a value is a contract bug: an
-        enum value that can never pass is still listed to the model as allowed.
+        evaluator expects well-formed schemas). An enum value that can never pass is
+        a contract bug: it is still listed to the model as allowed. ``default`` and a
+        schema's ``examples`` are annotations in JSON Schema, and real definitions
+        often say ``default: null`` on an optional key that refuses null ("absent"):
+        a warning, and nothing downstream takes such a value for a valid one.
         """
         if not isinstance(schema, dict):
             return
@@ -436,17 +445,19 @@ class _Checker:
         if "default" in schema:
             codes = _failures(schema, schema["default"], root)
             if codes:
-                self.error(
+                self.warn(
                     path + ("default",),
-                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes})",
+                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes}); "
+                    "it is kept as an annotation (the validator never applies a default)",
                 )
         if isinstance(schema.get("examples"), list):
             for i, example in enumerate(schema["examples"]):
                 codes = _failures(schema, example, root)
                 if codes:
-                    self.error(
+                    self.warn(
                         path + ("examples", i),
-                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes})",
+                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes}); "
+                        "it is kept as an annotation and not used in the generated tests",
                     )
         for keyword in ("items", "additionalProperties", "contains", "propertyNames"):
             if keyword in schema:
@@ -866,4 +877,5 @@ def check(document: Document) -> Contract:
         examples=examples,
         document=document,
         sensitive=checker.sensitive,
+        warnings=sorted(checker.warnings),
     )
