@@ -347,11 +347,23 @@ class _Checker:
         if is_integer(low) and is_integer(high) and low > high:
             self.error(path + ("minContains",), f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass")
         if "dependentRequired" in schema:
-            value = schema["dependentRequired"]
-            if not isinstance(value, dict) or not all(
-                isinstance(v, list) and all(isinstance(k, str) for k in v) and len(set(v)) == len(v) for v in value.values()
-            ):
-                self.error(path + ("dependentRequired",), "'dependentRequired' maps a key to a list of distinct key names")
+            self.dependent_required(schema["dependentRequired"], path + ("dependentRequired",))
+
+    def dependent_required(self, value: Any, path: Path) -> None:
+        """'dependentRequired' maps a key to a list of distinct key names; a problem points at the entry at fault."""
+        message = "'dependentRequired' maps a key to a list of distinct key names"
+        if not isinstance(value, dict):
+            self.error(path, message)
+            return
+        for key, needs in value.items():
+            if not isinstance(needs, list):
+                self.error(path + (key,), f"{message}; under '{key}' is {_a(json_type(needs))}")
+                continue
+            for i, need in enumerate(needs):
+                if not isinstance(need, str):
+                    self.error(path + (key, i), f"{message}; this is {_a(json_type(need))}")
+                elif need in needs[:i]:
+                    self.error(path + (key, i), f"{message}; '{need}' is listed twice under '{key}'")
 
     def reference(self, ref: Any, path: Path) -> None:
         if not isinstance(ref, str):
@@ -667,8 +679,13 @@ class _Checker:
         if "required" not in schema:
             return
         required = schema["required"]
-        if not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+        if not isinstance(required, list):
             self.error(path + ("required",), "'required' must be a list of key names")
+            return
+        odd = [i for i, key in enumerate(required) if not isinstance(key, str)]
+        for i in odd:  # at the entry that is not a key name
+            self.error(path + ("required", i), f"'required' must be a list of key names; this is {_a(json_type(required[i]))}")
+        if odd:
             return
         for i, key in enumerate(required):
             where = path + ("required", i)
