@@ -301,3 +301,28 @@ def test_a_failing_default_is_never_an_accepted_value(tmp_path: Path) -> None:
     assert {(e.path, e.code) for e in module.validate({"jobs": [{"state": "ok"}]}).errors} == {
         ("/jobs/0/state", "enum")
     }
+
+
+def test_diff_prints_the_new_sides_warnings_and_exits_as_without(tmp_path: Path) -> None:
+    import argparse
+    import io
+
+    from toolshape import diff
+
+    text = (CORPUS / "default_fails_its_schema.yaml").read_text(encoding="utf-8")
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old" / "t.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "new" / "t.yaml").write_text(text.replace("minimum: 1", "minimum: 2"), encoding="utf-8")
+    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(["old", "new", "--format", "json"])
+    out, err = io.StringIO(), io.StringIO()
+    code = diff.run(args, stdout=out, stderr=err, cwd=tmp_path)
+    assert code == 0
+    assert json.loads(out.getvalue())[0]["effect"] == "breaking"
+    # Only the new side's, once: the old side's warnings are history.
+    assert err.getvalue().splitlines() == [
+        (
+            "new/t.yaml:7:48: warning: 'default' 0 does not pass its own schema (minimum); "
+            "it is kept as an annotation (the validator never applies a default)"
+        )
+    ]

@@ -192,6 +192,7 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "path:line:col: error: message"
     notes: list[str] = field(default_factory=list)  # anomalies worth a bug report
+    warnings: list[str] = field(default_factory=list)  # the new contracts' "path:line:col: warning: message"
     added: list[str] = field(default_factory=list)  # tool names
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -333,8 +334,8 @@ class _Side:
         return built.checked.name in self.broken_names or PurePosixPath(built.display).name in self.broken_files
 
 
-def _load_side(files: Mapping[str, bytes], report: Report) -> _Side:
-    """Load and check every file; problems go to the report."""
+def _load_side(files: Mapping[str, bytes], report: Report, warn: bool = False) -> _Side:
+    """Load and check every file; problems (and, with ``warn``, warnings) go to the report."""
     side = _Side()
     tools = side.tools
     where: dict[str, str] = {}
@@ -363,6 +364,8 @@ def _load_side(files: Mapping[str, bytes], report: Report) -> _Side:
             continue
         tools[checked.name] = _Built(bytes(raw), display, checked)
         where[checked.name] = display
+        if warn:
+            report.warnings.extend(str(p) for p in checked.warnings)
     return side
 
 
@@ -389,7 +392,7 @@ def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path 
     report = Report()
     env = _environment(templates)
     old_side = _load_side(old, report)
-    new_side = _load_side(new, report)
+    new_side = _load_side(new, report, warn=True)  # the old side's warnings are history
     before, after = old_side.tools, new_side.tools
     for name in sorted(set(before) | set(after)):
         if (name not in after and new_side.unsure(before[name])) or (name not in before and old_side.unsure(after[name])):
@@ -1642,6 +1645,8 @@ def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd
         print(f"toolshape: error: {exc}", file=stderr)
         return 2
     stdout.write(render_report(report, args.format))
+    for warning in report.warnings:  # on stderr in every format: they change no claim
+        print(warning, file=stderr)
     if args.format != "text":  # text already lists them; keep them visible in CI logs
         for error in report.errors:
             print(error, file=stderr)
