@@ -326,3 +326,30 @@ def test_diff_prints_the_new_sides_warnings_and_exits_as_without(tmp_path: Path)
             "it is kept as an annotation (the validator never applies a default)"
         )
     ]
+
+
+def test_derivation_warnings_are_printed_recorded_and_reused_in_place_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The witness engine's warnings (cases left out) come after the contract's from the pipeline,
+    but are printed by their place in the file, the same on the first run as from reused output."""
+    from toolshape import cases
+
+    derive = cases.derive
+
+    def with_a_warning(checked: contract.Contract) -> cases.Derivation:
+        found = derive(checked)
+        left_out = checked.document.problem(
+            ("parameters", "properties"), "cases left out: add examples", severity="warning"
+        )
+        return cases.Derivation(found.cases, [*found.warnings, left_out])
+
+    monkeypatch.setattr(cases, "derive", with_a_warning)
+    folder, out = _folder(tmp_path, ["default_fails_its_schema.yaml"]), tmp_path / "generated"
+    code, _, first = run(capsys, "generate", str(folder), "--out", str(out))
+    assert code == 0
+    shown = f"{folder}/default_fails_its_schema.yaml"
+    assert [line.split(": warning: ")[0] for line in first.splitlines()] == [f"{shown}:7:5", f"{shown}:7:48"]
+    assert "cases left out: add examples" in first.splitlines()[0]
+    code, _, again = run(capsys, "generate", str(folder), "--out", str(out))
+    assert code == 0 and again == first

@@ -190,7 +190,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "lint":
         if not args.quiet:
             count = len(plan.warnings)
-            print(f"{len(plan.generated)} contracts, " + (f"{count} warning{'s' * (count != 1)}" if count else "no problems"))
+            found = f"{count} warning{'s' * (count != 1)}" if count else "no problems"
+            print(f"{len(plan.generated)} contracts, {found}")
         return 0
     out = Path(args.out)
     if args.command == "check":

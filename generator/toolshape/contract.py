@@ -684,7 +684,9 @@ class _Checker:
             return
         odd = [i for i, key in enumerate(required) if not isinstance(key, str)]
         for i in odd:  # at the entry that is not a key name
-            self.error(path + ("required", i), f"'required' must be a list of key names; this is {_a(json_type(required[i]))}")
+            self.error(
+                path + ("required", i), f"'required' must be a list of key names; this is {_a(json_type(required[i]))}"
+            )
         if odd:
             return
         for i, key in enumerate(required):

@@ -372,7 +372,14 @@ class _Importer:
             self.error(tool, where, f"{what}: a contract needs one (the model reads it to choose the tool)")
 
     def verify(
-        self, text: str, relative: str, data: dict, tool: str | None, pointer: str, translator: _Translator, warnings: list[str]
+        self,
+        text: str,
+        relative: str,
+        data: dict,
+        tool: str | None,
+        pointer: str,
+        translator: _Translator,
+        warnings: list[str],
     ) -> bool:
         """Load the emitted text back and check it: it must be the intended contract, and pass.
 
@@ -388,7 +395,8 @@ class _Importer:
             checked = contract_module.check(document)
         except ContractError as error:
             for problem in error.problems:
-                self.error(tool, self.input_pointer(document, problem, pointer, translator), f"{problem.message} (toolshape's contract check)")
+                at = self.input_pointer(document, problem, pointer, translator)
+                self.error(tool, at, f"{problem.message} (toolshape's contract check)")
             return False
         for problem in checked.warnings:
             warnings.append(f"{self.input_pointer(document, problem, pointer, translator)}: {problem.message}")

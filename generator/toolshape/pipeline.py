@@ -265,7 +265,8 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
         raise ContractError([*exc.problems, *checked.warnings]) from None
     derivation = cases.derive(checked)
     check_derived(checked, module, derivation.cases)
-    warnings = [*checked.warnings, *derivation.warnings]
+    # By place in the file, as reused output reads them back (record_warnings sorts too).
+    warnings = sorted([*checked.warnings, *derivation.warnings])
     return ModuleOnly(checked, built, module_source, module, derivation.cases, warnings)
 
 
