@@ -353,3 +353,46 @@ def test_derivation_warnings_are_printed_recorded_and_reused_in_place_order(
     assert "cases left out: add examples" in first.splitlines()[0]
     code, _, again = run(capsys, "generate", str(folder), "--out", str(out))
     assert code == 0 and again == first
+
+
+def test_diff_prints_the_derivation_warnings_of_the_new_side_under_its_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+    import io
+
+    from toolshape import cases, diff
+
+    derive = cases.derive
+
+    def with_a_warning(checked: contract.Contract) -> cases.Derivation:
+        found = derive(checked)
+        left_out = checked.document.problem(
+            ("parameters", "properties"), "cases left out: add examples", severity="warning"
+        )
+        return cases.Derivation(found.cases, [*found.warnings, left_out])
+
+    monkeypatch.setattr(cases, "derive", with_a_warning)
+    monkeypatch.setattr(diff, "_CACHE", {})
+    monkeypatch.setattr(diff, "_WARNINGS", {})
+    text = (CORPUS / "default_fails_its_schema.yaml").read_text(encoding="utf-8")
+    for side, minimum in (("old", "1"), ("new", "2")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "t.yaml").write_text(text.replace("minimum: 1", f"minimum: {minimum}"), encoding="utf-8")
+    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(["old", "new"])
+    out, err = io.StringIO(), io.StringIO()
+    assert diff.run(args, stdout=out, stderr=err, cwd=tmp_path) == 0
+    assert [line.split(": warning: ")[0] for line in err.getvalue().splitlines()] == [
+        "new/t.yaml:7:5",
+        "new/t.yaml:7:48",
+    ]
+    assert "cases left out: add examples" in err.getvalue().splitlines()[0]
+    # The same bytes under other names, in the same process (validators are cached by content):
+    # the warnings name the files of this run.
+    for side in ("old", "new"):
+        (tmp_path / side).rename(tmp_path / f"{side}_again")
+    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(["old_again", "new_again"])
+    out, err = io.StringIO(), io.StringIO()
+    assert diff.run(args, stdout=out, stderr=err, cwd=tmp_path) == 0
+    lines = err.getvalue().splitlines()
+    assert [line.split(": warning: ")[0] for line in lines] == ["new_again/t.yaml:7:5", "new_again/t.yaml:7:48"]

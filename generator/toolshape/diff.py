@@ -57,7 +57,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -292,6 +292,8 @@ class _Built:
     checked: contract.Contract
     module: Any = None
     derived: list[Any] = field(default_factory=list)
+    #: The warnings met deriving its cases (once its validator is generated).
+    derivation_warnings: list[Problem] = field(default_factory=list)
 
     @property
     def parameters(self) -> Any:
@@ -300,6 +302,8 @@ class _Built:
 
 #: Generated validators by (contract bytes, templates folder); environments by templates folder.
 _CACHE: dict[tuple[str, str], Any] = {}
+#: The derivation's warnings by the same key (each names the file it was first generated for).
+_WARNINGS: dict[tuple[str, str], list[Problem]] = {}
 _ENVIRONMENTS: dict[str, Any] = {}
 
 
@@ -318,7 +322,14 @@ def _generate(raw: bytes, display: str, env: tuple[str, Any]) -> tuple[Any, list
         half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), env[1])
         module, derived = half.module, half.derived
         _CACHE[key] = (module, derived)
+        _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
     return _CACHE[key]
+
+
+def _derivation_warnings(built: _Built, env: tuple[str, Any]) -> list[Problem]:
+    """The warnings deriving ``built``'s cases met, named after its own file."""
+    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), env[0]), [])
+    return [replace(w, file=built.display) for w in found]
 
 
 @dataclass
@@ -334,8 +345,8 @@ class _Side:
         return built.checked.name in self.broken_names or PurePosixPath(built.display).name in self.broken_files
 
 
-def _load_side(files: Mapping[str, bytes], report: Report, warn: bool = False) -> _Side:
-    """Load and check every file; problems (and, with ``warn``, warnings) go to the report."""
+def _load_side(files: Mapping[str, bytes], report: Report) -> _Side:
+    """Load and check every file; problems go to the report."""
     side = _Side()
     tools = side.tools
     where: dict[str, str] = {}
@@ -364,8 +375,6 @@ def _load_side(files: Mapping[str, bytes], report: Report, warn: bool = False) -
             continue
         tools[checked.name] = _Built(bytes(raw), display, checked)
         where[checked.name] = display
-        if warn:
-            report.warnings.extend(str(p) for p in checked.warnings)
     return side
 
 
@@ -375,6 +384,7 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
         return True
     try:
         built.module, built.derived = _generate(built.raw, built.display, env)
+        built.derivation_warnings = _derivation_warnings(built, env)
     except ContractError as exc:
         report.errors.extend(str(p) for p in exc.problems)
         return False
@@ -392,7 +402,7 @@ def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path 
     report = Report()
     env = _environment(templates)
     old_side = _load_side(old, report)
-    new_side = _load_side(new, report, warn=True)  # the old side's warnings are history
+    new_side = _load_side(new, report)
     before, after = old_side.tools, new_side.tools
     for name in sorted(set(before) | set(after)):
         if (name not in after and new_side.unsure(before[name])) or (name not in before and old_side.unsure(after[name])):
@@ -410,6 +420,8 @@ def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path 
             if found:
                 report.changed.append(name)
                 report.changes.extend(found)
+    for built in after.values():  # the new side's warnings, file by file; the old side's are history
+        report.warnings.extend(str(w) for w in sorted([*built.checked.warnings, *built.derivation_warnings]))
     return report
 
 
