@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .ecma import PatternError, backtracking_risk, translate_pattern
+from .ecma import backtracking_risk
+from .regex import PatternError
+from .regex import translate as translate_pattern
 from .errors import ContractError, Problem
 from .pointers import ref_path, resolve
 from .source import Document

@@ -17,8 +17,8 @@ from typing import Any
 from . import __version__
 from .contract import Contract, is_integer
 from .literals import Code, comment, comment_text, literal
-from .ecma import WHITESPACE as ECMA_WHITESPACE
-from .ecma import translate_pattern
+from .regex import WHITESPACE as ECMA_WHITESPACE
+from .regex import translate as translate_pattern
 from .names import Namer
 from .pointers import ref_path, resolve
 

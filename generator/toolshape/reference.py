@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, Iterator
 
 from .contract import is_integer, is_number, json_equal
-from .ecma import translate_pattern
+from .regex import translate as translate_pattern
 from .pointers import ref_path, resolve
 
 Errors = set[tuple[str, str]]
