@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import reference
@@ -57,6 +57,9 @@ class Case:
     name: str
     data: Any
     errors: frozenset[tuple[str, str]]
+    #: How the case was made, when it is one change to a root: (that root, path, new value or
+    #: MISSING). It lets the case be written as that change without comparing whole instances.
+    change: tuple[Any, tuple[str | int, ...], Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def status(self) -> str:
@@ -85,6 +88,11 @@ class _Deriver:
         self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
         #: What was left out, by schema path: the names of the cases (for the warnings).
         self.left_out: dict[Path, list[str]] = {}
+        #: The last one-change instance made (instance, path, value or MISSING), for add().
+        self.last: tuple[Any, Path, Any] | None = None
+        #: Each root's errors (with the root, so that its id stays its own), by id.
+        self.root_errors: dict[int, tuple[frozenset[tuple[str, str]], Any]] = {}
+        self.root_key: str | None = None  # the dedup key of the current root's case
 
     # -- synthesis (through the witness engine) ----------------------------------------
 
@@ -130,13 +138,57 @@ class _Deriver:
     # -- cases ----------------------------------------------------------------
 
     def add(self, name: str, data: Any) -> None:
-        key = json.dumps(data, sort_keys=True, default=repr)
-        if key in self.seen or name in self.cases:
+        if name in self.cases:
+            return
+        change = self.last if self.last is not None and self.last[0] is data else None
+        if change is not None and self.root_key is not None:
+            _, path, value = change
+            key = self.root_key if value is not MISSING and identical(_lookup(self.root, path), value) else ""
+            key = key or json.dumps([id(self.root), path, None if value is MISSING else value, value is MISSING], default=repr)
+        else:
+            key = json.dumps(data, sort_keys=True, default=repr)
+        if key in self.seen:
             return
         self.seen.add(key)
+        errors = self.local_errors(path, value) if change is not None else None
+        if errors is None:
+            errors = frozenset(evaluate(self.schema, data))
         # No copy: a case shares what it did not change with the root, and nothing
         # changes a value in place once a case holds it (complete() works on copies).
-        self.cases[name] = Case(name, data, frozenset(evaluate(self.schema, data)))
+        self.cases[name] = Case(name, data, errors, (self.root, path, value) if change is not None else None)
+        if data is self.root:
+            self.root_key = key
+
+    def local_errors(self, path: Path, value: Any) -> frozenset[tuple[str, str]] | None:
+        """The errors of the root with one value changed, from the root's errors: those under
+        the changed place are evaluated again, the rest kept. Only where nothing above the
+        place looks at the object as a whole (no applicator, no count of keys, no enum); else
+        None, and the whole case is evaluated (linear per case instead of per contract)."""
+        if not path or not isinstance(self.root, dict):
+            return None
+        base = self.root_errors.get(id(self.root))
+        if base is None:
+            base = self.root_errors[id(self.root)] = (frozenset(evaluate(self.schema, self.root)), self.root)
+        schema: Any = self.schema
+        pointer = ""
+        refused = {p for p, _ in base[0]}
+        for step in path:
+            if not isinstance(schema, dict) or not _NON_LOCAL.isdisjoint(schema):
+                return None
+            if pointer in refused:
+                return None  # the container itself is refused: its children are not looked at
+            if isinstance(step, int) or not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
+                return None
+            last_schema = schema
+            schema = schema["properties"][step]
+            pointer = _child(pointer, step)
+        kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
+        if value is MISSING:
+            if path[-1] in last_schema.get("required", []):
+                kept.add((pointer, "required"))
+        else:
+            kept |= errors_of(schema, value, pointer, root=self.schema)
+        return frozenset(kept)
 
     def base(self) -> tuple[Any, bool]:
         """An accepted instance with every property the contract declares, where it can; and
@@ -244,11 +296,13 @@ class _Deriver:
     def replaced(self, path: Path, value: Any) -> Any:
         data, parent = self.copied_to(path)
         parent[path[-1]] = value
+        self.last = (data, path, value)
         return data
 
     def removed(self, path: Path) -> Any:
         data, parent = self.copied_to(path)
         del parent[path[-1]]
+        self.last = (data, path, MISSING)
         return data
 
     def copied_to(self, path: Path) -> tuple[Any, Any]:
@@ -529,6 +583,29 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
+#: Keywords that look at an object (or array) as a whole, or at it through other schemas:
+#: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
+_NON_LOCAL = frozenset(
+    {
+        "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
+        "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
+        "patternProperties", "unevaluatedProperties", "prefixItems", "contains", "uniqueItems",
+    }
+)  # fmt: skip
+
+
+def case_changes(base: Any, case: Case) -> tuple[list[tuple[str, Any]], bool]:
+    """The changes that turn ``base`` into the case, and whether they are known exact (the case
+    was made as one change to ``base`` itself: no need to compare the instances)."""
+    if case.change is not None and case.change[0] is base:
+        _, path, value = case.change
+        pointer = ""
+        for step in path:
+            pointer = _child(pointer, str(step))
+        return [(pointer, value)], True
+    return changes(base, case.data), False
+
+
 def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
     """What turns ``base`` into ``data``: (JSON Pointer, the value put there, or MISSING
     for a key left out). The pointer "" replaces the whole value."""
@@ -659,6 +736,14 @@ def _loads(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+def _lookup(data: Any, path: Path) -> Any:
+    """The value at ``path``, or MISSING where there is none."""
+    try:
+        return _get(data, path)
+    except (KeyError, IndexError, TypeError):
+        return MISSING
 
 
 def _get(data: Any, path: Path) -> Any:

@@ -83,7 +83,7 @@ def pattern_near_misses(
 ) -> Found:
     """Strings just outside the pattern's language (one character off, one too few or many)."""
     regex = _regex()
-    if regex is None or steps <= 0:
+    if regex is None or not hasattr(regex, "near_misses") or steps <= 0:
         return Found((), steps > 0)
     try:
         search = regex.near_misses(pattern, min_length=min_length, max_length=max_length, count=count, steps=steps)
