@@ -986,3 +986,43 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(path: Path
     rows = [line for line in added if not _BASE_LINES.match(line)]
     assert rows and all(f"'{ADDED_KEY}" in line or f'"{ADDED_KEY}' in line or f"/{ADDED_KEY}" in line for line in rows), rows
 
+
+
+def test_an_overlapping_pattern_swap_is_both_with_a_witness_each_way() -> None:
+    """^[a-z]+[0-9]$ -> ^[a-z][0-9]+$: "ab1" only before, "a12" only after, "a1" both."""
+
+    def pattern(text: str) -> Callable[[dict], None]:
+        def change(data: dict) -> None:
+            data["parameters"]["properties"]["city"] = {"type": "string", "pattern": text}
+            data["examples"] = [{"args": {"city": "a1", "unit": "c"}}]
+
+        return change
+
+    old, new = {"a.yaml": weather(pattern("^[a-z]+[0-9]$"))}, {"a.yaml": weather(pattern("^[a-z][0-9]+$"))}
+    report = diff.diff(old, new)
+    change = only(report)
+    assert change.effect == "both"
+    breaking, widening = change.witnesses
+    assert re.fullmatch("[a-z]+[0-9]", breaking.arguments["city"]) and not re.fullmatch("[a-z][0-9]+", breaking.arguments["city"])
+    assert re.fullmatch("[a-z][0-9]+", widening.arguments["city"]) and not re.fullmatch("[a-z]+[0-9]", widening.arguments["city"])
+    assert_witnesses_hold(report, old, new)
+
+
+def test_a_format_change_is_witnessed_both_ways() -> None:
+    """format: email -> format: hostname, no examples of either: the engine's samples witness it."""
+
+    def fmt(name: str) -> Callable[[dict], None]:
+        def change(data: dict) -> None:
+            data["parameters"]["properties"]["city"] = {"type": "string", "format": name}
+            data.pop("examples", None)
+
+        return change
+
+    old, new = {"a.yaml": weather(fmt("email"))}, {"a.yaml": weather(fmt("hostname"))}
+    report = diff.diff(old, new)
+    change = only(report)
+    assert change.effect == "both"
+    breaking, widening = change.witnesses
+    assert "@" in breaking.arguments["city"]
+    assert "@" not in widening.arguments["city"]
+    assert_witnesses_hold(report, old, new)

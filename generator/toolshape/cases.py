@@ -93,6 +93,9 @@ class _Deriver:
         #: Each root's errors (with the root, so that its id stays its own), by id.
         self.root_errors: dict[int, tuple[frozenset[tuple[str, str]], Any]] = {}
         self.root_key: str | None = None  # the dedup key of the current root's case
+        self.top: Any = None  # the accepted base (the first accepted case), once added
+        #: Inside a branch: where its value is, and the schemas it must keep matching.
+        self.guard: tuple[Path, list[Any]] | None = None
 
     # -- synthesis (through the witness engine) ----------------------------------------
 
@@ -109,6 +112,15 @@ class _Deriver:
     def satisfying(self, schemas: list[Any], count: int = 1) -> list[Any]:
         """Values every one of ``schemas`` accepts (a branch and its union, a string of one length)."""
         return [_copy(v) for v in self.engine.conjunction(schemas, count)]
+
+    def still_good(self) -> bool:
+        """Whether the root is accepted, and (inside a branch) its value still in that branch."""
+        if not self.accepts(self.schema, self.root):
+            return False
+        if self.guard is None:
+            return True
+        path, schemas = self.guard
+        return self.engine.confirms(schemas, _get(self.root, path))
 
     def leave_out(self, schema_path: Path, what: str) -> None:
         """Record a case (or a group of cases) that could not be derived, for the warning."""
@@ -141,6 +153,11 @@ class _Deriver:
         if name in self.cases:
             return
         change = self.last if self.last is not None and self.last[0] is data else None
+        if self.top is not None and (change is None or self.root is not self.top):
+            # Not one change to the base: its keys in the base's order, where it shares them,
+            # so that the generated row lists what differs rather than the whole instance.
+            data = _ordered_like(self.top, data)
+            change = None
         if change is not None and self.root_key is not None:
             _, path, value = change
             key = self.root_key if value is not MISSING and identical(_lookup(self.root, path), value) else ""
@@ -158,6 +175,8 @@ class _Deriver:
         self.cases[name] = Case(name, data, errors, (self.root, path, value) if change is not None else None)
         if data is self.root:
             self.root_key = key
+        if self.top is None and not errors and data is self.root:
+            self.top = data  # the base the generated tests write every case against
 
     def local_errors(self, path: Path, value: Any) -> frozenset[tuple[str, str]] | None:
         """The errors of the root with one value changed, from the root's errors: those under
@@ -260,7 +279,7 @@ class _Deriver:
                 ok, item = self.synth(schema["items"], schema_path + ("items",))
                 if ok:
                     value.append(item)
-                    if not self.accepts(self.schema, self.root):
+                    if not self.still_good():
                         value.pop()
             for item in value[:1]:
                 self._complete(item, schema["items"], schema_path + ("items",), refs)
@@ -268,7 +287,7 @@ class _Deriver:
     def _complete_keys(self, value: dict, schema: dict, schema_path: Path) -> None:
         """Add every missing optional key at once, checking the whole instance once (linear in the
         number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
-        before = self.accepts(self.schema, self.root)
+        before = self.still_good()
         added: dict[str, Any] = {}
         for key, sub in schema.get("properties", {}).items():
             if key not in value:
@@ -277,13 +296,13 @@ class _Deriver:
                     value[key] = added[key] = synthesized
                 else:
                     self.leave_out(schema_path + ("properties", key), f"the cases of the optional property '{key}'")
-        if not added or not before or self.accepts(self.schema, self.root):
+        if not added or not before or self.still_good():
             return
         for key in added:
             del value[key]
         for key, synthesized in added.items():
             value[key] = synthesized
-            if not self.accepts(self.schema, self.root):
+            if not self.still_good():
                 del value[key]
 
     def derive(self) -> list[Case]:
@@ -368,18 +387,35 @@ class _Deriver:
                     self.leave_out(outer + where, f"the cases of {label}")
                 return
             start = found[0]
-        saved = self.root
+        saved, saved_guard = self.root, self.guard
         # complete() adds keys in place: to a copy, never to the root's own value or
         # to a value taken from the contract (a const, an enum member, an example).
         self.root = self.put(path, _copy(start))
         self.branch_depth += 1
+        self.guard = (path, wanted)
         try:
+            # The keys of the whole schema first (so that a branch value at the root differs
+            # from the base in what the branch needs, not in every optional key), then the branch's.
+            self.complete(_get(self.root, path), schema, outer)
             self.complete(_get(self.root, path), branch, outer + where)
+            self.root = self.put(path, _in_order_of(_lookup(saved, path), _get(self.root, path)))
             self.add(f"{label}: a value for this branch", self.root)
             self.walk(branch, path, outer + where, label)
         finally:
-            self.root = saved
+            self.root, self.guard = saved, saved_guard
             self.branch_depth -= 1
+
+    def closest(self, current: dict, value: dict, schemas: list[Any]) -> dict:
+        """``value`` with as many of ``current``'s other keys as keep it matching ``schemas``: all
+        at once when they can, else one by one (up to a few hundred keys)."""
+        result = dict(value)
+        for key in list(current)[:200]:
+            if key in result and identical(result[key], current[key]):
+                continue
+            trial = {**result, key: current[key]}
+            if self.engine.confirms(schemas, trial):
+                result = trial
+        return result
 
     def applicator_cases(self, schema: dict, path: Path, schema_path: Path, label: str) -> None:
         """Values that break one applicator and keep the rest of the schema: matching the
@@ -405,9 +441,14 @@ class _Deriver:
                 wanted.append(("if holds, then fails", [rest, schema["if"], {"not": schema["then"]}]))
             if "else" in schema:
                 wanted.append(("if fails, else fails", [rest, {"not": schema["if"]}, {"not": schema["else"]}]))
+        current = _get(self.root, path)
         for name, schemas in wanted:
             for value in self.satisfying(schemas, 1):
-                self.add(f"{label}: {name}", self.put(path, value))
+                if isinstance(current, dict) and isinstance(value, dict):
+                    # The current value with the found one's keys over it, when that still
+                    # breaks the applicator: the case then differs from the base only there.
+                    value = self.closest(current, value, schemas)
+                self.add(f"{label}: {name}", self.put(path, _in_order_of(current, value)))
 
     def value_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: Any) -> None:
         declared = _declared(schema)
@@ -736,6 +777,27 @@ def _loads(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return None
+
+
+def _ordered_like(model: Any, value: Any) -> Any:
+    """``value`` with the keys of every object it shares with ``model`` (at the same place) in
+    model's order; values identical to model's are model's own objects."""
+    if value is model:
+        return value
+    if isinstance(model, dict) and isinstance(value, dict):
+        ordered = _in_order_of(model, value)
+        return {k: _ordered_like(model[k], v) if k in model else v for k, v in ordered.items()}
+    if isinstance(model, list) and isinstance(value, list) and len(model) == len(value):
+        return [_ordered_like(m, v) for m, v in zip(model, value)]
+    return value
+
+
+def _in_order_of(model: Any, value: Any) -> Any:
+    """``value`` with the keys it shares with ``model`` in model's order, then its others: a
+    branch value then reads as its changes to the base (the key order is no part of JSON's meaning)."""
+    if not isinstance(model, dict) or not isinstance(value, dict):
+        return value
+    return {**{k: value[k] for k in model if k in value}, **{k: v for k, v in value.items() if k not in model}}
 
 
 def _lookup(data: Any, path: Path) -> Any:
