@@ -295,7 +295,8 @@ class _Deriver:
                 if ok:
                     value[key] = added[key] = synthesized
                 else:
-                    self.leave_out(schema_path + ("properties", key), f"the cases of the optional property '{key}'")
+                    what = "required" if key in schema.get("required", []) else "optional"
+                    self.leave_out(schema_path + ("properties", key), f"the cases of the {what} property '{key}'")
         if not added or not before or self.still_good():
             return
         for key in added:
