@@ -1,12 +1,12 @@
-"""ECMA-262 pattern translation and the catastrophic-backtracking lint."""
+"""ECMA-262 pattern translation and the catastrophic-backtracking lint (toolshape.regex)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-
-from toolshape.ecma import PatternError, backtracking_risk, translate_pattern
+from toolshape.regex import PatternError, backtracking_problem
+from toolshape.regex import translate as translate_pattern
 
 
 @pytest.mark.parametrize(
@@ -35,16 +35,20 @@ def test_untranslatable_patterns_are_refused(pattern: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("pattern", "risky"),
+    ("pattern", "max_length", "risky"),
     [
-        ("(a+)+", True),
-        ("^([a-z]+\\.)*com$", True),
-        ("(a|ab)*c", True),
-        ("(x*)*", True),
-        (r"^\d+$", False),
-        ("(ab){2,5}", False),
-        (r"^[^@\s]+@[^@\s]+\.[^@\s]+$", False),
+        ("(a+)+$", None, True),
+        ("(a+)+$", 20, True),  # exponential: no maxLength makes it safe
+        ("(a+)+", None, False),  # the first 'a' already matches: the search never backtracks
+        ("^([a-z]+\\.)*com$", None, False),  # the '.' ends each repeat: one way to match
+        ("(a|ab)*c", None, True),  # tried at every start, each scanning on: quadratic and unbounded
+        ("(a|ab)*c", 1000, False),
+        ("(x*)*", None, False),  # matches the empty string at the start
+        (r"^\d+$", None, False),
+        ("(ab){2,5}", None, False),
+        (r"^[^@\s]+@[^@\s]+\.[^@\s]+$", None, True),  # which '.' ends the domain: quadratic
+        (r"^[^@\s]+@[^@\s]+\.[^@\s]+$", 254, False),
     ],
 )
-def test_backtracking_risk(pattern: str, risky: bool) -> None:
-    assert (backtracking_risk(pattern) is not None) is risky
+def test_backtracking_problem(pattern: str, max_length: int | None, risky: bool) -> None:
+    assert (backtracking_problem(pattern, max_length) is not None) is risky

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from toolshape.regex import PatternError, strings, translate
+from toolshape.regex import PatternError, Search, near_misses, strings, translate
 
 PYTHON_ONLY = {
     r"^a\Z": "`$`",
@@ -135,3 +135,56 @@ def test_a_finite_language_is_listed_in_full() -> None:
 def test_a_search_that_runs_out_of_steps_says_so() -> None:
     search = strings(["^[a-z]{40}$"], excluded=["a", "b", "c"], count=1, steps=50)
     assert not search.complete
+
+
+def test_leading_lookaheads_are_searched_exactly() -> None:
+    search = strings([r"^(?=.*[A-Z])(?=.*\d).{8,}$"])
+    assert search.found == ("aaaaaa0A",) and search.complete
+    assert strings([r"^(?!a)[a-z]$"], count=30).found == tuple("bcdefghijklmnopqrstuvwxyz")
+    # excluding ^(?!admin$)[a-z]+$ leaves exactly the reserved word
+    assert strings(["^[a-z]+$"], excluded=[r"^(?!admin$)[a-z]+$"], count=3) == Search(("admin",), True)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"^C[0-9]{6}$", ("000000", "C00000", "a000000")),
+        (r"\d{3}-\d{4}", ("0000000", "000-000", "00-0000")),
+        (r"^$", ("a", "0", "A")),
+        (r"\S", ("", " ", "\n")),
+    ],
+)
+def test_near_misses_are_one_edit_from_a_match(pattern: str, expected: tuple[str, ...]) -> None:
+    search = near_misses(pattern, count=3)
+    assert search == Search(expected, True)
+    assert not any(re.search(translate(pattern), text) for text in search.found)
+
+
+def test_near_misses_keep_the_length_bounds() -> None:
+    search = near_misses(r"^C[0-9]{6}$", min_length=7, max_length=7, count=3)
+    assert search.found == ("a000000", "0000000", "A000000")
+    assert near_misses("a*", count=2) == Search((), True)  # every string holds a (possibly empty) match
+
+
+def test_a_near_miss_of_a_reserved_word_pattern_is_the_reserved_word() -> None:
+    assert near_misses(r"^(?!admin$)[a-z]+$", count=1) == Search(("admin",), True)
+    assert near_misses(r"^(?!admin$|root$)[a-z]+$", count=2).found == ("root", "admin")
+
+
+def test_long_witnesses_are_found_directly() -> None:
+    # lengths below the shortest way to acceptance are skipped, not searched one by one
+    assert [len(t) for t in strings([r"^\d{1000}$"], count=2).found] == [1000, 1000]
+    assert strings([".{300,}"]).found == ("a" * 300,)
+    search = near_misses(r"^\d{1000}$", count=3)
+    assert search.complete and all(not re.search(translate(r"^\d{1000}$"), t) for t in search.found)
+    assert len(search.found) == 3
+
+
+def test_a_bounded_language_is_complete_without_trying_longer_strings() -> None:
+    assert strings(["^(aa)+$"], min_length=5, max_length=5) == Search((), True)
+    assert strings(["^(ab|cd)$"], count=9) == Search(("ab", "cd"), True)
+
+
+def test_an_unanchored_long_repeat_is_witnessed() -> None:
+    search = strings(["a{0}b{1000}"], count=2)
+    assert search.complete and search.found[0] == "b" * 1000 and len(search.found) == 2

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .ecma import backtracking_risk
-from .regex import PatternError
+from .regex import PatternError, backtracking_problem
 from .regex import translate as translate_pattern
 from .errors import ContractError, Problem
 from .pointers import ref_path, resolve
@@ -321,7 +320,7 @@ class _Checker:
                     continue
                 for key, sub in value.items():
                     if keyword == "patternProperties":
-                        self.check_pattern(key, path + (keyword, key), at_key=True)
+                        self.check_pattern(key, path + (keyword, key), at_key=True, max_length=_key_length(schema))
                     self.schema(sub, path + (keyword, key), depth + 1)
 
     def applicator_rules(self, schema: dict, path: Path) -> None:
@@ -620,23 +619,23 @@ class _Checker:
         if not isinstance(pattern, str):
             self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
             return
-        self.check_pattern(pattern, path + ("pattern",))
-        risk = backtracking_risk(pattern)
-        if risk and "maxLength" not in schema:
-            self.error(
-                path + ("pattern",),
-                f"pattern {pattern!r} can backtrack catastrophically ({risk}) on a long string; "
-                "add a maxLength, which is checked before the pattern runs",
-            )
+        self.check_pattern(pattern, path + ("pattern",), max_length=_length_bound(schema.get("maxLength")))
 
-    def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False) -> None:
-        """A pattern must mean in Python exactly what it means in ECMA-262, and compile."""
+    def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False, max_length: int | None = None) -> None:
+        """A pattern must mean in Python exactly what it means in ECMA-262, compile, and not backtrack
+        for long on strings of up to ``max_length`` characters (None: unbounded). The backtracking
+        lint runs here, before any case derivation, so the generator never hangs on such a pattern."""
         try:
             re.compile(translate_pattern(pattern))
         except PatternError as exc:
             self.error(path, f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}", at_key=at_key)
+            return
         except (re.error, RecursionError, OverflowError) as exc:
             self.error(path, f"pattern {pattern!r} does not compile: {exc}", at_key=at_key)
+            return
+        problem = backtracking_problem(pattern, max_length)
+        if problem is not None:
+            self.error(path, problem, at_key=at_key)
 
     def annotations(self, schema: dict, path: Path) -> None:
         for keyword in ("title", "description", "$comment"):
@@ -869,3 +868,17 @@ def check(document: Document) -> Contract:
         document=document,
         sensitive=checker.sensitive,
     )
+
+
+def _length_bound(value: object) -> int | None:
+    """A maxLength usable as the backtracking lint's bound (a wrong type is reported elsewhere)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        return None
+    return int(value) if value >= 0 and float(value).is_integer() else None
+
+
+def _key_length(schema: dict) -> int | None:
+    """The longest key a patternProperties pattern can see: propertyNames' maxLength, else unbounded
+    (the argument text itself may be large)."""
+    names = schema.get("propertyNames")
+    return _length_bound(names.get("maxLength")) if isinstance(names, dict) else None

@@ -11,9 +11,20 @@ patterns a backtracking matcher would run for too long on.
 
 from __future__ import annotations
 
+from .ambiguity import WORK_BUDGET, backtracking_problem
 from .charset import WHITESPACE
 from .syntax import PatternError
 from .translate import translate
-from .witness import DEFAULT_STEPS, Search, strings
+from .witness import DEFAULT_STEPS, Search, near_misses, strings
 
-__all__ = ["DEFAULT_STEPS", "WHITESPACE", "PatternError", "Search", "strings", "translate"]
+__all__ = [
+    "DEFAULT_STEPS",
+    "WHITESPACE",
+    "WORK_BUDGET",
+    "PatternError",
+    "Search",
+    "backtracking_problem",
+    "near_misses",
+    "strings",
+    "translate",
+]

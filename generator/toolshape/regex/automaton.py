@@ -52,15 +52,17 @@ class Nfa:
         return self._set_ids[chars]
 
 
-def build(pattern: Pattern) -> Nfa:
+def build(pattern: Pattern, *, at_any_start: bool = True) -> Nfa:
     """The search automaton of ``pattern``: accepts exactly the strings ``re.search`` finds it in
-    (when ``exact``), or a superset of them (when not)."""
+    (when ``exact``), or a superset of them (when not). With ``at_any_start`` False, only strings
+    with a match at position 0: a smaller automaton whose answers are still answers."""
     nfa = Nfa()
     groups = {group.index: group for group in pattern.groups}
     start, final = nfa.state(), nfa.state()
     nfa.start, nfa.final = start, final
     anything = nfa.set_id(ANY)
-    nfa.chars[start].append((anything, start))
+    if at_any_start:
+        nfa.chars[start].append((anything, start))
     nfa.chars[final].append((anything, final))
     _fragment(nfa, pattern.root, start, final, groups)
     return nfa

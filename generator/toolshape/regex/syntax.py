@@ -12,7 +12,7 @@ spelling (for ``translate``), computed here where the source text is at hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .charset import DIGITS, DOT, SPACE, WORD, CharSet
 
@@ -58,10 +58,13 @@ class Group:
 
 @dataclass(frozen=True)
 class Repeat:
+    """A quantified atom; ``span`` is its (start, end) offset in the pattern text, for messages."""
+
     body: Node
     min: int
     max: int | None
     lazy: bool = False
+    span: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True)
@@ -201,7 +204,7 @@ class _Parser:
         if isinstance(atom, (Assert, Look)):
             self.pos = start
             raise self.fail("an anchor or lookaround cannot be repeated")
-        return Repeat(atom, low, high, lazy)
+        return Repeat(atom, low, high, lazy, (start, self.pos))
 
     def quantifier(self) -> tuple[int, int | None, bool] | None:
         ch = self.peek()
@@ -430,7 +433,7 @@ class _Parser:
         code = int(digits, 16)
         low = self.text[self.pos : self.pos + 6]
         if 0xD800 <= code <= 0xDBFF and low.startswith("\\u") and _is_hex(low[2:]) and len(low) == 6:
-            second = int(low[2:], 16)
+            second = int(low[2:], 16)  # noqa: FURB166 - the digits are checked as hex above
             if 0xDC00 <= second <= 0xDFFF:  # a surrogate pair spells one code point
                 self.pos += 6
                 return 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)
@@ -510,7 +513,7 @@ def _resolve(node: Node, names: dict[str, int]) -> Node:
     if isinstance(node, Group):
         return Group(_resolve(node.body, names), node.index, node.name)
     if isinstance(node, Repeat):
-        return Repeat(_resolve(node.body, names), node.min, node.max, node.lazy)
+        return Repeat(_resolve(node.body, names), node.min, node.max, node.lazy, node.span)
     if isinstance(node, Look):
         return Look(_resolve(node.body, names), node.ahead, node.negative)
     return node
