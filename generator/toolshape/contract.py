@@ -200,10 +200,15 @@ class _Checker:
     def __init__(self, document: Document) -> None:
         self.doc = document
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.sensitive: list[Path] = []
 
     def error(self, path: Path, message: str, *, at_key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
+
+    def warn(self, path: Path, message: str) -> None:
+        """A finding that does not stop generation (an annotation that contradicts its schema)."""
+        self.warnings.append(self.doc.problem(path, message, severity="warning"))
 
     # -- the contract file -------------------------------------------------
 
@@ -343,11 +348,23 @@ class _Checker:
         if is_integer(low) and is_integer(high) and low > high:
             self.error(path + ("minContains",), f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass")
         if "dependentRequired" in schema:
-            value = schema["dependentRequired"]
-            if not isinstance(value, dict) or not all(
-                isinstance(v, list) and all(isinstance(k, str) for k in v) and len(set(v)) == len(v) for v in value.values()
-            ):
-                self.error(path + ("dependentRequired",), "'dependentRequired' maps a key to a list of distinct key names")
+            self.dependent_required(schema["dependentRequired"], path + ("dependentRequired",))
+
+    def dependent_required(self, value: Any, path: Path) -> None:
+        """'dependentRequired' maps a key to a list of distinct key names; a problem points at the entry at fault."""
+        message = "'dependentRequired' maps a key to a list of distinct key names"
+        if not isinstance(value, dict):
+            self.error(path, message)
+            return
+        for key, needs in value.items():
+            if not isinstance(needs, list):
+                self.error(path + (key,), f"{message}; under '{key}' is {_a(json_type(needs))}")
+                continue
+            for i, need in enumerate(needs):
+                if not isinstance(need, str):
+                    self.error(path + (key, i), f"{message}; this is {_a(json_type(need))}")
+                elif need in needs[:i]:
+                    self.error(path + (key, i), f"{message}; '{need}' is listed twice under '{key}'")
 
     def reference(self, ref: Any, path: Path) -> None:
         if not isinstance(ref, str):
@@ -411,11 +428,15 @@ class _Checker:
             )
 
     def dead_values(self, schema: Any, path: Path, root: Any) -> None:
-        """enum/const values the rest of their schema refuses; default/examples their schema refuses.
+        """enum/const values the rest of their schema refuses (errors); default/examples their
+        schema refuses (warnings).
 
         Run only on a contract that passed every other check (the reference
-        evaluator expects well-formed schemas). Such a value is a contract bug: an
-        enum value that can never pass is still listed to the model as allowed.
+        evaluator expects well-formed schemas). An enum value that can never pass is
+        a contract bug: it is still listed to the model as allowed. ``default`` and a
+        schema's ``examples`` are annotations in JSON Schema, and real definitions
+        often say ``default: null`` on an optional key that refuses null ("absent"):
+        a warning, and nothing downstream takes such a value for a valid one.
         """
         if not isinstance(schema, dict):
             return
@@ -437,17 +458,19 @@ class _Checker:
         if "default" in schema:
             codes = _failures(schema, schema["default"], root)
             if codes:
-                self.error(
+                self.warn(
                     path + ("default",),
-                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes})",
+                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes}); "
+                    "it is kept as an annotation (the validator never applies a default)",
                 )
         if isinstance(schema.get("examples"), list):
             for i, example in enumerate(schema["examples"]):
                 codes = _failures(schema, example, root)
                 if codes:
-                    self.error(
+                    self.warn(
                         path + ("examples", i),
-                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes})",
+                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes}); "
+                        "it is kept as an annotation and not used in the generated tests",
                     )
         for keyword in ("items", "additionalProperties", "contains", "propertyNames"):
             if keyword in schema:
@@ -657,8 +680,15 @@ class _Checker:
         if "required" not in schema:
             return
         required = schema["required"]
-        if not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+        if not isinstance(required, list):
             self.error(path + ("required",), "'required' must be a list of key names")
+            return
+        odd = [i for i, key in enumerate(required) if not isinstance(key, str)]
+        for i in odd:  # at the entry that is not a key name
+            self.error(
+                path + ("required", i), f"'required' must be a list of key names; this is {_a(json_type(required[i]))}"
+            )
+        if odd:
             return
         for i, key in enumerate(required):
             where = path + ("required", i)
@@ -867,6 +897,7 @@ def check(document: Document) -> Contract:
         examples=examples,
         document=document,
         sensitive=checker.sensitive,
+        warnings=sorted(checker.warnings),
     )
 
 

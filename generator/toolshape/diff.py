@@ -56,7 +56,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -171,6 +171,7 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "path:line:col: error: message"
     notes: list[str] = field(default_factory=list)  # anomalies worth a bug report
+    warnings: list[str] = field(default_factory=list)  # the new contracts' "path:line:col: warning: message"
     added: list[str] = field(default_factory=list)  # tool names
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -270,6 +271,8 @@ class _Built:
     checked: contract.Contract
     module: Any = None
     derived: list[Any] = field(default_factory=list)
+    #: The warnings met deriving its cases (once its validator is generated).
+    derivation_warnings: list[Problem] = field(default_factory=list)
 
     @property
     def parameters(self) -> Any:
@@ -278,6 +281,8 @@ class _Built:
 
 #: Generated validators by (contract bytes, templates folder); environments by templates folder.
 _CACHE: dict[tuple[str, str], Any] = {}
+#: The derivation's warnings by the same key (each names the file it was first generated for).
+_WARNINGS: dict[tuple[str, str], list[Problem]] = {}
 _ENVIRONMENTS: dict[str, Any] = {}
 
 
@@ -296,7 +301,14 @@ def _generate(raw: bytes, display: str, env: tuple[str, Any]) -> tuple[Any, list
         half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), env[1])
         module, derived = half.module, half.derived
         _CACHE[key] = (module, derived)
+        _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
     return _CACHE[key]
+
+
+def _derivation_warnings(built: _Built, env: tuple[str, Any]) -> list[Problem]:
+    """The warnings deriving ``built``'s cases met, named after its own file."""
+    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), env[0]), [])
+    return [replace(w, file=built.display) for w in found]
 
 
 @dataclass
@@ -351,6 +363,7 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
         return True
     try:
         built.module, built.derived = _generate(built.raw, built.display, env)
+        built.derivation_warnings = _derivation_warnings(built, env)
     except ContractError as exc:
         report.errors.extend(str(p) for p in exc.problems)
         return False
@@ -386,6 +399,8 @@ def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path 
             if found:
                 report.changed.append(name)
                 report.changes.extend(found)
+    for built in after.values():  # the new side's warnings, file by file; the old side's are history
+        report.warnings.extend(str(w) for w in sorted([*built.checked.warnings, *built.derivation_warnings]))
     return report
 
 
@@ -1569,6 +1584,8 @@ def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd
         print(f"toolshape: error: {exc}", file=stderr)
         return 2
     stdout.write(render_report(report, args.format))
+    for warning in report.warnings:  # on stderr in every format: they change no claim
+        print(warning, file=stderr)
     if args.format != "text":  # text already lists them; keep them visible in CI logs
         for error in report.errors:
             print(error, file=stderr)

@@ -180,7 +180,50 @@ def reuse(
     if name is None:  # a custom module template without a plain TOOL_NAME line
         name = contract.check(source.load(raw, display)).name
     module_path, test_path = paths_for(relative)
-    return Generated(name, module_path, module_text, test_path, test_text, raw, display)
+    warnings = recorded_warnings(test_data, display)
+    return Generated(name, module_path, module_text, test_path, test_text, raw, display, warnings=warnings)
+
+
+#: How a warning is recorded in the generated tests' header: ``# warning: LINE:COL: "message"``
+#: (the message JSON-escaped, ASCII only, so it stays one comment line whatever it holds).
+WARNING_PREFIX = "# warning: "
+
+
+def record_warnings(text: str, warnings: list[Problem]) -> str:
+    """``text`` with one comment line per warning just below its seal line.
+
+    Reused output (``reuse``) loads no contract, so the warnings its generation met are
+    read back from here: `generate` twice prints the same warnings. The lines are
+    sealed with the rest of the file (an edit to them shows as a hand edit). A file
+    without a seal line is never reused, so it needs no record."""
+    if not warnings or SEAL not in text:
+        return text
+    lines = "".join(
+        f"{WARNING_PREFIX}{w.line}:{w.col}: {json.dumps(w.message, ensure_ascii=True)}\n" for w in sorted(warnings)
+    )
+    return text.replace(SEAL + "\n", SEAL + "\n" + lines, 1)
+
+
+def recorded_warnings(data: bytes, display: str) -> list[Problem]:
+    """The warnings ``record_warnings`` wrote below the seal line of a generated file (for ``display``)."""
+    found: list[Problem] = []
+    start = data.find(b"\n# output-sha256: ", 0, 4096)
+    if start < 0:
+        return found
+    position = data.find(b"\n", start + 1) + 1
+    prefix = WARNING_PREFIX.encode()
+    while position > 0 and data.startswith(prefix, position):
+        end = data.find(b"\n", position)
+        line = data[position + len(prefix) : end if end >= 0 else len(data)].decode("ascii", "replace")
+        place, _, message = line.partition(": ")
+        row, _, col = place.partition(":")
+        try:
+            text = json.loads(message)
+            found.append(Problem(display, int(row), int(col), text if isinstance(text, str) else str(text), "warning"))
+        except ValueError:  # not a line this module wrote: the seal would not hold either
+            break
+        position = end + 1 if end >= 0 else 0
+    return found
 
 
 def _tool_name(module_text: str) -> str | None:
@@ -216,10 +259,14 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
     # load_module compiles it (once, not twice).
     module_source = seal(render.render(env, "module.py.j2", str(module_path), compiles=False, model=built))
     module = load_module(module_source, str(module_path))
-    check_examples(checked, module)
+    try:
+        check_examples(checked, module)
+    except ContractError as exc:  # the contract's warnings are reported with its errors
+        raise ContractError([*exc.problems, *checked.warnings]) from None
     derivation = cases.derive(checked)
     check_derived(checked, module, derivation.cases)
-    warnings = [*checked.warnings, *derivation.warnings]
+    # By place in the file, as reused output reads them back (record_warnings sorts too).
+    warnings = sorted([*checked.warnings, *derivation.warnings])
     return ModuleOnly(checked, built, module_source, module, derivation.cases, warnings)
 
 
@@ -233,7 +280,8 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
-    test_source = seal(render.render(env, "tests.py.j2", label, formatted=True, model=tests_model))
+    test_source = render.render(env, "tests.py.j2", label, formatted=True, model=tests_model)
+    test_source = seal(record_warnings(test_source, half.warnings))
     return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked, half.warnings)
 
 

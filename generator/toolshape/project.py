@@ -45,6 +45,9 @@ class Plan:
     #: unchanged there, and write() and check() need not read them again.
     reused_from: Path | None = None
     reused: set[PurePosixPath] = field(default_factory=set)
+    #: The warnings of every contract, in the order of the contract files (each file's
+    #: sorted by position); on reused output, those recorded when it was generated.
+    warnings: list[Problem] = field(default_factory=list)
 
     def read_already(self, out: Path) -> set[PurePosixPath]:
         """The files known to be as planned in ``out`` (those reused from it)."""
@@ -187,6 +190,7 @@ def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) ->
         generated = slot.generated
         if slot.problems or generated is None:
             continue
+        result.warnings.extend(replace(w, file=slot.shown) if w.file == slot.label else w for w in generated.warnings)
         name = generated.tool_name
         if name in names:
             line, col = generated.contract.document.value_at(("name",))
@@ -197,7 +201,7 @@ def plan(root: Path, env: jinja2.Environment, reuse_from: Path | None = None) ->
         if slot.reused:
             result.reused.update((generated.module_path, generated.test_path))
     if problems:
-        raise ContractError(problems)
+        raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
     _add_files(result, env)
     return result
 
