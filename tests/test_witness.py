@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 from test_generated_code import _first_failure, find_mutants, generated_test_calls
-
 from toolshape import cases, contract, pipeline, reference, render, source
 from toolshape.witness import budget as budget_module
 from toolshape.witness.values import Engine
@@ -107,7 +106,12 @@ def test_contains_with_min_and_max_contains() -> None:
 
 
 def test_prefix_items_and_unique_items() -> None:
-    schema = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "boolean"}], "uniqueItems": True, "minItems": 4}
+    schema = {
+        "type": "array",
+        "prefixItems": [{"type": "string"}, {"type": "boolean"}],
+        "uniqueItems": True,
+        "minItems": 4,
+    }
     found = _accepted(schema, 1)
     value = found[0]
     assert isinstance(value[0], str) and isinstance(value[1], bool) and len(value) == 4
@@ -135,7 +139,14 @@ def test_max_properties_keeps_the_rich_value_small() -> None:
 def test_recursive_ref() -> None:
     root = {
         "type": "object",
-        "$defs": {"node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}, "minItems": 1}}, "required": ["name"], "additionalProperties": True}},
+        "$defs": {
+            "node": {
+                "type": "object",
+                "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}, "minItems": 1}},
+                "required": ["name"],
+                "additionalProperties": True,
+            }
+        },
         "properties": {"tree": {"$ref": "#/$defs/node"}},
         "required": ["tree"],
     }
@@ -161,7 +172,13 @@ def test_a_ref_fan_out_costs_no_more_than_its_depth() -> None:
 
 
 def test_the_same_schema_gives_the_same_values() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "string", "format": "email"}, "b": {"oneOf": [{"type": "integer"}, {"type": "string"}]}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "format": "email"},
+            "b": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        },
+    }
     assert Engine(schema).accepted(schema, 3) == Engine(schema).accepted(schema, 3)
 
 
@@ -247,7 +264,9 @@ CONTRACTS = {
 
 def _contract_text(kind: str) -> bytes:
     body = textwrap.indent(textwrap.dedent(CONTRACTS[kind]).strip(), "  ")
-    return f"name: no_examples_{kind}\ndescription: A contract with no examples ({kind}).\nparameters:\n{body}\n".encode()
+    return (
+        f"name: no_examples_{kind}\ndescription: A contract with no examples ({kind}).\nparameters:\n{body}\n".encode()
+    )
 
 
 def _generate(raw: bytes) -> pipeline.Generated:
@@ -262,7 +281,7 @@ def _test_module(generated: pipeline.Generated, module: types.ModuleType) -> typ
     )
     tests = types.ModuleType("toolshape_witness_generated_tests")
     tests.__dict__["module"] = module
-    exec(compile(text, "<generated tests>", "exec"), tests.__dict__)
+    exec(compile(text, "<generated tests>", "exec"), tests.__dict__)  # noqa: S102 - generated tests, from our own generator
     return tests
 
 
@@ -280,12 +299,12 @@ def _mutation_score(generated: pipeline.Generated) -> tuple[int, int, list[str]]
         with mutant.applied():
             try:
                 code = compile(tree, "<mutant>", "exec")
-            except Exception:  # noqa: BLE001 - a mutant that does not compile is killed
+            except Exception:  # noqa: BLE001, S112 - a mutant that does not compile is killed
                 continue
         module = types.ModuleType("toolshape_witness_mutant")
         try:
-            exec(code, module.__dict__)
-        except Exception:  # noqa: BLE001 - a mutant that cannot load is killed
+            exec(code, module.__dict__)  # noqa: S102 - a mutant of our generated module
+        except Exception:  # noqa: BLE001, S112 - a mutant that cannot load is killed
             continue
         tests.__dict__["module"] = module
         if _first_failure(calls) is None:
@@ -374,8 +393,6 @@ def test_many_properties_derive_in_linear_steps() -> None:
     derivation = cases.derive(contract.check(document))
     assert not derivation.warnings
     assert any(c.name == "base: every declared key, all valid" for c in derivation.cases)
-
-
 
 
 def test_errors_computed_from_the_change_agree_with_a_whole_evaluation() -> None:

@@ -50,7 +50,7 @@ class Found:
 
 def _regex() -> Any:
     try:
-        from .. import regex  # type: ignore[attr-defined]
+        from .. import regex
     except ImportError:
         return None
     return regex
@@ -71,7 +71,12 @@ def pattern_strings(
         return Found((), steps > 0)
     try:
         search = regex.strings(
-            list(patterns), excluded=list(excluded), min_length=min_length, max_length=max_length, count=count, steps=steps
+            list(patterns),
+            excluded=list(excluded),
+            min_length=min_length,
+            max_length=max_length,
+            count=count,
+            steps=steps,
         )
     except regex.PatternError:
         return Found((), True)
@@ -95,7 +100,7 @@ def pattern_near_misses(
 def format_valid(name: str, min_length: int = 0, max_length: int | None = None) -> list[str]:
     """Valid strings of a format within the length bounds (unconfirmed when from the fallback)."""
     try:
-        from . import formats  # type: ignore[attr-defined]
+        from . import formats
     except ImportError:
         return _within(_VALID.get(name, []), min_length, max_length)
     return list(formats.valid(name, min_length, max_length))
@@ -104,7 +109,7 @@ def format_valid(name: str, min_length: int = 0, max_length: int | None = None) 
 def format_invalid(name: str, min_length: int = 0, max_length: int | None = None) -> list[str]:
     """Strings just outside a format, within the length bounds."""
     try:
-        from . import formats  # type: ignore[attr-defined]
+        from . import formats
     except ImportError:
         return _within(_INVALID.get(name, []), min_length, max_length)
     return list(formats.invalid(name, min_length, max_length))

@@ -44,6 +44,8 @@ MAX_STRING = 100_001
 KINDS = ("string", "integer", "boolean", "null", "number", "array", "object")
 
 Schema = Any
+#: A schema object (a JSON object).
+Obj = dict[str, Any]
 
 
 class Engine:
@@ -61,7 +63,9 @@ class Engine:
         are tried first (a property's examples, values seen in the contract's examples)."""
         return self.conjunction([schema], count, extra=extra)
 
-    def conjunction(self, schemas: Sequence[Schema], count: int = 1, *, extra: Sequence[Any] = (), depth: int = 0) -> list[Any]:
+    def conjunction(
+        self, schemas: Sequence[Schema], count: int = 1, *, extra: Sequence[Any] = (), depth: int = 0
+    ) -> list[Any]:
         """Up to ``count`` distinct values every one of ``schemas`` accepts."""
         key = (tuple(id(s) for s in schemas), count, depth)
         if not extra and key in self._memo:
@@ -90,7 +94,7 @@ class Engine:
         except (RecursionError, KeyError, IndexError, TypeError, ValueError):
             return False
 
-    def near_misses(self, schema: dict, count: int = 1) -> list[str]:
+    def near_misses(self, schema: Obj, count: int = 1) -> list[str]:
         """Strings that fail ``schema`` only by its ``pattern`` (confirmed): one character off,
         or one too few or too many, within the length bounds."""
         pattern = schema.get("pattern")
@@ -104,7 +108,7 @@ class Engine:
         found = [s for s in search.found if self._only(schema, s, "pattern")]
         return found[:count]
 
-    def format_misses(self, schema: dict, count: int = 1) -> list[str]:
+    def format_misses(self, schema: Obj, count: int = 1) -> list[str]:
         """Strings that fail ``schema`` only by its ``format`` (confirmed)."""
         name = schema.get("format")
         if not isinstance(name, str):
@@ -112,7 +116,7 @@ class Engine:
         low, high = _length_bounds([schema])
         return [s for s in sources.format_invalid(name, low, high) if self._only(schema, s, "format")][:count]
 
-    def _only(self, schema: dict, value: Any, code: str) -> bool:
+    def _only(self, schema: Obj, value: Any, code: str) -> bool:
         if not self.budget.spend():
             return False
         try:
@@ -137,9 +141,9 @@ class Engine:
                 return
             yield from self._typed(flat, negated, depth)
 
-    def _alternatives(self, schemas: list[Schema], depth: int) -> Iterator[tuple[list[dict], list[Any]]]:
+    def _alternatives(self, schemas: list[Schema], depth: int) -> Iterator[tuple[list[Obj], list[Any]]]:
         """Each way to satisfy the applicators: (plain schemas that all hold, schemas that must not)."""
-        flat: list[dict] = []
+        flat: list[Obj] = []
         negated: list[Any] = []
         seen: set[int] = set()
         # Per union or if: the options, each (schemas that hold, schemas that must not).
@@ -167,7 +171,9 @@ class Engine:
             if "not" in schema:
                 negated.append(schema["not"])
             if "if" in schema:
-                choices.append([([schema["if"], schema.get("then", True)], []), ([schema.get("else", True)], [schema["if"]])])
+                choices.append(
+                    [([schema["if"], schema.get("then", True)], []), ([schema.get("else", True)], [schema["if"]])]
+                )
         if not choices:
             yield flat, negated
             return
@@ -178,7 +184,7 @@ class Engine:
             for inner, inner_negated in self._alternatives(more, depth):
                 yield flat + [s for s in inner if id(s) not in own], negated + avoided + inner_negated
 
-    def _typed(self, flat: list[dict], negated: list[Any], depth: int) -> Iterator[Any]:
+    def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
         """Candidates from the keywords of one alternative (no applicators left)."""
         fixed = [s for s in flat if "const" in s or "enum" in s]
         for schema in flat:
@@ -205,12 +211,14 @@ class Engine:
 
     # -- strings ----------------------------------------------------------------------
 
-    def _strings(self, flat: list[dict], negated: list[Any]) -> Iterator[str]:
+    def _strings(self, flat: list[Obj], negated: list[Any]) -> Iterator[str]:
         low, high = _length_bounds(flat)
         if high is not None and high < low:
             return
         patterns = sorted({s["pattern"] for s in flat if isinstance(s.get("pattern"), str)})
-        excluded = sorted({n["pattern"] for n in negated if _only_keys(n, {"pattern", "type"}) and isinstance(n.get("pattern"), str)})
+        excluded = sorted(
+            {n["pattern"] for n in negated if _only_keys(n, {"pattern", "type"}) and isinstance(n.get("pattern"), str)}
+        )
         formats = sorted({s["format"] for s in flat if isinstance(s.get("format"), str)})
         for name in formats:
             yield from sources.format_valid(name, low, high)
@@ -232,7 +240,7 @@ class Engine:
 
     # -- arrays ------------------------------------------------------------------------
 
-    def _arrays(self, flat: list[dict], depth: int) -> Iterator[list[Any]]:
+    def _arrays(self, flat: list[Obj], depth: int) -> Iterator[list[Any]]:
         low = max((_int(s.get("minItems"), 0) for s in flat), default=0)
         highs = [_int(s["maxItems"], 0) for s in flat if "maxItems" in s]
         high = min(highs) if highs else None
@@ -258,7 +266,14 @@ class Engine:
                 yield built
 
     def _array(
-        self, prefix: list[list[Schema]], items: list[Schema], contains: list[dict], needed: int, length: int, unique: bool, depth: int
+        self,
+        prefix: list[list[Schema]],
+        items: list[Schema],
+        contains: list[Obj],
+        needed: int,
+        length: int,
+        unique: bool,
+        depth: int,
     ) -> list[Any] | None:
         """``length`` items: the first ``needed`` match every ``contains``, the others (when a
         ``maxContains`` is set) match none; prefix positions get their prefixItems."""
@@ -280,7 +295,7 @@ class Engine:
 
     # -- objects -------------------------------------------------------------------------
 
-    def _objects(self, flat: list[dict], negated: list[Any], depth: int) -> Iterator[dict[str, Any]]:
+    def _objects(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[dict[str, Any]]:
         properties: dict[str, list[Schema]] = {}
         for schema in flat:
             for key, sub in schema.get("properties", {}).items():
@@ -303,7 +318,9 @@ class Engine:
             yield minimal
         everything = _closure(keys + [k for k in properties if k not in keys], dependents)
         if high is not None:
-            everything = _closure(keys, dependents) + [k for k in everything if k not in keys][: max(high - len(keys), 0)]
+            everything = (
+                _closure(keys, dependents) + [k for k in everything if k not in keys][: max(high - len(keys), 0)]
+            )
         if everything != keys:
             rich = self._object(flat, everything, properties, low, depth, optional=set(everything) - set(keys))
             if rich is not None:
@@ -323,7 +340,7 @@ class Engine:
 
     def _object(
         self,
-        flat: list[dict],
+        flat: list[Obj],
         keys: list[str],
         properties: dict[str, list[Schema]],
         low: int,
@@ -361,7 +378,9 @@ class Engine:
                 return merged[0] if merged and isinstance(merged[0], dict) else result
         return result
 
-    def _member(self, flat: list[dict], key: str, properties: dict[str, list[Schema]], depth: int, more: Sequence[Schema] = ()) -> Any:
+    def _member(
+        self, flat: list[Obj], key: str, properties: dict[str, list[Schema]], depth: int, more: Sequence[Schema] = ()
+    ) -> Any:
         """A value for ``key``: its properties, the patternProperties it matches, or else
         additionalProperties, of every schema of the alternative."""
         wanted: list[Schema] = list(properties.get(key, [])) + list(more)
@@ -376,17 +395,23 @@ class Engine:
         found = self.conjunction(wanted or [True], 1, depth=depth + 1)
         return found[0] if found else _NONE
 
-    def _names(self, flat: list[dict], count: int, depth: int) -> list[str]:
+    def _names(self, flat: list[Obj], count: int, depth: int) -> list[str]:
         """Key names for minProperties: allowed by every propertyNames, patternProperties first."""
         rules = [s["propertyNames"] for s in flat if "propertyNames" in s]
         found: list[str] = []
         for schema in flat:
             for pattern in schema.get("patternProperties", {}):
-                found += [s for s in self.conjunction([{"type": "string", "pattern": pattern}, *rules], 2, depth=depth + 1) if isinstance(s, str)]
+                found += [
+                    s
+                    for s in self.conjunction([{"type": "string", "pattern": pattern}, *rules], 2, depth=depth + 1)
+                    if isinstance(s, str)
+                ]
         names = [f"key_{i}" for i in range(count)] + list("abcdefgh")
         found += [n for n in names if not rules or self.confirms(rules, n)]
         if len(found) < count and rules:
-            found += [s for s in self.conjunction([{"type": "string"}, *rules], count, depth=depth + 1) if isinstance(s, str)]
+            found += [
+                s for s in self.conjunction([{"type": "string"}, *rules], count, depth=depth + 1) if isinstance(s, str)
+            ]
         return list(dict.fromkeys(found))
 
 
@@ -398,7 +423,7 @@ class _NoValue:
 _NONE: Any = _NoValue()
 
 
-def _annotated(schema: dict) -> list[Any]:
+def _annotated(schema: Obj) -> list[Any]:
     """The schema's own examples and default: the most natural values, when they pass."""
     found: list[Any] = []
     if isinstance(schema.get("examples"), list):
@@ -408,7 +433,7 @@ def _annotated(schema: dict) -> list[Any]:
     return found
 
 
-def _kinds(flat: list[dict], negated: list[Any]) -> list[str]:
+def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
     """The JSON types a value may have: those every ``type`` allows, minus those a ``not``
     forbids outright; inferred from the keywords when no ``type`` says."""
     allowed = list(KINDS)
@@ -426,10 +451,12 @@ def _kinds(flat: list[dict], negated: list[Any]) -> list[str]:
     return hinted + [k for k in allowed if k not in hinted]
 
 
-def _hinted(flat: list[dict]) -> list[str]:
+def _hinted(flat: list[Obj]) -> list[str]:
     hints: list[str] = []
     for schema in flat:
-        if any(k in schema for k in ("properties", "required", "patternProperties", "minProperties", "dependentRequired")):
+        if any(
+            k in schema for k in ("properties", "required", "patternProperties", "minProperties", "dependentRequired")
+        ):
             hints.append("object")
         if any(k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")):
             hints.append("array")
@@ -442,10 +469,15 @@ def _hinted(flat: list[dict]) -> list[str]:
 
 
 def _only_keys(schema: Any, keys: set[str]) -> bool:
-    return isinstance(schema, dict) and bool(schema) and set(schema) <= keys and any(k in schema for k in keys - {"type"} or keys)
+    return (
+        isinstance(schema, dict)
+        and bool(schema)
+        and set(schema) <= keys
+        and any(k in schema for k in keys - {"type"} or keys)
+    )
 
 
-def _length_bounds(flat: Sequence[dict]) -> tuple[int, int | None]:
+def _length_bounds(flat: Sequence[Obj]) -> tuple[int, int | None]:
     low = max((_int(s.get("minLength"), 0) for s in flat), default=0)
     highs = [_int(s["maxLength"], 0) for s in flat if "maxLength" in s]
     return low, (min(highs) if highs else None)
@@ -467,12 +499,12 @@ def _fraction(number: Any) -> Fraction:
     return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
 
 
-def _numbers(flat: list[dict], kind: str, negated: Sequence[Any] = ()) -> Iterator[float]:
+def _numbers(flat: list[Obj], kind: str, negated: Sequence[Any] = ()) -> Iterator[float]:
     """Numbers on the grid of every multipleOf (integers for ``integer``), inside every bound;
     also just past the bounds of the schemas that must not hold (the other oneOf branches)."""
     step = Fraction(1) if kind == "integer" else None
     for schema in flat:
-        m = schema.get("multipleOf")
+        m: Any = schema.get("multipleOf")
         if is_number(m) and m > 0:
             f = _fraction(m)
             step = f if step is None else _lcm(step, f)
@@ -497,7 +529,9 @@ def _numbers(flat: list[dict], kind: str, negated: Sequence[Any] = ()) -> Iterat
     if low is not None and high is not None:
         anchors.append((low[0] + high[0]) / 2)
     for schema in negated:
-        for keyword in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum") if isinstance(schema, dict) else ():
+        for keyword in (
+            ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum") if isinstance(schema, dict) else ()
+        ):
             if is_number(schema.get(keyword)):
                 bound = _fraction(schema[keyword])
                 anchors += [bound - 1, bound + 1, bound - Fraction(1, 2), bound + Fraction(1, 2)]
@@ -506,7 +540,9 @@ def _numbers(flat: list[dict], kind: str, negated: Sequence[Any] = ()) -> Iterat
             yield _as_json(value, kind)
 
 
-def _snapped(anchor: Fraction, step: Fraction | None, low: tuple[Fraction, bool] | None, high: tuple[Fraction, bool] | None) -> list[Fraction]:
+def _snapped(
+    anchor: Fraction, step: Fraction | None, low: tuple[Fraction, bool] | None, high: tuple[Fraction, bool] | None
+) -> list[Fraction]:
     """The anchor, moved onto the grid and inside the bounds when it can be."""
     values = [anchor]
     if step is not None:
