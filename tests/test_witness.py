@@ -159,6 +159,24 @@ def test_formats_honour_length_bounds() -> None:
         assert found, name
 
 
+def test_pattern_strings_intersect_patterns_lengths_and_an_excluded_pattern() -> None:
+    found = _accepted({"type": "string", "pattern": "^C[0-9]{6}$", "not": {"pattern": "^C0"}}, 2)
+    assert len(found) == 2 and all(len(v) == 7 and v[1] != "0" for v in found)
+    found = _accepted({"type": "string", "allOf": [{"pattern": "[a-z]"}, {"pattern": "[0-9]"}], "minLength": 4}, 1)
+    assert found and len(found[0]) >= 4
+
+
+def test_near_misses_fail_by_the_pattern_alone() -> None:
+    schema = {"type": "string", "pattern": "^C[0-9]{6}$", "maxLength": 7}
+    misses = Engine(schema).near_misses(schema, 3)
+    assert misses
+    for miss in misses:
+        assert reference.errors_of(schema, miss, "", root=schema) == {("", "pattern")}
+    email = {"type": "string", "format": "email", "maxLength": 20}
+    (bad,) = Engine(email).format_misses(email, 1)
+    assert reference.errors_of(email, bad, "", root=email) == {("", "format")}
+
+
 def test_a_ref_fan_out_costs_no_more_than_its_depth() -> None:
     """d_i: allOf [d_(i-1), d_(i-1)]: the engine's steps do not grow with the unfolding (2**12
     here; 25 levels need the reference evaluator's memo, from branch wp-hostile, to confirm fast)."""
