@@ -133,9 +133,12 @@ class _Deriver:
         found = []
         for schema_path, names in self.left_out.items():
             node = resolve(self.schema, schema_path) if schema_path else self.schema
+            spent = self.engine.budget
             why = (
                 "the witness budget ran out"
-                if self.engine.budget.exhausted
+                if spent.exhausted
+                else "no value this schema accepts was found (a pattern search stopped at its bound)"
+                if spent.searches_cut
                 else "no value this schema accepts was found"
             )
             hint = (

@@ -943,9 +943,9 @@ class _Search:
                     search = sources.pattern_strings(
                         [mine], excluded=[theirs] if isinstance(theirs, str) else [], count=3, steps=self.budget.grant()
                     )
-                    self.budget.spend(min(self.budget.left, 100))
+                    self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
                     if not search.complete:
-                        self.budget.exhausted = True
+                        self.budget.searches_cut = True
                     found.extend(search.found)
         for engine, mine, theirs in ((self.old_engine, old_node, new_node), (self.new_engine, new_node, old_node)):
             if mine is None or mine is False:

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import time
 
-#: Steps (confirmed candidates, plus pattern-search steps) per contract.
+#: Steps per contract: one per candidate confirmed, SEARCH_COST per pattern search.
 DEFAULT_STEPS = 200_000
-#: Steps one pattern search may take (of those that remain).
+#: Steps one pattern search may take (of those that remain): its own bound.
 SEARCH_STEPS = 20_000
+#: What one pattern search costs the contract's budget (the search does not report what it
+#: used; a search that runs out of its own steps exhausts the budget instead).
+SEARCH_COST = 100
 #: Last-resort backstop, in seconds per contract (see the module docstring).
 BACKSTOP_SECONDS = 30.0
 
@@ -31,6 +34,8 @@ class Budget:
         self.limit = steps
         self.left = steps
         self.exhausted = False
+        #: A pattern search stopped at its own bound (the contract's other values go on).
+        self.searches_cut = False
         self._deadline = time.monotonic() + seconds
         self._calls = 0
 

@@ -30,7 +30,7 @@ from ..contract import is_integer, is_number, json_equal
 from ..pointers import ref_path, resolve
 from ..reference import errors_of
 from . import sources
-from .budget import SEARCH_STEPS, Budget
+from .budget import SEARCH_COST, Budget
 
 #: How many `$ref`s and nested values deep a value is built (recursive schemas stop here).
 MAX_DEPTH = 6
@@ -125,10 +125,10 @@ class Engine:
             return False
 
     def _settle(self, search: sources.Found) -> None:
-        """Account for a pattern search: its steps are spent; an unfinished search exhausts."""
-        self.budget.spend(min(self.budget.left, SEARCH_STEPS // 10))
+        """Account for a pattern search: its cost is spent; an unfinished one is noted (for the warning)."""
+        self.budget.spend(min(self.budget.left, SEARCH_COST))
         if not search.complete:
-            self.budget.exhausted = True
+            self.budget.searches_cut = True
 
     # -- candidates -------------------------------------------------------------------
 
