@@ -88,6 +88,7 @@ class _Deriver:
         self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
         #: What was left out, by schema path: the names of the cases (for the warnings).
         self.left_out: dict[Path, list[str]] = {}
+        self.too_big: dict[Path, list[str]] = {}  # the same, for bounds too large to test at their edge
         #: The last one-change instance made (instance, path, value or MISSING), for add().
         self.last: tuple[Any, Path, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
@@ -122,6 +123,12 @@ class _Deriver:
         path, schemas = self.guard
         return self.engine.confirms(schemas, _get(self.root, path))
 
+    def too_large(self, schema_path: Path, what: str) -> None:
+        """Record an edge case left out because it would be too big to write into a test."""
+        names = self.too_big.setdefault(schema_path, [])
+        if what not in names:
+            names.append(what)
+
     def leave_out(self, schema_path: Path, what: str) -> None:
         """Record a case (or a group of cases) that could not be derived, for the warning."""
         names = self.left_out.setdefault(schema_path, [])
@@ -131,6 +138,12 @@ class _Deriver:
     def warnings(self) -> list[Problem]:
         """One warning per schema node whose cases were left out, at that node."""
         found = []
+        for schema_path, names in self.too_big.items():
+            message = (
+                f"a bound too large to test at its edge; cases left out: {'; '.join(names)}; "
+                f"derived cases hold at most {MAX_EDGE_LENGTH:,} characters and {MAX_EDGE_ITEMS:,} items or keys"
+            )
+            found.append(self.contract.document.problem(("parameters", *schema_path), message, severity="warning"))
         for schema_path, names in self.left_out.items():
             node = resolve(self.schema, schema_path) if schema_path else self.schema
             spent = self.engine.budget
@@ -477,14 +490,14 @@ class _Deriver:
             if "minLength" in schema and _count(schema, "minLength") > 0:
                 n = _count(schema, "minLength")
                 if n > MAX_EDGE_LENGTH + 1:
-                    self.leave_out(schema_path, f"the minLength {n} edge cases (over {MAX_EDGE_LENGTH} characters)")
+                    self.too_large(schema_path, f"the minLength {n} edge cases")
                 else:
                     yield f"minLength {n} - 1", value[: n - 1] if len(value) >= n else value
                     yield from self.good_variant(schema, f"minLength {n} exactly", n)
             if "maxLength" in schema:
                 n = _count(schema, "maxLength")
                 if n >= MAX_EDGE_LENGTH + 1:
-                    self.leave_out(schema_path, f"the maxLength {n} edge cases (over {MAX_EDGE_LENGTH} characters)")
+                    self.too_large(schema_path, f"the maxLength {n} edge cases")
                 else:
                     yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
                     yield from self.good_variant(schema, f"maxLength {n} exactly", n)
@@ -567,7 +580,7 @@ class _Deriver:
             smaller = {k: value[k] for k in keep}
             self.add(f"{label}: minProperties {n} - 1", self.replaced(path, smaller) if path else smaller)
         if "maxProperties" in schema and _count(schema, "maxProperties") >= MAX_EDGE_ITEMS:
-            self.leave_out(schema_path, f"the maxProperties {_count(schema, 'maxProperties')} edge case (over {MAX_EDGE_ITEMS} keys)")
+            self.too_large(schema_path, f"the maxProperties {_count(schema, 'maxProperties')} edge case")
         elif "maxProperties" in schema:
             n = _count(schema, "maxProperties")
             bigger = dict(value)
@@ -591,7 +604,7 @@ class _Deriver:
             if len(pool) >= n:
                 self.add(f"{label}: minItems {n} exactly", self.replaced(path, pool[:n]))
         if "maxItems" in schema and _count(schema, "maxItems") >= MAX_EDGE_ITEMS:
-            self.leave_out(schema_path, f"the maxItems {_count(schema, 'maxItems')} edge cases (over {MAX_EDGE_ITEMS} items)")
+            self.too_large(schema_path, f"the maxItems {_count(schema, 'maxItems')} edge cases")
         elif "maxItems" in schema:
             n = _count(schema, "maxItems")
             if len(pool) >= n + 1:
