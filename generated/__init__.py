@@ -22,6 +22,7 @@ from .files import edit_file as files_edit_file
 from . import get_weather
 from .net import allow_ip as net_allow_ip
 from . import send_email
+from .support import open_ticket as support_open_ticket
 from . import web_search
 
 #: Tool name -> generated module.
@@ -35,6 +36,7 @@ TOOLS: dict[str, ModuleType] = {
     "get_weather": get_weather,
     "allow_ip": net_allow_ip,
     "send_email": send_email,
+    "open_ticket": support_open_ticket,
     "web_search": web_search,
 }
 

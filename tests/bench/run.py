@@ -577,6 +577,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
         ("case derivation (cases.derive)", cumulative("toolshape/cases.py", "derive")),
         ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/cases.py", "<setcomp>")),
         ("  of which the reference evaluator", cumulative("toolshape/reference.py", "evaluate")),
+        ("  of which the witness engine (Engine.conjunction)", cumulative("toolshape/witness/values.py", "conjunction")),
         ("derived cases run (check_derived)", cumulative("toolshape/pipeline.py", "check_derived")),
         ("tests model (_tests_model: literals)", cumulative("toolshape/pipeline.py", "_tests_model")),
     ]

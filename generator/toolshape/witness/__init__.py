@@ -1,1 +1,3 @@
-"""Witnesses: values built to satisfy (or narrowly miss) a schema, for the derived test cases."""
+"""The witness engine: values a schema accepts (and near misses it refuses), each confirmed
+by the reference evaluator, within a step budget per contract. Test derivation
+(:mod:`toolshape.cases`) and ``toolshape diff`` both use it."""
