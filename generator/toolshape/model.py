@@ -21,6 +21,7 @@ from .ecma import WHITESPACE as ECMA_WHITESPACE
 from .ecma import translate_pattern
 from .names import Namer
 from .pointers import ref_path, resolve
+from .unfolding import distinct_entries
 
 Path = tuple[str | int, ...]
 
@@ -421,7 +422,10 @@ class _Builder:
         if "$ref" in schema:
             found.append(Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"])))
         if "allOf" in schema:
-            nodes = [self.node(sub, var, path, schema_path + ("allOf", i), label) for i, sub in enumerate(schema["allOf"])]
+            # A schema listed twice applies once: its second run finds the same errors (and a
+            # nest of such pairs would otherwise double the calls at every level).
+            entries = schema["allOf"]
+            nodes = [self.node(entries[i], var, path, schema_path + ("allOf", i), label) for i in distinct_entries(entries)]
             found.append(Applicator("all_of", note("allOf"), nodes=[n for n in nodes if n.has_checks]))
         for union in ("anyOf", "oneOf"):
             if union not in schema:
