@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__
-from .contract import Contract, is_integer
+from .contract import Contract
 from .literals import Code, comment, comment_text, literal
 from .ecma import WHITESPACE as ECMA_WHITESPACE
 from .ecma import translate_pattern
@@ -584,11 +584,13 @@ class _Builder:
         if "multipleOf" in schema:
             step = schema["multipleOf"]
             message = literal(f"{label} must be a multiple of {_show(step)}")
-            if is_integer(step):
-                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(int(step))))
+            # Exact in decimal: 1e23 is 10**23 (int(1e23) is not), and a float value is the
+            # decimal its repr denotes; `value % step` is used for int values only.
+            numerator, denominator = _decimal_fraction(step) if isinstance(step, float) else (int(step), 1)
+            self.helpers.multiple = True
+            if denominator == 1:
+                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(numerator)))
             else:
-                self.helpers.multiple = True
-                numerator, denominator = _decimal_fraction(step)
                 checks.append(Check("not_multiple", literal("multipleOf"), message, literal(numerator), literal(denominator)))
         return checks
 
