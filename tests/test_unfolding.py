@@ -24,7 +24,6 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-
 from toolshape import contract, model, pipeline, reference, render, source, unfolding
 from toolshape.errors import ContractError
 
@@ -72,13 +71,21 @@ CYCLES = {
         "properties": {"x": {"$ref": "#/$defs/a"}},
     },
     "a property that is a $ref to itself": {"type": "object", "properties": {"x": {"$ref": "#/properties/x"}}},
-    "through allOf": {"type": "object", "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}, "properties": {"x": {"$ref": "#/$defs/a"}}},
+    "through allOf": {
+        "type": "object",
+        "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}},
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+    },
     "through anyOf and not": {
         "type": "object",
         "$defs": {"a": {"anyOf": [{"type": "string"}, {"not": {"$ref": "#/$defs/a"}}]}},
         "properties": {"x": {"$ref": "#/$defs/a"}},
     },
-    "through oneOf": {"type": "object", "$defs": {"a": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/a"}]}}, "properties": {"x": {"$ref": "#/$defs/a"}}},
+    "through oneOf": {
+        "type": "object",
+        "$defs": {"a": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/a"}]}},
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+    },
     "through if": {
         "type": "object",
         "$defs": {"a": {"if": {"$ref": "#/$defs/a"}, "then": {"type": "string"}}},
@@ -101,7 +108,9 @@ def test_a_cycle_that_never_descends_is_a_contract_error(label: str) -> None:
     with pytest.raises(ContractError) as caught:
         pipeline.generate(raw_contract(CYCLES[label]), "t.json", PurePosixPath("t.yaml"), ENV)
     text = str(caught.value)
-    assert text.startswith("t.json:1:") and ": error: this $ref makes a cycle that never moves to a child value (" in text
+    assert (
+        text.startswith("t.json:1:") and ": error: this $ref makes a cycle that never moves to a child value (" in text
+    )
     assert "recurse forever" in text
 
 
@@ -199,7 +208,7 @@ def test_a_25_level_fan_out_generates() -> None:
         print(module.validate({{"x": 7}}).ok, module.validate({{"x": -7}}).ok)
         """)
     try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         pytest.fail("generating the 25-level fan-out did not finish within 300 s (killed)")
     assert done.returncode == 0, done.stderr[-2000:]
@@ -308,3 +317,174 @@ def test_a_module_for_5000_properties_is_generated() -> None:
     del value["p4321"]
     value["p7"] = 7
     assert [(e.path, e.code) for e in module.validate(value).errors] == [("/p7", "type"), ("/p4321", "required")]
+
+
+# -- recursion whose work doubles with each level of the value -----------------------------------
+
+EXPR_PARTS = {
+    "add": {
+        "properties": {"op": {"const": "add"}, "left": {"$ref": "#/$defs/expr"}, "right": {"$ref": "#/$defs/expr"}}
+    },
+    "mul": {
+        "properties": {"op": {"const": "mul"}, "left": {"$ref": "#/$defs/expr"}, "right": {"$ref": "#/$defs/expr"}}
+    },
+}
+
+
+def recursive(definition: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {"type": "object", "$defs": {"n": definition, **more}, "properties": {"x": {"$ref": "#/$defs/n"}}}
+
+
+DOUBLING = {
+    "allOf of two near copies that descend": {
+        "type": "object",
+        "allOf": [{"properties": {"a": {"$ref": "#"}}}, {"properties": {"a": {"$ref": "#"}}, "title": "t"}],
+    },
+    "items and contains": recursive(
+        {"type": "array", "items": {"$ref": "#/$defs/n"}, "contains": {"$ref": "#/$defs/n"}}
+    ),
+    "a pattern that matches a property": recursive(
+        {
+            "type": "object",
+            "properties": {"p1": {"$ref": "#/$defs/n"}},
+            "patternProperties": {"^p": {"$ref": "#/$defs/n"}},
+        }
+    ),
+    "oneOf of alternatives that share a recursive key": {
+        "type": "object",
+        "$defs": {"expr": {"oneOf": [{"$ref": "#/$defs/add"}, {"$ref": "#/$defs/mul"}]}, **EXPR_PARTS},
+        "properties": {"e": {"$ref": "#/$defs/expr"}},
+    },
+}
+
+NOT_DOUBLING = {
+    "a tree": TREE,
+    "any JSON value": recursive(
+        {
+            "anyOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"$ref": "#/$defs/n"}},
+                {"type": "object", "additionalProperties": {"$ref": "#/$defs/n"}},
+            ]
+        }
+    ),
+    "properties and additionalProperties of one schema": recursive(
+        {"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}, "additionalProperties": {"$ref": "#/$defs/n"}}
+    ),
+    "a pattern that matches no property": recursive(
+        {
+            "type": "object",
+            "properties": {"p1": {"$ref": "#/$defs/n"}},
+            "patternProperties": {"^q": {"$ref": "#/$defs/n"}},
+        }
+    ),
+    "prefixItems and items": recursive(
+        {"type": "array", "prefixItems": [{"$ref": "#/$defs/n"}], "items": {"$ref": "#/$defs/n"}}
+    ),
+    "alternatives told apart with if/then/else": {
+        "type": "object",
+        "$defs": {
+            "expr": {
+                "type": "object",
+                "if": {"properties": {"op": {"const": "add"}}},
+                "then": {"$ref": "#/$defs/add"},
+                "else": {"$ref": "#/$defs/mul"},
+            },
+            **EXPR_PARTS,
+        },
+        "properties": {"e": {"$ref": "#/$defs/expr"}},
+    },
+}
+
+
+@pytest.mark.parametrize("label", sorted(DOUBLING))
+def test_recursion_whose_work_doubles_at_each_level_is_refused(label: str) -> None:
+    with pytest.raises(ContractError) as caught:
+        checked(DOUBLING[label])
+    [problem] = caught.value.problems
+    assert "the work would double with every level the value nests" in problem.message
+
+
+def test_doubling_recursion_really_doubles_in_the_validator() -> None:
+    """What the check prevents: built without it, the validator's calls double with each level."""
+    parameters = DOUBLING["oneOf of alternatives that share a recursive key"]
+    built = model.build(
+        contract.Contract("t", "d", parameters, [], source.load(raw_contract(parameters), "t.json")), "expr", "0" * 64
+    )
+    module = pipeline.load_module(render.render(ENV, "module.py.j2", "expr.py", model=built), "expr")
+
+    def nested(levels: int) -> dict[str, Any]:
+        value: dict[str, Any] = {"op": "add"}
+        for _ in range(levels):
+            value = {"op": "add", "left": value}
+        return {"e": value}
+
+    calls = [calls_into(module, lambda n=n: module.validate(nested(n))) for n in (4, 5, 6)]
+    assert calls[1] > 1.8 * calls[0] and calls[2] > 1.8 * calls[1], calls
+
+
+@pytest.mark.parametrize("label", sorted(NOT_DOUBLING))
+def test_recursion_that_does_not_double_is_allowed(label: str) -> None:
+    assert unfolding.check(NOT_DOUBLING[label]) == []
+    module_of(NOT_DOUBLING[label], "recursive")
+
+
+def test_if_then_else_alternatives_cost_one_call_per_level() -> None:
+    module = module_of(NOT_DOUBLING["alternatives told apart with if/then/else"], "expr_if")
+
+    def nested(levels: int) -> dict[str, Any]:
+        value: dict[str, Any] = {"op": "mul"}
+        for _ in range(levels):
+            value = {"op": "add", "left": value, "right": {"op": "mul"}}
+        return {"e": value}
+
+    assert module.validate(nested(30)).ok
+    calls = [calls_into(module, lambda n=n: module.validate(nested(n))) for n in (10, 20)]
+    assert calls[1] < 2.5 * calls[0], calls
+
+
+# -- chains and the whole unfolding --------------------------------------------------------------
+
+
+def chain(links: int) -> dict[str, Any]:
+    defs: dict[str, Any] = {f"c{i}": {"$ref": f"#/$defs/c{i + 1}"} for i in range(links)}
+    defs[f"c{links}"] = {"type": "string"}
+    return {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/c0"}}}
+
+
+def test_a_long_chain_of_refs_is_refused() -> None:
+    """Each link is a nested call in the validator: 3,000 links would overflow the stack."""
+    with pytest.raises(ContractError) as caught:
+        checked(chain(3000))
+    [problem] = caught.value.problems
+    assert f"starts a chain of more than {unfolding.MAX_CHAIN} schemas applied to the same value" in problem.message
+    module = module_of(chain(unfolding.MAX_CHAIN - 2), "chain")
+    assert module.validate({"x": "s"}).ok and not module.validate({"x": 1}).ok
+
+
+def test_a_long_ring_of_refs_that_descends_is_built_without_deep_recursion() -> None:
+    """c_i: {properties: {a: {$ref: c_(i+1)}}}, 600 of them: the model builds the $ref functions
+    one after another past MAX_NESTED_REFS (building each inside the last raised RecursionError)."""
+    links = 600
+    defs = {
+        f"c{i}": {"type": "object", "properties": {"a": {"$ref": f"#/$defs/c{(i + 1) % links}"}}} for i in range(links)
+    }
+    parameters = {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/c0"}}}
+    module = module_of(parameters, "ring")
+    value: dict[str, Any] = {"a": 1}
+    for _ in range(20):
+        value = {"a": value}
+    assert [(e.path, e.code) for e in module.validate({"x": value}).errors] == [("/x" + "/a" * 21, "type")]
+
+
+def test_the_whole_unfolding_is_bounded() -> None:
+    """30 properties that each apply a definition of about 8,000 applications: under the bound
+    for one value, 245,701 for the whole instance."""
+    defs = fan_out(11, NEAR_COPIES["allOf of a $ref and an annotated copy"])["$defs"]
+    parameters = {"type": "object", "$defs": defs, "properties": {f"p{i}": {"$ref": "#/$defs/d11"} for i in range(30)}}
+    with pytest.raises(ContractError) as caught:
+        checked(parameters)
+    [problem] = caught.value.problems
+    assert f"the limit is {unfolding.MAX_UNFOLDED:,}" in problem.message
+    parameters["properties"] = {f"p{i}": {"$ref": "#/$defs/d11"} for i in range(3)}
+    checked(parameters)

@@ -45,6 +45,9 @@ def format_function(name: str) -> str:
     return "_is_" + name.replace("-", "_")
 
 
+#: How many $ref functions are built inside each other before the next waits (see _Builder.pending).
+MAX_NESTED_REFS = 16
+
 #: Patterns that only ask for one non-whitespace character ("not blank").
 NON_BLANK_PATTERNS = ("\\S", "[^\\s]")
 
@@ -374,6 +377,12 @@ class _Builder:
         self.helpers = Helpers()
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
+        #: $ref functions named but not built yet. A $ref's function is built where it is first
+        #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
+        #: wait here and finish() builds them one after another: a chain of thousands of $refs
+        #: costs no deep Python recursion, and the usual contract's output keeps its order.
+        self.pending: list[tuple[Function, Any, Path]] = []
+        self.ref_depth = 0
         self.whitespace: Code | None = None
 
     def where(self, path: Path) -> str:
@@ -478,9 +487,27 @@ class _Builder:
         function = Function(name, comment(f"{ref} ({self.where(target)})", limit=120))
         self.functions.append(function)
         schema = resolve(self.contract.parameters, target)
-        with self.namer.function_body():
-            function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        if self.ref_depth >= MAX_NESTED_REFS:
+            self.pending.append((function, schema, target))
+        else:
+            self.ref_body(function, schema, target)
         return name
+
+    def ref_body(self, function: Function, schema: Any, target: Path) -> None:
+        self.ref_depth += 1
+        try:
+            with self.namer.function_body():
+                function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        finally:
+            self.ref_depth -= 1
+
+    def finish(self) -> None:
+        """Build the $ref functions left waiting (and those they leave waiting), in order."""
+        done = 0
+        while done < len(self.pending):
+            function, schema, target = self.pending[done]
+            done += 1
+            self.ref_body(function, schema, target)
 
     def branch(
         self,
@@ -870,6 +897,7 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
+    builder.finish()
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
