@@ -18,6 +18,7 @@ from typing import Any
 from .regex import PatternError, backtracking_problem
 from .regex import translate as translate_pattern
 from .errors import ContractError, Problem
+from . import unfolding
 from .pointers import ref_path, resolve
 from .source import Document
 
@@ -886,6 +887,10 @@ def check(document: Document) -> Contract:
     """Check a loaded document; raise :class:`ContractError` with every problem found."""
     checker = _Checker(document)
     name, description, parameters, examples = checker.contract()
+    if not checker.problems:
+        # Before anything evaluates the schema: a cycle would recurse forever.
+        for finding in unfolding.check(parameters):
+            checker.error(("parameters", *finding.path), finding.message)
     if not checker.problems:
         checker.dead_values(parameters, ("parameters",), parameters)
     if checker.problems:

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__
-from .contract import Contract, is_integer
+from .contract import Contract
 from .literals import Code, comment, comment_text, literal
 from .regex import WHITESPACE as ECMA_WHITESPACE
 from .regex import translate as translate_pattern
 from .names import Namer
 from .pointers import ref_path, resolve
+from .unfolding import distinct_entries
 
 Path = tuple[str | int, ...]
 
@@ -43,6 +44,9 @@ def format_function(name: str) -> str:
     """The runtime helper that checks a format: ``date-time`` -> ``_is_date_time``."""
     return "_is_" + name.replace("-", "_")
 
+
+#: How many $ref functions are built inside each other before the next waits (see _Builder.pending).
+MAX_NESTED_REFS = 16
 
 #: Patterns that only ask for one non-whitespace character ("not blank").
 NON_BLANK_PATTERNS = ("\\S", "[^\\s]")
@@ -373,6 +377,12 @@ class _Builder:
         self.helpers = Helpers()
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
+        #: $ref functions named but not built yet. A $ref's function is built where it is first
+        #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
+        #: wait here and finish() builds them one after another: a chain of thousands of $refs
+        #: costs no deep Python recursion, and the usual contract's output keeps its order.
+        self.pending: list[tuple[Function, Any, Path]] = []
+        self.ref_depth = 0
         self.whitespace: Code | None = None
 
     def where(self, path: Path) -> str:
@@ -421,7 +431,10 @@ class _Builder:
         if "$ref" in schema:
             found.append(Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"])))
         if "allOf" in schema:
-            nodes = [self.node(sub, var, path, schema_path + ("allOf", i), label) for i, sub in enumerate(schema["allOf"])]
+            # A schema listed twice applies once: its second run finds the same errors (and a
+            # nest of such pairs would otherwise double the calls at every level).
+            entries = schema["allOf"]
+            nodes = [self.node(entries[i], var, path, schema_path + ("allOf", i), label) for i in distinct_entries(entries)]
             found.append(Applicator("all_of", note("allOf"), nodes=[n for n in nodes if n.has_checks]))
         for union in ("anyOf", "oneOf"):
             if union not in schema:
@@ -474,9 +487,27 @@ class _Builder:
         function = Function(name, comment(f"{ref} ({self.where(target)})", limit=120))
         self.functions.append(function)
         schema = resolve(self.contract.parameters, target)
-        with self.namer.function_body():
-            function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        if self.ref_depth >= MAX_NESTED_REFS:
+            self.pending.append((function, schema, target))
+        else:
+            self.ref_body(function, schema, target)
         return name
+
+    def ref_body(self, function: Function, schema: Any, target: Path) -> None:
+        self.ref_depth += 1
+        try:
+            with self.namer.function_body():
+                function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        finally:
+            self.ref_depth -= 1
+
+    def finish(self) -> None:
+        """Build the $ref functions left waiting (and those they leave waiting), in order."""
+        done = 0
+        while done < len(self.pending):
+            function, schema, target = self.pending[done]
+            done += 1
+            self.ref_body(function, schema, target)
 
     def branch(
         self,
@@ -580,11 +611,13 @@ class _Builder:
         if "multipleOf" in schema:
             step = schema["multipleOf"]
             message = literal(f"{label} must be a multiple of {_show(step)}")
-            if is_integer(step):
-                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(int(step))))
+            # Exact in decimal: 1e23 is 10**23 (int(1e23) is not), and a float value is the
+            # decimal its repr denotes; `value % step` is used for int values only.
+            numerator, denominator = _decimal_fraction(step) if isinstance(step, float) else (int(step), 1)
+            self.helpers.multiple = True
+            if denominator == 1:
+                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(numerator)))
             else:
-                self.helpers.multiple = True
-                numerator, denominator = _decimal_fraction(step)
                 checks.append(Check("not_multiple", literal("multipleOf"), message, literal(numerator), literal(denominator)))
         return checks
 
@@ -864,6 +897,7 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
+    builder.finish()
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
