@@ -431,7 +431,9 @@ class _Builder:
             found.append(Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"])))
         if "allOf" in schema:
             nodes = [self.node(sub, var, path, schema_path + ("allOf", i), label) for i, sub in enumerate(schema["allOf"])]
-            found.append(Applicator("all_of", note("allOf"), nodes=[n for n in nodes if n.has_checks]))
+            checked = [n for n in nodes if n.has_checks]
+            if checked:  # allOf: [{}] checks nothing (and would print an empty block)
+                found.append(Applicator("all_of", note("allOf"), nodes=checked))
         for union in ("anyOf", "oneOf"):
             if union not in schema:
                 continue
