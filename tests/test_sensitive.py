@@ -17,13 +17,11 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
-
 from toolshape import contract, model, pipeline, redaction, render, source
 from toolshape.errors import ContractError
 
@@ -82,7 +80,11 @@ def _schemas(depth: int) -> st.SearchStrategy[Any]:
         st.one_of(st.none(), st.booleans(), sub),
     )
     arrays = st.builds(_array, sub, st.lists(sub, max_size=2))
-    unions = st.builds(lambda kind, branches: {kind: branches}, st.sampled_from(["anyOf", "allOf", "oneOf"]), st.lists(sub, min_size=1, max_size=2))
+    unions = st.builds(
+        lambda kind, branches: {kind: branches},
+        st.sampled_from(["anyOf", "allOf", "oneOf"]),
+        st.lists(sub, min_size=1, max_size=2),
+    )
     conditionals = st.builds(lambda i, t, e: {"if": i, "then": t, "else": e}, sub, sub, sub)
     refs = st.sampled_from(DEFS).map(lambda name: {"$ref": f"#/$defs/{name}"})
     return _maybe_sensitive(st.one_of(_leaves(), objects, arrays, unions, conditionals, refs))
@@ -128,9 +130,14 @@ def _renumber(schema: Any, counter: list[int]) -> Any:
 
 @st.composite
 def contracts(draw: st.DrawFn) -> Any:
-    root = draw(st.builds(_object, st.dictionaries(st.sampled_from(KEYS), _schemas(2), min_size=1, max_size=4),
-                          st.dictionaries(st.sampled_from(PATTERNS), _schemas(1), max_size=1),
-                          st.one_of(st.none(), st.booleans(), _schemas(1))))
+    root = draw(
+        st.builds(
+            _object,
+            st.dictionaries(st.sampled_from(KEYS), _schemas(2), min_size=1, max_size=4),
+            st.dictionaries(st.sampled_from(PATTERNS), _schemas(1), max_size=1),
+            st.one_of(st.none(), st.booleans(), _schemas(1)),
+        )
+    )
     root["$defs"] = {name: draw(_schemas(2)) for name in DEFS}
     if draw(st.integers(0, 9)) == 0:
         root["x-sensitive"] = True
@@ -234,7 +241,9 @@ def _logged_as_sent(value: Any, logged: Any, pointer: str, hidden: redaction.Pla
 _BUILT: dict[str, Any] = {}
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 @given(parameters=contracts(), seed=st.integers(0, 2**32))
 def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: int) -> None:
     key = json.dumps(parameters, sort_keys=True)
@@ -323,7 +332,10 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
             id="recursion",
         ),
         pytest.param(
-            {"type": "object", "properties": {"r": {"anyOf": [{"type": "integer"}, {"type": "string", "x-sensitive": True}]}}},
+            {
+                "type": "object",
+                "properties": {"r": {"anyOf": [{"type": "integer"}, {"type": "string", "x-sensitive": True}]}},
+            },
             {"r": 5},
             ["/r"],
             [],
@@ -419,7 +431,12 @@ def test_only_sensitive_values_are_replaced_and_the_guard_applies_at_every_depth
             },
         }
     )
-    data = {"amount": 5, "pan": "4111-top", "PAN": "4111-misspelt", "card": {"pan": "4111-deep", "PAN": "4111-deep-misspelt", "name": "Ann"}}
+    data = {
+        "amount": 5,
+        "pan": "4111-top",
+        "PAN": "4111-misspelt",
+        "card": {"pan": "4111-deep", "PAN": "4111-deep-misspelt", "name": "Ann"},
+    }
     logged = module.validate(data).log_record()["arguments"]
     assert logged == {
         "amount": 5,

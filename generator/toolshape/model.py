@@ -910,21 +910,21 @@ _SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
 _SAME_VALUE_ONE = ("not", "if", "then", "else")
 
 
-def _same_value_subschemas(schema: dict, schema_path: Path) -> list[tuple[Any, Path]]:
+def _same_value_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[Any, Path]]:
     """The subschemas (with their paths) that apply to the very value ``schema`` applies to, $ref aside."""
     found: list[tuple[Any, Path]] = []
-    for keyword in _SAME_VALUE_LISTS:
-        found += [(sub, schema_path + (keyword, i)) for i, sub in enumerate(schema.get(keyword, []))]
+    for word in _SAME_VALUE_LISTS:
+        found += [(sub, schema_path + (word, i)) for i, sub in enumerate(schema.get(word, []))]
     found += [(schema[k], schema_path + (k,)) for k in _SAME_VALUE_ONE if k in schema]
     found += [(sub, schema_path + ("dependentSchemas", k)) for k, sub in schema.get("dependentSchemas", {}).items()]
     return found
 
 
-def _child_subschemas(schema: dict, schema_path: Path) -> list[tuple[Any, Path]]:
+def _child_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[Any, Path]]:
     """The subschemas that apply to values inside the one ``schema`` applies to (and $defs)."""
     found: list[tuple[Any, Path]] = []
-    for keyword in ("properties", "patternProperties", "$defs"):
-        found += [(sub, schema_path + (keyword, k)) for k, sub in schema.get(keyword, {}).items()]
+    for word in ("properties", "patternProperties", "$defs"):
+        found += [(sub, schema_path + (word, k)) for k, sub in schema.get(word, {}).items()]
     found += [(sub, schema_path + ("prefixItems", i)) for i, sub in enumerate(schema.get("prefixItems", []))]
     found += [(schema[k], schema_path + (k,)) for k in ("additionalProperties", "items", "contains", "propertyNames") if k in schema]
     return found
@@ -1032,7 +1032,7 @@ class _Masks:
         self.array_parts(schema, mask)
         return mask or None
 
-    def object_parts(self, schema: dict, mask: dict[str, Any]) -> None:
+    def object_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
         properties = schema.get("properties", {})
         keys = {key: self.mask(sub) for key, sub in properties.items()}
         if any(m is not None for m in keys.values()):
@@ -1050,10 +1050,10 @@ class _Masks:
         if any(_wholly_sensitive(self.parameters, sub) for sub in properties.values()):
             mask["guard"] = True
 
-    def array_parts(self, schema: dict, mask: dict[str, Any]) -> None:
+    def array_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
         prefix = [self.mask(sub) for sub in schema.get("prefixItems", [])]
-        for keyword, part in (("items", "items"), ("contains", "every")):
-            m = self.mask(schema[keyword]) if keyword in schema else None
+        for word, part in (("items", "items"), ("contains", "every")):
+            m = self.mask(schema[word]) if word in schema else None
             if m is not None:
                 mask[part] = m
         # With items masked, the prefix positions are needed too: items starts after them.
@@ -1061,9 +1061,9 @@ class _Masks:
             mask["prefix"] = prefix
 
 
-def _all_schemas(schema: Any) -> list[dict]:
+def _all_schemas(schema: Any) -> list[dict[str, Any]]:
     """Every schema in a schema tree."""
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     todo = [schema]
     while todo:
         node = todo.pop()
@@ -1078,9 +1078,9 @@ def _all_refs(schema: Any) -> set[str]:
     return {node["$ref"] for node in _all_schemas(schema) if isinstance(node.get("$ref"), str)}
 
 
-def _closure(parameters: Any, schema: Any) -> list[dict]:
+def _closure(parameters: Any, schema: Any) -> list[dict[str, Any]]:
     """Every schema that applies to the same value as ``schema``: itself, its branches, its $ref targets."""
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     seen: set[int] = set()
     todo = [schema]
     while todo:

@@ -8,9 +8,9 @@ written here: ``project.py`` decides what reaches the disk, and when.
 from __future__ import annotations
 
 import ast
-import inspect
 import functools
 import hashlib
+import inspect
 import json
 import types
 from dataclasses import dataclass, field

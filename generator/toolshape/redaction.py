@@ -67,7 +67,7 @@ def allowed_secrets(parameters: Any) -> set[str]:
     return strings
 
 
-def _subschemas(schema: dict) -> list[Any]:
+def _subschemas(schema: dict[str, Any]) -> list[Any]:
     """Every subschema of a schema, whatever it applies to."""
     found: list[Any] = []
     for keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
@@ -80,9 +80,9 @@ def _subschemas(schema: dict) -> list[Any]:
     return found
 
 
-def _same_value(parameters: Any, schemas: list[Any]) -> list[dict]:
+def _same_value(parameters: Any, schemas: list[Any]) -> list[dict[str, Any]]:
     """The schemas that apply to one value: ``schemas``, their $ref targets and all their branches."""
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     seen: set[int] = set()
     todo = list(schemas)
     while todo:
@@ -129,12 +129,12 @@ def _walk(parameters: Any, schemas: list[Any], value: Any, pointer: str, found: 
             _walk(parameters, subs, item, f"{pointer}/{index}", found, depth + 1)
 
 
-def _walk_object(parameters: Any, applied: list[dict], value: dict, pointer: str, found: Places, depth: int) -> None:
+def _walk_object(
+    parameters: Any, applied: list[dict[str, Any]], value: dict[str, Any], pointer: str, found: Places, depth: int
+) -> None:
     declared = {key for schema in applied for key in schema.get("properties", {})}
     patterns = [p for schema in applied for p in schema.get("patternProperties", {})]
-    guarded = any(
-        _sensitive(parameters, [sub]) for schema in applied for sub in schema.get("properties", {}).values()
-    )
+    guarded = any(_sensitive(parameters, [sub]) for schema in applied for sub in schema.get("properties", {}).values())
     for key, item in value.items():
         subs: list[Any] = []
         for schema in applied:
@@ -169,5 +169,5 @@ def _strings(value: Any, into: set[str]) -> None:
         for item in value:
             _strings(item, into)
     elif isinstance(value, dict):
-        for key, item in value.items():
+        for item in value.values():
             _strings(item, into)
