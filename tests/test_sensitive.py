@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from typing import Any
 
 import pytest
@@ -120,7 +121,7 @@ def _renumber(schema: Any, counter: list[int]) -> Any:
     for key, value in schema.items():
         if key in ("enum", "const"):
             counter[0] += 1
-            copy[key] = [f"allowed{counter[0]}x", f"allowed{counter[0]}y"] if key == "enum" else f"allowed{counter[0]}c"
+            copy[key] = [f"zq{counter[0]}x", f"zq{counter[0]}y"] if key == "enum" else f"zq{counter[0]}c"
         elif key in ("properties", "patternProperties", "$defs"):
             copy[key] = {k: _renumber(v, counter) for k, v in value.items()}
         else:
@@ -272,6 +273,9 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
         words = said(result)
         for value in allowed:
             assert value not in words, f"the allowed value {value!r} of a sensitive schema shows for {data}"
+        for error in result.errors:  # an error about a secret names no allowed value, whichever schema made it
+            if any(error.path == p or error.path.startswith(p + "/") for p in hidden.redacted):
+                assert re.search(r"zq[0-9]+[xyc]", error.message) is None, error
         _logged_as_sent(data, result.log_record()["arguments"], "", hidden)
 
 
@@ -453,3 +457,21 @@ def test_a_long_property_name_is_shortened_in_feedback_by_the_documented_rule() 
     path = "/" + key
     assert path not in feedback
     assert path[:120] + "...[shortened]" in feedback
+
+
+def test_an_enum_beside_a_sensitive_schema_on_the_same_value_is_never_named() -> None:
+    module = build_module(
+        {
+            "type": "object",
+            "allOf": [
+                {"properties": {"tier": {"x-sensitive": True}}},
+                {"properties": {"tier": {"type": "string", "enum": ["gold", "platinum"]}}},
+            ],
+            "properties": {"code": {"allOf": [{"$ref": "#/$defs/secret"}, {"const": "launch-code-42"}]}},
+            **SECRET_DEF,
+        }
+    )
+    result = module.validate({"tier": "PLATINUM", "code": "launch"})
+    assert {(e.path, e.code) for e in result.errors} == {("/tier", "enum"), ("/code", "const")}
+    for secret in ("gold", "platinum", "PLATINUM", "launch"):
+        assert secret not in shown(result)

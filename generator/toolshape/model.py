@@ -933,29 +933,74 @@ def _child_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[A
 def secret_paths(parameters: Any) -> set[Path]:
     """The schema paths of every schema that may apply to a value an x-sensitive schema governs.
 
-    The walk is the validator's (every applicator, $ref followed, recursion included);
-    a $ref target reached from inside a sensitive schema anywhere counts wherever else it
-    is used, since its one function serves every place.
+    The walk follows values, not schemas: it takes, for one value, the group of every
+    schema that applies to it (branches and $ref targets included, and conservatively each
+    patternProperties schema for each key), so that a schema on the same value as a
+    sensitive one (an allOf sibling, or the same key in another branch) counts too. A $ref
+    target reached from a sensitive value anywhere counts wherever it is used, since its
+    one function serves every place.
     """
     found: set[Path] = set()
-    seen: set[tuple[Path, bool]] = set()
-    todo: list[tuple[Any, Path, bool]] = [(parameters, (), False)]
+    seen: set[tuple[frozenset[Path], bool]] = set()
+    todo: list[tuple[list[tuple[Any, Path]], bool]] = [([(parameters, ())], False)]
     while todo:
-        schema, schema_path, inside = todo.pop()
-        if not isinstance(schema, dict):
+        members, inside = todo.pop()
+        group = _group(parameters, members)
+        inside = inside or any(schema.get("x-sensitive") is True for schema, _ in group)
+        key = (frozenset(path for _, path in group), inside)
+        if key in seen:
             continue
-        inside = inside or schema.get("x-sensitive") is True
-        if (schema_path, inside) in seen:
-            continue
-        seen.add((schema_path, inside))
+        seen.add(key)
         if inside:
-            found.add(schema_path)
-        for sub, sub_path in _same_value_subschemas(schema, schema_path) + _child_subschemas(schema, schema_path):
-            todo.append((sub, sub_path, inside))
+            found |= key[0]
+        todo += [(children, inside) for children in _value_groups(group)]
+    return found
+
+
+def _group(parameters: Any, members: list[tuple[Any, Path]]) -> list[tuple[dict[str, Any], Path]]:
+    """Every schema (with its path) that applies to one value: ``members``, their branches and $ref targets."""
+    found: list[tuple[dict[str, Any], Path]] = []
+    paths: set[Path] = set()
+    todo = list(members)
+    while todo:
+        schema, path = todo.pop()
+        if not isinstance(schema, dict) or path in paths:
+            continue
+        paths.add(path)
+        found.append((schema, path))
+        todo += _same_value_subschemas(schema, path)
         if isinstance(schema.get("$ref"), str):
             target = ref_path(schema["$ref"])
-            todo.append((resolve(parameters, target), target, inside))
+            todo.append((resolve(parameters, target), target))
     return found
+
+
+def _value_groups(group: list[tuple[dict[str, Any], Path]]) -> list[list[tuple[Any, Path]]]:
+    """For the values inside one value: the schemas that apply to each (by key, by position)."""
+    groups: list[list[tuple[Any, Path]]] = []
+    patterns = [(sub, path + ("patternProperties", p)) for s, path in group for p, sub in s.get("patternProperties", {}).items()]
+    names = sorted({name for s, _ in group for name in s.get("properties", {})})
+    for name in names + [None]:  # None: a key declared nowhere
+        members = list(patterns)
+        for s, path in group:
+            properties = s.get("properties", {})
+            if name in properties:
+                members.append((properties[name], path + ("properties", name)))
+            elif "additionalProperties" in s:
+                members.append((s["additionalProperties"], path + ("additionalProperties",)))
+        groups.append(members)
+    longest = max([len(s.get("prefixItems", [])) for s, _ in group] + [0])
+    for index in range(longest + 1):  # the last one: positions after every prefix
+        members = [(s["contains"], path + ("contains",)) for s, path in group if "contains" in s]
+        for s, path in group:
+            prefix = s.get("prefixItems", [])
+            if index < len(prefix):
+                members.append((prefix[index], path + ("prefixItems", index)))
+            elif "items" in s:
+                members.append((s["items"], path + ("items",)))
+        groups.append(members)
+    groups += [[(s["propertyNames"], path + ("propertyNames",))] for s, path in group if "propertyNames" in s]
+    return [members for members in groups if members]
 
 
 class _Masks:

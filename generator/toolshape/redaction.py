@@ -53,7 +53,7 @@ def allowed_secrets(parameters: Any) -> set[str]:
         schema, inside = todo.pop()
         if not isinstance(schema, dict):
             continue
-        inside = inside or schema.get("x-sensitive") is True
+        inside = inside or _sensitive(parameters, [schema])  # a branch on a sensitive value counts
         if (id(schema), inside) in seen:
             continue
         seen.add((id(schema), inside))
