@@ -13,6 +13,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .accounts import create_login as accounts_create_login
 from .billing import transfer_funds as billing_transfer_funds
 from .calendar import create_event as calendar_create_event
 from .comments import post_comment as comments_post_comment
@@ -27,6 +28,7 @@ from . import web_search
 
 #: Tool name -> generated module.
 TOOLS: dict[str, ModuleType] = {
+    "create_login": accounts_create_login,
     "transfer_funds": billing_transfer_funds,
     "create_event": calendar_create_event,
     "post_comment": comments_post_comment,

@@ -521,6 +521,13 @@ class _Checker:
         if "x-sensitive" in schema:
             if not isinstance(schema["x-sensitive"], bool):
                 self.error(path + ("x-sensitive",), "'x-sensitive' must be true or false")
+            elif schema["x-sensitive"] and _under_property_names(path):
+                # Keys are in every error path and "unknown key" message: they cannot be redacted.
+                self.error(
+                    path + ("x-sensitive",),
+                    "'x-sensitive' cannot apply to keys (under 'propertyNames'): keys show in error paths "
+                    "and messages; mark the values sensitive instead",
+                )
             elif schema["x-sensitive"]:
                 self.sensitive.append(path[1:])
 
@@ -918,3 +925,17 @@ def _key_length(schema: dict) -> int | None:
     (the argument text itself may be large)."""
     names = schema.get("propertyNames")
     return _length_bound(names.get("maxLength")) if isinstance(names, dict) else None
+
+
+def _under_property_names(path: Path) -> bool:
+    """Whether a schema path (from the document root) passes through a ``propertyNames`` keyword.
+
+    Only keyword positions count: a property that happens to be named "propertyNames" does not.
+    """
+    steps = iter(path[1:])
+    for step in steps:
+        if step in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+            next(steps, None)  # a name, not a keyword
+        elif step == "propertyNames":
+            return True
+    return False

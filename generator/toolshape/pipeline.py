@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import inspect
 import json
 import types
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from typing import Any
 
 import jinja2
 
-from . import __version__, cases, contract, model, render, source
+from . import __version__, cases, contract, model, redaction, render, source
 from .errors import ContractError, Problem
 from .literals import Code, comment, literal
 
@@ -353,6 +354,7 @@ class TestsModel:
     parse_cases: list[Code]
     valid_text: Code
     sensitive_values: list[Code]
+    redaction_places: list[Code]
 
 
 @dataclass
@@ -402,7 +404,8 @@ def _tests_model(
     base = next((c.data for c in derived if not c.errors), {})
     valid_text = json.dumps(base, ensure_ascii=False)
     not_objects = [None, [], [base], "text", json.dumps(base), 42, 1.5, True, False]
-    secrets = sorted(_sensitive_strings(checked, derived))
+    said = _said_anyway()
+    secrets = sorted(s for s in _sensitive_strings(checked, derived) if s not in said)
     return TestsModel(
         version=built.version,
         source=built.source,
@@ -418,31 +421,81 @@ def _tests_model(
         parse_cases=[literal((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
         valid_text=literal(valid_text),
         sensitive_values=[literal(v) for v in secrets],
+        redaction_places=_redaction_places(checked, derived),
     )
 
 
 def _sensitive_strings(checked: contract.Contract, derived: list[cases.Case]) -> set[str]:
-    """Strings (4+ characters) that sit at an x-sensitive place in some case or example."""
-    mask = model.sensitive_mask(checked.sensitive)
+    """Strings (4+ characters) that no output may show: the values at the places the
+    contract's x-sensitive schemas govern (in some case or example), and the allowed
+    values (enum, const) of those schemas; less any that the contract or the cases also
+    show in the open (a key, a pattern, a value elsewhere), where finding one proves nothing."""
+    parameters = checked.parameters
+    instances = [case.data for case in derived] + [e.args for e in checked.examples if e.has_args]
+    found = redaction.allowed_secrets(parameters)
+    public: set[str] = {checked.name}
+    for instance in instances:
+        if isinstance(instance, dict):
+            found |= redaction.secret_strings(parameters, instance)
+            public |= _public_strings(instance, redaction.places(parameters, instance))
+    keys, strings = _contract_strings(parameters)
+    public |= keys | (strings - redaction.allowed_secrets(parameters))
+    return {s for s in found if len(s) >= 4 and not any(s in text for text in public)}
+
+
+def _said_anyway() -> str:
+    """The words a module prints on its own: the runtime's texts and the phrases its messages are
+    made of (written in model.py). A secret found in them proves nothing, so the tests do not
+    look for it. Taken from the generator's sources, never from a module's output."""
+    sources = [render.BUILTIN_TEMPLATES / "runtime.py.j2", render.BUILTIN_TEMPLATES / "formats.py.j2"]
+    return "\n".join(path.read_text(encoding="utf-8") for path in sources) + inspect.getsource(model)
+
+
+def _public_strings(instance: Any, hidden: redaction.Places) -> set[str]:
+    """Keys and strings of an instance outside its redacted places."""
+    skip = set(hidden.redacted) | set(hidden.undeclared)
     found: set[str] = set()
 
-    def visit(value: Any, node: Any) -> None:
-        if node is True:
-            if isinstance(value, str) and len(value) >= 4:
-                found.add(value)
+    def visit(value: Any, pointer: str) -> None:
+        if pointer in skip:
             return
-        if not node:
-            return
-        if isinstance(value, dict):
-            for key, item in value.items():
-                visit(item, node.get("keys", {}).get(key, node.get("extra")))
+        if isinstance(value, str):
+            found.add(value)
         elif isinstance(value, list):
-            for item in value:
-                visit(item, node.get("items"))
+            for index, item in enumerate(value):
+                visit(item, f"{pointer}/{index}")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                found.add(key)
+                visit(item, pointer + "/" + key.replace("~", "~0").replace("/", "~1"))
 
-    for case in derived:
-        visit(case.data, mask)
-    for example in checked.examples:
-        if example.has_args:
-            visit(example.args, mask)
+    visit(instance, "")
     return found
+
+
+def _contract_strings(schema: Any) -> tuple[set[str], set[str]]:
+    """The keys and the strings of a schema (messages name keys, patterns, allowed values)."""
+    keys: set[str] = set()
+    strings: set[str] = set()
+    todo = [schema]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, str):
+            strings.add(value)
+        elif isinstance(value, list):
+            todo += value
+        elif isinstance(value, dict):
+            keys |= set(value)
+            todo += list(value.values())
+    return keys, strings
+
+
+def _redaction_places(checked: contract.Contract, derived: list[cases.Case]) -> list[Code]:
+    """(case, redacted pointers, undeclared pointers) for each derived case with either, from the contract."""
+    rows = []
+    for case in derived:
+        if isinstance(case.data, dict):
+            found = redaction.places(checked.parameters, case.data)
+            if found.redacted or found.undeclared:
+                rows.append(literal((case.name, found.redacted, found.undeclared)))
+    return rows
