@@ -237,8 +237,8 @@ def plan(
         if slot.reused:
             result.reused.update((generated.module_path, generated.test_path))
         else:
-            name = cache.key(pipeline.digest(slot.raw, env), slot.label, slot.relative)
-            result.cache_entries[name] = _entry(generated.module_source, generated.test_source)
+            entry_key = cache.key(pipeline.digest(slot.raw, env), slot.label, slot.relative)
+            result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
     if problems:
         raise ContractError(problems)
     _add_files(result, env)
@@ -701,6 +701,8 @@ class Finding:
 
     @property
     def reason(self) -> str:
+        if self.path == MANIFEST and self.kind == "stale":  # it has no contract of its own
+            return "stale: the generated files it lists changed; run toolshape generate"
         return self.REASONS[self.kind]
 
     def __str__(self) -> str:
