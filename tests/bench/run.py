@@ -626,7 +626,8 @@ def scale(count: int, timeout: float, sample: int) -> list[tuple[str, float | No
         factor = count / 1000
         targets = {label: target * factor for label, target in SCALE_TARGETS.items()}
         targets["generate (one changed)"] = SCALE_TARGETS["generate (one changed)"]
-        generate, check = ["generate", "contracts", "--out", "generated", "-q"], ["check", "contracts", "--out", "generated", "-q"]
+        generate = ["generate", "contracts", "--out", "generated", "-q"]
+        check = ["check", "contracts", "--out", "generated", "-q"]
         # The cache (cache.py) starts empty; the last step runs with another, empty one:
         # what one-changed generate costs on a fresh CI runner or after clearing the cache.
         warm, cold = root / "cache", root / "empty-cache"
