@@ -26,7 +26,8 @@ EXAMPLES = """\
 examples:
   toolshape generate                      # contracts/ -> generated/
   toolshape generate api/tools --out src/validators
-  toolshape check                         # in CI: fails when generated/ is stale
+  toolshape check                         # in CI: fails unless generated/ is exactly what the contracts make
+  toolshape check --headers-only          # fast, NOT tamper-proof: trusts the generated files' headers
   toolshape lint contracts/get_weather.yaml
   toolshape new lookup_order              # a commented starter contract: contracts/lookup_order.yaml
 """
@@ -60,7 +61,17 @@ def _parser() -> argparse.ArgumentParser:
         return sub
 
     add("generate", "generate validator modules and tests (all or nothing)", "toolshape generate contracts --out generated")
-    add("check", "exit 1 if the output is stale, missing, extra or hand-edited; write nothing", "toolshape check")
+    check_parser = add(
+        "check",
+        "exit 1 if the output is stale, missing, extra or hand-edited; write nothing",
+        "toolshape check",
+    )
+    check_parser.add_argument(
+        "--headers-only",
+        action="store_true",
+        help="fast: trust each file's header (contract digest, output seal) instead of generating it again; "
+        "NOT tamper-proof (an edit that rewrites the header passes): for pre-commit, never for CI",
+    )
     lint_parser = add("lint", "check contracts only; report problems as path:line:col", "toolshape lint contracts --target openai", out=False)
     lint_parser.add_argument(
         "--target", action="append", choices=export.TARGETS, default=[],
@@ -174,10 +185,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "new":
         return _new(args)
     env = project.environment(args.templates)
-    # generate and check reuse output made from the very same contract bytes by
-    # this generator and its templates, untouched since (its header says so).
-    reuse_from = Path(args.out) if args.command in ("generate", "check") else None
-    plan = project.plan(Path(args.contracts), env, reuse_from)
+    # generate reuses output that the cache (outside the output folder) records as written
+    # by this generator for the very same contract bytes; check generates everything again
+    # and compares bytes, unless --headers-only trusts the files' own headers.
+    headers_only = args.command == "check" and args.headers_only
+    reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
+    plan = project.plan(Path(args.contracts), env, reuse_from, trust_headers=headers_only)
     if args.strict and plan.warnings:  # before anything is written
         _report([replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in plan.warnings])
         return 1
