@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .ecma import PatternError, translate_pattern
+from .regex import PatternError, translate
 from .pointers import ref_path, resolve
 
 Path = tuple[str | int, ...]
@@ -153,7 +153,7 @@ def _key_fits(key: str | None, label: Label) -> bool:
     if len(label) < 4:
         return True
     try:
-        return re.search(translate_pattern(label[3]), key) is not None
+        return re.search(translate(label[3]), key) is not None
     except (PatternError, re.error, RecursionError, OverflowError):
         return True
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from toolshape.regex import PatternError, backtracking_problem
-from toolshape.regex import translate as translate_pattern
+from toolshape.regex import translate
 
 
 @pytest.mark.parametrize(
@@ -25,13 +25,13 @@ from toolshape.regex import translate as translate_pattern
     ],
 )
 def test_translation_keeps_the_ecma_meaning(pattern: str, text: str, matches: bool) -> None:
-    assert (re.search(translate_pattern(pattern), text) is not None) is matches
+    assert (re.search(translate(pattern), text) is not None) is matches
 
 
 @pytest.mark.parametrize("pattern", [r"^\p{Letter}+$", r"[\S]", "[^]", "a\\"])
 def test_untranslatable_patterns_are_refused(pattern: str) -> None:
     with pytest.raises(PatternError):
-        translate_pattern(pattern)
+        translate(pattern)
 
 
 @pytest.mark.parametrize(
