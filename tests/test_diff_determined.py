@@ -156,3 +156,37 @@ def test_an_added_format_is_breaking_only() -> None:
         tool({"type": "string"}, examples), tool({"type": "string", "format": "email"}, examples)
     ).changes
     assert (change.effect, change.reason) == ("breaking", None)
+
+
+def test_under_one_of_a_direction_is_not_ruled_out() -> None:
+    """oneOf counts matches: a narrower branch can also widen, so the other direction stays open."""
+    examples = [{"args": {"city": "12", "unit": "c"}}]
+    old = tool({"type": "string", "oneOf": [{"pattern": "^[0-9]+$"}, {"maxLength": 1}]}, examples)
+    new = tool({"type": "string", "oneOf": [{"pattern": "^[0-5]+$"}, {"maxLength": 1}]}, examples)
+    (change,) = compare(old, new).changes
+    # "6" matched both branches before and only one now: widening. "66" matched one before, none now: breaking.
+    assert change.effect in ("widening", "both")
+    if change.effect == "widening":
+        assert change.reason == "whether it is also breaking: " + diff.REASON_PLACE
+
+
+def test_a_difference_hidden_by_the_rest_of_the_node_is_not_claimed_either_way() -> None:
+    """The regex difference ("6") exists, but the enum refuses it: no witness, and not equivalent."""
+    examples = [{"args": {"city": "1", "unit": "c"}}]
+    old = tool({"type": "string", "enum": ["1", "2"], "pattern": "^[0-9]+$"}, examples)
+    new = tool({"type": "string", "enum": ["1", "2"], "pattern": "^[0-5]+$"}, examples)
+    assert changes(compare(old, new)) == [("/properties/city/pattern", "undetermined", diff.REASON_MASKED)]
+
+
+def test_a_closed_bound_made_exclusive_on_numbers_is_breaking_only() -> None:
+    def days(**bounds: Any) -> bytes:
+        return tool(
+            {"type": "string"}, [{"args": {"city": "a", "unit": "c", "days": 3}}], days={"type": "number", **bounds}
+        )
+
+    report = compare(days(maximum=10), days(exclusiveMaximum=10))
+    found = {c.pointer: c for c in report.changes}
+    added = found["/properties/days/exclusiveMaximum"]
+    assert (added.effect, added.reason) == ("breaking", None)
+    assert added.witnesses[0].arguments["days"] == 10
+    assert found["/properties/days/maximum"].effect == "equivalent"  # undone alone: exclusive 10 already refuses 10

@@ -119,6 +119,8 @@ REASON_PATTERN = "a pattern search did not finish"
 REASON_FORMAT = "formats are sampled"
 REASON_COMBINATOR = "combinators are searched with sampled candidates, not decided"
 REASON_SAMPLED = "no witness among the arguments tried, and no exhaustive search for this change"
+REASON_PLACE = "under oneOf, if, a $ref target or unevaluated*, a narrower schema can also widen callers' arguments"
+REASON_MASKED = "the changed schema differs, but no arguments tried show it (the rest of the schema may hide it)"
 
 
 class UsageError(Exception):
@@ -884,7 +886,10 @@ class _Search:
         """
         pointer = _pointer(item.parts)
         decision = self.decide(item, undone)
-        ruled_out = decision.ruled_out(_polarity(self.new.parameters, item.node))
+        polarity = _polarity(self.new.parameters, item.node)
+        ruled_out = decision.ruled_out(polarity)
+        if polarity is None and False in (decision.narrows, decision.widens) and not decision.reason:
+            decision = replace(decision, reason=REASON_PLACE)  # the node's direction is known, the callers' is not
         witnesses = tuple(best[d] for d in ("breaking", "widening") if d in best)
         contradicted = [d for d in best if d in ruled_out]
         if contradicted:  # a checked witness beats the search: say so, claim what the witness shows
@@ -902,7 +907,10 @@ class _Search:
             return Change(tool, pointer, item.text, direction, witnesses, reason)
         if ruled_out == {"breaking", "widening"}:
             return Change(tool, pointer, item.text, "equivalent")
-        return Change(tool, pointer, item.text, "undetermined", reason=self.why(decision))
+        reason = self.why(decision)
+        if reason == REASON_SAMPLED and (decision.narrows or decision.widens):
+            reason = REASON_MASKED  # the exhaustive search found a difference at the node itself
+        return Change(tool, pointer, item.text, "undetermined", reason=reason)
 
     def why(self, decision: _Decision) -> str:
         """Why a direction stays open: the search that was cut, else what kind of search this change has."""
