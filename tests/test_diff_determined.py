@@ -190,3 +190,14 @@ def test_a_closed_bound_made_exclusive_on_numbers_is_breaking_only() -> None:
     assert (added.effect, added.reason) == ("breaking", None)
     assert added.witnesses[0].arguments["days"] == 10
     assert found["/properties/days/maximum"].effect == "equivalent"  # undone alone: exclusive 10 already refuses 10
+
+
+@pytest.mark.parametrize(("keyword", "effect"), [("allOf", "breaking"), ("anyOf", "widening")])
+def test_a_combinator_entry_added_goes_one_way_only(keyword: str, effect: str) -> None:
+    """allOf [A] -> [A, B] only refuses more; anyOf [A] -> [A, B] only accepts more."""
+    examples = [{"args": {"city": "ab", "unit": "c"}}]
+    first, second = {"maxLength": 5}, ({"pattern": "^a"} if keyword == "allOf" else {"minLength": 8})
+    old = tool({"type": "string", keyword: [first]}, examples)
+    new = tool({"type": "string", keyword: [first, second]}, examples)
+    (change,) = compare(old, new).changes
+    assert (change.pointer, change.effect, change.reason) == (f"/properties/city/{keyword}/1", effect, None)

@@ -406,7 +406,11 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
 
 
 def diff(
-    old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path | None = None, steps: int = budget.DEFAULT_STEPS
+    old: Mapping[str, bytes],
+    new: Mapping[str, bytes],
+    *,
+    templates: Path | None = None,
+    steps: int = budget.DEFAULT_STEPS,
 ) -> Report:
     """Compare two sets of contracts (``{display path: raw bytes}`` each); ``steps`` is each changed
     tool's witness budget (:class:`toolshape.witness.budget.Budget`)."""
@@ -448,11 +452,15 @@ def _tool_gone(built: _Built, name: str, *, removed: bool) -> Change:
             break
     reason = None if witnesses else "no accepted example or derived case to witness it"
     if removed:
-        return Change(name, None, f"tool removed (was {built.display})", "breaking" if witnesses else "undetermined", witnesses, reason)
-    return Change(name, None, f"tool added ({built.display})", "widening" if witnesses else "undetermined", witnesses, reason)
+        effect = "breaking" if witnesses else "undetermined"
+        return Change(name, None, f"tool removed (was {built.display})", effect, witnesses, reason)
+    effect = "widening" if witnesses else "undetermined"
+    return Change(name, None, f"tool added ({built.display})", effect, witnesses, reason)
 
 
-def _compare_tool(old: _Built, new: _Built, env: Any, report: Report, steps: int = budget.DEFAULT_STEPS) -> list[Change]:
+def _compare_tool(
+    old: _Built, new: _Built, env: Any, report: Report, steps: int = budget.DEFAULT_STEPS
+) -> list[Change]:
     if old.raw == new.raw:
         return []
     name = new.checked.name
@@ -472,7 +480,10 @@ def _compare_tool(old: _Built, new: _Built, env: Any, report: Report, steps: int
     if pending and any(not p.annotation for p in pending) and not (_ready(old, env, report) and _ready(new, env, report)):
         # A side cannot be generated (the errors say why): list the places, claim nothing.
         cannot = "a side's validator could not be generated"
-        found.extend(Change(name, _pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot) for p in pending)
+        found.extend(
+            Change(name, _pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
+            for p in pending
+        )
     elif pending and any(not p.annotation for p in pending):
         try:
             search: _Search | None = _Search(old, new, report, steps)
@@ -929,6 +940,8 @@ class _Search:
         ``type``, ``enum`` and ``required`` (sets); anything else is left open with its reason."""
         combinator = any(part in _COMBINATORS for part in item.parts if isinstance(part, str))
         open_reason = REASON_COMBINATOR if combinator else REASON_SAMPLED
+        if len(item.parts) >= 2 and item.parts[-2] in ("allOf", "anyOf") and item.node == item.parts[:-2]:
+            return self.decide_entry(item, undone)
         if item.parts[:-1] != item.node or not item.parts:
             return _Decision(None, None, open_reason)  # a whole subschema or list entry
         keyword = item.parts[-1]
@@ -948,6 +961,17 @@ class _Search:
                 return whole
         return decided if decided is not None else _Decision(None, None, open_reason)
 
+    def decide_entry(self, item: _Pending, undone: Any) -> _Decision:
+        """An ``allOf`` entry added only refuses more, an ``anyOf`` entry added only accepts more
+        (and the reverse for one removed); what the entry itself admits is sampled, not decided."""
+        before, after = _maybe(undone, item.parts[:-1]), _maybe(self.new.parameters, item.parts[:-1])
+        if not (isinstance(before, list) and isinstance(after, list)) or abs(len(after) - len(before)) != 1:
+            return _Decision(None, None, REASON_COMBINATOR)
+        added = len(after) > len(before)
+        if (item.parts[-2] == "allOf") == added:
+            return _Decision(None, False, REASON_COMBINATOR)  # allOf entry added, anyOf entry removed
+        return _Decision(False, None, REASON_COMBINATOR)
+
     def decide_bounds_together(self, node: Parts, keyword: str) -> _Decision | None:
         """Equivalence of the old and the new node when all that differs between them is bounds of
         ``keyword``'s family (and annotations); None when that is not so or they differ."""
@@ -955,7 +979,8 @@ class _Search:
         if not (isinstance(old_node, dict) and isinstance(new_node, dict)):
             return None
         family = _BOUND_FAMILY[keyword]
-        differing = {k for k in set(old_node) | set(new_node) if _dump(old_node.get(k)) != _dump(new_node.get(k)) or (k in old_node) != (k in new_node)}
+        keys = set(old_node) | set(new_node)
+        differing = {k for k in keys if k not in old_node or k not in new_node or _dump(old_node[k]) != _dump(new_node[k])}
         if not differing <= family | _ANNOTATION_KEYWORDS:
             return None
         decided = _decide_structurally(keyword, old_node, new_node)
@@ -972,7 +997,8 @@ class _Search:
         high = high if _is_count(high) else None
         answers: list[bool | None] = []
         reason: str | None = None
-        for mine, theirs in ((before.get("pattern"), after.get("pattern")), (after.get("pattern"), before.get("pattern"))):
+        old_pattern, new_pattern = before.get("pattern"), after.get("pattern")
+        for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
             if not isinstance(theirs, str):
                 answers.append(False)  # no pattern on the other side: it refuses no string for it
                 continue
@@ -983,7 +1009,11 @@ class _Search:
                 continue
             try:
                 search = regex.strings(
-                    [mine if isinstance(mine, str) else ""], excluded=[theirs], min_length=low, max_length=high, steps=steps
+                    [mine if isinstance(mine, str) else ""],  # no pattern: every string ("" matches anywhere)
+                    excluded=[theirs],
+                    min_length=low,
+                    max_length=high,
+                    steps=steps,
                 )
             except regex.PatternError:
                 answers.append(None)
@@ -1160,7 +1190,11 @@ class _Search:
 _COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
 _NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
 #: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
-_COUNT_BOUNDS = (("minLength", "maxLength", "string"), ("minItems", "maxItems", "array"), ("minProperties", "maxProperties", "object"))
+_COUNT_BOUNDS = (
+    ("minLength", "maxLength", "string"),
+    ("minItems", "maxItems", "array"),
+    ("minProperties", "maxProperties", "object"),
+)
 #: Each bound keyword's family: the keywords that together make one range.
 _BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in _NUMBER_BOUNDS}
 _BOUND_FAMILY.update({k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)})
@@ -1192,13 +1226,17 @@ class _Decision:
         return found
 
 
+#: Keywords whose outcome depends on what sibling subschemas evaluated: no polarity under them.
+_SIBLING_KEYWORDS = ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")
+
+
 def _polarity(root: Any, node: Parts) -> int | None:
     """+1 when the arguments the whole schema accepts grow with those the node at ``node``
     accepts, -1 when they shrink (under an odd number of ``not``), None when neither is known
     (under ``oneOf``, ``if``, ``contains`` with ``maxContains``, a ``$ref`` target, or anywhere
     in a schema using ``unevaluated*`` or ``$dynamicRef``, whose outcome depends on siblings)."""
     text = _dump(root)
-    if any(json.dumps(k) in text for k in ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")):
+    if any(json.dumps(k) in text for k in _SIBLING_KEYWORDS):
         return None
     for ref in _refs(root):
         if not ref.startswith("#"):
@@ -1290,13 +1328,17 @@ def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, 
         if not (isinstance(old_enum, list) and isinstance(new_enum, list)):
             return _keyword_added_or_removed(keyword, before, after, REASON_SAMPLED)
         return _Decision(not _members_in(old_enum, new_enum), not _members_in(new_enum, old_enum))
-    if keyword == "const" and "const" in before and "const" in after and contract.json_equal(before["const"], after["const"]):
-        return _Decision(False, False)
+    if keyword == "const" and "const" in before and "const" in after:
+        if contract.json_equal(before["const"], after["const"]):
+            return _Decision(False, False)  # 1 -> 1.0
+        return None
     if keyword == "required":
-        old_keys, new_keys = set(map(str, _as_list(before.get("required", [])))), set(map(str, _as_list(after.get("required", []))))
+        old_keys = set(map(str, _as_list(before.get("required", []))))
+        new_keys = set(map(str, _as_list(after.get("required", []))))
         return _Decision(not new_keys <= old_keys, not old_keys <= new_keys)
     if keyword in ("const", "multipleOf", "uniqueItems", "dependentRequired", "not", "additionalProperties", "items"):
-        return _keyword_added_or_removed(keyword, before, after, REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED)
+        reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
+        return _keyword_added_or_removed(keyword, before, after, reason)
     return None
 
 
@@ -1313,7 +1355,9 @@ def _number_range(node: dict[str, Any], integers: bool) -> _Range | None:
         if keyword not in node:
             continue
         value = node[keyword]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (isinstance(value, float) and not math.isfinite(value)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
             return None
         bound, is_open = Fraction(value), keyword.startswith("exclusive")
         if keyword in ("minimum", "exclusiveMinimum"):
@@ -1347,7 +1391,9 @@ def _within(inner: _Range, outer: _Range) -> bool:
     low, low_open, high, high_open = inner
     o_low, o_low_open, o_high, o_high_open = outer
     low_ok = o_low is None or (low is not None and (low > o_low or (low == o_low and (low_open or not o_low_open))))
-    high_ok = o_high is None or (high is not None and (high < o_high or (high == o_high and (high_open or not o_high_open))))
+    high_ok = o_high is None or (
+        high is not None and (high < o_high or (high == o_high and (high_open or not o_high_open)))
+    )
     return low_ok and high_ok
 
 
@@ -1867,7 +1913,17 @@ def format_json(report: Report) -> str:
     """A JSON list: one object per change (and one per contract error, effect "error")."""
     items: list[dict[str, Any]] = [c.as_dict() for c in report.changes]
     items += [
-        {"tool": None, "pointer": None, "change": e, "effect": "error", "witness": None, "old_status": None, "new_status": None, "witnesses": [], "reason": None}
+        {
+            "tool": None,
+            "pointer": None,
+            "change": e,
+            "effect": "error",
+            "witness": None,
+            "old_status": None,
+            "new_status": None,
+            "witnesses": [],
+            "reason": None,
+        }
         for e in report.errors
     ]
     return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
@@ -1926,7 +1982,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--fail-on",
         choices=FAIL_ON,
         default=None,
-        help="exit 1 when a change has this effect (breaking and widening include 'not determined'; any: every change)",
+        help="exit 1 when a change has this effect (breaking and widening include 'not determined'; "
+        "any: every change but an equivalent one)",
     )
     parser.add_argument("--templates", type=Path, default=None, help="a folder of templates overriding the built-in ones by file name")
     return parser
