@@ -35,7 +35,8 @@ Each change gets an effect on callers:
 A direction is *ruled out* only by an exhaustive search of the changed schema node alone
 (:meth:`_Search.decide`: the regex difference of two patterns when it is complete,
 interval arithmetic for numeric and length bounds, set inclusion for ``type``, ``enum``
-and ``required``) together with the node's *polarity* (:func:`_polarity`: a node under an
+and ``required``, "an added assertion cannot widen" for ``format``, ``allOf`` entries and
+the like, "an added ``anyOf`` entry cannot narrow") together with the node's *polarity* (:func:`_polarity`: a node under an
 odd number of ``not`` turns narrowing into widening; under ``oneOf``, ``if``, a ``$ref``
 target or ``unevaluated*`` no direction is ruled out, only equivalence is claimed).
 
