@@ -177,7 +177,9 @@ class _Deriver:
         if change is not None and self.root_key is not None:
             _, path, value = change
             key = self.root_key if value is not MISSING and identical(_lookup(self.root, path), value) else ""
-            key = key or json.dumps([id(self.root), path, None if value is MISSING else value, value is MISSING], default=repr)
+            key = key or json.dumps(
+                [id(self.root), path, None if value is MISSING else value, value is MISSING], default=repr
+            )
         else:
             key = json.dumps(data, sort_keys=True, default=repr)
         if key in self.seen:
@@ -208,13 +210,21 @@ class _Deriver:
         pointer = ""
         refused = {p for p, _ in base[0]}
         for step in path:
+            schema = self.through_refs(schema)
             if not isinstance(schema, dict) or not _NON_LOCAL.isdisjoint(schema):
                 return None
             if pointer in refused:
                 return None  # the container itself is refused: its children are not looked at
-            if isinstance(step, int) or not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
-                return None
             last_schema = schema
+            if isinstance(step, int):
+                # An item: only ``items`` looks at it (prefixItems, contains, uniqueItems are non-local).
+                if not isinstance(schema.get("items"), dict) or value is MISSING:
+                    return None
+                schema = schema["items"]
+                pointer = _child(pointer, str(step))
+                continue
+            if not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
+                return None
             schema = schema["properties"][step]
             pointer = _child(pointer, step)
         kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
@@ -224,6 +234,24 @@ class _Deriver:
         else:
             kept |= errors_of(schema, value, pointer, root=self.schema)
         return frozenset(kept)
+
+    def through_refs(self, schema: Any) -> Any:
+        """The schema a bare ``$ref`` (one with only annotations beside it) stands for: it applies
+        its target to the same value, so a change below it stays local. Real schemas put a $ref
+        on nearly every property; without this every case would be evaluated whole, and a large
+        contract's derivation would be quadratic (issue 16). Anything else is returned as it is."""
+        for _ in range(MAX_REF_CHAIN):
+            if (
+                not isinstance(schema, dict)
+                or "$ref" not in schema
+                or not _ANNOTATIONS.issuperset(schema.keys() - {"$ref"})
+            ):
+                return schema
+            target = resolve(self.schema, ref_path(schema["$ref"]))
+            if target is None:
+                return schema
+            schema = target
+        return schema  # a cycle of bare $refs: left as it is, so the case is evaluated whole
 
     def base(self) -> tuple[Any, bool]:
         """An accepted instance with every property the contract declares, where it can; and
@@ -325,7 +353,10 @@ class _Deriver:
     def derive(self) -> list[Case]:
         with reference.remembering():
             self.root, accepted = self.base()
-            self.add("base: every declared key, all valid" if accepted else "base: every key a value was found for", self.root)
+            self.add(
+                "base: every declared key, all valid" if accepted else "base: every key a value was found for",
+                self.root,
+            )
             self.walk(self.schema, (), (), "arguments")
         return list(self.cases.values())
 
@@ -367,9 +398,17 @@ class _Deriver:
             for i, sub in enumerate(schema.get(keyword, [])):
                 self.walk_branch(schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})")
         if "if" in schema:
-            self.walk_branch(schema, schema.get("then", {}), path, schema_path, ("then",), f"{label} (if, then)", (schema["if"],))
             self.walk_branch(
-                schema, schema.get("else", {}), path, schema_path, ("else",), f"{label} (if fails, else)", ({"not": schema["if"]},)
+                schema, schema.get("then", {}), path, schema_path, ("then",), f"{label} (if, then)", (schema["if"],)
+            )
+            self.walk_branch(
+                schema,
+                schema.get("else", {}),
+                path,
+                schema_path,
+                ("else",),
+                f"{label} (if fails, else)",
+                ({"not": schema["if"]},),
             )
         self.applicator_cases(schema, path, schema_path, label)
         value = _get(self.root, path)
@@ -502,11 +541,14 @@ class _Deriver:
                     yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
                     yield from self.good_variant(schema, f"maxLength {n} exactly", n)
             if "pattern" in schema:
-                misses = self.engine.near_misses(schema, 1) or [
-                    bad
-                    for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0")
-                    if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
-                ][:1]
+                misses = (
+                    self.engine.near_misses(schema, 1)
+                    or [
+                        bad
+                        for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0")
+                        if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
+                    ][:1]
+                )
                 for bad in misses:
                     yield "does not match the pattern", bad
             if isinstance(schema.get("format"), str):
@@ -588,7 +630,9 @@ class _Deriver:
             while len(bigger) <= n:
                 key = next(filler)
                 sub = properties.get(key, additional)
-                ok, good = self.synth(sub, schema_path + (("properties", key) if key in properties else ("additionalProperties",)))
+                ok, good = self.synth(
+                    sub, schema_path + (("properties", key) if key in properties else ("additionalProperties",))
+                )
                 bigger[key] = good if ok else 1
             self.add(f"{label}: maxProperties {n} + 1", self.replaced(path, bigger) if path else bigger)
 
@@ -640,6 +684,13 @@ class _Missing:
 
 MISSING: Any = _Missing()
 
+
+#: Keywords beside a ``$ref`` that change nothing about what is accepted (local_errors follows it).
+_ANNOTATIONS = frozenset(
+    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
+)
+#: How many bare $refs in a row local_errors follows before it evaluates the case whole.
+MAX_REF_CHAIN = 32
 
 #: Keywords that look at an object (or array) as a whole, or at it through other schemas:
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
