@@ -177,9 +177,7 @@ class _Deriver:
         if change is not None and self.root_key is not None:
             _, path, value = change
             key = self.root_key if value is not MISSING and identical(_lookup(self.root, path), value) else ""
-            key = key or json.dumps(
-                [id(self.root), path, None if value is MISSING else value, value is MISSING], default=repr
-            )
+            key = key or json.dumps([id(self.root), path, None if value is MISSING else value, value is MISSING], default=repr)
         else:
             key = json.dumps(data, sort_keys=True, default=repr)
         if key in self.seen:
@@ -241,17 +239,10 @@ class _Deriver:
         on nearly every property; without this every case would be evaluated whole, and a large
         contract's derivation would be quadratic (issue 16). Anything else is returned as it is."""
         for _ in range(MAX_REF_CHAIN):
-            if (
-                not isinstance(schema, dict)
-                or "$ref" not in schema
-                or not _ANNOTATIONS.issuperset(schema.keys() - {"$ref"})
-            ):
+            if not isinstance(schema, dict) or "$ref" not in schema or not _ANNOTATIONS.issuperset(schema.keys() - {"$ref"}):
                 return schema
-            target = resolve(self.schema, ref_path(schema["$ref"]))
-            if target is None:
-                return schema
-            schema = target
-        return schema  # a cycle of bare $refs: left as it is, so the case is evaluated whole
+            schema = resolve(self.schema, ref_path(schema["$ref"]))
+        return schema  # a long chain (or a cycle) of bare $refs: the caller evaluates the case whole
 
     def base(self) -> tuple[Any, bool]:
         """An accepted instance with every property the contract declares, where it can; and
@@ -353,10 +344,7 @@ class _Deriver:
     def derive(self) -> list[Case]:
         with reference.remembering():
             self.root, accepted = self.base()
-            self.add(
-                "base: every declared key, all valid" if accepted else "base: every key a value was found for",
-                self.root,
-            )
+            self.add("base: every declared key, all valid" if accepted else "base: every key a value was found for", self.root)
             self.walk(self.schema, (), (), "arguments")
         return list(self.cases.values())
 
@@ -398,17 +386,9 @@ class _Deriver:
             for i, sub in enumerate(schema.get(keyword, [])):
                 self.walk_branch(schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})")
         if "if" in schema:
+            self.walk_branch(schema, schema.get("then", {}), path, schema_path, ("then",), f"{label} (if, then)", (schema["if"],))
             self.walk_branch(
-                schema, schema.get("then", {}), path, schema_path, ("then",), f"{label} (if, then)", (schema["if"],)
-            )
-            self.walk_branch(
-                schema,
-                schema.get("else", {}),
-                path,
-                schema_path,
-                ("else",),
-                f"{label} (if fails, else)",
-                ({"not": schema["if"]},),
+                schema, schema.get("else", {}), path, schema_path, ("else",), f"{label} (if fails, else)", ({"not": schema["if"]},)
             )
         self.applicator_cases(schema, path, schema_path, label)
         value = _get(self.root, path)
@@ -541,14 +521,11 @@ class _Deriver:
                     yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
                     yield from self.good_variant(schema, f"maxLength {n} exactly", n)
             if "pattern" in schema:
-                misses = (
-                    self.engine.near_misses(schema, 1)
-                    or [
-                        bad
-                        for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0")
-                        if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
-                    ][:1]
-                )
+                misses = self.engine.near_misses(schema, 1) or [
+                    bad
+                    for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0")
+                    if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
+                ][:1]
                 for bad in misses:
                     yield "does not match the pattern", bad
             if isinstance(schema.get("format"), str):
@@ -630,9 +607,7 @@ class _Deriver:
             while len(bigger) <= n:
                 key = next(filler)
                 sub = properties.get(key, additional)
-                ok, good = self.synth(
-                    sub, schema_path + (("properties", key) if key in properties else ("additionalProperties",))
-                )
+                ok, good = self.synth(sub, schema_path + (("properties", key) if key in properties else ("additionalProperties",)))
                 bigger[key] = good if ok else 1
             self.add(f"{label}: maxProperties {n} + 1", self.replaced(path, bigger) if path else bigger)
 
@@ -686,9 +661,7 @@ MISSING: Any = _Missing()
 
 
 #: Keywords beside a ``$ref`` that change nothing about what is accepted (local_errors follows it).
-_ANNOTATIONS = frozenset(
-    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
-)
+_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
 #: How many bare $refs in a row local_errors follows before it evaluates the case whole.
 MAX_REF_CHAIN = 32
 

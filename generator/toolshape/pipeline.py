@@ -94,9 +94,7 @@ def _output_modules(package: Path) -> list[Path]:
             continue
         path = _module_file(package, name)
         if path is None:
-            raise RuntimeError(
-                f"toolshape's own source is missing ({package / name}.py): it cannot tell its output apart"
-            )
+            raise RuntimeError(f"toolshape's own source is missing ({package / name}.py): it cannot tell its output apart")
         found[name] = path
         here = name.parent if path.name != "__init__.py" else name
         for node in ast.walk(ast.parse(path.read_bytes())):
@@ -285,9 +283,7 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     label = str(test_path)
     test_source = render.render(env, "tests.py.j2", label, formatted=True, model=tests_model)
     test_source = seal(record_warnings(test_source, half.warnings))
-    return Generated(
-        checked.name, module_path, module_source, test_path, test_source, raw, display, checked, half.warnings
-    )
+    return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked, half.warnings)
 
 
 def load_module(module_source: str, label: str) -> types.ModuleType:
