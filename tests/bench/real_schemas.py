@@ -156,9 +156,22 @@ def kind_of(message: str) -> str:
     return text[:110]
 
 
+_ENV: list[Any] = []
+
+
+def _environment() -> Any:
+    """One template environment for the run, its fingerprints computed once (in the parent,
+    before forking), as `toolshape generate` computes them once per run: not per schema."""
+    if not _ENV:
+        env = render.environment()
+        pipeline.digest(b"", env)
+        _ENV.append(env)
+    return _ENV[0]
+
+
 def run_one(item: Sample) -> Outcome:
     """Import and generate one schema in this process; never raises."""
-    env = render.environment()
+    env = _environment()
     tools = {"tools": [{"name": "tool", "description": "A real-world schema.", "inputSchema": item.schema}]}
     start = time.perf_counter()
     try:
@@ -287,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
             s for s in (load(root / f"{n}.json", root) for n in args.name) if s is not None
         ]
     chosen = chosen[args.skip :]
+    _environment()
     outcomes = []
     for index, item in enumerate(chosen, 1):
         outcome = run_limited(item, args.timeout)
