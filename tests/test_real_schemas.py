@@ -19,13 +19,15 @@ from toolshape import cases, contract, pipeline, reference, source
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "bench"))
 
-import real_schemas  # noqa: E402
+import real_schemas
 
 DATA = os.environ.get(real_schemas.ENV_VAR)
 
 
 def _checked(parameters: dict[str, Any]) -> contract.Contract:
-    text = json.dumps({"name": "real_regression", "description": "A regression from real schemas.", "parameters": parameters})
+    text = json.dumps(
+        {"name": "real_regression", "description": "A regression from real schemas.", "parameters": parameters}
+    )
     return contract.check(source.load(text.encode(), "contracts/real_regression.yaml"))
 
 

@@ -48,8 +48,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "generator"))  # toolshape, even when not installed
 
-from toolshape import importer, pipeline, render  # noqa: E402
-from toolshape.errors import ContractError  # noqa: E402
+from toolshape import importer, pipeline, render
+from toolshape.errors import ContractError
 
 ENV_VAR = "TOOLSHAPE_REAL_SCHEMAS"
 #: The sets issue 16 measured (file name prefixes / folder names in JSONSchemaBench).
@@ -179,7 +179,7 @@ def run_one(item: Sample) -> Outcome:
     except importer.ContractImportError as exc:
         message = exc.problems[0].message if exc.problems else str(exc)
         return Outcome(item.name, "import", kind_of(message), str(exc)[:400], time.perf_counter() - start)
-    except Exception as exc:  # an internal error: the point of the measurement
+    except Exception as exc:  # noqa: BLE001 (an internal error: the point of the measurement)
         return Outcome(item.name, "internal", f"import: {type(exc).__name__}", _trace(exc), time.perf_counter() - start)
     contract = imported[0]
     try:
@@ -188,7 +188,7 @@ def run_one(item: Sample) -> Outcome:
     except ContractError as exc:
         errors = [p for p in exc.problems if p.severity == "error"] or exc.problems
         return Outcome(item.name, "generate", kind_of(errors[0].message), str(exc)[:400], time.perf_counter() - start)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 (any other exception is a toolshape bug, reported)
         return Outcome(
             item.name, "internal", f"generate: {type(exc).__name__}", _trace(exc), time.perf_counter() - start
         )
@@ -198,7 +198,7 @@ def run_one(item: Sample) -> Outcome:
     for index, (instance, valid) in enumerate(item.labelled):
         try:
             verdict = module.validate(instance).ok
-        except Exception as exc:  # the generated module must never raise
+        except Exception as exc:  # noqa: BLE001 (the generated module must never raise)
             outcome.disagreed.append(f"instance {index}: validate raised {type(exc).__name__}: {exc}")
             continue
         if verdict == valid:
