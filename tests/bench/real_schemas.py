@@ -305,9 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     for index, item in enumerate(chosen, 1):
         outcome = run_limited(item, args.timeout)
         outcomes.append(outcome)
-        print(
-            f"[{index}/{len(chosen)}] {item.name}: {outcome.stage} {outcome.seconds:.2f} s {outcome.reason}", flush=True
-        )
+        labels = f" labels {outcome.agreed}/{outcome.agreed + len(outcome.disagreed)}" if item.labelled else ""
+        line = f"[{index}/{len(chosen)}] {item.name}: {outcome.stage} {outcome.seconds:.2f} s{labels} {outcome.reason}"
+        print(line, flush=True)
     print(report(outcomes, total, args.verbose))
     return 0
 
