@@ -100,3 +100,31 @@ def test_no_sensitive_schema_means_no_redaction_rows() -> None:
         }
     )
     assert "hunter2-secret" in pipeline._sensitive_strings(secret, cases.derive(secret).cases)
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    """Objects nested ``depth`` deep, each with optional keys for completion to fill in."""
+    schema: dict[str, Any] = {"type": "object", "properties": {"note": {"type": "string", "maxLength": 5}}}
+    for level in range(depth):
+        schema = {"type": "object", "properties": {f"n{level}": schema, "flag": {"type": "boolean"}}}
+    return schema
+
+
+def test_completing_the_base_checks_the_whole_root_once_per_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Completion keeps a key only if the root stays accepted, so a root accepted at the start
+    needs no whole check before each object's keys, only after them: checking it before too
+    doubled the whole-root evaluations that made large recursive schemas take minutes."""
+    checks = []
+    real = cases._Deriver.still_good
+
+    def counting(self: Any) -> bool:
+        checks.append(1)
+        return bool(real(self))
+
+    monkeypatch.setattr(cases._Deriver, "still_good", counting)
+    depth = 20
+    deriver = cases._Deriver(_checked(_nested(depth)))
+    base, accepted = deriver.base()
+    assert accepted and reference.evaluate(deriver.schema, base) == set()
+    # One check when completion starts, one after each of the depth + 1 objects' keys.
+    assert len(checks) <= depth + 3, len(checks)

@@ -97,6 +97,8 @@ class _Deriver:
         self.top: Any = None  # the accepted base (the first accepted case), once added
         #: Inside a branch: where its value is, and the schemas it must keep matching.
         self.guard: tuple[Path, list[Any]] | None = None
+        #: Inside complete(): the root was accepted (and in its branch) when it began, so it still is.
+        self.root_good = False
 
     # -- synthesis (through the witness engine) ----------------------------------------
 
@@ -294,7 +296,14 @@ class _Deriver:
     def complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
         with reference.changing():  # it adds keys and items in place, and takes some back
-            self._complete(value, schema, schema_path, refs)
+            # Every change below is kept only if the root stays good, so a root good now stays good
+            # throughout: no need to check it whole again before each object's keys (that made
+            # completing a large recursive schema quadratic, issue 16). A bad root is checked as before.
+            self.root_good = self.still_good()
+            try:
+                self._complete(value, schema, schema_path, refs)
+            finally:
+                self.root_good = False
 
     def _complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         if not isinstance(schema, dict):
@@ -322,7 +331,7 @@ class _Deriver:
     def _complete_keys(self, value: dict, schema: dict, schema_path: Path) -> None:
         """Add every missing optional key at once, checking the whole instance once (linear in the
         number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
-        before = self.still_good()
+        before = self.root_good or self.still_good()
         added: dict[str, Any] = {}
         for key, sub in schema.get("properties", {}).items():
             if key not in value:
