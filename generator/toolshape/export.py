@@ -342,8 +342,8 @@ def _converted_note(converted: list[ConvertedKey]) -> str:
     if ambiguous:
         parts.append(
             f"optional key{'s' * (len(ambiguous) != 1)} {', '.join(ambiguous)} already allow{'s' * (len(ambiguous) == 1)} "
-            "null in the contract and are exported as required: a null there keeps the contract's meaning "
-            "(the model cannot leave such a key out)"
+            f"null in the contract and {'are' if len(ambiguous) != 1 else 'is'} exported as required: a null there "
+            "keeps the contract's meaning (the model cannot leave such a key out)"
         )
     return "; ".join(parts)
 
@@ -574,7 +574,8 @@ class _Lowering:
                 if self.target == "gemini":
                     self.refuse(
                         path + ("$ref",),
-                        f"this $ref ({ref}) is recursive; Gemini has no $ref, definitions are inlined, and a recursive one cannot be",
+                        f"this $ref ({ref}) is recursive; Gemini's legacy parameters have no $ref, definitions are inlined, "
+                        "and a recursive one cannot be (--target gemini, with parametersJsonSchema, takes it)",
                     )
                 elif self.target == "openai":
                     self.refuse(
@@ -969,8 +970,8 @@ class _Lowering:
             self.refuse(
                 path,
                 f"Gemini refuses an object schema without properties (a free-form map) at {_where(path)}: "
-                "'properties: should be non-empty for OBJECT type' (Gemini's parametersJsonSchema, fed with the "
-                "jsonschema export, takes such schemas)",
+                "'properties: should be non-empty for OBJECT type' (--target gemini, with parametersJsonSchema, "
+                "takes such schemas)",
             )
         return node
 
