@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from toolshape.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,12 +5,9 @@ whole tool lists (``schema --all``), and strict mode never left off silently."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
-
 from toolshape import contract, export, importer, project, source
 from toolshape.cli import github_annotation, main
 from toolshape.errors import Problem
@@ -135,7 +132,9 @@ def test_an_array_without_items_is_found_by_lint_and_never_exported_bare() -> No
     assert legacy.fatal and "items: missing field" in legacy.message
     with pytest.raises(export.ExportError):
         export.export(checked, "gemini-legacy")
-    assert export.export(checked, "gemini").definition["parametersJsonSchema"]["properties"]["tags"] == {"type": "array"}
+    assert export.export(checked, "gemini").definition["parametersJsonSchema"]["properties"]["tags"] == {
+        "type": "array"
+    }
 
 
 TUPLE = """\
@@ -201,10 +200,15 @@ def test_schema_all_prints_the_definitions_list(
     assert [d.get("name", d.get("function", {}).get("name")) for d in listed] == [c.name for c in checked]
     # each entry is exactly what `schema --target X` prints for that contract alone
     for one, entry in zip(project.find_contracts(Path("contracts"))[:3], listed):
-        assert run(capsys, "schema", str(one), "--target", target, "-q")[1] == json.dumps(entry, indent=2, ensure_ascii=False) + "\n\n"
+        assert (
+            run(capsys, "schema", str(one), "--target", target, "-q")[1]
+            == json.dumps(entry, indent=2, ensure_ascii=False) + "\n\n"
+        )
 
 
-def test_schema_all_refuses_when_any_tool_is_refused(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_schema_all_refuses_when_any_tool_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(ROOT)
     code, out, err = run(capsys, "schema", "--all", "--target", "gemini-legacy")
     assert code == 1 and out == ""
@@ -227,7 +231,9 @@ def test_strict_mode_left_off_is_said_even_with_quiet(tmp_path: Path, capsys: py
     assert code == 1 and out == "" and "items: missing field" in err
 
 
-def test_lint_target_reports_paths_as_given(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lint_target_reports_paths_as_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "tools" / "sub").mkdir(parents=True)
     (tmp_path / "tools" / "sub" / "tag.yaml").write_text(BARE_ARRAY, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
@@ -253,7 +259,9 @@ def test_lint_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkey
     code, out, err = run(capsys, "lint", "--format", "github", "--target", "openai")
     lines = out.splitlines()
     assert code == 1 and len(lines) == 3
-    assert any(line.startswith(f"::error file={Path('contracts') / 'tag.yaml'},line=6,col=11::the array at") for line in lines)
+    assert any(
+        line.startswith(f"::error file={Path('contracts') / 'tag.yaml'},line=6,col=11::the array at") for line in lines
+    )
     assert any(line.startswith("::warning file=") for line in lines)
     code, out, _ = run(capsys, "lint", "--format", "github")
     assert code == 0 and out.startswith("::warning file=")  # warnings alone: exit 0
@@ -285,7 +293,9 @@ def test_import_warns_when_it_drops_strict_and_schema() -> None:
     (imported,) = importer.import_data(tools, "tools.json")
     assert any("OpenAI's 'strict: true' is dropped" in w for w in imported.warnings)
     assert any("'$schema' (\"http://json-schema.org/draft-07/schema#\") is dropped" in w for w in imported.warnings)
-    (bare,) = importer.import_data({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "description": "d"}, "s.json")
+    (bare,) = importer.import_data(
+        {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "description": "d"}, "s.json"
+    )
     assert any("'$schema'" in w for w in bare.warnings)
 
 

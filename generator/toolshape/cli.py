@@ -111,7 +111,9 @@ def _parser() -> argparse.ArgumentParser:
         "--strict", action="store_true",
         help="exit 1, printing nothing, when strict mode cannot be used (openai, anthropic) or a warning is found",
     )
-    schema_parser.add_argument("-q", "--quiet", action="store_true", help="no notes (a strict mode left off is still said)")
+    schema_parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no notes (a strict mode left off is still said)"
+    )
     schema_parser.set_defaults(templates=None)
     import_parser = commands.add_parser(
         "import",
@@ -322,7 +324,10 @@ def _schema(args: argparse.Namespace) -> int:
     if args.all:
         return _schema_all(args)
     if args.contract is None:
-        print("toolshape: error: schema needs one contract file, or --all for every contract of a folder", file=sys.stderr)
+        print(
+            "toolshape: error: schema needs one contract file, or --all for every contract of a folder",
+            file=sys.stderr,
+        )
         return 2
     path = Path(args.contract)
     if not path.is_file():
@@ -379,7 +384,8 @@ def _exported(checked: list[contract.Contract], args: argparse.Namespace) -> lis
         mode = "OpenAI strict mode" if args.target.startswith("openai") else "Anthropic strict tool use"
         for finding in result.strict_refused:
             problem = finding.problem(one)
-            warnings.append(replace(problem, severity="warning", message=f"{mode} is off for this tool: {problem.message}"))
+            message = f"{mode} is off for this tool: {problem.message}"
+            warnings.append(replace(problem, severity="warning", message=message))
     if args.strict:
         errors.extend(replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in warnings)
         warnings = []

@@ -341,8 +341,9 @@ def _converted_note(converted: list[ConvertedKey]) -> str:
         )
     if ambiguous:
         parts.append(
-            f"optional key{'s' * (len(ambiguous) != 1)} {', '.join(ambiguous)} already allow{'s' * (len(ambiguous) == 1)} "
-            f"null in the contract and {'are' if len(ambiguous) != 1 else 'is'} exported as required: a null there "
+            f"optional key{'s' * (len(ambiguous) != 1)} {', '.join(ambiguous)} "
+            f"already allow{'s' * (len(ambiguous) == 1)} null in the contract and "
+            f"{'are' if len(ambiguous) != 1 else 'is'} exported as required: a null there "
             "keeps the contract's meaning (the model cannot leave such a key out)"
         )
     return "; ".join(parts)
@@ -379,7 +380,7 @@ def _openai_fillers(parameters: Any) -> Any:
     even with strict mode off; an empty ``items`` or ``properties`` constrains nothing.
     """
 
-    def fill(node: dict) -> dict:
+    def fill(node: dict[str, Any]) -> dict[str, Any]:
         types = _type_list(node.get("type"))
         if "array" in types and "items" not in node:
             node["items"] = {}
@@ -574,8 +575,9 @@ class _Lowering:
                 if self.target == "gemini":
                     self.refuse(
                         path + ("$ref",),
-                        f"this $ref ({ref}) is recursive; Gemini's legacy parameters have no $ref, definitions are inlined, "
-                        "and a recursive one cannot be (--target gemini, with parametersJsonSchema, takes it)",
+                        f"this $ref ({ref}) is recursive; Gemini's legacy parameters have no $ref, "
+                        "definitions are inlined, and a recursive one cannot be "
+                        "(--target gemini, with parametersJsonSchema, takes it)",
                     )
                 elif self.target == "openai":
                     self.refuse(
@@ -739,14 +741,18 @@ class _Lowering:
         if rest is False:
             out["maxItems"] = min(len(prefix), node.get("maxItems", len(prefix)))
         elif rest is True:
-            self.dropped(path, "prefixItems", "items after the listed positions may be anything, so no items schema is exported")
+            self.dropped(
+                path, "prefixItems", "items after the listed positions may be anything, so no items schema is exported"
+            )
             return out
         else:
             branches.append(self.lower(rest, path + ("items",)))
         if any(b is True or b == {} for b in branches):
             self.dropped(path, "prefixItems", "a position accepts anything")
             return out
-        self.loosened(path, "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas")
+        self.loosened(
+            path, "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas"
+        )
         items = self.finish({"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",))
         out["items"] = items
         return out
@@ -874,7 +880,7 @@ class _Lowering:
             )
         return node
 
-    def openai_require_every_key(self, node: dict, path: Path) -> dict:
+    def openai_require_every_key(self, node: dict[str, Any], path: Path) -> dict[str, Any]:
         """List every property in 'required', adding null to each optional one (recorded in ``converted``).
 
         OpenAI strict mode needs every key required; a model that would leave an optional
@@ -1063,7 +1069,8 @@ def _nullable(schema: Any) -> Any:
     """``schema`` or null, spelled the way OpenAI strict mode takes it (a type list, or anyOf with null)."""
     if isinstance(schema, dict) and "type" in schema and set(schema) & {"enum", "const", "$ref", "anyOf"} == set():
         return {**schema, "type": _type_list(schema["type"]) + ["null"]}
-    if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and "const" not in schema and "anyOf" not in schema:
+    plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
+    if plain_enum and "const" not in schema and "anyOf" not in schema:
         out = {**schema, "enum": schema["enum"] + [None]}
         if "type" in out:
             out["type"] = _type_list(out["type"]) + ["null"]

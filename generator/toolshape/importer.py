@@ -278,7 +278,8 @@ class _Importer:
             dropped = []
             if isinstance(data, dict) and "$schema" in data:
                 dropped.append(
-                    f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: a contract's parameters are always JSON Schema 2020-12"
+                    f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: "
+                    "a contract's parameters are always JSON Schema 2020-12"
                 )
             return [_Tool("jsonschema", None, None, data, pointer, pointer, dropped)]
         self.error(None, pointer, "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list")
@@ -322,11 +323,13 @@ class _Importer:
         if kind == "openai" and "strict" in entry:
             warnings.append(
                 f"OpenAI's 'strict: {json.dumps(entry['strict'])}' is dropped (a contract has no place for it): "
-                "`toolshape schema --target openai` turns strict mode on exactly when `toolshape lint --target openai` finds nothing"
+                "`toolshape schema --target openai` turns strict mode on exactly when "
+                "`toolshape lint --target openai` finds nothing"
             )
         if isinstance(schema, dict) and "$schema" in schema:
             warnings.append(
-                f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: a contract's parameters are always JSON Schema 2020-12"
+                f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
+                "a contract's parameters are always JSON Schema 2020-12"
             )
         return _Tool(kind, name, description, schema, f"{pointer}/{schema_key}", pointer, warnings)
 
