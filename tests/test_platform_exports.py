@@ -311,3 +311,33 @@ def test_import_messages_name_the_flag_and_have_no_double_colon(tmp_path: Path) 
     with pytest.raises(importer.ImportWriteError) as refused:
         importer.write_imported([imported], tmp_path)
     assert "--force" in str(refused.value) and "overwrite=True" not in str(refused.value)
+
+
+def gemini_sdk_check(definition: dict[str, Any]) -> None:
+    """Google's own FunctionDeclaration model (offline, no request): unknown fields are refused."""
+    types = pytest.importorskip("google.genai.types")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "strin is not a valid Type" is only a warning in the SDK
+        types.FunctionDeclaration.model_validate(definition)
+
+
+@pytest.mark.parametrize("target", ["gemini", "gemini-legacy"])
+def test_gemini_exports_pass_googles_function_declaration_model(target: str) -> None:
+    checked = all_contracts() + [from_yaml(text) for text in (OPTIONAL, BARE_ARRAY, TUPLE)]
+    exported = 0
+    for one in checked:
+        if any(f.fatal for f in export.lint(one, target)):
+            continue
+        gemini_sdk_check(export.export(one, target).definition)
+        exported += 1
+    assert exported >= 8
+
+
+def test_the_gemini_sdk_check_refuses_what_the_legacy_field_does_not_have() -> None:
+    pytest.importorskip("google.genai.types")
+    for schema in ({"type": "string", "exclusiveMinimum": 1}, {"$ref": "#/$defs/x"}, {"type": "strin"}):
+        definition = {"name": "x", "parameters": {"type": "object", "properties": {"a": schema}}}
+        with pytest.raises(Exception):
+            gemini_sdk_check(definition)
