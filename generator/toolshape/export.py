@@ -3,8 +3,11 @@
 ``export(contract, target)`` returns the tool definition a platform expects (an
 :class:`ExportResult`: the JSON-ready ``definition`` and human-readable ``notes``);
 ``lint(contract, target)`` returns what the platform *refuses* (:class:`Finding`, each
-located at a node of ``parameters``). Targets: ``jsonschema``, ``openai``, ``anthropic``,
-``gemini``, ``mcp``.
+located at a node of ``parameters``); ``definitions(contracts, target)`` the list of every
+tool's definition a service registers (``schema --all``). Targets: ``jsonschema``,
+``openai`` (Chat Completions), ``openai-responses`` (the Responses API shape, the same
+rules), ``anthropic``, ``gemini`` (``parametersJsonSchema``: the contract's JSON Schema),
+``gemini-legacy`` (the legacy ``parameters``, an OpenAPI 3.0 subset), ``mcp``.
 
 One principle decides every translation: **an exported schema never refuses arguments
 the contract accepts.** It is the contract's own schema or a loosening of it, so a model
@@ -18,12 +21,19 @@ through that the contract does not is caught by the generated validator.
   ``oneOf`` becomes ``anyOf``, ``allOf`` and ``$ref`` beside other keywords are merged into
   one schema, Gemini's exclusive bounds become inclusive ones: always a loosening, always
   noted.
-* Where no loosening is expressible (OpenAI strict mode needs every property in
-  ``required``, both strict modes need ``additionalProperties: false`` on every object, a
-  recursive definition cannot be inlined for Gemini), :func:`lint` reports a finding. For
+* OpenAI strict mode needs every property in ``required``: the export lists each optional
+  key there with ``null`` added to its schema, records it (:class:`ConvertedKey`, in
+  ``ExportResult.converted``) and notes it; a ``null`` from the model then stands for the
+  absent key (the generated package is to remove it before validation), unless the
+  contract itself allows ``null`` there. Objects get ``properties: {}`` and arrays
+  ``items: {}`` where OpenAI demands them; ``prefixItems`` become ``items`` with ``anyOf``.
+* Where no loosening is expressible (both strict modes need ``additionalProperties:
+  false`` on every object, OpenAI an ``items`` schema with a type, a recursive definition
+  cannot be inlined for Gemini's legacy field), :func:`lint` reports a finding. For
   OpenAI and Anthropic, :func:`export` then emits the tool with strict mode off (the schema
-  unchanged, and a note that nothing is enforced by the platform); for Gemini, and for a
-  tool name a platform refuses, :func:`export` raises :class:`ExportError`.
+  unchanged but for the no-op fillers, a note, and the reasons in
+  ``ExportResult.strict_refused``); for Gemini's legacy field, and for a tool name a
+  platform refuses, :func:`export` raises :class:`ExportError`.
 
 So ``strict: true`` is emitted exactly when ``lint`` finds nothing.
 
