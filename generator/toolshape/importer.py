@@ -98,6 +98,8 @@ class ImportProblem:
     def __str__(self) -> str:
         where = f" tool '{self.tool}'" if self.tool else ""
         at = f" at {self.pointer or '/'}" if self.pointer is not None else ""
+        if not where and not at:  # never "file.json:: error:"
+            return f"{self.file}: error: {self.message}"
         return f"{self.file}:{where}{at}: error: {self.message}"
 
 
@@ -273,7 +275,13 @@ class _Importer:
         ):
             return self.tool(data, pointer)
         if _looks_like_schema(data):
-            return [_Tool("jsonschema", None, None, data, pointer, pointer)]
+            dropped = []
+            if isinstance(data, dict) and "$schema" in data:
+                dropped.append(
+                    f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: "
+                    "a contract's parameters are always JSON Schema 2020-12"
+                )
+            return [_Tool("jsonschema", None, None, data, pointer, pointer, dropped)]
         self.error(None, pointer, "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list")
         return []
 
@@ -312,6 +320,17 @@ class _Importer:
             warnings.append("the tool has no parameters: the contract accepts only an empty object")
         else:
             schema = entry[schema_key]
+        if kind == "openai" and "strict" in entry:
+            warnings.append(
+                f"OpenAI's 'strict: {json.dumps(entry['strict'])}' is dropped (a contract has no place for it): "
+                "`toolshape schema --target openai` turns strict mode on exactly when "
+                "`toolshape lint --target openai` finds nothing"
+            )
+        if isinstance(schema, dict) and "$schema" in schema:
+            warnings.append(
+                f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
+                "a contract's parameters are always JSON Schema 2020-12"
+            )
         return _Tool(kind, name, description, schema, f"{pointer}/{schema_key}", pointer, warnings)
 
     # -- one tool ----------------------------------------------------------------------
@@ -832,7 +851,7 @@ def write_imported(contracts: list[ImportedContract], out_dir: Path, overwrite: 
             problems.append(f"{target}: exists and is not a regular file; not touched")
             continue
         if target.exists() and not overwrite:
-            problems.append(f"{target}: exists; pass overwrite=True (--force) to replace it")
+            problems.append(f"{target}: exists; pass --force to replace it")
             continue
         targets.append((target, imported))
     if problems:
