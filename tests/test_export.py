@@ -470,7 +470,9 @@ parameters:
     checked = from_yaml(text)
     findings = export.lint(checked, "openai")
     shown = sorted(str(f.problem(checked)) for f in findings)
-    assert len(shown) == 3, shown  # the optional 'page' is converted, not refused (test_platform_exports.py)
+    assert len(shown) == 4, shown
+    # the optional 'page' would arrive as null, which the validator refuses (test_platform_exports.py)
+    assert any(s.startswith("inline.yaml:7:11: error: the optional key 'page'") for s in shown), shown
     assert any(s.startswith("inline.yaml:9:7: error: the object at /properties/filters does not say 'additionalProperties: false'") for s in shown)
     assert any(s.startswith("inline.yaml:13:50: error: 'additionalProperties' at /properties/labels is a schema") for s in shown)
     assert any(s.startswith("inline.yaml:14:15: error: the schema at /properties/anything has no 'type'") for s in shown)
@@ -481,7 +483,7 @@ parameters:
     fallback["properties"]["labels"]["properties"] = {}  # OpenAI: "object schema missing properties"
     assert result.definition["function"]["parameters"] == fallback
     assert result.notes == [
-        ("OpenAI strict mode is off (3 problems: see lint --target openai): the model is not constrained by this "
+        ("OpenAI strict mode is off (4 problems: see lint --target openai): the model is not constrained by this "
         "schema, and the generated validator is the only enforcement of every constraint")
     ]
 

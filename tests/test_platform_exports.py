@@ -51,45 +51,57 @@ parameters:
 """
 
 
-def test_openai_strict_converts_optional_keys_instead_of_refusing_them() -> None:
+def test_openai_strict_stays_off_while_the_validator_would_refuse_a_converted_null() -> None:
+    # Strict mode makes every key required: the model sends null for a key it leaves out. The
+    # generated validator refuses a null the contract does not allow (it does not yet read it as
+    # the key left out), so each such key is a reason strict mode stays off, located at the key.
     checked = from_yaml(OPTIONAL)
+    findings = export.lint(checked, "openai")
+    assert sorted(f.path for f in findings) == [("properties", "near"), ("properties", "page"), ("properties", "sort")]
+    assert all("would be sent as null" in f.message and not f.fatal for f in findings)
+    result = export.export(checked, "openai")
+    assert result.strict is False and result.definition["function"]["strict"] is False
+    assert result.definition["function"]["parameters"]["required"] == ["query"]
+    assert result.converted == []
+    assert checked.parameters["required"] == ["query"]  # the contract is untouched
+
+
+NULLABLE = """\
+name: search
+description: Search.
+parameters:
+  type: object
+  properties:
+    query: {type: string}
+    page: {type: [integer, 'null'], minimum: 1}
+    note: {anyOf: [{type: string}, {type: 'null'}]}
+  required: [query]
+  additionalProperties: false
+"""
+
+
+def test_openai_strict_converts_optional_keys_that_allow_null() -> None:
+    checked = from_yaml(NULLABLE)
     assert export.lint(checked, "openai") == []
     result = export.export(checked, "openai")
     assert result.strict is True
     parameters = result.definition["function"]["parameters"]
-    assert parameters["required"] == ["query", "page", "sort", "near", "note"]
-    properties = parameters["properties"]
-    assert properties["query"] == {"type": "string"}
-    assert properties["page"] == {"type": ["integer", "null"], "minimum": 1}
-    assert properties["sort"] == {"type": ["string", "null"], "enum": ["new", "old", None]}
-    assert properties["near"] == {"anyOf": [{"$ref": "#/$defs/point"}, {"type": "null"}]}
-    assert properties["note"] == {"type": ["string", "null"]}  # the contract's own null: unchanged
-    assert [(c.path, c.key, c.contract_allows_null) for c in result.converted] == [
-        ((), "page", False),
-        ((), "sort", False),
-        ((), "near", False),
-        ((), "note", True),
-    ]
-    assert result.converted[0].to_json() == {"schema_path": [], "key": "page", "contract_allows_null": False}
+    assert parameters["required"] == ["query", "page", "note"]
+    assert parameters["properties"]["page"] == {"type": ["integer", "null"], "minimum": 1}
+    assert [(c.path, c.key, c.contract_allows_null) for c in result.converted] == [((), "page", True), ((), "note", True)]
+    assert result.converted[0].to_json() == {"schema_path": [], "key": "page", "contract_allows_null": True}
     note = result.notes[-1]
-    assert "optional keys /properties/page, /properties/sort, /properties/near are exported as required" in note
-    assert "a null there means the key is absent" in note
-    assert "optional key /properties/note already allows null in the contract and is exported as required" in note
-    # The contract is untouched: every other platform and direct callers keep the optional keys.
-    assert checked.parameters["required"] == ["query"]
-    assert export.export(checked, "anthropic").definition["input_schema"]["required"] == ["query"]
-    # What the model sends for "absent" is accepted by the export.
+    assert "optional keys /properties/page, /properties/note already allow null in the contract" in note
+    assert checked.parameters["required"] == ["query"]  # every other platform keeps the optional keys
     validator = jsonschema.Draft202012Validator(parameters)
-    assert validator.is_valid({"query": "q", "page": None, "sort": None, "near": None, "note": None})
+    assert validator.is_valid({"query": "q", "page": None, "note": None})
     assert not validator.is_valid({"query": "q"})  # strict mode: every key is present
 
 
-def test_converted_keys_inside_definitions_are_recorded_where_they_are() -> None:
+def test_a_converted_key_inside_definitions_is_located_where_it_is() -> None:
     checked = from_yaml(OPTIONAL.replace("      required: [x]\n", ""))
-    result = export.export(checked, "openai")
-    assert result.strict is True
-    assert ((("$defs", "point"), "x", False)) in [(c.path, c.key, c.contract_allows_null) for c in result.converted]
-    assert result.definition["function"]["parameters"]["$defs"]["point"]["required"] == ["x"]
+    paths = [f.path for f in export.lint(checked, "openai")]
+    assert ("$defs", "point", "properties", "x") in paths
 
 
 def test_a_tool_without_parameters_has_properties_for_openai() -> None:
@@ -245,7 +257,7 @@ def test_lint_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkey
     (tmp_path / "contracts").mkdir()
     (tmp_path / "contracts" / "tag.yaml").write_text(BARE_ARRAY, encoding="utf-8")
     (tmp_path / "contracts" / "odd.yaml").write_text(
-        "name: odd\ndescription: d\nparameters:\n  type: object\n  properties:\n    n: {type: integer, default: x}\n",
+        "name: odd\ndescription: d\nparameters:\n  type: object\n  properties:\n    n: {type: [integer, 'null'], default: x}\n",
         encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)

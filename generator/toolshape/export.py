@@ -908,6 +908,16 @@ class _Lowering:
             allows_null = _allows_null(sub)
             if not allows_null:
                 properties[key] = _nullable(sub)
+                # The model would send null for this key when it leaves it out, and the generated
+                # validator refuses a null the contract does not allow: until the generated package
+                # drops such nulls before validation, strict mode must stay off for this tool.
+                self.refuse(
+                    where + ("properties", key),
+                    f"the optional key {key!r} at {_where(where)} would be sent as null under OpenAI strict mode "
+                    "(every key required), and the generated validator refuses a null the contract does not "
+                    "allow (it does not yet read such a null as the key left out): make the key nullable in "
+                    "the contract (then null is one of its values) or keep strict mode off",
+                )
             self.converted.setdefault((where, key), ConvertedKey(where, key, allows_null))
             required.append(key)
         node["properties"] = properties
