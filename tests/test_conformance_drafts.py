@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 from test_conformance import ECMA_REGEX_DIFFERENCES, SUITE, SUPPORTED, Outcome, _short, generate_outcome
-
 from toolshape import importer
 from toolshape.contract import FORMATS
 

@@ -19,7 +19,13 @@ warnings worth a look. Older JSON Schema spellings are translated to 2020-12:
 ``prefixItems`` (with ``additionalItems`` -> ``items``), ``dependencies`` ->
 ``dependentRequired``/``dependentSchemas``, draft-04 boolean ``exclusiveMinimum``, a
 draft-07 root ``$ref`` (zod-to-json-schema's ``{"$ref": "#/definitions/x", "definitions":
-...}``) hoisted to the root; ``$schema`` and the root ``$id`` are dropped. What cannot be
+...}``) hoisted to the root; ``$schema`` and every ``$id``/``id`` are dropped after every
+``$ref`` is resolved against its nearest base (ids, ``$anchor``, plain-name fragments) to a
+``#/$defs/...`` pointer. Each schema is read in its own draft (its ``$schema``, the caller's
+``draft``, or a guess): keywords beside ``$ref`` before 2019-09, and keywords a draft does not
+know, are dropped as that draft ignores them. OpenAPI's ``nullable: true`` adds null to
+``type``. Keywords with no effect that the contract checker refuses as typos are dropped with
+a warning. ``ImportedContract.translations`` says what was translated. What cannot be
 carried over is an error naming the tool and the JSON Pointer of the offending place in
 the input file (:class:`ContractImportError`, every problem at once): remote ``$ref``,
 keywords toolshape does not implement (``unevaluatedProperties``, ``$dynamicRef``, ...),
@@ -519,7 +525,7 @@ class _Translator:
         #: old path -> new path of every schema node translated.
         self.moved: dict[SchemaPath, SchemaPath] = {}
         #: (new node, old path, "$ref" or "$recursiveRef") of every reference, rewritten at the end.
-        self.refs: list[tuple[dict, SchemaPath, str]] = []
+        self.refs: list[tuple[dict[str, Any], SchemaPath, str]] = []
         self.hoisted: str | None = None
 
     # -- which draft ----------------------------------------------------------------
@@ -587,7 +593,7 @@ class _Translator:
 
     # -- pass 2: keyword by keyword --------------------------------------------------------
 
-    def translate(self) -> dict:
+    def translate(self) -> dict[str, Any]:
         root = self.root
         root_id = root.get("id" if self.draft4 else "$id")
         base = _join_uri(_DEFAULT_BASE, root_id) if isinstance(root_id, str) else _DEFAULT_BASE
@@ -628,7 +634,7 @@ class _Translator:
             self.rewrite_refs(result)
         return self.drop_no_effect(self.root_checks(result))
 
-    def root_checks(self, result: Any) -> dict:
+    def root_checks(self, result: Any) -> dict[str, Any]:
         if not isinstance(result, dict):
             self.error((), "the arguments schema must be an object schema")
             return {}
@@ -768,7 +774,7 @@ class _Translator:
                 out["type"] = [*types, "null"]
         return out
 
-    def nullable(self, schema: dict, value: Any, where: SchemaPath, out: dict) -> None:
+    def nullable(self, schema: dict[str, Any], value: Any, where: SchemaPath, out: dict[str, Any]) -> None:
         """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema)."""
         if value is True and "type" in schema:
             self.note('nullable: true (OpenAPI) -> type: [..., "null"]', where)
@@ -807,9 +813,9 @@ class _Translator:
             return f"$ref {ref!r} names an anchor that no '$anchor' (or '$id'/'id' '#name' before 2019-09) declares: it points at nothing"
         return anchored
 
-    def rewrite_refs(self, result: dict) -> None:
+    def rewrite_refs(self, result: dict[str, Any]) -> None:
         """Point every $ref at its target's place in the output, under the root's $defs."""
-        targets: list[tuple[dict, SchemaPath]] = []
+        targets: list[tuple[dict[str, Any], SchemaPath]] = []
         for node, old, kind in self.refs:
             ref = node["$ref"]
             where = old + (kind,)
@@ -838,7 +844,7 @@ class _Translator:
         back = {v: k for k, v in self.moved.items()}
         return back.get(new_path, new_path)
 
-    def hoist(self, result: dict, target: SchemaPath) -> SchemaPath | None:
+    def hoist(self, result: dict[str, Any], target: SchemaPath) -> SchemaPath | None:
         """Move the schema at ``target`` to the root's $defs, leaving a $ref in its place; its new path."""
         parent: Any = result
         for step in target[:-1]:
@@ -861,7 +867,7 @@ class _Translator:
 
     # -- pass 4: keywords with no effect -------------------------------------------------------
 
-    def drop_no_effect(self, result: dict) -> dict:
+    def drop_no_effect(self, result: dict[str, Any]) -> dict[str, Any]:
         """Drop what cannot affect validation but toolshape's checker refuses as a typo in a hand-written contract."""
         self.no_effect(result, ())
         return result
@@ -902,7 +908,7 @@ class _Translator:
         for key, sub in _subschemas(schema):
             self.no_effect(sub, path + key)
 
-    def dead_enum(self, schema: dict, path: SchemaPath) -> None:
+    def dead_enum(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """Enum members the schema's 'type' refuses can never pass: dropping them keeps the meaning."""
         members = schema.get("enum")
         types = schema.get("type")
@@ -976,7 +982,7 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
     return "2020-12", "no older spelling found"
 
 
-def _subschemas(node: dict) -> list[tuple[SchemaPath, Any]]:
+def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
     """(relative path, schema) of every subschema of ``node`` in any draft's spelling."""
     found: list[tuple[SchemaPath, Any]] = []
     for key, value in node.items():
