@@ -677,8 +677,8 @@ class _Translator:
                     self.warn(where, f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref")
                 elif old:
                     self.note(f"nested '{key}' resolved ($refs through it now point into #/$defs)", where)
-                elif key == "id":
-                    self.note("'id' (draft 4) dropped: $refs against it now point into #/$defs", where)
+                else:
+                    self.note(f"root '{key}' dropped: $refs against it now point into #/$defs", where)
             elif key in self.ignored:
                 self.warn(where, f"'{key}' is not a keyword of draft {self.draft} (JSON Schema ignores it there): dropped")
             elif key in REFUSED_KEYWORDS:
