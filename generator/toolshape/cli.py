@@ -126,6 +126,12 @@ def _parser() -> argparse.ArgumentParser:
     import_parser.add_argument("file", help="a JSON or YAML file")
     import_parser.add_argument("--out", default="contracts", help="where to write the contracts (default: contracts)")
     import_parser.add_argument("--force", action="store_true", help="overwrite existing contract files")
+    import_parser.add_argument(
+        "--draft",
+        choices=importer.DRAFTS,
+        default=None,
+        help="the JSON Schema draft of schemas without $schema (default: guessed from the spellings, and said)",
+    )
     import_parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
     import_parser.set_defaults(templates=None)
     diff_parser = commands.add_parser(
@@ -401,7 +407,7 @@ def _exported(checked: list[contract.Contract], args: argparse.Namespace) -> lis
 
 def _import(args: argparse.Namespace) -> int:
     try:
-        imported = importer.import_file(Path(args.file))
+        imported = importer.import_file(Path(args.file), args.draft)
     except importer.ContractImportError as exc:
         colour = _use_colour(sys.stderr)
         for problem in exc.problems:
@@ -413,6 +419,8 @@ def _import(args: argparse.Namespace) -> int:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
     for item, path in zip(imported, written, strict=True):
+        for translation in item.translations:
+            print(f"{path}: translated: {translation}", file=sys.stderr)
         for warning in item.warnings:
             print(f"{path}: warning: {warning}", file=sys.stderr)
         if not args.quiet:

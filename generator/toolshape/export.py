@@ -129,7 +129,7 @@ ANTHROPIC_MAX_OPTIONAL = 24
 ANTHROPIC_MAX_UNIONS = 16
 
 #: Keywords that only annotate: never a constraint, so dropping them is never noted.
-_SILENT = ("examples", "$comment", "readOnly", "writeOnly", "deprecated")
+_SILENT = ("examples", "$comment", "readOnly", "writeOnly", "deprecated", "contentEncoding", "contentMediaType", "contentSchema", "$anchor", "$id")
 #: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
