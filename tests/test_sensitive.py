@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, note, settings
+from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
 from toolshape import contract, model, pipeline, redaction, render, source
 from toolshape.errors import ContractError
@@ -243,9 +243,22 @@ _BUILT: dict[str, Any] = {}
 
 
 @settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,  # the same examples on every run: CI cannot flake (raise EXAMPLES to search wider)
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(parameters=contracts(), seed=st.integers(0, 2**32))
+# Found by a wider search: a definition that only an unused sensitive definition refers to is
+# not secret (its allowed values may be listed where a non-sensitive property uses it).
+@example(
+    parameters={
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/d0"}},
+        "$defs": {"d0": {"type": "string", "enum": ["zq1x", "zq1y"]}, "d1": {"$ref": "#/$defs/d0", "x-sensitive": True}},
+    },
+    seed=0,
+)
 def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: int) -> None:
     key = json.dumps(parameters, sort_keys=True)
     if key not in _BUILT:
@@ -257,6 +270,7 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
     assume(module is not None)
     note(json.dumps(parameters, indent=1))
     allowed = redaction.allowed_secrets(parameters)
+    contract_public = pipeline._contract_strings(parameters)[1] - allowed
     instances = _Instances(parameters, random.Random(seed))
     for _ in range(15):
         data = instances.of(parameters, 0)
@@ -266,6 +280,8 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
         secrets = [s for pointer in hidden.redacted + hidden.undeclared for s in _strings(_at(data, pointer))]
         public = _strings(_without(data, "", set(hidden.redacted + hidden.undeclared)))
         secrets = [s for s in secrets if s not in public]  # the same string sent in the open too
+        # ... or written in the open by the contract (an allowed value of a schema that is not sensitive)
+        secrets = [s for s in secrets if s not in contract_public]
         result = module.validate(data)
         everything = shown(result)
         for secret in secrets:

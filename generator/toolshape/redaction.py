@@ -61,16 +61,20 @@ def allowed_secrets(parameters: Any) -> set[str]:
             _strings(schema.get("enum", []), strings)
             if "const" in schema:
                 _strings(schema["const"], strings)
-        todo += [(sub, inside) for sub in _subschemas(schema)]
+        # $defs are reached through the $refs that use them: a definition nothing refers to
+        # governs no value, so its allowed values are not secrets of any argument.
+        todo += [(sub, inside) for sub in _subschemas(schema, definitions=False)]
         if isinstance(schema.get("$ref"), str):
             todo.append((resolve(parameters, ref_path(schema["$ref"])), inside))
     return strings
 
 
-def _subschemas(schema: dict[str, Any]) -> list[Any]:
-    """Every subschema of a schema, whatever it applies to."""
+def _subschemas(schema: dict[str, Any], *, definitions: bool = True) -> list[Any]:
+    """Every subschema of a schema, whatever it applies to (``definitions``: $defs too)."""
     found: list[Any] = []
     for keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+        if keyword == "$defs" and not definitions:
+            continue
         found += list(schema.get(keyword, {}).values())
     for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
         found += list(schema.get(keyword, []))
