@@ -324,18 +324,6 @@ class TypedDictDef:
 
 
 @dataclass
-class Helpers:
-    """Which of the runtime helpers the module needs (unused ones are left out)."""
-
-    json_key: bool = False
-    multiple: bool = False
-    unique: bool = False
-    unions: bool = False  # _any_of, _one_of, _closest, _errors_of
-    contains: bool = False
-    formats: set[str] = field(default_factory=set)
-
-
-@dataclass
 class ModuleModel:
     """Everything the module template prints."""
 
@@ -349,10 +337,11 @@ class ModuleModel:
     root: Node
     functions: list[Function]
     constants: list[Constant]
-    helpers: Helpers
     sensitive: Code  # the redaction mask literal
     module_name: Code
     typed_dicts: list[TypedDictDef]
+    #: How many packages deep the module sits in the output folder (billing/x.py: 1).
+    depth: int = 0
 
     @property
     def typing_imports(self) -> Code:
@@ -360,6 +349,24 @@ class ModuleModel:
         text = " ".join(f.type for d in self.typed_dicts for f in d.required + d.optional)
         used = ["Any", "TypedDict"] + ["Literal"] * ("Literal[" in text)
         return Code(", ".join(sorted(used)))
+
+    @property
+    def stdlib_imports(self) -> list[Code]:
+        """The module's standard-library imports: ``math`` and ``re`` only where a check uses them."""
+        needs = _runtime_needs(self)
+        lines = [f"import {name}" for name in ("math", "re") if name in needs]
+        return [Code(line) for line in lines + [f"from typing import {self.typing_imports}"]]
+
+    @property
+    def runtime_module(self) -> Code:
+        """The shared runtime, relative to the module: ``._runtime``, ``.._runtime`` one package down."""
+        return Code("." * (self.depth + 1) + "_runtime")
+
+    @property
+    def runtime_imports(self) -> list[Code]:
+        """The names the module takes from the shared runtime: only those its checks call."""
+        needs = _runtime_needs(self) - {"math", "re"}
+        return [Code(name) for name in sorted(needs, key=lambda name: (name.startswith("_"), name.lower(), name))]
 
 
 # -- building ----------------------------------------------------------------
@@ -370,7 +377,6 @@ class _Builder:
         self.contract = contract
         self.namer = Namer()
         self.constants: list[Constant] = []
-        self.helpers = Helpers()
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
         self.whitespace: Code | None = None
@@ -440,15 +446,12 @@ class _Builder:
             how = "at least one" if union == "anyOf" else "exactly one"
             message = literal(f"{label} must match {how} of {len(branches)} alternatives")
             kind = "any_of" if union == "anyOf" else "one_of"
-            self.helpers.unions = True
             found.append(Applicator(kind, note(union), message=message, functions=functions))
         if "not" in schema:
-            self.helpers.unions = True
             function = self.function(schema["not"], schema_path + ("not",), label)
             message = literal(f"{label} must not match the schema under 'not'")
             found.append(Applicator("not", note("not"), message=message, function=function))
         if "if" in schema and ("then" in schema or "else" in schema):
-            self.helpers.unions = True
             function = self.function(schema["if"], schema_path + ("if",), label)
             then = self.node(schema["then"], var, path, schema_path + ("then",), label) if "then" in schema else None
             otherwise = self.node(schema["else"], var, path, schema_path + ("else",), label) if "else" in schema else None
@@ -519,7 +522,6 @@ class _Builder:
                 if None not in members:
                     checks.append(Check("always", literal("enum"), message))
             else:
-                self.helpers.json_key = True
                 name = self.constant("values", "json_values", literal(members), schema_path + ("enum",))
                 checks.append(Check("json_not_in", literal("enum"), message, name))
         if "const" in schema:
@@ -530,7 +532,6 @@ class _Builder:
             elif kind == "null" or const is None:
                 checks.append(Check("not_none" if const is None else "always", literal("const"), message))
             else:
-                self.helpers.json_key = True
                 name = self.constant("const", "json_values", literal([const]), schema_path + ("const",))
                 checks.append(Check("json_not_in", literal("const"), message, name))
         return checks
@@ -545,7 +546,6 @@ class _Builder:
             checks.append(Check("longer", literal("maxLength"), literal(f"{label} must be at most {_chars(n)} long"), literal(n)))
         if "format" in schema and schema["format"] in FORMATS:
             name = schema["format"]
-            self.helpers.formats.add(name)
             checks.append(
                 Check("bad_format", literal("format"), literal(f"{label} must be {FORMATS[name]}"), Code(format_function(name)))
             )
@@ -583,7 +583,6 @@ class _Builder:
             if is_integer(step):
                 checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(int(step))))
             else:
-                self.helpers.multiple = True
                 numerator, denominator = _decimal_fraction(step)
                 checks.append(Check("not_multiple", literal("multipleOf"), message, literal(numerator), literal(denominator)))
         return checks
@@ -597,8 +596,6 @@ class _Builder:
             n = int(schema["maxItems"])
             checks.append(Check("longer", literal("maxItems"), literal(f"{label} must have at most {_items(n)}"), literal(n)))
         if schema.get("uniqueItems") is True:
-            self.helpers.unique = True
-            self.helpers.json_key = True
             checks.append(Check("has_duplicates", literal("uniqueItems"), literal(f"{label} must not contain the same item twice")))
         index = self.namer.local("i")  # before the items: their own loops get i_2
         prefix = []
@@ -614,8 +611,6 @@ class _Builder:
                 prefix.append((i, child))
         contains = None
         if "contains" in schema and schema.get("minContains", 1) != 0 or "maxContains" in schema and "contains" in schema:
-            self.helpers.contains = True
-            self.helpers.unions = True
             low = int(schema.get("minContains", 1))
             high = int(schema["maxContains"]) if "maxContains" in schema else None
             contains = Contains(
@@ -858,8 +853,8 @@ def _union(types: list[str]) -> str:
     return " | ".join(dict.fromkeys(types))
 
 
-def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
-    """Turn a checked contract into the module model."""
+def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> ModuleModel:
+    """Turn a checked contract into the module model (``depth``: packages between it and the runtime)."""
     builder = _Builder(contract)
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
@@ -875,11 +870,72 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
         root=root,
         functions=builder.functions,
         constants=builder.constants,
-        helpers=builder.helpers,
         sensitive=literal(_root_mask(contract)),
         module_name=Code(module_name),
         typed_dicts=types.defs,
+        depth=depth,
     )
+
+
+#: What every tool module takes from the runtime, whatever its contract (validate and parse).
+RUNTIME_ALWAYS = frozenset(
+    {
+        "ACCEPT", "MAX_ERRORS", "PARSE_ERROR", "REJECT", "Error", "Result as _Result",
+        "_ARRAY_ARGUMENTS", "_NOT_AN_OBJECT", "_NULL_ARGUMENTS", "_UNREADABLE",
+        "_decode", "_json_type", "_not_an_object",
+    }
+)
+#: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).
+CHECK_NEEDS = {
+    "not_multiple": ("_is_multiple",),
+    "json_not_in": ("_json_key", "_quoted_hint"),
+    "not_in": ("_did_you_mean",),
+    "has_duplicates": ("_has_duplicates",),
+    "no_match": ("re",),
+}
+#: The runtime helpers an applicator's code calls, by its kind (checks.py.j2).
+APPLICATOR_NEEDS = {"any_of": ("_any_of", "_closest"), "one_of": ("_one_of", "_closest"), "not": ("_errors_of",), "if": ("_errors_of",)}
+
+
+def _runtime_needs(built: ModuleModel) -> set[str]:
+    """The runtime names (and ``math``, ``re``) the module's checks use, found by walking its model.
+
+    Each rule mirrors a line of checks.py.j2 or module.py.j2 that prints the name."""
+    needs = set(RUNTIME_ALWAYS)
+    for constant in built.constants:
+        if constant.kind == "pattern":
+            needs.add("re")
+        elif constant.kind == "json_values":
+            needs.add("_json_key")
+    todo: list[Any] = [built.root, *built.functions]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+            continue
+        if not hasattr(item, "__dataclass_fields__"):
+            continue
+        needs.update(_item_needs(item))
+        todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return needs
+
+
+def _item_needs(item: Any) -> tuple[str, ...]:
+    """The names one piece of the model makes its template print."""
+    if isinstance(item, Check):
+        return (str(item.limit),) if item.test == "bad_format" else CHECK_NEEDS.get(item.test, ())
+    if isinstance(item, Node):
+        number = ("math",) if any(branch.kind == "number" for branch in item.branches) else ()
+        return ("_got", *number) if item.typed else number
+    if isinstance(item, PathPart) and item.kind == "key":
+        return ("_pointer_token",)
+    if isinstance(item, ObjectChecks) and item.refuse_unknown:
+        return ("_show_key",) if item.per_key else ("_show_key", "_did_you_mean")
+    if isinstance(item, Applicator):
+        return APPLICATOR_NEEDS.get(item.kind, ())
+    if isinstance(item, ArrayChecks) and item.contains is not None:
+        return ("_count_matches",)
+    return ()
 
 
 def _root_mask(contract: Contract) -> dict:
