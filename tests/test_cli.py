@@ -73,7 +73,7 @@ def copy_contracts(destination: Path, names: tuple[str, ...] = SUBSET) -> Path:
 
 def expected_files(contracts: Path) -> set[str]:
     """The files `generate` must write for a contracts folder, worked out from its layout."""
-    files = {"__init__.py", "tests/__init__.py"}
+    files = {"__init__.py", "_runtime.py", "tests/__init__.py"}
     for contract in contracts.rglob("*.yaml"):
         relative = PurePosixPath(*contract.relative_to(contracts).parts)
         folder = relative.parent

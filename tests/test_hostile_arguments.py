@@ -117,6 +117,8 @@ def _module_names() -> list[str]:
         relative = path.relative_to(GENERATED)
         if "__pycache__" in relative.parts or relative.parts[0] == "tests" or path.name == "__init__.py":
             continue
+        if relative.as_posix() == "_runtime.py":  # what the tool modules share: not a tool
+            continue
         names.append(".".join(("generated",) + relative.with_suffix("").parts))
     return names
 

@@ -17,7 +17,7 @@ import black
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolshape import formatting, layout
+from toolshape import layout
 from toolshape.literals import literal
 
 MODE = black.Mode()
@@ -25,7 +25,17 @@ SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[Heal
 
 
 def black_lines(indent: int, body: str) -> list[str]:
-    return formatting._format_statement(indent, body, set(), MODE).split("\n")
+    """One statement as black formats it at ``indent``: inside ``if x:`` blocks that give it its depth."""
+    depth = indent // 4
+    outer = ["    " * level + "if x:" for level in range(depth)]
+    pad = "    " * depth
+    before = [pad + "if x:", pad + "    pass"] if body.startswith(("elif ", "else:")) else []
+    after = [pad + "    pass"] if body.endswith(":") else []
+    snippet = "\n".join(outer + before + [pad + body] + after) + "\n"
+    lines = black.format_str(snippet, mode=MODE).split("\n")[:-1]
+    start, end = len(outer) + len(before), len(lines) - len(after)
+    assert lines[:start] == outer + before and lines[end:] == after, f"black moved the lines around: {snippet!r}"
+    return lines[start:end]
 
 
 names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
@@ -99,8 +109,9 @@ def assignments(draw: st.DrawFn) -> str:
 
 
 def _check(laid: list[str] | None, indent: int, body: str) -> None:
-    if laid is not None:
-        assert laid == black_lines(indent, body), body
+    """Laid out, and as black does it: a shape the templates write with no rule fails generation."""
+    assert laid is not None, f"no rule for a statement the templates write (indent {indent}): {body}"
+    assert laid == black_lines(indent, body), body
 
 
 @SETTINGS
@@ -188,3 +199,51 @@ ONE_LINE = {
 @pytest.mark.parametrize(("line", "complete"), ONE_LINE.items())
 def test_a_statement_is_one_line_when_its_strings_and_brackets_close_on_it(line: str, complete: bool) -> None:
     assert layout._one_line(line) is complete
+
+
+@st.composite
+def subscripts(draw: st.DrawFn) -> str:
+    """``item = holder["key"]``: a property's value taken out of its object, at any depth."""
+    key = draw(st.one_of(strings, st.integers(0, 10**6).map(str)))
+    return f"{draw(names)} = {draw(names)}[{key}]"
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=16), subscripts())
+def test_subscript_assignments_as_black_lays_them_out(depth: int, body: str) -> None:
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+#: A field type as the model writes them: names, Literal[...] of enum values, list[...], dict[str, ...], unions.
+field_types = st.recursive(
+    st.sampled_from(["str", "int", "float", "bool", "None", "Any"]) | names.map(lambda n: "Arguments" + n.title().replace("_", ""))
+    | st.lists(st.one_of(strings, st.integers(-(10**9), 10**9).map(str)), min_size=1, max_size=8).map(
+        lambda members: f"Literal[{', '.join(members)}]"
+    ),
+    lambda inner: inner.map("list[{}]".format)
+    | inner.map("dict[str, {}]".format)
+    | st.lists(inner, min_size=2, max_size=4).map(" | ".join),
+    max_leaves=8,
+)
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=3), names, field_types)
+def test_typed_dict_fields_as_black_lays_them_out(depth: int, name: str, type_code: str) -> None:
+    body = f"{name}: {type_code}"
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+#: The def and class lines the templates write (module.py.j2), ``{}`` the name.
+DEF_LINES = [
+    "def {}(value: Any, path: str, errors: list[Error]) -> None:",
+    "class {}(_{}Required, total=False):",
+    "class {}(_{}Required, _{}Optional):",
+]
+
+
+@SETTINGS
+@given(st.sampled_from(DEF_LINES), st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,80}", fullmatch=True))
+def test_def_and_class_lines_as_black_lays_them_out(line: str, name: str) -> None:
+    body = line.replace("{}", name)
+    _check(layout.long_statement(0, body), 0, body)

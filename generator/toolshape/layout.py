@@ -31,6 +31,8 @@ import ast
 import re
 from collections.abc import Callable
 
+from .widths import width
+
 #: black's default line length.
 LINE_LENGTH = 88
 
@@ -39,19 +41,80 @@ _BRACKETS = re.compile(r"[()\[\]{}]")
 _STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 #: What the bracket count must skip: a string, or a comment.
 _SKIPPED = re.compile(_STRINGS.pattern + "|#[^\n]*")
-#: A docstring the templates write: one line, no quote or backslash inside.
-_DOCSTRING = re.compile(r'"""[^"\\]*"""')
+#: A docstring the templates write: one line, no quote or backslash inside, no space at either end
+#: (black strips those); black leaves it as it is, however long.
+_DOCSTRING = re.compile(r'"""[^"\\\s](?:[^"\\]*[^"\\\s])?"""')
 #: Statements at column 0 a piece may hold besides comments and simple statements.
 _OTHER_TOP_LEVEL = ("@", "import ", "from ", "async ", "if ", "for ", "while ", "try:", "with ", '"', "'")
 
 
-def width(line: str) -> int:
-    """The width black measures: East Asian wide characters count two."""
-    if line.isascii():
-        return len(line)
-    from black.strings import str_width
+def head(text: str) -> str | None:
+    """The first piece of a generated file as black formats it, or None where its shape is not one this module knows.
 
-    return int(str_width(line))
+    The shape: comments at column 0, a module docstring (one line or several), then
+    one-line imports; a ``from`` import too wide for its line is split one name per
+    line, with a trailing comma (black always explodes an import)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    blank = 0
+    index = 0
+    docstring = False  # the last thing written was the module docstring
+    while index < len(lines):
+        raw = lines[index]
+        if not raw.strip():
+            blank, index = blank + 1, index + 1
+            continue
+        if raw[0] in " \t" or raw != raw.rstrip() or raw.endswith("\\"):
+            return None
+        if raw.startswith("#"):
+            laid: list[str] | None = [raw]
+        elif raw.startswith('"""') and all(line.startswith("#") for line in out if line):  # only comments above
+            laid = _docstring(lines, index)
+        elif raw.startswith(("import ", "from ")) and _one_line(raw):
+            laid = _import(raw)
+        else:
+            laid = None
+        if laid is None:
+            return None
+        # black puts exactly one blank line after a module docstring.
+        before = 0 if not out else 1 if docstring else min(blank, 2)
+        out.extend([""] * before + laid)
+        docstring = raw.startswith('"""')
+        blank = 0
+        index += len(laid) if raw.startswith('"""') else 1
+    return "\n".join(out) + "\n" if out else None
+
+
+def _docstring(lines: list[str], start: int) -> list[str] | None:
+    """The lines of the module docstring that opens at ``lines[start]``, if black leaves it as it is:
+    no backslash or tab, no trailing space, its closing quotes at the end of its last line."""
+    end = start
+    if not (lines[start].count('"""') == 2 and lines[start].endswith('"""') and len(lines[start]) > 6):
+        end = start + 1
+        while end < len(lines) and '"""' not in lines[end]:
+            end += 1
+        if end >= len(lines) or lines[end].count('"""') != 1 or not lines[end].endswith('"""'):
+            return None
+    found = lines[start : end + 1]
+    if any("\\" in line or "\t" in line or line != line.rstrip() for line in found):
+        return None
+    if len(found) > 1 and lines[start].count('"""') != 1:
+        return None
+    return found
+
+
+def _import(line: str) -> list[str] | None:
+    """An import line as black lays it out: as it is if it fits, else ``from x import (`` one name per line ``)``."""
+    if width(line) <= LINE_LENGTH:
+        return [line]
+    try:
+        node = ast.parse(line).body[0]
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.ImportFrom) or "(" in line or width(line[: line.index(" import ") + 9]) > LINE_LENGTH:
+        return None
+    names = [alias.name + (f" as {alias.asname}" if alias.asname else "") for alias in node.names]
+    return [line[: line.index(" import ") + 8] + "(", *[f"    {name}," for name in names], ")"]
 
 
 def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
@@ -116,7 +179,7 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         blank = 0
         pending_comment = indent if body.startswith("#") else -1
         out.extend([""] * before)
-        if body.startswith("#") or width(raw) <= LINE_LENGTH:
+        if body.startswith(("#", '"""')) or width(raw) <= LINE_LENGTH:
             out.append(raw)
         else:
             out.extend(long_statement(indent, body) or statement(indent, body))
@@ -157,10 +220,26 @@ def long_statement(indent: int, body: str) -> list[str] | None:
     last bracket pair, ``= {`` or ``= frozenset(`` ending the first line."""
     if body.startswith(("if ", "elif ")):
         return if_statement(indent, body)
+    if body.startswith(("def ", "class ")):
+        return def_line(indent, body)
     parsed = _parse(indent, body)
     if parsed is None or isinstance(parsed, list):
         return parsed
-    return _call_statement(indent, body, parsed) or _assignment(indent, body, parsed)
+    return _call_statement(indent, body, parsed) or _assignment(indent, body, parsed) or _field(indent, body, parsed)
+
+
+def _field(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
+    """A TypedDict field, ``name: type`` with no value: split in its type, as black does."""
+    if not (isinstance(statement, ast.AnnAssign) and statement.value is None and isinstance(statement.target, ast.Name)):
+        return None
+    layout = _Layout(body.encode())
+    prefix = body[: len(body.encode()[: statement.annotation.col_offset].decode())]  # "name: "
+    annotation = statement.annotation
+    if _is_union(annotation):
+        # black wraps a union in parentheses, then breaks it before each | if it must.
+        inner = layout.union(annotation, indent + 4)
+        return None if inner is None else [" " * indent + prefix + "(", *inner, " " * indent + ")"]
+    return layout.type_lines(annotation, indent, prefix, "")
 
 
 def _parse(indent: int, body: str) -> ast.stmt | list[str] | None:
@@ -185,7 +264,7 @@ def _call_statement(indent: int, body: str, statement: ast.stmt) -> list[str] | 
 def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
     if isinstance(statement, ast.AnnAssign) and statement.simple and statement.value is not None:
         value = statement.value
-    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and _plain_target(statement.targets[0]):
         value = statement.value
     else:
         return None
@@ -195,6 +274,16 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         return None
     if isinstance(value, (ast.Dict, ast.Set, ast.List)):
         return layout.display(value, indent, target, "")
+    if _is_atom(value):
+        # Nothing to split at: black wraps the value in parentheses if it then fits, else leaves the line long.
+        inner = " " * (indent + 4) + layout.text(value)
+        if width(inner) <= LINE_LENGTH:
+            return [" " * indent + target + "(", inner, " " * indent + ")"]
+        return [" " * indent + body]
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(value.slice, ast.Constant):
+        return _subscript(indent, target, layout.text(value.value), layout.text(value.slice))
+    if isinstance(value, ast.Call) and len(value.args) > 1:
+        return layout.call(value, indent, target, "")  # matched, failures = _one_of(value, path, (...))
     if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and _plain_callee(value.func):
         argument = value.args[0]
         if not (isinstance(argument, (ast.Dict, ast.Set, ast.List)) or _is_text(argument)):
@@ -205,6 +294,40 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         inner = layout.display(argument, indent + 4, "", "") if not _is_text(argument) else [" " * (indent + 4) + layout.text(argument)]
         return None if inner is None else [head, *inner, " " * indent + ")"]
     return None
+
+
+def _subscript(indent: int, target: str, holder: str, key: str) -> list[str] | None:
+    """``item = holder["key"]`` too wide (a property's value, deep in the checks): black splits
+    at the brackets if ``item = holder[`` fits; else it wraps the value in parentheses,
+    splitting it at its brackets again if it must."""
+    pad, inner = " " * indent, " " * (indent + 4)
+    head = f"{pad}{target}{holder}["
+    if width(head) <= LINE_LENGTH:
+        lines = [head, inner + key, pad + "]"]
+    elif width(pad + target + "(") <= LINE_LENGTH:
+        if width(f"{inner}{holder}[{key}]") <= LINE_LENGTH:
+            lines = [pad + target + "(", f"{inner}{holder}[{key}]", pad + ")"]
+        else:
+            lines = [pad + target + "(", f"{inner}{holder}[", f"{inner}    {key}", inner + "]", pad + ")"]
+    else:
+        return None
+    return lines if all(width(line) <= LINE_LENGTH for line in lines) else None
+
+
+def _is_union(node: ast.expr) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr)
+
+
+def _plain_target(node: ast.expr) -> bool:
+    """A name, or names separated by commas (``matched, failures``)."""
+    return isinstance(node, ast.Name) or (isinstance(node, ast.Tuple) and all(isinstance(n, ast.Name) for n in node.elts))
+
+
+def _is_atom(node: ast.expr) -> bool:
+    """A constant, a negative number or a name: nothing black could split inside."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, (ast.Constant, ast.Name))
 
 
 def _is_text(node: ast.expr) -> bool:
@@ -233,6 +356,11 @@ def if_statement(indent: int, body: str) -> list[str] | None:
     kept = _kept_parentheses(node, condition, layout, indent, keyword)
     if kept is not None:
         return kept or None
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    call = node.operand if isinstance(node, ast.UnaryOp) and negated else node
+    if isinstance(call, ast.Call) and condition == ("not " if negated else "") + layout.text(call):
+        # ``if f(...):`` or ``if not f(...):``: no delimiter at the top; black splits at the call's brackets.
+        return layout.call(call, indent, keyword + ("not " if negated else ""), ":")
     if not isinstance(node, ast.BoolOp) or len(node.values) != 2:
         return None
     first, last = (layout.text(value) for value in node.values)
@@ -252,6 +380,27 @@ def if_statement(indent: int, body: str) -> list[str] | None:
         if any(width(line) > LINE_LENGTH for line in lines):
             return None
     return [head, *lines, " " * indent + "):"]
+
+
+_DEF = re.compile(r"(def|class) ([A-Za-z_][A-Za-z0-9_]*)\(([^()]*)\)( -> [^():]+)?:")
+
+
+def def_line(indent: int, body: str) -> list[str] | None:
+    """A ``def`` or ``class`` line too wide: black splits at its parentheses, the parameters (or
+    bases) on one line between them (the only shape the templates write: they fit on one line)."""
+    if width(" " * indent + body) <= LINE_LENGTH:
+        return [" " * indent + body]
+    match = _DEF.fullmatch(body)
+    if match is None or not match[3] or match[3].endswith(",") or (match[1] == "class" and match[4]):
+        return None
+    pad = " " * indent
+    middle = [f"{pad}    {match[3]}"]
+    if width(middle[0]) > LINE_LENGTH:  # one per line, and a trailing comma
+        middle = [f"{pad}    {item.strip()}," for item in match[3].split(",")]
+        if any(_BRACKETS.search(item) and "," in item for item in middle[:-1]):
+            return None
+    lines = [f"{pad}{match[1]} {match[2]}(", *middle, f"{pad}){match[4] or ''}:"]
+    return lines if all(width(line) <= LINE_LENGTH for line in lines) else None
 
 
 def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: int, keyword: str) -> list[str] | None:
@@ -325,6 +474,8 @@ class _Layout:
             return self.sum(node, indent, prefix, suffix)
         if isinstance(node, ast.Call):
             return self.call(node, indent, prefix, suffix)
+        if isinstance(node, (ast.Dict, ast.Set, ast.List, ast.Tuple)):
+            return self.display(node, indent, prefix, suffix)
         return None
 
     def display(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
@@ -335,7 +486,7 @@ class _Layout:
         line = " " * indent + prefix + self.text(node) + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
-        opening, closing = ("{", "}") if isinstance(node, (ast.Dict, ast.Set)) else ("[", "]")
+        opening, closing = "{}" if isinstance(node, (ast.Dict, ast.Set)) else "()" if isinstance(node, ast.Tuple) else "[]"
         head = " " * indent + prefix + opening
         if width(head) > LINE_LENGTH or not self.text(node).startswith(opening):
             return None
@@ -345,7 +496,7 @@ class _Layout:
                 if key is None or not _is_text(key):
                     return None
                 items.append((self.text(key) + ": ", value))
-        elif isinstance(node, (ast.Set, ast.List)):
+        elif isinstance(node, (ast.Set, ast.List, ast.Tuple)):
             items = [("", item) for item in node.elts]
         else:
             return None
@@ -354,10 +505,11 @@ class _Layout:
         inner = indent + 4
         lines = [head]
         for item_prefix, item in items:
-            item_suffix = "," if len(items) > 1 else ""
+            # One item gets no comma (nothing to explode at), but a tuple's one item has its own.
+            item_suffix = "," if len(items) > 1 or isinstance(node, ast.Tuple) else ""
             if isinstance(item, (ast.Dict, ast.Set, ast.List)):
                 laid = self.display(item, inner, item_prefix, item_suffix)
-            elif isinstance(item, ast.Constant) or (isinstance(item, ast.UnaryOp) and isinstance(item.operand, ast.Constant)):
+            elif _is_atom(item):
                 laid = [" " * inner + item_prefix + self.text(item) + item_suffix]
             else:
                 return None
@@ -365,6 +517,54 @@ class _Layout:
                 return None
             lines.extend(laid)
         lines.append(" " * indent + closing + suffix)
+        return lines
+
+    def type_lines(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
+        """A type (``Literal[...]``, ``dict[str, X]``, ``A | None``) as black splits it: at the last
+        bracket pair, its items on one line if they fit, else one per line with a trailing comma."""
+        line = " " * indent + prefix + self.text(node) + suffix
+        if width(line) <= LINE_LENGTH or _is_atom(node) or isinstance(node, ast.Attribute):
+            return [line]  # (an atom: nothing to split, black leaves the line long)
+        if _is_union(node):
+            return None if prefix else self.union(node, indent, suffix)
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
+            return None
+        head = " " * indent + prefix + self.text(node.value) + "["
+        if width(head) > LINE_LENGTH:
+            return None
+        inner = indent + 4
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        joined = ", ".join(self.text(item) for item in items)
+        if len(items) == 1:
+            body = self.type_lines(items[0], inner, "", "")
+        elif width(" " * inner + joined) <= LINE_LENGTH:
+            body = [" " * inner + joined]
+        else:
+            body = []
+            for item in items:
+                laid = self.type_lines(item, inner, "", ",")
+                if laid is None:
+                    return None
+                body.extend(laid)
+        return None if body is None else [head, *body, " " * indent + "]" + suffix]
+
+    def union(self, node: ast.expr, indent: int, suffix: str = "") -> list[str] | None:
+        """``A | B | None`` inside brackets: on one line if it fits, else broken before each ``|``."""
+        line = " " * indent + self.text(node) + suffix
+        if width(line) <= LINE_LENGTH:
+            return [line]
+        members: list[ast.expr] = []
+        while _is_union(node):
+            assert isinstance(node, ast.BinOp)
+            members.insert(0, node.right)
+            node = node.left
+        members.insert(0, node)
+        lines: list[str] = []
+        for index, member in enumerate(members):
+            laid = self.type_lines(member, indent, "| " if index else "", suffix if index == len(members) - 1 else "")
+            if laid is None:
+                return None
+            lines.extend(laid)
         return lines
 
     def sum(self, node: ast.BinOp, indent: int, prefix: str, suffix: str) -> list[str] | None:

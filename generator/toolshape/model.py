@@ -906,7 +906,7 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
         if constant.kind == "pattern":
             needs.add("re")
         elif constant.kind == "json_values":
-            needs.add("_json_key")
+            needs.add("_json_keys")
     todo: list[Any] = [built.root, *built.functions]
     while todo:
         item = todo.pop()
