@@ -198,11 +198,15 @@ def _is_error_append(statement: ast.stmt) -> bool:
 
 
 def _is_not_an_object_return(statement: ast.stmt) -> bool:
+    """``return Result(REJECT, value, (Error(...),))``: validate() refusing what is not an object."""
     return (
         isinstance(statement, ast.Return)
         and isinstance(statement.value, ast.Call)
         and isinstance(statement.value.func, ast.Name)
-        and statement.value.func.id == "_not_an_object"
+        and statement.value.func.id == "Result"
+        and bool(statement.value.args)
+        and isinstance(statement.value.args[0], ast.Name)
+        and statement.value.args[0].id == "REJECT"
     )
 
 
@@ -362,7 +366,7 @@ def test_the_mutant_finder_finds_every_kind_of_check() -> None:
     source = (
         "def validate(value):\n"
         "    if value is None:\n"
-        "        return _not_an_object(value, 'null')\n"
+        "        return Result(REJECT, value, (Error('', 'type', 'null'),))\n"
         "    errors = []\n"
         "    # a: the comment\n"
         "    if isinstance(a, str):\n"
@@ -432,6 +436,22 @@ def test_generated_module_imports_only_the_standard_library(path: Path) -> None:
             bad.append(f"line {node.lineno}: from {node.module or ''} import ...")
     bad += [f"line {n}: dynamic import" for n in _dynamic_imports(tree)]
     assert not bad, f"{_rel(path)} may import only {sorted(MODULE_IMPORTS)} and {RUNTIME_NAME}:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_rel)
+def test_modules_take_from_the_runtime_only_what_they_use(path: Path) -> None:
+    """The model works out which runtime names a module's checks call: none missing (the
+    generated tests would fail with a NameError), none unused (this test)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = [
+        alias.asname or alias.name
+        for node in _imports(tree)
+        if isinstance(node, ast.ImportFrom) and node.level and node.module == RUNTIME_NAME
+        for alias in node.names
+    ]
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert imported, f"{_rel(path)} imports nothing from {RUNTIME_NAME}"
+    assert not [name for name in imported if name not in used], f"{_rel(path)} imports names it never uses"
 
 
 def test_the_runtime_imports_only_the_standard_library() -> None:

@@ -158,14 +158,15 @@ PIECES_LEFT_TO_BLACK = {
     "a comment right above a def, no blank line before the comment": "X = 1\n# f\ndef f():\n    return 1\n",
     "two defs": "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
     "an import": "import json\n",
-    "a comment waiting for a dedented statement": "def f():\n    if x:\n        y = 1\n        # about z\n    z = 2\n",
+    "a comment deeper than the block it would end": "def f():\n    if x:\n        y = 1\n            # about z\n    z = 2\n",
+    "a comment at the indentation of no open block": "def f():\n    if x:\n        y = 1\n      # about z\n    z = 2\n",
     "a docstring not right after the def": "def f():\n    x = 1\n    \"\"\"Not a docstring.\"\"\"\n",
     "a tab": "def f():\n\treturn 1\n",
 }
 
 
 @pytest.mark.parametrize("text", PIECES_LEFT_TO_BLACK.values(), ids=PIECES_LEFT_TO_BLACK.keys())
-def test_unknown_piece_shapes_are_left_to_black(text: str) -> None:
+def test_unknown_piece_shapes_are_refused(text: str) -> None:
     assert layout.piece(text, lambda indent, body: [body]) is None
 
 
@@ -174,6 +175,10 @@ BLANK_LINES = [
     "# a comment\n\n\n\n\nX = 1\n\n\n\nY = 2\n\n\n# about C\nclass C:\n    \"\"\"Doc.\"\"\"\n    a: int\n\n\n    b: str\n",
     "# about f\ndef f():\n\n    \"\"\"Doc.\"\"\"\n\n    return 1\n",
     "X = 1\n\n\n\n\n# about f\n\ndef f():\n    return 1\n",
+    # Comments that end a block (an optional property with nothing to check): black leaves them there.
+    "def f():\n    if x:\n        y = 1\n        # about z\n    z = 2\n",
+    "def f():\n    if x:\n        if y:\n            y = 1\n        # about z\n    # about w\n",
+    "def f():\n    if x:\n        if y:\n            y = 1\n        # about z\n\n    z = 2\n",
 ]
 
 
@@ -247,3 +252,24 @@ DEF_LINES = [
 def test_def_and_class_lines_as_black_lays_them_out(line: str, name: str) -> None:
     body = line.replace("{}", name)
     _check(layout.long_statement(0, body), 0, body)
+
+
+#: The for lines the templates write (checks.py.j2): {0} an index or key, {1} an item, {2} the container.
+FOR_LINES = [
+    "for {0}, {1} in enumerate({2}):",
+    "for {0} in range({3}, len({2})):",
+    "for {0}, {1} in {2}.items():",
+    "for {0} in dict.keys({2}):",
+]
+
+
+#: Local names as names.Namer makes them: a hint of at most 24 characters, perhaps a number.
+locals_ = st.from_regex(r"[a-z][a-z0-9_]{0,23}(_[2-9])?", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
+indexes = st.from_regex(r"(i|key)(_[2-9])?", fullmatch=True)
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=18), st.sampled_from(FOR_LINES), indexes, locals_, locals_, st.integers(1, 10**6))
+def test_for_lines_as_black_lays_them_out(depth: int, line: str, index: str, item: str, container: str, start: int) -> None:
+    body = line.format(index, item, container, start)
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)

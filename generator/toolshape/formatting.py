@@ -84,8 +84,11 @@ def split(source: str) -> Pieces | None:
         start = _first_line(after)  # 1-based
         gap = lines[before.end_lineno : start - 1]  # type: ignore[misc]
         if _ends_cleanly(before, lines):
-            if gap and not gap[0].strip() and all(not line.strip() or line.startswith("#") for line in gap):
-                cuts.append(before.end_lineno)  # type: ignore[arg-type]
+            # Indented comments right after the body end it (black keeps them in it).
+            inside = next((i for i, line in enumerate(gap) if not line.startswith(" ") or not line.lstrip().startswith("#")), len(gap))
+            rest = gap[inside:]
+            if rest and not rest[0].strip() and all(not line.strip() or line.startswith("#") for line in rest):
+                cuts.append(before.end_lineno + inside)  # type: ignore[operator]
         elif _ends_imports(before, after) and all(not line.strip() or line.startswith("#") for line in gap):
             after_imports.add(len(cuts))
             cuts.append(before.end_lineno)  # type: ignore[arg-type]

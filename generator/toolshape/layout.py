@@ -129,6 +129,7 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
     block = ""  # "def " or "class " once the piece's def or class has begun
     previous = ""  # the last line written, stripped
     pending_comment = -1  # indentation of a comment still waiting for its statement
+    code_indent = 0  # indentation of the last line that is not a comment
     comments_before = 0  # blank lines black keeps before the current run of comments
     docstring_after = False  # the line after a class docstring gets one blank line
     for raw in text.split("\n"):
@@ -141,7 +142,7 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         indent = len(raw) - len(body)
         if indent % 4:
             return None
-        if pending_comment >= 0 and indent != pending_comment:
+        if pending_comment >= 0 and indent != pending_comment and not _stays(pending_comment, indent, code_indent):
             return None  # black would move a comment to the indentation of what follows it
         if indent == 0:
             if block or body.startswith(_OTHER_TOP_LEVEL):
@@ -178,15 +179,25 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         docstring_after = block == "class " and body.startswith('"""')
         blank = 0
         pending_comment = indent if body.startswith("#") else -1
+        code_indent = code_indent if body.startswith("#") else indent
         out.extend([""] * before)
         if body.startswith(("#", '"""')) or width(raw) <= LINE_LENGTH:
             out.append(raw)
         else:
             out.extend(long_statement(indent, body) or statement(indent, body))
         previous = body
-    if not out or pending_comment >= 0:
+    if not out or (pending_comment >= 0 and not _stays(pending_comment, 0, code_indent)):
         return None
     return "\n".join(out) + "\n"
+
+
+def _stays(comment: int, following: int, code: int) -> bool:
+    """Whether black leaves a comment at ``comment`` columns where the next line dedents to ``following``.
+
+    It does when the comment is at the indentation of a block that the dedent closes (one
+    between the next line and the last code line): it closes that block, as a trailing
+    comment (blib2to3 hands a comment to the block its column belongs to)."""
+    return following < comment <= code
 
 
 def _has_comment(body: str) -> bool:
@@ -222,6 +233,8 @@ def long_statement(indent: int, body: str) -> list[str] | None:
         return if_statement(indent, body)
     if body.startswith(("def ", "class ")):
         return def_line(indent, body)
+    if body.startswith("for "):
+        return for_line(indent, body)
     parsed = _parse(indent, body)
     if parsed is None or isinstance(parsed, list):
         return parsed
@@ -380,6 +393,46 @@ def if_statement(indent: int, body: str) -> list[str] | None:
         if any(width(line) > LINE_LENGTH for line in lines):
             return None
     return [head, *lines, " " * indent + "):"]
+
+
+def for_line(indent: int, body: str) -> list[str] | None:
+    """A ``for`` line too wide, in the shapes the templates write (``for i, item in enumerate(items):``,
+    ``for i in range(2, len(items)):``, ``for key, item in value.items():``, ``for key in dict.keys(value):``).
+
+    black splits at the call's brackets if ``for ... in f(`` fits; else it puts the target's
+    names in parentheses, one per line (``for (`` / names / ``) in ...:``), splitting what
+    follows ``in`` at its own brackets, or wrapping it in parentheses, if it must."""
+    pad = " " * indent
+    if width(pad + body) <= LINE_LENGTH:
+        return [pad + body]
+    try:
+        node = ast.parse(body + "\n    pass").body[0]
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.For) or node.orelse or body.count(" in ") != 1:
+        return None
+    layout = _Layout(body.encode())
+    target, iterable = layout.text(node.target), node.iter
+    if not isinstance(iterable, ast.Call) or not _plain_callee(iterable.func):
+        return None
+    if iterable.args:
+        laid = layout.call(iterable, indent, f"for {target} in ", ":")
+        if laid is not None:
+            return laid
+    if isinstance(node.target, ast.Name):
+        names = [f"{pad}    {target}"]
+    elif isinstance(node.target, ast.Tuple) and all(isinstance(n, ast.Name) for n in node.target.elts):
+        names = [f"{pad}    {layout.text(name)}," for name in node.target.elts]
+    else:
+        return None
+    rest = f"{pad}) in {layout.text(iterable)}:"
+    if width(rest) <= LINE_LENGTH:
+        tail = [rest]
+    elif iterable.args:
+        tail = layout.call(iterable, indent, ") in ", ":") or []
+    else:
+        tail = [f"{pad}) in (", f"{pad}    {layout.text(iterable)}", f"{pad}):"]
+    return [f"{pad}for (", *names, *tail] if tail else None
 
 
 _DEF = re.compile(r"(def|class) ([A-Za-z_][A-Za-z0-9_]*)\(([^()]*)\)( -> [^():]+)?:")

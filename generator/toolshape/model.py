@@ -428,7 +428,9 @@ class _Builder:
             found.append(Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"])))
         if "allOf" in schema:
             nodes = [self.node(sub, var, path, schema_path + ("allOf", i), label) for i, sub in enumerate(schema["allOf"])]
-            found.append(Applicator("all_of", note("allOf"), nodes=[n for n in nodes if n.has_checks]))
+            checking = [n for n in nodes if n.has_checks]
+            if checking:  # (no code, no comment: a lone comment before a dedent is not black's layout)
+                found.append(Applicator("all_of", note("allOf"), nodes=checking))
         for union in ("anyOf", "oneOf"):
             if union not in schema:
                 continue
@@ -882,7 +884,7 @@ RUNTIME_ALWAYS = frozenset(
     {
         "ACCEPT", "MAX_ERRORS", "PARSE_ERROR", "REJECT", "Error", "Result as _Result",
         "_ARRAY_ARGUMENTS", "_NOT_AN_OBJECT", "_NULL_ARGUMENTS", "_UNREADABLE",
-        "_decode", "_json_type", "_not_an_object",
+        "_decode", "_json_type",
     }
 )
 #: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).

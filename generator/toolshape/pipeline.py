@@ -274,9 +274,15 @@ def load_module(module_source: str, label: str, runtime: str | None = None) -> t
     """Execute generated source (ours, not the contract's) as a fresh module, in memory.
 
     Its ``from ._runtime import ...`` (``.._runtime`` from billing/x.py) finds ``runtime``
-    (the built-in templates' runtime if None) in a package made up for it (see _memory_package)."""
+    (the built-in templates' runtime if None) in a package made up for it (see _memory_package),
+    whatever folders the label names."""
     package = _memory_package(runtime if runtime is not None else _builtin_runtime())
     parts = PurePosixPath(label).with_suffix("").parts
+    shared = sys.modules[package + "._runtime"]
+    for depth in range(1, len(parts)):
+        # The runtime at every level of the label's folders: a module built for the top
+        # (``from ._runtime``) loads under any label, one built for billing/ (``.._runtime``) too.
+        sys.modules.setdefault(".".join((package, *parts[:depth], "_runtime")), shared)
     module = types.ModuleType(".".join((package, *parts)))
     module.__package__ = ".".join((package, *parts[:-1]))
     exec(compile(module_source, f"<generated {label}>", "exec"), module.__dict__)
