@@ -82,10 +82,13 @@ def split(source: str) -> Pieces | None:
         if isinstance(after, ast.Expr):
             continue
         start = _first_line(after)  # 1-based
-        gap = lines[before.end_lineno : start - 1]  # type: ignore[misc]
+        gap = lines[before.end_lineno : start - 1]
         if _ends_cleanly(before, lines):
             # Indented comments right after the body end it (black keeps them in it).
-            inside = next((i for i, line in enumerate(gap) if not line.startswith(" ") or not line.lstrip().startswith("#")), len(gap))
+            inside = next(
+                (i for i, line in enumerate(gap) if not line.startswith(" ") or not line.lstrip().startswith("#")),
+                len(gap),
+            )
             rest = gap[inside:]
             if rest and not rest[0].strip() and all(not line.strip() or line.startswith("#") for line in rest):
                 cuts.append(before.end_lineno + inside)  # type: ignore[operator]
@@ -103,9 +106,11 @@ class Pieces(list[str]):
         super().__init__(pieces)
         self.after_imports = after_imports
 
-    def join(self, formatted: list[str]) -> str:  # type: ignore[override]
+    def join(self, formatted: list[str]) -> str:
         """The formatted pieces as one file: two blank lines after a def or class, one after the imports."""
-        return "".join(("\n" if i in self.after_imports else "\n\n") + text if i else text for i, text in enumerate(formatted))
+        return "".join(
+            ("\n" if i in self.after_imports else "\n\n") + text if i else text for i, text in enumerate(formatted)
+        )
 
 
 def _ends_imports(before: ast.stmt, after: ast.stmt) -> bool:
@@ -127,5 +132,5 @@ def _ends_cleanly(node: ast.stmt, lines: list[str]) -> bool:
 
 
 def _first_line(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", [])
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno] + [d.lineno for d in decorators])

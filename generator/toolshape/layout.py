@@ -289,9 +289,9 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         return layout.display(value, indent, target, "")
     if _is_atom(value):
         # Nothing to split at: black wraps the value in parentheses if it then fits, else leaves the line long.
-        inner = " " * (indent + 4) + layout.text(value)
-        if width(inner) <= LINE_LENGTH:
-            return [" " * indent + target + "(", inner, " " * indent + ")"]
+        wrapped = " " * (indent + 4) + layout.text(value)
+        if width(wrapped) <= LINE_LENGTH:
+            return [" " * indent + target + "(", wrapped, " " * indent + ")"]
         return [" " * indent + body]
     if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(value.slice, ast.Constant):
         return _subscript(indent, target, layout.text(value.value), layout.text(value.slice))

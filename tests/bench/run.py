@@ -726,6 +726,13 @@ def scale(count: int, timeout: float, sample: int) -> list[tuple[str, float | No
             results.append((label, elapsed, cpu, targets[label], problem or f"({load} before)"))
             if label == "generate (cold)" and (elapsed is None or problem):
                 ok_so_far = False
+            if label == "generate (cold)" and ok_so_far:
+                # The gate over the 1,000 distinct tools just generated: import + the first call.
+                middle = contracts[count // 2]
+                example = yaml.safe_load(middle.read_text(encoding="utf-8"))["examples"][0]["args"]
+                print("The gate of the generated package:")
+                gate_time(root / "generated", middle.stem, json.dumps(example), 7, str(root / "pyc"))
+                print()
         scaled = "" if count == 1000 else f" (targets scaled to {count} contracts where they depend on the count)"
         print(f"Generator scale, toolshape as a subprocess{scaled}; wall time is what the targets are about,")
         print(f"CPU is user + system of toolshape and its workers ({_usable_cpus()} usable CPUs here; "
