@@ -571,6 +571,8 @@ def run_generated_tests(generated: pipeline.Generated) -> int:
     tests = types.ModuleType(f"{package}.tests")
     tests.__path__ = []  # type: ignore[attr-defined]
     module = types.ModuleType(f"{package}.{stem}")
+    module.__package__ = package
+    sys.modules[f"{package}._runtime"] = pipeline.runtime_module()  # what `from ._runtime import` finds
     exec(compile(generated.module_source, module.__name__, "exec"), module.__dict__)
     setattr(top, stem, module)
     sys.modules.update({package: top, tests.__name__: tests, module.__name__: module})
@@ -670,8 +672,14 @@ def test_the_contract_strings_come_back_as_data(label: str) -> None:
     assert module.TOOL_NAME == contract["name"]
     assert module.DESCRIPTION == contract["description"]
     assert module.INPUT_SCHEMA == contract["parameters"]
-    # The module's own names are intact, whatever the contract's keys are called.
-    assert module.json is json and module.re is re and module.math is math_module() and module.sys is sys
+    # The module's own names are intact, whatever the contract's keys are called: what it
+    # takes from the runtime and the standard library is what they hold.
+    runtime = pipeline.runtime_module()
+    for name in ("ACCEPT", "REJECT", "PARSE_ERROR", "MAX_ERRORS", "_decode", "_json_type", "_NOT_AN_OBJECT"):
+        assert getattr(module, name) is getattr(runtime, name), name
+    assert issubclass(module.Result, runtime.Result) and module.Error is runtime.Error
+    for name, stdlib in (("json", json), ("re", re), ("math", math_module()), ("sys", sys)):
+        assert vars(module).get(name, stdlib) is stdlib, name
     assert inspect.isfunction(module.validate) and module.validate.__name__ == "validate"
     assert inspect.isfunction(module.parse) and module.parse.__name__ == "parse"
     assert isinstance(module.Error, type) and module.Error.__name__ == "Error"

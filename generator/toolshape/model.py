@@ -366,7 +366,8 @@ class ModuleModel:
     def runtime_imports(self) -> list[Code]:
         """The names the module takes from the shared runtime: only those its checks call."""
         needs = _runtime_needs(self) - {"math", "re"}
-        return [Code(name) for name in sorted(needs, key=lambda name: (name.startswith("_"), name.lower(), name))]
+        # isort's order: constants, then classes, then functions, each alphabetical.
+        return [Code(name) for name in sorted(needs, key=lambda name: (0 if name.isupper() else 1 if name[0].isupper() else 2, name))]
 
 
 # -- building ----------------------------------------------------------------
@@ -895,6 +896,8 @@ CHECK_NEEDS = {
     "has_duplicates": ("_has_duplicates",),
     "no_match": ("re",),
 }
+#: The helpers that add a hint to a message (a check may leave its hint out).
+HINT_HELPERS = frozenset({"_quoted_hint", "_did_you_mean"})
 #: The runtime helpers an applicator's code calls, by its kind (checks.py.j2).
 APPLICATOR_NEEDS = {"any_of": ("_any_of", "_closest"), "one_of": ("_one_of", "_closest"), "not": ("_errors_of",), "if": ("_errors_of",)}
 
@@ -925,10 +928,16 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
 def _item_needs(item: Any) -> tuple[str, ...]:
     """The names one piece of the model makes its template print."""
     if isinstance(item, Check):
-        return (str(item.limit),) if item.test == "bad_format" else CHECK_NEEDS.get(item.test, ())
+        if item.test == "bad_format":
+            return (str(item.limit),)
+        needs = CHECK_NEEDS.get(item.test, ())
+        # A check whose message carries no hint (a hidden enum value) calls no hint helper.
+        return needs if getattr(item, "hint", True) else tuple(n for n in needs if n not in HINT_HELPERS)
     if isinstance(item, Node):
         number = ("math",) if any(branch.kind == "number" for branch in item.branches) else ()
-        return ("_got", *number) if item.typed else number
+        # A type error names what it got (_got), or only its JSON type where the value is secret.
+        got = "_json_type" if getattr(item, "secret", False) else "_got"
+        return (got, *number) if item.typed else number
     if isinstance(item, PathPart) and item.kind == "key":
         return ("_pointer_token",)
     if isinstance(item, ObjectChecks) and item.refuse_unknown:

@@ -289,6 +289,12 @@ def load_module(module_source: str, label: str, runtime: str | None = None) -> t
     return module
 
 
+def runtime_module(runtime: str | None = None) -> types.ModuleType:
+    """The in-memory ``_runtime`` module that ``load_module`` gives modules with this runtime
+    text (the built-in templates' if None): for code that loads a module its own way."""
+    return sys.modules[_memory_package(runtime if runtime is not None else _builtin_runtime()) + "._runtime"]
+
+
 @functools.lru_cache(maxsize=1)
 def _builtin_runtime() -> str:
     return runtime_source(render.environment())
