@@ -181,7 +181,7 @@ def g():
 ''',
         1,
     ),
-    "an indented comment at the end of a body: no cut": (
+    "an indented comment at the end of a body: the cut comes after it": (
         '''
 def f():
     return 1
@@ -190,7 +190,7 @@ def f():
 def g():
     return 2
 ''',
-        1,
+        2,
     ),
     "fmt: off goes to black whole": (
         '''

@@ -39,6 +39,8 @@ def black_lines(indent: int, body: str) -> list[str]:
 
 
 names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
+#: Local names as names.Namer makes them: a hint of at most 24 characters, perhaps a number.
+locals_ = st.from_regex(r"[a-z][a-z0-9_]{0,23}(_[2-9])?", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
 constants = st.from_regex(r"_[A-Z][A-Z0-9_]{0,44}", fullmatch=True)
 texts = st.text(alphabet=string.ascii_letters + string.digits + " '\"\\/:,.-_é杭", max_size=110)
 strings = texts.map(lambda text: str(literal(text)))
@@ -74,7 +76,7 @@ def calls(draw: st.DrawFn) -> str:
 @st.composite
 def conditions(draw: st.DrawFn) -> str:
     keyword = draw(st.sampled_from(["if ", "elif "]))
-    v = draw(names)
+    v = draw(locals_)
     kind = draw(st.integers(0, 6))
     condition = [
         f"type({v}) is int or (type({v}) is float and {v}.is_integer())",
@@ -209,8 +211,8 @@ def test_a_statement_is_one_line_when_its_strings_and_brackets_close_on_it(line:
 @st.composite
 def subscripts(draw: st.DrawFn) -> str:
     """``item = holder["key"]``: a property's value taken out of its object, at any depth."""
-    key = draw(st.one_of(strings, st.integers(0, 10**6).map(str)))
-    return f"{draw(names)} = {draw(names)}[{key}]"
+    key = draw(st.one_of(strings, texts.filter(lambda text: len(text) > 60).map(lambda text: str(literal(text))), st.integers(0, 10**6).map(str)))
+    return f"{draw(locals_)} = {draw(locals_)}[{key}]"
 
 
 @SETTINGS
@@ -263,8 +265,6 @@ FOR_LINES = [
 ]
 
 
-#: Local names as names.Namer makes them: a hint of at most 24 characters, perhaps a number.
-locals_ = st.from_regex(r"[a-z][a-z0-9_]{0,23}(_[2-9])?", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
 indexes = st.from_regex(r"(i|key)(_[2-9])?", fullmatch=True)
 
 
@@ -272,4 +272,13 @@ indexes = st.from_regex(r"(i|key)(_[2-9])?", fullmatch=True)
 @given(st.integers(min_value=0, max_value=18), st.sampled_from(FOR_LINES), indexes, locals_, locals_, st.integers(1, 10**6))
 def test_for_lines_as_black_lays_them_out(depth: int, line: str, index: str, item: str, container: str, start: int) -> None:
     body = line.format(index, item, container, start)
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=2), names, st.dictionaries(texts, st.sampled_from(["str", "int", "list[str]", "ArgumentsXy | None"]).map(literal), max_size=6), st.booleans())
+def test_functional_typed_dicts_as_black_lays_them_out(depth: int, name: str, fields: dict, total: bool) -> None:
+    """``_ArgumentsRequired = TypedDict("_ArgumentsRequired", {...})``: keys that are not Python names."""
+    pairs = ", ".join(f"{literal(key)}: {value}" for key, value in fields.items())
+    body = f'_{name}Required = TypedDict("_{name}Required", {{{pairs}}}{", total=False" if not total else ""})'
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)

@@ -309,22 +309,23 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
     return None
 
 
-def _subscript(indent: int, target: str, holder: str, key: str) -> list[str] | None:
-    """``item = holder["key"]`` too wide (a property's value, deep in the checks): black splits
-    at the brackets if ``item = holder[`` fits; else it wraps the value in parentheses,
-    splitting it at its brackets again if it must."""
+def _subscript(indent: int, target: str, holder: str, key: str) -> list[str]:
+    """``item = holder["key"]`` too wide (a property's value, deep in the checks), as black splits it.
+
+    If ``item = holder[`` fits, at the brackets. Else black wraps the value in parentheses
+    when that makes every line fit (splitting the value at its brackets inside them if it
+    must), and otherwise splits at the brackets all the same, the first line too long."""
     pad, inner = " " * indent, " " * (indent + 4)
-    head = f"{pad}{target}{holder}["
-    if width(head) <= LINE_LENGTH:
-        lines = [head, inner + key, pad + "]"]
-    elif width(pad + target + "(") <= LINE_LENGTH:
-        if width(f"{inner}{holder}[{key}]") <= LINE_LENGTH:
-            lines = [pad + target + "(", f"{inner}{holder}[{key}]", pad + ")"]
-        else:
-            lines = [pad + target + "(", f"{inner}{holder}[", f"{inner}    {key}", inner + "]", pad + ")"]
-    else:
-        return None
-    return lines if all(width(line) <= LINE_LENGTH for line in lines) else None
+    at_brackets = [f"{pad}{target}{holder}[", inner + key, pad + "]"]  # (a key too long stays long)
+    if width(at_brackets[0]) <= LINE_LENGTH:
+        return at_brackets
+    wrapped = [pad + target + "(", f"{inner}{holder}[{key}]", pad + ")"]
+    if all(width(line) <= LINE_LENGTH for line in wrapped):
+        return wrapped
+    split = [pad + target + "(", f"{inner}{holder}[", f"{inner}    {key}", inner + "]", pad + ")"]
+    if all(width(line) <= LINE_LENGTH for line in split):
+        return split
+    return at_brackets
 
 
 def _is_union(node: ast.expr) -> bool:
@@ -541,8 +542,10 @@ class _Layout:
             return [line]
         opening, closing = "{}" if isinstance(node, (ast.Dict, ast.Set)) else "()" if isinstance(node, ast.Tuple) else "[]"
         head = " " * indent + prefix + opening
-        if width(head) > LINE_LENGTH or not self.text(node).startswith(opening):
+        if not self.text(node).startswith(opening):
             return None
+        if width(head) > LINE_LENGTH and prefix.endswith("= "):
+            return None  # an assignment black may split elsewhere; an item (a long key) splits here all the same
         items: list[tuple[str, ast.expr]] = []
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values):
@@ -640,22 +643,25 @@ class _Layout:
         return lines
 
     def call(self, node: ast.Call, indent: int, prefix: str, suffix: str) -> list[str] | None:
-        """A call too long for its line: split at its own brackets (black's rhs), then its arguments."""
-        if node.keywords or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        """A call too long for its line: split at its own brackets (black's rhs), then its arguments.
+
+        Keyword arguments are taken only with a constant value (``total=False``)."""
+        if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        if not _plain_callee(node.func):
+        if not _plain_callee(node.func) or not all(k.arg and isinstance(k.value, ast.Constant) for k in node.keywords):
             return None
         head = " " * indent + prefix + self.text(node.func) + "("
-        line = head + ", ".join(self.text(a) for a in node.args) + ")" + suffix
+        texts = [self.text(a) for a in node.args] + [f"{k.arg}={self.text(k.value)}" for k in node.keywords]
+        line = head + ", ".join(texts) + ")" + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
         if width(head) > LINE_LENGTH:
             return None  # black would try other splits first
         inner = indent + 4
-        arguments = ", ".join(self.text(a) for a in node.args)
+        arguments = ", ".join(texts)
         if width(" " * inner + arguments) <= LINE_LENGTH:
             body = [" " * inner + arguments]
-        elif len(node.args) == 1:
+        elif len(texts) == 1:
             # No comma to split at: black's delimiter split finds nothing (a "+" chain
             # aside) and its rhs splits the argument at its own last bracket pair.
             laid = self.expression(node.args[0], inner, "", "")
@@ -669,6 +675,7 @@ class _Layout:
                 if laid is None:
                     return None
                 body.extend(laid)
+            body.extend(f"{' ' * inner}{k.arg}={self.text(k.value)}," for k in node.keywords)
         return [head, *body, " " * indent + ")" + suffix]
 
 
