@@ -556,7 +556,7 @@ def gate_time(package: Path, tool: str, text: str, runs: int, cache: str) -> lis
     count = sum(1 for p in package.rglob("*.py") if p.name not in ("__init__.py", "_runtime.py") and "tests" not in p.parts)
     print(f"  {count} tools in {package.name}/: import it + the first validate_call, fresh interpreter, best of {runs}:")
     print(f"    bytecode cached {cached:6.2f} ms  target <= {GATE_TARGET_MS:.0f} ms {'PASS' if ok else 'MISS'};"
-          f"  compiled from source {compiled:6.2f} ms;  modules of the package loaded: {loaded} (runtime + one tool)")
+          f"  compiled from source {compiled:6.2f} ms;  modules of the package loaded: {loaded} (the runtime, the tool, its folder's)")
     shown = ", ".join(f"{name} {ms:.2f} ms" for name, ms in cumulative.items() if name.startswith(package.name))
     # The tool's own import goes through importlib.import_module, which -X importtime does not list.
     print(f"    python -X importtime (cumulative, bytecode cached; the tool's lazy import is not listed): {shown}")
@@ -613,32 +613,13 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
 
     env = toolshape.render.environment()
     sample = contracts[:count]
-    # black's calls, timed one by one: the module and the tests file of each contract.
-    black_calls: list[tuple[str, float, int, int]] = []
-    import black as black_module  # formatting.py calls black.format_str through the module
-
-    original = black_module.format_str
-
-    def timed_format_str(source: str, *, mode: Any) -> str:
-        started = time.perf_counter()
-        try:
-            return original(source, mode=mode)
-        finally:
-            kind = "tests" if "import pytest" in source or "def test_" in source else "module"
-            longest = max((len(line) for line in source.splitlines()), default=0)
-            black_calls.append((kind, time.perf_counter() - started, len(source), longest))
-
     profiler = cProfile.Profile()
-    black_module.format_str = timed_format_str
     start = time.perf_counter()
-    try:
-        profiler.enable()
-        for path in sample:
-            relative = path.relative_to(root)
-            toolshape.pipeline.generate(path.read_bytes(), f"contracts/{relative.as_posix()}", PurePosixPath(relative.as_posix()), env)
-        profiler.disable()
-    finally:
-        black_module.format_str = original
+    profiler.enable()
+    for path in sample:
+        relative = path.relative_to(root)
+        toolshape.pipeline.generate(path.read_bytes(), f"contracts/{relative.as_posix()}", PurePosixPath(relative.as_posix()), env)
+    profiler.disable()
     wall = time.perf_counter() - start
     stats = pstats.Stats(profiler)
     table = stats.stats  # type: ignore[attr-defined]
@@ -651,15 +632,13 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
         return sum(v[2] for k, v in table.items() if k[2] == function)
 
     total = sum(v[2] for v in table.values())
-    black = cumulative("", "<built-in method black.format_str>")
     groups = [
         ("YAML read (source.load)", cumulative("toolshape/source.py", "load")),
         ("contract check (contract.check)", cumulative("toolshape/contract.py", "check")),
         ("model build (model.build)", cumulative("toolshape/model.py", "build")),
         ("render: Jinja (Template.render)", cumulative("jinja2/environment.py", "render")),
-        ("render: formatting.black_format (pieces, remembered)", cumulative("toolshape/formatting.py", "black_format")),
-        ("  of which black.format_str on pieces not seen before", black),
-        ("  of which black's parse for the file's target versions", cumulative("toolshape/formatting.py", "_features")),
+        ("render: layout (formatting.lay_out; black never runs)", cumulative("toolshape/formatting.py", "lay_out")),
+        ("  black.format_str (0: built-in templates' output never reaches it)", cumulative("black/__init__.py", "format_str")),
         ("compile() of generated sources", cumulative("", "<built-in method builtins.compile>")),
         ("exec of the generated module (load_module)", cumulative("toolshape/pipeline.py", "load_module")),
         ("examples run (check_examples)", cumulative("toolshape/pipeline.py", "check_examples")),
@@ -673,14 +652,6 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     print(f"({wall:.1f} s wall with the profiler on, {wall / len(sample):.2f} s per contract; cumulative times, overlapping):")
     for label, seconds in groups:
         print(f"  {label:<50} {seconds:8.2f} s  {100 * seconds / max(total, 1e-9):5.1f}%")
-    for kind in ("module", "tests"):
-        calls = [c for c in black_calls if c[0] == kind]
-        if calls:
-            seconds = sum(c[1] for c in calls)
-            chars = sum(c[2] for c in calls) / len(calls)
-            longest = max(c[3] for c in calls)
-            print(f"  black on {kind} pieces (timed apart): {len(calls)} calls, {seconds:.2f} s, {seconds / len(sample):.2f} s per contract, "
-                  f"{chars / 1000:.1f} kB of unformatted source each, longest line {longest:,} characters")
     print("  top functions by own time:")
     top = sorted(table.items(), key=lambda kv: kv[1][2], reverse=True)[:8]
     for (file, line, function), (_, calls, own_time, _, _) in top:
