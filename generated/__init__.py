@@ -19,6 +19,7 @@ from ._runtime import Error, Result, UnknownTool
 
 #: Tool name -> its module, relative to this package.
 TOOLS: dict[str, str] = {
+    "create_login": ".accounts.create_login",
     "transfer_funds": ".billing.transfer_funds",
     "create_event": ".calendar.create_event",
     "post_comment": ".comments.post_comment",
@@ -28,6 +29,7 @@ TOOLS: dict[str, str] = {
     "get_weather": ".get_weather",
     "allow_ip": ".net.allow_ip",
     "send_email": ".send_email",
+    "open_ticket": ".support.open_ticket",
     "web_search": ".web_search",
 }
 #: The tool modules imported so far, by tool name.

@@ -77,7 +77,7 @@ def calls(draw: st.DrawFn) -> str:
 def conditions(draw: st.DrawFn) -> str:
     keyword = draw(st.sampled_from(["if ", "elif "]))
     v = draw(locals_)
-    kind = draw(st.integers(0, 6))
+    kind = draw(st.integers(0, 7))
     condition = [
         f"type({v}) is int or (type({v}) is float and {v}.is_integer())",
         f"type({v}) is int or (type({v}) is float and math.isfinite({v}))",
@@ -86,6 +86,7 @@ def conditions(draw: st.DrawFn) -> str:
         f"{v} is True or {v} is False",
         f"len({v}) > {draw(st.integers(0, 10**12))}",
         f"{v} is not None and {draw(names)} in {draw(constants)} and not {draw(names)}",
+        f"{v} % {draw(st.integers(1, 10**9))} != 0 if type({v}) is int else not _is_multiple({v}, {draw(st.integers(1, 10**9))}, 1)",
     ][kind]
     return keyword + condition + ":"
 
@@ -281,4 +282,12 @@ def test_functional_typed_dicts_as_black_lays_them_out(depth: int, name: str, fi
     """``_ArgumentsRequired = TypedDict("_ArgumentsRequired", {...})``: keys that are not Python names."""
     pairs = ", ".join(f"{literal(key)}: {value}" for key, value in fields.items())
     body = f'_{name}Required = TypedDict("_{name}Required", {{{pairs}}}{", total=False" if not total else ""})'
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=2), st.from_regex(r"[a-z][a-z0-9_]{60,120}", fullmatch=True), field_types)
+def test_fields_with_long_names_as_black_lays_them_out(depth: int, name: str, type_code: str) -> None:
+    """A TypedDict field named after a long contract key (class syntax takes any identifier)."""
+    body = f"{name}: {type_code}"
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)

@@ -53,24 +53,17 @@ import hashlib
 import itertools
 import json
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import cases, contract, pipeline, reference, render, source
-from .ecma import translate_pattern
 from .errors import ContractError, Problem
-
-try:  # the regex parser behind re (sre_parse before Python 3.11)
-    from re import _constants as _sre_constants  # type: ignore[attr-defined]
-    from re import _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _sre_constants  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+from .witness import budget, sources
+from .witness.values import Engine
 
 Parts = tuple[str | int, ...]
 #: A place in the arguments: keys, indexes, and the markers _ITEM and _EXTRA.
@@ -95,20 +88,6 @@ _ONE_SCHEMA = ("items", "additionalProperties", "propertyNames", "contains", "no
 _DEFAULT_TRUE = frozenset({"items", "additionalProperties", "propertyNames", "then", "else"})
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _RAW_TEXT_KEYWORDS = frozenset({"pattern", "format", "$ref"})
-
-#: A valid sample of each asserted format (to craft witnesses for format changes).
-_FORMAT_SAMPLES = {
-    "date-time": "2024-05-01T09:30:00Z",
-    "date": "2024-05-01",
-    "time": "09:30:00Z",
-    "duration": "P3D",
-    "email": "ada@example.com",
-    "hostname": "example.com",
-    "ipv4": "192.0.2.1",
-    "ipv6": "2001:db8::1",
-    "uri": "https://example.com/",
-    "uuid": "3f2b8c9e-4d5a-4e6f-8a7b-9c0d1e2f3a4b",
-}
 
 #: Witness search limits (per change): bases tried, values per place.
 _MAX_BASES = 6
@@ -192,6 +171,7 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "path:line:col: error: message"
     notes: list[str] = field(default_factory=list)  # anomalies worth a bug report
+    warnings: list[str] = field(default_factory=list)  # the new contracts' "path:line:col: warning: message"
     added: list[str] = field(default_factory=list)  # tool names
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -291,6 +271,8 @@ class _Built:
     checked: contract.Contract
     module: Any = None
     derived: list[Any] = field(default_factory=list)
+    #: The warnings met deriving its cases (once its validator is generated).
+    derivation_warnings: list[Problem] = field(default_factory=list)
 
     @property
     def parameters(self) -> Any:
@@ -299,6 +281,8 @@ class _Built:
 
 #: Generated validators by (contract bytes, templates folder); environments by templates folder.
 _CACHE: dict[tuple[str, str], Any] = {}
+#: The derivation's warnings by the same key (each names the file it was first generated for).
+_WARNINGS: dict[tuple[str, str], list[Problem]] = {}
 _ENVIRONMENTS: dict[str, Any] = {}
 
 
@@ -317,7 +301,14 @@ def _generate(raw: bytes, display: str, env: tuple[str, Any]) -> tuple[Any, list
         half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), env[1])
         module, derived = half.module, half.derived
         _CACHE[key] = (module, derived)
+        _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
     return _CACHE[key]
+
+
+def _derivation_warnings(built: _Built, env: tuple[str, Any]) -> list[Problem]:
+    """The warnings deriving ``built``'s cases met, named after its own file."""
+    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), env[0]), [])
+    return [replace(w, file=built.display) for w in found]
 
 
 @dataclass
@@ -372,6 +363,7 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
         return True
     try:
         built.module, built.derived = _generate(built.raw, built.display, env)
+        built.derivation_warnings = _derivation_warnings(built, env)
     except ContractError as exc:
         report.errors.extend(str(p) for p in exc.problems)
         return False
@@ -407,6 +399,8 @@ def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path 
             if found:
                 report.changed.append(name)
                 report.changes.extend(found)
+    for built in after.values():  # the new side's warnings, file by file; the old side's are history
+        report.warnings.extend(str(w) for w in sorted([*built.checked.warnings, *built.derivation_warnings]))
     return report
 
 
@@ -737,6 +731,10 @@ class _Search:
         bases += [self.prune(c, ("accept", "reject")) for c in sorted(old_only, key=_size)[:1]]
         bases += [self.prune(c, ("reject", "accept")) for c in sorted(new_only, key=_size)[:1]]
         self.bases = _unique(bases)[: _MAX_BASES + 2]
+        # One witness budget for the tool: both sides' engines draw on it.
+        self.budget = budget.Budget()
+        self.old_engine = Engine(old.parameters, self.budget)
+        self.new_engine = Engine(new.parameters, self.budget)
 
     # -- verdicts ---------------------------------------------------------------
 
@@ -897,7 +895,13 @@ class _Search:
             return [n.get(keyword, default) if isinstance(n, dict) else default for n in nodes]
 
         item_schemas = children("items") + [c for c in children("contains", None) if isinstance(c, dict)]
+        between = self.between(old_node, new_node, item)
         for place in sorted(places, key=len):
+            if place:
+                for base in self.bases:
+                    yield from _with(base, place, between)
+            else:
+                yield from (value for value in between if isinstance(value, dict))
             if item.key is not None:
                 subs = [_maybe(n, ("properties", item.key)) for n in nodes]
                 values = _values([s for s in subs if s is not None], self.known(place + (item.key,), subs))
@@ -927,6 +931,28 @@ class _Search:
                     yield from _shrunk(base)
                     yield from _grown(base, old_node, new_node)
         yield from self.corpus
+
+    def between(self, old_node: Any, new_node: Any, item: _Pending) -> list[Any]:
+        """Values (from the witness engine) the old node accepts and the new one refuses, and the
+        reverse: a changed pattern gets strings of each language outside the other."""
+        found: list[Any] = []
+        if item.parts[-1:] == ("pattern",) and isinstance(old_node, dict) and isinstance(new_node, dict):
+            old_pattern, new_pattern = old_node.get("pattern"), new_node.get("pattern")
+            for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
+                if isinstance(mine, str):
+                    search = sources.pattern_strings(
+                        [mine], excluded=[theirs] if isinstance(theirs, str) else [], count=3, steps=self.budget.grant()
+                    )
+                    self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
+                    if not search.complete:
+                        self.budget.searches_cut = True
+                    found.extend(search.found)
+        for engine, mine, theirs in ((self.old_engine, old_node, new_node), (self.new_engine, new_node, old_node)):
+            if mine is None or mine is False:
+                continue
+            schemas = [mine] if theirs is None else [mine, {"not": theirs}]
+            found.extend(engine.conjunction(schemas, 3))
+        return _unique(found)
 
     def known(self, place: Place, schemas: Sequence[Any] = ()) -> list[Any]:
         """Values found at an instance place in the corpus (both sides' examples and cases),
@@ -1148,8 +1174,9 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
             found.append(schema["default"])
         if isinstance(schema.get("examples"), list):
             found.extend(schema["examples"])
-        if schema.get("format") in _FORMAT_SAMPLES:
-            found.append(_FORMAT_SAMPLES[schema["format"]])
+        if isinstance(schema.get("format"), str):
+            found.extend(sources.format_valid(schema["format"])[:2])
+            found.extend(sources.format_invalid(schema["format"])[:2])
     for schema in dicts:  # strings at each length bound of each side, built from known strings
         for keyword in ("minLength", "maxLength"):
             if _is_count(schema.get(keyword)):
@@ -1162,7 +1189,7 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
             found.extend(_near_misses(text))
         for schema in dicts:  # strings each side's pattern matches, alone and spliced into known ones
             if isinstance(schema.get("pattern"), str):
-                samples = _pattern_samples(schema["pattern"])
+                samples = list(sources.pattern_strings([schema["pattern"]], count=6, steps=budget.SEARCH_STEPS).found)
                 found.extend(samples)
                 found.extend(_splices(strings[:4], samples[:6]))
     for schema in dicts:  # numbers at and around each bound
@@ -1200,91 +1227,6 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
     found.extend([1.5, -1, "", [1], {"a": 1}])
     found.extend(known)  # last: what is crafted for the bounds must survive the cut
     return _unique(found)[: _MAX_VALUES * 3]
-
-
-def _pattern_samples(pattern: str, limit: int = 12) -> list[str]:
-    """A few strings the pattern matches (best effort: built from its parse tree, then checked)."""
-    try:
-        translated = translate_pattern(pattern)
-        compiled = re.compile(translated)
-        parsed = _sre_parse.parse(translated)
-    except Exception:  # noqa: BLE001 - a pattern we cannot take apart gives no samples
-        return []
-    found = []
-    for text in _sequence(list(parsed), limit, 0):
-        if compiled.search(text) is not None and text not in found:
-            found.append(text)
-    return found
-
-
-def _sequence(items: list, limit: int, depth: int) -> list[str]:
-    """Strings for a sequence of parsed regex items: each combination of their alternatives."""
-    results = [""]
-    for op, av in items:
-        options = _item(op, av, limit, depth)
-        if not options:
-            return []
-        results = [a + b for a in results for b in options][:limit]
-    return results
-
-
-def _item(op: Any, av: Any, limit: int, depth: int) -> list[str]:
-    c = _sre_constants
-    if depth > 20:
-        return []
-    if op == c.LITERAL:
-        return [chr(av)]
-    if op == c.NOT_LITERAL:
-        return ["a" if av != ord("a") else "b"]
-    if op == c.ANY:
-        return ["a"]
-    if op in (c.IN, c.CATEGORY):
-        return _class_chars([(op, av)] if op == c.CATEGORY else av)
-    if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
-        low, high, sub = av
-        one = _sequence(list(sub), limit, depth + 1)
-        if not one:
-            return [] if low else [""]
-        counts = [low] + ([low + 1] if high == c.MAXREPEAT or low + 1 <= high else [])
-        return [o * n for n in counts for o in one[:3]][:limit]
-    if op in (c.SUBPATTERN, getattr(c, "ATOMIC_GROUP", None)):
-        sub = av[-1] if op == c.SUBPATTERN else av
-        return _sequence(list(sub), limit, depth + 1)
-    if op == c.BRANCH:
-        return [s for branch in av[1] for s in _sequence(list(branch), limit, depth + 1)][:limit]
-    if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-        return [""]
-    return []
-
-
-def _class_chars(items: list) -> list[str]:
-    """Characters a character class (or category) admits, first guesses first."""
-    c = _sre_constants
-    category = {
-        c.CATEGORY_DIGIT: "0",
-        c.CATEGORY_WORD: "a",
-        c.CATEGORY_SPACE: " ",
-        c.CATEGORY_NOT_DIGIT: "a",
-        c.CATEGORY_NOT_WORD: "-",
-        c.CATEGORY_NOT_SPACE: "a",
-    }
-    if items and items[0][0] == c.NEGATE:
-        banned = set()
-        for op, av in items[1:]:
-            if op == c.LITERAL:
-                banned.add(chr(av))
-            elif op == c.RANGE:
-                banned.update(chr(i) for i in range(av[0], min(av[1], av[0] + 300) + 1))
-        return [ch for ch in "aA0-_.x@ /" if ch not in banned][:2]
-    chars = []
-    for op, av in items:
-        if op == c.LITERAL:
-            chars.append(chr(av))
-        elif op == c.RANGE:
-            chars.append(chr(av[0]))
-        elif op == c.CATEGORY:
-            chars.append(category.get(av, "a"))
-    return chars[:3]
 
 
 def _splices(strings: Sequence[str], samples: Sequence[str]) -> list[str]:
@@ -1642,6 +1584,8 @@ def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd
         print(f"toolshape: error: {exc}", file=stderr)
         return 2
     stdout.write(render_report(report, args.format))
+    for warning in report.warnings:  # on stderr in every format: they change no claim
+        print(warning, file=stderr)
     if args.format != "text":  # text already lists them; keep them visible in CI logs
         for error in report.errors:
             print(error, file=stderr)

@@ -248,11 +248,25 @@ def _field(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
     layout = _Layout(body.encode())
     prefix = body[: len(body.encode()[: statement.annotation.col_offset].decode())]  # "name: "
     annotation = statement.annotation
+    pad = " " * indent
+    if width(pad + body) <= LINE_LENGTH:
+        return [pad + body]
     if _is_union(annotation):
         # black wraps a union in parentheses, then breaks it before each | if it must.
         inner = layout.union(annotation, indent + 4)
-        return None if inner is None else [" " * indent + prefix + "(", *inner, " " * indent + ")"]
-    return layout.type_lines(annotation, indent, prefix, "")
+        return None if inner is None else [pad + prefix + "(", *inner, pad + ")"]
+    wrapped = " " * (indent + 4) + layout.text(annotation)
+    if _is_atom(annotation) or isinstance(annotation, ast.Attribute):
+        # Nothing to split inside: parentheses if the type then fits, whatever the first line.
+        return [pad + prefix + "(", wrapped, pad + ")"] if width(wrapped) <= LINE_LENGTH else [pad + body]
+    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
+        return None
+    # At the type's last bracket pair if `name: X[` fits; else in parentheses if `name: (` fits;
+    # else at the bracket pair all the same, the first line too long.
+    if width(pad + prefix + layout.text(annotation.value) + "[") > LINE_LENGTH and width(pad + prefix + "(") <= LINE_LENGTH:
+        inner = layout.type_lines(annotation, indent + 4, "", "")
+        return None if inner is None else [pad + prefix + "(", *inner, pad + ")"]
+    return layout.type_lines(annotation, indent, prefix, "", long_head=True)
 
 
 def _parse(indent: int, body: str) -> ast.stmt | list[str] | None:
@@ -367,6 +381,8 @@ def if_statement(indent: int, body: str) -> list[str] | None:
     except SyntaxError:
         return None
     layout = _Layout(condition.encode())
+    if isinstance(node, ast.IfExp):
+        return _conditional(node, layout, indent, keyword)
     kept = _kept_parentheses(node, condition, layout, indent, keyword)
     if kept is not None:
         return kept or None
@@ -455,6 +471,32 @@ def def_line(indent: int, body: str) -> list[str] | None:
             return None
     lines = [f"{pad}{match[1]} {match[2]}(", *middle, f"{pad}){match[4] or ''}:"]
     return lines if all(width(line) <= LINE_LENGTH for line in lines) else None
+
+
+def _conditional(node: ast.IfExp, layout: _Layout, indent: int, keyword: str) -> list[str] | None:
+    """``if A if B else C:`` (the multipleOf check of an integer step): black keeps the
+    condition's parentheses, the condition on one line if it fits, else broken before
+    ``if`` and ``else``; a part still too long splits at its call's brackets."""
+    inner = indent + 4
+    whole = " " * inner + layout.text(node)
+    if width(whole) <= LINE_LENGTH:
+        lines = [whole]
+    else:
+        lines = []
+        for prefix, part in (("", node.body), ("if ", node.test), ("else ", node.orelse)):
+            line = " " * inner + prefix + layout.text(part)
+            negated = isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not)
+            call = part.operand if isinstance(part, ast.UnaryOp) and negated else part
+            if width(line) <= LINE_LENGTH:
+                lines.append(line)
+            elif isinstance(call, ast.Call) and layout.text(part) == ("not " if negated else "") + layout.text(call):
+                laid = layout.call(call, inner, prefix + ("not " if negated else ""), "")
+                if laid is None:
+                    return None
+                lines.extend(laid)
+            else:
+                return None
+    return [" " * indent + keyword + "(", *lines, " " * indent + "):"]
 
 
 def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: int, keyword: str) -> list[str] | None:
@@ -575,7 +617,7 @@ class _Layout:
         lines.append(" " * indent + closing + suffix)
         return lines
 
-    def type_lines(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
+    def type_lines(self, node: ast.expr, indent: int, prefix: str, suffix: str, long_head: bool = False) -> list[str] | None:
         """A type (``Literal[...]``, ``dict[str, X]``, ``A | None``) as black splits it: at the last
         bracket pair, its items on one line if they fit, else one per line with a trailing comma."""
         line = " " * indent + prefix + self.text(node) + suffix
@@ -586,7 +628,7 @@ class _Layout:
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
             return None
         head = " " * indent + prefix + self.text(node.value) + "["
-        if width(head) > LINE_LENGTH:
+        if width(head) > LINE_LENGTH and not long_head:
             return None
         inner = indent + 4
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
