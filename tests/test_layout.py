@@ -78,6 +78,7 @@ def conditions(draw: st.DrawFn) -> str:
     keyword = draw(st.sampled_from(["if ", "elif "]))
     v = draw(locals_)
     kind = draw(st.integers(0, 7))
+    step = draw(st.one_of(st.integers(1, 10**9), st.integers(10**40, 10**130)))  # multipleOf: any JSON integer
     condition = [
         f"type({v}) is int or (type({v}) is float and {v}.is_integer())",
         f"type({v}) is int or (type({v}) is float and math.isfinite({v}))",
@@ -86,7 +87,7 @@ def conditions(draw: st.DrawFn) -> str:
         f"{v} is True or {v} is False",
         f"len({v}) > {draw(st.integers(0, 10**12))}",
         f"{v} is not None and {draw(names)} in {draw(constants)} and not {draw(names)}",
-        f"{v} % {draw(st.integers(1, 10**9))} != 0 if type({v}) is int else not _is_multiple({v}, {draw(st.integers(1, 10**9))}, 1)",
+        f"{v} % {step} != 0 if type({v}) is int else not _is_multiple({v}, {step}, 1)",
     ][kind]
     return keyword + condition + ":"
 
@@ -130,8 +131,9 @@ def test_if_statements_as_black_lays_them_out(depth: int, body: str) -> None:
 
 
 @SETTINGS
-@given(depths, assignments())
+@given(st.integers(min_value=0, max_value=1), assignments())
 def test_assignments_as_black_lays_them_out(depth: int, body: str) -> None:
+    """Module constants, INPUT_SCHEMA, and a Result's mask (in its class body): at depth 0 or 1."""
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)
 
 
@@ -290,4 +292,12 @@ def test_functional_typed_dicts_as_black_lays_them_out(depth: int, name: str, fi
 def test_fields_with_long_names_as_black_lays_them_out(depth: int, name: str, type_code: str) -> None:
     """A TypedDict field named after a long contract key (class syntax takes any identifier)."""
     body = f"{name}: {type_code}"
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(depths, st.sampled_from(["if ", "elif "]), locals_, st.sampled_from(["<", ">", "<=", ">="]), st.integers(-(10**130), 10**130))
+def test_bounds_with_huge_numbers_as_black_lays_them_out(depth: int, keyword: str, v: str, operator: str, bound: int) -> None:
+    """minimum/maximum/minLength...: any JSON integer, however many digits, is a bound."""
+    body = f"{keyword}{v} {operator} {bound}:"
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)

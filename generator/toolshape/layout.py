@@ -489,6 +489,11 @@ def _conditional(node: ast.IfExp, layout: _Layout, indent: int, keyword: str) ->
             call = part.operand if isinstance(part, ast.UnaryOp) and negated else part
             if width(line) <= LINE_LENGTH:
                 lines.append(line)
+            elif not prefix and isinstance(part, (ast.Compare, ast.BinOp)):
+                laid = layout.operands(part, inner, "")  # value % step != 0, split at its operators
+                if laid is None:
+                    return None
+                lines.extend(laid)
             elif isinstance(call, ast.Call) and layout.text(part) == ("not " if negated else "") + layout.text(call):
                 laid = layout.call(call, inner, prefix + ("not " if negated else ""), "")
                 if laid is None:
@@ -543,6 +548,9 @@ _COMPARISONS = {
 }
 
 
+_ARITHMETIC = {ast.Mod: "% ", ast.Add: "+ ", ast.Sub: "- ", ast.Mult: "* "}
+
+
 def _parenthesized(layout: _Layout, node: ast.expr, whole: str) -> bool:
     """Whether ``node`` stands in parentheses of its own in ``whole`` (ast does not keep them)."""
     start, end = len(layout.source[: node.col_offset].decode()), len(layout.source[: node.end_col_offset].decode())  # type: ignore[misc]
@@ -564,8 +572,8 @@ class _Layout:
         line = " " * indent + prefix + self.text(node) + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
-        if isinstance(node, (ast.Constant, ast.Name)):
-            return [line]  # nothing to split: black leaves the line long
+        if _is_atom(node):
+            return [line]  # nothing to split (a name, a constant, a negative number): black leaves the line long
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.sum(node, indent, prefix, suffix)
         if isinstance(node, ast.Call):
@@ -645,6 +653,24 @@ class _Layout:
                     return None
                 body.extend(laid)
         return None if body is None else [head, *body, " " * indent + "]" + suffix]
+
+    def operands(self, node: ast.expr, indent: int, prefix: str) -> list[str] | None:
+        """A comparison or arithmetic too long for its line, broken before its operator (black's
+        delimiter split, the comparison first, then the arithmetic inside it): ``v % step`` / ``!= 0``."""
+        line = " " * indent + prefix + self.text(node)
+        if width(line) <= LINE_LENGTH or _is_atom(node):
+            return [line]
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
+            left, operator, right = node.left, _COMPARISONS[type(node.ops[0])], node.comparators[0]
+        elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            left, operator, right = node.left, _ARITHMETIC[type(node.op)], node.right
+        else:
+            return None
+        if isinstance(left, (ast.Compare, ast.BinOp)) and type(left) is type(node) or isinstance(right, (ast.Compare, ast.BinOp)):
+            return None  # a chain of same-priority operators: not a shape the templates write
+        first = self.operands(left, indent, prefix)
+        second = self.operands(right, indent, operator)
+        return None if first is None or second is None else first + second
 
     def union(self, node: ast.expr, indent: int, suffix: str = "") -> list[str] | None:
         """``A | B | None`` inside brackets: on one line if it fits, else broken before each ``|``."""
