@@ -47,7 +47,7 @@ def test_new_writes_a_starter_contract_that_lints_and_generates(work: Path, caps
     code, out, err = run(capsys, "new", "lookup_order")
     assert (code, err) == (0, "")
     target = work / "contracts" / "lookup_order.yaml"
-    assert out == f"created {Path('contracts') / 'lookup_order.yaml'}: edit it, then run: toolshape lint contracts && toolshape generate contracts\n"
+    assert out == f"created {Path('contracts') / 'lookup_order.yaml'}: edit it, then run: toolshape lint {Path('contracts') / 'lookup_order.yaml'} && toolshape generate\n"
     text = target.read_text(encoding="utf-8")
     assert re.search(r"^name: lookup_order$", text, re.MULTILINE)
     # Commented: every top-level key has a comment block right above it that starts "# key:".
@@ -62,10 +62,10 @@ def test_new_writes_a_starter_contract_that_lints_and_generates(work: Path, caps
     for keyword in ("required", "additionalProperties", "properties"):
         assert re.search(rf"^\s*# .*\b{keyword}\b", text, re.MULTILINE), f"no comment mentions {keyword!r}"
 
-    assert run(capsys, "lint") == (0, "1 contracts, no problems\n", "")
+    assert run(capsys, "lint") == (0, "1 contract, no problems\n", "")
     code, out, err = run(capsys, "generate", "--out", "out")
     assert (code, err) == (0, "")
-    assert out.startswith("generated 1 modules, 1 test files")
+    assert out.startswith("generated 1 module, 1 test file, ")
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "out"],
         cwd=work, capture_output=True, text=True, timeout=300,
@@ -220,7 +220,7 @@ def test_colour_never_reaches_stdout_or_the_summary(work: Path, monkeypatch: pyt
     monkeypatch.setattr(sys, "stderr", err)
     assert main(["lint"]) == 0
     assert main(["lint", "--quiet"]) == 0
-    assert out.getvalue() == "1 contracts, no problems\n"
+    assert out.getvalue() == "1 contract, no problems\n"
     assert err.getvalue() == ""
 
 

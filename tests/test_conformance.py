@@ -316,9 +316,9 @@ _OUTCOMES: dict[tuple[str, int], Outcome] = {}
 _ENV = None
 
 
-def wrap(schema: Any, example: Any = None, with_example: bool = False) -> dict:
+def wrap(schema: Any) -> dict:
     """A contract whose one required argument ``v`` has the case's schema."""
-    data = {
+    return {
         "name": "conformance_case",
         "description": "One group of the JSON-Schema-Test-Suite, as the schema of the argument v.",
         "parameters": {
@@ -327,11 +327,6 @@ def wrap(schema: Any, example: Any = None, with_example: bool = False) -> dict:
             "required": ["v"],
         },
     }
-    if with_example:
-        data["examples"] = [
-            {"description": "the group's first valid case", "args": {"v": example}}
-        ]
-    return data
 
 
 def _derived(checked: contract.Contract, module: types.ModuleType) -> None:
@@ -341,26 +336,36 @@ def _derived(checked: contract.Contract, module: types.ModuleType) -> None:
 
 
 def outcome(group: Group) -> Outcome:
-    """Generate the group's module (once), mirroring pipeline.generate without examples.
+    """Generate the group's module (once), mirroring pipeline.generate without examples."""
+    if group.key not in _OUTCOMES:
+        label = f"conformance/{group.file.replace('/', '_').removesuffix('.json')}_{group.index}.py"
+        valid = [t["data"] for t in group.tests if t["valid"]]
+        _OUTCOMES[group.key] = generate_outcome(wrap(group.schema), label, valid)
+    return _OUTCOMES[group.key]
 
-    When the derived cases cannot be built without an accepted example (the
-    pipeline then refuses the contract, asking for one), generation is tried
-    again as a contract author would: with the group's first valid case as the
-    example. ``needs_example`` records the first refusal.
+
+def with_example(data: dict, example: Any) -> dict:
+    """``data`` (a contract whose one argument is ``v``) with ``{"v": example}`` as its accepted example."""
+    return {**data, "examples": [{"description": "the group's first valid case", "args": {"v": example}}]}
+
+
+def generate_outcome(data: dict, label: str, valid: list[Any]) -> Outcome:
+    """Generate the contract ``data`` as pipeline.generate does (check, model, render, load, derived cases).
+
+    Shared by every conformance test (this one and the older drafts' in test_conformance_drafts.py).
+    When the derived cases cannot be built without an accepted example (the pipeline then
+    refuses the contract, asking for one), generation is tried again as a contract author
+    would: with ``valid[0]`` (the group's first valid case) as the example. ``needs_example``
+    records the first refusal.
     """
     global _ENV
-    if group.key in _OUTCOMES:
-        return _OUTCOMES[group.key]
     if _ENV is None:
         _ENV = render.environment()
-    data = wrap(group.schema)
     result = Outcome(contract=data)
-    label = f"conformance/{group.file.replace('/', '_').removesuffix('.json')}_{group.index}.py"
     try:
         checked = contract.check(Document(file=label, data=data, text=""))
     except ContractError as exc:
         result.refused = "; ".join(p.message for p in exc.problems)
-        _OUTCOMES[group.key] = result
         return result
     try:
         built = model.build(checked, "case", "0" * 64)
@@ -369,13 +374,11 @@ def outcome(group: Group) -> Outcome:
         result.module = pipeline.load_module(source, label)
     except Exception:
         result.failure = traceback.format_exc()
-        _OUTCOMES[group.key] = result
         return result
     try:
         _derived(checked, result.module)
     except ContractError as exc:
         result.needs_example = "; ".join(p.message for p in exc.problems)
-        valid = [t["data"] for t in group.tests if t["valid"]]
         if not valid:
             # Nothing is valid (for a required key, `false` or `not: {}` leave no
             # value): refusing to build an accepted instance is the right answer,
@@ -383,24 +386,16 @@ def outcome(group: Group) -> Outcome:
             result.needs_example = f"unsatisfiable (the group has no valid case): {result.needs_example}"
         else:
             try:
-                again = contract.check(
-                    Document(
-                        file=label, data=wrap(group.schema, valid[0], True), text=""
-                    )
-                )
+                again = contract.check(Document(file=label, data=with_example(data, valid[0]), text=""))
                 _derived(again, result.module)
             except ContractError as exc2:
-                result.derived_problem = (
-                    "refused even with an accepted example: "
-                    + "; ".join(p.message for p in exc2.problems)
+                result.derived_problem = "refused even with an accepted example: " + "; ".join(
+                    p.message for p in exc2.problems
                 )
             except Exception:
-                result.derived_problem = (
-                    "with an accepted example:\n" + traceback.format_exc()
-                )
+                result.derived_problem = "with an accepted example:\n" + traceback.format_exc()
     except Exception:
         result.derived_problem = traceback.format_exc()
-    _OUTCOMES[group.key] = result
     return result
 
 

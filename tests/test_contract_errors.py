@@ -204,7 +204,7 @@ def test_a_well_formed_contract_passes_lint(tmp_path: Path, capsys: pytest.Captu
     )
     code, out, err = lint([str(path)], capsys)
     assert (code, err) == (0, "")
-    assert out == "1 contracts, no problems\n"
+    assert out == "1 contract, no problems\n"
 
 
 @pytest.mark.parametrize(

@@ -224,10 +224,10 @@ def test_pattern_added_tightened_and_rewritten() -> None:
     tightened = only(run_diff({"a.yaml": weather()}, {"a.yaml": weather(city(pattern="^\\S"))}))
     assert (tightened.change, tightened.effect) == ("'\\S' -> '^\\S'", "breaking")
     assert tightened.witnesses[0].arguments["city"][0].isspace()
-    # The same language written another way: nothing to witness, nothing claimed.
+    # The same language written another way: the regex difference is empty both ways.
     same = only(run_diff({"a.yaml": weather()}, {"a.yaml": weather(city(pattern="[^\\s]"))}))
-    assert same.effect == "undetermined"
-    assert "changed, effect not determined" in diff.format_text(diff.Report(changes=[same]))
+    assert (same.effect, same.reason) == ("equivalent", None)
+    assert same.change + " -> equivalent" in diff.format_text(diff.Report(changes=[same]))
 
 
 def test_a_pattern_alternative_is_widening_with_a_string_built_from_the_pattern() -> None:
@@ -355,7 +355,7 @@ def test_markdown_is_a_pull_request_comment() -> None:
     text = diff.format_markdown(sample_report())
     lines = text.splitlines()
     assert lines[0] == "## toolshape diff"
-    assert lines[2] == "**1 breaking, 1 widening, 0 both, 1 annotation, 0 not determined (1 tool changed, 0 added, 0 removed)**"
+    assert lines[2] == "**1 breaking, 1 widening, 0 both, 0 equivalent, 1 annotation, 0 not determined (1 tool changed, 0 added, 0 removed)**"
     assert "### `get_weather` (changed)" in lines
     table = [line for line in lines if line.startswith("| `/")]
     assert len(table) == 3
@@ -659,7 +659,8 @@ def edits(path: Path) -> list[Edit]:
         p = site[2]["pattern"]
         edited, _ = first_valid(data, site[0], "pattern", [f"(?:{p})|^zz-added$"])
         if edited is not None:
-            found.append(Edit(original, f"pattern changed on {site[1]}", edited, (site[1],), True, ("widening", "undetermined")))
+            found.append(Edit(original, f"pattern changed on {site[1]}", edited, (site[1],), True, ("widening", "equivalent")))
+            # equivalent: the node's own length bounds refuse every string the alternative adds
     top = list(data["parameters"].get("properties") or {})
     text = json.dumps(data["parameters"])
     required = data["parameters"].get("required") or []

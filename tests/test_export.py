@@ -28,9 +28,9 @@ FORMAT_CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
 #: (contract, target) -> a phrase of the finding that makes the target refuse it outright.
 #: Contracts not listed must export (new contracts: either way, with located findings).
 DOCUMENTED_REFUSALS = {
-    ("billing/transfer_funds.yaml", "gemini"): "object schema without properties",
-    ("comments/post_comment.yaml", "gemini"): "recursive",
-    ("docs/search_documents.yaml", "gemini"): "recursive",
+    ("billing/transfer_funds.yaml", "gemini-legacy"): "object schema without properties",
+    ("comments/post_comment.yaml", "gemini-legacy"): "recursive",
+    ("docs/search_documents.yaml", "gemini-legacy"): "recursive",
 }
 
 #: A schema of the Gemini FunctionDeclaration this module emits (the OpenAPI 3.0 subset
@@ -98,8 +98,10 @@ def parameters_of(result: export.ExportResult) -> Any:
     return {
         "jsonschema": lambda: definition,
         "openai": lambda: definition["function"]["parameters"],
+        "openai-responses": lambda: definition["parameters"],
         "anthropic": lambda: definition["input_schema"],
-        "gemini": lambda: definition.get("parameters", {"type": "object"}),
+        "gemini": lambda: definition["parametersJsonSchema"],
+        "gemini-legacy": lambda: definition.get("parameters", {"type": "object"}),
         "mcp": lambda: definition["inputSchema"],
     }[result.target]()
 
@@ -110,6 +112,29 @@ def accepted_arguments(checked: contract.Contract) -> list[Any]:
     found += [json.loads(e.json) for e in checked.examples if not e.has_args and e.status == "accept"]
     found += [case.data for case in cases.derive(checked).cases if not case.errors]
     return found
+
+
+def absent_for_null(parameters: Any, result: export.ExportResult) -> Any:
+    """The export with each converted key optional again: what a model's null stands for.
+
+    OpenAI strict mode lists every key in 'required' (an optional key takes null instead);
+    arguments that leave such a key out are what the null means, so they must pass here.
+    """
+    if not result.converted:
+        return parameters
+    keys = {c.key for c in result.converted}
+
+    def relax(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {k: relax(v) for k, v in node.items()}
+            if isinstance(out.get("required"), list):
+                out["required"] = [k for k in out["required"] if k not in keys]
+            return out
+        if isinstance(node, list):
+            return [relax(v) for v in node]
+        return node
+
+    return relax(parameters)
 
 
 def gemini_as_json_schema(node: Any) -> Any:
@@ -205,7 +230,7 @@ def test_every_contract_exports_or_is_refused_with_located_findings(checked: con
     assert result.target == target
     json.dumps(result.definition)  # JSON-ready
     assert all(isinstance(note, str) and note for note in result.notes)
-    if target in ("openai", "anthropic"):
+    if target in ("openai", "openai-responses", "anthropic"):
         assert result.strict == (not findings)
     else:
         assert result.strict is None and not findings
@@ -219,10 +244,11 @@ def test_exports_are_valid_schemas_that_refuse_nothing_the_contract_accepts(
         pytest.skip(f"{target} refuses this contract (see the test above)")
     result = export.export(checked, target)
     parameters = parameters_of(result)
-    if target == "gemini":
+    if target == "gemini-legacy":
         jsonschema.validate(result.definition, GEMINI_DECLARATION)
         parameters = gemini_as_json_schema(parameters)
     jsonschema.Draft202012Validator.check_schema(parameters)
+    parameters = absent_for_null(parameters, result)
     validator = jsonschema.Draft202012Validator(parameters, format_checker=FORMAT_CHECKER)
     assert accepted
     for arguments in accepted:
@@ -245,10 +271,15 @@ def test_definition_shapes(checked: contract.Contract, target: str) -> None:
         assert definition["type"] == "function"
         assert set(definition["function"]) == {"name", "description", "parameters", "strict"}
         assert definition["function"]["name"] == checked.name
+    elif target == "openai-responses":
+        assert set(definition) == {"type", "name", "description", "parameters", "strict"}
+        assert definition["type"] == "function" and definition["name"] == checked.name
     elif target == "anthropic":
         assert set(definition) - {"strict"} == {"name", "description", "input_schema"}
         assert definition.get("strict", False) is (not export.lint(checked, target))
     elif target == "gemini":
+        assert set(definition) == {"name", "description", "parametersJsonSchema"}
+    elif target == "gemini-legacy":
         assert set(definition) <= {"name", "description", "parameters"}
     else:
         assert definition["inputSchema"] == checked.parameters
@@ -256,7 +287,7 @@ def test_definition_shapes(checked: contract.Contract, target: str) -> None:
 
 
 def test_platform_exports_carry_no_toolshape_extensions(checked: contract.Contract) -> None:
-    for target in ("openai", "anthropic", "gemini"):
+    for target in ("openai", "anthropic", "gemini", "gemini-legacy"):
         if any(f.fatal for f in export.lint(checked, target)):
             continue
         for node, _ in walk(parameters_of(export.export(checked, target))):
@@ -267,7 +298,7 @@ def test_openai_strict_exports_require_every_property_and_refuse_unknown_keys(ch
     result = export.export(checked, "openai")
     if not result.strict:
         assert result.definition["function"]["strict"] is False
-        assert result.definition["function"]["parameters"] == export._strip_extensions(checked.parameters)
+        assert result.definition["function"]["parameters"] == export._openai_fillers(export._strip_extensions(checked.parameters))
         assert any("strict mode is off" in note for note in result.notes)
         return
     assert_openai_strict(result.definition["function"]["parameters"])
@@ -295,12 +326,12 @@ DROPPED = {
     "anthropic": ("minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                   "multipleOf", "maxItems", "minProperties", "maxProperties", "propertyNames", "contains", "not",
                   "if", "dependentRequired", "dependentSchemas", "prefixItems"),
-    "gemini": ("multipleOf", "propertyNames", "contains", "not", "if", "dependentRequired", "dependentSchemas",
+    "gemini-legacy": ("multipleOf", "propertyNames", "contains", "not", "if", "dependentRequired", "dependentSchemas",
                "prefixItems", "patternProperties"),
 }
 
 
-@pytest.mark.parametrize("target", ["openai", "anthropic", "gemini"])
+@pytest.mark.parametrize("target", ["openai", "anthropic", "gemini-legacy"])
 def test_notes_name_every_dropped_constraint(checked: contract.Contract, target: str) -> None:
     if any(f.fatal for f in export.lint(checked, target)):
         pytest.skip(f"{target} refuses this contract")
@@ -312,9 +343,9 @@ def test_notes_name_every_dropped_constraint(checked: contract.Contract, target:
         present = [k for k in DROPPED[target] if k in node]
         if node.get("uniqueItems") is True:
             present.append("uniqueItems")
-        if target == "gemini" and node.get("additionalProperties") is False:
+        if target == "gemini-legacy" and node.get("additionalProperties") is False:
             present.append("additionalProperties")
-        allowed = {"openai": export.OPENAI_FORMATS, "anthropic": export.ANTHROPIC_FORMATS, "gemini": export.GEMINI_FORMATS}
+        allowed = {"openai": export.OPENAI_FORMATS, "anthropic": export.ANTHROPIC_FORMATS, "gemini-legacy": export.GEMINI_FORMATS}
         if isinstance(node.get("format"), str) and node["format"] not in allowed[target]:
             present.append("format")
         for keyword in present:
@@ -440,14 +471,17 @@ parameters:
     findings = export.lint(checked, "openai")
     shown = sorted(str(f.problem(checked)) for f in findings)
     assert len(shown) == 4, shown
-    assert any(s.startswith("inline.yaml:7:11: error: property 'page' is optional") and "type: [integer, 'null']" in s for s in shown)
+    # the optional 'page' would arrive as null, which the validator refuses (test_platform_exports.py)
+    assert any(s.startswith("inline.yaml:7:11: error: the optional key 'page'") for s in shown), shown
     assert any(s.startswith("inline.yaml:9:7: error: the object at /properties/filters does not say 'additionalProperties: false'") for s in shown)
     assert any(s.startswith("inline.yaml:13:50: error: 'additionalProperties' at /properties/labels is a schema") for s in shown)
     assert any(s.startswith("inline.yaml:14:15: error: the schema at /properties/anything has no 'type'") for s in shown)
     assert not any(f.fatal for f in findings)
     result = export.export(checked, "openai")
     assert result.strict is False and result.definition["function"]["strict"] is False
-    assert result.definition["function"]["parameters"] == checked.parameters
+    fallback = copy.deepcopy(checked.parameters)
+    fallback["properties"]["labels"]["properties"] = {}  # OpenAI: "object schema missing properties"
+    assert result.definition["function"]["parameters"] == fallback
     assert result.notes == [
         ("OpenAI strict mode is off (4 problems: see lint --target openai): the model is not constrained by this "
         "schema, and the generated validator is the only enforcement of every constraint")
@@ -462,7 +496,7 @@ def test_tool_names_with_dots_are_refused_by_openai_and_anthropic() -> None:
         assert str(finding.problem(checked)).startswith("inline.yaml:1:7: error: ")
         with pytest.raises(export.ExportError):
             export.export(checked, target)
-    assert export.export(checked, "gemini").definition == {"name": "billing.refund", "description": "Refund."}
+    assert export.export(checked, "gemini-legacy").definition == {"name": "billing.refund", "description": "Refund."}
     assert export.export(checked, "mcp").definition["name"] == "billing.refund"
 
 
@@ -555,8 +589,8 @@ parameters:
 
 def test_gemini_spells_the_openapi_subset() -> None:
     checked = from_yaml(GEMINI)
-    assert export.lint(checked, "gemini") == []
-    result = export.export(checked, "gemini")
+    assert export.lint(checked, "gemini-legacy") == []
+    result = export.export(checked, "gemini-legacy")
     jsonschema.validate(result.definition, GEMINI_DECLARATION)
     p = result.definition["parameters"]
     assert p["type"] == "object" and p["title"] == "Booking" and "additionalProperties" not in p
@@ -589,16 +623,16 @@ def test_gemini_spells_the_openapi_subset() -> None:
 
 def test_gemini_refuses_recursion_and_free_form_maps_where_they_are() -> None:
     recursive = from_yaml(STRICT_FRIENDLY)
-    findings = export.lint(recursive, "gemini")
+    findings = export.lint(recursive, "gemini-legacy")
     assert [f.path for f in findings] == [("$defs", "node", "properties", "children", "items", "$ref")]
     assert findings[0].fatal and str(findings[0].problem(recursive)).startswith("inline.yaml:10:47: error: this $ref (#/$defs/node) is recursive")
     with pytest.raises(export.ExportError, match="recursive"):
-        export.export(recursive, "gemini")
+        export.export(recursive, "gemini-legacy")
     mapping = from_yaml(
         "name: tag\ndescription: Tag it.\nparameters:\n  type: object\n  properties:\n"
         "    labels: {type: object, additionalProperties: {type: string}}\n"
     )
-    (finding,) = export.lint(mapping, "gemini")
+    (finding,) = export.lint(mapping, "gemini-legacy")
     assert finding.path == ("properties", "labels") and "should be non-empty for OBJECT type" in finding.message
 
 
@@ -606,14 +640,14 @@ def test_gemini_names_and_parameter_names() -> None:
     checked = from_yaml(
         "name: 2fa-reset\ndescription: Reset.\nparameters:\n  type: object\n  properties:\n    user-id: {type: string}\n"
     )
-    messages = [f.message for f in export.lint(checked, "gemini")]
+    messages = [f.message for f in export.lint(checked, "gemini-legacy")]
     assert any("rename the tool '2fa-reset'" in m for m in messages)
     assert any("rename the parameter 'user-id'" in m for m in messages)
 
 
 def test_a_tool_without_parameters_has_no_gemini_parameters() -> None:
     checked = from_yaml("name: ping\ndescription: Ping.\nparameters: {type: object, additionalProperties: false}\n")
-    assert export.export(checked, "gemini").definition == {"name": "ping", "description": "Ping."}
+    assert export.export(checked, "gemini-legacy").definition == {"name": "ping", "description": "Ping."}
 
 
 def test_jsonschema_export() -> None:
@@ -716,17 +750,18 @@ def test_suite_schemas_export_to_every_target_without_refusing_more_than_the_con
             continue  # a pattern Python's re cannot compile: the library cannot judge this group
         plain = jsonschema.Draft202012Validator(original, format_checker=FORMAT_CHECKER)
         kept = [i for i in instances if plain.is_valid(i)]
-        for target in ("openai", "anthropic", "gemini", "mcp"):
+        for target in ("openai", "anthropic", "gemini", "gemini-legacy", "mcp"):
             try:
                 result = export.export(checked, target)
             except export.ExportError as error:
                 assert error.findings and all(f.fatal for f in error.findings), label
                 continue
             parameters = parameters_of(result)
-            if target == "gemini":
+            if target == "gemini-legacy":
                 jsonschema.validate(result.definition, GEMINI_DECLARATION)
                 parameters = gemini_as_json_schema(parameters)
             jsonschema.Draft202012Validator.check_schema(parameters)
+            parameters = absent_for_null(parameters, result)
             exported = jsonschema.Draft202012Validator(parameters, format_checker=FORMAT_CHECKER)
             for instance in kept:
                 assert exported.is_valid(instance), f"{label}: the {target} export refuses {instance!r}"

@@ -78,11 +78,15 @@ def test_zod_draft_07_schema_with_definitions(tmp_path: Path) -> None:
     original = json.loads(fixture("zod_create_issue.json").read_text())["definitions"]["create_issue"]
     translated = json.loads(json.dumps(original))
     del translated["description"]
-    translated["properties"]["assignees"]["$ref"] = "#/properties/labels"  # the hoisted definition is the root
+    # The hoisted definition is the root; the property another $ref reuses moves under $defs.
+    labels = translated["properties"]["labels"]
+    translated["properties"]["labels"] = {"$ref": "#/$defs/labels"}
+    translated["properties"]["assignees"]["$ref"] = "#/$defs/labels"
     translated["properties"]["due"]["$ref"] = "#/$defs/date"
     estimate = translated["properties"]["estimate"]
     estimate["prefixItems"] = estimate.pop("items")
-    translated["$defs"] = {"date": json.loads(fixture("zod_create_issue.json").read_text())["definitions"]["date"]}
+    date = json.loads(fixture("zod_create_issue.json").read_text())["definitions"]["date"]
+    translated["$defs"] = {"date": date, "labels": labels}
     assert parameters == translated
     assert list(parameters["properties"]) == list(original["properties"])  # property order kept
     definition = export.export(checked(imported), "jsonschema").definition
@@ -273,7 +277,9 @@ def test_refs_into_translated_places_follow_them(tmp_path: Path) -> None:
     }
     (imported,) = importer.import_file(write_json(tmp_path, "plot.json", schema))
     p = imported.data["parameters"]
-    assert p["properties"]["x"] == {"$ref": "#/properties/origin/prefixItems/0"}
+    assert p["properties"]["x"] == {"$ref": "#/$defs/properties_origin_prefixItems_0"}
+    assert p["properties"]["origin"]["prefixItems"][0] == {"$ref": "#/$defs/properties_origin_prefixItems_0"}
+    assert p["$defs"]["properties_origin_prefixItems_0"] == {"type": "number"}
     assert p["properties"]["label"] == {"$ref": "#/$defs/with~1slash"}
     generate(imported)
 
@@ -338,7 +344,7 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
             {"name": "no_description", "inputSchema": {"type": "object"}},
             {"name": "anchor", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#thing"}}}},
             {"name": "dangling", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/nope"}}}},
-            {"name": "nested_id", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$id": "x.json", "type": "string"}}}},
+            {"name": "recursive", "description": "d", "inputSchema": {"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object", "properties": {"a": {"$recursiveRef": "#/x"}}}},
             {"name": "dynamic", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$dynamicRef": "#node"}}}},
             {"name": "fine", "description": "d", "inputSchema": {"type": "object"}},
         ]
@@ -353,14 +359,14 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
         ("no_description", "/tools/4/description"),
         ("anchor", "/tools/5/inputSchema/properties/a/$ref"),
         ("dangling", "/tools/6/inputSchema/properties/a/$ref"),
-        ("nested_id", "/tools/7/inputSchema/properties/a/$id"),
+        ("recursive", "/tools/7/inputSchema/properties/a/$recursiveRef"),
         ("dynamic", "/tools/8/inputSchema/properties/a/$dynamicRef"),
     ]
     text = "\n".join(str(p) for p in problems)
     assert "tools.json: tool 'remote' at /tools/0/inputSchema/properties/a/$ref: error: remote $ref" in text
     assert "toolshape does not implement 'unevaluatedProperties'" in text
     assert 'the root type is "array", not "object"' in text
-    assert "toolshape resolves only JSON Pointers" in text
+    assert "names an anchor that no '$anchor'" in text
     assert "points at nothing" in text
 
 
@@ -377,11 +383,15 @@ def test_contract_check_failures_are_reported_at_the_input_pointer(tmp_path: Pat
     }
     problems = problems_of(tmp_path, schema, "t.json")
     assert all(p.tool == "t" for p in problems)
-    pointers = {p.pointer for p in problems}
-    assert "/definitions/n/minimum" in pointers or "/definitions/n" in pointers, problems
-    assert any(p.pointer.startswith("/properties/b") for p in problems), problems
-    assert any(p.pointer.startswith("/required") for p in problems), problems
+    assert [p.pointer for p in problems] == ["/properties/b/pattern"], problems
     assert all("(toolshape's contract check)" in p.message for p in problems)
+    # Keywords with no effect are dropped with a warning (at the input pointer), not refused.
+    del schema["properties"]["b"]["pattern"]  # type: ignore[index]
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    assert imported.data["parameters"]["$defs"]["n"] == {"type": "string"}
+    assert "required" not in imported.data["parameters"]
+    assert any(w.startswith("/definitions/n/minimum: 'minimum' has no effect") for w in imported.warnings), imported.warnings
+    assert any(w.startswith("/required: 'c' is required but 'additionalProperties: false' forbids it") for w in imported.warnings)
 
 
 def test_unreadable_inputs(tmp_path: Path) -> None:
@@ -471,3 +481,169 @@ def test_mcp_server_fetch_tool_generates_without_a_hand_made_example(tmp_path: P
             assert base["url"].startswith(("http", "urn", "a:")) or ":" in base["url"]
             assert 0 < base["max_length"] < 1_000_000
     assert_pipeline_and_write(tmp_path, contracts)
+
+
+# -- drafts 4 to 2019-09: ids, anchors, $ref siblings, vocabularies -------------------------------
+
+
+def bare(draft_uri: str | None, properties: dict, **extra: Any) -> dict:
+    schema: dict[str, Any] = {"title": "t", "description": "d", "type": "object", "properties": properties, **extra}
+    if draft_uri is not None:
+        schema["$schema"] = draft_uri
+    return schema
+
+
+DRAFT4 = "http://json-schema.org/draft-04/schema#"
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+DRAFT2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+def test_nested_ids_change_the_base_of_refs_inside_them(tmp_path: Path) -> None:
+    """A $ref resolves against the nearest id: the same "#/definitions/x" means two different schemas."""
+    schema = bare(
+        DRAFT4,
+        {
+            "outer": {"$ref": "#/definitions/x"},
+            "inner": {"id": "http://example.com/inner.json", "definitions": {"x": {"type": "integer"}}, "properties": {"y": {"$ref": "#/definitions/x"}}},
+            "by_url": {"$ref": "http://example.com/inner.json#/definitions/x"},
+        },
+        definitions={"x": {"type": "string"}},
+        id="http://example.com/root.json",
+    )
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    p = imported.data["parameters"]
+    assert p["properties"]["outer"] == {"$ref": "#/$defs/x"} and p["$defs"]["x"] == {"type": "string"}
+    inner_ref = p["properties"]["inner"]["properties"]["y"]["$ref"]
+    assert inner_ref == p["properties"]["by_url"]["$ref"] != "#/$defs/x"
+    assert p["$defs"][inner_ref.removeprefix("#/$defs/")] == {"type": "integer"}
+    assert all(ref.startswith("#/$defs/") for ref in _refs(p))
+    assert any(t.startswith("nested 'id' resolved") and "/properties/inner/id" in t for t in imported.translations)
+    generate(imported)
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [v for k, v in node.items() if k == "$ref"] + [r for v in node.values() for r in _refs(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in _refs(v)]
+    return []
+
+
+def test_plain_name_fragments_and_anchors_resolve_to_defs(tmp_path: Path) -> None:
+    draft7 = bare(DRAFT7, {"a": {"$ref": "#name"}}, definitions={"n": {"$id": "#name", "type": "boolean"}})
+    (imported,) = importer.import_file(write_json(tmp_path, "t7.json", draft7))
+    assert imported.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n"}
+    draft2019 = bare(DRAFT2019, {"a": {"$ref": "#name"}, "b": {"$anchor": "name", "type": "integer"}})
+    (imported,) = importer.import_file(write_json(tmp_path, "t19.json", draft2019))
+    p = imported.data["parameters"]
+    assert p["properties"]["a"] == p["properties"]["b"] == {"$ref": "#/$defs/b"}
+    assert p["$defs"]["b"] == {"type": "integer"}
+    # Before 2019-09 $anchor is not a keyword: "#name" points at nothing.
+    problems = problems_of(tmp_path, {**draft2019, "$schema": DRAFT7}, "t.json")
+    assert [p.pointer for p in problems] == ["/properties/a/$ref"]
+
+
+def test_ref_siblings_are_ignored_before_2019_09_and_kept_after(tmp_path: Path) -> None:
+    for uri, kept in ((DRAFT7, False), (DRAFT2019, True)):
+        schema = bare(uri, {"a": {"$ref": "#/$defs/n", "maximum": 3}}, **{"$defs": {"n": {"type": "integer"}}})
+        (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+        assert ("maximum" in imported.data["parameters"]["properties"]["a"]) is kept, uri
+    # A sibling $id is ignored too: the $ref still resolves against the root.
+    schema = bare(DRAFT7, {"a": {"$id": "http://other.example/x.json", "$ref": "#/definitions/n"}}, definitions={"n": {"type": "integer"}})
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    assert imported.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n"}
+
+
+def test_keywords_a_draft_does_not_know_are_dropped(tmp_path: Path) -> None:
+    """Draft 4 has no const and draft 7 no dependentRequired: JSON Schema ignores them there, and so does the import."""
+    schema = bare(DRAFT4, {"a": {"type": "string", "const": "x"}})
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    assert imported.data["parameters"]["properties"]["a"] == {"type": "string"}
+    assert any("'const' is not a keyword of draft 4" in w for w in imported.warnings)
+    schema = bare(DRAFT7, {"a": {"type": "string", "const": "x"}}, dependentRequired={"a": ["b"]})
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    assert imported.data["parameters"]["properties"]["a"] == {"type": "string", "const": "x"}
+    assert "dependentRequired" not in imported.data["parameters"]
+
+
+def test_recursive_ref_reduces_to_a_plain_ref(tmp_path: Path) -> None:
+    schema = bare(DRAFT2019, {"children": {"type": "array", "items": {"$recursiveRef": "#"}}}, **{"$recursiveAnchor": True})
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    assert imported.data["parameters"]["properties"]["children"]["items"] == {"$ref": "#"}
+    assert any(t.startswith("$recursiveRef -> $ref") for t in imported.translations)
+    generate(imported)
+
+
+def test_openapi_nullable_and_example(tmp_path: Path) -> None:
+    schema = bare(None, {"a": {"type": "string", "nullable": True, "example": "hi"}, "b": {"type": ["integer"], "nullable": False}})
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    p = imported.data["parameters"]["properties"]
+    assert p["a"] == {"type": ["string", "null"], "examples": ["hi"]}
+    assert p["b"] == {"type": ["integer"]}
+    generated = generate(imported)
+    module = pipeline.load_module(generated.module_source, "t_nullable.py")
+    assert module.validate({"a": None}).status == "accept"
+    assert module.validate({"b": None}).status == "reject"
+
+
+def test_keywords_with_no_effect_are_dropped_with_a_warning(tmp_path: Path) -> None:
+    schema = bare(
+        None,
+        {
+            "a": {"type": "string", "enum": ["x", 3, "y"], "minimum": 2},
+            "b": {"type": "array", "then": {"minItems": 1}, "additionalProperties": False},
+        },
+    )
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    p = imported.data["parameters"]["properties"]
+    assert p == {"a": {"type": "string", "enum": ["x", "y"]}, "b": {"type": "array"}}
+    shown = "\n".join(imported.warnings)
+    for where in ("/properties/a/enum/1", "/properties/a/minimum", "/properties/b/then", "/properties/b/additionalProperties"):
+        assert f"{where}: " in shown, (where, shown)
+    # The same keywords in a contract written by hand stay errors (a typo guard).
+    hand = {"name": "t", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "string", "minimum": 2}}}}
+    with pytest.raises(errors.ContractError):
+        contract.check(source.load(json.dumps(hand).encode(), "t.yaml"))
+
+
+def test_the_draft_is_guessed_or_chosen_and_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from toolshape.cli import main
+
+    schema = bare(None, {"a": {"$ref": "#/definitions/n", "maximum": 3}}, definitions={"n": {"type": "integer"}})
+    path = write_json(tmp_path, "t.json", schema)
+    (guessed,) = importer.import_file(path)
+    assert "maximum" not in guessed.data["parameters"]["properties"]["a"]  # read as draft 7: siblings ignored
+    assert any(t.startswith("no '$schema': read as draft 7") for t in guessed.translations)
+    (chosen,) = importer.import_file(path, "2019-09")
+    assert chosen.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n", "maximum": 3}
+    assert main(["import", str(path), "--out", str(tmp_path / "out"), "--draft", "2019-09", "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "t.yaml: translated: definitions -> $defs: /definitions" in err
+    assert main(["import", str(path), "--out", str(tmp_path / "out2"), "--draft", "5"]) == 2
+
+
+def test_contracts_accept_the_2020_12_annotations() -> None:
+    schema = {
+        "$id": "https://example.com/t.json",
+        "$comment": "c",
+        "type": "object",
+        "properties": {
+            "a": {
+                "type": "string",
+                "deprecated": True,
+                "readOnly": False,
+                "writeOnly": True,
+                "contentEncoding": "base64",
+                "contentMediaType": "application/json",
+                "contentSchema": {"type": "object"},
+                "$anchor": "a",
+            }
+        },
+    }
+    data = {"name": "t", "description": "d", "parameters": schema}
+    contract.check(source.load(json.dumps(data).encode(), "t.yaml"))
+    for bad in ({"deprecated": "yes"}, {"$anchor": "1a"}, {"$id": "x.json"}, {"contentSchema": {"type": "strin"}}):
+        wrong = json.loads(json.dumps(data))
+        wrong["parameters"]["properties"]["a"].update(bad)
+        with pytest.raises(errors.ContractError):
+            contract.check(source.load(json.dumps(wrong).encode(), "t.yaml"))

@@ -63,7 +63,7 @@ def test_lint_prints_each_warning_at_its_node_and_exits_0(path: Path, capsys: py
     code, out, err = run(capsys, "lint", str(path))
     assert code == 0, err
     count = len(expected(path))
-    assert out == f"1 contracts, {count} warning{'s' * (count != 1)}\n"
+    assert out == f"1 contract, {count} warning{'s' * (count != 1)}\n"
     assert_warned(err, str(path), path)
     # Only warnings, one per expectation, in the order of their places in the file.
     lines = err.splitlines()

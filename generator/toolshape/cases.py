@@ -97,6 +97,8 @@ class _Deriver:
         self.top: Any = None  # the accepted base (the first accepted case), once added
         #: Inside a branch: where its value is, and the schemas it must keep matching.
         self.guard: tuple[Path, list[Any]] | None = None
+        #: Inside complete(): the root was accepted (and in its branch) when it began, so it still is.
+        self.root_good = False
 
     # -- synthesis (through the witness engine) ----------------------------------------
 
@@ -208,13 +210,21 @@ class _Deriver:
         pointer = ""
         refused = {p for p, _ in base[0]}
         for step in path:
+            schema = self.through_refs(schema)
             if not isinstance(schema, dict) or not _NON_LOCAL.isdisjoint(schema):
                 return None
             if pointer in refused:
                 return None  # the container itself is refused: its children are not looked at
-            if isinstance(step, int) or not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
-                return None
             last_schema = schema
+            if isinstance(step, int):
+                # An item: only ``items`` looks at it (prefixItems, contains, uniqueItems are non-local).
+                if not isinstance(schema.get("items"), dict) or value is MISSING:
+                    return None
+                schema = schema["items"]
+                pointer = _child(pointer, str(step))
+                continue
+            if not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
+                return None
             schema = schema["properties"][step]
             pointer = _child(pointer, step)
         kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
@@ -224,6 +234,17 @@ class _Deriver:
         else:
             kept |= errors_of(schema, value, pointer, root=self.schema)
         return frozenset(kept)
+
+    def through_refs(self, schema: Any) -> Any:
+        """The schema a bare ``$ref`` (one with only annotations beside it) stands for: it applies
+        its target to the same value, so a change below it stays local. Real schemas put a $ref
+        on nearly every property; without this every case would be evaluated whole, and a large
+        contract's derivation would be quadratic (issue 16). Anything else is returned as it is."""
+        for _ in range(MAX_REF_CHAIN):
+            if not isinstance(schema, dict) or "$ref" not in schema or not _ANNOTATIONS.issuperset(schema.keys() - {"$ref"}):
+                return schema
+            schema = resolve(self.schema, ref_path(schema["$ref"]))
+        return schema  # a long chain (or a cycle) of bare $refs: the caller evaluates the case whole
 
     def base(self) -> tuple[Any, bool]:
         """An accepted instance with every property the contract declares, where it can; and
@@ -275,7 +296,14 @@ class _Deriver:
     def complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
         with reference.changing():  # it adds keys and items in place, and takes some back
-            self._complete(value, schema, schema_path, refs)
+            # Every change below is kept only if the root stays good, so a root good now stays good
+            # throughout: no need to check it whole again before each object's keys (that made
+            # completing a large recursive schema quadratic, issue 16). A bad root is checked as before.
+            self.root_good = self.still_good()
+            try:
+                self._complete(value, schema, schema_path, refs)
+            finally:
+                self.root_good = False
 
     def _complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         if not isinstance(schema, dict):
@@ -303,7 +331,7 @@ class _Deriver:
     def _complete_keys(self, value: dict, schema: dict, schema_path: Path) -> None:
         """Add every missing optional key at once, checking the whole instance once (linear in the
         number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
-        before = self.still_good()
+        before = self.root_good or self.still_good()
         added: dict[str, Any] = {}
         for key, sub in schema.get("properties", {}).items():
             if key not in value:
@@ -640,6 +668,11 @@ class _Missing:
 
 MISSING: Any = _Missing()
 
+
+#: Keywords beside a ``$ref`` that change nothing about what is accepted (local_errors follows it).
+_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+#: How many bare $refs in a row local_errors follows before it evaluates the case whole.
+MAX_REF_CHAIN = 32
 
 #: Keywords that look at an object (or array) as a whole, or at it through other schemas:
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.

@@ -75,19 +75,45 @@ def _parser() -> argparse.ArgumentParser:
     lint_parser = add("lint", "check contracts only; report problems as path:line:col", "toolshape lint contracts --target openai", out=False)
     lint_parser.add_argument(
         "--target", action="append", choices=export.TARGETS, default=[],
-        help="also report what this platform refuses (repeatable)",
+        help="also report what this platform refuses (repeatable); for openai and anthropic, every reason "
+        "strict mode cannot be used",
+    )
+    lint_parser.add_argument(
+        "--format", choices=FORMATS, default="text",
+        help="text: path:line:col: error: message on stderr (default); json: one JSON document on stdout, for tools; "
+        "github: workflow annotations (::error file=...,line=...,col=...::message) on stdout, for pull requests",
     )
     schema_parser = commands.add_parser(
         "schema",
-        help="print the tool definition for a platform",
-        description="Print one contract's tool definition for a platform; notes on stderr name the "
-        "constraints the platform does not enforce (the generated validator is the only enforcement).",
-        epilog="example:\n  toolshape schema contracts/get_weather.yaml --target openai",
+        help="print the tool definition for a platform (one tool, or --all)",
+        description="Print one contract's tool definition for a platform, or with --all the list of every "
+        "tool's definitions (what a service registers); notes on stderr name the constraints the platform "
+        "does not enforce (the generated validator is the only enforcement). A tool the platform refuses "
+        "is an error (exit 1, nothing printed); strict mode left off is always said on stderr, even with -q.",
+        epilog="examples:\n  toolshape schema contracts/get_weather.yaml --target openai\n"
+        "  toolshape schema --all --target openai-responses > tools.json\n"
+        "  toolshape schema --all --target gemini-legacy    # Gemini's legacy 'parameters' (OpenAPI subset)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    schema_parser.add_argument("contract", help="one contract file")
-    schema_parser.add_argument("--target", required=True, choices=export.TARGETS)
-    schema_parser.add_argument("-q", "--quiet", action="store_true", help="no notes")
+    schema_parser.add_argument(
+        "contract", nargs="?", default=None,
+        help="one contract file; with --all a contracts folder (default: contracts)",
+    )
+    schema_parser.add_argument(
+        "--target", required=True, choices=export.TARGETS,
+        help="openai: Chat Completions tools; openai-responses: the Responses API shape; anthropic; "
+        "gemini: a FunctionDeclaration with parametersJsonSchema (JSON Schema: $ref, anyOf, recursion); "
+        "gemini-legacy: the legacy 'parameters' field (an OpenAPI 3.0 subset: no $ref, no recursion); "
+        "mcp; jsonschema",
+    )
+    schema_parser.add_argument("--all", action="store_true", help="print a JSON list of every tool's definition")
+    schema_parser.add_argument(
+        "--strict", action="store_true",
+        help="exit 1, printing nothing, when strict mode cannot be used (openai, anthropic) or a warning is found",
+    )
+    schema_parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no notes (a strict mode left off is still said)"
+    )
     schema_parser.set_defaults(templates=None)
     import_parser = commands.add_parser(
         "import",
@@ -100,6 +126,12 @@ def _parser() -> argparse.ArgumentParser:
     import_parser.add_argument("file", help="a JSON or YAML file")
     import_parser.add_argument("--out", default="contracts", help="where to write the contracts (default: contracts)")
     import_parser.add_argument("--force", action="store_true", help="overwrite existing contract files")
+    import_parser.add_argument(
+        "--draft",
+        choices=importer.DRAFTS,
+        default=None,
+        help="the JSON Schema draft of schemas without $schema (default: guessed from the spellings, and said)",
+    )
     import_parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
     import_parser.set_defaults(templates=None)
     diff_parser = commands.add_parser(
@@ -127,6 +159,9 @@ def _parser() -> argparse.ArgumentParser:
     new_parser.set_defaults(templates=None)
     return parser
 
+
+#: The formats of ``lint`` reports.
+FORMATS = ("text", "json", "github")
 
 #: At most this many problems are printed per contract file (an alias bomb has
 #: hundreds of thousands); the rest are counted on one line.
@@ -185,35 +220,42 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "new":
         return _new(args)
     env = project.environment(args.templates)
+    if args.command == "lint" and args.format != "text":
+        return _lint_formatted(args, env)
     # generate reuses output that the cache (outside the output folder) records as written
     # by this generator for the very same contract bytes; check generates everything again
     # and compares bytes, unless --headers-only trusts the files' own headers.
     headers_only = args.command == "check" and args.headers_only
     reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
-    plan = project.plan(Path(args.contracts), env, reuse_from, trust_headers=headers_only)
+    root = Path(args.contracts)
+    plan = project.plan(root, env, reuse_from, trust_headers=headers_only)
     if args.strict and plan.warnings:  # before anything is written
         _report([replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in plan.warnings])
         return 1
     _report(plan.warnings)
     if args.command == "lint" and args.target:
-        findings = [f.problem(g.contract) for g in plan.generated for t in args.target for f in export.lint(g.contract, t)]
+        findings = _target_problems(plan, args.target)
         if findings:
             _report(findings)
             return 1
     if args.command == "lint":
         if not args.quiet:
             count = len(plan.warnings)
-            found = f"{count} warning{'s' * (count != 1)}" if count else "no problems"
-            print(f"{len(plan.generated)} contracts, {found}")
+            found = _count(count, "warning") if count else "no problems"
+            print(f"{_count(len(plan.generated), 'contract')}, {found}")
         return 0
     out = Path(args.out)
+    partial = project.partial_run(root, plan, out, args.command)
+    if partial is not None:
+        raise project.UsageError(partial)
     if args.command == "check":
         return _check(plan, out, args.quiet)
     changes = project.write(plan, out)
     if not args.quiet:
         changed = sum(1 for c in changes if c.kind != "unchanged")
         print(
-            f"generated {len(plan.generated)} modules, {len(plan.test_files)} test files, {changed} changed"
+            f"generated {_count(len(plan.generated), 'module')}, {_count(len(plan.test_files), 'test file')}, "
+            f"{changed} changed"
         )
         for change in changes:
             if change.kind != "unchanged":
@@ -221,28 +263,151 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 module``, ``2 modules``: never "1 modules"."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
+def _target_problems(plan: project.Plan, targets: list[str]) -> list[Problem]:
+    """What each target refuses, located in the contract files as they were found (like every other error)."""
+    found = []
+    for generated, shown in zip(plan.generated, plan.sources, strict=True):
+        for target in targets:
+            for finding in export.lint(generated.contract, target):
+                found.append(replace(finding.problem(generated.contract), file=shown))
+    return found
+
+
+def _lint_formatted(args: argparse.Namespace, env: object) -> int:
+    """``lint --format json|github``: every problem and warning on stdout, in the chosen format."""
+    contracts = 0
+    try:
+        plan = project.plan(Path(args.contracts), env)  # type: ignore[arg-type]
+        problems = list(plan.warnings) + (_target_problems(plan, args.target) if args.target else [])
+        contracts = len(plan.generated)
+    except ContractError as exc:
+        problems = list(exc.problems)
+    if args.strict:
+        problems = [replace(p, severity="error") if p.severity == "warning" else p for p in problems]
+    failed = any(p.severity == "error" for p in problems)
+    if args.format == "json":
+        import json
+
+        report = {
+            "contracts": contracts,
+            "errors": sum(1 for p in problems if p.severity == "error"),
+            "warnings": sum(1 for p in problems if p.severity != "error"),
+            "problems": [
+                {"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "message": p.message}
+                for p in problems
+            ],
+        }
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        for problem in problems:
+            print(github_annotation(problem))
+    return 1 if failed else 0
+
+
+def github_annotation(problem: Problem) -> str:
+    """A GitHub Actions workflow command: ``::error file=F,line=L,col=C::message`` (or ``::warning``).
+
+    Values are escaped as the runner expects (% CR LF everywhere, and : , in properties),
+    so a message with a newline or a path with a comma stays one annotation.
+    """
+
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    def prop(text: str) -> str:
+        return data(text).replace(":", "%3A").replace(",", "%2C")
+
+    kind = "error" if problem.severity == "error" else "warning"
+    return f"::{kind} file={prop(problem.file)},line={problem.line},col={problem.col}::{data(problem.message)}"
+
+
 def _schema(args: argparse.Namespace) -> int:
+    if args.all:
+        return _schema_all(args)
+    if args.contract is None:
+        print(
+            "toolshape: error: schema needs one contract file, or --all for every contract of a folder",
+            file=sys.stderr,
+        )
+        return 2
     path = Path(args.contract)
     if not path.is_file():
-        print(f"toolshape: error: {args.contract}: not a contract file", file=sys.stderr)
+        print(f"toolshape: error: {args.contract}: not a contract file (use --all for a folder)", file=sys.stderr)
         return 2
     checked = contract.check(source.load_file(path, args.contract))
-    _report(checked.warnings)
-    try:
-        result = export.export(checked, args.target)
-    except export.ExportError as exc:
-        _report([f.problem(checked) for f in exc.findings])
+    results = _exported([checked], args)
+    if results is None:
         return 1
-    print(result.to_json())
-    if not args.quiet:
-        for note in result.notes:
-            print(f"{checked.file}: note: {note}", file=sys.stderr)
+    print(results[0].to_json())
     return 0
+
+
+def _schema_all(args: argparse.Namespace) -> int:
+    """Every contract's definition for the target, as one JSON list (what a service registers)."""
+    import json
+
+    root = Path(args.contract or "contracts")
+    checked: list[contract.Contract] = []
+    problems: list[Problem] = []
+    for path in project.find_contracts(root):
+        try:
+            checked.append(contract.check(source.load_file(path, str(path))))
+        except ContractError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        _report(problems)
+        return 1
+    results = _exported(checked, args)
+    if results is None:
+        return 1
+    listed = [r.definition for r in results]
+    print(json.dumps(listed, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _exported(checked: list[contract.Contract], args: argparse.Namespace) -> list[export.ExportResult] | None:
+    """Each contract exported for ``args.target``, with warnings and notes said; None when refused.
+
+    A tool the platform refuses outright is an error. Strict mode left off (openai,
+    anthropic) is a warning at each reason, printed even with -q: a ``strict: false``
+    is never silent; with --strict it is an error and nothing is printed.
+    """
+    errors: list[Problem] = []
+    warnings: list[Problem] = [w for c in checked for w in c.warnings]
+    results: list[export.ExportResult] = []
+    for one in checked:
+        try:
+            result = export.export(one, args.target)
+        except export.ExportError as exc:
+            errors.extend(f.problem(one) for f in exc.findings)
+            continue
+        results.append(result)
+        mode = "OpenAI strict mode" if args.target.startswith("openai") else "Anthropic strict tool use"
+        for finding in result.strict_refused:
+            problem = finding.problem(one)
+            message = f"{mode} is off for this tool: {problem.message}"
+            warnings.append(replace(problem, severity="warning", message=message))
+    if args.strict:
+        errors.extend(replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in warnings)
+        warnings = []
+    _report(warnings + errors)
+    if errors:
+        return None
+    if not args.quiet:
+        for one, result in zip(checked, results, strict=True):
+            for note in result.notes:
+                print(f"{one.file}: note: {note}", file=sys.stderr)
+    return results
 
 
 def _import(args: argparse.Namespace) -> int:
     try:
-        imported = importer.import_file(Path(args.file))
+        imported = importer.import_file(Path(args.file), args.draft)
     except importer.ContractImportError as exc:
         colour = _use_colour(sys.stderr)
         for problem in exc.problems:
@@ -254,12 +419,14 @@ def _import(args: argparse.Namespace) -> int:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
     for item, path in zip(imported, written, strict=True):
+        for translation in item.translations:
+            print(f"{path}: translated: {translation}", file=sys.stderr)
         for warning in item.warnings:
             print(f"{path}: warning: {warning}", file=sys.stderr)
         if not args.quiet:
             print(f"imported: {path}")
     if not args.quiet:
-        print(f"imported {len(written)} contracts into {args.out}; add examples, then run toolshape generate")
+        print(f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run toolshape generate")
     return 0
 
 
@@ -346,8 +513,21 @@ def _new(args: argparse.Namespace) -> int:
     with open(target, "x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
         handle.write(STARTER.format(name=name))
     if not args.quiet:
-        print(f"created {target}: edit it, then run: toolshape lint {folder} && toolshape generate {folder}")
+        print(f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}")
     return 0
+
+
+def _generate_command(folder: Path) -> str:
+    """The command that regenerates the project ``folder`` belongs to, not a subfolder alone.
+
+    Generating ``contracts/billing`` by itself into ``generated/`` would take every other
+    tool out of it (``generate`` refuses that); a folder inside one named ``contracts`` is
+    generated with it. Otherwise the folder is the only contracts folder known here.
+    """
+    for ancestor in [folder, *folder.parents]:
+        if ancestor.name == "contracts":
+            return "toolshape generate" if ancestor == Path("contracts") else f"toolshape generate {ancestor}"
+    return f"toolshape generate {folder}"
 
 
 def _bad_new_name(name: str) -> str | None:
@@ -415,7 +595,7 @@ def _check(plan: project.Plan, out: Path, quiet: bool) -> int:
     if findings:
         return 1
     if not quiet:
-        print(f"{len(plan.files)} files in {out} are up to date")
+        print(f"{_count(len(plan.files), 'file')} in {out} {'is' if len(plan.files) == 1 else 'are'} up to date")
     return 0
 
 

@@ -51,8 +51,25 @@ COUNT_KEYWORDS = (
 )
 #: Keywords that take a number.
 BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-#: Keywords with no effect on validation.
-ANNOTATIONS = ("title", "description", "default", "examples", "$comment", "readOnly", "writeOnly", "deprecated")
+#: Keywords with no effect on validation: the 2020-12 meta-data and content vocabularies, $comment and $anchor.
+ANNOTATIONS = (
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "$anchor",
+)
+#: Annotations allowed only on the root of 'parameters' (a nested $id would change how $refs resolve).
+ROOT_ANNOTATIONS = ("$id",)
+#: The form of a $anchor (2020-12: an XML NCName restricted to ASCII).
+ANCHOR_RE = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 #: Keywords whose value is one subschema, or a list of them, or a mapping to them.
 ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties")
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
@@ -98,17 +115,12 @@ NOT_YET = (
     "dependencies",
     "unevaluatedProperties",
     "unevaluatedItems",
-    "$id",
     "$schema",
-    "$anchor",
     "$dynamicRef",
     "$dynamicAnchor",
     "$recursiveRef",
     "$recursiveAnchor",
     "$vocabulary",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
 )
 
 
@@ -282,6 +294,15 @@ class _Checker:
         for keyword in schema:
             if keyword in SCHEMA_KEYWORDS or keyword.startswith("x-"):
                 continue
+            if keyword in ROOT_ANNOTATIONS:
+                if path != ("parameters",):
+                    self.error(
+                        path + (keyword,),
+                        f"'{keyword}' is allowed only on the root of 'parameters': a nested one would change how "
+                        "$refs inside it resolve (toolshape import resolves them to #/$defs pointers)",
+                        at_key=True,
+                    )
+                continue
             if keyword in NOT_YET:
                 self.error(path + (keyword,), f"'{keyword}' is not supported by this version of toolshape", at_key=True)
             else:
@@ -295,7 +316,7 @@ class _Checker:
         self.counts(schema, path)
         self.bounds(schema, path, types)
         self.pattern(schema, path)
-        self.annotations(schema, path)
+        self.annotations(schema, path, depth)
         self.object_keywords(schema, path, depth)
         self.subschemas(schema, path, depth)
         self.applicator_rules(schema, path)
@@ -668,12 +689,25 @@ class _Checker:
         if problem is not None:
             self.error(path, problem, at_key=at_key)
 
-    def annotations(self, schema: dict, path: Path) -> None:
-        for keyword in ("title", "description", "$comment"):
+    def annotations(self, schema: dict, path: Path, depth: int) -> None:
+        """Annotations have no effect on validation, but a malformed one is still a typo to report."""
+        for keyword in ("title", "description", "$comment", "contentEncoding", "contentMediaType", "$id"):
             if keyword in schema and not isinstance(schema[keyword], str):
                 self.error(path + (keyword,), f"'{keyword}' must be a string")
+        for keyword in ("deprecated", "readOnly", "writeOnly"):
+            if keyword in schema and not isinstance(schema[keyword], bool):
+                self.error(path + (keyword,), f"'{keyword}' must be true or false")
         if "examples" in schema and not isinstance(schema["examples"], list):
             self.error(path + ("examples",), "'examples' in a schema must be a list of values")
+        anchor = schema.get("$anchor")
+        if "$anchor" in schema and not (isinstance(anchor, str) and ANCHOR_RE.fullmatch(anchor)):
+            self.error(path + ("$anchor",), "'$anchor' must be a name: a letter or _, then letters, digits, - _ .")
+        identifier = schema.get("$id")
+        if isinstance(identifier, str) and "#" in identifier.rstrip("#"):
+            self.error(path + ("$id",), "'$id' must not hold a fragment (2020-12); name a place with '$anchor'")
+        if "contentSchema" in schema:
+            # An annotation, but a schema all the same: checked like one, never applied.
+            self.schema(schema["contentSchema"], path + ("contentSchema",), depth + 1)
 
     def object_keywords(self, schema: dict, path: Path, depth: int) -> None:
         properties = schema.get("properties", {})
@@ -843,6 +877,8 @@ _KEYWORD_KIND = {
         "object",
     ),
 }
+#: The kind of value each validation keyword applies to (public: the importer drops those 'type' rules out).
+KEYWORD_KIND = _KEYWORD_KIND
 #: The lower and upper bound keyword of each type, for did-you-mean hints.
 _COUNTERPART = {
     "string": {"min": "minLength", "max": "maxLength"},

@@ -23,8 +23,22 @@ Each change gets an effect on callers:
     title, description, default, examples, ``$comment``, ``x-*``, the order of
     properties: no effect on which arguments pass (listed because a description
     changes what the model is told);
+``equivalent``
+    no effect on which arguments pass, shown by an exhaustive search (the two patterns
+    match the same strings, the bounds admit the same numbers, the entries of an
+    ``allOf``/``anyOf``/``oneOf`` were only reordered); never fails ``--fail-on``;
 ``undetermined``
-    "changed, effect not determined": no witness was found, so nothing is claimed.
+    "changed, effect not determined": no witness was found and no exhaustive search
+    rules a direction out, so nothing is claimed; ``Change.reason`` says why (the
+    witness budget ran out, a pattern search did not finish, formats are sampled, ...).
+
+A direction is *ruled out* only by an exhaustive search of the changed schema node alone
+(:meth:`_Search.decide`: the regex difference of two patterns when it is complete,
+interval arithmetic for numeric and length bounds, set inclusion for ``type``, ``enum``
+and ``required``, "an added assertion cannot widen" for ``format``, ``allOf`` entries and
+the like, "an added ``anyOf`` entry cannot narrow") together with the node's *polarity* (:func:`_polarity`: a node under an
+odd number of ``not`` turns narrowing into widening; under ``oneOf``, ``if``, a ``$ref``
+target or ``unevaluated*`` no direction is ruled out, only equivalence is claimed).
 
 A breaking or widening claim is never guessed from the keyword: it is made only
 when a *witness* was found, a concrete argument object accepted by one side and
@@ -52,15 +66,17 @@ import copy
 import hashlib
 import itertools
 import json
+import math
 import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import cases, contract, pipeline, reference, render, source
+from . import cases, contract, pipeline, reference, regex, render, source
 from .errors import ContractError, Problem
 from .witness import budget, sources
 from .witness.values import Engine
@@ -70,7 +86,7 @@ Parts = tuple[str | int, ...]
 Place = tuple[Any, ...]
 
 #: The effects a change can have, most severe first (the order of the summary).
-EFFECTS = ("breaking", "both", "widening", "undetermined", "annotation")
+EFFECTS = ("breaking", "both", "widening", "undetermined", "equivalent", "annotation")
 #: Values of ``--fail-on``.
 FAIL_ON = ("breaking", "widening", "any")
 #: Values of ``--format``.
@@ -96,6 +112,16 @@ _MAX_VALUES = 120
 _MAX_REFERENCE_CHECKS = 400
 #: Strings longer than this are shortened in text and markdown output (JSON has them whole).
 SHOW_STRING = 40
+
+
+#: Why an effect is not (fully) determined: ``Change.reason``.
+REASON_BUDGET = "the witness budget ran out"
+REASON_PATTERN = "a pattern search did not finish"
+REASON_FORMAT = "formats are sampled"
+REASON_COMBINATOR = "combinators are searched with sampled candidates, not decided"
+REASON_SAMPLED = "no witness among the arguments tried, and no exhaustive search for this change"
+REASON_PLACE = "under oneOf, if, a $ref target or unevaluated*, a narrower schema can also widen callers' arguments"
+REASON_MASKED = "the changed schema differs, but no arguments tried show it (the rest of the schema may hide it)"
 
 
 class UsageError(Exception):
@@ -142,6 +168,9 @@ class Change:
     change: str  # what changed, in words
     effect: str  # one of EFFECTS
     witnesses: tuple[Witness, ...] = ()  # breaking first; two for "both"
+    #: Why the effect is not fully determined: for "undetermined", why no direction is known; for
+    #: "breaking" or "widening", why the other direction is not ruled out. None: fully determined.
+    reason: str | None = None
 
     @property
     def where(self) -> str:
@@ -161,6 +190,7 @@ class Change:
             "old_status": first.old_status if first else None,
             "new_status": first.new_status if first else None,
             "witnesses": [w.as_dict() for w in self.witnesses],
+            "reason": self.reason,
         }
 
 
@@ -376,8 +406,15 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
 # -- the comparison ---------------------------------------------------------------
 
 
-def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path | None = None) -> Report:
-    """Compare two sets of contracts (``{display path: raw bytes}`` each)."""
+def diff(
+    old: Mapping[str, bytes],
+    new: Mapping[str, bytes],
+    *,
+    templates: Path | None = None,
+    steps: int = budget.DEFAULT_STEPS,
+) -> Report:
+    """Compare two sets of contracts (``{display path: raw bytes}`` each); ``steps`` is each changed
+    tool's witness budget (:class:`toolshape.witness.budget.Budget`)."""
     report = Report()
     env = _environment(templates)
     old_side = _load_side(old, report)
@@ -395,7 +432,7 @@ def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path 
             if _ready(after[name], env, report):
                 report.changes.append(_tool_gone(after[name], name, removed=False))
         else:
-            found = _compare_tool(before[name], after[name], env, report)
+            found = _compare_tool(before[name], after[name], env, report, steps)
             if found:
                 report.changed.append(name)
                 report.changes.extend(found)
@@ -414,12 +451,17 @@ def _tool_gone(built: _Built, name: str, *, removed: bool) -> Change:
             status = ("accept", UNKNOWN_TOOL) if removed else (UNKNOWN_TOOL, "accept")
             witnesses = (Witness(copy.deepcopy(arguments), *status),)
             break
+    reason = None if witnesses else "no accepted example or derived case to witness it"
     if removed:
-        return Change(name, None, f"tool removed (was {built.display})", "breaking" if witnesses else "undetermined", witnesses)
-    return Change(name, None, f"tool added ({built.display})", "widening" if witnesses else "undetermined", witnesses)
+        effect = "breaking" if witnesses else "undetermined"
+        return Change(name, None, f"tool removed (was {built.display})", effect, witnesses, reason)
+    effect = "widening" if witnesses else "undetermined"
+    return Change(name, None, f"tool added ({built.display})", effect, witnesses, reason)
 
 
-def _compare_tool(old: _Built, new: _Built, env: Any, report: Report) -> list[Change]:
+def _compare_tool(
+    old: _Built, new: _Built, env: Any, report: Report, steps: int = budget.DEFAULT_STEPS
+) -> list[Change]:
     if old.raw == new.raw:
         return []
     name = new.checked.name
@@ -438,10 +480,14 @@ def _compare_tool(old: _Built, new: _Built, env: Any, report: Report) -> list[Ch
             found.append(Change(name, None, f"{key}: {text}", "annotation"))
     if pending and any(not p.annotation for p in pending) and not (_ready(old, env, report) and _ready(new, env, report)):
         # A side cannot be generated (the errors say why): list the places, claim nothing.
-        found.extend(Change(name, _pointer(p.parts), p.text, "annotation" if p.annotation else "undetermined") for p in pending)
+        cannot = "a side's validator could not be generated"
+        found.extend(
+            Change(name, _pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
+            for p in pending
+        )
     elif pending and any(not p.annotation for p in pending):
         try:
-            search: _Search | None = _Search(old, new, report)
+            search: _Search | None = _Search(old, new, report, steps)
         except Exception as exc:  # noqa: BLE001 - a bug here must not hide the changes themselves
             report.notes.append(f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug")
             search = None
@@ -453,10 +499,10 @@ def _compare_tool(old: _Built, new: _Built, env: Any, report: Report) -> list[Ch
             except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
                 if search is not None:
                     report.notes.append(f"{name} {_pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})")
-                effect = "annotation" if item.annotation else "undetermined"
-                found.append(Change(name, _pointer(item.parts), item.text, effect))
+                why = None if item.settled else "the witness search failed (see the notes)"
+                found.append(Change(name, _pointer(item.parts), item.text, item.settled or "undetermined", reason=why))
     else:
-        found.extend(Change(name, _pointer(p.parts), p.text, "annotation") for p in pending)
+        found.extend(Change(name, _pointer(p.parts), p.text, p.settled or "annotation") for p in pending)
     old_examples = _examples_key(old.checked)
     new_examples = _examples_key(new.checked)
     if old_examples != new_examples:
@@ -495,6 +541,12 @@ class _Pending:
     member: tuple[Any, ...] = ()  # (the enum member or type added or removed,)
     extra: bool = False  # about keys no property names (additionalProperties, patternProperties)
     items: bool = False  # about array items (items, prefixItems, contains)
+    equivalent: bool = False  # known to change nothing without a search (entries reordered); annotation is True too
+
+    @property
+    def settled(self) -> str | None:
+        """The effect known without a witness search: "equivalent", "annotation", or None."""
+        return ("equivalent" if self.equivalent else "annotation") if self.annotation else None
 
 
 def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, new_root: Any) -> None:
@@ -516,6 +568,9 @@ def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, 
             _walk_map(keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root)
         elif keyword in _ONE_SCHEMA and had and has:
             _walk(before, after, here, out, old_root, new_root)
+        elif keyword in _REORDERABLE and had and has and _reordered(before, after):
+            text = f"order of {keyword} entries changed (no validation effect)"
+            out.append(_Pending(here, parts, text, annotation=True, equivalent=True))
         elif keyword in _SCHEMA_LISTS and had and has and isinstance(before, list) and isinstance(after, list):
             for i in range(max(len(before), len(after))):
                 if i < len(before) and i < len(after):
@@ -539,6 +594,17 @@ def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, 
                 pending.annotation = True  # true is what the keyword means when absent
                 pending.text += " (the same as leaving it out: no validation effect)"
             out.append(pending)
+
+
+#: Lists of subschemas whose order has no effect on which instances pass.
+_REORDERABLE = frozenset({"allOf", "anyOf", "oneOf"})
+
+
+def _reordered(before: Any, after: Any) -> bool:
+    """Whether two subschema lists hold the same entries, only in another order."""
+    if not (isinstance(before, list) and isinstance(after, list)) or len(before) != len(after):
+        return False
+    return sorted(map(_dump, before)) == sorted(map(_dump, after))
 
 
 def _about(pending: _Pending) -> _Pending:
@@ -707,7 +773,7 @@ _EXTRA = ("extra",)  # a key no property names
 class _Search:
     """Finds, checks and attributes witnesses for the changes of one tool."""
 
-    def __init__(self, old: _Built, new: _Built, report: Report) -> None:
+    def __init__(self, old: _Built, new: _Built, report: Report, steps: int = budget.DEFAULT_STEPS) -> None:
         self.old, self.new, self.report = old, new, report
         self.verdicts: dict[str, tuple[Any, Any] | None] = {}
         self.reference_cache: dict[str, tuple[set, set]] = {}
@@ -732,7 +798,9 @@ class _Search:
         bases += [self.prune(c, ("reject", "accept")) for c in sorted(new_only, key=_size)[:1]]
         self.bases = _unique(bases)[: _MAX_BASES + 2]
         # One witness budget for the tool: both sides' engines draw on it.
-        self.budget = budget.Budget()
+        self.budget = budget.Budget(steps)
+        #: The per-change limit on reference checks cut a witness search short.
+        self.checks_cut = False
         self.old_engine = Engine(old.parameters, self.budget)
         self.new_engine = Engine(new.parameters, self.budget)
 
@@ -782,13 +850,13 @@ class _Search:
     def judge(self, tool: str, item: _Pending) -> Change:
         pointer = _pointer(item.parts)
         if item.annotation:
-            return Change(tool, pointer, item.text, "annotation")
+            return Change(tool, pointer, item.text, item.settled or "annotation")
         undone = copy.deepcopy(self.new.parameters)
         try:
             assert item.undo is not None
             item.undo(undone)
         except Exception:  # noqa: BLE001 - the change cannot be isolated: claim nothing
-            return Change(tool, pointer, item.text, "undetermined")
+            return Change(tool, pointer, item.text, "undetermined", reason="the change cannot be undone on its own")
         clean: dict[str, Any] = {}  # direction -> arguments this change alone explains
         loose: dict[str, Any] = {}  # direction -> arguments it only contributes to
         budget = _MAX_REFERENCE_CHECKS
@@ -801,6 +869,7 @@ class _Search:
                 continue
             budget -= 1
             if budget < 0:
+                self.checks_cut = True
                 break
             found = self.witness(arguments, undone, direction)
             if found is None:
@@ -817,11 +886,150 @@ class _Search:
                 is_clean = direction in clean
                 arguments = self.minimize(clean[direction] if is_clean else loose[direction], undone, direction, is_clean)
                 best[direction] = self.as_witness(arguments, undone, direction)
-        if not best:
-            return Change(tool, pointer, item.text, "undetermined")
-        effect = "both" if len(best) == 2 else next(iter(best))
+        return self.attribute(tool, item, undone, best)
+
+    def attribute(self, tool: str, item: _Pending, undone: Any, best: dict[str, Witness]) -> Change:
+        """The effect from the witnesses found and the directions an exhaustive search rules out.
+
+        A witness proves its direction; a direction without one is ruled out only by
+        :meth:`decide` (the changed node alone) read through the node's polarity. Neither
+        direction possible is "equivalent"; otherwise a missing direction stays open, with the
+        reason no search could close it.
+        """
+        pointer = _pointer(item.parts)
+        decision = self.decide(item, undone)
+        polarity = _polarity(self.new.parameters, item.node)
+        ruled_out = decision.ruled_out(polarity)
+        if polarity is None and False in (decision.narrows, decision.widens) and not decision.reason:
+            decision = replace(decision, reason=REASON_PLACE)  # the node's direction is known, the callers' is not
         witnesses = tuple(best[d] for d in ("breaking", "widening") if d in best)
-        return Change(tool, pointer, item.text, effect, witnesses)
+        contradicted = [d for d in best if d in ruled_out]
+        if contradicted:  # a checked witness beats the search: say so, claim what the witness shows
+            self.report.notes.append(
+                f"{tool} {pointer}: a {contradicted[0]} witness was found that the exhaustive search ruled out; "
+                "this is a toolshape bug"
+            )
+            ruled_out = set()
+        if len(best) == 2:
+            return Change(tool, pointer, item.text, "both", witnesses)
+        if best:
+            direction = next(iter(best))
+            other = "widening" if direction == "breaking" else "breaking"
+            reason = None if other in ruled_out else f"whether it is also {other}: {self.why(decision)}"
+            return Change(tool, pointer, item.text, direction, witnesses, reason)
+        if ruled_out == {"breaking", "widening"}:
+            return Change(tool, pointer, item.text, "equivalent")
+        reason = self.why(decision)
+        if reason == REASON_SAMPLED and (decision.narrows or decision.widens):
+            reason = REASON_MASKED  # the exhaustive search found a difference at the node itself
+        return Change(tool, pointer, item.text, "undetermined", reason=reason)
+
+    def why(self, decision: _Decision) -> str:
+        """Why a direction stays open: the search that was cut, else what kind of search this change has."""
+        if decision.reason in (REASON_BUDGET, REASON_PATTERN):
+            return decision.reason
+        if self.budget.exhausted or self.checks_cut:
+            return REASON_BUDGET
+        return decision.reason or REASON_SAMPLED
+
+    # -- deciding one change exhaustively ------------------------------------------------
+
+    def decide(self, item: _Pending, undone: Any) -> _Decision:
+        """What the changed schema node alone can do: the node with the change undone (as in
+        ``undone``) against the new node; only one keyword differs between them. Exhaustive
+        procedures exist for ``pattern`` (regex difference), numeric and length bounds (intervals),
+        ``type``, ``enum`` and ``required`` (sets); anything else is left open with its reason."""
+        combinator = any(part in _COMBINATORS for part in item.parts if isinstance(part, str))
+        open_reason = REASON_COMBINATOR if combinator else REASON_SAMPLED
+        if len(item.parts) >= 2 and item.parts[-2] in ("allOf", "anyOf") and item.node == item.parts[:-2]:
+            return self.decide_entry(item, undone)
+        if item.parts[:-1] != item.node or not item.parts:
+            return _Decision(None, None, open_reason)  # a whole subschema or list entry
+        keyword = item.parts[-1]
+        before, after = _maybe(undone, item.node), _maybe(self.new.parameters, item.node)
+        if not (isinstance(before, dict) and isinstance(after, dict)):
+            return _Decision(None, None, open_reason)
+        if keyword == "pattern":
+            return self.decide_pattern(before, after)
+        if keyword == "format":
+            return _keyword_added_or_removed(keyword, before, after, REASON_FORMAT)
+        decided = _decide_structurally(keyword, before, after)
+        if keyword in _BOUND_FAMILY and not (decided and decided.narrows is False and decided.widens is False):
+            # Bounds rewritten together (minimum: 1 -> exclusiveMinimum: 0 on an integer): each
+            # change undone alone differs, but the old node and the new one admit the same values.
+            whole = self.decide_bounds_together(item.node, keyword)
+            if whole is not None:
+                return whole
+        return decided if decided is not None else _Decision(None, None, open_reason)
+
+    def decide_entry(self, item: _Pending, undone: Any) -> _Decision:
+        """An ``allOf`` entry added only refuses more, an ``anyOf`` entry added only accepts more
+        (and the reverse for one removed); what the entry itself admits is sampled, not decided."""
+        before, after = _maybe(undone, item.parts[:-1]), _maybe(self.new.parameters, item.parts[:-1])
+        if not (isinstance(before, list) and isinstance(after, list)) or abs(len(after) - len(before)) != 1:
+            return _Decision(None, None, REASON_COMBINATOR)
+        added = len(after) > len(before)
+        if (item.parts[-2] == "allOf") == added:
+            return _Decision(None, False, REASON_COMBINATOR)  # allOf entry added, anyOf entry removed
+        return _Decision(False, None, REASON_COMBINATOR)
+
+    def decide_bounds_together(self, node: Parts, keyword: str) -> _Decision | None:
+        """Equivalence of the old and the new node when all that differs between them is bounds of
+        ``keyword``'s family (and annotations); None when that is not so or they differ."""
+        old_node, new_node = _maybe(self.old.parameters, node), _maybe(self.new.parameters, node)
+        if not (isinstance(old_node, dict) and isinstance(new_node, dict)):
+            return None
+        family = _BOUND_FAMILY[keyword]
+        keys = set(old_node) | set(new_node)
+        differing = {k for k in keys if k not in old_node or k not in new_node or _dump(old_node[k]) != _dump(new_node[k])}
+        if not differing <= family | _ANNOTATION_KEYWORDS:
+            return None
+        decided = _decide_structurally(keyword, old_node, new_node)
+        return decided if decided is not None and decided.narrows is False and decided.widens is False else None
+
+    def decide_pattern(self, before: dict[str, Any], after: dict[str, Any]) -> _Decision:
+        """The regex difference both ways (strings of one pattern the other does not match),
+        within the node's own length bounds; exact when the search is complete."""
+        if not _may_be(before, "string"):
+            return _Decision(False, False)
+        low = before.get("minLength", 0)
+        high = before.get("maxLength")
+        low = low if _is_count(low) else 0
+        high = high if _is_count(high) else None
+        answers: list[bool | None] = []
+        reason: str | None = None
+        old_pattern, new_pattern = before.get("pattern"), after.get("pattern")
+        for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
+            if not isinstance(theirs, str):
+                answers.append(False)  # no pattern on the other side: it refuses no string for it
+                continue
+            steps = self.budget.grant()
+            if steps <= 0:
+                answers.append(None)
+                reason = REASON_BUDGET
+                continue
+            try:
+                search = regex.strings(
+                    [mine if isinstance(mine, str) else ""],  # no pattern: every string ("" matches anywhere)
+                    excluded=[theirs],
+                    min_length=low,
+                    max_length=high,
+                    steps=steps,
+                )
+            except regex.PatternError:
+                answers.append(None)
+                reason = reason or REASON_SAMPLED
+                continue
+            self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
+            if search.found:
+                answers.append(True)
+            elif search.complete:
+                answers.append(False)
+            else:
+                answers.append(None)
+                self.budget.searches_cut = True
+                reason = reason or REASON_PATTERN
+        return _Decision(answers[0], answers[1], reason)
 
     def minimize(self, arguments: Any, undone: Any, direction: str, clean: bool) -> Any:
         """Drop keys and array items from a witness while it stays one (and stays clean)."""
@@ -975,6 +1183,223 @@ class _Search:
                 except Exception:  # noqa: BLE001, S112 - a $ref into the other side: try the next root
                     continue
         return False
+
+
+# -- exhaustive decisions for one changed node -------------------------------------------------
+
+#: Keywords whose subschemas make a change a combinator change.
+_COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
+_NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+#: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
+_COUNT_BOUNDS = (
+    ("minLength", "maxLength", "string"),
+    ("minItems", "maxItems", "array"),
+    ("minProperties", "maxProperties", "object"),
+)
+#: Each bound keyword's family: the keywords that together make one range.
+_BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in _NUMBER_BOUNDS}
+_BOUND_FAMILY.update({k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)})
+_JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """What the changed node alone can do. ``narrows``: some value the node accepted before the
+    change is refused after it; ``widens``: the reverse. False is exhaustively ruled out; True
+    and None claim nothing (a node-level difference may still be masked elsewhere); ``reason``
+    says why a None was left open."""
+
+    narrows: bool | None
+    widens: bool | None
+    reason: str | None = None
+
+    def ruled_out(self, polarity: int | None) -> set[str]:
+        """The directions (for callers) this decision rules out, through the node's polarity."""
+        if self.narrows is False and self.widens is False:
+            return {"breaking", "widening"}  # the node accepts the same values wherever it is used
+        if polarity is None:
+            return set()
+        found = set()
+        if self.narrows is False:
+            found.add("breaking" if polarity > 0 else "widening")
+        if self.widens is False:
+            found.add("widening" if polarity > 0 else "breaking")
+        return found
+
+
+#: Keywords whose outcome depends on what sibling subschemas evaluated: no polarity under them.
+_SIBLING_KEYWORDS = ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")
+
+
+def _polarity(root: Any, node: Parts) -> int | None:
+    """+1 when the arguments the whole schema accepts grow with those the node at ``node``
+    accepts, -1 when they shrink (under an odd number of ``not``), None when neither is known
+    (under ``oneOf``, ``if``, ``contains`` with ``maxContains``, a ``$ref`` target, or anywhere
+    in a schema using ``unevaluated*`` or ``$dynamicRef``, whose outcome depends on siblings)."""
+    text = _dump(root)
+    if any(json.dumps(k) in text for k in _SIBLING_KEYWORDS):
+        return None
+    for ref in _refs(root):
+        if not ref.startswith("#"):
+            return None
+        target = tuple(p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/")[1:]) if ref != "#" else ()
+        if tuple(str(p) for p in node[: len(target)]) == target:
+            return None
+    sign, i = 1, 0
+    while i < len(node):
+        step = node[i]
+        if step in ("properties", "patternProperties", "dependentSchemas", "allOf", "anyOf", "prefixItems"):
+            i += 2
+        elif step in ("then", "else", "items", "additionalProperties", "propertyNames", "contains"):
+            if step == "contains" and "maxContains" in (_maybe(root, node[:i]) or {}):
+                return None  # more matching items can fail maxContains
+            i += 1
+        elif step == "not":
+            sign, i = -sign, i + 1
+        else:
+            return None  # oneOf, if, $defs, contains with maxContains, anything unknown
+    return sign
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+def _types(node: dict[str, Any]) -> set[str] | None:
+    """The JSON types a node admits ("number" as "integer" plus non-integers), None for a bad ``type``."""
+    declared = node.get("type", list(_JSON_TYPES))
+    names = _as_list(declared)
+    if not all(isinstance(n, str) and n in _JSON_TYPES for n in names):
+        return None
+    found = set(names)
+    if "number" in found:
+        found |= {"integer", "fraction"}
+    found.discard("number")
+    return found
+
+
+def _may_be(node: dict[str, Any], kind: str) -> bool:
+    """Whether a node's ``type`` admits values of ``kind`` (unknown: True)."""
+    types = _types(node)
+    return types is None or kind in types
+
+
+def _keyword_added_or_removed(keyword: str, before: dict[str, Any], after: dict[str, Any], reason: str) -> _Decision:
+    """An assertion keyword that only refuses: adding it cannot widen, removing it cannot narrow."""
+    if keyword not in before and keyword in after:
+        return _Decision(None, False, reason)
+    if keyword in before and keyword not in after:
+        return _Decision(False, None, reason)
+    return _Decision(None, None, reason)
+
+
+def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, Any]) -> _Decision | None:
+    """Bounds by intervals, ``type``/``enum``/``required`` by set inclusion; None: no exact procedure."""
+    if keyword in _NUMBER_BOUNDS:
+        if not _may_be(before, "integer"):
+            return _Decision(False, False)
+        integers = not _may_be(before, "fraction")
+        old_range, new_range = _number_range(before, integers), _number_range(after, integers)
+        if old_range is None or new_range is None:
+            return None
+        return _Decision(not _within(old_range, new_range), not _within(new_range, old_range))
+    for low_key, high_key, kind in _COUNT_BOUNDS:
+        if keyword in (low_key, high_key):
+            if not _may_be(before, kind):
+                return _Decision(False, False)
+            old_count, new_count = _count_range(before, low_key, high_key), _count_range(after, low_key, high_key)
+            if old_count is None or new_count is None:
+                return None
+            return _Decision(not _within(old_count, new_count), not _within(new_count, old_count))
+    if keyword == "type":
+        old_types, new_types = _types(before), _types(after)
+        if old_types is None or new_types is None:
+            return None
+        return _Decision(not old_types <= new_types, not new_types <= old_types)
+    if keyword == "enum":
+        old_enum, new_enum = before.get("enum"), after.get("enum")
+        if not (isinstance(old_enum, list) and isinstance(new_enum, list)):
+            return _keyword_added_or_removed(keyword, before, after, REASON_SAMPLED)
+        return _Decision(not _members_in(old_enum, new_enum), not _members_in(new_enum, old_enum))
+    if keyword == "const" and "const" in before and "const" in after:
+        if contract.json_equal(before["const"], after["const"]):
+            return _Decision(False, False)  # 1 -> 1.0
+        return None
+    if keyword == "required":
+        old_keys = set(map(str, _as_list(before.get("required", []))))
+        new_keys = set(map(str, _as_list(after.get("required", []))))
+        return _Decision(not new_keys <= old_keys, not old_keys <= new_keys)
+    if keyword in ("const", "multipleOf", "uniqueItems", "dependentRequired", "not", "additionalProperties", "items"):
+        reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
+        return _keyword_added_or_removed(keyword, before, after, reason)
+    return None
+
+
+#: An integer or real range: (low, low open, high, high open); None is unbounded.
+_Range = tuple[Fraction | None, bool, Fraction | None, bool]
+
+
+def _number_range(node: dict[str, Any], integers: bool) -> _Range | None:
+    """The numbers a node's bounds admit, as a closed integer range when only integers pass."""
+    low: Fraction | None = None
+    high: Fraction | None = None
+    low_open = high_open = False
+    for keyword in _NUMBER_BOUNDS:
+        if keyword not in node:
+            continue
+        value = node[keyword]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        bound, is_open = Fraction(value), keyword.startswith("exclusive")
+        if keyword in ("minimum", "exclusiveMinimum"):
+            if low is None or bound > low or (bound == low and is_open):
+                low, low_open = bound, is_open
+        elif high is None or bound < high or (bound == high and is_open):
+            high, high_open = bound, is_open
+    if not integers:
+        return (low, low_open, high, high_open)
+    first = None if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
+    last = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
+    return (None if first is None else Fraction(first), False, None if last is None else Fraction(last), False)
+
+
+def _count_range(node: dict[str, Any], low_key: str, high_key: str) -> _Range | None:
+    low, high = node.get(low_key, 0), node.get(high_key)
+    if not _is_count(low) or (high is not None and not _is_count(high)):
+        return None
+    return (Fraction(low), False, None if high is None else Fraction(high), False)
+
+
+def _empty(span: _Range) -> bool:
+    low, low_open, high, high_open = span
+    return low is not None and high is not None and (low > high or (low == high and (low_open or high_open)))
+
+
+def _within(inner: _Range, outer: _Range) -> bool:
+    """Whether every value of ``inner`` lies in ``outer`` (integer ranges are closed and exact)."""
+    if _empty(inner):
+        return True
+    low, low_open, high, high_open = inner
+    o_low, o_low_open, o_high, o_high_open = outer
+    low_ok = o_low is None or (low is not None and (low > o_low or (low == o_low and (low_open or not o_low_open))))
+    high_ok = o_high is None or (
+        high is not None and (high < o_high or (high == o_high and (high_open or not o_high_open)))
+    )
+    return low_ok and high_ok
+
+
+def _members_in(inner: list[Any], outer: list[Any]) -> bool:
+    return all(any(contract.json_equal(a, b) for b in outer) for a in inner)
 
 
 # -- instance places and crafted values -------------------------------------------------------
@@ -1401,15 +1826,19 @@ def _why(witness: Witness) -> str:
     return said
 
 
-def _effect_words(effect: str) -> str:
-    return "changed, effect not determined" if effect == "undetermined" else effect
+def _effect_words(change: Change) -> str:
+    """The effect as the reports print it; "not determined" carries its reason."""
+    if change.effect == "undetermined":
+        return "changed, effect not determined" + (f" ({change.reason})" if change.reason else "")
+    return change.effect
 
 
 def summary(report: Report) -> str:
     """One line: the counts of changes by effect, and of tools."""
     counts = report.counts()
     parts = [f"{counts['breaking']} breaking", f"{counts['widening']} widening", f"{counts['both']} both"]
-    parts += [f"{counts['annotation']} annotation", f"{counts['undetermined']} not determined"]
+    parts += [f"{counts['equivalent']} equivalent", f"{counts['annotation']} annotation"]
+    parts.append(f"{counts['undetermined']} not determined")
     tools = f"{_plural(len(report.changed), 'tool')} changed, {len(report.added)} added, {len(report.removed)} removed"
     line = f"{', '.join(parts)} ({tools})"
     if report.errors:
@@ -1425,7 +1854,7 @@ def format_text(report: Report) -> str:
     """One line per change, then the errors, notes and a summary line."""
     lines = []
     for change in report.changes:
-        line = f"{change.tool} {change.where}: {change.change} -> {_effect_words(change.effect)}"
+        line = f"{change.tool} {change.where}: {change.change} -> {_effect_words(change)}"
         for witness in change.witnesses:
             line += f"; witness {_shown(witness.arguments)} ({_why(witness)})"
         lines.append(line)
@@ -1449,7 +1878,7 @@ def format_markdown(report: Report) -> str:
         state = "added" if tool in report.added else "removed" if tool in report.removed else "changed"
         out += [f"### {_code(tool)} ({state})", "", "| where | change | effect | witness |", "|---|---|---|---|"]
         for change in changes:
-            effect = _effect_words(change.effect)
+            effect = _effect_words(change)
             if change.effect in ("breaking", "widening", "both"):
                 effect = f"**{effect}**"
             witness = "<br>".join(f"{_code(_shown(w.arguments))} {_cell(_why(w))}" for w in change.witnesses) or ""
@@ -1459,7 +1888,8 @@ def format_markdown(report: Report) -> str:
         out += ["### Notes", ""] + [f"- {_cell(n)}" for n in report.notes] + [""]
     out.append(
         "<sub>A witness is a concrete argument object that one side's generated validator accepts and the other refuses: "
-        "breaking = accepted before, refused now; widening = the reverse. Long strings are shortened here; "
+        "breaking = accepted before, refused now; widening = the reverse; equivalent = an exhaustive search found "
+        "no argument either way. Long strings are shortened here; "
         "`toolshape diff --format json` has them whole.</sub>"
     )
     return "\n".join(out) + "\n"
@@ -1484,7 +1914,17 @@ def format_json(report: Report) -> str:
     """A JSON list: one object per change (and one per contract error, effect "error")."""
     items: list[dict[str, Any]] = [c.as_dict() for c in report.changes]
     items += [
-        {"tool": None, "pointer": None, "change": e, "effect": "error", "witness": None, "old_status": None, "new_status": None, "witnesses": []}
+        {
+            "tool": None,
+            "pointer": None,
+            "change": e,
+            "effect": "error",
+            "witness": None,
+            "old_status": None,
+            "new_status": None,
+            "witnesses": [],
+            "reason": None,
+        }
         for e in report.errors
     ]
     return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
@@ -1503,7 +1943,8 @@ def render_report(report: Report, fmt: str = "text") -> str:
 
 def should_fail(changes: Iterable[Change], fail_on: str | None) -> bool:
     """Whether ``--fail-on`` matches: "breaking" (breaking, both, or not determined), "widening"
-    (widening, both, or not determined), "any" (any change at all); None never fails.
+    (widening, both, or not determined), "any" (any change but an equivalent one: a rewrite shown
+    to change nothing, such as a pattern spelled another way); None never fails.
 
     A change whose effect could not be determined matches both breaking and widening:
     nothing proves it is neither, so CI asks a person to look.
@@ -1515,7 +1956,7 @@ def should_fail(changes: Iterable[Change], fail_on: str | None) -> bool:
     wanted = {
         "breaking": {"breaking", "both", "undetermined"},
         "widening": {"widening", "both", "undetermined"},
-        "any": set(EFFECTS),
+        "any": set(EFFECTS) - {"equivalent"},
     }[fail_on]
     return any(c.effect in wanted for c in changes)
 
@@ -1542,7 +1983,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--fail-on",
         choices=FAIL_ON,
         default=None,
-        help="exit 1 when a change has this effect (breaking and widening include 'not determined'; any: every change)",
+        help="exit 1 when a change has this effect (breaking and widening include 'not determined'; "
+        "any: every change but an equivalent one)",
     )
     parser.add_argument("--templates", type=Path, default=None, help="a folder of templates overriding the built-in ones by file name")
     return parser

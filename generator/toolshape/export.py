@@ -3,8 +3,11 @@
 ``export(contract, target)`` returns the tool definition a platform expects (an
 :class:`ExportResult`: the JSON-ready ``definition`` and human-readable ``notes``);
 ``lint(contract, target)`` returns what the platform *refuses* (:class:`Finding`, each
-located at a node of ``parameters``). Targets: ``jsonschema``, ``openai``, ``anthropic``,
-``gemini``, ``mcp``.
+located at a node of ``parameters``); ``definitions(contracts, target)`` the list of every
+tool's definition a service registers (``schema --all``). Targets: ``jsonschema``,
+``openai`` (Chat Completions), ``openai-responses`` (the Responses API shape, the same
+rules), ``anthropic``, ``gemini`` (``parametersJsonSchema``: the contract's JSON Schema),
+``gemini-legacy`` (the legacy ``parameters``, an OpenAPI 3.0 subset), ``mcp``.
 
 One principle decides every translation: **an exported schema never refuses arguments
 the contract accepts.** It is the contract's own schema or a loosening of it, so a model
@@ -18,12 +21,19 @@ through that the contract does not is caught by the generated validator.
   ``oneOf`` becomes ``anyOf``, ``allOf`` and ``$ref`` beside other keywords are merged into
   one schema, Gemini's exclusive bounds become inclusive ones: always a loosening, always
   noted.
-* Where no loosening is expressible (OpenAI strict mode needs every property in
-  ``required``, both strict modes need ``additionalProperties: false`` on every object, a
-  recursive definition cannot be inlined for Gemini), :func:`lint` reports a finding. For
+* OpenAI strict mode needs every property in ``required``: the export lists each optional
+  key there with ``null`` added to its schema, records it (:class:`ConvertedKey`, in
+  ``ExportResult.converted``) and notes it; a ``null`` from the model then stands for the
+  absent key (the generated package is to remove it before validation), unless the
+  contract itself allows ``null`` there. Objects get ``properties: {}`` and arrays
+  ``items: {}`` where OpenAI demands them; ``prefixItems`` become ``items`` with ``anyOf``.
+* Where no loosening is expressible (both strict modes need ``additionalProperties:
+  false`` on every object, OpenAI an ``items`` schema with a type, a recursive definition
+  cannot be inlined for Gemini's legacy field), :func:`lint` reports a finding. For
   OpenAI and Anthropic, :func:`export` then emits the tool with strict mode off (the schema
-  unchanged, and a note that nothing is enforced by the platform); for Gemini, and for a
-  tool name a platform refuses, :func:`export` raises :class:`ExportError`.
+  unchanged but for the no-op fillers, a note, and the reasons in
+  ``ExportResult.strict_refused``); for Gemini's legacy field, and for a tool name a
+  platform refuses, :func:`export` raises :class:`ExportError`.
 
 So ``strict: true`` is emitted exactly when ``lint`` finds nothing.
 
@@ -93,7 +103,11 @@ from .errors import Problem
 
 Path = tuple[str | int, ...]
 
-TARGETS = ("jsonschema", "openai", "anthropic", "gemini", "mcp")
+TARGETS = ("jsonschema", "openai", "openai-responses", "anthropic", "gemini", "gemini-legacy", "mcp")
+#: The targets a service registers tools with (``schema --all``, :func:`definitions`).
+PLATFORMS = ("openai", "openai-responses", "anthropic", "gemini", "gemini-legacy", "mcp")
+#: Targets that are another target's rules in a different envelope (lint is shared).
+_SAME_RULES = {"openai-responses": "openai", "gemini-legacy": "gemini"}
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -115,7 +129,7 @@ ANTHROPIC_MAX_OPTIONAL = 24
 ANTHROPIC_MAX_UNIONS = 16
 
 #: Keywords that only annotate: never a constraint, so dropping them is never noted.
-_SILENT = ("examples", "$comment", "readOnly", "writeOnly", "deprecated")
+_SILENT = ("examples", "$comment", "readOnly", "writeOnly", "deprecated", "contentEncoding", "contentMediaType", "contentSchema", "$anchor", "$id")
 #: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
@@ -164,6 +178,30 @@ class Finding:
         return self.message
 
 
+@dataclass(frozen=True)
+class ConvertedKey:
+    """An optional property that the OpenAI strict export lists in ``required`` with ``null`` allowed.
+
+    ``path`` is the schema path (under ``parameters``) of the object schema that holds the
+    property, ``key`` the property name. ``contract_allows_null`` says whether the contract
+    itself accepts ``null`` for it: if not, a ``null`` from the model means "absent" and the
+    generated package removes the key before validation; if so, ``null`` keeps the
+    contract's meaning and the model has no way to leave the key out.
+    """
+
+    path: Path
+    key: str
+    contract_allows_null: bool
+
+    @property
+    def pointer(self) -> str:
+        return _pointer(self.path + ("properties", self.key))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready, for templates: ``{"schema_path": [...], "key": ..., "contract_allows_null": ...}``."""
+        return {"schema_path": list(self.path), "key": self.key, "contract_allows_null": self.contract_allows_null}
+
+
 @dataclass
 class ExportResult:
     """A tool definition for one target, and what the target leaves to the generated validator."""
@@ -173,6 +211,10 @@ class ExportResult:
     notes: list[str] = field(default_factory=list)
     #: openai and anthropic: whether the definition turns strict mode on; None for the other targets.
     strict: bool | None = None
+    #: openai with strict mode on: the optional keys made required and nullable (in schema order).
+    converted: list[ConvertedKey] = field(default_factory=list)
+    #: openai and anthropic with strict mode off: why strict mode cannot be used (never silent).
+    strict_refused: list[Finding] = field(default_factory=list)
 
     def to_json(self) -> str:
         """The definition as JSON text (2-space indent, UTF-8 kept), ending in a newline."""
@@ -193,11 +235,15 @@ def lint(contract: Contract, target: str) -> list[Finding]:
 
     For ``openai`` and ``anthropic`` the findings are the reasons strict mode cannot be
     used (plus, marked ``fatal``, what the platform refuses even without it); for
-    ``gemini`` everything found is fatal; ``jsonschema`` and ``mcp`` take any contract.
+    ``gemini-legacy`` everything found is fatal; ``gemini`` (``parametersJsonSchema``)
+    refuses only names; ``jsonschema`` and ``mcp`` take any contract.
     """
     _check_target(target)
-    if target in ("jsonschema", "mcp"):
+    rules = _SAME_RULES.get(target, target)
+    if rules in ("jsonschema", "mcp"):
         return []
+    if target == "gemini":
+        return _gemini_name_findings(contract)
     return _Lowering(contract, target).run()[1]
 
 
@@ -213,26 +259,57 @@ def export(contract: Contract, target: str) -> ExportResult:
     return result
 
 
+def definitions(contracts: list[Contract], target: str) -> list[dict[str, Any]]:
+    """Every tool's definition for ``target``, in the order given: the list a service registers.
+
+    This is what ``toolshape schema --all --target X`` prints (as a JSON array) and what the
+    generated package embeds for ``tool_definitions(X)``. Raises :class:`ExportError` (all
+    fatal findings of every tool) when the target refuses any tool outright, so a list is
+    never silently short of a tool.
+    """
+    _check_target(target)
+    found: list[Finding] = []
+    listed: list[dict[str, Any]] = []
+    for checked in contracts:
+        try:
+            listed.append(export(checked, target).definition)
+        except ExportError as exc:
+            found.extend(exc.findings)
+    if found:
+        raise ExportError(target, found)
+    return listed
+
+
 def _export(contract: Contract, target: str) -> ExportResult:
     if target == "jsonschema":
         return _export_jsonschema(contract)
     if target == "mcp":
         return _export_mcp(contract)
-    lowered, findings, notes = _Lowering(contract, target).run()
+    if target == "gemini":
+        return _export_gemini_json_schema(contract)
+    rules = _SAME_RULES.get(target, target)
+    lowering = _Lowering(contract, target)
+    lowered, findings, notes = lowering.run()
     fatal = [f for f in findings if f.fatal]
     if fatal:
         raise ExportError(target, fatal)
-    if target == "gemini":
+    if rules == "gemini":
         declaration: dict[str, Any] = {"name": contract.name, "description": contract.description}
         if lowered.get("properties"):
             declaration["parameters"] = lowered
         return ExportResult(target, declaration, notes)
     strict = not findings
+    converted: list[ConvertedKey] = []
     if strict:
         parameters = lowered
+        converted = list(lowering.converted.values())
+        if converted:
+            notes = notes + [_converted_note(converted)]
     else:
         parameters = _strip_extensions(contract.parameters)
-        mode = "OpenAI strict mode" if target == "openai" else "Anthropic strict tool use"
+        if rules == "openai":
+            parameters = _openai_fillers(parameters)
+        mode = "OpenAI strict mode" if rules == "openai" else "Anthropic strict tool use"
         notes = [
             (f"{mode} is off ({len(findings)} problem{'s' if len(findings) != 1 else ''}: "
             f"see lint --target {target}): the model is not constrained by this schema, "
@@ -245,11 +322,83 @@ def _export(contract: Contract, target: str) -> ExportResult:
             "parameters": parameters,
             "strict": strict,
         }
-        return ExportResult(target, {"type": "function", "function": function}, notes, strict)
+        return ExportResult(target, {"type": "function", "function": function}, notes, strict, converted, findings)
+    if target == "openai-responses":
+        responses = {
+            "type": "function",
+            "name": contract.name,
+            "description": contract.description,
+            "parameters": parameters,
+            "strict": strict,
+        }
+        return ExportResult(target, responses, notes, strict, converted, findings)
     tool: dict[str, Any] = {"name": contract.name, "description": contract.description, "input_schema": parameters}
     if strict:
         tool["strict"] = True
-    return ExportResult(target, tool, notes, strict)
+    return ExportResult(target, tool, notes, strict, [], findings)
+
+
+def _converted_note(converted: list[ConvertedKey]) -> str:
+    """Which optional keys OpenAI strict mode sees as required and nullable, and what a null then means."""
+    plain = [c.pointer for c in converted if not c.contract_allows_null]
+    ambiguous = [c.pointer for c in converted if c.contract_allows_null]
+    parts = []
+    if plain:
+        parts.append(
+            f"optional key{'s' * (len(plain) != 1)} {', '.join(plain)} "
+            f"{'are' if len(plain) != 1 else 'is'} exported as required with null allowed (OpenAI strict mode "
+            "requires every key): a null there means the key is absent"
+        )
+    if ambiguous:
+        parts.append(
+            f"optional key{'s' * (len(ambiguous) != 1)} {', '.join(ambiguous)} "
+            f"already allow{'s' * (len(ambiguous) == 1)} null in the contract and "
+            f"{'are' if len(ambiguous) != 1 else 'is'} exported as required: a null there "
+            "keeps the contract's meaning (the model cannot leave such a key out)"
+        )
+    return "; ".join(parts)
+
+
+def _gemini_name_findings(contract: Contract) -> list[Finding]:
+    """What Gemini refuses whatever the parameters field: the function name."""
+    if GEMINI_NAME.fullmatch(contract.name):
+        return []
+    message = (
+        "Gemini function names start with a letter or _ and have at most 64 of a-z A-Z 0-9 _ . : -: "
+        f"rename the tool {contract.name!r}"
+    )
+    return [Finding("gemini", (), message, True, ("name",))]  # the same for gemini-legacy (reported there too)
+
+
+def _export_gemini_json_schema(contract: Contract) -> ExportResult:
+    """A Gemini FunctionDeclaration with ``parametersJsonSchema``: the contract's schema ($ref, anyOf and all)."""
+    fatal = _gemini_name_findings(contract)
+    if fatal:
+        raise ExportError("gemini", fatal)
+    declaration = {
+        "name": contract.name,
+        "description": contract.description,
+        "parametersJsonSchema": _strip_extensions(contract.parameters),
+    }
+    return ExportResult("gemini", declaration, _format_notes(contract.parameters))
+
+
+def _openai_fillers(parameters: Any) -> Any:
+    """Add the no-op ``items: {}`` and ``properties: {}`` OpenAI requires on every array and object schema.
+
+    OpenAI refuses "array schema missing items" and "object schema missing properties"
+    even with strict mode off; an empty ``items`` or ``properties`` constrains nothing.
+    """
+
+    def fill(node: dict[str, Any]) -> dict[str, Any]:
+        types = _type_list(node.get("type"))
+        if "array" in types and "items" not in node:
+            node["items"] = {}
+        if "object" in types and "properties" not in node:
+            node["properties"] = {}
+        return node
+
+    return _map_schema(parameters, fill)
 
 
 def _check_target(target: str) -> None:
@@ -306,6 +455,9 @@ class _Lowering:
 
     def __init__(self, contract: Contract, target: str) -> None:
         self.contract = contract
+        #: The target findings name; ``target`` is the rules it shares ("openai-responses" -> "openai").
+        self.named = target
+        target = _SAME_RULES.get(target, target)
         self.target = target
         self.root = contract.parameters
         self.platform = {
@@ -321,12 +473,14 @@ class _Lowering:
         self.origins: dict[int, tuple[Any, Path]] = {}
         #: Targets of the $refs being inlined (the root counts: a "#" reference recurses).
         self.stack: list[Path] = [()]
+        #: openai: the optional keys listed in 'required' with null allowed, by (object path, key).
+        self.converted: dict[tuple[Path, str], ConvertedKey] = {}
 
     # -- reporting ---------------------------------------------------------------
 
     def refuse(self, path: Path, message: str, *, fatal: bool = False, document_path: Path | None = None) -> None:
         fatal = fatal or self.target == "gemini"
-        self.findings.setdefault((path, message), Finding(self.target, path, message, fatal, document_path))
+        self.findings.setdefault((path, message), Finding(self.named, path, message, fatal, document_path))
 
     def dropped(self, path: Path, keyword: str, detail: str = "", *, value: Any = None) -> None:
         """Note a constraint the export leaves out (``value``: shown as 'keyword: value')."""
@@ -431,7 +585,9 @@ class _Lowering:
                 if self.target == "gemini":
                     self.refuse(
                         path + ("$ref",),
-                        f"this $ref ({ref}) is recursive; Gemini has no $ref, definitions are inlined, and a recursive one cannot be",
+                        f"this $ref ({ref}) is recursive; Gemini's legacy parameters have no $ref, "
+                        "definitions are inlined, and a recursive one cannot be "
+                        "(--target gemini, with parametersJsonSchema, takes it)",
                     )
                 elif self.target == "openai":
                     self.refuse(
@@ -505,10 +661,12 @@ class _Lowering:
                     self.dropped(path, keyword)
                 else:  # refused in finish(): dropping it would refuse keys the contract accepts
                     out[keyword] = {key: self.lower(sub, where + (key,)) for key, sub in value.items()}
+            elif keyword == "prefixItems":
+                out.update(self.prefix_items(node, path))
             elif keyword == "items":
                 if "prefixItems" in node:
-                    self.dropped(path, keyword, "it applies after 'prefixItems', which is dropped")
-                elif value is False:
+                    continue  # lowered with prefixItems
+                if value is False:
                     self.dropped(path, keyword, "the array must be empty", value=False)
                 elif value is not True:
                     out[keyword] = self.lower(value, where)
@@ -563,7 +721,6 @@ class _Lowering:
                 else:
                     out[keyword] = value
             elif keyword in (
-                "prefixItems",
                 "contains",
                 "minContains",
                 "maxContains",
@@ -578,6 +735,36 @@ class _Lowering:
                 self.dropped(path, keyword)
             else:  # a keyword this module does not know yet: never passed on silently
                 self.dropped(path, keyword, "not translated for this platform")
+        return out
+
+    def prefix_items(self, node: dict, path: Path) -> dict[str, Any]:
+        """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
+
+        No target here has tuples; a bare array would be refused ('array schema missing
+        items'), so every item may match any position's schema (and, after the tuple,
+        the 'items' schema); 'items: false' (nothing after the tuple) becomes 'maxItems'.
+        """
+        prefix = node["prefixItems"]
+        rest = node.get("items", True)
+        branches = [self.lower(sub, path + ("prefixItems", i)) for i, sub in enumerate(prefix)]
+        out: dict[str, Any] = {}
+        if rest is False:
+            out["maxItems"] = min(len(prefix), node.get("maxItems", len(prefix)))
+        elif rest is True:
+            self.dropped(
+                path, "prefixItems", "items after the listed positions may be anything, so no items schema is exported"
+            )
+            return out
+        else:
+            branches.append(self.lower(rest, path + ("items",)))
+        if any(b is True or b == {} for b in branches):
+            self.dropped(path, "prefixItems", "a position accepts anything")
+            return out
+        self.loosened(
+            path, "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas"
+        )
+        items = self.finish({"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",))
+        out["items"] = items
         return out
 
     # -- merging ($ref beside keywords, allOf) -------------------------------------
@@ -694,18 +881,47 @@ class _Lowering:
                         f"{mode} allows only additionalProperties: false",
                     )
             if openai:
-                required = node.get("required", [])
-                for key, sub in node.get("properties", {}).items():
-                    if key not in required:
-                        kinds = [t for t in _type_list(sub.get("type") if isinstance(sub, dict) else None) if t != "null"]
-                        spelled = f"type: [{', '.join(kinds)}, 'null']" if kinds else "a 'null' alternative"
-                        origin = self.origins.get(id(sub))
-                        self.refuse(
-                            origin[1] if origin and origin[0] is sub else path + ("properties", key),
-                            f"property '{key}' is optional (not in 'required'); OpenAI strict mode requires every "
-                            f"property in 'required': list it there, and if the model may leave it out, allow null "
-                            f"instead ({spelled})",
-                        )
+                node = self.openai_require_every_key(node, path)
+        if openai and "array" in types and "items" not in node:
+            self.refuse(
+                path,
+                f"the array at {_where(path)} has no 'items' schema (or only 'items: true'); OpenAI strict mode "
+                "refuses it ('array schema missing items'): give the array an items schema with a type",
+            )
+        return node
+
+    def openai_require_every_key(self, node: dict[str, Any], path: Path) -> dict[str, Any]:
+        """List every property in 'required', adding null to each optional one (recorded in ``converted``).
+
+        OpenAI strict mode needs every key required; a model that would leave an optional
+        key out sends null instead, and the generated package removes that null again
+        (unless the contract itself allows null there, which the record says).
+        """
+        node = dict(node)
+        properties = dict(node.get("properties", {}))
+        required = list(node.get("required", []))
+        for key, sub in properties.items():
+            if key in required:
+                continue
+            origin = self.origins.get(id(sub))
+            where = origin[1][:-2] if origin and origin[0] is sub and len(origin[1]) >= 2 else path
+            allows_null = _allows_null(sub)
+            if not allows_null:
+                properties[key] = _nullable(sub)
+                # The model would send null for this key when it leaves it out, and the generated
+                # validator refuses a null the contract does not allow: until the generated package
+                # drops such nulls before validation, strict mode must stay off for this tool.
+                self.refuse(
+                    where + ("properties", key),
+                    f"the optional key {key!r} at {_where(where)} would be sent as null under OpenAI strict mode "
+                    "(every key required), and the generated validator refuses a null the contract does not "
+                    "allow (it does not yet read such a null as the key left out): make the key nullable in "
+                    "the contract (then null is one of its values) or keep strict mode off",
+                )
+            self.converted.setdefault((where, key), ConvertedKey(where, key, allows_null))
+            required.append(key)
+        node["properties"] = properties
+        node["required"] = required
         return node
 
     def finish_gemini(self, node: dict, path: Path) -> dict:
@@ -768,13 +984,20 @@ class _Lowering:
                 node["anyOf"] = branches
         if nullable and (others or "anyOf" in node):
             node["nullable"] = True
+        if node.get("type") == "array" and "items" not in node:
+            self.refuse(
+                path,
+                f"the array at {_where(path)} has no 'items' schema (or only 'items: true'); Gemini's legacy "
+                "parameters refuse it ('items: missing field'): give the array an items schema, or export "
+                "--target gemini (parametersJsonSchema)",
+            )
         made = node.get("anyOf", []) if len(others) > 1 else []
         if path and any(n.get("type") == "object" and not n.get("properties") for n in [node, *made]):
             self.refuse(
                 path,
                 f"Gemini refuses an object schema without properties (a free-form map) at {_where(path)}: "
-                "'properties: should be non-empty for OBJECT type' (Gemini's parametersJsonSchema, fed with the "
-                "jsonschema export, takes such schemas)",
+                "'properties: should be non-empty for OBJECT type' (--target gemini, with parametersJsonSchema, "
+                "takes such schemas)",
             )
         return node
 
@@ -843,6 +1066,36 @@ class _Lowering:
 
 
 # -- helpers --------------------------------------------------------------------------
+
+
+def _allows_null(schema: Any) -> bool:
+    """Whether ``schema`` visibly accepts null (a type, enum, const or anyOf branch that says so)."""
+    if schema is True or schema == {}:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    if "null" in _type_list(schema.get("type")):
+        return "enum" not in schema or None in schema["enum"]
+    if "enum" in schema and "type" not in schema:
+        return None in schema["enum"]
+    if "const" in schema:
+        return schema["const"] is None
+    if isinstance(schema.get("anyOf"), list):
+        return any(_allows_null(branch) for branch in schema["anyOf"])
+    return False
+
+
+def _nullable(schema: Any) -> Any:
+    """``schema`` or null, spelled the way OpenAI strict mode takes it (a type list, or anyOf with null)."""
+    if isinstance(schema, dict) and "type" in schema and set(schema) & {"enum", "const", "$ref", "anyOf"} == set():
+        return {**schema, "type": _type_list(schema["type"]) + ["null"]}
+    plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
+    if plain_enum and "const" not in schema and "anyOf" not in schema:
+        out = {**schema, "enum": schema["enum"] + [None]}
+        if "type" in out:
+            out["type"] = _type_list(out["type"]) + ["null"]
+        return out
+    return {"anyOf": [schema, {"type": "null"}]}
 
 
 def _short(value: Any) -> str:

@@ -19,7 +19,13 @@ warnings worth a look. Older JSON Schema spellings are translated to 2020-12:
 ``prefixItems`` (with ``additionalItems`` -> ``items``), ``dependencies`` ->
 ``dependentRequired``/``dependentSchemas``, draft-04 boolean ``exclusiveMinimum``, a
 draft-07 root ``$ref`` (zod-to-json-schema's ``{"$ref": "#/definitions/x", "definitions":
-...}``) hoisted to the root; ``$schema`` and the root ``$id`` are dropped. What cannot be
+...}``) hoisted to the root; ``$schema`` and every ``$id``/``id`` are dropped after every
+``$ref`` is resolved against its nearest base (ids, ``$anchor``, plain-name fragments) to a
+``#/$defs/...`` pointer. Each schema is read in its own draft (its ``$schema``, the caller's
+``draft``, or a guess): keywords beside ``$ref`` before 2019-09, and keywords a draft does not
+know, are dropped as that draft ignores them. OpenAPI's ``nullable: true`` adds null to
+``type``. Keywords with no effect that the contract checker refuses as typos are dropped with
+a warning. ``ImportedContract.translations`` says what was translated. What cannot be
 carried over is an error naming the tool and the JSON Pointer of the offending place in
 the input file (:class:`ContractImportError`, every problem at once): remote ``$ref``,
 keywords toolshape does not implement (``unevaluatedProperties``, ``$dynamicRef``, ...),
@@ -42,7 +48,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urljoin
 
 import yaml
 
@@ -54,7 +60,9 @@ from .contract import (
     SCHEMA_KEYWORDS,
     SCHEMA_LISTS,
     TOOL_NAME_RE,
+    KEYWORD_KIND,
     json_equal,
+    type_allows,
 )
 from .errors import ContractError
 
@@ -68,16 +76,10 @@ REFUSED_KEYWORDS = {
     "unevaluatedProperties": "toolshape does not implement 'unevaluatedProperties'; list the properties and use additionalProperties",
     "unevaluatedItems": "toolshape does not implement 'unevaluatedItems'",
     "$dynamicRef": "toolshape does not implement '$dynamicRef'",
-    "$recursiveRef": "toolshape does not implement '$recursiveRef'",
 }
 #: Annotation keywords (no effect on validation in JSON Schema) toolshape has no place for: dropped, with a warning.
 DROPPED_ANNOTATIONS = (
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "$anchor",
     "$dynamicAnchor",
-    "$recursiveAnchor",
     "$vocabulary",
 )
 #: Schema keys in the order contracts are written (the rest keep their order, then $defs).
@@ -98,6 +100,8 @@ class ImportProblem:
     def __str__(self) -> str:
         where = f" tool '{self.tool}'" if self.tool else ""
         at = f" at {self.pointer or '/'}" if self.pointer is not None else ""
+        if not where and not at:  # never "file.json:: error:"
+            return f"{self.file}: error: {self.message}"
         return f"{self.file}:{where}{at}: error: {self.message}"
 
 
@@ -128,13 +132,18 @@ class ImportedContract:
     kind: str = "jsonschema"
     #: The contract as data: {"name", "description", "parameters"}.
     data: dict[str, Any] = field(default_factory=dict)
+    #: What was translated to 2020-12, one line per kind with the input's JSON Pointers.
+    translations: list[str] = field(default_factory=list)
 
 
 # -- reading ------------------------------------------------------------------------
 
 
-def import_file(path: Path) -> list[ImportedContract]:
-    """One contract per tool found in the file at ``path``; raise ContractImportError."""
+def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
+    """One contract per tool found in the file at ``path``; raise ContractImportError.
+
+    ``draft`` ("4", "6", "7", "2019-09", "2020-12") is how a schema without ``$schema`` is
+    read; without it the draft is guessed from the spellings (and the guess is reported)."""
     path = Path(path)
     label = path.name
     try:
@@ -145,13 +154,15 @@ def import_file(path: Path) -> list[ImportedContract]:
     except OSError as error:
         raise ContractImportError([ImportProblem(label, None, None, f"cannot read the file: {error.strerror or error}")]) from None
     data = _parse(raw, label, path.suffix.lower())
-    return import_data(data, label, _stem(path.name))
+    return import_data(data, label, _stem(path.name), draft)
 
 
-def import_data(data: Any, label: str, stem: str = "tool") -> list[ImportedContract]:
+def import_data(data: Any, label: str, stem: str = "tool", draft: str | None = None) -> list[ImportedContract]:
     """As :func:`import_file`, for already-decoded JSON data (``label`` names it in messages,
     ``stem`` is the fallback name of a bare schema without a usable title)."""
-    importer = _Importer(label, stem)
+    if draft is not None and draft not in DRAFTS:
+        raise ValueError(f"unknown draft {draft!r}: expected one of {', '.join(DRAFTS)}")
+    importer = _Importer(label, stem, draft)
     contracts = importer.run(data)
     if importer.problems:
         raise ContractImportError(importer.problems)
@@ -210,9 +221,10 @@ class _Tool:
 
 
 class _Importer:
-    def __init__(self, label: str, stem: str) -> None:
+    def __init__(self, label: str, stem: str, draft: str | None = None) -> None:
         self.label = label
         self.stem = stem
+        self.draft = draft
         self.problems: list[ImportProblem] = []
 
     def error(self, tool: str | None, pointer: str | None, message: str) -> None:
@@ -273,7 +285,13 @@ class _Importer:
         ):
             return self.tool(data, pointer)
         if _looks_like_schema(data):
-            return [_Tool("jsonschema", None, None, data, pointer, pointer)]
+            dropped = []
+            if isinstance(data, dict) and "$schema" in data:
+                dropped.append(
+                    f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: "
+                    "a contract's parameters are always JSON Schema 2020-12"
+                )
+            return [_Tool("jsonschema", None, None, data, pointer, pointer, dropped)]
         self.error(None, pointer, "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list")
         return []
 
@@ -312,6 +330,17 @@ class _Importer:
             warnings.append("the tool has no parameters: the contract accepts only an empty object")
         else:
             schema = entry[schema_key]
+        if kind == "openai" and "strict" in entry:
+            warnings.append(
+                f"OpenAI's 'strict: {json.dumps(entry['strict'])}' is dropped (a contract has no place for it): "
+                "`toolshape schema --target openai` turns strict mode on exactly when "
+                "`toolshape lint --target openai` finds nothing"
+            )
+        if isinstance(schema, dict) and "$schema" in schema:
+            warnings.append(
+                f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
+                "a contract's parameters are always JSON Schema 2020-12"
+            )
         return _Tool(kind, name, description, schema, f"{pointer}/{schema_key}", pointer, warnings)
 
     # -- one tool ----------------------------------------------------------------------
@@ -323,7 +352,7 @@ class _Importer:
         if not isinstance(schema, dict):
             self.error(tool, pointer, "the arguments schema must be an object schema (a JSON object with type: object)")
             return None
-        translator = _Translator(schema)
+        translator = _Translator(schema, self.draft)
         parameters = translator.translate()
         warnings = list(found.warnings)
         warnings.extend(f"{_join(pointer, p)}: {w}" for p, w in translator.warnings)
@@ -345,7 +374,8 @@ class _Importer:
         verified = self.verify(text, relative, data, tool, pointer, translator, warnings)
         if not verified:
             return None
-        return ImportedContract(name, relative, text, warnings, kind, data)
+        translations = [f"{kind_}: {', '.join(_join(pointer, p) or '/' for p in places)}" for kind_, places in translator.notes.items()]
+        return ImportedContract(name, relative, text, warnings, kind, data, translations)
 
     def bare_identity(self, parameters: dict, original: dict, translator: _Translator, pointer: str, warnings: list[str]) -> tuple[Any, Any]:
         """A bare schema's tool name (title, hoisted definition name, file name) and description."""
@@ -486,28 +516,64 @@ def _file_name(name: str) -> str:
 
 
 class _Translator:
-    """One schema, translated to 2020-12; paths are tuples of strings (list indexes too)."""
+    """One schema, translated to toolshape's 2020-12 dialect; paths are tuples of strings (list indexes too).
 
-    def __init__(self, schema: dict) -> None:
+    Three passes: :meth:`index` walks the input as its draft reads it and records every
+    resource (``$id``/``id``) and anchor with its base URI; :meth:`node` translates each
+    keyword in place; :meth:`rewrite_refs` resolves every ``$ref`` against its base to the
+    input place it means, then to a ``#/$defs/...`` pointer of the output, hoisting the
+    target into the root's ``$defs`` when it lives elsewhere. :meth:`drop_no_effect` then
+    removes what cannot affect validation and toolshape's checker refuses as a likely typo.
+    """
+
+    def __init__(self, schema: dict, draft: str | None = None) -> None:
         self.root = schema
         self.errors: list[tuple[str, str]] = []
         self.warnings: list[tuple[str, str]] = []
-        dialect = schema.get("$schema", "")
-        self.legacy = isinstance(dialect, str) and any(d in dialect for d in _LEGACY_DIALECTS)
-        self.draft4 = isinstance(dialect, str) and any(d in dialect for d in ("draft-03", "draft-04"))
-        base = schema.get("$id", schema.get("id") if self.draft4 else None)
-        self.base = base.split("#", 1)[0] if isinstance(base, str) else None
+        #: kind of translation -> input pointers where it was made (reported on stderr).
+        self.notes: dict[str, list[str]] = {}
+        self.draft, self.draft_reason = self.dialect(schema, draft)
+        self.legacy = self.draft in ("4", "6", "7")
+        self.draft4 = self.draft == "4"
+        self.ignored = _IGNORED_BY_DRAFT[self.draft]
+        #: input path -> base URI of every schema node; resources and anchors by absolute URI.
+        self.bases: dict[SchemaPath, str] = {}
+        self.resources: dict[str, SchemaPath] = {}
+        self.anchors: dict[tuple[str, str], SchemaPath] = {}
+        self.recursive_anchors: list[SchemaPath] = []
         #: old path -> new path of every schema node translated.
         self.moved: dict[SchemaPath, SchemaPath] = {}
-        #: (new node, old path) of every $ref, rewritten at the end.
-        self.refs: list[tuple[dict, SchemaPath]] = []
+        #: (new node, old path, "$ref" or "$recursiveRef") of every reference, rewritten at the end.
+        self.refs: list[tuple[dict[str, Any], SchemaPath, str]] = []
         self.hoisted: str | None = None
+
+    # -- which draft ----------------------------------------------------------------
+
+    def dialect(self, schema: dict, chosen: str | None) -> tuple[str, str]:
+        """The draft the schema is written in: its $schema, else the caller's choice, else a guess."""
+        declared = schema.get("$schema")
+        if isinstance(declared, str):
+            for marker, draft in _DIALECT_MARKERS:
+                if marker in declared:
+                    return draft, f"'$schema' says draft {draft}"
+            if "draft-03" in declared:
+                self.error(("$schema",), "draft-03 schemas are not supported (toolshape imports drafts 4, 6, 7, 2019-09 and 2020-12)")
+            else:
+                self.warn(("$schema",), f"unknown '$schema' {declared[:80]!r}: read as draft {chosen or _guess_draft(schema)[0]}")
+        if chosen is not None:
+            return chosen, f"chosen with --draft {chosen}"
+        guess, why = _guess_draft(schema)
+        return guess, f"no '$schema': read as draft {guess} ({why})"
 
     def error(self, path: SchemaPath, message: str) -> None:
         self.errors.append((_pointer(path), message))
 
     def warn(self, path: SchemaPath, message: str) -> None:
         self.warnings.append((_pointer(path), message))
+
+    def note(self, kind: str, path: SchemaPath) -> None:
+        """Record one translation (``kind`` says what became what) made at ``path`` of the input."""
+        self.notes.setdefault(kind, []).append(_pointer(path))
 
     def original_pointer(self, new_path: SchemaPath) -> str:
         """The input pointer of a node of the translated schema (its nearest translated ancestor)."""
@@ -517,8 +583,45 @@ class _Translator:
                 return _pointer(back[new_path[:length]] + new_path[length:])
         return _pointer(new_path)
 
-    def translate(self) -> dict:
+    # -- pass 1: resources, anchors and base URIs -----------------------------------------
+
+    def index(self, node: Any, path: SchemaPath, base: str) -> None:
+        """Record the base URI of ``node`` and of every schema below it, and the ids and anchors they declare."""
+        if not isinstance(node, dict):
+            self.bases[path] = base
+            return
+        id_key = "id" if self.draft4 else "$id"
+        identifier = node.get(id_key)
+        # Before 2019-09 every keyword beside $ref is ignored: a sibling id changes nothing.
+        if isinstance(identifier, str) and not (self.legacy and "$ref" in node):
+            absolute = _join_uri(base, identifier)
+            resource, fragment = _split_fragment(absolute)
+            if resource != _split_fragment(base)[0] or not identifier.startswith("#"):
+                base = resource
+                self.resources.setdefault(resource, path)
+            if fragment and self.legacy and not fragment.startswith("/"):
+                self.anchors.setdefault((resource, fragment), path)  # draft 4-7 plain-name fragment
+        anchor = node.get("$anchor")
+        if isinstance(anchor, str) and not self.legacy:
+            self.anchors.setdefault((base, anchor), path)
+        if node.get("$recursiveAnchor") is True and self.draft == "2019-09":
+            self.recursive_anchors.append(path)
+        self.bases[path] = base
+        for key, sub in _subschemas(node):
+            self.index(sub, path + key, base)
+
+    # -- pass 2: keyword by keyword --------------------------------------------------------
+
+    def translate(self) -> dict[str, Any]:
         root = self.root
+        root_id = root.get("id" if self.draft4 else "$id")
+        base = _join_uri(_DEFAULT_BASE, root_id) if isinstance(root_id, str) else _DEFAULT_BASE
+        self.resources[_split_fragment(base)[0]] = ()
+        self.index(root, (), _split_fragment(base)[0])
+        if "$schema" in root:
+            self.note("$schema dropped (" + self.draft_reason + ")", ("$schema",))
+        elif self.draft != "2020-12":
+            self.note(self.draft_reason, ())
         ref = root.get("$ref")
         hoist = (
             isinstance(ref, str)
@@ -530,6 +633,7 @@ class _Translator:
             node = _follow(root, target)
             if isinstance(node, dict) and target and target[0] in ("definitions", "$defs") and len(target) == 2:
                 self.hoisted = target[1]
+                self.note("root $ref hoisted to the root", ("$ref",))
                 result = self.node(node, target, ())
                 self.moved[()] = ()
                 for key in ("title", "description", "$comment"):
@@ -542,13 +646,14 @@ class _Translator:
                             defs[name] = self.node(sub, (keyword_, name), ("$defs", name))
                 if defs:
                     result["$defs"] = {**result.get("$defs", {}), **defs}
-                self.rewrite_refs()
-                return self.root_checks(result)
+                self.rewrite_refs(result)
+                return self.drop_no_effect(self.root_checks(result))
         result = self.node(root, (), ())
-        self.rewrite_refs()
-        return self.root_checks(result)
+        if isinstance(result, dict):
+            self.rewrite_refs(result)
+        return self.drop_no_effect(self.root_checks(result))
 
-    def root_checks(self, result: Any) -> dict:
+    def root_checks(self, result: Any) -> dict[str, Any]:
         if not isinstance(result, dict):
             self.error((), "the arguments schema must be an object schema")
             return {}
@@ -587,10 +692,24 @@ class _Translator:
                 if old:
                     self.warn(where, "'$schema' inside a schema is dropped")
             elif key in ("$id", "id") and (key == "$id" or self.draft4) and isinstance(value, str):
-                if old:
-                    self.error(where, f"a nested '{key}' changes how $refs inside it resolve; toolshape cannot carry it over")
+                if is_ref and self.legacy:
+                    self.warn(where, f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref")
+                elif old:
+                    self.note(f"nested '{key}' resolved ($refs through it now point into #/$defs)", where)
+                else:
+                    self.note(f"root '{key}' dropped: $refs against it now point into #/$defs", where)
+            elif key in self.ignored:
+                self.warn(where, f"'{key}' is not a keyword of draft {self.draft} (JSON Schema ignores it there): dropped")
             elif key in REFUSED_KEYWORDS:
                 self.error(where, REFUSED_KEYWORDS[key])
+            elif key == "$recursiveRef":
+                if value != "#":
+                    self.error(where, f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(value)[:40]}")
+                else:
+                    out["$ref"] = value
+                    self.refs.append((out, old, "$recursiveRef"))
+            elif key in ("$recursiveAnchor", "$anchor"):
+                self.note(f"'{key}' resolved ($refs to it now point into #/$defs)", where)
             elif key in DROPPED_ANNOTATIONS:
                 if key != "$vocabulary":
                     self.warn(where, f"'{key}' is dropped (toolshape has no use for it)")
@@ -598,11 +717,13 @@ class _Translator:
                 self.warn(where, f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref")
             elif key == "$ref":
                 out[key] = value
-                self.refs.append((out, old))
+                self.refs.append((out, old, "$ref"))
             elif key in ("definitions", "$defs"):
                 if not isinstance(value, dict):
                     self.error(where, f"'{key}' must map names to schemas")
                     continue
+                if key == "definitions":
+                    self.note("definitions -> $defs", where)
                 defs = out.setdefault("$defs", {})
                 for name, sub in value.items():
                     if name in defs:
@@ -610,6 +731,7 @@ class _Translator:
                     defs[name] = self.node(sub, where + (name,), new + ("$defs", name))
             elif key == "items":
                 if isinstance(value, list):
+                    self.note("items: [...] -> prefixItems" + (", additionalItems -> items" if "additionalItems" in schema else ""), where)
                     out["prefixItems"] = [self.node(sub, where + (str(i),), new + ("prefixItems", str(i))) for i, sub in enumerate(value)]
                     if "additionalItems" in schema:
                         out["items"] = self.node(schema["additionalItems"], old + ("additionalItems",), new + ("items",))
@@ -624,12 +746,15 @@ class _Translator:
                     continue
                 for name, dep in value.items():
                     if isinstance(dep, list):
+                        self.note("dependencies (list) -> dependentRequired", where + (name,))
                         out.setdefault("dependentRequired", {})[name] = dep
                     else:
+                        self.note("dependencies (schema) -> dependentSchemas", where + (name,))
                         out.setdefault("dependentSchemas", {})[name] = self.node(dep, where + (name,), new + ("dependentSchemas", name))
             elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
                 bound = "minimum" if key == "exclusiveMinimum" else "maximum"
                 if value and bound in schema:
+                    self.note(f"{key}: true (draft 4) -> {key}: <{bound}>", where)
                     out[key] = schema[bound]
                 elif value:
                     self.warn(where, f"'{key}: true' without '{bound}' has no effect: dropped")
@@ -641,10 +766,12 @@ class _Translator:
                 else:
                     self.warn(where, f"format {json.dumps(value)} is dropped: toolshape asserts only {', '.join(FORMATS)} (to JSON Schema other formats are annotations)")
             elif key == "example":
+                # Kept: an example documents the schema, and the contract check warns if it does not pass.
+                self.note("example (OpenAPI) -> examples: [...]", where)
                 out.setdefault("examples", []).append(value)
             elif key == "nullable":
-                self.warn(where, "'nullable' (OpenAPI, not JSON Schema) is dropped; to accept null, add \"null\" to 'type'")
-            elif key in ONE_SCHEMA:
+                self.nullable(schema, value, where, out)
+            elif key in ONE_SCHEMA or key == "contentSchema":
                 out[key] = self.node(value, where, new + (key,))
             elif key in SCHEMA_LISTS:
                 if not isinstance(value, list):
@@ -660,25 +787,265 @@ class _Translator:
                 out[key] = value
             else:
                 self.warn(where, f"unknown keyword '{key}' is dropped (JSON Schema ignores it too)")
+        if "nullable" in schema and "type" in out and schema.get("nullable") is True:
+            types = out["type"] if isinstance(out["type"], list) else [out["type"]]
+            if "null" not in types:
+                out["type"] = [*types, "null"]
         return out
 
-    def rewrite_refs(self) -> None:
-        for node, old in self.refs:
+    def nullable(self, schema: dict[str, Any], value: Any, where: SchemaPath, out: dict[str, Any]) -> None:
+        """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema)."""
+        if value is True and "type" in schema:
+            self.note('nullable: true (OpenAPI) -> type: [..., "null"]', where)
+            if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+                self.warn(where, "'nullable: true' beside an 'enum' without null: null is still refused by the enum (OpenAPI 3.0.3)")
+        elif value is True:
+            self.warn(where, "'nullable: true' without 'type' has no effect (OpenAPI 3.0.3): dropped")
+        elif value is not False:
+            self.error(where, "'nullable' must be true or false")
+
+    # -- pass 3: references ------------------------------------------------------------------
+
+    def target_of(self, ref: str, old: SchemaPath, kind: str) -> SchemaPath | str:
+        """The input path ``ref`` (found at ``old``) points at, or the reason it cannot be resolved."""
+        base = self.bases.get(old, _DEFAULT_BASE)
+        if kind == "$recursiveRef":
+            resource = self.resources.get(base, ())
+            target_node = _follow(self.root, resource)
+            if isinstance(target_node, dict) and target_node.get("$recursiveAnchor") is True and self.recursive_anchors != [resource]:
+                return (
+                    "'$recursiveRef' here depends on the dynamic scope (more than one resource has "
+                    "'$recursiveAnchor: true'); toolshape cannot reduce it to a plain $ref"
+                )
+            return resource
+        absolute = _join_uri(base, ref)
+        resource_uri, fragment = _split_fragment(absolute)
+        if resource_uri not in self.resources:
+            return f"remote $ref {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs and refer to it as #/$defs/..."
+        resource = self.resources[resource_uri]
+        if fragment == "":
+            return resource
+        if fragment.startswith("/"):
+            return resource + self.steps("#" + fragment)
+        anchored = self.anchors.get((resource_uri, unquote(fragment)))
+        if anchored is None:
+            return f"$ref {ref!r} names an anchor that no '$anchor' (or '$id'/'id' '#name' before 2019-09) declares: it points at nothing"
+        return anchored
+
+    def rewrite_refs(self, result: dict[str, Any]) -> None:
+        """Point every $ref at its target's place in the output, under the root's $defs."""
+        targets: list[tuple[dict[str, Any], SchemaPath]] = []
+        for node, old, kind in self.refs:
             ref = node["$ref"]
-            where = old + ("$ref",)
-            if self.base and ref.startswith(self.base):
-                ref = ref[len(self.base):] or "#"
-            if not ref.startswith("#"):
-                self.error(where, f"remote $ref {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs and refer to it as #/$defs/...")
+            where = old + (kind,)
+            target = self.target_of(ref, old, kind)
+            if isinstance(target, str):
+                self.error(where, target)
                 continue
-            if ref != "#" and not ref.startswith("#/"):
-                self.error(where, f"$ref {ref!r} names an anchor; toolshape resolves only JSON Pointers (#/$defs/name)")
-                continue
-            target = self.steps(ref)
             if target not in self.moved:
-                self.error(where, f"$ref {ref!r} points at nothing (or at no schema) in this schema")
+                self.error(where, f"$ref {ref!r} points at nothing (or at no schema, or at one this draft ignores) in this schema")
                 continue
-            node["$ref"] = "#" + "".join("/" + quote(p.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&") for p in self.moved[target])
+            if kind == "$recursiveRef":
+                self.note("$recursiveRef -> $ref (it reduces to a plain reference)", where)
+            targets.append((node, self.moved[target]))
+        for i, (node, target) in enumerate(targets):
+            if target and not (len(target) == 2 and target[0] == "$defs"):
+                hoisted = self.hoist(result, target)
+                if hoisted is None:
+                    self.error(self.original_pointer_path(target), "a $ref points here, and it cannot be moved under $defs")
+                    continue
+                targets[i + 1 :] = [(n, _rebase(t, target, hoisted)) for n, t in targets[i + 1 :]]
+                self.moved = {k: _rebase(v, target, hoisted) for k, v in self.moved.items()}
+                target = hoisted
+            node["$ref"] = "#" + "".join("/" + quote(p.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&") for p in target)
+
+    def original_pointer_path(self, new_path: SchemaPath) -> SchemaPath:
+        back = {v: k for k, v in self.moved.items()}
+        return back.get(new_path, new_path)
+
+    def hoist(self, result: dict[str, Any], target: SchemaPath) -> SchemaPath | None:
+        """Move the schema at ``target`` to the root's $defs, leaving a $ref in its place; its new path."""
+        parent: Any = result
+        for step in target[:-1]:
+            parent = parent[int(step)] if isinstance(parent, list) else parent.get(step)
+            if parent is None:
+                return None
+        last = target[-1]
+        defs = result.setdefault("$defs", {})
+        name = _def_name(target, defs)
+        if isinstance(parent, list):
+            defs[name] = parent[int(last)]
+            parent[int(last)] = {"$ref": "#/$defs/" + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")}
+        elif isinstance(parent, dict) and last in parent:
+            defs[name] = parent[last]
+            parent[last] = {"$ref": "#/$defs/" + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")}
+        else:
+            return None
+        self.note("$ref target moved under $defs (every $ref is a #/$defs pointer)", self.original_pointer_path(target))
+        return ("$defs", name)
+
+    # -- pass 4: keywords with no effect -------------------------------------------------------
+
+    def drop_no_effect(self, result: dict[str, Any]) -> dict[str, Any]:
+        """Drop what cannot affect validation but toolshape's checker refuses as a typo in a hand-written contract."""
+        self.no_effect(result, ())
+        return result
+
+    def no_effect(self, schema: Any, path: SchemaPath) -> None:
+        if not isinstance(schema, dict):
+            return
+        types = schema.get("type")
+        kinds = None
+        if isinstance(types, str):
+            kinds = {types}
+        elif isinstance(types, list) and all(isinstance(t, str) for t in types):
+            kinds = set(types)
+        if kinds is not None and path:
+            kinds = {"number" if t == "integer" else t for t in kinds}
+            for key in [k for k in schema if k in KEYWORD_KIND and KEYWORD_KIND[k] not in kinds]:
+                del schema[key]
+                self.warn(self.input_path(path + (key,)), f"'{key}' has no effect beside 'type: {json.dumps(types)}' (it applies to {KEYWORD_KIND[key]}s): dropped")
+        for key, needs in (("then", "if"), ("else", "if"), ("minContains", "contains"), ("maxContains", "contains")):
+            if key in schema and needs not in schema:
+                del schema[key]
+                self.warn(self.input_path(path + (key,)), f"'{key}' has no effect without '{needs}': dropped")
+        required = schema.get("required")
+        properties = schema.get("properties", {})
+        if isinstance(required, list) and schema.get("additionalProperties") is False and "patternProperties" not in schema and isinstance(properties, dict):
+            forbidden = [k for k in required if isinstance(k, str) and k not in properties]
+            if forbidden:
+                schema["required"] = [k for k in required if k not in forbidden]
+                if not schema["required"]:
+                    del schema["required"]
+                for key in forbidden:
+                    self.warn(
+                        self.input_path(path + ("required",)),
+                        f"'{key}' is required but 'additionalProperties: false' forbids it: dropped from 'required' "
+                        "(as written, no object could pass; check what the schema meant)",
+                    )
+        self.dead_enum(schema, path)
+        for key, sub in _subschemas(schema):
+            self.no_effect(sub, path + key)
+
+    def dead_enum(self, schema: dict[str, Any], path: SchemaPath) -> None:
+        """Enum members the schema's 'type' refuses can never pass: dropping them keeps the meaning."""
+        members = schema.get("enum")
+        types = schema.get("type")
+        if not isinstance(members, list) or not isinstance(types, (str, list)):
+            return
+        allowed = tuple(types) if isinstance(types, list) else (types,)
+        kept = [m for m in members if type_allows(allowed, m)]
+        if kept and len(kept) != len(members):
+            for i, member in enumerate(members):
+                if not type_allows(allowed, member):
+                    self.warn(self.input_path(path + ("enum", str(i))), f"the 'enum' value {json.dumps(member)[:40]} is not of 'type' {json.dumps(types)}: it could never pass; dropped")
+            schema["enum"] = kept
+
+    def input_path(self, new_path: SchemaPath) -> SchemaPath:
+        """The input path of a place in the output (for warnings)."""
+        back = {v: k for k, v in self.moved.items()}
+        for length in range(len(new_path), -1, -1):
+            if new_path[:length] in back:
+                return back[new_path[:length]] + new_path[length:]
+        return new_path
+
+
+_DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
+"""The base URI of a schema without a root id: $refs relative to it stay inside the document."""
+
+#: Substrings of $schema URIs and the draft each names.
+_DIALECT_MARKERS = (
+    ("draft-04", "4"),
+    ("draft-06", "6"),
+    ("draft-07", "7"),
+    ("draft/2019-09", "2019-09"),
+    ("draft/2020-12", "2020-12"),
+)
+DRAFTS = ("4", "6", "7", "2019-09", "2020-12")
+"""The drafts ``import --draft`` accepts."""
+
+_SINCE = {
+    "6": ("const", "contains", "propertyNames"),
+    "7": ("if", "then", "else"),
+    "2019-09": ("dependentRequired", "dependentSchemas", "minContains", "maxContains", "unevaluatedProperties", "unevaluatedItems", "$recursiveRef"),
+    "2020-12": ("prefixItems", "$dynamicRef"),
+}
+#: Validation keywords a draft does not know (it ignores them): dropped with a warning.
+_IGNORED_BY_DRAFT: dict[str, frozenset[str]] = {
+    draft: frozenset(k for later in DRAFTS[i + 1 :] for k in _SINCE.get(later, ())) for i, draft in enumerate(DRAFTS)
+}
+
+
+def _guess_draft(schema: Any) -> tuple[str, str]:
+    """The draft a schema without $schema is most likely written in, and why."""
+    found: dict[str, str] = {}
+
+    def visit(node: Any, at_root: bool) -> None:
+        if not isinstance(node, dict):
+            return
+        if at_root and isinstance(node.get("id"), str):
+            found.setdefault("4", "it has 'id'")
+        if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(node.get("exclusiveMaximum"), bool):
+            found.setdefault("4", "boolean exclusiveMinimum/exclusiveMaximum")
+        if isinstance(node.get("items"), list) or "dependencies" in node or "definitions" in node:
+            found.setdefault("7", "it has definitions, dependencies or a list of items")
+        if "$recursiveRef" in node or "$recursiveAnchor" in node:
+            found.setdefault("2019-09", "it has $recursiveRef")
+        for _, sub in _subschemas(node):
+            visit(sub, False)
+
+    visit(schema, True)
+    for draft in ("4", "2019-09", "7"):
+        if draft in found:
+            return draft, found[draft]
+    return "2020-12", "no older spelling found"
+
+
+def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
+    """(relative path, schema) of every subschema of ``node`` in any draft's spelling."""
+    found: list[tuple[SchemaPath, Any]] = []
+    for key, value in node.items():
+        if key in (*ONE_SCHEMA, "additionalItems", "contentSchema"):
+            if isinstance(value, list) and key == "items":
+                found.extend(((key, str(i)), sub) for i, sub in enumerate(value))
+            elif isinstance(value, (dict, bool)):
+                found.append(((key,), value))
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            found.extend(((key, str(i)), sub) for i, sub in enumerate(value))
+        elif key in ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "dependencies") and isinstance(value, dict):
+            found.extend(((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool)))
+    return found
+
+
+def _join_uri(base: str, reference: str) -> str:
+    """``reference`` resolved against ``base`` (RFC 3986), also for schemes urljoin does not know (urn:, tag:)."""
+    if reference.startswith("#"):
+        return _split_fragment(base)[0] + reference
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", reference):
+        return reference
+    return urljoin(base, reference)
+
+
+def _split_fragment(uri: str) -> tuple[str, str]:
+    resource, _, fragment = uri.partition("#")
+    return resource, fragment
+
+
+def _rebase(path: SchemaPath, old: SchemaPath, new: SchemaPath) -> SchemaPath:
+    """``path`` with the prefix ``old`` replaced by ``new`` (a moved subtree)."""
+    return new + path[len(old) :] if path[: len(old)] == old else path
+
+
+def _def_name(target: SchemaPath, defs: dict) -> str:
+    """A fresh $defs name for a schema hoisted from ``target``: its path, readable."""
+    if len(target) >= 2 and target[-2] in ("properties", "$defs", "dependentSchemas"):
+        base = target[-1]  # a property's or definition's own name reads best
+    else:
+        base = "_".join(step.lstrip("$") for step in target if step not in ("$defs",)) or "schema"
+    name, n = base, 2
+    while name in defs:
+        name, n = f"{base}_{n}", n + 1
+    return name
 
 
 def _follow(root: Any, steps: SchemaPath) -> Any:
@@ -832,7 +1199,7 @@ def write_imported(contracts: list[ImportedContract], out_dir: Path, overwrite: 
             problems.append(f"{target}: exists and is not a regular file; not touched")
             continue
         if target.exists() and not overwrite:
-            problems.append(f"{target}: exists; pass overwrite=True (--force) to replace it")
+            problems.append(f"{target}: exists; pass --force to replace it")
             continue
         targets.append((target, imported))
     if problems:

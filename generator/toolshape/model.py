@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import __version__
-from .contract import Contract
+from .contract import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
 from .literals import Code, comment, comment_text, literal
 from .regex import WHITESPACE as ECMA_WHITESPACE
 from .regex import translate as translate_pattern
@@ -821,7 +821,8 @@ class _Builder:
         return Code(f"{text} ({comment_text(self.where(schema_path), limit=120)})")
 
 
-_ANNOTATIONS = ("title", "description", "default", "examples", "$comment")
+#: Keywords left out of a property's comment: they say nothing about what is accepted.
+_ANNOTATIONS = (*ANNOTATIONS, *ROOT_ANNOTATIONS)
 
 #: What an enum or const failure says under an x-sensitive schema (the label goes first).
 _SECRET_ENUM = "is not one of the allowed values (not listed: the value is sensitive)"

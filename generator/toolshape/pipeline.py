@@ -506,6 +506,8 @@ def _sensitive_strings(checked: contract.Contract, derived: list[cases.Case]) ->
     values (enum, const) of those schemas; less any that the contract or the cases also
     show in the open (a key, a pattern, a value elsewhere), where finding one proves nothing."""
     parameters = checked.parameters
+    if not _marks_sensitive(parameters):
+        return set()  # nothing is redacted: walking every case would only cost time (issue 16)
     instances = [case.data for case in derived] + [e.args for e in checked.examples if e.has_args]
     found = redaction.allowed_secrets(parameters)
     public: set[str] = {checked.name}
@@ -516,6 +518,20 @@ def _sensitive_strings(checked: contract.Contract, derived: list[cases.Case]) ->
     keys, strings = _contract_strings(parameters)
     public |= keys | (strings - redaction.allowed_secrets(parameters))
     return {s for s in found if len(s) >= 4 and not any(s in text for text in public)}
+
+
+def _marks_sensitive(schema: Any) -> bool:
+    """Whether ``x-sensitive: true`` appears anywhere in the schema (without it no value is redacted)."""
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if node.get("x-sensitive") is True:
+                return True
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return False
 
 
 def _said_anyway() -> str:
@@ -567,7 +583,9 @@ def _contract_strings(schema: Any) -> tuple[set[str], set[str]]:
 
 def _redaction_places(checked: contract.Contract, derived: list[cases.Case]) -> list[Code]:
     """(case, redacted pointers, undeclared pointers) for each derived case with either, from the contract."""
-    rows = []
+    rows: list[Code] = []
+    if not _marks_sensitive(checked.parameters):
+        return rows  # no schema is sensitive: no case has a redacted or undeclared place
     for case in derived:
         if isinstance(case.data, dict):
             found = redaction.places(checked.parameters, case.data)
