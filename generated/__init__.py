@@ -5,96 +5,55 @@
 ``validate_call(name, arguments)`` checks one tool call before it is dispatched:
 ``arguments`` may be the raw text a model produced (it is parsed) or an already
 decoded value (it is validated). An unknown tool name is a rejection with code
-``unknown_tool``.
+``unknown_tool``. A tool's module is imported the first time it is called, so
+importing the package costs the same for one tool or a thousand.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from .accounts import create_login as accounts_create_login
-from .billing import transfer_funds as billing_transfer_funds
-from .calendar import create_event as calendar_create_event
-from .comments import post_comment as comments_post_comment
-from .crm import update_contact as crm_update_contact
-from .docs import search_documents as docs_search_documents
-from .files import edit_file as files_edit_file
-from . import get_weather
-from .net import allow_ip as net_allow_ip
-from . import send_email
-from .support import open_ticket as support_open_ticket
-from . import web_search
+from ._runtime import Error, Result, UnknownTool
 
-#: Tool name -> generated module.
-TOOLS: dict[str, ModuleType] = {
-    "create_login": accounts_create_login,
-    "transfer_funds": billing_transfer_funds,
-    "create_event": calendar_create_event,
-    "post_comment": comments_post_comment,
-    "update_contact": crm_update_contact,
-    "search_documents": docs_search_documents,
-    "edit_file": files_edit_file,
-    "get_weather": get_weather,
-    "allow_ip": net_allow_ip,
-    "send_email": send_email,
-    "open_ticket": support_open_ticket,
-    "web_search": web_search,
+#: Tool name -> its module, relative to this package.
+TOOLS: dict[str, str] = {
+    "create_login": ".accounts.create_login",
+    "transfer_funds": ".billing.transfer_funds",
+    "create_event": ".calendar.create_event",
+    "post_comment": ".comments.post_comment",
+    "update_contact": ".crm.update_contact",
+    "search_documents": ".docs.search_documents",
+    "edit_file": ".files.edit_file",
+    "get_weather": ".get_weather",
+    "allow_ip": ".net.allow_ip",
+    "send_email": ".send_email",
+    "open_ticket": ".support.open_ticket",
+    "web_search": ".web_search",
 }
+#: The tool modules imported so far, by tool name.
+_LOADED: dict[str, ModuleType] = {}
 
 
-class UnknownToolError:
-    """The one error of an unknown tool name (same fields as a module's ``Error``)."""
-
-    __slots__ = ("path", "code", "message")
-
-    def __init__(self, message: str) -> None:
-        self.path = ""
-        self.code = "unknown_tool"
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"Error(path='', code='unknown_tool', message={self.message!r})"
-
-    def as_dict(self) -> dict[str, str]:
-        return {"path": self.path, "code": self.code, "message": self.message}
-
-
-class UnknownToolResult:
-    """The result for a call to a tool that does not exist (same API as a module's ``Result``)."""
-
-    __slots__ = ("name", "status", "value", "errors")
-
-    def __init__(self, name: object) -> None:
-        self.name = name[:64] if type(name) is str else "<not a name>"
-        self.status = "reject"
-        self.value = None
-        self.errors = (UnknownToolError(f"there is no tool named {self.name!r}"),)
-
-    ok = False
-    layer = "dispatch"
-
-    def __repr__(self) -> str:
-        return f"Result(status='reject', errors={list(self.errors)!r})"
-
-    def feedback(self) -> str:
-        return f"There is no tool named {self.name!r}. The tools are: {', '.join(sorted(TOOLS))}."
-
-    def log_record(self) -> dict[str, Any]:
-        return {
-            "tool": self.name,
-            "layer": self.layer,
-            "status": self.status,
-            "errors": [error.as_dict() for error in self.errors],
-            "arguments": None,
-        }
-
-
-def validate_call(name: str, arguments: Any) -> Any:
-    """Check one call: text is parsed then validated, a decoded value is validated."""
-    module = TOOLS.get(name) if type(name) is str else None
+def tool_module(name: str) -> ModuleType | None:
+    """The module of the tool called ``name`` (imported on first use), or None if there is none."""
+    module = _LOADED.get(name)
     if module is None:
-        return UnknownToolResult(name)
+        where = TOOLS.get(name)
+        if where is None:
+            return None
+        module = _LOADED[name] = import_module(where, __name__)
+    return module
+
+
+def validate_call(name: str, arguments: Any) -> Result:
+    """Check one call: text is parsed then validated, a decoded value is validated."""
+    module = tool_module(name) if type(name) is str else None
+    if module is None:
+        return UnknownTool(name, tuple(sorted(TOOLS)))
     if type(arguments) in (str, bytes, bytearray):
-        return module.parse(arguments)
-    return module.validate(arguments)
+        result: Result = module.parse(arguments)
+    else:
+        result = module.validate(arguments)
+    return result

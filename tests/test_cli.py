@@ -73,7 +73,7 @@ def copy_contracts(destination: Path, names: tuple[str, ...] = SUBSET) -> Path:
 
 def expected_files(contracts: Path) -> set[str]:
     """The files `generate` must write for a contracts folder, worked out from its layout."""
-    files = {"__init__.py", "tests/__init__.py", "toolshape-manifest.txt"}
+    files = {"__init__.py", "_runtime.py", "tests/__init__.py", "toolshape-manifest.txt"}
     for contract in contracts.rglob("*.yaml"):
         relative = PurePosixPath(*contract.relative_to(contracts).parts)
         folder = relative.parent
@@ -218,8 +218,8 @@ def test_a_removed_contract_removes_its_output_and_nothing_else(
         "tests/billing/__init__.py",
     }
     assert not (generated / "tests" / "billing").exists(), "an emptied generated folder stays behind"
-    for name in ("notes.py", "billing/helpers.py", "tests/README.md", "get_weather.py", "tests/test_get_weather.py"):
-        assert after[name] == before[name], f"{name} was touched"
+    for name in ("notes.py", "billing/helpers.py", "tests/README.md", "get_weather.py", "tests/test_get_weather.py", "_runtime.py"):
+        assert after[name] == before[name], f"{name} was touched"  # (the shared runtime stays while a tool needs it)
     assert after["__init__.py"][0] != before["__init__.py"][0]  # the dispatch gate lost a tool
     assert b"transfer_funds" not in after["__init__.py"][0]
     assert "  removed: generated/billing/transfer_funds.py" in out.splitlines()
@@ -338,6 +338,7 @@ def test_check_calls_output_of_other_generator_code_stale(
     code, _, err = run(capsys, "check")
     assert code == 1
     assert "generated/get_weather.py: stale" in err
+    assert "generated/_runtime.py: stale" in err  # its header records the generator, no contract
 
 
 def test_check_names_missing_files(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -372,10 +373,13 @@ def test_check_names_hand_edited_files(generated: Path, capsys: pytest.CaptureFi
     module.write_text(module.read_text(encoding="utf-8") + "PATCHED = True\n", encoding="utf-8")
     gate = generated / "__init__.py"
     gate.write_text(gate.read_text(encoding="utf-8") + "# tweak\n", encoding="utf-8")
+    runtime = generated / "_runtime.py"
+    runtime.write_text(runtime.read_text(encoding="utf-8").replace("MAX_ERRORS = 100", "MAX_ERRORS = 1000"), encoding="utf-8")
     code, _, err = run(capsys, "check")
     assert code == 1
     assert "generated/get_weather.py: hand-edited" in err
     assert "generated/__init__.py: hand-edited" in err
+    assert "generated/_runtime.py: hand-edited" in err
     assert re.search(r"^-PATCHED = True$", err, re.MULTILINE)
     assert "stale" not in err
 

@@ -301,6 +301,7 @@ class Outcome:
 
     contract: dict
     module: types.ModuleType | None = None
+    source: str | None = None  # the module's source, as render.py laid it out
     refused: str | None = None  # the contract checker's message
     failure: str | None = None  # building, rendering or loading the module went wrong
     derived_problem: str | None = (
@@ -369,6 +370,7 @@ def generate_outcome(data: dict, label: str, valid: list[Any]) -> Outcome:
     try:
         built = model.build(checked, "case", "0" * 64)
         source = render.render(_ENV, "module.py.j2", label, model=built)
+        result.source = source
         result.module = pipeline.load_module(source, label)
     except Exception:
         result.failure = traceback.format_exc()
@@ -486,6 +488,19 @@ def test_group_generates(group: Group) -> None:
             f"generates only with an accepted example (given the group's first valid case, it then passes): "
             f"{generated.needs_example}"
         )
+
+
+@pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
+@pytest.mark.parametrize("group", GROUP_PARAMS[::3] or [pytest.param(None, id="no-suite")])
+def test_group_module_is_laid_out_as_black_formats_it(group: Group) -> None:
+    """layout.py alone lays out the module (no black); black over the whole file changes nothing.
+    Every third group: the suite's schemas reach shapes the example contracts do not."""
+    import black
+
+    generated = outcome(group)
+    if generated.source is None:
+        pytest.skip("no module: " + (generated.refused or generated.failure or "?")[:200])
+    assert black.format_str(generated.source, mode=black.Mode()) == generated.source
 
 
 UNSUPPORTED_PARAMS = [

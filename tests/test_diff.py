@@ -736,8 +736,9 @@ def test_diff_reports_each_single_edit_with_a_checked_witness(path: Path) -> Non
 
 # -- generated diffs a reviewer can read -----------------------------------------------------------
 
-#: A single constraint change touches at most this many lines besides the hash line.
-MAX_CONSTRAINT_LINES = 12
+#: A single constraint change touches at most this many lines besides the hash line (one of
+#: them may be an import: `import re` when the module's first regex arrives).
+MAX_CONSTRAINT_LINES = 13
 
 
 def _indent(line: str) -> int:
@@ -800,7 +801,11 @@ def allowed_lines(lines: list[str], keys: tuple[str, ...], spans: list[range], h
             if line.lstrip().startswith("# contracts/") and i > 0 and lines[i - 1].startswith("def "):
                 allowed.add(i - 1)  # the def line of a function whose comment points into the property
     types_start = next((i for i, line in enumerate(lines) if line.startswith("# -- The accepted arguments, as types")), 0)
-    types_end = next((i for i, line in enumerate(lines) if line.startswith("#: At most this many errors")), 0)
+    types_end = next((i for i, line in enumerate(lines) if line.startswith("class Result(")), 0)
+    # The imports name what the checks use (re for a pattern, a runtime helper for an enum...):
+    # an edit that adds or removes the only check of a kind adds or removes its import.
+    imports_end = next((i for i, line in enumerate(lines) if line.startswith("TOOL_NAME = ")), 0)
+    allowed |= {i for i in range(imports_end) if lines[i].startswith(("import ", "from ", "    ")) or lines[i] == ")"}
     for key in keys:
         quoted = json.dumps(key)
         comment = re.compile(r"^(\s*)# " + re.escape(key) + r": (required|optional)\b")
@@ -862,7 +867,12 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
     typed = not edit.constraint
     allowed_a = allowed_lines(a, edit.keys, property_spans(edit.original, edit.keys), helpers, typed)
     allowed_b = allowed_lines(b, edit.keys, property_spans(dump(edit.data), edit.keys), helpers, typed)
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    # Matched with the old side's contract line references moved where the edit moved those
+    # lines: a comment "# contracts/x.yaml:52" of one constant must not pair with the same
+    # text that now names another (which makes a constant look moved when nothing moved).
+    mapping = line_map(edit.original, dump(edit.data))
+    shifted = [_LINE_REF.sub(lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", line) for line in a]
+    matcher = difflib.SequenceMatcher(None, shifted, b, autojunk=False)
     stray = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":

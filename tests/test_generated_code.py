@@ -50,7 +50,9 @@ VERSIONS = SUPPORTED + ([CURRENT] if CURRENT not in SUPPORTED else [])
 # ipaddress: imported inside the ipv6 format check only, where it is needed.
 MODULE_IMPORTS = {"__future__", "ipaddress", "json", "math", "re", "sys", "typing"}
 #: The only absolute imports of the dispatch gate generated/__init__.py.
-GATE_IMPORTS = {"__future__", "types", "typing"}
+GATE_IMPORTS = {"__future__", "importlib", "types", "typing"}
+#: What every tool module shares, once, at the top of the generated folder.
+RUNTIME_NAME = "_runtime"
 
 
 def _rel(path: Path) -> str:
@@ -65,8 +67,11 @@ def _python_files() -> list[Path]:
     return sorted(p for p in GENERATED.rglob("*.py") if "__pycache__" not in p.parts)
 
 
-#: Tool modules: generated/**/*.py except tests/ and __init__.py.
-MODULES = [p for p in _python_files() if not _is_tests(p) and p.name != "__init__.py"]
+#: Tool modules: generated/**/*.py except tests/, __init__.py and the shared _runtime.py.
+MODULES = [
+    p for p in _python_files() if not _is_tests(p) and p.name != "__init__.py" and _rel(p) != f"{RUNTIME_NAME}.py"
+]
+RUNTIME = GENERATED / f"{RUNTIME_NAME}.py"
 #: Generated test modules: generated/tests/**/test_*.py.
 TEST_FILES = [p for p in _python_files() if _is_tests(p) and p.name.startswith("test_")]
 INITS = [p for p in _python_files() if p.name == "__init__.py"]
@@ -193,11 +198,15 @@ def _is_error_append(statement: ast.stmt) -> bool:
 
 
 def _is_not_an_object_return(statement: ast.stmt) -> bool:
+    """``return Result(REJECT, value, (Error(...),))``: validate() refusing what is not an object."""
     return (
         isinstance(statement, ast.Return)
         and isinstance(statement.value, ast.Call)
         and isinstance(statement.value.func, ast.Name)
-        and statement.value.func.id == "_not_an_object"
+        and statement.value.func.id == "Result"
+        and bool(statement.value.args)
+        and isinstance(statement.value.args[0], ast.Name)
+        and statement.value.args[0].id == "REJECT"
     )
 
 
@@ -304,9 +313,13 @@ def find_mutants(tree: ast.Module, source: str) -> list[Mutant]:
 
 
 def _load(tree: ast.Module, path: Path, label: str) -> types.ModuleType:
+    """The module (or a mutant) in memory, in the package of generated/ so that ``from ._runtime import``
+    finds the committed runtime (shared: the checks themselves are all in the module)."""
     code = compile(tree, f"<{label} {_rel(path)}>", "exec")
-    module = types.ModuleType(f"toolshape_mutant_{path.stem}")
+    package = ".".join(("generated", *path.relative_to(GENERATED).parent.parts))
+    module = types.ModuleType(f"{package}.toolshape_mutant_{path.stem}")
     module.__file__ = str(path)
+    module.__package__ = package
     exec(code, module.__dict__)
     return module
 
@@ -353,7 +366,7 @@ def test_the_mutant_finder_finds_every_kind_of_check() -> None:
     source = (
         "def validate(value):\n"
         "    if value is None:\n"
-        "        return _not_an_object(value, 'null')\n"
+        "        return Result(REJECT, value, (Error('', 'type', 'null'),))\n"
         "    errors = []\n"
         "    # a: the comment\n"
         "    if isinstance(a, str):\n"
@@ -415,10 +428,42 @@ def test_generated_module_imports_only_the_standard_library(path: Path) -> None:
     for node in _imports(tree):
         if isinstance(node, ast.Import):
             bad += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name not in MODULE_IMPORTS]
-        elif node.level or node.module not in MODULE_IMPORTS:
-            bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ...")
+        elif node.level:
+            package = path.relative_to(GENERATED).parent.parts
+            if _resolve(package, node) != (RUNTIME_NAME,):
+                bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ...")
+        elif node.module not in MODULE_IMPORTS:
+            bad.append(f"line {node.lineno}: from {node.module or ''} import ...")
     bad += [f"line {n}: dynamic import" for n in _dynamic_imports(tree)]
-    assert not bad, f"{_rel(path)} may import only {sorted(MODULE_IMPORTS)}:\n" + "\n".join(bad)
+    assert not bad, f"{_rel(path)} may import only {sorted(MODULE_IMPORTS)} and {RUNTIME_NAME}:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_rel)
+def test_modules_take_from_the_runtime_only_what_they_use(path: Path) -> None:
+    """The model works out which runtime names a module's checks call: none missing (the
+    generated tests would fail with a NameError), none unused (this test)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = [
+        alias.asname or alias.name
+        for node in _imports(tree)
+        if isinstance(node, ast.ImportFrom) and node.level and node.module == RUNTIME_NAME
+        for alias in node.names
+    ]
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert imported, f"{_rel(path)} imports nothing from {RUNTIME_NAME}"
+    assert not [name for name in imported if name not in used], f"{_rel(path)} imports names it never uses"
+
+
+def test_the_runtime_imports_only_the_standard_library() -> None:
+    tree = ast.parse(RUNTIME.read_text(encoding="utf-8"))
+    bad = [
+        f"line {node.lineno}: {ast.unparse(node)}"
+        for node in _imports(tree)
+        if (isinstance(node, ast.ImportFrom) and (node.level or node.module not in MODULE_IMPORTS))
+        or (isinstance(node, ast.Import) and any(a.name not in MODULE_IMPORTS for a in node.names))
+    ]
+    bad += [f"line {n}: dynamic import" for n in _dynamic_imports(tree)]
+    assert not bad, f"{RUNTIME_NAME}.py may import only {sorted(MODULE_IMPORTS)}:\n" + "\n".join(bad)
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_rel)
@@ -456,15 +501,39 @@ def test_package_files_import_only_the_stdlib_and_generated_modules(path: Path) 
         elif node.level == 0:
             if node.module not in GATE_IMPORTS:
                 bad.append(f"line {node.lineno}: from {node.module} import ...")
-        else:
-            bad += [
-                f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import {a.name}"
-                for a in node.names
-                if _resolve(package, node) + (a.name,) not in known
-            ]
+        elif _resolve(package, node) != (RUNTIME_NAME,):
+            bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ...")
     if package:  # only the dispatch gate at the top imports anything
         assert not _imports(tree), f"{_rel(path)} should import nothing"
-    assert not bad, f"{_rel(path)} may import only {sorted(GATE_IMPORTS)} and generated modules:\n" + "\n".join(bad)
+    assert not bad, f"{_rel(path)} may import only {sorted(GATE_IMPORTS)} and {RUNTIME_NAME}:\n" + "\n".join(bad)
+    if not package:  # the gate imports its tools lazily, from a table of relative module names
+        import generated
+
+        assert {tuple(where.lstrip(".").split(".")) for where in generated.TOOLS.values()} == known
+        assert all(where.startswith(".") and not where.startswith("..") for where in generated.TOOLS.values())
+
+
+def test_the_gate_imports_a_tool_only_when_it_is_called(tmp_path: Path) -> None:
+    """``import generated`` imports the runtime, not the tools; a call imports its own tool alone."""
+    _copy_generated(tmp_path / "gate")
+    probe = (
+        "import sys\n"
+        "sys.path.insert(0, '.')\n"
+        "import gate\n"
+        "tools = sorted(m for m in sys.modules if m.startswith('gate.') and m != 'gate._runtime')\n"
+        "assert tools == [], tools\n"
+        "result = gate.validate_call('get_weather', '{\"city\": \"Oslo\", \"unit\": \"c\"}')\n"
+        "assert result.ok and isinstance(result, gate.Result), result\n"
+        "tools = sorted(m for m in sys.modules if m.startswith('gate.') and m != 'gate._runtime')\n"
+        "assert tools == ['gate.get_weather'], tools\n"
+        "unknown = gate.validate_call('nope', {})\n"
+        "assert isinstance(unknown, gate.Result) and isinstance(unknown.errors[0], gate.Error), unknown\n"
+        "assert unknown.layer == 'dispatch' and unknown.errors[0].code == 'unknown_tool'\n"
+        "assert 'The tools are: allow_ip, create_event' in unknown.feedback(), unknown.feedback()\n"
+        "print('ok')\n"
+    )
+    result = _run([sys.executable, "-I", "-c", probe], cwd=tmp_path)
+    assert result.returncode == 0 and "ok" in result.stdout, _output(result)
 
 
 # -- Subprocess helpers -------------------------------------------------------------
@@ -619,6 +688,23 @@ def test_generated_tests_pass_on_every_supported_python(version: str, tmp_path: 
     )
 
 
+def vendor_one_tool(path: Path, folder: Path, tests: bool = False) -> str:
+    """Copy one tool as the README says: its module and ``_runtime.py``, each in its place under
+    ``folder`` (a package: an empty ``__init__.py`` in it and in each subfolder); the import name."""
+    relative = path.relative_to(GENERATED)
+    copies = [(path, relative), (RUNTIME, RUNTIME.relative_to(GENERATED))]
+    if tests:
+        test_file = _test_file_of(path)
+        copies.append((test_file, test_file.relative_to(GENERATED)))
+    for source, target in copies:
+        destination = folder / target
+        for package in [folder, *[folder / Path(*target.parts[:n]) for n in range(1, len(target.parts))]]:
+            package.mkdir(parents=True, exist_ok=True)
+            (package / "__init__.py").touch()
+        shutil.copy2(source, destination)
+    return ".".join((folder.name, *relative.with_suffix("").parts))
+
+
 _STANDALONE = """\
 import importlib, sys
 folder, name = sys.argv[1], sys.argv[2]
@@ -644,11 +730,11 @@ def test_generated_modules_compile_and_import_alone_on_every_supported_python(ve
 
     failures = []
     for path in MODULES:
+        # The module and the runtime alone, as vendoring one tool copies them (vendor_one_tool).
         folder = tmp_path / "alone" / _rel(path).replace("/", "__").removesuffix(".py")
-        folder.mkdir(parents=True)
-        shutil.copy2(path, folder / path.name)
+        name = vendor_one_tool(path, folder / "one_tool")
         # -I: no user site, no PYTHON* variables, no script folder; -S: no site-packages.
-        result = _run([python, "-I", "-S", "-c", _STANDALONE, folder, path.stem], cwd=folder)
+        result = _run([python, "-I", "-S", "-c", _STANDALONE, folder, name], cwd=folder)
         if result.returncode != 0 or "ok" not in result.stdout:
             failures.append(f"{_rel(path)}:\n{_output(result, 15)}")
     assert not failures, f"on CPython {full} ({python}), modules do not import alone:\n" + "\n".join(failures)
@@ -688,6 +774,20 @@ def test_vendored_copy_passes_its_tests(tmp_path: Path) -> None:
         cwd=service,
     )
     assert gate.returncode == 0, f"the vendored dispatch gate does not import:\n{_output(gate)}"
+
+
+def test_one_tool_vendored_alone_passes_its_tests(tmp_path: Path) -> None:
+    """One tool, taken alone into a service under another name: its module, ``_runtime.py``, its tests."""
+    service = tmp_path / "service"
+    for path in (GENERATED / "get_weather.py", GENERATED / "billing" / "transfer_funds.py"):
+        vendor_one_tool(path, service / "acme_tools", tests=True)
+    assert sorted(p.name for p in (service / "acme_tools").glob("*.py")) == ["__init__.py", "_runtime.py", "get_weather.py"]
+    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=service)
+    assert result.returncode == 0, f"the vendored tools fail their tests:\n{_output(result)}"
+    expected = sum(
+        len(generated_test_calls(_import_generated_tests(GENERATED / p))) for p in ("get_weather.py", "billing/transfer_funds.py")
+    )
+    assert _passed(result) == expected, _output(result, 5)
 
 
 # -- 5. Formatting -------------------------------------------------------------------

@@ -117,8 +117,15 @@ def _module_names() -> list[str]:
         relative = path.relative_to(GENERATED)
         if "__pycache__" in relative.parts or relative.parts[0] == "tests" or path.name == "__init__.py":
             continue
+        if relative.as_posix() == "_runtime.py":  # what the tool modules share: not a tool
+            continue
         names.append(".".join(("generated",) + relative.with_suffix("").parts))
     return names
+
+
+def runtime(module: types.ModuleType) -> types.ModuleType:
+    """The shared runtime a generated module imports (its limits live there)."""
+    return sys.modules[module.Error.__module__]
 
 
 MODULE_NAMES = _module_names()
@@ -184,7 +191,7 @@ FEEDBACK_LINE = 1_000
 
 
 def feedback_bound(module: types.ModuleType) -> int:
-    return 10_000 + module.MAX_ERRORS * FEEDBACK_LINE
+    return 10_000 + runtime(module).MAX_ERRORS * FEEDBACK_LINE
 
 
 def check_result(
@@ -198,7 +205,7 @@ def check_result(
     assert result.layer == LAYERS[status]
     errors = result.errors
     assert type(errors) is tuple
-    assert len(errors) <= module.MAX_ERRORS
+    assert len(errors) <= runtime(module).MAX_ERRORS
     if status == "accept":
         assert errors == ()
     else:
@@ -220,7 +227,7 @@ def check_result(
     assert type(record) is dict
     assert record["status"] == status and record["layer"] == result.layer and record["tool"] == module.TOOL_NAME
     # log_record() shortens long paths (README): compare what it keeps.
-    limit = module.MAX_LOGGED_CHARS
+    limit = runtime(module).MAX_LOGGED_CHARS
     assert [(e["path"][:limit], e["code"]) for e in record["errors"]] == [(e.path[:limit], e.code) for e in errors]
     logged = json.dumps(record)
     reprs = repr(result) + repr(result.errors) + "".join(repr(e) for e in errors)
@@ -886,21 +893,21 @@ def test_parse_accepts_what_is_within_the_limits(label: str) -> None:
 def test_100000_unknown_keys_are_capped(module_name: str) -> None:
     module = MODULES[module_name]
     text = _unknown_keys_text(100_000)
-    assert len(text.encode()) <= module.MAX_TEXT_BYTES
+    assert len(text.encode()) <= runtime(module).MAX_TEXT_BYTES
     started = time.perf_counter()
     result = module.parse(text)
     TIMINGS["parse: 100,000 unknown keys (" + module.TOOL_NAME + ")"] = time.perf_counter() - started
     check_result(module, result, via="parse")
     assert result.status == "reject"
-    assert len(result.errors) <= module.MAX_ERRORS
+    assert len(result.errors) <= runtime(module).MAX_ERRORS
     value = {f"unknown{i}": i for i in range(100_000)}
     started = time.perf_counter()
     result = module.validate(value)
     TIMINGS["validate: 100,000 unknown keys (" + module.TOOL_NAME + ")"] = time.perf_counter() - started
     check_result(module, result, value)
-    assert len(result.errors) <= module.MAX_ERRORS
+    assert len(result.errors) <= runtime(module).MAX_ERRORS
     if module.INPUT_SCHEMA.get("additionalProperties") is False:
-        assert len(result.errors) == module.MAX_ERRORS
+        assert len(result.errors) == runtime(module).MAX_ERRORS
         assert "only the first" in result.feedback()
 
 
@@ -920,7 +927,7 @@ def test_feedback_does_not_grow_with_the_length_of_unknown_keys(module_name: str
     )
     assert len(long.errors) == len(short.errors)
     grown = len(long.feedback()) - len(short.feedback())
-    assert grown <= module.MAX_ERRORS * 200, (
+    assert grown <= runtime(module).MAX_ERRORS * 200, (
         f"feedback() grew by {grown:,} characters ({len(long.feedback()):,} in all) because the unknown keys are long: "
         "each path is printed whole"
     )
@@ -935,7 +942,7 @@ def test_log_record_shortens_every_long_string(module_name: str) -> None:
     record = module.validate({**base, key: "v" * 100_000}).log_record()
     longest = max(_strings(record), key=len)
     assert (
-        len(longest) <= module.MAX_LOGGED_CHARS + 100
+        len(longest) <= runtime(module).MAX_LOGGED_CHARS + 100
     ), f"log_record() holds a string of {len(longest):,} characters: {longest[:40]!r}..."
 
 
@@ -975,7 +982,8 @@ def test_parse_cost_is_linear_in_the_text(shape: str) -> None:
         else:
             doc = json.dumps({{"items": [{{"id": i, "tags": ["a", "b"]}} for i in range(40_000)]}}, indent=1)[:700_000]
             text = json.dumps({{"path": "data.json", "edits": [{{"old_text": "{{}}", "new_text": doc}}]}})[:-10]
-        assert len(text.encode()) <= m.MAX_TEXT_BYTES, len(text)
+        from generated._runtime import MAX_TEXT_BYTES
+        assert len(text.encode()) <= MAX_TEXT_BYTES, len(text)
         started = time.perf_counter()
         result = m.parse(text)
         print(result.status, result.errors[0].code, round(time.perf_counter() - started, 3), len(text))

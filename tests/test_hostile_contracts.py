@@ -309,23 +309,14 @@ def traps() -> Iterator[list[str]]:
             setattr(owner, attr, original)
 
 
-@contextlib.contextmanager
-def without_black() -> Iterator[None]:
-    """Skip black while generating (10x faster); the sources still go through render's compile check."""
-    original = formatting.black_format
-    formatting.black_format = lambda source, **_: source
-    try:
-        yield
-    finally:
-        formatting.black_format = original
-
-
 ENV = render.environment()
 
 
-def generate(raw: bytes, stem: str = "x", *, formatted: bool = False) -> pipeline.Generated | ContractError:
-    """Generate in memory; return the ContractError instead of raising it; fail on anything else."""
-    with traps() as seen, contextlib.nullcontext() if formatted else without_black():
+def generate(raw: bytes, stem: str = "x") -> pipeline.Generated | ContractError:
+    """Generate in memory; return the ContractError instead of raising it; fail on anything else.
+
+    (Laid out as always, by layout.py: the built-in templates' output never goes to black.)"""
+    with traps() as seen:
         try:
             result: pipeline.Generated | ContractError = pipeline.generate(
                 raw, f"{stem}.yaml", PurePosixPath(f"{stem}.yaml"), ENV
@@ -489,6 +480,8 @@ def check_source(source: str, text: str, baseline: dict[str, set[str]], *, ident
 # -- Executing a generated module, spied ----------------------------------------------
 
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+#: What a module may import besides the standard library: the shared runtime, relatively.
+RUNTIME = {"._runtime"}
 
 
 def exec_spied(source: str, name: str, package: str | None = None) -> tuple[types.ModuleType, list[str]]:
@@ -528,8 +521,8 @@ def exec_spied(source: str, name: str, package: str | None = None) -> tuple[type
         spied[what] = refuse(what)
     module = types.ModuleType(name)
     module.__dict__["__builtins__"] = spied
-    if package is not None:
-        module.__dict__["__package__"] = package
+    # In the package where pipeline.load_module puts modules: `from ._runtime import` finds the runtime there.
+    module.__dict__["__package__"] = package if package is not None else pipeline.runtime_module().__package__
     with traps() as trapped:
         exec(compile(source, f"<{name}>", "exec"), module.__dict__)
     module.__dict__["__builtins__"] = builtins  # later calls run with the real ones
@@ -571,6 +564,8 @@ def run_generated_tests(generated: pipeline.Generated) -> int:
     tests = types.ModuleType(f"{package}.tests")
     tests.__path__ = []  # type: ignore[attr-defined]
     module = types.ModuleType(f"{package}.{stem}")
+    module.__package__ = package
+    sys.modules[f"{package}._runtime"] = pipeline.runtime_module()  # what `from ._runtime import` finds
     exec(compile(generated.module_source, module.__name__, "exec"), module.__dict__)
     setattr(top, stem, module)
     sys.modules.update({package: top, tests.__name__: tests, module.__name__: module})
@@ -633,7 +628,7 @@ def test_importing_the_module_has_no_side_effect(label: str) -> None:
     generated = _generated(label)
     module, events = exec_spied(generated.module_source, "hostile_x")
     baseline, _ = exec_spied(_generated_neutral().module_source, "neutral_x")
-    allowed = {e.removeprefix("import ") for e in _neutral_events()} & STDLIB
+    allowed = {e.removeprefix("import ") for e in _neutral_events()} & (STDLIB | RUNTIME)
     check_module_imports(events, allowed)
     assert set(vars(module)) - {"__builtins__"} <= set(vars(baseline)) | _namer_names(
         module, baseline
@@ -670,8 +665,14 @@ def test_the_contract_strings_come_back_as_data(label: str) -> None:
     assert module.TOOL_NAME == contract["name"]
     assert module.DESCRIPTION == contract["description"]
     assert module.INPUT_SCHEMA == contract["parameters"]
-    # The module's own names are intact, whatever the contract's keys are called.
-    assert module.json is json and module.re is re and module.math is math_module() and module.sys is sys
+    # The module's own names are intact, whatever the contract's keys are called: what it
+    # takes from the runtime and the standard library is what they hold.
+    runtime = pipeline.runtime_module()
+    for name in ("ACCEPT", "REJECT", "PARSE_ERROR", "MAX_ERRORS", "_decode", "_json_type", "_NOT_AN_OBJECT"):
+        assert getattr(module, name) is getattr(runtime, name), name
+    assert issubclass(module.Result, runtime.Result) and module.Error is runtime.Error
+    for name, stdlib in (("json", json), ("re", re), ("math", math_module()), ("sys", sys)):
+        assert vars(module).get(name, stdlib) is stdlib, name
     assert inspect.isfunction(module.validate) and module.validate.__name__ == "validate"
     assert inspect.isfunction(module.parse) and module.parse.__name__ == "parse"
     assert isinstance(module.Error, type) and module.Error.__name__ == "Error"
@@ -788,7 +789,7 @@ def test_a_100000_character_enum_value() -> None:
             {"args": {"unit": big[:-1]}, "status": "reject", "errors": [{"path": "/unit", "code": "enum"}]},
         ],
     }
-    generated = generate(to_yaml(contract, "json"), formatted=True)
+    generated = generate(to_yaml(contract, "json"))
     assert isinstance(generated, pipeline.Generated), generated
     source = generated.module_source
     compile(source, "<big>", "exec")
@@ -805,7 +806,7 @@ def test_a_100000_character_enum_value() -> None:
 
 
 def _neutral_events_names() -> set[str]:
-    return {e.removeprefix("import ") for e in _neutral_events()} & STDLIB
+    return {e.removeprefix("import ") for e in _neutral_events()} & (STDLIB | RUNTIME)
 
 
 @pytest.mark.parametrize(
@@ -976,9 +977,10 @@ def all_at_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[pipeline.Gene
     (package / "tests").mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "tests" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "_runtime.py").write_text(pipeline.runtime_source(render.environment()), encoding="utf-8")
     outputs = [generated]
     for i, label in enumerate(FORMATTED):
-        formatted = generate(to_yaml(hostile_contract(HOSTILE[label]), "quoted yaml"), f"formatted_{i}", formatted=True)
+        formatted = generate(to_yaml(hostile_contract(HOSTILE[label]), "quoted yaml"), f"formatted_{i}")
         assert isinstance(formatted, pipeline.Generated), formatted
         outputs.append(formatted)
     for output in outputs:
@@ -993,7 +995,7 @@ def test_all_hostile_texts_at_once_are_laid_out_as_black_would() -> None:
     wide characters, escapes and quotes of every kind included."""
     import black
 
-    generated = generate(to_yaml(all_at_once_contract(), "quoted yaml"), "hostile", formatted=True)
+    generated = generate(to_yaml(all_at_once_contract(), "quoted yaml"), "hostile")
     assert isinstance(generated, pipeline.Generated), generated
     assert black.format_str(generated.module_source, mode=black.Mode()) == generated.module_source
 
@@ -1206,8 +1208,7 @@ def contracts_dir(tmp_path: Path) -> Path:
 
 
 def _plan(folder: Path) -> project.Plan:
-    with without_black():
-        return project.plan(folder, ENV)
+    return project.plan(folder, ENV)
 
 
 def test_a_symlink_to_a_contract_outside_is_refused(contracts_dir: Path, tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import black
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolshape import formatting, layout
+from toolshape import layout
 from toolshape.literals import literal
 
 MODE = black.Mode()
@@ -25,10 +25,22 @@ SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[Heal
 
 
 def black_lines(indent: int, body: str) -> list[str]:
-    return formatting._format_statement(indent, body, set(), MODE).split("\n")
+    """One statement as black formats it at ``indent``: inside ``if x:`` blocks that give it its depth."""
+    depth = indent // 4
+    outer = ["    " * level + "if x:" for level in range(depth)]
+    pad = "    " * depth
+    before = [pad + "if x:", pad + "    pass"] if body.startswith(("elif ", "else:")) else []
+    after = [pad + "    pass"] if body.endswith(":") else []
+    snippet = "\n".join(outer + before + [pad + body] + after) + "\n"
+    lines = black.format_str(snippet, mode=MODE).split("\n")[:-1]
+    start, end = len(outer) + len(before), len(lines) - len(after)
+    assert lines[:start] == outer + before and lines[end:] == after, f"black moved the lines around: {snippet!r}"
+    return lines[start:end]
 
 
 names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
+#: Local names as names.Namer makes them: a hint of at most 24 characters, perhaps a number.
+locals_ = st.from_regex(r"[a-z][a-z0-9_]{0,23}(_[2-9])?", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
 constants = st.from_regex(r"_[A-Z][A-Z0-9_]{0,44}", fullmatch=True)
 texts = st.text(alphabet=string.ascii_letters + string.digits + " '\"\\/:,.-_é杭", max_size=110)
 strings = texts.map(lambda text: str(literal(text)))
@@ -64,8 +76,9 @@ def calls(draw: st.DrawFn) -> str:
 @st.composite
 def conditions(draw: st.DrawFn) -> str:
     keyword = draw(st.sampled_from(["if ", "elif "]))
-    v = draw(names)
-    kind = draw(st.integers(0, 6))
+    v = draw(locals_)
+    kind = draw(st.integers(0, 7))
+    step = draw(st.one_of(st.integers(1, 10**9), st.integers(10**40, 10**130)))  # multipleOf: any JSON integer
     condition = [
         f"type({v}) is int or (type({v}) is float and {v}.is_integer())",
         f"type({v}) is int or (type({v}) is float and math.isfinite({v}))",
@@ -74,6 +87,7 @@ def conditions(draw: st.DrawFn) -> str:
         f"{v} is True or {v} is False",
         f"len({v}) > {draw(st.integers(0, 10**12))}",
         f"{v} is not None and {draw(names)} in {draw(constants)} and not {draw(names)}",
+        f"{v} % {step} != 0 if type({v}) is int else not _is_multiple({v}, {step}, 1)",
     ][kind]
     return keyword + condition + ":"
 
@@ -99,8 +113,9 @@ def assignments(draw: st.DrawFn) -> str:
 
 
 def _check(laid: list[str] | None, indent: int, body: str) -> None:
-    if laid is not None:
-        assert laid == black_lines(indent, body), body
+    """Laid out, and as black does it: a shape the templates write with no rule fails generation."""
+    assert laid is not None, f"no rule for a statement the templates write (indent {indent}): {body}"
+    assert laid == black_lines(indent, body), body
 
 
 @SETTINGS
@@ -116,8 +131,9 @@ def test_if_statements_as_black_lays_them_out(depth: int, body: str) -> None:
 
 
 @SETTINGS
-@given(depths, assignments())
+@given(st.integers(min_value=0, max_value=1), assignments())
 def test_assignments_as_black_lays_them_out(depth: int, body: str) -> None:
+    """Module constants, INPUT_SCHEMA, and a Result's mask (in its class body): at depth 0 or 1."""
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)
 
 
@@ -147,14 +163,15 @@ PIECES_LEFT_TO_BLACK = {
     "a comment right above a def, no blank line before the comment": "X = 1\n# f\ndef f():\n    return 1\n",
     "two defs": "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
     "an import": "import json\n",
-    "a comment waiting for a dedented statement": "def f():\n    if x:\n        y = 1\n        # about z\n    z = 2\n",
+    "a comment deeper than the block it would end": "def f():\n    if x:\n        y = 1\n            # about z\n    z = 2\n",
+    "a comment at the indentation of no open block": "def f():\n    if x:\n        y = 1\n      # about z\n    z = 2\n",
     "a docstring not right after the def": "def f():\n    x = 1\n    \"\"\"Not a docstring.\"\"\"\n",
     "a tab": "def f():\n\treturn 1\n",
 }
 
 
 @pytest.mark.parametrize("text", PIECES_LEFT_TO_BLACK.values(), ids=PIECES_LEFT_TO_BLACK.keys())
-def test_unknown_piece_shapes_are_left_to_black(text: str) -> None:
+def test_unknown_piece_shapes_are_refused(text: str) -> None:
     assert layout.piece(text, lambda indent, body: [body]) is None
 
 
@@ -163,6 +180,10 @@ BLANK_LINES = [
     "# a comment\n\n\n\n\nX = 1\n\n\n\nY = 2\n\n\n# about C\nclass C:\n    \"\"\"Doc.\"\"\"\n    a: int\n\n\n    b: str\n",
     "# about f\ndef f():\n\n    \"\"\"Doc.\"\"\"\n\n    return 1\n",
     "X = 1\n\n\n\n\n# about f\n\ndef f():\n    return 1\n",
+    # Comments that end a block (an optional property with nothing to check): black leaves them there.
+    "def f():\n    if x:\n        y = 1\n        # about z\n    z = 2\n",
+    "def f():\n    if x:\n        if y:\n            y = 1\n        # about z\n    # about w\n",
+    "def f():\n    if x:\n        if y:\n            y = 1\n        # about z\n\n    z = 2\n",
 ]
 
 
@@ -188,3 +209,95 @@ ONE_LINE = {
 @pytest.mark.parametrize(("line", "complete"), ONE_LINE.items())
 def test_a_statement_is_one_line_when_its_strings_and_brackets_close_on_it(line: str, complete: bool) -> None:
     assert layout._one_line(line) is complete
+
+
+@st.composite
+def subscripts(draw: st.DrawFn) -> str:
+    """``item = holder["key"]``: a property's value taken out of its object, at any depth."""
+    key = draw(st.one_of(strings, texts.filter(lambda text: len(text) > 60).map(lambda text: str(literal(text))), st.integers(0, 10**6).map(str)))
+    return f"{draw(locals_)} = {draw(locals_)}[{key}]"
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=16), subscripts())
+def test_subscript_assignments_as_black_lays_them_out(depth: int, body: str) -> None:
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+#: A field type as the model writes them: names, Literal[...] of enum values, list[...], dict[str, ...], unions.
+field_types = st.recursive(
+    st.sampled_from(["str", "int", "float", "bool", "None", "Any"]) | names.map(lambda n: "Arguments" + n.title().replace("_", ""))
+    | st.lists(st.one_of(strings, st.integers(-(10**9), 10**9).map(str)), min_size=1, max_size=8).map(
+        lambda members: f"Literal[{', '.join(members)}]"
+    ),
+    lambda inner: inner.map("list[{}]".format)
+    | inner.map("dict[str, {}]".format)
+    | st.lists(inner, min_size=2, max_size=4).map(" | ".join),
+    max_leaves=8,
+)
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=3), names, field_types)
+def test_typed_dict_fields_as_black_lays_them_out(depth: int, name: str, type_code: str) -> None:
+    body = f"{name}: {type_code}"
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+#: The def and class lines the templates write (module.py.j2), ``{}`` the name.
+DEF_LINES = [
+    "def {}(value: Any, path: str, errors: list[Error]) -> None:",
+    "class {}(_{}Required, total=False):",
+    "class {}(_{}Required, _{}Optional):",
+]
+
+
+@SETTINGS
+@given(st.sampled_from(DEF_LINES), st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,80}", fullmatch=True))
+def test_def_and_class_lines_as_black_lays_them_out(line: str, name: str) -> None:
+    body = line.replace("{}", name)
+    _check(layout.long_statement(0, body), 0, body)
+
+
+#: The for lines the templates write (checks.py.j2): {0} an index or key, {1} an item, {2} the container.
+FOR_LINES = [
+    "for {0}, {1} in enumerate({2}):",
+    "for {0} in range({3}, len({2})):",
+    "for {0}, {1} in {2}.items():",
+    "for {0} in dict.keys({2}):",
+]
+
+
+indexes = st.from_regex(r"(i|key)(_[2-9])?", fullmatch=True)
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=18), st.sampled_from(FOR_LINES), indexes, locals_, locals_, st.integers(1, 10**6))
+def test_for_lines_as_black_lays_them_out(depth: int, line: str, index: str, item: str, container: str, start: int) -> None:
+    body = line.format(index, item, container, start)
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(st.integers(min_value=0, max_value=2), names, st.dictionaries(texts, st.sampled_from(["str", "int", "list[str]", "ArgumentsXy | None"]).map(literal), max_size=6), st.booleans())
+def test_functional_typed_dicts_as_black_lays_them_out(depth: int, name: str, fields: dict, total: bool) -> None:
+    """``_ArgumentsRequired = TypedDict("_ArgumentsRequired", {...})``: keys that are not Python names."""
+    pairs = ", ".join(f"{literal(key)}: {value}" for key, value in fields.items())
+    body = f'_{name}Required = TypedDict("_{name}Required", {{{pairs}}}{", total=False" if not total else ""})'
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=2), st.from_regex(r"[a-z][a-z0-9_]{60,120}", fullmatch=True), field_types)
+def test_fields_with_long_names_as_black_lays_them_out(depth: int, name: str, type_code: str) -> None:
+    """A TypedDict field named after a long contract key (class syntax takes any identifier)."""
+    body = f"{name}: {type_code}"
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)
+
+
+@SETTINGS
+@given(depths, st.sampled_from(["if ", "elif "]), locals_, st.sampled_from(["<", ">", "<=", ">="]), st.integers(-(10**130), 10**130))
+def test_bounds_with_huge_numbers_as_black_lays_them_out(depth: int, keyword: str, v: str, operator: str, bound: int) -> None:
+    """minimum/maximum/minLength...: any JSON integer, however many digits, is a bound."""
+    body = f"{keyword}{v} {operator} {bound}:"
+    _check(layout.long_statement(4 * depth, body), 4 * depth, body)

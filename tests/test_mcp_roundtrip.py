@@ -67,7 +67,7 @@ def test_a_valid_call_reaches_the_handler_and_an_invalid_one_comes_back_with_the
     assert set(seen["tools"]) == set(generated.TOOLS)
     weather = seen["tools"]["get_weather"]
     schema = getattr(weather, "input_schema", None) or getattr(weather, "inputSchema")
-    assert schema == generated.TOOLS["get_weather"].INPUT_SCHEMA
+    assert schema == generated.tool_module("get_weather").INPUT_SCHEMA
 
     valid = seen["valid"]
     assert not is_error(valid), text_of(valid)

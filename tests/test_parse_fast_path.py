@@ -3,8 +3,8 @@
 ``_strict_json`` replaces ``JSONDecoder.decode`` (its whitespace regexes, its
 ``raw_decode`` wrapper and its "Extra data" test). That is a speed-up only: for every text, the value
 returned or the error raised must be exactly what the strict ``JSONDecoder``
-(hooks and all) gives. The runtime is the same in every generated module, so one
-module is enough.
+(hooks and all) gives. The runtime is one module that every generated module shares
+(``_runtime.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from generated import get_weather as module  # noqa: E402
+from generated import _runtime as module  # noqa: E402
 
 STRICT = json.JSONDecoder(
     object_pairs_hook=module._object_from_pairs,

@@ -320,6 +320,8 @@ def _mutation_score(generated: pipeline.Generated) -> tuple[int, int, list[str]]
             except Exception:  # noqa: BLE001, S112 - a mutant that does not compile is killed
                 continue
         module = types.ModuleType("toolshape_witness_mutant")
+        # Beside the runtime load_module uses: `from ._runtime import` must load (else every mutant "dies").
+        module.__package__ = pipeline.runtime_module().__package__
         try:
             exec(code, module.__dict__)  # noqa: S102 - a mutant of our generated module
         except Exception:  # noqa: BLE001, S112 - a mutant that cannot load is killed

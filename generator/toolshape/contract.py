@@ -28,7 +28,7 @@ TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
 MAX_SCHEMA_DEPTH = 32
 MAX_INT_DIGITS = 300
-#: The size limit of the generated parse() (MAX_TEXT_BYTES in runtime.py.j2): a
+#: The size limit of the generated parse() (MAX_TEXT_BYTES in _runtime.py.j2): a
 #: minimum count above it can never be met by arguments that arrive as text.
 MAX_ARGUMENT_BYTES = 1_048_576
 

@@ -31,6 +31,8 @@ import ast
 import re
 from collections.abc import Callable
 
+from .widths import width
+
 #: black's default line length.
 LINE_LENGTH = 88
 
@@ -39,19 +41,80 @@ _BRACKETS = re.compile(r"[()\[\]{}]")
 _STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 #: What the bracket count must skip: a string, or a comment.
 _SKIPPED = re.compile(_STRINGS.pattern + "|#[^\n]*")
-#: A docstring the templates write: one line, no quote or backslash inside.
-_DOCSTRING = re.compile(r'"""[^"\\]*"""')
+#: A docstring the templates write: one line, no quote or backslash inside, no space at either end
+#: (black strips those); black leaves it as it is, however long.
+_DOCSTRING = re.compile(r'"""[^"\\\s](?:[^"\\]*[^"\\\s])?"""')
 #: Statements at column 0 a piece may hold besides comments and simple statements.
 _OTHER_TOP_LEVEL = ("@", "import ", "from ", "async ", "if ", "for ", "while ", "try:", "with ", '"', "'")
 
 
-def width(line: str) -> int:
-    """The width black measures: East Asian wide characters count two."""
-    if line.isascii():
-        return len(line)
-    from black.strings import str_width
+def head(text: str) -> str | None:
+    """The first piece of a generated file as black formats it, or None where its shape is not one this module knows.
 
-    return int(str_width(line))
+    The shape: comments at column 0, a module docstring (one line or several), then
+    one-line imports; a ``from`` import too wide for its line is split one name per
+    line, with a trailing comma (black always explodes an import)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    blank = 0
+    index = 0
+    docstring = False  # the last thing written was the module docstring
+    while index < len(lines):
+        raw = lines[index]
+        if not raw.strip():
+            blank, index = blank + 1, index + 1
+            continue
+        if raw[0] in " \t" or raw != raw.rstrip() or raw.endswith("\\"):
+            return None
+        if raw.startswith("#"):
+            laid: list[str] | None = [raw]
+        elif raw.startswith('"""') and all(line.startswith("#") for line in out if line):  # only comments above
+            laid = _docstring(lines, index)
+        elif raw.startswith(("import ", "from ")) and _one_line(raw):
+            laid = _import(raw)
+        else:
+            laid = None
+        if laid is None:
+            return None
+        # black puts exactly one blank line after a module docstring.
+        before = 0 if not out else 1 if docstring else min(blank, 2)
+        out.extend([""] * before + laid)
+        docstring = raw.startswith('"""')
+        blank = 0
+        index += len(laid) if raw.startswith('"""') else 1
+    return "\n".join(out) + "\n" if out else None
+
+
+def _docstring(lines: list[str], start: int) -> list[str] | None:
+    """The lines of the module docstring that opens at ``lines[start]``, if black leaves it as it is:
+    no backslash or tab, no trailing space, its closing quotes at the end of its last line."""
+    end = start
+    if not (lines[start].count('"""') == 2 and lines[start].endswith('"""') and len(lines[start]) > 6):
+        end = start + 1
+        while end < len(lines) and '"""' not in lines[end]:
+            end += 1
+        if end >= len(lines) or lines[end].count('"""') != 1 or not lines[end].endswith('"""'):
+            return None
+    found = lines[start : end + 1]
+    if any("\\" in line or "\t" in line or line != line.rstrip() for line in found):
+        return None
+    if len(found) > 1 and lines[start].count('"""') != 1:
+        return None
+    return found
+
+
+def _import(line: str) -> list[str] | None:
+    """An import line as black lays it out: as it is if it fits, else ``from x import (`` one name per line ``)``."""
+    if width(line) <= LINE_LENGTH:
+        return [line]
+    try:
+        node = ast.parse(line).body[0]
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.ImportFrom) or "(" in line or width(line[: line.index(" import ") + 9]) > LINE_LENGTH:
+        return None
+    names = [alias.name + (f" as {alias.asname}" if alias.asname else "") for alias in node.names]
+    return [line[: line.index(" import ") + 8] + "(", *[f"    {name}," for name in names], ")"]
 
 
 def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
@@ -66,6 +129,7 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
     block = ""  # "def " or "class " once the piece's def or class has begun
     previous = ""  # the last line written, stripped
     pending_comment = -1  # indentation of a comment still waiting for its statement
+    code_indent = 0  # indentation of the last line that is not a comment
     comments_before = 0  # blank lines black keeps before the current run of comments
     docstring_after = False  # the line after a class docstring gets one blank line
     for raw in text.split("\n"):
@@ -78,7 +142,7 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         indent = len(raw) - len(body)
         if indent % 4:
             return None
-        if pending_comment >= 0 and indent != pending_comment:
+        if pending_comment >= 0 and indent != pending_comment and not _stays(pending_comment, indent, code_indent):
             return None  # black would move a comment to the indentation of what follows it
         if indent == 0:
             if block or body.startswith(_OTHER_TOP_LEVEL):
@@ -115,15 +179,25 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         docstring_after = block == "class " and body.startswith('"""')
         blank = 0
         pending_comment = indent if body.startswith("#") else -1
+        code_indent = code_indent if body.startswith("#") else indent
         out.extend([""] * before)
-        if body.startswith("#") or width(raw) <= LINE_LENGTH:
+        if body.startswith(("#", '"""')) or width(raw) <= LINE_LENGTH:
             out.append(raw)
         else:
             out.extend(long_statement(indent, body) or statement(indent, body))
         previous = body
-    if not out or pending_comment >= 0:
+    if not out or (pending_comment >= 0 and not _stays(pending_comment, 0, code_indent)):
         return None
     return "\n".join(out) + "\n"
+
+
+def _stays(comment: int, following: int, code: int) -> bool:
+    """Whether black leaves a comment at ``comment`` columns where the next line dedents to ``following``.
+
+    It does when the comment is at the indentation of a block that the dedent closes (one
+    between the next line and the last code line): it closes that block, as a trailing
+    comment (blib2to3 hands a comment to the block its column belongs to)."""
+    return following < comment <= code
 
 
 def _has_comment(body: str) -> bool:
@@ -157,10 +231,42 @@ def long_statement(indent: int, body: str) -> list[str] | None:
     last bracket pair, ``= {`` or ``= frozenset(`` ending the first line."""
     if body.startswith(("if ", "elif ")):
         return if_statement(indent, body)
+    if body.startswith(("def ", "class ")):
+        return def_line(indent, body)
+    if body.startswith("for "):
+        return for_line(indent, body)
     parsed = _parse(indent, body)
     if parsed is None or isinstance(parsed, list):
         return parsed
-    return _call_statement(indent, body, parsed) or _assignment(indent, body, parsed)
+    return _call_statement(indent, body, parsed) or _assignment(indent, body, parsed) or _field(indent, body, parsed)
+
+
+def _field(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
+    """A TypedDict field, ``name: type`` with no value: split in its type, as black does."""
+    if not (isinstance(statement, ast.AnnAssign) and statement.value is None and isinstance(statement.target, ast.Name)):
+        return None
+    layout = _Layout(body.encode())
+    prefix = body[: len(body.encode()[: statement.annotation.col_offset].decode())]  # "name: "
+    annotation = statement.annotation
+    pad = " " * indent
+    if width(pad + body) <= LINE_LENGTH:
+        return [pad + body]
+    if _is_union(annotation):
+        # black wraps a union in parentheses, then breaks it before each | if it must.
+        inner = layout.union(annotation, indent + 4)
+        return None if inner is None else [pad + prefix + "(", *inner, pad + ")"]
+    wrapped = " " * (indent + 4) + layout.text(annotation)
+    if _is_atom(annotation) or isinstance(annotation, ast.Attribute):
+        # Nothing to split inside: parentheses if the type then fits, whatever the first line.
+        return [pad + prefix + "(", wrapped, pad + ")"] if width(wrapped) <= LINE_LENGTH else [pad + body]
+    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
+        return None
+    # At the type's last bracket pair if `name: X[` fits; else in parentheses if `name: (` fits;
+    # else at the bracket pair all the same, the first line too long.
+    if width(pad + prefix + layout.text(annotation.value) + "[") > LINE_LENGTH and width(pad + prefix + "(") <= LINE_LENGTH:
+        inner = layout.type_lines(annotation, indent + 4, "", "")
+        return None if inner is None else [pad + prefix + "(", *inner, pad + ")"]
+    return layout.type_lines(annotation, indent, prefix, "", long_head=True)
 
 
 def _parse(indent: int, body: str) -> ast.stmt | list[str] | None:
@@ -185,7 +291,7 @@ def _call_statement(indent: int, body: str, statement: ast.stmt) -> list[str] | 
 def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
     if isinstance(statement, ast.AnnAssign) and statement.simple and statement.value is not None:
         value = statement.value
-    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and _plain_target(statement.targets[0]):
         value = statement.value
     else:
         return None
@@ -195,6 +301,16 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         return None
     if isinstance(value, (ast.Dict, ast.Set, ast.List)):
         return layout.display(value, indent, target, "")
+    if _is_atom(value):
+        # Nothing to split at: black wraps the value in parentheses if it then fits, else leaves the line long.
+        wrapped = " " * (indent + 4) + layout.text(value)
+        if width(wrapped) <= LINE_LENGTH:
+            return [" " * indent + target + "(", wrapped, " " * indent + ")"]
+        return [" " * indent + body]
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(value.slice, ast.Constant):
+        return _subscript(indent, target, layout.text(value.value), layout.text(value.slice))
+    if isinstance(value, ast.Call) and len(value.args) > 1:
+        return layout.call(value, indent, target, "")  # matched, failures = _one_of(value, path, (...))
     if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and _plain_callee(value.func):
         argument = value.args[0]
         if not (isinstance(argument, (ast.Dict, ast.Set, ast.List)) or _is_text(argument)):
@@ -205,6 +321,41 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         inner = layout.display(argument, indent + 4, "", "") if not _is_text(argument) else [" " * (indent + 4) + layout.text(argument)]
         return None if inner is None else [head, *inner, " " * indent + ")"]
     return None
+
+
+def _subscript(indent: int, target: str, holder: str, key: str) -> list[str]:
+    """``item = holder["key"]`` too wide (a property's value, deep in the checks), as black splits it.
+
+    If ``item = holder[`` fits, at the brackets. Else black wraps the value in parentheses
+    when that makes every line fit (splitting the value at its brackets inside them if it
+    must), and otherwise splits at the brackets all the same, the first line too long."""
+    pad, inner = " " * indent, " " * (indent + 4)
+    at_brackets = [f"{pad}{target}{holder}[", inner + key, pad + "]"]  # (a key too long stays long)
+    if width(at_brackets[0]) <= LINE_LENGTH:
+        return at_brackets
+    wrapped = [pad + target + "(", f"{inner}{holder}[{key}]", pad + ")"]
+    if all(width(line) <= LINE_LENGTH for line in wrapped):
+        return wrapped
+    split = [pad + target + "(", f"{inner}{holder}[", f"{inner}    {key}", inner + "]", pad + ")"]
+    if all(width(line) <= LINE_LENGTH for line in split):
+        return split
+    return at_brackets
+
+
+def _is_union(node: ast.expr) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr)
+
+
+def _plain_target(node: ast.expr) -> bool:
+    """A name, or names separated by commas (``matched, failures``)."""
+    return isinstance(node, ast.Name) or (isinstance(node, ast.Tuple) and all(isinstance(n, ast.Name) for n in node.elts))
+
+
+def _is_atom(node: ast.expr) -> bool:
+    """A constant, a negative number or a name: nothing black could split inside."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, (ast.Constant, ast.Name))
 
 
 def _is_text(node: ast.expr) -> bool:
@@ -230,9 +381,16 @@ def if_statement(indent: int, body: str) -> list[str] | None:
     except SyntaxError:
         return None
     layout = _Layout(condition.encode())
+    if isinstance(node, ast.IfExp):
+        return _conditional(node, layout, indent, keyword)
     kept = _kept_parentheses(node, condition, layout, indent, keyword)
     if kept is not None:
         return kept or None
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    call = node.operand if isinstance(node, ast.UnaryOp) and negated else node
+    if isinstance(call, ast.Call) and condition == ("not " if negated else "") + layout.text(call):
+        # ``if f(...):`` or ``if not f(...):``: no delimiter at the top; black splits at the call's brackets.
+        return layout.call(call, indent, keyword + ("not " if negated else ""), ":")
     if not isinstance(node, ast.BoolOp) or len(node.values) != 2:
         return None
     first, last = (layout.text(value) for value in node.values)
@@ -252,6 +410,98 @@ def if_statement(indent: int, body: str) -> list[str] | None:
         if any(width(line) > LINE_LENGTH for line in lines):
             return None
     return [head, *lines, " " * indent + "):"]
+
+
+def for_line(indent: int, body: str) -> list[str] | None:
+    """A ``for`` line too wide, in the shapes the templates write (``for i, item in enumerate(items):``,
+    ``for i in range(2, len(items)):``, ``for key, item in value.items():``, ``for key in dict.keys(value):``).
+
+    black splits at the call's brackets if ``for ... in f(`` fits; else it puts the target's
+    names in parentheses, one per line (``for (`` / names / ``) in ...:``), splitting what
+    follows ``in`` at its own brackets, or wrapping it in parentheses, if it must."""
+    pad = " " * indent
+    if width(pad + body) <= LINE_LENGTH:
+        return [pad + body]
+    try:
+        node = ast.parse(body + "\n    pass").body[0]
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.For) or node.orelse or body.count(" in ") != 1:
+        return None
+    layout = _Layout(body.encode())
+    target, iterable = layout.text(node.target), node.iter
+    if not isinstance(iterable, ast.Call) or not _plain_callee(iterable.func):
+        return None
+    if iterable.args:
+        laid = layout.call(iterable, indent, f"for {target} in ", ":")
+        if laid is not None:
+            return laid
+    if isinstance(node.target, ast.Name):
+        names = [f"{pad}    {target}"]
+    elif isinstance(node.target, ast.Tuple) and all(isinstance(n, ast.Name) for n in node.target.elts):
+        names = [f"{pad}    {layout.text(name)}," for name in node.target.elts]
+    else:
+        return None
+    rest = f"{pad}) in {layout.text(iterable)}:"
+    if width(rest) <= LINE_LENGTH:
+        tail = [rest]
+    elif iterable.args:
+        tail = layout.call(iterable, indent, ") in ", ":") or []
+    else:
+        tail = [f"{pad}) in (", f"{pad}    {layout.text(iterable)}", f"{pad}):"]
+    return [f"{pad}for (", *names, *tail] if tail else None
+
+
+_DEF = re.compile(r"(def|class) ([A-Za-z_][A-Za-z0-9_]*)\(([^()]*)\)( -> [^():]+)?:")
+
+
+def def_line(indent: int, body: str) -> list[str] | None:
+    """A ``def`` or ``class`` line too wide: black splits at its parentheses, the parameters (or
+    bases) on one line between them (the only shape the templates write: they fit on one line)."""
+    if width(" " * indent + body) <= LINE_LENGTH:
+        return [" " * indent + body]
+    match = _DEF.fullmatch(body)
+    if match is None or not match[3] or match[3].endswith(",") or (match[1] == "class" and match[4]):
+        return None
+    pad = " " * indent
+    middle = [f"{pad}    {match[3]}"]
+    if width(middle[0]) > LINE_LENGTH:  # one per line, and a trailing comma
+        middle = [f"{pad}    {item.strip()}," for item in match[3].split(",")]
+        if any(_BRACKETS.search(item) and "," in item for item in middle[:-1]):
+            return None
+    lines = [f"{pad}{match[1]} {match[2]}(", *middle, f"{pad}){match[4] or ''}:"]
+    return lines if all(width(line) <= LINE_LENGTH for line in lines) else None
+
+
+def _conditional(node: ast.IfExp, layout: _Layout, indent: int, keyword: str) -> list[str] | None:
+    """``if A if B else C:`` (the multipleOf check of an integer step): black keeps the
+    condition's parentheses, the condition on one line if it fits, else broken before
+    ``if`` and ``else``; a part still too long splits at its call's brackets."""
+    inner = indent + 4
+    whole = " " * inner + layout.text(node)
+    if width(whole) <= LINE_LENGTH:
+        lines = [whole]
+    else:
+        lines = []
+        for prefix, part in (("", node.body), ("if ", node.test), ("else ", node.orelse)):
+            line = " " * inner + prefix + layout.text(part)
+            negated = isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not)
+            call = part.operand if isinstance(part, ast.UnaryOp) and negated else part
+            if width(line) <= LINE_LENGTH:
+                lines.append(line)
+            elif not prefix and isinstance(part, (ast.Compare, ast.BinOp)):
+                laid = layout.operands(part, inner, "")  # value % step != 0, split at its operators
+                if laid is None:
+                    return None
+                lines.extend(laid)
+            elif isinstance(call, ast.Call) and layout.text(part) == ("not " if negated else "") + layout.text(call):
+                laid = layout.call(call, inner, prefix + ("not " if negated else ""), "")
+                if laid is None:
+                    return None
+                lines.extend(laid)
+            else:
+                return None
+    return [" " * indent + keyword + "(", *lines, " " * indent + "):"]
 
 
 def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: int, keyword: str) -> list[str] | None:
@@ -298,6 +548,9 @@ _COMPARISONS = {
 }
 
 
+_ARITHMETIC = {ast.Mod: "% ", ast.Add: "+ ", ast.Sub: "- ", ast.Mult: "* "}
+
+
 def _parenthesized(layout: _Layout, node: ast.expr, whole: str) -> bool:
     """Whether ``node`` stands in parentheses of its own in ``whole`` (ast does not keep them)."""
     start, end = len(layout.source[: node.col_offset].decode()), len(layout.source[: node.end_col_offset].decode())  # type: ignore[misc]
@@ -319,12 +572,14 @@ class _Layout:
         line = " " * indent + prefix + self.text(node) + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
-        if isinstance(node, (ast.Constant, ast.Name)):
-            return [line]  # nothing to split: black leaves the line long
+        if _is_atom(node):
+            return [line]  # nothing to split (a name, a constant, a negative number): black leaves the line long
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.sum(node, indent, prefix, suffix)
         if isinstance(node, ast.Call):
             return self.call(node, indent, prefix, suffix)
+        if isinstance(node, (ast.Dict, ast.Set, ast.List, ast.Tuple)):
+            return self.display(node, indent, prefix, suffix)
         return None
 
     def display(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
@@ -335,17 +590,19 @@ class _Layout:
         line = " " * indent + prefix + self.text(node) + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
-        opening, closing = ("{", "}") if isinstance(node, (ast.Dict, ast.Set)) else ("[", "]")
+        opening, closing = "{}" if isinstance(node, (ast.Dict, ast.Set)) else "()" if isinstance(node, ast.Tuple) else "[]"
         head = " " * indent + prefix + opening
-        if width(head) > LINE_LENGTH or not self.text(node).startswith(opening):
+        if not self.text(node).startswith(opening):
             return None
+        if width(head) > LINE_LENGTH and prefix.endswith("= "):
+            return None  # an assignment black may split elsewhere; an item (a long key) splits here all the same
         items: list[tuple[str, ast.expr]] = []
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values):
                 if key is None or not _is_text(key):
                     return None
                 items.append((self.text(key) + ": ", value))
-        elif isinstance(node, (ast.Set, ast.List)):
+        elif isinstance(node, (ast.Set, ast.List, ast.Tuple)):
             items = [("", item) for item in node.elts]
         else:
             return None
@@ -354,10 +611,11 @@ class _Layout:
         inner = indent + 4
         lines = [head]
         for item_prefix, item in items:
-            item_suffix = "," if len(items) > 1 else ""
+            # One item gets no comma (nothing to explode at), but a tuple's one item has its own.
+            item_suffix = "," if len(items) > 1 or isinstance(node, ast.Tuple) else ""
             if isinstance(item, (ast.Dict, ast.Set, ast.List)):
                 laid = self.display(item, inner, item_prefix, item_suffix)
-            elif isinstance(item, ast.Constant) or (isinstance(item, ast.UnaryOp) and isinstance(item.operand, ast.Constant)):
+            elif _is_atom(item):
                 laid = [" " * inner + item_prefix + self.text(item) + item_suffix]
             else:
                 return None
@@ -365,6 +623,72 @@ class _Layout:
                 return None
             lines.extend(laid)
         lines.append(" " * indent + closing + suffix)
+        return lines
+
+    def type_lines(self, node: ast.expr, indent: int, prefix: str, suffix: str, long_head: bool = False) -> list[str] | None:
+        """A type (``Literal[...]``, ``dict[str, X]``, ``A | None``) as black splits it: at the last
+        bracket pair, its items on one line if they fit, else one per line with a trailing comma."""
+        line = " " * indent + prefix + self.text(node) + suffix
+        if width(line) <= LINE_LENGTH or _is_atom(node) or isinstance(node, ast.Attribute):
+            return [line]  # (an atom: nothing to split, black leaves the line long)
+        if _is_union(node):
+            return None if prefix else self.union(node, indent, suffix)
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
+            return None
+        head = " " * indent + prefix + self.text(node.value) + "["
+        if width(head) > LINE_LENGTH and not long_head:
+            return None
+        inner = indent + 4
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        joined = ", ".join(self.text(item) for item in items)
+        if len(items) == 1:
+            body = self.type_lines(items[0], inner, "", "")
+        elif width(" " * inner + joined) <= LINE_LENGTH:
+            body = [" " * inner + joined]
+        else:
+            body = []
+            for item in items:
+                laid = self.type_lines(item, inner, "", ",")
+                if laid is None:
+                    return None
+                body.extend(laid)
+        return None if body is None else [head, *body, " " * indent + "]" + suffix]
+
+    def operands(self, node: ast.expr, indent: int, prefix: str) -> list[str] | None:
+        """A comparison or arithmetic too long for its line, broken before its operator (black's
+        delimiter split, the comparison first, then the arithmetic inside it): ``v % step`` / ``!= 0``."""
+        line = " " * indent + prefix + self.text(node)
+        if width(line) <= LINE_LENGTH or _is_atom(node):
+            return [line]
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
+            left, operator, right = node.left, _COMPARISONS[type(node.ops[0])], node.comparators[0]
+        elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            left, operator, right = node.left, _ARITHMETIC[type(node.op)], node.right
+        else:
+            return None
+        if isinstance(left, (ast.Compare, ast.BinOp)) and type(left) is type(node) or isinstance(right, (ast.Compare, ast.BinOp)):
+            return None  # a chain of same-priority operators: not a shape the templates write
+        first = self.operands(left, indent, prefix)
+        second = self.operands(right, indent, operator)
+        return None if first is None or second is None else first + second
+
+    def union(self, node: ast.expr, indent: int, suffix: str = "") -> list[str] | None:
+        """``A | B | None`` inside brackets: on one line if it fits, else broken before each ``|``."""
+        line = " " * indent + self.text(node) + suffix
+        if width(line) <= LINE_LENGTH:
+            return [line]
+        members: list[ast.expr] = []
+        while _is_union(node):
+            assert isinstance(node, ast.BinOp)
+            members.insert(0, node.right)
+            node = node.left
+        members.insert(0, node)
+        lines: list[str] = []
+        for index, member in enumerate(members):
+            laid = self.type_lines(member, indent, "| " if index else "", suffix if index == len(members) - 1 else "")
+            if laid is None:
+                return None
+            lines.extend(laid)
         return lines
 
     def sum(self, node: ast.BinOp, indent: int, prefix: str, suffix: str) -> list[str] | None:
@@ -387,22 +711,25 @@ class _Layout:
         return lines
 
     def call(self, node: ast.Call, indent: int, prefix: str, suffix: str) -> list[str] | None:
-        """A call too long for its line: split at its own brackets (black's rhs), then its arguments."""
-        if node.keywords or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        """A call too long for its line: split at its own brackets (black's rhs), then its arguments.
+
+        Keyword arguments are taken only with a constant value (``total=False``)."""
+        if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        if not _plain_callee(node.func):
+        if not _plain_callee(node.func) or not all(k.arg and isinstance(k.value, ast.Constant) for k in node.keywords):
             return None
         head = " " * indent + prefix + self.text(node.func) + "("
-        line = head + ", ".join(self.text(a) for a in node.args) + ")" + suffix
+        texts = [self.text(a) for a in node.args] + [f"{k.arg}={self.text(k.value)}" for k in node.keywords]
+        line = head + ", ".join(texts) + ")" + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
         if width(head) > LINE_LENGTH:
             return None  # black would try other splits first
         inner = indent + 4
-        arguments = ", ".join(self.text(a) for a in node.args)
+        arguments = ", ".join(texts)
         if width(" " * inner + arguments) <= LINE_LENGTH:
             body = [" " * inner + arguments]
-        elif len(node.args) == 1:
+        elif len(texts) == 1:
             # No comma to split at: black's delimiter split finds nothing (a "+" chain
             # aside) and its rhs splits the argument at its own last bracket pair.
             laid = self.expression(node.args[0], inner, "", "")
@@ -416,6 +743,7 @@ class _Layout:
                 if laid is None:
                     return None
                 body.extend(laid)
+            body.extend(f"{' ' * inner}{k.arg}={self.text(k.value)}," for k in node.keywords)
         return [head, *body, " " * indent + ")" + suffix]
 
 

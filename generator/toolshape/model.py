@@ -333,18 +333,6 @@ class TypedDictDef:
 
 
 @dataclass
-class Helpers:
-    """Which of the runtime helpers the module needs (unused ones are left out)."""
-
-    json_key: bool = False
-    multiple: bool = False
-    unique: bool = False
-    unions: bool = False  # _any_of, _one_of, _closest, _errors_of
-    contains: bool = False
-    formats: set[str] = field(default_factory=set)
-
-
-@dataclass
 class ModuleModel:
     """Everything the module template prints."""
 
@@ -358,10 +346,11 @@ class ModuleModel:
     root: Node
     functions: list[Function]
     constants: list[Constant]
-    helpers: Helpers
     sensitive: Code  # the redaction masks literal: {"#": the arguments' mask, $ref: its target's mask}
     module_name: Code
     typed_dicts: list[TypedDictDef]
+    #: How many packages deep the module sits in the output folder (billing/x.py: 1).
+    depth: int = 0
 
     @property
     def typing_imports(self) -> Code:
@@ -369,6 +358,25 @@ class ModuleModel:
         text = " ".join(f.type for d in self.typed_dicts for f in d.required + d.optional)
         used = ["Any", "TypedDict"] + ["Literal"] * ("Literal[" in text)
         return Code(", ".join(sorted(used)))
+
+    @property
+    def stdlib_imports(self) -> list[Code]:
+        """The module's standard-library imports: ``math`` and ``re`` only where a check uses them."""
+        needs = _runtime_needs(self)
+        lines = [f"import {name}" for name in ("math", "re") if name in needs]
+        return [Code(line) for line in lines + [f"from typing import {self.typing_imports}"]]
+
+    @property
+    def runtime_module(self) -> Code:
+        """The shared runtime, relative to the module: ``._runtime``, ``.._runtime`` one package down."""
+        return Code("." * (self.depth + 1) + "_runtime")
+
+    @property
+    def runtime_imports(self) -> list[Code]:
+        """The names the module takes from the shared runtime: only those its checks call."""
+        needs = _runtime_needs(self) - {"math", "re"}
+        # isort's order: constants, then classes, then functions, each alphabetical.
+        return [Code(name) for name in sorted(needs, key=lambda name: (0 if name.isupper() else 1 if name[0].isupper() else 2, name))]
 
 
 # -- building ----------------------------------------------------------------
@@ -379,7 +387,6 @@ class _Builder:
         self.contract = contract
         self.namer = Namer()
         self.constants: list[Constant] = []
-        self.helpers = Helpers()
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
         #: $ref functions named but not built yet. A $ref's function is built where it is first
@@ -464,15 +471,12 @@ class _Builder:
             how = "at least one" if union == "anyOf" else "exactly one"
             message = literal(f"{label} must match {how} of {len(branches)} alternatives")
             kind = "any_of" if union == "anyOf" else "one_of"
-            self.helpers.unions = True
             found.append(Applicator(kind, note(union), message=message, functions=functions))
         if "not" in schema:
-            self.helpers.unions = True
             function = self.function(schema["not"], schema_path + ("not",), label)
             message = literal(f"{label} must not match the schema under 'not'")
             found.append(Applicator("not", note("not"), message=message, function=function))
         if "if" in schema and ("then" in schema or "else" in schema):
-            self.helpers.unions = True
             function = self.function(schema["if"], schema_path + ("if",), label)
             then = self.node(schema["then"], var, path, schema_path + ("then",), label) if "then" in schema else None
             otherwise = self.node(schema["else"], var, path, schema_path + ("else",), label) if "else" in schema else None
@@ -566,7 +570,6 @@ class _Builder:
                 if None not in members:
                     checks.append(Check("always", literal("enum"), message))
             else:
-                self.helpers.json_key = True
                 name = self.constant("values", "json_values", literal(members), schema_path + ("enum",))
                 checks.append(Check("json_not_in", literal("enum"), message, name, hint=not secret))
         if "const" in schema:
@@ -577,7 +580,6 @@ class _Builder:
             elif kind == "null" or const is None:
                 checks.append(Check("not_none" if const is None else "always", literal("const"), message))
             else:
-                self.helpers.json_key = True
                 name = self.constant("const", "json_values", literal([const]), schema_path + ("const",))
                 checks.append(Check("json_not_in", literal("const"), message, name, hint=not secret))
         return checks
@@ -592,7 +594,6 @@ class _Builder:
             checks.append(Check("longer", literal("maxLength"), literal(f"{label} must be at most {_chars(n)} long"), literal(n)))
         if "format" in schema and schema["format"] in FORMATS:
             name = schema["format"]
-            self.helpers.formats.add(name)
             checks.append(
                 Check("bad_format", literal("format"), literal(f"{label} must be {FORMATS[name]}"), Code(format_function(name)))
             )
@@ -630,7 +631,6 @@ class _Builder:
             # Exact in decimal: 1e23 is 10**23 (int(1e23) is not), and a float value is the
             # decimal its repr denotes; `value % step` is used for int values only.
             numerator, denominator = _decimal_fraction(step) if isinstance(step, float) else (int(step), 1)
-            self.helpers.multiple = True
             if denominator == 1:
                 checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(numerator)))
             else:
@@ -646,8 +646,6 @@ class _Builder:
             n = int(schema["maxItems"])
             checks.append(Check("longer", literal("maxItems"), literal(f"{label} must have at most {_items(n)}"), literal(n)))
         if schema.get("uniqueItems") is True:
-            self.helpers.unique = True
-            self.helpers.json_key = True
             checks.append(Check("has_duplicates", literal("uniqueItems"), literal(f"{label} must not contain the same item twice")))
         index = self.namer.local("i")  # before the items: their own loops get i_2
         prefix = []
@@ -663,8 +661,6 @@ class _Builder:
                 prefix.append((i, child))
         contains = None
         if "contains" in schema and schema.get("minContains", 1) != 0 or "maxContains" in schema and "contains" in schema:
-            self.helpers.contains = True
-            self.helpers.unions = True
             low = int(schema.get("minContains", 1))
             high = int(schema["maxContains"]) if "maxContains" in schema else None
             contains = Contains(
@@ -912,8 +908,8 @@ def _union(types: list[str]) -> str:
     return " | ".join(dict.fromkeys(types))
 
 
-def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
-    """Turn a checked contract into the module model."""
+def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> ModuleModel:
+    """Turn a checked contract into the module model (``depth``: packages between it and the runtime)."""
     builder = _Builder(contract)
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
@@ -930,11 +926,81 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
         root=root,
         functions=builder.functions,
         constants=builder.constants,
-        helpers=builder.helpers,
         sensitive=literal(redaction_masks(contract)),
         module_name=Code(module_name),
         typed_dicts=types.defs,
+        depth=depth,
     )
+
+
+#: What every tool module takes from the runtime, whatever its contract (validate and parse).
+RUNTIME_ALWAYS = frozenset(
+    {
+        "ACCEPT", "MAX_ERRORS", "PARSE_ERROR", "REJECT", "Error", "Result as _Result",
+        "_ARRAY_ARGUMENTS", "_NOT_AN_OBJECT", "_NULL_ARGUMENTS", "_UNREADABLE",
+        "_decode", "_json_type",
+    }
+)
+#: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).
+CHECK_NEEDS = {
+    "not_multiple": ("_is_multiple",),
+    "not_multiple_int": ("_is_multiple",),  # (an int by %, a float by _is_multiple)
+    "json_not_in": ("_json_key", "_quoted_hint"),
+    "not_in": ("_did_you_mean",),
+    "has_duplicates": ("_has_duplicates",),
+    "no_match": ("re",),
+}
+#: The helpers that add a hint to a message (a check may leave its hint out).
+HINT_HELPERS = frozenset({"_quoted_hint", "_did_you_mean"})
+#: The runtime helpers an applicator's code calls, by its kind (checks.py.j2).
+APPLICATOR_NEEDS = {"any_of": ("_any_of", "_closest"), "one_of": ("_one_of", "_closest"), "not": ("_errors_of",), "if": ("_errors_of",)}
+
+
+def _runtime_needs(built: ModuleModel) -> set[str]:
+    """The runtime names (and ``math``, ``re``) the module's checks use, found by walking its model.
+
+    Each rule mirrors a line of checks.py.j2 or module.py.j2 that prints the name."""
+    needs = set(RUNTIME_ALWAYS)
+    for constant in built.constants:
+        if constant.kind == "pattern":
+            needs.add("re")
+        elif constant.kind == "json_values":
+            needs.add("_json_keys")
+    todo: list[Any] = [built.root, *built.functions]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+            continue
+        if not hasattr(item, "__dataclass_fields__"):
+            continue
+        needs.update(_item_needs(item))
+        todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return needs
+
+
+def _item_needs(item: Any) -> tuple[str, ...]:
+    """The names one piece of the model makes its template print."""
+    if isinstance(item, Check):
+        if item.test == "bad_format":
+            return (str(item.limit),)
+        needs = CHECK_NEEDS.get(item.test, ())
+        # A check whose message carries no hint (a hidden enum value) calls no hint helper.
+        return needs if getattr(item, "hint", True) else tuple(n for n in needs if n not in HINT_HELPERS)
+    if isinstance(item, Node):
+        number = ("math",) if any(branch.kind == "number" for branch in item.branches) else ()
+        # A type error names what it got (_got), or only its JSON type where the value is secret.
+        got = "_json_type" if getattr(item, "secret", False) else "_got"
+        return (got, *number) if item.typed else number
+    if isinstance(item, PathPart) and item.kind == "key":
+        return ("_pointer_token",)
+    if isinstance(item, ObjectChecks) and item.refuse_unknown:
+        return ("_show_key",) if item.per_key else ("_show_key", "_did_you_mean")
+    if isinstance(item, Applicator):
+        return APPLICATOR_NEEDS.get(item.kind, ())
+    if isinstance(item, ArrayChecks) and item.contains is not None:
+        return ("_count_matches",)
+    return ()
 
 
 # -- x-sensitive: where the secrets are ------------------------------------------

@@ -25,6 +25,9 @@ MODULE_NAMES = frozenset(
         "text", "module", "pytest", "message", "TypedDict",
         "Literal", "Union", "TYPE_CHECKING", "ModuleType", "path", "found", "failures", "matched",
         "matches", "key_matched",
+        # What a tool module imports from the shared runtime (_runtime.py.j2).
+        "_runtime", "_Result", "UnknownTool", "MAX_INT_DIGITS", "MAX_LOGGED_CHARS",
+        "_UNREADABLE", "_NOT_AN_OBJECT", "_NULL_ARGUMENTS", "_ARRAY_ARGUMENTS", "_REDACTED",
     }
 )
 _MAX_HINT = 24

@@ -12,6 +12,7 @@ import functools
 import hashlib
 import inspect
 import json
+import sys
 import types
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -147,12 +148,44 @@ def is_sealed_intact(text: str | bytes) -> bool:
     return False
 
 
+#: The header lines that record what a file was generated from: a contract module's
+#: contract (and generator), or the shared runtime's generator alone.
+_DIGEST_LINES = (b"# contract-sha256: ", b"# generator-sha256: ")
+
+
 def header_digest(data: bytes) -> str | None:
-    """The contract-sha256 recorded in a generated file's header (None: there is none)."""
+    """The contract-sha256 (generator-sha256 for ``_runtime.py``) in a generated file's header (None: none)."""
     for line in _head(data):
-        if line.startswith(b"# contract-sha256: "):
-            return line.rstrip(b"\r\n").removeprefix(b"# contract-sha256: ").decode("ascii", "replace")
+        for prefix in _DIGEST_LINES:
+            if line.startswith(prefix):
+                return line.rstrip(b"\r\n").removeprefix(prefix).decode("ascii", "replace")
     return None
+
+
+#: The shared runtime every tool module imports, at the root of the output folder.
+RUNTIME_PATH = PurePosixPath("_runtime.py")
+
+
+def generator_digest(env: jinja2.Environment) -> str:
+    """What ``_runtime.py``'s header records: the generator and its templates, no contract."""
+    return digest(b"\0the shared runtime\0", env)
+
+
+def runtime_source(env: jinja2.Environment) -> str:
+    """The sealed text of ``_runtime.py`` for this environment's templates (rendered once per environment).
+
+    The built-in template is written as black formats it (a test holds it to that), so it
+    is not formatted again; a custom one goes through black like every custom template."""
+    cached = getattr(env, "toolshape_runtime", None)
+    if cached is None:
+        builtin = getattr(env, "toolshape_templates", None) is None
+        text = render.render(
+            env, "_runtime.py.j2", str(RUNTIME_PATH), formatted=builtin,
+            version=Code(__version__), digest=Code(generator_digest(env)),
+        )
+        cached = seal(text)
+        env.toolshape_runtime = cached  # type: ignore[attr-defined]
+    return str(cached)
 
 
 def paths_for(relative: PurePosixPath) -> tuple[PurePosixPath, PurePosixPath]:
@@ -256,10 +289,10 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
     """Load, check, render and run one contract's module, with its examples and derived cases checked."""
     checked = contract.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
-    built = model.build(checked, module_path.stem, digest(raw, env))
+    built = model.build(checked, module_path.stem, digest(raw, env), depth=len(module_path.parent.parts))
     # load_module compiles it (once, not twice).
     module_source = seal(render.render(env, "module.py.j2", str(module_path), compiles=False, model=built))
-    module = load_module(module_source, str(module_path))
+    module = load_module(module_source, str(module_path), runtime_source(env))
     try:
         check_examples(checked, module)
     except ContractError as exc:  # the contract's warnings are reported with its errors
@@ -286,11 +319,53 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked, half.warnings)
 
 
-def load_module(module_source: str, label: str) -> types.ModuleType:
-    """Execute generated source (ours, not the contract's) as a fresh module."""
-    module = types.ModuleType(label.replace("/", ".").removesuffix(".py"))
+def load_module(module_source: str, label: str, runtime: str | None = None) -> types.ModuleType:
+    """Execute generated source (ours, not the contract's) as a fresh module, in memory.
+
+    Its ``from ._runtime import ...`` (``.._runtime`` from billing/x.py) finds ``runtime``
+    (the built-in templates' runtime if None) in a package made up for it (see _memory_package),
+    whatever folders the label names."""
+    package = _memory_package(runtime if runtime is not None else _builtin_runtime())
+    parts = PurePosixPath(label).with_suffix("").parts
+    shared = sys.modules[package + "._runtime"]
+    for depth in range(1, len(parts)):
+        # The runtime at every level of the label's folders: a module built for the top
+        # (``from ._runtime``) loads under any label, one built for billing/ (``.._runtime``) too.
+        sys.modules.setdefault(".".join((package, *parts[:depth], "_runtime")), shared)
+    module = types.ModuleType(".".join((package, *parts)))
+    module.__package__ = ".".join((package, *parts[:-1]))
     exec(compile(module_source, f"<generated {label}>", "exec"), module.__dict__)
     return module
+
+
+def runtime_module(runtime: str | None = None) -> types.ModuleType:
+    """The in-memory ``_runtime`` module that ``load_module`` gives modules with this runtime
+    text (the built-in templates' if None): for code that loads a module its own way."""
+    return sys.modules[_memory_package(runtime if runtime is not None else _builtin_runtime()) + "._runtime"]
+
+
+@functools.lru_cache(maxsize=1)
+def _builtin_runtime() -> str:
+    return runtime_source(render.environment())
+
+
+def _memory_package(runtime: str) -> str:
+    """The name of a package, in ``sys.modules`` only, whose ``_runtime`` module runs ``runtime``.
+
+    One per runtime text (named by its hash), made on first use: every module loaded in
+    memory with that runtime shares it, as the modules of a generated folder share theirs.
+    A relative import resolves by name through ``sys.modules``, so the package needs no
+    folder and no subpackages."""
+    name = "_toolshape_in_memory_" + hashlib.sha256(runtime.encode()).hexdigest()[:16]
+    if name not in sys.modules:
+        package = types.ModuleType(name)
+        package.__path__ = []
+        shared = types.ModuleType(name + "._runtime")
+        shared.__package__ = name
+        exec(compile(runtime, f"<generated {RUNTIME_PATH}>", "exec"), shared.__dict__)
+        sys.modules[shared.__name__] = shared
+        sys.modules[name] = package
+    return name
 
 
 def _outcome(module: types.ModuleType, example: contract.Example) -> Any:
@@ -463,7 +538,7 @@ def _said_anyway() -> str:
     """The words a module prints on its own: the runtime's texts and the phrases its messages are
     made of (written in model.py). A secret found in them proves nothing, so the tests do not
     look for it. Taken from the generator's sources, never from a module's output."""
-    sources = [render.BUILTIN_TEMPLATES / "runtime.py.j2", render.BUILTIN_TEMPLATES / "formats.py.j2"]
+    sources = [render.BUILTIN_TEMPLATES / "_runtime.py.j2", render.BUILTIN_TEMPLATES / "formats.py.j2"]
     return "\n".join(path.read_text(encoding="utf-8") for path in sources) + inspect.getsource(model)
 
 

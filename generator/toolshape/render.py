@@ -81,25 +81,30 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
 def render(
     env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, compiles: bool = True, **context: Any
 ) -> str:
-    """Render ``template``, format it with black's defaults (unless the template is
-    written black-formatted already: ``formatted``), and prove it compiles (unless the
-    caller proves that itself: ``compiles=False``).
+    """Render ``template`` in black's style and prove it compiles (unless the caller proves
+    that itself: ``compiles=False``).
 
-    The output is what ``black.format_str(source, mode=black.Mode())`` gives, so
-    vendored code passes a plain ``black --check``; ``formatting.py`` gets it faster."""
+    The output is what ``black.format_str(source, mode=black.Mode())`` gives, so vendored
+    code passes a plain ``black --check``: the built-in templates' output is laid out by
+    ``layout.py`` (see formatting.py), a custom template's goes through black. A template
+    written black-formatted already (``formatted``) is not touched."""
     try:
         source = env.get_template(template).render(**context)
     except jinja2.TemplateError as exc:
         raise RenderError(f"{template}: {exc}") from exc
     if not formatted:
-        import black
+        if getattr(env, "toolshape_templates", None) is None:
+            try:
+                source = formatting.lay_out(source)
+            except formatting.LayoutError as exc:
+                raise RenderError(f"{template} for {label}: {exc}") from exc
+        else:
+            import black
 
-        try:
-            # The built-in templates write black's style; custom ones may not.
-            builtin = getattr(env, "toolshape_templates", None) is None
-            source = formatting.black_format(source, known_layout=builtin)
-        except black.InvalidInput as exc:
-            raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
+            try:
+                source = formatting.black_format(source)
+            except black.InvalidInput as exc:
+                raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
     if compiles:
         compile(source, label, "exec")
     return source
