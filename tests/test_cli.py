@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 import toolshape
-from toolshape import pipeline, project
+from toolshape.project import pipeline, folder as project
 from toolshape.cli import main
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""``toolshape diff`` (generator/toolshape/diff.py), and the size and place of generated diffs.
+"""``toolshape diff`` (generator/toolshape/review/diff.py), and the size and place of generated diffs.
 
 Two halves:
 
@@ -32,8 +32,11 @@ from typing import Any
 
 import pytest
 import yaml
-from toolshape import contract, diff, model, pipeline, reference, render, source
-from toolshape.errors import ContractError
+from toolshape.build import model, render
+from toolshape.contract import checker as contract, reference, source
+from toolshape.project import pipeline
+from toolshape.review import diff
+from toolshape.contract.errors import ContractError
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT_FILES = sorted(p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())

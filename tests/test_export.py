@@ -18,7 +18,9 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema")
 
-from toolshape import cases, contract, export, source
+from toolshape.build import cases
+from toolshape.contract import checker as contract, source
+from toolshape.platforms import export
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACTS = ROOT / "contracts"
@@ -669,8 +671,8 @@ SUITE_DRAFT = SUITE / "tests" / "draft2020-12"
 
 def _suite_contracts():
     """(label, checked contract, instances) for each suite group toolshape accepts as the schema of 'v'."""
-    from toolshape.errors import ContractError
-    from toolshape.source import Document
+    from toolshape.contract.errors import ContractError
+    from toolshape.contract.source import Document
 
     def repoint(node: Any) -> Any:
         if isinstance(node, list):

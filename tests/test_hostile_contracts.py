@@ -25,7 +25,7 @@ hypothesis makes up from arbitrary text, this file checks that
   holding every hostile text at once, formatted with black and run by pytest in
   a subprocess in the generated layout).
 
-And, with ``toolshape.project``: the generator never writes outside its output
+And, with ``toolshape.project.folder``: the generator never writes outside its output
 folder (symlinks in the contracts folder or the output folder, ``..`` and
 absolute paths are refused and leave the outside untouched).
 """
@@ -59,8 +59,9 @@ import yaml
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from toolshape import formatting, pipeline, project, render
-from toolshape.errors import ContractError
+from toolshape.build import formatting, render
+from toolshape.project import pipeline, folder as project
+from toolshape.contract.errors import ContractError
 
 #: The hostile texts of issue 5, and then some. Each is put everywhere a contract holds text.
 HOSTILE: dict[str, str] = {

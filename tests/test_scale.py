@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from toolshape import pipeline, project, render, source
-from toolshape.errors import ContractError
+from toolshape.build import render
+from toolshape.contract import source
+from toolshape.project import pipeline, folder as project
+from toolshape.contract.errors import ContractError
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "bench"))

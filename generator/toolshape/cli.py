@@ -14,11 +14,13 @@ import sys
 import traceback
 from pathlib import Path
 
-from . import __version__, project
-from . import contract, export, importer, source
-from . import diff as diff_command
-from .errors import ContractError, Problem
-from .render import RenderError
+from . import __version__
+from .project import folder as project
+from .contract import checker as contract, source
+from .platforms import export, importer
+from .review import diff as diff_command
+from .contract.errors import ContractError, Problem
+from .build.render import RenderError
 
 EXAMPLES = """\
 examples:

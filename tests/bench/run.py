@@ -44,11 +44,11 @@ import yaml  # noqa: E402
 import floor  # noqa: E402
 import peers  # noqa: E402
 import toolshape  # noqa: E402
-import toolshape.cases  # noqa: E402
-import toolshape.contract  # noqa: E402
-import toolshape.source  # noqa: E402
-import toolshape.pipeline  # noqa: E402
-import toolshape.render  # noqa: E402
+import toolshape.build.cases  # noqa: E402
+import toolshape.contract.checker  # noqa: E402
+import toolshape.contract.source  # noqa: E402
+import toolshape.project.pipeline  # noqa: E402
+import toolshape.build.render  # noqa: E402
 
 LARGE_CONTRACT = HERE / "contracts" / "large_order.yaml"
 
@@ -140,21 +140,21 @@ class Bench:
 
 
 def _generate(raw: bytes, label: str, relative: str) -> Any:
-    return toolshape.pipeline.generate(raw, label, PurePosixPath(relative), toolshape.render.environment())
+    return toolshape.project.pipeline.generate(raw, label, PurePosixPath(relative), toolshape.build.render.environment())
 
 
 def load_benches(workdir: Path) -> list[Bench]:
     from generated import get_weather  # the module as committed, from the repository
 
     # Only its checked contract is needed (for the derived cases): no rendering.
-    weather_checked = toolshape.contract.check(
-        toolshape.source.load((REPO / "contracts/get_weather.yaml").read_bytes(), "contracts/get_weather.yaml")
+    weather_checked = toolshape.contract.checker.check(
+        toolshape.contract.source.load((REPO / "contracts/get_weather.yaml").read_bytes(), "contracts/get_weather.yaml")
     )
     raw = LARGE_CONTRACT.read_bytes()
     built = _generate(raw, "tests/bench/contracts/large_order.yaml", "large_order.yaml")
     large_path = workdir / "large_order.py"
     large_path.write_text(built.module_source, encoding="utf-8")
-    large = toolshape.pipeline.load_module(built.module_source, "large_order.py")
+    large = toolshape.project.pipeline.load_module(built.module_source, "large_order.py")
 
     weather = Bench("get_weather", get_weather, get_weather.INPUT_SCHEMA, weather_checked, Path(get_weather.__file__))
     order = Bench("large_order", large, large.INPUT_SCHEMA, built.contract, large_path)
@@ -243,7 +243,7 @@ def check_agreement(benches: list[Bench]) -> list[str]:
                 agrees = bench.accepted[name](outcome) == (row.expected == "accept")
                 assert agrees, f"{name} disagrees on {bench.name} / {row.name}: {outcome!r}"[:2000]
         # The floor is held to the whole contract, not only to the benchmark inputs.
-        cases = toolshape.cases.derive(bench.checked).cases
+        cases = toolshape.build.cases.derive(bench.checked).cases
         validate_floor = floor.FLOORS[bench.name][0]
         for case in cases:
             got = _triples(validate_floor(copy.deepcopy(case.data)))
@@ -522,7 +522,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     import cProfile
     import pstats
 
-    env = toolshape.render.environment()
+    env = toolshape.build.render.environment()
     sample = contracts[:count]
     # black's calls, timed one by one: the module and the tests file of each contract.
     black_calls: list[tuple[str, float, int, int]] = []
@@ -546,7 +546,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
         profiler.enable()
         for path in sample:
             relative = path.relative_to(root)
-            toolshape.pipeline.generate(path.read_bytes(), f"contracts/{relative.as_posix()}", PurePosixPath(relative.as_posix()), env)
+            toolshape.project.pipeline.generate(path.read_bytes(), f"contracts/{relative.as_posix()}", PurePosixPath(relative.as_posix()), env)
         profiler.disable()
     finally:
         black_module.format_str = original
@@ -564,23 +564,23 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     total = sum(v[2] for v in table.values())
     black = cumulative("", "<built-in method black.format_str>")
     groups = [
-        ("YAML read (source.load)", cumulative("toolshape/source.py", "load")),
-        ("contract check (contract.check)", cumulative("toolshape/contract.py", "check")),
-        ("model build (model.build)", cumulative("toolshape/model.py", "build")),
+        ("YAML read (source.load)", cumulative("toolshape/contract/source.py", "load")),
+        ("contract check (contract.check)", cumulative("toolshape/contract/checker.py", "check")),
+        ("model build (model.build)", cumulative("toolshape/build/model.py", "build")),
         ("render: Jinja (Template.render)", cumulative("jinja2/environment.py", "render")),
-        ("render: formatting.black_format (pieces, remembered)", cumulative("toolshape/formatting.py", "black_format")),
+        ("render: formatting.black_format (pieces, remembered)", cumulative("toolshape/build/formatting.py", "black_format")),
         ("  of which black.format_str on pieces not seen before", black),
-        ("  of which black's parse for the file's target versions", cumulative("toolshape/formatting.py", "_features")),
+        ("  of which black's parse for the file's target versions", cumulative("toolshape/build/formatting.py", "_features")),
         ("compile() of generated sources", cumulative("", "<built-in method builtins.compile>")),
-        ("exec of the generated module (load_module)", cumulative("toolshape/pipeline.py", "load_module")),
-        ("examples run (check_examples)", cumulative("toolshape/pipeline.py", "check_examples")),
-        ("case derivation (cases.derive)", cumulative("toolshape/cases.py", "derive")),
-        ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/cases.py", "<setcomp>")),
-        ("  of which the reference evaluator", cumulative("toolshape/reference.py", "evaluate")),
-        ("derived cases run (check_derived)", cumulative("toolshape/pipeline.py", "check_derived")),
-        ("tests model (_tests_model: literals)", cumulative("toolshape/pipeline.py", "_tests_model")),
+        ("exec of the generated module (load_module)", cumulative("toolshape/project/pipeline.py", "load_module")),
+        ("examples run (check_examples)", cumulative("toolshape/project/pipeline.py", "check_examples")),
+        ("case derivation (cases.derive)", cumulative("toolshape/build/cases.py", "derive")),
+        ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/build/cases.py", "<setcomp>")),
+        ("  of which the reference evaluator", cumulative("toolshape/contract/reference.py", "evaluate")),
+        ("derived cases run (check_derived)", cumulative("toolshape/project/pipeline.py", "check_derived")),
+        ("tests model (_tests_model: literals)", cumulative("toolshape/project/pipeline.py", "_tests_model")),
     ]
-    print(f"Where `generate` spends its time: cProfile of toolshape.pipeline.generate on {len(sample)} of the contracts")
+    print(f"Where `generate` spends its time: cProfile of toolshape.project.pipeline.generate on {len(sample)} of the contracts")
     print(f"({wall:.1f} s wall with the profiler on, {wall / len(sample):.2f} s per contract; cumulative times, overlapping):")
     for label, seconds in groups:
         print(f"  {label:<50} {seconds:8.2f} s  {100 * seconds / max(total, 1e-9):5.1f}%")
@@ -684,7 +684,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="toolshape-bench-") as temp:
             started = time.perf_counter()
             benches = load_benches(Path(temp))
-            print(f"generated large_order with toolshape.pipeline.generate in {time.perf_counter() - started:.1f} s")
+            print(f"generated large_order with toolshape.project.pipeline.generate in {time.perf_counter() - started:.1f} s")
             for line in check_agreement(benches):
                 print("checked: " + line)
             for note in peers.NOTES:

@@ -5,7 +5,7 @@ completed with synthesised values for the optional keys it leaves out), every
 property at every depth is broken in each way the contract forbids: dropped
 when required, nulled, given each wrong JSON type, pushed across each bound,
 joined by an unknown key. The expected ``(path, code)`` set of every case comes
-from :mod:`toolshape.reference`, never from the generated module under test.
+from :mod:`toolshape.contract.reference`, never from the generated module under test.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import reference
-from .contract import Contract, is_integer, json_equal
-from .errors import ContractError, Problem
-from .pointers import ref_path, resolve
-from .reference import errors_of, evaluate
+from ..contract import reference
+from ..contract.checker import Contract, is_integer, json_equal
+from ..contract.errors import ContractError, Problem
+from ..schema.pointers import ref_path, resolve
+from ..contract.reference import errors_of, evaluate
 
 Path = tuple[str | int, ...]
 

@@ -19,9 +19,9 @@ import uuid
 from fractions import Fraction
 from typing import Any, Iterator
 
-from .contract import is_integer, is_number, json_equal
-from .ecma import translate_pattern
-from .pointers import ref_path, resolve
+from .checker import is_integer, is_number, json_equal
+from ..ecma import translate_pattern
+from ..schema.pointers import ref_path, resolve
 
 Errors = set[tuple[str, str]]
 

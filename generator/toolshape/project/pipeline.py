@@ -18,9 +18,11 @@ from typing import Any
 
 import jinja2
 
-from . import __version__, cases, contract, model, render, source
-from .errors import ContractError, Problem
-from .literals import Code, comment, literal
+from .. import __version__
+from ..build import cases, model, render
+from ..contract import checker as contract, source
+from ..contract.errors import ContractError, Problem
+from ..build.literals import Code, comment, literal
 
 
 @dataclass
@@ -72,7 +74,7 @@ def _generator_fingerprint() -> str:
     model.py changes: `check` must then call every output stale."""
     import black
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     total = hashlib.sha256(f"black {black.__version__}\0".encode())
     for path in _output_modules(package):
         source = path.read_bytes().replace(b"\r\n", b"\n")  # the same on every checkout
@@ -86,7 +88,7 @@ def _output_modules(package: Path) -> list[Path]:
     Relative imports are followed into subpackages (``from .regex import x``,
     ``from ..witness import y``): a module is ``name.py`` or ``name/__init__.py``."""
     found: dict[PurePosixPath, Path] = {}
-    todo = [PurePosixPath("project"), PurePosixPath("__init__")]
+    todo = [PurePosixPath("project/folder"), PurePosixPath("__init__")]
     while todo:
         name = todo.pop()
         if name in found:

@@ -25,8 +25,8 @@ the input file (:class:`ContractImportError`, every problem at once): remote ``$
 keywords toolshape does not implement (``unevaluatedProperties``, ``$dynamicRef``, ...),
 a root that is not an object schema, an invalid tool name, a missing description. Every
 contract is verified before it is returned: its text is loaded back with
-:func:`toolshape.source.load` (which refuses YAML surprises) and checked with
-:func:`toolshape.contract.check`.
+:func:`toolshape.contract.source.load` (which refuses YAML surprises) and checked with
+:func:`toolshape.contract.checker.check`.
 
 ``write_imported(contracts, out_dir)`` writes the files, refusing to overwrite (unless
 asked) or to write outside ``out_dir``.
@@ -46,9 +46,9 @@ from urllib.parse import quote, unquote
 
 import yaml
 
-from . import contract as contract_module
-from . import source
-from .contract import (
+from ..contract import checker as contract_module
+from ..contract import source
+from ..contract.checker import (
     FORMATS,
     ONE_SCHEMA,
     SCHEMA_KEYWORDS,
@@ -56,7 +56,7 @@ from .contract import (
     TOOL_NAME_RE,
     json_equal,
 )
-from .errors import ContractError
+from ..contract.errors import ContractError
 
 SchemaPath = tuple[str, ...]
 
@@ -454,7 +454,7 @@ def _file_name(name: str) -> str:
         stem = f"tool_{stem}"
     reserved = {"tests"}
     try:
-        from . import project
+        from ..project import folder as project
 
         reserved |= {n.lower() for n in getattr(project, "PACKAGE_NAMES", ())}
     except ImportError:  # pragma: no cover - project is part of the package

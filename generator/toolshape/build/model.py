@@ -3,8 +3,8 @@
 Every decision about the generated code is made here, in Python: which checks a
 value needs and in which order, the names of variables and constants, the
 messages, the comments. Templates only loop over this model and lay out code.
-Contract text reaches the model only as :class:`~toolshape.literals.Code` made by
-:func:`~toolshape.literals.literal` or :func:`~toolshape.literals.comment`.
+Contract text reaches the model only as :class:`~toolshape.build.literals.Code` made by
+:func:`~toolshape.build.literals.literal` or :func:`~toolshape.build.literals.comment`.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import keyword
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import __version__
-from .contract import Contract, is_integer
+from .. import __version__
+from ..contract.checker import Contract, is_integer
 from .literals import Code, comment, comment_text, literal
-from .ecma import WHITESPACE as ECMA_WHITESPACE
-from .ecma import translate_pattern
+from ..ecma import WHITESPACE as ECMA_WHITESPACE
+from ..ecma import translate_pattern
 from .names import Namer
-from .pointers import ref_path, resolve
+from ..schema.pointers import ref_path, resolve
 
 Path = tuple[str | int, ...]
 

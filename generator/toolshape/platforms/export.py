@@ -88,8 +88,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import Contract, json_equal, json_type
-from .errors import Problem
+from ..contract.checker import Contract, json_equal, json_type
+from ..contract.errors import Problem
 
 Path = tuple[str | int, ...]
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .ecma import PatternError, backtracking_risk, translate_pattern
+from ..ecma import PatternError, backtracking_risk, translate_pattern
 from .errors import ContractError, Problem
-from .pointers import ref_path, resolve
+from ..schema.pointers import ref_path, resolve
 from .source import Document
 
 Path = tuple[str | int, ...]

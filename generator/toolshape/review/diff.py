@@ -29,15 +29,15 @@ Each change gets an effect on callers:
 A breaking or widening claim is never guessed from the keyword: it is made only
 when a *witness* was found, a concrete argument object accepted by one side and
 refused by the other. Candidates come from both contracts' examples, from the
-cases :mod:`toolshape.cases` derives for both, and from values crafted for the
+cases :mod:`toolshape.build.cases` derives for both, and from values crafted for the
 change (a string one longer than the new ``maxLength``, the added enum member,
 the key that became required left out, ...) put into small accepted arguments.
 A candidate becomes a witness only when
 
 1. both sides' *generated* validators (each contract run through
-   :func:`toolshape.pipeline.generate`, loaded in memory, cached per contract)
+   :func:`toolshape.project.pipeline.generate`, loaded in memory, cached per contract)
    disagree on it,
-2. :func:`toolshape.reference.evaluate` agrees with each generated validator, and
+2. :func:`toolshape.contract.reference.evaluate` agrees with each generated validator, and
 3. the change itself is responsible: the new parameters with only this change
    undone give a different answer (breaking: undoing it removes an error the new
    side reports; widening: undoing it makes the new side refuse).
@@ -61,9 +61,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import cases, contract, pipeline, reference, render, source
-from .ecma import translate_pattern
-from .errors import ContractError, Problem
+from ..build import cases, render
+from ..contract import checker as contract, reference, source
+from ..project import pipeline
+from ..ecma import translate_pattern
+from ..contract.errors import ContractError, Problem
 
 try:  # the regex parser behind re (sre_parse before Python 3.11)
     from re import _constants as _sre_constants  # type: ignore[attr-defined]
@@ -1649,7 +1651,7 @@ def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m toolshape.diff ...``: the same as ``toolshape diff ...``."""
+    """``python -m toolshape.review.diff ...``: the same as ``toolshape diff ...``."""
     parser = add_arguments(argparse.ArgumentParser(prog="toolshape diff", description="what a contract change does to callers"))
     try:
         args = parser.parse_args(argv)

@@ -31,7 +31,7 @@ from yaml.events import AliasEvent, ScalarEvent, SequenceStartEvent, StreamEndEv
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
-from toolshape.errors import ContractError, Problem, Severity
+from toolshape.contract.errors import ContractError, Problem, Severity
 
 MAX_CONTRACT_BYTES = 1_048_576
 """Contract files larger than this (in bytes) are refused unread."""
