@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from toolshape.build import cases
+from toolshape.codegen import cases
 from toolshape.contract import checker as contract, reference, source
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from toolshape.build import cases, model, render
+from toolshape.codegen import cases, model, render
 from toolshape.contract import checker as contract
 from toolshape.project import pipeline
 from toolshape.contract.errors import ContractError

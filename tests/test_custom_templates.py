@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from toolshape.cli import main
-from toolshape.build.render import BUILTIN_TEMPLATES
+from toolshape.codegen.render import BUILTIN_TEMPLATES
 
 REPO = Path(__file__).resolve().parents[1]
 SUBSET = ("get_weather.yaml", "billing/transfer_funds.yaml")
@@ -209,8 +209,8 @@ def test_contract_values_printed_as_literals_render(
 def test_sliced_or_edited_code_is_raw_text_again() -> None:
     """Slicing a literal (`{{ model.description[1:-1] }}`) would unquote contract text into
     code; the result is a plain str, which the environment refuses to print."""
-    from toolshape.build import render
-    from toolshape.build.literals import literal
+    from toolshape.codegen import render
+    from toolshape.codegen.literals import literal
 
     env = render.environment()
     for template in ("{{ x[1:-1] }}", "{{ x.strip() }}", "{{ x.replace('a', 'b') }}", "{{ x + 'y' }}"):

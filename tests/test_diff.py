@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 import yaml
-from toolshape.build import model, render
+from toolshape.codegen import model, render
 from toolshape.contract import checker as contract, reference, source
 from toolshape.project import pipeline
 from toolshape.review import diff

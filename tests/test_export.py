@@ -18,7 +18,7 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema")
 
-from toolshape.build import cases
+from toolshape.codegen import cases
 from toolshape.contract import checker as contract, source
 from toolshape.platforms import export
 

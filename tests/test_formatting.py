@@ -1,4 +1,4 @@
-"""The fast formatter (toolshape/build/formatting.py) gives exactly what whole-file black gives.
+"""The fast formatter (toolshape/codegen/formatting.py) gives exactly what whole-file black gives.
 
 Checked on the unformatted module source of every example contract, of the
 benchmark's large contract and of synthetic contracts (tests/bench/synth.py), and
@@ -14,7 +14,7 @@ from pathlib import Path
 import black
 import pytest
 
-from toolshape.build import formatting, model, render
+from toolshape.codegen import formatting, model, render
 from toolshape.contract import checker as contract, source
 from toolshape.project import pipeline
 

@@ -59,7 +59,7 @@ import yaml
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from toolshape.build import formatting, render
+from toolshape.codegen import formatting, render
 from toolshape.project import pipeline, folder as project
 from toolshape.contract.errors import ContractError
 
@@ -879,7 +879,8 @@ def test_generation_time_does_not_explode_with_the_number_of_properties() -> Non
     code = textwrap.dedent("""
         import json, sys, time
         from pathlib import PurePosixPath
-        from toolshape import pipeline, render
+        from toolshape.codegen import render
+        from toolshape.project import pipeline
         n = 150
         contract = {
             "name": "many", "description": "d",

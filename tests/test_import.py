@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolshape.build import render
+from toolshape.codegen import render
 from toolshape.contract import checker as contract, errors, source
 from toolshape.platforms import export, importer
 from toolshape.project import pipeline

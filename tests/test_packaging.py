@@ -94,7 +94,7 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     # Installed into the environment, templates included, and not the checkout's.
     where = steps.run(
         python, "-c",
-        "import toolshape, toolshape.build.render as r; print(toolshape.__file__); print(r.BUILTIN_TEMPLATES)",
+        "import toolshape, toolshape.codegen.render as r; print(toolshape.__file__); print(r.BUILTIN_TEMPLATES)",
         cwd=unrelated,
     ).stdout.splitlines()
     package_file, templates = Path(where[0]), Path(where[1])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from toolshape.build import render
+from toolshape.codegen import render
 from toolshape.contract import source
 from toolshape.project import pipeline, folder as project
 from toolshape.contract.errors import ContractError

@@ -20,7 +20,7 @@ from .contract import checker as contract, source
 from .platforms import export, importer
 from .review import diff as diff_command
 from .contract.errors import ContractError, Problem
-from .build.render import RenderError
+from .codegen.render import RenderError
 
 EXAMPLES = """\
 examples:

@@ -44,11 +44,11 @@ import yaml  # noqa: E402
 import floor  # noqa: E402
 import peers  # noqa: E402
 import toolshape  # noqa: E402
-import toolshape.build.cases  # noqa: E402
+import toolshape.codegen.cases  # noqa: E402
 import toolshape.contract.checker  # noqa: E402
 import toolshape.contract.source  # noqa: E402
 import toolshape.project.pipeline  # noqa: E402
-import toolshape.build.render  # noqa: E402
+import toolshape.codegen.render  # noqa: E402
 
 LARGE_CONTRACT = HERE / "contracts" / "large_order.yaml"
 
@@ -140,7 +140,7 @@ class Bench:
 
 
 def _generate(raw: bytes, label: str, relative: str) -> Any:
-    return toolshape.project.pipeline.generate(raw, label, PurePosixPath(relative), toolshape.build.render.environment())
+    return toolshape.project.pipeline.generate(raw, label, PurePosixPath(relative), toolshape.codegen.render.environment())
 
 
 def load_benches(workdir: Path) -> list[Bench]:
@@ -243,7 +243,7 @@ def check_agreement(benches: list[Bench]) -> list[str]:
                 agrees = bench.accepted[name](outcome) == (row.expected == "accept")
                 assert agrees, f"{name} disagrees on {bench.name} / {row.name}: {outcome!r}"[:2000]
         # The floor is held to the whole contract, not only to the benchmark inputs.
-        cases = toolshape.build.cases.derive(bench.checked).cases
+        cases = toolshape.codegen.cases.derive(bench.checked).cases
         validate_floor = floor.FLOORS[bench.name][0]
         for case in cases:
             got = _triples(validate_floor(copy.deepcopy(case.data)))
@@ -522,7 +522,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     import cProfile
     import pstats
 
-    env = toolshape.build.render.environment()
+    env = toolshape.codegen.render.environment()
     sample = contracts[:count]
     # black's calls, timed one by one: the module and the tests file of each contract.
     black_calls: list[tuple[str, float, int, int]] = []
@@ -566,16 +566,16 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     groups = [
         ("YAML read (source.load)", cumulative("toolshape/contract/source.py", "load")),
         ("contract check (contract.check)", cumulative("toolshape/contract/checker.py", "check")),
-        ("model build (model.build)", cumulative("toolshape/build/model.py", "build")),
+        ("model build (model.build)", cumulative("toolshape/codegen/model.py", "build")),
         ("render: Jinja (Template.render)", cumulative("jinja2/environment.py", "render")),
-        ("render: formatting.black_format (pieces, remembered)", cumulative("toolshape/build/formatting.py", "black_format")),
+        ("render: formatting.black_format (pieces, remembered)", cumulative("toolshape/codegen/formatting.py", "black_format")),
         ("  of which black.format_str on pieces not seen before", black),
-        ("  of which black's parse for the file's target versions", cumulative("toolshape/build/formatting.py", "_features")),
+        ("  of which black's parse for the file's target versions", cumulative("toolshape/codegen/formatting.py", "_features")),
         ("compile() of generated sources", cumulative("", "<built-in method builtins.compile>")),
         ("exec of the generated module (load_module)", cumulative("toolshape/project/pipeline.py", "load_module")),
         ("examples run (check_examples)", cumulative("toolshape/project/pipeline.py", "check_examples")),
-        ("case derivation (cases.derive)", cumulative("toolshape/build/cases.py", "derive")),
-        ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/build/cases.py", "<setcomp>")),
+        ("case derivation (cases.derive)", cumulative("toolshape/codegen/cases.py", "derive")),
+        ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/codegen/cases.py", "<setcomp>")),
         ("  of which the reference evaluator", cumulative("toolshape/contract/reference.py", "evaluate")),
         ("derived cases run (check_derived)", cumulative("toolshape/project/pipeline.py", "check_derived")),
         ("tests model (_tests_model: literals)", cumulative("toolshape/project/pipeline.py", "_tests_model")),

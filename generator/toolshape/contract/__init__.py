@@ -2,6 +2,6 @@
 contract check (``checker``), the reference evaluator (``reference``) and the problems they
 report (``errors``).
 
-Hands a checked ``checker.Contract`` to ``build``; the reference evaluator is the oracle
-``build.cases`` and ``review.diff`` ask about instances.
+Hands a checked ``checker.Contract`` to ``codegen``; the reference evaluator is the oracle
+``codegen.cases`` and ``review.diff`` ask about instances.
 """

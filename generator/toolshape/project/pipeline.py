@@ -19,10 +19,10 @@ from typing import Any
 import jinja2
 
 from .. import __version__
-from ..build import cases, model, render
+from ..codegen import cases, model, render
 from ..contract import checker as contract, source
 from ..contract.errors import ContractError, Problem
-from ..build.literals import Code, comment, literal
+from ..codegen.literals import Code, comment, literal
 
 
 @dataclass

@@ -29,7 +29,7 @@ Each change gets an effect on callers:
 A breaking or widening claim is never guessed from the keyword: it is made only
 when a *witness* was found, a concrete argument object accepted by one side and
 refused by the other. Candidates come from both contracts' examples, from the
-cases :mod:`toolshape.build.cases` derives for both, and from values crafted for the
+cases :mod:`toolshape.codegen.cases` derives for both, and from values crafted for the
 change (a string one longer than the new ``maxLength``, the added enum member,
 the key that became required left out, ...) put into small accepted arguments.
 A candidate becomes a witness only when
@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..build import cases, render
+from ..codegen import cases, render
 from ..contract import checker as contract, reference, source
 from ..project import pipeline
 from ..ecma import translate_pattern

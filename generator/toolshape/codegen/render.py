@@ -1,7 +1,7 @@
 """Rendering: model -> Jinja templates -> black-formatted, compiled Python source.
 
 The environment is strict: an undefined name fails, and the only values it
-prints are :class:`~toolshape.build.literals.Code` (literals, names, comments made by
+prints are :class:`~toolshape.codegen.literals.Code` (literals, names, comments made by
 ``literals.py``) and numbers. A template that pastes a raw contract string
 fails to render instead of emitting code nobody wrote.
 """

@@ -3,8 +3,8 @@
 Every decision about the generated code is made here, in Python: which checks a
 value needs and in which order, the names of variables and constants, the
 messages, the comments. Templates only loop over this model and lay out code.
-Contract text reaches the model only as :class:`~toolshape.build.literals.Code` made by
-:func:`~toolshape.build.literals.literal` or :func:`~toolshape.build.literals.comment`.
+Contract text reaches the model only as :class:`~toolshape.codegen.literals.Code` made by
+:func:`~toolshape.codegen.literals.literal` or :func:`~toolshape.codegen.literals.comment`.
 """
 
 from __future__ import annotations
