@@ -13,6 +13,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .accounts import create_login as accounts_create_login
 from .billing import transfer_funds as billing_transfer_funds
 from .calendar import create_event as calendar_create_event
 from .comments import post_comment as comments_post_comment
@@ -22,10 +23,12 @@ from .files import edit_file as files_edit_file
 from . import get_weather
 from .net import allow_ip as net_allow_ip
 from . import send_email
+from .support import open_ticket as support_open_ticket
 from . import web_search
 
 #: Tool name -> generated module.
 TOOLS: dict[str, ModuleType] = {
+    "create_login": accounts_create_login,
     "transfer_funds": billing_transfer_funds,
     "create_event": calendar_create_event,
     "post_comment": comments_post_comment,
@@ -35,6 +38,7 @@ TOOLS: dict[str, ModuleType] = {
     "get_weather": get_weather,
     "allow_ip": net_allow_ip,
     "send_email": send_email,
+    "open_ticket": support_open_ticket,
     "web_search": web_search,
 }
 

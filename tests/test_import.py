@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolshape.codegen import render
+from toolshape.codegen import cases, render
 from toolshape.contract import checker as contract, errors, source
 from toolshape.platforms import export, importer
 from toolshape.project import pipeline
@@ -31,19 +31,16 @@ def checked(imported: importer.ImportedContract) -> contract.Contract:
     return contract.check(source.load(imported.yaml_text.encode("utf-8"), imported.relative_path))
 
 
-def generate(imported: importer.ImportedContract, accepted: Any = None) -> pipeline.Generated:
-    """The whole pipeline, in memory. ``accepted``: arguments to add as an example when the
-    generator cannot build accepted arguments itself (the importer never invents examples)."""
+def generate(imported: importer.ImportedContract) -> pipeline.Generated:
+    """The whole pipeline, in memory, with no example added by hand: the witness engine
+    builds the accepted arguments the derived tests start from (the importer never
+    invents examples)."""
     raw = imported.yaml_text.encode("utf-8")
-    env = render.environment()
     label = f"contracts/{imported.relative_path}"
-    try:
-        return pipeline.generate(raw, label, PurePosixPath(imported.relative_path), env)
-    except errors.ContractError as error:
-        if accepted is None or "cannot build accepted arguments" not in str(error):
-            raise
-    extra = importer.to_yaml({"examples": [{"description": "accepted arguments", "args": accepted}]})
-    return pipeline.generate(raw + extra.encode("utf-8"), label, PurePosixPath(imported.relative_path), env)
+    generated = pipeline.generate(raw, label, PurePosixPath(imported.relative_path), render.environment())
+    derived = cases.derive(generated.contract).cases
+    assert any(not c.errors for c in derived), f"{imported.name}: no accepted base arguments were built"
+    return generated
 
 
 def write_json(tmp_path: Path, name: str, data: Any) -> Path:
@@ -56,16 +53,6 @@ def problems_of(tmp_path: Path, data: Any, name: str = "tools.json") -> list[imp
     with pytest.raises(importer.ContractImportError) as raised:
         importer.import_file(write_json(tmp_path, name, data))
     return raised.value.problems
-
-
-#: Arguments each fixture tool accepts, for the tools whose schema the generator cannot
-#: build accepted arguments for by itself (a required pattern, a required $ref).
-ACCEPTED = {
-    "get_order_status": {"order_number": "ORD-123456", "include_items": None},
-    "create_refund": {"order_number": "ORD-123456", "amount": 12.5, "reason": "late", "note": None},
-    "GetForecast": {"location": {"city": "Lisbon"}},
-    "create_issue": {"repo": "octo/hello", "title": "Crash on start"},
-}
 
 
 # -- each input kind ---------------------------------------------------------------------------
@@ -232,7 +219,7 @@ def assert_pipeline_and_write(tmp_path: Path, contracts: list[importer.ImportedC
         assert path.read_text(encoding="utf-8") == imported.yaml_text
         document = source.load_file(path, str(path))
         contract.check(document)
-        generated = generate(imported, ACCEPTED.get(imported.name))
+        generated = generate(imported)
         assert generated.contract.name == imported.name
         assert "def validate(" in generated.module_source
 
@@ -473,3 +460,17 @@ def test_write_creates_subfolders(tmp_path: Path) -> None:
     imported.relative_path = "weather/get_forecast.yaml"
     (path,) = importer.write_imported([imported], tmp_path / "out")
     assert path == tmp_path / "out" / "weather" / "get_forecast.yaml" and path.is_file()
+
+
+def test_mcp_server_fetch_tool_generates_without_a_hand_made_example(tmp_path: Path) -> None:
+    """The official mcp-server-fetch `fetch` tool (pydantic-made: a required `format: uri`,
+    exclusive bounds, defaults), and a pydantic `anyOf [string, null]` with `default: null`."""
+    contracts = importer.import_file(fixture("mcp_server_fetch.json"))
+    assert [c.name for c in contracts] == ["fetch", "search_notes"]
+    for imported in contracts:
+        generated = generate(imported)
+        base = next(c.data for c in cases.derive(generated.contract).cases if not c.errors)
+        if imported.name == "fetch":
+            assert base["url"].startswith(("http", "urn", "a:")) or ":" in base["url"]
+            assert 0 < base["max_length"] < 1_000_000
+    assert_pipeline_and_write(tmp_path, contracts)

@@ -1,8 +1,9 @@
 """The command line: ``toolshape generate | check | lint | new | schema | import | diff``.
 
-Exit codes: 0 all good, 1 findings (contract errors, stale output), 2 usage.
-Contract errors go to stderr as ``path:line:col: error: message``; no traceback
-is ever shown for a bad contract or a bad command.
+Exit codes: 0 all good (warnings allowed), 1 findings (contract errors, stale
+output, warnings with --strict), 2 usage. Contract errors go to stderr as
+``path:line:col: error: message`` and warnings as ``path:line:col: warning: message``;
+no traceback is ever shown for a bad contract or a bad command.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import keyword
 import os
 import sys
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
@@ -26,7 +28,8 @@ EXAMPLES = """\
 examples:
   toolshape generate                      # contracts/ -> generated/
   toolshape generate api/tools --out src/validators
-  toolshape check                         # in CI: fails when generated/ is stale
+  toolshape check                         # in CI: fails unless generated/ is exactly what the contracts make
+  toolshape check --headers-only          # fast, NOT tamper-proof: trusts the generated files' headers
   toolshape lint contracts/get_weather.yaml
   toolshape new lookup_order              # a commented starter contract: contracts/lookup_order.yaml
 """
@@ -51,11 +54,26 @@ def _parser() -> argparse.ArgumentParser:
         if out:
             sub.add_argument("--out", default="generated", help="the output folder (default: generated)")
         sub.add_argument("--templates", type=Path, default=None, help="a folder of templates overriding the built-in ones by file name")
-        sub.add_argument("-q", "--quiet", action="store_true", help="print only errors")
+        sub.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
+        sub.add_argument(
+            "--strict", action="store_true",
+            help="treat warnings (a default that fails its schema, derived cases left out) as errors: "
+            "exit 1" + (", write nothing" if name == "generate" else ""),
+        )
         return sub
 
     add("generate", "generate validator modules and tests (all or nothing)", "toolshape generate contracts --out generated")
-    add("check", "exit 1 if the output is stale, missing, extra or hand-edited; write nothing", "toolshape check")
+    check_parser = add(
+        "check",
+        "exit 1 if the output is stale, missing, extra or hand-edited; write nothing",
+        "toolshape check",
+    )
+    check_parser.add_argument(
+        "--headers-only",
+        action="store_true",
+        help="fast: trust each file's header (contract digest, output seal) instead of generating it again; "
+        "NOT tamper-proof (an edit that rewrites the header passes): for pre-commit, never for CI",
+    )
     lint_parser = add("lint", "check contracts only; report problems as path:line:col", "toolshape lint contracts --target openai", out=False)
     lint_parser.add_argument(
         "--target", action="append", choices=export.TARGETS, default=[],
@@ -169,10 +187,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "new":
         return _new(args)
     env = project.environment(args.templates)
-    # generate and check reuse output made from the very same contract bytes by
-    # this generator and its templates, untouched since (its header says so).
-    reuse_from = Path(args.out) if args.command in ("generate", "check") else None
-    plan = project.plan(Path(args.contracts), env, reuse_from)
+    # generate reuses output that the cache (outside the output folder) records as written
+    # by this generator for the very same contract bytes; check generates everything again
+    # and compares bytes, unless --headers-only trusts the files' own headers.
+    headers_only = args.command == "check" and args.headers_only
+    reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
+    plan = project.plan(Path(args.contracts), env, reuse_from, trust_headers=headers_only)
+    if args.strict and plan.warnings:  # before anything is written
+        _report([replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in plan.warnings])
+        return 1
+    _report(plan.warnings)
     if args.command == "lint" and args.target:
         findings = [f.problem(g.contract) for g in plan.generated for t in args.target for f in export.lint(g.contract, t)]
         if findings:
@@ -180,7 +204,9 @@ def _run(args: argparse.Namespace) -> int:
             return 1
     if args.command == "lint":
         if not args.quiet:
-            print(f"{len(plan.generated)} contracts, no problems")
+            count = len(plan.warnings)
+            found = f"{count} warning{'s' * (count != 1)}" if count else "no problems"
+            print(f"{len(plan.generated)} contracts, {found}")
         return 0
     out = Path(args.out)
     if args.command == "check":
@@ -203,6 +229,7 @@ def _schema(args: argparse.Namespace) -> int:
         print(f"toolshape: error: {args.contract}: not a contract file", file=sys.stderr)
         return 2
     checked = contract.check(source.load_file(path, args.contract))
+    _report(checked.warnings)
     try:
         result = export.export(checked, args.target)
     except export.ExportError as exc:
@@ -340,8 +367,8 @@ def _bad_new_name(name: str) -> str | None:
     return None
 
 
-#: ANSI colour for the word "error" in problem lines (only on a terminal, never with NO_COLOR).
-RED, RESET = "\033[31m", "\033[0m"
+#: ANSI colours for the words "error" and "warning" in problem lines (only on a terminal, never with NO_COLOR).
+RED, MAGENTA, RESET = "\033[31m", "\033[35m", "\033[0m"
 
 
 def _use_colour(stream: object) -> bool:
@@ -356,11 +383,12 @@ def _use_colour(stream: object) -> bool:
 
 
 def _problem_line(problem: object, colour: bool) -> str:
-    """``path:line:col: error: message``, with "error" in red when ``colour``."""
+    """``path:line:col: error: message``, with "error" in red (or "warning" in magenta) when ``colour``."""
     text = str(problem)
+    if colour and isinstance(problem, Problem):
+        shade = RED if problem.severity == "error" else MAGENTA
+        return f"{problem.file}:{problem.line}:{problem.col}: {shade}{problem.severity}{RESET}: {problem.message}"
     if colour and ": error: " in text:
-        if isinstance(problem, Problem):
-            return f"{problem.file}:{problem.line}:{problem.col}: {RED}error{RESET}: {problem.message}"
         return text.replace(": error: ", f": {RED}error{RESET}: ", 1)
     return text
 

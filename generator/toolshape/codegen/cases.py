@@ -10,17 +10,19 @@ from :mod:`toolshape.contract.reference`, never from the generated module under 
 
 from __future__ import annotations
 
+import itertools
 import json
-import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import reference
 from ..contract.checker import Contract, is_integer, json_equal
-from ..contract.errors import ContractError, Problem
+from ..contract.errors import Problem
 from ..schema.pointers import ref_path, resolve
 from ..contract.reference import errors_of, evaluate
+from ..witness.budget import Budget
+from ..witness.values import Engine
 
 Path = tuple[str | int, ...]
 
@@ -30,6 +32,11 @@ MAX_SYNTH_DEPTH = 6
 MAX_BRANCH_DEPTH = 2
 #: How many items of an array get cases of their own (items differ in unions).
 MAX_ITEMS_WALKED = 3
+#: The longest string a derived case holds: a length bound above it is not tested at its
+#: edge (the case is left out, with a warning), so a test file stays small.
+MAX_EDGE_LENGTH = 100_000
+#: The most items (or keys) a derived case holds, for the same reason.
+MAX_EDGE_ITEMS = 1_000
 
 #: A sample of each JSON type, for the wrong-type cases.
 TYPE_SAMPLES: dict[str, Any] = {
@@ -50,6 +57,9 @@ class Case:
     name: str
     data: Any
     errors: frozenset[tuple[str, str]]
+    #: How the case was made, when it is one change to a root: (that root, path, new value or
+    #: MISSING). It lets the case be written as that change without comparing whole instances.
+    change: tuple[Any, tuple[str | int, ...], Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def status(self) -> str:
@@ -71,126 +81,153 @@ class _Deriver:
         self.schema = contract.parameters
         self.cases: dict[str, Case] = {}
         self.known_good = _collect_known_good(contract)
+        self.engine = Engine(self.schema, Budget())
         self.root: Any = None
         self.followed: set[tuple[Path, str]] = set()
-        self.depth = 0
         self.branch_depth = 0
         self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
+        #: What was left out, by schema path: the names of the cases (for the warnings).
+        self.left_out: dict[Path, list[str]] = {}
+        self.too_big: dict[Path, list[str]] = {}  # the same, for bounds too large to test at their edge
+        #: The last one-change instance made (instance, path, value or MISSING), for add().
+        self.last: tuple[Any, Path, Any] | None = None
+        #: Each root's errors (with the root, so that its id stays its own), by id.
+        self.root_errors: dict[int, tuple[frozenset[tuple[str, str]], Any]] = {}
+        self.root_key: str | None = None  # the dedup key of the current root's case
+        self.top: Any = None  # the accepted base (the first accepted case), once added
+        #: Inside a branch: where its value is, and the schemas it must keep matching.
+        self.guard: tuple[Path, list[Any]] | None = None
 
-    # -- synthesis -----------------------------------------------------------
+    # -- synthesis (through the witness engine) ----------------------------------------
 
     def accepts(self, schema: Any, value: Any) -> bool:
         return not errors_of(schema, value, "", root=self.schema)
 
-    def candidates(self, schema: Any, schema_path: Path) -> Iterator[Any]:
-        """Values to try for a schema, most natural first."""
-        if schema is True:
-            yield "any"
-            return
-        if not isinstance(schema, dict):
-            return
-        yield from self.known_good.get(schema_path, [])
-        if "const" in schema:
-            yield schema["const"]
-        yield from schema.get("enum", [])
-        if "default" in schema:
-            yield schema["default"]
-        yield from schema.get("examples", []) if isinstance(schema.get("examples"), list) else []
-        if self.depth > MAX_SYNTH_DEPTH:
-            return  # a recursive schema: stop building ever deeper values
-        self.depth += 1
-        try:
-            if "$ref" in schema:
-                target = ref_path(schema["$ref"])
-                yield from self.candidates(resolve(self.schema, target), target)
-            for keyword in ("anyOf", "oneOf", "allOf"):
-                for i, sub in enumerate(schema.get(keyword, [])):
-                    yield from self.candidates(sub, schema_path + (keyword, i))
-            for kind in _kinds(schema):
-                yield from self.typed_candidates(kind, schema, schema_path)
-        finally:
-            self.depth -= 1
-
-    def typed_candidates(self, kind: str, schema: dict, schema_path: Path) -> Iterator[Any]:
-        if kind == "null":
-            yield None
-        elif kind == "boolean":
-            yield from (False, True)
-        elif kind == "string":
-            low = _count(schema, "minLength", 0)
-            high = _count(schema, "maxLength", max(low, 8))
-            for length in sorted({low, min(high, max(low, 1)), min(high, max(low, 5)), high}):
-                for unit in ("a", "x", "A", "0", "ab", "a1", "-"):
-                    yield (unit * length)[:length] if length else ""
-        elif kind in ("integer", "number"):
-            yield from _number_candidates(kind, schema)
-        elif kind == "array":
-            item_schema = schema.get("items", True)
-            low = _count(schema, "minItems", 0)
-            items = self.distinct(item_schema, schema_path + ("items",), max(low, 1))
-            if low == 0:
-                yield []
-            if len(items) >= max(low, 1):
-                yield items[: max(low, 1)]
-        elif kind == "object":
-            built = self.build_object(schema, schema_path, everything=False)
-            if built is not None:
-                yield built
-            built = self.build_object(schema, schema_path, everything=True)
-            if built is not None:
-                yield built
-
     def synth(self, schema: Any, schema_path: Path) -> tuple[bool, Any]:
-        for candidate in self.candidates(schema, schema_path):
-            if self.accepts(schema, candidate):
-                return True, _copy(candidate)
-        return False, None
+        found = self.engine.accepted(schema, 1, extra=self.known_good.get(schema_path, []))
+        return (True, _copy(found[0])) if found else (False, None)
 
     def distinct(self, schema: Any, schema_path: Path, count: int) -> list[Any]:
-        found: list[Any] = []
-        for candidate in self.candidates(schema, schema_path):
-            if self.accepts(schema, candidate) and not any(json_equal(candidate, f) for f in found):
-                found.append(_copy(candidate))
-                if len(found) == count:
-                    break
-        return found
+        return [_copy(v) for v in self.engine.accepted(schema, count, extra=self.known_good.get(schema_path, []))]
 
-    def build_object(self, schema: dict, schema_path: Path, everything: bool) -> dict | None:
-        result: dict[str, Any] = {}
-        required = schema.get("required", [])
-        for key, sub in schema.get("properties", {}).items():
-            if key not in required and not everything:
-                continue
-            ok, value = self.synth(sub, schema_path + ("properties", key))
-            if ok:
-                result[key] = value
-            elif key in required:
-                return None
-        for key in required:
-            if key not in result:
-                ok, value = self.synth(schema.get("additionalProperties", True), schema_path + ("additionalProperties",))
-                if not ok:
-                    return None
-                result[key] = value
-        max_properties = _count(schema, "maxProperties", None)
-        if max_properties is not None and len(result) > max_properties:
-            for key in [k for k in result if k not in required][: len(result) - max_properties]:
-                del result[key]
-        return result
+    def satisfying(self, schemas: list[Any], count: int = 1) -> list[Any]:
+        """Values every one of ``schemas`` accepts (a branch and its union, a string of one length)."""
+        return [_copy(v) for v in self.engine.conjunction(schemas, count)]
+
+    def still_good(self) -> bool:
+        """Whether the root is accepted, and (inside a branch) its value still in that branch."""
+        if not self.accepts(self.schema, self.root):
+            return False
+        if self.guard is None:
+            return True
+        path, schemas = self.guard
+        return self.engine.confirms(schemas, _get(self.root, path))
+
+    def too_large(self, schema_path: Path, what: str) -> None:
+        """Record an edge case left out because it would be too big to write into a test."""
+        names = self.too_big.setdefault(schema_path, [])
+        if what not in names:
+            names.append(what)
+
+    def leave_out(self, schema_path: Path, what: str) -> None:
+        """Record a case (or a group of cases) that could not be derived, for the warning."""
+        names = self.left_out.setdefault(schema_path, [])
+        if what not in names:
+            names.append(what)
+
+    def warnings(self) -> list[Problem]:
+        """One warning per schema node whose cases were left out, at that node."""
+        found = []
+        for schema_path, names in self.too_big.items():
+            message = (
+                f"a bound too large to test at its edge; cases left out: {'; '.join(names)}; "
+                f"derived cases hold at most {MAX_EDGE_LENGTH:,} characters and {MAX_EDGE_ITEMS:,} items or keys"
+            )
+            found.append(self.contract.document.problem(("parameters", *schema_path), message, severity="warning"))
+        for schema_path, names in self.left_out.items():
+            node = resolve(self.schema, schema_path) if schema_path else self.schema
+            spent = self.engine.budget
+            why = (
+                "the witness budget ran out"
+                if spent.exhausted
+                else "no value this schema accepts was found (a pattern search stopped at its bound)"
+                if spent.searches_cut
+                else "no value this schema accepts was found"
+            )
+            hint = (
+                "add a property-level `examples: [...]` with an accepted value"
+                if isinstance(node, dict) and schema_path
+                else "add an accepted example"
+            )
+            message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
+            found.append(self.contract.document.problem(("parameters", *schema_path), message, severity="warning"))
+        return found
 
     # -- cases ----------------------------------------------------------------
 
     def add(self, name: str, data: Any) -> None:
-        key = json.dumps(data, sort_keys=True, default=repr)
-        if key in self.seen or name in self.cases:
+        if name in self.cases:
+            return
+        change = self.last if self.last is not None and self.last[0] is data else None
+        if self.top is not None and (change is None or self.root is not self.top):
+            # Not one change to the base: its keys in the base's order, where it shares them,
+            # so that the generated row lists what differs rather than the whole instance.
+            data = _ordered_like(self.top, data)
+            change = None
+        if change is not None and self.root_key is not None:
+            _, path, value = change
+            key = self.root_key if value is not MISSING and identical(_lookup(self.root, path), value) else ""
+            key = key or json.dumps([id(self.root), path, None if value is MISSING else value, value is MISSING], default=repr)
+        else:
+            key = json.dumps(data, sort_keys=True, default=repr)
+        if key in self.seen:
             return
         self.seen.add(key)
+        errors = self.local_errors(path, value) if change is not None else None
+        if errors is None:
+            errors = frozenset(evaluate(self.schema, data))
         # No copy: a case shares what it did not change with the root, and nothing
         # changes a value in place once a case holds it (complete() works on copies).
-        self.cases[name] = Case(name, data, frozenset(evaluate(self.schema, data)))
+        self.cases[name] = Case(name, data, errors, (self.root, path, value) if change is not None else None)
+        if data is self.root:
+            self.root_key = key
+        if self.top is None and not errors and data is self.root:
+            self.top = data  # the base the generated tests write every case against
 
-    def base(self) -> dict:
-        """An accepted instance with every property the contract declares, where it can."""
+    def local_errors(self, path: Path, value: Any) -> frozenset[tuple[str, str]] | None:
+        """The errors of the root with one value changed, from the root's errors: those under
+        the changed place are evaluated again, the rest kept. Only where nothing above the
+        place looks at the object as a whole (no applicator, no count of keys, no enum); else
+        None, and the whole case is evaluated (linear per case instead of per contract)."""
+        if not path or not isinstance(self.root, dict):
+            return None
+        base = self.root_errors.get(id(self.root))
+        if base is None:
+            base = self.root_errors[id(self.root)] = (frozenset(evaluate(self.schema, self.root)), self.root)
+        schema: Any = self.schema
+        pointer = ""
+        refused = {p for p, _ in base[0]}
+        for step in path:
+            if not isinstance(schema, dict) or not _NON_LOCAL.isdisjoint(schema):
+                return None
+            if pointer in refused:
+                return None  # the container itself is refused: its children are not looked at
+            if isinstance(step, int) or not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
+                return None
+            last_schema = schema
+            schema = schema["properties"][step]
+            pointer = _child(pointer, step)
+        kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
+        if value is MISSING:
+            if path[-1] in last_schema.get("required", []):
+                kept.add((pointer, "required"))
+        else:
+            kept |= errors_of(schema, value, pointer, root=self.schema)
+        return frozenset(kept)
+
+    def base(self) -> tuple[Any, bool]:
+        """An accepted instance with every property the contract declares, where it can; and
+        whether it is accepted (False: a required value had no witness, it is left out)."""
         accepted = [
             e.args for e in self.contract.examples if e.has_args and e.status == "accept" and isinstance(e.args, dict)
         ]
@@ -200,12 +237,40 @@ class _Deriver:
         else:
             ok, start = self.synth(self.schema, ())
             if not ok:
-                raise ContractError(
-                    [self.contract.document.problem(("parameters",), "cannot build accepted arguments from the schema for the generated tests; add an accepted example")]
-                )
+                start = self.partial(self.schema, ())
+                self.root = start
+                self.complete(start, self.schema, ())
+                return start, False
         self.root = start
         self.complete(start, self.schema, ())
-        return start
+        return start, True
+
+    def partial(self, schema: Any, schema_path: Path) -> Any:
+        """When no accepted instance was found: the object with every property that has a
+        witness, and a warning at each (deepest) property that has none."""
+        if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+            self.leave_out(schema_path, "the accepted base arguments and every case changing them")
+            return {}
+        built: dict[str, Any] = {}
+        blamed = False
+        for key, sub in schema["properties"].items():
+            ok, value = self.synth(sub, schema_path + ("properties", key))
+            if ok:
+                built[key] = value
+            elif key in schema.get("required", []):
+                blamed = True
+                inner = self.partial(sub, schema_path + ("properties", key))
+                if isinstance(sub, dict) and isinstance(sub.get("properties"), dict):
+                    built[key] = inner
+                else:
+                    self.leave_out(
+                        schema_path + ("properties", key),
+                        f"an accepted value for '{key}', so the accepted base arguments "
+                        "(the cases change arguments that leave it out)",
+                    )
+        if not blamed:
+            self.leave_out(schema_path, "the accepted base arguments (the cases run on the closest arguments found)")
+        return built
 
     def complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
         """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
@@ -221,13 +286,8 @@ class _Deriver:
             target = ref_path(schema["$ref"])
             self._complete(value, resolve(self.schema, target), target, refs + 1)
         if isinstance(value, dict):
+            self._complete_keys(value, schema, schema_path)
             for key, sub in schema.get("properties", {}).items():
-                if key not in value:
-                    ok, synthesized = self.synth(sub, schema_path + ("properties", key))
-                    if ok:
-                        value[key] = synthesized
-                        if not self.accepts(self.schema, self.root):
-                            del value[key]
                 if key in value:
                     self._complete(value[key], sub, schema_path + ("properties", key), refs)
         elif isinstance(value, list) and isinstance(schema.get("items"), dict):
@@ -235,26 +295,50 @@ class _Deriver:
                 ok, item = self.synth(schema["items"], schema_path + ("items",))
                 if ok:
                     value.append(item)
-                    if not self.accepts(self.schema, self.root):
+                    if not self.still_good():
                         value.pop()
             for item in value[:1]:
                 self._complete(item, schema["items"], schema_path + ("items",), refs)
 
+    def _complete_keys(self, value: dict, schema: dict, schema_path: Path) -> None:
+        """Add every missing optional key at once, checking the whole instance once (linear in the
+        number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
+        before = self.still_good()
+        added: dict[str, Any] = {}
+        for key, sub in schema.get("properties", {}).items():
+            if key not in value:
+                ok, synthesized = self.synth(sub, schema_path + ("properties", key))
+                if ok:
+                    value[key] = added[key] = synthesized
+                else:
+                    what = "required" if key in schema.get("required", []) else "optional"
+                    self.leave_out(schema_path + ("properties", key), f"the cases of the {what} property '{key}'")
+        if not added or not before or self.still_good():
+            return
+        for key in added:
+            del value[key]
+        for key, synthesized in added.items():
+            value[key] = synthesized
+            if not self.still_good():
+                del value[key]
+
     def derive(self) -> list[Case]:
         with reference.remembering():
-            self.root = self.base()
-            self.add("base: every declared key, all valid", self.root)
+            self.root, accepted = self.base()
+            self.add("base: every declared key, all valid" if accepted else "base: every key a value was found for", self.root)
             self.walk(self.schema, (), (), "arguments")
         return list(self.cases.values())
 
     def replaced(self, path: Path, value: Any) -> Any:
         data, parent = self.copied_to(path)
         parent[path[-1]] = value
+        self.last = (data, path, value)
         return data
 
     def removed(self, path: Path) -> Any:
         data, parent = self.copied_to(path)
         del parent[path[-1]]
+        self.last = (data, path, MISSING)
         return data
 
     def copied_to(self, path: Path) -> tuple[Any, Any]:
@@ -282,6 +366,12 @@ class _Deriver:
         for keyword in ("anyOf", "oneOf"):
             for i, sub in enumerate(schema.get(keyword, [])):
                 self.walk_branch(schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})")
+        if "if" in schema:
+            self.walk_branch(schema, schema.get("then", {}), path, schema_path, ("then",), f"{label} (if, then)", (schema["if"],))
+            self.walk_branch(
+                schema, schema.get("else", {}), path, schema_path, ("else",), f"{label} (if fails, else)", ({"not": schema["if"]},)
+            )
+        self.applicator_cases(schema, path, schema_path, label)
         value = _get(self.root, path)
         if isinstance(value, list):
             for i, sub in enumerate(schema.get("prefixItems", [])[: len(value)]):
@@ -293,43 +383,89 @@ class _Deriver:
         elif isinstance(value, list):
             self.array_cases(schema, path, schema_path, label, value)
 
-    def walk_branch(self, schema: dict, branch: Any, path: Path, outer: Path, where: Path, label: str) -> None:
-        """Cases inside one union branch: start from a value that matches it, then break it."""
-        if not path or not isinstance(branch, dict) or self.branch_depth >= MAX_BRANCH_DEPTH:
+    def put(self, path: Path, value: Any) -> Any:
+        """The root with the value at ``path`` replaced (the value itself at the root)."""
+        return self.replaced(path, value) if path else value
+
+    def walk_branch(
+        self, schema: dict, branch: Any, path: Path, outer: Path, where: Path, label: str, also: tuple[Any, ...] = ()
+    ) -> None:
+        """Cases inside one union branch (or one side of an if): start from a value that
+        matches it (and ``also``), then break it."""
+        if not isinstance(branch, dict) or self.branch_depth >= MAX_BRANCH_DEPTH:
             return
+        wanted = [schema, branch, *also]
         current = _get(self.root, path)
-        start = current if self.accepts(branch, current) else None
+        start = current if self.engine.confirms(wanted, current) else None
         if start is None:
-            start = next(
-                (c for c in self.branch_candidates(schema, branch, outer, outer + where) if self.accepts(schema, c)),
-                None,
-            )
-            if start is None or not self.accepts(self.schema, self.replaced(path, start)):
+            found = [c for c in self.satisfying(wanted, 3) if self.accepts(self.schema, self.put(path, c))]
+            if not found:
+                if self.engine.budget.exhausted:
+                    self.leave_out(outer + where, f"the cases of {label}")
                 return
-        saved = self.root
+            start = found[0]
+        saved, saved_guard = self.root, self.guard
         # complete() adds keys in place: to a copy, never to the root's own value or
         # to a value taken from the contract (a const, an enum member, an example).
-        self.root = self.replaced(path, _copy(start))
+        self.root = self.put(path, _copy(start))
         self.branch_depth += 1
+        self.guard = (path, wanted)
         try:
+            # The keys of the whole schema first (so that a branch value at the root differs
+            # from the base in what the branch needs, not in every optional key), then the branch's.
+            self.complete(_get(self.root, path), schema, outer)
             self.complete(_get(self.root, path), branch, outer + where)
+            self.root = self.put(path, _in_order_of(_lookup(saved, path), _get(self.root, path)))
+            self.add(f"{label}: a value for this branch", self.root)
             self.walk(branch, path, outer + where, label)
         finally:
-            self.root = saved
+            self.root, self.guard = saved, saved_guard
             self.branch_depth -= 1
 
-    def branch_candidates(self, schema: dict, branch: dict, outer: Path, inner: Path) -> Iterator[Any]:
-        """Values for one branch of a union: its own, then objects with the keys it requires."""
-        yield from self.candidates(branch, inner)
-        wanted = set(schema.get("required", [])) | set(branch.get("required", []))
-        properties = schema.get("properties", {})
-        if wanted and properties:
-            built = {}
-            for key in sorted(wanted):
-                ok, value = self.synth(properties.get(key, True), outer + ("properties", key))
-                if ok:
-                    built[key] = value
-            yield built
+    def closest(self, current: dict, value: dict, schemas: list[Any]) -> dict:
+        """``value`` with as many of ``current``'s other keys as keep it matching ``schemas``: all
+        at once when they can, else one by one (up to a few hundred keys)."""
+        result = dict(value)
+        for key in list(current)[:200]:
+            if key in result and identical(result[key], current[key]):
+                continue
+            trial = {**result, key: current[key]}
+            if self.engine.confirms(schemas, trial):
+                result = trial
+        return result
+
+    def applicator_cases(self, schema: dict, path: Path, schema_path: Path, label: str) -> None:
+        """Values that break one applicator and keep the rest of the schema: matching the
+        ``not``, two ``oneOf`` branches or none, no ``anyOf`` branch, one ``allOf`` branch
+        failed, an ``if`` whose ``then`` (or ``else``) fails."""
+        wanted: list[tuple[str, list[Any]]] = []
+        if "not" in schema:
+            wanted.append(("matches the not schema", [_without(schema, "not"), schema["not"]]))
+        for keyword in ("oneOf", "anyOf"):
+            branches = schema.get(keyword)
+            if isinstance(branches, list):
+                rest = _without(schema, keyword)
+                wanted.append((f"matches no {keyword} branch", [rest, *({"not": b} for b in branches)]))
+                if keyword == "oneOf":
+                    for i, j in list(itertools.combinations(range(len(branches)), 2))[:3]:
+                        wanted.append((f"matches oneOf branches {i + 1} and {j + 1}", [rest, branches[i], branches[j]]))
+        for i, branch in enumerate(schema.get("allOf", [])[:4] if isinstance(schema.get("allOf"), list) else []):
+            others = [b for k, b in enumerate(schema["allOf"]) if k != i]
+            wanted.append((f"fails allOf branch {i + 1}", [_without(schema, "allOf"), *others, {"not": branch}]))
+        if "if" in schema:
+            rest = _without(schema, "if", "then", "else")
+            if "then" in schema:
+                wanted.append(("if holds, then fails", [rest, schema["if"], {"not": schema["then"]}]))
+            if "else" in schema:
+                wanted.append(("if fails, else fails", [rest, {"not": schema["if"]}, {"not": schema["else"]}]))
+        current = _get(self.root, path)
+        for name, schemas in wanted:
+            for value in self.satisfying(schemas, 1):
+                if isinstance(current, dict) and isinstance(value, dict):
+                    # The current value with the found one's keys over it, when that still
+                    # breaks the applicator: the case then differs from the base only there.
+                    value = self.closest(current, value, schemas)
+                self.add(f"{label}: {name}", self.put(path, _in_order_of(current, value)))
 
     def value_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: Any) -> None:
         declared = _declared(schema)
@@ -344,7 +480,7 @@ class _Deriver:
                 self.add(f"{label}: a sample {kind}", self.replaced(path, sample))
         if value is None:
             # A nullable value: cross its bounds from a non-null value of its type.
-            value = next((c for c in self.candidates(schema, schema_path) if c is not None and self.accepts(schema, c)), None)
+            value = next(iter(self.satisfying([schema, {"not": {"type": "null"}}])), None)
         for name, variant in self.bound_variants(schema, schema_path, value):
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
@@ -353,18 +489,29 @@ class _Deriver:
             fill = value[-1:] or "a"
             if "minLength" in schema and _count(schema, "minLength") > 0:
                 n = _count(schema, "minLength")
-                yield f"minLength {n} - 1", value[: n - 1] if len(value) >= n else value
-                yield from self.good_variant(schema, schema_path, f"minLength {n} exactly", lambda s: len(s) == n)
+                if n > MAX_EDGE_LENGTH + 1:
+                    self.too_large(schema_path, f"the minLength {n} edge cases")
+                else:
+                    yield f"minLength {n} - 1", value[: n - 1] if len(value) >= n else value
+                    yield from self.good_variant(schema, f"minLength {n} exactly", n)
             if "maxLength" in schema:
                 n = _count(schema, "maxLength")
-                yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
-                yield from self.good_variant(schema, schema_path, f"maxLength {n} exactly", lambda s: len(s) == n)
+                if n >= MAX_EDGE_LENGTH + 1:
+                    self.too_large(schema_path, f"the maxLength {n} edge cases")
+                else:
+                    yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
+                    yield from self.good_variant(schema, f"maxLength {n} exactly", n)
             if "pattern" in schema:
-                for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0"):
-                    if not errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema):
-                        continue
+                misses = self.engine.near_misses(schema, 1) or [
+                    bad
+                    for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0")
+                    if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
+                ][:1]
+                for bad in misses:
                     yield "does not match the pattern", bad
-                    break
+            if isinstance(schema.get("format"), str):
+                for bad in self.engine.format_misses(schema, 1):
+                    yield f"not a valid {schema['format']}", bad
             if "enum" in schema:
                 for member in schema["enum"]:
                     yield f"enum member {json.dumps(member, ensure_ascii=False)}", member
@@ -397,11 +544,10 @@ class _Deriver:
                 yield f"enum member {json.dumps(member)}", member
             yield "not an enum member", "not-a-member"
 
-    def good_variant(self, schema: dict, schema_path: Path, name: str, wanted: Any) -> Iterator[tuple[str, Any]]:
-        for candidate in self.candidates(schema, schema_path):
-            if isinstance(candidate, str) and wanted(candidate) and self.accepts(schema, candidate):
-                yield name, candidate
-                return
+    def good_variant(self, schema: dict, name: str, length: int) -> Iterator[tuple[str, Any]]:
+        """An accepted string of exactly ``length`` characters, when the engine finds one."""
+        for found in self.satisfying([schema, {"type": "string", "minLength": length, "maxLength": length}]):
+            yield name, found
 
     def object_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: dict) -> None:
         properties = schema.get("properties", {})
@@ -433,7 +579,9 @@ class _Deriver:
             keep += [k for k in value if k not in keep][: max(n - 1 - len(keep), 0)]
             smaller = {k: value[k] for k in keep}
             self.add(f"{label}: minProperties {n} - 1", self.replaced(path, smaller) if path else smaller)
-        if "maxProperties" in schema:
+        if "maxProperties" in schema and _count(schema, "maxProperties") >= MAX_EDGE_ITEMS:
+            self.too_large(schema_path, f"the maxProperties {_count(schema, 'maxProperties')} edge case")
+        elif "maxProperties" in schema:
             n = _count(schema, "maxProperties")
             bigger = dict(value)
             filler = (k for k in [*properties, *(f"extra_{i}" for i in range(n + 2))] if k not in bigger)
@@ -455,7 +603,9 @@ class _Deriver:
             self.add(f"{label}: minItems {n} - 1", self.replaced(path, pool[: n - 1]))
             if len(pool) >= n:
                 self.add(f"{label}: minItems {n} exactly", self.replaced(path, pool[:n]))
-        if "maxItems" in schema:
+        if "maxItems" in schema and _count(schema, "maxItems") >= MAX_EDGE_ITEMS:
+            self.too_large(schema_path, f"the maxItems {_count(schema, 'maxItems')} edge cases")
+        elif "maxItems" in schema:
             n = _count(schema, "maxItems")
             if len(pool) >= n + 1:
                 self.add(f"{label}: maxItems {n} + 1", self.replaced(path, pool[: n + 1]))
@@ -491,10 +641,33 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
+#: Keywords that look at an object (or array) as a whole, or at it through other schemas:
+#: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
+_NON_LOCAL = frozenset(
+    {
+        "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
+        "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
+        "patternProperties", "unevaluatedProperties", "prefixItems", "contains", "uniqueItems",
+    }
+)  # fmt: skip
+
+
+def case_changes(base: Any, case: Case) -> tuple[list[tuple[str, Any]], bool]:
+    """The changes that turn ``base`` into the case, and whether they are known exact (the case
+    was made as one change to ``base`` itself: no need to compare the instances)."""
+    if case.change is not None and case.change[0] is base:
+        _, path, value = case.change
+        pointer = ""
+        for step in path:
+            pointer = _child(pointer, str(step))
+        return [(pointer, value)], True
+    return changes(base, case.data), False
+
+
 def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
     """What turns ``base`` into ``data``: (JSON Pointer, the value put there, or MISSING
     for a key left out). The pointer "" replaces the whole value."""
-    if isinstance(base, dict) and isinstance(data, dict):
+    if isinstance(base, dict) and isinstance(data, dict) and _same_order(base, data):
         found: list[tuple[str, Any]] = [(_child(pointer, key), MISSING) for key in base if key not in data]
         for key, item in data.items():
             if key not in base:
@@ -509,6 +682,14 @@ def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
                 found.extend(changes(old, new, _child(pointer, str(i))))
         return found
     return [] if identical(base, data) else [(pointer, data)]
+
+
+def _same_order(base: dict, data: dict) -> bool:
+    """Whether key-by-key changes rebuild ``data`` in its own key order: the keys it shares
+    with ``base`` in base's order, then its new keys (apply() appends those)."""
+    keys = list(data)
+    shared = [k for k in keys if k in base]
+    return shared == [k for k in base if k in data] and keys[: len(shared)] == shared
 
 
 def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
@@ -553,6 +734,11 @@ def identical(a: Any, b: Any, ordered: bool = False) -> bool:
     if isinstance(a, float):
         return repr(a) == repr(b)
     return bool(a == b)
+
+
+def _without(schema: dict, *keywords: str) -> dict:
+    """The schema without some keywords (the rest of it, that a broken applicator keeps)."""
+    return {k: v for k, v in schema.items() if k not in keywords}
 
 
 def _child(pointer: str, key: str) -> str:
@@ -610,6 +796,35 @@ def _loads(text: str) -> Any:
         return None
 
 
+def _ordered_like(model: Any, value: Any) -> Any:
+    """``value`` with the keys of every object it shares with ``model`` (at the same place) in
+    model's order; values identical to model's are model's own objects."""
+    if value is model:
+        return value
+    if isinstance(model, dict) and isinstance(value, dict):
+        ordered = _in_order_of(model, value)
+        return {k: _ordered_like(model[k], v) if k in model else v for k, v in ordered.items()}
+    if isinstance(model, list) and isinstance(value, list) and len(model) == len(value):
+        return [_ordered_like(m, v) for m, v in zip(model, value)]
+    return value
+
+
+def _in_order_of(model: Any, value: Any) -> Any:
+    """``value`` with the keys it shares with ``model`` in model's order, then its others: a
+    branch value then reads as its changes to the base (the key order is no part of JSON's meaning)."""
+    if not isinstance(model, dict) or not isinstance(value, dict):
+        return value
+    return {**{k: value[k] for k in model if k in value}, **{k: v for k, v in value.items() if k not in model}}
+
+
+def _lookup(data: Any, path: Path) -> Any:
+    """The value at ``path``, or MISSING where there is none."""
+    try:
+        return _get(data, path)
+    except (KeyError, IndexError, TypeError):
+        return MISSING
+
+
 def _get(data: Any, path: Path) -> Any:
     for step in path:
         data = data[step]
@@ -623,38 +838,10 @@ def _declared(schema: Any) -> tuple[str, ...] | None:
     return tuple(raw) if isinstance(raw, list) else (raw,)
 
 
-def _kinds(schema: dict) -> list[str]:
-    declared = _declared(schema)
-    if declared:
-        return sorted(declared, key=lambda k: k == "null")
-    if "properties" in schema or "required" in schema:
-        return ["object"]
-    if "items" in schema:
-        return ["array"]
-    if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
-        return ["number"]
-    return ["string", "integer", "boolean", "null"]
-
-
 def _unit(schema: dict) -> float:
     if "multipleOf" in schema:
         return schema["multipleOf"]
     return 1 if _declared(schema) == ("integer",) else 0.5
-
-
-def _number_candidates(kind: str, schema: dict) -> Iterator[float]:
-    low = schema.get("minimum", schema.get("exclusiveMinimum"))
-    high = schema.get("maximum", schema.get("exclusiveMaximum"))
-    step = schema.get("multipleOf", 1)
-    anchors = [0, 1, 10]
-    if low is not None:
-        anchors += [low, low + step, math.ceil(low / step) * step, math.floor(low / step + 1) * step]
-    if high is not None:
-        anchors += [high, high - step, math.floor(high / step) * step]
-    if low is not None and high is not None:
-        anchors.append(math.floor((low + high) / 2 / step) * step)
-    for anchor in anchors:
-        yield anchor if kind == "number" or not float(anchor).is_integer() else int(anchor)
 
 
 def _other_than(const: Any) -> Any:
@@ -698,5 +885,8 @@ class Derivation:
 
 
 def derive(contract: Contract) -> Derivation:
-    """Every derived validate() case for a contract."""
-    return Derivation(_Deriver(contract).derive(), [])
+    """Every derived validate() case for a contract, and a warning at each schema node whose
+    cases could not be derived (no witness within the engine's budget, or a bound too big)."""
+    deriver = _Deriver(contract)
+    found = deriver.derive()
+    return Derivation(found, deriver.warnings())

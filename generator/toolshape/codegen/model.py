@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__
-from ..contract.checker import Contract, is_integer
+from ..contract.checker import Contract
 from .literals import Code, comment, comment_text, literal
-from ..ecma import WHITESPACE as ECMA_WHITESPACE
-from ..ecma import translate_pattern
+from ..regex import WHITESPACE as ECMA_WHITESPACE
+from ..regex import translate as translate_pattern
 from .names import Namer
 from ..schema.pointers import ref_path, resolve
+from ..contract.unfolding import distinct_entries
 
 Path = tuple[str | int, ...]
 
@@ -43,6 +44,9 @@ def format_function(name: str) -> str:
     """The runtime helper that checks a format: ``date-time`` -> ``_is_date_time``."""
     return "_is_" + name.replace("-", "_")
 
+
+#: How many $ref functions are built inside each other before the next waits (see _Builder.pending).
+MAX_NESTED_REFS = 16
 
 #: Patterns that only ask for one non-whitespace character ("not blank").
 NON_BLANK_PATTERNS = ("\\S", "[^\\s]")
@@ -89,6 +93,9 @@ class Check:
     limit: Code | None = None  # a literal or a constant's name
     extra: Code | None = None  # a second operand, where the test needs one
     chained: bool = False  # runs only when the previous check passed ("elif")
+    #: Whether a failure may add a hint built from the value (did-you-mean, quoted literal):
+    #: never under an x-sensitive schema, where the hint would echo the value or an allowed one.
+    hint: bool = True
 
 
 @dataclass
@@ -225,6 +232,8 @@ class Node:
     any_checks: list[Check]  # enum/const when the type is not pinned to one branch
     refuse_all: Code | None  # the message, when the schema is `false`
     applicators: list["Applicator"] = field(default_factory=list)  # $ref, anyOf, ... on this value
+    #: Under an x-sensitive schema: a type error names the JSON type only (no hint that repeats the value).
+    secret: bool = False
 
     @property
     def has_checks(self) -> bool:
@@ -350,7 +359,7 @@ class ModuleModel:
     functions: list[Function]
     constants: list[Constant]
     helpers: Helpers
-    sensitive: Code  # the redaction mask literal
+    sensitive: Code  # the redaction masks literal: {"#": the arguments' mask, $ref: its target's mask}
     module_name: Code
     typed_dicts: list[TypedDictDef]
 
@@ -373,7 +382,16 @@ class _Builder:
         self.helpers = Helpers()
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
+        #: $ref functions named but not built yet. A $ref's function is built where it is first
+        #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
+        #: wait here and finish() builds them one after another: a chain of thousands of $refs
+        #: costs no deep Python recursion, and the usual contract's output keeps its order.
+        self.pending: list[tuple[Function, Any, Path]] = []
+        self.ref_depth = 0
         self.whitespace: Code | None = None
+        #: The schemas that apply to values an x-sensitive schema governs: their
+        #: messages never name the value or the allowed values.
+        self.secret = secret_paths(contract.parameters)
 
     def where(self, path: Path) -> str:
         return f"{self.contract.file}:{self.contract.line_of(path)}"
@@ -401,6 +419,7 @@ class _Builder:
             type_message = literal(f"{label} must be {words}, got ")
         applicators = self.applicators(schema, var, path, schema_path, label)
         node = Node(var, path, label, declared is not None, branches, type_message, any_checks, None)
+        node.secret = schema_path in self.secret
         if declared is None:
             node.applicators = applicators
         else:
@@ -421,8 +440,13 @@ class _Builder:
         if "$ref" in schema:
             found.append(Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"])))
         if "allOf" in schema:
-            nodes = [self.node(sub, var, path, schema_path + ("allOf", i), label) for i, sub in enumerate(schema["allOf"])]
-            found.append(Applicator("all_of", note("allOf"), nodes=[n for n in nodes if n.has_checks]))
+            # A schema listed twice applies once: its second run finds the same errors (and a
+            # nest of such pairs would otherwise double the calls at every level).
+            entries = schema["allOf"]
+            nodes = [self.node(entries[i], var, path, schema_path + ("allOf", i), label) for i in distinct_entries(entries)]
+            checked = [n for n in nodes if n.has_checks]
+            if checked:  # allOf: [{}] checks nothing (and would print an empty block)
+                found.append(Applicator("all_of", note("allOf"), nodes=checked))
         for union in ("anyOf", "oneOf"):
             if union not in schema:
                 continue
@@ -474,9 +498,27 @@ class _Builder:
         function = Function(name, comment(f"{ref} ({self.where(target)})", limit=120))
         self.functions.append(function)
         schema = resolve(self.contract.parameters, target)
-        with self.namer.function_body():
-            function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        if self.ref_depth >= MAX_NESTED_REFS:
+            self.pending.append((function, schema, target))
+        else:
+            self.ref_body(function, schema, target)
         return name
+
+    def ref_body(self, function: Function, schema: Any, target: Path) -> None:
+        self.ref_depth += 1
+        try:
+            with self.namer.function_body():
+                function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+        finally:
+            self.ref_depth -= 1
+
+    def finish(self) -> None:
+        """Build the $ref functions left waiting (and those they leave waiting), in order."""
+        done = 0
+        while done < len(self.pending):
+            function, schema, target = self.pending[done]
+            done += 1
+            self.ref_body(function, schema, target)
 
     def branch(
         self,
@@ -505,26 +547,31 @@ class _Builder:
     # -- keyword groups ------------------------------------------------------
 
     def value_checks(self, schema: dict, kind: str, label: str, schema_path: Path) -> list[Check]:
-        """enum and const, with a fast comparison where the branch pins the type."""
+        """enum and const, with a fast comparison where the branch pins the type.
+
+        Under an x-sensitive schema the message says only that the value is not allowed:
+        the allowed values would tell the value (or the secret it should have been).
+        """
         checks = []
+        secret = schema_path in self.secret
         if "enum" in schema:
             members = schema["enum"]
             shown = ", ".join(_show(m) for m in members)
-            message = literal(f"{label} must be one of: {shown}")
+            message = literal(f"{label} must be one of: {shown}" if not secret else f"{label} {_SECRET_ENUM}")
             if kind == "string":
                 strings = [m for m in members if isinstance(m, str)]
                 name = self.constant("values", "strings", literal(frozenset(strings)), schema_path + ("enum",))
-                checks.append(Check("not_in", literal("enum"), message, name))
+                checks.append(Check("not_in", literal("enum"), message, name, hint=not secret))
             elif kind == "null":
                 if None not in members:
                     checks.append(Check("always", literal("enum"), message))
             else:
                 self.helpers.json_key = True
                 name = self.constant("values", "json_values", literal(members), schema_path + ("enum",))
-                checks.append(Check("json_not_in", literal("enum"), message, name))
+                checks.append(Check("json_not_in", literal("enum"), message, name, hint=not secret))
         if "const" in schema:
             const = schema["const"]
-            message = literal(f"{label} must be {_show(const)}")
+            message = literal(f"{label} must be {_show(const)}" if not secret else f"{label} {_SECRET_CONST}")
             if kind == "string" and isinstance(const, str):
                 checks.append(Check("not_equal", literal("const"), message, literal(const)))
             elif kind == "null" or const is None:
@@ -532,7 +579,7 @@ class _Builder:
             else:
                 self.helpers.json_key = True
                 name = self.constant("const", "json_values", literal([const]), schema_path + ("const",))
-                checks.append(Check("json_not_in", literal("const"), message, name))
+                checks.append(Check("json_not_in", literal("const"), message, name, hint=not secret))
         return checks
 
     def string_checks(self, schema: dict, label: str, schema_path: Path) -> list[Check]:
@@ -580,11 +627,13 @@ class _Builder:
         if "multipleOf" in schema:
             step = schema["multipleOf"]
             message = literal(f"{label} must be a multiple of {_show(step)}")
-            if is_integer(step):
-                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(int(step))))
+            # Exact in decimal: 1e23 is 10**23 (int(1e23) is not), and a float value is the
+            # decimal its repr denotes; `value % step` is used for int values only.
+            numerator, denominator = _decimal_fraction(step) if isinstance(step, float) else (int(step), 1)
+            self.helpers.multiple = True
+            if denominator == 1:
+                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(numerator)))
             else:
-                self.helpers.multiple = True
-                numerator, denominator = _decimal_fraction(step)
                 checks.append(Check("not_multiple", literal("multipleOf"), message, literal(numerator), literal(denominator)))
         return checks
 
@@ -778,6 +827,10 @@ class _Builder:
 
 _ANNOTATIONS = ("title", "description", "default", "examples", "$comment")
 
+#: What an enum or const failure says under an x-sensitive schema (the label goes first).
+_SECRET_ENUM = "is not one of the allowed values (not listed: the value is sensitive)"
+_SECRET_CONST = "is not the allowed value (not shown: the value is sensitive)"
+
 
 class _Types:
     """Python type expressions for schemas, and the TypedDicts they need (children first)."""
@@ -864,6 +917,7 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
+    builder.finish()
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
@@ -876,65 +930,258 @@ def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
         functions=builder.functions,
         constants=builder.constants,
         helpers=builder.helpers,
-        sensitive=literal(_root_mask(contract)),
+        sensitive=literal(redaction_masks(contract)),
         module_name=Code(module_name),
         typed_dicts=types.defs,
     )
 
 
-def _root_mask(contract: Contract) -> dict:
-    """The redaction mask, plus the declared top-level keys where sensitive keys sit there."""
-    mask = sensitive_mask(contract.sensitive)
-    if "keys" in mask and isinstance(contract.parameters, dict):
-        mask["known"] = sorted(contract.parameters.get("properties", {}))
-    return mask
+# -- x-sensitive: where the secrets are ------------------------------------------
+
+#: The keywords whose subschemas apply to the same value as the schema holding them.
+#: For redaction every one counts, whichever branch matched ("conservative").
+_SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
+_SAME_VALUE_ONE = ("not", "if", "then", "else")
 
 
-def sensitive_mask(paths: list[Path]) -> dict:
-    """Where the sensitive values sit in an instance, for redaction in log records.
+def _same_value_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[Any, Path]]:
+    """The subschemas (with their paths) that apply to the very value ``schema`` applies to, $ref aside."""
+    found: list[tuple[Any, Path]] = []
+    for word in _SAME_VALUE_LISTS:
+        found += [(sub, schema_path + (word, i)) for i, sub in enumerate(schema.get(word, []))]
+    found += [(schema[k], schema_path + (k,)) for k in _SAME_VALUE_ONE if k in schema]
+    found += [(sub, schema_path + ("dependentSchemas", k)) for k, sub in schema.get("dependentSchemas", {}).items()]
+    return found
 
-    A mask is ``{"keys": {key: mask}, "items": mask, "extra": mask}`` (each part
-    optional), and ``True`` where the whole value is to be redacted. Built from the
-    schema paths of the ``x-sensitive: true`` schemas.
+
+def _child_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[Any, Path]]:
+    """The subschemas that apply to values inside the one ``schema`` applies to (and $defs)."""
+    found: list[tuple[Any, Path]] = []
+    for word in ("properties", "patternProperties", "$defs"):
+        found += [(sub, schema_path + (word, k)) for k, sub in schema.get(word, {}).items()]
+    found += [(sub, schema_path + ("prefixItems", i)) for i, sub in enumerate(schema.get("prefixItems", []))]
+    found += [(schema[k], schema_path + (k,)) for k in ("additionalProperties", "items", "contains", "propertyNames") if k in schema]
+    return found
+
+
+def secret_paths(parameters: Any) -> set[Path]:
+    """The schema paths of every schema that may apply to a value an x-sensitive schema governs.
+
+    The walk follows values, not schemas: it takes, for one value, the group of every
+    schema that applies to it (branches and $ref targets included, and conservatively each
+    patternProperties schema for each key), so that a schema on the same value as a
+    sensitive one (an allOf sibling, or the same key in another branch) counts too. A $ref
+    target reached from a sensitive value anywhere counts wherever it is used, since its
+    one function serves every place.
     """
-    mask: dict = {}
-    for path in paths:
-        steps = _instance_steps(path)
-        if not steps:
-            continue  # x-sensitive on the root: there is no key to redact by
-        node = mask
-        for kind, key in steps[:-1]:
-            holder, slot = _slot(node, kind, key)
-            child = holder.setdefault(slot, {})
-            if child is True:
-                break  # an enclosing value is redacted whole already
-            node = child
-        else:
-            holder, slot = _slot(node, *steps[-1])
-            holder[slot] = True
-    return mask
-
-
-def _slot(node: dict, kind: str, key: str | None) -> tuple[dict, str]:
-    """Where one step of an instance path lives in a mask: under "keys" by name, or "items"/"extra"."""
-    return (node.setdefault("keys", {}), str(key)) if kind == "keys" else (node, kind)
-
-
-def _instance_steps(schema_path: Path) -> list[tuple[str, str | None]]:
-    steps: list[tuple[str, str | None]] = []
-    i = 0
-    while i < len(schema_path):
-        part = schema_path[i]
-        if part == "properties":
-            steps.append(("keys", str(schema_path[i + 1])))
-            i += 2
+    found: set[Path] = set()
+    seen: set[tuple[frozenset[Path], bool]] = set()
+    todo: list[tuple[list[tuple[Any, Path]], bool]] = [([(parameters, ())], False)]
+    while todo:
+        members, inside = todo.pop()
+        group = _group(parameters, members)
+        inside = inside or any(schema.get("x-sensitive") is True for schema, _ in group)
+        key = (frozenset(path for _, path in group), inside)
+        if key in seen:
             continue
-        if part == "items":
-            steps.append(("items", None))
-        elif part == "additionalProperties":
-            steps.append(("extra", None))
-        i += 1
-    return steps
+        seen.add(key)
+        if inside:
+            found |= key[0]
+        todo += [(children, inside) for children in _value_groups(group)]
+    return found
+
+
+def _group(parameters: Any, members: list[tuple[Any, Path]]) -> list[tuple[dict[str, Any], Path]]:
+    """Every schema (with its path) that applies to one value: ``members``, their branches and $ref targets."""
+    found: list[tuple[dict[str, Any], Path]] = []
+    paths: set[Path] = set()
+    todo = list(members)
+    while todo:
+        schema, path = todo.pop()
+        if not isinstance(schema, dict) or path in paths:
+            continue
+        paths.add(path)
+        found.append((schema, path))
+        todo += _same_value_subschemas(schema, path)
+        if isinstance(schema.get("$ref"), str):
+            target = ref_path(schema["$ref"])
+            todo.append((resolve(parameters, target), target))
+    return found
+
+
+def _value_groups(group: list[tuple[dict[str, Any], Path]]) -> list[list[tuple[Any, Path]]]:
+    """For the values inside one value: the schemas that apply to each (by key, by position)."""
+    groups: list[list[tuple[Any, Path]]] = []
+    patterns = [(sub, path + ("patternProperties", p)) for s, path in group for p, sub in s.get("patternProperties", {}).items()]
+    names = sorted({name for s, _ in group for name in s.get("properties", {})})
+    for name in names + [None]:  # None: a key declared nowhere
+        members = list(patterns)
+        for s, path in group:
+            properties = s.get("properties", {})
+            if name in properties:
+                members.append((properties[name], path + ("properties", name)))
+            elif "additionalProperties" in s:
+                members.append((s["additionalProperties"], path + ("additionalProperties",)))
+        groups.append(members)
+    longest = max([len(s.get("prefixItems", [])) for s, _ in group] + [0])
+    for index in range(longest + 1):  # the last one: positions after every prefix
+        members = [(s["contains"], path + ("contains",)) for s, path in group if "contains" in s]
+        for s, path in group:
+            prefix = s.get("prefixItems", [])
+            if index < len(prefix):
+                members.append((prefix[index], path + ("prefixItems", index)))
+            elif "items" in s:
+                members.append((s["items"], path + ("items",)))
+        groups.append(members)
+    groups += [[(s["propertyNames"], path + ("propertyNames",))] for s, path in group if "propertyNames" in s]
+    return [members for members in groups if members]
+
+
+class _Masks:
+    """The redaction masks: data the runtime's ``_redact`` reads, one per $ref target.
+
+    A mask is ``True`` (the whole value is redacted), ``None`` (nothing to do inside), or
+    a dict of the parts that lead to sensitive values:
+
+    - ``keys``: {property: mask}; ``patterns``: [[translated regex, mask or None], ...];
+      ``extra``: the mask of the keys that are in neither (additionalProperties);
+      ``names``: every property name (where ``extra`` or the guard needs them);
+    - ``prefix``: [mask or None, ...] by position; ``items``: after them; ``every``: all
+      items (``contains``);
+    - ``all``: masks of other schemas on the same value (allOf, anyOf, oneOf, not, if,
+      then, else, dependentSchemas: any of them counts); ``ref``: [$ref, ...], looked up
+      in the table, so recursive schemas make finite data;
+    - ``guard``: this schema declares a key whose value is redacted whole, so a key that
+      no schema on the value declares (by ``names`` or ``patterns``) may be that key
+      misspelt: its value is logged as its type only.
+
+    It mirrors the validator's schema walk: wherever a schema applies, its mask applies.
+    Where any guard exists, every object schema keeps its names and patterns (so that
+    a key declared by another schema on the same value is never taken for a misspelling).
+    """
+
+    def __init__(self, parameters: Any) -> None:
+        self.parameters = parameters
+        self.live: set[str] = set()  # the $ref targets whose mask is not None
+        # By id(schema), for the current ``live``: each schema's mask is computed once.
+        self.masks: dict[int, Any] = {}
+        self.guards = any(
+            _wholly_sensitive(parameters, sub)
+            for schema in _all_schemas(parameters)
+            for sub in schema.get("properties", {}).values()
+        )
+
+    def table(self) -> dict[str, Any]:
+        """{"#": the arguments' mask, $ref: its target's mask} for every $ref whose mask is not None."""
+        refs = sorted(_all_refs(self.parameters))
+        while True:  # grows to a fixed point: a ref is live once its target's mask is not None
+            grown = {ref for ref in refs if self.mask(self.target(ref)) is not None}
+            if grown == self.live:
+                break
+            self.live = grown
+            self.masks.clear()
+        table = {ref: self.mask(self.target(ref)) for ref in sorted(self.live)}
+        table["#"] = self.mask(self.parameters) or {}
+        return table
+
+    def target(self, ref: str) -> Any:
+        return resolve(self.parameters, ref_path(ref))
+
+    def mask(self, schema: Any) -> Any:
+        """The mask of one schema, $refs left as names (see the class)."""
+        if id(schema) not in self.masks:
+            self.masks[id(schema)] = self._mask(schema)
+        return self.masks[id(schema)]
+
+    def _mask(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return None
+        if schema.get("x-sensitive") is True:
+            return True
+        mask: dict[str, Any] = {}
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref in self.live:
+            mask["ref"] = [ref]
+        same = [self.mask(sub) for sub, _ in _same_value_subschemas(schema, ())]
+        if any(m is True for m in same):
+            return True
+        if any(same):
+            mask["all"] = [m for m in same if m]
+        self.object_parts(schema, mask)
+        self.array_parts(schema, mask)
+        return mask or None
+
+    def object_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
+        properties = schema.get("properties", {})
+        keys = {key: self.mask(sub) for key, sub in properties.items()}
+        if any(m is not None for m in keys.values()):
+            mask["keys"] = {key: m for key, m in keys.items() if m is not None}
+        extra = self.mask(schema["additionalProperties"]) if "additionalProperties" in schema else None
+        patterns = [[translate_pattern(p), self.mask(sub)] for p, sub in schema.get("patternProperties", {}).items()]
+        names = self.guards and bool(properties or patterns)
+        if extra is not None or names:
+            if extra is not None:
+                mask["extra"] = extra
+            mask["names"] = sorted(properties)
+            mask["patterns"] = patterns  # all of them: a key matching any is declared, not extra
+        elif any(m is not None for _, m in patterns):
+            mask["patterns"] = [[p, m] for p, m in patterns if m is not None]
+        if any(_wholly_sensitive(self.parameters, sub) for sub in properties.values()):
+            mask["guard"] = True
+
+    def array_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
+        prefix = [self.mask(sub) for sub in schema.get("prefixItems", [])]
+        for word, part in (("items", "items"), ("contains", "every")):
+            m = self.mask(schema[word]) if word in schema else None
+            if m is not None:
+                mask[part] = m
+        # With items masked, the prefix positions are needed too: items starts after them.
+        if any(m is not None for m in prefix) or (prefix and "items" in mask):
+            mask["prefix"] = prefix
+
+
+def _all_schemas(schema: Any) -> list[dict[str, Any]]:
+    """Every schema in a schema tree."""
+    found: list[dict[str, Any]] = []
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            found.append(node)
+            todo += [sub for sub, _ in _same_value_subschemas(node, ()) + _child_subschemas(node, ())]
+    return found
+
+
+def _all_refs(schema: Any) -> set[str]:
+    """Every $ref string in a schema tree."""
+    return {node["$ref"] for node in _all_schemas(schema) if isinstance(node.get("$ref"), str)}
+
+
+def _closure(parameters: Any, schema: Any) -> list[dict[str, Any]]:
+    """Every schema that applies to the same value as ``schema``: itself, its branches, its $ref targets."""
+    found: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        todo += [sub for sub, _ in _same_value_subschemas(node, ())]
+        if isinstance(node.get("$ref"), str):
+            todo.append(resolve(parameters, ref_path(node["$ref"])))
+    return found
+
+
+def _wholly_sensitive(parameters: Any, schema: Any) -> bool:
+    """Whether the value ``schema`` governs is redacted whole (x-sensitive on it or on a schema for the same value)."""
+    return any(s.get("x-sensitive") is True for s in _closure(parameters, schema))
+
+
+def redaction_masks(contract: Contract) -> dict[str, Any]:
+    """The masks the generated module's ``_redact`` reads (see :class:`_Masks`)."""
+    return _Masks(contract.parameters).table()
 
 
 # -- small pure helpers ----------------------------------------------------------

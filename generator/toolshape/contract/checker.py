@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..ecma import PatternError, backtracking_risk, translate_pattern
+from ..regex import PatternError, backtracking_problem
+from ..regex import translate as translate_pattern
 from .errors import ContractError, Problem
+from . import unfolding
 from ..schema.pointers import ref_path, resolve
 from .source import Document
 
@@ -199,10 +201,15 @@ class _Checker:
     def __init__(self, document: Document) -> None:
         self.doc = document
         self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
         self.sensitive: list[Path] = []
 
     def error(self, path: Path, message: str, *, at_key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
+
+    def warn(self, path: Path, message: str) -> None:
+        """A finding that does not stop generation (an annotation that contradicts its schema)."""
+        self.warnings.append(self.doc.problem(path, message, severity="warning"))
 
     # -- the contract file -------------------------------------------------
 
@@ -319,7 +326,7 @@ class _Checker:
                     continue
                 for key, sub in value.items():
                     if keyword == "patternProperties":
-                        self.check_pattern(key, path + (keyword, key), at_key=True)
+                        self.check_pattern(key, path + (keyword, key), at_key=True, max_length=_key_length(schema))
                     self.schema(sub, path + (keyword, key), depth + 1)
 
     def applicator_rules(self, schema: dict, path: Path) -> None:
@@ -342,11 +349,23 @@ class _Checker:
         if is_integer(low) and is_integer(high) and low > high:
             self.error(path + ("minContains",), f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass")
         if "dependentRequired" in schema:
-            value = schema["dependentRequired"]
-            if not isinstance(value, dict) or not all(
-                isinstance(v, list) and all(isinstance(k, str) for k in v) and len(set(v)) == len(v) for v in value.values()
-            ):
-                self.error(path + ("dependentRequired",), "'dependentRequired' maps a key to a list of distinct key names")
+            self.dependent_required(schema["dependentRequired"], path + ("dependentRequired",))
+
+    def dependent_required(self, value: Any, path: Path) -> None:
+        """'dependentRequired' maps a key to a list of distinct key names; a problem points at the entry at fault."""
+        message = "'dependentRequired' maps a key to a list of distinct key names"
+        if not isinstance(value, dict):
+            self.error(path, message)
+            return
+        for key, needs in value.items():
+            if not isinstance(needs, list):
+                self.error(path + (key,), f"{message}; under '{key}' is {_a(json_type(needs))}")
+                continue
+            for i, need in enumerate(needs):
+                if not isinstance(need, str):
+                    self.error(path + (key, i), f"{message}; this is {_a(json_type(need))}")
+                elif need in needs[:i]:
+                    self.error(path + (key, i), f"{message}; '{need}' is listed twice under '{key}'")
 
     def reference(self, ref: Any, path: Path) -> None:
         if not isinstance(ref, str):
@@ -410,11 +429,15 @@ class _Checker:
             )
 
     def dead_values(self, schema: Any, path: Path, root: Any) -> None:
-        """enum/const values the rest of their schema refuses; default/examples their schema refuses.
+        """enum/const values the rest of their schema refuses (errors); default/examples their
+        schema refuses (warnings).
 
         Run only on a contract that passed every other check (the reference
-        evaluator expects well-formed schemas). Such a value is a contract bug: an
-        enum value that can never pass is still listed to the model as allowed.
+        evaluator expects well-formed schemas). An enum value that can never pass is
+        a contract bug: it is still listed to the model as allowed. ``default`` and a
+        schema's ``examples`` are annotations in JSON Schema, and real definitions
+        often say ``default: null`` on an optional key that refuses null ("absent"):
+        a warning, and nothing downstream takes such a value for a valid one.
         """
         if not isinstance(schema, dict):
             return
@@ -436,17 +459,19 @@ class _Checker:
         if "default" in schema:
             codes = _failures(schema, schema["default"], root)
             if codes:
-                self.error(
+                self.warn(
                     path + ("default",),
-                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes})",
+                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes}); "
+                    "it is kept as an annotation (the validator never applies a default)",
                 )
         if isinstance(schema.get("examples"), list):
             for i, example in enumerate(schema["examples"]):
                 codes = _failures(schema, example, root)
                 if codes:
-                    self.error(
+                    self.warn(
                         path + ("examples", i),
-                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes})",
+                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes}); "
+                        "it is kept as an annotation and not used in the generated tests",
                     )
         for keyword in ("items", "additionalProperties", "contains", "propertyNames"):
             if keyword in schema:
@@ -496,6 +521,13 @@ class _Checker:
         if "x-sensitive" in schema:
             if not isinstance(schema["x-sensitive"], bool):
                 self.error(path + ("x-sensitive",), "'x-sensitive' must be true or false")
+            elif schema["x-sensitive"] and _under_property_names(path):
+                # Keys are in every error path and "unknown key" message: they cannot be redacted.
+                self.error(
+                    path + ("x-sensitive",),
+                    "'x-sensitive' cannot apply to keys (under 'propertyNames'): keys show in error paths "
+                    "and messages; mark the values sensitive instead",
+                )
             elif schema["x-sensitive"]:
                 self.sensitive.append(path[1:])
 
@@ -618,23 +650,23 @@ class _Checker:
         if not isinstance(pattern, str):
             self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
             return
-        self.check_pattern(pattern, path + ("pattern",))
-        risk = backtracking_risk(pattern)
-        if risk and "maxLength" not in schema:
-            self.error(
-                path + ("pattern",),
-                f"pattern {pattern!r} can backtrack catastrophically ({risk}) on a long string; "
-                "add a maxLength, which is checked before the pattern runs",
-            )
+        self.check_pattern(pattern, path + ("pattern",), max_length=_length_bound(schema.get("maxLength")))
 
-    def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False) -> None:
-        """A pattern must mean in Python exactly what it means in ECMA-262, and compile."""
+    def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False, max_length: int | None = None) -> None:
+        """A pattern must mean in Python exactly what it means in ECMA-262, compile, and not backtrack
+        for long on strings of up to ``max_length`` characters (None: unbounded). The backtracking
+        lint runs here, before any case derivation, so the generator never hangs on such a pattern."""
         try:
             re.compile(translate_pattern(pattern))
         except PatternError as exc:
             self.error(path, f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}", at_key=at_key)
+            return
         except (re.error, RecursionError, OverflowError) as exc:
             self.error(path, f"pattern {pattern!r} does not compile: {exc}", at_key=at_key)
+            return
+        problem = backtracking_problem(pattern, max_length)
+        if problem is not None:
+            self.error(path, problem, at_key=at_key)
 
     def annotations(self, schema: dict, path: Path) -> None:
         for keyword in ("title", "description", "$comment"):
@@ -656,8 +688,15 @@ class _Checker:
         if "required" not in schema:
             return
         required = schema["required"]
-        if not isinstance(required, list) or not all(isinstance(k, str) for k in required):
+        if not isinstance(required, list):
             self.error(path + ("required",), "'required' must be a list of key names")
+            return
+        odd = [i for i, key in enumerate(required) if not isinstance(key, str)]
+        for i in odd:  # at the entry that is not a key name
+            self.error(
+                path + ("required", i), f"'required' must be a list of key names; this is {_a(json_type(required[i]))}"
+            )
+        if odd:
             return
         for i, key in enumerate(required):
             where = path + ("required", i)
@@ -856,6 +895,10 @@ def check(document: Document) -> Contract:
     checker = _Checker(document)
     name, description, parameters, examples = checker.contract()
     if not checker.problems:
+        # Before anything evaluates the schema: a cycle would recurse forever.
+        for finding in unfolding.check(parameters):
+            checker.error(("parameters", *finding.path), finding.message)
+    if not checker.problems:
         checker.dead_values(parameters, ("parameters",), parameters)
     if checker.problems:
         raise ContractError(checker.problems)
@@ -866,4 +909,33 @@ def check(document: Document) -> Contract:
         examples=examples,
         document=document,
         sensitive=checker.sensitive,
+        warnings=sorted(checker.warnings),
     )
+
+
+def _length_bound(value: object) -> int | None:
+    """A maxLength usable as the backtracking lint's bound (a wrong type is reported elsewhere)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        return None
+    return int(value) if value >= 0 and float(value).is_integer() else None
+
+
+def _key_length(schema: dict) -> int | None:
+    """The longest key a patternProperties pattern can see: propertyNames' maxLength, else unbounded
+    (the argument text itself may be large)."""
+    names = schema.get("propertyNames")
+    return _length_bound(names.get("maxLength")) if isinstance(names, dict) else None
+
+
+def _under_property_names(path: Path) -> bool:
+    """Whether a schema path (from the document root) passes through a ``propertyNames`` keyword.
+
+    Only keyword positions count: a property that happens to be named "propertyNames" does not.
+    """
+    steps = iter(path[1:])
+    for step in steps:
+        if step in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+            next(steps, None)  # a name, not a keyword
+        elif step == "propertyNames":
+            return True
+    return False

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, Iterator
 
 from .checker import is_integer, is_number, json_equal
-from ..ecma import translate_pattern
+from ..regex import translate as translate_pattern
 from ..schema.pointers import ref_path, resolve
 
 Errors = set[tuple[str, str]]
@@ -37,13 +37,23 @@ def evaluate(schema: Any, instance: Any) -> Errors:
 
 
 def errors_of(schema: Any, value: Any, path: str, root: Any) -> Errors:
-    """The errors of one value against one schema (``root`` resolves $ref)."""
+    """The errors of one value against one schema (``root`` resolves $ref).
+
+    Within one call nothing changes the value, so (schema, value, path) is always
+    remembered by identity for the call's duration: a schema reached many times on one
+    value (``allOf: [{$ref: d}, {$ref: d}]`` nested n deep) is evaluated once, not 2^n
+    times. Across calls, only inside :func:`remembering`."""
     errors: Errors = set()
     _ROOT.append(root)
+    local = not _MEMO or _MEMO[-1] is None
+    if local:
+        _MEMO.append({})
     try:
         _value(schema, value, path, errors)
     finally:
         _ROOT.pop()
+        if local:
+            _MEMO.pop()
     return errors
 
 

@@ -342,7 +342,7 @@ class _Importer:
         data = {"name": name, "description": description, "parameters": parameters}
         relative = _file_name(name)
         text = to_yaml(data, header=f"Imported by toolshape from {self.label} ({_KIND_NAMES[kind]}); review it and add examples.")
-        verified = self.verify(text, relative, data, tool, pointer, translator)
+        verified = self.verify(text, relative, data, tool, pointer, translator, warnings)
         if not verified:
             return None
         return ImportedContract(name, relative, text, warnings, kind, data)
@@ -371,8 +371,20 @@ class _Importer:
             what = "the schema has no 'description' at its root" if kind == "jsonschema" else "the tool has no description"
             self.error(tool, where, f"{what}: a contract needs one (the model reads it to choose the tool)")
 
-    def verify(self, text: str, relative: str, data: dict, tool: str | None, pointer: str, translator: _Translator) -> bool:
-        """Load the emitted text back and check it: it must be the intended contract, and pass."""
+    def verify(
+        self,
+        text: str,
+        relative: str,
+        data: dict,
+        tool: str | None,
+        pointer: str,
+        translator: _Translator,
+        warnings: list[str],
+    ) -> bool:
+        """Load the emitted text back and check it: it must be the intended contract, and pass.
+
+        The check's warnings (a ``default: null`` on a key that refuses null) join the
+        import's, at their place in the input file: the contract is written all the same."""
         try:
             document = source.load(text.encode("utf-8"), relative)
         except ContractError as error:  # the YAML writer made something source.load refuses: our bug
@@ -380,17 +392,23 @@ class _Importer:
         if not _same(document.data, data):
             raise AssertionError(f"toolshape bug: the imported contract for {tool} loads back as different data")
         try:
-            contract_module.check(document)
+            checked = contract_module.check(document)
         except ContractError as error:
             for problem in error.problems:
-                where = _path_at(document, problem.line, problem.col)
-                if where and where[0] == "parameters":
-                    at = _join(pointer, translator.original_pointer(tuple(str(p) for p in where[1:])))
-                else:
-                    at = pointer
+                at = self.input_pointer(document, problem, pointer, translator)
                 self.error(tool, at, f"{problem.message} (toolshape's contract check)")
             return False
+        for problem in checked.warnings:
+            warnings.append(f"{self.input_pointer(document, problem, pointer, translator)}: {problem.message}")
         return True
+
+    @staticmethod
+    def input_pointer(document: source.Document, problem: Any, pointer: str, translator: _Translator) -> str:
+        """Where in the input file the contract check's finding is (the tool's schema, at worst)."""
+        where = _path_at(document, problem.line, problem.col)
+        if where and where[0] == "parameters":
+            return _join(pointer, translator.original_pointer(tuple(str(p) for p in where[1:])))
+        return pointer
 
 
 _KIND_NAMES = {

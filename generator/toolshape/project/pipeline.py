@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import inspect
 import json
 import types
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ import jinja2
 
 from .. import __version__
 from ..codegen import cases, model, render
-from ..contract import checker as contract, source
+from ..contract import checker as contract, redaction, source
 from ..contract.errors import ContractError, Problem
 from ..codegen.literals import Code, comment, literal
 
@@ -182,7 +183,50 @@ def reuse(
     if name is None:  # a custom module template without a plain TOOL_NAME line
         name = contract.check(source.load(raw, display)).name
     module_path, test_path = paths_for(relative)
-    return Generated(name, module_path, module_text, test_path, test_text, raw, display)
+    warnings = recorded_warnings(test_data, display)
+    return Generated(name, module_path, module_text, test_path, test_text, raw, display, warnings=warnings)
+
+
+#: How a warning is recorded in the generated tests' header: ``# warning: LINE:COL: "message"``
+#: (the message JSON-escaped, ASCII only, so it stays one comment line whatever it holds).
+WARNING_PREFIX = "# warning: "
+
+
+def record_warnings(text: str, warnings: list[Problem]) -> str:
+    """``text`` with one comment line per warning just below its seal line.
+
+    Reused output (``reuse``) loads no contract, so the warnings its generation met are
+    read back from here: `generate` twice prints the same warnings. The lines are
+    sealed with the rest of the file (an edit to them shows as a hand edit). A file
+    without a seal line is never reused, so it needs no record."""
+    if not warnings or SEAL not in text:
+        return text
+    lines = "".join(
+        f"{WARNING_PREFIX}{w.line}:{w.col}: {json.dumps(w.message, ensure_ascii=True)}\n" for w in sorted(warnings)
+    )
+    return text.replace(SEAL + "\n", SEAL + "\n" + lines, 1)
+
+
+def recorded_warnings(data: bytes, display: str) -> list[Problem]:
+    """The warnings ``record_warnings`` wrote below the seal line of a generated file (for ``display``)."""
+    found: list[Problem] = []
+    start = data.find(b"\n# output-sha256: ", 0, 4096)
+    if start < 0:
+        return found
+    position = data.find(b"\n", start + 1) + 1
+    prefix = WARNING_PREFIX.encode()
+    while position > 0 and data.startswith(prefix, position):
+        end = data.find(b"\n", position)
+        line = data[position + len(prefix) : end if end >= 0 else len(data)].decode("ascii", "replace")
+        place, _, message = line.partition(": ")
+        row, _, col = place.partition(":")
+        try:
+            text = json.loads(message)
+            found.append(Problem(display, int(row), int(col), text if isinstance(text, str) else str(text), "warning"))
+        except ValueError:  # not a line this module wrote: the seal would not hold either
+            break
+        position = end + 1 if end >= 0 else 0
+    return found
 
 
 def _tool_name(module_text: str) -> str | None:
@@ -218,10 +262,14 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
     # load_module compiles it (once, not twice).
     module_source = seal(render.render(env, "module.py.j2", str(module_path), compiles=False, model=built))
     module = load_module(module_source, str(module_path))
-    check_examples(checked, module)
+    try:
+        check_examples(checked, module)
+    except ContractError as exc:  # the contract's warnings are reported with its errors
+        raise ContractError([*exc.problems, *checked.warnings]) from None
     derivation = cases.derive(checked)
     check_derived(checked, module, derivation.cases)
-    warnings = [*checked.warnings, *derivation.warnings]
+    # By place in the file, as reused output reads them back (record_warnings sorts too).
+    warnings = sorted([*checked.warnings, *derivation.warnings])
     return ModuleOnly(checked, built, module_source, module, derivation.cases, warnings)
 
 
@@ -235,7 +283,8 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
-    test_source = seal(render.render(env, "tests.py.j2", label, formatted=True, model=tests_model))
+    test_source = render.render(env, "tests.py.j2", label, formatted=True, model=tests_model)
+    test_source = seal(record_warnings(test_source, half.warnings))
     return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked, half.warnings)
 
 
@@ -307,6 +356,7 @@ class TestsModel:
     parse_cases: list[Code]
     valid_text: Code
     sensitive_values: list[Code]
+    redaction_places: list[Code]
 
 
 @dataclass
@@ -325,9 +375,9 @@ class CaseRow:
 
 
 def _case_row(base: Any, case: cases.Case) -> CaseRow:
-    found = cases.changes(base, case.data)
+    found, exact = cases.case_changes(base, case)
     # The rebuilt case must be the case itself, key order included (it orders the errors).
-    if not cases.identical(cases.apply(base, found), case.data, ordered=True):
+    if not exact and not cases.identical(cases.apply(base, found), case.data, ordered=True):
         raise AssertionError(f"toolshape bug: case {case.name!r} cannot be written as changes to the base")
     return CaseRow(
         literal(case.name),
@@ -356,7 +406,8 @@ def _tests_model(
     base = next((c.data for c in derived if not c.errors), {})
     valid_text = json.dumps(base, ensure_ascii=False)
     not_objects = [None, [], [base], "text", json.dumps(base), 42, 1.5, True, False]
-    secrets = sorted(_sensitive_strings(checked, derived))
+    said = _said_anyway()
+    secrets = sorted(s for s in _sensitive_strings(checked, derived) if s not in said)
     return TestsModel(
         version=built.version,
         source=built.source,
@@ -372,31 +423,81 @@ def _tests_model(
         parse_cases=[literal((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
         valid_text=literal(valid_text),
         sensitive_values=[literal(v) for v in secrets],
+        redaction_places=_redaction_places(checked, derived),
     )
 
 
 def _sensitive_strings(checked: contract.Contract, derived: list[cases.Case]) -> set[str]:
-    """Strings (4+ characters) that sit at an x-sensitive place in some case or example."""
-    mask = model.sensitive_mask(checked.sensitive)
+    """Strings (4+ characters) that no output may show: the values at the places the
+    contract's x-sensitive schemas govern (in some case or example), and the allowed
+    values (enum, const) of those schemas; less any that the contract or the cases also
+    show in the open (a key, a pattern, a value elsewhere), where finding one proves nothing."""
+    parameters = checked.parameters
+    instances = [case.data for case in derived] + [e.args for e in checked.examples if e.has_args]
+    found = redaction.allowed_secrets(parameters)
+    public: set[str] = {checked.name}
+    for instance in instances:
+        if isinstance(instance, dict):
+            found |= redaction.secret_strings(parameters, instance)
+            public |= _public_strings(instance, redaction.places(parameters, instance))
+    keys, strings = _contract_strings(parameters)
+    public |= keys | (strings - redaction.allowed_secrets(parameters))
+    return {s for s in found if len(s) >= 4 and not any(s in text for text in public)}
+
+
+def _said_anyway() -> str:
+    """The words a module prints on its own: the runtime's texts and the phrases its messages are
+    made of (written in model.py). A secret found in them proves nothing, so the tests do not
+    look for it. Taken from the generator's sources, never from a module's output."""
+    sources = [render.BUILTIN_TEMPLATES / "runtime.py.j2", render.BUILTIN_TEMPLATES / "formats.py.j2"]
+    return "\n".join(path.read_text(encoding="utf-8") for path in sources) + inspect.getsource(model)
+
+
+def _public_strings(instance: Any, hidden: redaction.Places) -> set[str]:
+    """Keys and strings of an instance outside its redacted places."""
+    skip = set(hidden.redacted) | set(hidden.undeclared)
     found: set[str] = set()
 
-    def visit(value: Any, node: Any) -> None:
-        if node is True:
-            if isinstance(value, str) and len(value) >= 4:
-                found.add(value)
+    def visit(value: Any, pointer: str) -> None:
+        if pointer in skip:
             return
-        if not node:
-            return
-        if isinstance(value, dict):
-            for key, item in value.items():
-                visit(item, node.get("keys", {}).get(key, node.get("extra")))
+        if isinstance(value, str):
+            found.add(value)
         elif isinstance(value, list):
-            for item in value:
-                visit(item, node.get("items"))
+            for index, item in enumerate(value):
+                visit(item, f"{pointer}/{index}")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                found.add(key)
+                visit(item, pointer + "/" + key.replace("~", "~0").replace("/", "~1"))
 
-    for case in derived:
-        visit(case.data, mask)
-    for example in checked.examples:
-        if example.has_args:
-            visit(example.args, mask)
+    visit(instance, "")
     return found
+
+
+def _contract_strings(schema: Any) -> tuple[set[str], set[str]]:
+    """The keys and the strings of a schema (messages name keys, patterns, allowed values)."""
+    keys: set[str] = set()
+    strings: set[str] = set()
+    todo = [schema]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, str):
+            strings.add(value)
+        elif isinstance(value, list):
+            todo += value
+        elif isinstance(value, dict):
+            keys |= set(value)
+            todo += list(value.values())
+    return keys, strings
+
+
+def _redaction_places(checked: contract.Contract, derived: list[cases.Case]) -> list[Code]:
+    """(case, redacted pointers, undeclared pointers) for each derived case with either, from the contract."""
+    rows = []
+    for case in derived:
+        if isinstance(case.data, dict):
+            found = redaction.places(checked.parameters, case.data)
+            if found.redacted or found.undeclared:
+                rows.append(literal((case.name, found.redacted, found.undeclared)))
+    return rows

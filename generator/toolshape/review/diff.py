@@ -23,8 +23,22 @@ Each change gets an effect on callers:
     title, description, default, examples, ``$comment``, ``x-*``, the order of
     properties: no effect on which arguments pass (listed because a description
     changes what the model is told);
+``equivalent``
+    no effect on which arguments pass, shown by an exhaustive search (the two patterns
+    match the same strings, the bounds admit the same numbers, the entries of an
+    ``allOf``/``anyOf``/``oneOf`` were only reordered); never fails ``--fail-on``;
 ``undetermined``
-    "changed, effect not determined": no witness was found, so nothing is claimed.
+    "changed, effect not determined": no witness was found and no exhaustive search
+    rules a direction out, so nothing is claimed; ``Change.reason`` says why (the
+    witness budget ran out, a pattern search did not finish, formats are sampled, ...).
+
+A direction is *ruled out* only by an exhaustive search of the changed schema node alone
+(:meth:`_Search.decide`: the regex difference of two patterns when it is complete,
+interval arithmetic for numeric and length bounds, set inclusion for ``type``, ``enum``
+and ``required``, "an added assertion cannot widen" for ``format``, ``allOf`` entries and
+the like, "an added ``anyOf`` entry cannot narrow") together with the node's *polarity* (:func:`_polarity`: a node under an
+odd number of ``not`` turns narrowing into widening; under ``oneOf``, ``if``, a ``$ref``
+target or ``unevaluated*`` no direction is ruled out, only equivalence is claimed).
 
 A breaking or widening claim is never guessed from the keyword: it is made only
 when a *witness* was found, a concrete argument object accepted by one side and
@@ -52,34 +66,30 @@ import copy
 import hashlib
 import itertools
 import json
+import math
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from .. import regex
 from ..codegen import cases, render
 from ..contract import checker as contract, reference, source
 from ..project import pipeline
-from ..ecma import translate_pattern
 from ..contract.errors import ContractError, Problem
-
-try:  # the regex parser behind re (sre_parse before Python 3.11)
-    from re import _constants as _sre_constants  # type: ignore[attr-defined]
-    from re import _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _sre_constants  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+from ..witness import budget, sources
+from ..witness.values import Engine
 
 Parts = tuple[str | int, ...]
 #: A place in the arguments: keys, indexes, and the markers _ITEM and _EXTRA.
 Place = tuple[Any, ...]
 
 #: The effects a change can have, most severe first (the order of the summary).
-EFFECTS = ("breaking", "both", "widening", "undetermined", "annotation")
+EFFECTS = ("breaking", "both", "widening", "undetermined", "equivalent", "annotation")
 #: Values of ``--fail-on``.
 FAIL_ON = ("breaking", "widening", "any")
 #: Values of ``--format``.
@@ -98,20 +108,6 @@ _DEFAULT_TRUE = frozenset({"items", "additionalProperties", "propertyNames", "th
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _RAW_TEXT_KEYWORDS = frozenset({"pattern", "format", "$ref"})
 
-#: A valid sample of each asserted format (to craft witnesses for format changes).
-_FORMAT_SAMPLES = {
-    "date-time": "2024-05-01T09:30:00Z",
-    "date": "2024-05-01",
-    "time": "09:30:00Z",
-    "duration": "P3D",
-    "email": "ada@example.com",
-    "hostname": "example.com",
-    "ipv4": "192.0.2.1",
-    "ipv6": "2001:db8::1",
-    "uri": "https://example.com/",
-    "uuid": "3f2b8c9e-4d5a-4e6f-8a7b-9c0d1e2f3a4b",
-}
-
 #: Witness search limits (per change): bases tried, values per place.
 _MAX_BASES = 6
 _MAX_VALUES = 120
@@ -119,6 +115,16 @@ _MAX_VALUES = 120
 _MAX_REFERENCE_CHECKS = 400
 #: Strings longer than this are shortened in text and markdown output (JSON has them whole).
 SHOW_STRING = 40
+
+
+#: Why an effect is not (fully) determined: ``Change.reason``.
+REASON_BUDGET = "the witness budget ran out"
+REASON_PATTERN = "a pattern search did not finish"
+REASON_FORMAT = "formats are sampled"
+REASON_COMBINATOR = "combinators are searched with sampled candidates, not decided"
+REASON_SAMPLED = "no witness among the arguments tried, and no exhaustive search for this change"
+REASON_PLACE = "under oneOf, if, a $ref target or unevaluated*, a narrower schema can also widen callers' arguments"
+REASON_MASKED = "the changed schema differs, but no arguments tried show it (the rest of the schema may hide it)"
 
 
 class UsageError(Exception):
@@ -165,6 +171,9 @@ class Change:
     change: str  # what changed, in words
     effect: str  # one of EFFECTS
     witnesses: tuple[Witness, ...] = ()  # breaking first; two for "both"
+    #: Why the effect is not fully determined: for "undetermined", why no direction is known; for
+    #: "breaking" or "widening", why the other direction is not ruled out. None: fully determined.
+    reason: str | None = None
 
     @property
     def where(self) -> str:
@@ -184,6 +193,7 @@ class Change:
             "old_status": first.old_status if first else None,
             "new_status": first.new_status if first else None,
             "witnesses": [w.as_dict() for w in self.witnesses],
+            "reason": self.reason,
         }
 
 
@@ -194,6 +204,7 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "path:line:col: error: message"
     notes: list[str] = field(default_factory=list)  # anomalies worth a bug report
+    warnings: list[str] = field(default_factory=list)  # the new contracts' "path:line:col: warning: message"
     added: list[str] = field(default_factory=list)  # tool names
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -293,6 +304,8 @@ class _Built:
     checked: contract.Contract
     module: Any = None
     derived: list[Any] = field(default_factory=list)
+    #: The warnings met deriving its cases (once its validator is generated).
+    derivation_warnings: list[Problem] = field(default_factory=list)
 
     @property
     def parameters(self) -> Any:
@@ -301,6 +314,8 @@ class _Built:
 
 #: Generated validators by (contract bytes, templates folder); environments by templates folder.
 _CACHE: dict[tuple[str, str], Any] = {}
+#: The derivation's warnings by the same key (each names the file it was first generated for).
+_WARNINGS: dict[tuple[str, str], list[Problem]] = {}
 _ENVIRONMENTS: dict[str, Any] = {}
 
 
@@ -319,7 +334,14 @@ def _generate(raw: bytes, display: str, env: tuple[str, Any]) -> tuple[Any, list
         half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), env[1])
         module, derived = half.module, half.derived
         _CACHE[key] = (module, derived)
+        _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
     return _CACHE[key]
+
+
+def _derivation_warnings(built: _Built, env: tuple[str, Any]) -> list[Problem]:
+    """The warnings deriving ``built``'s cases met, named after its own file."""
+    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), env[0]), [])
+    return [replace(w, file=built.display) for w in found]
 
 
 @dataclass
@@ -374,6 +396,7 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
         return True
     try:
         built.module, built.derived = _generate(built.raw, built.display, env)
+        built.derivation_warnings = _derivation_warnings(built, env)
     except ContractError as exc:
         report.errors.extend(str(p) for p in exc.problems)
         return False
@@ -386,8 +409,15 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
 # -- the comparison ---------------------------------------------------------------
 
 
-def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path | None = None) -> Report:
-    """Compare two sets of contracts (``{display path: raw bytes}`` each)."""
+def diff(
+    old: Mapping[str, bytes],
+    new: Mapping[str, bytes],
+    *,
+    templates: Path | None = None,
+    steps: int = budget.DEFAULT_STEPS,
+) -> Report:
+    """Compare two sets of contracts (``{display path: raw bytes}`` each); ``steps`` is each changed
+    tool's witness budget (:class:`toolshape.witness.budget.Budget`)."""
     report = Report()
     env = _environment(templates)
     old_side = _load_side(old, report)
@@ -405,10 +435,12 @@ def diff(old: Mapping[str, bytes], new: Mapping[str, bytes], *, templates: Path 
             if _ready(after[name], env, report):
                 report.changes.append(_tool_gone(after[name], name, removed=False))
         else:
-            found = _compare_tool(before[name], after[name], env, report)
+            found = _compare_tool(before[name], after[name], env, report, steps)
             if found:
                 report.changed.append(name)
                 report.changes.extend(found)
+    for built in after.values():  # the new side's warnings, file by file; the old side's are history
+        report.warnings.extend(str(w) for w in sorted([*built.checked.warnings, *built.derivation_warnings]))
     return report
 
 
@@ -422,12 +454,17 @@ def _tool_gone(built: _Built, name: str, *, removed: bool) -> Change:
             status = ("accept", UNKNOWN_TOOL) if removed else (UNKNOWN_TOOL, "accept")
             witnesses = (Witness(copy.deepcopy(arguments), *status),)
             break
+    reason = None if witnesses else "no accepted example or derived case to witness it"
     if removed:
-        return Change(name, None, f"tool removed (was {built.display})", "breaking" if witnesses else "undetermined", witnesses)
-    return Change(name, None, f"tool added ({built.display})", "widening" if witnesses else "undetermined", witnesses)
+        effect = "breaking" if witnesses else "undetermined"
+        return Change(name, None, f"tool removed (was {built.display})", effect, witnesses, reason)
+    effect = "widening" if witnesses else "undetermined"
+    return Change(name, None, f"tool added ({built.display})", effect, witnesses, reason)
 
 
-def _compare_tool(old: _Built, new: _Built, env: Any, report: Report) -> list[Change]:
+def _compare_tool(
+    old: _Built, new: _Built, env: Any, report: Report, steps: int = budget.DEFAULT_STEPS
+) -> list[Change]:
     if old.raw == new.raw:
         return []
     name = new.checked.name
@@ -446,10 +483,14 @@ def _compare_tool(old: _Built, new: _Built, env: Any, report: Report) -> list[Ch
             found.append(Change(name, None, f"{key}: {text}", "annotation"))
     if pending and any(not p.annotation for p in pending) and not (_ready(old, env, report) and _ready(new, env, report)):
         # A side cannot be generated (the errors say why): list the places, claim nothing.
-        found.extend(Change(name, _pointer(p.parts), p.text, "annotation" if p.annotation else "undetermined") for p in pending)
+        cannot = "a side's validator could not be generated"
+        found.extend(
+            Change(name, _pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
+            for p in pending
+        )
     elif pending and any(not p.annotation for p in pending):
         try:
-            search: _Search | None = _Search(old, new, report)
+            search: _Search | None = _Search(old, new, report, steps)
         except Exception as exc:  # noqa: BLE001 - a bug here must not hide the changes themselves
             report.notes.append(f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug")
             search = None
@@ -461,10 +502,10 @@ def _compare_tool(old: _Built, new: _Built, env: Any, report: Report) -> list[Ch
             except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
                 if search is not None:
                     report.notes.append(f"{name} {_pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})")
-                effect = "annotation" if item.annotation else "undetermined"
-                found.append(Change(name, _pointer(item.parts), item.text, effect))
+                why = None if item.settled else "the witness search failed (see the notes)"
+                found.append(Change(name, _pointer(item.parts), item.text, item.settled or "undetermined", reason=why))
     else:
-        found.extend(Change(name, _pointer(p.parts), p.text, "annotation") for p in pending)
+        found.extend(Change(name, _pointer(p.parts), p.text, p.settled or "annotation") for p in pending)
     old_examples = _examples_key(old.checked)
     new_examples = _examples_key(new.checked)
     if old_examples != new_examples:
@@ -503,6 +544,12 @@ class _Pending:
     member: tuple[Any, ...] = ()  # (the enum member or type added or removed,)
     extra: bool = False  # about keys no property names (additionalProperties, patternProperties)
     items: bool = False  # about array items (items, prefixItems, contains)
+    equivalent: bool = False  # known to change nothing without a search (entries reordered); annotation is True too
+
+    @property
+    def settled(self) -> str | None:
+        """The effect known without a witness search: "equivalent", "annotation", or None."""
+        return ("equivalent" if self.equivalent else "annotation") if self.annotation else None
 
 
 def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, new_root: Any) -> None:
@@ -524,6 +571,9 @@ def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, 
             _walk_map(keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root)
         elif keyword in _ONE_SCHEMA and had and has:
             _walk(before, after, here, out, old_root, new_root)
+        elif keyword in _REORDERABLE and had and has and _reordered(before, after):
+            text = f"order of {keyword} entries changed (no validation effect)"
+            out.append(_Pending(here, parts, text, annotation=True, equivalent=True))
         elif keyword in _SCHEMA_LISTS and had and has and isinstance(before, list) and isinstance(after, list):
             for i in range(max(len(before), len(after))):
                 if i < len(before) and i < len(after):
@@ -547,6 +597,17 @@ def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, 
                 pending.annotation = True  # true is what the keyword means when absent
                 pending.text += " (the same as leaving it out: no validation effect)"
             out.append(pending)
+
+
+#: Lists of subschemas whose order has no effect on which instances pass.
+_REORDERABLE = frozenset({"allOf", "anyOf", "oneOf"})
+
+
+def _reordered(before: Any, after: Any) -> bool:
+    """Whether two subschema lists hold the same entries, only in another order."""
+    if not (isinstance(before, list) and isinstance(after, list)) or len(before) != len(after):
+        return False
+    return sorted(map(_dump, before)) == sorted(map(_dump, after))
 
 
 def _about(pending: _Pending) -> _Pending:
@@ -715,7 +776,7 @@ _EXTRA = ("extra",)  # a key no property names
 class _Search:
     """Finds, checks and attributes witnesses for the changes of one tool."""
 
-    def __init__(self, old: _Built, new: _Built, report: Report) -> None:
+    def __init__(self, old: _Built, new: _Built, report: Report, steps: int = budget.DEFAULT_STEPS) -> None:
         self.old, self.new, self.report = old, new, report
         self.verdicts: dict[str, tuple[Any, Any] | None] = {}
         self.reference_cache: dict[str, tuple[set, set]] = {}
@@ -739,6 +800,12 @@ class _Search:
         bases += [self.prune(c, ("accept", "reject")) for c in sorted(old_only, key=_size)[:1]]
         bases += [self.prune(c, ("reject", "accept")) for c in sorted(new_only, key=_size)[:1]]
         self.bases = _unique(bases)[: _MAX_BASES + 2]
+        # One witness budget for the tool: both sides' engines draw on it.
+        self.budget = budget.Budget(steps)
+        #: The per-change limit on reference checks cut a witness search short.
+        self.checks_cut = False
+        self.old_engine = Engine(old.parameters, self.budget)
+        self.new_engine = Engine(new.parameters, self.budget)
 
     # -- verdicts ---------------------------------------------------------------
 
@@ -786,13 +853,13 @@ class _Search:
     def judge(self, tool: str, item: _Pending) -> Change:
         pointer = _pointer(item.parts)
         if item.annotation:
-            return Change(tool, pointer, item.text, "annotation")
+            return Change(tool, pointer, item.text, item.settled or "annotation")
         undone = copy.deepcopy(self.new.parameters)
         try:
             assert item.undo is not None
             item.undo(undone)
         except Exception:  # noqa: BLE001 - the change cannot be isolated: claim nothing
-            return Change(tool, pointer, item.text, "undetermined")
+            return Change(tool, pointer, item.text, "undetermined", reason="the change cannot be undone on its own")
         clean: dict[str, Any] = {}  # direction -> arguments this change alone explains
         loose: dict[str, Any] = {}  # direction -> arguments it only contributes to
         budget = _MAX_REFERENCE_CHECKS
@@ -805,6 +872,7 @@ class _Search:
                 continue
             budget -= 1
             if budget < 0:
+                self.checks_cut = True
                 break
             found = self.witness(arguments, undone, direction)
             if found is None:
@@ -821,11 +889,150 @@ class _Search:
                 is_clean = direction in clean
                 arguments = self.minimize(clean[direction] if is_clean else loose[direction], undone, direction, is_clean)
                 best[direction] = self.as_witness(arguments, undone, direction)
-        if not best:
-            return Change(tool, pointer, item.text, "undetermined")
-        effect = "both" if len(best) == 2 else next(iter(best))
+        return self.attribute(tool, item, undone, best)
+
+    def attribute(self, tool: str, item: _Pending, undone: Any, best: dict[str, Witness]) -> Change:
+        """The effect from the witnesses found and the directions an exhaustive search rules out.
+
+        A witness proves its direction; a direction without one is ruled out only by
+        :meth:`decide` (the changed node alone) read through the node's polarity. Neither
+        direction possible is "equivalent"; otherwise a missing direction stays open, with the
+        reason no search could close it.
+        """
+        pointer = _pointer(item.parts)
+        decision = self.decide(item, undone)
+        polarity = _polarity(self.new.parameters, item.node)
+        ruled_out = decision.ruled_out(polarity)
+        if polarity is None and False in (decision.narrows, decision.widens) and not decision.reason:
+            decision = replace(decision, reason=REASON_PLACE)  # the node's direction is known, the callers' is not
         witnesses = tuple(best[d] for d in ("breaking", "widening") if d in best)
-        return Change(tool, pointer, item.text, effect, witnesses)
+        contradicted = [d for d in best if d in ruled_out]
+        if contradicted:  # a checked witness beats the search: say so, claim what the witness shows
+            self.report.notes.append(
+                f"{tool} {pointer}: a {contradicted[0]} witness was found that the exhaustive search ruled out; "
+                "this is a toolshape bug"
+            )
+            ruled_out = set()
+        if len(best) == 2:
+            return Change(tool, pointer, item.text, "both", witnesses)
+        if best:
+            direction = next(iter(best))
+            other = "widening" if direction == "breaking" else "breaking"
+            reason = None if other in ruled_out else f"whether it is also {other}: {self.why(decision)}"
+            return Change(tool, pointer, item.text, direction, witnesses, reason)
+        if ruled_out == {"breaking", "widening"}:
+            return Change(tool, pointer, item.text, "equivalent")
+        reason = self.why(decision)
+        if reason == REASON_SAMPLED and (decision.narrows or decision.widens):
+            reason = REASON_MASKED  # the exhaustive search found a difference at the node itself
+        return Change(tool, pointer, item.text, "undetermined", reason=reason)
+
+    def why(self, decision: _Decision) -> str:
+        """Why a direction stays open: the search that was cut, else what kind of search this change has."""
+        if decision.reason in (REASON_BUDGET, REASON_PATTERN):
+            return decision.reason
+        if self.budget.exhausted or self.checks_cut:
+            return REASON_BUDGET
+        return decision.reason or REASON_SAMPLED
+
+    # -- deciding one change exhaustively ------------------------------------------------
+
+    def decide(self, item: _Pending, undone: Any) -> _Decision:
+        """What the changed schema node alone can do: the node with the change undone (as in
+        ``undone``) against the new node; only one keyword differs between them. Exhaustive
+        procedures exist for ``pattern`` (regex difference), numeric and length bounds (intervals),
+        ``type``, ``enum`` and ``required`` (sets); anything else is left open with its reason."""
+        combinator = any(part in _COMBINATORS for part in item.parts if isinstance(part, str))
+        open_reason = REASON_COMBINATOR if combinator else REASON_SAMPLED
+        if len(item.parts) >= 2 and item.parts[-2] in ("allOf", "anyOf") and item.node == item.parts[:-2]:
+            return self.decide_entry(item, undone)
+        if item.parts[:-1] != item.node or not item.parts:
+            return _Decision(None, None, open_reason)  # a whole subschema or list entry
+        keyword = item.parts[-1]
+        before, after = _maybe(undone, item.node), _maybe(self.new.parameters, item.node)
+        if not (isinstance(before, dict) and isinstance(after, dict)):
+            return _Decision(None, None, open_reason)
+        if keyword == "pattern":
+            return self.decide_pattern(before, after)
+        if keyword == "format":
+            return _keyword_added_or_removed(keyword, before, after, REASON_FORMAT)
+        decided = _decide_structurally(keyword, before, after)
+        if keyword in _BOUND_FAMILY and not (decided and decided.narrows is False and decided.widens is False):
+            # Bounds rewritten together (minimum: 1 -> exclusiveMinimum: 0 on an integer): each
+            # change undone alone differs, but the old node and the new one admit the same values.
+            whole = self.decide_bounds_together(item.node, keyword)
+            if whole is not None:
+                return whole
+        return decided if decided is not None else _Decision(None, None, open_reason)
+
+    def decide_entry(self, item: _Pending, undone: Any) -> _Decision:
+        """An ``allOf`` entry added only refuses more, an ``anyOf`` entry added only accepts more
+        (and the reverse for one removed); what the entry itself admits is sampled, not decided."""
+        before, after = _maybe(undone, item.parts[:-1]), _maybe(self.new.parameters, item.parts[:-1])
+        if not (isinstance(before, list) and isinstance(after, list)) or abs(len(after) - len(before)) != 1:
+            return _Decision(None, None, REASON_COMBINATOR)
+        added = len(after) > len(before)
+        if (item.parts[-2] == "allOf") == added:
+            return _Decision(None, False, REASON_COMBINATOR)  # allOf entry added, anyOf entry removed
+        return _Decision(False, None, REASON_COMBINATOR)
+
+    def decide_bounds_together(self, node: Parts, keyword: str) -> _Decision | None:
+        """Equivalence of the old and the new node when all that differs between them is bounds of
+        ``keyword``'s family (and annotations); None when that is not so or they differ."""
+        old_node, new_node = _maybe(self.old.parameters, node), _maybe(self.new.parameters, node)
+        if not (isinstance(old_node, dict) and isinstance(new_node, dict)):
+            return None
+        family = _BOUND_FAMILY[keyword]
+        keys = set(old_node) | set(new_node)
+        differing = {k for k in keys if k not in old_node or k not in new_node or _dump(old_node[k]) != _dump(new_node[k])}
+        if not differing <= family | _ANNOTATION_KEYWORDS:
+            return None
+        decided = _decide_structurally(keyword, old_node, new_node)
+        return decided if decided is not None and decided.narrows is False and decided.widens is False else None
+
+    def decide_pattern(self, before: dict[str, Any], after: dict[str, Any]) -> _Decision:
+        """The regex difference both ways (strings of one pattern the other does not match),
+        within the node's own length bounds; exact when the search is complete."""
+        if not _may_be(before, "string"):
+            return _Decision(False, False)
+        low = before.get("minLength", 0)
+        high = before.get("maxLength")
+        low = low if _is_count(low) else 0
+        high = high if _is_count(high) else None
+        answers: list[bool | None] = []
+        reason: str | None = None
+        old_pattern, new_pattern = before.get("pattern"), after.get("pattern")
+        for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
+            if not isinstance(theirs, str):
+                answers.append(False)  # no pattern on the other side: it refuses no string for it
+                continue
+            steps = self.budget.grant()
+            if steps <= 0:
+                answers.append(None)
+                reason = REASON_BUDGET
+                continue
+            try:
+                search = regex.strings(
+                    [mine if isinstance(mine, str) else ""],  # no pattern: every string ("" matches anywhere)
+                    excluded=[theirs],
+                    min_length=low,
+                    max_length=high,
+                    steps=steps,
+                )
+            except regex.PatternError:
+                answers.append(None)
+                reason = reason or REASON_SAMPLED
+                continue
+            self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
+            if search.found:
+                answers.append(True)
+            elif search.complete:
+                answers.append(False)
+            else:
+                answers.append(None)
+                self.budget.searches_cut = True
+                reason = reason or REASON_PATTERN
+        return _Decision(answers[0], answers[1], reason)
 
     def minimize(self, arguments: Any, undone: Any, direction: str, clean: bool) -> Any:
         """Drop keys and array items from a witness while it stays one (and stays clean)."""
@@ -899,7 +1106,13 @@ class _Search:
             return [n.get(keyword, default) if isinstance(n, dict) else default for n in nodes]
 
         item_schemas = children("items") + [c for c in children("contains", None) if isinstance(c, dict)]
+        between = self.between(old_node, new_node, item)
         for place in sorted(places, key=len):
+            if place:
+                for base in self.bases:
+                    yield from _with(base, place, between)
+            else:
+                yield from (value for value in between if isinstance(value, dict))
             if item.key is not None:
                 subs = [_maybe(n, ("properties", item.key)) for n in nodes]
                 values = _values([s for s in subs if s is not None], self.known(place + (item.key,), subs))
@@ -930,6 +1143,28 @@ class _Search:
                     yield from _grown(base, old_node, new_node)
         yield from self.corpus
 
+    def between(self, old_node: Any, new_node: Any, item: _Pending) -> list[Any]:
+        """Values (from the witness engine) the old node accepts and the new one refuses, and the
+        reverse: a changed pattern gets strings of each language outside the other."""
+        found: list[Any] = []
+        if item.parts[-1:] == ("pattern",) and isinstance(old_node, dict) and isinstance(new_node, dict):
+            old_pattern, new_pattern = old_node.get("pattern"), new_node.get("pattern")
+            for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
+                if isinstance(mine, str):
+                    search = sources.pattern_strings(
+                        [mine], excluded=[theirs] if isinstance(theirs, str) else [], count=3, steps=self.budget.grant()
+                    )
+                    self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
+                    if not search.complete:
+                        self.budget.searches_cut = True
+                    found.extend(search.found)
+        for engine, mine, theirs in ((self.old_engine, old_node, new_node), (self.new_engine, new_node, old_node)):
+            if mine is None or mine is False:
+                continue
+            schemas = [mine] if theirs is None else [mine, {"not": theirs}]
+            found.extend(engine.conjunction(schemas, 3))
+        return _unique(found)
+
     def known(self, place: Place, schemas: Sequence[Any] = ()) -> list[Any]:
         """Values found at an instance place in the corpus (both sides' examples and cases),
         those that pass one of ``schemas`` (on either side) first."""
@@ -951,6 +1186,223 @@ class _Search:
                 except Exception:  # noqa: BLE001, S112 - a $ref into the other side: try the next root
                     continue
         return False
+
+
+# -- exhaustive decisions for one changed node -------------------------------------------------
+
+#: Keywords whose subschemas make a change a combinator change.
+_COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
+_NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+#: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
+_COUNT_BOUNDS = (
+    ("minLength", "maxLength", "string"),
+    ("minItems", "maxItems", "array"),
+    ("minProperties", "maxProperties", "object"),
+)
+#: Each bound keyword's family: the keywords that together make one range.
+_BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in _NUMBER_BOUNDS}
+_BOUND_FAMILY.update({k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)})
+_JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """What the changed node alone can do. ``narrows``: some value the node accepted before the
+    change is refused after it; ``widens``: the reverse. False is exhaustively ruled out; True
+    and None claim nothing (a node-level difference may still be masked elsewhere); ``reason``
+    says why a None was left open."""
+
+    narrows: bool | None
+    widens: bool | None
+    reason: str | None = None
+
+    def ruled_out(self, polarity: int | None) -> set[str]:
+        """The directions (for callers) this decision rules out, through the node's polarity."""
+        if self.narrows is False and self.widens is False:
+            return {"breaking", "widening"}  # the node accepts the same values wherever it is used
+        if polarity is None:
+            return set()
+        found = set()
+        if self.narrows is False:
+            found.add("breaking" if polarity > 0 else "widening")
+        if self.widens is False:
+            found.add("widening" if polarity > 0 else "breaking")
+        return found
+
+
+#: Keywords whose outcome depends on what sibling subschemas evaluated: no polarity under them.
+_SIBLING_KEYWORDS = ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")
+
+
+def _polarity(root: Any, node: Parts) -> int | None:
+    """+1 when the arguments the whole schema accepts grow with those the node at ``node``
+    accepts, -1 when they shrink (under an odd number of ``not``), None when neither is known
+    (under ``oneOf``, ``if``, ``contains`` with ``maxContains``, a ``$ref`` target, or anywhere
+    in a schema using ``unevaluated*`` or ``$dynamicRef``, whose outcome depends on siblings)."""
+    text = _dump(root)
+    if any(json.dumps(k) in text for k in _SIBLING_KEYWORDS):
+        return None
+    for ref in _refs(root):
+        if not ref.startswith("#"):
+            return None
+        target = tuple(p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/")[1:]) if ref != "#" else ()
+        if tuple(str(p) for p in node[: len(target)]) == target:
+            return None
+    sign, i = 1, 0
+    while i < len(node):
+        step = node[i]
+        if step in ("properties", "patternProperties", "dependentSchemas", "allOf", "anyOf", "prefixItems"):
+            i += 2
+        elif step in ("then", "else", "items", "additionalProperties", "propertyNames", "contains"):
+            if step == "contains" and "maxContains" in (_maybe(root, node[:i]) or {}):
+                return None  # more matching items can fail maxContains
+            i += 1
+        elif step == "not":
+            sign, i = -sign, i + 1
+        else:
+            return None  # oneOf, if, $defs, contains with maxContains, anything unknown
+    return sign
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+def _types(node: dict[str, Any]) -> set[str] | None:
+    """The JSON types a node admits ("number" as "integer" plus non-integers), None for a bad ``type``."""
+    declared = node.get("type", list(_JSON_TYPES))
+    names = _as_list(declared)
+    if not all(isinstance(n, str) and n in _JSON_TYPES for n in names):
+        return None
+    found = set(names)
+    if "number" in found:
+        found |= {"integer", "fraction"}
+    found.discard("number")
+    return found
+
+
+def _may_be(node: dict[str, Any], kind: str) -> bool:
+    """Whether a node's ``type`` admits values of ``kind`` (unknown: True)."""
+    types = _types(node)
+    return types is None or kind in types
+
+
+def _keyword_added_or_removed(keyword: str, before: dict[str, Any], after: dict[str, Any], reason: str) -> _Decision:
+    """An assertion keyword that only refuses: adding it cannot widen, removing it cannot narrow."""
+    if keyword not in before and keyword in after:
+        return _Decision(None, False, reason)
+    if keyword in before and keyword not in after:
+        return _Decision(False, None, reason)
+    return _Decision(None, None, reason)
+
+
+def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, Any]) -> _Decision | None:
+    """Bounds by intervals, ``type``/``enum``/``required`` by set inclusion; None: no exact procedure."""
+    if keyword in _NUMBER_BOUNDS:
+        if not _may_be(before, "integer"):
+            return _Decision(False, False)
+        integers = not _may_be(before, "fraction")
+        old_range, new_range = _number_range(before, integers), _number_range(after, integers)
+        if old_range is None or new_range is None:
+            return None
+        return _Decision(not _within(old_range, new_range), not _within(new_range, old_range))
+    for low_key, high_key, kind in _COUNT_BOUNDS:
+        if keyword in (low_key, high_key):
+            if not _may_be(before, kind):
+                return _Decision(False, False)
+            old_count, new_count = _count_range(before, low_key, high_key), _count_range(after, low_key, high_key)
+            if old_count is None or new_count is None:
+                return None
+            return _Decision(not _within(old_count, new_count), not _within(new_count, old_count))
+    if keyword == "type":
+        old_types, new_types = _types(before), _types(after)
+        if old_types is None or new_types is None:
+            return None
+        return _Decision(not old_types <= new_types, not new_types <= old_types)
+    if keyword == "enum":
+        old_enum, new_enum = before.get("enum"), after.get("enum")
+        if not (isinstance(old_enum, list) and isinstance(new_enum, list)):
+            return _keyword_added_or_removed(keyword, before, after, REASON_SAMPLED)
+        return _Decision(not _members_in(old_enum, new_enum), not _members_in(new_enum, old_enum))
+    if keyword == "const" and "const" in before and "const" in after:
+        if contract.json_equal(before["const"], after["const"]):
+            return _Decision(False, False)  # 1 -> 1.0
+        return None
+    if keyword == "required":
+        old_keys = set(map(str, _as_list(before.get("required", []))))
+        new_keys = set(map(str, _as_list(after.get("required", []))))
+        return _Decision(not new_keys <= old_keys, not old_keys <= new_keys)
+    if keyword in ("const", "multipleOf", "uniqueItems", "dependentRequired", "not", "additionalProperties", "items"):
+        reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
+        return _keyword_added_or_removed(keyword, before, after, reason)
+    return None
+
+
+#: An integer or real range: (low, low open, high, high open); None is unbounded.
+_Range = tuple[Fraction | None, bool, Fraction | None, bool]
+
+
+def _number_range(node: dict[str, Any], integers: bool) -> _Range | None:
+    """The numbers a node's bounds admit, as a closed integer range when only integers pass."""
+    low: Fraction | None = None
+    high: Fraction | None = None
+    low_open = high_open = False
+    for keyword in _NUMBER_BOUNDS:
+        if keyword not in node:
+            continue
+        value = node[keyword]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        bound, is_open = Fraction(value), keyword.startswith("exclusive")
+        if keyword in ("minimum", "exclusiveMinimum"):
+            if low is None or bound > low or (bound == low and is_open):
+                low, low_open = bound, is_open
+        elif high is None or bound < high or (bound == high and is_open):
+            high, high_open = bound, is_open
+    if not integers:
+        return (low, low_open, high, high_open)
+    first = None if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
+    last = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
+    return (None if first is None else Fraction(first), False, None if last is None else Fraction(last), False)
+
+
+def _count_range(node: dict[str, Any], low_key: str, high_key: str) -> _Range | None:
+    low, high = node.get(low_key, 0), node.get(high_key)
+    if not _is_count(low) or (high is not None and not _is_count(high)):
+        return None
+    return (Fraction(low), False, None if high is None else Fraction(high), False)
+
+
+def _empty(span: _Range) -> bool:
+    low, low_open, high, high_open = span
+    return low is not None and high is not None and (low > high or (low == high and (low_open or high_open)))
+
+
+def _within(inner: _Range, outer: _Range) -> bool:
+    """Whether every value of ``inner`` lies in ``outer`` (integer ranges are closed and exact)."""
+    if _empty(inner):
+        return True
+    low, low_open, high, high_open = inner
+    o_low, o_low_open, o_high, o_high_open = outer
+    low_ok = o_low is None or (low is not None and (low > o_low or (low == o_low and (low_open or not o_low_open))))
+    high_ok = o_high is None or (
+        high is not None and (high < o_high or (high == o_high and (high_open or not o_high_open)))
+    )
+    return low_ok and high_ok
+
+
+def _members_in(inner: list[Any], outer: list[Any]) -> bool:
+    return all(any(contract.json_equal(a, b) for b in outer) for a in inner)
 
 
 # -- instance places and crafted values -------------------------------------------------------
@@ -1150,8 +1602,9 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
             found.append(schema["default"])
         if isinstance(schema.get("examples"), list):
             found.extend(schema["examples"])
-        if schema.get("format") in _FORMAT_SAMPLES:
-            found.append(_FORMAT_SAMPLES[schema["format"]])
+        if isinstance(schema.get("format"), str):
+            found.extend(sources.format_valid(schema["format"])[:2])
+            found.extend(sources.format_invalid(schema["format"])[:2])
     for schema in dicts:  # strings at each length bound of each side, built from known strings
         for keyword in ("minLength", "maxLength"):
             if _is_count(schema.get(keyword)):
@@ -1164,7 +1617,7 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
             found.extend(_near_misses(text))
         for schema in dicts:  # strings each side's pattern matches, alone and spliced into known ones
             if isinstance(schema.get("pattern"), str):
-                samples = _pattern_samples(schema["pattern"])
+                samples = list(sources.pattern_strings([schema["pattern"]], count=6, steps=budget.SEARCH_STEPS).found)
                 found.extend(samples)
                 found.extend(_splices(strings[:4], samples[:6]))
     for schema in dicts:  # numbers at and around each bound
@@ -1202,91 +1655,6 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
     found.extend([1.5, -1, "", [1], {"a": 1}])
     found.extend(known)  # last: what is crafted for the bounds must survive the cut
     return _unique(found)[: _MAX_VALUES * 3]
-
-
-def _pattern_samples(pattern: str, limit: int = 12) -> list[str]:
-    """A few strings the pattern matches (best effort: built from its parse tree, then checked)."""
-    try:
-        translated = translate_pattern(pattern)
-        compiled = re.compile(translated)
-        parsed = _sre_parse.parse(translated)
-    except Exception:  # noqa: BLE001 - a pattern we cannot take apart gives no samples
-        return []
-    found = []
-    for text in _sequence(list(parsed), limit, 0):
-        if compiled.search(text) is not None and text not in found:
-            found.append(text)
-    return found
-
-
-def _sequence(items: list, limit: int, depth: int) -> list[str]:
-    """Strings for a sequence of parsed regex items: each combination of their alternatives."""
-    results = [""]
-    for op, av in items:
-        options = _item(op, av, limit, depth)
-        if not options:
-            return []
-        results = [a + b for a in results for b in options][:limit]
-    return results
-
-
-def _item(op: Any, av: Any, limit: int, depth: int) -> list[str]:
-    c = _sre_constants
-    if depth > 20:
-        return []
-    if op == c.LITERAL:
-        return [chr(av)]
-    if op == c.NOT_LITERAL:
-        return ["a" if av != ord("a") else "b"]
-    if op == c.ANY:
-        return ["a"]
-    if op in (c.IN, c.CATEGORY):
-        return _class_chars([(op, av)] if op == c.CATEGORY else av)
-    if op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
-        low, high, sub = av
-        one = _sequence(list(sub), limit, depth + 1)
-        if not one:
-            return [] if low else [""]
-        counts = [low] + ([low + 1] if high == c.MAXREPEAT or low + 1 <= high else [])
-        return [o * n for n in counts for o in one[:3]][:limit]
-    if op in (c.SUBPATTERN, getattr(c, "ATOMIC_GROUP", None)):
-        sub = av[-1] if op == c.SUBPATTERN else av
-        return _sequence(list(sub), limit, depth + 1)
-    if op == c.BRANCH:
-        return [s for branch in av[1] for s in _sequence(list(branch), limit, depth + 1)][:limit]
-    if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-        return [""]
-    return []
-
-
-def _class_chars(items: list) -> list[str]:
-    """Characters a character class (or category) admits, first guesses first."""
-    c = _sre_constants
-    category = {
-        c.CATEGORY_DIGIT: "0",
-        c.CATEGORY_WORD: "a",
-        c.CATEGORY_SPACE: " ",
-        c.CATEGORY_NOT_DIGIT: "a",
-        c.CATEGORY_NOT_WORD: "-",
-        c.CATEGORY_NOT_SPACE: "a",
-    }
-    if items and items[0][0] == c.NEGATE:
-        banned = set()
-        for op, av in items[1:]:
-            if op == c.LITERAL:
-                banned.add(chr(av))
-            elif op == c.RANGE:
-                banned.update(chr(i) for i in range(av[0], min(av[1], av[0] + 300) + 1))
-        return [ch for ch in "aA0-_.x@ /" if ch not in banned][:2]
-    chars = []
-    for op, av in items:
-        if op == c.LITERAL:
-            chars.append(chr(av))
-        elif op == c.RANGE:
-            chars.append(chr(av[0]))
-        elif op == c.CATEGORY:
-            chars.append(category.get(av, "a"))
-    return chars[:3]
 
 
 def _splices(strings: Sequence[str], samples: Sequence[str]) -> list[str]:
@@ -1461,15 +1829,19 @@ def _why(witness: Witness) -> str:
     return said
 
 
-def _effect_words(effect: str) -> str:
-    return "changed, effect not determined" if effect == "undetermined" else effect
+def _effect_words(change: Change) -> str:
+    """The effect as the reports print it; "not determined" carries its reason."""
+    if change.effect == "undetermined":
+        return "changed, effect not determined" + (f" ({change.reason})" if change.reason else "")
+    return change.effect
 
 
 def summary(report: Report) -> str:
     """One line: the counts of changes by effect, and of tools."""
     counts = report.counts()
     parts = [f"{counts['breaking']} breaking", f"{counts['widening']} widening", f"{counts['both']} both"]
-    parts += [f"{counts['annotation']} annotation", f"{counts['undetermined']} not determined"]
+    parts += [f"{counts['equivalent']} equivalent", f"{counts['annotation']} annotation"]
+    parts.append(f"{counts['undetermined']} not determined")
     tools = f"{_plural(len(report.changed), 'tool')} changed, {len(report.added)} added, {len(report.removed)} removed"
     line = f"{', '.join(parts)} ({tools})"
     if report.errors:
@@ -1485,7 +1857,7 @@ def format_text(report: Report) -> str:
     """One line per change, then the errors, notes and a summary line."""
     lines = []
     for change in report.changes:
-        line = f"{change.tool} {change.where}: {change.change} -> {_effect_words(change.effect)}"
+        line = f"{change.tool} {change.where}: {change.change} -> {_effect_words(change)}"
         for witness in change.witnesses:
             line += f"; witness {_shown(witness.arguments)} ({_why(witness)})"
         lines.append(line)
@@ -1509,7 +1881,7 @@ def format_markdown(report: Report) -> str:
         state = "added" if tool in report.added else "removed" if tool in report.removed else "changed"
         out += [f"### {_code(tool)} ({state})", "", "| where | change | effect | witness |", "|---|---|---|---|"]
         for change in changes:
-            effect = _effect_words(change.effect)
+            effect = _effect_words(change)
             if change.effect in ("breaking", "widening", "both"):
                 effect = f"**{effect}**"
             witness = "<br>".join(f"{_code(_shown(w.arguments))} {_cell(_why(w))}" for w in change.witnesses) or ""
@@ -1519,7 +1891,8 @@ def format_markdown(report: Report) -> str:
         out += ["### Notes", ""] + [f"- {_cell(n)}" for n in report.notes] + [""]
     out.append(
         "<sub>A witness is a concrete argument object that one side's generated validator accepts and the other refuses: "
-        "breaking = accepted before, refused now; widening = the reverse. Long strings are shortened here; "
+        "breaking = accepted before, refused now; widening = the reverse; equivalent = an exhaustive search found "
+        "no argument either way. Long strings are shortened here; "
         "`toolshape diff --format json` has them whole.</sub>"
     )
     return "\n".join(out) + "\n"
@@ -1544,7 +1917,17 @@ def format_json(report: Report) -> str:
     """A JSON list: one object per change (and one per contract error, effect "error")."""
     items: list[dict[str, Any]] = [c.as_dict() for c in report.changes]
     items += [
-        {"tool": None, "pointer": None, "change": e, "effect": "error", "witness": None, "old_status": None, "new_status": None, "witnesses": []}
+        {
+            "tool": None,
+            "pointer": None,
+            "change": e,
+            "effect": "error",
+            "witness": None,
+            "old_status": None,
+            "new_status": None,
+            "witnesses": [],
+            "reason": None,
+        }
         for e in report.errors
     ]
     return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
@@ -1563,7 +1946,8 @@ def render_report(report: Report, fmt: str = "text") -> str:
 
 def should_fail(changes: Iterable[Change], fail_on: str | None) -> bool:
     """Whether ``--fail-on`` matches: "breaking" (breaking, both, or not determined), "widening"
-    (widening, both, or not determined), "any" (any change at all); None never fails.
+    (widening, both, or not determined), "any" (any change but an equivalent one: a rewrite shown
+    to change nothing, such as a pattern spelled another way); None never fails.
 
     A change whose effect could not be determined matches both breaking and widening:
     nothing proves it is neither, so CI asks a person to look.
@@ -1575,7 +1959,7 @@ def should_fail(changes: Iterable[Change], fail_on: str | None) -> bool:
     wanted = {
         "breaking": {"breaking", "both", "undetermined"},
         "widening": {"widening", "both", "undetermined"},
-        "any": set(EFFECTS),
+        "any": set(EFFECTS) - {"equivalent"},
     }[fail_on]
     return any(c.effect in wanted for c in changes)
 
@@ -1602,7 +1986,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--fail-on",
         choices=FAIL_ON,
         default=None,
-        help="exit 1 when a change has this effect (breaking and widening include 'not determined'; any: every change)",
+        help="exit 1 when a change has this effect (breaking and widening include 'not determined'; "
+        "any: every change but an equivalent one)",
     )
     parser.add_argument("--templates", type=Path, default=None, help="a folder of templates overriding the built-in ones by file name")
     return parser
@@ -1644,6 +2029,8 @@ def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd
         print(f"toolshape: error: {exc}", file=stderr)
         return 2
     stdout.write(render_report(report, args.format))
+    for warning in report.warnings:  # on stderr in every format: they change no claim
+        print(warning, file=stderr)
     if args.format != "text":  # text already lists them; keep them visible in CI logs
         for error in report.errors:
             print(error, file=stderr)

@@ -1,0 +1,572 @@
+"""How a schema unfolds on one value: cycles that never descend, and fan-out past a bound.
+
+Keywords such as ``$ref``, ``allOf``, ``anyOf``, ``oneOf``, ``not``, ``if``/``then``/``else``
+and ``dependentSchemas`` apply subschemas to the *same* value. Through ``$ref`` they form a
+graph that can loop without ever moving to a child value (``a -> b -> a``): checking any
+value would then recurse forever. And even without a loop, a contract of a few hundred
+bytes can make that graph unfold exponentially (``d_i: {allOf: [{$ref: d_(i-1)}, {$ref:
+d_(i-1), title: x}]}``): the generated validator would call a function 2^n times per value.
+
+Both are found here statically, in time linear in the contract's size: every schema node
+is visited once and the number of applications it causes is counted once per node
+(memoised over the graph, which is acyclic once cycles are refused). The count is what the
+generated code does: a ``$ref`` target is one function, called once per reference reached;
+``allOf`` entries that are the same schema (:func:`distinct_entries`) are applied once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..regex import PatternError, translate
+from ..schema.pointers import ref_path, resolve
+
+Path = tuple[str | int, ...]
+
+#: The most subschema applications one value may cause through the keywords that apply
+#: subschemas to the same value (README, "Security"). Ordinary contracts need tens.
+MAX_APPLICATIONS = 10_000
+
+#: The longest chain of same-value applications ($ref to $ref to ...): each link is a nested
+#: Python call in the validator and the reference evaluator, so it bounds their stack depth.
+MAX_CHAIN = 100
+
+#: The most applications the whole schema may unfold to, each schema applied to a child value
+#: (and the root) counted with everything it applies to that value.
+MAX_UNFOLDED = 100_000
+#: The steps the check for doubling recursion may take (a deterministic bound on its own cost).
+MAX_GROWTH_STEPS = 2_000_000
+
+#: Keywords whose subschema applies to the value itself (not to a child of it).
+SAME_VALUE_ONE = ("not", "if", "then", "else")
+SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
+#: Keywords that hold subschemas for children of the value (walked, but no edge).
+CHILD_ONE = ("items", "contains", "propertyNames", "additionalProperties")
+CHILD_LISTS = ("prefixItems",)
+CHILD_MAPS = ("properties", "patternProperties", "$defs")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem at ``path`` (under ``parameters``)."""
+
+    path: Path
+    message: str
+
+
+def distinct_entries(entries: list[Any]) -> list[int]:
+    """The indexes of the entries of an ``allOf`` that are not the same schema as an earlier one.
+
+    allOf is idempotent: a schema applied twice to one value finds the same errors twice.
+    Equality is that of the JSON text with sorted keys, so ``true`` and ``1`` stay apart."""
+    seen: set[str] = set()
+    keep: list[int] = []
+    for i, entry in enumerate(entries):
+        try:
+            key = json.dumps(entry, sort_keys=True, allow_nan=True)
+        except (TypeError, ValueError):
+            keep.append(i)
+            continue
+        if key not in seen:
+            seen.add(key)
+            keep.append(i)
+    return keep
+
+
+@dataclass(frozen=True)
+class _Edge:
+    """One application of a subschema to the same value."""
+
+    site: Path  # the keyword's place: where a cycle through it is reported
+    target: int  # id() of the subschema applied
+    counted: bool  # False for an allOf entry equal to an earlier one (applied once)
+
+
+#: Keywords whose subschemas apply to a child of the value (an item, a key's value, a key).
+DESCENDING = (
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "contains",
+    "propertyNames",
+)
+
+#: Which children a descending keyword reaches: ("key", name or None, names left out),
+#: ("item", index or None, first index), ("name",) for propertyNames (the keys themselves).
+Label = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _Descent:
+    """One application of a subschema to a child of the value."""
+
+    site: Path
+    target: int
+    label: Label
+
+
+def _label(node: dict[str, Any], steps: Path) -> Label:
+    keyword = steps[0]
+    if keyword == "properties":
+        return ("key", steps[1], frozenset())
+    if keyword == "patternProperties":
+        return ("key", None, frozenset(), steps[1])
+    if keyword == "additionalProperties":
+        declared = node.get("properties")
+        return ("key", None, frozenset(declared) if isinstance(declared, dict) else frozenset())
+    if keyword == "prefixItems":
+        return ("item", steps[1], 0)
+    if keyword == "items":
+        prefix = node.get("prefixItems")
+        return ("item", None, len(prefix) if isinstance(prefix, list) else 0)
+    if keyword == "contains":
+        return ("item", None, 0)
+    return ("name",)
+
+
+def _may_meet(a: Label, b: Label) -> bool:
+    """Whether two descending keywords can reach the same child (over-approximated: a pattern may match any key)."""
+    if a[0] != b[0]:
+        return False
+    if a[0] == "name":
+        return True
+    if a[1] is not None and b[1] is not None:
+        return bool(a[1] == b[1])
+    if a[0] == "key":
+        return _key_fits(a[1], b) and _key_fits(b[1], a)
+    return (a[1] is None or a[1] >= b[2]) and (b[1] is None or b[1] >= a[2])
+
+
+def _key_fits(key: str | None, label: Label) -> bool:
+    """Whether a key (None: any) may be one the key label reaches: not a key it leaves out, and
+    matching its pattern (a pattern that cannot be compiled here is assumed to match)."""
+    if key is None:
+        return True
+    if key in label[2]:
+        return False
+    if len(label) < 4:
+        return True
+    try:
+        return re.search(translate(label[3]), key) is not None
+    except (PatternError, re.error, RecursionError, OverflowError):
+        return True
+
+
+class _Graph:
+    """The schema nodes of one ``parameters`` tree and their same-value edges."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.paths: dict[int, Path] = {}  # id(node) -> its first place, in document order
+        self.edges: dict[int, list[_Edge]] = {}
+        self.descents: dict[int, list[_Descent]] = {}
+        self.order: list[int] = []
+        self.position: dict[int, int] = {}  # id(node) -> its index in order
+        self._keep: list[Any] = []  # the nodes, so that no id is reused while the graph lives
+        self._todo: list[tuple[Any, Path]] = []
+        self.add(root, ())
+
+    def add(self, schema: Any, path: Path) -> None:
+        """Walk the tree under ``schema`` (iteratively: nesting is bounded, ref chains are not).
+
+        A $ref target met on the way is walked in the same loop (``_target`` queues it)."""
+        todo = self._todo = [(schema, path)]
+        while todo:
+            node, where = todo.pop()
+            if not isinstance(node, dict) or id(node) in self.paths:
+                continue
+            self.paths[id(node)] = where
+            self.position[id(node)] = len(self.order)
+            self.order.append(id(node))
+            self._keep.append(node)
+            children = list(_subschemas(node, where))
+            self.edges[id(node)] = self._edges(node, where, children)
+            self.descents[id(node)] = [
+                _Descent(path, id(sub), _label(node, path[len(where) :]))
+                for sub, path in children
+                if isinstance(sub, dict) and path[len(where)] in DESCENDING
+            ]
+            todo.extend(reversed(children))
+
+    def _edges(self, node: dict[str, Any], where: Path, children: list[tuple[Any, Path]]) -> list[_Edge]:
+        edges: list[_Edge] = []
+        if isinstance(node.get("$ref"), str):
+            target = self._target(node["$ref"])
+            if target is not None:
+                edges.append(_Edge(where + ("$ref",), id(target), True))
+        by_path = {p: s for s, p in children}
+        for keyword in SAME_VALUE_ONE:
+            sub = by_path.get(where + (keyword,))
+            if isinstance(sub, dict):
+                edges.append(_Edge(where + (keyword,), id(sub), True))
+        for keyword in SAME_VALUE_LISTS:
+            entries = node.get(keyword)
+            if not isinstance(entries, list):
+                continue
+            kept = set(distinct_entries(entries)) if keyword == "allOf" else set(range(len(entries)))
+            for i, sub in enumerate(entries):
+                if isinstance(sub, dict):
+                    edges.append(_Edge(where + (keyword, i), id(sub), i in kept))
+        dependent = node.get("dependentSchemas")
+        if isinstance(dependent, dict):
+            for key, sub in dependent.items():
+                if isinstance(sub, dict):
+                    edges.append(_Edge(where + ("dependentSchemas", key), id(sub), True))
+        return edges
+
+    def _target(self, ref: str) -> dict[str, Any] | None:
+        """The schema a local $ref points at, walked if it lies outside the schema tree."""
+        try:
+            steps = ref_path(ref)
+            target = resolve(self.root, steps)
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+        if not isinstance(target, dict):
+            return None
+        if id(target) not in self.paths:
+            self._todo.append((target, _canonical(self.root, steps)))
+        return target
+
+
+def _subschemas(node: dict[str, Any], where: Path) -> Iterator[tuple[Any, Path]]:
+    """Every subschema directly under ``node``, with its place, in document order."""
+    for keyword, value in node.items():
+        if keyword in SAME_VALUE_ONE or keyword in CHILD_ONE:
+            yield value, where + (keyword,)
+        elif (keyword in SAME_VALUE_LISTS or keyword in CHILD_LISTS) and isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield sub, where + (keyword, i)
+        elif (keyword in CHILD_MAPS or keyword == "dependentSchemas") and isinstance(value, dict):
+            for key, sub in value.items():
+                yield sub, where + (keyword, key)
+
+
+def _canonical(root: Any, steps: Path) -> Path:
+    """A $ref's steps as a document path: list indexes as integers."""
+    node, path = root, []
+    for step in steps:
+        if isinstance(node, list):
+            step = int(step)
+        path.append(step)
+        node = node[step]
+    return tuple(path)
+
+
+def pointer(path: Path) -> str:
+    """A place in ``parameters`` as a $ref would name it: ``#/$defs/a``."""
+    return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def check(parameters: Any) -> list[Finding]:
+    """Cycles of same-value applications; schemas past :data:`MAX_APPLICATIONS` on one value;
+    a schema past :data:`MAX_UNFOLDED` in all; recursion whose work doubles at each level."""
+    graph = _Graph(parameters)
+    findings: list[Finding] = []
+    counts: dict[int, int] = {}
+    depths: dict[int, int] = {}
+    state: dict[int, int] = {}  # 1: on the DFS stack, 2: done
+    for start in list(graph.order):
+        if start not in state:
+            _visit(graph, start, state, counts, depths, findings)
+    if findings:  # counts along a cycle mean nothing
+        return findings
+    findings.extend(_over_the_bound(graph, counts))
+    findings.extend(_too_deep(graph, depths))
+    if not findings:
+        findings.extend(_unfolded_total(graph, counts))
+    if not findings:
+        findings.extend(_growth(graph))
+    return findings
+
+
+def _over_the_bound(graph: _Graph, counts: dict[int, int]) -> list[Finding]:
+    """The schemas that apply more than MAX_APPLICATIONS subschemas to one value (where it is first passed)."""
+    findings = []
+    for node in graph.order:
+        edges = [e for e in graph.edges[node] if e.counted]
+        if counts[node] > MAX_APPLICATIONS and all(counts[e.target] <= MAX_APPLICATIONS for e in edges):
+            findings.append(
+                Finding(
+                    graph.paths[node],
+                    f"checking one value against this schema would apply more than {MAX_APPLICATIONS:,} "
+                    "subschemas to it ($ref, allOf, anyOf, oneOf, not, if/then/else and dependentSchemas, "
+                    "each counted every time it is reached): the limit keeps validation cost in proportion "
+                    "to the contract's size; refer to a shared definition once instead of repeating it",
+                )
+            )
+    return findings
+
+
+def _too_deep(graph: _Graph, depths: dict[int, int]) -> list[Finding]:
+    """The schemas that start a chain of more than MAX_CHAIN same-value applications (where first)."""
+    findings = []
+    for node in graph.order:
+        if depths[node] > MAX_CHAIN and all(depths[e.target] <= MAX_CHAIN for e in graph.edges[node] if e.counted):
+            findings.append(
+                Finding(
+                    graph.paths[node],
+                    f"this schema starts a chain of more than {MAX_CHAIN} schemas applied to the same value "
+                    "($ref to $ref, allOf inside allOf, ...): each link is a nested call when a value is "
+                    "checked; shorten the chain",
+                )
+            )
+    return findings
+
+
+def _entries(graph: _Graph) -> list[int]:
+    """The root and every schema applied to a child value: where same-value unfolding starts."""
+    found = dict.fromkeys([id(graph.root)] if isinstance(graph.root, dict) else [])
+    for node in graph.order:
+        for descent in graph.descents[node]:
+            found[descent.target] = None
+    return list(found)
+
+
+def _unfolded_total(graph: _Graph, counts: dict[int, int]) -> list[Finding]:
+    """The whole schema unfolded once (every entry with all it applies) must stay under MAX_UNFOLDED.
+
+    5,000 properties that each refer to a definition applying 10,000 subschemas would make
+    every valid instance cost 50 million applications, however small the contract."""
+    total = sum(counts.get(entry, 1) for entry in _entries(graph))
+    if total <= MAX_UNFOLDED:
+        return []
+    return [
+        Finding(
+            (),
+            f"unfolded, this schema applies {total:,} subschemas to the values of one instance that has every "
+            f"key and item it describes (each $ref counted where it is reached); the limit is {MAX_UNFOLDED:,}: "
+            "validation cost must stay in proportion to the contract's size",
+        )
+    ]
+
+
+def _growth(graph: _Graph) -> list[Finding]:
+    """Recursion where one child value is reached twice on the way back to the same schema.
+
+    If, from a schema, two applications reach the same child value and both lead back to
+    that schema, the work doubles with each level of nesting of the value: 2^n for a value
+    n levels deep (``allOf: [{properties: {a: {$ref: '#'}}}, {properties: {a: {$ref: '#'}}}]``).
+    Every such recursion has a first point where its two paths part (same schema, two
+    descending keywords that may meet), so looking for that point inside each strongly
+    connected part of the graph finds them all; a pattern is assumed to match any key, and
+    only the 'then' and 'else' of one 'if' are known never to run together.
+
+    The work is bounded (MAX_GROWTH_STEPS, counted, not timed): past it, the contract is refused."""
+    findings = []
+    budget = [MAX_GROWTH_STEPS]
+    for part in _strongly_connected(graph):
+        inside = set(part)
+        internal = {n: [d for d in graph.descents[n] if d.target in inside] for n in part}
+        internal = {n: found for n, found in internal.items() if found}
+        done: set[tuple[tuple[int, int, frozenset[tuple[int, str]]], ...]] = set()
+        for start in dict.fromkeys(d.target for n in part for d in internal.get(n, ())):
+            paths = _paths_from(graph, start, inside)
+            budget[0] -= len(paths)
+            relevant = tuple((n, number, branches) for n, (number, branches) in paths.items() if n in internal)
+            if relevant in done:
+                continue  # the same unfolding as from an earlier start (say, many properties with one $ref)
+            done.add(relevant)
+            clash = _parting(relevant, internal, budget)
+            if budget[0] < 0:
+                findings.append(
+                    Finding(
+                        graph.paths[part[0]],
+                        f"this recursive schema is too entangled to show that checking a nested value costs "
+                        f"in proportion to its size (more than {MAX_GROWTH_STEPS:,} steps); simplify it",
+                    )
+                )
+                return findings
+            if clash is not None:
+                findings.append(_doubling(graph, start, *clash))
+                break  # one finding for each recursive part
+    return findings
+
+
+def _doubling(graph: _Graph, start: int, first: _Descent, second: _Descent) -> Finding:
+    where = pointer(graph.paths[start])
+    twice = (
+        f"twice against {pointer(first.site)}"
+        if first is second
+        else (f"against both {pointer(first.site)} and {pointer(second.site)}")
+    )
+    return Finding(
+        second.site,
+        f"a value checked against {where} has one child value checked {twice}, and each leads back to {where}: "
+        "the work would double with every level the value nests (2^n for n levels); check that child with "
+        "one schema, or choose between the alternatives with if/then/else",
+    )
+
+
+def _parting(
+    relevant: tuple[tuple[int, int, frozenset[tuple[int, str]]], ...],
+    internal: dict[int, list[_Descent]],
+    budget: list[int],
+) -> tuple[_Descent, _Descent] | None:
+    """Two descending applications in one unfolding that may reach one child value and both stay
+    in the recursive part (not under the 'then' and 'else' of one 'if'); or one applied twice."""
+    exact: dict[tuple[Any, Any], list[tuple[_Descent, frozenset[tuple[int, str]]]]] = {}
+    loose: dict[Any, list[tuple[_Descent, frozenset[tuple[int, str]]]]] = {}  # wildcards and propertyNames, by kind
+    for node, number, branches in relevant:
+        for descent in internal[node]:
+            if number > 1:
+                return descent, descent
+            kind, which = descent.label[0], descent.label[1] if len(descent.label) > 1 else None
+            if which is None:  # may meet anything of its kind
+                others = list(loose.get(kind, ())) + [
+                    e for key, found in exact.items() if key[0] == kind for e in found
+                ]
+            else:
+                others = list(exact.get((kind, which), ())) + list(loose.get(kind, ()))
+            budget[0] -= len(others) + 1
+            if budget[0] < 0:
+                return None
+            for other, other_branches in others:
+                if _may_meet(other.label, descent.label) and not _exclusive(branches, other_branches):
+                    return other, descent
+            entry = (descent, branches)
+            (loose.setdefault(kind, []) if which is None else exact.setdefault((kind, which), [])).append(entry)
+    return None
+
+
+def _exclusive(a: frozenset[tuple[int, str]], b: frozenset[tuple[int, str]]) -> bool:
+    """Whether two applications sit under the 'then' and the 'else' of one 'if': never both run."""
+    return any((node, "else" if side == "then" else "then") in b for node, side in a)
+
+
+def _paths_from(graph: _Graph, start: int, inside: set[int]) -> dict[int, tuple[int, frozenset[tuple[int, str]]]]:
+    """For each node reached from ``start`` by same-value applications inside ``inside``: how many
+    ways (1, or 2 for "more than one"), and for a node reached one way, the then/else branches
+    on that way ((if node, "then" or "else")); in document order. The same-value graph has no cycle here."""
+    order: list[int] = []
+    seen: set[int] = {start}
+    stack = [(start, iter(graph.edges[start]))]
+    while stack:  # post-order, iteratively: $ref chains can be long
+        node, edges = stack[-1]
+        for edge in edges:
+            if edge.counted and edge.target in inside and edge.target not in seen:
+                seen.add(edge.target)
+                stack.append((edge.target, iter(graph.edges[edge.target])))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    ways = dict.fromkeys(order, 0)
+    branches: dict[int, frozenset[tuple[int, str]]] = {start: frozenset()}
+    ways[start] = 1
+    for node in reversed(order):  # reverse post-order: every node after all that apply it
+        for edge in graph.edges[node]:
+            if edge.counted and edge.target in ways:
+                ways[edge.target] = min(2, ways[edge.target] + ways[node])
+                side = edge.site[-1]
+                step = frozenset([(node, str(side))]) if side in ("then", "else") else frozenset()
+                # Reached two ways: no branch is certain (the check stays on the safe side).
+                branches[edge.target] = (
+                    branches.get(node, frozenset()) | step if ways[edge.target] == 1 else frozenset()
+                )
+    return {
+        node: (ways[node], branches.get(node, frozenset())) for node in sorted(ways, key=graph.position.__getitem__)
+    }
+
+
+def _strongly_connected(graph: _Graph) -> list[list[int]]:
+    """The strongly connected parts of the graph of all applications (same-value and descending)
+    that hold a descending application inside them: the recursive parts (Tarjan, iteratively)."""
+
+    def successors(node: int) -> list[int]:
+        return [e.target for e in graph.edges[node] if e.counted] + [d.target for d in graph.descents[node]]
+
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    parts: list[list[int]] = []
+    for root in graph.order:
+        if root in index:
+            continue
+        work = [(root, iter(successors(root)))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, rest = work[-1]
+            for target in rest:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(successors(target))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    part = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        part.append(member)
+                        if member == node:
+                            break
+                    members = set(part)
+                    if any(d.target in members for n in part for d in graph.descents[n]):
+                        parts.append(sorted(part, key=graph.position.__getitem__))
+    return parts
+
+
+def _visit(
+    graph: _Graph,
+    start: int,
+    state: dict[int, int],
+    counts: dict[int, int],
+    depths: dict[int, int],
+    findings: list[Finding],
+) -> None:
+    """Depth-first from ``start``: report back edges (cycles); on the way out, count the applications
+    each node makes on one value and the longest chain of them."""
+    stack: list[tuple[int, Iterator[_Edge]]] = [(start, iter(graph.edges[start]))]
+    via: list[_Edge] = []  # the edge that led to each stack entry after the first
+    state[start] = 1
+    while stack:
+        node, edges = stack[-1]
+        for edge in edges:
+            seen = state.get(edge.target)
+            if seen is None:
+                state[edge.target] = 1
+                stack.append((edge.target, iter(graph.edges[edge.target])))
+                via.append(edge)
+                break
+            if seen == 1:
+                findings.append(_cycle(graph, [n for n, _ in stack], via, edge))
+        else:
+            stack.pop()
+            if via:
+                via.pop()
+            state[node] = 2
+            total = 1 + sum(counts.get(e.target, 0) for e in graph.edges[node] if e.counted)
+            counts[node] = min(total, MAX_APPLICATIONS + 1)
+            deepest = max((depths.get(e.target, 0) for e in graph.edges[node] if e.counted), default=0)
+            depths[node] = min(1 + deepest, MAX_CHAIN + 1)
+
+
+def _cycle(graph: _Graph, nodes: list[int], via: list[_Edge], closing: _Edge) -> Finding:
+    """The finding for a cycle closed by ``closing``, reported at its first $ref."""
+    first = nodes.index(closing.target)
+    edges = via[first:] + [closing]
+    loop = [pointer(graph.paths[n]) for n in nodes[first:]] + [pointer(graph.paths[closing.target])]
+    site = next((e.site for e in edges if e.site[-1:] == ("$ref",)), closing.site)
+    return Finding(
+        site,
+        "this $ref makes a cycle that never moves to a child value ("
+        + " -> ".join(loop)
+        + "): checking any value would recurse forever; a recursive schema must go through "
+        "properties, items or another keyword that descends into the value",
+    )

@@ -1,0 +1,108 @@
+"""What `generate` wrote, recorded outside the output folder: the only evidence it skips work on.
+
+A generated file's header (its ``contract-sha256`` and ``output-sha256`` lines) is written by
+toolshape, but anyone who edits the file can write it again: it proves nothing. So `generate`
+reuses a file on disk only when this cache, kept in the user's cache folder, says that for
+these contract bytes, this generator and these templates, toolshape wrote exactly the bytes
+now on disk (their sha256). An edited file no longer has that sha256 and is generated again.
+
+The cache is an optimisation and nothing more: absent, corrupt or unwritable, it is ignored
+and everything is generated afresh. `check` never reads it.
+
+Where: ``$TOOLSHAPE_CACHE_DIR`` when set (empty turns the cache off), else
+``$XDG_CACHE_HOME/toolshape``, else ``~/.cache/toolshape``. One small JSON file per
+contract version, ``<key[:2]>/<key>.json``; delete the folder at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+ENV_VAR = "TOOLSHAPE_CACHE_DIR"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The sha256 of the module and of the tests toolshape wrote for one contract version."""
+
+    module_sha256: str
+    test_sha256: str
+
+
+def folder() -> Path | None:
+    """The cache folder (it may not exist yet), or None when the cache is off."""
+    explicit = os.environ.get(ENV_VAR)
+    if explicit is not None:
+        return Path(explicit) if explicit.strip() else None
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if xdg and os.path.isabs(xdg):  # the XDG spec says to ignore a relative path
+        return Path(xdg) / "toolshape"
+    try:
+        return Path.home() / ".cache" / "toolshape"
+    except RuntimeError:  # no home folder to be found
+        return None
+
+
+def key(contract_digest: str, label: str, relative: PurePosixPath) -> str:
+    """The entry name for one contract version: its digest (contract bytes, generator and
+    templates) and what else reaches the output (the label in headers, the module path)."""
+    return hashlib.sha256(f"{contract_digest}\0{label}\0{relative.as_posix()}".encode()).hexdigest()
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _path(base: Path, name: str) -> Path:
+    return base / name[:2] / f"{name}.json"
+
+
+def lookup(name: str) -> Entry | None:
+    """The entry recorded under ``name``; None when there is none or it cannot be read."""
+    base = folder()
+    if base is None:
+        return None
+    try:
+        data = json.loads(_path(base, name).read_bytes())
+    except (OSError, ValueError):  # absent, unreadable, or not JSON (corrupt): generate afresh
+        return None
+    if not isinstance(data, dict):
+        return None
+    module, test = data.get("module"), data.get("test")
+    if not (
+        isinstance(module, str) and isinstance(test, str) and _SHA256.fullmatch(module) and _SHA256.fullmatch(test)
+    ):
+        return None
+    return Entry(module, test)
+
+
+def record(entries: dict[str, Entry]) -> None:
+    """Record ``entries`` (key -> entry); failures are ignored (the cache is only an optimisation).
+
+    Each entry is written atomically, so a concurrent run or an interruption leaves an
+    entry old, new or absent, never half-written."""
+    base = folder()
+    if base is None:
+        return
+    for name, entry in sorted(entries.items()):
+        target = _path(base, name)
+        text = json.dumps({"module": entry.module_sha256, "test": entry.test_sha256}, sort_keys=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".entry.", suffix=".tmp")
+            try:
+                with os.fdopen(handle, "w", encoding="ascii") as stream:
+                    stream.write(text)
+                os.replace(temporary, target)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError:  # read-only home, full disk, a file where the folder goes: no cache
+            return

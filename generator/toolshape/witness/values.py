@@ -1,0 +1,576 @@
+"""Accepted values for a schema, each confirmed by the reference evaluator.
+
+A schema is read as a *conjunction*: the schema itself, the subschemas ``allOf`` and
+``$ref`` add to it, one branch of each ``anyOf``/``oneOf`` and one side of each
+``if`` (``if`` and ``then``, or ``else``) chosen per alternative. From the keywords of
+one alternative, all together, candidates are built (strings for every pattern, length
+bound, format and enum at once; numbers on the common grid of every ``multipleOf``
+between the tightest bounds; arrays and objects item by item, key by key, each built
+the same way). A candidate is only returned after :func:`toolshape.contract.reference.errors_of`
+accepted it against the whole schema, so ``oneOf`` (exactly one branch), ``not`` and
+the else-side of an ``if`` are enforced by that confirmation; ``not`` of a pattern or of
+a format is also used while building (an excluded pattern, an invalid format sample).
+
+All work counts against one :class:`~toolshape.witness.budget.Budget` per contract; when
+it runs out, the engine returns what it has and ``budget.exhausted`` says so, so that
+the caller can warn instead of failing or guessing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from fractions import Fraction
+from typing import Any
+
+from ..contract.checker import is_integer, is_number, json_equal
+from ..schema.pointers import ref_path, resolve
+from ..contract.reference import errors_of
+from . import sources
+from .budget import SEARCH_COST, Budget
+
+#: How many `$ref`s and nested values deep a value is built (recursive schemas stop here).
+MAX_DEPTH = 6
+#: At most this many alternatives (union branches times if-sides) per conjunction.
+MAX_ALTERNATIVES = 24
+#: The most items or keys of an array or object the engine builds (bigger bounds are not materialised).
+MAX_SIZE = 4096
+#: The longest string the engine builds.
+MAX_STRING = 100_001
+#: The JSON types, in the order the engine tries them when a schema does not say.
+KINDS = ("string", "integer", "boolean", "null", "number", "array", "object")
+
+Schema = Any
+#: A schema object (a JSON object).
+Obj = dict[str, Any]
+
+
+class Engine:
+    """Builds confirmed accepted values for subschemas of one root (which resolves ``$ref``)."""
+
+    def __init__(self, root: Any, budget: Budget | None = None) -> None:
+        self.root = root
+        self.budget = budget or Budget()
+        self._memo: dict[tuple[tuple[int, ...], int, int], tuple[list[Any], list[Any]]] = {}
+
+    # -- public ---------------------------------------------------------------------
+
+    def accepted(self, schema: Schema, count: int = 1, *, extra: Sequence[Any] = ()) -> list[Any]:
+        """Up to ``count`` distinct values ``schema`` accepts, most natural first; ``extra``
+        are tried first (a property's examples, values seen in the contract's examples)."""
+        return self.conjunction([schema], count, extra=extra)
+
+    def conjunction(
+        self, schemas: Sequence[Schema], count: int = 1, *, extra: Sequence[Any] = (), depth: int = 0
+    ) -> list[Any]:
+        """Up to ``count`` distinct values every one of ``schemas`` accepts."""
+        key = (tuple(id(s) for s in schemas), count, depth)
+        if not extra and key in self._memo:
+            return list(self._memo[key][0])
+        found: list[Any] = []
+        tried: set[str] = set()
+        for candidate in itertools.chain(extra, self._candidates(list(schemas), depth)):
+            text = _key(candidate)
+            if text in tried:
+                continue
+            tried.add(text)
+            if not self.budget.spend():
+                break
+            if self.confirms(schemas, candidate):
+                found.append(candidate)
+                if len(found) >= count:
+                    break
+        if not extra:
+            self._memo[key] = (found, list(schemas))  # the schemas keep their ids alive
+        return list(found)
+
+    def confirms(self, schemas: Sequence[Schema], value: Any) -> bool:
+        """Whether the reference evaluator accepts ``value`` against every schema."""
+        try:
+            return all(not errors_of(s, value, "", root=self.root) for s in schemas)
+        except (RecursionError, KeyError, IndexError, TypeError, ValueError):
+            return False
+
+    def near_misses(self, schema: Obj, count: int = 1) -> list[str]:
+        """Strings that fail ``schema`` only by its ``pattern`` (confirmed): one character off,
+        or one too few or too many, within the length bounds."""
+        pattern = schema.get("pattern")
+        if not isinstance(pattern, str):
+            return []
+        low, high = _length_bounds([schema])
+        search = sources.pattern_near_misses(
+            pattern, min_length=low, max_length=high, count=count * 4, steps=self.budget.grant()
+        )
+        self._settle(search)
+        found = [s for s in search.found if self._only(schema, s, "pattern")]
+        return found[:count]
+
+    def format_misses(self, schema: Obj, count: int = 1) -> list[str]:
+        """Strings that fail ``schema`` only by its ``format`` (confirmed)."""
+        name = schema.get("format")
+        if not isinstance(name, str):
+            return []
+        low, high = _length_bounds([schema])
+        return [s for s in sources.format_invalid(name, low, high) if self._only(schema, s, "format")][:count]
+
+    def _only(self, schema: Obj, value: Any, code: str) -> bool:
+        if not self.budget.spend():
+            return False
+        try:
+            return errors_of(schema, value, "", root=self.root) == {("", code)}
+        except (RecursionError, KeyError, IndexError, TypeError, ValueError):
+            return False
+
+    def _settle(self, search: sources.Found) -> None:
+        """Account for a pattern search: its cost is spent; an unfinished one is noted (for the warning)."""
+        self.budget.spend(min(self.budget.left, SEARCH_COST))
+        if not search.complete:
+            self.budget.searches_cut = True
+
+    # -- candidates -------------------------------------------------------------------
+
+    def _candidates(self, schemas: list[Schema], depth: int) -> Iterator[Any]:
+        """Unconfirmed candidates for the conjunction of ``schemas``, alternative by alternative."""
+        if depth > MAX_DEPTH:
+            return
+        for flat, negated in itertools.islice(self._alternatives(schemas, depth), MAX_ALTERNATIVES):
+            if self.budget.exhausted:
+                return
+            yield from self._typed(flat, negated, depth)
+
+    def _alternatives(self, schemas: list[Schema], depth: int) -> Iterator[tuple[list[Obj], list[Any]]]:
+        """Each way to satisfy the applicators: (plain schemas that all hold, schemas that must not)."""
+        flat: list[Obj] = []
+        negated: list[Any] = []
+        seen: set[int] = set()
+        # Per union or if: the options, each (schemas that hold, schemas that must not).
+        choices: list[list[tuple[list[Schema], list[Schema]]]] = []
+        queue = list(schemas)
+        while queue:
+            schema = queue.pop(0)
+            if schema is True or id(schema) in seen:
+                continue
+            if not isinstance(schema, dict):
+                return  # false (or not a schema): no value at all
+            seen.add(id(schema))
+            flat.append(schema)
+            if "$ref" in schema:
+                try:
+                    queue.append(resolve(self.root, ref_path(schema["$ref"])))
+                except (KeyError, IndexError, TypeError, ValueError):
+                    return
+            queue.extend(schema.get("allOf", []))
+            if isinstance(schema.get("anyOf"), list):
+                choices.append([([branch], []) for branch in schema["anyOf"]])
+            if isinstance(schema.get("oneOf"), list):
+                branches = schema["oneOf"]
+                choices.append([([b], [o for o in branches if o is not b]) for b in branches])
+            if "not" in schema:
+                negated.append(schema["not"])
+            if "if" in schema:
+                choices.append(
+                    [([schema["if"], schema.get("then", True)], []), ([schema.get("else", True)], [schema["if"]])]
+                )
+        if not choices:
+            yield flat, negated
+            return
+        for picked in itertools.islice(itertools.product(*choices), MAX_ALTERNATIVES):
+            more = [s for option in picked for s in option[0]]
+            avoided = [s for option in picked for s in option[1]]
+            own = {id(s) for s in flat}
+            for inner, inner_negated in self._alternatives(more, depth):
+                yield flat + [s for s in inner if id(s) not in own], negated + avoided + inner_negated
+
+    def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
+        """Candidates from the keywords of one alternative (no applicators left)."""
+        fixed = [s for s in flat if "const" in s or "enum" in s]
+        for schema in flat:
+            yield from _annotated(schema)
+        if fixed:
+            first = fixed[0]
+            yield from ([first["const"]] if "const" in first else list(first.get("enum", [])))
+            return
+        for kind in _kinds(flat, negated):
+            if self.budget.exhausted:
+                return
+            if kind == "null":
+                yield None
+            elif kind == "boolean":
+                yield from (False, True)
+            elif kind == "string":
+                yield from self._strings(flat, negated)
+            elif kind in ("integer", "number"):
+                yield from _numbers(flat, kind, negated)
+            elif kind == "array":
+                yield from self._arrays(flat, depth)
+            elif kind == "object":
+                yield from self._objects(flat, negated, depth)
+
+    # -- strings ----------------------------------------------------------------------
+
+    def _strings(self, flat: list[Obj], negated: list[Any]) -> Iterator[str]:
+        low, high = _length_bounds(flat)
+        if high is not None and high < low:
+            return
+        patterns = sorted({s["pattern"] for s in flat if isinstance(s.get("pattern"), str)})
+        excluded = sorted(
+            {n["pattern"] for n in negated if _only_keys(n, {"pattern", "type"}) and isinstance(n.get("pattern"), str)}
+        )
+        formats = sorted({s["format"] for s in flat if isinstance(s.get("format"), str)})
+        for name in formats:
+            yield from sources.format_valid(name, low, high)
+        for n in negated:
+            if _only_keys(n, {"format", "type"}) and isinstance(n.get("format"), str):
+                yield from sources.format_invalid(n["format"], low, high)
+        if patterns or excluded:
+            search = sources.pattern_strings(
+                patterns, excluded=excluded, min_length=low, max_length=high, count=6, steps=self.budget.grant()
+            )
+            self._settle(search)
+            yield from search.found
+        if low > MAX_STRING:
+            return
+        top = high if high is not None else max(low, 8)
+        for length in sorted({low, min(top, max(low, 1)), min(top, max(low, 5)), top}):
+            for unit in ("a", "x", "A", "0", "ab", "a1", "-", "é"):
+                yield (unit * length)[:length]
+
+    # -- arrays ------------------------------------------------------------------------
+
+    def _arrays(self, flat: list[Obj], depth: int) -> Iterator[list[Any]]:
+        low = max((_int(s.get("minItems"), 0) for s in flat), default=0)
+        highs = [_int(s["maxItems"], 0) for s in flat if "maxItems" in s]
+        high = min(highs) if highs else None
+        if (high is not None and high < low) or low > MAX_SIZE:
+            return
+        prefix: list[list[Schema]] = []
+        for schema in flat:
+            for i, sub in enumerate(schema.get("prefixItems", [])):
+                while len(prefix) <= i:
+                    prefix.append([])
+                prefix[i].append(sub)
+        items = [s["items"] for s in flat if "items" in s]
+        contains = [s for s in flat if "contains" in s]
+        needed = max((_int(s.get("minContains"), 1) for s in contains), default=0)
+        unique = any(s.get("uniqueItems") is True for s in flat)
+        if low == 0 and needed == 0:
+            yield []
+        for length in sorted({max(low, needed), max(low, needed, 1)}):
+            if high is not None and length > high:
+                continue
+            built = self._array(prefix, items, contains, needed, length, unique, depth)
+            if built is not None:
+                yield built
+
+    def _array(
+        self,
+        prefix: list[list[Schema]],
+        items: list[Schema],
+        contains: list[Obj],
+        needed: int,
+        length: int,
+        unique: bool,
+        depth: int,
+    ) -> list[Any] | None:
+        """``length`` items: the first ``needed`` match every ``contains``, the others (when a
+        ``maxContains`` is set) match none; prefix positions get their prefixItems."""
+        limited = any("maxContains" in s for s in contains)
+        result: list[Any] = []
+        for i in range(length):
+            where = prefix[i] if i < len(prefix) else items
+            wanted = list(where)
+            if i < needed:
+                wanted += [s["contains"] for s in contains]
+            elif limited:
+                wanted += [{"not": s["contains"]} for s in contains]
+            pool = self.conjunction(wanted, len(result) + 1 if unique else 1, depth=depth + 1)
+            pick = next((p for p in pool if not unique or not any(json_equal(p, r) for r in result)), None)
+            if pick is None:
+                return None
+            result.append(pick)
+        return result
+
+    # -- objects -------------------------------------------------------------------------
+
+    def _objects(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[dict[str, Any]]:
+        properties: dict[str, list[Schema]] = {}
+        for schema in flat:
+            for key, sub in schema.get("properties", {}).items():
+                properties.setdefault(key, []).append(sub)
+        required: list[str] = []
+        for schema in flat:
+            required += [k for k in schema.get("required", []) if k not in required]
+        dependents: dict[str, list[str]] = {}
+        for schema in flat:
+            for key, needs in schema.get("dependentRequired", {}).items():
+                dependents.setdefault(key, []).extend(needs)
+        low = max((_int(s.get("minProperties"), 0) for s in flat), default=0)
+        highs = [_int(s["maxProperties"], 0) for s in flat if "maxProperties" in s]
+        high = min(highs) if highs else None
+        if low > MAX_SIZE:
+            return
+        keys = _closure(required, dependents)
+        minimal = self._object(flat, keys, properties, low, depth)
+        if minimal is not None:
+            yield minimal
+        everything = _closure(keys + [k for k in properties if k not in keys], dependents)
+        if high is not None:
+            everything = (
+                _closure(keys, dependents) + [k for k in everything if k not in keys][: max(high - len(keys), 0)]
+            )
+        if everything != keys:
+            rich = self._object(flat, everything, properties, low, depth, optional=set(everything) - set(keys))
+            if rich is not None:
+                yield rich
+        for key in properties:  # one optional key at a time: for a dependentSchemas or an if on it
+            if key not in keys and (high is None or len(keys) < high):
+                one = self._object(flat, _closure(keys + [key], dependents), properties, low, depth)
+                if one is not None:
+                    yield one
+        for schema in negated:  # a schema that must not hold (a failed if, another oneOf branch)
+            for key, sub in schema.get("properties", {}).items() if isinstance(schema, dict) else ():
+                if key in keys or key in properties:
+                    wanted = keys if key in keys else _closure(keys + [key], dependents)
+                    other = self._object(flat, wanted, properties, low, depth, avoid={key: [{"not": sub}]})
+                    if other is not None:
+                        yield other
+
+    def _object(
+        self,
+        flat: list[Obj],
+        keys: list[str],
+        properties: dict[str, list[Schema]],
+        low: int,
+        depth: int,
+        optional: AbstractSet[str] = frozenset(),
+        avoid: Mapping[str, list[Schema]] | None = None,
+    ) -> dict[str, Any] | None:
+        """An object with ``keys`` (those in ``optional`` only when a value is found), filled up
+        to ``low`` keys; ``avoid``: more schemas a key's value must pass."""
+        result: dict[str, Any] = {}
+        for key in keys:
+            value = self._member(flat, key, properties, depth, (avoid or {}).get(key, []))
+            if value is _NONE:
+                if key in optional:
+                    continue
+                return None
+            result[key] = value
+        if len(result) < low:
+            names = self._names(flat, low - len(result) + len(properties), depth)
+            for name in names:
+                if len(result) >= low:
+                    break
+                if name in result:
+                    continue
+                value = self._member(flat, name, properties, depth)
+                if value is not _NONE:
+                    result[name] = value
+            if len(result) < low:
+                return None
+        extra = [s for s in flat if any(k in result for k in s.get("dependentSchemas", {}))]
+        if extra and depth <= MAX_DEPTH:
+            deps = [sub for s in extra for k, sub in s["dependentSchemas"].items() if k in result]
+            if not self.confirms(deps, result):
+                merged = self.conjunction([*flat, *deps], 1, extra=[], depth=depth + 1) if depth < MAX_DEPTH else []
+                return merged[0] if merged and isinstance(merged[0], dict) else result
+        return result
+
+    def _member(
+        self, flat: list[Obj], key: str, properties: dict[str, list[Schema]], depth: int, more: Sequence[Schema] = ()
+    ) -> Any:
+        """A value for ``key``: its properties, the patternProperties it matches, or else
+        additionalProperties, of every schema of the alternative."""
+        wanted: list[Schema] = list(properties.get(key, [])) + list(more)
+        for schema in flat:
+            matched = False
+            for pattern, sub in schema.get("patternProperties", {}).items():
+                if self.confirms([{"pattern": pattern}], key):
+                    wanted.append(sub)
+                    matched = True
+            if key not in schema.get("properties", {}) and not matched and "additionalProperties" in schema:
+                wanted.append(schema["additionalProperties"])
+        found = self.conjunction(wanted or [True], 1, depth=depth + 1)
+        return found[0] if found else _NONE
+
+    def _names(self, flat: list[Obj], count: int, depth: int) -> list[str]:
+        """Key names for minProperties: allowed by every propertyNames, patternProperties first."""
+        rules = [s["propertyNames"] for s in flat if "propertyNames" in s]
+        found: list[str] = []
+        for schema in flat:
+            for pattern in schema.get("patternProperties", {}):
+                found += [
+                    s
+                    for s in self.conjunction([{"type": "string", "pattern": pattern}, *rules], 2, depth=depth + 1)
+                    if isinstance(s, str)
+                ]
+        names = [f"key_{i}" for i in range(count)] + list("abcdefgh")
+        found += [n for n in names if not rules or self.confirms(rules, n)]
+        if len(found) < count and rules:
+            found += [
+                s for s in self.conjunction([{"type": "string"}, *rules], count, depth=depth + 1) if isinstance(s, str)
+            ]
+        return list(dict.fromkeys(found))
+
+
+class _NoValue:
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+
+_NONE: Any = _NoValue()
+
+
+def _annotated(schema: Obj) -> list[Any]:
+    """The schema's own examples and default: the most natural values, when they pass."""
+    found: list[Any] = []
+    if isinstance(schema.get("examples"), list):
+        found += schema["examples"]
+    if "default" in schema:
+        found.append(schema["default"])
+    return found
+
+
+def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
+    """The JSON types a value may have: those every ``type`` allows, minus those a ``not``
+    forbids outright; inferred from the keywords when no ``type`` says."""
+    allowed = list(KINDS)
+    for schema in flat:
+        if "type" in schema:
+            kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            allowed = [k for k in allowed if k in kinds or (k == "integer" and "number" in kinds)]
+    for schema in negated:
+        if _only_keys(schema, {"type"}):
+            kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            allowed = [k for k in allowed if k not in kinds and not (k == "integer" and "number" in kinds)]
+    if "integer" in allowed and "number" in allowed:
+        allowed.remove("integer")  # the numbers tried include integers: try them only once
+    hinted = [k for k in _hinted(flat) if k in allowed]
+    return hinted + [k for k in allowed if k not in hinted]
+
+
+def _hinted(flat: list[Obj]) -> list[str]:
+    hints: list[str] = []
+    for schema in flat:
+        if any(
+            k in schema for k in ("properties", "required", "patternProperties", "minProperties", "dependentRequired")
+        ):
+            hints.append("object")
+        if any(k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")):
+            hints.append("array")
+        if any(k in schema for k in ("pattern", "minLength", "maxLength", "format")):
+            hints.append("string")
+        if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
+            hints.append("integer")
+            hints.append("number")
+    return list(dict.fromkeys(hints))
+
+
+def _only_keys(schema: Any, keys: set[str]) -> bool:
+    return (
+        isinstance(schema, dict)
+        and bool(schema)
+        and set(schema) <= keys
+        and any(k in schema for k in keys - {"type"} or keys)
+    )
+
+
+def _length_bounds(flat: Sequence[Obj]) -> tuple[int, int | None]:
+    low = max((_int(s.get("minLength"), 0) for s in flat), default=0)
+    highs = [_int(s["maxLength"], 0) for s in flat if "maxLength" in s]
+    return low, (min(highs) if highs else None)
+
+
+def _int(value: Any, default: int) -> int:
+    return int(value) if is_integer(value) and is_number(value) else default
+
+
+def _closure(keys: list[str], dependents: dict[str, list[str]]) -> list[str]:
+    """``keys`` and every key dependentRequired makes them need, in order."""
+    result = list(keys)
+    for key in result:
+        result += [k for k in dependents.get(key, []) if k not in result]
+    return result
+
+
+def _fraction(number: Any) -> Fraction:
+    return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
+
+
+def _numbers(flat: list[Obj], kind: str, negated: Sequence[Any] = ()) -> Iterator[float]:
+    """Numbers on the grid of every multipleOf (integers for ``integer``), inside every bound;
+    also just past the bounds of the schemas that must not hold (the other oneOf branches)."""
+    step = Fraction(1) if kind == "integer" else None
+    for schema in flat:
+        m: Any = schema.get("multipleOf")
+        if is_number(m) and m > 0:
+            f = _fraction(m)
+            step = f if step is None else _lcm(step, f)
+    lows: list[tuple[Fraction, bool]] = []
+    highs: list[tuple[Fraction, bool]] = []
+    for schema in flat:
+        for keyword, exclusive, into in (
+            ("minimum", False, lows),
+            ("exclusiveMinimum", True, lows),
+            ("maximum", False, highs),
+            ("exclusiveMaximum", True, highs),
+        ):
+            if is_number(schema.get(keyword)):
+                into.append((_fraction(schema[keyword]), exclusive))
+    low = max(lows, key=lambda b: (b[0], b[1])) if lows else None
+    high = min(highs, key=lambda b: (b[0], not b[1])) if highs else None
+    anchors: list[Fraction] = [Fraction(0), Fraction(1), Fraction(10)]
+    if low is not None:
+        anchors += [low[0], low[0] + 1, low[0] + Fraction(1, 2)]
+    if high is not None:
+        anchors += [high[0], high[0] - 1, high[0] - Fraction(1, 2)]
+    if low is not None and high is not None:
+        anchors.append((low[0] + high[0]) / 2)
+    for schema in negated:
+        for keyword in (
+            ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum") if isinstance(schema, dict) else ()
+        ):
+            if is_number(schema.get(keyword)):
+                bound = _fraction(schema[keyword])
+                anchors += [bound - 1, bound + 1, bound - Fraction(1, 2), bound + Fraction(1, 2)]
+    for anchor in anchors:
+        for value in _snapped(anchor, step, low, high):
+            yield _as_json(value, kind)
+
+
+def _snapped(
+    anchor: Fraction, step: Fraction | None, low: tuple[Fraction, bool] | None, high: tuple[Fraction, bool] | None
+) -> list[Fraction]:
+    """The anchor, moved onto the grid and inside the bounds when it can be."""
+    values = [anchor]
+    if step is not None:
+        values = [math.ceil(anchor / step) * step, math.floor(anchor / step) * step]
+    out = []
+    for value in values:
+        if low is not None and (value < low[0] or (low[1] and value == low[0])):
+            value = low[0] if step is None else (math.floor(low[0] / step) + 1) * step
+            if step is None and low[1]:
+                value = low[0] + (Fraction(1, 2) if high is None else min(Fraction(1, 2), (high[0] - low[0]) / 2))
+        if high is not None and (value > high[0] or (high[1] and value == high[0])):
+            continue
+        out.append(value)
+    return out
+
+
+def _lcm(a: Fraction, b: Fraction) -> Fraction:
+    """The least common multiple of two positive fractions."""
+    numerator = a.numerator * b.numerator // math.gcd(a.numerator, b.numerator)
+    return Fraction(numerator, math.gcd(a.denominator, b.denominator))
+
+
+def _as_json(value: Fraction, kind: str) -> float:
+    if value.denominator == 1 and (kind == "integer" or abs(value) < 2**53):
+        return int(value)
+    return float(value)
+
+
+def _key(value: Any) -> str:
+    """Canonical JSON (1 and 1.0, true and 1 stay apart): to try each candidate once."""
+    return json.dumps(value, sort_keys=True, default=repr) + type(value).__name__
