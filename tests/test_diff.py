@@ -37,6 +37,7 @@ from toolshape.contract import checker as contract, reference, source
 from toolshape.project import pipeline
 from toolshape.review import diff
 from toolshape.contract.errors import ContractError
+from toolshape.schema.values import is_integer, is_number
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT_FILES = sorted(p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
@@ -638,14 +639,14 @@ def edits(path: Path) -> list[Edit]:
     def site_with(test: Callable[[dict], bool]) -> tuple[tuple, str, dict] | None:
         return next((s for s in sites if isinstance(s[2], dict) and test(s[2])), None)
 
-    site = site_with(lambda s: contract.is_integer(s.get("maxLength")))
+    site = site_with(lambda s: is_integer(s.get("maxLength")))
     if site:
         n = int(site[2]["maxLength"])
         low = int(site[2].get("minLength", 0))
         edited, value = first_valid(data, site[0], "maxLength", [max(n // 2, low, 1), n - 1, n + 10])
         if edited is not None:
             found.append(Edit(original, f"maxLength {n} -> {value} on {site[1]}", edited, (site[1],), True, ("breaking" if value < n else "widening",)))
-    site = site_with(lambda s: contract.is_number(s.get("minimum")))
+    site = site_with(lambda s: is_number(s.get("minimum")))
     if site:
         m = site[2]["minimum"]
         step = site[2].get("multipleOf", 1)  # a bound moved by less than the step may let no new value through

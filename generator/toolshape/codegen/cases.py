@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import reference
-from ..contract.checker import Contract, is_integer, json_equal
+from ..contract.checker import Contract
+from ..schema.values import is_integer, json_equal
 from ..contract.errors import Problem
 from ..schema.pointers import ref_path, resolve
 from ..contract.reference import errors_of, evaluate

@@ -21,6 +21,7 @@ from .errors import ContractError, Problem
 from . import unfolding
 from ..schema.pointers import ref_path, resolve
 from .source import Document
+from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
 
 Path = tuple[str | int, ...]
 
@@ -154,45 +155,6 @@ def suggest(word: str, known: tuple[str, ...]) -> str:
         return f"; did you mean '{lowered[word.lower()]}'?"
     close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
-
-
-def is_number(value: object) -> bool:
-    """JSON's idea of a number: bool is not one, NaN and infinities are not either."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return True
-    return isinstance(value, float) and math.isfinite(value)
-
-
-def is_integer(value: object) -> bool:
-    """JSON Schema's integer: 1.0 counts."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-def json_type(value: object) -> str:
-    """The JSON type name of a loaded YAML value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "integer" if is_integer(value) else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def type_allows(types: tuple[str, ...] | None, value: object) -> bool:
-    """Whether a ``type`` keyword (None: absent) admits ``value``."""
-    if types is None:
-        return True
-    kind = json_type(value)
-    return kind in types or (kind == "integer" and "number" in types)
 
 
 class _Checker:
@@ -875,19 +837,6 @@ def _ceil_above(keyword: str, bound: float) -> int:
 
 def _floor_below(keyword: str, bound: float) -> int:
     return math.ceil(bound) - 1 if keyword == "exclusiveMaximum" else math.floor(bound)
-
-
-def json_equal(a: object, b: object) -> bool:
-    """Equality as JSON means it: true is not 1, 1 is 1.0, containers compare deeply."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if is_number(a) and is_number(b):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
 
 
 def check(document: Document) -> Contract:

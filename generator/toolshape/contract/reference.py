@@ -19,7 +19,7 @@ import uuid
 from fractions import Fraction
 from typing import Any, Iterator
 
-from .checker import is_integer, is_number, json_equal
+from ..schema.values import is_integer, is_number, json_equal
 from ..regex import translate as translate_pattern
 from ..schema.pointers import ref_path, resolve
 

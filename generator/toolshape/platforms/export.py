@@ -88,7 +88,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..contract.checker import Contract, json_equal, json_type
+from ..contract.checker import Contract
+from ..schema.values import json_equal, json_type
 from ..contract.errors import Problem
 
 Path = tuple[str | int, ...]

@@ -48,14 +48,8 @@ import yaml
 
 from ..contract import checker as contract_module
 from ..contract import source
-from ..contract.checker import (
-    FORMATS,
-    ONE_SCHEMA,
-    SCHEMA_KEYWORDS,
-    SCHEMA_LISTS,
-    TOOL_NAME_RE,
-    json_equal,
-)
+from ..contract.checker import FORMATS, ONE_SCHEMA, SCHEMA_KEYWORDS, SCHEMA_LISTS, TOOL_NAME_RE
+from ..schema.values import json_equal
 from ..contract.errors import ContractError
 
 SchemaPath = tuple[str, ...]

@@ -81,6 +81,7 @@ from ..codegen import cases, render
 from ..contract import checker as contract, reference, source
 from ..project import pipeline
 from ..contract.errors import ContractError, Problem
+from ..schema.values import is_integer, is_number, json_equal
 from ..witness import budget, sources
 from ..witness.values import Engine
 
@@ -668,15 +669,15 @@ def _overlap(before: list, after: list) -> bool:
     Without a shared member, undoing one member alone would leave an empty list
     (which refuses everything), so the keyword is one change: "[a] -> [b]".
     """
-    return any(contract.json_equal(a, b) and type(a) is type(b) for a in before for b in after)
+    return any(json_equal(a, b) and type(a) is type(b) for a in before for b in after)
 
 
 def _members(here: Parts, parts: Parts, before: list, after: list, what: str, out: list[_Pending], *, as_list: bool = False) -> None:
     for member in after:
-        if not any(contract.json_equal(member, m) and type(member) is type(m) for m in before):
+        if not any(json_equal(member, m) and type(member) is type(m) for m in before):
             out.append(_Pending(here, parts, f"{what} {_show(member)} added", undo=_member_remover(here, member, as_list), member=(member,)))
     for member in before:
-        if not any(contract.json_equal(member, m) and type(member) is type(m) for m in after):
+        if not any(json_equal(member, m) and type(member) is type(m) for m in after):
             out.append(_Pending(here, parts, f"{what} {_show(member)} removed", undo=_member_adder(here, member, as_list), member=(member,)))
     if [_dump(m) for m in before] != [_dump(m) for m in after] and sorted(map(_dump, before)) == sorted(map(_dump, after)):
         out.append(_Pending(here, parts, f"order of {'enum members' if what == 'value' else 'types'} changed (no validation effect)", annotation=True))
@@ -750,7 +751,7 @@ def _member_remover(parts: Parts, member: Any, as_list: bool) -> Callable[[Any],
     def undo(root: Any) -> None:
         parent = _node(root, parts[:-1])
         values = _as_list(parent.get(parts[-1], [])) if as_list else list(parent.get(parts[-1], []))
-        values = [m for m in values if not (contract.json_equal(m, member) and type(m) is type(member))]
+        values = [m for m in values if not (json_equal(m, member) and type(m) is type(member))]
         parent[parts[-1]] = values
 
     return undo
@@ -1333,7 +1334,7 @@ def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, 
             return _keyword_added_or_removed(keyword, before, after, REASON_SAMPLED)
         return _Decision(not _members_in(old_enum, new_enum), not _members_in(new_enum, old_enum))
     if keyword == "const" and "const" in before and "const" in after:
-        if contract.json_equal(before["const"], after["const"]):
+        if json_equal(before["const"], after["const"]):
             return _Decision(False, False)  # 1 -> 1.0
         return None
     if keyword == "required":
@@ -1402,7 +1403,7 @@ def _within(inner: _Range, outer: _Range) -> bool:
 
 
 def _members_in(inner: list[Any], outer: list[Any]) -> bool:
-    return all(any(contract.json_equal(a, b) for b in outer) for a in inner)
+    return all(any(json_equal(a, b) for b in outer) for a in inner)
 
 
 # -- instance places and crafted values -------------------------------------------------------
@@ -1621,10 +1622,10 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
                 found.extend(samples)
                 found.extend(_splices(strings[:4], samples[:6]))
     for schema in dicts:  # numbers at and around each bound
-        step = schema.get("multipleOf") if contract.is_number(schema.get("multipleOf")) else None
+        step = schema.get("multipleOf") if is_number(schema.get("multipleOf")) else None
         for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             bound = schema.get(keyword)
-            if contract.is_number(bound):
+            if is_number(bound):
                 for delta in (0, -1, 1, -0.5, 0.5, *((-step, step) if step else ())):
                     found.append(_number(bound + delta))
         if step:
@@ -1692,7 +1693,7 @@ def _number(value: float) -> float:
 
 
 def _is_count(value: Any) -> bool:
-    return contract.is_integer(value) and value >= 0
+    return is_integer(value) and value >= 0
 
 
 def _key_paths(value: Any, parts: Parts = ()) -> Iterator[Parts]:

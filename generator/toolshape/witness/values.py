@@ -26,7 +26,7 @@ from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from typing import Any
 
-from ..contract.checker import is_integer, is_number, json_equal
+from ..schema.values import is_integer, is_number, json_equal
 from ..schema.pointers import ref_path, resolve
 from ..contract.reference import errors_of
 from . import sources
