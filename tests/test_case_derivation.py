@@ -7,16 +7,14 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
 from toolshape.codegen import cases
 from toolshape.contract import checker as contract, reference, source
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
 import synth  # noqa: E402
+from support import ROOT
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/contracts/large_order.yaml"]
 

@@ -38,6 +38,7 @@ from toolshape.contract import checker as contract
 from toolshape.project import pipeline
 from toolshape.contract.errors import ContractError
 from toolshape.contract.source import Document
+from support import ENV
 
 # -- Where the suite is ------------------------------------------------------------
 
@@ -353,7 +354,7 @@ def outcome(group: Group) -> Outcome:
     if group.key in _OUTCOMES:
         return _OUTCOMES[group.key]
     if _ENV is None:
-        _ENV = render.environment()
+        _ENV = ENV
     data = wrap(group.schema)
     result = Outcome(contract=data)
     label = f"conformance/{group.file.replace('/', '_').removesuffix('.json')}_{group.index}.py"

@@ -20,8 +20,8 @@ import pytest
 
 from toolshape.cli import main
 from toolshape.codegen.render import BUILTIN_TEMPLATES
+from support import ENV, ROOT
 
-REPO = Path(__file__).resolve().parents[1]
 SUBSET = ("get_weather.yaml", "billing/transfer_funds.yaml")
 LICENCE = (
     "# Copyright (c) ACME Corp. All rights reserved.\n"
@@ -50,7 +50,7 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in SUBSET:
         target = tmp_path / "contracts" / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / "contracts" / name, target)
+        shutil.copyfile(ROOT / "contracts" / name, target)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -212,7 +212,7 @@ def test_sliced_or_edited_code_is_raw_text_again() -> None:
     from toolshape.codegen import render
     from toolshape.codegen.literals import literal
 
-    env = render.environment()
+    env = ENV
     for template in ("{{ x[1:-1] }}", "{{ x.strip() }}", "{{ x.replace('a', 'b') }}", "{{ x + 'y' }}"):
         with pytest.raises(render.RenderError):
             env.from_string(template).render(x=literal('x"; import os; os.system("id"); y = "'))

@@ -32,17 +32,15 @@ from typing import Any
 
 import pytest
 import yaml
-from toolshape.codegen import model, render
 from toolshape.contract import checker as contract, reference, source
 from toolshape.project import pipeline
 from toolshape.review import diff
 from toolshape.contract.errors import ContractError
 from toolshape.schema.values import is_integer, is_number
+from support import ENV, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 CONTRACT_FILES = sorted(p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
 CONTRACT_IDS = [p.relative_to(ROOT / "contracts").as_posix() for p in CONTRACT_FILES]
-ENV = render.environment()
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -992,7 +990,6 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(path: Path
     assert [line for line in removed if not _BASE_LINES.match(line)] == []
     rows = [line for line in added if not _BASE_LINES.match(line)]
     assert rows and all(f"'{ADDED_KEY}" in line or f'"{ADDED_KEY}' in line or f"/{ADDED_KEY}" in line for line in rows), rows
-
 
 
 def test_an_overlapping_pattern_swap_is_both_with_a_witness_each_way() -> None:

@@ -53,7 +53,6 @@ import importlib
 import importlib.util
 import json
 import os
-import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -71,11 +70,9 @@ from differential_strategies import (
     Builder,
     mutants,
 )
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 EXAMPLES = int(os.environ.get("TOOLSHAPE_DIFFERENTIAL_EXAMPLES", "12"))
 SETTINGS = settings(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import ROOT
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -22,7 +23,6 @@ from toolshape.codegen import cases
 from toolshape.contract import checker as contract, source
 from toolshape.platforms import export
 
-ROOT = Path(__file__).resolve().parent.parent
 CONTRACTS = ROOT / "contracts"
 CONTRACT_FILES = sorted(CONTRACTS.rglob("*.yaml")) + sorted(CONTRACTS.rglob("*.yml"))
 FORMAT_CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER

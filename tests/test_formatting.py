@@ -8,21 +8,18 @@ on hand-written sources with the cases its cutting rule has to get right.
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import black
 import pytest
 
-from toolshape.codegen import formatting, model, render
+from toolshape.codegen import formatting, model
 from toolshape.contract import checker as contract, source
 from toolshape.project import pipeline
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
 import synth  # noqa: E402
+from support import ENV, ROOT
 
-ENV = render.environment()
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/contracts/large_order.yaml"]
 
 
@@ -121,7 +118,6 @@ class C:
     x = 1
 
 
-
 y = [1,2,3]
 ''',
         2,
@@ -213,7 +209,6 @@ def g():
         '''
 from __future__ import annotations
 import json
-
 
 
 X = json.dumps({'a':1})

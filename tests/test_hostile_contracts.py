@@ -59,9 +59,10 @@ import yaml
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from toolshape.codegen import formatting, render
+from toolshape.codegen import formatting
 from toolshape.project import pipeline, folder as project
 from toolshape.contract.errors import ContractError
+from support import ENV
 
 #: The hostile texts of issue 5, and then some. Each is put everywhere a contract holds text.
 HOSTILE: dict[str, str] = {
@@ -319,9 +320,6 @@ def without_black() -> Iterator[None]:
         yield
     finally:
         formatting.black_format = original
-
-
-ENV = render.environment()
 
 
 def generate(raw: bytes, stem: str = "x", *, formatted: bool = False) -> pipeline.Generated | ContractError:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolshape.codegen import cases, render
-from toolshape.contract import checker as contract, errors, source
+from toolshape.contract import checker as contract, source
 from toolshape.platforms import export, importer
 from toolshape.project import pipeline
 

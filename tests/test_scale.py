@@ -11,21 +11,16 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
-from toolshape.codegen import render
 from toolshape.contract import source
 from toolshape.project import pipeline, folder as project
 from toolshape.contract.errors import ContractError
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
 import synth  # noqa: E402
-
-ENV = render.environment()
+from support import ENV
 
 
 def _write_synthetic(folder: Path, count: int) -> None:

@@ -27,8 +27,8 @@ from toolshape.codegen import model, render
 from toolshape.contract import checker as contract, redaction, source
 from toolshape.project import pipeline
 from toolshape.contract.errors import ContractError
+from support import ENV
 
-ENV = render.environment()
 EXAMPLES = int(os.environ.get("TOOLSHAPE_SENSITIVE_EXAMPLES", "60"))
 KEYS = ["a", "b", "pan", "card"]
 PATTERNS = ["^p", "^x_"]

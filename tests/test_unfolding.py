@@ -28,8 +28,7 @@ from toolshape.codegen import model, render
 from toolshape.contract import checker as contract, reference, source, unfolding
 from toolshape.project import pipeline
 from toolshape.contract.errors import ContractError
-
-ENV = render.environment()
+from support import ENV
 
 
 def raw_contract(parameters: dict[str, Any], name: str = "t") -> bytes:
