@@ -19,11 +19,10 @@ from ..regex import PatternError, backtracking_problem
 from ..regex import translate as translate_pattern
 from .errors import ContractError, Problem
 from . import unfolding
-from ..schema.pointers import ref_path, resolve
+from ..schema.pointers import SchemaPath, ref_path, resolve
 from .source import Document
 from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
-
-Path = tuple[str | int, ...]
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 
 TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
@@ -55,9 +54,6 @@ BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 #: Keywords with no effect on validation.
 ANNOTATIONS = ("title", "description", "default", "examples", "$comment", "readOnly", "writeOnly", "deprecated")
 #: Keywords whose value is one subschema, or a list of them, or a mapping to them.
-ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties")
-SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-SCHEMA_MAPS = ("$defs", "properties", "patternProperties", "dependentSchemas")
 #: The formats toolshape asserts (those OpenAI's and Anthropic's strict modes accept).
 FORMATS = ("date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid")
 #: Every schema keyword the generator implements, in the order checks are emitted.
@@ -135,7 +131,7 @@ class Contract:
     parameters: Any
     examples: list[Example]
     document: Document
-    sensitive: list[Path] = field(default_factory=list)
+    sensitive: list[SchemaPath] = field(default_factory=list)
     #: Findings that do not stop generation (``path:line:col: warning: ...``).
     warnings: list[Problem] = field(default_factory=list)
 
@@ -143,7 +139,7 @@ class Contract:
     def file(self) -> str:
         return self.document.file
 
-    def line_of(self, path: Path) -> int:
+    def line_of(self, path: SchemaPath) -> int:
         """The 1-based line of the schema node at ``path`` under ``parameters``."""
         return self.document.value_at(("parameters", *path))[0]
 
@@ -164,12 +160,12 @@ class _Checker:
         self.doc = document
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
-        self.sensitive: list[Path] = []
+        self.sensitive: list[SchemaPath] = []
 
-    def error(self, path: Path, message: str, *, at_key: bool = False) -> None:
+    def error(self, path: SchemaPath, message: str, *, at_key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
 
-    def warn(self, path: Path, message: str) -> None:
+    def warn(self, path: SchemaPath, message: str) -> None:
         """A finding that does not stop generation (an annotation that contradicts its schema)."""
         self.warnings.append(self.doc.problem(path, message, severity="warning"))
 
@@ -212,7 +208,7 @@ class _Checker:
         )
 
     def root(self, schema: Any) -> None:
-        path: Path = ("parameters",)
+        path: SchemaPath = ("parameters",)
         if not isinstance(schema, dict):
             self.error(path, "'parameters' must be an object schema (a mapping with type: object)")
             return
@@ -226,7 +222,7 @@ class _Checker:
 
     # -- schemas -----------------------------------------------------------
 
-    def schema(self, schema: Any, path: Path, depth: int) -> None:
+    def schema(self, schema: Any, path: SchemaPath, depth: int) -> None:
         """Check one schema node and, recursively, its subschemas."""
         if isinstance(schema, bool):
             return
@@ -264,7 +260,7 @@ class _Checker:
         if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
             self.error(path + ("uniqueItems",), "'uniqueItems' must be true or false")
 
-    def subschemas(self, schema: dict, path: Path, depth: int) -> None:
+    def subschemas(self, schema: dict, path: SchemaPath, depth: int) -> None:
         """Recurse into every keyword that holds schemas (properties are done with `required`)."""
         for keyword in ONE_SCHEMA:
             if keyword in schema and keyword != "additionalProperties":
@@ -291,7 +287,7 @@ class _Checker:
                         self.check_pattern(key, path + (keyword, key), at_key=True, max_length=_key_length(schema))
                     self.schema(sub, path + (keyword, key), depth + 1)
 
-    def applicator_rules(self, schema: dict, path: Path) -> None:
+    def applicator_rules(self, schema: dict, path: SchemaPath) -> None:
         """$ref, format, the if/then/else and contains families, dependentRequired."""
         if "$ref" in schema:
             self.reference(schema["$ref"], path + ("$ref",))
@@ -313,7 +309,7 @@ class _Checker:
         if "dependentRequired" in schema:
             self.dependent_required(schema["dependentRequired"], path + ("dependentRequired",))
 
-    def dependent_required(self, value: Any, path: Path) -> None:
+    def dependent_required(self, value: Any, path: SchemaPath) -> None:
         """'dependentRequired' maps a key to a list of distinct key names; a problem points at the entry at fault."""
         message = "'dependentRequired' maps a key to a list of distinct key names"
         if not isinstance(value, dict):
@@ -329,7 +325,7 @@ class _Checker:
                 elif need in needs[:i]:
                     self.error(path + (key, i), f"{message}; '{need}' is listed twice under '{key}'")
 
-    def reference(self, ref: Any, path: Path) -> None:
+    def reference(self, ref: Any, path: SchemaPath) -> None:
         if not isinstance(ref, str):
             self.error(path, "'$ref' must be a string such as '#/$defs/name'")
             return
@@ -344,7 +340,7 @@ class _Checker:
         if not isinstance(target, (dict, bool)):
             self.error(path, f"'$ref' {ref} points at something that is not a schema")
 
-    def applicability(self, schema: dict, path: Path, types: tuple[str, ...] | None) -> None:
+    def applicability(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
         """A keyword for a kind of value that 'type' rules out would silently never be checked."""
         if types is None:
             return
@@ -363,7 +359,7 @@ class _Checker:
                 at_key=True,
             )
 
-    def dead_ends(self, schema: dict, path: Path) -> None:
+    def dead_ends(self, schema: dict, path: SchemaPath) -> None:
         """Counts that a 'false' schema makes impossible to reach."""
         min_items = schema.get("minItems")
         prefix = schema.get("prefixItems")
@@ -390,7 +386,7 @@ class _Checker:
                 f"{len(properties)} keys in 'properties': nothing could pass",
             )
 
-    def dead_values(self, schema: Any, path: Path, root: Any) -> None:
+    def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
         """enum/const values the rest of their schema refuses (errors); default/examples their
         schema refuses (warnings).
 
@@ -447,7 +443,7 @@ class _Checker:
                 for key, sub in schema[keyword].items():
                     self.dead_values(sub, path + (keyword, key), root)
 
-    def type_keyword(self, schema: dict, path: Path) -> tuple[str, ...] | None:
+    def type_keyword(self, schema: dict, path: SchemaPath) -> tuple[str, ...] | None:
         if "type" not in schema:
             return None
         raw = schema["type"]
@@ -479,7 +475,7 @@ class _Checker:
                 good.append(name)
         return tuple(good) if len(good) == len(names) else None
 
-    def extensions(self, schema: dict, path: Path) -> None:
+    def extensions(self, schema: dict, path: SchemaPath) -> None:
         if "x-sensitive" in schema:
             if not isinstance(schema["x-sensitive"], bool):
                 self.error(path + ("x-sensitive",), "'x-sensitive' must be true or false")
@@ -493,7 +489,7 @@ class _Checker:
             elif schema["x-sensitive"]:
                 self.sensitive.append(path[1:])
 
-    def values(self, schema: dict, path: Path, types: tuple[str, ...] | None) -> None:
+    def values(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
         if "enum" in schema:
             enum = schema["enum"]
             if not isinstance(enum, list) or not enum:
@@ -527,7 +523,7 @@ class _Checker:
             if isinstance(schema.get("enum"), list) and not any(json_equal(const, m) for m in schema["enum"]):
                 self.error(path + ("const",), "'const' is not one of the 'enum' values: nothing could pass")
 
-    def counts(self, schema: dict, path: Path) -> None:
+    def counts(self, schema: dict, path: SchemaPath) -> None:
         for keyword in COUNT_KEYWORDS:
             if keyword in schema:
                 value = schema[keyword]
@@ -544,7 +540,7 @@ class _Checker:
             if is_integer(lo) and is_integer(hi) and lo > hi:
                 self.error(path + (low,), f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass")
 
-    def bounds(self, schema: dict, path: Path, types: tuple[str, ...] | None) -> None:
+    def bounds(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
         for keyword in (*BOUND_KEYWORDS, "multipleOf"):
             if keyword in schema:
                 value = schema[keyword]
@@ -585,7 +581,7 @@ class _Checker:
             self.multiples_between(path, types, low, high, step)
 
     def multiples_between(
-        self, path: Path, types: tuple[str, ...] | None, low: list, high: list, step: float
+        self, path: SchemaPath, types: tuple[str, ...] | None, low: list, high: list, step: float
     ) -> None:
         """Report bounds that leave no multiple of ``multipleOf`` (of an integer one, for integers) between them."""
         unit = _fraction(step)
@@ -605,7 +601,7 @@ class _Checker:
             shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
             self.error(path + ("multipleOf",), f"{shown} leave no {kind} of 'multipleOf' ({step}) that could pass")
 
-    def pattern(self, schema: dict, path: Path) -> None:
+    def pattern(self, schema: dict, path: SchemaPath) -> None:
         if "pattern" not in schema:
             return
         pattern = schema["pattern"]
@@ -614,7 +610,7 @@ class _Checker:
             return
         self.check_pattern(pattern, path + ("pattern",), max_length=_length_bound(schema.get("maxLength")))
 
-    def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False, max_length: int | None = None) -> None:
+    def check_pattern(self, pattern: str, path: SchemaPath, *, at_key: bool = False, max_length: int | None = None) -> None:
         """A pattern must mean in Python exactly what it means in ECMA-262, compile, and not backtrack
         for long on strings of up to ``max_length`` characters (None: unbounded). The backtracking
         lint runs here, before any case derivation, so the generator never hangs on such a pattern."""
@@ -630,14 +626,14 @@ class _Checker:
         if problem is not None:
             self.error(path, problem, at_key=at_key)
 
-    def annotations(self, schema: dict, path: Path) -> None:
+    def annotations(self, schema: dict, path: SchemaPath) -> None:
         for keyword in ("title", "description", "$comment"):
             if keyword in schema and not isinstance(schema[keyword], str):
                 self.error(path + (keyword,), f"'{keyword}' must be a string")
         if "examples" in schema and not isinstance(schema["examples"], list):
             self.error(path + ("examples",), "'examples' in a schema must be a list of values")
 
-    def object_keywords(self, schema: dict, path: Path, depth: int) -> None:
+    def object_keywords(self, schema: dict, path: SchemaPath, depth: int) -> None:
         properties = schema.get("properties", {})
         if not isinstance(properties, dict):
             self.error(path + ("properties",), "'properties' must be a mapping from key to schema")
@@ -683,7 +679,7 @@ class _Checker:
             return []
         found: list[Example] = []
         for i, entry in enumerate(raw):
-            path: Path = ("examples", i)
+            path: SchemaPath = ("examples", i)
             if not isinstance(entry, dict):
                 self.error(path, "an example is a mapping with 'args' or 'json'")
                 continue
@@ -727,7 +723,7 @@ class _Checker:
             )
         return found
 
-    def expected_errors(self, entry: dict, path: Path, status: str) -> frozenset[tuple[str, str]] | None:
+    def expected_errors(self, entry: dict, path: SchemaPath, status: str) -> frozenset[tuple[str, str]] | None:
         if "errors" not in entry:
             return None
         raw = entry["errors"]
@@ -754,7 +750,7 @@ class _Checker:
         return frozenset(pairs)
 
 
-def _schema_place(path: Path) -> str:
+def _schema_place(path: SchemaPath) -> str:
     """How a schema at ``path`` is named in messages: "'items'", "the schema of property 'city'"."""
     if len(path) >= 2 and path[-2] in ("properties", "patternProperties", "$defs", "dependentSchemas"):
         what = {"properties": "property", "patternProperties": "pattern", "$defs": "definition"}.get(
@@ -876,7 +872,7 @@ def _key_length(schema: dict) -> int | None:
     return _length_bound(names.get("maxLength")) if isinstance(names, dict) else None
 
 
-def _under_property_names(path: Path) -> bool:
+def _under_property_names(path: SchemaPath) -> bool:
     """Whether a schema path (from the document root) passes through a ``propertyNames`` keyword.
 
     Only keyword positions count: a property that happens to be named "propertyNames" does not.

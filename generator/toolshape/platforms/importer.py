@@ -48,9 +48,11 @@ import yaml
 
 from ..contract import checker as contract_module
 from ..contract import source
-from ..contract.checker import FORMATS, ONE_SCHEMA, SCHEMA_KEYWORDS, SCHEMA_LISTS, TOOL_NAME_RE
+from ..contract.checker import FORMATS, SCHEMA_KEYWORDS, TOOL_NAME_RE
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 from ..schema.values import json_equal
 from ..contract.errors import ContractError
+from ..schema import pointers
 
 SchemaPath = tuple[str, ...]
 
@@ -421,10 +423,6 @@ def _join(base: str, pointer: str) -> str:
     return base + pointer
 
 
-def _pointer(path: SchemaPath) -> str:
-    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in path)
-
-
 def _path_at(document: source.Document, line: int, col: int) -> tuple | None:
     """The longest document path whose value (or key) starts at line:col."""
     best: tuple | None = None
@@ -445,7 +443,7 @@ def _lone_surrogates(value: Any, pointer: str):
             yield pointer, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            where = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
+            where = f"{pointer}/{pointers.escape(key)}"
             if _SURROGATE.search(key):
                 yield where, key
             yield from _lone_surrogates(item, where)
@@ -498,18 +496,18 @@ class _Translator:
         self.hoisted: str | None = None
 
     def error(self, path: SchemaPath, message: str) -> None:
-        self.errors.append((_pointer(path), message))
+        self.errors.append((pointers.pointer(path), message))
 
     def warn(self, path: SchemaPath, message: str) -> None:
-        self.warnings.append((_pointer(path), message))
+        self.warnings.append((pointers.pointer(path), message))
 
     def original_pointer(self, new_path: SchemaPath) -> str:
         """The input pointer of a node of the translated schema (its nearest translated ancestor)."""
         back = {v: k for k, v in self.moved.items()}
         for length in range(len(new_path), -1, -1):
             if new_path[:length] in back:
-                return _pointer(back[new_path[:length]] + new_path[length:])
-        return _pointer(new_path)
+                return pointers.pointer(back[new_path[:length]] + new_path[length:])
+        return pointers.pointer(new_path)
 
     def translate(self) -> dict:
         root = self.root
@@ -561,7 +559,7 @@ class _Translator:
         pointer = ref[1:]
         if not pointer:
             return ()
-        return tuple(unquote(p).replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:])
+        return tuple(pointers.unescape(unquote(p)) for p in pointer.split("/")[1:])
 
     def node(self, schema: Any, old: SchemaPath, new: SchemaPath) -> Any:
         """The translation of the schema at ``old`` (input path), placed at ``new``."""
@@ -672,7 +670,7 @@ class _Translator:
             if target not in self.moved:
                 self.error(where, f"$ref {ref!r} points at nothing (or at no schema) in this schema")
                 continue
-            node["$ref"] = "#" + "".join("/" + quote(p.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&") for p in self.moved[target])
+            node["$ref"] = "#" + "".join("/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in self.moved[target])
 
 
 def _follow(root: Any, steps: SchemaPath) -> Any:

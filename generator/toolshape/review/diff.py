@@ -84,6 +84,8 @@ from ..contract.errors import ContractError, Problem
 from ..schema.values import is_integer, is_number, json_equal
 from ..witness import budget, sources
 from ..witness.values import Engine
+from ..schema import pointers
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 
 Parts = tuple[str | int, ...]
 #: A place in the arguments: keys, indexes, and the markers _ITEM and _EXTRA.
@@ -102,11 +104,8 @@ CONTRACT_SUFFIXES = (".yaml", ".yml")
 UNKNOWN_TOOL = "unknown_tool"
 
 _ANNOTATION_KEYWORDS = frozenset(contract.ANNOTATIONS)
-_SCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
-_ONE_SCHEMA = ("items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else")
 #: One-schema keywords whose absence means ``true``.
 _DEFAULT_TRUE = frozenset({"items", "additionalProperties", "propertyNames", "then", "else"})
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _RAW_TEXT_KEYWORDS = frozenset({"pattern", "format", "$ref"})
 
 #: Witness search limits (per change): bases tried, values per place.
@@ -486,7 +485,7 @@ def _compare_tool(
         # A side cannot be generated (the errors say why): list the places, claim nothing.
         cannot = "a side's validator could not be generated"
         found.extend(
-            Change(name, _pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
+            Change(name, pointers.pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
             for p in pending
         )
     elif pending and any(not p.annotation for p in pending):
@@ -502,11 +501,11 @@ def _compare_tool(
                 found.append(search.judge(name, item))
             except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
                 if search is not None:
-                    report.notes.append(f"{name} {_pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})")
+                    report.notes.append(f"{name} {pointers.pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})")
                 why = None if item.settled else "the witness search failed (see the notes)"
-                found.append(Change(name, _pointer(item.parts), item.text, item.settled or "undetermined", reason=why))
+                found.append(Change(name, pointers.pointer(item.parts), item.text, item.settled or "undetermined", reason=why))
     else:
-        found.extend(Change(name, _pointer(p.parts), p.text, p.settled or "annotation") for p in pending)
+        found.extend(Change(name, pointers.pointer(p.parts), p.text, p.settled or "annotation") for p in pending)
     old_examples = _examples_key(old.checked)
     new_examples = _examples_key(new.checked)
     if old_examples != new_examples:
@@ -568,14 +567,14 @@ def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, 
             continue
         if keyword in _ANNOTATION_KEYWORDS or keyword.startswith("x-"):
             out.append(_Pending(here, parts, _keyword_text(keyword, before, after, had, has), annotation=True))
-        elif keyword in _SCHEMA_MAPS:
+        elif keyword in SCHEMA_MAPS:
             _walk_map(keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root)
-        elif keyword in _ONE_SCHEMA and had and has:
+        elif keyword in ONE_SCHEMA and had and has:
             _walk(before, after, here, out, old_root, new_root)
         elif keyword in _REORDERABLE and had and has and _reordered(before, after):
             text = f"order of {keyword} entries changed (no validation effect)"
             out.append(_Pending(here, parts, text, annotation=True, equivalent=True))
-        elif keyword in _SCHEMA_LISTS and had and has and isinstance(before, list) and isinstance(after, list):
+        elif keyword in SCHEMA_LISTS and had and has and isinstance(before, list) and isinstance(after, list):
             for i in range(max(len(before), len(after))):
                 if i < len(before) and i < len(after):
                     _walk(before[i], after[i], here + (i,), out, old_root, new_root)
@@ -614,7 +613,7 @@ def _reordered(before: Any, after: Any) -> bool:
 def _about(pending: _Pending) -> _Pending:
     """Fill in which schema (and which part of its value) a change at ``pending.parts`` is about."""
     parts = pending.parts
-    if len(parts) >= 2 and (parts[-2] in _SCHEMA_MAPS or parts[-2] in _SCHEMA_LISTS):
+    if len(parts) >= 2 and (parts[-2] in SCHEMA_MAPS or parts[-2] in SCHEMA_LISTS):
         pending.node = parts  # a whole subschema: the value it applies to
         if parts[-2] == "properties":
             pending.node, pending.key = parts[:-2], str(parts[-1])
@@ -693,7 +692,7 @@ def _required(here: Parts, parts: Parts, before: list, after: list, out: list[_P
 
 
 def _referenced(root: Any, name: str) -> bool:
-    target = "#/$defs/" + str(name).replace("~", "~0").replace("/", "~1")
+    target = "#/$defs/" + pointers.escape(name)
     text = _dump(root)
     return json.dumps(target) in text or json.dumps(target.replace("%", "%25")) in text
 
@@ -852,7 +851,7 @@ class _Search:
     # -- judging one change --------------------------------------------------------------
 
     def judge(self, tool: str, item: _Pending) -> Change:
-        pointer = _pointer(item.parts)
+        pointer = pointers.pointer(item.parts)
         if item.annotation:
             return Change(tool, pointer, item.text, item.settled or "annotation")
         undone = copy.deepcopy(self.new.parameters)
@@ -900,7 +899,7 @@ class _Search:
         direction possible is "equivalent"; otherwise a missing direction stays open, with the
         reason no search could close it.
         """
-        pointer = _pointer(item.parts)
+        pointer = pointers.pointer(item.parts)
         decision = self.decide(item, undone)
         polarity = _polarity(self.new.parameters, item.node)
         ruled_out = decision.ruled_out(polarity)
@@ -1420,7 +1419,7 @@ def _instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Plac
         if step == "properties" and following is not None:
             places = [p + (following,) for p in places]
             i += 2
-        elif step == "dependentSchemas" or step in _SCHEMA_LISTS and step != "prefixItems":
+        elif step == "dependentSchemas" or step in SCHEMA_LISTS and step != "prefixItems":
             i += 2
         elif step == "prefixItems" and following is not None:
             places = [p + (following,) for p in places]
@@ -1436,7 +1435,7 @@ def _instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Plac
         elif step == "$defs" and following is not None:
             if depth > 3:
                 return []
-            refs = _ref_sites(root, "#/$defs/" + str(following).replace("~", "~0").replace("/", "~1"))
+            refs = _ref_sites(root, "#/$defs/" + pointers.escape(following))
             places = [p + q for p in places for site in refs for q in _instance_paths(root, site, depth + 1)]
             i += 2
         else:  # patternProperties, propertyNames, ...: only the corpus can tell
@@ -1741,10 +1740,6 @@ def _unique(values: Iterable[Any]) -> list[Any]:
 
 def _as_list(value: Any) -> list:
     return list(value) if isinstance(value, list) else [value]
-
-
-def _pointer(parts: Parts) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 def _show(value: Any, limit: int = 60) -> str:
