@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import keyword
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .. import __version__
 from ..contract.checker import Contract
@@ -62,11 +62,40 @@ TYPE_WORDS = {
 }
 
 
+#: Which condition a :class:`Check` writes: one branch each of the ``condition`` and ``check``
+#: macros in templates/checks.py.j2 (tests/test_template_branches.py holds the two together).
+CheckTest = Literal[
+    "shorter",
+    "longer",
+    "no_match",
+    "blank",
+    "bad_format",
+    "below",
+    "above",
+    "not_above",
+    "not_below",
+    "not_multiple_int",
+    "not_multiple",
+    "not_in",
+    "json_not_in",
+    "not_equal",
+    "not_none",
+    "has_duplicates",
+    "always",
+]
+#: A piece of a pointer: fixed text, the path the function was given, a list index, a dynamic key.
+PathPartKind = Literal["text", "base", "index", "key"]
+#: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
+ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
+#: What a module-level constant holds (the constants loop in templates/module.py.j2).
+ConstantKind = Literal["pattern", "text", "strings", "json_values"]
+
+
 @dataclass
 class PathPart:
     """A piece of a JSON Pointer: fixed text, an array index, or a dynamic key."""
 
-    kind: str  # "text" | "index" | "key"
+    kind: PathPartKind
     text: str | None = None  # pointer text, for "text" (the template makes it a literal)
     var: Code | None = None  # a variable, for "index" and "key"
 
@@ -86,7 +115,7 @@ def extend(path: list[PathPart], *parts: PathPart) -> list[PathPart]:
 class Check:
     """One keyword's check on a value whose type is already known."""
 
-    test: str  # which condition the template writes (a macro name)
+    test: CheckTest
     code: Code  # the error code: the keyword, as a literal
     message: Code  # the message, as a literal
     limit: Code | None = None  # a literal or a constant's name
@@ -254,7 +283,7 @@ class Applicator:
     and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
     """
 
-    kind: str  # "ref" | "all_of" | "any_of" | "one_of" | "not" | "if"
+    kind: ApplicatorKind
     comment: Code
     message: Code | None = None
     function: Code | None = None
@@ -278,7 +307,7 @@ class Constant:
     """A module-level constant: a compiled pattern or a frozenset built once at import."""
 
     name: Code
-    kind: str  # "pattern" | "strings" | "json_values"
+    kind: ConstantKind
     value: Code
     comment: Code
 
@@ -462,7 +491,7 @@ class _Builder:
             ]
             how = "at least one" if union == "anyOf" else "exactly one"
             message = literal(f"{label} must match {how} of {len(branches)} alternatives")
-            kind = "any_of" if union == "anyOf" else "one_of"
+            kind: ApplicatorKind = "any_of" if union == "anyOf" else "one_of"
             self.helpers.unions = True
             found.append(Applicator(kind, note(union), message=message, functions=functions))
         if "not" in schema:
@@ -612,7 +641,7 @@ class _Builder:
 
     def number_checks(self, schema: dict, label: str, kind: str) -> list[Check]:
         checks = []
-        wording = {
+        wording: dict[str, tuple[CheckTest, str]] = {
             "minimum": ("below", "at least"),
             "exclusiveMinimum": ("not_above", "greater than"),
             "maximum": ("above", "at most"),
@@ -797,7 +826,7 @@ class _Builder:
             self.constants.insert(0, Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note))
         return self.whitespace
 
-    def constant(self, suffix: str, kind: str, value: Code, schema_path: SchemaPath) -> Code:
+    def constant(self, suffix: str, kind: ConstantKind, value: Code, schema_path: SchemaPath) -> Code:
         """A module constant for the keyword at ``schema_path``, named for where it is
         (``_CITY_PATTERN``, ``_ATTENDEES_ITEM_KEYS``), not for the variable it checks."""
         name = self.namer.constant(f"{_path_hint(schema_path[:-1]) or 'value'} {suffix}")
