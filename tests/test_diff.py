@@ -35,7 +35,7 @@ import yaml
 from toolshape.contract import checker as contract, reference, source
 from toolshape.project import pipeline
 from toolshape.review import diff
-from toolshape.contract.errors import ContractError
+from toolshape.contract.errors import ContractError, UsageError
 from toolshape.schema.values import is_integer, is_number
 from support import ENV, ROOT
 
@@ -411,7 +411,7 @@ def test_should_fail(effects: tuple[str, ...], fail_on: str | None, expected: bo
 
 
 def test_should_fail_refuses_an_unknown_value() -> None:
-    with pytest.raises(diff.UsageError):
+    with pytest.raises(UsageError):
         diff.should_fail([], "everything")
 
 
@@ -506,9 +506,9 @@ def test_read_git_reads_the_old_side_at_a_revision(repo: Path) -> None:
         "base:contracts/get_weather.yaml": weather(city(maxLength=100))
     }
     assert diff.read_git("base", "nothing-here", cwd=repo) == {}
-    with pytest.raises(diff.UsageError):
+    with pytest.raises(UsageError):
         diff.read_git("no-such-rev", "contracts", cwd=repo)
-    with pytest.raises(diff.UsageError):
+    with pytest.raises(UsageError):
         diff.read_git("--output=/tmp/x", "contracts", cwd=repo)
 
 

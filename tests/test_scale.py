@@ -17,7 +17,7 @@ import pytest
 
 from toolshape.contract import source
 from toolshape.project import pipeline, folder as project
-from toolshape.contract.errors import ContractError
+from toolshape.contract.errors import ContractError, UsageError
 
 import synth  # noqa: E402
 from support import ENV
@@ -137,6 +137,6 @@ def test_toolshape_jobs_sets_the_number_of_workers(monkeypatch: pytest.MonkeyPat
     assert 1 <= project._usable_cpus() <= project.MAX_WORKERS
     for wrong in ("many", "0", "-2", "²"):
         monkeypatch.setenv("TOOLSHAPE_JOBS", wrong)
-        with pytest.raises(project.UsageError, match="TOOLSHAPE_JOBS"):
+        with pytest.raises(UsageError, match="TOOLSHAPE_JOBS"):
             project._usable_cpus()
 

@@ -21,7 +21,7 @@ from .project import folder as project
 from .contract import checker as contract, source
 from .platforms import export, importer
 from .review import diff as diff_command
-from .contract.errors import ContractError, Problem
+from .contract.errors import ContractError, Problem, UsageError
 from .codegen.render import RenderError
 
 EXAMPLES = """\
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return _run(args)
-    except project.UsageError as exc:
+    except UsageError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 2
     except ContractError as exc:

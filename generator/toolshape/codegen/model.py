@@ -402,7 +402,7 @@ class ModuleModel:
 # -- building ----------------------------------------------------------------
 
 
-class _Builder:
+class _ModelBuilder:
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
         self.namer = Namer()
@@ -941,7 +941,7 @@ def _union(types: list[str]) -> str:
 
 def build(contract: Contract, module_name: str, digest: str) -> ModuleModel:
     """Turn a checked contract into the module model."""
-    builder = _Builder(contract)
+    builder = _ModelBuilder(contract)
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")

@@ -125,7 +125,7 @@ def load(raw: bytes, file: str) -> Document:
     text = _decode(raw, file)
     loader = _ContractLoader(text, file)
     root = loader.compose_contract()
-    builder = _Builder(file, loader.explicitly_tagged)
+    builder = _DataBuilder(file, loader.explicitly_tagged)
     data = builder.build(root, ())
     problems = loader.problems + builder.problems
     if problems:
@@ -325,7 +325,7 @@ def _syntax_problem(error: yaml.MarkedYAMLError, file: str) -> Problem:
     return Problem(file, line, col, f"invalid YAML: {message}")
 
 
-class _Builder:
+class _DataBuilder:
     """Builds Python data from a composed node graph, checking every node on the way."""
 
     def __init__(self, file: str, explicitly_tagged: set[int]) -> None:

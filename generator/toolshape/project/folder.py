@@ -26,7 +26,7 @@ from .. import __version__
 from ..codegen import render
 from . import cache, pipeline
 from ..contract.checker import TOOL_NAME_RE
-from ..contract.errors import ContractError, Problem
+from ..contract.errors import ContractError, Problem, UsageError
 from ..codegen.literals import Code, literal
 from ..codegen.names import Namer
 
@@ -70,10 +70,6 @@ class Plan:
     def test_files(self) -> list[PurePosixPath]:
         """The generated test modules (tests/**/test_*.py) among ``files``."""
         return [p for p in self.files if p.parts[0] == "tests" and p.name.startswith("test_")]
-
-
-class UsageError(Exception):
-    """The command itself is wrong (a path that does not exist): exit status 2."""
 
 
 class ProjectError(Exception):
@@ -566,7 +562,7 @@ def orphans(result: Plan, out: Path) -> dict[PurePosixPath, Path]:
 
 
 @dataclass
-class Change:
+class FileChange:
     path: PurePosixPath
     kind: str  # "new" | "changed" | "removed" | "unchanged"
 
@@ -588,7 +584,7 @@ def _read_bytes(path: Path) -> bytes | None:
     return path.read_bytes()
 
 
-def write(result: Plan, out: Path) -> list[Change]:
+def write(result: Plan, out: Path) -> list[FileChange]:
     """Bring ``out`` in line with the plan; return what happened to each file.
 
     Every target is checked first (inside ``out``, not a file toolshape did not
@@ -598,17 +594,17 @@ def write(result: Plan, out: Path) -> list[Change]:
     out.mkdir(parents=True, exist_ok=True)
     gone = orphans(result, out)  # by the record as it is before this run
     pending: list[tuple[PurePosixPath, Path, bytes, bool]] = []
-    changes: list[Change] = []
+    changes: list[FileChange] = []
     unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
         if relative in unchanged:
-            changes.append(Change(relative, "unchanged"))
+            changes.append(FileChange(relative, "unchanged"))
             continue
         target = _safe_target(out, relative)
         data = text.encode("utf-8")
         old = _read_bytes(target)
         if old == data:
-            changes.append(Change(relative, "unchanged"))
+            changes.append(FileChange(relative, "unchanged"))
             continue
         blocker = next((p for p in _ancestors(out, relative) if os.path.lexists(p) and not p.is_dir()), None)
         if blocker is not None:
@@ -629,17 +625,17 @@ def write(result: Plan, out: Path) -> list[Change]:
             _remove(gone, out, changes)
         target.parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(target, data)
-        changes.append(Change(relative, "new" if new else "changed"))
+        changes.append(FileChange(relative, "new" if new else "changed"))
     if MANIFEST not in (relative for relative, *_ in pending):
         _remove(gone, out, changes)
     cache.record(result.cache_entries)
     return sorted(changes, key=lambda change: change.path)
 
 
-def _remove(gone: dict[PurePosixPath, Path], out: Path, changes: list[Change]) -> None:
+def _remove(gone: dict[PurePosixPath, Path], out: Path, changes: list[FileChange]) -> None:
     for relative, path in gone.items():
         path.unlink()
-        changes.append(Change(relative, "removed"))
+        changes.append(FileChange(relative, "removed"))
         _remove_empty_parents(path.parent, out)
 
 
@@ -691,7 +687,7 @@ def _remove_tree(path: Path) -> None:
 
 
 @dataclass
-class Finding:
+class CheckFinding:
     """One reason ``check`` fails."""
 
     path: PurePosixPath
@@ -715,9 +711,9 @@ class Finding:
         return f"{self.path}: {self.reason}"
 
 
-def check(result: Plan, out: Path) -> list[Finding]:
+def check(result: Plan, out: Path) -> list[CheckFinding]:
     """What differs between the plan and ``out``, byte for byte; writes nothing."""
-    findings: list[Finding] = []
+    findings: list[CheckFinding] = []
     unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
         if relative in unchanged:
@@ -725,7 +721,7 @@ def check(result: Plan, out: Path) -> list[Finding]:
         target = out / Path(*relative.parts)
         old_bytes = _read_bytes(target)
         if old_bytes is None:
-            findings.append(Finding(relative, "missing"))
+            findings.append(CheckFinding(relative, "missing"))
             continue
         if old_bytes == text.encode("utf-8"):
             continue
@@ -740,9 +736,9 @@ def check(result: Plan, out: Path) -> list[Finding]:
                 f"{relative} (generated)",
             )
         )
-        findings.append(Finding(relative, kind, diff))
+        findings.append(CheckFinding(relative, kind, diff))
     for relative in orphans(result, out):
-        findings.append(Finding(relative, "extra"))
+        findings.append(CheckFinding(relative, "extra"))
     # The record follows from the other files: when they differ, its diff only repeats that.
     if len(findings) > 1:
         for finding in findings:
@@ -757,7 +753,7 @@ def check(result: Plan, out: Path) -> list[Finding]:
     return findings
 
 
-def _digest_free(finding: Finding, result: Plan) -> bool:
+def _digest_free(finding: CheckFinding, result: Plan) -> bool:
     """Whether ``finding`` is about a changed file whose generated text records no contract digest."""
     text = result.files.get(finding.path)
     return finding.kind == "stale" and text is not None and _digest(text) is None

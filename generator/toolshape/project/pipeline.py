@@ -360,7 +360,7 @@ class TestsModel:
 
 
 @dataclass
-class Change:
+class CaseChange:
     """One change a derived case makes to the base arguments."""
 
     pointer: Code  # a JSON Pointer literal
@@ -370,7 +370,7 @@ class Change:
 @dataclass
 class CaseRow:
     name: Code
-    changes: list[Change]
+    changes: list[CaseChange]
     errors: Code
 
 
@@ -381,7 +381,7 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
         raise AssertionError(f"toolshape bug: case {case.name!r} cannot be written as changes to the base")
     return CaseRow(
         literal(case.name),
-        [Change(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new)) for pointer, new in found],
+        [CaseChange(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new)) for pointer, new in found],
         literal(frozenset(case.errors)),
     )
 

@@ -80,7 +80,7 @@ from .. import regex
 from ..codegen import cases, render
 from ..contract import checker as contract, reference, source
 from ..project import pipeline
-from ..contract.errors import ContractError, Problem
+from ..contract.errors import ContractError, Problem, UsageError
 from ..schema.values import is_integer, is_number, json_equal
 from ..witness import budget, sources
 from ..witness.values import Engine
@@ -125,10 +125,6 @@ REASON_COMBINATOR = "combinators are searched with sampled candidates, not decid
 REASON_SAMPLED = "no witness among the arguments tried, and no exhaustive search for this change"
 REASON_PLACE = "under oneOf, if, a $ref target or unevaluated*, a narrower schema can also widen callers' arguments"
 REASON_MASKED = "the changed schema differs, but no arguments tried show it (the rest of the schema may hide it)"
-
-
-class UsageError(Exception):
-    """A bad command line or git revision: exit status 2."""
 
 
 # -- the report ------------------------------------------------------------------
