@@ -24,6 +24,7 @@ from ..codegen import cases, model, render
 from ..contract import checker as contract, redaction, source
 from ..contract.errors import ContractError, Problem
 from ..codegen.literals import Code, comment, literal
+from ..schema.pointers import child
 
 
 @dataclass
@@ -469,7 +470,7 @@ def _public_strings(instance: Any, hidden: redaction.Places) -> set[str]:
         elif isinstance(value, dict):
             for key, item in value.items():
                 found.add(key)
-                visit(item, pointer + "/" + key.replace("~", "~0").replace("/", "~1"))
+                visit(item, child(pointer, key))
 
     visit(instance, "")
     return found
