@@ -1,15 +1,29 @@
-"""Shared by every test: toolshape's cache (cache.py) lives in a temporary folder, never in ~/.cache."""
+"""Shared fixtures of the generator's tests; the names behind them live in support.py.
+
+tests/bench is put on the import path here, once, for the tests that build synthetic
+contracts with its ``synth`` module.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from pathlib import Path
 
+import jinja2
 import pytest
+from support import BENCH, ENV, ROOT
+
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Point TOOLSHAPE_CACHE_DIR at a folder of this test session (subprocesses inherit it)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TOOLSHAPE_CACHE_DIR", str(tmp_path_factory.mktemp("toolshape-cache")))
-        yield
+@pytest.fixture(scope="session")
+def root() -> Path:
+    """The repository's root folder."""
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def env() -> jinja2.Environment:
+    """The built-in templates' Jinja environment (shared: rendering does not change it)."""
+    return ENV

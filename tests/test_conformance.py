@@ -33,9 +33,11 @@ from typing import Any
 
 import pytest
 
-from toolshape import cases, contract, model, pipeline, render
-from toolshape.errors import ContractError
-from toolshape.source import Document
+from toolshape.codegen import cases, model, render
+from toolshape.contract import checker as contract
+from toolshape.project import pipeline
+from toolshape.contract.errors import ContractError
+from toolshape.contract.source import Document
 
 # -- Where the suite is ------------------------------------------------------------
 

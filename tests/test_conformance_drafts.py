@@ -5,7 +5,7 @@ it (the group's schema becomes the one required property ``v`` of an object root
 written in the group's own draft: the wrapper says the draft's ``$schema``, and the group's
 schema keeps its own resource (an ``id``/``$id`` of its own, so its ``#/...`` references
 still resolve against it). That document goes through ``toolshape import``
-(:func:`toolshape.importer.import_data`), and the contract it writes is generated exactly as
+(:func:`toolshape.platforms.importer.import_data`), and the contract it writes is generated exactly as
 the 2020-12 test does it (:func:`test_conformance.generate_outcome`); every case of the group
 is then fed to ``validate({"v": data})`` and must get the suite's verdict.
 
@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 from test_conformance import ECMA_REGEX_DIFFERENCES, SUITE, SUPPORTED, Outcome, _short, generate_outcome
-from toolshape import importer
-from toolshape.contract import FORMATS
+from toolshape.platforms import importer
+from toolshape.contract.checker import FORMATS
 
 #: folder -> (the draft's name for ``import``, its dialect URI, the keyword that names a resource).
 DRAFTS = {

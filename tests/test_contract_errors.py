@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from toolshape.cli import MAX_PROBLEMS_PER_FILE, main
-from toolshape.source import MAX_CONTRACT_BYTES
+from toolshape.contract.source import MAX_CONTRACT_BYTES
 
 CORPUS = Path(__file__).resolve().parent / "broken_contracts"
 EXPECT = re.compile(rb"^# expect: (\d+):(\d+): (.+?)\r?$", re.MULTILINE)

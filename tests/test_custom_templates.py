@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from toolshape.cli import main
-from toolshape.render import BUILTIN_TEMPLATES
+from toolshape.codegen.render import BUILTIN_TEMPLATES
+from support import ENV, ROOT
 
-REPO = Path(__file__).resolve().parents[1]
 SUBSET = ("get_weather.yaml", "billing/transfer_funds.yaml")
 LICENCE = (
     "# Copyright (c) ACME Corp. All rights reserved.\n"
@@ -50,7 +50,7 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in SUBSET:
         target = tmp_path / "contracts" / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / "contracts" / name, target)
+        shutil.copyfile(ROOT / "contracts" / name, target)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -209,10 +209,10 @@ def test_contract_values_printed_as_literals_render(
 def test_sliced_or_edited_code_is_raw_text_again() -> None:
     """Slicing a literal (`{{ model.description[1:-1] }}`) would unquote contract text into
     code; the result is a plain str, which the environment refuses to print."""
-    from toolshape import render
-    from toolshape.literals import literal
+    from toolshape.codegen import render
+    from toolshape.codegen.literals import literal
 
-    env = render.environment()
+    env = ENV
     for template in ("{{ x[1:-1] }}", "{{ x.strip() }}", "{{ x.replace('a', 'b') }}", "{{ x + 'y' }}"):
         with pytest.raises(render.RenderError):
             env.from_string(template).render(x=literal('x"; import os; os.system("id"); y = "'))

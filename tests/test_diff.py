@@ -1,4 +1,4 @@
-"""``toolshape diff`` (generator/toolshape/diff.py), and the size and place of generated diffs.
+"""``toolshape diff`` (generator/toolshape/review/diff.py), and the size and place of generated diffs.
 
 Two halves:
 
@@ -32,13 +32,15 @@ from typing import Any
 
 import pytest
 import yaml
-from toolshape import contract, diff, model, pipeline, reference, render, source
-from toolshape.errors import ContractError
+from toolshape.contract import checker as contract, reference, source
+from toolshape.project import pipeline
+from toolshape.review import diff
+from toolshape.contract.errors import ContractError, UsageError
+from toolshape.schema.values import is_integer, is_number
+from support import ENV, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 CONTRACT_FILES = sorted(p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
 CONTRACT_IDS = [p.relative_to(ROOT / "contracts").as_posix() for p in CONTRACT_FILES]
-ENV = render.environment()
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -409,7 +411,7 @@ def test_should_fail(effects: tuple[str, ...], fail_on: str | None, expected: bo
 
 
 def test_should_fail_refuses_an_unknown_value() -> None:
-    with pytest.raises(diff.UsageError):
+    with pytest.raises(UsageError):
         diff.should_fail([], "everything")
 
 
@@ -504,9 +506,9 @@ def test_read_git_reads_the_old_side_at_a_revision(repo: Path) -> None:
         "base:contracts/get_weather.yaml": weather(city(maxLength=100))
     }
     assert diff.read_git("base", "nothing-here", cwd=repo) == {}
-    with pytest.raises(diff.UsageError):
+    with pytest.raises(UsageError):
         diff.read_git("no-such-rev", "contracts", cwd=repo)
-    with pytest.raises(diff.UsageError):
+    with pytest.raises(UsageError):
         diff.read_git("--output=/tmp/x", "contracts", cwd=repo)
 
 
@@ -635,14 +637,14 @@ def edits(path: Path) -> list[Edit]:
     def site_with(test: Callable[[dict], bool]) -> tuple[tuple, str, dict] | None:
         return next((s for s in sites if isinstance(s[2], dict) and test(s[2])), None)
 
-    site = site_with(lambda s: contract.is_integer(s.get("maxLength")))
+    site = site_with(lambda s: is_integer(s.get("maxLength")))
     if site:
         n = int(site[2]["maxLength"])
         low = int(site[2].get("minLength", 0))
         edited, value = first_valid(data, site[0], "maxLength", [max(n // 2, low, 1), n - 1, n + 10])
         if edited is not None:
             found.append(Edit(original, f"maxLength {n} -> {value} on {site[1]}", edited, (site[1],), True, ("breaking" if value < n else "widening",)))
-    site = site_with(lambda s: contract.is_number(s.get("minimum")))
+    site = site_with(lambda s: is_number(s.get("minimum")))
     if site:
         m = site[2]["minimum"]
         step = site[2].get("multipleOf", 1)  # a bound moved by less than the step may let no new value through
@@ -998,7 +1000,6 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(path: Path
     assert [line for line in removed if not _BASE_LINES.match(line)] == []
     rows = [line for line in added if not _BASE_LINES.match(line)]
     assert rows and all(f"'{ADDED_KEY}" in line or f'"{ADDED_KEY}' in line or f"/{ADDED_KEY}" in line for line in rows), rows
-
 
 
 def test_an_overlapping_pattern_swap_is_both_with_a_witness_each_way() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from test_diff import ROOT, assert_witnesses_hold, dump, load_data
-from toolshape import diff
+from toolshape.review import diff
 
 
 def tool(city: dict[str, Any], examples: list[Any] | None = None, **extra: Any) -> bytes:

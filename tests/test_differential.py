@@ -72,7 +72,7 @@ from differential_strategies import (
     mutants,
 )
 
-from toolshape import pipeline  # noqa: E402
+from toolshape.project import pipeline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from toolshape.reference import errors_of
+from toolshape.contract.reference import errors_of
 from toolshape.witness import formats
 
 #: The lengths a valid value of each format can have, from its grammar (README, "Semantics").

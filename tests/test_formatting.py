@@ -9,21 +9,21 @@ cutting rule has to get right. A shape layout.py does not know is an error.
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import black
 import jinja2
 import pytest
 
-from toolshape import __version__, contract, formatting, model, pipeline, render, source
-from toolshape.literals import Code, literal
+from toolshape import __version__
+from toolshape.codegen import formatting, model, render
+from toolshape.contract import checker as contract, source
+from toolshape.project import pipeline
+from toolshape.codegen.literals import Code, literal
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
 import synth  # noqa: E402
+from support import ENV, ROOT
 
-ENV = render.environment()
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/contracts/large_order.yaml"]
 
 
@@ -141,7 +141,6 @@ class C:
     x = 1
 
 
-
 y = [1,2,3]
 ''',
         2,
@@ -210,7 +209,6 @@ def g():
         '''
 from __future__ import annotations
 import json
-
 
 
 X = json.dumps({'a':1})

@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"
 CURRENT = f"{sys.version_info[0]}.{sys.version_info[1]}"
 #: The interpreters generated modules promise to run on (issue 2).

@@ -46,12 +46,10 @@ from typing import Any, Callable, Iterator
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"
 CORPUS = Path(__file__).resolve().parent / "corpus" / "arguments.json"
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 import generated  # noqa: E402  (the dispatch gate; also makes generated.* importable)
 from differential_strategies import paths  # noqa: E402  (every path into a JSON value)
@@ -164,8 +162,6 @@ def _schema_keys(schema: Any, found: set[str] | None = None) -> set[str]:
         for keyword in ("items", "additionalProperties"):
             _schema_keys(schema.get(keyword), found)
     return found
-
-
 
 
 def _replace(value: Any, path: tuple, new: Any) -> Any:

@@ -59,8 +59,9 @@ import yaml
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from toolshape import formatting, pipeline, project, render
-from toolshape.errors import ContractError
+from toolshape.codegen import formatting, render
+from toolshape.project import pipeline, folder as project
+from toolshape.contract.errors import ContractError
 
 #: The hostile texts of issue 5, and then some. Each is put everywhere a contract holds text.
 HOSTILE: dict[str, str] = {
@@ -879,7 +880,8 @@ def test_generation_time_does_not_explode_with_the_number_of_properties() -> Non
     code = textwrap.dedent("""
         import json, sys, time
         from pathlib import PurePosixPath
-        from toolshape import pipeline, render
+        from toolshape.codegen import render
+        from toolshape.project import pipeline
         n = 150
         contract = {
             "name": "many", "description": "d",

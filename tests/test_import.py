@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolshape import cases, contract, errors, export, importer, pipeline, render, source
+from toolshape.codegen import cases, render
+from toolshape.contract import checker as contract, errors, source
+from toolshape.platforms import export, importer
+from toolshape.project import pipeline
 
 FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
 

@@ -17,8 +17,8 @@ import black
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toolshape import layout
-from toolshape.literals import literal
+from toolshape.codegen import layout
+from toolshape.codegen.literals import literal
 
 MODE = black.Mode()
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import ROOT
 
 mcp = pytest.importorskip("mcp", reason="the official MCP SDK is not installed (pip install mcp): no MCP round trip")
 anyio = pytest.importorskip("anyio")
@@ -23,7 +24,6 @@ anyio = pytest.importorskip("anyio")
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
 SERVER = Path(__file__).resolve().parent / "fixtures" / "mcp_server.py"
 import generated  # noqa: E402  (the gate the server imports; the repository root is on sys.path via pyproject)
 
@@ -43,7 +43,7 @@ def text_of(result: Any) -> str:
 async def round_trip(log: Path) -> dict[str, Any]:
     env = {key: os.environ[key] for key in ("PATH", "HOME", "SYSTEMROOT") if key in os.environ}
     params = StdioServerParameters(
-        command=sys.executable, args=[str(SERVER), str(REPO), "generated", str(log)], env=env
+        command=sys.executable, args=[str(SERVER), str(ROOT), "generated", str(log)], env=env
     )
     seen: dict[str, Any] = {}
     with anyio.fail_after(60):

@@ -24,10 +24,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from toolshape import contract, model, pipeline, reference, render, source
-from toolshape.errors import ContractError
-
-ENV = render.environment()
+from toolshape.codegen import model, render
+from toolshape.contract import checker as contract, reference, source
+from toolshape.project import pipeline
+from toolshape.contract.errors import ContractError
+from support import ENV
 
 
 def raw_contract(parameters: dict[str, Any]) -> bytes:

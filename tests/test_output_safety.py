@@ -18,12 +18,12 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 import pytest
-from toolshape import cache, importer, pipeline, project, render
+from toolshape.platforms import importer
+from toolshape.project import cache, pipeline, folder as project
 from toolshape.cli import main
+from support import ENV, ROOT
 
-REPO = Path(__file__).resolve().parents[1]
-CONTRACTS = REPO / "contracts"
-ENV = render.environment()
+CONTRACTS = ROOT / "contracts"
 #: What a tamperer puts at the top of validate(): every call accepted.
 BACKDOOR = "    return Result(ACCEPT, value, ())\n"
 

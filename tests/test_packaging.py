@@ -21,9 +21,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
-VERSION = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 #: Seconds the whole test may take, all steps together.
 BUDGET = 100.0
 
@@ -32,12 +32,12 @@ def copy_working_tree(destination: Path) -> None:
     """The files git would see in this checkout (tracked and untracked, not ignored)."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=REPO, capture_output=True, text=True, timeout=60,
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     if listed.returncode != 0:
         pytest.skip(f"not a git checkout, cannot tell source from build output: {listed.stderr.strip()}")
     for name in filter(None, listed.stdout.split("\0")):
-        source = REPO / name
+        source = ROOT / name
         if source.is_file():
             target = destination / name
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -77,9 +77,9 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     source = tmp_path / "source"
     copy_working_tree(source)
     # The expected output, read at the same moment as the source it must come from.
-    theirs = files_of(REPO / "generated")
+    theirs = files_of(ROOT / "generated")
     contracts = tmp_path / "contracts-copy" / "contracts"
-    shutil.copytree(REPO / "contracts", contracts)
+    shutil.copytree(ROOT / "contracts", contracts)
     venv = tmp_path / "venv"
     started = time.monotonic()
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=BUDGET, capture_output=True)
@@ -94,14 +94,14 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     # Installed into the environment, templates included, and not the checkout's.
     where = steps.run(
         python, "-c",
-        "import toolshape, toolshape.render as r; print(toolshape.__file__); print(r.BUILTIN_TEMPLATES)",
+        "import toolshape, toolshape.codegen.render as r; print(toolshape.__file__); print(r.BUILTIN_TEMPLATES)",
         cwd=unrelated,
     ).stdout.splitlines()
     package_file, templates = Path(where[0]), Path(where[1])
     assert package_file.is_relative_to(venv), package_file
     assert templates.is_relative_to(venv), templates
     shipped = {p.name for p in templates.glob("*.j2")}
-    assert shipped == {p.name for p in (REPO / "templates").glob("*.j2")}
+    assert shipped == {p.name for p in (ROOT / "templates").glob("*.j2")}
 
     # Versions, from the console script and from python -m.
     assert steps.run(str(steps.bin / "toolshape"), "--version", cwd=unrelated).stdout == f"toolshape {VERSION}\n"

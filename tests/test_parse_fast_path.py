@@ -10,17 +10,12 @@ returned or the error raised must be exactly what the strict ``JSONDecoder``
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from generated import _runtime as module  # noqa: E402
 

@@ -8,9 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from toolshape import contract, export, importer, project, source
+from toolshape.contract import checker as contract, source
+from toolshape.platforms import export, importer
+from toolshape.project import folder as project
 from toolshape.cli import github_annotation, main
-from toolshape.errors import Problem
+from toolshape.contract.errors import Problem
 
 jsonschema = pytest.importorskip("jsonschema")
 

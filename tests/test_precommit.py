@@ -24,9 +24,9 @@ import pytest
 import yaml
 
 from toolshape.cli import _parser, main
+from support import ROOT
 
-REPO = Path(__file__).resolve().parents[1]
-HOOKS = REPO / ".pre-commit-hooks.yaml"
+HOOKS = ROOT / ".pre-commit-hooks.yaml"
 PRE_COMMIT = shutil.which("pre-commit")
 needs_pre_commit = pytest.mark.skipif(
     PRE_COMMIT is None, reason="pre-commit is not installed (pip install pre-commit); the hooks were checked statically only"
@@ -69,7 +69,7 @@ def test_the_hooks_file_declares_a_generate_and_a_check_hook() -> None:
 def test_the_hook_entries_are_commands_toolshape_has() -> None:
     import tomllib
 
-    scripts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert "toolshape" in scripts  # the executable the entries name, installed into the hook's env
     subcommands = next(a for a in _parser()._actions if a.dest == "command").choices
     for hook in hooks().values():
@@ -86,7 +86,7 @@ def test_the_readme_documents_the_hooks_with_a_sample_config() -> None:
 
 
 def readme_sample_config() -> dict:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Use with pre-commit", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)
     assert block, "the README's pre-commit section has a ```yaml sample"
@@ -106,9 +106,9 @@ def git(*args: str, cwd: Path) -> str:
 
 def snapshot_of_the_working_tree(destination: Path) -> str:
     """The repository as it is on disk (ignored files left out), committed; returns the commit."""
-    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=REPO)
+    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
     for name in filter(None, listed.split("\0")):
-        source = REPO / name
+        source = ROOT / name
         if source.is_file():  # a tracked file deleted on disk is left out
             target = destination / name
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -124,7 +124,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A service's repository: one contract and its up-to-date output, committed."""
     root = tmp_path / "service"
     (root / "contracts").mkdir(parents=True)
-    shutil.copyfile(REPO / "contracts" / "get_weather.yaml", root / "contracts" / "get_weather.yaml")
+    shutil.copyfile(ROOT / "contracts" / "get_weather.yaml", root / "contracts" / "get_weather.yaml")
     (root / "README.md").write_text("a service\n", encoding="utf-8")
     monkeypatch.chdir(root)
     assert main(["generate", "--quiet"]) == 0

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolshape import cases, contract, pipeline, reference, source
+from toolshape.codegen import cases
+from toolshape.contract import checker as contract, reference, source
+from toolshape.project import pipeline
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "bench"))

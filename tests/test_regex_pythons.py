@@ -12,15 +12,14 @@ import glob
 import json
 import re
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from test_regex_ambiguity import CODEQL_EXPONENTIAL, CODEQL_NOT_EXPONENTIAL, SAFE
 from toolshape.regex import PatternError, translate
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 TRICKY = [
     r"^(?<year>\d{4})-(?<month>\d{2})-\k<month>$",

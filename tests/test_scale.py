@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
-from toolshape import pipeline, project, render, source
-from toolshape.errors import ContractError
+from toolshape.contract import source
+from toolshape.project import pipeline, folder as project
+from toolshape.contract.errors import ContractError, UsageError
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
 import synth  # noqa: E402
-
-ENV = render.environment()
+from support import ENV
 
 
 def _write_synthetic(folder: Path, count: int) -> None:
@@ -140,6 +137,6 @@ def test_toolshape_jobs_sets_the_number_of_workers(monkeypatch: pytest.MonkeyPat
     assert 1 <= project._usable_cpus() <= project.MAX_WORKERS
     for wrong in ("many", "0", "-2", "²"):
         monkeypatch.setenv("TOOLSHAPE_JOBS", wrong)
-        with pytest.raises(project.UsageError, match="TOOLSHAPE_JOBS"):
+        with pytest.raises(UsageError, match="TOOLSHAPE_JOBS"):
             project._usable_cpus()
 

@@ -3,7 +3,7 @@
 1. Property-based: random contracts with ``x-sensitive`` at random places ($ref targets,
    recursion, patternProperties, additionalProperties, items, prefixItems, unions, the
    root) and random instances: no string at a sensitive place (by the reference view in
-   ``toolshape.redaction``) shows in a message, ``feedback()``, a repr or
+   ``toolshape.contract.redaction``) shows in a message, ``feedback()``, a repr or
    ``log_record()``; no allowed value of a sensitive enum/const shows in a message or
    feedback; every other value is logged as sent, and only undeclared keys beside a
    sensitive key are logged as their type.
@@ -23,10 +23,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
-from toolshape import contract, model, pipeline, redaction, render, source
-from toolshape.errors import ContractError
+from toolshape.codegen import model, render
+from toolshape.contract import checker as contract, redaction, source
+from toolshape.project import pipeline
+from toolshape.contract.errors import ContractError
+from support import ENV
 
-ENV = render.environment()
 EXAMPLES = int(os.environ.get("TOOLSHAPE_SENSITIVE_EXAMPLES", "60"))
 KEYS = ["a", "b", "pan", "card"]
 PATTERNS = ["^p", "^x_"]

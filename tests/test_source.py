@@ -1,4 +1,4 @@
-"""Tests for toolshape.source: YAML in, JSON-compatible data and positions out."""
+"""Tests for toolshape.contract.source: YAML in, JSON-compatible data and positions out."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from toolshape.errors import ContractError, Problem
-from toolshape.source import MAX_CONTRACT_BYTES, Document, load, load_file
+from toolshape.contract.errors import ContractError, Problem
+from toolshape.contract.source import MAX_CONTRACT_BYTES, Document, load, load_file
 
 FILE = "contracts/get_weather.yaml"
 

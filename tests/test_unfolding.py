@@ -24,10 +24,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from toolshape import contract, model, pipeline, reference, render, source, unfolding
-from toolshape.errors import ContractError
-
-ENV = render.environment()
+from toolshape.codegen import model, render
+from toolshape.contract import checker as contract, reference, source, unfolding
+from toolshape.project import pipeline
+from toolshape.contract.errors import ContractError
+from support import ENV
 
 
 def raw_contract(parameters: dict[str, Any], name: str = "t") -> bytes:
@@ -201,7 +202,8 @@ def test_a_25_level_fan_out_generates() -> None:
     code = textwrap.dedent(f"""
         import json, sys
         from pathlib import PurePosixPath
-        from toolshape import pipeline, render
+        from toolshape.codegen import render
+        from toolshape.project import pipeline
         raw = {json.dumps({"name": "fan", "description": "d", "parameters": fan_out(25)})!r}.encode()
         generated = pipeline.generate(raw, "fan.json", PurePosixPath("fan.yaml"), render.environment())
         module = pipeline.load_module(generated.module_source, "fan")

@@ -17,9 +17,11 @@ import re
 from pathlib import Path, PurePosixPath
 
 import pytest
-from toolshape import cli, contract, pipeline, project, reference, source
+from toolshape import cli
+from toolshape.contract import checker as contract, reference, source
+from toolshape.project import pipeline, folder as project
 from toolshape.cli import main
-from toolshape.errors import Problem
+from toolshape.contract.errors import Problem
 
 CORPUS = Path(__file__).resolve().parent / "warning_contracts"
 FILES = sorted(CORPUS.glob("*.yaml"))
@@ -290,7 +292,7 @@ def test_a_failing_default_is_never_an_accepted_value(tmp_path: Path) -> None:
     path = CORPUS / "default_deep_in_defs.yaml"
     generated = pipeline.generate(path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), project.environment())
     assert [(w.line, w.col) for w in generated.warnings] == [(14, 16), (18, 51)]
-    from toolshape import cases
+    from toolshape.codegen import cases
 
     derived = cases.derive(generated.contract).cases
     accepted = [c.data for c in derived if not c.errors]
@@ -310,7 +312,7 @@ def test_diff_prints_the_new_sides_warnings_and_exits_as_without(tmp_path: Path)
     import argparse
     import io
 
-    from toolshape import diff
+    from toolshape.review import diff
 
     text = (CORPUS / "default_fails_its_schema.yaml").read_text(encoding="utf-8")
     (tmp_path / "old").mkdir()
@@ -336,7 +338,7 @@ def test_derivation_warnings_are_printed_recorded_and_reused_in_place_order(
 ) -> None:
     """The witness engine's warnings (cases left out) come after the contract's from the pipeline,
     but are printed by their place in the file, the same on the first run as from reused output."""
-    from toolshape import cases
+    from toolshape.codegen import cases
 
     derive = cases.derive
 
@@ -364,7 +366,8 @@ def test_diff_prints_the_derivation_warnings_of_the_new_side_under_its_own_name(
     import argparse
     import io
 
-    from toolshape import cases, diff
+    from toolshape.codegen import cases
+    from toolshape.review import diff
 
     derive = cases.derive
 

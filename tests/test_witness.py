@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 from test_generated_code import _first_failure, find_mutants, generated_test_calls
-from toolshape import cases, contract, pipeline, reference, render, source
+from toolshape.codegen import cases, render
+from toolshape.contract import checker as contract, reference, source
+from toolshape.project import pipeline
 from toolshape.witness import budget as budget_module
 from toolshape.witness.values import Engine
 

@@ -16,11 +16,13 @@ import traceback
 from dataclasses import replace
 from pathlib import Path
 
-from . import __version__, project
-from . import contract, export, importer, source
-from . import diff as diff_command
-from .errors import ContractError, Problem
-from .render import RenderError
+from . import __version__
+from .project import folder as project
+from .contract import checker as contract, source
+from .platforms import export, importer
+from .review import diff as diff_command
+from .contract.errors import ContractError, Problem, UsageError
+from .codegen.render import RenderError
 
 EXAMPLES = """\
 examples:
@@ -179,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return _run(args)
-    except project.UsageError as exc:
+    except UsageError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 2
     except ContractError as exc:

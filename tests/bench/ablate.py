@@ -26,7 +26,7 @@ from typing import Callable
 import run  # tests/bench/run.py: the loader, the contracts, the timing loop
 
 import floor
-import toolshape.pipeline
+import toolshape.project.pipeline
 
 
 def _subst(pattern: str, replacement: str, count: int = 0, flags: int = re.M) -> Callable[[str], str | None]:
@@ -125,7 +125,7 @@ def main() -> int:
             if changed is None:
                 print(f"{bench.name}: not applicable to the current generated code: {label}")
                 continue
-            module = toolshape.pipeline.load_module(changed, f"variant_{bench.name}.py")
+            module = toolshape.project.pipeline.load_module(changed, f"variant_{bench.name}.py")
             if kind == "suggestion":
                 for row in rows:
                     want = _errors(bench.module.validate(row.data))

@@ -48,8 +48,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "generator"))  # toolshape, even when not installed
 
-from toolshape import importer, pipeline, render
-from toolshape.errors import ContractError
+from toolshape.codegen import render
+from toolshape.platforms import importer
+from toolshape.project import pipeline
+from toolshape.contract.errors import ContractError
 
 ENV_VAR = "TOOLSHAPE_REAL_SCHEMAS"
 #: The sets issue 16 measured (file name prefixes / folder names in JSONSchemaBench).

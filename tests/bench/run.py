@@ -44,12 +44,12 @@ import yaml  # noqa: E402
 import floor  # noqa: E402
 import peers  # noqa: E402
 import toolshape  # noqa: E402
-import toolshape.cases  # noqa: E402
-import toolshape.contract  # noqa: E402
-import toolshape.source  # noqa: E402
-import toolshape.pipeline  # noqa: E402
-import toolshape.render  # noqa: E402
-import toolshape.literals  # noqa: E402
+import toolshape.codegen.cases  # noqa: E402
+import toolshape.contract.checker  # noqa: E402
+import toolshape.contract.source  # noqa: E402
+import toolshape.project.pipeline  # noqa: E402
+import toolshape.codegen.render  # noqa: E402
+import toolshape.codegen.literals  # noqa: E402
 
 LARGE_CONTRACT = HERE / "contracts" / "large_order.yaml"
 
@@ -152,15 +152,15 @@ class Bench:
 
 
 def _generate(raw: bytes, label: str, relative: str) -> Any:
-    return toolshape.pipeline.generate(raw, label, PurePosixPath(relative), toolshape.render.environment())
+    return toolshape.project.pipeline.generate(raw, label, PurePosixPath(relative), toolshape.codegen.render.environment())
 
 
 def load_benches(workdir: Path) -> list[Bench]:
     from generated import get_weather  # the module as committed, from the repository
 
     # Only its checked contract is needed (for the derived cases): no rendering.
-    weather_checked = toolshape.contract.check(
-        toolshape.source.load((REPO / "contracts/get_weather.yaml").read_bytes(), "contracts/get_weather.yaml")
+    weather_checked = toolshape.contract.checker.check(
+        toolshape.contract.source.load((REPO / "contracts/get_weather.yaml").read_bytes(), "contracts/get_weather.yaml")
     )
     raw = LARGE_CONTRACT.read_bytes()
     built = _generate(raw, "tests/bench/contracts/large_order.yaml", "large_order.yaml")
@@ -168,10 +168,10 @@ def load_benches(workdir: Path) -> list[Bench]:
     package = workdir / "bench_order"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
-    (package / "_runtime.py").write_text(toolshape.pipeline.runtime_source(toolshape.render.environment()), encoding="utf-8")
+    (package / "_runtime.py").write_text(toolshape.project.pipeline.runtime_source(toolshape.codegen.render.environment()), encoding="utf-8")
     large_path = package / "large_order.py"
     large_path.write_text(built.module_source, encoding="utf-8")
-    large = toolshape.pipeline.load_module(built.module_source, "large_order.py")
+    large = toolshape.project.pipeline.load_module(built.module_source, "large_order.py")
 
     weather = Bench("get_weather", get_weather, get_weather.INPUT_SCHEMA, weather_checked, Path(get_weather.__file__))
     order = Bench("large_order", large, large.INPUT_SCHEMA, built.contract, large_path)
@@ -260,7 +260,7 @@ def check_agreement(benches: list[Bench]) -> list[str]:
                 agrees = bench.accepted[name](outcome) == (row.expected == "accept")
                 assert agrees, f"{name} disagrees on {bench.name} / {row.name}: {outcome!r}"[:2000]
         # The floor is held to the whole contract, not only to the benchmark inputs.
-        cases = toolshape.cases.derive(bench.checked).cases
+        cases = toolshape.codegen.cases.derive(bench.checked).cases
         validate_floor = floor.FLOORS[bench.name][0]
         for case in cases:
             got = _triples(validate_floor(copy.deepcopy(case.data)))
@@ -518,7 +518,7 @@ def gate_package(folder: Path, count: int) -> Path:
 
     The gate imports a tool only when it is called, so what the other modules hold does not
     reach the figure; ``--scale`` measures the package of 1,000 distinct synthetic contracts."""
-    env = toolshape.render.environment()
+    env = toolshape.codegen.render.environment()
     package = folder / "gate_bench"
     package.mkdir(parents=True)
     module = (REPO / "generated" / "get_weather.py").read_text(encoding="utf-8")
@@ -527,12 +527,12 @@ def gate_package(folder: Path, count: int) -> Path:
         name = f"tool_{index:04d}"
         (package / f"{name}.py").write_text(module.replace('TOOL_NAME = "get_weather"', f'TOOL_NAME = "{name}"'), encoding="utf-8")
         tools[name] = "." + name
-    gate = toolshape.render.render(
-        env, "package.py.j2", "__init__.py", version=toolshape.literals.Code(toolshape.__version__),
-        tools=toolshape.literals.literal(tools),
+    gate = toolshape.codegen.render.render(
+        env, "package.py.j2", "__init__.py", version=toolshape.codegen.literals.Code(toolshape.__version__),
+        tools=toolshape.codegen.literals.literal(tools),
     )
     (package / "__init__.py").write_text(gate, encoding="utf-8")
-    (package / "_runtime.py").write_text(toolshape.pipeline.runtime_source(env), encoding="utf-8")
+    (package / "_runtime.py").write_text(toolshape.project.pipeline.runtime_source(env), encoding="utf-8")
     return package
 
 
@@ -620,14 +620,14 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     import cProfile
     import pstats
 
-    env = toolshape.render.environment()
+    env = toolshape.codegen.render.environment()
     sample = contracts[:count]
     profiler = cProfile.Profile()
     start = time.perf_counter()
     profiler.enable()
     for path in sample:
         relative = path.relative_to(root)
-        toolshape.pipeline.generate(path.read_bytes(), f"contracts/{relative.as_posix()}", PurePosixPath(relative.as_posix()), env)
+        toolshape.project.pipeline.generate(path.read_bytes(), f"contracts/{relative.as_posix()}", PurePosixPath(relative.as_posix()), env)
     profiler.disable()
     wall = time.perf_counter() - start
     stats = pstats.Stats(profiler)
@@ -642,23 +642,23 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
 
     total = sum(v[2] for v in table.values())
     groups = [
-        ("YAML read (source.load)", cumulative("toolshape/source.py", "load")),
-        ("contract check (contract.check)", cumulative("toolshape/contract.py", "check")),
-        ("model build (model.build)", cumulative("toolshape/model.py", "build")),
+        ("YAML read (source.load)", cumulative("toolshape/contract/source.py", "load")),
+        ("contract check (contract.check)", cumulative("toolshape/contract/checker.py", "check")),
+        ("model build (model.build)", cumulative("toolshape/codegen/model.py", "build")),
         ("render: Jinja (Template.render)", cumulative("jinja2/environment.py", "render")),
-        ("render: layout (formatting.lay_out; black never runs)", cumulative("toolshape/formatting.py", "lay_out")),
+        ("render: layout (formatting.lay_out; black never runs)", cumulative("toolshape/codegen/formatting.py", "lay_out")),
         ("  black.format_str (0: built-in templates' output never reaches it)", cumulative("black/__init__.py", "format_str")),
         ("compile() of generated sources", cumulative("", "<built-in method builtins.compile>")),
-        ("exec of the generated module (load_module)", cumulative("toolshape/pipeline.py", "load_module")),
-        ("examples run (check_examples)", cumulative("toolshape/pipeline.py", "check_examples")),
-        ("case derivation (cases.derive)", cumulative("toolshape/cases.py", "derive")),
-        ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/cases.py", "<setcomp>")),
-        ("  of which the reference evaluator", cumulative("toolshape/reference.py", "evaluate")),
+        ("exec of the generated module (load_module)", cumulative("toolshape/project/pipeline.py", "load_module")),
+        ("examples run (check_examples)", cumulative("toolshape/project/pipeline.py", "check_examples")),
+        ("case derivation (cases.derive)", cumulative("toolshape/codegen/cases.py", "derive")),
+        ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/codegen/cases.py", "<setcomp>")),
+        ("  of which the reference evaluator", cumulative("toolshape/contract/reference.py", "evaluate")),
         ("  of which the witness engine (Engine.conjunction)", cumulative("toolshape/witness/values.py", "conjunction")),
-        ("derived cases run (check_derived)", cumulative("toolshape/pipeline.py", "check_derived")),
-        ("tests model (_tests_model: literals)", cumulative("toolshape/pipeline.py", "_tests_model")),
+        ("derived cases run (check_derived)", cumulative("toolshape/project/pipeline.py", "check_derived")),
+        ("tests model (_tests_model: literals)", cumulative("toolshape/project/pipeline.py", "_tests_model")),
     ]
-    print(f"Where `generate` spends its time: cProfile of toolshape.pipeline.generate on {len(sample)} of the contracts")
+    print(f"Where `generate` spends its time: cProfile of toolshape.project.pipeline.generate on {len(sample)} of the contracts")
     print(f"({wall:.1f} s wall with the profiler on, {wall / len(sample):.2f} s per contract; cumulative times, overlapping):")
     for label, seconds in groups:
         print(f"  {label:<50} {seconds:8.2f} s  {100 * seconds / max(total, 1e-9):5.1f}%")
@@ -767,7 +767,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="toolshape-bench-") as temp:
             started = time.perf_counter()
             benches = load_benches(Path(temp))
-            print(f"generated large_order with toolshape.pipeline.generate in {time.perf_counter() - started:.1f} s")
+            print(f"generated large_order with toolshape.project.pipeline.generate in {time.perf_counter() - started:.1f} s")
             for line in check_agreement(benches):
                 print("checked: " + line)
             for note in peers.NOTES:

@@ -69,7 +69,7 @@ _ZERO_WIDTH = _Part(frozenset(), frozenset(), True, frozenset(), False)
 
 
 @dataclass
-class _Builder:
+class _GlushkovBuilder:
     """Glushkov's position automaton; state 0 is the initial state, positions are 1, 2, ..."""
 
     sets: list[CharSet] = field(default_factory=lambda: [CharSet(())])
@@ -184,7 +184,7 @@ class _Automaton:
 
 
 def _automaton(root: Node, anchored: bool) -> tuple[_Automaton, list[Node]]:
-    builder = _Builder()
+    builder = _GlushkovBuilder()
     part = builder.part(root)
     first = set(part.first)
     prefix = None

@@ -8,7 +8,7 @@ local parts, path segments, fractional seconds, more digits); an invalid value i
 valid one with one character wrong (month 13, a missing ``@``, an IPv4 octet 256), so a
 generated test reads as a near miss rather than random junk.
 
-What a format means is defined by :mod:`toolshape.reference` (the oracle of the generated
+What a format means is defined by :mod:`toolshape.contract.reference` (the oracle of the generated
 tests): every value is confirmed there before it is returned, so a builder that strays
 costs a candidate, never a wrong verdict. Everything is deterministic: no randomness,
 no set iteration, no clock.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterator
 
-from ..reference import errors_of
+from ..contract.reference import errors_of
 
 #: The formats toolshape asserts (README, "Semantics"); any other format is an annotation.
 FORMATS: tuple[str, ...] = (

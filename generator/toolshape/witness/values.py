@@ -6,7 +6,7 @@ A schema is read as a *conjunction*: the schema itself, the subschemas ``allOf``
 one alternative, all together, candidates are built (strings for every pattern, length
 bound, format and enum at once; numbers on the common grid of every ``multipleOf``
 between the tightest bounds; arrays and objects item by item, key by key, each built
-the same way). A candidate is only returned after :func:`toolshape.reference.errors_of`
+the same way). A candidate is only returned after :func:`toolshape.contract.reference.errors_of`
 accepted it against the whole schema, so ``oneOf`` (exactly one branch), ``not`` and
 the else-side of an ``if`` are enforced by that confirmation; ``not`` of a pattern or of
 a format is also used while building (an excluded pattern, an invalid format sample).
@@ -26,9 +26,9 @@ from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from typing import Any
 
-from ..contract import is_integer, is_number, json_equal
-from ..pointers import ref_path, resolve
-from ..reference import errors_of
+from ..schema.values import is_integer, is_number, json_equal
+from ..schema.pointers import ref_path, resolve
+from ..contract.reference import errors_of
 from . import sources
 from .budget import SEARCH_COST, Budget
 

@@ -31,7 +31,7 @@ from yaml.events import AliasEvent, ScalarEvent, SequenceStartEvent, StreamEndEv
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
-from toolshape.errors import ContractError, Problem, Severity
+from toolshape.contract.errors import ContractError, Problem, Severity
 
 MAX_CONTRACT_BYTES = 1_048_576
 """Contract files larger than this (in bytes) are refused unread."""
@@ -125,7 +125,7 @@ def load(raw: bytes, file: str) -> Document:
     text = _decode(raw, file)
     loader = _ContractLoader(text, file)
     root = loader.compose_contract()
-    builder = _Builder(file, loader.explicitly_tagged)
+    builder = _DataBuilder(file, loader.explicitly_tagged)
     data = builder.build(root, ())
     problems = loader.problems + builder.problems
     if problems:
@@ -325,7 +325,7 @@ def _syntax_problem(error: yaml.MarkedYAMLError, file: str) -> Problem:
     return Problem(file, line, col, f"invalid YAML: {message}")
 
 
-class _Builder:
+class _DataBuilder:
     """Builds Python data from a composed node graph, checking every node on the way."""
 
     def __init__(self, file: str, explicitly_tagged: set[int]) -> None:

@@ -31,8 +31,8 @@ the input file (:class:`ContractImportError`, every problem at once): remote ``$
 keywords toolshape does not implement (``unevaluatedProperties``, ``$dynamicRef``, ...),
 a root that is not an object schema, an invalid tool name, a missing description. Every
 contract is verified before it is returned: its text is loaded back with
-:func:`toolshape.source.load` (which refuses YAML surprises) and checked with
-:func:`toolshape.contract.check`.
+:func:`toolshape.contract.source.load` (which refuses YAML surprises) and checked with
+:func:`toolshape.contract.checker.check`.
 
 ``write_imported(contracts, out_dir)`` writes the files, refusing to overwrite (unless
 asked) or to write outside ``out_dir``.
@@ -52,19 +52,13 @@ from urllib.parse import quote, unquote, urljoin
 
 import yaml
 
-from . import contract as contract_module
-from . import source
-from .contract import (
-    FORMATS,
-    ONE_SCHEMA,
-    SCHEMA_KEYWORDS,
-    SCHEMA_LISTS,
-    TOOL_NAME_RE,
-    KEYWORD_KIND,
-    json_equal,
-    type_allows,
-)
-from .errors import ContractError
+from ..contract import checker as contract_module
+from ..contract import source
+from ..contract.checker import FORMATS, SCHEMA_KEYWORDS, TOOL_NAME_RE, KEYWORD_KIND
+from ..schema.values import json_equal, type_allows
+from ..contract.errors import ContractError
+from ..schema import pointers
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 
 SchemaPath = tuple[str, ...]
 
@@ -457,10 +451,6 @@ def _join(base: str, pointer: str) -> str:
     return base + pointer
 
 
-def _pointer(path: SchemaPath) -> str:
-    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in path)
-
-
 def _path_at(document: source.Document, line: int, col: int) -> tuple | None:
     """The longest document path whose value (or key) starts at line:col."""
     best: tuple | None = None
@@ -481,7 +471,7 @@ def _lone_surrogates(value: Any, pointer: str):
             yield pointer, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            where = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
+            where = f"{pointer}/{pointers.escape(key)}"
             if _SURROGATE.search(key):
                 yield where, key
             yield from _lone_surrogates(item, where)
@@ -502,7 +492,7 @@ def _file_name(name: str) -> str:
         stem = f"tool_{stem}"
     reserved = {"tests"}
     try:
-        from . import project
+        from ..project import folder as project
 
         reserved |= {n.lower() for n in getattr(project, "PACKAGE_NAMES", ())}
     except ImportError:  # pragma: no cover - project is part of the package
@@ -566,22 +556,22 @@ class _Translator:
         return guess, f"no '$schema': read as draft {guess} ({why})"
 
     def error(self, path: SchemaPath, message: str) -> None:
-        self.errors.append((_pointer(path), message))
+        self.errors.append((pointers.pointer(path), message))
 
     def warn(self, path: SchemaPath, message: str) -> None:
-        self.warnings.append((_pointer(path), message))
+        self.warnings.append((pointers.pointer(path), message))
 
     def note(self, kind: str, path: SchemaPath) -> None:
         """Record one translation (``kind`` says what became what) made at ``path`` of the input."""
-        self.notes.setdefault(kind, []).append(_pointer(path))
+        self.notes.setdefault(kind, []).append(pointers.pointer(path))
 
     def original_pointer(self, new_path: SchemaPath) -> str:
         """The input pointer of a node of the translated schema (its nearest translated ancestor)."""
         back = {v: k for k, v in self.moved.items()}
         for length in range(len(new_path), -1, -1):
             if new_path[:length] in back:
-                return _pointer(back[new_path[:length]] + new_path[length:])
-        return _pointer(new_path)
+                return pointers.pointer(back[new_path[:length]] + new_path[length:])
+        return pointers.pointer(new_path)
 
     # -- pass 1: resources, anchors and base URIs -----------------------------------------
 
@@ -672,7 +662,7 @@ class _Translator:
         pointer = ref[1:]
         if not pointer:
             return ()
-        return tuple(unquote(p).replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:])
+        return tuple(pointers.unescape(unquote(p)) for p in pointer.split("/")[1:])
 
     def node(self, schema: Any, old: SchemaPath, new: SchemaPath) -> Any:
         """The translation of the schema at ``old`` (input path), placed at ``new``."""
@@ -857,7 +847,7 @@ class _Translator:
                 targets[i + 1 :] = [(n, _rebase(t, target, hoisted)) for n, t in targets[i + 1 :]]
                 self.moved = {k: _rebase(v, target, hoisted) for k, v in self.moved.items()}
                 target = hoisted
-            node["$ref"] = "#" + "".join("/" + quote(p.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&") for p in target)
+            node["$ref"] = "#" + "".join("/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in target)
 
     def original_pointer_path(self, new_path: SchemaPath) -> SchemaPath:
         back = {v: k for k, v in self.moved.items()}

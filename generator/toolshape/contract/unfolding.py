@@ -22,10 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .regex import PatternError, translate
-from .pointers import ref_path, resolve
-
-Path = tuple[str | int, ...]
+from ..regex import PatternError, translate
+from ..schema.pointers import SchemaPath, pointer as json_pointer, ref_path, resolve
 
 #: The most subschema applications one value may cause through the keywords that apply
 #: subschemas to the same value (README, "Security"). Ordinary contracts need tens.
@@ -51,10 +49,10 @@ CHILD_MAPS = ("properties", "patternProperties", "$defs")
 
 
 @dataclass(frozen=True)
-class Finding:
+class UnfoldingFinding:
     """A problem at ``path`` (under ``parameters``)."""
 
-    path: Path
+    path: SchemaPath
     message: str
 
 
@@ -81,7 +79,7 @@ def distinct_entries(entries: list[Any]) -> list[int]:
 class _Edge:
     """One application of a subschema to the same value."""
 
-    site: Path  # the keyword's place: where a cycle through it is reported
+    site: SchemaPath  # the keyword's place: where a cycle through it is reported
     target: int  # id() of the subschema applied
     counted: bool  # False for an allOf entry equal to an earlier one (applied once)
 
@@ -106,12 +104,12 @@ Label = tuple[Any, ...]
 class _Descent:
     """One application of a subschema to a child of the value."""
 
-    site: Path
+    site: SchemaPath
     target: int
     label: Label
 
 
-def _label(node: dict[str, Any], steps: Path) -> Label:
+def _label(node: dict[str, Any], steps: SchemaPath) -> Label:
     keyword = steps[0]
     if keyword == "properties":
         return ("key", steps[1], frozenset())
@@ -163,16 +161,16 @@ class _Graph:
 
     def __init__(self, root: Any) -> None:
         self.root = root
-        self.paths: dict[int, Path] = {}  # id(node) -> its first place, in document order
+        self.paths: dict[int, SchemaPath] = {}  # id(node) -> its first place, in document order
         self.edges: dict[int, list[_Edge]] = {}
         self.descents: dict[int, list[_Descent]] = {}
         self.order: list[int] = []
         self.position: dict[int, int] = {}  # id(node) -> its index in order
         self._keep: list[Any] = []  # the nodes, so that no id is reused while the graph lives
-        self._todo: list[tuple[Any, Path]] = []
+        self._todo: list[tuple[Any, SchemaPath]] = []
         self.add(root, ())
 
-    def add(self, schema: Any, path: Path) -> None:
+    def add(self, schema: Any, path: SchemaPath) -> None:
         """Walk the tree under ``schema`` (iteratively: nesting is bounded, ref chains are not).
 
         A $ref target met on the way is walked in the same loop (``_target`` queues it)."""
@@ -194,7 +192,7 @@ class _Graph:
             ]
             todo.extend(reversed(children))
 
-    def _edges(self, node: dict[str, Any], where: Path, children: list[tuple[Any, Path]]) -> list[_Edge]:
+    def _edges(self, node: dict[str, Any], where: SchemaPath, children: list[tuple[Any, SchemaPath]]) -> list[_Edge]:
         edges: list[_Edge] = []
         if isinstance(node.get("$ref"), str):
             target = self._target(node["$ref"])
@@ -234,7 +232,7 @@ class _Graph:
         return target
 
 
-def _subschemas(node: dict[str, Any], where: Path) -> Iterator[tuple[Any, Path]]:
+def _subschemas(node: dict[str, Any], where: SchemaPath) -> Iterator[tuple[Any, SchemaPath]]:
     """Every subschema directly under ``node``, with its place, in document order."""
     for keyword, value in node.items():
         if keyword in SAME_VALUE_ONE or keyword in CHILD_ONE:
@@ -247,7 +245,7 @@ def _subschemas(node: dict[str, Any], where: Path) -> Iterator[tuple[Any, Path]]
                 yield sub, where + (keyword, key)
 
 
-def _canonical(root: Any, steps: Path) -> Path:
+def _canonical(root: Any, steps: SchemaPath) -> SchemaPath:
     """A $ref's steps as a document path: list indexes as integers."""
     node, path = root, []
     for step in steps:
@@ -258,16 +256,16 @@ def _canonical(root: Any, steps: Path) -> Path:
     return tuple(path)
 
 
-def pointer(path: Path) -> str:
+def pointer(path: SchemaPath) -> str:
     """A place in ``parameters`` as a $ref would name it: ``#/$defs/a``."""
-    return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+    return "#" + json_pointer(path)
 
 
-def check(parameters: Any) -> list[Finding]:
+def check(parameters: Any) -> list[UnfoldingFinding]:
     """Cycles of same-value applications; schemas past :data:`MAX_APPLICATIONS` on one value;
     a schema past :data:`MAX_UNFOLDED` in all; recursion whose work doubles at each level."""
     graph = _Graph(parameters)
-    findings: list[Finding] = []
+    findings: list[UnfoldingFinding] = []
     counts: dict[int, int] = {}
     depths: dict[int, int] = {}
     state: dict[int, int] = {}  # 1: on the DFS stack, 2: done
@@ -285,14 +283,14 @@ def check(parameters: Any) -> list[Finding]:
     return findings
 
 
-def _over_the_bound(graph: _Graph, counts: dict[int, int]) -> list[Finding]:
+def _over_the_bound(graph: _Graph, counts: dict[int, int]) -> list[UnfoldingFinding]:
     """The schemas that apply more than MAX_APPLICATIONS subschemas to one value (where it is first passed)."""
     findings = []
     for node in graph.order:
         edges = [e for e in graph.edges[node] if e.counted]
         if counts[node] > MAX_APPLICATIONS and all(counts[e.target] <= MAX_APPLICATIONS for e in edges):
             findings.append(
-                Finding(
+                UnfoldingFinding(
                     graph.paths[node],
                     f"checking one value against this schema would apply more than {MAX_APPLICATIONS:,} "
                     "subschemas to it ($ref, allOf, anyOf, oneOf, not, if/then/else and dependentSchemas, "
@@ -303,13 +301,13 @@ def _over_the_bound(graph: _Graph, counts: dict[int, int]) -> list[Finding]:
     return findings
 
 
-def _too_deep(graph: _Graph, depths: dict[int, int]) -> list[Finding]:
+def _too_deep(graph: _Graph, depths: dict[int, int]) -> list[UnfoldingFinding]:
     """The schemas that start a chain of more than MAX_CHAIN same-value applications (where first)."""
     findings = []
     for node in graph.order:
         if depths[node] > MAX_CHAIN and all(depths[e.target] <= MAX_CHAIN for e in graph.edges[node] if e.counted):
             findings.append(
-                Finding(
+                UnfoldingFinding(
                     graph.paths[node],
                     f"this schema starts a chain of more than {MAX_CHAIN} schemas applied to the same value "
                     "($ref to $ref, allOf inside allOf, ...): each link is a nested call when a value is "
@@ -328,7 +326,7 @@ def _entries(graph: _Graph) -> list[int]:
     return list(found)
 
 
-def _unfolded_total(graph: _Graph, counts: dict[int, int]) -> list[Finding]:
+def _unfolded_total(graph: _Graph, counts: dict[int, int]) -> list[UnfoldingFinding]:
     """The whole schema unfolded once (every entry with all it applies) must stay under MAX_UNFOLDED.
 
     5,000 properties that each refer to a definition applying 10,000 subschemas would make
@@ -337,7 +335,7 @@ def _unfolded_total(graph: _Graph, counts: dict[int, int]) -> list[Finding]:
     if total <= MAX_UNFOLDED:
         return []
     return [
-        Finding(
+        UnfoldingFinding(
             (),
             f"unfolded, this schema applies {total:,} subschemas to the values of one instance that has every "
             f"key and item it describes (each $ref counted where it is reached); the limit is {MAX_UNFOLDED:,}: "
@@ -346,7 +344,7 @@ def _unfolded_total(graph: _Graph, counts: dict[int, int]) -> list[Finding]:
     ]
 
 
-def _growth(graph: _Graph) -> list[Finding]:
+def _growth(graph: _Graph) -> list[UnfoldingFinding]:
     """Recursion where one child value is reached twice on the way back to the same schema.
 
     If, from a schema, two applications reach the same child value and both lead back to
@@ -375,7 +373,7 @@ def _growth(graph: _Graph) -> list[Finding]:
             clash = _parting(relevant, internal, budget)
             if budget[0] < 0:
                 findings.append(
-                    Finding(
+                    UnfoldingFinding(
                         graph.paths[part[0]],
                         f"this recursive schema is too entangled to show that checking a nested value costs "
                         f"in proportion to its size (more than {MAX_GROWTH_STEPS:,} steps); simplify it",
@@ -388,14 +386,14 @@ def _growth(graph: _Graph) -> list[Finding]:
     return findings
 
 
-def _doubling(graph: _Graph, start: int, first: _Descent, second: _Descent) -> Finding:
+def _doubling(graph: _Graph, start: int, first: _Descent, second: _Descent) -> UnfoldingFinding:
     where = pointer(graph.paths[start])
     twice = (
         f"twice against {pointer(first.site)}"
         if first is second
         else (f"against both {pointer(first.site)} and {pointer(second.site)}")
     )
-    return Finding(
+    return UnfoldingFinding(
         second.site,
         f"a value checked against {where} has one child value checked {twice}, and each leads back to {where}: "
         "the work would double with every level the value nests (2^n for n levels); check that child with "
@@ -528,7 +526,7 @@ def _visit(
     state: dict[int, int],
     counts: dict[int, int],
     depths: dict[int, int],
-    findings: list[Finding],
+    findings: list[UnfoldingFinding],
 ) -> None:
     """Depth-first from ``start``: report back edges (cycles); on the way out, count the applications
     each node makes on one value and the longest chain of them."""
@@ -557,13 +555,13 @@ def _visit(
             depths[node] = min(1 + deepest, MAX_CHAIN + 1)
 
 
-def _cycle(graph: _Graph, nodes: list[int], via: list[_Edge], closing: _Edge) -> Finding:
+def _cycle(graph: _Graph, nodes: list[int], via: list[_Edge], closing: _Edge) -> UnfoldingFinding:
     """The finding for a cycle closed by ``closing``, reported at its first $ref."""
     first = nodes.index(closing.target)
     edges = via[first:] + [closing]
     loop = [pointer(graph.paths[n]) for n in nodes[first:]] + [pointer(graph.paths[closing.target])]
     site = next((e.site for e in edges if e.site[-1:] == ("$ref",)), closing.site)
-    return Finding(
+    return UnfoldingFinding(
         site,
         "this $ref makes a cycle that never moves to a child value ("
         + " -> ".join(loop)

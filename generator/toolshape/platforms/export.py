@@ -98,10 +98,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import Contract, json_equal, json_type
-from .errors import Problem
-
-Path = tuple[str | int, ...]
+from ..contract.checker import Contract
+from ..schema.values import json_equal, json_type
+from ..contract.errors import Problem
+from ..schema import pointers
+from ..schema.pointers import SchemaPath
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 
 TARGETS = ("jsonschema", "openai", "openai-responses", "anthropic", "gemini", "gemini-legacy", "mcp")
 #: The targets a service registers tools with (``schema --all``, :func:`definitions`).
@@ -155,17 +157,17 @@ class Finding:
     """
 
     target: str
-    path: Path
+    path: SchemaPath
     message: str
     fatal: bool = False
-    document_path: Path | None = None
+    document_path: SchemaPath | None = None
 
     @property
     def pointer(self) -> str:
-        return _pointer(self.path)
+        return pointers.pointer(self.path)
 
     @property
-    def location(self) -> Path:
+    def location(self) -> SchemaPath:
         """The path in the contract file (``("parameters", ...)``, or ``("name",)``)."""
         return self.document_path if self.document_path is not None else ("parameters", *self.path)
 
@@ -189,13 +191,13 @@ class ConvertedKey:
     contract's meaning and the model has no way to leave the key out.
     """
 
-    path: Path
+    path: SchemaPath
     key: str
     contract_allows_null: bool
 
     @property
     def pointer(self) -> str:
-        return _pointer(self.path + ("properties", self.key))
+        return pointers.pointer(self.path + ("properties", self.key))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready, for templates: ``{"schema_path": [...], "key": ..., "contract_allows_null": ...}``."""
@@ -466,23 +468,23 @@ class _Lowering:
             "gemini": "Gemini",
         }[target]
         self.formats = {"openai": OPENAI_FORMATS, "anthropic": ANTHROPIC_FORMATS, "gemini": GEMINI_FORMATS}[target]
-        self.findings: dict[tuple[Path, str], Finding] = {}
+        self.findings: dict[tuple[SchemaPath, str], Finding] = {}
         self.notes: dict[str, None] = {}
         #: Where each lowered property schema came from (a $ref target's properties are
         #: reported there, however often the target is inlined): id -> (schema, path).
-        self.origins: dict[int, tuple[Any, Path]] = {}
+        self.origins: dict[int, tuple[Any, SchemaPath]] = {}
         #: Targets of the $refs being inlined (the root counts: a "#" reference recurses).
-        self.stack: list[Path] = [()]
+        self.stack: list[SchemaPath] = [()]
         #: openai: the optional keys listed in 'required' with null allowed, by (object path, key).
-        self.converted: dict[tuple[Path, str], ConvertedKey] = {}
+        self.converted: dict[tuple[SchemaPath, str], ConvertedKey] = {}
 
     # -- reporting ---------------------------------------------------------------
 
-    def refuse(self, path: Path, message: str, *, fatal: bool = False, document_path: Path | None = None) -> None:
+    def refuse(self, path: SchemaPath, message: str, *, fatal: bool = False, document_path: SchemaPath | None = None) -> None:
         fatal = fatal or self.target == "gemini"
         self.findings.setdefault((path, message), Finding(self.named, path, message, fatal, document_path))
 
-    def dropped(self, path: Path, keyword: str, detail: str = "", *, value: Any = None) -> None:
+    def dropped(self, path: SchemaPath, keyword: str, detail: str = "", *, value: Any = None) -> None:
         """Note a constraint the export leaves out (``value``: shown as 'keyword: value')."""
         shown = keyword if value is None else f"{keyword}: {_short(value)}"
         what = f"'{shown}'" + (f" ({detail})" if detail else "")
@@ -490,7 +492,7 @@ class _Lowering:
             f"{self.platform} does not enforce {what} at {_where(path)}: the generated validator is the only enforcement"
         )
 
-    def loosened(self, path: Path, message: str) -> None:
+    def loosened(self, path: SchemaPath, message: str) -> None:
         self.notes.setdefault(f"{self.platform}: {message} at {_where(path)}; the generated validator is the only enforcement")
 
     # -- the walk ----------------------------------------------------------------
@@ -556,12 +558,12 @@ class _Lowering:
             for path in _recursive_refs(self.root):
                 self.refuse(path, "Anthropic strict tool use refuses recursive schemas, and this $ref is recursive")
 
-    def lower(self, schema: Any, path: Path) -> Any:
+    def lower(self, schema: Any, path: SchemaPath) -> Any:
         if isinstance(schema, bool):
             return self.lower_bool(schema, path)
         return self.finish(self.fold(schema, path), path)
 
-    def lower_bool(self, schema: bool, path: Path) -> Any:
+    def lower_bool(self, schema: bool, path: SchemaPath) -> Any:
         if self.target == "openai":
             what = "accepts anything" if schema else "accepts nothing"
             self.refuse(path, f"the schema at {_where(path)} is '{str(schema).lower()}' ({what}); OpenAI strict mode needs a schema with a 'type'")
@@ -572,13 +574,13 @@ class _Lowering:
             return {}
         return schema
 
-    def fold(self, schema: dict, path: Path) -> dict:
+    def fold(self, schema: dict, path: SchemaPath) -> dict:
         """One node in the platform's spelling, with its $ref and allOf merged in (not yet finished)."""
         node = dict(schema)
-        parts: list[tuple[dict, Path]] = []
+        parts: list[tuple[dict, SchemaPath]] = []
         if "$ref" in node and self.inlines(node):
             ref = node.pop("$ref")
-            target = _ref_path(self.root, ref)
+            target = pointers.typed(self.root, pointers.ref_path(ref))
             if any(target == open_target[: len(target)] for open_target in self.stack):
                 # Inlining would never end. Gemini inlines every $ref; the strict modes only
                 # a $ref beside other keywords (anthropic's recursion is reported up front).
@@ -596,7 +598,7 @@ class _Lowering:
                     )
             else:
                 self.stack.append(target)
-                target_schema = _resolve(self.root, target)
+                target_schema = pointers.resolve(self.root, target)
                 if isinstance(target_schema, bool):
                     folded = self.lower_bool(target_schema, target)
                     parts.append((folded if isinstance(folded, dict) else {}, target))
@@ -626,12 +628,12 @@ class _Lowering:
             siblings.remove("default")
         if siblings:
             return True  # $ref beside other keywords: merged into one schema
-        target = _ref_path(self.root, ref)
+        target = pointers.typed(self.root, pointers.ref_path(ref))
         # Keep references to the root and to $defs entries (which stay in the export);
         # references into other places may not survive the lowering.
         return not (target == () or (len(target) == 2 and target[0] == "$defs"))
 
-    def keywords(self, node: dict, path: Path) -> dict:
+    def keywords(self, node: dict, path: SchemaPath) -> dict:
         """Every keyword of one node except $ref (when inlined) and allOf, lowered."""
         out: dict[str, Any] = {}
         target = self.target
@@ -737,7 +739,7 @@ class _Lowering:
                 self.dropped(path, keyword, "not translated for this platform")
         return out
 
-    def prefix_items(self, node: dict, path: Path) -> dict[str, Any]:
+    def prefix_items(self, node: dict, path: SchemaPath) -> dict[str, Any]:
         """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
 
         No target here has tuples; a bare array would be refused ('array schema missing
@@ -769,7 +771,7 @@ class _Lowering:
 
     # -- merging ($ref beside keywords, allOf) -------------------------------------
 
-    def merge(self, base: dict, extra: dict, where: Path) -> dict:
+    def merge(self, base: dict, extra: dict, where: SchemaPath) -> dict:
         """One schema for base AND extra, or a loosening of it (noted): base wins on annotations."""
         out = dict(base)
         for key, value in extra.items():
@@ -812,7 +814,7 @@ class _Lowering:
                 self.dropped(where, key, "it cannot be merged with the same keyword beside it")
         return out
 
-    def merge_schemas(self, a: Any, b: Any, where: Path) -> Any:
+    def merge_schemas(self, a: Any, b: Any, where: SchemaPath) -> Any:
         if a is True or (isinstance(a, dict) and not a):
             return b
         if b is True or (isinstance(b, dict) and not b):
@@ -823,7 +825,7 @@ class _Lowering:
 
     # -- finishing a node --------------------------------------------------------
 
-    def finish(self, node: dict, path: Path) -> dict:
+    def finish(self, node: dict, path: SchemaPath) -> dict:
         if isinstance(node.get("anyOf"), list):
             branches: list[Any] = []
             for branch in node["anyOf"]:
@@ -839,7 +841,7 @@ class _Lowering:
             return self.finish_gemini(node, path)
         return self.finish_strict(node, path)
 
-    def finish_strict(self, node: dict, path: Path) -> dict:
+    def finish_strict(self, node: dict, path: SchemaPath) -> dict:
         openai = self.target == "openai"
         if "type" not in node and "anyOf" not in node and "$ref" not in node:
             values = node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
@@ -890,7 +892,7 @@ class _Lowering:
             )
         return node
 
-    def openai_require_every_key(self, node: dict[str, Any], path: Path) -> dict[str, Any]:
+    def openai_require_every_key(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """List every property in 'required', adding null to each optional one (recorded in ``converted``).
 
         OpenAI strict mode needs every key required; a model that would leave an optional
@@ -924,7 +926,7 @@ class _Lowering:
         node["required"] = required
         return node
 
-    def finish_gemini(self, node: dict, path: Path) -> dict:
+    def finish_gemini(self, node: dict, path: SchemaPath) -> dict:
         node = dict(node)
         types = _type_list(node.pop("type", None))
         nullable = "null" in types
@@ -1005,7 +1007,7 @@ class _Lowering:
 
     def openai_limits(self, lowered: dict) -> None:
         properties = enum_values = chars = 0
-        deepest: tuple[int, Path] = (0, ())
+        deepest: tuple[int, SchemaPath] = (0, ())
         for node, path, depth in _walk(lowered):
             if isinstance(node.get("properties"), dict):
                 properties += len(node["properties"])
@@ -1103,12 +1105,8 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _pointer(path: Path) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
-def _where(path: Path) -> str:
-    return _pointer(path) or "the root"
+def _where(path: SchemaPath) -> str:
+    return pointers.pointer(path) or "the root"
 
 
 def _type_list(value: Any) -> list[str]:
@@ -1136,76 +1134,33 @@ def _inferred_type(values: list[Any]) -> Any:
     return kinds[0] if len(kinds) == 1 else kinds
 
 
-def _ref_path(root: Any, ref: str) -> Path:
-    """The schema path (with int list indexes) a local ``$ref`` points at."""
-    from urllib.parse import unquote
-
-    if ref in ("#", ""):
-        return ()
-    steps: list[str | int] = []
-    node = root
-    for part in ref[2:].split("/"):
-        part = unquote(part).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, list):
-            steps.append(int(part))
-            node = node[int(part)]
-        else:
-            steps.append(part)
-            node = node[part]
-    return tuple(steps)
-
-
-def _resolve(root: Any, path: Path) -> Any:
-    node = root
-    for step in path:
-        node = node[step]
-    return node
-
-
-def _subschemas(schema: Any, path: Path) -> list[tuple[Any, Path]]:
-    """The direct subschemas of a (2020-12, toolshape subset) schema, with their paths."""
-    if not isinstance(schema, dict):
-        return []
-    found: list[tuple[Any, Path]] = []
-    for keyword in ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties"):
-        if isinstance(schema.get(keyword), (dict, bool)):
-            found.append((schema[keyword], path + (keyword,)))
-    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
-        if isinstance(schema.get(keyword), list):
-            found.extend((sub, path + (keyword, i)) for i, sub in enumerate(schema[keyword]))
-    for keyword in ("$defs", "properties", "patternProperties", "dependentSchemas"):
-        if isinstance(schema.get(keyword), dict):
-            found.extend((sub, path + (keyword, key)) for key, sub in schema[keyword].items())
-    return found
-
-
-def _walk(schema: Any, path: Path = (), depth: int = 0):
+def _walk(schema: Any, path: SchemaPath = (), depth: int = 0):
     """Every dict schema under ``schema`` with its path and object-nesting depth (the root object is 1)."""
     if not isinstance(schema, dict):
         return
     types = _type_list(schema.get("type"))
     depth = depth + 1 if "object" in types or "properties" in schema else depth
     yield schema, path, depth
-    for sub, where in _subschemas(schema, path):
+    for sub, where in subschemas(schema, path):
         yield from _walk(sub, where, depth)
 
 
-def _recursive_refs(root: Any) -> list[Path]:
+def _recursive_refs(root: Any) -> list[SchemaPath]:
     """Paths of the ``$ref`` keywords that close a cycle of references."""
-    found: list[Path] = []
-    state: dict[Path, str] = {}
+    found: list[SchemaPath] = []
+    state: dict[SchemaPath, str] = {}
 
-    def visit_target(target: Path) -> None:
+    def visit_target(target: SchemaPath) -> None:
         state[target] = "open"
-        visit(_resolve(root, target), target)
+        visit(pointers.resolve(root, target), target)
         state[target] = "done"
 
-    def visit(node: Any, path: Path) -> None:
-        for sub, where in _subschemas(node, path):
+    def visit(node: Any, path: SchemaPath) -> None:
+        for sub, where in subschemas(node, path):
             visit(sub, where)
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
             try:
-                target = _ref_path(root, node["$ref"])
+                target = pointers.typed(root, pointers.ref_path(node["$ref"]))
             except (KeyError, IndexError, ValueError, TypeError):
                 return
             inside = any(target == open_target[: len(target)] for open_target, s in state.items() if s == "open")
@@ -1229,13 +1184,13 @@ def _map_schema(schema: Any, change: Callable[[dict], dict]) -> Any:
     if not isinstance(schema, dict):
         return schema
     node = dict(schema)
-    for keyword in ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties"):
+    for keyword in ONE_SCHEMA:
         if isinstance(node.get(keyword), dict):
             node[keyword] = _map_schema(node[keyword], change)
-    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
+    for keyword in SCHEMA_LISTS:
         if isinstance(node.get(keyword), list):
             node[keyword] = [_map_schema(sub, change) for sub in node[keyword]]
-    for keyword in ("$defs", "properties", "patternProperties", "dependentSchemas"):
+    for keyword in SCHEMA_MAPS:
         if isinstance(node.get(keyword), dict):
             node[keyword] = {key: _map_schema(sub, change) for key, sub in node[keyword].items()}
     return change(node)

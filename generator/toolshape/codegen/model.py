@@ -3,8 +3,8 @@
 Every decision about the generated code is made here, in Python: which checks a
 value needs and in which order, the names of variables and constants, the
 messages, the comments. Templates only loop over this model and lay out code.
-Contract text reaches the model only as :class:`~toolshape.literals.Code` made by
-:func:`~toolshape.literals.literal` or :func:`~toolshape.literals.comment`.
+Contract text reaches the model only as :class:`~toolshape.codegen.literals.Code` made by
+:func:`~toolshape.codegen.literals.literal` or :func:`~toolshape.codegen.literals.comment`.
 """
 
 from __future__ import annotations
@@ -12,18 +12,17 @@ from __future__ import annotations
 import json
 import keyword
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from . import __version__
-from .contract import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
+from .. import __version__
+from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
 from .literals import Code, comment, comment_text, literal
-from .regex import WHITESPACE as ECMA_WHITESPACE
-from .regex import translate as translate_pattern
+from ..regex import WHITESPACE as ECMA_WHITESPACE
+from ..regex import translate as translate_pattern
 from .names import Namer
-from .pointers import ref_path, resolve
-from .unfolding import distinct_entries
-
-Path = tuple[str | int, ...]
+from ..schema.pointers import SchemaPath, escape, ref_path, resolve
+from ..contract.unfolding import distinct_entries
+from ..schema.keywords import nullable_alternative
 
 #: The formats asserted, and how messages describe them.
 FORMATS = {
@@ -63,11 +62,40 @@ TYPE_WORDS = {
 }
 
 
+#: Which condition a :class:`Check` writes: one branch each of the ``condition`` and ``check``
+#: macros in templates/checks.py.j2 (tests/test_template_branches.py holds the two together).
+CheckTest = Literal[
+    "shorter",
+    "longer",
+    "no_match",
+    "blank",
+    "bad_format",
+    "below",
+    "above",
+    "not_above",
+    "not_below",
+    "not_multiple_int",
+    "not_multiple",
+    "not_in",
+    "json_not_in",
+    "not_equal",
+    "not_none",
+    "has_duplicates",
+    "always",
+]
+#: A piece of a pointer: fixed text, the path the function was given, a list index, a dynamic key.
+PathPartKind = Literal["text", "base", "index", "key"]
+#: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
+ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
+#: What a module-level constant holds (the constants loop in templates/module.py.j2).
+ConstantKind = Literal["pattern", "text", "strings", "json_values"]
+
+
 @dataclass
 class PathPart:
     """A piece of a JSON Pointer: fixed text, an array index, or a dynamic key."""
 
-    kind: str  # "text" | "index" | "key"
+    kind: PathPartKind
     text: str | None = None  # pointer text, for "text" (the template makes it a literal)
     var: Code | None = None  # a variable, for "index" and "key"
 
@@ -87,7 +115,7 @@ def extend(path: list[PathPart], *parts: PathPart) -> list[PathPart]:
 class Check:
     """One keyword's check on a value whose type is already known."""
 
-    test: str  # which condition the template writes (a macro name)
+    test: CheckTest
     code: Code  # the error code: the keyword, as a literal
     message: Code  # the message, as a literal
     limit: Code | None = None  # a literal or a constant's name
@@ -255,7 +283,7 @@ class Applicator:
     and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
     """
 
-    kind: str  # "ref" | "all_of" | "any_of" | "one_of" | "not" | "if"
+    kind: ApplicatorKind
     comment: Code
     message: Code | None = None
     function: Code | None = None
@@ -279,7 +307,7 @@ class Constant:
     """A module-level constant: a compiled pattern or a frozenset built once at import."""
 
     name: Code
-    kind: str  # "pattern" | "strings" | "json_values"
+    kind: ConstantKind
     value: Code
     comment: Code
 
@@ -382,7 +410,7 @@ class ModuleModel:
 # -- building ----------------------------------------------------------------
 
 
-class _Builder:
+class _ModelBuilder:
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
         self.namer = Namer()
@@ -393,22 +421,22 @@ class _Builder:
         #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
         #: wait here and finish() builds them one after another: a chain of thousands of $refs
         #: costs no deep Python recursion, and the usual contract's output keeps its order.
-        self.pending: list[tuple[Function, Any, Path]] = []
+        self.pending: list[tuple[Function, Any, SchemaPath]] = []
         self.ref_depth = 0
         self.whitespace: Code | None = None
         #: The schemas that apply to values an x-sensitive schema governs: their
         #: messages never name the value or the allowed values.
         self.secret = secret_paths(contract.parameters)
 
-    def where(self, path: Path) -> str:
+    def where(self, path: SchemaPath) -> str:
         return f"{self.contract.file}:{self.contract.line_of(path)}"
 
     # A node is one schema applied to one value.
-    def node(self, schema: Any, var: Code, path: list[PathPart], schema_path: Path, label: str) -> Node:
+    def node(self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> Node:
         with self.namer.block():  # its locals are free again for the next sibling
             return self._node(schema, var, path, schema_path, label)
 
-    def _node(self, schema: Any, var: Code, path: list[PathPart], schema_path: Path, label: str) -> Node:
+    def _node(self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> Node:
         if schema is False:
             return Node(var, path, label, False, [], None, [], literal(f"{label} is not allowed (the schema is false)"))
         if schema is True or not isinstance(schema, dict):
@@ -438,7 +466,7 @@ class _Builder:
 
     # -- applicators: subschemas on the same value --------------------------
 
-    def applicators(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> list[Applicator]:
+    def applicators(self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> list[Applicator]:
         found: list[Applicator] = []
 
         def note(keyword: str) -> Code:
@@ -458,7 +486,7 @@ class _Builder:
             if union not in schema:
                 continue
             branches = schema[union]
-            nullable = _nullable_other(branches, exclusive=union == "oneOf")
+            nullable = nullable_alternative(branches, exclusive=union == "oneOf")
             if nullable is not None:
                 index, other = nullable
                 inner = self.node(other, var, path, schema_path + (union, index), label)
@@ -470,7 +498,7 @@ class _Builder:
             ]
             how = "at least one" if union == "anyOf" else "exactly one"
             message = literal(f"{label} must match {how} of {len(branches)} alternatives")
-            kind = "any_of" if union == "anyOf" else "one_of"
+            kind: ApplicatorKind = "any_of" if union == "anyOf" else "one_of"
             found.append(Applicator(kind, note(union), message=message, functions=functions))
         if "not" in schema:
             function = self.function(schema["not"], schema_path + ("not",), label)
@@ -483,7 +511,7 @@ class _Builder:
             found.append(Applicator("if", note("if"), function=function, then=then, otherwise=otherwise))
         return found
 
-    def function(self, schema: Any, schema_path: Path, label: str) -> Code:
+    def function(self, schema: Any, schema_path: SchemaPath, label: str) -> Code:
         """A module-level function that checks ``schema`` on (value, path, errors)."""
         name = self.namer.function(_path_hint(schema_path))
         function = Function(name, comment(self.where(schema_path), limit=120))
@@ -508,7 +536,7 @@ class _Builder:
             self.ref_body(function, schema, target)
         return name
 
-    def ref_body(self, function: Function, schema: Any, target: Path) -> None:
+    def ref_body(self, function: Function, schema: Any, target: SchemaPath) -> None:
         self.ref_depth += 1
         try:
             with self.namer.function_body():
@@ -530,7 +558,7 @@ class _Builder:
         schema: dict,
         var: Code,
         path: list[PathPart],
-        schema_path: Path,
+        schema_path: SchemaPath,
         label: str,
         declared: tuple[str, ...] | None,
     ) -> Branch:
@@ -550,7 +578,7 @@ class _Builder:
 
     # -- keyword groups ------------------------------------------------------
 
-    def value_checks(self, schema: dict, kind: str, label: str, schema_path: Path) -> list[Check]:
+    def value_checks(self, schema: dict, kind: str, label: str, schema_path: SchemaPath) -> list[Check]:
         """enum and const, with a fast comparison where the branch pins the type.
 
         Under an x-sensitive schema the message says only that the value is not allowed:
@@ -584,7 +612,7 @@ class _Builder:
                 checks.append(Check("json_not_in", literal("const"), message, name, hint=not secret))
         return checks
 
-    def string_checks(self, schema: dict, label: str, schema_path: Path) -> list[Check]:
+    def string_checks(self, schema: dict, label: str, schema_path: SchemaPath) -> list[Check]:
         checks = []
         if "minLength" in schema:
             n = int(schema["minLength"])
@@ -614,7 +642,7 @@ class _Builder:
 
     def number_checks(self, schema: dict, label: str, kind: str) -> list[Check]:
         checks = []
-        wording = {
+        wording: dict[str, tuple[CheckTest, str]] = {
             "minimum": ("below", "at least"),
             "exclusiveMinimum": ("not_above", "greater than"),
             "maximum": ("above", "at most"),
@@ -637,7 +665,7 @@ class _Builder:
                 checks.append(Check("not_multiple", literal("multipleOf"), message, literal(numerator), literal(denominator)))
         return checks
 
-    def array_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> ArrayChecks:
+    def array_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> ArrayChecks:
         checks = []
         if "minItems" in schema:
             n = int(schema["minItems"])
@@ -685,7 +713,7 @@ class _Builder:
             return ArrayChecks(None, None, checks, prefix, contains, start)
         return ArrayChecks(index, item, checks, prefix, contains, start)
 
-    def object_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: Path, label: str) -> ObjectChecks:
+    def object_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> ObjectChecks:
         properties_schema = schema.get("properties", {})
         required = list(schema.get("required", []))
         # The names this object's code may use around its properties first: the
@@ -698,7 +726,7 @@ class _Builder:
             sub_path = schema_path + ("properties", key)
             key_label = _show(key)
             with self.namer.block():  # a sibling added or removed renames nothing here
-                child = self.node(sub, self.namer.local(key), extend(path, PathPart("text", "/" + _pointer_token(key))), sub_path, key_label)
+                child = self.node(sub, self.namer.local(key), extend(path, PathPart("text", "/" + escape(key))), sub_path, key_label)
             properties.append(
                 Property(
                     key=literal(key),
@@ -709,7 +737,7 @@ class _Builder:
                 )
             )
         required_only = [
-            RequiredKey(literal(key), extend(path, PathPart("text", "/" + _pointer_token(key))), literal(f"missing required key {_show(key)}"))
+            RequiredKey(literal(key), extend(path, PathPart("text", "/" + escape(key))), literal(f"missing required key {_show(key)}"))
             for key in required
             if key not in properties_schema
         ]
@@ -750,7 +778,7 @@ class _Builder:
                 [
                     RequiredKey(
                         literal(need),
-                        extend(path, PathPart("text", "/" + _pointer_token(need))),
+                        extend(path, PathPart("text", "/" + escape(need))),
                         literal(f"{_show(need)} is required when {_show(key)} is present"),
                     )
                     for need in needs
@@ -794,14 +822,14 @@ class _Builder:
             self.constants.insert(0, Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note))
         return self.whitespace
 
-    def constant(self, suffix: str, kind: str, value: Code, schema_path: Path) -> Code:
+    def constant(self, suffix: str, kind: ConstantKind, value: Code, schema_path: SchemaPath) -> Code:
         """A module constant for the keyword at ``schema_path``, named for where it is
         (``_CITY_PATTERN``, ``_ATTENDEES_ITEM_KEYS``), not for the variable it checks."""
         name = self.namer.constant(f"{_path_hint(schema_path[:-1]) or 'value'} {suffix}")
         self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
         return name
 
-    def property_comment(self, key: str, schema: Any, required: bool, schema_path: Path) -> Code:
+    def property_comment(self, key: str, schema: Any, required: bool, schema_path: SchemaPath) -> Code:
         words = ["required" if required else "optional"]
         if isinstance(schema, dict):
             types = _declared_types(schema)
@@ -837,7 +865,7 @@ class _Types:
         self.contract = contract
         self.defs: list[TypedDictDef] = []
 
-    def of(self, schema: Any, hint: str, schema_path: Path) -> str:
+    def of(self, schema: Any, hint: str, schema_path: SchemaPath) -> str:
         if not isinstance(schema, dict):
             return "Any"
         values = schema.get("enum", [schema["const"]] if "const" in schema else None)
@@ -850,7 +878,7 @@ class _Types:
             return "Any"
         return _union([self.of_kind(kind, schema, hint, schema_path) for kind in kinds])
 
-    def of_kind(self, kind: str, schema: dict, hint: str, schema_path: Path) -> str:
+    def of_kind(self, kind: str, schema: dict, hint: str, schema_path: SchemaPath) -> str:
         simple = {"null": "None", "boolean": "bool", "integer": "int", "number": "float", "string": "str"}
         if kind in simple:
             return simple[kind]
@@ -861,7 +889,7 @@ class _Types:
             return f"dict[str, {self.of(additional, hint + ' value', schema_path + ('additionalProperties',))}]"
         return self.typed_dict(schema, hint, schema_path)
 
-    def typed_dict(self, schema: dict, hint: str, schema_path: Path) -> str:
+    def typed_dict(self, schema: dict, hint: str, schema_path: SchemaPath) -> str:
         name = self.namer.type_name(hint)
         required = set(schema.get("required", []))
         fields = [
@@ -880,7 +908,7 @@ class _Types:
         return str(name)
 
 
-def _path_hint(schema_path: Path) -> str:
+def _path_hint(schema_path: SchemaPath) -> str:
     """Words for names made from a place in the schema: ``attendees item email`` for
     /properties/attendees/items/properties/email; "" for the root."""
     words: list[str] = []
@@ -910,7 +938,7 @@ def _union(types: list[str]) -> str:
 
 def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> ModuleModel:
     """Turn a checked contract into the module model (``depth``: packages between it and the runtime)."""
-    builder = _Builder(contract)
+    builder = _ModelBuilder(contract)
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
@@ -1011,9 +1039,9 @@ _SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
 _SAME_VALUE_ONE = ("not", "if", "then", "else")
 
 
-def _same_value_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[Any, Path]]:
+def _same_value_subschemas(schema: dict[str, Any], schema_path: SchemaPath) -> list[tuple[Any, SchemaPath]]:
     """The subschemas (with their paths) that apply to the very value ``schema`` applies to, $ref aside."""
-    found: list[tuple[Any, Path]] = []
+    found: list[tuple[Any, SchemaPath]] = []
     for word in _SAME_VALUE_LISTS:
         found += [(sub, schema_path + (word, i)) for i, sub in enumerate(schema.get(word, []))]
     found += [(schema[k], schema_path + (k,)) for k in _SAME_VALUE_ONE if k in schema]
@@ -1021,9 +1049,9 @@ def _same_value_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tu
     return found
 
 
-def _child_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[Any, Path]]:
+def _child_subschemas(schema: dict[str, Any], schema_path: SchemaPath) -> list[tuple[Any, SchemaPath]]:
     """The subschemas that apply to values inside the one ``schema`` applies to (and $defs)."""
-    found: list[tuple[Any, Path]] = []
+    found: list[tuple[Any, SchemaPath]] = []
     for word in ("properties", "patternProperties", "$defs"):
         found += [(sub, schema_path + (word, k)) for k, sub in schema.get(word, {}).items()]
     found += [(sub, schema_path + ("prefixItems", i)) for i, sub in enumerate(schema.get("prefixItems", []))]
@@ -1031,7 +1059,7 @@ def _child_subschemas(schema: dict[str, Any], schema_path: Path) -> list[tuple[A
     return found
 
 
-def secret_paths(parameters: Any) -> set[Path]:
+def secret_paths(parameters: Any) -> set[SchemaPath]:
     """The schema paths of every schema that may apply to a value an x-sensitive schema governs.
 
     The walk follows values, not schemas: it takes, for one value, the group of every
@@ -1041,9 +1069,9 @@ def secret_paths(parameters: Any) -> set[Path]:
     target reached from a sensitive value anywhere counts wherever it is used, since its
     one function serves every place.
     """
-    found: set[Path] = set()
-    seen: set[tuple[frozenset[Path], bool]] = set()
-    todo: list[tuple[list[tuple[Any, Path]], bool]] = [([(parameters, ())], False)]
+    found: set[SchemaPath] = set()
+    seen: set[tuple[frozenset[SchemaPath], bool]] = set()
+    todo: list[tuple[list[tuple[Any, SchemaPath]], bool]] = [([(parameters, ())], False)]
     while todo:
         members, inside = todo.pop()
         group = _group(parameters, members)
@@ -1058,10 +1086,10 @@ def secret_paths(parameters: Any) -> set[Path]:
     return found
 
 
-def _group(parameters: Any, members: list[tuple[Any, Path]]) -> list[tuple[dict[str, Any], Path]]:
+def _group(parameters: Any, members: list[tuple[Any, SchemaPath]]) -> list[tuple[dict[str, Any], SchemaPath]]:
     """Every schema (with its path) that applies to one value: ``members``, their branches and $ref targets."""
-    found: list[tuple[dict[str, Any], Path]] = []
-    paths: set[Path] = set()
+    found: list[tuple[dict[str, Any], SchemaPath]] = []
+    paths: set[SchemaPath] = set()
     todo = list(members)
     while todo:
         schema, path = todo.pop()
@@ -1076,9 +1104,9 @@ def _group(parameters: Any, members: list[tuple[Any, Path]]) -> list[tuple[dict[
     return found
 
 
-def _value_groups(group: list[tuple[dict[str, Any], Path]]) -> list[list[tuple[Any, Path]]]:
+def _value_groups(group: list[tuple[dict[str, Any], SchemaPath]]) -> list[list[tuple[Any, SchemaPath]]]:
     """For the values inside one value: the schemas that apply to each (by key, by position)."""
-    groups: list[list[tuple[Any, Path]]] = []
+    groups: list[list[tuple[Any, SchemaPath]]] = []
     patterns = [(sub, path + ("patternProperties", p)) for s, path in group for p, sub in s.get("patternProperties", {}).items()]
     names = sorted({name for s, _ in group for name in s.get("properties", {})})
     for name in names + [None]:  # None: a key declared nowhere
@@ -1267,32 +1295,6 @@ def _declared_types(schema: dict) -> tuple[str, ...] | None:
 def _implied_kinds(schema: dict) -> list[str]:
     """Without `type`, each keyword applies to the values of its own type only."""
     return ["string", "number", "array", "object"]
-
-
-def _nullable_other(branches: Any, exclusive: bool) -> tuple[int, Any] | None:
-    """For the usual "optional" spelling, [X, {type: null}], the index and schema of X.
-
-    For oneOf it only reads that way when X itself refuses null (a `type` without
-    "null"); otherwise null would match both branches, which oneOf refuses.
-    """
-    if not isinstance(branches, list) or len(branches) != 2:
-        return None
-    for i, branch in enumerate(branches):
-        if branch == {"type": "null"}:
-            other = branches[1 - i]
-            if exclusive and not _refuses_null(other):
-                return None
-            return 1 - i, other
-    return None
-
-
-def _refuses_null(schema: Any) -> bool:
-    types = _declared_types(schema) if isinstance(schema, dict) else None
-    return types is not None and "null" not in types
-
-
-def _pointer_token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _show(value: Any) -> str:

@@ -20,9 +20,12 @@ from typing import Any
 
 import jinja2
 
-from . import __version__, cases, contract, model, redaction, render, source
-from .errors import ContractError, Problem
-from .literals import Code, comment, literal
+from .. import __version__
+from ..codegen import cases, model, render
+from ..contract import checker as contract, redaction, source
+from ..contract.errors import ContractError, Problem
+from ..codegen.literals import Code, comment, literal
+from ..schema.pointers import child
 
 
 @dataclass
@@ -74,7 +77,7 @@ def _generator_fingerprint() -> str:
     model.py changes: `check` must then call every output stale."""
     import black
 
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     total = hashlib.sha256(f"black {black.__version__}\0".encode())
     for path in _output_modules(package):
         source = path.read_bytes().replace(b"\r\n", b"\n")  # the same on every checkout
@@ -88,7 +91,7 @@ def _output_modules(package: Path) -> list[Path]:
     Relative imports are followed into subpackages (``from .regex import x``,
     ``from ..witness import y``): a module is ``name.py`` or ``name/__init__.py``."""
     found: dict[PurePosixPath, Path] = {}
-    todo = [PurePosixPath("project"), PurePosixPath("__init__")]
+    todo = [PurePosixPath("project/folder"), PurePosixPath("__init__")]
     while todo:
         name = todo.pop()
         if name in found:
@@ -433,7 +436,7 @@ class TestsModel:
 
 
 @dataclass
-class Change:
+class CaseChange:
     """One change a derived case makes to the base arguments."""
 
     pointer: Code  # a JSON Pointer literal
@@ -443,7 +446,7 @@ class Change:
 @dataclass
 class CaseRow:
     name: Code
-    changes: list[Change]
+    changes: list[CaseChange]
     errors: Code
 
 
@@ -454,7 +457,7 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
         raise AssertionError(f"toolshape bug: case {case.name!r} cannot be written as changes to the base")
     return CaseRow(
         literal(case.name),
-        [Change(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new)) for pointer, new in found],
+        [CaseChange(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new)) for pointer, new in found],
         literal(frozenset(case.errors)),
     )
 
@@ -558,7 +561,7 @@ def _public_strings(instance: Any, hidden: redaction.Places) -> set[str]:
         elif isinstance(value, dict):
             for key, item in value.items():
                 found.add(key)
-                visit(item, pointer + "/" + key.replace("~", "~0").replace("/", "~1"))
+                visit(item, child(pointer, key))
 
     visit(instance, "")
     return found

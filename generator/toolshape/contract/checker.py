@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .regex import PatternError, backtracking_problem
-from .regex import translate as translate_pattern
+from ..regex import PatternError, backtracking_problem
+from ..regex import translate as translate_pattern
 from .errors import ContractError, Problem
 from . import unfolding
-from .pointers import ref_path, resolve
+from ..schema.pointers import SchemaPath, ref_path, resolve
 from .source import Document
-
-Path = tuple[str | int, ...]
+from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 
 TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
@@ -71,9 +71,6 @@ ROOT_ANNOTATIONS = ("$id",)
 #: The form of a $anchor (2020-12: an XML NCName restricted to ASCII).
 ANCHOR_RE = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 #: Keywords whose value is one subschema, or a list of them, or a mapping to them.
-ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties")
-SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-SCHEMA_MAPS = ("$defs", "properties", "patternProperties", "dependentSchemas")
 #: The formats toolshape asserts (those OpenAI's and Anthropic's strict modes accept).
 FORMATS = ("date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid")
 #: Every schema keyword the generator implements, in the order checks are emitted.
@@ -146,7 +143,7 @@ class Contract:
     parameters: Any
     examples: list[Example]
     document: Document
-    sensitive: list[Path] = field(default_factory=list)
+    sensitive: list[SchemaPath] = field(default_factory=list)
     #: Findings that do not stop generation (``path:line:col: warning: ...``).
     warnings: list[Problem] = field(default_factory=list)
 
@@ -154,7 +151,7 @@ class Contract:
     def file(self) -> str:
         return self.document.file
 
-    def line_of(self, path: Path) -> int:
+    def line_of(self, path: SchemaPath) -> int:
         """The 1-based line of the schema node at ``path`` under ``parameters``."""
         return self.document.value_at(("parameters", *path))[0]
 
@@ -168,45 +165,6 @@ def suggest(word: str, known: tuple[str, ...]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def is_number(value: object) -> bool:
-    """JSON's idea of a number: bool is not one, NaN and infinities are not either."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return True
-    return isinstance(value, float) and math.isfinite(value)
-
-
-def is_integer(value: object) -> bool:
-    """JSON Schema's integer: 1.0 counts."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-def json_type(value: object) -> str:
-    """The JSON type name of a loaded YAML value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "integer" if is_integer(value) else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def type_allows(types: tuple[str, ...] | None, value: object) -> bool:
-    """Whether a ``type`` keyword (None: absent) admits ``value``."""
-    if types is None:
-        return True
-    kind = json_type(value)
-    return kind in types or (kind == "integer" and "number" in types)
-
-
 class _Checker:
     """Walks one contract document collecting problems."""
 
@@ -214,12 +172,12 @@ class _Checker:
         self.doc = document
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
-        self.sensitive: list[Path] = []
+        self.sensitive: list[SchemaPath] = []
 
-    def error(self, path: Path, message: str, *, at_key: bool = False) -> None:
+    def error(self, path: SchemaPath, message: str, *, at_key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
 
-    def warn(self, path: Path, message: str) -> None:
+    def warn(self, path: SchemaPath, message: str) -> None:
         """A finding that does not stop generation (an annotation that contradicts its schema)."""
         self.warnings.append(self.doc.problem(path, message, severity="warning"))
 
@@ -262,7 +220,7 @@ class _Checker:
         )
 
     def root(self, schema: Any) -> None:
-        path: Path = ("parameters",)
+        path: SchemaPath = ("parameters",)
         if not isinstance(schema, dict):
             self.error(path, "'parameters' must be an object schema (a mapping with type: object)")
             return
@@ -276,7 +234,7 @@ class _Checker:
 
     # -- schemas -----------------------------------------------------------
 
-    def schema(self, schema: Any, path: Path, depth: int) -> None:
+    def schema(self, schema: Any, path: SchemaPath, depth: int) -> None:
         """Check one schema node and, recursively, its subschemas."""
         if isinstance(schema, bool):
             return
@@ -323,7 +281,7 @@ class _Checker:
         if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
             self.error(path + ("uniqueItems",), "'uniqueItems' must be true or false")
 
-    def subschemas(self, schema: dict, path: Path, depth: int) -> None:
+    def subschemas(self, schema: dict, path: SchemaPath, depth: int) -> None:
         """Recurse into every keyword that holds schemas (properties are done with `required`)."""
         for keyword in ONE_SCHEMA:
             if keyword in schema and keyword != "additionalProperties":
@@ -350,7 +308,7 @@ class _Checker:
                         self.check_pattern(key, path + (keyword, key), at_key=True, max_length=_key_length(schema))
                     self.schema(sub, path + (keyword, key), depth + 1)
 
-    def applicator_rules(self, schema: dict, path: Path) -> None:
+    def applicator_rules(self, schema: dict, path: SchemaPath) -> None:
         """$ref, format, the if/then/else and contains families, dependentRequired."""
         if "$ref" in schema:
             self.reference(schema["$ref"], path + ("$ref",))
@@ -372,7 +330,7 @@ class _Checker:
         if "dependentRequired" in schema:
             self.dependent_required(schema["dependentRequired"], path + ("dependentRequired",))
 
-    def dependent_required(self, value: Any, path: Path) -> None:
+    def dependent_required(self, value: Any, path: SchemaPath) -> None:
         """'dependentRequired' maps a key to a list of distinct key names; a problem points at the entry at fault."""
         message = "'dependentRequired' maps a key to a list of distinct key names"
         if not isinstance(value, dict):
@@ -388,7 +346,7 @@ class _Checker:
                 elif need in needs[:i]:
                     self.error(path + (key, i), f"{message}; '{need}' is listed twice under '{key}'")
 
-    def reference(self, ref: Any, path: Path) -> None:
+    def reference(self, ref: Any, path: SchemaPath) -> None:
         if not isinstance(ref, str):
             self.error(path, "'$ref' must be a string such as '#/$defs/name'")
             return
@@ -403,7 +361,7 @@ class _Checker:
         if not isinstance(target, (dict, bool)):
             self.error(path, f"'$ref' {ref} points at something that is not a schema")
 
-    def applicability(self, schema: dict, path: Path, types: tuple[str, ...] | None) -> None:
+    def applicability(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
         """A keyword for a kind of value that 'type' rules out would silently never be checked."""
         if types is None:
             return
@@ -422,7 +380,7 @@ class _Checker:
                 at_key=True,
             )
 
-    def dead_ends(self, schema: dict, path: Path) -> None:
+    def dead_ends(self, schema: dict, path: SchemaPath) -> None:
         """Counts that a 'false' schema makes impossible to reach."""
         min_items = schema.get("minItems")
         prefix = schema.get("prefixItems")
@@ -449,7 +407,7 @@ class _Checker:
                 f"{len(properties)} keys in 'properties': nothing could pass",
             )
 
-    def dead_values(self, schema: Any, path: Path, root: Any) -> None:
+    def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
         """enum/const values the rest of their schema refuses (errors); default/examples their
         schema refuses (warnings).
 
@@ -506,7 +464,7 @@ class _Checker:
                 for key, sub in schema[keyword].items():
                     self.dead_values(sub, path + (keyword, key), root)
 
-    def type_keyword(self, schema: dict, path: Path) -> tuple[str, ...] | None:
+    def type_keyword(self, schema: dict, path: SchemaPath) -> tuple[str, ...] | None:
         if "type" not in schema:
             return None
         raw = schema["type"]
@@ -538,7 +496,7 @@ class _Checker:
                 good.append(name)
         return tuple(good) if len(good) == len(names) else None
 
-    def extensions(self, schema: dict, path: Path) -> None:
+    def extensions(self, schema: dict, path: SchemaPath) -> None:
         if "x-sensitive" in schema:
             if not isinstance(schema["x-sensitive"], bool):
                 self.error(path + ("x-sensitive",), "'x-sensitive' must be true or false")
@@ -552,7 +510,7 @@ class _Checker:
             elif schema["x-sensitive"]:
                 self.sensitive.append(path[1:])
 
-    def values(self, schema: dict, path: Path, types: tuple[str, ...] | None) -> None:
+    def values(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
         if "enum" in schema:
             enum = schema["enum"]
             if not isinstance(enum, list) or not enum:
@@ -586,7 +544,7 @@ class _Checker:
             if isinstance(schema.get("enum"), list) and not any(json_equal(const, m) for m in schema["enum"]):
                 self.error(path + ("const",), "'const' is not one of the 'enum' values: nothing could pass")
 
-    def counts(self, schema: dict, path: Path) -> None:
+    def counts(self, schema: dict, path: SchemaPath) -> None:
         for keyword in COUNT_KEYWORDS:
             if keyword in schema:
                 value = schema[keyword]
@@ -603,7 +561,7 @@ class _Checker:
             if is_integer(lo) and is_integer(hi) and lo > hi:
                 self.error(path + (low,), f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass")
 
-    def bounds(self, schema: dict, path: Path, types: tuple[str, ...] | None) -> None:
+    def bounds(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
         for keyword in (*BOUND_KEYWORDS, "multipleOf"):
             if keyword in schema:
                 value = schema[keyword]
@@ -644,7 +602,7 @@ class _Checker:
             self.multiples_between(path, types, low, high, step)
 
     def multiples_between(
-        self, path: Path, types: tuple[str, ...] | None, low: list, high: list, step: float
+        self, path: SchemaPath, types: tuple[str, ...] | None, low: list, high: list, step: float
     ) -> None:
         """Report bounds that leave no multiple of ``multipleOf`` (of an integer one, for integers) between them."""
         unit = _fraction(step)
@@ -664,7 +622,7 @@ class _Checker:
             shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
             self.error(path + ("multipleOf",), f"{shown} leave no {kind} of 'multipleOf' ({step}) that could pass")
 
-    def pattern(self, schema: dict, path: Path) -> None:
+    def pattern(self, schema: dict, path: SchemaPath) -> None:
         if "pattern" not in schema:
             return
         pattern = schema["pattern"]
@@ -673,7 +631,7 @@ class _Checker:
             return
         self.check_pattern(pattern, path + ("pattern",), max_length=_length_bound(schema.get("maxLength")))
 
-    def check_pattern(self, pattern: str, path: Path, *, at_key: bool = False, max_length: int | None = None) -> None:
+    def check_pattern(self, pattern: str, path: SchemaPath, *, at_key: bool = False, max_length: int | None = None) -> None:
         """A pattern must mean in Python exactly what it means in ECMA-262, compile, and not backtrack
         for long on strings of up to ``max_length`` characters (None: unbounded). The backtracking
         lint runs here, before any case derivation, so the generator never hangs on such a pattern."""
@@ -689,7 +647,7 @@ class _Checker:
         if problem is not None:
             self.error(path, problem, at_key=at_key)
 
-    def annotations(self, schema: dict, path: Path, depth: int) -> None:
+    def annotations(self, schema: dict, path: SchemaPath, depth: int) -> None:
         """Annotations have no effect on validation, but a malformed one is still a typo to report."""
         for keyword in ("title", "description", "$comment", "contentEncoding", "contentMediaType", "$id"):
             if keyword in schema and not isinstance(schema[keyword], str):
@@ -709,7 +667,7 @@ class _Checker:
             # An annotation, but a schema all the same: checked like one, never applied.
             self.schema(schema["contentSchema"], path + ("contentSchema",), depth + 1)
 
-    def object_keywords(self, schema: dict, path: Path, depth: int) -> None:
+    def object_keywords(self, schema: dict, path: SchemaPath, depth: int) -> None:
         properties = schema.get("properties", {})
         if not isinstance(properties, dict):
             self.error(path + ("properties",), "'properties' must be a mapping from key to schema")
@@ -755,7 +713,7 @@ class _Checker:
             return []
         found: list[Example] = []
         for i, entry in enumerate(raw):
-            path: Path = ("examples", i)
+            path: SchemaPath = ("examples", i)
             if not isinstance(entry, dict):
                 self.error(path, "an example is a mapping with 'args' or 'json'")
                 continue
@@ -799,7 +757,7 @@ class _Checker:
             )
         return found
 
-    def expected_errors(self, entry: dict, path: Path, status: str) -> frozenset[tuple[str, str]] | None:
+    def expected_errors(self, entry: dict, path: SchemaPath, status: str) -> frozenset[tuple[str, str]] | None:
         if "errors" not in entry:
             return None
         raw = entry["errors"]
@@ -826,7 +784,7 @@ class _Checker:
         return frozenset(pairs)
 
 
-def _schema_place(path: Path) -> str:
+def _schema_place(path: SchemaPath) -> str:
     """How a schema at ``path`` is named in messages: "'items'", "the schema of property 'city'"."""
     if len(path) >= 2 and path[-2] in ("properties", "patternProperties", "$defs", "dependentSchemas"):
         what = {"properties": "property", "patternProperties": "pattern", "$defs": "definition"}.get(
@@ -913,19 +871,6 @@ def _floor_below(keyword: str, bound: float) -> int:
     return math.ceil(bound) - 1 if keyword == "exclusiveMaximum" else math.floor(bound)
 
 
-def json_equal(a: object, b: object) -> bool:
-    """Equality as JSON means it: true is not 1, 1 is 1.0, containers compare deeply."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if is_number(a) and is_number(b):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
-
-
 def check(document: Document) -> Contract:
     """Check a loaded document; raise :class:`ContractError` with every problem found."""
     checker = _Checker(document)
@@ -963,7 +908,7 @@ def _key_length(schema: dict) -> int | None:
     return _length_bound(names.get("maxLength")) if isinstance(names, dict) else None
 
 
-def _under_property_names(path: Path) -> bool:
+def _under_property_names(path: SchemaPath) -> bool:
     """Whether a schema path (from the document root) passes through a ``propertyNames`` keyword.
 
     Only keyword positions count: a property that happens to be named "propertyNames" does not.

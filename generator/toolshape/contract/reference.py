@@ -19,9 +19,10 @@ import uuid
 from fractions import Fraction
 from typing import Any, Iterator
 
-from .contract import is_integer, is_number, json_equal
-from .regex import translate as translate_pattern
-from .pointers import ref_path, resolve
+from ..schema.values import is_integer, is_number, json_equal
+from ..regex import translate as translate_pattern
+from ..schema.pointers import escape, ref_path, resolve
+from ..schema.keywords import nullable_alternative
 
 Errors = set[tuple[str, str]]
 
@@ -61,10 +62,6 @@ def _matches(schema: Any, value: Any, path: str = "") -> bool:
     found: Errors = set()
     _value(schema, value, path, found)
     return not found
-
-
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _has_type(kind: str, value: Any) -> bool:
@@ -161,8 +158,9 @@ def _applicators(schema: dict, value: Any, path: str, errors: Errors) -> None:
         if keyword not in schema:
             continue
         branches = schema[keyword]
-        other = _nullable_other(branches, exclusive=keyword == "oneOf")
-        if other is not None:
+        nullable = nullable_alternative(branches, exclusive=keyword == "oneOf")
+        if nullable is not None:
+            other = nullable[1]
             if value is not None:
                 _value(other, value, path, errors)
             continue
@@ -177,17 +175,6 @@ def _applicators(schema: dict, value: Any, path: str, errors: Errors) -> None:
                 _value(schema["then"], value, path, errors)
         elif "else" in schema:
             _value(schema["else"], value, path, errors)
-
-
-def _nullable_other(branches: Any, exclusive: bool) -> Any:
-    """[X, {type: null}] reads as "null, or X" (for oneOf only when X refuses null)."""
-    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
-        other = branches[1 - branches.index({"type": "null"})]
-        types = other.get("type") if isinstance(other, dict) else None
-        refuses_null = types is not None and "null" not in (types if isinstance(types, list) else [types])
-        if not exclusive or refuses_null:
-            return other
-    return None
 
 
 def _resolve(ref: str) -> Any:
@@ -259,31 +246,31 @@ def _object(schema: dict, value: dict, path: str, errors: Errors) -> None:
     properties = schema.get("properties", {})
     for key, sub in properties.items():
         if key in value:
-            _value(sub, value[key], f"{path}/{_token(key)}", errors)
+            _value(sub, value[key], f"{path}/{escape(key)}", errors)
     for key in schema.get("required", []):
         if key not in value:
-            errors.add((f"{path}/{_token(key)}", "required"))
+            errors.add((f"{path}/{escape(key)}", "required"))
     additional = schema.get("additionalProperties", True)
     patterns = schema.get("patternProperties", {})
     for key, item in value.items():
         if "propertyNames" in schema:
-            _value(schema["propertyNames"], key, f"{path}/{_token(key)}", errors)
+            _value(schema["propertyNames"], key, f"{path}/{escape(key)}", errors)
         matched = False
         for pattern, sub in patterns.items():
             if _regex(pattern).search(key):
                 matched = True
-                _value(sub, item, f"{path}/{_token(key)}", errors)
+                _value(sub, item, f"{path}/{escape(key)}", errors)
         if key in properties or matched:
             continue
         if additional is False:
-            errors.add((f"{path}/{_token(key)}", "additionalProperties"))
+            errors.add((f"{path}/{escape(key)}", "additionalProperties"))
         elif isinstance(additional, dict):
-            _value(additional, item, f"{path}/{_token(key)}", errors)
+            _value(additional, item, f"{path}/{escape(key)}", errors)
     for key, needs in schema.get("dependentRequired", {}).items():
         if key in value:
             for need in needs:
                 if need not in value:
-                    errors.add((f"{path}/{_token(need)}", "dependentRequired"))
+                    errors.add((f"{path}/{escape(need)}", "dependentRequired"))
     for key, sub in schema.get("dependentSchemas", {}).items():
         if key in value:
             _value(sub, value, path, errors)

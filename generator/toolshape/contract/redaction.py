@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .pointers import ref_path, resolve
+from ..schema.pointers import escape, ref_path, resolve, unescape
 from .reference import _regex
 
 
@@ -108,10 +108,6 @@ def _sensitive(parameters: Any, schemas: list[Any]) -> bool:
     return any(s.get("x-sensitive") is True for s in _same_value(parameters, schemas))
 
 
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 def _walk(parameters: Any, schemas: list[Any], value: Any, pointer: str, found: Places, depth: int) -> None:
     applied = _same_value(parameters, schemas)
     if any(s.get("x-sensitive") is True for s in applied):
@@ -149,7 +145,7 @@ def _walk_object(
             subs += matched
             if key not in properties and not matched and "additionalProperties" in schema:
                 subs.append(schema["additionalProperties"])
-        child = f"{pointer}/{_token(key)}"
+        child = f"{pointer}/{escape(key)}"
         if _sensitive(parameters, subs):
             found.redacted.append(child)
         elif guarded and key not in declared and not any(_regex(p).search(key) for p in patterns):
@@ -161,7 +157,7 @@ def _walk_object(
 def _at(instance: Any, pointer: str) -> Any:
     value = instance
     for step in pointer.split("/")[1:]:
-        step = step.replace("~1", "/").replace("~0", "~")
+        step = unescape(step)
         value = value[int(step)] if isinstance(value, list) else value[step]
     return value
 

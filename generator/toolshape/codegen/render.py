@@ -1,7 +1,7 @@
 """Rendering: model -> Jinja templates -> black-formatted, compiled Python source.
 
 The environment is strict: an undefined name fails, and the only values it
-prints are :class:`~toolshape.literals.Code` (literals, names, comments made by
+prints are :class:`~toolshape.codegen.literals.Code` (literals, names, comments made by
 ``literals.py``) and numbers. A template that pastes a raw contract string
 fails to render instead of emitting code nobody wrote.
 """
@@ -20,7 +20,7 @@ from .literals import literal
 
 #: Where the built-in templates are: the top-level templates/ folder in a
 #: checkout, the toolshape/templates package data in an installed wheel.
-_HERE = Path(__file__).resolve().parent
+_HERE = Path(__file__).resolve().parent.parent
 BUILTIN_TEMPLATES = next(
     (p for p in (_HERE / "templates", _HERE.parent.parent / "templates") if (p / "module.py.j2").is_file()),
     _HERE / "templates",

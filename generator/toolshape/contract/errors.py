@@ -31,3 +31,8 @@ class ContractError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class UsageError(Exception):
+    """The command itself is wrong (a missing path, a bad option value, a bad git revision):
+    exit status 2. One class for every command, so that the command line catches one."""

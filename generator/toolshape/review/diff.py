@@ -43,15 +43,15 @@ target or ``unevaluated*`` no direction is ruled out, only equivalence is claime
 A breaking or widening claim is never guessed from the keyword: it is made only
 when a *witness* was found, a concrete argument object accepted by one side and
 refused by the other. Candidates come from both contracts' examples, from the
-cases :mod:`toolshape.cases` derives for both, and from values crafted for the
+cases :mod:`toolshape.codegen.cases` derives for both, and from values crafted for the
 change (a string one longer than the new ``maxLength``, the added enum member,
 the key that became required left out, ...) put into small accepted arguments.
 A candidate becomes a witness only when
 
 1. both sides' *generated* validators (each contract run through
-   :func:`toolshape.pipeline.generate`, loaded in memory, cached per contract)
+   :func:`toolshape.project.pipeline.generate`, loaded in memory, cached per contract)
    disagree on it,
-2. :func:`toolshape.reference.evaluate` agrees with each generated validator, and
+2. :func:`toolshape.contract.reference.evaluate` agrees with each generated validator, and
 3. the change itself is responsible: the new parameters with only this change
    undone give a different answer (breaking: undoing it removes an error the new
    side reports; widening: undoing it makes the new side refuse).
@@ -76,10 +76,16 @@ from fractions import Fraction
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import cases, contract, pipeline, reference, regex, render, source
-from .errors import ContractError, Problem
-from .witness import budget, sources
-from .witness.values import Engine
+from .. import regex
+from ..codegen import cases, render
+from ..contract import checker as contract, reference, source
+from ..project import pipeline
+from ..contract.errors import ContractError, Problem, UsageError
+from ..schema.values import is_integer, is_number, json_equal
+from ..witness import budget, sources
+from ..witness.values import Engine
+from ..schema import pointers
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 
 Parts = tuple[str | int, ...]
 #: A place in the arguments: keys, indexes, and the markers _ITEM and _EXTRA.
@@ -98,11 +104,8 @@ CONTRACT_SUFFIXES = (".yaml", ".yml")
 UNKNOWN_TOOL = "unknown_tool"
 
 _ANNOTATION_KEYWORDS = frozenset(contract.ANNOTATIONS)
-_SCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
-_ONE_SCHEMA = ("items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else")
 #: One-schema keywords whose absence means ``true``.
 _DEFAULT_TRUE = frozenset({"items", "additionalProperties", "propertyNames", "then", "else"})
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _RAW_TEXT_KEYWORDS = frozenset({"pattern", "format", "$ref"})
 
 #: Witness search limits (per change): bases tried, values per place.
@@ -122,10 +125,6 @@ REASON_COMBINATOR = "combinators are searched with sampled candidates, not decid
 REASON_SAMPLED = "no witness among the arguments tried, and no exhaustive search for this change"
 REASON_PLACE = "under oneOf, if, a $ref target or unevaluated*, a narrower schema can also widen callers' arguments"
 REASON_MASKED = "the changed schema differs, but no arguments tried show it (the rest of the schema may hide it)"
-
-
-class UsageError(Exception):
-    """A bad command line or git revision: exit status 2."""
 
 
 # -- the report ------------------------------------------------------------------
@@ -482,7 +481,7 @@ def _compare_tool(
         # A side cannot be generated (the errors say why): list the places, claim nothing.
         cannot = "a side's validator could not be generated"
         found.extend(
-            Change(name, _pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
+            Change(name, pointers.pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
             for p in pending
         )
     elif pending and any(not p.annotation for p in pending):
@@ -498,11 +497,11 @@ def _compare_tool(
                 found.append(search.judge(name, item))
             except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
                 if search is not None:
-                    report.notes.append(f"{name} {_pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})")
+                    report.notes.append(f"{name} {pointers.pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})")
                 why = None if item.settled else "the witness search failed (see the notes)"
-                found.append(Change(name, _pointer(item.parts), item.text, item.settled or "undetermined", reason=why))
+                found.append(Change(name, pointers.pointer(item.parts), item.text, item.settled or "undetermined", reason=why))
     else:
-        found.extend(Change(name, _pointer(p.parts), p.text, p.settled or "annotation") for p in pending)
+        found.extend(Change(name, pointers.pointer(p.parts), p.text, p.settled or "annotation") for p in pending)
     old_examples = _examples_key(old.checked)
     new_examples = _examples_key(new.checked)
     if old_examples != new_examples:
@@ -564,14 +563,14 @@ def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, 
             continue
         if keyword in _ANNOTATION_KEYWORDS or keyword.startswith("x-"):
             out.append(_Pending(here, parts, _keyword_text(keyword, before, after, had, has), annotation=True))
-        elif keyword in _SCHEMA_MAPS:
+        elif keyword in SCHEMA_MAPS:
             _walk_map(keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root)
-        elif keyword in _ONE_SCHEMA and had and has:
+        elif keyword in ONE_SCHEMA and had and has:
             _walk(before, after, here, out, old_root, new_root)
         elif keyword in _REORDERABLE and had and has and _reordered(before, after):
             text = f"order of {keyword} entries changed (no validation effect)"
             out.append(_Pending(here, parts, text, annotation=True, equivalent=True))
-        elif keyword in _SCHEMA_LISTS and had and has and isinstance(before, list) and isinstance(after, list):
+        elif keyword in SCHEMA_LISTS and had and has and isinstance(before, list) and isinstance(after, list):
             for i in range(max(len(before), len(after))):
                 if i < len(before) and i < len(after):
                     _walk(before[i], after[i], here + (i,), out, old_root, new_root)
@@ -610,7 +609,7 @@ def _reordered(before: Any, after: Any) -> bool:
 def _about(pending: _Pending) -> _Pending:
     """Fill in which schema (and which part of its value) a change at ``pending.parts`` is about."""
     parts = pending.parts
-    if len(parts) >= 2 and (parts[-2] in _SCHEMA_MAPS or parts[-2] in _SCHEMA_LISTS):
+    if len(parts) >= 2 and (parts[-2] in SCHEMA_MAPS or parts[-2] in SCHEMA_LISTS):
         pending.node = parts  # a whole subschema: the value it applies to
         if parts[-2] == "properties":
             pending.node, pending.key = parts[:-2], str(parts[-1])
@@ -665,15 +664,15 @@ def _overlap(before: list, after: list) -> bool:
     Without a shared member, undoing one member alone would leave an empty list
     (which refuses everything), so the keyword is one change: "[a] -> [b]".
     """
-    return any(contract.json_equal(a, b) and type(a) is type(b) for a in before for b in after)
+    return any(json_equal(a, b) and type(a) is type(b) for a in before for b in after)
 
 
 def _members(here: Parts, parts: Parts, before: list, after: list, what: str, out: list[_Pending], *, as_list: bool = False) -> None:
     for member in after:
-        if not any(contract.json_equal(member, m) and type(member) is type(m) for m in before):
+        if not any(json_equal(member, m) and type(member) is type(m) for m in before):
             out.append(_Pending(here, parts, f"{what} {_show(member)} added", undo=_member_remover(here, member, as_list), member=(member,)))
     for member in before:
-        if not any(contract.json_equal(member, m) and type(member) is type(m) for m in after):
+        if not any(json_equal(member, m) and type(member) is type(m) for m in after):
             out.append(_Pending(here, parts, f"{what} {_show(member)} removed", undo=_member_adder(here, member, as_list), member=(member,)))
     if [_dump(m) for m in before] != [_dump(m) for m in after] and sorted(map(_dump, before)) == sorted(map(_dump, after)):
         out.append(_Pending(here, parts, f"order of {'enum members' if what == 'value' else 'types'} changed (no validation effect)", annotation=True))
@@ -689,7 +688,7 @@ def _required(here: Parts, parts: Parts, before: list, after: list, out: list[_P
 
 
 def _referenced(root: Any, name: str) -> bool:
-    target = "#/$defs/" + str(name).replace("~", "~0").replace("/", "~1")
+    target = "#/$defs/" + pointers.escape(name)
     text = _dump(root)
     return json.dumps(target) in text or json.dumps(target.replace("%", "%25")) in text
 
@@ -747,7 +746,7 @@ def _member_remover(parts: Parts, member: Any, as_list: bool) -> Callable[[Any],
     def undo(root: Any) -> None:
         parent = _node(root, parts[:-1])
         values = _as_list(parent.get(parts[-1], [])) if as_list else list(parent.get(parts[-1], []))
-        values = [m for m in values if not (contract.json_equal(m, member) and type(m) is type(member))]
+        values = [m for m in values if not (json_equal(m, member) and type(m) is type(member))]
         parent[parts[-1]] = values
 
     return undo
@@ -848,7 +847,7 @@ class _Search:
     # -- judging one change --------------------------------------------------------------
 
     def judge(self, tool: str, item: _Pending) -> Change:
-        pointer = _pointer(item.parts)
+        pointer = pointers.pointer(item.parts)
         if item.annotation:
             return Change(tool, pointer, item.text, item.settled or "annotation")
         undone = copy.deepcopy(self.new.parameters)
@@ -896,7 +895,7 @@ class _Search:
         direction possible is "equivalent"; otherwise a missing direction stays open, with the
         reason no search could close it.
         """
-        pointer = _pointer(item.parts)
+        pointer = pointers.pointer(item.parts)
         decision = self.decide(item, undone)
         polarity = _polarity(self.new.parameters, item.node)
         ruled_out = decision.ruled_out(polarity)
@@ -1330,7 +1329,7 @@ def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, 
             return _keyword_added_or_removed(keyword, before, after, REASON_SAMPLED)
         return _Decision(not _members_in(old_enum, new_enum), not _members_in(new_enum, old_enum))
     if keyword == "const" and "const" in before and "const" in after:
-        if contract.json_equal(before["const"], after["const"]):
+        if json_equal(before["const"], after["const"]):
             return _Decision(False, False)  # 1 -> 1.0
         return None
     if keyword == "required":
@@ -1399,7 +1398,7 @@ def _within(inner: _Range, outer: _Range) -> bool:
 
 
 def _members_in(inner: list[Any], outer: list[Any]) -> bool:
-    return all(any(contract.json_equal(a, b) for b in outer) for a in inner)
+    return all(any(json_equal(a, b) for b in outer) for a in inner)
 
 
 # -- instance places and crafted values -------------------------------------------------------
@@ -1416,7 +1415,7 @@ def _instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Plac
         if step == "properties" and following is not None:
             places = [p + (following,) for p in places]
             i += 2
-        elif step == "dependentSchemas" or step in _SCHEMA_LISTS and step != "prefixItems":
+        elif step == "dependentSchemas" or step in SCHEMA_LISTS and step != "prefixItems":
             i += 2
         elif step == "prefixItems" and following is not None:
             places = [p + (following,) for p in places]
@@ -1432,7 +1431,7 @@ def _instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Plac
         elif step == "$defs" and following is not None:
             if depth > 3:
                 return []
-            refs = _ref_sites(root, "#/$defs/" + str(following).replace("~", "~0").replace("/", "~1"))
+            refs = _ref_sites(root, "#/$defs/" + pointers.escape(following))
             places = [p + q for p in places for site in refs for q in _instance_paths(root, site, depth + 1)]
             i += 2
         else:  # patternProperties, propertyNames, ...: only the corpus can tell
@@ -1618,10 +1617,10 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
                 found.extend(samples)
                 found.extend(_splices(strings[:4], samples[:6]))
     for schema in dicts:  # numbers at and around each bound
-        step = schema.get("multipleOf") if contract.is_number(schema.get("multipleOf")) else None
+        step = schema.get("multipleOf") if is_number(schema.get("multipleOf")) else None
         for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             bound = schema.get(keyword)
-            if contract.is_number(bound):
+            if is_number(bound):
                 for delta in (0, -1, 1, -0.5, 0.5, *((-step, step) if step else ())):
                     found.append(_number(bound + delta))
         if step:
@@ -1689,7 +1688,7 @@ def _number(value: float) -> float:
 
 
 def _is_count(value: Any) -> bool:
-    return contract.is_integer(value) and value >= 0
+    return is_integer(value) and value >= 0
 
 
 def _key_paths(value: Any, parts: Parts = ()) -> Iterator[Parts]:
@@ -1737,10 +1736,6 @@ def _unique(values: Iterable[Any]) -> list[Any]:
 
 def _as_list(value: Any) -> list:
     return list(value) if isinstance(value, list) else [value]
-
-
-def _pointer(parts: Parts) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 def _show(value: Any, limit: int = 60) -> str:
@@ -2035,7 +2030,7 @@ def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m toolshape.diff ...``: the same as ``toolshape diff ...``."""
+    """``python -m toolshape.review.diff ...``: the same as ``toolshape diff ...``."""
     parser = add_arguments(argparse.ArgumentParser(prog="toolshape diff", description="what a contract change does to callers"))
     try:
         args = parser.parse_args(argv)

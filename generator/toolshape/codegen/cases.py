@@ -5,7 +5,7 @@ completed with synthesised values for the optional keys it leaves out), every
 property at every depth is broken in each way the contract forbids: dropped
 when required, nulled, given each wrong JSON type, pushed across each bound,
 joined by an unknown key. The expected ``(path, code)`` set of every case comes
-from :mod:`toolshape.reference`, never from the generated module under test.
+from :mod:`toolshape.contract.reference`, never from the generated module under test.
 """
 
 from __future__ import annotations
@@ -16,15 +16,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import reference
-from .contract import Contract, is_integer, json_equal
-from .errors import Problem
-from .pointers import ref_path, resolve
-from .reference import errors_of, evaluate
-from .witness.budget import Budget
-from .witness.values import Engine
-
-Path = tuple[str | int, ...]
+from ..contract import reference
+from ..contract.checker import Contract
+from ..schema.values import is_integer, json_equal
+from ..contract.errors import Problem
+from ..schema.pointers import SchemaPath, child, ref_path, resolve, tokens as pointer_tokens
+from ..contract.reference import errors_of, evaluate
+from ..witness.budget import Budget
+from ..witness.values import Engine
 
 #: How deep synthesis follows $ref and unions before it gives up on a branch.
 MAX_SYNTH_DEPTH = 6
@@ -83,20 +82,20 @@ class _Deriver:
         self.known_good = _collect_known_good(contract)
         self.engine = Engine(self.schema, Budget())
         self.root: Any = None
-        self.followed: set[tuple[Path, str]] = set()
+        self.followed: set[tuple[SchemaPath, str]] = set()
         self.branch_depth = 0
         self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
         #: What was left out, by schema path: the names of the cases (for the warnings).
-        self.left_out: dict[Path, list[str]] = {}
-        self.too_big: dict[Path, list[str]] = {}  # the same, for bounds too large to test at their edge
+        self.left_out: dict[SchemaPath, list[str]] = {}
+        self.too_big: dict[SchemaPath, list[str]] = {}  # the same, for bounds too large to test at their edge
         #: The last one-change instance made (instance, path, value or MISSING), for add().
-        self.last: tuple[Any, Path, Any] | None = None
+        self.last: tuple[Any, SchemaPath, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
         self.root_errors: dict[int, tuple[frozenset[tuple[str, str]], Any]] = {}
         self.root_key: str | None = None  # the dedup key of the current root's case
         self.top: Any = None  # the accepted base (the first accepted case), once added
         #: Inside a branch: where its value is, and the schemas it must keep matching.
-        self.guard: tuple[Path, list[Any]] | None = None
+        self.guard: tuple[SchemaPath, list[Any]] | None = None
         #: Inside complete(): the root was accepted (and in its branch) when it began, so it still is.
         self.root_good = False
 
@@ -105,11 +104,11 @@ class _Deriver:
     def accepts(self, schema: Any, value: Any) -> bool:
         return not errors_of(schema, value, "", root=self.schema)
 
-    def synth(self, schema: Any, schema_path: Path) -> tuple[bool, Any]:
+    def synth(self, schema: Any, schema_path: SchemaPath) -> tuple[bool, Any]:
         found = self.engine.accepted(schema, 1, extra=self.known_good.get(schema_path, []))
         return (True, _copy(found[0])) if found else (False, None)
 
-    def distinct(self, schema: Any, schema_path: Path, count: int) -> list[Any]:
+    def distinct(self, schema: Any, schema_path: SchemaPath, count: int) -> list[Any]:
         return [_copy(v) for v in self.engine.accepted(schema, count, extra=self.known_good.get(schema_path, []))]
 
     def satisfying(self, schemas: list[Any], count: int = 1) -> list[Any]:
@@ -125,13 +124,13 @@ class _Deriver:
         path, schemas = self.guard
         return self.engine.confirms(schemas, _get(self.root, path))
 
-    def too_large(self, schema_path: Path, what: str) -> None:
+    def too_large(self, schema_path: SchemaPath, what: str) -> None:
         """Record an edge case left out because it would be too big to write into a test."""
         names = self.too_big.setdefault(schema_path, [])
         if what not in names:
             names.append(what)
 
-    def leave_out(self, schema_path: Path, what: str) -> None:
+    def leave_out(self, schema_path: SchemaPath, what: str) -> None:
         """Record a case (or a group of cases) that could not be derived, for the warning."""
         names = self.left_out.setdefault(schema_path, [])
         if what not in names:
@@ -196,7 +195,7 @@ class _Deriver:
         if self.top is None and not errors and data is self.root:
             self.top = data  # the base the generated tests write every case against
 
-    def local_errors(self, path: Path, value: Any) -> frozenset[tuple[str, str]] | None:
+    def local_errors(self, path: SchemaPath, value: Any) -> frozenset[tuple[str, str]] | None:
         """The errors of the root with one value changed, from the root's errors: those under
         the changed place are evaluated again, the rest kept. Only where nothing above the
         place looks at the object as a whole (no applicator, no count of keys, no enum); else
@@ -221,12 +220,12 @@ class _Deriver:
                 if not isinstance(schema.get("items"), dict) or value is MISSING:
                     return None
                 schema = schema["items"]
-                pointer = _child(pointer, str(step))
+                pointer = child(pointer, str(step))
                 continue
             if not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
                 return None
             schema = schema["properties"][step]
-            pointer = _child(pointer, step)
+            pointer = child(pointer, step)
         kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
         if value is MISSING:
             if path[-1] in last_schema.get("required", []):
@@ -266,7 +265,7 @@ class _Deriver:
         self.complete(start, self.schema, ())
         return start, True
 
-    def partial(self, schema: Any, schema_path: Path) -> Any:
+    def partial(self, schema: Any, schema_path: SchemaPath) -> Any:
         """When no accepted instance was found: the object with every property that has a
         witness, and a warning at each (deepest) property that has none."""
         if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
@@ -293,7 +292,7 @@ class _Deriver:
             self.leave_out(schema_path, "the accepted base arguments (the cases run on the closest arguments found)")
         return built
 
-    def complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
+    def complete(self, value: Any, schema: Any, schema_path: SchemaPath, refs: int = 0) -> None:
         """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
         with reference.changing():  # it adds keys and items in place, and takes some back
             # Every change below is kept only if the root stays good, so a root good now stays good
@@ -305,7 +304,7 @@ class _Deriver:
             finally:
                 self.root_good = False
 
-    def _complete(self, value: Any, schema: Any, schema_path: Path, refs: int = 0) -> None:
+    def _complete(self, value: Any, schema: Any, schema_path: SchemaPath, refs: int = 0) -> None:
         if not isinstance(schema, dict):
             return
         if "$ref" in schema:
@@ -328,7 +327,7 @@ class _Deriver:
             for item in value[:1]:
                 self._complete(item, schema["items"], schema_path + ("items",), refs)
 
-    def _complete_keys(self, value: dict, schema: dict, schema_path: Path) -> None:
+    def _complete_keys(self, value: dict, schema: dict, schema_path: SchemaPath) -> None:
         """Add every missing optional key at once, checking the whole instance once (linear in the
         number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
         before = self.root_good or self.still_good()
@@ -357,19 +356,19 @@ class _Deriver:
             self.walk(self.schema, (), (), "arguments")
         return list(self.cases.values())
 
-    def replaced(self, path: Path, value: Any) -> Any:
+    def replaced(self, path: SchemaPath, value: Any) -> Any:
         data, parent = self.copied_to(path)
         parent[path[-1]] = value
         self.last = (data, path, value)
         return data
 
-    def removed(self, path: Path) -> Any:
+    def removed(self, path: SchemaPath) -> Any:
         data, parent = self.copied_to(path)
         del parent[path[-1]]
         self.last = (data, path, MISSING)
         return data
 
-    def copied_to(self, path: Path) -> tuple[Any, Any]:
+    def copied_to(self, path: SchemaPath) -> tuple[Any, Any]:
         """A copy of the root in which the containers down to ``path``'s parent are new
         (that parent is returned too, to be changed); everything else is shared with the
         root, which nothing changes until ``add`` has copied the case it keeps."""
@@ -380,7 +379,7 @@ class _Deriver:
             parent = parent[step]
         return data, parent
 
-    def walk(self, schema: Any, path: Path, schema_path: Path, label: str) -> None:
+    def walk(self, schema: Any, path: SchemaPath, schema_path: SchemaPath, label: str) -> None:
         """Derive the cases for the value at ``path`` (present in the base) and below."""
         if not isinstance(schema, dict):
             return
@@ -411,12 +410,12 @@ class _Deriver:
         elif isinstance(value, list):
             self.array_cases(schema, path, schema_path, label, value)
 
-    def put(self, path: Path, value: Any) -> Any:
+    def put(self, path: SchemaPath, value: Any) -> Any:
         """The root with the value at ``path`` replaced (the value itself at the root)."""
         return self.replaced(path, value) if path else value
 
     def walk_branch(
-        self, schema: dict, branch: Any, path: Path, outer: Path, where: Path, label: str, also: tuple[Any, ...] = ()
+        self, schema: dict, branch: Any, path: SchemaPath, outer: SchemaPath, where: SchemaPath, label: str, also: tuple[Any, ...] = ()
     ) -> None:
         """Cases inside one union branch (or one side of an if): start from a value that
         matches it (and ``also``), then break it."""
@@ -462,7 +461,7 @@ class _Deriver:
                 result = trial
         return result
 
-    def applicator_cases(self, schema: dict, path: Path, schema_path: Path, label: str) -> None:
+    def applicator_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str) -> None:
         """Values that break one applicator and keep the rest of the schema: matching the
         ``not``, two ``oneOf`` branches or none, no ``anyOf`` branch, one ``allOf`` branch
         failed, an ``if`` whose ``then`` (or ``else``) fails."""
@@ -495,7 +494,7 @@ class _Deriver:
                     value = self.closest(current, value, schemas)
                 self.add(f"{label}: {name}", self.put(path, _in_order_of(current, value)))
 
-    def value_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: Any) -> None:
+    def value_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: Any) -> None:
         declared = _declared(schema)
         if declared is not None:
             for kind, sample in TYPE_SAMPLES.items():
@@ -512,7 +511,7 @@ class _Deriver:
         for name, variant in self.bound_variants(schema, schema_path, value):
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
-    def bound_variants(self, schema: dict, schema_path: Path, value: Any) -> Iterator[tuple[str, Any]]:
+    def bound_variants(self, schema: dict, schema_path: SchemaPath, value: Any) -> Iterator[tuple[str, Any]]:
         if isinstance(value, str):
             fill = value[-1:] or "a"
             if "minLength" in schema and _count(schema, "minLength") > 0:
@@ -577,7 +576,7 @@ class _Deriver:
         for found in self.satisfying([schema, {"type": "string", "minLength": length, "maxLength": length}]):
             yield name, found
 
-    def object_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: dict) -> None:
+    def object_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: dict) -> None:
         properties = schema.get("properties", {})
         required = schema.get("required", [])
         prefix = "" if not path else label + "."
@@ -620,7 +619,7 @@ class _Deriver:
                 bigger[key] = good if ok else 1
             self.add(f"{label}: maxProperties {n} + 1", self.replaced(path, bigger) if path else bigger)
 
-    def array_cases(self, schema: dict, path: Path, schema_path: Path, label: str, value: list) -> None:
+    def array_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: list) -> None:
         item_schema = schema.get("items", True)
         need = max(_count(schema, "maxItems", 0) + 1, _count(schema, "minItems", 0), 2)
         pool = self.distinct(item_schema, schema_path + ("items",), min(need, 60))
@@ -692,7 +691,7 @@ def case_changes(base: Any, case: Case) -> tuple[list[tuple[str, Any]], bool]:
         _, path, value = case.change
         pointer = ""
         for step in path:
-            pointer = _child(pointer, str(step))
+            pointer = child(pointer, str(step))
         return [(pointer, value)], True
     return changes(base, case.data), False
 
@@ -701,18 +700,18 @@ def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
     """What turns ``base`` into ``data``: (JSON Pointer, the value put there, or MISSING
     for a key left out). The pointer "" replaces the whole value."""
     if isinstance(base, dict) and isinstance(data, dict) and _same_order(base, data):
-        found: list[tuple[str, Any]] = [(_child(pointer, key), MISSING) for key in base if key not in data]
+        found: list[tuple[str, Any]] = [(child(pointer, key), MISSING) for key in base if key not in data]
         for key, item in data.items():
             if key not in base:
-                found.append((_child(pointer, key), item))
+                found.append((child(pointer, key), item))
             elif not identical(base[key], item):
-                found.extend(changes(base[key], item, _child(pointer, key)))
+                found.extend(changes(base[key], item, child(pointer, key)))
         return found
     if isinstance(base, list) and isinstance(data, list) and len(base) == len(data):
         found = []
         for i, (old, new) in enumerate(zip(base, data)):
             if not identical(old, new):
-                found.extend(changes(old, new, _child(pointer, str(i))))
+                found.extend(changes(old, new, child(pointer, str(i))))
         return found
     return [] if identical(base, data) else [(pointer, data)]
 
@@ -734,7 +733,7 @@ def apply(base: Any, found: list[tuple[str, Any]]) -> Any:
         if pointer == "":
             data = new
             continue
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+        tokens = pointer_tokens(pointer)
         data = target = _shallow(data)
         for token in tokens[:-1]:
             step: Any = int(token) if isinstance(target, list) else token
@@ -774,10 +773,6 @@ def _without(schema: dict, *keywords: str) -> dict:
     return {k: v for k, v in schema.items() if k not in keywords}
 
 
-def _child(pointer: str, key: str) -> str:
-    return pointer + "/" + key.replace("~", "~0").replace("/", "~1")
-
-
 def _copy(value: Any) -> Any:
     """A deep copy of JSON data (dicts, lists, scalars): copy.deepcopy, several times faster."""
     if isinstance(value, dict):
@@ -796,11 +791,11 @@ def _count(schema: dict, keyword: str, default: Any = 0) -> Any:
     return int(schema[keyword]) if keyword in schema else default
 
 
-def _collect_known_good(contract: Contract) -> dict[Path, list[Any]]:
+def _collect_known_good(contract: Contract) -> dict[SchemaPath, list[Any]]:
     """Values seen in accepted examples, by schema path: candidates for synthesis."""
-    found: dict[Path, list[Any]] = {}
+    found: dict[SchemaPath, list[Any]] = {}
 
-    def visit(schema: Any, value: Any, schema_path: Path) -> None:
+    def visit(schema: Any, value: Any, schema_path: SchemaPath) -> None:
         found.setdefault(schema_path, []).append(value)
         if not isinstance(schema, dict):
             return
@@ -850,7 +845,7 @@ def _in_order_of(model: Any, value: Any) -> Any:
     return {**{k: value[k] for k in model if k in value}, **{k: v for k, v in value.items() if k not in model}}
 
 
-def _lookup(data: Any, path: Path) -> Any:
+def _lookup(data: Any, path: SchemaPath) -> Any:
     """The value at ``path``, or MISSING where there is none."""
     try:
         return _get(data, path)
@@ -858,7 +853,7 @@ def _lookup(data: Any, path: Path) -> Any:
         return MISSING
 
 
-def _get(data: Any, path: Path) -> Any:
+def _get(data: Any, path: SchemaPath) -> Any:
     for step in path:
         data = data[step]
     return data

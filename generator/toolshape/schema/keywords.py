@@ -1,0 +1,65 @@
+"""Where a schema holds subschemas, and the one walk over them.
+
+The keywords of the 2020-12 subset toolshape implements, by the shape of what they hold: one
+schema, a list of schemas, or a map of names to schemas. The contract check, the importer, the
+exporter and ``toolshape diff`` read them from here, so a new applicator is added once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .pointers import SchemaPath
+
+#: Keywords whose value is one schema.
+ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties")
+#: Keywords whose value is a list of schemas.
+SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+#: Keywords whose value maps names (or patterns) to schemas.
+SCHEMA_MAPS = ("$defs", "properties", "patternProperties", "dependentSchemas")
+
+_NULL = {"type": "null"}
+
+
+def subschemas(schema: Any, path: SchemaPath = ()) -> list[tuple[Any, SchemaPath]]:
+    """The direct subschemas of ``schema`` with their paths (list indexes as ints), in keyword
+    order: one-schema keywords, then lists, then maps (each map in its key order)."""
+    if not isinstance(schema, dict):
+        return []
+    found: list[tuple[Any, SchemaPath]] = []
+    for keyword in ONE_SCHEMA:
+        if isinstance(schema.get(keyword), (dict, bool)):
+            found.append((schema[keyword], path + (keyword,)))
+    for keyword in SCHEMA_LISTS:
+        if isinstance(schema.get(keyword), list):
+            found.extend((sub, path + (keyword, i)) for i, sub in enumerate(schema[keyword]))
+    for keyword in SCHEMA_MAPS:
+        if isinstance(schema.get(keyword), dict):
+            found.extend((sub, path + (keyword, key)) for key, sub in schema[keyword].items())
+    return found
+
+
+def nullable_alternative(branches: Any, exclusive: bool) -> tuple[int, Any] | None:
+    """For the usual "optional" spelling ``[X, {type: null}]`` (either order), the index and
+    schema of X; None for any other list.
+
+    The generated code and the reference evaluator both read such an anyOf as "null, or X"
+    and report X's own errors for a non-null value. For oneOf (``exclusive``) it only reads
+    that way when X itself refuses null (a ``type`` without "null"): otherwise null would match
+    both branches, which oneOf refuses."""
+    if not isinstance(branches, list) or len(branches) != 2:
+        return None
+    for index, branch in enumerate(branches):
+        if branch == _NULL:
+            other = branches[1 - index]
+            if exclusive and not _refuses_null(other):
+                return None
+            return 1 - index, other
+    return None
+
+
+def _refuses_null(schema: Any) -> bool:
+    raw = schema.get("type") if isinstance(schema, dict) else None
+    if raw is None:
+        return False
+    return "null" not in (raw if isinstance(raw, list) else [raw])

@@ -1,0 +1,63 @@
+"""JSON's meaning of a loaded value, for every stage: bool is not a number, 1.0 is an integer,
+NaN is not a number, true is not 1.
+
+In the base package so that the contract check, the reference evaluator, the model, the case
+derivation and the platforms read values one way, and so that none of them imports another
+just for these (the reference evaluator once imported the contract check, which imports it).
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def is_number(value: object) -> bool:
+    """JSON's idea of a number: bool is not one, NaN and infinities are not either."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def is_integer(value: object) -> bool:
+    """JSON Schema's integer: 1.0 counts."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def json_type(value: object) -> str:
+    """The JSON type name of a loaded YAML value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "integer" if is_integer(value) else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def type_allows(types: tuple[str, ...] | None, value: object) -> bool:
+    """Whether a ``type`` keyword (None: absent) admits ``value``."""
+    if types is None:
+        return True
+    kind = json_type(value)
+    return kind in types or (kind == "integer" and "number" in types)
+
+
+def json_equal(a: object, b: object) -> bool:
+    """Equality as JSON means it: true is not 1, 1 is 1.0, containers compare deeply."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if is_number(a) and is_number(b):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b

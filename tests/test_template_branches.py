@@ -1,0 +1,56 @@
+"""The model's Literal types and the templates' branches name the same things.
+
+Templates choose what to print by comparing a model field with a string
+(``{% if c.test == "shorter" %}``). The field's ``Literal`` type lists the values the model
+may give it; a value the templates do not branch on would print the ``unreachable`` fallback,
+and a branch no value reaches is dead code. Both directions are checked here, from the
+template text.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+
+import pytest
+from support import ROOT
+from toolshape.codegen import model
+
+TEMPLATES = ROOT / "templates"
+
+#: (Literal type, template, the variable the template compares, values the template handles
+#: without naming them: the last ``else`` of a chain).
+BRANCHES = [
+    (model.CheckTest, "checks.py.j2", "c.test", set()),
+    (model.PathPartKind, "checks.py.j2", "part.kind", {"key"}),
+    (model.ApplicatorKind, "checks.py.j2", "a.kind", set()),
+    (model.ConstantKind, "module.py.j2", "c.kind", {"json_values"}),
+]
+
+
+def compared(template: str, variable: str) -> set[str]:
+    """The strings ``variable`` is compared with (``==``) in ``template``."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    return set(re.findall(rf"\b{re.escape(variable)} == \"([a-z_]+)\"", text))
+
+
+@pytest.mark.parametrize(("kind", "template", "variable", "by_else"), BRANCHES, ids=[b[2] for b in BRANCHES])
+def test_every_value_has_a_branch_and_every_branch_a_value(
+    kind: object, template: str, variable: str, by_else: set[str]
+) -> None:
+    values = set(typing.get_args(kind))
+    branches = compared(template, variable)
+    assert branches, f"{template} no longer compares {variable}: update BRANCHES"
+    assert values - by_else == branches, (
+        f"{variable}: values without a branch {sorted(values - by_else - branches)}, "
+        f"branches without a value {sorted(branches - values)}"
+    )
+
+
+def test_the_check_tests_the_model_makes_are_all_listed() -> None:
+    """Every ``Check("...")`` the model writes names a CheckTest (mypy says so too, statically)."""
+    source = (ROOT / "generator" / "toolshape" / "codegen" / "model.py").read_text(encoding="utf-8")
+    made = set(re.findall(r'\bCheck\(\s*"([a-z_]+)"', source)) | set(
+        re.findall(r'\("([a-z_]+)", "(?:at|greater|less)', source)
+    )
+    assert made and made <= set(typing.get_args(model.CheckTest)), sorted(made - set(typing.get_args(model.CheckTest)))
