@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from toolshape.cli import main
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 WEATHER = ROOT / "contracts" / "get_weather.yaml"
 TRANSFER = ROOT / "contracts" / "billing" / "transfer_funds.yaml"

@@ -62,6 +62,7 @@ from hypothesis import strategies as st
 from toolshape.codegen import formatting, render
 from toolshape.project import pipeline, folder as project
 from toolshape.contract.errors import ContractError
+from support import ENV
 
 #: The hostile texts of issue 5, and then some. Each is put everywhere a contract holds text.
 HOSTILE: dict[str, str] = {
@@ -308,9 +309,6 @@ def traps() -> Iterator[list[str]]:
     finally:
         for owner, attr, original in saved:
             setattr(owner, attr, original)
-
-
-ENV = render.environment()
 
 
 def generate(raw: bytes, stem: str = "x") -> pipeline.Generated | ContractError:

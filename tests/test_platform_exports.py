@@ -13,10 +13,10 @@ from toolshape.platforms import export, importer
 from toolshape.project import folder as project
 from toolshape.cli import github_annotation, main
 from toolshape.contract.errors import Problem
+from support import ROOT
 
 jsonschema = pytest.importorskip("jsonschema")
 
-ROOT = Path(__file__).resolve().parent.parent
 CONTRACTS = ROOT / "contracts"
 
 
