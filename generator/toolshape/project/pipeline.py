@@ -537,10 +537,12 @@ def _marks_sensitive(schema: Any) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1)
 def _said_anyway() -> str:
     """The words a module prints on its own: the runtime's texts and the phrases its messages are
     made of (written in model.py). A secret found in them proves nothing, so the tests do not
-    look for it. Taken from the generator's sources, never from a module's output."""
+    look for it. Taken from the generator's sources, never from a module's output; read once
+    per process (they do not change while it runs), not once per contract."""
     sources = [render.BUILTIN_TEMPLATES / "_runtime.py.j2", render.BUILTIN_TEMPLATES / "formats.py.j2"]
     return "\n".join(path.read_text(encoding="utf-8") for path in sources) + inspect.getsource(model)
 
