@@ -25,10 +25,12 @@ import re
 import string
 import sys
 import unicodedata
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import Any
 
-from hypothesis import assume, strategies as st
+from hypothesis import assume
+from hypothesis import strategies as st
 
 # -- Characters on which ECMA-262 and Python's re agree ----------------------------------
 
@@ -37,12 +39,15 @@ from hypothesis import assume, strategies as st
 #: Unicode Space_Separator category, and LF CR LS PS.
 _ALL = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
 ECMA_WHITESPACE = frozenset(
-    "\t\x0b\x0c \xa0\ufeff\n\r\u2028\u2029" + "".join(c for c in _ALL if unicodedata.category(c) == "Zs")
+    "\t\x0b\x0c \xa0\ufeff\n\r\u2028\u2029"
+    + "".join(c for c in _ALL if unicodedata.category(c) == "Zs")
 )
 _PY_SPACE = re.compile(r"\s")
 #: Characters that Python's \s and ECMA-262's \s classify differently (\x1c-\x1f and
 #: \x85 are whitespace only to Python, U+FEFF only to ECMA-262).
-WHITESPACE_DISAGREEMENT = frozenset(c for c in _ALL if bool(_PY_SPACE.match(c)) != (c in ECMA_WHITESPACE))
+WHITESPACE_DISAGREEMENT = frozenset(
+    c for c in _ALL if bool(_PY_SPACE.match(c)) != (c in ECMA_WHITESPACE)
+)
 #: STEER: toolshape gives `pattern` its ECMA-262 meaning; jsonschema runs Python's re.
 #: They differ on exactly these characters for the constructs the contracts use:
 #: - \s and \S: WHITESPACE_DISAGREEMENT above;
@@ -88,9 +93,15 @@ _LDH = string.ascii_letters + string.digits
 
 _LABEL_INNER = st.text(alphabet=_LDH + "-", max_size=8)
 _LABEL_EDGE = st.sampled_from(_LDH)
-_KNOWN_HOSTS = st.sampled_from(["example.com", "api.internal.example.com", "localhost", "xn--bcher-kva.example", "a1"])
+_KNOWN_HOSTS = st.sampled_from(
+    ["example.com", "api.internal.example.com", "localhost", "xn--bcher-kva.example", "a1"]
+)
 _ATOMS = st.lists(
-    st.text(alphabet=string.ascii_letters + string.digits + "!#$%&'*+/=?^_`{|}~-", min_size=1, max_size=6),
+    st.text(
+        alphabet=string.ascii_letters + string.digits + "!#$%&'*+/=?^_`{|}~-",
+        min_size=1,
+        max_size=6,
+    ),
     min_size=1,
     max_size=3,
 )
@@ -160,13 +171,20 @@ def dates(draw: Any) -> str:
 def times(draw: Any) -> str:
     # STEER: seconds 00-59. toolshape accepts the leap second 23:59:60Z (RFC 3339
     # allows it); rfc3339-validator, which jsonschema uses, supports no leap second.
-    hour, minute, second = draw(st.integers(0, 23)), draw(st.integers(0, 59)), draw(st.integers(0, 59))
+    hour, minute, second = (
+        draw(st.integers(0, 23)),
+        draw(st.integers(0, 59)),
+        draw(st.integers(0, 59)),
+    )
     fraction = draw(st.sampled_from(["", ".5", ".123456"]))
     offset = draw(
         st.one_of(
             st.sampled_from(["Z", "z"]),
             st.builds(
-                lambda s, h, m: f"{s}{h:02d}:{m:02d}", st.sampled_from("+-"), st.integers(0, 23), st.integers(0, 59)
+                lambda s, h, m: f"{s}{h:02d}:{m:02d}",
+                st.sampled_from("+-"),
+                st.integers(0, 23),
+                st.integers(0, 59),
             ),
         )
     )
@@ -207,7 +225,11 @@ def uris(draw: Any) -> str:
     if scheme == "urn":
         return "urn:isbn:" + draw(st.text(alphabet=string.digits, min_size=1, max_size=13))
     if scheme == "mailto":
-        return "mailto:" + draw(st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=6)) + "@example.com"
+        return (
+            "mailto:"
+            + draw(st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=6))
+            + "@example.com"
+        )
     host = draw(st.one_of(hostnames(), ipv4s(), ipv6s().map(lambda a: f"[{a}]")))
     port = draw(st.sampled_from(["", ":80", ":8443"]))
     path = "".join("/" + draw(segment) for _ in range(draw(st.integers(0, 3))))
@@ -218,7 +240,9 @@ def uris(draw: Any) -> str:
 
 def uuids() -> st.SearchStrategy[str]:
     hexd = "0123456789abcdefABCDEF"
-    return st.tuples(*(st.text(alphabet=hexd, min_size=k, max_size=k) for k in (8, 4, 4, 4, 12))).map("-".join)
+    return st.tuples(
+        *(st.text(alphabet=hexd, min_size=k, max_size=k) for k in (8, 4, 4, 4, 12))
+    ).map("-".join)
 
 
 FORMATS: dict[str, st.SearchStrategy[str]] = {
@@ -242,7 +266,11 @@ def float_multiple_disagrees(value: Any, step: Any) -> bool:
     """STEER: toolshape's multipleOf is exact in decimal (19.99 is a multiple of 0.01),
     jsonschema divides floats (19.99 / 0.01 = 1998.9999999999998: not a multiple).
     True for a number where the two readings differ."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not isinstance(step, float):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not isinstance(step, float)
+    ):
         return False
     exact = Decimal(repr(value)) % Decimal(repr(step)) == 0
     quotient = value / step
@@ -333,8 +361,14 @@ _TYPE_OF_KEYWORD = {
     "maximum": "number",
 }
 _ANY_SMALL = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 5) | st.text(SAFE_TEXT, max_size=3).filter(safe_string),
-    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(SAFE_TEXT, max_size=3), inner, max_size=2),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.text(SAFE_TEXT, max_size=3).filter(safe_string),
+    lambda inner: (
+        st.lists(inner, max_size=2)
+        | st.dictionaries(st.text(SAFE_TEXT, max_size=3), inner, max_size=2)
+    ),
     max_leaves=4,
 )
 
@@ -354,7 +388,9 @@ def _merge(root: dict, schema: Any, out: dict) -> None:
             mine = {val} if isinstance(val, str) else set(val)
             if "type" in out:
                 have = {out["type"]} if isinstance(out["type"], str) else set(out["type"])
-                mine = (mine & have) | ({"integer"} if "integer" in have and "number" in mine else set())
+                mine = (mine & have) | (
+                    {"integer"} if "integer" in have and "number" in mine else set()
+                )
             out["type"] = sorted(mine)
         elif key == "required":
             out["required"] = list(dict.fromkeys(out.get("required", []) + list(val)))
@@ -394,13 +430,21 @@ class Builder:
         _merge(self.root, schema, merged)
         budget -= _count_refs(schema)
         for _ in range(4):  # an anyOf/oneOf: one branch, folded in (a branch may hold another)
-            pending = [merged.pop("anyOf", None), merged.pop("oneOf", None), *merged.pop("_more_branches", [])]
+            pending = [
+                merged.pop("anyOf", None),
+                merged.pop("oneOf", None),
+                *merged.pop("_more_branches", []),
+            ]
             pending = [branches for branches in pending if branches]
             if not pending:
                 break
             for branches in pending:
                 # Out of $ref budget: the first branch (filter's comparison, not a group).
-                _merge(self.root, branches[0] if budget <= 0 else draw(st.sampled_from(branches)), merged)
+                _merge(
+                    self.root,
+                    branches[0] if budget <= 0 else draw(st.sampled_from(branches)),
+                    merged,
+                )
         if "const" in merged:
             return copy.deepcopy(merged["const"])
         if "enum" in merged:
@@ -408,7 +452,15 @@ class Builder:
         types = merged.get("type")
         if types is None:
             inferred = {t for k, t in _TYPE_OF_KEYWORD.items() if k in merged}
-            types = sorted(inferred) or ["null", "boolean", "integer", "number", "string", "array", "object"]
+            types = sorted(inferred) or [
+                "null",
+                "boolean",
+                "integer",
+                "number",
+                "string",
+                "array",
+                "object",
+            ]
         if isinstance(types, str):
             types = [types]
         assume(types)
@@ -429,13 +481,21 @@ class Builder:
         return self._numeric(draw, s, integer=False)
 
     def _numeric(self, draw: Any, s: dict, integer: bool) -> Any:
-        lo = max((b for b in (s.get("minimum"), s.get("exclusiveMinimum")) if b is not None), default=-(10**6))
-        hi = min((b for b in (s.get("maximum"), s.get("exclusiveMaximum")) if b is not None), default=10**6)
+        lo = max(
+            (b for b in (s.get("minimum"), s.get("exclusiveMinimum")) if b is not None),
+            default=-(10**6),
+        )
+        hi = min(
+            (b for b in (s.get("maximum"), s.get("exclusiveMaximum")) if b is not None),
+            default=10**6,
+        )
         step = s.get("multipleOf")
         if step is not None or integer or draw(st.booleans()):
             unit = Decimal(repr(step)) if step is not None else Decimal(1)
             k_lo, k_hi = int(Decimal(repr(lo)) / unit) - 1, int(Decimal(repr(hi)) / unit) + 1
-            k = draw(st.integers(k_lo, k_hi) | st.sampled_from([k_lo + 1, k_lo + 2, k_hi - 1, k_hi - 2]))
+            k = draw(
+                st.integers(k_lo, k_hi) | st.sampled_from([k_lo + 1, k_lo + 2, k_hi - 1, k_hi - 2])
+            )
             exact = Decimal(k) * unit
             value: Any = int(exact) if exact == exact.to_integral_value() else float(exact)
             assume(not float_multiple_disagrees(value, step))
@@ -481,7 +541,11 @@ class Builder:
         for index in range(size):
             sub = prefix[index] if index < len(prefix) else items
             if contains is not None:
-                sub = {"allOf": [sub, contains]} if index < wanted else {"allOf": [sub, {"not": contains}]}
+                sub = (
+                    {"allOf": [sub, contains]}
+                    if index < wanted
+                    else {"allOf": [sub, {"not": contains}]}
+                )
             out.append(self.value(draw, sub, budget))
         if contains is not None:
             out = draw(st.permutations(out)) if len(prefix) == 0 else out
@@ -518,7 +582,9 @@ class Builder:
             present.append(missing[0])
         out: dict = {}
         for name in present:
-            out[name] = self.value(draw, props.get(name, s.get("additionalProperties", True)), budget)
+            out[name] = self.value(
+                draw, props.get(name, s.get("additionalProperties", True)), budget
+            )
         patterns = s.get("patternProperties", {})
         additional = s.get("additionalProperties", True)
         room = s.get("maxProperties", len(out) + 3) - len(out)
@@ -534,7 +600,9 @@ class Builder:
                 out[key] = self.value(draw, sub, budget)
         while len(out) < s.get("minProperties", 0):  # only extra keys can fill it now
             key = self._key(draw, s)
-            assume(key is not None and key not in out and key not in props and additional is not False)
+            assume(
+                key is not None and key not in out and key not in props and additional is not False
+            )
             out[key] = self.value(draw, additional, budget)
         return out
 
@@ -624,7 +692,11 @@ def type_swaps(value: Any) -> list[Any]:
             pass
         return swaps
     if isinstance(value, list):
-        return [{str(i): item for i, item in enumerate(value)}, len(value), ",".join(map(str, value))]
+        return [
+            {str(i): item for i, item in enumerate(value)},
+            len(value),
+            ",".join(map(str, value)),
+        ]
     if isinstance(value, dict):
         return [list(value.values()), list(value), len(value)]
     return [0, False, "", "null", [], {}]  # null
@@ -641,9 +713,18 @@ def bound_crossings(root: dict, instance: Any, path: Path) -> list[Any]:
     out: list[Any] = []
     for s in schemas_at(root, instance, path):
         if isinstance(value, str):
-            for key, delta in (("minLength", -1), ("minLength", 0), ("maxLength", 0), ("maxLength", 1)):
+            for key, delta in (
+                ("minLength", -1),
+                ("minLength", 0),
+                ("maxLength", 0),
+                ("maxLength", 1),
+            ):
                 if key in s and s[key] + delta >= 0:
-                    out.append(value[: s[key] + delta] if len(value) > s[key] + delta else _pad(value, s[key] + delta))
+                    out.append(
+                        value[: s[key] + delta]
+                        if len(value) > s[key] + delta
+                        else _pad(value, s[key] + delta)
+                    )
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             step = s.get("multipleOf")
             for key, deltas in (
@@ -695,20 +776,30 @@ def mutants(kind: str, root: dict, instance: Any) -> list[tuple[str, Any]]:
         if kind == "drop_key" and isinstance(value, dict):
             for key in value:
                 out.append(
-                    (f"drop {key!r} at {where}", replace(instance, path, {k: v for k, v in value.items() if k != key}))
+                    (
+                        f"drop {key!r} at {where}",
+                        replace(instance, path, {k: v for k, v in value.items() if k != key}),
+                    )
                 )
         elif kind == "null":
             out.append((f"null at {where}", replace(instance, path, None)))
         elif kind == "type_swap":
             for new in type_swaps(value):
-                out.append((f"{type(value).__name__} -> {new!r} at {where}", replace(instance, path, new)))
+                out.append(
+                    (f"{type(value).__name__} -> {new!r} at {where}", replace(instance, path, new))
+                )
         elif kind == "bound_cross":
             for new in bound_crossings(root, instance, path):
                 out.append((f"bound crossed: {new!r} at {where}", replace(instance, path, new)))
         elif kind == "unknown_key" and isinstance(value, dict):
             for key, extra in UNKNOWN_KEYS:
                 if key not in value:
-                    out.append((f"unknown key {key!r} at {where}", replace(instance, path, {**value, key: extra})))
+                    out.append(
+                        (
+                            f"unknown key {key!r} at {where}",
+                            replace(instance, path, {**value, key: extra}),
+                        )
+                    )
         elif kind == "wrap_array":
             out.append((f"wrapped in an array at {where}", replace(instance, path, [value])))
         elif kind == "serialise":
@@ -717,7 +808,9 @@ def mutants(kind: str, root: dict, instance: Any) -> list[tuple[str, Any]]:
             # (test_email_is_asserted_strictly pins this).
             if isinstance(value, str) and is_email_site(root, instance, path):
                 continue
-            out.append((f"serialised into a string at {where}", replace(instance, path, json.dumps(value))))
+            out.append(
+                (f"serialised into a string at {where}", replace(instance, path, json.dumps(value)))
+            )
     return out
 
 

@@ -11,14 +11,16 @@ from hypothesis import strategies as st
 ATOMS = ["a", "b", "c", "[ab]", "[^a]", "[a-c]", ".", "\\d", "b|c"]
 
 
-def patterns(*, lookarounds: bool = True, backreferences: bool = True, anchors: bool = True) -> st.SearchStrategy[str]:
+def patterns(
+    *, lookarounds: bool = True, backreferences: bool = True, anchors: bool = True
+) -> st.SearchStrategy[str]:
     """Pattern text: sequences, alternations, groups and quantifiers over ATOMS, optionally with
     anchors, lookaheads and a backreference to the first group."""
 
     def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-        quantified = st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "{1,3}", "{0,2}", "*?"])).map(
-            lambda pair: f"(?:{pair[0]}){pair[1]}"
-        )
+        quantified = st.tuples(
+            inner, st.sampled_from(["*", "+", "?", "{2}", "{1,3}", "{0,2}", "*?"])
+        ).map(lambda pair: f"(?:{pair[0]}){pair[1]}")
         options = [
             quantified,
             st.lists(inner, min_size=2, max_size=3).map("".join),
@@ -26,7 +28,11 @@ def patterns(*, lookarounds: bool = True, backreferences: bool = True, anchors: 
             inner.map(lambda x: f"({x})"),
         ]
         if lookarounds:
-            options.append(st.tuples(st.sampled_from(["?=", "?!"]), inner).map(lambda pair: f"({pair[0]}{pair[1]})"))
+            options.append(
+                st.tuples(st.sampled_from(["?=", "?!"]), inner).map(
+                    lambda pair: f"({pair[0]}{pair[1]})"
+                )
+            )
         return st.one_of(*options)
 
     leaves = st.sampled_from([atom if "|" not in atom else f"(?:{atom})" for atom in ATOMS])

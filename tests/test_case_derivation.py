@@ -10,13 +10,15 @@ import random
 from pathlib import Path
 
 import pytest
-from toolshape.codegen import cases
-from toolshape.contract import checker as contract, reference, source
-
-import synth  # noqa: E402
+import synth
 from support import ROOT
+from toolshape.codegen import cases
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source
 
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/contracts/large_order.yaml"]
+CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
+    ROOT / "tests/bench/contracts/large_order.yaml"
+]
 
 
 def _derived(raw: bytes, stem: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
@@ -24,7 +26,9 @@ def _derived(raw: bytes, stem: str) -> list[tuple[str, str, list[tuple[str, str]
     return [(c.name, json.dumps(c.data), sorted(c.errors)) for c in cases.derive(checked).cases]
 
 
-def _from_scratch(raw: bytes, stem: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, list[tuple[str, str]]]]:
+def _from_scratch(
+    raw: bytes, stem: str, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, str, list[tuple[str, str]]]]:
     with monkeypatch.context() as patched:
         patched.setattr(reference, "remembering", contextlib.nullcontext)
         return _derived(raw, stem)
@@ -37,7 +41,9 @@ def test_remembered_evaluations_change_no_case(path: Path, monkeypatch: pytest.M
 
 
 @pytest.mark.parametrize("index", range(8))
-def test_remembered_evaluations_change_no_synthetic_case(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_remembered_evaluations_change_no_synthetic_case(
+    index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     raw = synth.render(synth.contract(random.Random(4000 + index), index)).encode()
     assert _derived(raw, f"tool_{index}") == _from_scratch(raw, f"tool_{index}", monkeypatch)
 
@@ -71,7 +77,11 @@ examples:
 def test_identical_means_the_same_json_text() -> None:
     assert cases.identical({"a": 1, "b": [1.5]}, {"b": [1.5], "a": 1})
     assert not cases.identical({"a": 1, "b": 2}, {"b": 2, "a": 1}, ordered=True)
-    assert not cases.identical(1, 1.0) and not cases.identical(True, 1) and not cases.identical([0.1], [0.1000001])
+    assert (
+        not cases.identical(1, 1.0)
+        and not cases.identical(True, 1)
+        and not cases.identical([0.1], [0.1000001])
+    )
 
 
 def test_a_case_the_rows_cannot_rebuild_in_key_order_is_a_toolshape_bug() -> None:

@@ -13,15 +13,15 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path, PurePosixPath
 
 import pytest
-
+import tomllib
 import toolshape
-from toolshape.project import pipeline, folder as project
-from toolshape.cli import main
 from support import ROOT
+from toolshape.cli import main
+from toolshape.project import folder as project
+from toolshape.project import pipeline
 
 CONTRACTS = ROOT / "contracts"
 #: A small, representative set: a top-level contract and one in a subfolder.
@@ -117,14 +117,19 @@ def temporary_files(folder: Path) -> list[Path]:
 # -- generate --------------------------------------------------------------------------------
 
 
-def test_generate_writes_modules_tests_and_packages(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_generate_writes_modules_tests_and_packages(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "generate")
     assert (code, err) == (0, "")
     out_dir = work / "generated"
     wanted = expected_files(work / "contracts")
     assert set(contents(out_dir)) == wanted
     modules = len(list((work / "contracts").rglob("*.yaml")))
-    assert out.splitlines()[0] == f"generated {modules} modules, {modules} test files, {len(wanted)} changed"
+    assert (
+        out.splitlines()[0]
+        == f"generated {modules} modules, {modules} test files, {len(wanted)} changed"
+    )
     for name in wanted:
         assert f"  new: generated/{name}" in out.splitlines()
     module = (out_dir / "billing" / "transfer_funds.py").read_text(encoding="utf-8")
@@ -148,13 +153,16 @@ def test_a_second_run_changes_nothing(generated: Path, capsys: pytest.CaptureFix
     code, out, err = run(capsys, "generate")
     assert (code, err) == (0, "")
     files = len(before)
-    assert out.splitlines() == [f"generated 2 modules, 2 test files, 0 changed"]
+    assert out.splitlines() == ["generated 2 modules, 2 test files, 0 changed"]
     assert snapshot(generated) == before, "an unchanged file was rewritten (bytes or mtime differ)"
     assert files == len(expected_files(generated.parent / "contracts"))
 
 
 def test_output_does_not_depend_on_the_working_folder_or_the_path_spelling(
-    work: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    work: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert run(capsys, "generate")[0] == 0
     relative = contents(work / "generated")
@@ -168,17 +176,24 @@ def test_output_does_not_depend_on_the_working_folder_or_the_path_spelling(
     assert contents(work / "again") == relative
     for name, data in relative.items():
         text = data.decode("utf-8")
-        assert str(work) not in text and str(elsewhere) not in text, f"{name} holds an absolute path"
+        assert str(work) not in text and str(elsewhere) not in text, (
+            f"{name} holds an absolute path"
+        )
         header = "".join(text.splitlines(keepends=True)[:5])
-        assert not re.search(r"\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d:\d\d\b", header), f"{name}: a timestamp in the header"
+        assert not re.search(r"\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d:\d\d\b", header), (
+            f"{name}: a timestamp in the header"
+        )
         assert datetime.date.today().isoformat() not in text, f"{name} holds today's date"
 
 
-def test_all_or_nothing_a_broken_contract_writes_nothing(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_all_or_nothing_a_broken_contract_writes_nothing(
+    generated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     contracts = generated.parent / "contracts"
     weather = contracts / "get_weather.yaml"
     weather.write_text(
-        weather.read_text(encoding="utf-8").replace("Current weather for a city.", "Weather now."), encoding="utf-8"
+        weather.read_text(encoding="utf-8").replace("Current weather for a city.", "Weather now."),
+        encoding="utf-8",
     )
     (contracts / "broken.yaml").write_text(BROKEN, encoding="utf-8")
     before = snapshot(generated)
@@ -203,7 +218,9 @@ def test_a_removed_contract_removes_its_output_and_nothing_else(
     generated: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (generated / "notes.py").write_text("# my notes, not generated\n", encoding="utf-8")
-    (generated / "billing" / "helpers.py").write_text("def helper():\n    return 1\n", encoding="utf-8")
+    (generated / "billing" / "helpers.py").write_text(
+        "def helper():\n    return 1\n", encoding="utf-8"
+    )
     (generated / "tests" / "README.md").write_text("hand-written\n", encoding="utf-8")
     before = snapshot(generated)
     (generated.parent / "contracts" / "billing" / "transfer_funds.yaml").unlink()
@@ -217,15 +234,28 @@ def test_a_removed_contract_removes_its_output_and_nothing_else(
         "tests/billing/test_transfer_funds.py",
         "tests/billing/__init__.py",
     }
-    assert not (generated / "tests" / "billing").exists(), "an emptied generated folder stays behind"
-    for name in ("notes.py", "billing/helpers.py", "tests/README.md", "get_weather.py", "tests/test_get_weather.py", "_runtime.py"):
-        assert after[name] == before[name], f"{name} was touched"  # (the shared runtime stays while a tool needs it)
+    assert not (generated / "tests" / "billing").exists(), (
+        "an emptied generated folder stays behind"
+    )
+    for name in (
+        "notes.py",
+        "billing/helpers.py",
+        "tests/README.md",
+        "get_weather.py",
+        "tests/test_get_weather.py",
+        "_runtime.py",
+    ):
+        assert after[name] == before[name], (
+            f"{name} was touched"
+        )  # (the shared runtime stays while a tool needs it)
     assert after["__init__.py"][0] != before["__init__.py"][0]  # the dispatch gate lost a tool
     assert b"transfer_funds" not in after["__init__.py"][0]
     assert "  removed: generated/billing/transfer_funds.py" in out.splitlines()
 
 
-def test_a_hand_written_file_in_the_way_fails_cleanly(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_hand_written_file_in_the_way_fails_cleanly(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_dir = work / "generated"
     (out_dir / "billing").mkdir(parents=True)
     mine = out_dir / "billing" / "transfer_funds.py"
@@ -233,7 +263,10 @@ def test_a_hand_written_file_in_the_way_fails_cleanly(work: Path, capsys: pytest
     before = snapshot(out_dir)
     code, _, err = run(capsys, "generate")
     assert code == 1
-    assert "generated/billing/transfer_funds.py:1:1: error: a file that toolshape did not generate is in the way" in err
+    assert (
+        "generated/billing/transfer_funds.py:1:1: error: a file that toolshape did not generate is in the way"
+        in err
+    )
     assert snapshot(out_dir) == before, "generate wrote files before refusing"
 
 
@@ -251,13 +284,19 @@ def test_atomic_writes_leave_no_temporary_files(generated: Path) -> None:
 
 
 def test_an_interrupted_write_leaves_old_or_new_files_and_check_sees_the_mix(
-    generated: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    generated: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     contracts = generated.parent / "contracts"
     old = contents(generated)
     for name in SUBSET:
         path = contracts / name
-        path.write_text(path.read_text(encoding="utf-8") + "# a comment changes the contract digest\n", encoding="utf-8")
+        path.write_text(
+            path.read_text(encoding="utf-8") + "# a comment changes the contract digest\n",
+            encoding="utf-8",
+        )
     # The complete new output, generated elsewhere from the same contracts.
     reference = tmp_path_factory.mktemp("reference") / "out"
     assert run(capsys, "generate", str(contracts), "--out", str(reference))[0] == 0
@@ -311,10 +350,14 @@ def test_check_passes_when_up_to_date(generated: Path, capsys: pytest.CaptureFix
     assert snapshot(generated) == before
 
 
-def test_check_names_stale_files_with_a_diff(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_names_stale_files_with_a_diff(
+    generated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     weather = generated.parent / "contracts" / "get_weather.yaml"
     weather.write_text(
-        weather.read_text(encoding="utf-8").replace("Current weather for a city.", "Weather right now."),
+        weather.read_text(encoding="utf-8").replace(
+            "Current weather for a city.", "Weather right now."
+        ),
         encoding="utf-8",
     )
     before = snapshot(generated)
@@ -374,7 +417,10 @@ def test_check_names_hand_edited_files(generated: Path, capsys: pytest.CaptureFi
     gate = generated / "__init__.py"
     gate.write_text(gate.read_text(encoding="utf-8") + "# tweak\n", encoding="utf-8")
     runtime = generated / "_runtime.py"
-    runtime.write_text(runtime.read_text(encoding="utf-8").replace("MAX_ERRORS = 100", "MAX_ERRORS = 1000"), encoding="utf-8")
+    runtime.write_text(
+        runtime.read_text(encoding="utf-8").replace("MAX_ERRORS = 100", "MAX_ERRORS = 1000"),
+        encoding="utf-8",
+    )
     code, _, err = run(capsys, "check")
     assert code == 1
     assert "generated/get_weather.py: hand-edited" in err
@@ -384,7 +430,9 @@ def test_check_names_hand_edited_files(generated: Path, capsys: pytest.CaptureFi
     assert "stale" not in err
 
 
-def test_check_sees_line_ending_changes(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_sees_line_ending_changes(
+    generated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     module = generated / "get_weather.py"
     module.write_bytes(module.read_bytes().replace(b"\n", b"\r\n"))
     code, _, err = run(capsys, "check")
@@ -392,7 +440,9 @@ def test_check_sees_line_ending_changes(generated: Path, capsys: pytest.CaptureF
     assert "generated/get_weather.py: hand-edited" in err
 
 
-def test_check_quiet_prints_only_findings(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_quiet_prints_only_findings(
+    generated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(capsys, "check", "--quiet") == (0, "", "")
     (generated / "get_weather.py").unlink()
     code, out, err = run(capsys, "check", "-q")
@@ -452,7 +502,11 @@ def test_names_that_are_not_python_identifiers_are_refused(
     ],
 )
 def test_module_names_that_would_collide_are_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], first: str, second: str | None, fragment: str
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    first: str,
+    second: str | None,
+    fragment: str,
 ) -> None:
     contracts = tmp_path / "contracts"
     for index, name in enumerate(filter(None, (first, second))):
@@ -466,9 +520,13 @@ def test_module_names_that_would_collide_are_refused(
     assert not (tmp_path / "out").exists()
 
 
-def test_two_contracts_with_the_same_tool_name_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_two_contracts_with_the_same_tool_name_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     contracts = copy_contracts(tmp_path / "contracts")
-    shutil.copyfile(CONTRACTS / "get_weather.yaml", contracts / "weather_again.yaml")  # sorts after get_weather
+    shutil.copyfile(
+        CONTRACTS / "get_weather.yaml", contracts / "weather_again.yaml"
+    )  # sorts after get_weather
     text = (contracts / "weather_again.yaml").read_text(encoding="utf-8")
     line = text[: text.index("get_weather")].count("\n") + 1
     col = len(text[: text.index("get_weather")].rsplit("\n", 1)[-1]) + 1
@@ -490,7 +548,10 @@ def test_a_symlinked_contract_leading_out_of_the_tree_is_refused(
     (contracts / "send_email.yaml").symlink_to(outside / "send_email.yaml")
     code, _, err = run(capsys, "generate", str(contracts), "--out", str(tmp_path / "out"))
     assert code == 1
-    assert f"{contracts}/send_email.yaml:1:1: error: a symlink that leads out of the contracts folder is refused" in err
+    assert (
+        f"{contracts}/send_email.yaml:1:1: error: a symlink that leads out of the contracts folder is refused"
+        in err
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -504,10 +565,15 @@ def test_a_symlinked_folder_leading_out_of_the_tree_is_refused(
     (contracts / "mail").symlink_to(outside, target_is_directory=True)
     code, _, err = run(capsys, "lint", str(contracts))
     assert code == 1
-    assert f"{contracts}/mail:1:1: error: a symlink that leads out of the contracts folder is refused" in err
+    assert (
+        f"{contracts}/mail:1:1: error: a symlink that leads out of the contracts folder is refused"
+        in err
+    )
 
 
-def test_a_symlink_inside_the_tree_is_fine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_symlink_inside_the_tree_is_fine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     contracts = copy_contracts(tmp_path / "contracts")
     (contracts / "mirror").symlink_to(contracts / "billing", target_is_directory=True)
     code, out, err = run(capsys, "lint", str(contracts))
@@ -515,7 +581,9 @@ def test_a_symlink_inside_the_tree_is_fine(tmp_path: Path, capsys: pytest.Captur
     assert out == "2 contracts, no problems\n"
 
 
-def test_an_output_symlink_leading_outside_is_refused(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_output_symlink_leading_outside_is_refused(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     elsewhere = work / "elsewhere"
     elsewhere.mkdir()
     out_dir = work / "generated"
@@ -525,7 +593,9 @@ def test_an_output_symlink_leading_outside_is_refused(work: Path, capsys: pytest
     assert code == 1
     assert "refusing to write outside the output folder" in err
     assert list(elsewhere.iterdir()) == []
-    assert sorted(p.name for p in out_dir.iterdir()) == ["billing"], "generate wrote files before refusing"
+    assert sorted(p.name for p in out_dir.iterdir()) == ["billing"], (
+        "generate wrote files before refusing"
+    )
 
 
 # -- the command line itself -----------------------------------------------------------------
@@ -544,7 +614,9 @@ def test_an_output_symlink_leading_outside_is_refused(work: Path, capsys: pytest
     ],
     ids=repr,
 )
-def test_usage_errors_exit_2(work: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+def test_usage_errors_exit_2(
+    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert out == ""
@@ -556,14 +628,18 @@ def test_an_empty_contracts_folder_is_an_error_not_an_empty_package(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "contracts").mkdir()
-    code, _, err = run(capsys, "generate", str(tmp_path / "contracts"), "--out", str(tmp_path / "out"))
+    code, _, err = run(
+        capsys, "generate", str(tmp_path / "contracts"), "--out", str(tmp_path / "out")
+    )
     assert code == 1
     assert "no contracts" in err
     assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("command", ["generate", "check", "lint"])
-def test_help_for_each_command_shows_an_example(capsys: pytest.CaptureFixture[str], command: str) -> None:
+def test_help_for_each_command_shows_an_example(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
     code, out, err = run(capsys, command, "--help")
     assert (code, err) == (0, "")
     assert f"usage: toolshape {command}" in out
@@ -571,7 +647,9 @@ def test_help_for_each_command_shows_an_example(capsys: pytest.CaptureFixture[st
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "version"
+    ]
     assert run(capsys, "--version") == (0, f"toolshape {declared}\n", "")
     result = subprocess.run(
         [sys.executable, "-m", "toolshape", "--version"], capture_output=True, text=True, timeout=60
@@ -595,14 +673,18 @@ def test_quiet_prints_nothing_on_success(work: Path, capsys: pytest.CaptureFixtu
     assert (work / "generated" / "get_weather.py").is_file()
 
 
-def test_errors_go_to_stderr_and_results_to_stdout(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_errors_go_to_stderr_and_results_to_stdout(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "lint")
     assert (code, err) == (0, "")
     assert out == "2 contracts, no problems\n"
     (work / "contracts" / "broken.yaml").write_text(BROKEN, encoding="utf-8")
     code, out, err = run(capsys, "lint")
     assert (code, out) == (1, "")
-    assert err.startswith(f"{Path('contracts') / 'broken.yaml'}:{BROKEN_AT[0]}:{BROKEN_AT[1]}: error: ")
+    assert err.startswith(
+        f"{Path('contracts') / 'broken.yaml'}:{BROKEN_AT[0]}:{BROKEN_AT[1]}: error: "
+    )
 
 
 def test_an_internal_error_is_reported_without_a_traceback(
@@ -623,7 +705,15 @@ def test_the_summary_counts_test_files_not_modules() -> None:
     plan = project.Plan(
         files={
             PurePosixPath(p): ""
-            for p in ("__init__.py", "a.py", "b.py", "c.py", "tests/__init__.py", "tests/test_a.py", "tests/x/test_b.py")
+            for p in (
+                "__init__.py",
+                "a.py",
+                "b.py",
+                "c.py",
+                "tests/__init__.py",
+                "tests/test_a.py",
+                "tests/x/test_b.py",
+            )
         }
     )
     assert sorted(map(str, plan.test_files)) == ["tests/test_a.py", "tests/x/test_b.py"]
@@ -643,7 +733,9 @@ def pytest_in(folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_vendored_copy_passes_its_own_generated_tests(generated: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_a_vendored_copy_passes_its_own_generated_tests(
+    generated: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     vendored = tmp_path_factory.mktemp("service") / "vendored" / "validators"
     shutil.copytree(generated, vendored)
     shutil.rmtree(generated)  # nothing may lean on the original location
@@ -665,7 +757,9 @@ def test_the_repository_output_is_up_to_date_and_its_tests_pass(
     assert re.search(r"\b\d+ passed\b", result.stdout)
 
 
-def test_a_file_where_a_generated_folder_goes_fails_cleanly(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_where_a_generated_folder_goes_fails_cleanly(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_dir = work / "generated"
     out_dir.mkdir()
     (out_dir / "billing").write_text("not a folder\n", encoding="utf-8")
@@ -682,7 +776,9 @@ def test_the_summary_line_reports_the_planned_test_files(
     """A plan with more test files than modules: the summary must count files, not contracts."""
     real_plan = project.plan
 
-    def plan_with_an_extra_test(root: Path, env: object, reuse_from: object = None, **options: bool) -> project.Plan:
+    def plan_with_an_extra_test(
+        root: Path, env: object, reuse_from: object = None, **options: bool
+    ) -> project.Plan:
         planned = real_plan(root, env, reuse_from, **options)
         planned.files[PurePosixPath("tests/test_extra.py")] = "# Generated by toolshape\n"
         return planned

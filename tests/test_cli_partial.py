@@ -7,9 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from toolshape.cli import main
 from support import ROOT
-
+from toolshape.cli import main
 
 WEATHER = ROOT / "contracts" / "get_weather.yaml"
 TRANSFER = ROOT / "contracts" / "billing" / "transfer_funds.yaml"
@@ -31,7 +30,11 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("part", ["contracts/get_weather.yaml", "contracts/billing"])
@@ -49,14 +52,18 @@ def test_part_of_a_project_is_refused_with_the_whole_folder_command(
     assert run(capsys, "check", "-q")[0] == 0  # the whole project is still up to date
 
 
-def test_a_part_in_an_output_folder_of_its_own_is_fine(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_part_in_an_output_folder_of_its_own_is_fine(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(capsys, "generate", "-q")[0] == 0
     code, out, err = run(capsys, "generate", "contracts/get_weather.yaml", "--out", "weather_only")
     assert (code, err) == (0, "") and out.startswith("generated 1 module, 1 test file, ")
     assert run(capsys, "check", "contracts/get_weather.yaml", "--out", "weather_only", "-q")[0] == 0
 
 
-def test_a_deleted_contract_is_still_cleaned_up(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_deleted_contract_is_still_cleaned_up(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(capsys, "generate", "-q")[0] == 0
     (project / "contracts" / "billing" / "transfer_funds.yaml").unlink()
     code, out, err = run(capsys, "check")
@@ -68,6 +75,10 @@ def test_a_deleted_contract_is_still_cleaned_up(project: Path, capsys: pytest.Ca
 def test_new_prints_a_safe_next_step(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "new", "refund", "--dir", "contracts/billing")
     target = Path("contracts") / "billing" / "refund.yaml"
-    assert code == 0 and out == f"created {target}: edit it, then run: toolshape lint {target} && toolshape generate\n"
+    assert (
+        code == 0
+        and out
+        == f"created {target}: edit it, then run: toolshape lint {target} && toolshape generate\n"
+    )
     code, out, _ = run(capsys, "new", "lookup", "--dir", "tools")
     assert out.endswith("&& toolshape generate tools\n")

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from toolshape import cli
 from toolshape.cli import main
 
@@ -43,11 +42,16 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # -- toolshape new ----------------------------------------------------------------------------
 
 
-def test_new_writes_a_starter_contract_that_lints_and_generates(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_new_writes_a_starter_contract_that_lints_and_generates(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "new", "lookup_order")
     assert (code, err) == (0, "")
     target = work / "contracts" / "lookup_order.yaml"
-    assert out == f"created {Path('contracts') / 'lookup_order.yaml'}: edit it, then run: toolshape lint {Path('contracts') / 'lookup_order.yaml'} && toolshape generate\n"
+    assert (
+        out
+        == f"created {Path('contracts') / 'lookup_order.yaml'}: edit it, then run: toolshape lint {Path('contracts') / 'lookup_order.yaml'} && toolshape generate\n"
+    )
     text = target.read_text(encoding="utf-8")
     assert re.search(r"^name: lookup_order$", text, re.MULTILINE)
     # Commented: every top-level key has a comment block right above it that starts "# key:".
@@ -60,7 +64,9 @@ def test_new_writes_a_starter_contract_that_lints_and_generates(work: Path, caps
             block.insert(0, lines[at])
         assert block and block[0].startswith(f"# {key}:"), f"no comment explains {key!r}"
     for keyword in ("required", "additionalProperties", "properties"):
-        assert re.search(rf"^\s*# .*\b{keyword}\b", text, re.MULTILINE), f"no comment mentions {keyword!r}"
+        assert re.search(rf"^\s*# .*\b{keyword}\b", text, re.MULTILINE), (
+            f"no comment mentions {keyword!r}"
+        )
 
     assert run(capsys, "lint") == (0, "1 contract, no problems\n", "")
     code, out, err = run(capsys, "generate", "--out", "out")
@@ -68,7 +74,10 @@ def test_new_writes_a_starter_contract_that_lints_and_generates(work: Path, caps
     assert out.startswith("generated 1 module, 1 test file, ")
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "out"],
-        cwd=work, capture_output=True, text=True, timeout=300,
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
@@ -121,8 +130,21 @@ def test_new_refuses_to_overwrite(work: Path, capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize(
     "name",
-    ["get-weather", "get.weather", "2fa_reset", "class", "tests", "TOOLS", "validate_call", "__init__", "a" * 65, "",
-     "météo", "get weather", "../escape"],
+    [
+        "get-weather",
+        "get.weather",
+        "2fa_reset",
+        "class",
+        "tests",
+        "TOOLS",
+        "validate_call",
+        "__init__",
+        "a" * 65,
+        "",
+        "météo",
+        "get weather",
+        "../escape",
+    ],
 )
 def test_new_refuses_names_that_are_not_a_tool_name_and_a_python_identifier(
     work: Path, capsys: pytest.CaptureFixture[str], name: str
@@ -176,12 +198,17 @@ def test_error_is_red_on_a_terminal(broken: Path, monkeypatch: pytest.MonkeyPatc
     code, err = lint_stderr(monkeypatch, Terminal())
     assert code == 1
     line = err.splitlines()[0]
-    assert re.fullmatch(rf"{re.escape(str(Path('contracts/broken.yaml')))}:6:\d+: {re.escape(RED_ERROR)}: .*minLenght.*", line)
+    assert re.fullmatch(
+        rf"{re.escape(str(Path('contracts/broken.yaml')))}:6:\d+: {re.escape(RED_ERROR)}: .*minLenght.*",
+        line,
+    )
     # Only the word is coloured; stripping the escapes gives the plain line back.
     assert re.sub(r"\033\[[0-9;]*m", "", line).startswith(f"{Path('contracts/broken.yaml')}:6:")
 
 
-def test_no_colour_when_stderr_is_not_a_terminal(broken: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_colour_when_stderr_is_not_a_terminal(
+    broken: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm-256color")
     code, err = lint_stderr(monkeypatch, io.StringIO())
@@ -208,7 +235,9 @@ def test_no_colour_on_a_dumb_terminal(broken: Path, monkeypatch: pytest.MonkeyPa
     assert code == 1 and "\033" not in err
 
 
-def test_colour_never_reaches_stdout_or_the_summary(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_colour_never_reaches_stdout_or_the_summary(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (work / "contracts").mkdir()
     (work / "contracts" / "ok.yaml").write_text(
         "name: ok\ndescription: d\nparameters: {type: object}\n", encoding="utf-8"

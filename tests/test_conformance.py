@@ -32,19 +32,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from toolshape.codegen import cases, model, render
 from toolshape.contract import checker as contract
-from toolshape.project import pipeline
 from toolshape.contract.errors import ContractError
 from toolshape.contract.source import Document
+from toolshape.project import pipeline
 
 # -- Where the suite is ------------------------------------------------------------
 
 ENV_VAR = "TOOLSHAPE_JSON_SCHEMA_TEST_SUITE"
-DEFAULT_SUITE = (
-    Path(__file__).resolve().parents[2] / "shared" / "json-schema-test-suite"
-)
+DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "shared" / "json-schema-test-suite"
 SUITE = Path(os.environ[ENV_VAR]) if os.environ.get(ENV_VAR) else DEFAULT_SUITE
 DRAFT = SUITE / "tests" / "draft2020-12"
 
@@ -149,15 +146,11 @@ ECMA_REGEX_DIFFERENCES: dict[tuple[str, str], str] = {
     (
         "optional/ecmascript-regex.json",
         "ECMA 262 \\S matches everything but whitespace",
-    ): (
-        "Python's \\S and ECMA-262's \\S differ (e.g. U+FEFF is whitespace in ECMA-262 only)"
-    ),
+    ): ("Python's \\S and ECMA-262's \\S differ (e.g. U+FEFF is whitespace in ECMA-262 only)"),
     (
         "optional/ecmascript-regex.json",
         "patterns always use unicode semantics with pattern",
-    ): (
-        "Python's re has no \\p{...} Unicode property escapes (the pattern does not compile)"
-    ),
+    ): ("Python's re has no \\p{...} Unicode property escapes (the pattern does not compile)"),
     (
         "optional/ecmascript-regex.json",
         "\\w in patterns matches [A-Za-z0-9_], not unicode letters",
@@ -182,9 +175,7 @@ class Group:
     description: str
     schema: Any  # as in the suite
     tests: list[dict]
-    unsupported: list[
-        str
-    ]  # keywords toolshape does not support, in order of appearance
+    unsupported: list[str]  # keywords toolshape does not support, in order of appearance
 
     @property
     def key(self) -> tuple[str, int]:
@@ -222,13 +213,27 @@ def unsupported_keywords(schema: Any, *, root: bool = False) -> list[str]:
                 if keyword not in found:
                     found.append(keyword)
                 continue
-            if keyword in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+            if keyword in (
+                "properties",
+                "$defs",
+                "patternProperties",
+                "dependentSchemas",
+            ) and isinstance(value, dict):
                 for sub in value.values():
                     visit(sub, False)
             elif keyword in ("allOf", "anyOf", "oneOf", "prefixItems") and isinstance(value, list):
                 for sub in value:
                     visit(sub, False)
-            elif keyword in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"):
+            elif keyword in (
+                "items",
+                "additionalProperties",
+                "not",
+                "if",
+                "then",
+                "else",
+                "contains",
+                "propertyNames",
+            ):
                 visit(value, False)
 
     visit(schema, root)
@@ -276,7 +281,9 @@ def load_groups() -> list[Group]:
                     tests=raw["tests"],
                     unsupported=unsupported_keywords(raw["schema"], root=True)
                     + (
-                        ["format as an annotation only (toolshape asserts format, as optional/format/ tests it)"]
+                        [
+                            "format as an annotation only (toolshape asserts format, as optional/format/ tests it)"
+                        ]
                         if relative == "format.json"
                         else []
                     ),
@@ -306,12 +313,8 @@ class Outcome:
     source: str | None = None  # the module's source, as render.py laid it out
     refused: str | None = None  # the contract checker's message
     failure: str | None = None  # building, rendering or loading the module went wrong
-    derived_problem: str | None = (
-        None  # what the derived cases (pipeline.check_derived) gave
-    )
-    needs_example: str | None = (
-        None  # derive refused without examples; this is its message
-    )
+    derived_problem: str | None = None  # what the derived cases (pipeline.check_derived) gave
+    needs_example: str | None = None  # derive refused without examples; this is its message
 
 
 _OUTCOMES: dict[tuple[str, int], Outcome] = {}
@@ -348,7 +351,10 @@ def outcome(group: Group) -> Outcome:
 
 def with_example(data: dict, example: Any) -> dict:
     """``data`` (a contract whose one argument is ``v``) with ``{"v": example}`` as its accepted example."""
-    return {**data, "examples": [{"description": "the group's first valid case", "args": {"v": example}}]}
+    return {
+        **data,
+        "examples": [{"description": "the group's first valid case", "args": {"v": example}}],
+    }
 
 
 def generate_outcome(data: dict, label: str, valid: list[Any]) -> Outcome:
@@ -385,10 +391,14 @@ def generate_outcome(data: dict, label: str, valid: list[Any]) -> Outcome:
             # Nothing is valid (for a required key, `false` or `not: {}` leave no
             # value): refusing to build an accepted instance is the right answer,
             # and the module itself was checked against every case above.
-            result.needs_example = f"unsatisfiable (the group has no valid case): {result.needs_example}"
+            result.needs_example = (
+                f"unsatisfiable (the group has no valid case): {result.needs_example}"
+            )
         else:
             try:
-                again = contract.check(Document(file=label, data=with_example(data, valid[0]), text=""))
+                again = contract.check(
+                    Document(file=label, data=with_example(data, valid[0]), text="")
+                )
                 _derived(again, result.module)
             except ContractError as exc2:
                 result.derived_problem = "refused even with an accepted example: " + "; ".join(
@@ -432,9 +442,7 @@ def _describe(group: Group, test: dict, got: Any) -> str:
 
 
 @pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
-@pytest.mark.parametrize(
-    ("group", "index"), CASES or [pytest.param(None, 0, id="no-suite")]
-)
+@pytest.mark.parametrize(("group", "index"), CASES or [pytest.param(None, 0, id="no-suite")])
 def test_case(group: Group, index: int) -> None:
     test = group.tests[index]
     generated = outcome(group)
@@ -443,9 +451,7 @@ def test_case(group: Group, index: int) -> None:
         if reason is not None:
             pytest.skip(f"ECMA-262 regex: {reason} [{generated.refused}]")
         pytest.skip(f"refused by toolshape's contract checker: {generated.refused}")
-    assert (
-        generated.failure is None
-    ), f"generating {group.ident} failed:\n{generated.failure}"
+    assert generated.failure is None, f"generating {group.ident} failed:\n{generated.failure}"
     assert generated.module is not None
     got = generated.module.validate({"v": test["data"]})
     assert got.status in ("accept", "reject"), _describe(group, test, got)
@@ -460,16 +466,12 @@ def test_case(group: Group, index: int) -> None:
     if not test["valid"]:
         # Every error must point at v or below: the wrapper itself is always satisfied.
         bad = [
-            (e.path, e.code)
-            for e in got.errors
-            if not (e.path == "/v" or e.path.startswith("/v/"))
+            (e.path, e.code) for e in got.errors if not (e.path == "/v" or e.path.startswith("/v/"))
         ]
         assert not bad, f"errors outside /v: {bad}" + _describe(group, test, got)
 
 
-GROUP_PARAMS = [
-    pytest.param(g, id=f"{g.file}#{g.index} {_short(g.description)}") for g in SELECTED
-]
+GROUP_PARAMS = [pytest.param(g, id=f"{g.file}#{g.index} {_short(g.description)}") for g in SELECTED]
 
 
 @pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
@@ -482,9 +484,9 @@ def test_group_generates(group: Group) -> None:
             pytest.skip(f"ECMA-262 regex: {group.ecma_reason} [{generated.refused}]")
         pytest.skip(f"refused by toolshape's contract checker: {generated.refused}")
     assert generated.failure is None, generated.failure
-    assert (
-        generated.derived_problem is None
-    ), f"{group.ident}: schema {json.dumps(group.schema, ensure_ascii=False)}\n{generated.derived_problem}"
+    assert generated.derived_problem is None, (
+        f"{group.ident}: schema {json.dumps(group.schema, ensure_ascii=False)}\n{generated.derived_problem}"
+    )
     if generated.needs_example is not None:
         pytest.skip(
             f"generates only with an accepted example (given the group's first valid case, it then passes): "
@@ -506,15 +508,12 @@ def test_group_module_is_laid_out_as_black_formats_it(group: Group) -> None:
 
 
 UNSUPPORTED_PARAMS = [
-    pytest.param(g, id=f"{g.file}#{g.index} {_short(g.description)}")
-    for g in NOT_SUPPORTED
+    pytest.param(g, id=f"{g.file}#{g.index} {_short(g.description)}") for g in NOT_SUPPORTED
 ]
 
 
 @pytest.mark.skipif(not NOT_SUPPORTED, reason=NO_SUITE)
-@pytest.mark.parametrize(
-    "group", UNSUPPORTED_PARAMS or [pytest.param(None, id="no-suite")]
-)
+@pytest.mark.parametrize("group", UNSUPPORTED_PARAMS or [pytest.param(None, id="no-suite")])
 def test_unsupported_group(group: Group) -> None:
     """Recorded only: the group uses keywords toolshape does not support."""
     pytest.skip("uses " + ", ".join(sorted(group.unsupported)))
@@ -538,9 +537,7 @@ def test_suite_summary() -> None:
                     f"  example  {group.ident}: generates only with an example: {generated.needs_example}"
                 )
     for group in NOT_SUPPORTED:
-        lines.append(
-            f"  skipped  {group.ident}: uses {', '.join(sorted(group.unsupported))}"
-        )
+        lines.append(f"  skipped  {group.ident}: uses {', '.join(sorted(group.unsupported))}")
     cases_run = sum(len(g.tests) for g in SELECTED if outcome(g).refused is None)
     header = (
         f"JSON-Schema-Test-Suite draft 2020-12 at {SUITE}: {len(GROUPS)} groups; "

@@ -23,9 +23,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from test_conformance import ECMA_REGEX_DIFFERENCES, SUITE, SUPPORTED, Outcome, _short, generate_outcome
-from toolshape.platforms import importer
+from test_conformance import (
+    ECMA_REGEX_DIFFERENCES,
+    SUITE,
+    SUPPORTED,
+    Outcome,
+    _short,
+    generate_outcome,
+)
 from toolshape.contract.checker import FORMATS
+from toolshape.platforms import importer
 
 #: folder -> (the draft's name for ``import``, its dialect URI, the keyword that names a resource).
 DRAFTS = {
@@ -59,7 +66,11 @@ IN_SCOPE = SUPPORTED | {
 #: Where an older draft's own meaning is not toolshape's: a case of a listed group that disagrees
 #: is skipped with this reason, one that agrees must pass. Keyed by (folder, file, group description).
 DRAFT_DIFFERENCES: dict[tuple[str, str, str], str] = {
-    ("draft4", "optional/zeroTerminatedFloats.json", "some languages do not distinguish between different types of numeric value"): (
+    (
+        "draft4",
+        "optional/zeroTerminatedFloats.json",
+        "some languages do not distinguish between different types of numeric value",
+    ): (
         "draft 4 counts 1.0 as a number but not an integer; toolshape counts it as an integer, as drafts 6 and later do "
         "(no 2020-12 schema can say 'an integer written without a fraction')"
     ),
@@ -128,7 +139,13 @@ def out_of_scope(schema: Any, draft_uri: str) -> list[str]:
                 if keyword not in found:
                     found.append(keyword)
                 continue
-            if keyword in ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas"):
+            if keyword in (
+                "properties",
+                "$defs",
+                "definitions",
+                "patternProperties",
+                "dependentSchemas",
+            ):
                 if isinstance(value, dict):
                     for sub in value.values():
                         visit(sub, False)
@@ -136,11 +153,23 @@ def out_of_scope(schema: Any, draft_uri: str) -> list[str]:
                 for sub in value.values():
                     if not isinstance(sub, list):
                         visit(sub, False)
-            elif keyword in ("allOf", "anyOf", "oneOf", "prefixItems", "items") and isinstance(value, list):
+            elif keyword in ("allOf", "anyOf", "oneOf", "prefixItems", "items") and isinstance(
+                value, list
+            ):
                 for sub in value:
                     visit(sub, False)
-            elif keyword in ("items", "additionalItems", "additionalProperties", "not", "if", "then", "else", "contains",
-                             "propertyNames", "contentSchema"):
+            elif keyword in (
+                "items",
+                "additionalItems",
+                "additionalProperties",
+                "not",
+                "if",
+                "then",
+                "else",
+                "contains",
+                "propertyNames",
+                "contentSchema",
+            ):
                 visit(value, False)
 
     visit(schema, True)
@@ -151,10 +180,17 @@ def scope(folder: str, relative: str, schema: Any) -> str | None:
     """Why a group is left out before import (None: it is imported)."""
     _, uri, _ = DRAFTS[folder]
     if relative == "refRemote.json":
-        return "remote references (the suite's remotes/ folder is not served; toolshape never fetches)"
+        return (
+            "remote references (the suite's remotes/ folder is not served; toolshape never fetches)"
+        )
     if relative == "format.json":
-        return "format as an annotation only (toolshape asserts format, as optional/format/ tests it)"
-    if relative.startswith("optional/format/") and relative.removeprefix("optional/format/").removesuffix(".json") not in FORMATS:
+        return (
+            "format as an annotation only (toolshape asserts format, as optional/format/ tests it)"
+        )
+    if (
+        relative.startswith("optional/format/")
+        and relative.removeprefix("optional/format/").removesuffix(".json") not in FORMATS
+    ):
         return "a format toolshape does not assert (import drops it, with a warning)"
     unsupported = out_of_scope(schema, uri)
     if unsupported:
@@ -172,8 +208,15 @@ def load_groups() -> list[Group]:
             relative = path.relative_to(root).as_posix()
             for index, raw in enumerate(json.loads(path.read_text(encoding="utf-8"))):
                 groups.append(
-                    Group(folder, relative, index, raw["description"], raw["schema"], raw["tests"],
-                          scope(folder, relative, raw["schema"]))
+                    Group(
+                        folder,
+                        relative,
+                        index,
+                        raw["description"],
+                        raw["schema"],
+                        raw["tests"],
+                        scope(folder, relative, raw["schema"]),
+                    )
                 )
     return groups
 
@@ -244,7 +287,10 @@ def imported(group: Group) -> Imported:
         result = Imported(refused="; ".join(f"{p.pointer}: {p.message}" for p in error.problems))
     else:
         valid = [t["data"] for t in group.tests if t["valid"]]
-        result = Imported(translations=contract.translations, generated=generate_outcome(contract.data, f"conformance/{label}.py", valid))
+        result = Imported(
+            translations=contract.translations,
+            generated=generate_outcome(contract.data, f"conformance/{label}.py", valid),
+        )
     _IMPORTED[group.key] = result
     return result
 
@@ -265,9 +311,11 @@ ALLOWED_REFUSALS = (
 )
 #: Groups refused for a reason particular to them.
 REFUSED_GROUPS = {
-    ("draft2019-09", "optional/refOfUnknownKeyword.json", "reference internals of known non-applicator"): (
-        "a $ref into 'examples' (data, not a schema): toolshape refuses references to non-schemas"
-    ),
+    (
+        "draft2019-09",
+        "optional/refOfUnknownKeyword.json",
+        "reference internals of known non-applicator",
+    ): ("a $ref into 'examples' (data, not a schema): toolshape refuses references to non-schemas"),
 }
 
 
@@ -275,7 +323,8 @@ def _skip_reason(group: Group, result: Imported) -> str | None:
     if result.refused is not None:
         known = REFUSED_GROUPS.get((group.folder, group.file, group.description))
         if known is None and not all(
-            any(allowed in problem for allowed in ALLOWED_REFUSALS) for problem in result.refused.split("; /")
+            any(allowed in problem for allowed in ALLOWED_REFUSALS)
+            for problem in result.refused.split("; /")
         ):
             pytest.fail(f"toolshape import refused {group.ident}: {result.refused}", pytrace=False)
         return f"refused by toolshape import: {known or result.refused}"
@@ -287,7 +336,11 @@ def _skip_reason(group: Group, result: Imported) -> str | None:
 
 
 CASES = [
-    pytest.param(g, i, id=f"{g.folder}/{g.file}#{g.index} {_short(g.description)} / {_short(t['description'])}")
+    pytest.param(
+        g,
+        i,
+        id=f"{g.folder}/{g.file}#{g.index} {_short(g.description)} / {_short(t['description'])}",
+    )
     for g in IN
     for i, t in enumerate(g.tests)
 ]
@@ -302,7 +355,9 @@ def test_case(group: Group, index: int) -> None:
     if reason is not None:
         pytest.skip(reason)
     assert result.generated is not None
-    assert result.generated.failure is None, f"generating {group.ident} failed:\n{result.generated.failure}"
+    assert result.generated.failure is None, (
+        f"generating {group.ident} failed:\n{result.generated.failure}"
+    )
     module = result.generated.module
     assert module is not None
     got = module.validate({"v": test["data"]})
@@ -321,8 +376,11 @@ def test_case(group: Group, index: int) -> None:
 
 
 @pytest.mark.skipif(not IN, reason=NO_SUITE)
-@pytest.mark.parametrize("group", [pytest.param(g, id=f"{g.folder}/{g.file}#{g.index} {_short(g.description)}") for g in IN]
-                         or [pytest.param(None, id="no-suite")])
+@pytest.mark.parametrize(
+    "group",
+    [pytest.param(g, id=f"{g.folder}/{g.file}#{g.index} {_short(g.description)}") for g in IN]
+    or [pytest.param(None, id="no-suite")],
+)
 def test_group_generates(group: Group) -> None:
     """The whole of pipeline.generate on the imported contract: derived cases agree with the reference evaluator."""
     result = imported(group)
@@ -331,7 +389,9 @@ def test_group_generates(group: Group) -> None:
         pytest.skip(reason)
     assert result.generated is not None
     assert result.generated.failure is None, result.generated.failure
-    assert result.generated.derived_problem is None, f"{group.ident}:\n{result.generated.derived_problem}"
+    assert result.generated.derived_problem is None, (
+        f"{group.ident}:\n{result.generated.derived_problem}"
+    )
 
 
 def _kind(reason: str) -> str:
@@ -368,7 +428,9 @@ def test_drafts_summary() -> None:
         totals["run"] += run
         totals["cases"] += cases
         by_reason = ", ".join(f"{n} {kind}" for kind, n in sorted(reasons.items()))
-        header.append(f"{folder}: {len(mine)} groups; {run} imported, generated and run ({cases} cases); left out: {by_reason}")
+        header.append(
+            f"{folder}: {len(mine)} groups; {run} imported, generated and run ({cases} cases); left out: {by_reason}"
+        )
     print("\n".join(header) + "\n" + "\n".join(lines))
     assert totals["run"] >= MIN_GROUPS_RUN, header
     assert totals["cases"] >= MIN_CASES_RUN, header

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from toolshape.cli import MAX_PROBLEMS_PER_FILE, main
 from toolshape.contract.source import MAX_CONTRACT_BYTES
 
@@ -38,7 +37,10 @@ class Expected:
 def expectations(path: Path) -> list[Expected]:
     """The `# expect:` lines of a corpus file (read as bytes: one file is not UTF-8)."""
     raw = path.read_bytes()
-    found = [Expected(int(line), int(col), text.decode("utf-8")) for line, col, text in EXPECT.findall(raw)]
+    found = [
+        Expected(int(line), int(col), text.decode("utf-8"))
+        for line, col, text in EXPECT.findall(raw)
+    ]
     assert found, f"{path.name} has no '# expect: LINE:COL: message' line"
     assert raw.startswith(b"# expect: "), f"{path.name}: the first line must be an expectation"
     return found
@@ -53,7 +55,10 @@ def missing_from(stderr: str, shown: str, expected: list[Expected]) -> list[Expe
     return [
         e
         for e in expected
-        if not any(line.startswith(f"{shown}:{e.line}:{e.col}: error: ") and e.text in line for line in lines)
+        if not any(
+            line.startswith(f"{shown}:{e.line}:{e.col}: error: ") and e.text in line
+            for line in lines
+        )
     ]
 
 
@@ -93,7 +98,9 @@ def test_the_corpus_is_large_and_covers_the_listed_problems() -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_broken_contract_is_refused_at_the_right_place(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_broken_contract_is_refused_at_the_right_place(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     expected = expectations(path)
     code, out, err = lint([str(path)], capsys)
     assert "Traceback" not in out + err
@@ -103,7 +110,10 @@ def test_broken_contract_is_refused_at_the_right_place(path: Path, capsys: pytes
     assert not missing, f"expected {missing}\nbut stderr was:\n{err}"
     # Every line is a located problem (or the one "more problems" line of a capped file).
     for line in err.splitlines():
-        assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: \S", line) or " more problems not shown" in line, line
+        assert (
+            re.match(rf"{re.escape(str(path))}:\d+:\d+: error: \S", line)
+            or " more problems not shown" in line
+        ), line
 
 
 def test_the_whole_corpus_at_once_in_a_subprocess() -> None:
@@ -137,10 +147,14 @@ def test_a_broken_contract_in_a_subprocess_with_an_absolute_path() -> None:
 # -- what cannot be committed, or needs a closer look ------------------------------------------
 
 
-def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_over_the_size_limit_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "huge.yaml"
     body = "name: huge\ndescription: A tool.\nparameters:\n  type: object\n  properties:\n"
-    filler = "".join(f"    p{i}: {{type: string, description: {'x' * 60}}}\n" for i in range(20_000))
+    filler = "".join(
+        f"    p{i}: {{type: string, description: {'x' * 60}}}\n" for i in range(20_000)
+    )
     path.write_text(body + filler, encoding="utf-8")
     size = path.stat().st_size
     assert size > 1024 * 1024
@@ -149,27 +163,41 @@ def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path, capsys: py
     assert time.monotonic() - started < 5, "an oversized file must be refused before it is parsed"
     assert code == 1
     assert "Traceback" not in out + err
-    assert f"{path}:1:1: error: contract file is {size} bytes; the limit is {MAX_CONTRACT_BYTES} bytes" in err
+    assert (
+        f"{path}:1:1: error: contract file is {size} bytes; the limit is {MAX_CONTRACT_BYTES} bytes"
+        in err
+    )
 
 
 def test_problems_are_capped_per_file(capsys: pytest.CaptureFixture[str]) -> None:
     """The billion-laughs file has one problem per anchor and alias: the first ones, then a count."""
     path = CORPUS / "yaml_billion_laughs.yaml"
     text = path.read_text(encoding="utf-8")
-    total = len(re.findall(r"[&*]a\d*\b", text.split("\n", 2)[2]))  # anchors and aliases below the header
+    total = len(
+        re.findall(r"[&*]a\d*\b", text.split("\n", 2)[2])
+    )  # anchors and aliases below the header
     assert total > MAX_PROBLEMS_PER_FILE
     code, _, err = lint([str(path)], capsys)
     assert code == 1
     lines = err.splitlines()
     assert len(lines) == MAX_PROBLEMS_PER_FILE + 1
     assert all(line.startswith(f"{path}:") for line in lines)
-    assert lines[-1] == f"{path}: ... {total - MAX_PROBLEMS_PER_FILE} more problems not shown (fix the ones above first)"
+    assert (
+        lines[-1]
+        == f"{path}: ... {total - MAX_PROBLEMS_PER_FILE} more problems not shown (fix the ones above first)"
+    )
 
 
-def test_a_big_alias_bomb_prints_a_bounded_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_big_alias_bomb_prints_a_bounded_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     aliases = 60_000
     path = tmp_path / "bomb.yaml"
-    path.write_text("name: t\ndescription: d\nparameters: {type: object}\nx: &x v\nz: [" + ", ".join(["*x"] * aliases) + "]\n")
+    path.write_text(
+        "name: t\ndescription: d\nparameters: {type: object}\nx: &x v\nz: ["
+        + ", ".join(["*x"] * aliases)
+        + "]\n"
+    )
     code, _, err = lint([str(path)], capsys)
     assert code == 1
     lines = err.splitlines()
@@ -177,21 +205,31 @@ def test_a_big_alias_bomb_prints_a_bounded_report(tmp_path: Path, capsys: pytest
     assert lines[-1].startswith(f"{path}: ... {aliases + 1 - MAX_PROBLEMS_PER_FILE} more problems")
 
 
-def test_the_problems_of_several_files_are_each_capped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_problems_of_several_files_are_each_capped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for name in ("a", "b"):
         (tmp_path / f"{name}.yaml").write_text(
-            "name: t\ndescription: d\nparameters: {type: object}\nx: &x v\nz: [" + ", ".join(["*x"] * 80) + "]\n"
+            "name: t\ndescription: d\nparameters: {type: object}\nx: &x v\nz: ["
+            + ", ".join(["*x"] * 80)
+            + "]\n"
         )
     code, _, err = lint([str(tmp_path)], capsys)
     assert code == 1
     for name in ("a", "b"):
         shown = f"{tmp_path}/{name}.yaml"
-        located = [line for line in err.splitlines() if line.startswith(f"{shown}:") and ": error: " in line]
+        located = [
+            line
+            for line in err.splitlines()
+            if line.startswith(f"{shown}:") and ": error: " in line
+        ]
         assert len(located) == MAX_PROBLEMS_PER_FILE
         assert f"{shown}: ... {81 - MAX_PROBLEMS_PER_FILE} more problems not shown" in err
 
 
-def test_a_well_formed_contract_passes_lint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_well_formed_contract_passes_lint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The corpus files are broken by the one thing they show: fixed, the same shape passes."""
     path = tmp_path / "fine.yaml"
     path.write_text(
@@ -215,17 +253,30 @@ def test_a_well_formed_contract_passes_lint(tmp_path: Path, capsys: pytest.Captu
         ("{type: string, maximum: 3}", "did you mean 'maxLength'?"),
         ("{type: array, minLength: 1}", "did you mean 'minItems'?"),
         ("{type: object, maxItems: 1}", "did you mean 'maxProperties'?"),
-        ("{type: integer, multipleOf: 3, minimum: 1, maximum: 2}", "no integer multiple of 'multipleOf' (3)"),
-        ("{type: number, multipleOf: 3, exclusiveMinimum: 0, exclusiveMaximum: 3}", "no multiple of 'multipleOf' (3)"),
-        ("{type: integer, multipleOf: 2.5, minimum: 1, maximum: 4}", "no integer multiple of 'multipleOf' (2.5)"),
+        (
+            "{type: integer, multipleOf: 3, minimum: 1, maximum: 2}",
+            "no integer multiple of 'multipleOf' (3)",
+        ),
+        (
+            "{type: number, multipleOf: 3, exclusiveMinimum: 0, exclusiveMaximum: 3}",
+            "no multiple of 'multipleOf' (3)",
+        ),
+        (
+            "{type: integer, multipleOf: 2.5, minimum: 1, maximum: 4}",
+            "no integer multiple of 'multipleOf' (2.5)",
+        ),
         ("{type: object, additionalProperties: false, minProperties: 1}", "allows only the 0 keys"),
         ("{enum: [{a: 1}, {a: 1.0}]}", "is listed twice"),
         ("{type: boolean, enum: [true, 1]}", "the 'enum' value 1 is an integer"),
     ],
 )
-def test_more_refusals(schema: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_more_refusals(
+    schema: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "c.yaml"
-    path.write_text(f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n")
+    path.write_text(
+        f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n"
+    )
     code, _, err = lint([str(path)], capsys)
     assert code == 1
     assert f"{path}:6:" in err and fragment in err, err
@@ -243,9 +294,13 @@ def test_more_refusals(schema: str, fragment: str, tmp_path: Path, capsys: pytes
         "{type: array, items: false, maxItems: 0}",
     ],
 )
-def test_satisfiable_schemas_are_not_refused(schema: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_satisfiable_schemas_are_not_refused(
+    schema: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The new checks must not refuse what can pass (the boundary cases of the refusals above)."""
     path = tmp_path / "c.yaml"
-    path.write_text(f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n")
+    path.write_text(
+        f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n"
+    )
     code, _, err = lint([str(path)], capsys)
     assert (code, err) == (0, "")

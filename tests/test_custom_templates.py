@@ -17,10 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
+from support import ENV, ROOT
 from toolshape.cli import main
 from toolshape.codegen.render import BUILTIN_TEMPLATES
-from support import ENV, ROOT
 
 SUBSET = ("get_weather.yaml", "billing/transfer_funds.yaml")
 LICENCE = (
@@ -85,7 +84,9 @@ def licensed(work: Path) -> Path:
 def test_a_licence_header_template_renders_and_the_module_works(
     work: Path, licensed: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, out, err = run(capsys, "generate", "contracts", "--out", "acme_validators", "--templates", str(licensed))
+    code, out, err = run(
+        capsys, "generate", "contracts", "--out", "acme_validators", "--templates", str(licensed)
+    )
     assert (code, err) == (0, ""), err
     assert out.startswith("generated 2 modules, 2 test files")
     output = work / "acme_validators"
@@ -102,7 +103,9 @@ def test_a_licence_header_template_renders_and_the_module_works(
     try:
         package = importlib.import_module("acme_validators")
         weather = importlib.import_module("acme_validators.get_weather")
-        assert weather.__doc__.startswith("Checks the arguments")  # the licence is a comment, not the docstring
+        assert weather.__doc__.startswith(
+            "Checks the arguments"
+        )  # the licence is a comment, not the docstring
         assert weather.parse('{"city": "杭州", "unit": "c"}').ok
         rejected = weather.validate({"city": "杭州", "unit": "kelvin"})
         assert [(e.path, e.code) for e in rejected.errors] == [("/unit", "enum")]
@@ -110,13 +113,18 @@ def test_a_licence_header_template_renders_and_the_module_works(
         assert package.validate_call("get_weather", '{"city": "Lisbon", "unit": "f"}').ok
         assert not package.validate_call("get_weather", "[]").ok
     finally:
-        for name in [n for n in sys.modules if n == "acme_validators" or n.startswith("acme_validators.")]:
+        for name in [
+            n for n in sys.modules if n == "acme_validators" or n.startswith("acme_validators.")
+        ]:
             del sys.modules[name]
 
     # The customised modules still pass the tests generated from their contracts.
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "acme_validators"],
-        cwd=work, capture_output=True, text=True, timeout=600,
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
@@ -132,7 +140,9 @@ def test_with_the_same_templates_regeneration_and_check_keep_working(
     # A contract change is regenerated over the customised output (toolshape still knows it as its own).
     contract = work / "contracts" / "get_weather.yaml"
     contract.write_text(
-        contract.read_text(encoding="utf-8").replace("Current weather for a city.", "Current weather for one city."),
+        contract.read_text(encoding="utf-8").replace(
+            "Current weather for a city.", "Current weather for one city."
+        ),
         encoding="utf-8",
     )
     code, out, err = run(capsys, "generate", "--templates", str(licensed))
@@ -140,7 +150,10 @@ def test_with_the_same_templates_regeneration_and_check_keep_working(
     assert "changed: " in out
     text = (work / "generated" / "get_weather.py").read_text(encoding="utf-8")
     assert "Current weather for one city." in text and LICENCE in text
-    assert files_of(work / "generated")["billing/transfer_funds.py"] == before["billing/transfer_funds.py"]
+    assert (
+        files_of(work / "generated")["billing/transfer_funds.py"]
+        == before["billing/transfer_funds.py"]
+    )
     # Without the custom folder the output is not what the built-in templates make.
     code, _, err = run(capsys, "check", "--quiet")
     assert code == 1 and "get_weather.py" in err
@@ -194,7 +207,10 @@ def with_raw_line(line: str) -> Callable[[str], str]:
         # `| string` is no way around the literal: a literal stays a literal.
         ("# tool: {{ model.tool_name | string }}\n", '# tool: "get_weather"\n'),
         # The way to print a raw contract string: through the literal filter.
-        ("# first argument: {{ model.typed_dicts[0].required[0].key | literal }}\n", '# first argument: "city"\n'),
+        (
+            "# first argument: {{ model.typed_dicts[0].required[0].key | literal }}\n",
+            '# first argument: "city"\n',
+        ),
     ],
     ids=["string filter", "literal filter"],
 )
@@ -213,7 +229,12 @@ def test_sliced_or_edited_code_is_raw_text_again() -> None:
     from toolshape.codegen.literals import literal
 
     env = ENV
-    for template in ("{{ x[1:-1] }}", "{{ x.strip() }}", "{{ x.replace('a', 'b') }}", "{{ x + 'y' }}"):
+    for template in (
+        "{{ x[1:-1] }}",
+        "{{ x.strip() }}",
+        "{{ x.replace('a', 'b') }}",
+        "{{ x + 'y' }}",
+    ):
         with pytest.raises(render.RenderError):
             env.from_string(template).render(x=literal('x"; import os; os.system("id"); y = "'))
     assert env.from_string("{{ x }}").render(x=literal("a")) == '"a"'

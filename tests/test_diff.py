@@ -32,14 +32,17 @@ from typing import Any
 
 import pytest
 import yaml
-from toolshape.contract import checker as contract, reference, source
+from support import ENV, ROOT
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source
+from toolshape.contract.errors import ContractError, UsageError
 from toolshape.project import pipeline
 from toolshape.review import diff
-from toolshape.contract.errors import ContractError, UsageError
 from toolshape.schema.values import is_integer, is_number
-from support import ENV, ROOT
 
-CONTRACT_FILES = sorted(p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+CONTRACT_FILES = sorted(
+    p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
+)
 CONTRACT_IDS = [p.relative_to(ROOT / "contracts").as_posix() for p in CONTRACT_FILES]
 
 
@@ -48,21 +51,28 @@ CONTRACT_IDS = [p.relative_to(ROOT / "contracts").as_posix() for p in CONTRACT_F
 
 def dump(data: Any) -> bytes:
     """Contract data as YAML text: leaf lists and mappings inline (as contracts/ writes them)."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1_000_000, default_flow_style=None).encode()
+    return yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, width=1_000_000, default_flow_style=None
+    ).encode()
 
 
 def load_data(path: Path) -> Any:
     return source.load(path.read_bytes(), str(path)).data
 
 
-def assert_witnesses_hold(report: diff.Report, old: dict[str, bytes], new: dict[str, bytes]) -> None:
+def assert_witnesses_hold(
+    report: diff.Report, old: dict[str, bytes], new: dict[str, bytes]
+) -> None:
     """Every witness: both validators (fully generated here) and the reference give its statuses."""
     by_tool = {}
     for side, files in (("old", old), ("new", new)):
         for raw in files.values():
             try:
                 checked = contract.check(source.load(raw, "x.yaml"))
-                by_tool[(side, checked.name)] = (checked.parameters, pipeline.load_module(module_source(raw), "x.py"))
+                by_tool[(side, checked.name)] = (
+                    checked.parameters,
+                    pipeline.load_module(module_source(raw), "x.py"),
+                )
             except ContractError:
                 continue
     for change in report.changes:
@@ -85,7 +95,10 @@ def assert_witnesses_hold(report: diff.Report, old: dict[str, bytes], new: dict[
                 assert result.status == status, (change, side)
                 expected = reference.evaluate(parameters, witness.arguments)
                 assert {(e.path, e.code) for e in result.errors} == expected, (change, side)
-            assert {witness.old_status, witness.new_status} in ({"accept", "reject"}, {"accept", diff.UNKNOWN_TOOL}), change
+            assert {witness.old_status, witness.new_status} in (
+                {"accept", "reject"},
+                {"accept", diff.UNKNOWN_TOOL},
+            ), change
 
 
 def run_diff(old: dict[str, bytes], new: dict[str, bytes]) -> diff.Report:
@@ -160,9 +173,13 @@ def test_added_enum_value_is_widening_and_reads_as_the_issue_shows() -> None:
 def test_removed_enum_value_is_breaking() -> None:
     def drop_f(data: dict) -> None:
         data["parameters"]["properties"]["unit"]["enum"] = ["c"]
-        data["examples"] = [e for e in data["examples"] if '"f"' not in json.dumps(e) + e.get("json", "")]
+        data["examples"] = [
+            e for e in data["examples"] if '"f"' not in json.dumps(e) + e.get("json", "")
+        ]
 
-    change = only(run_diff({"a.yaml": weather()}, {"a.yaml": weather(drop_f)}), "/properties/unit/enum")
+    change = only(
+        run_diff({"a.yaml": weather()}, {"a.yaml": weather(drop_f)}), "/properties/unit/enum"
+    )
     assert change.change == 'value "f" removed'
     assert change.effect == "breaking"
     assert change.witnesses[0].arguments["unit"] == "f"
@@ -173,7 +190,9 @@ def test_enum_replaced_without_overlap_is_both_with_two_witnesses() -> None:
         data["parameters"]["properties"]["unit"]["enum"] = ["k"]
         data["examples"] = [{"args": {"city": "Oslo", "unit": "k"}}]
 
-    change = only(run_diff({"a.yaml": weather()}, {"a.yaml": weather(replace)}), "/properties/unit/enum")
+    change = only(
+        run_diff({"a.yaml": weather()}, {"a.yaml": weather(replace)}), "/properties/unit/enum"
+    )
     assert change.effect == "both"
     breaking, widening = change.witnesses
     assert breaking.direction == "breaking" and breaking.arguments["unit"] in ("c", "f")
@@ -182,7 +201,11 @@ def test_enum_replaced_without_overlap_is_both_with_two_witnesses() -> None:
 
 def test_new_required_key_is_breaking_and_the_witness_leaves_it_out() -> None:
     def extra(data: dict) -> None:
-        data["parameters"]["properties"]["country"] = {"type": "string", "minLength": 2, "maxLength": 2}
+        data["parameters"]["properties"]["country"] = {
+            "type": "string",
+            "minLength": 2,
+            "maxLength": 2,
+        }
         data["parameters"]["required"].append("country")
         data["examples"] = [e for e in data["examples"] if e.get("status") == "parse_error"]
         data["examples"].append({"args": {"city": "Oslo", "unit": "c", "country": "NO"}})
@@ -193,7 +216,9 @@ def test_new_required_key_is_breaking_and_the_witness_leaves_it_out() -> None:
     assert "country" not in required.witnesses[0].arguments
     added = only(report, "/properties/country")
     assert added.effect == "widening"  # additionalProperties: false refused the key before
-    assert [c.pointer for c in report.changes if c.pointer is None] == [None]  # the examples changed
+    assert [c.pointer for c in report.changes if c.pointer is None] == [
+        None
+    ]  # the examples changed
 
 
 def test_new_optional_property_under_additional_properties_false_is_widening() -> None:
@@ -205,13 +230,19 @@ def test_new_optional_property_under_additional_properties_false_is_widening() -
     change = only(report, "/properties/country")
     assert change.effect == "widening"
     witness = change.witnesses[0]
-    assert "country" in witness.arguments and witness.old_errors == (("/country", "additionalProperties"),)
+    assert "country" in witness.arguments and witness.old_errors == (
+        ("/country", "additionalProperties"),
+    )
 
 
 def test_renamed_property_is_breaking_and_widening_with_attributed_witnesses() -> None:
     new = rename_property(load_data(ROOT / "contracts" / "get_weather.yaml"), "city", "town")
     report = run_diff({"a.yaml": weather()}, {"a.yaml": dump(new)})
-    effects = [(c.pointer, c.change.split(":")[0], c.effect) for c in report.changes if c.pointer is not None]
+    effects = [
+        (c.pointer, c.change.split(":")[0], c.effect)
+        for c in report.changes
+        if c.pointer is not None
+    ]
     assert effects == [
         ("/properties/city", 'property "city" removed', "breaking"),
         ("/properties/town", 'property "town" added', "widening"),
@@ -249,9 +280,14 @@ def test_a_pattern_alternative_is_widening_with_a_string_built_from_the_pattern(
 def test_type_widened_to_number_in_a_nested_array_item() -> None:
     data = load_data(ROOT / "contracts" / "send_email.yaml")
     new = copy.deepcopy(data)
-    new["parameters"]["properties"]["attachments"]["items"]["properties"]["size_bytes"]["type"] = "number"
+    new["parameters"]["properties"]["attachments"]["items"]["properties"]["size_bytes"]["type"] = (
+        "number"
+    )
     new["examples"] = [e for e in new["examples"] if "1024.5" not in json.dumps(e)]
-    change = only(run_diff({"s.yaml": dump(data)}, {"s.yaml": dump(new)}), "/properties/attachments/items/properties/size_bytes/type")
+    change = only(
+        run_diff({"s.yaml": dump(data)}, {"s.yaml": dump(new)}),
+        "/properties/attachments/items/properties/size_bytes/type",
+    )
     assert (change.change, change.effect) == ('"integer" -> "number"', "widening")
     (item,) = change.witnesses[0].arguments["attachments"]
     assert not float(item["size_bytes"]).is_integer()
@@ -283,7 +319,9 @@ def test_annotations_are_listed_without_witnesses() -> None:
         ("/properties/unit/title", "annotation"),
     ]
     assert report.changes[1].change == '"City name" -> "City name, in English"'
-    assert not diff.should_fail(report.changes, "breaking") and diff.should_fail(report.changes, "any")
+    assert not diff.should_fail(report.changes, "breaking") and diff.should_fail(
+        report.changes, "any"
+    )
 
 
 def test_reordered_properties_are_an_annotation() -> None:
@@ -303,9 +341,19 @@ def test_tools_are_matched_by_name_not_by_file() -> None:
     def other_name(data: dict) -> None:
         data["name"] = "get_forecast"
 
-    report = run_diff({"x/get_weather.yaml": weather()}, {"x/get_weather.yaml": weather(other_name)})
+    report = run_diff(
+        {"x/get_weather.yaml": weather()}, {"x/get_weather.yaml": weather(other_name)}
+    )
     assert (report.added, report.removed) == (["get_forecast"], ["get_weather"])
-    effects = {c.tool: (c.change.split(" (")[0], c.effect, c.witnesses[0].old_status, c.witnesses[0].new_status) for c in report.changes}
+    effects = {
+        c.tool: (
+            c.change.split(" (")[0],
+            c.effect,
+            c.witnesses[0].old_status,
+            c.witnesses[0].new_status,
+        )
+        for c in report.changes
+    }
     assert effects == {
         "get_forecast": ("tool added", "widening", diff.UNKNOWN_TOOL, "accept"),
         "get_weather": ("tool removed", "breaking", "accept", diff.UNKNOWN_TOOL),
@@ -317,15 +365,22 @@ def test_a_broken_side_is_an_error_with_its_position_not_a_traceback() -> None:
     report = diff.diff({"old/get_weather.yaml": weather()}, {"new/get_weather.yaml": broken})
     assert report.changes == []
     (error,) = report.errors
-    assert re.match(r"new/get_weather\.yaml:\d+:\d+: error: unknown keyword 'minLenght'; did you mean 'minLength'\?", error), error
+    assert re.match(
+        r"new/get_weather\.yaml:\d+:\d+: error: unknown keyword 'minLenght'; did you mean 'minLength'\?",
+        error,
+    ), error
     assert diff.exit_code(report, None) == 1
     assert error in diff.format_text(report) and error in diff.format_json(report)
 
     bad_example = weather(city(maxLength=2))  # the example "Lisbon" is now refused
     report = diff.diff({"a.yaml": weather()}, {"b.yaml": bad_example})
-    assert report.errors and all(re.match(r"b\.yaml:\d+:\d+: error: example \d+ is declared", e) for e in report.errors)
+    assert report.errors and all(
+        re.match(r"b\.yaml:\d+:\d+: error: example \d+ is declared", e) for e in report.errors
+    )
     # The changed place is still listed, with no claim: its side could not be generated.
-    assert [(c.pointer, c.effect) for c in report.changes] == [("/properties/city/maxLength", "undetermined")]
+    assert [(c.pointer, c.effect) for c in report.changes] == [
+        ("/properties/city/maxLength", "undetermined")
+    ]
 
 
 def test_tool_level_extensions_are_annotations() -> None:
@@ -333,12 +388,18 @@ def test_tool_level_extensions_are_annotations() -> None:
         data["x-owner"] = "weather-team"
 
     change = only(run_diff({"a.yaml": weather()}, {"a.yaml": weather(tag)}))
-    assert (change.pointer, change.change, change.effect) == (None, 'x-owner: "weather-team" added', "annotation")
+    assert (change.pointer, change.change, change.effect) == (
+        None,
+        'x-owner: "weather-team" added',
+        "annotation",
+    )
 
 
 def test_the_same_tool_twice_on_one_side_is_an_error() -> None:
     report = diff.diff({"a.yaml": weather()}, {"a.yaml": weather(), "b.yaml": weather()})
-    assert len(report.errors) == 1 and re.match(r"b\.yaml:1:7: error: tool 'get_weather' is also defined in a\.yaml", report.errors[0])
+    assert len(report.errors) == 1 and re.match(
+        r"b\.yaml:1:7: error: tool 'get_weather' is also defined in a\.yaml", report.errors[0]
+    )
 
 
 # -- output formats and --fail-on ---------------------------------------------------------------
@@ -350,30 +411,45 @@ def sample_report() -> diff.Report:
         data["parameters"]["properties"]["unit"]["enum"].append("k")
         data["parameters"]["properties"]["city"]["description"] = "City | town"
 
-    return run_diff({"contracts/get_weather.yaml": weather(city(maxLength=100))}, {"contracts/get_weather.yaml": weather(change)})
+    return run_diff(
+        {"contracts/get_weather.yaml": weather(city(maxLength=100))},
+        {"contracts/get_weather.yaml": weather(change)},
+    )
 
 
 def test_markdown_is_a_pull_request_comment() -> None:
     text = diff.format_markdown(sample_report())
     lines = text.splitlines()
     assert lines[0] == "## toolshape diff"
-    assert lines[2] == "**1 breaking, 1 widening, 0 both, 0 equivalent, 1 annotation, 0 not determined (1 tool changed, 0 added, 0 removed)**"
+    assert (
+        lines[2]
+        == "**1 breaking, 1 widening, 0 both, 0 equivalent, 1 annotation, 0 not determined (1 tool changed, 0 added, 0 removed)**"
+    )
     assert "### `get_weather` (changed)" in lines
     table = [line for line in lines if line.startswith("| `/")]
     assert len(table) == 3
     for row in table:  # four cells each: a pipe inside a value is escaped
         assert len(re.split(r"(?<!\\)\|", row)) == 6, row
     assert any("**breaking**" in row and "maxLength at /city" in row for row in table)
-    assert any('`{"city": ' in row and '"unit": "k"}`' in row and "**widening**" in row for row in table)
+    assert any(
+        '`{"city": ' in row and '"unit": "k"}`' in row and "**widening**" in row for row in table
+    )
     assert "City \\| town" in text
 
 
 def test_json_lists_every_change_with_its_witness() -> None:
     items = json.loads(diff.format_json(sample_report()))
-    assert [set(i) >= {"tool", "pointer", "change", "effect", "witness", "old_status", "new_status"} for i in items] == [True] * 3
+    assert [
+        set(i) >= {"tool", "pointer", "change", "effect", "witness", "old_status", "new_status"}
+        for i in items
+    ] == [True] * 3
     by_pointer = {i["pointer"]: i for i in items}
     tight = by_pointer["/properties/city/maxLength"]
-    assert (tight["effect"], tight["old_status"], tight["new_status"]) == ("breaking", "accept", "reject")
+    assert (tight["effect"], tight["old_status"], tight["new_status"]) == (
+        "breaking",
+        "accept",
+        "reject",
+    )
     assert 50 < len(tight["witness"]["city"]) <= 100  # whole, never shortened
     assert tight["witnesses"][0]["new_errors"] == [{"path": "/city", "code": "maxLength"}]
     assert by_pointer["/properties/city/description"]["witness"] is None
@@ -382,8 +458,12 @@ def test_json_lists_every_change_with_its_witness() -> None:
 def test_text_shortens_long_strings_and_ends_with_a_summary() -> None:
     text = diff.format_text(sample_report())
     first = next(line for line in text.splitlines() if "/maxLength" in line)
-    assert first.startswith("get_weather /properties/city/maxLength: 100 -> 50 -> breaking; witness {\"city\": ")
-    assert re.search(r'\.\.\." \(5[1-9] chars\)|\.\.\." \([6-9]\d chars\)|\.\.\." \(100 chars\)', first), first
+    assert first.startswith(
+        'get_weather /properties/city/maxLength: 100 -> 50 -> breaking; witness {"city": '
+    )
+    assert re.search(
+        r'\.\.\." \(5[1-9] chars\)|\.\.\." \([6-9]\d chars\)|\.\.\." \(100 chars\)', first
+    ), first
     assert text.splitlines()[-1].startswith("1 breaking, 1 widening")
 
 
@@ -437,14 +517,21 @@ def cli(argv: list[str], cwd: Path) -> tuple[int, str, str]:
 
 def test_folders_exit_codes_and_formats(tmp_path: Path) -> None:
     write_tree(tmp_path / "old", {"get_weather.yaml": weather(city(maxLength=100))})
-    write_tree(tmp_path / "new", {"tools/get_weather.yaml": weather(city(maxLength=50)), "notes.txt": b"not a contract"})
+    write_tree(
+        tmp_path / "new",
+        {"tools/get_weather.yaml": weather(city(maxLength=50)), "notes.txt": b"not a contract"},
+    )
     code, out, _ = cli(["old", "new"], tmp_path)
-    assert code == 0 and out.startswith("get_weather /properties/city/maxLength: 100 -> 50 -> breaking; witness")
+    assert code == 0 and out.startswith(
+        "get_weather /properties/city/maxLength: 100 -> 50 -> breaking; witness"
+    )
     assert cli(["old", "new", "--fail-on", "breaking"], tmp_path)[0] == 1
     assert cli(["old", "new", "--fail-on", "widening"], tmp_path)[0] == 0
     code, out, _ = cli(["old", "new", "--format", "json", "--fail-on", "any"], tmp_path)
     assert code == 1 and json.loads(out)[0]["effect"] == "breaking"
-    code, out, _ = cli(["old/get_weather.yaml", "new/tools/get_weather.yaml", "--format", "markdown"], tmp_path)
+    code, out, _ = cli(
+        ["old/get_weather.yaml", "new/tools/get_weather.yaml", "--format", "markdown"], tmp_path
+    )
     assert code == 0 and out.startswith("## toolshape diff")
     assert cli(["old", "old", "--fail-on", "any"], tmp_path)[:2] == (0, "no changes\n")
 
@@ -462,7 +549,12 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
 
 def test_a_broken_new_side_exits_1_and_prints_the_position(tmp_path: Path) -> None:
     write_tree(tmp_path / "old", {"a.yaml": weather()})
-    write_tree(tmp_path / "new", {"a.yaml": b"name: get_weather\ndescription: x\nparameters: {type: object, properties: {a: {type: strin}}}\n"})
+    write_tree(
+        tmp_path / "new",
+        {
+            "a.yaml": b"name: get_weather\ndescription: x\nparameters: {type: object, properties: {a: {type: strin}}}\n"
+        },
+    )
     code, out, err = cli(["old", "new", "--format", "json"], tmp_path)
     assert code == 1
     assert re.search(r"new/a\.yaml:3:\d+: error: ", err)
@@ -476,14 +568,29 @@ def repo(tmp_path: Path) -> Path:
 
     def git(*args: str) -> None:
         subprocess.run(
-            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", *args],
+            [
+                "git",
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "-c",
+                "commit.gpgsign=false",
+                *args,
+            ],
             cwd=tmp_path,
             check=True,
             capture_output=True,
         )
 
     git("init", "-q")
-    write_tree(tmp_path / "contracts", {"get_weather.yaml": weather(city(maxLength=100)), "billing/old_tool.yaml": weather(lambda d: d.update(name="old_tool"))})
+    write_tree(
+        tmp_path / "contracts",
+        {
+            "get_weather.yaml": weather(city(maxLength=100)),
+            "billing/old_tool.yaml": weather(lambda d: d.update(name="old_tool")),
+        },
+    )
     (tmp_path / "README").write_text("x")
     git("add", "-A")
     git("commit", "-q", "-m", "base")
@@ -500,7 +607,10 @@ def repo(tmp_path: Path) -> Path:
 
 def test_read_git_reads_the_old_side_at_a_revision(repo: Path) -> None:
     files = diff.read_git("base", "contracts", cwd=repo)
-    assert sorted(files) == ["base:contracts/billing/old_tool.yaml", "base:contracts/get_weather.yaml"]
+    assert sorted(files) == [
+        "base:contracts/billing/old_tool.yaml",
+        "base:contracts/get_weather.yaml",
+    ]
     assert files["base:contracts/get_weather.yaml"] == weather(city(maxLength=100))
     assert diff.read_git("base", "contracts/get_weather.yaml", cwd=repo / "contracts" / "..") == {
         "base:contracts/get_weather.yaml": weather(city(maxLength=100))
@@ -516,11 +626,17 @@ def test_base_rev_in_ci(repo: Path) -> None:
     code, out, _ = cli(["--base", "base", "--fail-on", "widening"], repo)
     assert code == 1, out
     lines = out.splitlines()
-    assert lines[0].startswith('get_weather /properties/unit/enum: value "k" added -> widening; witness {"city": ')
-    assert lines[1].startswith("old_tool (tool): tool removed (was base:contracts/billing/old_tool.yaml) -> breaking; witness")
+    assert lines[0].startswith(
+        'get_weather /properties/unit/enum: value "k" added -> widening; witness {"city": '
+    )
+    assert lines[1].startswith(
+        "old_tool (tool): tool removed (was base:contracts/billing/old_tool.yaml) -> breaking; witness"
+    )
     assert cli(["--base", "base", "contracts", "--fail-on", "breaking"], repo)[0] == 1
     assert cli(["--base", "base", "a", "b"], repo)[0] == 2
-    assert cli(["--base", "HEAD", "--fail-on", "any"], repo)[0] == 1  # the working tree differs from HEAD too
+    assert (
+        cli(["--base", "HEAD", "--fail-on", "any"], repo)[0] == 1
+    )  # the working tree differs from HEAD too
 
 
 # -- diff over every example contract -------------------------------------------------------------
@@ -534,7 +650,9 @@ class Edit:
     name: str
     data: Any  # the edited contract data
     keys: tuple[str, ...]  # the property keys whose regions may change
-    constraint: bool  # a single constraint: the generated diff must stay within MAX_CONSTRAINT_LINES
+    constraint: (
+        bool  # a single constraint: the generated diff must stay within MAX_CONSTRAINT_LINES
+    )
     expect: tuple[str, ...] = ()  # the effects diff may report for the edited place
 
 
@@ -592,7 +710,9 @@ _MODULES: dict[bytes, str] = {}
 def module_source(raw: bytes) -> str:
     """pipeline.generate()'s module_source, without rendering its tests (see the test below)."""
     if raw not in _MODULES:
-        _MODULES[raw] = pipeline.generate_module(raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).source
+        _MODULES[raw] = pipeline.generate_module(
+            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+        ).source
     return _MODULES[raw]
 
 
@@ -620,7 +740,9 @@ def rename_property(data: Any, old: str, new: str) -> Any:
             except ValueError:
                 decoded = None
             if isinstance(decoded, dict) and old in decoded:
-                example["json"] = json.dumps({(new if k == old else k): v for k, v in decoded.items()}, ensure_ascii=False)
+                example["json"] = json.dumps(
+                    {(new if k == old else k): v for k, v in decoded.items()}, ensure_ascii=False
+                )
         for error in example.get("errors") or []:
             if error["path"] == f"/{old}" or error["path"].startswith(f"/{old}/"):
                 error["path"] = f"/{new}" + error["path"][len(old) + 1 :]
@@ -641,27 +763,71 @@ def edits(path: Path) -> list[Edit]:
     if site:
         n = int(site[2]["maxLength"])
         low = int(site[2].get("minLength", 0))
-        edited, value = first_valid(data, site[0], "maxLength", [max(n // 2, low, 1), n - 1, n + 10])
+        edited, value = first_valid(
+            data, site[0], "maxLength", [max(n // 2, low, 1), n - 1, n + 10]
+        )
         if edited is not None:
-            found.append(Edit(original, f"maxLength {n} -> {value} on {site[1]}", edited, (site[1],), True, ("breaking" if value < n else "widening",)))
+            found.append(
+                Edit(
+                    original,
+                    f"maxLength {n} -> {value} on {site[1]}",
+                    edited,
+                    (site[1],),
+                    True,
+                    ("breaking" if value < n else "widening",),
+                )
+            )
     site = site_with(lambda s: is_number(s.get("minimum")))
     if site:
         m = site[2]["minimum"]
-        step = site[2].get("multipleOf", 1)  # a bound moved by less than the step may let no new value through
-        edited, value = first_valid(data, site[0], "minimum", [m + step, m - step, m + 10 * step, m - 10 * step])
+        step = site[2].get(
+            "multipleOf", 1
+        )  # a bound moved by less than the step may let no new value through
+        edited, value = first_valid(
+            data, site[0], "minimum", [m + step, m - step, m + 10 * step, m - 10 * step]
+        )
         if edited is not None:
-            found.append(Edit(original, f"minimum {m} -> {value} on {site[1]}", edited, (site[1],), True, ("breaking" if value > m else "widening",)))
-    site = site_with(lambda s: isinstance(s.get("enum"), list) and any(isinstance(v, str) for v in s["enum"]))
+            found.append(
+                Edit(
+                    original,
+                    f"minimum {m} -> {value} on {site[1]}",
+                    edited,
+                    (site[1],),
+                    True,
+                    ("breaking" if value > m else "widening",),
+                )
+            )
+    site = site_with(
+        lambda s: isinstance(s.get("enum"), list) and any(isinstance(v, str) for v in s["enum"])
+    )
     if site:
         edited, _ = first_valid(data, site[0], "enum", [[*site[2]["enum"], "zz-added"]])
         if edited is not None:
-            found.append(Edit(original, f"enum member added on {site[1]}", edited, (site[1],), True, ("widening",)))
+            found.append(
+                Edit(
+                    original,
+                    f"enum member added on {site[1]}",
+                    edited,
+                    (site[1],),
+                    True,
+                    ("widening",),
+                )
+            )
     site = site_with(lambda s: isinstance(s.get("pattern"), str))
     if site:
         p = site[2]["pattern"]
         edited, _ = first_valid(data, site[0], "pattern", [f"(?:{p})|^zz-added$"])
         if edited is not None:
-            found.append(Edit(original, f"pattern changed on {site[1]}", edited, (site[1],), True, ("widening", "equivalent")))
+            found.append(
+                Edit(
+                    original,
+                    f"pattern changed on {site[1]}",
+                    edited,
+                    (site[1],),
+                    True,
+                    ("widening", "equivalent"),
+                )
+            )
             # equivalent: the node's own length bounds refuse every string the alternative adds
     top = list(data["parameters"].get("properties") or {})
     text = json.dumps(data["parameters"])
@@ -671,26 +837,50 @@ def edits(path: Path) -> list[Edit]:
         key = renamable[-1]
         edited = rename_property(data, key, key + "_renamed")
         if valid(edited):
-            found.append(Edit(original, f"property {key} renamed", edited, (key, key + "_renamed"), False))
+            found.append(
+                Edit(original, f"property {key} renamed", edited, (key, key + "_renamed"), False)
+            )
     if len(top) >= 2:
         edited = copy.deepcopy(data)
         props = edited["parameters"]["properties"]
         order = [top[1], top[0], *top[2:]]
         edited["parameters"]["properties"] = {k: props[k] for k in order}
         if valid(edited):
-            found.append(Edit(original, f"properties {top[0]} and {top[1]} swapped", edited, (top[0], top[1]), False, ("annotation",)))
+            found.append(
+                Edit(
+                    original,
+                    f"properties {top[0]} and {top[1]} swapped",
+                    edited,
+                    (top[0], top[1]),
+                    False,
+                    ("annotation",),
+                )
+            )
     if top:
         closed = data["parameters"].get("additionalProperties") is False
         for where in ("first", "last"):
             edited = add_property(data, ADDED_KEY, ADDED_SCHEMA, first=where == "first")
             if valid(edited):
-                found.append(Edit(original, f"property {ADDED_KEY} added {where}", edited, (ADDED_KEY,), False, ("widening",) if closed else ()))
+                found.append(
+                    Edit(
+                        original,
+                        f"property {ADDED_KEY} added {where}",
+                        edited,
+                        (ADDED_KEY,),
+                        False,
+                        ("widening",) if closed else (),
+                    )
+                )
     return found
 
 
 #: The optional property the "added" edits insert: its own block, schema entry and TypedDict field.
 ADDED_KEY = "zz_added"
-ADDED_SCHEMA = {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string", "maxLength": 10}}}, "maxItems": 3}
+ADDED_SCHEMA = {
+    "type": "array",
+    "items": {"type": "object", "properties": {"key": {"type": "string", "maxLength": 10}}},
+    "maxItems": 3,
+}
 
 
 def add_property(data: Any, key: str, schema: dict, first: bool) -> Any:
@@ -702,7 +892,7 @@ def add_property(data: Any, key: str, schema: dict, first: bool) -> Any:
 
 def edit_cases() -> list[Any]:
     found = []
-    for path, name in zip(CONTRACT_FILES, CONTRACT_IDS):
+    for path, name in zip(CONTRACT_FILES, CONTRACT_IDS, strict=False):
         try:
             cases = edits(path)
         except ContractError:
@@ -722,7 +912,10 @@ def test_every_contract_gets_the_basic_edits() -> None:
 
 def test_module_shortcut_matches_pipeline_generate() -> None:
     raw = dump(load_data(ROOT / "contracts" / "get_weather.yaml"))
-    assert module_source(raw) == pipeline.generate(raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).module_source
+    assert (
+        module_source(raw)
+        == pipeline.generate(raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).module_source
+    )
 
 
 @pytest.mark.parametrize("path", CONTRACT_FILES, ids=CONTRACT_IDS)
@@ -733,7 +926,10 @@ def test_diff_reports_each_single_edit_with_a_checked_witness(path: Path) -> Non
         report = run_diff({"old.yaml": original}, {"new.yaml": dump(edit.data)})
         assert not report.errors and not report.notes, (edit.name, report.errors, report.notes)
         effects = {c.effect for c in report.changes if c.pointer is not None}
-        assert effects and effects <= set(edit.expect), (edit.name, [(c.pointer, c.change, c.effect) for c in report.changes])
+        assert effects and effects <= set(edit.expect), (
+            edit.name,
+            [(c.pointer, c.change, c.effect) for c in report.changes],
+        )
 
 
 # -- generated diffs a reviewer can read -----------------------------------------------------------
@@ -774,7 +970,12 @@ def property_spans(raw: bytes, keys: tuple[str, ...]) -> list[range]:
     document = source.load(raw, "contracts/x.yaml")
     spans = []
     for path in document.value_positions:
-        if len(path) >= 3 and path[0] == "parameters" and path[-2] == "properties" and path[-1] in keys:
+        if (
+            len(path) >= 3
+            and path[0] == "parameters"
+            and path[-2] == "properties"
+            and path[-1] in keys
+        ):
             lines = [
                 line
                 for where in (document.value_positions, document.key_positions)
@@ -788,41 +989,79 @@ def property_spans(raw: bytes, keys: tuple[str, ...]) -> list[range]:
 _LINE_REF = re.compile(r"contracts/x\.yaml:(\d+)")
 
 
-def allowed_lines(lines: list[str], keys: tuple[str, ...], spans: list[range], helpers: bool, typed_dicts: bool) -> set[int]:
+def allowed_lines(
+    lines: list[str], keys: tuple[str, ...], spans: list[range], helpers: bool, typed_dicts: bool
+) -> set[int]:
     """Indexes of lines an edit of these properties may change."""
-    allowed = {i for i, line in enumerate(lines) if line.startswith(("# contract-sha256:", "# output-sha256:"))}
-    for i, line in enumerate(lines):  # code made for the property's own schema (at any depth): by its line reference
+    allowed = {
+        i
+        for i, line in enumerate(lines)
+        if line.startswith(("# contract-sha256:", "# output-sha256:"))
+    }
+    for i, line in enumerate(
+        lines
+    ):  # code made for the property's own schema (at any depth): by its line reference
         match = _LINE_REF.search(line)
         if match and any(int(match.group(1)) in span for span in spans):
             allowed.add(i)
-            if line.startswith("# contracts/") and i + 1 < len(lines) and lines[i + 1].startswith("class "):
-                j = i + 1  # a TypedDict of the property's object: the class, down to the next comment
+            if (
+                line.startswith("# contracts/")
+                and i + 1 < len(lines)
+                and lines[i + 1].startswith("class ")
+            ):
+                j = (
+                    i + 1
+                )  # a TypedDict of the property's object: the class, down to the next comment
                 while j < len(lines) and not lines[j].startswith("# "):
                     allowed.add(j)
                     j += 1
-            if line.lstrip().startswith("# contracts/") and i > 0 and lines[i - 1].startswith("def "):
-                allowed.add(i - 1)  # the def line of a function whose comment points into the property
-    types_start = next((i for i, line in enumerate(lines) if line.startswith("# -- The accepted arguments, as types")), 0)
+            if (
+                line.lstrip().startswith("# contracts/")
+                and i > 0
+                and lines[i - 1].startswith("def ")
+            ):
+                allowed.add(
+                    i - 1
+                )  # the def line of a function whose comment points into the property
+    types_start = next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if line.startswith("# -- The accepted arguments, as types")
+        ),
+        0,
+    )
     types_end = next((i for i, line in enumerate(lines) if line.startswith("class Result(")), 0)
     # The imports name what the checks use (re for a pattern, a runtime helper for an enum...):
     # an edit that adds or removes the only check of a kind adds or removes its import.
     imports_end = next((i for i, line in enumerate(lines) if line.startswith("TOOL_NAME = ")), 0)
-    allowed |= {i for i in range(imports_end) if lines[i].startswith(("import ", "from ", "    ")) or lines[i] == ")"}
+    allowed |= {
+        i
+        for i in range(imports_end)
+        if lines[i].startswith(("import ", "from ", "    ")) or lines[i] == ")"
+    }
     for key in keys:
         quoted = json.dumps(key)
         comment = re.compile(r"^(\s*)# " + re.escape(key) + r": (required|optional)\b")
         upper = "_" + re.sub(r"[^A-Za-z0-9]+", "_", key).upper()
         # constants and functions are named for their place in the schema: the key is a word of the name
         word = re.sub(r"[^A-Za-z0-9]+", "_", key)
-        named = re.compile(rf"\b_(?:[A-Z0-9]+_)*{word.upper()}(?:_[A-Z0-9]+)*\b|\b_check_(?:[a-z0-9]+_)*{word.lower()}(?:_[a-z0-9]+)*\b")
+        named = re.compile(
+            rf"\b_(?:[A-Z0-9]+_)*{word.upper()}(?:_[A-Z0-9]+)*\b|\b_check_(?:[a-z0-9]+_)*{word.lower()}(?:_[a-z0-9]+)*\b"
+        )
         for i, line in enumerate(lines):
             match = comment.match(line)
             if match:  # the property's block: its comment, down to the next comment at its level
                 width = len(match.group(1))
                 allowed.add(i)
                 j = i + 1
-                while j < len(lines) and lines[j].strip() and (
-                    _indent(lines[j]) > width or (_indent(lines[j]) == width and not lines[j].lstrip().startswith("#"))
+                while (
+                    j < len(lines)
+                    and lines[j].strip()
+                    and (
+                        _indent(lines[j]) > width
+                        or (_indent(lines[j]) == width and not lines[j].lstrip().startswith("#"))
+                    )
                 ):
                     allowed.add(j)
                     j += 1
@@ -837,21 +1076,29 @@ def allowed_lines(lines: list[str], keys: tuple[str, ...], spans: list[range], h
                 or f'/{key.replace("~", "~0").replace("/", "~1")}"' in line
             ):
                 allowed.add(i)
-                if line.rstrip().endswith(("{", "[", "(")):  # an entry spread over lines: down to its closing bracket
+                if line.rstrip().endswith(
+                    ("{", "[", "(")
+                ):  # an entry spread over lines: down to its closing bracket
                     j = i + 1
-                    while j < len(lines) and not (_indent(lines[j]) <= _indent(line) and lines[j].strip()[:1] in ")]}"):
+                    while j < len(lines) and not (
+                        _indent(lines[j]) <= _indent(line) and lines[j].strip()[:1] in ")]}"
+                    ):
                         allowed.add(j)
                         j += 1
                     allowed.add(j)
     if helpers:  # the shared constant for '\S' appears or goes with the last pattern that needs it
         for i, line in enumerate(lines):
             if line.startswith("_WHITESPACE = "):
-                allowed.update((i - 1, i) if lines[i - 1].startswith("# ") else (i,))  # with its comment
+                allowed.update(
+                    (i - 1, i) if lines[i - 1].startswith("# ") else (i,)
+                )  # with its comment
     if typed_dicts:  # a key added or removed may reshape its object's TypedDict (total=False split)
         allowed.update(
             i
             for i in range(types_start, types_end)
-            if not lines[i].strip() or lines[i].startswith(("class ", "_")) or lines[i].strip().startswith('"""')
+            if not lines[i].strip()
+            or lines[i].startswith(("class ", "_"))
+            or lines[i].strip().startswith('"""')
         )
     starts = logical_lines(lines)
     whole = {s for i, s in enumerate(starts) if i in allowed}
@@ -867,13 +1114,20 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
     a, b = before.splitlines(), after.splitlines()
     helpers = edit.name.startswith("pattern")
     typed = not edit.constraint
-    allowed_a = allowed_lines(a, edit.keys, property_spans(edit.original, edit.keys), helpers, typed)
-    allowed_b = allowed_lines(b, edit.keys, property_spans(dump(edit.data), edit.keys), helpers, typed)
+    allowed_a = allowed_lines(
+        a, edit.keys, property_spans(edit.original, edit.keys), helpers, typed
+    )
+    allowed_b = allowed_lines(
+        b, edit.keys, property_spans(dump(edit.data), edit.keys), helpers, typed
+    )
     # Matched with the old side's contract line references moved where the edit moved those
     # lines: a comment "# contracts/x.yaml:52" of one constant must not pair with the same
     # text that now names another (which makes a constant look moved when nothing moved).
     mapping = line_map(edit.original, dump(edit.data))
-    shifted = [_LINE_REF.sub(lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", line) for line in a]
+    shifted = [
+        _LINE_REF.sub(lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", line)
+        for line in a
+    ]
     matcher = difflib.SequenceMatcher(None, shifted, b, autojunk=False)
     stray = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -886,12 +1140,14 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
         stray += [
             f"-{i + 1}: {a[i]}"
             for i in range(i1, i2)
-            if i not in allowed_a and not (tag == "replace" and (new_ok or _head(a[i]) in new_heads))
+            if i not in allowed_a
+            and not (tag == "replace" and (new_ok or _head(a[i]) in new_heads))
         ]
         stray += [
             f"+{j + 1}: {b[j]}"
             for j in range(j1, j2)
-            if j not in allowed_b and not (tag == "replace" and (old_ok or _head(b[j]) in old_heads))
+            if j not in allowed_b
+            and not (tag == "replace" and (old_ok or _head(b[j]) in old_heads))
         ]
     # A line that is only a closing bracket says nothing by itself (the lines of its statement
     # are checked), and difflib pairs identical ones with whichever statement is nearest.
@@ -928,7 +1184,9 @@ def without_shifted_references(stray: list[str], before: bytes, after: bytes) ->
     for i, line in enumerate(stray):
         if line.startswith("-"):
             old = text(line)
-            moved = _LINE_REF.sub(lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", old)
+            moved = _LINE_REF.sub(
+                lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", old
+            )
             if moved != old and added.get(moved):
                 dropped |= {i, added[moved].pop(0)}
     return [line for i, line in enumerate(stray) if i not in dropped]
@@ -950,7 +1208,11 @@ def why(stray: list[str]) -> str:
             moved += 1
         elif any(_LINE_REF.sub("N", old) == _LINE_REF.sub("N", new) for new in added):
             refs += 1
-        elif any(re.sub(r"_\d+\b", "", _LINE_REF.sub("N", old)) == re.sub(r"_\d+\b", "", _LINE_REF.sub("N", new)) for new in added):
+        elif any(
+            re.sub(r"_\d+\b", "", _LINE_REF.sub("N", old))
+            == re.sub(r"_\d+\b", "", _LINE_REF.sub("N", new))
+            for new in added
+        ):
             names += 1
     return f"{refs} differ only in a contracts/...:line reference, {names} in a renumbered name (i -> i_2), {moved} moved unchanged"
 
@@ -961,7 +1223,11 @@ def touched_lines(before: str, after: str) -> int:
     touched = 0
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
-            hashes = sum(1 for line in a[i1:i2] if line.startswith(("# contract-sha256:", "# output-sha256:")))
+            hashes = sum(
+                1
+                for line in a[i1:i2]
+                if line.startswith(("# contract-sha256:", "# output-sha256:"))
+            )
             touched += max(i2 - i1, j2 - j1) - hashes
     return touched
 
@@ -983,23 +1249,36 @@ def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Ed
 
 
 #: Lines of a generated tests file that hold the base arguments, or text made from them.
-_BASE_LINES = re.compile(r"""^(# (contract|output)-sha256: |BASE = |VALID_TEXT = |SCHEMA = |    \[\{|    '\{|    \(["']cut off at the end["'], |    \(["']byte order mark["'], )""")
+_BASE_LINES = re.compile(
+    r"""^(# (contract|output)-sha256: |BASE = |VALID_TEXT = |SCHEMA = |    \[\{|    '\{|    \(["']cut off at the end["'], |    \(["']byte order mark["'], )"""
+)
 
 
-@pytest.mark.parametrize(("path", "edit"), [p for p in EDIT_CASES if f"property {ADDED_KEY} added" in p.id])
-def test_a_property_added_adds_test_rows_without_rewriting_the_others(path: Path, edit: Edit) -> None:
+@pytest.mark.parametrize(
+    ("path", "edit"), [p for p in EDIT_CASES if f"property {ADDED_KEY} added" in p.id]
+)
+def test_a_property_added_adds_test_rows_without_rewriting_the_others(
+    path: Path, edit: Edit
+) -> None:
     """Derived cases are written as changes to BASE: adding a property changes the base (and
     the texts made from it) and adds the property's own rows; every other row stays."""
     if {"minProperties", "maxProperties"} & set(load_data(path)["parameters"]):
         pytest.skip("a count bound makes the base itself, and the rows built on it, change")
-    before = pipeline.generate(edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).test_source
-    after = pipeline.generate(dump(edit.data), "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).test_source
-    diff = [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)]
+    before = pipeline.generate(
+        edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+    ).test_source
+    after = pipeline.generate(
+        dump(edit.data), "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+    ).test_source
+    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
     removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
     assert [line for line in removed if not _BASE_LINES.match(line)] == []
     rows = [line for line in added if not _BASE_LINES.match(line)]
-    assert rows and all(f"'{ADDED_KEY}" in line or f'"{ADDED_KEY}' in line or f"/{ADDED_KEY}" in line for line in rows), rows
+    assert rows and all(
+        f"'{ADDED_KEY}" in line or f'"{ADDED_KEY}' in line or f"/{ADDED_KEY}" in line
+        for line in rows
+    ), rows
 
 
 def test_an_overlapping_pattern_swap_is_both_with_a_witness_each_way() -> None:
@@ -1013,7 +1292,10 @@ def test_an_overlapping_pattern_swap_is_both_with_a_witness_each_way() -> None:
 
         return change
 
-    old, new = {"a.yaml": weather(pattern("^x[0-9]*y$"))}, {"a.yaml": weather(pattern("^x[a-z]*y$"))}
+    old, new = (
+        {"a.yaml": weather(pattern("^x[0-9]*y$"))},
+        {"a.yaml": weather(pattern("^x[a-z]*y$"))},
+    )
     report = diff.diff(old, new)
     change = only(report)
     assert change.effect == "both"

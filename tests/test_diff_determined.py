@@ -45,7 +45,8 @@ DIGITS = [{"args": {"city": "42", "unit": "c"}}]
 
 def test_an_equivalent_pattern_rewrite_is_equivalent_and_never_fails() -> None:
     report = compare(
-        tool({"type": "string", "pattern": "^[0-9]+$"}, DIGITS), tool({"type": "string", "pattern": "^\\d+$"}, DIGITS)
+        tool({"type": "string", "pattern": "^[0-9]+$"}, DIGITS),
+        tool({"type": "string", "pattern": "^\\d+$"}, DIGITS),
     )
     assert changes(report) == [("/properties/city/pattern", "equivalent", None)]
     assert report.counts()["equivalent"] == 1
@@ -59,17 +60,22 @@ def test_an_equivalent_pattern_rewrite_is_equivalent_and_never_fails() -> None:
 
 def test_a_narrower_pattern_is_breaking_only() -> None:
     report = compare(
-        tool({"type": "string", "pattern": "^[0-9]+$"}, DIGITS), tool({"type": "string", "pattern": "^[0-5]+$"}, DIGITS)
+        tool({"type": "string", "pattern": "^[0-9]+$"}, DIGITS),
+        tool({"type": "string", "pattern": "^[0-5]+$"}, DIGITS),
     )
     (change,) = report.changes
-    assert (change.effect, change.reason) == ("breaking", None)  # widening ruled out, not just unseen
+    assert (change.effect, change.reason) == (
+        "breaking",
+        None,
+    )  # widening ruled out, not just unseen
     (witness,) = change.witnesses
     assert re.fullmatch("[0-9]*[6-9][0-9]*", witness.arguments["city"])
 
 
 def test_a_wider_pattern_is_widening_only() -> None:
     report = compare(
-        tool({"type": "string", "pattern": "^[0-5]+$"}, DIGITS), tool({"type": "string", "pattern": "^[0-9]+$"}, DIGITS)
+        tool({"type": "string", "pattern": "^[0-5]+$"}, DIGITS),
+        tool({"type": "string", "pattern": "^[0-9]+$"}, DIGITS),
     )
     (change,) = report.changes
     assert (change.effect, change.reason) == ("widening", None)
@@ -78,8 +84,12 @@ def test_a_wider_pattern_is_widening_only() -> None:
 
 def test_under_not_a_narrower_pattern_widens_and_only_widens() -> None:
     """The node's polarity flips under ``not``: the narrower pattern refuses less."""
-    old = tool({"type": "string", "not": {"pattern": "^[0-9]+$"}}, [{"args": {"city": "x", "unit": "c"}}])
-    new = tool({"type": "string", "not": {"pattern": "^[0-5]+$"}}, [{"args": {"city": "x", "unit": "c"}}])
+    old = tool(
+        {"type": "string", "not": {"pattern": "^[0-9]+$"}}, [{"args": {"city": "x", "unit": "c"}}]
+    )
+    new = tool(
+        {"type": "string", "not": {"pattern": "^[0-5]+$"}}, [{"args": {"city": "x", "unit": "c"}}]
+    )
     (change,) = compare(old, new).changes
     assert (change.effect, change.reason) == ("widening", None)
 
@@ -105,7 +115,9 @@ def test_a_cut_search_is_undetermined_with_the_budget_named() -> None:
     assert "changed, effect not determined (the witness budget ran out)" in diff.format_text(report)
     assert "effect not determined (the witness budget ran out)" in diff.format_markdown(report)
     assert json.loads(diff.format_json(report))[0]["reason"] == "the witness budget ran out"
-    assert diff.should_fail(report.changes, "breaking") and diff.should_fail(report.changes, "widening")
+    assert diff.should_fail(report.changes, "breaking") and diff.should_fail(
+        report.changes, "widening"
+    )
 
 
 def test_a_pattern_search_that_does_not_finish_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,7 +126,11 @@ def test_a_pattern_search_that_does_not_finish_is_named(monkeypatch: pytest.Monk
         tool({"type": "string", "pattern": "^[0-9]+$"}, DIGITS),
         tool({"type": "string", "pattern": "^\\d+$"}, DIGITS),
     )
-    monkeypatch.setattr(diff.budget.Budget, "grant", lambda self, wanted=1: 0 if self.exhausted else min(1, self.left))
+    monkeypatch.setattr(
+        diff.budget.Budget,
+        "grant",
+        lambda self, wanted=1: 0 if self.exhausted else min(1, self.left),
+    )
     (change,) = compare(old, new).changes
     assert (change.effect, change.reason) == ("undetermined", diff.REASON_PATTERN)
 
@@ -122,7 +138,9 @@ def test_a_pattern_search_that_does_not_finish_is_named(monkeypatch: pytest.Monk
 def test_rewritten_integer_bounds_are_equivalent() -> None:
     def count(**bounds: Any) -> bytes:
         return tool(
-            {"type": "string"}, [{"args": {"city": "a", "unit": "c", "days": 3}}], days={"type": "integer", **bounds}
+            {"type": "string"},
+            [{"args": {"city": "a", "unit": "c", "days": 3}}],
+            days={"type": "integer", **bounds},
         )
 
     report = compare(count(minimum=1), count(exclusiveMinimum=0))
@@ -134,10 +152,14 @@ def test_rewritten_integer_bounds_are_equivalent() -> None:
     # On numbers the same rewrite is not equivalent: 0.5 passes one and not the other.
     def number(**bounds: Any) -> bytes:
         return tool(
-            {"type": "string"}, [{"args": {"city": "a", "unit": "c", "days": 3}}], days={"type": "number", **bounds}
+            {"type": "string"},
+            [{"args": {"city": "a", "unit": "c", "days": 3}}],
+            days={"type": "number", **bounds},
         )
 
-    assert "equivalent" not in {e for _, e, _ in changes(compare(number(minimum=1), number(exclusiveMinimum=0)))}
+    assert "equivalent" not in {
+        e for _, e, _ in changes(compare(number(minimum=1), number(exclusiveMinimum=0)))
+    }
 
 
 def test_reordered_all_of_is_equivalent() -> None:
@@ -175,13 +197,17 @@ def test_a_difference_hidden_by_the_rest_of_the_node_is_not_claimed_either_way()
     examples = [{"args": {"city": "1", "unit": "c"}}]
     old = tool({"type": "string", "enum": ["1", "2"], "pattern": "^[0-9]+$"}, examples)
     new = tool({"type": "string", "enum": ["1", "2"], "pattern": "^[0-5]+$"}, examples)
-    assert changes(compare(old, new)) == [("/properties/city/pattern", "undetermined", diff.REASON_MASKED)]
+    assert changes(compare(old, new)) == [
+        ("/properties/city/pattern", "undetermined", diff.REASON_MASKED)
+    ]
 
 
 def test_a_closed_bound_made_exclusive_on_numbers_is_breaking_only() -> None:
     def days(**bounds: Any) -> bytes:
         return tool(
-            {"type": "string"}, [{"args": {"city": "a", "unit": "c", "days": 3}}], days={"type": "number", **bounds}
+            {"type": "string"},
+            [{"args": {"city": "a", "unit": "c", "days": 3}}],
+            days={"type": "number", **bounds},
         )
 
     report = compare(days(maximum=10), days(exclusiveMaximum=10))
@@ -189,15 +215,24 @@ def test_a_closed_bound_made_exclusive_on_numbers_is_breaking_only() -> None:
     added = found["/properties/days/exclusiveMaximum"]
     assert (added.effect, added.reason) == ("breaking", None)
     assert added.witnesses[0].arguments["days"] == 10
-    assert found["/properties/days/maximum"].effect == "equivalent"  # undone alone: exclusive 10 already refuses 10
+    assert (
+        found["/properties/days/maximum"].effect == "equivalent"
+    )  # undone alone: exclusive 10 already refuses 10
 
 
 @pytest.mark.parametrize(("keyword", "effect"), [("allOf", "breaking"), ("anyOf", "widening")])
 def test_a_combinator_entry_added_goes_one_way_only(keyword: str, effect: str) -> None:
     """allOf [A] -> [A, B] only refuses more; anyOf [A] -> [A, B] only accepts more."""
     examples = [{"args": {"city": "ab", "unit": "c"}}]
-    first, second = {"maxLength": 5}, ({"pattern": "^a"} if keyword == "allOf" else {"minLength": 8})
+    first, second = (
+        {"maxLength": 5},
+        ({"pattern": "^a"} if keyword == "allOf" else {"minLength": 8}),
+    )
     old = tool({"type": "string", keyword: [first]}, examples)
     new = tool({"type": "string", keyword: [first, second]}, examples)
     (change,) = compare(old, new).changes
-    assert (change.pointer, change.effect, change.reason) == (f"/properties/city/{keyword}/1", effect, None)
+    assert (change.pointer, change.effect, change.reason) == (
+        f"/properties/city/{keyword}/1",
+        effect,
+        None,
+    )

@@ -60,9 +60,6 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, Phase, given, note, settings
-from hypothesis import strategies as st
-
 from differential_strategies import (
     ECMA_WHITESPACE,
     KINDS,
@@ -71,8 +68,9 @@ from differential_strategies import (
     Builder,
     mutants,
 )
-
-from toolshape.project import pipeline  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import strategies as st
+from toolshape.project import pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
@@ -86,11 +84,26 @@ SETTINGS = settings(
     deadline=None,
     database=None,
     report_multiple_bugs=False,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
 )
 FORMAT_CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
 #: The formats toolshape asserts (README, "Keywords").
-TOOLSHAPE_FORMATS = {"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"}
+TOOLSHAPE_FORMATS = {
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uuid",
+}
 #: Error codes whose path names a key that is absent from the instance.
 MISSING_KEY_CODES = {"required", "dependentRequired"}
 
@@ -99,7 +112,9 @@ def _module_names() -> list[str]:
     names = []
     for path in sorted(CONTRACTS.rglob("*")):
         if path.suffix in (".yaml", ".yml") and path.is_file():
-            names.append(".".join(("generated",) + path.relative_to(CONTRACTS).with_suffix("").parts))
+            names.append(
+                ".".join(("generated",) + path.relative_to(CONTRACTS).with_suffix("").parts)
+            )
     return names
 
 
@@ -142,7 +157,11 @@ def _step(value: Any, token: str) -> tuple[bool, Any]:
     if isinstance(value, dict):
         return (token in value, value.get(token))
     if isinstance(value, list):
-        ok = token.isdigit() and (token == "0" or not token.startswith("0")) and int(token) < len(value)
+        ok = (
+            token.isdigit()
+            and (token == "0" or not token.startswith("0"))
+            and int(token) < len(value)
+        )
         return (ok, value[int(token)] if ok else None)
     return (False, None)
 
@@ -179,15 +198,19 @@ def agree(module: types.ModuleType, instance: Any, label: str = "") -> None:
     assert (ours.status == "accept") == (not theirs), "verdicts differ: " + context
     assert (not ours.errors) == ours.ok, context
     for error in ours.errors:
-        assert path_exists(
-            instance, error.path, error.code
-        ), f"{error.path!r} ({error.code}) not in the instance: {context}"
+        assert path_exists(instance, error.path, error.code), (
+            f"{error.path!r} ({error.code}) not in the instance: {context}"
+        )
     mine = [tuple(_tokens(e.path)) for e in ours.errors]
     js = [tuple(str(step) for step in e.absolute_path) for e in theirs]
     for location in js:
-        assert any(_related(location, m) for m in mine), f"jsonschema's /{'/'.join(location)} unmatched: {context}"
+        assert any(_related(location, m) for m in mine), (
+            f"jsonschema's /{'/'.join(location)} unmatched: {context}"
+        )
     for location in mine:
-        assert any(_related(location, j) for j in js), f"toolshape's {location} unmatched: {context}"
+        assert any(_related(location, j) for j in js), (
+            f"toolshape's {location} unmatched: {context}"
+        )
 
 
 def run_differential(module: types.ModuleType, kind: str | None, *, shrink: bool = True) -> None:
@@ -222,7 +245,9 @@ def test_every_contract_has_a_committed_module() -> None:
 def test_jsonschema_asserts_every_format_toolshape_asserts() -> None:
     """Without its format extras jsonschema silently ignores `format`; then the differential
     would prove nothing about it. The `test` extra installs jsonschema[format-nongpl]."""
-    assert TOOLSHAPE_FORMATS <= set(FORMAT_CHECKER.checkers), sorted(TOOLSHAPE_FORMATS - set(FORMAT_CHECKER.checkers))
+    assert set(FORMAT_CHECKER.checkers) >= TOOLSHAPE_FORMATS, sorted(
+        TOOLSHAPE_FORMATS - set(FORMAT_CHECKER.checkers)
+    )
     for fmt, bad in {
         "hostname": "-bad-",
         "uri": "no scheme",
@@ -271,7 +296,11 @@ BASES = {
         "comment": {"author": "ada", "body": "hi", "posted_at": "2024-05-01T09:30:00Z"},
         "attachments": [{"kind": "image", "url": "https://example.com/a.png"}],
     },
-    "docs.search_documents": {"query": "x", "created_from": "2024-02-29", "author_email": "ada@example.com"},
+    "docs.search_documents": {
+        "query": "x",
+        "created_from": "2024-02-29",
+        "author_email": "ada@example.com",
+    },
 }
 
 KNOWN_DIFFERENCES = [
@@ -405,8 +434,12 @@ def test_email_is_asserted_strictly() -> None:
     """Why the serialise mutation skips email strings: a JSON string holding an address
     still contains "@", which is all jsonschema's email check asks for."""
     module = importlib.import_module("generated.docs.search_documents")
-    instance = _with(BASES["docs.search_documents"], ("author_email",), json.dumps("ada@example.com"))
-    assert [(e.path, e.code) for e in module.validate(instance).errors] == [("/author_email", "format")]
+    instance = _with(
+        BASES["docs.search_documents"], ("author_email",), json.dumps("ada@example.com")
+    )
+    assert [(e.path, e.code) for e in module.validate(instance).errors] == [
+        ("/author_email", "format")
+    ]
     assert oracle(module).is_valid(instance)
 
 
@@ -423,7 +456,9 @@ def test_multiple_of_is_decimal() -> None:
         assert not float_multiple_disagrees(amount, 0.01), amount
 
 
-@pytest.mark.parametrize("char", sorted(UNSAFE_CHARACTERS | {"\n"}), ids=lambda c: f"U+{ord(c):04X}")
+@pytest.mark.parametrize(
+    "char", sorted(UNSAFE_CHARACTERS | {"\n"}), ids=lambda c: f"U+{ord(c):04X}"
+)
 def test_pattern_semantics_are_ecma(char: str) -> None:
     """Why generated text avoids UNSAFE_CHARACTERS: toolshape keeps ECMA-262's meaning.
 
@@ -487,19 +522,54 @@ FORMAT_EDGES = (
     ]
     + [
         ("net.allow_ip", ("ttl",), ttl)
-        for ttl in ("P", "PT", "P1W2D", "P0D", "PT0S", "p1d", "P1DT", "P1M", "PT1M", "P1Y2M3DT4H5M6S")
+        for ttl in (
+            "P",
+            "PT",
+            "P1W2D",
+            "P0D",
+            "PT0S",
+            "p1d",
+            "P1DT",
+            "P1M",
+            "PT1M",
+            "P1Y2M3DT4H5M6S",
+        )
     ]
     + [
         ("net.allow_ip", ("service_host",), host)
-        for host in ("-a.com", "a-.com", "a" * 63 + ".com", "a" * 64 + ".com", "a..b", "a_b.com", "123", "")
+        for host in (
+            "-a.com",
+            "a-.com",
+            "a" * 63 + ".com",
+            "a" * 64 + ".com",
+            "a..b",
+            "a_b.com",
+            "123",
+            "",
+        )
     ]
     + [
         ("net.allow_ip", ("daily_window", "start"), time)
-        for time in ("23:59:59Z", "24:00:00Z", "12:00:00", "12:00:00+24:00", "12:00:00.Z", "1:00:00Z", "12:00:00-00:00")
+        for time in (
+            "23:59:59Z",
+            "24:00:00Z",
+            "12:00:00",
+            "12:00:00+24:00",
+            "12:00:00.Z",
+            "1:00:00Z",
+            "12:00:00-00:00",
+        )
     ]
     + [
         ("docs.search_documents", ("created_from",), date)
-        for date in ("2023-02-29", "2024-02-29", "2024-13-01", "2024-1-01", "1900-02-29", "2000-02-29")
+        for date in (
+            "2023-02-29",
+            "2024-02-29",
+            "2024-13-01",
+            "2024-1-01",
+            "1900-02-29",
+            "2000-02-29",
+        )
     ]
     + [
         ("comments.post_comment", ("thread_id",), uuid)
@@ -512,9 +582,13 @@ FORMAT_EDGES = (
 )
 
 
-@pytest.mark.parametrize("name, path, value", FORMAT_EDGES, ids=[f"{row[0]}:{row[2]!r}" for row in FORMAT_EDGES])
+@pytest.mark.parametrize(
+    "name, path, value", FORMAT_EDGES, ids=[f"{row[0]}:{row[2]!r}" for row in FORMAT_EDGES]
+)
 def test_format_edges_agree(name: str, path: tuple, value: Any) -> None:
-    agree(importlib.import_module("generated." + name), _with(BASES[name], path, value), repr(value))
+    agree(
+        importlib.import_module("generated." + name), _with(BASES[name], path, value), repr(value)
+    )
 
 
 # -- The test can fail: broken copies of generated modules ------------------------------
@@ -535,7 +609,13 @@ MUTANTS = [
         "unknown_key",
         "an unknown key's error path is not escaped (a/b~c): the path is not in the instance",
     ),
-    ("get_weather", "if len(city) < 1:", "if len(city) < 2:", None, "a one-character city is refused"),
+    (
+        "get_weather",
+        "if len(city) < 1:",
+        "if len(city) < 2:",
+        None,
+        "a one-character city is refused",
+    ),
     (
         "web_search",
         "type(max_results) is int or (",
@@ -554,7 +634,9 @@ MUTANTS = [
 
 
 @pytest.mark.parametrize("name, old, new, kind, what", MUTANTS, ids=[row[4] for row in MUTANTS])
-def test_a_broken_module_is_caught(name: str, old: str, new: str, kind: str | None, what: str) -> None:
+def test_a_broken_module_is_caught(
+    name: str, old: str, new: str, kind: str | None, what: str
+) -> None:
     source = (ROOT / "generated" / f"{name}.py").read_text(encoding="utf-8")
     assert source.count(old) == 1, f"the generated code changed shape: update this mutant ({old!r})"
     # In memory, beside the built-in runtime (its `from ._runtime import` finds it there).

@@ -20,8 +20,10 @@ from support import ROOT
 jsonschema = pytest.importorskip("jsonschema")
 
 from toolshape.codegen import cases
-from toolshape.contract import checker as contract, source
+from toolshape.contract import checker as contract
+from toolshape.contract import source
 from toolshape.platforms import export
+import contextlib
 
 CONTRACTS = ROOT / "contracts"
 CONTRACT_FILES = sorted(CONTRACTS.rglob("*.yaml")) + sorted(CONTRACTS.rglob("*.yml"))
@@ -43,7 +45,9 @@ GEMINI_DECLARATION = {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "type": {"enum": ["string", "number", "integer", "boolean", "array", "object", "null"]},
+                "type": {
+                    "enum": ["string", "number", "integer", "boolean", "array", "object", "null"]
+                },
                 "format": {"enum": ["date-time"]},
                 "title": {"type": "string"},
                 "description": {"type": "string"},
@@ -58,7 +62,11 @@ GEMINI_DECLARATION = {
                 "pattern": {"type": "string"},
                 "minimum": {"type": "number"},
                 "maximum": {"type": "number"},
-                "properties": {"type": "object", "minProperties": 1, "additionalProperties": {"$ref": "#/$defs/schema"}},
+                "properties": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": {"$ref": "#/$defs/schema"},
+                },
                 "required": {"type": "array", "items": {"type": "string"}},
                 "items": {"$ref": "#/$defs/schema"},
                 "anyOf": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/schema"}},
@@ -77,7 +85,10 @@ GEMINI_DECLARATION = {
         "name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$"},
         "description": {"type": "string", "minLength": 1},
         "parameters": {
-            "allOf": [{"$ref": "#/$defs/schema"}, {"required": ["type"], "properties": {"type": {"const": "object"}}}]
+            "allOf": [
+                {"$ref": "#/$defs/schema"},
+                {"required": ["type"], "properties": {"type": {"const": "object"}}},
+            ]
         },
     },
 }
@@ -111,7 +122,9 @@ def parameters_of(result: export.ExportResult) -> Any:
 def accepted_arguments(checked: contract.Contract) -> list[Any]:
     """Arguments the contract accepts: its accepted examples and the accepted derived cases."""
     found = [e.args for e in checked.examples if e.has_args and e.status == "accept"]
-    found += [json.loads(e.json) for e in checked.examples if not e.has_args and e.status == "accept"]
+    found += [
+        json.loads(e.json) for e in checked.examples if not e.has_args and e.status == "accept"
+    ]
     found += [case.data for case in cases.derive(checked).cases if not case.errors]
     return found
 
@@ -170,14 +183,27 @@ def walk(schema: Any, path: tuple = ()):
     if not isinstance(schema, dict):
         return
     yield schema, path
-    for keyword in ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties"):
+    for keyword in (
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "items",
+        "additionalProperties",
+    ):
         if isinstance(schema.get(keyword), dict):
             yield from walk(schema[keyword], path + (keyword,))
     for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
-        for i, sub in enumerate(schema.get(keyword, []) if isinstance(schema.get(keyword), list) else []):
+        for i, sub in enumerate(
+            schema.get(keyword, []) if isinstance(schema.get(keyword), list) else []
+        ):
             yield from walk(sub, path + (keyword, i))
     for keyword in ("$defs", "properties", "patternProperties", "dependentSchemas"):
-        for key, sub in (schema.get(keyword) or {}).items() if isinstance(schema.get(keyword), dict) else []:
+        for key, sub in (
+            (schema.get(keyword) or {}).items() if isinstance(schema.get(keyword), dict) else []
+        ):
             yield from walk(sub, path + (keyword, key))
 
 
@@ -210,7 +236,9 @@ def test_the_example_contracts_are_found() -> None:
 
 
 @pytest.mark.parametrize("target", export.TARGETS)
-def test_every_contract_exports_or_is_refused_with_located_findings(checked: contract.Contract, target: str) -> None:
+def test_every_contract_exports_or_is_refused_with_located_findings(
+    checked: contract.Contract, target: str
+) -> None:
     findings = export.lint(checked, target)
     lines = checked.document.text.count("\n") + 1
     for finding in findings:
@@ -222,7 +250,9 @@ def test_every_contract_exports_or_is_refused_with_located_findings(checked: con
     fatal = [f for f in findings if f.fatal]
     key = (checked.file.removeprefix("contracts/"), target)
     if key in DOCUMENTED_REFUSALS:
-        assert any(DOCUMENTED_REFUSALS[key] in f.message for f in fatal), [f.message for f in findings]
+        assert any(DOCUMENTED_REFUSALS[key] in f.message for f in fatal), [
+            f.message for f in findings
+        ]
     if fatal:
         with pytest.raises(export.ExportError) as raised:
             export.export(checked, target)
@@ -267,9 +297,9 @@ def test_definition_shapes(checked: contract.Contract, target: str) -> None:
     if target == "jsonschema":
         assert definition["$schema"] == "https://json-schema.org/draft/2020-12/schema"
         assert definition["title"] == checked.parameters.get("title", checked.name)
-        assert {k: v for k, v in definition.items() if k not in ("$schema", "title", "description")} == {
-            k: v for k, v in checked.parameters.items() if k not in ("title", "description")
-        }
+        assert {
+            k: v for k, v in definition.items() if k not in ("$schema", "title", "description")
+        } == {k: v for k, v in checked.parameters.items() if k not in ("title", "description")}
     elif target == "openai":
         assert definition["type"] == "function"
         assert set(definition["function"]) == {"name", "description", "parameters", "strict"}
@@ -286,7 +316,9 @@ def test_definition_shapes(checked: contract.Contract, target: str) -> None:
         assert set(definition) <= {"name", "description", "parameters"}
     else:
         assert definition["inputSchema"] == checked.parameters
-        assert definition["name"] == checked.name and definition["description"] == checked.description
+        assert (
+            definition["name"] == checked.name and definition["description"] == checked.description
+        )
 
 
 def test_platform_exports_carry_no_toolshape_extensions(checked: contract.Contract) -> None:
@@ -297,11 +329,15 @@ def test_platform_exports_carry_no_toolshape_extensions(checked: contract.Contra
             assert not [k for k in node if k.startswith("x-")]
 
 
-def test_openai_strict_exports_require_every_property_and_refuse_unknown_keys(checked: contract.Contract) -> None:
+def test_openai_strict_exports_require_every_property_and_refuse_unknown_keys(
+    checked: contract.Contract,
+) -> None:
     result = export.export(checked, "openai")
     if not result.strict:
         assert result.definition["function"]["strict"] is False
-        assert result.definition["function"]["parameters"] == export._openai_fillers(export._strip_extensions(checked.parameters))
+        assert result.definition["function"]["parameters"] == export._openai_fillers(
+            export._strip_extensions(checked.parameters)
+        )
         assert any("strict mode is off" in note for note in result.notes)
         return
     assert_openai_strict(result.definition["function"]["parameters"])
@@ -313,24 +349,74 @@ def assert_openai_strict(parameters: dict) -> None:
         assert "type" in node or "anyOf" in node or "$ref" in node, f"no type at {pointer(where)}"
         if "$ref" in node:
             assert set(node) == {"$ref"}, f"$ref beside other keywords at {pointer(where)}"
-        for keyword in ("minLength", "maxLength", "uniqueItems", "patternProperties", "allOf", "oneOf", "not", "if", "default"):
+        for keyword in (
+            "minLength",
+            "maxLength",
+            "uniqueItems",
+            "patternProperties",
+            "allOf",
+            "oneOf",
+            "not",
+            "if",
+            "default",
+        ):
             assert keyword not in node, f"{keyword} at {pointer(where)}"
         if node.get("format") is not None:
             assert node["format"] in export.OPENAI_FORMATS
         if is_object_schema(node):
-            assert node.get("additionalProperties") is False, f"additionalProperties at {pointer(where)}"
-            assert set(node.get("required", [])) == set(node.get("properties", {})), f"required at {pointer(where)}"
+            assert node.get("additionalProperties") is False, (
+                f"additionalProperties at {pointer(where)}"
+            )
+            assert set(node.get("required", [])) == set(node.get("properties", {})), (
+                f"required at {pointer(where)}"
+            )
 
 
 #: Keywords each strict or subset target drops, and how a contract's value shows they are in force.
 DROPPED = {
-    "openai": ("minLength", "maxLength", "minProperties", "maxProperties", "propertyNames", "contains", "not",
-               "if", "dependentRequired", "dependentSchemas", "prefixItems"),
-    "anthropic": ("minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                  "multipleOf", "maxItems", "minProperties", "maxProperties", "propertyNames", "contains", "not",
-                  "if", "dependentRequired", "dependentSchemas", "prefixItems"),
-    "gemini-legacy": ("multipleOf", "propertyNames", "contains", "not", "if", "dependentRequired", "dependentSchemas",
-               "prefixItems", "patternProperties"),
+    "openai": (
+        "minLength",
+        "maxLength",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "contains",
+        "not",
+        "if",
+        "dependentRequired",
+        "dependentSchemas",
+        "prefixItems",
+    ),
+    "anthropic": (
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "contains",
+        "not",
+        "if",
+        "dependentRequired",
+        "dependentSchemas",
+        "prefixItems",
+    ),
+    "gemini-legacy": (
+        "multipleOf",
+        "propertyNames",
+        "contains",
+        "not",
+        "if",
+        "dependentRequired",
+        "dependentSchemas",
+        "prefixItems",
+        "patternProperties",
+    ),
 }
 
 
@@ -348,7 +434,11 @@ def test_notes_name_every_dropped_constraint(checked: contract.Contract, target:
             present.append("uniqueItems")
         if target == "gemini-legacy" and node.get("additionalProperties") is False:
             present.append("additionalProperties")
-        allowed = {"openai": export.OPENAI_FORMATS, "anthropic": export.ANTHROPIC_FORMATS, "gemini-legacy": export.GEMINI_FORMATS}
+        allowed = {
+            "openai": export.OPENAI_FORMATS,
+            "anthropic": export.ANTHROPIC_FORMATS,
+            "gemini-legacy": export.GEMINI_FORMATS,
+        }
         if isinstance(node.get("format"), str) and node["format"] not in allowed[target]:
             present.append("format")
         for keyword in present:
@@ -364,7 +454,7 @@ def test_jsonschema_and_mcp_take_every_contract(checked: contract.Contract) -> N
 
 # -- one rule at a time ---------------------------------------------------------------------
 
-WEATHER = (CONTRACTS / "get_weather.yaml")
+WEATHER = CONTRACTS / "get_weather.yaml"
 
 
 def test_openai_strict_export_of_get_weather() -> None:
@@ -436,8 +526,12 @@ def test_openai_strict_export_of_a_strict_compatible_contract() -> None:
     properties = parameters["properties"]
     assert properties["severity"] == {"type": ["string", "null"], "enum": ["low", "high", None]}
     assert properties["confirm"] == {"type": "boolean", "const": True}
-    assert properties["tree"]["description"] == "The category tree"  # $ref beside a keyword: inlined
-    assert properties["tree"]["properties"]["children"]["items"] == {"$ref": "#/$defs/node"}  # recursion kept
+    assert (
+        properties["tree"]["description"] == "The category tree"
+    )  # $ref beside a keyword: inlined
+    assert properties["tree"]["properties"]["children"]["items"] == {
+        "$ref": "#/$defs/node"
+    }  # recursion kept
     assert "anyOf" in properties["contact"] and "oneOf" not in properties["contact"]
     notes = "\n".join(result.notes)
     for expected in (
@@ -475,31 +569,55 @@ parameters:
     shown = sorted(str(f.problem(checked)) for f in findings)
     assert len(shown) == 4, shown
     # the optional 'page' would arrive as null, which the validator refuses (test_platform_exports.py)
-    assert any(s.startswith("inline.yaml:7:11: error: the optional key 'page'") for s in shown), shown
-    assert any(s.startswith("inline.yaml:9:7: error: the object at /properties/filters does not say 'additionalProperties: false'") for s in shown)
-    assert any(s.startswith("inline.yaml:13:50: error: 'additionalProperties' at /properties/labels is a schema") for s in shown)
-    assert any(s.startswith("inline.yaml:14:15: error: the schema at /properties/anything has no 'type'") for s in shown)
+    assert any(s.startswith("inline.yaml:7:11: error: the optional key 'page'") for s in shown), (
+        shown
+    )
+    assert any(
+        s.startswith(
+            "inline.yaml:9:7: error: the object at /properties/filters does not say 'additionalProperties: false'"
+        )
+        for s in shown
+    )
+    assert any(
+        s.startswith(
+            "inline.yaml:13:50: error: 'additionalProperties' at /properties/labels is a schema"
+        )
+        for s in shown
+    )
+    assert any(
+        s.startswith("inline.yaml:14:15: error: the schema at /properties/anything has no 'type'")
+        for s in shown
+    )
     assert not any(f.fatal for f in findings)
     result = export.export(checked, "openai")
     assert result.strict is False and result.definition["function"]["strict"] is False
     fallback = copy.deepcopy(checked.parameters)
-    fallback["properties"]["labels"]["properties"] = {}  # OpenAI: "object schema missing properties"
+    fallback["properties"]["labels"][
+        "properties"
+    ] = {}  # OpenAI: "object schema missing properties"
     assert result.definition["function"]["parameters"] == fallback
     assert result.notes == [
-        ("OpenAI strict mode is off (4 problems: see lint --target openai): the model is not constrained by this "
-        "schema, and the generated validator is the only enforcement of every constraint")
+        (
+            "OpenAI strict mode is off (4 problems: see lint --target openai): the model is not constrained by this "
+            "schema, and the generated validator is the only enforcement of every constraint"
+        )
     ]
 
 
 def test_tool_names_with_dots_are_refused_by_openai_and_anthropic() -> None:
-    checked = from_yaml("name: billing.refund\ndescription: Refund.\nparameters: {type: object, additionalProperties: false}\n")
+    checked = from_yaml(
+        "name: billing.refund\ndescription: Refund.\nparameters: {type: object, additionalProperties: false}\n"
+    )
     for target in ("openai", "anthropic"):
         (finding,) = export.lint(checked, target)
         assert finding.fatal and finding.location == ("name",) and "no dots" in finding.message
         assert str(finding.problem(checked)).startswith("inline.yaml:1:7: error: ")
         with pytest.raises(export.ExportError):
             export.export(checked, target)
-    assert export.export(checked, "gemini-legacy").definition == {"name": "billing.refund", "description": "Refund."}
+    assert export.export(checked, "gemini-legacy").definition == {
+        "name": "billing.refund",
+        "description": "Refund.",
+    }
     assert export.export(checked, "mcp").definition["name"] == "billing.refund"
 
 
@@ -526,20 +644,33 @@ def test_anthropic_strict_notes_each_constraint_it_drops() -> None:
     assert result.strict is True and result.definition["strict"] is True
     schema = result.definition["input_schema"]
     assert schema["properties"]["handle"] == {"type": "string", "pattern": "^[a-z0-9_]+$"}
-    assert schema["properties"]["password"] == {"type": "string"}  # lookahead: refused by Anthropic's grammar
+    assert schema["properties"]["password"] == {
+        "type": "string"
+    }  # lookahead: refused by Anthropic's grammar
     assert schema["properties"]["age"] == {"type": "integer"}
-    assert schema["properties"]["emails"] == {"type": "array", "items": {"type": "string", "format": "email"}, "minItems": 1}
+    assert schema["properties"]["emails"] == {
+        "type": "array",
+        "items": {"type": "string", "format": "email"},
+        "minItems": 1,
+    }
     assert schema["properties"]["referrer"] == {"type": ["string", "null"], "format": "uri"}
+
     def note(what: str, where: str) -> str:
         return f"Anthropic strict tool use does not enforce {what} at {where}: the generated validator is the only enforcement"
+
     assert result.notes == [
         note("'minLength'", "/properties/handle"),
         note("'maxLength'", "/properties/handle"),
-        note("'pattern' (it uses a backreference, lookaround or word boundary)", "/properties/password"),
+        note(
+            "'pattern' (it uses a backreference, lookaround or word boundary)",
+            "/properties/password",
+        ),
         note("'minimum'", "/properties/age"),
         note("'maximum'", "/properties/age"),
-        ("Anthropic strict tool use: 'minItems' 2 is exported as 'minItems' 1 (only 0 and 1 are supported) at "
-        "/properties/emails; the generated validator is the only enforcement"),
+        (
+            "Anthropic strict tool use: 'minItems' 2 is exported as 'minItems' 1 (only 0 and 1 are supported) at "
+            "/properties/emails; the generated validator is the only enforcement"
+        ),
         note("'maxItems'", "/properties/emails"),
     ]
 
@@ -606,10 +737,16 @@ def test_gemini_spells_the_openapi_subset() -> None:
     assert props["size"] == {"anyOf": [{"type": "integer"}, {"type": "string", "enum": ["large"]}]}
     assert props["vip"] == {"type": "boolean"}
     assert props["source"] == {"type": "string", "enum": ["app"]}
-    assert props["either"] == {"anyOf": [{"type": "string", "minLength": 2}, {"type": "integer", "minimum": 3}]}
+    assert props["either"] == {
+        "anyOf": [{"type": "string", "minLength": 2}, {"type": "integer", "minimum": 3}]
+    }
     assert props["guests"] == {
         "type": "array",
-        "items": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        "items": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+        },
     }
     notes = "\n".join(result.notes)
     for expected in (
@@ -627,8 +764,12 @@ def test_gemini_spells_the_openapi_subset() -> None:
 def test_gemini_refuses_recursion_and_free_form_maps_where_they_are() -> None:
     recursive = from_yaml(STRICT_FRIENDLY)
     findings = export.lint(recursive, "gemini-legacy")
-    assert [f.path for f in findings] == [("$defs", "node", "properties", "children", "items", "$ref")]
-    assert findings[0].fatal and str(findings[0].problem(recursive)).startswith("inline.yaml:10:47: error: this $ref (#/$defs/node) is recursive")
+    assert [f.path for f in findings] == [
+        ("$defs", "node", "properties", "children", "items", "$ref")
+    ]
+    assert findings[0].fatal and str(findings[0].problem(recursive)).startswith(
+        "inline.yaml:10:47: error: this $ref (#/$defs/node) is recursive"
+    )
     with pytest.raises(export.ExportError, match="recursive"):
         export.export(recursive, "gemini-legacy")
     mapping = from_yaml(
@@ -636,7 +777,10 @@ def test_gemini_refuses_recursion_and_free_form_maps_where_they_are() -> None:
         "    labels: {type: object, additionalProperties: {type: string}}\n"
     )
     (finding,) = export.lint(mapping, "gemini-legacy")
-    assert finding.path == ("properties", "labels") and "should be non-empty for OBJECT type" in finding.message
+    assert (
+        finding.path == ("properties", "labels")
+        and "should be non-empty for OBJECT type" in finding.message
+    )
 
 
 def test_gemini_names_and_parameter_names() -> None:
@@ -649,21 +793,35 @@ def test_gemini_names_and_parameter_names() -> None:
 
 
 def test_a_tool_without_parameters_has_no_gemini_parameters() -> None:
-    checked = from_yaml("name: ping\ndescription: Ping.\nparameters: {type: object, additionalProperties: false}\n")
-    assert export.export(checked, "gemini-legacy").definition == {"name": "ping", "description": "Ping."}
+    checked = from_yaml(
+        "name: ping\ndescription: Ping.\nparameters: {type: object, additionalProperties: false}\n"
+    )
+    assert export.export(checked, "gemini-legacy").definition == {
+        "name": "ping",
+        "description": "Ping.",
+    }
 
 
 def test_jsonschema_export() -> None:
     checked = load(WEATHER)
     definition = export.export(checked, "jsonschema").definition
     assert list(definition)[:3] == ["$schema", "title", "description"]
-    assert definition["title"] == "get_weather" and definition["description"] == "Current weather for a city."
+    assert (
+        definition["title"] == "get_weather"
+        and definition["description"] == "Current weather for a city."
+    )
     email = load(CONTRACTS / "send_email.yaml")
     result = export.export(email, "jsonschema")
     assert result.definition["title"] == "Outgoing email"
-    assert result.notes == ["the schema's own title 'Outgoing email' is kept; the tool name 'send_email' is not in this document"]
+    assert result.notes == [
+        "the schema's own title 'Outgoing email' is kept; the tool name 'send_email' is not in this document"
+    ]
     (note,) = export.export(load(CONTRACTS / "net" / "allow_ip.yaml"), "mcp").notes
-    assert note.startswith("'format' (") and "/properties/service_host" in note and "annotation" in note
+    assert (
+        note.startswith("'format' (")
+        and "/properties/service_host" in note
+        and "annotation" in note
+    )
 
 
 def test_mcp_export() -> None:
@@ -685,10 +843,8 @@ def test_exports_do_not_change_the_contract() -> None:
         checked = load(path)
         before = copy.deepcopy(checked.parameters)
         for target in export.TARGETS:
-            try:
+            with contextlib.suppress(export.ExportError):
                 export.export(checked, target)
-            except export.ExportError:
-                pass
         assert checked.parameters == before
 
 
@@ -700,7 +856,9 @@ def test_to_json_is_stable() -> None:
 # -- the JSON-Schema-Test-Suite, as tool parameters ----------------------------------------------
 
 SUITE_ENV = "TOOLSHAPE_JSON_SCHEMA_TEST_SUITE"
-SUITE = Path(__import__("os").environ.get(SUITE_ENV) or ROOT.parent / "shared" / "json-schema-test-suite")
+SUITE = Path(
+    __import__("os").environ.get(SUITE_ENV) or ROOT.parent / "shared" / "json-schema-test-suite"
+)
 SUITE_DRAFT = SUITE / "tests" / "draft2020-12"
 
 
@@ -715,8 +873,13 @@ def _suite_contracts():
         if not isinstance(node, dict):
             return node
         return {
-            key: ("#/properties/v" + value[1:] if key == "$ref" and isinstance(value, str) and value.startswith("#")
-                  else value if key in ("enum", "const", "default", "examples") else repoint(value))
+            key: (
+                "#/properties/v" + value[1:]
+                if key == "$ref" and isinstance(value, str) and value.startswith("#")
+                else value
+                if key in ("enum", "const", "default", "examples")
+                else repoint(value)
+            )
             for key, value in node.items()
         }
 
@@ -728,7 +891,11 @@ def _suite_contracts():
             data = {
                 "name": "suite_case",
                 "description": "One group of the JSON-Schema-Test-Suite.",
-                "parameters": {"type": "object", "properties": {"v": repoint(schema)}, "required": ["v"]},
+                "parameters": {
+                    "type": "object",
+                    "properties": {"v": repoint(schema)},
+                    "required": ["v"],
+                },
             }
             try:
                 checked = contract.check(Document(file="suite", data=data, text=""))
@@ -738,7 +905,10 @@ def _suite_contracts():
             yield label, checked, [{"v": test["data"]} for test in group["tests"]]
 
 
-@pytest.mark.skipif(not SUITE_DRAFT.is_dir(), reason=f"the JSON-Schema-Test-Suite is not at {SUITE} (or ${SUITE_ENV})")
+@pytest.mark.skipif(
+    not SUITE_DRAFT.is_dir(),
+    reason=f"the JSON-Schema-Test-Suite is not at {SUITE} (or ${SUITE_ENV})",
+)
 def test_suite_schemas_export_to_every_target_without_refusing_more_than_the_contract() -> None:
     """Every suite group toolshape takes exports (or is refused with findings) for each target,
     and each export accepts every instance the unchanged schema accepts (the same validator
@@ -767,7 +937,9 @@ def test_suite_schemas_export_to_every_target_without_refusing_more_than_the_con
             parameters = absent_for_null(parameters, result)
             exported = jsonschema.Draft202012Validator(parameters, format_checker=FORMAT_CHECKER)
             for instance in kept:
-                assert exported.is_valid(instance), f"{label}: the {target} export refuses {instance!r}"
+                assert exported.is_valid(instance), (
+                    f"{label}: the {target} export refuses {instance!r}"
+                )
             if target == "openai" and result.strict:
                 assert_openai_strict(parameters)
     assert groups > 100

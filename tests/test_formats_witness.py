@@ -29,8 +29,33 @@ ACHIEVABLE: dict[str, list[tuple[int, int]]] = {
 }
 
 MINIMA = [0, 1, 2, 3, 5, 9, 10, 11, 15, 16, 20, 21, 36, 37, 45, 46, 64, 100, 253, 254, 300]
-MAXIMA: list[int | None] = [None, 0, 1, 2, 3, 8, 9, 10, 12, 15, 19, 20, 24, 35, 36, 40, 45, 63, 64, 120, 253, 260]
-GRID = [(low, high) for low, high in itertools.product(MINIMA, MAXIMA) if high is None or low <= high]
+MAXIMA: list[int | None] = [
+    None,
+    0,
+    1,
+    2,
+    3,
+    8,
+    9,
+    10,
+    12,
+    15,
+    19,
+    20,
+    24,
+    35,
+    36,
+    40,
+    45,
+    63,
+    64,
+    120,
+    253,
+    260,
+]
+GRID = [
+    (low, high) for low, high in itertools.product(MINIMA, MAXIMA) if high is None or low <= high
+]
 
 
 def _verdict(format: str, value: str) -> set[tuple[str, str]]:
@@ -56,11 +81,11 @@ def test_every_format_has_a_valid_and_a_near_miss_without_bounds(format: str) ->
     assert _verdict(format, bad[0]) == {("", "format")}
     # A near miss: the same length as the valid value, and at most three characters differ (one field: 192 -> 256).
     assert len(bad[0]) == len(good[0])
-    assert sum(a != b for a, b in zip(good[0], bad[0])) <= 3
+    assert sum(a != b for a, b in zip(good[0], bad[0], strict=False)) <= 3
 
 
 def test_the_ten_formats() -> None:
-    assert formats.FORMATS == tuple(ACHIEVABLE)
+    assert tuple(ACHIEVABLE) == formats.FORMATS
 
 
 @pytest.mark.parametrize("format", formats.FORMATS)
@@ -79,7 +104,10 @@ def test_valid_values_pass_and_fit_the_bounds(format: str) -> None:
 def test_invalid_values_fail_only_for_the_format_and_fit_the_bounds(format: str) -> None:
     for low, high in GRID:
         found = formats.invalid(format, low, high, count=3)
-        assert found, (low, high)  # some string of every length is not of the format ("" among them)
+        assert found, (
+            low,
+            high,
+        )  # some string of every length is not of the format ("" among them)
         assert len(set(found)) == len(found), (low, high, found)
         for value in found:
             assert _verdict(format, value) == {("", "format")}, (low, high, value)

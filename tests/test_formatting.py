@@ -14,17 +14,18 @@ from pathlib import Path, PurePosixPath
 import black
 import jinja2
 import pytest
-
+import synth
+from support import ENV, ROOT
 from toolshape import __version__
 from toolshape.codegen import formatting, model, render
-from toolshape.contract import checker as contract, source
-from toolshape.project import pipeline
 from toolshape.codegen.literals import Code, literal
+from toolshape.contract import checker as contract
+from toolshape.contract import source
+from toolshape.project import pipeline
 
-import synth  # noqa: E402
-from support import ENV, ROOT
-
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [ROOT / "tests/bench/contracts/large_order.yaml"]
+CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
+    ROOT / "tests/bench/contracts/large_order.yaml"
+]
 
 
 def _whole(source_text: str) -> str:
@@ -57,7 +58,9 @@ def test_synthetic_modules_laid_out_as_whole_file_black(index: int) -> None:
 def _package_sources() -> dict[str, str]:
     """The gate (for many tools and for one) and the package __init__ files, before any formatting."""
     tools = {f"tool_{i}": "." + ".".join(["folder"] * (i % 3) + [f"tool_{i}"]) for i in range(12)}
-    tools["a_tool_with_a_name_long_enough_to_need_its_own_line_and_more_words"] = ".x.y.z.w.the_module"
+    tools["a_tool_with_a_name_long_enough_to_need_its_own_line_and_more_words"] = (
+        ".x.y.z.w.the_module"
+    )
     gate = ENV.get_template("package.py.j2")
     init = ENV.get_template("subpackage.py.j2")
     version = Code(__version__)
@@ -82,7 +85,9 @@ def test_the_runtime_template_is_written_as_black_formats_it() -> None:
 
 UNKNOWN_SHAPES = {
     "a decorator": "X = 1\n\n\n@functools.cache\ndef f():\n    return 1\n",
-    "a long statement of no known shape": "X = 1\nY = lambda value: value + " + " + ".join(["value"] * 20) + "\n",
+    "a long statement of no known shape": "X = 1\nY = lambda value: value + "
+    + " + ".join(["value"] * 20)
+    + "\n",
     "a statement over two lines": "X = [\n    1,\n]\n",
 }
 
@@ -93,16 +98,22 @@ def test_a_shape_layout_does_not_know_is_an_error_not_black(text: str) -> None:
         formatting.lay_out(text)
 
 
-def test_built_in_output_of_an_unknown_shape_is_recorded_and_formatted_by_black(tmp_path: Path) -> None:
+def test_built_in_output_of_an_unknown_shape_is_recorded_and_formatted_by_black(
+    tmp_path: Path,
+) -> None:
     """A layout gap never fails a user's contract: black's public format_str formats that
     module, and render.LAYOUT_GAPS records it (the test below fails on any gap)."""
     (tmp_path / "module.py.j2").write_text("X = [\n    1,\n]\n", encoding="utf-8")
     env = render.environment()
-    env.loader = jinja2.FileSystemLoader(str(tmp_path))  # the built-in environment, its template replaced
+    env.loader = jinja2.FileSystemLoader(
+        str(tmp_path)
+    )  # the built-in environment, its template replaced
     before = len(render.LAYOUT_GAPS)
     try:
         assert render.render(env, "module.py.j2", "x.py") == "X = [\n    1,\n]\n"
-        assert render.LAYOUT_GAPS[before:] == [("x.py", "layout.py has no rule for this piece of generated code:")]
+        assert render.LAYOUT_GAPS[before:] == [
+            ("x.py", "layout.py has no rule for this piece of generated code:")
+        ]
     finally:
         del render.LAYOUT_GAPS[before:]
 
@@ -149,7 +160,7 @@ def test_deeply_nested_real_world_shapes_generate_black_formatted() -> None:
 def test_custom_templates_are_formatted_by_black(tmp_path: Path) -> None:
     (tmp_path / "module.py.j2").write_text("X = [\n    1,\n]\nY = {'a':1}\n", encoding="utf-8")
     env = render.environment(tmp_path)
-    assert render.render(env, "module.py.j2", "x.py") == "X = [\n    1,\n]\nY = {\"a\": 1}\n"
+    assert render.render(env, "module.py.j2", "x.py") == 'X = [\n    1,\n]\nY = {"a": 1}\n'
 
 
 # The cases the cutting rule must get right, each after a def or a class: the text, and how
@@ -157,7 +168,7 @@ def test_custom_templates_are_formatted_by_black(tmp_path: Path) -> None:
 # in one piece checks that no cut is made there; the others that the pieces join up right.
 EDGE_CASES = {
     "decorators and comments between defs": (
-        '''
+        """
 import functools
 def a(x:int)->int:
     return x
@@ -171,7 +182,7 @@ def b(): return 1
 
 def c(y):
     return {'k':y}
-''',
+""",
         2,
     ),
     "a class with only a docstring, then a statement": (
@@ -190,7 +201,7 @@ y = [1,2,3]
         2,
     ),
     "a stub def last in a class, then a blank line": (
-        '''
+        """
 class P:
     def f(self): ...
 
@@ -199,17 +210,17 @@ def h():
     pass
 
 x = 1
-''',
+""",
         3,
     ),
     "no blank line after a def: no cut": (
-        '''
+        """
 class P:
     def f(self): ...
 def g():
     pass
 x = 1
-''',
+""",
         1,
     ),
     "a bare string after a def (not a docstring): no cut before it": (
@@ -225,18 +236,18 @@ def g():
         1,
     ),
     "an indented comment at the end of a body: the cut comes after it": (
-        '''
+        """
 def f():
     return 1
     # still inside f
 
 def g():
     return 2
-''',
+""",
         2,
     ),
     "fmt: off goes to black whole": (
-        '''
+        """
 def f():
     return 1
 
@@ -246,11 +257,11 @@ X = [1,
 # fmt: on
 def g():
     return 2
-''',
+""",
         0,
     ),
     "the import block, then statements: one blank line, however many were there": (
-        '''
+        """
 from __future__ import annotations
 import json
 
@@ -258,34 +269,34 @@ import json
 X = json.dumps({'a':1})
 def f():
     return X
-''',
+""",
         2,
     ),
     "no blank line after the imports": (
-        '''
+        """
 import json
 Y = 2
-''',
+""",
         2,
     ),
     "a comment after the imports: a cut (black puts one blank line before it)": (
-        '''
+        """
 import json
 # about Y
 Y = 2
-''',
+""",
         2,
     ),
     "a class after the imports: no cut (two blank lines there)": (
-        '''
+        """
 import json
 class A:
     x = 1
-''',
+""",
         1,
     ),
     "if/else at top level after a def": (
-        '''
+        """
 def f():
     return 1
 
@@ -299,7 +310,7 @@ try:
 except ImportError:
     json = None
 def h(): return 3
-''',
+""",
         2,
     ),
 }

@@ -32,9 +32,10 @@ import shutil
 import subprocess
 import sys
 import types
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from support import ROOT
@@ -69,7 +70,9 @@ def _python_files() -> list[Path]:
 
 #: Tool modules: generated/**/*.py except tests/, __init__.py and the shared _runtime.py.
 MODULES = [
-    p for p in _python_files() if not _is_tests(p) and p.name != "__init__.py" and _rel(p) != f"{RUNTIME_NAME}.py"
+    p
+    for p in _python_files()
+    if not _is_tests(p) and p.name != "__init__.py" and _rel(p) != f"{RUNTIME_NAME}.py"
 ]
 RUNTIME = GENERATED / f"{RUNTIME_NAME}.py"
 #: Generated test modules: generated/tests/**/test_*.py.
@@ -125,22 +128,30 @@ def _parametrize_rows(mark: Any) -> list[dict[str, Any]]:
         elif len(names) == 1:
             value = (value,)
         assert len(value) == len(names), f"parametrize row {value!r} does not fit {names}"
-        rows.append(dict(zip(names, value)))
+        rows.append(dict(zip(names, value, strict=False)))
     return rows
 
 
 def generated_test_calls(test_module: types.ModuleType) -> list[Call]:
     """Every item pytest would collect from a generated test module, as plain calls."""
-    classes = [n for n, v in vars(test_module).items() if n.startswith("Test") and inspect.isclass(v)]
+    classes = [
+        n for n, v in vars(test_module).items() if n.startswith("Test") and inspect.isclass(v)
+    ]
     if classes:  # the harness would silently skip them otherwise
-        raise NotImplementedError(f"{test_module.__name__} has test classes {classes}; teach generated_test_calls them")
+        raise NotImplementedError(
+            f"{test_module.__name__} has test classes {classes}; teach generated_test_calls them"
+        )
     calls = []
     for name, function in vars(test_module).items():
         if not (name.startswith("test") and inspect.isfunction(function)):
             continue
         if function.__module__ != test_module.__name__:
             continue
-        grids = [_parametrize_rows(m) for m in getattr(function, "pytestmark", []) if m.name == "parametrize"]
+        grids = [
+            _parametrize_rows(m)
+            for m in getattr(function, "pytestmark", [])
+            if m.name == "parametrize"
+        ]
         parameters = set(inspect.signature(function).parameters)
         for index, combination in enumerate(itertools.product(*grids)):
             kwargs: dict[str, Any] = {}
@@ -169,7 +180,7 @@ def _first_failure(calls: list[Call]) -> str | None:
             call()
         except pytest.skip.Exception:
             continue  # a skip is not a failure, for a mutant as for the real module
-        except BaseException as exc:  # noqa: BLE001 - any exception kills the mutant
+        except BaseException as exc:
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
             first = (str(exc).splitlines() or [""])[0][:120]
@@ -177,7 +188,7 @@ def _first_failure(calls: list[Call]) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def expected_item_count() -> int:
     """How many test items the generated tests hold (what pytest must report as passed)."""
     return sum(len(generated_test_calls(_import_generated_tests(m))) for m in MODULES)
@@ -251,7 +262,8 @@ def _comment_block(lines: list[str], lineno: int, indent: int | None) -> str:
     number = lineno - 2
     if indent is not None:  # search upwards for the nearest comment at most this deep
         while number >= 0 and not (
-            lines[number].lstrip().startswith("#") and len(lines[number]) - len(lines[number].lstrip()) <= indent
+            lines[number].lstrip().startswith("#")
+            and len(lines[number]) - len(lines[number].lstrip()) <= indent
         ):
             number -= 1
     block: list[str] = []
@@ -273,7 +285,9 @@ def _is_property_block(node: ast.AST) -> bool:
     )
 
 
-def _contract_comments(node: ast.If, parents: dict[ast.AST, ast.AST], lines: list[str]) -> list[str]:
+def _contract_comments(
+    node: ast.If, parents: dict[ast.AST, ast.AST], lines: list[str]
+) -> list[str]:
     """The comment nearest to a check and the contract comment of the property it sits in."""
     found = [_comment_block(lines, node.lineno, node.col_offset)]
     ancestor: ast.AST | None = node
@@ -299,16 +313,24 @@ def find_mutants(tree: ast.Module, source: str) -> list[Mutant]:
         reporting = [s for s in node.body if _is_error_append(s) or _is_not_an_object_return(s)]
         if reporting:
             comments = _contract_comments(node, parents, lines)
-            mutants.append(Mutant("check removed", node, False, reporting[0], source, lines, comments))
+            mutants.append(
+                Mutant("check removed", node, False, reporting[0], source, lines, comments)
+            )
         if _is_elif(node, lines):
             continue  # chains are handled from their head
         last = node
-        while len(last.orelse) == 1 and isinstance(last.orelse[0], ast.If) and _is_elif(last.orelse[0], lines):
+        while (
+            len(last.orelse) == 1
+            and isinstance(last.orelse[0], ast.If)
+            and _is_elif(last.orelse[0], lines)
+        ):
             last = last.orelse[0]
         final = [s for s in last.orelse if _is_error_append(s)]
         if final:
             comments = _contract_comments(node, parents, lines)
-            mutants.append(Mutant("type check removed", node, True, final[0], source, lines, comments))
+            mutants.append(
+                Mutant("type check removed", node, True, final[0], source, lines, comments)
+            )
     return sorted(mutants, key=lambda m: (m.node.lineno, m.kind))
 
 
@@ -325,12 +347,16 @@ def _load(tree: ast.Module, path: Path, label: str) -> types.ModuleType:
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_rel)
-def test_generated_tests_catch_every_removed_check(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_generated_tests_catch_every_removed_check(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = path.read_text(encoding="utf-8")
     tree = ast.parse(source, filename=str(path))
     mutants = find_mutants(tree, source)
     # At least the three top-level "not an object" checks exist in every module.
-    assert len(mutants) >= 3, f"found only {len(mutants)} checks in {_rel(path)}: is the finder broken?"
+    assert len(mutants) >= 3, (
+        f"found only {len(mutants)} checks in {_rel(path)}: is the finder broken?"
+    )
 
     tests = _import_generated_tests(path)
     calls = generated_test_calls(tests)
@@ -427,15 +453,24 @@ def test_generated_module_imports_only_the_standard_library(path: Path) -> None:
     bad = []
     for node in _imports(tree):
         if isinstance(node, ast.Import):
-            bad += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name not in MODULE_IMPORTS]
+            bad += [
+                f"line {node.lineno}: import {a.name}"
+                for a in node.names
+                if a.name not in MODULE_IMPORTS
+            ]
         elif node.level:
             package = path.relative_to(GENERATED).parent.parts
             if _resolve(package, node) != (RUNTIME_NAME,):
-                bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ...")
+                bad.append(
+                    f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ..."
+                )
         elif node.module not in MODULE_IMPORTS:
             bad.append(f"line {node.lineno}: from {node.module or ''} import ...")
     bad += [f"line {n}: dynamic import" for n in _dynamic_imports(tree)]
-    assert not bad, f"{_rel(path)} may import only {sorted(MODULE_IMPORTS)} and {RUNTIME_NAME}:\n" + "\n".join(bad)
+    assert not bad, (
+        f"{_rel(path)} may import only {sorted(MODULE_IMPORTS)} and {RUNTIME_NAME}:\n"
+        + "\n".join(bad)
+    )
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_rel)
@@ -451,7 +486,9 @@ def test_modules_take_from_the_runtime_only_what_they_use(path: Path) -> None:
     ]
     used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     assert imported, f"{_rel(path)} imports nothing from {RUNTIME_NAME}"
-    assert not [name for name in imported if name not in used], f"{_rel(path)} imports names it never uses"
+    assert not [name for name in imported if name not in used], (
+        f"{_rel(path)} imports names it never uses"
+    )
 
 
 def test_the_runtime_imports_only_the_standard_library() -> None:
@@ -463,7 +500,9 @@ def test_the_runtime_imports_only_the_standard_library() -> None:
         or (isinstance(node, ast.Import) and any(a.name not in MODULE_IMPORTS for a in node.names))
     ]
     bad += [f"line {n}: dynamic import" for n in _dynamic_imports(tree)]
-    assert not bad, f"{RUNTIME_NAME}.py may import only {sorted(MODULE_IMPORTS)}:\n" + "\n".join(bad)
+    assert not bad, f"{RUNTIME_NAME}.py may import only {sorted(MODULE_IMPORTS)}:\n" + "\n".join(
+        bad
+    )
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_rel)
@@ -497,7 +536,11 @@ def test_package_files_import_only_the_stdlib_and_generated_modules(path: Path) 
     bad = []
     for node in _imports(tree):
         if isinstance(node, ast.Import):
-            bad += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name not in GATE_IMPORTS]
+            bad += [
+                f"line {node.lineno}: import {a.name}"
+                for a in node.names
+                if a.name not in GATE_IMPORTS
+            ]
         elif node.level == 0:
             if node.module not in GATE_IMPORTS:
                 bad.append(f"line {node.lineno}: from {node.module} import ...")
@@ -505,12 +548,18 @@ def test_package_files_import_only_the_stdlib_and_generated_modules(path: Path) 
             bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ...")
     if package:  # only the dispatch gate at the top imports anything
         assert not _imports(tree), f"{_rel(path)} should import nothing"
-    assert not bad, f"{_rel(path)} may import only {sorted(GATE_IMPORTS)} and {RUNTIME_NAME}:\n" + "\n".join(bad)
+    assert not bad, (
+        f"{_rel(path)} may import only {sorted(GATE_IMPORTS)} and {RUNTIME_NAME}:\n"
+        + "\n".join(bad)
+    )
     if not package:  # the gate imports its tools lazily, from a table of relative module names
         import generated
 
         assert {tuple(where.lstrip(".").split(".")) for where in generated.TOOLS.values()} == known
-        assert all(where.startswith(".") and not where.startswith("..") for where in generated.TOOLS.values())
+        assert all(
+            where.startswith(".") and not where.startswith("..")
+            for where in generated.TOOLS.values()
+        )
 
 
 def test_the_gate_imports_a_tool_only_when_it_is_called(tmp_path: Path) -> None:
@@ -522,7 +571,7 @@ def test_the_gate_imports_a_tool_only_when_it_is_called(tmp_path: Path) -> None:
         "import gate\n"
         "tools = sorted(m for m in sys.modules if m.startswith('gate.') and m != 'gate._runtime')\n"
         "assert tools == [], tools\n"
-        "result = gate.validate_call('get_weather', '{\"city\": \"Oslo\", \"unit\": \"c\"}')\n"
+        'result = gate.validate_call(\'get_weather\', \'{"city": "Oslo", "unit": "c"}\')\n'
         "assert result.ok and isinstance(result, gate.Result), result\n"
         "tools = sorted(m for m in sys.modules if m.startswith('gate.') and m != 'gate._runtime')\n"
         "assert tools == ['gate.get_weather'], tools\n"
@@ -550,7 +599,9 @@ def _clean_env() -> dict[str, str]:
     return env
 
 
-def _run(args: list[str], cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], cwd: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(a) for a in args],
         cwd=cwd,
@@ -562,7 +613,9 @@ def _run(args: list[str], cwd: Path | None = None, timeout: float = 300) -> subp
 
 
 def _copy_generated(target: Path) -> Path:
-    shutil.copytree(GENERATED, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+    shutil.copytree(
+        GENERATED, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+    )
     return target
 
 
@@ -586,7 +639,11 @@ def _pyenv_root() -> Path | None:
             if out.returncode == 0 and out.stdout.strip():
                 return Path(out.stdout.strip())
     root = os.environ.get("PYENV_ROOT")
-    return Path(root) if root else (Path.home() / ".pyenv" if (Path.home() / ".pyenv").is_dir() else None)
+    return (
+        Path(root)
+        if root
+        else (Path.home() / ".pyenv" if (Path.home() / ".pyenv").is_dir() else None)
+    )
 
 
 def _candidates(version: str) -> list[str]:
@@ -594,7 +651,11 @@ def _candidates(version: str) -> list[str]:
     root = _pyenv_root()
     if root and (root / "versions").is_dir():
         pattern = re.compile(re.escape(version) + r"\.(\d+)")
-        installed = [(int(m.group(1)), d) for d in (root / "versions").iterdir() if (m := pattern.fullmatch(d.name))]
+        installed = [
+            (int(m.group(1)), d)
+            for d in (root / "versions").iterdir()
+            if (m := pattern.fullmatch(d.name))
+        ]
         found += [str(d / "bin" / "python") for _, d in sorted(installed, reverse=True)]
     on_path = shutil.which(f"python{version}")
     if on_path:
@@ -607,18 +668,25 @@ def _candidates(version: str) -> list[str]:
 _PROBE = "import platform, sys; print(platform.python_implementation(), '%d.%d.%d' % sys.version_info[:3])"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def find_python(version: str) -> tuple[str, str] | None:
     """(executable, full version) of a CPython ``version``, or None."""
     for candidate in _candidates(version):
         if not os.access(candidate, os.X_OK):
             continue
         try:
-            probe = subprocess.run([candidate, "-c", _PROBE], capture_output=True, text=True, timeout=60)
+            probe = subprocess.run(
+                [candidate, "-c", _PROBE], capture_output=True, text=True, timeout=60
+            )
         except (OSError, subprocess.SubprocessError):
             continue  # e.g. a pyenv shim for a version that is not installed
         words = probe.stdout.split()
-        if probe.returncode == 0 and len(words) == 2 and words[0] == "CPython" and words[1].startswith(version + "."):
+        if (
+            probe.returncode == 0
+            and len(words) == 2
+            and words[0] == "CPython"
+            and words[1].startswith(version + ".")
+        ):
             return candidate, words[1]
     return None
 
@@ -626,7 +694,9 @@ def find_python(version: str) -> tuple[str, str] | None:
 def _require_python(version: str) -> tuple[str, str]:
     found = find_python(version)
     if found is None:
-        pytest.skip(f"CPython {version} not found (looked in pyenv root versions/{version}.*, python{version} on PATH)")
+        pytest.skip(
+            f"CPython {version} not found (looked in pyenv root versions/{version}.*, python{version} on PATH)"
+        )
     return found
 
 
@@ -669,9 +739,15 @@ def pytest_venv(python: str, full_version: str) -> Path:
                 return _venv_python(venv)
         shutil.rmtree(venv, ignore_errors=True)
         made = _run([python, "-m", "venv", venv], timeout=300)
-        assert made.returncode == 0, f"cannot create a venv for CPython {full_version}:\n{_output(made)}"
-        installed = _run([_venv_python(venv), "-m", "pip", "install", "--quiet", "pytest"], timeout=600)
-        assert installed.returncode == 0, f"cannot install pytest for CPython {full_version}:\n{_output(installed)}"
+        assert made.returncode == 0, (
+            f"cannot create a venv for CPython {full_version}:\n{_output(made)}"
+        )
+        installed = _run(
+            [_venv_python(venv), "-m", "pip", "install", "--quiet", "pytest"], timeout=600
+        )
+        assert installed.returncode == 0, (
+            f"cannot install pytest for CPython {full_version}:\n{_output(installed)}"
+        )
         ready.write_text("pytest installed\n")
     return _venv_python(venv)
 
@@ -681,8 +757,12 @@ def test_generated_tests_pass_on_every_supported_python(version: str, tmp_path: 
     python, full = _require_python(version)
     venv_python = pytest_venv(python, full)
     _copy_generated(tmp_path / "generated")
-    result = _run([venv_python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated"], cwd=tmp_path)
-    assert result.returncode == 0, f"generated tests fail on CPython {full} ({python}):\n{_output(result)}"
+    result = _run(
+        [venv_python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated"], cwd=tmp_path
+    )
+    assert result.returncode == 0, (
+        f"generated tests fail on CPython {full} ({python}):\n{_output(result)}"
+    )
     assert _passed(result) == expected_item_count(), (
         f"CPython {full} ran {_passed(result)} generated tests, expected {expected_item_count()}:\n{_output(result, 5)}"
     )
@@ -698,7 +778,10 @@ def vendor_one_tool(path: Path, folder: Path, tests: bool = False) -> str:
         copies.append((test_file, test_file.relative_to(GENERATED)))
     for source, target in copies:
         destination = folder / target
-        for package in [folder, *[folder / Path(*target.parts[:n]) for n in range(1, len(target.parts))]]:
+        for package in [
+            folder,
+            *[folder / Path(*target.parts[:n]) for n in range(1, len(target.parts))],
+        ]:
             package.mkdir(parents=True, exist_ok=True)
             (package / "__init__.py").touch()
         shutil.copy2(source, destination)
@@ -721,12 +804,16 @@ print("ok", name)
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_generated_modules_compile_and_import_alone_on_every_supported_python(version: str, tmp_path: Path) -> None:
+def test_generated_modules_compile_and_import_alone_on_every_supported_python(
+    version: str, tmp_path: Path
+) -> None:
     python, full = _require_python(version)
     copy = _copy_generated(tmp_path / "generated")
     files = sorted(str(p) for p in copy.rglob("*.py"))
     compiled = _run([python, "-I", "-S", "-m", "py_compile", *files], cwd=tmp_path)
-    assert compiled.returncode == 0, f"generated files do not compile on CPython {full}:\n{_output(compiled)}"
+    assert compiled.returncode == 0, (
+        f"generated files do not compile on CPython {full}:\n{_output(compiled)}"
+    )
 
     failures = []
     for path in MODULES:
@@ -737,18 +824,23 @@ def test_generated_modules_compile_and_import_alone_on_every_supported_python(ve
         result = _run([python, "-I", "-S", "-c", _STANDALONE, folder, name], cwd=folder)
         if result.returncode != 0 or "ok" not in result.stdout:
             failures.append(f"{_rel(path)}:\n{_output(result, 15)}")
-    assert not failures, f"on CPython {full} ({python}), modules do not import alone:\n" + "\n".join(failures)
+    assert not failures, (
+        f"on CPython {full} ({python}), modules do not import alone:\n" + "\n".join(failures)
+    )
 
 
 def test_supported_pythons_summary() -> None:
     found = {version: find_python(version) for version in VERSIONS}
     lines = [
-        f"  CPython {v}: " + (f"{found[v][1]} at {found[v][0]}" if found[v] else "absent (its tests are skipped)")
+        f"  CPython {v}: "
+        + (f"{found[v][1]} at {found[v][0]}" if found[v] else "absent (its tests are skipped)")
         for v in VERSIONS
     ]
     summary = "interpreters for the generated code:\n" + "\n".join(lines)
     print(summary)
-    assert found[CURRENT] is not None, f"the running interpreter's version {CURRENT} was not found\n{summary}"
+    assert found[CURRENT] is not None, (
+        f"the running interpreter's version {CURRENT} was not found\n{summary}"
+    )
 
 
 # -- 4. Vendoring -----------------------------------------------------------------------
@@ -781,11 +873,16 @@ def test_one_tool_vendored_alone_passes_its_tests(tmp_path: Path) -> None:
     service = tmp_path / "service"
     for path in (GENERATED / "get_weather.py", GENERATED / "billing" / "transfer_funds.py"):
         vendor_one_tool(path, service / "acme_tools", tests=True)
-    assert sorted(p.name for p in (service / "acme_tools").glob("*.py")) == ["__init__.py", "_runtime.py", "get_weather.py"]
+    assert sorted(p.name for p in (service / "acme_tools").glob("*.py")) == [
+        "__init__.py",
+        "_runtime.py",
+        "get_weather.py",
+    ]
     result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=service)
     assert result.returncode == 0, f"the vendored tools fail their tests:\n{_output(result)}"
     expected = sum(
-        len(generated_test_calls(_import_generated_tests(GENERATED / p))) for p in ("get_weather.py", "billing/transfer_funds.py")
+        len(generated_test_calls(_import_generated_tests(GENERATED / p)))
+        for p in ("get_weather.py", "billing/transfer_funds.py")
     )
     assert _passed(result) == expected, _output(result, 5)
 

@@ -29,8 +29,8 @@ import copy
 import decimal
 import enum
 import fractions
-import importlib
 import functools
+import importlib
 import json
 import os
 import pickle
@@ -40,8 +40,9 @@ import sys
 import textwrap
 import time
 import types
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
@@ -51,8 +52,9 @@ from support import ROOT
 GENERATED = ROOT / "generated"
 CORPUS = Path(__file__).resolve().parent / "corpus" / "arguments.json"
 
-import generated  # noqa: E402  (the dispatch gate; also makes generated.* importable)
 from differential_strategies import paths  # noqa: E402  (every path into a JSON value)
+
+import generated  # noqa: E402  (the dispatch gate; also makes generated.* importable)
 
 STATUSES = ("accept", "reject", "parse_error")
 LAYERS = {"accept": None, "reject": "contract", "parse_error": "parse"}
@@ -113,7 +115,11 @@ def _module_names() -> list[str]:
     names = []
     for path in sorted(GENERATED.rglob("*.py")):
         relative = path.relative_to(GENERATED)
-        if "__pycache__" in relative.parts or relative.parts[0] == "tests" or path.name == "__init__.py":
+        if (
+            "__pycache__" in relative.parts
+            or relative.parts[0] == "tests"
+            or path.name == "__init__.py"
+        ):
             continue
         if relative.as_posix() == "_runtime.py":  # what the tool modules share: not a tool
             continue
@@ -134,7 +140,9 @@ IDS = [name.removeprefix("generated.") for name in MODULE_NAMES]
 
 def _test_module_of(module_name: str) -> types.ModuleType:
     parts = module_name.split(".")
-    return importlib.import_module(".".join(["generated", "tests", *parts[1:-1], "test_" + parts[-1]]))
+    return importlib.import_module(
+        ".".join(["generated", "tests", *parts[1:-1], "test_" + parts[-1]])
+    )
 
 
 def _valid_instance(module_name: str) -> Any:
@@ -210,7 +218,9 @@ def check_result(
         assert type(error) is module.Error
         assert type(error.path) is str and type(error.code) is str and type(error.message) is str
         assert error.path == "" or error.path.startswith("/")
-        assert error.code in (PARSE_CODES if status == "parse_error" else contract_codes(module)), error.code
+        assert error.code in (PARSE_CODES if status == "parse_error" else contract_codes(module)), (
+            error.code
+        )
     if status == "parse_error":
         assert result.value is None
         assert len(errors) == 1 and errors[0].path == ""
@@ -221,10 +231,16 @@ def check_result(
     assert len(feedback) <= feedback_bound(module), f"feedback() is {len(feedback)} characters"
     record = result.log_record()
     assert type(record) is dict
-    assert record["status"] == status and record["layer"] == result.layer and record["tool"] == module.TOOL_NAME
+    assert (
+        record["status"] == status
+        and record["layer"] == result.layer
+        and record["tool"] == module.TOOL_NAME
+    )
     # log_record() shortens long paths (README): compare what it keeps.
     limit = runtime(module).MAX_LOGGED_CHARS
-    assert [(e["path"][:limit], e["code"]) for e in record["errors"]] == [(e.path[:limit], e.code) for e in errors]
+    assert [(e["path"][:limit], e["code"]) for e in record["errors"]] == [
+        (e.path[:limit], e.code) for e in errors
+    ]
     logged = json.dumps(record)
     reprs = repr(result) + repr(result.errors) + "".join(repr(e) for e in errors)
     return feedback, logged, reprs
@@ -374,12 +390,22 @@ DICT_SUBCLASSES: dict[str, type] = {
     "getitem raises": _dict_subclass("GetitemRaises", __getitem__=_boom),
     "contains raises": _dict_subclass("ContainsRaises", __contains__=_boom),
     "iter raises": _dict_subclass("IterRaises", __iter__=_boom),
-    "keys/items/values/get raise": _dict_subclass("KeysRaise", keys=_boom, items=_boom, values=_boom, get=_boom),
+    "keys/items/values/get raise": _dict_subclass(
+        "KeysRaise", keys=_boom, items=_boom, values=_boom, get=_boom
+    ),
     "len raises": _dict_subclass("LenRaises", __len__=_boom),
-    "eq/hash/repr raise": _dict_subclass("EqRaises", __eq__=_boom, __hash__=_boom, __repr__=_boom, __str__=_boom),
-    "contains lies (always True)": _dict_subclass("ContainsLies", __contains__=lambda self, key: True),
-    "getitem lies (hostile value)": _dict_subclass("GetitemLies", __getitem__=lambda self, key: RaisesOnEverything()),
-    "iter lies (ghost keys)": _dict_subclass("IterLies", __iter__=_infinite_ghosts, keys=_infinite_ghosts),
+    "eq/hash/repr raise": _dict_subclass(
+        "EqRaises", __eq__=_boom, __hash__=_boom, __repr__=_boom, __str__=_boom
+    ),
+    "contains lies (always True)": _dict_subclass(
+        "ContainsLies", __contains__=lambda self, key: True
+    ),
+    "getitem lies (hostile value)": _dict_subclass(
+        "GetitemLies", __getitem__=lambda self, key: RaisesOnEverything()
+    ),
+    "iter lies (ghost keys)": _dict_subclass(
+        "IterLies", __iter__=_infinite_ghosts, keys=_infinite_ghosts
+    ),
     "items lies (3-tuples)": _dict_subclass("ItemsLie", items=lambda self: [(1, 2, 3)]),
     "len lies (0)": _dict_subclass("LenLiesZero", __len__=lambda self: 0),
     "len lies (huge)": _dict_subclass("LenLiesHuge", __len__=lambda self: 10**18),
@@ -514,7 +540,9 @@ def _call_validate(module: types.ModuleType, value: Any, label: str) -> None:
             check_result(module, result, value)
         except AssertionError:
             raise
-        except Exception as exc:  # raised inside feedback(), log_record(), json.dumps(log_record()) or a repr
+        except (
+            Exception
+        ) as exc:  # raised inside feedback(), log_record(), json.dumps(log_record()) or a repr
             raise AssertionError(
                 f"{label}: a Result method (or json.dumps of log_record()) raised {exc!r}"[:300]
             ) from exc
@@ -534,22 +562,30 @@ def test_validate_survives_a_hostile_object_as_the_arguments(module_name: str, l
 
 
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
-def test_validate_survives_hostile_objects_at_every_path_of_a_valid_instance(module_name: str) -> None:
+def test_validate_survives_hostile_objects_at_every_path_of_a_valid_instance(
+    module_name: str,
+) -> None:
     module = MODULES[module_name]
     base = VALID[module_name]
     assert module.validate(copy.deepcopy(base)).status == "accept"
     failures = []
-    for path in list(paths(base))[1:]:  # the root: test_validate_survives_a_hostile_object_as_the_arguments
+    for path in list(paths(base))[
+        1:
+    ]:  # the root: test_validate_survives_a_hostile_object_as_the_arguments
         for label, obj in hostile_objects():
             try:
                 _call_validate(module, _replace(base, path, obj), f"{label} at {_pointer(path)!r}")
             except AssertionError as exc:
                 failures.append(str(exc).splitlines()[0])
-    assert not failures, f"{len(failures)} failures, e.g.:\n" + "\n".join(sorted(set(failures))[:30])
+    assert not failures, f"{len(failures)} failures, e.g.:\n" + "\n".join(
+        sorted(set(failures))[:30]
+    )
 
 
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
-def test_validate_survives_dict_subclasses_and_hostile_keys_in_place_of_every_object(module_name: str) -> None:
+def test_validate_survives_dict_subclasses_and_hostile_keys_in_place_of_every_object(
+    module_name: str,
+) -> None:
     module = MODULES[module_name]
     base = VALID[module_name]
     failures = []
@@ -574,12 +610,16 @@ def test_validate_survives_dict_subclasses_and_hostile_keys_in_place_of_every_ob
         for label, variant in variants:
             before = dict.copy(variant) if isinstance(variant, collections.defaultdict) else None
             try:
-                _call_validate(module, _replace(base, path, variant), f"{label} at {_pointer(path)!r}")
+                _call_validate(
+                    module, _replace(base, path, variant), f"{label} at {_pointer(path)!r}"
+                )
             except AssertionError as exc:
                 failures.append(str(exc).splitlines()[0])
             if before is not None:
                 assert dict.copy(variant) == before, "validate() inserted keys into a defaultdict"
-    assert not failures, f"{len(failures)} failures, e.g.:\n" + "\n".join(sorted(set(failures))[:30])
+    assert not failures, f"{len(failures)} failures, e.g.:\n" + "\n".join(
+        sorted(set(failures))[:30]
+    )
 
 
 def _get(value: Any, path: tuple) -> Any:
@@ -608,7 +648,9 @@ def test_validate_never_iterates_a_dict_subclass_forever() -> None:
 
 def _run_child(code: str, what: str, timeout: float = 15.0) -> str:
     try:
-        done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"hang: {what} did not finish within {timeout:.0f} s (killed)")
     assert done.returncode == 0, done.stderr[-2000:]
@@ -620,7 +662,9 @@ def _run_child(code: str, what: str, timeout: float = 15.0) -> str:
 #: Large integers, up to the 4,300 digits that repr() (and so hypothesis' own reports) can print;
 #: the 5,000-digit ones are among the hostile objects (test_log_record_of_a_huge_integer_...).
 HUGE_INTS = st.sampled_from([10**4299, -(10**4299), 2**63, -(2**63) - 1, 2**1024])
-FLOATS = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([-0.0, 0.0, 5e-324, 1e308, float("nan")])
+FLOATS = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
+    [-0.0, 0.0, 5e-324, 1e308, float("nan")]
+)
 ANY_TEXT = st.text(
     alphabet=st.characters(codec=None, exclude_categories=())
     | st.characters(categories=["Cs", "Cc", "Cf", "Zl", "Zp"]),
@@ -634,7 +678,9 @@ def json_values(keys: list[str]) -> st.SearchStrategy[Any]:
     leaf = st.none() | st.booleans() | st.integers() | HUGE_INTS | FLOATS | ANY_TEXT
     return st.recursive(
         leaf,
-        lambda children: st.lists(children, max_size=6) | st.dictionaries(key, children, max_size=8),
+        lambda children: (
+            st.lists(children, max_size=6) | st.dictionaries(key, children, max_size=8)
+        ),
         max_leaves=40,
     )
 
@@ -642,7 +688,9 @@ def json_values(keys: list[str]) -> st.SearchStrategy[Any]:
 #: Examples per module and property; raise TOOLSHAPE_HOSTILE_EXAMPLES for a deeper search.
 EXAMPLES = int(os.environ.get("TOOLSHAPE_HOSTILE_EXAMPLES", "120"))
 SETTINGS = settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 
@@ -671,14 +719,20 @@ def test_validate_survives_arbitrary_json_at_any_path_of_a_valid_instance(
     value = data.draw(json_values(keys), label="value")
     mutated = _replace(base, path, value)
     if data.draw(st.booleans(), label="add an unknown key"):
-        mutated = {**mutated, data.draw(ANY_TEXT, label="key"): value} if isinstance(mutated, dict) else mutated
+        mutated = (
+            {**mutated, data.draw(ANY_TEXT, label="key"): value}
+            if isinstance(mutated, dict)
+            else mutated
+        )
     run_validate(module, mutated)
 
 
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
 @SETTINGS
 @given(data=st.data())
-def test_validate_survives_hostile_objects_anywhere_in_json(module_name: str, data: st.DataObject) -> None:
+def test_validate_survives_hostile_objects_anywhere_in_json(
+    module_name: str, data: st.DataObject
+) -> None:
     # The root and the 5,000-digit integers have tests of their own (..._as_the_arguments,
     # ..._huge_integer_...): left out here, so that this search looks for something new.
     module = MODULES[module_name]
@@ -688,7 +742,9 @@ def test_validate_survives_hostile_objects_anywhere_in_json(module_name: str, da
     # Draw an index: hypothesis itself would call the hostile objects' methods (repr, hash).
     label, obj = objects[data.draw(st.integers(0, len(objects) - 1), label="object index")]
     note(f"object: {label}")
-    wrap = data.draw(st.sampled_from(["bare", "in a list", "in a dict", "as a dict key"]), label="wrap")
+    wrap = data.draw(
+        st.sampled_from(["bare", "in a list", "in a dict", "as a dict key"]), label="wrap"
+    )
     if wrap == "in a list":
         obj = [obj]
     elif wrap == "in a dict":
@@ -706,7 +762,12 @@ def test_validate_survives_hostile_objects_anywhere_in_json(module_name: str, da
 
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
 @SETTINGS
-@given(text=st.text(alphabet=st.characters(codec=None, exclude_categories=()) | st.characters(categories=["Cs", "Cc"])))
+@given(
+    text=st.text(
+        alphabet=st.characters(codec=None, exclude_categories=())
+        | st.characters(categories=["Cs", "Cc"])
+    )
+)
 def test_parse_survives_arbitrary_text(module_name: str, text: str) -> None:
     run_parse(MODULES[module_name], text)
 
@@ -726,7 +787,9 @@ JSONISH = st.text(alphabet='{}[]":,0123456789.eE-+ \\/untrflsabcN\t\n\u2028\ud80
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
 @SETTINGS
 @given(data=st.data())
-def test_parse_survives_json_like_and_damaged_json_text(module_name: str, data: st.DataObject) -> None:
+def test_parse_survives_json_like_and_damaged_json_text(
+    module_name: str, data: st.DataObject
+) -> None:
     module = MODULES[module_name]
     base = json.dumps(VALID[module_name], ensure_ascii=data.draw(st.booleans(), label="ascii"))
     how = data.draw(st.sampled_from(["jsonish", "cut", "splice", "delete", "wrap"]), label="how")
@@ -741,7 +804,10 @@ def test_parse_survives_json_like_and_damaged_json_text(module_name: str, data: 
         at = data.draw(st.integers(0, len(base)), label="at")
         text = base[:at] + base[at + data.draw(st.integers(1, 5), label="n") :]
     else:
-        text = data.draw(st.sampled_from(["[%s]", '"%s"', "```json\n%s\n```", "%s%s", "%s,", "// c\n%s"]), label="w")
+        text = data.draw(
+            st.sampled_from(["[%s]", '"%s"', "```json\n%s\n```", "%s%s", "%s,", "// c\n%s"]),
+            label="w",
+        )
         text = text.replace("%s", base)
     run_parse(module, text)
     run_parse(module, text.encode("utf-8", "surrogatepass"))
@@ -808,8 +874,14 @@ def _big_inputs() -> tuple[tuple[str, Any], ...]:
         ("memoryview", memoryview(b'{"a": 1}')),
         ("a str subclass that raises", EvilStr('{"a": 1}')),
         ("a bytes subclass whose __len__ raises", type("B", (bytes,), {"__len__": _boom})(b"{}")),
-        ("a bytes subclass whose __getitem__ raises", type("B", (bytes,), {"__getitem__": _boom})(b"{}")),
-        ("a bytes subclass whose __bytes__ raises", type("B", (bytes,), {"__bytes__": _boom})(b"{}")),
+        (
+            "a bytes subclass whose __getitem__ raises",
+            type("B", (bytes,), {"__getitem__": _boom})(b"{}"),
+        ),
+        (
+            "a bytes subclass whose __bytes__ raises",
+            type("B", (bytes,), {"__bytes__": _boom})(b"{}"),
+        ),
         ("__class__ raises", ClassRaises()),
         ("claims to be a str", _liar(str)()),
         ("claims to be bytes", _liar(bytes)()),
@@ -878,7 +950,14 @@ def test_parse_codes_of_strange_input(label: str, code: str) -> None:
 
 @pytest.mark.parametrize(
     "label",
-    ["depth 64", "object depth 64", "4,300-digit integer", "NUL escaped", "1e-999999", "surrogate pair as escapes"],
+    [
+        "depth 64",
+        "object depth 64",
+        "4,300-digit integer",
+        "NUL escaped",
+        "1e-999999",
+        "surrogate pair as escapes",
+    ],
 )
 def test_parse_accepts_what_is_within_the_limits(label: str) -> None:
     result = MODULES["generated.get_weather"].parse(dict(_big_inputs())[label])
@@ -892,14 +971,18 @@ def test_100000_unknown_keys_are_capped(module_name: str) -> None:
     assert len(text.encode()) <= runtime(module).MAX_TEXT_BYTES
     started = time.perf_counter()
     result = module.parse(text)
-    TIMINGS["parse: 100,000 unknown keys (" + module.TOOL_NAME + ")"] = time.perf_counter() - started
+    TIMINGS["parse: 100,000 unknown keys (" + module.TOOL_NAME + ")"] = (
+        time.perf_counter() - started
+    )
     check_result(module, result, via="parse")
     assert result.status == "reject"
     assert len(result.errors) <= runtime(module).MAX_ERRORS
     value = {f"unknown{i}": i for i in range(100_000)}
     started = time.perf_counter()
     result = module.validate(value)
-    TIMINGS["validate: 100,000 unknown keys (" + module.TOOL_NAME + ")"] = time.perf_counter() - started
+    TIMINGS["validate: 100,000 unknown keys (" + module.TOOL_NAME + ")"] = (
+        time.perf_counter() - started
+    )
     check_result(module, result, value)
     assert len(result.errors) <= runtime(module).MAX_ERRORS
     if module.INPUT_SCHEMA.get("additionalProperties") is False:
@@ -937,9 +1020,9 @@ def test_log_record_shortens_every_long_string(module_name: str) -> None:
     key = "k" + "x" * 100_000
     record = module.validate({**base, key: "v" * 100_000}).log_record()
     longest = max(_strings(record), key=len)
-    assert (
-        len(longest) <= runtime(module).MAX_LOGGED_CHARS + 100
-    ), f"log_record() holds a string of {len(longest):,} characters: {longest[:40]!r}..."
+    assert len(longest) <= runtime(module).MAX_LOGGED_CHARS + 100, (
+        f"log_record() holds a string of {len(longest):,} characters: {longest[:40]!r}..."
+    )
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -1027,7 +1110,9 @@ def test_validate_call_survives_hostile_arguments(label: str) -> None:
     try:
         result = generated.validate_call("get_weather", value)
         check_result(
-            BY_TOOL["get_weather"], result, via="parse" if type(value) in (str, bytes, bytearray) else "gate"
+            BY_TOOL["get_weather"],
+            result,
+            via="parse" if type(value) in (str, bytes, bytearray) else "gate",
         )
     except Hostile as exc:
         raise AssertionError(f"validate_call() let {exc!r} escape") from exc
@@ -1068,7 +1153,9 @@ def _string_schemas(schema: Any, path: tuple = ()) -> Iterator[tuple[tuple, dict
     if isinstance(schema.get("items"), dict):
         yield from _string_schemas(schema["items"], path + (("item", None),))
     if isinstance(schema.get("additionalProperties"), dict):
-        yield from _string_schemas(schema["additionalProperties"], path + (("key", "zz_extra_key"),))
+        yield from _string_schemas(
+            schema["additionalProperties"], path + (("key", "zz_extra_key"),)
+        )
 
 
 def _place(base: Any, path: tuple, value: Any) -> Any:
@@ -1098,11 +1185,17 @@ PATTERN_CASES = _pattern_cases()
 
 def _pattern_id(case: tuple[str, tuple, dict]) -> str:
     name, path, _ = case
-    return name.removeprefix("generated.") + ":" + "/".join(k if kind == "key" else "*" for kind, k in path)
+    return (
+        name.removeprefix("generated.")
+        + ":"
+        + "/".join(k if kind == "key" else "*" for kind, k in path)
+    )
 
 
 @pytest.mark.parametrize("case", PATTERN_CASES, ids=[_pattern_id(c) for c in PATTERN_CASES])
-def test_a_pattern_never_sees_a_string_that_maxlength_refused(case: tuple, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pattern_never_sees_a_string_that_maxlength_refused(
+    case: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
     name, path, schema = case
     module = MODULES[name]
     calls: list[tuple[str, int]] = []
@@ -1118,7 +1211,8 @@ def test_a_pattern_never_sees_a_string_that_maxlength_refused(case: tuple, monke
     long_calls = [c for c in calls if c[1] >= 1_000_000]
     if "maxLength" in schema:
         pointer = "".join(
-            "/" + (str(k).replace("~", "~0").replace("/", "~1") if kind == "key" else "0") for kind, k in path
+            "/" + (str(k).replace("~", "~0").replace("/", "~1") if kind == "key" else "0")
+            for kind, k in path
         )
         assert (pointer, "maxLength") in {(e.path, e.code) for e in result.errors}
         assert not long_calls, f"a regex ran on a 1 MB string that maxLength refused: {long_calls}"
@@ -1164,7 +1258,9 @@ def _leaks(secret: str, texts: dict[str, str]) -> list[str]:
     window = min(len(secret), 12)
     pieces = {secret[i : i + window] for i in range(len(secret) - window + 1)}
     pieces = {p for p in pieces if p not in STATIC_TEXT and p.strip()}
-    return [f"{name}: {text[:300]}" for name, text in texts.items() if any(p in text for p in pieces)]
+    return [
+        f"{name}: {text[:300]}" for name, text in texts.items() if any(p in text for p in pieces)
+    ]
 
 
 def _outputs(result: Any) -> dict[str, str]:
@@ -1176,7 +1272,9 @@ def _outputs(result: Any) -> dict[str, str]:
         "json.dumps(log_record())": json.dumps(record),
     }
     if _json_safe(record):
-        outputs["json.dumps(log_record(), ensure_ascii=False)"] = json.dumps(record, ensure_ascii=False)
+        outputs["json.dumps(log_record(), ensure_ascii=False)"] = json.dumps(
+            record, ensure_ascii=False
+        )
     for i, error in enumerate(result.errors):
         outputs[f"errors[{i}].message"] = error.message
         outputs[f"errors[{i}].path"] = error.path
@@ -1195,10 +1293,12 @@ def _assert_no_leak(secret: str, run: Callable[[], Any]) -> None:
     try:
         result = run()
         texts = _outputs(result)
-    except Exception as exc:  # there should be none; and its message must not hold the secret either
-        assert not _leaks(
-            secret, {"str(exception)": str(exc), "repr(exception)": repr(exc)}
-        ), "the secret is in an exception"
+    except (
+        Exception
+    ) as exc:  # there should be none; and its message must not hold the secret either
+        assert not _leaks(secret, {"str(exception)": str(exc), "repr(exception)": repr(exc)}), (
+            "the secret is in an exception"
+        )
         raise
     leaked = _leaks(secret, texts)
     assert not leaked, f"x-sensitive value {secret[:30]!r} shows in: {leaked}"
@@ -1240,7 +1340,9 @@ def _with_secret(**changes: Any) -> dict[str, Any]:
 
 SENSITIVE_FAILURE_PATHS: dict[str, Callable[[], Any]] = {
     "valid": lambda: TRANSFER.validate(_with_secret()),
-    "wrong pattern (lowercase)": lambda: TRANSFER.validate(_with_secret(from_account=SECRET.lower())),
+    "wrong pattern (lowercase)": lambda: TRANSFER.validate(
+        _with_secret(from_account=SECRET.lower())
+    ),
     "unknown key next to it": lambda: TRANSFER.parse(json.dumps(_with_secret(zz=1))),
     "duplicate sensitive key": lambda: TRANSFER.parse(
         json.dumps(_with_secret())[:-1] + f', "from_account": "{SECRET}"}}'
@@ -1256,13 +1358,21 @@ SENSITIVE_FAILURE_PATHS: dict[str, Callable[[], Any]] = {
         '{"from_account": ' + "[" * 70 + json.dumps(SECRET) + "]" * 70 + "}"
     ),
     "as a number": lambda: TRANSFER.parse('{"from_account": 89370400440532013000}'),
-    "double-encoded arguments (parse)": lambda: TRANSFER.parse(json.dumps(json.dumps(_with_secret()))),
+    "double-encoded arguments (parse)": lambda: TRANSFER.parse(
+        json.dumps(json.dumps(_with_secret()))
+    ),
     "double-encoded arguments (validate)": lambda: TRANSFER.validate(json.dumps(_with_secret())),
     "arguments wrapped in an array": lambda: TRANSFER.parse(json.dumps([_with_secret()])),
-    "arguments wrapped in an object": lambda: TRANSFER.parse(json.dumps({"arguments": _with_secret()})),
-    "a number too large to represent": lambda: TRANSFER.parse('{"from_account": 89370400440532013000e999}'),
+    "arguments wrapped in an object": lambda: TRANSFER.parse(
+        json.dumps({"arguments": _with_secret()})
+    ),
+    "a number too large to represent": lambda: TRANSFER.parse(
+        '{"from_account": 89370400440532013000e999}'
+    ),
     "sensitive key misspelled (fromAccount)": lambda: TRANSFER.parse(
-        json.dumps({("fromAccount" if k == "from_account" else k): v for k, v in _with_secret().items()})
+        json.dumps(
+            {("fromAccount" if k == "from_account" else k): v for k, v in _with_secret().items()}
+        )
     ),
 }
 
@@ -1308,7 +1418,9 @@ def test_the_corpus_covers_the_failure_modes_of_issue_5() -> None:
         assert BY_TOOL[base_tool].validate(base).ok
 
 
-@pytest.mark.parametrize("case", CORPUS_CASES, ids=[f"{c['tool']}: {c['name']}" for c in CORPUS_CASES])
+@pytest.mark.parametrize(
+    "case", CORPUS_CASES, ids=[f"{c['tool']}: {c['name']}" for c in CORPUS_CASES]
+)
 def test_corpus(case: dict[str, Any]) -> None:
     module = BY_TOOL[case["tool"]]
     if "text" in case:

@@ -51,18 +51,19 @@ import tokenize
 import types
 import typing
 import unicodedata
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
-
-from toolshape.codegen import formatting, render
-from toolshape.project import pipeline, folder as project
-from toolshape.contract.errors import ContractError
 from support import ENV
+from toolshape.codegen import render
+from toolshape.contract.errors import ContractError
+from toolshape.project import folder as project
+from toolshape.project import pipeline
 
 #: The hostile texts of issue 5, and then some. Each is put everywhere a contract holds text.
 HOSTILE: dict[str, str] = {
@@ -152,7 +153,9 @@ def pointer(*keys: str) -> str:
     return "".join("/" + k.replace("~", "~0").replace("/", "~1") for k in keys)
 
 
-def hostile_contract(text: str, *, pattern_escape: Callable[[str], str] = ecma_escape) -> dict[str, Any]:
+def hostile_contract(
+    text: str, *, pattern_escape: Callable[[str], str] = ecma_escape
+) -> dict[str, Any]:
     """A contract holding ``text`` everywhere a contract holds text."""
     name = text if TOOL_NAME_RE.fullmatch(text) else "hostile_tool"
     other = "other value" if text != "other value" else "another value"
@@ -195,7 +198,11 @@ def hostile_contract(text: str, *, pattern_escape: Callable[[str], str] = ecma_e
                     "properties": {"zz_only": {"type": "integer"}},
                     "additionalProperties": False,
                 },
-                "zz_list": {"type": "array", "items": {"type": "string", "enum": [text]}, "maxItems": 3},
+                "zz_list": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": [text]},
+                    "maxItems": 3,
+                },
             },
             "required": [text, "zz_const"],
             "additionalProperties": False,
@@ -263,8 +270,12 @@ def to_yaml(data: Any, how: str) -> bytes:
     YAML's single \\U escape instead, so that the text means what the JSON meant.
     """
     if how == "json":
-        return _SURROGATE_PAIR.sub(_yaml_escape_pair, json.dumps(data, ensure_ascii=True, indent=1)).encode()
-    return yaml.dump(data, Dumper=_QuotingDumper, allow_unicode=True, sort_keys=False).encode("utf-8")
+        return _SURROGATE_PAIR.sub(
+            _yaml_escape_pair, json.dumps(data, ensure_ascii=True, indent=1)
+        ).encode()
+    return yaml.dump(data, Dumper=_QuotingDumper, allow_unicode=True, sort_keys=False).encode(
+        "utf-8"
+    )
 
 
 # -- Generation, trapped -----------------------------------------------------------------
@@ -324,8 +335,10 @@ def generate(raw: bytes, stem: str = "x") -> pipeline.Generated | ContractError:
             result = exc
         except Trapped:
             raise
-        except Exception as exc:  # noqa: BLE001 - the point: nothing but ContractError may escape
-            raise AssertionError(f"generation raised {type(exc).__name__}, not ContractError: {exc}"[:2000]) from exc
+        except Exception as exc:
+            raise AssertionError(
+                f"generation raised {type(exc).__name__}, not ContractError: {exc}"[:2000]
+            ) from exc
     assert not seen, f"the generator tried {seen}"
     if isinstance(result, ContractError):
         message = str(result)
@@ -345,10 +358,20 @@ def baseline_audits(how: str = "json") -> tuple[dict[str, set[str]], dict[str, s
     """What modules (and tests) from the same contract shape with neutral text use: imports, free names, attributes, calls."""
     module_audit: dict[str, set[str]] = {}
     test_audit: dict[str, set[str]] = {}
-    for neutral in (NEUTRAL, "neutral-key", "_neutral", "neutral key 2"):  # class and functional TypedDicts
+    for neutral in (
+        NEUTRAL,
+        "neutral-key",
+        "_neutral",
+        "neutral key 2",
+    ):  # class and functional TypedDicts
         result = generate(to_yaml(hostile_contract(neutral), how), "x")
-        assert isinstance(result, pipeline.Generated), f"the neutral contract does not generate: {result}"
-        for audit, source in ((module_audit, result.module_source), (test_audit, result.test_source)):
+        assert isinstance(result, pipeline.Generated), (
+            f"the neutral contract does not generate: {result}"
+        )
+        for audit, source in (
+            (module_audit, result.module_source),
+            (test_audit, result.test_source),
+        ):
             for kind, found in ast_audit(source).items():
                 audit.setdefault(kind, set()).update(found)
     return module_audit, test_audit
@@ -362,11 +385,19 @@ _BAD_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
 
 
 def bad_characters(source: str) -> list[str]:
-    return sorted({f"U+{ord(ch):04X}" for ch in source if ch != "\n" and unicodedata.category(ch) in _BAD_CATEGORIES})
+    return sorted(
+        {
+            f"U+{ord(ch):04X}"
+            for ch in source
+            if ch != "\n" and unicodedata.category(ch) in _BAD_CATEGORIES
+        }
+    )
 
 
 _TEXT_TOKENS = {tokenize.STRING, tokenize.COMMENT} | {
-    getattr(tokenize, name) for name in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END") if hasattr(tokenize, name)
+    getattr(tokenize, name)
+    for name in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")
+    if hasattr(tokenize, name)
 }
 
 
@@ -404,7 +435,10 @@ def probes(text: str) -> list[str]:
 def baseline_code() -> str:
     """The code (string literals and comments blanked) of the neutral module and its tests."""
     generated = _generated_neutral()
-    return code_outside_literals(generated.module_source)[0] + code_outside_literals(generated.test_source)[0]
+    return (
+        code_outside_literals(generated.module_source)[0]
+        + code_outside_literals(generated.test_source)[0]
+    )
 
 
 def ast_audit(source: str) -> dict[str, set[str]]:
@@ -421,7 +455,9 @@ def ast_audit(source: str) -> dict[str, set[str]]:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             top_level.update((a.asname or a.name).split(".")[0] for a in node.names)
     # An annotation without a value (a TypedDict field) binds nothing.
-    fields = {id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and n.value is None}
+    fields = {
+        id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and n.value is None
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             if id(node) not in fields:
@@ -445,35 +481,45 @@ def ast_audit(source: str) -> dict[str, set[str]]:
 
     class Normalise(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:
-            return ast.copy_location(ast.Name(id=node.id if node.id in keep else "_", ctx=node.ctx), node)
+            return ast.copy_location(
+                ast.Name(id=node.id if node.id in keep else "_", ctx=node.ctx), node
+            )
 
         def visit_Constant(self, node: ast.Constant) -> ast.AST:
-            return ast.copy_location(ast.Constant(value="S" if isinstance(node.value, (str, bytes)) else 0), node)
+            return ast.copy_location(
+                ast.Constant(value="S" if isinstance(node.value, (str, bytes)) else 0), node
+            )
 
     calls = {
-        ast.unparse(Normalise().visit(node.func)) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
+        ast.unparse(Normalise().visit(node.func))
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
     }
     return {"imports": imports, "free names": free, "attributes": attrs, "calls": calls}
 
 
-def check_source(source: str, text: str, baseline: dict[str, set[str]], *, identifier_ok: bool, what: str) -> None:
+def check_source(
+    source: str, text: str, baseline: dict[str, set[str]], *, identifier_ok: bool, what: str
+) -> None:
     compile(source, f"<{what}>", "exec")
     bad = bad_characters(source)
     assert not bad, f"{what} holds raw {bad}: text that reads differently from how it runs"
     code, comments = code_outside_literals(source)
     for comment in comments:
-        assert (
-            comment.isascii() and comment.isprintable()
-        ), f"{what} has a comment that is not printable ASCII: {comment!r}"
+        assert comment.isascii() and comment.isprintable(), (
+            f"{what} has a comment that is not printable ASCII: {comment!r}"
+        )
     if not identifier_ok:
         for piece in probes(text):
-            assert (
-                piece not in code
-            ), f"{what}: the contract text {piece!r} appears outside string literals and comments"
+            assert piece not in code, (
+                f"{what}: the contract text {piece!r} appears outside string literals and comments"
+            )
     audit = ast_audit(source)
     for kind, found in audit.items():
         new = found - baseline.get(kind, set())
-        assert not new, f"{what} has {kind} that the same contract with neutral text does not: {sorted(new)}"
+        assert not new, (
+            f"{what} has {kind} that the same contract with neutral text does not: {sorted(new)}"
+        )
 
 
 # -- Executing a generated module, spied ----------------------------------------------
@@ -483,12 +529,16 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 RUNTIME = {"._runtime"}
 
 
-def exec_spied(source: str, name: str, package: str | None = None) -> tuple[types.ModuleType, list[str]]:
+def exec_spied(
+    source: str, name: str, package: str | None = None
+) -> tuple[types.ModuleType, list[str]]:
     """Execute a source as a module with spied builtins; return it and what it did."""
     events: list[str] = []
     real_import = builtins.__import__
 
-    def spy_import(module: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+    def spy_import(
+        module: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> Any:
         events.append(f"import {'.' * level}{module}")
         return real_import(module, globals, locals, fromlist, level)
 
@@ -521,7 +571,9 @@ def exec_spied(source: str, name: str, package: str | None = None) -> tuple[type
     module = types.ModuleType(name)
     module.__dict__["__builtins__"] = spied
     # In the package where pipeline.load_module puts modules: `from ._runtime import` finds the runtime there.
-    module.__dict__["__package__"] = package if package is not None else pipeline.runtime_module().__package__
+    module.__dict__["__package__"] = (
+        package if package is not None else pipeline.runtime_module().__package__
+    )
     with traps() as trapped:
         exec(compile(source, f"<{name}>", "exec"), module.__dict__)
     module.__dict__["__builtins__"] = builtins  # later calls run with the real ones
@@ -564,7 +616,9 @@ def run_generated_tests(generated: pipeline.Generated) -> int:
     tests.__path__ = []  # type: ignore[attr-defined]
     module = types.ModuleType(f"{package}.{stem}")
     module.__package__ = package
-    sys.modules[f"{package}._runtime"] = pipeline.runtime_module()  # what `from ._runtime import` finds
+    sys.modules[f"{package}._runtime"] = (
+        pipeline.runtime_module()
+    )  # what `from ._runtime import` finds
     exec(compile(generated.module_source, module.__name__, "exec"), module.__dict__)
     setattr(top, stem, module)
     sys.modules.update({package: top, tests.__name__: tests, module.__name__: module})
@@ -577,18 +631,24 @@ def run_generated_tests(generated: pipeline.Generated) -> int:
         for name, function in list(vars(test_module).items()):
             if not (name.startswith("test") and inspect.isfunction(function)):
                 continue
-            grids = [_rows(m) for m in getattr(function, "pytestmark", []) if m.name == "parametrize"]
+            grids = [
+                _rows(m) for m in getattr(function, "pytestmark", []) if m.name == "parametrize"
+            ]
             for combination in itertools.product(*grids):
                 kwargs: dict[str, Any] = {}
                 for row in combination:
                     kwargs.update(row)
                 missing = set(inspect.signature(function).parameters) - set(kwargs)
                 if missing:
-                    raise NotImplementedError(f"{name} needs fixtures {missing}: run it with pytest")
+                    raise NotImplementedError(
+                        f"{name} needs fixtures {missing}: run it with pytest"
+                    )
                 try:
                     function(**kwargs)
                 except Exception as exc:
-                    raise AssertionError(f"generated test {name}{kwargs!r:.300} failed: {exc!r:.500}") from exc
+                    raise AssertionError(
+                        f"generated test {name}{kwargs!r:.300} failed: {exc!r:.500}"
+                    ) from exc
                 count += 1
         return count
     finally:
@@ -618,8 +678,20 @@ def test_the_sources_hold_the_text_only_as_data(label: str) -> None:
     module_baseline, test_baseline = baseline_audits()
     text = HOSTILE[label]
     identifier_ok = label in IDENTIFIER_LIKE
-    check_source(generated.module_source, text, module_baseline, identifier_ok=identifier_ok, what="the module")
-    check_source(generated.test_source, text, test_baseline, identifier_ok=identifier_ok, what="the generated tests")
+    check_source(
+        generated.module_source,
+        text,
+        module_baseline,
+        identifier_ok=identifier_ok,
+        what="the module",
+    )
+    check_source(
+        generated.test_source,
+        text,
+        test_baseline,
+        identifier_ok=identifier_ok,
+        what="the generated tests",
+    )
 
 
 @pytest.mark.parametrize("label", LABELS)
@@ -631,7 +703,9 @@ def test_importing_the_module_has_no_side_effect(label: str) -> None:
     check_module_imports(events, allowed)
     assert set(vars(module)) - {"__builtins__"} <= set(vars(baseline)) | _namer_names(
         module, baseline
-    ), "the module defines names that the neutral one does not (and that are not its own constants or types)"
+    ), (
+        "the module defines names that the neutral one does not (and that are not its own constants or types)"
+    )
 
 
 def _namer_names(module: types.ModuleType, baseline: types.ModuleType) -> set[str]:
@@ -640,7 +714,10 @@ def _namer_names(module: types.ModuleType, baseline: types.ModuleType) -> set[st
         name
         for name, value in vars(module).items()
         if name not in vars(baseline)
-        and (name.startswith("_") and name.upper() == name or isinstance(value, (type, re.Pattern, frozenset)))
+        and (
+            (name.startswith("_") and name.upper() == name)
+            or isinstance(value, (type, re.Pattern, frozenset))
+        )
     }
 
 
@@ -661,13 +738,21 @@ def test_the_contract_strings_come_back_as_data(label: str) -> None:
     text = HOSTILE[label]
     contract = hostile_contract(text)
     module = pipeline.load_module(_generated(label).module_source, "_hostile_strings_x.py")
-    assert module.TOOL_NAME == contract["name"]
-    assert module.DESCRIPTION == contract["description"]
-    assert module.INPUT_SCHEMA == contract["parameters"]
+    assert contract["name"] == module.TOOL_NAME
+    assert contract["description"] == module.DESCRIPTION
+    assert contract["parameters"] == module.INPUT_SCHEMA
     # The module's own names are intact, whatever the contract's keys are called: what it
     # takes from the runtime and the standard library is what they hold.
     runtime = pipeline.runtime_module()
-    for name in ("ACCEPT", "REJECT", "PARSE_ERROR", "MAX_ERRORS", "_decode", "_json_type", "_NOT_AN_OBJECT"):
+    for name in (
+        "ACCEPT",
+        "REJECT",
+        "PARSE_ERROR",
+        "MAX_ERRORS",
+        "_decode",
+        "_json_type",
+        "_NOT_AN_OBJECT",
+    ):
         assert getattr(module, name) is getattr(runtime, name), name
     assert issubclass(module.Result, runtime.Result) and module.Error is runtime.Error
     for name, stdlib in (("json", json), ("re", re), ("math", math_module()), ("sys", sys)):
@@ -680,7 +765,9 @@ def test_the_contract_strings_come_back_as_data(label: str) -> None:
     typed = getattr(module, "Arguments", None)
     if typed is not None:  # the TypedDict of the accepted arguments names the keys exactly
         keys = set(typed.__required_keys__) | set(typed.__optional_keys__)
-        assert keys == set(contract["parameters"]["properties"]), keys ^ set(contract["parameters"]["properties"])
+        assert keys == set(contract["parameters"]["properties"]), keys ^ set(
+            contract["parameters"]["properties"]
+        )
         assert set(typed.__required_keys__) == set(contract["parameters"]["required"])
         sys.modules[module.__name__] = module
         try:
@@ -711,7 +798,9 @@ def test_a_key_with_that_name_is_accepted_where_declared_and_refused_where_not(l
     assert pairs({**valid, text: None}) == {(pointer(text), "type")}
     assert pairs({**valid, text: text + "x"}) == {(pointer(text), "enum")}
     assert pairs({**valid, "zz_nested": {}}) == {(pointer("zz_nested", text), "required")}
-    assert pairs({**valid, "zz_closed": {text: 1}}) == {(pointer("zz_closed", text), "additionalProperties")}
+    assert pairs({**valid, "zz_closed": {text: 1}}) == {
+        (pointer("zz_closed", text), "additionalProperties")
+    }
     assert pairs({**valid, "zz_const": text + "x"}) == {("/zz_const", "const")}
     assert pairs({**valid, "zz_pattern": "<>"}) == ({("/zz_pattern", "pattern")} if text else set())
     assert pairs({**valid, "zz_list": [text + "x"]}) == {("/zz_list/0", "enum")}
@@ -766,9 +855,13 @@ def test_keys_that_differ_only_in_punctuation_stay_distinct() -> None:
     assert module.validate(valid).ok
     for i, key in enumerate(keys):
         missing = {k: v for k, v in valid.items() if k != key}
-        assert {(e.path, e.code) for e in module.validate(missing).errors} == {(pointer(key), "required")}, key
+        assert {(e.path, e.code) for e in module.validate(missing).errors} == {
+            (pointer(key), "required")
+        }, key
         wrong = {**valid, key: i + 100}
-        assert {(e.path, e.code) for e in module.validate(wrong).errors} == {(pointer(key), "const")}, key
+        assert {(e.path, e.code) for e in module.validate(wrong).errors} == {
+            (pointer(key), "const")
+        }, key
     assert run_generated_tests(generated) > 0
 
 
@@ -785,7 +878,11 @@ def test_a_100000_character_enum_value() -> None:
         },
         "examples": [
             {"args": {"unit": big}},
-            {"args": {"unit": big[:-1]}, "status": "reject", "errors": [{"path": "/unit", "code": "enum"}]},
+            {
+                "args": {"unit": big[:-1]},
+                "status": "reject",
+                "errors": [{"path": "/unit", "code": "enum"}],
+            },
         ],
     }
     generated = generate(to_yaml(contract, "json"))
@@ -800,7 +897,9 @@ def test_a_100000_character_enum_value() -> None:
     assert module.parse(json.dumps({"unit": big})).ok
     result = module.validate({"unit": "C"})
     assert {(e.path, e.code) for e in result.errors} == {("/unit", "enum")}
-    assert len(result.feedback()) < 2_000, "feedback() must not print a 100,000-character enum value whole"
+    assert len(result.feedback()) < 2_000, (
+        "feedback() must not print a 100,000-character enum value whole"
+    )
     assert run_generated_tests(generated) > 0
 
 
@@ -812,29 +911,56 @@ def _neutral_events_names() -> set[str]:
     ("label", "raw"),
     [
         ("raw NUL in YAML", b'name: t\ndescription: "a\x00b"\nparameters: {type: object}\n'),
-        ("raw NUL in a key", b'name: t\ndescription: d\nparameters: {type: object, properties: {"a\x00": {}}}\n'),
-        ("escaped NUL in a double-quoted YAML string", b'name: t\ndescription: "a\\0b"\nparameters: {type: object}\n'),
+        (
+            "raw NUL in a key",
+            b'name: t\ndescription: d\nparameters: {type: object, properties: {"a\x00": {}}}\n',
+        ),
+        (
+            "escaped NUL in a double-quoted YAML string",
+            b'name: t\ndescription: "a\\0b"\nparameters: {type: object}\n',
+        ),
         (
             "escaped NUL key",
             b'name: t\ndescription: d\nparameters: {type: object, properties: {"a\\0": {type: string}}}\n',
         ),
-        ("lone surrogate escape", b'name: t\ndescription: "a\\ud800b"\nparameters: {type: object}\n'),
-        ("lone surrogate key", b'name: t\ndescription: d\nparameters: {type: object, properties: {"\\ud800": {}}}\n'),
+        (
+            "lone surrogate escape",
+            b'name: t\ndescription: "a\\ud800b"\nparameters: {type: object}\n',
+        ),
+        (
+            "lone surrogate key",
+            b'name: t\ndescription: d\nparameters: {type: object, properties: {"\\ud800": {}}}\n',
+        ),
         ("invalid UTF-8", b"name: t\ndescription: \xff\nparameters: {type: object}\n"),
-        ("tool name with a quote", b'name: "x\\"]; import os"\ndescription: d\nparameters: {type: object}\n'),
-        ("tool name with a path", b'name: "../../etc/passwd"\ndescription: d\nparameters: {type: object}\n'),
-        ("tool name that is a Jinja expression", b'name: "{{ 7*7 }}"\ndescription: d\nparameters: {type: object}\n'),
+        (
+            "tool name with a quote",
+            b'name: "x\\"]; import os"\ndescription: d\nparameters: {type: object}\n',
+        ),
+        (
+            "tool name with a path",
+            b'name: "../../etc/passwd"\ndescription: d\nparameters: {type: object}\n',
+        ),
+        (
+            "tool name that is a Jinja expression",
+            b'name: "{{ 7*7 }}"\ndescription: d\nparameters: {type: object}\n',
+        ),
         ("tool name ..", b'name: ".."\ndescription: d\nparameters: {type: object}\n'),
         (
             "YAML python tag",
             b'name: t\ndescription: !!python/object/apply:os.system ["id"]\nparameters: {type: object}\n',
         ),
-        ("YAML python name tag", b"name: t\ndescription: d\nparameters: !!python/name:os.system {type: object}\n"),
+        (
+            "YAML python name tag",
+            b"name: t\ndescription: d\nparameters: !!python/name:os.system {type: object}\n",
+        ),
         (
             "a line-continued double-quoted description",
             b'name: t\ndescription: "a \\\n  b"\nparameters: {type: object}\n',
         ),
-        ("U+2028 raw in a YAML string", 'name: t\ndescription: "a\u2028b"\nparameters: {type: object}\n'.encode()),
+        (
+            "U+2028 raw in a YAML string",
+            'name: t\ndescription: "a\u2028b"\nparameters: {type: object}\n'.encode(),
+        ),
         (
             "right-to-left override raw in a key",
             'name: t\ndescription: d\nparameters: {type: object, properties: {"a\u202eb": {type: string}}}\n'.encode(),
@@ -854,16 +980,20 @@ def test_raw_contract_text_generates_safely_or_fails_cleanly(label: str, raw: by
         assert not bad_characters(source), f"{label}: the {what} holds raw {bad_characters(source)}"
         for kind, found in ast_audit(source).items():
             if kind == "calls":  # a different contract shape: only the dangerous calls matter
-                found = {c for c in found if re.search(r"system|popen|exec|eval|__import__|open|subprocess", c)}
+                found = {
+                    c
+                    for c in found
+                    if re.search(r"system|popen|exec|eval|__import__|open|subprocess", c)
+                }
             if kind in ("free names", "calls", "imports"):
-                assert found <= baseline.get(kind, set()) | {
-                    "TypedDict"
-                }, f"{label}: new {kind} {sorted(found - baseline.get(kind, set()))}"
+                assert found <= baseline.get(kind, set()) | {"TypedDict"}, (
+                    f"{label}: new {kind} {sorted(found - baseline.get(kind, set()))}"
+                )
     module, events = exec_spied(result.module_source, "raw_x")
     check_module_imports(events, _neutral_events_names())
     data = yaml.safe_load(raw.decode("utf-8"))
-    assert module.DESCRIPTION == data["description"]
-    assert module.INPUT_SCHEMA == data["parameters"]
+    assert data["description"] == module.DESCRIPTION
+    assert data["parameters"] == module.INPUT_SCHEMA
     assert run_generated_tests(result) > 0
 
 
@@ -896,15 +1026,21 @@ def test_generation_time_does_not_explode_with_the_number_of_properties() -> Non
         """)
     timeout = 25.0
     try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
-        pytest.fail(f"hang: generating a contract of 150 properties did not finish within {timeout:.0f} s (killed)")
+        pytest.fail(
+            f"hang: generating a contract of 150 properties did not finish within {timeout:.0f} s (killed)"
+        )
     assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_json_surrogate_pair_escapes_are_refused_cleanly() -> None:
     """JSON is YAML, except for \\ud83d\\ude00: YAML reads two lone surrogates. A clean error, not a crash."""
-    raw = json.dumps({"name": "t", "description": "\U0001f600", "parameters": {"type": "object"}}).encode()
+    raw = json.dumps(
+        {"name": "t", "description": "\U0001f600", "parameters": {"type": "object"}}
+    ).encode()
     assert b"\\ud83d\\ude00" in raw
     result = generate(raw)
     assert isinstance(result, ContractError) and "surrogate" in str(result)
@@ -932,7 +1068,12 @@ def all_at_once_contract() -> dict[str, Any]:
     """One contract whose keys, enum values, descriptions and titles are the hostile texts, all at once."""
     texts = ALL_AT_ONCE
     properties: dict[str, Any] = {
-        text: {"type": ["string", "null"], "title": text, "description": text, "enum": [text, f"other {i}", None]}
+        text: {
+            "type": ["string", "null"],
+            "title": text,
+            "description": text,
+            "enum": [text, f"other {i}", None],
+        }
         for i, text in enumerate(texts)
     }
     return {
@@ -948,7 +1089,7 @@ def all_at_once_contract() -> dict[str, Any]:
         },
         "examples": [
             {"description": "".join(texts), "args": {u: u for u in texts}},
-            {"description": "all null", "args": {u: None for u in texts}},
+            {"description": "all null", "args": dict.fromkeys(texts)},
             {"json": json.dumps({u: u for u in texts})},
             {
                 "args": {u: u for u in texts[1:]},
@@ -960,7 +1101,12 @@ def all_at_once_contract() -> dict[str, Any]:
 
 
 #: Per-text contracts that also go through black (the rest skip it, for speed) and pytest.
-FORMATTED = ["code injection", "U+2028 line separator", "backslash at the end of a line", "triple double quotes"]
+FORMATTED = [
+    "code injection",
+    "U+2028 line separator",
+    "backslash at the end of a line",
+    "triple double quotes",
+]
 
 
 @pytest.fixture(scope="module")
@@ -971,16 +1117,22 @@ def all_at_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[pipeline.Gene
     generated tests import their module relatively (``from .. import <stem> as module``).
     """
     generated = generate(to_yaml(all_at_once_contract(), "quoted yaml"), "hostile")
-    assert isinstance(generated, pipeline.Generated), f"the all-at-once contract does not generate: {generated}"
+    assert isinstance(generated, pipeline.Generated), (
+        f"the all-at-once contract does not generate: {generated}"
+    )
     root = tmp_path_factory.mktemp("all_at_once")
     package = root / "hostile_pkg"
     (package / "tests").mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "tests" / "__init__.py").write_text("", encoding="utf-8")
-    (package / "_runtime.py").write_text(pipeline.runtime_source(render.environment()), encoding="utf-8")
+    (package / "_runtime.py").write_text(
+        pipeline.runtime_source(render.environment()), encoding="utf-8"
+    )
     outputs = [generated]
     for i, label in enumerate(FORMATTED):
-        formatted = generate(to_yaml(hostile_contract(HOSTILE[label]), "quoted yaml"), f"formatted_{i}")
+        formatted = generate(
+            to_yaml(hostile_contract(HOSTILE[label]), "quoted yaml"), f"formatted_{i}"
+        )
         assert isinstance(formatted, pipeline.Generated), formatted
         outputs.append(formatted)
     for output in outputs:
@@ -1016,16 +1168,23 @@ def test_all_hostile_texts_at_once_are_data(all_at_once: tuple[pipeline.Generate
         assert all(c.isascii() and c.isprintable() for c in comments)
     audit = ast_audit(generated.module_source)
     assert audit["imports"] <= module_baseline["imports"]
-    assert audit["free names"] <= module_baseline["free names"], audit["free names"] - module_baseline["free names"]
+    assert audit["free names"] <= module_baseline["free names"], (
+        audit["free names"] - module_baseline["free names"]
+    )
     module, events = exec_spied(generated.module_source, "hostile_pkg.hostile")
     check_module_imports(events, _neutral_events_names())
-    assert module.INPUT_SCHEMA == contract["parameters"] and module.DESCRIPTION == contract["description"]
+    assert (
+        contract["parameters"] == module.INPUT_SCHEMA
+        and contract["description"] == module.DESCRIPTION
+    )
     texts = ALL_AT_ONCE
     assert module.validate({u: u for u in texts}).ok
-    assert module.validate({u: None for u in texts}).ok
+    assert module.validate(dict.fromkeys(texts)).ok
     for text in texts:
         others = {u: u for u in texts if u != text}
-        assert {(e.path, e.code) for e in module.validate(others).errors} == {(pointer(text), "required")}, text
+        assert {(e.path, e.code) for e in module.validate(others).errors} == {
+            (pointer(text), "required")
+        }, text
         assert {(e.path, e.code) for e in module.validate({**others, text: "nope"}).errors} == {
             (pointer(text), "enum")
         }, text
@@ -1067,7 +1226,11 @@ RESERVED = {"zz_pattern", "zz_const", "zz_secret", "zz_nested", "zz_closed", "zz
 
 @st.composite
 def contracts(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
-    keys = draw(st.lists(TEXT, min_size=3, max_size=3, unique=True).filter(lambda ks: not set(ks) & RESERVED))
+    keys = draw(
+        st.lists(TEXT, min_size=3, max_size=3, unique=True).filter(
+            lambda ks: not set(ks) & RESERVED
+        )
+    )
     k1, k2, unknown = keys
     values = draw(st.lists(TEXT, min_size=1, max_size=3, unique=True))
     pattern_text = draw(TEXT)
@@ -1118,10 +1281,14 @@ EXAMPLES = int(os.environ.get("TOOLSHAPE_HOSTILE_EXAMPLES", "50"))
 
 
 @settings(
-    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(drawn=contracts(), how=st.sampled_from(["json", "quoted yaml"]))
-def test_contracts_of_arbitrary_text(drawn: tuple[dict[str, Any], dict[str, Any]], how: str) -> None:
+def test_contracts_of_arbitrary_text(
+    drawn: tuple[dict[str, Any], dict[str, Any]], how: str
+) -> None:
     contract, facts = drawn
     raw = to_yaml(contract, how)
     if how != "json":
@@ -1151,21 +1318,25 @@ def test_contracts_of_arbitrary_text(drawn: tuple[dict[str, Any], dict[str, Any]
         for text in texts:
             if not WORDLIKE.fullmatch(text):
                 for piece in probes(text):
-                    assert piece not in code, f"{what}: {piece!r} appears outside string literals and comments"
+                    assert piece not in code, (
+                        f"{what}: {piece!r} appears outside string literals and comments"
+                    )
         for kind, found in ast_audit(source).items():
-            assert found <= baseline.get(
-                kind, set()
-            ), f"the {what} has new {kind}: {sorted(found - baseline.get(kind, set()))}"
+            assert found <= baseline.get(kind, set()), (
+                f"the {what} has new {kind}: {sorted(found - baseline.get(kind, set()))}"
+            )
     module, events = exec_spied(result.module_source, "arbitrary_x")
     check_module_imports(events, _neutral_events_names())
-    assert module.INPUT_SCHEMA == contract["parameters"]
-    assert module.DESCRIPTION == contract["description"]
+    assert contract["parameters"] == module.INPUT_SCHEMA
+    assert contract["description"] == module.DESCRIPTION
     k1, k2, unknown = facts["k1"], facts["k2"], facts["unknown"]
     for value in facts["values"]:
         assert module.validate({k1: value}).ok
     assert {(e.path, e.code) for e in module.validate({}).errors} == {(pointer(k1), "required")}
     refused = module.validate({k1: facts["values"][0], unknown: 1})
-    assert {(e.path, e.code) for e in refused.errors} == {(pointer(unknown), "additionalProperties")}
+    assert {(e.path, e.code) for e in refused.errors} == {
+        (pointer(unknown), "additionalProperties")
+    }
     assert module.validate({k1: facts["values"][0], k2: "<" + facts["pattern_text"] + ">"}).ok
     json.dumps(refused.log_record())
     refused.feedback()
@@ -1214,7 +1385,9 @@ def _plan(folder: Path) -> project.Plan:
 def test_a_symlink_to_a_contract_outside_is_refused(contracts_dir: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
-    (outside / "evil.yaml").write_text(GOOD_CONTRACT.replace("ok_tool", "evil_tool"), encoding="utf-8")
+    (outside / "evil.yaml").write_text(
+        GOOD_CONTRACT.replace("ok_tool", "evil_tool"), encoding="utf-8"
+    )
     (contracts_dir / "evil.yaml").symlink_to(outside / "evil.yaml")
     with pytest.raises(ContractError) as refused:
         _plan(contracts_dir)
@@ -1224,14 +1397,18 @@ def test_a_symlink_to_a_contract_outside_is_refused(contracts_dir: Path, tmp_pat
 def test_a_symlinked_folder_outside_is_not_read(contracts_dir: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
-    (outside / "evil.yaml").write_text(GOOD_CONTRACT.replace("ok_tool", "evil_tool"), encoding="utf-8")
+    (outside / "evil.yaml").write_text(
+        GOOD_CONTRACT.replace("ok_tool", "evil_tool"), encoding="utf-8"
+    )
     (contracts_dir / "sub").symlink_to(outside, target_is_directory=True)
     try:
         plan = _plan(contracts_dir)
     except ContractError as refused:
         assert "symlink" in str(refused)
         return
-    assert all(g.contract.name != "evil_tool" for g in plan.generated), "a contract outside the tree was generated"
+    assert all(g.contract.name != "evil_tool" for g in plan.generated), (
+        "a contract outside the tree was generated"
+    )
 
 
 @pytest.mark.parametrize("name", ["..yaml", "a..b.yaml", "...yaml", "..."])
@@ -1243,7 +1420,9 @@ def test_contract_file_names_with_dots_are_refused(contracts_dir: Path, name: st
         _plan(contracts_dir)
 
 
-@pytest.mark.parametrize("relative", ["../evil.py", "../../evil.py", "sub/../../evil.py", "<absolute>/evil.py"])
+@pytest.mark.parametrize(
+    "relative", ["../evil.py", "../../evil.py", "sub/../../evil.py", "<absolute>/evil.py"]
+)
 def test_write_refuses_paths_that_leave_the_output_folder(tmp_path: Path, relative: str) -> None:
     out = tmp_path / "work" / "out"
     out.mkdir(parents=True)
@@ -1287,7 +1466,9 @@ def test_a_generated_module_that_is_a_symlink_out_is_refused_and_nothing_changes
 def test_a_generated_subfolder_that_is_a_symlink_out_is_refused(tmp_path: Path) -> None:
     contracts_dir = tmp_path / "contracts"
     (contracts_dir / "billing").mkdir(parents=True)
-    (contracts_dir / "billing" / "refund.yaml").write_text(GOOD_CONTRACT.replace("ok_tool", "refund"), encoding="utf-8")
+    (contracts_dir / "billing" / "refund.yaml").write_text(
+        GOOD_CONTRACT.replace("ok_tool", "refund"), encoding="utf-8"
+    )
     out = tmp_path / "out"
     out.mkdir()
     elsewhere = tmp_path / "elsewhere"
@@ -1298,7 +1479,9 @@ def test_a_generated_subfolder_that_is_a_symlink_out_is_refused(tmp_path: Path) 
     assert list(elsewhere.iterdir()) == [], "files were written through the symlinked folder"
 
 
-def test_stale_files_behind_a_symlinked_folder_are_not_removed(contracts_dir: Path, tmp_path: Path) -> None:
+def test_stale_files_behind_a_symlinked_folder_are_not_removed(
+    contracts_dir: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     project.write(_plan(contracts_dir), out)
     elsewhere = tmp_path / "elsewhere"
@@ -1306,17 +1489,17 @@ def test_stale_files_behind_a_symlinked_folder_are_not_removed(contracts_dir: Pa
     precious = elsewhere / "old_tool.py"
     precious.write_text("# Generated by toolshape\nprecious = True\n", encoding="utf-8")
     (out / "old").symlink_to(elsewhere, target_is_directory=True)
-    try:
+    with contextlib.suppress(ContractError):
         project.write(_plan(contracts_dir), out)
-    except ContractError:
-        pass
     assert precious.exists(), "write() removed a file outside the output folder"
 
 
 def test_a_tool_named_dot_dot_writes_only_inside_the_output_folder(tmp_path: Path) -> None:
     contracts_dir = tmp_path / "contracts"
     contracts_dir.mkdir()
-    (contracts_dir / "dots.yaml").write_text(GOOD_CONTRACT.replace("ok_tool", ".."), encoding="utf-8")
+    (contracts_dir / "dots.yaml").write_text(
+        GOOD_CONTRACT.replace("ok_tool", ".."), encoding="utf-8"
+    )
     out = tmp_path / "out"
     outside_before = {p for p in tmp_path.rglob("*") if out not in p.parents and p != out}
     try:

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolshape.codegen import cases, render
-from toolshape.contract import checker as contract, errors, source
+from toolshape.contract import checker as contract
+from toolshape.contract import errors, source
 from toolshape.platforms import export, importer
 from toolshape.project import pipeline
 
@@ -37,9 +38,13 @@ def generate(imported: importer.ImportedContract) -> pipeline.Generated:
     invents examples)."""
     raw = imported.yaml_text.encode("utf-8")
     label = f"contracts/{imported.relative_path}"
-    generated = pipeline.generate(raw, label, PurePosixPath(imported.relative_path), render.environment())
+    generated = pipeline.generate(
+        raw, label, PurePosixPath(imported.relative_path), render.environment()
+    )
     derived = cases.derive(generated.contract).cases
-    assert any(not c.errors for c in derived), f"{imported.name}: no accepted base arguments were built"
+    assert any(not c.errors for c in derived), (
+        f"{imported.name}: no accepted base arguments were built"
+    )
     return generated
 
 
@@ -49,7 +54,9 @@ def write_json(tmp_path: Path, name: str, data: Any) -> Path:
     return path
 
 
-def problems_of(tmp_path: Path, data: Any, name: str = "tools.json") -> list[importer.ImportProblem]:
+def problems_of(
+    tmp_path: Path, data: Any, name: str = "tools.json"
+) -> list[importer.ImportProblem]:
     with pytest.raises(importer.ContractImportError) as raised:
         importer.import_file(write_json(tmp_path, name, data))
     return raised.value.problems
@@ -78,7 +85,9 @@ def test_zod_draft_07_schema_with_definitions(tmp_path: Path) -> None:
     (imported,) = importer.import_file(fixture("zod_create_issue.json"))
     assert imported.name == "create_issue" and imported.relative_path == "create_issue.yaml"
     parameters = imported.data["parameters"]
-    original = json.loads(fixture("zod_create_issue.json").read_text())["definitions"]["create_issue"]
+    original = json.loads(fixture("zod_create_issue.json").read_text())["definitions"][
+        "create_issue"
+    ]
     translated = json.loads(json.dumps(original))
     del translated["description"]
     # The hoisted definition is the root; the property another $ref reuses moves under $defs.
@@ -93,7 +102,12 @@ def test_zod_draft_07_schema_with_definitions(tmp_path: Path) -> None:
     assert parameters == translated
     assert list(parameters["properties"]) == list(original["properties"])  # property order kept
     definition = export.export(checked(imported), "jsonschema").definition
-    assert definition == {"$schema": export.DIALECT, "title": "create_issue", "description": original["description"], **translated}
+    assert definition == {
+        "$schema": export.DIALECT,
+        "title": "create_issue",
+        "description": original["description"],
+        **translated,
+    }
     assert_pipeline_and_write(tmp_path, [imported])
 
 
@@ -104,7 +118,7 @@ def test_mcp_tools_list_result(tmp_path: Path) -> None:
     assert [c.kind for c in contracts] == ["mcp", "mcp"]
     assert any("'title' is not carried over" in w for w in contracts[0].warnings)
     assert any("'annotations' is not carried over" in w for w in contracts[0].warnings)
-    for imported, tool in zip(contracts, tools):
+    for imported, tool in zip(contracts, tools, strict=False):
         expected = {k: v for k, v in tool["inputSchema"].items() if k != "$schema"}
         assert imported.data["description"] == tool["description"]
         assert export.export(checked(imported), "mcp").definition["inputSchema"] == expected
@@ -123,12 +137,16 @@ def test_openai_tool_list(tmp_path: Path) -> None:
     contracts = importer.import_file(fixture("openai_tools.json"))
     tools = json.loads(fixture("openai_tools.json").read_text())
     assert [c.name for c in contracts] == ["get_order_status", "create_refund"]
-    for imported, tool in zip(contracts, tools):
+    for imported, tool in zip(contracts, tools, strict=False):
         result = export.export(checked(imported), "openai")
-        assert result.strict is True and result.notes == []  # strict-ready in, strict out, unchanged
+        assert (
+            result.strict is True and result.notes == []
+        )  # strict-ready in, strict out, unchanged
         assert result.definition == tool
     assert_pipeline_and_write(tmp_path, contracts)
-    wrapped = importer.import_file(write_json(tmp_path, "request.json", {"model": "x", "tools": tools}))
+    wrapped = importer.import_file(
+        write_json(tmp_path, "request.json", {"model": "x", "tools": tools})
+    )
     assert [c.data for c in wrapped] == [c.data for c in contracts]
 
 
@@ -143,9 +161,12 @@ def test_anthropic_tool_list(tmp_path: Path) -> None:
     contracts = importer.import_file(fixture("anthropic_tools.json"))
     tools = json.loads(fixture("anthropic_tools.json").read_text())
     assert [c.name for c in contracts] == ["get_stock_price", "convert_currency"]
-    for imported, tool in zip(contracts, tools):
+    for imported, tool in zip(contracts, tools, strict=False):
         assert imported.data["parameters"] == tool["input_schema"]
-        assert export.export(checked(imported), "mcp").definition["inputSchema"] == tool["input_schema"]
+        assert (
+            export.export(checked(imported), "mcp").definition["inputSchema"]
+            == tool["input_schema"]
+        )
     (stock, currency) = contracts
     # get_stock_price is not strict-ready (no additionalProperties: false): exported unchanged
     assert export.export(checked(stock), "anthropic").definition == tools[0]
@@ -174,43 +195,103 @@ def test_yaml_1_1_surprises_are_quoted() -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ["yes", "No", "on", "OFF", "y", "n", "~", "null", "true", "2025-01-31", "12:30", "017", "0o17", "1e3", "-.5",
-     ".inf", ".NaN", "0x1F", "1_000", " padded ", "", "multi\nline\ntext", "trailing\n", "tab\there", "#hash",
-     "- dash", "key: value", "[x]", "{y}", "*alias", "&anchor", "!tag", "%pct", "@at", "`tick", "'q'", '"dq"',
-     "caf\u00e9 \u676d\u5dde", "=", "<<"],
+    [
+        "yes",
+        "No",
+        "on",
+        "OFF",
+        "y",
+        "n",
+        "~",
+        "null",
+        "true",
+        "2025-01-31",
+        "12:30",
+        "017",
+        "0o17",
+        "1e3",
+        "-.5",
+        ".inf",
+        ".NaN",
+        "0x1F",
+        "1_000",
+        " padded ",
+        "",
+        "multi\nline\ntext",
+        "trailing\n",
+        "tab\there",
+        "#hash",
+        "- dash",
+        "key: value",
+        "[x]",
+        "{y}",
+        "*alias",
+        "&anchor",
+        "!tag",
+        "%pct",
+        "@at",
+        "`tick",
+        "'q'",
+        '"dq"',
+        "caf\u00e9 \u676d\u5dde",
+        "=",
+        "<<",
+    ],
 )
 def test_any_string_survives_the_yaml_writer(value: str) -> None:
-    data = {"name": "t", "description": value or "d", "parameters": {"type": "object", "properties": {value or "k": {"enum": [value]}}}}
+    data = {
+        "name": "t",
+        "description": value or "d",
+        "parameters": {"type": "object", "properties": {value or "k": {"enum": [value]}}},
+    }
     text = importer.to_yaml(data)
     assert source.load(text.encode("utf-8"), "t.yaml").data == data
 
 
 def test_lone_surrogates_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
-    path.write_text('[{"name": "a", "description": "d", "input_schema": {"type": "object", '
-                    '"properties": {"x": {"enum": ["\\ud800"]}}}}]', encoding="utf-8")
+    path.write_text(
+        '[{"name": "a", "description": "d", "input_schema": {"type": "object", '
+        '"properties": {"x": {"enum": ["\\ud800"]}}}}]',
+        encoding="utf-8",
+    )
     with pytest.raises(importer.ContractImportError) as raised:
         importer.import_file(path)
     (problem,) = raised.value.problems
-    assert problem.pointer == "/0/input_schema/properties/x/enum/0" and "lone surrogate" in problem.message
+    assert (
+        problem.pointer == "/0/input_schema/properties/x/enum/0"
+        and "lone surrogate" in problem.message
+    )
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     text=st.text(st.characters(exclude_categories=["Cs"]), max_size=20),
-    values=st.lists(st.text(st.characters(exclude_categories=["Cs"]), max_size=12), min_size=1, max_size=3),
+    values=st.lists(
+        st.text(st.characters(exclude_categories=["Cs"]), max_size=12), min_size=1, max_size=3
+    ),
 )
 def test_the_yaml_writer_round_trips_any_text(text: str, values: list[str]) -> None:
-    data = {"name": "t", "description": text, "parameters": {"type": "object", "properties": {text: {"enum": values}}}}
+    data = {
+        "name": "t",
+        "description": text,
+        "parameters": {"type": "object", "properties": {text: {"enum": values}}},
+    }
     assert source.load(importer.to_yaml(data).encode("utf-8"), "t.yaml").data == data
 
 
 def test_contract_text_is_readable() -> None:
     (imported,) = importer.import_file(fixture("pydantic_get_forecast.json"))
     lines = imported.yaml_text.splitlines()
-    assert lines[0].startswith("# Imported by toolshape from pydantic_get_forecast.json (JSON Schema)")
-    assert lines[1:4] == ["name: GetForecast", "description: Daily weather forecast for a location, up to two weeks ahead.", "parameters:"]
-    assert "  type: object" == lines[4]
+    assert lines[0].startswith(
+        "# Imported by toolshape from pydantic_get_forecast.json (JSON Schema)"
+    )
+    assert lines[1:4] == [
+        "name: GetForecast",
+        "description: Daily weather forecast for a location, up to two weeks ahead.",
+        "parameters:",
+    ]
+    assert lines[4] == "  type: object"
     assert "    location: {$ref: '#/$defs/Location'}" in lines
     assert lines.index("  $defs:") > lines.index("  properties:")
 
@@ -219,7 +300,7 @@ def assert_pipeline_and_write(tmp_path: Path, contracts: list[importer.ImportedC
     out = tmp_path / "contracts"
     written = importer.write_imported(contracts, out)
     assert written == [out / c.relative_path for c in contracts]
-    for path, imported in zip(written, contracts):
+    for path, imported in zip(written, contracts, strict=False):
         assert path.read_text(encoding="utf-8") == imported.yaml_text
         document = source.load_file(path, str(path))
         contract.check(document)
@@ -243,8 +324,18 @@ def test_draft_04_and_07_spellings_are_translated(tmp_path: Path) -> None:
             "from": {"$ref": "#/definitions/square"},
             "to": {"$ref": "https://example.com/schemas/move.json#/definitions/square"},
             "promotion": {"type": "string", "enum": ["q", "r", "b", "n"]},
-            "clock": {"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 60, "exclusiveMaximum": False},
-            "path": {"type": "array", "items": [{"$ref": "#/definitions/square"}], "additionalItems": {"type": "integer"}},
+            "clock": {
+                "type": "number",
+                "minimum": 0,
+                "exclusiveMinimum": True,
+                "maximum": 60,
+                "exclusiveMaximum": False,
+            },
+            "path": {
+                "type": "array",
+                "items": [{"$ref": "#/definitions/square"}],
+                "additionalItems": {"type": "integer"},
+            },
             "note": {"type": "string", "format": "uri-reference", "example": "https://example.com"},
         },
         "dependencies": {"promotion": ["to"], "clock": {"required": ["from"]}},
@@ -257,7 +348,11 @@ def test_draft_04_and_07_spellings_are_translated(tmp_path: Path) -> None:
     assert p["properties"]["from"] == {"$ref": "#/$defs/square"}
     assert p["properties"]["to"] == {"$ref": "#/$defs/square"}  # the root $id's own URL is local
     assert p["properties"]["clock"] == {"type": "number", "exclusiveMinimum": 0, "maximum": 60}
-    assert p["properties"]["path"] == {"type": "array", "prefixItems": [{"$ref": "#/$defs/square"}], "items": {"type": "integer"}}
+    assert p["properties"]["path"] == {
+        "type": "array",
+        "prefixItems": [{"$ref": "#/$defs/square"}],
+        "items": {"type": "integer"},
+    }
     assert p["properties"]["note"] == {"type": "string", "examples": ["https://example.com"]}
     assert p["dependentRequired"] == {"promotion": ["to"]}
     assert p["dependentSchemas"] == {"clock": {"required": ["from"]}}
@@ -281,7 +376,9 @@ def test_refs_into_translated_places_follow_them(tmp_path: Path) -> None:
     (imported,) = importer.import_file(write_json(tmp_path, "plot.json", schema))
     p = imported.data["parameters"]
     assert p["properties"]["x"] == {"$ref": "#/$defs/properties_origin_prefixItems_0"}
-    assert p["properties"]["origin"]["prefixItems"][0] == {"$ref": "#/$defs/properties_origin_prefixItems_0"}
+    assert p["properties"]["origin"]["prefixItems"][0] == {
+        "$ref": "#/$defs/properties_origin_prefixItems_0"
+    }
     assert p["$defs"]["properties_origin_prefixItems_0"] == {"type": "number"}
     assert p["properties"]["label"] == {"$ref": "#/$defs/with~1slash"}
     generate(imported)
@@ -297,29 +394,58 @@ def test_draft_07_keywords_beside_ref_are_dropped(tmp_path: Path) -> None:
         "properties": {"a": {"$ref": "#/definitions/n", "minimum": 5, "description": "kept"}},
     }
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
-    assert imported.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n", "description": "kept"}
+    assert imported.data["parameters"]["properties"]["a"] == {
+        "$ref": "#/$defs/n",
+        "description": "kept",
+    }
     assert any("'minimum' beside '$ref' is dropped" in w for w in imported.warnings)
 
 
-def test_a_bare_schema_is_named_after_the_file_when_its_title_is_no_tool_name(tmp_path: Path) -> None:
-    schema = {"title": "Create an event", "description": "Create a calendar event.", "type": "object", "properties": {}}
+def test_a_bare_schema_is_named_after_the_file_when_its_title_is_no_tool_name(
+    tmp_path: Path,
+) -> None:
+    schema = {
+        "title": "Create an event",
+        "description": "Create a calendar event.",
+        "type": "object",
+        "properties": {},
+    }
     (imported,) = importer.import_file(write_json(tmp_path, "create_event.schema.json", schema))
     assert imported.name == "create_event"
-    assert imported.data["parameters"] == {"type": "object", "title": "Create an event", "properties": {}}
+    assert imported.data["parameters"] == {
+        "type": "object",
+        "title": "Create an event",
+        "properties": {},
+    }
     assert any("not a tool name" in w for w in imported.warnings)
 
 
 def test_yaml_input(tmp_path: Path) -> None:
     path = tmp_path / "tools.yaml"
-    path.write_text("- name: ping\n  description: Ping the server.\n  input_schema: {type: object}\n", encoding="utf-8")
+    path.write_text(
+        "- name: ping\n  description: Ping the server.\n  input_schema: {type: object}\n",
+        encoding="utf-8",
+    )
     (imported,) = importer.import_file(path)
-    assert imported.data == {"name": "ping", "description": "Ping the server.", "parameters": {"type": "object"}}
+    assert imported.data == {
+        "name": "ping",
+        "description": "Ping the server.",
+        "parameters": {"type": "object"},
+    }
 
 
 def test_file_names_are_module_names(tmp_path: Path) -> None:
     tools = [
         {"name": name, "description": "d", "input_schema": {"type": "object"}}
-        for name in ("get-weather.v2", "class", "2fa_reset", "tests", "TOOLS", "SendEmail", "send_email")
+        for name in (
+            "get-weather.v2",
+            "class",
+            "2fa_reset",
+            "tests",
+            "TOOLS",
+            "SendEmail",
+            "send_email",
+        )
     ]
     contracts = importer.import_file(write_json(tmp_path, "many.json", tools))
     assert [c.relative_path for c in contracts] == [
@@ -340,15 +466,46 @@ def test_file_names_are_module_names(tmp_path: Path) -> None:
 def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None:
     tools = {
         "tools": [
-            {"name": "remote", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}},
-            {"name": "unevaluated", "description": "d", "inputSchema": {"type": "object", "unevaluatedProperties": False}},
+            {
+                "name": "remote",
+                "description": "d",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"a": {"$ref": "https://example.com/a.json"}},
+                },
+            },
+            {
+                "name": "unevaluated",
+                "description": "d",
+                "inputSchema": {"type": "object", "unevaluatedProperties": False},
+            },
             {"name": "array_root", "description": "d", "inputSchema": {"type": "array"}},
             {"name": "bad name!", "description": "d", "inputSchema": {"type": "object"}},
             {"name": "no_description", "inputSchema": {"type": "object"}},
-            {"name": "anchor", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#thing"}}}},
-            {"name": "dangling", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/nope"}}}},
-            {"name": "recursive", "description": "d", "inputSchema": {"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object", "properties": {"a": {"$recursiveRef": "#/x"}}}},
-            {"name": "dynamic", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"$dynamicRef": "#node"}}}},
+            {
+                "name": "anchor",
+                "description": "d",
+                "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#thing"}}},
+            },
+            {
+                "name": "dangling",
+                "description": "d",
+                "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/nope"}}},
+            },
+            {
+                "name": "recursive",
+                "description": "d",
+                "inputSchema": {
+                    "$schema": "https://json-schema.org/draft/2019-09/schema",
+                    "type": "object",
+                    "properties": {"a": {"$recursiveRef": "#/x"}},
+                },
+            },
+            {
+                "name": "dynamic",
+                "description": "d",
+                "inputSchema": {"type": "object", "properties": {"a": {"$dynamicRef": "#node"}}},
+            },
             {"name": "fine", "description": "d", "inputSchema": {"type": "object"}},
         ]
     }
@@ -366,7 +523,10 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
         ("dynamic", "/tools/8/inputSchema/properties/a/$dynamicRef"),
     ]
     text = "\n".join(str(p) for p in problems)
-    assert "tools.json: tool 'remote' at /tools/0/inputSchema/properties/a/$ref: error: remote $ref" in text
+    assert (
+        "tools.json: tool 'remote' at /tools/0/inputSchema/properties/a/$ref: error: remote $ref"
+        in text
+    )
     assert "toolshape does not implement 'unevaluatedProperties'" in text
     assert 'the root type is "array", not "object"' in text
     assert "names an anchor that no '$anchor'" in text
@@ -380,7 +540,10 @@ def test_contract_check_failures_are_reported_at_the_input_pointer(tmp_path: Pat
         "description": "d",
         "type": "object",
         "definitions": {"n": {"type": "string", "minimum": 3}},
-        "properties": {"a": {"$ref": "#/definitions/n"}, "b": {"type": "string", "pattern": "[z-a]"}},
+        "properties": {
+            "a": {"$ref": "#/definitions/n"},
+            "b": {"type": "string", "pattern": "[z-a]"},
+        },
         "required": ["c"],
         "additionalProperties": False,
     }
@@ -393,12 +556,20 @@ def test_contract_check_failures_are_reported_at_the_input_pointer(tmp_path: Pat
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     assert imported.data["parameters"]["$defs"]["n"] == {"type": "string"}
     assert "required" not in imported.data["parameters"]
-    assert any(w.startswith("/definitions/n/minimum: 'minimum' has no effect") for w in imported.warnings), imported.warnings
-    assert any(w.startswith("/required: 'c' is required but 'additionalProperties: false' forbids it") for w in imported.warnings)
+    assert any(
+        w.startswith("/definitions/n/minimum: 'minimum' has no effect") for w in imported.warnings
+    ), imported.warnings
+    assert any(
+        w.startswith("/required: 'c' is required but 'additionalProperties: false' forbids it")
+        for w in imported.warnings
+    )
 
 
 def test_unreadable_inputs(tmp_path: Path) -> None:
-    (problem,) = problems_of(tmp_path, {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})
+    (problem,) = problems_of(
+        tmp_path,
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}},
+    )
     assert problem.pointer == "/error" and "Method not found" in problem.message
     broken = tmp_path / "broken.json"
     broken.write_text('{"type": "object", "type": "array"}', encoding="utf-8")
@@ -438,7 +609,10 @@ def test_write_refuses_to_overwrite_unless_asked(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["read_text_file.yaml", "search_files.yaml"]
 
 
-@pytest.mark.parametrize("relative", ["../escape.yaml", "/tmp/absolute.yaml", "a/../../escape.yaml", "notes.txt", "a\\b.yaml"])
+@pytest.mark.parametrize(
+    "relative",
+    ["../escape.yaml", "/tmp/absolute.yaml", "a/../../escape.yaml", "notes.txt", "a\\b.yaml"],
+)
 def test_write_never_leaves_the_folder(tmp_path: Path, relative: str) -> None:
     (imported,) = importer.import_file(fixture("pydantic_get_forecast.json"))
     imported.relative_path = relative
@@ -490,7 +664,13 @@ def test_mcp_server_fetch_tool_generates_without_a_hand_made_example(tmp_path: P
 
 
 def bare(draft_uri: str | None, properties: dict, **extra: Any) -> dict:
-    schema: dict[str, Any] = {"title": "t", "description": "d", "type": "object", "properties": properties, **extra}
+    schema: dict[str, Any] = {
+        "title": "t",
+        "description": "d",
+        "type": "object",
+        "properties": properties,
+        **extra,
+    }
     if draft_uri is not None:
         schema["$schema"] = draft_uri
     return schema
@@ -507,7 +687,11 @@ def test_nested_ids_change_the_base_of_refs_inside_them(tmp_path: Path) -> None:
         DRAFT4,
         {
             "outer": {"$ref": "#/definitions/x"},
-            "inner": {"id": "http://example.com/inner.json", "definitions": {"x": {"type": "integer"}}, "properties": {"y": {"$ref": "#/definitions/x"}}},
+            "inner": {
+                "id": "http://example.com/inner.json",
+                "definitions": {"x": {"type": "integer"}},
+                "properties": {"y": {"$ref": "#/definitions/x"}},
+            },
             "by_url": {"$ref": "http://example.com/inner.json#/definitions/x"},
         },
         definitions={"x": {"type": "string"}},
@@ -515,28 +699,39 @@ def test_nested_ids_change_the_base_of_refs_inside_them(tmp_path: Path) -> None:
     )
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     p = imported.data["parameters"]
-    assert p["properties"]["outer"] == {"$ref": "#/$defs/x"} and p["$defs"]["x"] == {"type": "string"}
+    assert p["properties"]["outer"] == {"$ref": "#/$defs/x"} and p["$defs"]["x"] == {
+        "type": "string"
+    }
     inner_ref = p["properties"]["inner"]["properties"]["y"]["$ref"]
     assert inner_ref == p["properties"]["by_url"]["$ref"] != "#/$defs/x"
     assert p["$defs"][inner_ref.removeprefix("#/$defs/")] == {"type": "integer"}
     assert all(ref.startswith("#/$defs/") for ref in _refs(p))
-    assert any(t.startswith("nested 'id' resolved") and "/properties/inner/id" in t for t in imported.translations)
+    assert any(
+        t.startswith("nested 'id' resolved") and "/properties/inner/id" in t
+        for t in imported.translations
+    )
     generate(imported)
 
 
 def _refs(node: Any) -> list[str]:
     if isinstance(node, dict):
-        return [v for k, v in node.items() if k == "$ref"] + [r for v in node.values() for r in _refs(v)]
+        return [v for k, v in node.items() if k == "$ref"] + [
+            r for v in node.values() for r in _refs(v)
+        ]
     if isinstance(node, list):
         return [r for v in node for r in _refs(v)]
     return []
 
 
 def test_plain_name_fragments_and_anchors_resolve_to_defs(tmp_path: Path) -> None:
-    draft7 = bare(DRAFT7, {"a": {"$ref": "#name"}}, definitions={"n": {"$id": "#name", "type": "boolean"}})
+    draft7 = bare(
+        DRAFT7, {"a": {"$ref": "#name"}}, definitions={"n": {"$id": "#name", "type": "boolean"}}
+    )
     (imported,) = importer.import_file(write_json(tmp_path, "t7.json", draft7))
     assert imported.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n"}
-    draft2019 = bare(DRAFT2019, {"a": {"$ref": "#name"}, "b": {"$anchor": "name", "type": "integer"}})
+    draft2019 = bare(
+        DRAFT2019, {"a": {"$ref": "#name"}, "b": {"$anchor": "name", "type": "integer"}}
+    )
     (imported,) = importer.import_file(write_json(tmp_path, "t19.json", draft2019))
     p = imported.data["parameters"]
     assert p["properties"]["a"] == p["properties"]["b"] == {"$ref": "#/$defs/b"}
@@ -548,11 +743,17 @@ def test_plain_name_fragments_and_anchors_resolve_to_defs(tmp_path: Path) -> Non
 
 def test_ref_siblings_are_ignored_before_2019_09_and_kept_after(tmp_path: Path) -> None:
     for uri, kept in ((DRAFT7, False), (DRAFT2019, True)):
-        schema = bare(uri, {"a": {"$ref": "#/$defs/n", "maximum": 3}}, **{"$defs": {"n": {"type": "integer"}}})
+        schema = bare(
+            uri, {"a": {"$ref": "#/$defs/n", "maximum": 3}}, **{"$defs": {"n": {"type": "integer"}}}
+        )
         (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
         assert ("maximum" in imported.data["parameters"]["properties"]["a"]) is kept, uri
     # A sibling $id is ignored too: the $ref still resolves against the root.
-    schema = bare(DRAFT7, {"a": {"$id": "http://other.example/x.json", "$ref": "#/definitions/n"}}, definitions={"n": {"type": "integer"}})
+    schema = bare(
+        DRAFT7,
+        {"a": {"$id": "http://other.example/x.json", "$ref": "#/definitions/n"}},
+        definitions={"n": {"type": "integer"}},
+    )
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     assert imported.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n"}
 
@@ -570,7 +771,11 @@ def test_keywords_a_draft_does_not_know_are_dropped(tmp_path: Path) -> None:
 
 
 def test_recursive_ref_reduces_to_a_plain_ref(tmp_path: Path) -> None:
-    schema = bare(DRAFT2019, {"children": {"type": "array", "items": {"$recursiveRef": "#"}}}, **{"$recursiveAnchor": True})
+    schema = bare(
+        DRAFT2019,
+        {"children": {"type": "array", "items": {"$recursiveRef": "#"}}},
+        **{"$recursiveAnchor": True},
+    )
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     assert imported.data["parameters"]["properties"]["children"]["items"] == {"$ref": "#"}
     assert any(t.startswith("$recursiveRef -> $ref") for t in imported.translations)
@@ -578,7 +783,13 @@ def test_recursive_ref_reduces_to_a_plain_ref(tmp_path: Path) -> None:
 
 
 def test_openapi_nullable_and_example(tmp_path: Path) -> None:
-    schema = bare(None, {"a": {"type": "string", "nullable": True, "example": "hi"}, "b": {"type": ["integer"], "nullable": False}})
+    schema = bare(
+        None,
+        {
+            "a": {"type": "string", "nullable": True, "example": "hi"},
+            "b": {"type": ["integer"], "nullable": False},
+        },
+    )
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     p = imported.data["parameters"]["properties"]
     assert p["a"] == {"type": ["string", "null"], "examples": ["hi"]}
@@ -601,25 +812,44 @@ def test_keywords_with_no_effect_are_dropped_with_a_warning(tmp_path: Path) -> N
     p = imported.data["parameters"]["properties"]
     assert p == {"a": {"type": "string", "enum": ["x", "y"]}, "b": {"type": "array"}}
     shown = "\n".join(imported.warnings)
-    for where in ("/properties/a/enum/1", "/properties/a/minimum", "/properties/b/then", "/properties/b/additionalProperties"):
+    for where in (
+        "/properties/a/enum/1",
+        "/properties/a/minimum",
+        "/properties/b/then",
+        "/properties/b/additionalProperties",
+    ):
         assert f"{where}: " in shown, (where, shown)
     # The same keywords in a contract written by hand stay errors (a typo guard).
-    hand = {"name": "t", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "string", "minimum": 2}}}}
+    hand = {
+        "name": "t",
+        "description": "d",
+        "parameters": {"type": "object", "properties": {"a": {"type": "string", "minimum": 2}}},
+    }
     with pytest.raises(errors.ContractError):
         contract.check(source.load(json.dumps(hand).encode(), "t.yaml"))
 
 
-def test_the_draft_is_guessed_or_chosen_and_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_draft_is_guessed_or_chosen_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from toolshape.cli import main
 
-    schema = bare(None, {"a": {"$ref": "#/definitions/n", "maximum": 3}}, definitions={"n": {"type": "integer"}})
+    schema = bare(
+        None,
+        {"a": {"$ref": "#/definitions/n", "maximum": 3}},
+        definitions={"n": {"type": "integer"}},
+    )
     path = write_json(tmp_path, "t.json", schema)
     (guessed,) = importer.import_file(path)
-    assert "maximum" not in guessed.data["parameters"]["properties"]["a"]  # read as draft 7: siblings ignored
+    assert (
+        "maximum" not in guessed.data["parameters"]["properties"]["a"]
+    )  # read as draft 7: siblings ignored
     assert any(t.startswith("no '$schema': read as draft 7") for t in guessed.translations)
     (chosen,) = importer.import_file(path, "2019-09")
     assert chosen.data["parameters"]["properties"]["a"] == {"$ref": "#/$defs/n", "maximum": 3}
-    assert main(["import", str(path), "--out", str(tmp_path / "out"), "--draft", "2019-09", "-q"]) == 0
+    assert (
+        main(["import", str(path), "--out", str(tmp_path / "out"), "--draft", "2019-09", "-q"]) == 0
+    )
     err = capsys.readouterr().err
     assert "t.yaml: translated: definitions -> $defs: /definitions" in err
     assert main(["import", str(path), "--out", str(tmp_path / "out2"), "--draft", "5"]) == 2
@@ -645,7 +875,12 @@ def test_contracts_accept_the_2020_12_annotations() -> None:
     }
     data = {"name": "t", "description": "d", "parameters": schema}
     contract.check(source.load(json.dumps(data).encode(), "t.yaml"))
-    for bad in ({"deprecated": "yes"}, {"$anchor": "1a"}, {"$id": "x.json"}, {"contentSchema": {"type": "strin"}}):
+    for bad in (
+        {"deprecated": "yes"},
+        {"$anchor": "1a"},
+        {"$id": "x.json"},
+        {"contentSchema": {"type": "strin"}},
+    ):
         wrong = json.loads(json.dumps(data))
         wrong["parameters"]["properties"]["a"].update(bad)
         with pytest.raises(errors.ContractError):

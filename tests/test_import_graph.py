@@ -130,7 +130,9 @@ def backward(edges: dict[str, set[str]]) -> list[str]:
     for name, targets in sorted(edges.items()):
         for target in sorted(targets):
             if name.startswith("toolshape.schema") and not target.startswith("toolshape.schema"):
-                found.append(f"{name} imports {target}: schema/ is the base and imports nothing else of toolshape")
+                found.append(
+                    f"{name} imports {target}: schema/ is the base and imports nothing else of toolshape"
+                )
             elif (rank(target) or 0) > (rank(name) or 0):
                 found.append(f"{name} imports {target}, a later stage")
     return found
@@ -202,11 +204,15 @@ def test_an_import_out_of_schema_or_into_a_later_stage_is_found(tmp_path: Path) 
         "toolshape.contract.errors imports toolshape.codegen.model, a later stage",
         "toolshape.schema.values imports toolshape.contract.errors: schema/ is the base and imports nothing else of toolshape",
     ]
-    assert graph(root)["toolshape.codegen.model"] == {"toolshape.schema.values", "toolshape.contract.errors"}
+    assert graph(root)["toolshape.codegen.model"] == {
+        "toolshape.schema.values",
+        "toolshape.contract.errors",
+    }
 
 
 @pytest.mark.parametrize(
-    "name, expected", [("toolshape.codegen.model", 4), ("toolshape.cli", 7), ("toolshape.nowhere", None)]
+    "name, expected",
+    [("toolshape.codegen.model", 4), ("toolshape.cli", 7), ("toolshape.nowhere", None)],
 )
 def test_rank_is_the_place_of_the_closest_listed_part(name: str, expected: int | None) -> None:
     assert rank(name) == expected

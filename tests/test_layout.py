@@ -25,7 +25,9 @@ MODE = black.Mode()
 # derandomize, raise max_examples) finds shapes at depth 9 and more (an 'if ... and not x:'
 # whose parts are long) that layout.py has no rule for yet: generation then formats that
 # module with black instead (render.LAYOUT_GAPS), so such a gap costs time, never a failure.
-SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def black_lines(indent: int, body: str) -> list[str]:
@@ -38,13 +40,19 @@ def black_lines(indent: int, body: str) -> list[str]:
     snippet = "\n".join(outer + before + [pad + body] + after) + "\n"
     lines = black.format_str(snippet, mode=MODE).split("\n")[:-1]
     start, end = len(outer) + len(before), len(lines) - len(after)
-    assert lines[:start] == outer + before and lines[end:] == after, f"black moved the lines around: {snippet!r}"
+    assert lines[:start] == outer + before and lines[end:] == after, (
+        f"black moved the lines around: {snippet!r}"
+    )
     return lines[start:end]
 
 
-names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
+names = st.from_regex(r"[a-z][a-z0-9_]{0,34}", fullmatch=True).filter(
+    lambda name: not keyword.iskeyword(name)
+)
 #: Local names as names.Namer makes them: a hint of at most 24 characters, perhaps a number.
-locals_ = st.from_regex(r"[a-z][a-z0-9_]{0,23}(_[2-9])?", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
+locals_ = st.from_regex(r"[a-z][a-z0-9_]{0,23}(_[2-9])?", fullmatch=True).filter(
+    lambda name: not keyword.iskeyword(name)
+)
 constants = st.from_regex(r"_[A-Z][A-Z0-9_]{0,44}", fullmatch=True)
 texts = st.text(alphabet=string.ascii_letters + string.digits + " '\"\\/:,.-_é杭", max_size=110)
 strings = texts.map(lambda text: str(literal(text)))
@@ -63,7 +71,13 @@ messages = st.one_of(
     strings,
     st.builds("{} + _got({})".format, strings, names),
     st.builds("{} + _did_you_mean({}, {})".format, strings, names, constants),
-    st.builds('"unknown key " + _show_key({}) + _did_you_mean({}, {}) + {}'.format, names, names, constants, strings),
+    st.builds(
+        '"unknown key " + _show_key({}) + _did_you_mean({}, {}) + {}'.format,
+        names,
+        names,
+        constants,
+        strings,
+    ),
 )
 
 
@@ -82,7 +96,9 @@ def conditions(draw: st.DrawFn) -> str:
     keyword = draw(st.sampled_from(["if ", "elif "]))
     v = draw(locals_)
     kind = draw(st.integers(0, 7))
-    step = draw(st.one_of(st.integers(1, 10**9), st.integers(10**40, 10**130)))  # multipleOf: any JSON integer
+    step = draw(
+        st.one_of(st.integers(1, 10**9), st.integers(10**40, 10**130))
+    )  # multipleOf: any JSON integer
     condition = [
         f"type({v}) is int or (type({v}) is float and {v}.is_integer())",
         f"type({v}) is int or (type({v}) is float and math.isfinite({v}))",
@@ -118,7 +134,9 @@ def assignments(draw: st.DrawFn) -> str:
 
 def _check(laid: list[str] | None, indent: int, body: str) -> None:
     """Laid out, and as black does it: a shape the templates write with no rule fails generation."""
-    assert laid is not None, f"no rule for a statement the templates write (indent {indent}): {body}"
+    assert laid is not None, (
+        f"no rule for a statement the templates write (indent {indent}): {body}"
+    )
     assert laid == black_lines(indent, body), body
 
 
@@ -144,12 +162,35 @@ def test_assignments_as_black_lays_them_out(depth: int, body: str) -> None:
 # Shapes layout.py must lay out itself (else black would run on most statements, and
 # the random tests above could pass by always saying None).
 LAID_OUT = [
-    (20, 'errors.append(Error("/review_record", "minLength", \'"review_record" must be at least 1 character long\'))'),
-    (24, 'errors.append(Error(path + "/unit", "enum", \'"unit" must be one of: "c", "f", "k"\' + _did_you_mean(unit, _UNIT_VALUES)))'),
-    (28, "if type(event_policy) is int or (type(event_policy) is float and event_policy.is_integer()):"),
+    (
+        20,
+        'errors.append(Error("/review_record", "minLength", \'"review_record" must be at least 1 character long\'))',
+    ),
+    (
+        24,
+        'errors.append(Error(path + "/unit", "enum", \'"unit" must be one of: "c", "f", "k"\' + _did_you_mean(unit, _UNIT_VALUES)))',
+    ),
+    (
+        28,
+        "if type(event_policy) is int or (type(event_policy) is float and event_policy.is_integer()):",
+    ),
     (16, "if _TASK_DEVICE_ITEM_PRODUCT_QUERY_PATTERN.search(product_query_long) is None:"),
-    (0, '_VALUE_KEYS: frozenset[str] = frozenset({"budget_coupon", "deadline_category", "employee_campaign", "x"})'),
-    (0, 'INPUT_SCHEMA: dict[str, Any] = ' + json.dumps({"type": "object", "properties": {"a": {"type": "string", "maxLength": 10}}, "required": ["a"], "additionalProperties": False})),
+    (
+        0,
+        '_VALUE_KEYS: frozenset[str] = frozenset({"budget_coupon", "deadline_category", "employee_campaign", "x"})',
+    ),
+    (
+        0,
+        "INPUT_SCHEMA: dict[str, Any] = "
+        + json.dumps(
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string", "maxLength": 10}},
+                "required": ["a"],
+                "additionalProperties": False,
+            }
+        ),
+    ),
 ]
 
 
@@ -169,7 +210,7 @@ PIECES_LEFT_TO_BLACK = {
     "an import": "import json\n",
     "a comment deeper than the block it would end": "def f():\n    if x:\n        y = 1\n            # about z\n    z = 2\n",
     "a comment at the indentation of no open block": "def f():\n    if x:\n        y = 1\n      # about z\n    z = 2\n",
-    "a docstring not right after the def": "def f():\n    x = 1\n    \"\"\"Not a docstring.\"\"\"\n",
+    "a docstring not right after the def": 'def f():\n    x = 1\n    """Not a docstring."""\n',
     "a tab": "def f():\n\treturn 1\n",
 }
 
@@ -181,8 +222,8 @@ def test_unknown_piece_shapes_are_refused(text: str) -> None:
 
 BLANK_LINES = [
     "\n\n\ndef f(x):\n\n\n    y = 1\n\n\n\n    return y\n",
-    "# a comment\n\n\n\n\nX = 1\n\n\n\nY = 2\n\n\n# about C\nclass C:\n    \"\"\"Doc.\"\"\"\n    a: int\n\n\n    b: str\n",
-    "# about f\ndef f():\n\n    \"\"\"Doc.\"\"\"\n\n    return 1\n",
+    '# a comment\n\n\n\n\nX = 1\n\n\n\nY = 2\n\n\n# about C\nclass C:\n    """Doc."""\n    a: int\n\n\n    b: str\n',
+    '# about f\ndef f():\n\n    """Doc."""\n\n    return 1\n',
     "X = 1\n\n\n\n\n# about f\n\ndef f():\n    return 1\n",
     # Comments that end a block (an optional property with nothing to check): black leaves them there.
     "def f():\n    if x:\n        y = 1\n        # about z\n    z = 2\n",
@@ -201,7 +242,7 @@ ONE_LINE = {
     "x = 1": True,
     '"""Doc."""': True,
     '"""Doc that runs on': False,
-    "if 'a\"\"\"b' in value:": True,
+    'if \'a"""b\' in value:': True,
     "y = '''": False,
     'f(a, "(")': True,
     "x = 1  # (": True,
@@ -211,14 +252,22 @@ ONE_LINE = {
 
 
 @pytest.mark.parametrize(("line", "complete"), ONE_LINE.items())
-def test_a_statement_is_one_line_when_its_strings_and_brackets_close_on_it(line: str, complete: bool) -> None:
+def test_a_statement_is_one_line_when_its_strings_and_brackets_close_on_it(
+    line: str, complete: bool
+) -> None:
     assert layout._one_line(line) is complete
 
 
 @st.composite
 def subscripts(draw: st.DrawFn) -> str:
     """``item = holder["key"]``: a property's value taken out of its object, at any depth."""
-    key = draw(st.one_of(strings, texts.filter(lambda text: len(text) > 60).map(lambda text: str(literal(text))), st.integers(0, 10**6).map(str)))
+    key = draw(
+        st.one_of(
+            strings,
+            texts.filter(lambda text: len(text) > 60).map(lambda text: str(literal(text))),
+            st.integers(0, 10**6).map(str),
+        )
+    )
     return f"{draw(locals_)} = {draw(locals_)}[{key}]"
 
 
@@ -230,13 +279,16 @@ def test_subscript_assignments_as_black_lays_them_out(depth: int, body: str) -> 
 
 #: A field type as the model writes them: names, Literal[...] of enum values, list[...], dict[str, ...], unions.
 field_types = st.recursive(
-    st.sampled_from(["str", "int", "float", "bool", "None", "Any"]) | names.map(lambda n: "Arguments" + n.title().replace("_", ""))
-    | st.lists(st.one_of(strings, st.integers(-(10**9), 10**9).map(str)), min_size=1, max_size=8).map(
-        lambda members: f"Literal[{', '.join(members)}]"
+    st.sampled_from(["str", "int", "float", "bool", "None", "Any"])
+    | names.map(lambda n: "Arguments" + n.title().replace("_", ""))
+    | st.lists(
+        st.one_of(strings, st.integers(-(10**9), 10**9).map(str)), min_size=1, max_size=8
+    ).map(lambda members: f"Literal[{', '.join(members)}]"),
+    lambda inner: (
+        inner.map("list[{}]".format)
+        | inner.map("dict[str, {}]".format)
+        | st.lists(inner, min_size=2, max_size=4).map(" | ".join)
     ),
-    lambda inner: inner.map("list[{}]".format)
-    | inner.map("dict[str, {}]".format)
-    | st.lists(inner, min_size=2, max_size=4).map(" | ".join),
     max_leaves=8,
 )
 
@@ -276,15 +328,35 @@ indexes = st.from_regex(r"(i|key)(_[2-9])?", fullmatch=True)
 
 
 @SETTINGS
-@given(st.integers(min_value=0, max_value=18), st.sampled_from(FOR_LINES), indexes, locals_, locals_, st.integers(1, 10**6))
-def test_for_lines_as_black_lays_them_out(depth: int, line: str, index: str, item: str, container: str, start: int) -> None:
+@given(
+    st.integers(min_value=0, max_value=18),
+    st.sampled_from(FOR_LINES),
+    indexes,
+    locals_,
+    locals_,
+    st.integers(1, 10**6),
+)
+def test_for_lines_as_black_lays_them_out(
+    depth: int, line: str, index: str, item: str, container: str, start: int
+) -> None:
     body = line.format(index, item, container, start)
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)
 
 
 @SETTINGS
-@given(st.integers(min_value=0, max_value=2), names, st.dictionaries(texts, st.sampled_from(["str", "int", "list[str]", "ArgumentsXy | None"]).map(literal), max_size=6), st.booleans())
-def test_functional_typed_dicts_as_black_lays_them_out(depth: int, name: str, fields: dict, total: bool) -> None:
+@given(
+    st.integers(min_value=0, max_value=2),
+    names,
+    st.dictionaries(
+        texts,
+        st.sampled_from(["str", "int", "list[str]", "ArgumentsXy | None"]).map(literal),
+        max_size=6,
+    ),
+    st.booleans(),
+)
+def test_functional_typed_dicts_as_black_lays_them_out(
+    depth: int, name: str, fields: dict, total: bool
+) -> None:
     """``_ArgumentsRequired = TypedDict("_ArgumentsRequired", {...})``: keys that are not Python names."""
     pairs = ", ".join(f"{literal(key)}: {value}" for key, value in fields.items())
     body = f'_{name}Required = TypedDict("_{name}Required", {{{pairs}}}{", total=False" if not total else ""})'
@@ -292,16 +364,30 @@ def test_functional_typed_dicts_as_black_lays_them_out(depth: int, name: str, fi
 
 
 @SETTINGS
-@given(st.integers(min_value=1, max_value=2), st.from_regex(r"[a-z][a-z0-9_]{60,120}", fullmatch=True), field_types)
-def test_fields_with_long_names_as_black_lays_them_out(depth: int, name: str, type_code: str) -> None:
+@given(
+    st.integers(min_value=1, max_value=2),
+    st.from_regex(r"[a-z][a-z0-9_]{60,120}", fullmatch=True),
+    field_types,
+)
+def test_fields_with_long_names_as_black_lays_them_out(
+    depth: int, name: str, type_code: str
+) -> None:
     """A TypedDict field named after a long contract key (class syntax takes any identifier)."""
     body = f"{name}: {type_code}"
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)
 
 
 @SETTINGS
-@given(depths, st.sampled_from(["if ", "elif "]), locals_, st.sampled_from(["<", ">", "<=", ">="]), st.integers(-(10**130), 10**130))
-def test_bounds_with_huge_numbers_as_black_lays_them_out(depth: int, keyword: str, v: str, operator: str, bound: int) -> None:
+@given(
+    depths,
+    st.sampled_from(["if ", "elif "]),
+    locals_,
+    st.sampled_from(["<", ">", "<=", ">="]),
+    st.integers(-(10**130), 10**130),
+)
+def test_bounds_with_huge_numbers_as_black_lays_them_out(
+    depth: int, keyword: str, v: str, operator: str, bound: int
+) -> None:
     """minimum/maximum/minLength...: any JSON integer, however many digits, is a bound."""
     body = f"{keyword}{v} {operator} {bound}:"
     _check(layout.long_statement(4 * depth, body), 4 * depth, body)

@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 from support import ROOT
 
-mcp = pytest.importorskip("mcp", reason="the official MCP SDK is not installed (pip install mcp): no MCP round trip")
+mcp = pytest.importorskip(
+    "mcp", reason="the official MCP SDK is not installed (pip install mcp): no MCP round trip"
+)
 anyio = pytest.importorskip("anyio")
 
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
@@ -59,19 +61,25 @@ async def round_trip(log: Path) -> dict[str, Any]:
     return seen
 
 
-def test_a_valid_call_reaches_the_handler_and_an_invalid_one_comes_back_with_the_feedback(tmp_path: Path) -> None:
+def test_a_valid_call_reaches_the_handler_and_an_invalid_one_comes_back_with_the_feedback(
+    tmp_path: Path,
+) -> None:
     log = tmp_path / "handled.jsonl"
     seen = anyio.run(round_trip, log)
 
     # tools/list hands the model the exact schema the gate enforces.
     assert set(seen["tools"]) == set(generated.TOOLS)
     weather = seen["tools"]["get_weather"]
-    schema = getattr(weather, "input_schema", None) or getattr(weather, "inputSchema")
+    schema = getattr(weather, "input_schema", None) or weather.inputSchema
     assert schema == generated.tool_module("get_weather").INPUT_SCHEMA
 
     valid = seen["valid"]
     assert not is_error(valid), text_of(valid)
-    assert json.loads(text_of(valid)) == {"tool": "get_weather", "handled": True, "arguments": VALID}
+    assert json.loads(text_of(valid)) == {
+        "tool": "get_weather",
+        "handled": True,
+        "arguments": VALID,
+    }
 
     invalid = seen["invalid"]
     assert is_error(invalid)

@@ -24,11 +24,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from toolshape.codegen import model, render
-from toolshape.contract import checker as contract, reference, source
-from toolshape.project import pipeline
-from toolshape.contract.errors import ContractError
 from support import ENV
+from toolshape.codegen import model, render
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source
+from toolshape.contract.errors import ContractError
+from toolshape.project import pipeline
 
 
 def raw_contract(parameters: dict[str, Any]) -> bytes:
@@ -36,7 +37,9 @@ def raw_contract(parameters: dict[str, Any]) -> bytes:
 
 
 def module_of(parameters: dict[str, Any], name: str) -> types.ModuleType:
-    built = model.build(contract.check(source.load(raw_contract(parameters), "t.json")), name, "0" * 64)
+    built = model.build(
+        contract.check(source.load(raw_contract(parameters), "t.json")), name, "0" * 64
+    )
     return pipeline.load_module(render.render(ENV, "module.py.j2", f"{name}.py", model=built), name)
 
 
@@ -93,7 +96,10 @@ VALUES = st.one_of(
 
 
 @settings(
-    max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=400,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(value=VALUES)
 @example(value=9007199254740992.0)
@@ -102,12 +108,17 @@ VALUES = st.one_of(
 @example(value=1e308)
 @example(value=2.0**53 + 2)
 @example(value=-0.0)
-def test_multiple_of_is_exact_for_every_json_number(steps_module: types.ModuleType, value: float) -> None:
+def test_multiple_of_is_exact_for_every_json_number(
+    steps_module: types.ModuleType, value: float
+) -> None:
     for i, step in enumerate(STEPS):
         expected = is_multiple(value, step)
         found = {(e.path, e.code) for e in steps_module.validate({f"n{i}": value}).errors}
         assert (("/n" + str(i), "multipleOf") not in found) == expected, (value, step, found)
-        assert (reference.evaluate(PARAMETERS, {f"n{i}": value}) == set()) == expected, (value, step)
+        assert (reference.evaluate(PARAMETERS, {f"n{i}": value}) == set()) == expected, (
+            value,
+            step,
+        )
     if isinstance(value, int) or value.is_integer():
         for i, step in enumerate(INT_STEPS):
             found = {(e.path, e.code) for e in steps_module.validate({f"i{i}": value}).errors}
@@ -119,7 +130,11 @@ def test_multiple_of_is_exact_for_every_json_number(steps_module: types.ModuleTy
     [
         (9007199254740992.0, 9007199254740993, False),  # float arithmetic rounds the step to 2**53
         (9007199254740993, 9007199254740993, True),
-        (3e23, 1e23, True),  # 3e23's repr is 3 * 10**23; the binary float is 299999999999999991611392
+        (
+            3e23,
+            1e23,
+            True,
+        ),  # 3e23's repr is 3 * 10**23; the binary float is 299999999999999991611392
         (299999999999999991611392, 1e23, False),
         (10**308, 1e308, True),
         (19.99, 0.01, True),
@@ -163,7 +178,16 @@ EXTREMES = [
     -(10**299),
     2**1023,
 ]
-EXTREME_VALUES = EXTREMES + [10**400, -(10**400), 1.0, 1e307, 2**1024, 12345.678, 10**308, 3 * 10**308]
+EXTREME_VALUES = EXTREMES + [
+    10**400,
+    -(10**400),
+    1.0,
+    1e307,
+    2**1024,
+    12345.678,
+    10**308,
+    3 * 10**308,
+]
 NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 LOCATION = re.compile(r"^t\.json:\d+:\d+: error: ")
 
@@ -171,13 +195,20 @@ LOCATION = re.compile(r"^t\.json:\d+:\d+: error: ")
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(
     kind=st.sampled_from(["number", "integer"]),
-    keywords=st.dictionaries(st.sampled_from(NUMBER_KEYWORDS), st.sampled_from(EXTREMES), min_size=1, max_size=3),
+    keywords=st.dictionaries(
+        st.sampled_from(NUMBER_KEYWORDS), st.sampled_from(EXTREMES), min_size=1, max_size=3
+    ),
 )
 @example(kind="number", keywords={"minimum": 1e308, "maximum": 1.5e308})
 @example(kind="number", keywords={"multipleOf": 5e-324})
-@example(kind="number", keywords={"multipleOf": 5e-324, "minimum": -1.7976931348623157e308, "maximum": 1.5e308})
+@example(
+    kind="number",
+    keywords={"multipleOf": 5e-324, "minimum": -1.7976931348623157e308, "maximum": 1.5e308},
+)
 @example(kind="integer", keywords={"multipleOf": 1e308, "minimum": 1e308})
-def test_extreme_numbers_work_or_are_contract_errors(kind: str, keywords: dict[str, int | float]) -> None:
+def test_extreme_numbers_work_or_are_contract_errors(
+    kind: str, keywords: dict[str, int | float]
+) -> None:
     parameters = {"type": "object", "properties": {"x": {"type": kind, **keywords}}}
     try:
         module = module_of(parameters, "extreme")
@@ -191,6 +222,9 @@ def test_extreme_numbers_work_or_are_contract_errors(kind: str, keywords: dict[s
 
 def test_extreme_bounds_generate_with_their_tests() -> None:
     raw = raw_contract(
-        {"type": "object", "properties": {"x": {"type": "number", "minimum": 1e308, "maximum": 1.5e308}}}
+        {
+            "type": "object",
+            "properties": {"x": {"type": "number", "minimum": 1e308, "maximum": 1.5e308}},
+        }
     )
     pipeline.generate(raw, "t.json", PurePosixPath("t.yaml"), ENV)

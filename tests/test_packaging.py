@@ -17,10 +17,10 @@ import shutil
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 from support import ROOT
 
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
@@ -32,10 +32,15 @@ def copy_working_tree(destination: Path) -> None:
     """The files git would see in this checkout (tracked and untracked, not ignored)."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     if listed.returncode != 0:
-        pytest.skip(f"not a git checkout, cannot tell source from build output: {listed.stderr.strip()}")
+        pytest.skip(
+            f"not a git checkout, cannot tell source from build output: {listed.stderr.strip()}"
+        )
     for name in filter(None, listed.stdout.split("\0")):
         source = ROOT / name
         if source.is_file():
@@ -59,7 +64,11 @@ class Steps:
         self.deadline = time.monotonic() + BUDGET
         self.bin = venv / ("Scripts" if os.name == "nt" else "bin")
         # Nothing from this checkout or this interpreter may leak in.
-        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")
+        }
         self.env["PYTHONDONTWRITEBYTECODE"] = "1"
         self.env["VIRTUAL_ENV"] = str(venv)
         self.env["PATH"] = str(self.bin) + os.pathsep + self.env.get("PATH", "")
@@ -68,12 +77,18 @@ class Steps:
         left = self.deadline - time.monotonic()
         if left <= 0:
             pytest.fail(f"the packaging test went over its {BUDGET:.0f} s budget before {argv[:3]}")
-        result = subprocess.run(argv, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=left)
-        assert result.returncode == 0, f"{argv} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+        result = subprocess.run(
+            argv, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=left
+        )
+        assert result.returncode == 0, (
+            f"{argv} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+        )
         return result
 
 
-def test_a_non_editable_install_generates_the_repository_output_from_an_unrelated_folder(tmp_path: Path) -> None:
+def test_a_non_editable_install_generates_the_repository_output_from_an_unrelated_folder(
+    tmp_path: Path,
+) -> None:
     source = tmp_path / "source"
     copy_working_tree(source)
     # The expected output, read at the same moment as the source it must come from.
@@ -82,18 +97,30 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     shutil.copytree(ROOT / "contracts", contracts)
     venv = tmp_path / "venv"
     started = time.monotonic()
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=BUDGET, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "venv", str(venv)], check=True, timeout=BUDGET, capture_output=True
+    )
     steps = Steps(venv)
     python = str(steps.bin / "python")
     unrelated = tmp_path / "somewhere" / "else"
     unrelated.mkdir(parents=True)
 
-    steps.run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(source), cwd=unrelated)
+    steps.run(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        str(source),
+        cwd=unrelated,
+    )
     shutil.rmtree(source)  # the installed copy must not need its source
 
     # Installed into the environment, templates included, and not the checkout's.
     where = steps.run(
-        python, "-c",
+        python,
+        "-c",
         "import toolshape, toolshape.codegen.render as r; print(toolshape.__file__); print(r.BUILTIN_TEMPLATES)",
         cwd=unrelated,
     ).stdout.splitlines()
@@ -104,15 +131,25 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     assert shipped == {p.name for p in (ROOT / "templates").glob("*.j2")}
 
     # Versions, from the console script and from python -m.
-    assert steps.run(str(steps.bin / "toolshape"), "--version", cwd=unrelated).stdout == f"toolshape {VERSION}\n"
-    assert steps.run(python, "-m", "toolshape", "--version", cwd=unrelated).stdout == f"toolshape {VERSION}\n"
+    assert (
+        steps.run(str(steps.bin / "toolshape"), "--version", cwd=unrelated).stdout
+        == f"toolshape {VERSION}\n"
+    )
+    assert (
+        steps.run(python, "-m", "toolshape", "--version", cwd=unrelated).stdout
+        == f"toolshape {VERSION}\n"
+    )
 
     # Generate from a copy of contracts/ (the folder name is part of the headers).
     shutil.copytree(contracts, unrelated / "contracts")
-    result = steps.run(str(steps.bin / "toolshape"), "generate", "contracts", "--out", "generated", cwd=unrelated)
+    result = steps.run(
+        str(steps.bin / "toolshape"), "generate", "contracts", "--out", "generated", cwd=unrelated
+    )
     assert result.stdout.startswith("generated ")
     ours = files_of(unrelated / "generated")
-    assert sorted(ours) == sorted(theirs), "the installed toolshape writes other files than the repository holds"
+    assert sorted(ours) == sorted(theirs), (
+        "the installed toolshape writes other files than the repository holds"
+    )
     different = [name for name in ours if ours[name] != theirs[name]]
     assert not different, (
         f"the installed toolshape generates {different} differently from the repository's generated/ "
@@ -120,6 +157,14 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     )
     assert ours["__init__.py"].startswith(f"# Generated by toolshape {VERSION}".encode())
     # And the installed toolshape agrees its output is up to date.
-    steps.run(str(steps.bin / "toolshape"), "check", "contracts", "--out", "generated", "--quiet", cwd=unrelated)
+    steps.run(
+        str(steps.bin / "toolshape"),
+        "check",
+        "contracts",
+        "--out",
+        "generated",
+        "--quiet",
+        cwd=unrelated,
+    )
     elapsed = time.monotonic() - started
     assert elapsed < BUDGET, f"took {elapsed:.0f} s"

@@ -10,14 +10,14 @@ returned or the error raised must be exactly what the strict ``JSONDecoder``
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-
-from generated import _runtime as module  # noqa: E402
+from generated import _runtime as module
 
 STRICT = json.JSONDecoder(
     object_pairs_hook=module._object_from_pairs,
@@ -36,7 +36,11 @@ def outcome(decode: Callable[[str], Any], text: str) -> tuple:
         return ("refused", exc.code, exc.message)
     except (RecursionError, ValueError) as exc:
         return (type(exc).__name__,)
-    return ("value", repr(value), [type(v).__name__ for v in (value.values() if type(value) is dict else [])])
+    return (
+        "value",
+        repr(value),
+        [type(v).__name__ for v in (value.values() if type(value) is dict else [])],
+    )
 
 
 def same_as_strict(text: str) -> None:
@@ -109,5 +113,7 @@ def test_strict_json_matches_the_strict_decoder_on_token_soup(tokens: list[str])
              max_size=6),
     st.sampled_from(["", " ", "\n", " x"]),
 )  # fmt: skip
-def test_strict_json_matches_the_strict_decoder_on_objects_with_repeated_keys(pairs: list, after: str) -> None:
+def test_strict_json_matches_the_strict_decoder_on_objects_with_repeated_keys(
+    pairs: list, after: str
+) -> None:
     same_as_strict("{" + ", ".join(f'"{k}": {v}' for k, v in pairs) + "}" + after)

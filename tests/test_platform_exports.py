@@ -8,12 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from toolshape.contract import checker as contract, source
+from support import ROOT
+from toolshape.cli import github_annotation, main
+from toolshape.contract import checker as contract
+from toolshape.contract import source
+from toolshape.contract.errors import Problem
 from toolshape.platforms import export, importer
 from toolshape.project import folder as project
-from toolshape.cli import github_annotation, main
-from toolshape.contract.errors import Problem
-from support import ROOT
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -59,7 +60,11 @@ def test_openai_strict_stays_off_while_the_validator_would_refuse_a_converted_nu
     # the key left out), so each such key is a reason strict mode stays off, located at the key.
     checked = from_yaml(OPTIONAL)
     findings = export.lint(checked, "openai")
-    assert sorted(f.path for f in findings) == [("properties", "near"), ("properties", "page"), ("properties", "sort")]
+    assert sorted(f.path for f in findings) == [
+        ("properties", "near"),
+        ("properties", "page"),
+        ("properties", "sort"),
+    ]
     assert all("would be sent as null" in f.message and not f.fatal for f in findings)
     result = export.export(checked, "openai")
     assert result.strict is False and result.definition["function"]["strict"] is False
@@ -90,11 +95,23 @@ def test_openai_strict_converts_optional_keys_that_allow_null() -> None:
     parameters = result.definition["function"]["parameters"]
     assert parameters["required"] == ["query", "page", "note"]
     assert parameters["properties"]["page"] == {"type": ["integer", "null"], "minimum": 1}
-    assert [(c.path, c.key, c.contract_allows_null) for c in result.converted] == [((), "page", True), ((), "note", True)]
-    assert result.converted[0].to_json() == {"schema_path": [], "key": "page", "contract_allows_null": True}
+    assert [(c.path, c.key, c.contract_allows_null) for c in result.converted] == [
+        ((), "page", True),
+        ((), "note", True),
+    ]
+    assert result.converted[0].to_json() == {
+        "schema_path": [],
+        "key": "page",
+        "contract_allows_null": True,
+    }
     note = result.notes[-1]
-    assert "optional keys /properties/page, /properties/note already allow null in the contract" in note
-    assert checked.parameters["required"] == ["query"]  # every other platform keeps the optional keys
+    assert (
+        "optional keys /properties/page, /properties/note already allow null in the contract"
+        in note
+    )
+    assert checked.parameters["required"] == [
+        "query"
+    ]  # every other platform keeps the optional keys
     validator = jsonschema.Draft202012Validator(parameters)
     assert validator.is_valid({"query": "q", "page": None, "note": None})
     assert not validator.is_valid({"query": "q"})  # strict mode: every key is present
@@ -107,7 +124,9 @@ def test_a_converted_key_inside_definitions_is_located_where_it_is() -> None:
 
 
 def test_a_tool_without_parameters_has_properties_for_openai() -> None:
-    checked = from_yaml("name: ping\ndescription: Ping.\nparameters: {type: object, additionalProperties: false}\n")
+    checked = from_yaml(
+        "name: ping\ndescription: Ping.\nparameters: {type: object, additionalProperties: false}\n"
+    )
     for target, parameters in (
         ("openai", lambda d: d["function"]["parameters"]),
         ("openai-responses", lambda d: d["parameters"]),
@@ -138,17 +157,22 @@ def test_an_array_without_items_is_found_by_lint_and_never_exported_bare() -> No
     checked = from_yaml(BARE_ARRAY)
     (finding,) = export.lint(checked, "openai")
     assert not finding.fatal and "array schema missing items" in finding.message
-    assert str(finding.problem(checked)).startswith("inline.yaml:6:11: error: the array at /properties/tags")
+    assert str(finding.problem(checked)).startswith(
+        "inline.yaml:6:11: error: the array at /properties/tags"
+    )
     result = export.export(checked, "openai")
     assert result.strict is False and result.strict_refused == [finding]
-    assert result.definition["function"]["parameters"]["properties"]["tags"] == {"type": "array", "items": {}}
+    assert result.definition["function"]["parameters"]["properties"]["tags"] == {
+        "type": "array",
+        "items": {},
+    }
     (legacy,) = export.lint(checked, "gemini-legacy")
     assert legacy.fatal and "items: missing field" in legacy.message
     with pytest.raises(export.ExportError):
         export.export(checked, "gemini-legacy")
-    assert export.export(checked, "gemini").definition["parametersJsonSchema"]["properties"]["tags"] == {
-        "type": "array"
-    }
+    assert export.export(checked, "gemini").definition["parametersJsonSchema"]["properties"][
+        "tags"
+    ] == {"type": "array"}
 
 
 TUPLE = """\
@@ -171,8 +195,15 @@ def test_prefix_items_become_items_that_accept_every_position() -> None:
     assert export.lint(checked, "openai") == []
     result = export.export(checked, "openai")
     pair = result.definition["function"]["parameters"]["properties"]["pair"]
-    assert pair == {"type": "array", "maxItems": 2, "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}
-    assert any("'prefixItems' (a schema per position) is exported as 'items'" in note for note in result.notes)
+    assert pair == {
+        "type": "array",
+        "maxItems": 2,
+        "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+    }
+    assert any(
+        "'prefixItems' (a schema per position) is exported as 'items'" in note
+        for note in result.notes
+    )
     assert jsonschema.Draft202012Validator(pair).is_valid(["a", 1])
     legacy = export.export(checked, "gemini-legacy").definition["parameters"]["properties"]["pair"]
     assert legacy["items"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
@@ -194,7 +225,9 @@ def test_gemini_exports_recursive_contracts_with_parameters_json_schema() -> Non
 def test_gemini_refuses_a_bad_function_name_in_both_fields() -> None:
     checked = from_yaml("name: 2fa\ndescription: d\nparameters: {type: object}\n")
     for target in ("gemini", "gemini-legacy"):
-        assert any(f.fatal and "rename the tool '2fa'" in f.message for f in export.lint(checked, target))
+        assert any(
+            f.fatal and "rename the tool '2fa'" in f.message for f in export.lint(checked, target)
+        )
 
 
 def all_contracts() -> list[contract.Contract]:
@@ -211,9 +244,11 @@ def test_schema_all_prints_the_definitions_list(
     listed = json.loads(out)
     checked = all_contracts()
     assert listed == export.definitions(checked, target)
-    assert [d.get("name", d.get("function", {}).get("name")) for d in listed] == [c.name for c in checked]
+    assert [d.get("name", d.get("function", {}).get("name")) for d in listed] == [
+        c.name for c in checked
+    ]
     # each entry is exactly what `schema --target X` prints for that contract alone
-    for one, entry in zip(project.find_contracts(Path("contracts"))[:3], listed):
+    for one, entry in zip(project.find_contracts(Path("contracts"))[:3], listed, strict=False):
         assert (
             run(capsys, "schema", str(one), "--target", target, "-q")[1]
             == json.dumps(entry, indent=2, ensure_ascii=False) + "\n\n"
@@ -226,17 +261,25 @@ def test_schema_all_refuses_when_any_tool_is_refused(
     monkeypatch.chdir(ROOT)
     code, out, err = run(capsys, "schema", "--all", "--target", "gemini-legacy")
     assert code == 1 and out == ""
-    assert "contracts/comments/post_comment.yaml:" in err and ": error: this $ref (#/$defs/comment) is recursive" in err
+    assert (
+        "contracts/comments/post_comment.yaml:" in err
+        and ": error: this $ref (#/$defs/comment) is recursive" in err
+    )
     with pytest.raises(export.ExportError):
         export.definitions(all_contracts(), "gemini-legacy")
 
 
-def test_strict_mode_left_off_is_said_even_with_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_strict_mode_left_off_is_said_even_with_quiet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "tag.yaml"
     path.write_text(BARE_ARRAY, encoding="utf-8")
     code, out, err = run(capsys, "schema", str(path), "--target", "openai", "-q")
     assert code == 0 and json.loads(out)["function"]["strict"] is False
-    assert f"{path}:6:11: warning: OpenAI strict mode is off for this tool: the array at /properties/tags" in err
+    assert (
+        f"{path}:6:11: warning: OpenAI strict mode is off for this tool: the array at /properties/tags"
+        in err
+    )
     code, out, err = run(capsys, "schema", str(path), "--target", "openai", "--strict")
     assert code == 1 and out == "" and ": error: OpenAI strict mode is off for this tool" in err
     code, out, err = run(capsys, "lint", str(path), "--target", "openai")
@@ -255,7 +298,9 @@ def test_lint_target_reports_paths_as_given(
     assert code == 1 and err.startswith(str(Path("tools") / "sub" / "tag.yaml") + ":6:11: error: ")
 
 
-def test_lint_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lint_formats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "contracts").mkdir()
     (tmp_path / "contracts" / "tag.yaml").write_text(BARE_ARRAY, encoding="utf-8")
     (tmp_path / "contracts" / "odd.yaml").write_text(
@@ -274,13 +319,18 @@ def test_lint_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkey
     lines = out.splitlines()
     assert code == 1 and len(lines) == 3
     assert any(
-        line.startswith(f"::error file={Path('contracts') / 'tag.yaml'},line=6,col=11::the array at") for line in lines
+        line.startswith(
+            f"::error file={Path('contracts') / 'tag.yaml'},line=6,col=11::the array at"
+        )
+        for line in lines
     )
     assert any(line.startswith("::warning file=") for line in lines)
     code, out, _ = run(capsys, "lint", "--format", "github")
     assert code == 0 and out.startswith("::warning file=")  # warnings alone: exit 0
     broken = tmp_path / "contracts" / "tag.yaml"
-    broken.write_text("name: tag\ndescription: d\nparameters: {type: object, minLenght: 1}\n", encoding="utf-8")
+    broken.write_text(
+        "name: tag\ndescription: d\nparameters: {type: object, minLenght: 1}\n", encoding="utf-8"
+    )
     code, out, _ = run(capsys, "lint", "--format", "json")
     messages = [p["message"] for p in json.loads(out)["problems"]]
     assert code == 1 and any("unknown keyword 'minLenght'" in m for m in messages), messages
@@ -288,8 +338,13 @@ def test_lint_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkey
 
 def test_github_annotations_escape_what_would_end_them() -> None:
     problem = Problem("a,b:c.yaml", 3, 4, "50% off\nnext line")
-    assert github_annotation(problem) == "::error file=a%2Cb%3Ac.yaml,line=3,col=4::50%25 off%0Anext line"
-    assert github_annotation(Problem("f", 1, 1, "w", severity="warning")).startswith("::warning file=f,")
+    assert (
+        github_annotation(problem)
+        == "::error file=a%2Cb%3Ac.yaml,line=3,col=4::50%25 off%0Anext line"
+    )
+    assert github_annotation(Problem("f", 1, 1, "w", severity="warning")).startswith(
+        "::warning file=f,"
+    )
 
 
 def test_import_warns_when_it_drops_strict_and_schema() -> None:
@@ -300,15 +355,26 @@ def test_import_warns_when_it_drops_strict_and_schema() -> None:
                 "name": "f",
                 "description": "d",
                 "strict": True,
-                "parameters": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"},
+                "parameters": {
+                    "$schema": "http://json-schema.org/draft-07/schema#",
+                    "type": "object",
+                },
             },
         }
     ]
     (imported,) = importer.import_data(tools, "tools.json")
     assert any("OpenAI's 'strict: true' is dropped" in w for w in imported.warnings)
-    assert any("'$schema' (\"http://json-schema.org/draft-07/schema#\") is dropped" in w for w in imported.warnings)
+    assert any(
+        "'$schema' (\"http://json-schema.org/draft-07/schema#\") is dropped" in w
+        for w in imported.warnings
+    )
     (bare,) = importer.import_data(
-        {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "description": "d"}, "s.json"
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "description": "d",
+        },
+        "s.json",
     )
     assert any("'$schema'" in w for w in bare.warnings)
 
@@ -351,7 +417,11 @@ def test_gemini_exports_pass_googles_function_declaration_model(target: str) -> 
 
 def test_the_gemini_sdk_check_refuses_what_the_legacy_field_does_not_have() -> None:
     pytest.importorskip("google.genai.types")
-    for schema in ({"type": "string", "exclusiveMinimum": 1}, {"$ref": "#/$defs/x"}, {"type": "strin"}):
+    for schema in (
+        {"type": "string", "exclusiveMinimum": 1},
+        {"$ref": "#/$defs/x"},
+        {"type": "strin"},
+    ):
         definition = {"name": "x", "parameters": {"type": "object", "properties": {"a": schema}}}
         with pytest.raises(Exception):
             gemini_sdk_check(definition)

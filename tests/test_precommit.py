@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from toolshape.cli import _parser, main
 from support import ROOT
+from toolshape.cli import _parser, main
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
 PRE_COMMIT = shutil.which("pre-commit")
 needs_pre_commit = pytest.mark.skipif(
-    PRE_COMMIT is None, reason="pre-commit is not installed (pip install pre-commit); the hooks were checked statically only"
+    PRE_COMMIT is None,
+    reason="pre-commit is not installed (pip install pre-commit); the hooks were checked statically only",
 )
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "toolshape tests",
@@ -56,11 +56,17 @@ def test_the_hooks_file_declares_a_generate_and_a_check_hook() -> None:
         for key in ("id", "name", "entry", "language"):  # what pre-commit requires of a hook
             assert isinstance(hook.get(key), str) and hook[key], f"{hook_id}: {key} missing"
         assert hook["entry"] == f"toolshape {command}"
-        assert hook["language"] == "python"  # pre-commit installs this repository into the hook's env
+        assert (
+            hook["language"] == "python"
+        )  # pre-commit installs this repository into the hook's env
         assert hook["pass_filenames"] is False  # the whole project, never a list of changed files
         files = re.compile(str(hook["files"]))
-        for path in ("contracts/get_weather.yaml", "contracts/billing/refund.yml", "generated/__init__.py",
-                     "generated/tests/test_get_weather.py"):
+        for path in (
+            "contracts/get_weather.yaml",
+            "contracts/billing/refund.yml",
+            "generated/__init__.py",
+            "generated/tests/test_get_weather.py",
+        ):
             assert files.search(path), f"{hook_id} does not run when {path} changes"
         for path in ("README.md", "src/contracts/x.yaml", "mygenerated/x.py", "tests/test_x.py"):
             assert not files.search(path), f"{hook_id} runs when {path} changes"
@@ -69,7 +75,9 @@ def test_the_hooks_file_declares_a_generate_and_a_check_hook() -> None:
 def test_the_hook_entries_are_commands_toolshape_has() -> None:
     import tomllib
 
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "scripts"
+    ]
     assert "toolshape" in scripts  # the executable the entries name, installed into the hook's env
     subcommands = next(a for a in _parser()._actions if a.dest == "command").choices
     for hook in hooks().values():
@@ -98,7 +106,12 @@ def readme_sample_config() -> dict:
 
 def git(*args: str, cwd: Path) -> str:
     result = subprocess.run(
-        ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=60, env={**os.environ, **GIT_IDENTITY}
+        ["git", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **GIT_IDENTITY},
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -124,7 +137,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A service's repository: one contract and its up-to-date output, committed."""
     root = tmp_path / "service"
     (root / "contracts").mkdir(parents=True)
-    shutil.copyfile(ROOT / "contracts" / "get_weather.yaml", root / "contracts" / "get_weather.yaml")
+    shutil.copyfile(
+        ROOT / "contracts" / "get_weather.yaml", root / "contracts" / "get_weather.yaml"
+    )
     (root / "README.md").write_text("a service\n", encoding="utf-8")
     monkeypatch.chdir(root)
     assert main(["generate", "--quiet"]) == 0
@@ -155,16 +170,24 @@ def test_try_repo_check_passes_then_fails_on_a_hand_edit(project: Path, tmp_path
     snapshot_of_the_working_tree(hooks_repo)
     home = tmp_path / "pre-commit-home"
 
-    result = pre_commit("try-repo", str(hooks_repo), "toolshape-check", "--all-files", cwd=project, home=home)
+    result = pre_commit(
+        "try-repo", str(hooks_repo), "toolshape-check", "--all-files", cwd=project, home=home
+    )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^toolshape check\.+Passed$", result.stdout, re.MULTILINE), result.stdout
 
     hand_edit(project)
-    result = pre_commit("try-repo", str(hooks_repo), "toolshape-check", "--all-files", cwd=project, home=home)
+    result = pre_commit(
+        "try-repo", str(hooks_repo), "toolshape-check", "--all-files", cwd=project, home=home
+    )
     assert result.returncode == 1, result.stdout[-4000:]
     assert re.search(r"^toolshape check\.+Failed$", result.stdout, re.MULTILINE)
     assert "generated/get_weather.py: hand-edited" in result.stdout
-    assert (project / "generated" / "get_weather.py").read_text(encoding="utf-8").endswith("# a hand edit\n")
+    assert (
+        (project / "generated" / "get_weather.py")
+        .read_text(encoding="utf-8")
+        .endswith("# a hand edit\n")
+    )
 
 
 @needs_pre_commit
@@ -182,14 +205,18 @@ def test_the_readme_sample_config_regenerates_and_checks(project: Path, tmp_path
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     ran = re.findall(r"^(toolshape \w+)\.+(\w+)$", result.stdout, re.MULTILINE)
     assert ran == [("toolshape generate", "Passed")], ran  # the check is for CI (manual stage)
-    result = pre_commit("run", "--hook-stage", "manual", "toolshape-check", "--all-files", cwd=project, home=home)
+    result = pre_commit(
+        "run", "--hook-stage", "manual", "toolshape-check", "--all-files", cwd=project, home=home
+    )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^toolshape check\.+Passed$", result.stdout, re.MULTILINE), result.stdout
 
     # A change outside contracts/ and generated/ does not run them.
     result = pre_commit("run", "--files", "README.md", cwd=project, home=home)
     assert result.returncode == 0
-    assert re.search(r"^toolshape generate\.+\(no files to check\)Skipped$", result.stdout, re.MULTILINE)
+    assert re.search(
+        r"^toolshape generate\.+\(no files to check\)Skipped$", result.stdout, re.MULTILINE
+    )
 
     # A hand edit: the generate hook puts the generated file back and stops the commit.
     hand_edit(project)
@@ -197,7 +224,13 @@ def test_the_readme_sample_config_regenerates_and_checks(project: Path, tmp_path
     assert result.returncode == 1
     assert "files were modified by this hook" in result.stdout
     assert "changed: generated/get_weather.py" in result.stdout
-    assert not (project / "generated" / "get_weather.py").read_text(encoding="utf-8").endswith("# a hand edit\n")
+    assert (
+        not (project / "generated" / "get_weather.py")
+        .read_text(encoding="utf-8")
+        .endswith("# a hand edit\n")
+    )
     git("add", "-A", cwd=project)
-    result = pre_commit("run", "--hook-stage", "manual", "toolshape-check", "--all-files", cwd=project, home=home)
+    result = pre_commit(
+        "run", "--hook-stage", "manual", "toolshape-check", "--all-files", cwd=project, home=home
+    )
     assert result.returncode == 0, result.stdout[-4000:]

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 from toolshape.codegen import cases
-from toolshape.contract import checker as contract, reference, source
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source
 from toolshape.project import pipeline
 
 HERE = Path(__file__).resolve().parent
@@ -28,19 +29,28 @@ DATA = os.environ.get(real_schemas.ENV_VAR)
 
 def _checked(parameters: dict[str, Any]) -> contract.Contract:
     text = json.dumps(
-        {"name": "real_regression", "description": "A regression from real schemas.", "parameters": parameters}
+        {
+            "name": "real_regression",
+            "description": "A regression from real schemas.",
+            "parameters": parameters,
+        }
     )
     return contract.check(source.load(text.encode(), "contracts/real_regression.yaml"))
 
 
-@pytest.mark.skipif(not DATA, reason=f"set {real_schemas.ENV_VAR} to JSONSchemaBench's data folder to run the sample")
+@pytest.mark.skipif(
+    not DATA,
+    reason=f"set {real_schemas.ENV_VAR} to JSONSchemaBench's data folder to run the sample",
+)
 def test_a_sample_of_real_schemas_generates_without_internal_errors() -> None:
     """Every sampled schema imports and generates, or is refused with a clean error; every
     labelled instance gets its label's verdict from the generated module."""
     chosen, _ = real_schemas.sample(Path(str(DATA)), 24)
     assert chosen, f"no object-root schema found under {DATA}"
     outcomes = [real_schemas.run_limited(item, 120.0) for item in chosen]
-    internal = [(o.name, o.reason, o.detail) for o in outcomes if o.stage in ("internal", "timeout")]
+    internal = [
+        (o.name, o.reason, o.detail) for o in outcomes if o.stage in ("internal", "timeout")
+    ]
     assert internal == []
     disagreements = [(o.name, d) for o in outcomes for d in o.disagreed]
     assert disagreements == []
@@ -55,19 +65,30 @@ _REF_HEAVY: dict[str, Any] = {
     "$defs": {
         "link": {
             "type": "object",
-            "properties": {"href": {"type": "string", "minLength": 1}, "rel": {"type": "string", "maxLength": 9}},
+            "properties": {
+                "href": {"type": "string", "minLength": 1},
+                "rel": {"type": "string", "maxLength": 9},
+            },
             "required": ["href"],
             "additionalProperties": False,
         },
-        "links": {"type": "array", "items": {"$ref": "#/$defs/link"}, "description": "Related links."},
+        "links": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/link"},
+            "description": "Related links.",
+        },
     },
-    "properties": {f"field_{i}": {"$ref": "#/$defs/links", "description": "Some links."} for i in range(12)},
+    "properties": {
+        f"field_{i}": {"$ref": "#/$defs/links", "description": "Some links."} for i in range(12)
+    },
     "required": ["field_0"],
     "additionalProperties": False,
 }
 
 
-def test_cases_below_a_bare_ref_or_an_item_are_evaluated_locally(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cases_below_a_bare_ref_or_an_item_are_evaluated_locally(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A case that changes one value below a bare $ref (or inside an array item) is not evaluated
     whole: evaluating each case whole made derivation quadratic in the contract's size (a 30 kB
     real schema took over a minute). The local errors must equal a whole evaluation."""
@@ -85,19 +106,25 @@ def test_cases_below_a_bare_ref_or_an_item_are_evaluated_locally(monkeypatch: py
     # The base, and the few cases that change a whole object or list: not one per case.
     assert len(whole) < len(derived) // 4, (len(whole), len(derived))
     for case in derived:
-        assert case.errors == frozenset(reference.evaluate(checked.parameters, case.data)), case.name
+        assert case.errors == frozenset(reference.evaluate(checked.parameters, case.data)), (
+            case.name
+        )
 
 
 def test_no_sensitive_schema_means_no_redaction_rows() -> None:
     """Without x-sensitive the redaction walks are skipped (they cost seconds on large contracts);
     with it they still run: the skip must not hide a sensitive value."""
-    plain = _checked({"type": "object", "properties": {"token": {"type": "string"}}, "required": ["token"]})
+    plain = _checked(
+        {"type": "object", "properties": {"token": {"type": "string"}}, "required": ["token"]}
+    )
     derived = cases.derive(plain).cases
     assert pipeline._sensitive_strings(plain, derived) == set()
     secret = _checked(
         {
             "type": "object",
-            "properties": {"token": {"type": "string", "x-sensitive": True, "enum": ["hunter2-secret"]}},
+            "properties": {
+                "token": {"type": "string", "x-sensitive": True, "enum": ["hunter2-secret"]}
+            },
             "required": ["token"],
         }
     )
@@ -106,13 +133,21 @@ def test_no_sensitive_schema_means_no_redaction_rows() -> None:
 
 def _nested(depth: int) -> dict[str, Any]:
     """Objects nested ``depth`` deep, each with optional keys for completion to fill in."""
-    schema: dict[str, Any] = {"type": "object", "properties": {"note": {"type": "string", "maxLength": 5}}}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"note": {"type": "string", "maxLength": 5}},
+    }
     for level in range(depth):
-        schema = {"type": "object", "properties": {f"n{level}": schema, "flag": {"type": "boolean"}}}
+        schema = {
+            "type": "object",
+            "properties": {f"n{level}": schema, "flag": {"type": "boolean"}},
+        }
     return schema
 
 
-def test_completing_the_base_checks_the_whole_root_once_per_object(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_completing_the_base_checks_the_whole_root_once_per_object(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Completion keeps a key only if the root stays accepted, so a root accepted at the start
     needs no whole check before each object's keys, only after them: checking it before too
     doubled the whole-root evaluations that made large recursive schemas take minutes."""

@@ -113,7 +113,9 @@ def test_witnesses_respect_length_bounds_and_intersections() -> None:
     search = strings([r"^[a-z]+$", r"\d|x"], min_length=3, max_length=3, count=2)
     assert search.found == ("aax", "abx")
     assert strings([r"^[a-z]+$"], excluded=[r"^[a-c]"], min_length=2).found == ("da",)
-    assert strings(["^a{2,5}$"], min_length=4, count=5) == strings(["^a{2,5}$"], min_length=4, count=5)
+    assert strings(["^a{2,5}$"], min_length=4, count=5) == strings(
+        ["^a{2,5}$"], min_length=4, count=5
+    )
     assert strings(["^a{2,5}$"], min_length=4, count=5).found == ("aaaa", "aaaaa")
 
 
@@ -142,7 +144,9 @@ def test_leading_lookaheads_are_searched_exactly() -> None:
     assert search.found == ("aaaaaa0A",) and search.complete
     assert strings([r"^(?!a)[a-z]$"], count=30).found == tuple("bcdefghijklmnopqrstuvwxyz")
     # excluding ^(?!admin$)[a-z]+$ leaves exactly the reserved word
-    assert strings(["^[a-z]+$"], excluded=[r"^(?!admin$)[a-z]+$"], count=3) == Search(("admin",), True)
+    assert strings(["^[a-z]+$"], excluded=[r"^(?!admin$)[a-z]+$"], count=3) == Search(
+        ("admin",), True
+    )
 
 
 @pytest.mark.parametrize(
@@ -163,7 +167,9 @@ def test_near_misses_are_one_edit_from_a_match(pattern: str, expected: tuple[str
 def test_near_misses_keep_the_length_bounds() -> None:
     search = near_misses(r"^C[0-9]{6}$", min_length=7, max_length=7, count=3)
     assert search.found == ("a000000", "0000000", "A000000")
-    assert near_misses("a*", count=2) == Search((), True)  # every string holds a (possibly empty) match
+    assert near_misses("a*", count=2) == Search(
+        (), True
+    )  # every string holds a (possibly empty) match
 
 
 def test_a_near_miss_of_a_reserved_word_pattern_is_the_reserved_word() -> None:

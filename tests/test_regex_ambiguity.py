@@ -18,10 +18,18 @@ from toolshape.regex.ambiguity import analyse
         ("^(a+)+$", 100, "can backtrack catastrophically: '(a+)+'"),
         # bounded inner repeats and polynomial patterns used to pass
         ("^(a{1,30})+$", None, "can backtrack catastrophically: '(a{1,30})+'"),
-        ("^a*a*a*a*a*a*b", 400, "about n^6 steps, and maxLength 400 is too long for it; add a maxLength of at most 13"),
+        (
+            "^a*a*a*a*a*a*b",
+            400,
+            "about n^6 steps, and maxLength 400 is too long for it; add a maxLength of at most 13",
+        ),
         # the generator hung deriving cases for this one
         ("^(a+)+b", 60, "can backtrack catastrophically: '(a+)+'"),
-        ("[a-z]+$", None, "the search retrying at every start (the pattern does not begin with '^') and '[a-z]+'"),
+        (
+            "[a-z]+$",
+            None,
+            "the search retrying at every start (the pattern does not begin with '^') and '[a-z]+'",
+        ),
     ],
 )
 def test_issue_cases_are_refused_with_the_sub_pattern_named(
@@ -176,7 +184,9 @@ def test_real_world_unambiguous_patterns_pass_without_max_length(pattern: str) -
         (r"^[a-z0-9]+[a-z0-9-]*[a-z0-9]+$", 170),  # degree 2: up to 170
     ],
 )
-def test_polynomial_patterns_pass_with_a_short_enough_max_length(pattern: str, max_length: int) -> None:
+def test_polynomial_patterns_pass_with_a_short_enough_max_length(
+    pattern: str, max_length: int
+) -> None:
     assert backtracking_problem(pattern, max_length) is None
     assert backtracking_problem(pattern, None) is not None
 
@@ -212,7 +222,9 @@ def test_the_lint_never_raises(pattern: str, max_length: int | None) -> None:
     assert problem is None or pattern in problem or repr(pattern) in problem
 
 
-@pytest.mark.parametrize("pattern", [r"^(a|a){50}$", r"^(\w{1,1000}\s?){1,1000}$", r"^([a-z0-9]{1,1000}[-.]?){1,50}$"])
+@pytest.mark.parametrize(
+    "pattern", [r"^(a|a){50}$", r"^(\w{1,1000}\s?){1,1000}$", r"^([a-z0-9]{1,1000}[-.]?){1,50}$"]
+)
 def test_long_bounded_repeats_count_as_loops(pattern: str) -> None:
     # 2^50 ways to match '(a|a){50}': a bounded repeat this long is as bad as a loop
     assert analyse(pattern).exponential is not None

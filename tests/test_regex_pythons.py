@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 import yaml
+from support import ROOT
 from test_regex_ambiguity import CODEQL_EXPONENTIAL, CODEQL_NOT_EXPONENTIAL, SAFE
 from toolshape.regex import PatternError, translate
-from support import ROOT
-
 
 TRICKY = [
     r"^(?<year>\d{4})-(?<month>\d{2})-\k<month>$",
@@ -112,7 +111,12 @@ def test_translations_compile_alike_on_every_supported_python(minor: int) -> Non
     entries = corpus()
     payload = json.dumps([[source, SAMPLES] for source, _ in entries])
     result = subprocess.run(
-        [python, "-c", SCRIPT], input=payload, capture_output=True, text=True, timeout=120, check=False
+        [python, "-c", SCRIPT],
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     verdicts = dict(json.loads(result.stdout))

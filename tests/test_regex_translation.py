@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from toolshape.regex import PatternError, backtracking_problem
-from toolshape.regex import translate
+from toolshape.regex import PatternError, backtracking_problem, translate
 
 
 @pytest.mark.parametrize(

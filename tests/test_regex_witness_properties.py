@@ -19,7 +19,9 @@ MAX_BRUTE = 4
 
 def brute(min_length: int, max_length: int) -> list[str]:
     return [
-        "".join(chars) for n in range(min_length, max_length + 1) for chars in itertools.product(ALPHABET, repeat=n)
+        "".join(chars)
+        for n in range(min_length, max_length + 1)
+        for chars in itertools.product(ALPHABET, repeat=n)
     ]
 
 
@@ -32,7 +34,12 @@ SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[Heal
 
 
 @SETTINGS
-@given(st.lists(patterns(), min_size=1, max_size=2), st.lists(patterns(), max_size=1), bounds, st.integers(1, 4))
+@given(
+    st.lists(patterns(), min_size=1, max_size=2),
+    st.lists(patterns(), max_size=1),
+    bounds,
+    st.integers(1, 4),
+)
 def test_strings_are_confirmed_and_complete_means_all(
     positive: list[str], excluded: list[str], bound: tuple[int, int], count: int
 ) -> None:
@@ -48,14 +55,17 @@ def test_strings_are_confirmed_and_complete_means_all(
         everything = {
             text
             for text in brute(low, high)
-            if all(accepts(p, text) for p in positive) and not any(accepts(p, text) for p in excluded)
+            if all(accepts(p, text) for p in positive)
+            and not any(accepts(p, text) for p in excluded)
         }
         assert everything <= set(search.found)
 
 
 @SETTINGS
 @given(patterns(), bounds, st.integers(1, 3))
-def test_near_misses_miss_and_complete_means_all(pattern: str, bound: tuple[int, int], count: int) -> None:
+def test_near_misses_miss_and_complete_means_all(
+    pattern: str, bound: tuple[int, int], count: int
+) -> None:
     low, high = bound
     search = near_misses(pattern, min_length=low, max_length=high, count=count)
     assert len(set(search.found)) == len(search.found) <= count

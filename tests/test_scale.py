@@ -14,13 +14,12 @@ import random
 from pathlib import Path
 
 import pytest
-
-from toolshape.contract import source
-from toolshape.project import pipeline, folder as project
-from toolshape.contract.errors import ContractError, UsageError
-
-import synth  # noqa: E402
+import synth
 from support import ENV
+from toolshape.contract import source
+from toolshape.contract.errors import ContractError, UsageError
+from toolshape.project import folder as project
+from toolshape.project import pipeline
 
 
 def _write_synthetic(folder: Path, count: int) -> None:
@@ -45,7 +44,9 @@ def _problems(folder: Path) -> list[str]:
     return [str(p) for p in caught.value.problems]
 
 
-def test_workers_generate_what_one_process_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_generate_what_one_process_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _write_synthetic(tmp_path / "contracts", 4)
     monkeypatch.setattr(project, "POOL_THRESHOLD", 10**9)
     alone = project.plan(tmp_path / "contracts", ENV)
@@ -68,7 +69,9 @@ def test_workers_report_what_one_process_does_in_the_same_order(
     folder = tmp_path / "contracts"
     _write_synthetic(folder, 4)
     (folder / "group_0" / "a_broken.yaml").write_text(BROKEN, encoding="utf-8")
-    (folder / "group_1" / "z_broken.yaml").write_text(BROKEN.replace("broken", "other"), encoding="utf-8")
+    (folder / "group_1" / "z_broken.yaml").write_text(
+        BROKEN.replace("broken", "other"), encoding="utf-8"
+    )
     # the same tool name twice: reported at the second file's name line
     twin = (folder / "group_0" / "tool_0.yaml").read_text(encoding="utf-8")
     (folder / "group_1" / "twin.yaml").write_text(twin, encoding="utf-8")
@@ -80,7 +83,9 @@ def test_workers_report_what_one_process_does_in_the_same_order(
     assert pooled == alone
     assert len(alone) == 3
     assert alone[0].startswith(str(folder / "group_0" / "a_broken.yaml") + ":6:")
-    assert "tool name 'tool_0000' is already used by" in alone[1]  # group_1/twin.yaml, before z_broken.yaml
+    assert (
+        "tool name 'tool_0000' is already used by" in alone[1]
+    )  # group_1/twin.yaml, before z_broken.yaml
 
 
 def test_an_unchanged_folder_is_planned_without_loading_a_contract(
@@ -105,13 +110,21 @@ def test_a_hand_edited_module_is_generated_again(tmp_path: Path) -> None:
     _write_synthetic(folder, 1)
     project.write(project.plan(folder, ENV), out)
     module = out / "group_0" / "tool_0.py"
-    module.write_text(module.read_text(encoding="utf-8").replace("TOOL_NAME = ", "TOOL_NAME  = "), encoding="utf-8")
+    module.write_text(
+        module.read_text(encoding="utf-8").replace("TOOL_NAME = ", "TOOL_NAME  = "),
+        encoding="utf-8",
+    )
     findings = project.check(project.plan(folder, ENV, reuse_from=out), out)
     assert [(str(f.path), f.kind) for f in findings] == [("group_0/tool_0.py", "hand-edited")]
 
 
-@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="the patch reaches forked workers only")
-def test_a_bug_in_a_worker_reaches_the_caller(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(),
+    reason="the patch reaches forked workers only",
+)
+def test_a_bug_in_a_worker_reaches_the_caller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An exception other than a contract error is a toolshape bug: it is raised, not reported as a problem."""
     _write_synthetic(tmp_path / "contracts", 3)
 
@@ -139,4 +152,3 @@ def test_toolshape_jobs_sets_the_number_of_workers(monkeypatch: pytest.MonkeyPat
         monkeypatch.setenv("TOOLSHAPE_JOBS", wrong)
         with pytest.raises(UsageError, match="TOOLSHAPE_JOBS"):
             project._usable_cpus()
-

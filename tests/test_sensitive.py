@@ -23,11 +23,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
-from toolshape.codegen import model, render
-from toolshape.contract import checker as contract, redaction, source
-from toolshape.project import pipeline
-from toolshape.contract.errors import ContractError
 from support import ENV
+from toolshape.codegen import model, render
+from toolshape.contract import checker as contract
+from toolshape.contract import redaction, source
+from toolshape.contract.errors import ContractError
+from toolshape.project import pipeline
 
 EXAMPLES = int(os.environ.get("TOOLSHAPE_SENSITIVE_EXAMPLES", "60"))
 KEYS = ["a", "b", "pan", "card"]
@@ -47,7 +48,12 @@ def build_module(parameters: Any) -> Any:
 
 def shown(result: Any) -> str:
     """Everything a result lets out."""
-    texts = [result.feedback(), repr(result), repr(result.errors), json.dumps(result.log_record(), ensure_ascii=False)]
+    texts = [
+        result.feedback(),
+        repr(result),
+        repr(result.errors),
+        json.dumps(result.log_record(), ensure_ascii=False),
+    ]
     return "\n".join(texts + [error.message for error in result.errors])
 
 
@@ -110,7 +116,9 @@ def _array(items: Any, prefix: list) -> dict:
 
 
 def _maybe_sensitive(schemas: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    return st.tuples(schemas, st.integers(0, 5)).map(lambda p: {**p[0], "x-sensitive": True} if p[1] == 0 else p[0])
+    return st.tuples(schemas, st.integers(0, 5)).map(
+        lambda p: {**p[0], "x-sensitive": True} if p[1] == 0 else p[0]
+    )
 
 
 def _renumber(schema: Any, counter: list[int]) -> Any:
@@ -123,7 +131,9 @@ def _renumber(schema: Any, counter: list[int]) -> Any:
     for key, value in schema.items():
         if key in ("enum", "const"):
             counter[0] += 1
-            copy[key] = [f"zq{counter[0]}x", f"zq{counter[0]}y"] if key == "enum" else f"zq{counter[0]}c"
+            copy[key] = (
+                [f"zq{counter[0]}x", f"zq{counter[0]}y"] if key == "enum" else f"zq{counter[0]}c"
+            )
         elif key in ("properties", "patternProperties", "$defs"):
             copy[key] = {k: _renumber(v, counter) for k, v in value.items()}
         else:
@@ -191,7 +201,10 @@ class _Instances:
         if schema.get("type") == "array":
             count = rng.randint(0, 3)
             prefix = schema.get("prefixItems", [])
-            return [self.of(prefix[i] if i < len(prefix) else schema.get("items"), depth + 1) for i in range(count)]
+            return [
+                self.of(prefix[i] if i < len(prefix) else schema.get("items"), depth + 1)
+                for i in range(count)
+            ]
         return self.scalar()
 
 
@@ -238,7 +251,9 @@ def _logged_as_sent(value: Any, logged: Any, pointer: str, hidden: redaction.Pla
         for index, item in enumerate(value):
             _logged_as_sent(item, logged[index], f"{pointer}/{index}", hidden)
     else:
-        assert logged == value, f"{pointer} is not x-sensitive, yet logged as {logged!r}, not {value!r}"
+        assert logged == value, (
+            f"{pointer} is not x-sensitive, yet logged as {logged!r}, not {value!r}"
+        )
 
 
 _BUILT: dict[str, Any] = {}
@@ -257,7 +272,10 @@ _BUILT: dict[str, Any] = {}
     parameters={
         "type": "object",
         "properties": {"a": {"$ref": "#/$defs/d0"}},
-        "$defs": {"d0": {"type": "string", "enum": ["zq1x", "zq1y"]}, "d1": {"$ref": "#/$defs/d0", "x-sensitive": True}},
+        "$defs": {
+            "d0": {"type": "string", "enum": ["zq1x", "zq1y"]},
+            "d1": {"$ref": "#/$defs/d0", "x-sensitive": True},
+        },
     },
     seed=0,
 )
@@ -279,7 +297,11 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
         if not isinstance(data, dict):
             continue
         hidden = redaction.places(parameters, data)
-        secrets = [s for pointer in hidden.redacted + hidden.undeclared for s in _strings(_at(data, pointer))]
+        secrets = [
+            s
+            for pointer in hidden.redacted + hidden.undeclared
+            for s in _strings(_at(data, pointer))
+        ]
         public = _strings(_without(data, "", set(hidden.redacted + hidden.undeclared)))
         secrets = [s for s in secrets if s not in public]  # the same string sent in the open too
         # ... or written in the open by the contract (an allowed value of a schema that is not sensitive)
@@ -290,8 +312,12 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
             assert secret not in everything, f"{secret!r} shows for {data}"
         words = said(result)
         for value in allowed:
-            assert value not in words, f"the allowed value {value!r} of a sensitive schema shows for {data}"
-        for error in result.errors:  # an error about a secret names no allowed value, whichever schema made it
+            assert value not in words, (
+                f"the allowed value {value!r} of a sensitive schema shows for {data}"
+            )
+        for error in (
+            result.errors
+        ):  # an error about a secret names no allowed value, whichever schema made it
             if any(error.path == p or error.path.startswith(p + "/") for p in hidden.redacted):
                 assert re.search(r"zq[0-9]+[xyc]", error.message) is None, error
         _logged_as_sent(data, result.log_record()["arguments"], "", hidden)
@@ -306,14 +332,22 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
     ("parameters", "instance", "redacted", "undeclared"),
     [
         pytest.param(
-            {"type": "object", "properties": {"password": {"$ref": "#/$defs/secret"}, "user": {}}, **SECRET_DEF},
+            {
+                "type": "object",
+                "properties": {"password": {"$ref": "#/$defs/secret"}, "user": {}},
+                **SECRET_DEF,
+            },
             {"password": "x", "user": "y", "PASSWORD": "z"},
             ["/password"],
             ["/PASSWORD"],
             id="$ref, and a misspelt key beside it",
         ),
         pytest.param(
-            {"type": "object", "patternProperties": {"^tok_": {"x-sensitive": True}}, "additionalProperties": {}},
+            {
+                "type": "object",
+                "patternProperties": {"^tok_": {"x-sensitive": True}},
+                "additionalProperties": {},
+            },
             {"tok_a": "x", "label": "y"},
             ["/tok_a"],
             [],
@@ -323,7 +357,12 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
             {
                 "type": "object",
                 "properties": {"login": {"$ref": "#/$defs/login"}},
-                "$defs": {"login": {"type": "object", "properties": {"password": {"x-sensitive": True}, "user": {}}}},
+                "$defs": {
+                    "login": {
+                        "type": "object",
+                        "properties": {"password": {"x-sensitive": True}, "user": {}},
+                    }
+                },
             },
             {"login": {"password": "x", "user": "y", "pass_word": "z"}, "password": "open"},
             ["/login/password"],
@@ -344,7 +383,10 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
                 "$defs": {
                     "node": {
                         "type": "object",
-                        "properties": {"pin": {"x-sensitive": True}, "kids": {"items": {"$ref": "#/$defs/node"}}},
+                        "properties": {
+                            "pin": {"x-sensitive": True},
+                            "kids": {"items": {"$ref": "#/$defs/node"}},
+                        },
                     }
                 },
             },
@@ -356,7 +398,9 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
         pytest.param(
             {
                 "type": "object",
-                "properties": {"r": {"anyOf": [{"type": "integer"}, {"type": "string", "x-sensitive": True}]}},
+                "properties": {
+                    "r": {"anyOf": [{"type": "integer"}, {"type": "string", "x-sensitive": True}]}
+                },
             },
             {"r": 5},
             ["/r"],
@@ -364,7 +408,10 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
             id="any branch counts, whichever matched",
         ),
         pytest.param(
-            {"type": "object", "properties": {"t": {"prefixItems": [{}, {"x-sensitive": True}], "items": {}}}},
+            {
+                "type": "object",
+                "properties": {"t": {"prefixItems": [{}, {"x-sensitive": True}], "items": {}}},
+            },
             {"t": ["a", "b", "c"]},
             ["/t/1"],
             [],
@@ -379,7 +426,9 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
         ),
     ],
 )
-def test_the_reference_view(parameters: Any, instance: Any, redacted: list[str], undeclared: list[str]) -> None:
+def test_the_reference_view(
+    parameters: Any, instance: Any, redacted: list[str], undeclared: list[str]
+) -> None:
     found = redaction.places(parameters, instance)
     assert sorted(found.redacted) == sorted(redacted)
     assert sorted(found.undeclared) == sorted(undeclared)
@@ -390,18 +439,35 @@ def test_the_reference_view(parameters: Any, instance: Any, redacted: list[str],
 
 SECRET_PLACES = {
     "through $ref": (
-        {"type": "object", "properties": {"password": {"$ref": "#/$defs/secret"}, "user": {}}, **SECRET_DEF},
+        {
+            "type": "object",
+            "properties": {"password": {"$ref": "#/$defs/secret"}, "user": {}},
+            **SECRET_DEF,
+        },
         {"password": "hunter2-ref", "user": "open-value"},
     ),
     "under patternProperties": (
-        {"type": "object", "properties": {"tokens": {"patternProperties": {"^tok_": {"x-sensitive": True}}}}},
+        {
+            "type": "object",
+            "properties": {"tokens": {"patternProperties": {"^tok_": {"x-sensitive": True}}}},
+        },
         {"tokens": {"tok_a": "hunter2-pattern", "label": "open-value"}},
     ),
     "inside a $defs object used below the root": (
         {
             "type": "object",
-            "properties": {"user": {"type": "object", "properties": {"login": {"$ref": "#/$defs/login"}, "name": {}}}},
-            "$defs": {"login": {"type": "object", "properties": {"password": {"type": "string", "x-sensitive": True}}}},
+            "properties": {
+                "user": {
+                    "type": "object",
+                    "properties": {"login": {"$ref": "#/$defs/login"}, "name": {}},
+                }
+            },
+            "$defs": {
+                "login": {
+                    "type": "object",
+                    "properties": {"password": {"type": "string", "x-sensitive": True}},
+                }
+            },
         },
         {"user": {"login": {"password": "hunter2-defs"}, "name": "open-value"}},
     ),
@@ -435,7 +501,11 @@ def test_a_sensitive_enum_or_const_is_never_named() -> None:
         }
     )
     result = module.validate({"tier": "PLATINUM", "code": "launch", "plan": "PRO"})
-    assert {(e.path, e.code) for e in result.errors} == {("/tier", "enum"), ("/code", "const"), ("/plan", "enum")}
+    assert {(e.path, e.code) for e in result.errors} == {
+        ("/tier", "enum"),
+        ("/code", "const"),
+        ("/plan", "enum"),
+    }
     words = shown(result)
     for secret in ("gold", "platinum", "PLATINUM", "launch-code-42"):
         assert secret not in words
@@ -449,7 +519,10 @@ def test_only_sensitive_values_are_replaced_and_the_guard_applies_at_every_depth
             "properties": {
                 "amount": {"type": "number"},
                 "pan": {"type": "string", "x-sensitive": True},
-                "card": {"type": "object", "properties": {"pan": {"type": "string", "x-sensitive": True}, "name": {}}},
+                "card": {
+                    "type": "object",
+                    "properties": {"pan": {"type": "string", "x-sensitive": True}, "name": {}},
+                },
             },
         }
     )
@@ -485,7 +558,9 @@ def test_an_enum_beside_a_sensitive_schema_on_the_same_value_is_never_named() ->
                 {"properties": {"tier": {"x-sensitive": True}}},
                 {"properties": {"tier": {"type": "string", "enum": ["gold", "platinum"]}}},
             ],
-            "properties": {"code": {"allOf": [{"$ref": "#/$defs/secret"}, {"const": "launch-code-42"}]}},
+            "properties": {
+                "code": {"allOf": [{"$ref": "#/$defs/secret"}, {"const": "launch-code-42"}]}
+            },
             **SECRET_DEF,
         }
     )

@@ -34,7 +34,9 @@ def compared(template: str, variable: str) -> set[str]:
     return set(re.findall(rf"\b{re.escape(variable)} == \"([a-z_]+)\"", text))
 
 
-@pytest.mark.parametrize(("kind", "template", "variable", "by_else"), BRANCHES, ids=[b[2] for b in BRANCHES])
+@pytest.mark.parametrize(
+    ("kind", "template", "variable", "by_else"), BRANCHES, ids=[b[2] for b in BRANCHES]
+)
 def test_every_value_has_a_branch_and_every_branch_a_value(
     kind: object, template: str, variable: str, by_else: set[str]
 ) -> None:
@@ -53,4 +55,6 @@ def test_the_check_tests_the_model_makes_are_all_listed() -> None:
     made = set(re.findall(r'\bCheck\(\s*"([a-z_]+)"', source)) | set(
         re.findall(r'\("([a-z_]+)", "(?:at|greater|less)', source)
     )
-    assert made and made <= set(typing.get_args(model.CheckTest)), sorted(made - set(typing.get_args(model.CheckTest)))
+    assert made and made <= set(typing.get_args(model.CheckTest)), sorted(
+        made - set(typing.get_args(model.CheckTest))
+    )

@@ -24,11 +24,12 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from toolshape.codegen import model, render
-from toolshape.contract import checker as contract, reference, source, unfolding
-from toolshape.project import pipeline
-from toolshape.contract.errors import ContractError
 from support import ENV
+from toolshape.codegen import model, render
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source, unfolding
+from toolshape.contract.errors import ContractError
+from toolshape.project import pipeline
 
 
 def raw_contract(parameters: dict[str, Any], name: str = "t") -> bytes:
@@ -71,7 +72,10 @@ CYCLES = {
         "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
         "properties": {"x": {"$ref": "#/$defs/a"}},
     },
-    "a property that is a $ref to itself": {"type": "object", "properties": {"x": {"$ref": "#/properties/x"}}},
+    "a property that is a $ref to itself": {
+        "type": "object",
+        "properties": {"x": {"$ref": "#/properties/x"}},
+    },
     "through allOf": {
         "type": "object",
         "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}},
@@ -98,7 +102,10 @@ CYCLES = {
         "properties": {"x": {"$ref": "#/$defs/a"}},
     },
     "through dependentSchemas": {"type": "object", "dependentSchemas": {"k": {"$ref": "#"}}},
-    "behind a type": {"type": "object", "properties": {"x": {"type": "string", "$ref": "#/properties/x"}}},
+    "behind a type": {
+        "type": "object",
+        "properties": {"x": {"type": "string", "$ref": "#/properties/x"}},
+    },
     "the root through allOf": {"type": "object", "allOf": [{"$ref": "#"}]},
 }
 
@@ -110,7 +117,8 @@ def test_a_cycle_that_never_descends_is_a_contract_error(label: str) -> None:
         pipeline.generate(raw_contract(CYCLES[label]), "t.json", PurePosixPath("t.yaml"), ENV)
     text = str(caught.value)
     assert (
-        text.startswith("t.json:1:") and ": error: this $ref makes a cycle that never moves to a child value (" in text
+        text.startswith("t.json:1:")
+        and ": error: this $ref makes a cycle that never moves to a child value (" in text
     )
     assert "recurse forever" in text
 
@@ -152,14 +160,18 @@ def test_recursion_that_descends_stays_allowed() -> None:
         deep = {"value": 1, "left": deep, "children": [{"value": 2}]}
     assert module.validate({"tree": deep}).ok
     deep["right"] = {"value": "x"}
-    assert [(e.path, e.code) for e in module.validate({"tree": deep}).errors] == [("/tree/right/value", "type")]
+    assert [(e.path, e.code) for e in module.validate({"tree": deep}).errors] == [
+        ("/tree/right/value", "type")
+    ]
     assert reference.evaluate(TREE, {"tree": deep}) == {("/tree/right/value", "type")}
 
 
 # -- fan-out -------------------------------------------------------------------------------
 
 
-def fan_out(levels: int, second: Callable[[str], dict[str, Any]] = lambda ref: {"$ref": ref}) -> dict[str, Any]:
+def fan_out(
+    levels: int, second: Callable[[str], dict[str, Any]] = lambda ref: {"$ref": ref}
+) -> dict[str, Any]:
     """d_i applies d_(i-1) twice to the same value: 2^levels applications when unfolded."""
     defs: dict[str, Any] = {"d0": {"type": "integer", "minimum": 0}}
     for i in range(1, levels + 1):
@@ -179,10 +191,14 @@ def test_the_validator_calls_a_repeated_ref_once_per_level() -> None:
     module = module_of(fan_out(16), "fan16")
     assert calls_into(module, lambda: module.validate({"x": 3})) <= 3 * 16
     result = module.validate({"x": -1})
-    assert [(e.path, e.code) for e in result.errors] == [("/x", "minimum")]  # once, not 65,536 times
+    assert [(e.path, e.code) for e in result.errors] == [
+        ("/x", "minimum")
+    ]  # once, not 65,536 times
 
 
-def test_the_reference_evaluator_evaluates_a_repeated_ref_once_per_level(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_reference_evaluator_evaluates_a_repeated_ref_once_per_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     count = 0
     checks = reference._checks
 
@@ -210,7 +226,9 @@ def test_a_25_level_fan_out_generates() -> None:
         print(module.validate({{"x": 7}}).ok, module.validate({{"x": -7}}).ok)
         """)
     try:
-        done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("generating the 25-level fan-out did not finish within 300 s (killed)")
     assert done.returncode == 0, done.stderr[-2000:]
@@ -264,11 +282,15 @@ def test_equal_allof_entries_report_one_error() -> None:
         "$defs": {"small": {"type": "integer", "maximum": 3}},
         "properties": {"x": {"allOf": [{"$ref": "#/$defs/small"}, {"$ref": "#/$defs/small"}]}},
     }
-    assert [(e.path, e.code) for e in module_of(parameters).validate({"x": 9}).errors] == [("/x", "maximum")]
+    assert [(e.path, e.code) for e in module_of(parameters).validate({"x": 9}).errors] == [
+        ("/x", "maximum")
+    ]
 
 
 def test_distinct_entries_keeps_true_and_1_apart() -> None:
-    assert unfolding.distinct_entries([{"const": 1}, {"const": True}, {"const": 1}, {"const": 1.0}]) == [0, 1, 3]
+    assert unfolding.distinct_entries(
+        [{"const": 1}, {"const": True}, {"const": 1}, {"const": 1.0}]
+    ) == [0, 1, 3]
 
 
 # -- 5,000 properties ------------------------------------------------------------------------
@@ -318,29 +340,47 @@ def test_a_module_for_5000_properties_is_generated() -> None:
     assert module.validate(value).ok
     del value["p4321"]
     value["p7"] = 7
-    assert [(e.path, e.code) for e in module.validate(value).errors] == [("/p7", "type"), ("/p4321", "required")]
+    assert [(e.path, e.code) for e in module.validate(value).errors] == [
+        ("/p7", "type"),
+        ("/p4321", "required"),
+    ]
 
 
 # -- recursion whose work doubles with each level of the value -----------------------------------
 
 EXPR_PARTS = {
     "add": {
-        "properties": {"op": {"const": "add"}, "left": {"$ref": "#/$defs/expr"}, "right": {"$ref": "#/$defs/expr"}}
+        "properties": {
+            "op": {"const": "add"},
+            "left": {"$ref": "#/$defs/expr"},
+            "right": {"$ref": "#/$defs/expr"},
+        }
     },
     "mul": {
-        "properties": {"op": {"const": "mul"}, "left": {"$ref": "#/$defs/expr"}, "right": {"$ref": "#/$defs/expr"}}
+        "properties": {
+            "op": {"const": "mul"},
+            "left": {"$ref": "#/$defs/expr"},
+            "right": {"$ref": "#/$defs/expr"},
+        }
     },
 }
 
 
 def recursive(definition: dict[str, Any], **more: Any) -> dict[str, Any]:
-    return {"type": "object", "$defs": {"n": definition, **more}, "properties": {"x": {"$ref": "#/$defs/n"}}}
+    return {
+        "type": "object",
+        "$defs": {"n": definition, **more},
+        "properties": {"x": {"$ref": "#/$defs/n"}},
+    }
 
 
 DOUBLING = {
     "allOf of two near copies that descend": {
         "type": "object",
-        "allOf": [{"properties": {"a": {"$ref": "#"}}}, {"properties": {"a": {"$ref": "#"}}, "title": "t"}],
+        "allOf": [
+            {"properties": {"a": {"$ref": "#"}}},
+            {"properties": {"a": {"$ref": "#"}}, "title": "t"},
+        ],
     },
     "items and contains": recursive(
         {"type": "array", "items": {"$ref": "#/$defs/n"}, "contains": {"$ref": "#/$defs/n"}}
@@ -354,7 +394,10 @@ DOUBLING = {
     ),
     "oneOf of alternatives that share a recursive key": {
         "type": "object",
-        "$defs": {"expr": {"oneOf": [{"$ref": "#/$defs/add"}, {"$ref": "#/$defs/mul"}]}, **EXPR_PARTS},
+        "$defs": {
+            "expr": {"oneOf": [{"$ref": "#/$defs/add"}, {"$ref": "#/$defs/mul"}]},
+            **EXPR_PARTS,
+        },
         "properties": {"e": {"$ref": "#/$defs/expr"}},
     },
 }
@@ -371,7 +414,11 @@ NOT_DOUBLING = {
         }
     ),
     "properties and additionalProperties of one schema": recursive(
-        {"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}, "additionalProperties": {"$ref": "#/$defs/n"}}
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/n"}},
+            "additionalProperties": {"$ref": "#/$defs/n"},
+        }
     ),
     "a pattern that matches no property": recursive(
         {
@@ -411,9 +458,15 @@ def test_doubling_recursion_really_doubles_in_the_validator() -> None:
     """What the check prevents: built without it, the validator's calls double with each level."""
     parameters = DOUBLING["oneOf of alternatives that share a recursive key"]
     built = model.build(
-        contract.Contract("t", "d", parameters, [], source.load(raw_contract(parameters), "t.json")), "expr", "0" * 64
+        contract.Contract(
+            "t", "d", parameters, [], source.load(raw_contract(parameters), "t.json")
+        ),
+        "expr",
+        "0" * 64,
     )
-    module = pipeline.load_module(render.render(ENV, "module.py.j2", "expr.py", model=built), "expr")
+    module = pipeline.load_module(
+        render.render(ENV, "module.py.j2", "expr.py", model=built), "expr"
+    )
 
     def nested(levels: int) -> dict[str, Any]:
         value: dict[str, Any] = {"op": "add"}
@@ -459,7 +512,10 @@ def test_a_long_chain_of_refs_is_refused() -> None:
     with pytest.raises(ContractError) as caught:
         checked(chain(3000))
     [problem] = caught.value.problems
-    assert f"starts a chain of more than {unfolding.MAX_CHAIN} schemas applied to the same value" in problem.message
+    assert (
+        f"starts a chain of more than {unfolding.MAX_CHAIN} schemas applied to the same value"
+        in problem.message
+    )
     module = module_of(chain(unfolding.MAX_CHAIN - 2), "chain")
     assert module.validate({"x": "s"}).ok and not module.validate({"x": 1}).ok
 
@@ -469,21 +525,28 @@ def test_a_long_ring_of_refs_that_descends_is_built_without_deep_recursion() -> 
     one after another past MAX_NESTED_REFS (building each inside the last raised RecursionError)."""
     links = 600
     defs = {
-        f"c{i}": {"type": "object", "properties": {"a": {"$ref": f"#/$defs/c{(i + 1) % links}"}}} for i in range(links)
+        f"c{i}": {"type": "object", "properties": {"a": {"$ref": f"#/$defs/c{(i + 1) % links}"}}}
+        for i in range(links)
     }
     parameters = {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/c0"}}}
     module = module_of(parameters, "ring")
     value: dict[str, Any] = {"a": 1}
     for _ in range(20):
         value = {"a": value}
-    assert [(e.path, e.code) for e in module.validate({"x": value}).errors] == [("/x" + "/a" * 21, "type")]
+    assert [(e.path, e.code) for e in module.validate({"x": value}).errors] == [
+        ("/x" + "/a" * 21, "type")
+    ]
 
 
 def test_the_whole_unfolding_is_bounded() -> None:
     """30 properties that each apply a definition of about 8,000 applications: under the bound
     for one value, 245,701 for the whole instance."""
     defs = fan_out(11, NEAR_COPIES["allOf of a $ref and an annotated copy"])["$defs"]
-    parameters = {"type": "object", "$defs": defs, "properties": {f"p{i}": {"$ref": "#/$defs/d11"} for i in range(30)}}
+    parameters = {
+        "type": "object",
+        "$defs": defs,
+        "properties": {f"p{i}": {"$ref": "#/$defs/d11"} for i in range(30)},
+    }
     with pytest.raises(ContractError) as caught:
         checked(parameters)
     [problem] = caught.value.problems

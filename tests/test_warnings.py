@@ -18,10 +18,12 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 from toolshape import cli
-from toolshape.contract import checker as contract, reference, source
-from toolshape.project import pipeline, folder as project
 from toolshape.cli import main
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source
 from toolshape.contract.errors import Problem
+from toolshape.project import folder as project
+from toolshape.project import pipeline
 
 CORPUS = Path(__file__).resolve().parent / "warning_contracts"
 FILES = sorted(CORPUS.glob("*.yaml"))
@@ -29,7 +31,10 @@ WARN = re.compile(r"^# warn: (\d+):(\d+): (.+)$", re.MULTILINE)
 
 
 def expected(path: Path) -> list[tuple[int, int, str]]:
-    found = [(int(line), int(col), text) for line, col, text in WARN.findall(path.read_text(encoding="utf-8"))]
+    found = [
+        (int(line), int(col), text)
+        for line, col, text in WARN.findall(path.read_text(encoding="utf-8"))
+    ]
     assert found, f"{path.name} has no '# warn: LINE:COL: message' line"
     return found
 
@@ -49,19 +54,27 @@ def assert_warned(err: str, shown: str, path: Path, severity: str = "warning") -
     lines = err.splitlines()
     for line, col, text in expected(path):
         prefix = f"{shown}:{line}:{col}: {severity}: "
-        assert any(entry.startswith(prefix) and text in entry for entry in lines), f"{prefix}{text}\nnot in:\n{err}"
+        assert any(entry.startswith(prefix) and text in entry for entry in lines), (
+            f"{prefix}{text}\nnot in:\n{err}"
+        )
 
 
 def test_the_corpus_covers_defaults_and_schema_examples() -> None:
     names = {path.stem for path in FILES}
-    assert {"default_fails_its_schema", "default_null_on_optional_key", "schema_examples_fail"} <= names
+    assert {
+        "default_fails_its_schema",
+        "default_null_on_optional_key",
+        "schema_examples_fail",
+    } <= names
 
 
 # -- lint ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_lint_prints_each_warning_at_its_node_and_exits_0(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_lint_prints_each_warning_at_its_node_and_exits_0(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "lint", str(path))
     assert code == 0, err
     count = len(expected(path))
@@ -100,7 +113,9 @@ def test_a_contract_with_an_error_and_one_with_a_warning_report_both(
     assert_warned(err, f"{tmp_path}/a_warns.yaml", CORPUS / "default_fails_its_schema.yaml")
 
 
-def test_the_contracts_own_examples_stay_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_contracts_own_examples_stay_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Only annotations became warnings: a top-level example that misbehaves still stops everything."""
     path = tmp_path / "c.yaml"
     path.write_text(
@@ -115,10 +130,15 @@ def test_the_contracts_own_examples_stay_errors(tmp_path: Path, capsys: pytest.C
 
 def test_warnings_are_colour_coded_on_a_terminal() -> None:
     problem = Problem("c.yaml", 3, 4, "a message", "warning")
-    assert cli._problem_line(problem, colour=True) == f"c.yaml:3:4: {cli.MAGENTA}warning{cli.RESET}: a message"
+    assert (
+        cli._problem_line(problem, colour=True)
+        == f"c.yaml:3:4: {cli.MAGENTA}warning{cli.RESET}: a message"
+    )
     assert cli._problem_line(problem, colour=False) == "c.yaml:3:4: warning: a message"
     error = Problem("c.yaml", 3, 4, "a message")
-    assert cli._problem_line(error, colour=True) == f"c.yaml:3:4: {cli.RED}error{cli.RESET}: a message"
+    assert (
+        cli._problem_line(error, colour=True) == f"c.yaml:3:4: {cli.RED}error{cli.RESET}: a message"
+    )
 
 
 def test_help_documents_strict(capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,14 +189,21 @@ def test_generate_strict_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     code, stdout, err = run(capsys, "generate", "--strict", str(folder), "--out", str(out))
     assert code == 1 and stdout == ""
     assert not out.exists()
-    assert_warned(err, f"{folder}/default_fails_its_schema.yaml", CORPUS / "default_fails_its_schema.yaml", "error")
+    assert_warned(
+        err,
+        f"{folder}/default_fails_its_schema.yaml",
+        CORPUS / "default_fails_its_schema.yaml",
+        "error",
+    )
     # Without --strict it generates; check --strict then fails on the same warnings.
     assert run(capsys, "generate", str(folder), "--out", str(out))[0] == 0
     code, _, err = run(capsys, "check", "--strict", str(folder), "--out", str(out))
     assert code == 1 and ": error: 'default' 0 does not pass its own schema" in err
 
 
-def test_an_edited_warning_record_is_a_hand_edit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_edited_warning_record_is_a_hand_edit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder, out = _folder(tmp_path, ["default_fails_its_schema.yaml"]), tmp_path / "generated"
     assert run(capsys, "generate", str(folder), "--out", str(out))[0] == 0
     tests = out / "tests" / "test_default_fails_its_schema.py"
@@ -190,12 +217,16 @@ def test_an_edited_warning_record_is_a_hand_edit(tmp_path: Path, capsys: pytest.
     assert code == 0 and f"{folder}/default_fails_its_schema.yaml:7:48: warning: " in err
 
 
-def test_worker_processes_send_the_warnings_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_processes_send_the_warnings_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "contracts"
     folder.mkdir()
     text = (CORPUS / "default_null_on_optional_key.yaml").read_text(encoding="utf-8")
     for i in range(4):
-        (folder / f"tool_{i}.yaml").write_text(text.replace("name: search", f"name: search_{i}"), encoding="utf-8")
+        (folder / f"tool_{i}.yaml").write_text(
+            text.replace("name: search", f"name: search_{i}"), encoding="utf-8"
+        )
     env = project.environment()
     monkeypatch.setattr(project, "POOL_THRESHOLD", 10**9)
     alone = project.plan(folder, env).warnings
@@ -230,7 +261,9 @@ def test_the_record_keeps_any_message_exactly() -> None:
 # -- schema and import ---------------------------------------------------------------------
 
 
-def test_schema_prints_the_warnings_and_exports_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+def test_schema_prints_the_warnings_and_exports_the_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     path = CORPUS / "default_null_on_optional_key.yaml"
     code, out, err = run(capsys, "schema", str(path), "--target", "anthropic")
     assert code == 0
@@ -248,7 +281,11 @@ PYDANTIC = {
             "title": "SearchArgs",
             "properties": {
                 "query": {"type": "string", "title": "Query"},
-                "category": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Category"},
+                "category": {
+                    "anyOf": [{"type": "string"}, {"type": "null"}],
+                    "default": None,
+                    "title": "Category",
+                },
                 "sort": {"type": "string", "default": None, "title": "Sort"},
             },
             "required": ["query"],
@@ -273,12 +310,16 @@ def test_import_then_generate_a_pydantic_style_optional_field(
         )
     ]
     data = source.load(Path("contracts/search_items.yaml").read_bytes(), "c.yaml").data
-    assert data["parameters"]["properties"]["category"]["default"] is None  # kept, not dropped or rewritten
+    assert (
+        data["parameters"]["properties"]["category"]["default"] is None
+    )  # kept, not dropped or rewritten
     assert data["parameters"]["properties"]["sort"]["default"] is None
     code, _, err = run(capsys, "generate", "contracts", "--out", "generated")
     assert code == 0, err
     assert re.search(r"contracts/search_items\.yaml:\d+:\d+: warning: 'default' null", err)
-    checked = contract.check(source.load(Path("contracts/search_items.yaml").read_bytes(), "c.yaml"))
+    checked = contract.check(
+        source.load(Path("contracts/search_items.yaml").read_bytes(), "c.yaml")
+    )
     schema = checked.parameters
     assert reference.evaluate(schema, {"query": "x"}) == set()
     assert reference.evaluate(schema, {"query": "x", "category": None}) == set()
@@ -290,7 +331,9 @@ def test_import_then_generate_a_pydantic_style_optional_field(
 
 def test_a_failing_default_is_never_an_accepted_value(tmp_path: Path) -> None:
     path = CORPUS / "default_deep_in_defs.yaml"
-    generated = pipeline.generate(path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), project.environment())
+    generated = pipeline.generate(
+        path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), project.environment()
+    )
     assert [(w.line, w.col) for w in generated.warnings] == [(14, 16), (18, 51)]
     from toolshape.codegen import cases
 
@@ -299,10 +342,14 @@ def test_a_failing_default_is_never_an_accepted_value(tmp_path: Path) -> None:
     assert accepted
     for data in accepted:
         assert data.get("retries") != -1
-        assert all(job.get("state") != "ok" for job in data.get("jobs", []) if isinstance(job, dict))
+        assert all(
+            job.get("state") != "ok" for job in data.get("jobs", []) if isinstance(job, dict)
+        )
     # The generated module refuses what the failing defaults say, like the reference.
     module = pipeline.load_module(generated.module_source, "c.py")
-    assert {(e.path, e.code) for e in module.validate({"retries": -1}).errors} == {("/retries", "minimum")}
+    assert {(e.path, e.code) for e in module.validate({"retries": -1}).errors} == {
+        ("/retries", "minimum")
+    }
     assert {(e.path, e.code) for e in module.validate({"jobs": [{"state": "ok"}]}).errors} == {
         ("/jobs/0/state", "enum")
     }
@@ -318,8 +365,12 @@ def test_diff_prints_the_new_sides_warnings_and_exits_as_without(tmp_path: Path)
     (tmp_path / "old").mkdir()
     (tmp_path / "new").mkdir()
     (tmp_path / "old" / "t.yaml").write_text(text, encoding="utf-8")
-    (tmp_path / "new" / "t.yaml").write_text(text.replace("minimum: 1", "minimum: 2"), encoding="utf-8")
-    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(["old", "new", "--format", "json"])
+    (tmp_path / "new" / "t.yaml").write_text(
+        text.replace("minimum: 1", "minimum: 2"), encoding="utf-8"
+    )
+    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(
+        ["old", "new", "--format", "json"]
+    )
     out, err = io.StringIO(), io.StringIO()
     code = diff.run(args, stdout=out, stderr=err, cwd=tmp_path)
     assert code == 0
@@ -354,7 +405,10 @@ def test_derivation_warnings_are_printed_recorded_and_reused_in_place_order(
     code, _, first = run(capsys, "generate", str(folder), "--out", str(out))
     assert code == 0
     shown = f"{folder}/default_fails_its_schema.yaml"
-    assert [line.split(": warning: ")[0] for line in first.splitlines()] == [f"{shown}:7:5", f"{shown}:7:48"]
+    assert [line.split(": warning: ")[0] for line in first.splitlines()] == [
+        f"{shown}:7:5",
+        f"{shown}:7:48",
+    ]
     assert "cases left out: add examples" in first.splitlines()[0]
     code, _, again = run(capsys, "generate", str(folder), "--out", str(out))
     assert code == 0 and again == first
@@ -384,7 +438,9 @@ def test_diff_prints_the_derivation_warnings_of_the_new_side_under_its_own_name(
     text = (CORPUS / "default_fails_its_schema.yaml").read_text(encoding="utf-8")
     for side, minimum in (("old", "1"), ("new", "2")):
         (tmp_path / side).mkdir()
-        (tmp_path / side / "t.yaml").write_text(text.replace("minimum: 1", f"minimum: {minimum}"), encoding="utf-8")
+        (tmp_path / side / "t.yaml").write_text(
+            text.replace("minimum: 1", f"minimum: {minimum}"), encoding="utf-8"
+        )
     args = diff.add_arguments(argparse.ArgumentParser()).parse_args(["old", "new"])
     out, err = io.StringIO(), io.StringIO()
     assert diff.run(args, stdout=out, stderr=err, cwd=tmp_path) == 0
@@ -401,4 +457,7 @@ def test_diff_prints_the_derivation_warnings_of_the_new_side_under_its_own_name(
     out, err = io.StringIO(), io.StringIO()
     assert diff.run(args, stdout=out, stderr=err, cwd=tmp_path) == 0
     lines = err.getvalue().splitlines()
-    assert [line.split(": warning: ")[0] for line in lines] == ["new_again/t.yaml:7:5", "new_again/t.yaml:7:48"]
+    assert [line.split(": warning: ")[0] for line in lines] == [
+        "new_again/t.yaml:7:5",
+        "new_again/t.yaml:7:48",
+    ]

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 from test_generated_code import _first_failure, find_mutants, generated_test_calls
 from toolshape.codegen import cases, render
-from toolshape.contract import checker as contract, reference, source
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source
 from toolshape.project import pipeline
 from toolshape.witness import budget as budget_module
 from toolshape.witness.values import Engine
@@ -33,7 +34,9 @@ from toolshape.witness.values import Engine
 def _accepted(schema: Any, count: int = 3, root: Any = None) -> list[Any]:
     found = Engine(schema if root is None else root).accepted(schema, count)
     for value in found:  # independently of the engine's own confirmation
-        assert not reference.errors_of(schema, value, "", root=schema if root is None else root), value
+        assert not reference.errors_of(schema, value, "", root=schema if root is None else root), (
+            value
+        )
     return found
 
 
@@ -47,7 +50,11 @@ def test_numbers_on_the_common_grid_inside_every_bound() -> None:
 def test_all_of_two_objects_is_their_intersection() -> None:
     schema = {
         "allOf": [
-            {"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}, "required": ["a"]},
+            {
+                "type": "object",
+                "properties": {"a": {"type": "string", "minLength": 2}},
+                "required": ["a"],
+            },
             {"properties": {"b": {"type": "integer", "minimum": 5}}, "required": ["b"]},
         ]
     }
@@ -130,11 +137,17 @@ def test_property_names_pattern_properties_and_min_properties() -> None:
     }
     found = _accepted(schema, 1)
     assert found and len(found[0]) >= 2
-    assert all(k.startswith("n") and len(k) <= 3 and isinstance(v, int) for k, v in found[0].items())
+    assert all(
+        k.startswith("n") and len(k) <= 3 and isinstance(v, int) for k, v in found[0].items()
+    )
 
 
 def test_max_properties_keeps_the_rich_value_small() -> None:
-    schema = {"type": "object", "properties": {k: {"type": "integer"} for k in "abcde"}, "maxProperties": 2}
+    schema = {
+        "type": "object",
+        "properties": {k: {"type": "integer"} for k in "abcde"},
+        "maxProperties": 2,
+    }
     assert all(len(v) <= 2 for v in _accepted(schema, 3))
 
 
@@ -144,7 +157,9 @@ def test_recursive_ref() -> None:
         "$defs": {
             "node": {
                 "type": "object",
-                "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}, "minItems": 1}},
+                "properties": {
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/node"}, "minItems": 1}
+                },
                 "required": ["name"],
                 "additionalProperties": True,
             }
@@ -164,7 +179,9 @@ def test_formats_honour_length_bounds() -> None:
 def test_pattern_strings_intersect_patterns_lengths_and_an_excluded_pattern() -> None:
     found = _accepted({"type": "string", "pattern": "^C[0-9]{6}$", "not": {"pattern": "^C0"}}, 2)
     assert len(found) == 2 and all(len(v) == 7 and v[1] != "0" for v in found)
-    found = _accepted({"type": "string", "allOf": [{"pattern": "[a-z]"}, {"pattern": "[0-9]"}], "minLength": 4}, 1)
+    found = _accepted(
+        {"type": "string", "allOf": [{"pattern": "[a-z]"}, {"pattern": "[0-9]"}], "minLength": 4}, 1
+    )
     assert found and len(found[0]) >= 4
 
 
@@ -185,7 +202,12 @@ def test_a_ref_fan_out_costs_no_more_than_its_depth() -> None:
     defs: dict[str, Any] = {"d0": {"type": "integer", "minimum": 1}}
     for i in range(1, 13):
         defs[f"d{i}"] = {"allOf": [{"$ref": f"#/$defs/d{i - 1}"}, {"$ref": f"#/$defs/d{i - 1}"}]}
-    root = {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d12"}}, "required": ["x"]}
+    root = {
+        "type": "object",
+        "$defs": defs,
+        "properties": {"x": {"$ref": "#/$defs/d12"}},
+        "required": ["x"],
+    }
     engine = Engine(root)
     assert engine.accepted(root, 1)
     assert engine.budget.used < 100
@@ -225,7 +247,10 @@ CONTRACTS = {
         type: object
         properties:
 """
-    + "".join(f"          f_{name.replace('-', '_')}: {{type: string, format: {name}}}\n" for name in contract.FORMATS)
+    + "".join(
+        f"          f_{name.replace('-', '_')}: {{type: string, format: {name}}}\n"
+        for name in contract.FORMATS
+    )
     + """        required: [f_email, f_uri, f_uuid]
         additionalProperties: false
     """,
@@ -284,9 +309,7 @@ CONTRACTS = {
 
 def _contract_text(kind: str) -> bytes:
     body = textwrap.indent(textwrap.dedent(CONTRACTS[kind]).strip(), "  ")
-    return (
-        f"name: no_examples_{kind}\ndescription: A contract with no examples ({kind}).\nparameters:\n{body}\n".encode()
-    )
+    return f"name: no_examples_{kind}\ndescription: A contract with no examples ({kind}).\nparameters:\n{body}\n".encode()
 
 
 def _generate(raw: bytes) -> pipeline.Generated:
@@ -301,7 +324,7 @@ def _test_module(generated: pipeline.Generated, module: types.ModuleType) -> typ
     )
     tests = types.ModuleType("toolshape_witness_generated_tests")
     tests.__dict__["module"] = module
-    exec(compile(text, "<generated tests>", "exec"), tests.__dict__)  # noqa: S102 - generated tests, from our own generator
+    exec(compile(text, "<generated tests>", "exec"), tests.__dict__)
     return tests
 
 
@@ -319,14 +342,14 @@ def _mutation_score(generated: pipeline.Generated) -> tuple[int, int, list[str]]
         with mutant.applied():
             try:
                 code = compile(tree, "<mutant>", "exec")
-            except Exception:  # noqa: BLE001, S112 - a mutant that does not compile is killed
+            except Exception:  # noqa: BLE001 - a mutant that does not compile is killed
                 continue
         module = types.ModuleType("toolshape_witness_mutant")
         # Beside the runtime load_module uses: `from ._runtime import` must load (else every mutant "dies").
         module.__package__ = pipeline.runtime_module().__package__
         try:
-            exec(code, module.__dict__)  # noqa: S102 - a mutant of our generated module
-        except Exception:  # noqa: BLE001, S112 - a mutant that cannot load is killed
+            exec(code, module.__dict__)
+        except Exception:  # noqa: BLE001 - a mutant that cannot load is killed
             continue
         tests.__dict__["module"] = module
         if _first_failure(calls) is None:
@@ -339,7 +362,9 @@ def test_a_contract_without_examples_generates_and_its_tests_kill_the_mutants(ki
     generated = _generate(_contract_text(kind))
     killed, total, survivors = _mutation_score(generated)
     assert total >= 3
-    assert killed / total >= 0.9, f"{kind}: {killed} of {total} mutants killed; survivors: {survivors}"
+    assert killed / total >= 0.9, (
+        f"{kind}: {killed} of {total} mutants killed; survivors: {survivors}"
+    )
 
 
 def test_mutation_scores_overall() -> None:
@@ -348,14 +373,18 @@ def test_mutation_scores_overall() -> None:
     for kind in sorted(CONTRACTS):
         k, t, _ = _mutation_score(_generate(_contract_text(kind)))
         killed, total = killed + k, total + t
-    print(f"witness contracts: {killed} of {total} check-removing mutants killed ({killed / total:.0%})")
+    print(
+        f"witness contracts: {killed} of {total} check-removing mutants killed ({killed / total:.0%})"
+    )
     assert killed / total >= 0.9
 
 
 # -- 3. no witness: a warning at the property, and generation goes on ----------------------------
 
 
-def test_no_witness_gives_a_warning_at_the_property_and_the_other_cases(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_witness_gives_a_warning_at_the_property_and_the_other_cases(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     raw = _contract_text("pattern")
     real = cases.Engine
 
@@ -381,7 +410,9 @@ def test_no_witness_gives_a_warning_at_the_property_and_the_other_cases(monkeypa
 
 
 def test_a_property_example_is_used_as_its_witness() -> None:
-    raw = _contract_text("pattern").replace(b"pattern: '^C[0-9]{6}$'}", b"pattern: '^C[0-9]{6}$', examples: [C123456]}")
+    raw = _contract_text("pattern").replace(
+        b"pattern: '^C[0-9]{6}$'}", b"pattern: '^C[0-9]{6}$', examples: [C123456]}"
+    )
     document = source.load(raw, "c.yaml")
     derivation = cases.derive(contract.check(document))
     base = next(c.data for c in derivation.cases if not c.errors)
@@ -404,7 +435,11 @@ parameters:
     size = len(json.dumps([c.data for c in derivation.cases]))
     assert size < 200_000
     text = "\n".join(str(w) for w in derivation.warnings)
-    assert "maxLength 20000000" in text and "maxItems 20000000" in text and "maxProperties 2000000" in text
+    assert (
+        "maxLength 20000000" in text
+        and "maxItems 20000000" in text
+        and "maxProperties 2000000" in text
+    )
 
 
 def test_many_properties_derive_in_linear_steps() -> None:
@@ -426,6 +461,9 @@ def test_errors_computed_from_the_change_agree_with_a_whole_evaluation() -> None
         document = source.load(path.read_bytes(), str(path))
         found = contract.check(document)
         for case in cases.derive(found).cases:
-            assert case.errors == frozenset(reference.evaluate(found.parameters, case.data)), (path.name, case.name)
+            assert case.errors == frozenset(reference.evaluate(found.parameters, case.data)), (
+                path.name,
+                case.name,
+            )
             checked += 1
     assert checked > 500

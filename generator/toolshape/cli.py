@@ -17,12 +17,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
-from .project import folder as project
-from .contract import checker as contract, source
-from .platforms import export, importer
-from .review import diff as diff_command
-from .contract.errors import ContractError, Problem, UsageError
 from .codegen.render import RenderError
+from .contract import checker as contract
+from .contract import source
+from .contract.errors import ContractError, Problem, UsageError
+from .platforms import export, importer
+from .project import folder as project
+from .review import diff as diff_command
 
 EXAMPLES = """\
 examples:
@@ -47,22 +48,44 @@ def _parser() -> argparse.ArgumentParser:
 
     def add(name: str, help_text: str, example: str, out: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(
-            name, help=help_text, description=help_text, epilog=f"example:\n  {example}",
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=f"example:\n  {example}",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        sub.add_argument("contracts", nargs="?", default="contracts", help="a contract file or folder (default: contracts)")
-        if out:
-            sub.add_argument("--out", default="generated", help="the output folder (default: generated)")
-        sub.add_argument("--templates", type=Path, default=None, help="a folder of templates overriding the built-in ones by file name")
-        sub.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
         sub.add_argument(
-            "--strict", action="store_true",
+            "contracts",
+            nargs="?",
+            default="contracts",
+            help="a contract file or folder (default: contracts)",
+        )
+        if out:
+            sub.add_argument(
+                "--out", default="generated", help="the output folder (default: generated)"
+            )
+        sub.add_argument(
+            "--templates",
+            type=Path,
+            default=None,
+            help="a folder of templates overriding the built-in ones by file name",
+        )
+        sub.add_argument(
+            "-q", "--quiet", action="store_true", help="print only errors and warnings"
+        )
+        sub.add_argument(
+            "--strict",
+            action="store_true",
             help="treat warnings (a default that fails its schema, derived cases left out) as errors: "
             "exit 1" + (", write nothing" if name == "generate" else ""),
         )
         return sub
 
-    add("generate", "generate validator modules and tests (all or nothing)", "toolshape generate contracts --out generated")
+    add(
+        "generate",
+        "generate validator modules and tests (all or nothing)",
+        "toolshape generate contracts --out generated",
+    )
     check_parser = add(
         "check",
         "exit 1 if the output is stale, missing, extra or hand-edited; write nothing",
@@ -74,14 +97,24 @@ def _parser() -> argparse.ArgumentParser:
         help="fast: trust each file's header (contract digest, output seal) instead of generating it again; "
         "NOT tamper-proof (an edit that rewrites the header passes): for pre-commit, never for CI",
     )
-    lint_parser = add("lint", "check contracts only; report problems as path:line:col", "toolshape lint contracts --target openai", out=False)
+    lint_parser = add(
+        "lint",
+        "check contracts only; report problems as path:line:col",
+        "toolshape lint contracts --target openai",
+        out=False,
+    )
     lint_parser.add_argument(
-        "--target", action="append", choices=export.TARGETS, default=[],
+        "--target",
+        action="append",
+        choices=export.TARGETS,
+        default=[],
         help="also report what this platform refuses (repeatable); for openai and anthropic, every reason "
         "strict mode cannot be used",
     )
     lint_parser.add_argument(
-        "--format", choices=FORMATS, default="text",
+        "--format",
+        choices=FORMATS,
+        default="text",
         help="text: path:line:col: error: message on stderr (default); json: one JSON document on stdout, for tools; "
         "github: workflow annotations (::error file=...,line=...,col=...::message) on stdout, for pull requests",
     )
@@ -98,19 +131,26 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     schema_parser.add_argument(
-        "contract", nargs="?", default=None,
+        "contract",
+        nargs="?",
+        default=None,
         help="one contract file; with --all a contracts folder (default: contracts)",
     )
     schema_parser.add_argument(
-        "--target", required=True, choices=export.TARGETS,
+        "--target",
+        required=True,
+        choices=export.TARGETS,
         help="openai: Chat Completions tools; openai-responses: the Responses API shape; anthropic; "
         "gemini: a FunctionDeclaration with parametersJsonSchema (JSON Schema: $ref, anyOf, recursion); "
         "gemini-legacy: the legacy 'parameters' field (an OpenAPI 3.0 subset: no $ref, no recursion); "
         "mcp; jsonschema",
     )
-    schema_parser.add_argument("--all", action="store_true", help="print a JSON list of every tool's definition")
     schema_parser.add_argument(
-        "--strict", action="store_true",
+        "--all", action="store_true", help="print a JSON list of every tool's definition"
+    )
+    schema_parser.add_argument(
+        "--strict",
+        action="store_true",
         help="exit 1, printing nothing, when strict mode cannot be used (openai, anthropic) or a warning is found",
     )
     schema_parser.add_argument(
@@ -126,15 +166,21 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     import_parser.add_argument("file", help="a JSON or YAML file")
-    import_parser.add_argument("--out", default="contracts", help="where to write the contracts (default: contracts)")
-    import_parser.add_argument("--force", action="store_true", help="overwrite existing contract files")
+    import_parser.add_argument(
+        "--out", default="contracts", help="where to write the contracts (default: contracts)"
+    )
+    import_parser.add_argument(
+        "--force", action="store_true", help="overwrite existing contract files"
+    )
     import_parser.add_argument(
         "--draft",
         choices=importer.DRAFTS,
         default=None,
         help="the JSON Schema draft of schemas without $schema (default: guessed from the spellings, and said)",
     )
-    import_parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
+    import_parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print only errors and warnings"
+    )
     import_parser.set_defaults(templates=None)
     diff_parser = commands.add_parser(
         "diff",
@@ -155,8 +201,12 @@ def _parser() -> argparse.ArgumentParser:
         epilog="examples:\n  toolshape new lookup_order\n  toolshape new refund --dir contracts/billing",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    new_parser.add_argument("name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)")
-    new_parser.add_argument("--dir", default="contracts", help="the contracts folder to write into (default: contracts)")
+    new_parser.add_argument(
+        "name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)"
+    )
+    new_parser.add_argument(
+        "--dir", default="contracts", help="the contracts folder to write into (default: contracts)"
+    )
     new_parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     new_parser.set_defaults(templates=None)
     return parser
@@ -232,7 +282,12 @@ def _run(args: argparse.Namespace) -> int:
     root = Path(args.contracts)
     plan = project.plan(root, env, reuse_from, trust_headers=headers_only)
     if args.strict and plan.warnings:  # before anything is written
-        _report([replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in plan.warnings])
+        _report(
+            [
+                replace(w, severity="error", message=f"{w.message} [a warning; --strict]")
+                for w in plan.warnings
+            ]
+        )
         return 1
     _report(plan.warnings)
     if args.command == "lint" and args.target:
@@ -285,12 +340,16 @@ def _lint_formatted(args: argparse.Namespace, env: object) -> int:
     contracts = 0
     try:
         plan = project.plan(Path(args.contracts), env)  # type: ignore[arg-type]
-        problems = list(plan.warnings) + (_target_problems(plan, args.target) if args.target else [])
+        problems = list(plan.warnings) + (
+            _target_problems(plan, args.target) if args.target else []
+        )
         contracts = len(plan.generated)
     except ContractError as exc:
         problems = list(exc.problems)
     if args.strict:
-        problems = [replace(p, severity="error") if p.severity == "warning" else p for p in problems]
+        problems = [
+            replace(p, severity="error") if p.severity == "warning" else p for p in problems
+        ]
     failed = any(p.severity == "error" for p in problems)
     if args.format == "json":
         import json
@@ -300,7 +359,13 @@ def _lint_formatted(args: argparse.Namespace, env: object) -> int:
             "errors": sum(1 for p in problems if p.severity == "error"),
             "warnings": sum(1 for p in problems if p.severity != "error"),
             "problems": [
-                {"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "message": p.message}
+                {
+                    "file": p.file,
+                    "line": p.line,
+                    "col": p.col,
+                    "severity": p.severity,
+                    "message": p.message,
+                }
                 for p in problems
             ],
         }
@@ -339,7 +404,10 @@ def _schema(args: argparse.Namespace) -> int:
         return 2
     path = Path(args.contract)
     if not path.is_file():
-        print(f"toolshape: error: {args.contract}: not a contract file (use --all for a folder)", file=sys.stderr)
+        print(
+            f"toolshape: error: {args.contract}: not a contract file (use --all for a folder)",
+            file=sys.stderr,
+        )
         return 2
     checked = contract.check(source.load_file(path, args.contract))
     results = _exported([checked], args)
@@ -372,7 +440,9 @@ def _schema_all(args: argparse.Namespace) -> int:
     return 0
 
 
-def _exported(checked: list[contract.Contract], args: argparse.Namespace) -> list[export.ExportResult] | None:
+def _exported(
+    checked: list[contract.Contract], args: argparse.Namespace
+) -> list[export.ExportResult] | None:
     """Each contract exported for ``args.target``, with warnings and notes said; None when refused.
 
     A tool the platform refuses outright is an error. Strict mode left off (openai,
@@ -389,13 +459,20 @@ def _exported(checked: list[contract.Contract], args: argparse.Namespace) -> lis
             errors.extend(f.problem(one) for f in exc.findings)
             continue
         results.append(result)
-        mode = "OpenAI strict mode" if args.target.startswith("openai") else "Anthropic strict tool use"
+        mode = (
+            "OpenAI strict mode"
+            if args.target.startswith("openai")
+            else "Anthropic strict tool use"
+        )
         for finding in result.strict_refused:
             problem = finding.problem(one)
             message = f"{mode} is off for this tool: {problem.message}"
             warnings.append(replace(problem, severity="warning", message=message))
     if args.strict:
-        errors.extend(replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in warnings)
+        errors.extend(
+            replace(w, severity="error", message=f"{w.message} [a warning; --strict]")
+            for w in warnings
+        )
         warnings = []
     _report(warnings + errors)
     if errors:
@@ -428,7 +505,9 @@ def _import(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"imported: {path}")
     if not args.quiet:
-        print(f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run toolshape generate")
+        print(
+            f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run toolshape generate"
+        )
     return 0
 
 
@@ -515,7 +594,9 @@ def _new(args: argparse.Namespace) -> int:
     with open(target, "x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
         handle.write(STARTER.format(name=name))
     if not args.quiet:
-        print(f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}")
+        print(
+            f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}"
+        )
     return 0
 
 
@@ -528,7 +609,11 @@ def _generate_command(folder: Path) -> str:
     """
     for ancestor in [folder, *folder.parents]:
         if ancestor.name == "contracts":
-            return "toolshape generate" if ancestor == Path("contracts") else f"toolshape generate {ancestor}"
+            return (
+                "toolshape generate"
+                if ancestor == Path("contracts")
+                else f"toolshape generate {ancestor}"
+            )
     return f"toolshape generate {folder}"
 
 
@@ -585,7 +670,10 @@ def _report(problems: list) -> None:
         else:
             hidden[problem.file] = hidden.get(problem.file, 0) + 1
     for file, count in hidden.items():
-        print(f"{file}: ... {count} more problems not shown (fix the ones above first)", file=sys.stderr)
+        print(
+            f"{file}: ... {count} more problems not shown (fix the ones above first)",
+            file=sys.stderr,
+        )
 
 
 def _check(plan: project.Plan, out: Path, quiet: bool) -> int:
@@ -597,7 +685,9 @@ def _check(plan: project.Plan, out: Path, quiet: bool) -> int:
     if findings:
         return 1
     if not quiet:
-        print(f"{_count(len(plan.files), 'file')} in {out} {'is' if len(plan.files) == 1 else 'are'} up to date")
+        print(
+            f"{_count(len(plan.files), 'file')} in {out} {'is' if len(plan.files) == 1 else 'are'} up to date"
+        )
     return 0
 
 

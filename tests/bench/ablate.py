@@ -20,16 +20,17 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
-import run  # tests/bench/run.py: the loader, the contracts, the timing loop
 
 import floor
+import run  # tests/bench/run.py: the loader, the contracts, the timing loop
 import toolshape.project.pipeline
 
 
-def _subst(pattern: str, replacement: str, count: int = 0, flags: int = re.M) -> Callable[[str], str | None]:
+def _subst(
+    pattern: str, replacement: str, count: int = 0, flags: int = re.M
+) -> Callable[[str], str | None]:
     def apply(source: str) -> str | None:
         new, n = re.subn(pattern, replacement, source, count=count, flags=flags)
         return new if n else None
@@ -70,7 +71,9 @@ VARIANTS: list[tuple[str, str, Callable[[str], str | None]]] = [
         "math.isfinite -> isfinite bound at import",
         _chain(
             _subst(r"math\.isfinite\(", "_isfinite("),
-            _subst(r"^import math$", "import math\nfrom math import isfinite as _isfinite", count=1),
+            _subst(
+                r"^import math$", "import math\nfrom math import isfinite as _isfinite", count=1
+            ),
         ),
     ),
     (
@@ -113,7 +116,9 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as temp:
         benches = run.load_benches(Path(temp))
-        sources = {bench.name: Path(bench.module_path).read_text(encoding="utf-8") for bench in benches}
+        sources = {
+            bench.name: Path(bench.module_path).read_text(encoding="utf-8") for bench in benches
+        }
     target = int(args.loop_ms * 1e6)
     for bench in benches:
         source = sources[bench.name]
@@ -134,31 +139,44 @@ def main() -> int:
             modules[label] = module
             kinds[label] = kind
         names = ["floor", *modules]
-        calls = {name: (floor.FLOORS[bench.name][0] if name == "floor" else modules[name].validate) for name in names}
+        calls = {
+            name: (floor.FLOORS[bench.name][0] if name == "floor" else modules[name].validate)
+            for name in names
+        }
         best: dict[tuple[str, str], float] = {}
         for row in rows:
             loops = {name: run.calibrate(calls[name], row.data, target) for name in names}
             for round_ in range(args.repeat):
-                order = names[round_ % len(names):] + names[: round_ % len(names)]
+                order = names[round_ % len(names) :] + names[: round_ % len(names)]
                 for name in order:
                     n = loops[name]
                     t = run._timed(calls[name], row.data, n) / (n * run.UNROLL)
                     key = (row.name, name)
                     best[key] = min(best.get(key, float("inf")), t)
         print()
-        print(f"{bench.name}: ns per validate() call; variants as the change against the generated module (negative = faster)")
+        print(
+            f"{bench.name}: ns per validate() call; variants as the change against the generated module (negative = faster)"
+        )
         head = f"  {'variant':<92}" + "".join(f" {row.name[:14]:>14}" for row in rows)
         print(head)
         for name in names:
             if name in ("floor", "generated"):
-                line = f"  {name:<92}" + "".join(f" {best[(row.name, name)]:>14,.0f}" for row in rows)
+                line = f"  {name:<92}" + "".join(
+                    f" {best[(row.name, name)]:>14,.0f}" for row in rows
+                )
             else:
                 line = f"  {kinds[name] + ': ' + name:<92}" + "".join(
-                    f" {best[(row.name, name)] - best[(row.name, 'generated')]:>+14,.0f}" for row in rows
+                    f" {best[(row.name, name)] - best[(row.name, 'generated')]:>+14,.0f}"
+                    for row in rows
                 )
             print(line)
-        print(f"  {'generated - floor':<92}" + "".join(
-            f" {best[(row.name, 'generated')] - best[(row.name, 'floor')]:>+14,.0f}" for row in rows))
+        print(
+            f"  {'generated - floor':<92}"
+            + "".join(
+                f" {best[(row.name, 'generated')] - best[(row.name, 'floor')]:>+14,.0f}"
+                for row in rows
+            )
+        )
 
     print()
     print("The parse layer, ns per call (interleaved rounds, best of them):")
@@ -173,14 +191,20 @@ def main() -> int:
             parts: dict[str, tuple[Callable, object]] = {
                 "generated parse()": (module.parse, text),
                 "generated _decode() (pre-checks + decode)": (module._decode, text),
-                "generated _DECODER.decode (hooks: pairs, constant, float)": (module._DECODER.decode, text),
+                "generated _DECODER.decode (hooks: pairs, constant, float)": (
+                    module._DECODER.decode,
+                    text,
+                ),
                 "floor decoder (hooks: pairs, constant)": (floor._DECODER.decode, text),
                 "plain json.loads (no hooks)": (run.json.loads, text),
                 "floor parse()": (floor.FLOORS[bench.name][1], text),
             }
             if decoded is not None:
                 parts["generated validate() on the decoded value"] = (module.validate, decoded)
-                parts["floor validate() on the decoded value"] = (floor.FLOORS[bench.name][0], decoded)
+                parts["floor validate() on the decoded value"] = (
+                    floor.FLOORS[bench.name][0],
+                    decoded,
+                )
 
             def safe(call: Callable) -> Callable:
                 def wrapped(x: object) -> object:
@@ -196,11 +220,13 @@ def main() -> int:
             times = {label: float("inf") for label in calls}
             labels = list(calls)
             for round_ in range(args.repeat):
-                for label in labels[round_ % len(labels):] + labels[: round_ % len(labels)]:
+                for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
                     f, arg = calls[label]
                     n = loops[label]
                     times[label] = min(times[label], run._timed(f, arg, n) / (n * run.UNROLL))
-            print(f"  {bench.name} / {row.name} ({len(text)} chars; every call through the same try/except wrapper):")
+            print(
+                f"  {bench.name} / {row.name} ({len(text)} chars; every call through the same try/except wrapper):"
+            )
             for label, value in times.items():
                 print(f"    {label:<60} {value:>9,.0f}")
     return 0

@@ -56,7 +56,7 @@ _WHITESPACE = (
 
 
 class Error:
-    __slots__ = ("path", "code", "message")
+    __slots__ = ("code", "message", "path")
 
     def __init__(self, path: str, code: str, message: str) -> None:
         self.path = path
@@ -68,7 +68,7 @@ class Error:
 
 
 class Result:
-    __slots__ = ("status", "value", "errors")
+    __slots__ = ("errors", "status", "value")
 
     def __init__(self, status: str, value: Any, errors: tuple[Error, ...]) -> None:
         self.status = status
@@ -159,7 +159,9 @@ def _not_an_object(value: object) -> Result:
 _quote = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False) at C speed
 
 
-def _unknown_keys(obj: dict, known: frozenset, folded: dict, prefix: str, rest: str, errors: list) -> None:
+def _unknown_keys(
+    obj: dict, known: frozenset, folded: dict, prefix: str, rest: str, errors: list
+) -> None:
     """rest: ' is not allowed in <where>; allowed keys: <the keys>' (a constant)."""
     for key in obj:
         if key not in known:
@@ -167,7 +169,13 @@ def _unknown_keys(obj: dict, known: frozenset, folded: dict, prefix: str, rest: 
             shown = _quote(str(key))
             if len(shown) > 60:
                 shown = shown[:56] + '..."'
-            errors.append(Error(prefix + token, "additionalProperties", "unknown key " + shown + _did_you_mean(key, folded) + rest))
+            errors.append(
+                Error(
+                    prefix + token,
+                    "additionalProperties",
+                    "unknown key " + shown + _did_you_mean(key, folded) + rest,
+                )
+            )
             if len(errors) >= MAX_ERRORS:
                 return
 
@@ -178,7 +186,11 @@ def _unreadable(value: object) -> Result:
 
 def _done(value: object, errors: list) -> Result:
     if errors:
-        return Result(REJECT, value, tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]))
+        return Result(
+            REJECT,
+            value,
+            tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]),
+        )
     return Result(ACCEPT, value, ())
 
 
@@ -210,8 +222,16 @@ def _parse_error(text: str, exc: ValueError) -> Result:
     if isinstance(exc, _Refused):
         return Result(PARSE_ERROR, None, (Error("", exc.code, str(exc)),))
     if isinstance(exc, json.JSONDecodeError):
-        code = "truncated" if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string") else "syntax"
-        return Result(PARSE_ERROR, None, (Error("", code, f"{exc.msg} at line {exc.lineno}, column {exc.colno}"),))
+        code = (
+            "truncated"
+            if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+            else "syntax"
+        )
+        return Result(
+            PARSE_ERROR,
+            None,
+            (Error("", code, f"{exc.msg} at line {exc.lineno}, column {exc.colno}"),),
+        )
     return Result(PARSE_ERROR, None, (Error("", "syntax", str(exc)),))
 
 
@@ -235,7 +255,9 @@ def validate_get_weather(value: object) -> Result:
             city = value["city"]
             if isinstance(city, str):
                 if not city:
-                    errors.append(Error("/city", "minLength", '"city" must be at least 1 character long'))
+                    errors.append(
+                        Error("/city", "minLength", '"city" must be at least 1 character long')
+                    )
                     errors.append(Error("/city", "pattern", '"city" must match the pattern \\S'))
                 elif not city.strip(_WHITESPACE):
                     errors.append(Error("/city", "pattern", '"city" must match the pattern \\S'))
@@ -248,7 +270,13 @@ def validate_get_weather(value: object) -> Result:
             unit = value["unit"]
             if isinstance(unit, str):
                 if unit not in _UNITS:
-                    errors.append(Error("/unit", "enum", '"unit" must be one of: "c", "f"' + _did_you_mean(unit, _UNIT_FOLDED)))
+                    errors.append(
+                        Error(
+                            "/unit",
+                            "enum",
+                            '"unit" must be one of: "c", "f"' + _did_you_mean(unit, _UNIT_FOLDED),
+                        )
+                    )
             else:
                 errors.append(Error("/unit", "type", '"unit" must be a string, got ' + _got(unit)))
         else:
@@ -258,7 +286,11 @@ def validate_get_weather(value: object) -> Result:
     except Exception:
         return _unreadable(value)
     if errors:
-        return Result(REJECT, value, tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]))
+        return Result(
+            REJECT,
+            value,
+            tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]),
+        )
     return Result(ACCEPT, value, ())
 
 
@@ -274,12 +306,31 @@ def parse_get_weather(text: str) -> Result:
 
 _ORDER_KEYS = frozenset(
     {
-        "customer_id", "email", "channel", "currency", "items", "shipping_address",
-        "billing_same_as_shipping", "shipping_method", "priority", "discount_percent",
-        "coupon_code", "gift_message", "requested_delivery_date", "tip_amount",
-        "loyalty_points_to_use", "newsletter_opt_in", "tags", "payment_method",
-        "payment_token", "invoice_reference", "locale", "notes", "max_total",
-        "split_shipment", "contact_phone",
+        "customer_id",
+        "email",
+        "channel",
+        "currency",
+        "items",
+        "shipping_address",
+        "billing_same_as_shipping",
+        "shipping_method",
+        "priority",
+        "discount_percent",
+        "coupon_code",
+        "gift_message",
+        "requested_delivery_date",
+        "tip_amount",
+        "loyalty_points_to_use",
+        "newsletter_opt_in",
+        "tags",
+        "payment_method",
+        "payment_token",
+        "invoice_reference",
+        "locale",
+        "notes",
+        "max_total",
+        "split_shipment",
+        "contact_phone",
     }
 )
 _LINE_KEYS = frozenset({"sku", "quantity", "unit_price", "gift_wrap", "note"})
@@ -303,9 +354,7 @@ _ORDER_REST = (
     '"max_total", "split_shipment", "contact_phone"'
 )
 _LINE_REST = ' is not allowed in each item of "items"; allowed keys: "sku", "quantity", "unit_price", "gift_wrap", "note"'
-_ADDRESS_REST = (
-    ' is not allowed in "shipping_address"; allowed keys: "name", "line1", "line2", "city", "postal_code", "country"'
-)
+_ADDRESS_REST = ' is not allowed in "shipping_address"; allowed keys: "name", "line1", "line2", "city", "postal_code", "country"'
 _CUSTOMER_ID = re.compile(r"^C[0-9]{6}$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _SKU = re.compile(r"^[A-Z0-9-]{4,20}$")
@@ -317,7 +366,7 @@ _LOCALE = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")
 _PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
 
 
-def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract, written out
+def validate_large_order(value: object) -> Result:
     if value is None or isinstance(value, list) or not isinstance(value, dict):
         return _not_an_object(value)
     errors: list[Error] = []
@@ -329,9 +378,17 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             v = value["customer_id"]
             if isinstance(v, str):
                 if _CUSTOMER_ID.search(v) is None:
-                    errors.append(Error("/customer_id", "pattern", '"customer_id" must match the pattern ^C[0-9]{6}$'))
+                    errors.append(
+                        Error(
+                            "/customer_id",
+                            "pattern",
+                            '"customer_id" must match the pattern ^C[0-9]{6}$',
+                        )
+                    )
             else:
-                errors.append(Error("/customer_id", "type", '"customer_id" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error("/customer_id", "type", '"customer_id" must be a string, got ' + _got(v))
+                )
         else:
             errors.append(Error("/customer_id", "required", 'missing required key "customer_id"'))
         # email: required string, maxLength 254, pattern
@@ -340,9 +397,17 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             v = value["email"]
             if isinstance(v, str):
                 if len(v) > 254:
-                    errors.append(Error("/email", "maxLength", '"email" must be at most 254 characters long'))
+                    errors.append(
+                        Error("/email", "maxLength", '"email" must be at most 254 characters long')
+                    )
                 elif _EMAIL.search(v) is None:
-                    errors.append(Error("/email", "pattern", '"email" must match the pattern ^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$'))
+                    errors.append(
+                        Error(
+                            "/email",
+                            "pattern",
+                            '"email" must match the pattern ^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+                        )
+                    )
             else:
                 errors.append(Error("/email", "type", '"email" must be a string, got ' + _got(v)))
         else:
@@ -353,18 +418,36 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             v = value["channel"]
             if isinstance(v, str):
                 if v not in _CHANNELS:
-                    errors.append(Error("/channel", "enum", '"channel" must be one of: "web", "app", "phone", "chat"' + _did_you_mean(v, _CHANNEL_FOLDED)))
+                    errors.append(
+                        Error(
+                            "/channel",
+                            "enum",
+                            '"channel" must be one of: "web", "app", "phone", "chat"'
+                            + _did_you_mean(v, _CHANNEL_FOLDED),
+                        )
+                    )
             else:
-                errors.append(Error("/channel", "type", '"channel" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error("/channel", "type", '"channel" must be a string, got ' + _got(v))
+                )
         # currency: required enum
         if "currency" in value:
             present += 1
             v = value["currency"]
             if isinstance(v, str):
                 if v not in _CURRENCIES:
-                    errors.append(Error("/currency", "enum", '"currency" must be one of: "EUR", "USD", "GBP", "CHF", "SEK"' + _did_you_mean(v, _CURRENCY_FOLDED)))
+                    errors.append(
+                        Error(
+                            "/currency",
+                            "enum",
+                            '"currency" must be one of: "EUR", "USD", "GBP", "CHF", "SEK"'
+                            + _did_you_mean(v, _CURRENCY_FOLDED),
+                        )
+                    )
             else:
-                errors.append(Error("/currency", "type", '"currency" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error("/currency", "type", '"currency" must be a string, got ' + _got(v))
+                )
         else:
             errors.append(Error("/currency", "required", 'missing required key "currency"'))
         # items: required array of order lines, 1..50
@@ -384,56 +467,146 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                             v = line["sku"]
                             if isinstance(v, str):
                                 if _SKU.search(v) is None:
-                                    errors.append(Error(f"/items/{i}/sku", "pattern", '"sku" must match the pattern ^[A-Z0-9-]{4,20}$'))
+                                    errors.append(
+                                        Error(
+                                            f"/items/{i}/sku",
+                                            "pattern",
+                                            '"sku" must match the pattern ^[A-Z0-9-]{4,20}$',
+                                        )
+                                    )
                             else:
-                                errors.append(Error(f"/items/{i}/sku", "type", '"sku" must be a string, got ' + _got(v)))
+                                errors.append(
+                                    Error(
+                                        f"/items/{i}/sku",
+                                        "type",
+                                        '"sku" must be a string, got ' + _got(v),
+                                    )
+                                )
                         else:
-                            errors.append(Error(f"/items/{i}/sku", "required", 'missing required key "sku"'))
+                            errors.append(
+                                Error(f"/items/{i}/sku", "required", 'missing required key "sku"')
+                            )
                         if "quantity" in line:
                             known += 1
                             v = line["quantity"]
                             t = type(v)
                             if t is int or (t is float and v.is_integer()):
                                 if v < 1:
-                                    errors.append(Error(f"/items/{i}/quantity", "minimum", '"quantity" must be at least 1'))
+                                    errors.append(
+                                        Error(
+                                            f"/items/{i}/quantity",
+                                            "minimum",
+                                            '"quantity" must be at least 1',
+                                        )
+                                    )
                                 elif v > 999:
-                                    errors.append(Error(f"/items/{i}/quantity", "maximum", '"quantity" must be at most 999'))
+                                    errors.append(
+                                        Error(
+                                            f"/items/{i}/quantity",
+                                            "maximum",
+                                            '"quantity" must be at most 999',
+                                        )
+                                    )
                             else:
-                                errors.append(Error(f"/items/{i}/quantity", "type", '"quantity" must be an integer, got ' + _got(v)))
+                                errors.append(
+                                    Error(
+                                        f"/items/{i}/quantity",
+                                        "type",
+                                        '"quantity" must be an integer, got ' + _got(v),
+                                    )
+                                )
                         else:
-                            errors.append(Error(f"/items/{i}/quantity", "required", 'missing required key "quantity"'))
+                            errors.append(
+                                Error(
+                                    f"/items/{i}/quantity",
+                                    "required",
+                                    'missing required key "quantity"',
+                                )
+                            )
                         if "unit_price" in line:
                             known += 1
                             v = line["unit_price"]
                             t = type(v)
                             if t is int or (t is float and isfinite(v)):
                                 if v <= 0:
-                                    errors.append(Error(f"/items/{i}/unit_price", "exclusiveMinimum", '"unit_price" must be greater than 0'))
+                                    errors.append(
+                                        Error(
+                                            f"/items/{i}/unit_price",
+                                            "exclusiveMinimum",
+                                            '"unit_price" must be greater than 0',
+                                        )
+                                    )
                                 elif v > 100000:
-                                    errors.append(Error(f"/items/{i}/unit_price", "maximum", '"unit_price" must be at most 100000'))
+                                    errors.append(
+                                        Error(
+                                            f"/items/{i}/unit_price",
+                                            "maximum",
+                                            '"unit_price" must be at most 100000',
+                                        )
+                                    )
                             else:
-                                errors.append(Error(f"/items/{i}/unit_price", "type", '"unit_price" must be a number, got ' + _got(v)))
+                                errors.append(
+                                    Error(
+                                        f"/items/{i}/unit_price",
+                                        "type",
+                                        '"unit_price" must be a number, got ' + _got(v),
+                                    )
+                                )
                         else:
-                            errors.append(Error(f"/items/{i}/unit_price", "required", 'missing required key "unit_price"'))
+                            errors.append(
+                                Error(
+                                    f"/items/{i}/unit_price",
+                                    "required",
+                                    'missing required key "unit_price"',
+                                )
+                            )
                         if "gift_wrap" in line:
                             known += 1
                             v = line["gift_wrap"]
                             if v is not True and v is not False:
-                                errors.append(Error(f"/items/{i}/gift_wrap", "type", '"gift_wrap" must be a boolean, got ' + _got(v)))
+                                errors.append(
+                                    Error(
+                                        f"/items/{i}/gift_wrap",
+                                        "type",
+                                        '"gift_wrap" must be a boolean, got ' + _got(v),
+                                    )
+                                )
                         if "note" in line:
                             known += 1
                             v = line["note"]
                             if isinstance(v, str):
                                 if len(v) > 200:
-                                    errors.append(Error(f"/items/{i}/note", "maxLength", '"note" must be at most 200 characters long'))
+                                    errors.append(
+                                        Error(
+                                            f"/items/{i}/note",
+                                            "maxLength",
+                                            '"note" must be at most 200 characters long',
+                                        )
+                                    )
                             elif v is not None:
-                                errors.append(Error(f"/items/{i}/note", "type", '"note" must be a string or null, got ' + _got(v)))
+                                errors.append(
+                                    Error(
+                                        f"/items/{i}/note",
+                                        "type",
+                                        '"note" must be a string or null, got ' + _got(v),
+                                    )
+                                )
                         if len(line) != known:
-                            _unknown_keys(line, _LINE_KEYS, _LINE_FOLDED, f"/items/{i}/", _LINE_REST, errors)
+                            _unknown_keys(
+                                line, _LINE_KEYS, _LINE_FOLDED, f"/items/{i}/", _LINE_REST, errors
+                            )
                     else:
-                        errors.append(Error(f"/items/{i}", "type", 'each item of "items" must be an object, got ' + _got(line)))
+                        errors.append(
+                            Error(
+                                f"/items/{i}",
+                                "type",
+                                'each item of "items" must be an object, got ' + _got(line),
+                            )
+                        )
             else:
-                errors.append(Error("/items", "type", '"items" must be an array, got ' + _got(items)))
+                errors.append(
+                    Error("/items", "type", '"items" must be an array, got ' + _got(items))
+                )
         else:
             errors.append(Error("/items", "required", 'missing required key "items"'))
         # shipping_address: required object
@@ -447,88 +620,232 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                     v = address["name"]
                     if isinstance(v, str):
                         if not v:
-                            errors.append(Error("/shipping_address/name", "minLength", '"name" must be at least 1 character long'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/name",
+                                    "minLength",
+                                    '"name" must be at least 1 character long',
+                                )
+                            )
                         elif len(v) > 100:
-                            errors.append(Error("/shipping_address/name", "maxLength", '"name" must be at most 100 characters long'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/name",
+                                    "maxLength",
+                                    '"name" must be at most 100 characters long',
+                                )
+                            )
                     else:
-                        errors.append(Error("/shipping_address/name", "type", '"name" must be a string, got ' + _got(v)))
+                        errors.append(
+                            Error(
+                                "/shipping_address/name",
+                                "type",
+                                '"name" must be a string, got ' + _got(v),
+                            )
+                        )
                 else:
-                    errors.append(Error("/shipping_address/name", "required", 'missing required key "name"'))
+                    errors.append(
+                        Error("/shipping_address/name", "required", 'missing required key "name"')
+                    )
                 if "line1" in address:
                     known += 1
                     v = address["line1"]
                     if isinstance(v, str):
                         if not v:
-                            errors.append(Error("/shipping_address/line1", "minLength", '"line1" must be at least 1 character long'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/line1",
+                                    "minLength",
+                                    '"line1" must be at least 1 character long',
+                                )
+                            )
                         elif len(v) > 200:
-                            errors.append(Error("/shipping_address/line1", "maxLength", '"line1" must be at most 200 characters long'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/line1",
+                                    "maxLength",
+                                    '"line1" must be at most 200 characters long',
+                                )
+                            )
                     else:
-                        errors.append(Error("/shipping_address/line1", "type", '"line1" must be a string, got ' + _got(v)))
+                        errors.append(
+                            Error(
+                                "/shipping_address/line1",
+                                "type",
+                                '"line1" must be a string, got ' + _got(v),
+                            )
+                        )
                 else:
-                    errors.append(Error("/shipping_address/line1", "required", 'missing required key "line1"'))
+                    errors.append(
+                        Error("/shipping_address/line1", "required", 'missing required key "line1"')
+                    )
                 if "line2" in address:
                     known += 1
                     v = address["line2"]
                     if isinstance(v, str):
                         if len(v) > 200:
-                            errors.append(Error("/shipping_address/line2", "maxLength", '"line2" must be at most 200 characters long'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/line2",
+                                    "maxLength",
+                                    '"line2" must be at most 200 characters long',
+                                )
+                            )
                     elif v is not None:
-                        errors.append(Error("/shipping_address/line2", "type", '"line2" must be a string or null, got ' + _got(v)))
+                        errors.append(
+                            Error(
+                                "/shipping_address/line2",
+                                "type",
+                                '"line2" must be a string or null, got ' + _got(v),
+                            )
+                        )
                 if "city" in address:
                     known += 1
                     v = address["city"]
                     if isinstance(v, str):
                         if not v:
-                            errors.append(Error("/shipping_address/city", "minLength", '"city" must be at least 1 character long'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/city",
+                                    "minLength",
+                                    '"city" must be at least 1 character long',
+                                )
+                            )
                         elif len(v) > 100:
-                            errors.append(Error("/shipping_address/city", "maxLength", '"city" must be at most 100 characters long'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/city",
+                                    "maxLength",
+                                    '"city" must be at most 100 characters long',
+                                )
+                            )
                     else:
-                        errors.append(Error("/shipping_address/city", "type", '"city" must be a string, got ' + _got(v)))
+                        errors.append(
+                            Error(
+                                "/shipping_address/city",
+                                "type",
+                                '"city" must be a string, got ' + _got(v),
+                            )
+                        )
                 else:
-                    errors.append(Error("/shipping_address/city", "required", 'missing required key "city"'))
+                    errors.append(
+                        Error("/shipping_address/city", "required", 'missing required key "city"')
+                    )
                 if "postal_code" in address:
                     known += 1
                     v = address["postal_code"]
                     if isinstance(v, str):
                         if _POSTAL_CODE.search(v) is None:
-                            errors.append(Error("/shipping_address/postal_code", "pattern", '"postal_code" must match the pattern ^[A-Za-z0-9 -]{3,10}$'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/postal_code",
+                                    "pattern",
+                                    '"postal_code" must match the pattern ^[A-Za-z0-9 -]{3,10}$',
+                                )
+                            )
                     else:
-                        errors.append(Error("/shipping_address/postal_code", "type", '"postal_code" must be a string, got ' + _got(v)))
+                        errors.append(
+                            Error(
+                                "/shipping_address/postal_code",
+                                "type",
+                                '"postal_code" must be a string, got ' + _got(v),
+                            )
+                        )
                 else:
-                    errors.append(Error("/shipping_address/postal_code", "required", 'missing required key "postal_code"'))
+                    errors.append(
+                        Error(
+                            "/shipping_address/postal_code",
+                            "required",
+                            'missing required key "postal_code"',
+                        )
+                    )
                 if "country" in address:
                     known += 1
                     v = address["country"]
                     if isinstance(v, str):
                         if _COUNTRY.search(v) is None:
-                            errors.append(Error("/shipping_address/country", "pattern", '"country" must match the pattern ^[A-Z]{2}$'))
+                            errors.append(
+                                Error(
+                                    "/shipping_address/country",
+                                    "pattern",
+                                    '"country" must match the pattern ^[A-Z]{2}$',
+                                )
+                            )
                     else:
-                        errors.append(Error("/shipping_address/country", "type", '"country" must be a string, got ' + _got(v)))
+                        errors.append(
+                            Error(
+                                "/shipping_address/country",
+                                "type",
+                                '"country" must be a string, got ' + _got(v),
+                            )
+                        )
                 else:
-                    errors.append(Error("/shipping_address/country", "required", 'missing required key "country"'))
+                    errors.append(
+                        Error(
+                            "/shipping_address/country",
+                            "required",
+                            'missing required key "country"',
+                        )
+                    )
                 if len(address) != known:
-                    _unknown_keys(address, _ADDRESS_KEYS, _ADDRESS_FOLDED, "/shipping_address/", _ADDRESS_REST, errors)
+                    _unknown_keys(
+                        address,
+                        _ADDRESS_KEYS,
+                        _ADDRESS_FOLDED,
+                        "/shipping_address/",
+                        _ADDRESS_REST,
+                        errors,
+                    )
             else:
-                errors.append(Error("/shipping_address", "type", '"shipping_address" must be an object, got ' + _got(address)))
+                errors.append(
+                    Error(
+                        "/shipping_address",
+                        "type",
+                        '"shipping_address" must be an object, got ' + _got(address),
+                    )
+                )
         else:
-            errors.append(Error("/shipping_address", "required", 'missing required key "shipping_address"'))
+            errors.append(
+                Error("/shipping_address", "required", 'missing required key "shipping_address"')
+            )
         # billing_same_as_shipping: optional boolean
         if "billing_same_as_shipping" in value:
             present += 1
             v = value["billing_same_as_shipping"]
             if v is not True and v is not False:
-                errors.append(Error("/billing_same_as_shipping", "type", '"billing_same_as_shipping" must be a boolean, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/billing_same_as_shipping",
+                        "type",
+                        '"billing_same_as_shipping" must be a boolean, got ' + _got(v),
+                    )
+                )
         # shipping_method: required enum
         if "shipping_method" in value:
             present += 1
             v = value["shipping_method"]
             if isinstance(v, str):
                 if v not in _SHIPPING_METHODS:
-                    errors.append(Error("/shipping_method", "enum", '"shipping_method" must be one of: "standard", "express", "overnight", "pickup"' + _did_you_mean(v, _SHIPPING_METHOD_FOLDED)))
+                    errors.append(
+                        Error(
+                            "/shipping_method",
+                            "enum",
+                            '"shipping_method" must be one of: "standard", "express", "overnight", "pickup"'
+                            + _did_you_mean(v, _SHIPPING_METHOD_FOLDED),
+                        )
+                    )
             else:
-                errors.append(Error("/shipping_method", "type", '"shipping_method" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/shipping_method",
+                        "type",
+                        '"shipping_method" must be a string, got ' + _got(v),
+                    )
+                )
         else:
-            errors.append(Error("/shipping_method", "required", 'missing required key "shipping_method"'))
+            errors.append(
+                Error("/shipping_method", "required", 'missing required key "shipping_method"')
+            )
         # priority: optional integer 1..5
         if "priority" in value:
             present += 1
@@ -540,7 +857,9 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 elif v > 5:
                     errors.append(Error("/priority", "maximum", '"priority" must be at most 5'))
             else:
-                errors.append(Error("/priority", "type", '"priority" must be an integer, got ' + _got(v)))
+                errors.append(
+                    Error("/priority", "type", '"priority" must be an integer, got ' + _got(v))
+                )
         # discount_percent: optional number 0..100
         if "discount_percent" in value:
             present += 1
@@ -548,40 +867,94 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             t = type(v)
             if t is int or (t is float and isfinite(v)):
                 if v < 0:
-                    errors.append(Error("/discount_percent", "minimum", '"discount_percent" must be at least 0'))
+                    errors.append(
+                        Error(
+                            "/discount_percent", "minimum", '"discount_percent" must be at least 0'
+                        )
+                    )
                 elif v > 100:
-                    errors.append(Error("/discount_percent", "maximum", '"discount_percent" must be at most 100'))
+                    errors.append(
+                        Error(
+                            "/discount_percent", "maximum", '"discount_percent" must be at most 100'
+                        )
+                    )
             else:
-                errors.append(Error("/discount_percent", "type", '"discount_percent" must be a number, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/discount_percent",
+                        "type",
+                        '"discount_percent" must be a number, got ' + _got(v),
+                    )
+                )
         # coupon_code: optional string or null, maxLength 32, pattern
         if "coupon_code" in value:
             present += 1
             v = value["coupon_code"]
             if isinstance(v, str):
                 if len(v) > 32:
-                    errors.append(Error("/coupon_code", "maxLength", '"coupon_code" must be at most 32 characters long'))
+                    errors.append(
+                        Error(
+                            "/coupon_code",
+                            "maxLength",
+                            '"coupon_code" must be at most 32 characters long',
+                        )
+                    )
                 elif _COUPON.search(v) is None:
-                    errors.append(Error("/coupon_code", "pattern", '"coupon_code" must match the pattern ^[A-Z0-9]+$'))
+                    errors.append(
+                        Error(
+                            "/coupon_code",
+                            "pattern",
+                            '"coupon_code" must match the pattern ^[A-Z0-9]+$',
+                        )
+                    )
             elif v is not None:
-                errors.append(Error("/coupon_code", "type", '"coupon_code" must be a string or null, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/coupon_code",
+                        "type",
+                        '"coupon_code" must be a string or null, got ' + _got(v),
+                    )
+                )
         # gift_message: optional string, maxLength 500
         if "gift_message" in value:
             present += 1
             v = value["gift_message"]
             if isinstance(v, str):
                 if len(v) > 500:
-                    errors.append(Error("/gift_message", "maxLength", '"gift_message" must be at most 500 characters long'))
+                    errors.append(
+                        Error(
+                            "/gift_message",
+                            "maxLength",
+                            '"gift_message" must be at most 500 characters long',
+                        )
+                    )
             else:
-                errors.append(Error("/gift_message", "type", '"gift_message" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/gift_message", "type", '"gift_message" must be a string, got ' + _got(v)
+                    )
+                )
         # requested_delivery_date: optional string, pattern
         if "requested_delivery_date" in value:
             present += 1
             v = value["requested_delivery_date"]
             if isinstance(v, str):
                 if _DATE.search(v) is None:
-                    errors.append(Error("/requested_delivery_date", "pattern", '"requested_delivery_date" must match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}$'))
+                    errors.append(
+                        Error(
+                            "/requested_delivery_date",
+                            "pattern",
+                            '"requested_delivery_date" must match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+                        )
+                    )
             else:
-                errors.append(Error("/requested_delivery_date", "type", '"requested_delivery_date" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/requested_delivery_date",
+                        "type",
+                        '"requested_delivery_date" must be a string, got ' + _got(v),
+                    )
+                )
         # tip_amount: optional number 0..1000
         if "tip_amount" in value:
             present += 1
@@ -589,11 +962,17 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             t = type(v)
             if t is int or (t is float and isfinite(v)):
                 if v < 0:
-                    errors.append(Error("/tip_amount", "minimum", '"tip_amount" must be at least 0'))
+                    errors.append(
+                        Error("/tip_amount", "minimum", '"tip_amount" must be at least 0')
+                    )
                 elif v > 1000:
-                    errors.append(Error("/tip_amount", "maximum", '"tip_amount" must be at most 1000'))
+                    errors.append(
+                        Error("/tip_amount", "maximum", '"tip_amount" must be at most 1000')
+                    )
             else:
-                errors.append(Error("/tip_amount", "type", '"tip_amount" must be a number, got ' + _got(v)))
+                errors.append(
+                    Error("/tip_amount", "type", '"tip_amount" must be a number, got ' + _got(v))
+                )
         # loyalty_points_to_use: optional integer 0..1000000
         if "loyalty_points_to_use" in value:
             present += 1
@@ -601,17 +980,41 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             t = type(v)
             if t is int or (t is float and v.is_integer()):
                 if v < 0:
-                    errors.append(Error("/loyalty_points_to_use", "minimum", '"loyalty_points_to_use" must be at least 0'))
+                    errors.append(
+                        Error(
+                            "/loyalty_points_to_use",
+                            "minimum",
+                            '"loyalty_points_to_use" must be at least 0',
+                        )
+                    )
                 elif v > 1000000:
-                    errors.append(Error("/loyalty_points_to_use", "maximum", '"loyalty_points_to_use" must be at most 1000000'))
+                    errors.append(
+                        Error(
+                            "/loyalty_points_to_use",
+                            "maximum",
+                            '"loyalty_points_to_use" must be at most 1000000',
+                        )
+                    )
             else:
-                errors.append(Error("/loyalty_points_to_use", "type", '"loyalty_points_to_use" must be an integer, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/loyalty_points_to_use",
+                        "type",
+                        '"loyalty_points_to_use" must be an integer, got ' + _got(v),
+                    )
+                )
         # newsletter_opt_in: optional boolean
         if "newsletter_opt_in" in value:
             present += 1
             v = value["newsletter_opt_in"]
             if v is not True and v is not False:
-                errors.append(Error("/newsletter_opt_in", "type", '"newsletter_opt_in" must be a boolean, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/newsletter_opt_in",
+                        "type",
+                        '"newsletter_opt_in" must be a boolean, got ' + _got(v),
+                    )
+                )
         # tags: optional array of 1..32-character strings, at most 10
         if "tags" in value:
             present += 1
@@ -622,11 +1025,29 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
                 for i, tag in enumerate(tags):
                     if isinstance(tag, str):
                         if not tag:
-                            errors.append(Error(f"/tags/{i}", "minLength", 'each item of "tags" must be at least 1 character long'))
+                            errors.append(
+                                Error(
+                                    f"/tags/{i}",
+                                    "minLength",
+                                    'each item of "tags" must be at least 1 character long',
+                                )
+                            )
                         elif len(tag) > 32:
-                            errors.append(Error(f"/tags/{i}", "maxLength", 'each item of "tags" must be at most 32 characters long'))
+                            errors.append(
+                                Error(
+                                    f"/tags/{i}",
+                                    "maxLength",
+                                    'each item of "tags" must be at most 32 characters long',
+                                )
+                            )
                     else:
-                        errors.append(Error(f"/tags/{i}", "type", 'each item of "tags" must be a string, got ' + _got(tag)))
+                        errors.append(
+                            Error(
+                                f"/tags/{i}",
+                                "type",
+                                'each item of "tags" must be a string, got ' + _got(tag),
+                            )
+                        )
             else:
                 errors.append(Error("/tags", "type", '"tags" must be an array, got ' + _got(tags)))
         # payment_method: required enum
@@ -635,38 +1056,87 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             v = value["payment_method"]
             if isinstance(v, str):
                 if v not in _PAYMENT_METHODS:
-                    errors.append(Error("/payment_method", "enum", '"payment_method" must be one of: "card", "paypal", "invoice", "bank_transfer"' + _did_you_mean(v, _PAYMENT_METHOD_FOLDED)))
+                    errors.append(
+                        Error(
+                            "/payment_method",
+                            "enum",
+                            '"payment_method" must be one of: "card", "paypal", "invoice", "bank_transfer"'
+                            + _did_you_mean(v, _PAYMENT_METHOD_FOLDED),
+                        )
+                    )
             else:
-                errors.append(Error("/payment_method", "type", '"payment_method" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/payment_method",
+                        "type",
+                        '"payment_method" must be a string, got ' + _got(v),
+                    )
+                )
         else:
-            errors.append(Error("/payment_method", "required", 'missing required key "payment_method"'))
+            errors.append(
+                Error("/payment_method", "required", 'missing required key "payment_method"')
+            )
         # payment_token: optional string 8..128 (sensitive: never echoed)
         if "payment_token" in value:
             present += 1
             v = value["payment_token"]
             if isinstance(v, str):
                 if len(v) < 8:
-                    errors.append(Error("/payment_token", "minLength", '"payment_token" must be at least 8 characters long'))
+                    errors.append(
+                        Error(
+                            "/payment_token",
+                            "minLength",
+                            '"payment_token" must be at least 8 characters long',
+                        )
+                    )
                 elif len(v) > 128:
-                    errors.append(Error("/payment_token", "maxLength", '"payment_token" must be at most 128 characters long'))
+                    errors.append(
+                        Error(
+                            "/payment_token",
+                            "maxLength",
+                            '"payment_token" must be at most 128 characters long',
+                        )
+                    )
             else:
-                errors.append(Error("/payment_token", "type", '"payment_token" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/payment_token", "type", '"payment_token" must be a string, got ' + _got(v)
+                    )
+                )
         # invoice_reference: optional string or null, maxLength 64
         if "invoice_reference" in value:
             present += 1
             v = value["invoice_reference"]
             if isinstance(v, str):
                 if len(v) > 64:
-                    errors.append(Error("/invoice_reference", "maxLength", '"invoice_reference" must be at most 64 characters long'))
+                    errors.append(
+                        Error(
+                            "/invoice_reference",
+                            "maxLength",
+                            '"invoice_reference" must be at most 64 characters long',
+                        )
+                    )
             elif v is not None:
-                errors.append(Error("/invoice_reference", "type", '"invoice_reference" must be a string or null, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/invoice_reference",
+                        "type",
+                        '"invoice_reference" must be a string or null, got ' + _got(v),
+                    )
+                )
         # locale: optional string, pattern
         if "locale" in value:
             present += 1
             v = value["locale"]
             if isinstance(v, str):
                 if _LOCALE.search(v) is None:
-                    errors.append(Error("/locale", "pattern", '"locale" must match the pattern ^[a-z]{2}(-[A-Z]{2})?$'))
+                    errors.append(
+                        Error(
+                            "/locale",
+                            "pattern",
+                            '"locale" must match the pattern ^[a-z]{2}(-[A-Z]{2})?$',
+                        )
+                    )
             else:
                 errors.append(Error("/locale", "type", '"locale" must be a string, got ' + _got(v)))
         # notes: optional string, maxLength 1000
@@ -675,7 +1145,9 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             v = value["notes"]
             if isinstance(v, str):
                 if len(v) > 1000:
-                    errors.append(Error("/notes", "maxLength", '"notes" must be at most 1000 characters long'))
+                    errors.append(
+                        Error("/notes", "maxLength", '"notes" must be at most 1000 characters long')
+                    )
             else:
                 errors.append(Error("/notes", "type", '"notes" must be a string, got ' + _got(v)))
         # max_total: optional number > 0
@@ -685,31 +1157,57 @@ def validate_large_order(value: object) -> Result:  # noqa: C901 - one contract,
             t = type(v)
             if t is int or (t is float and isfinite(v)):
                 if v <= 0:
-                    errors.append(Error("/max_total", "exclusiveMinimum", '"max_total" must be greater than 0'))
+                    errors.append(
+                        Error(
+                            "/max_total", "exclusiveMinimum", '"max_total" must be greater than 0'
+                        )
+                    )
             else:
-                errors.append(Error("/max_total", "type", '"max_total" must be a number, got ' + _got(v)))
+                errors.append(
+                    Error("/max_total", "type", '"max_total" must be a number, got ' + _got(v))
+                )
         # split_shipment: optional boolean
         if "split_shipment" in value:
             present += 1
             v = value["split_shipment"]
             if v is not True and v is not False:
-                errors.append(Error("/split_shipment", "type", '"split_shipment" must be a boolean, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/split_shipment",
+                        "type",
+                        '"split_shipment" must be a boolean, got ' + _got(v),
+                    )
+                )
         # contact_phone: optional string, pattern
         if "contact_phone" in value:
             present += 1
             v = value["contact_phone"]
             if isinstance(v, str):
                 if _PHONE.search(v) is None:
-                    errors.append(Error("/contact_phone", "pattern", '"contact_phone" must match the pattern ^\\+[1-9][0-9]{6,14}$'))
+                    errors.append(
+                        Error(
+                            "/contact_phone",
+                            "pattern",
+                            '"contact_phone" must match the pattern ^\\+[1-9][0-9]{6,14}$',
+                        )
+                    )
             else:
-                errors.append(Error("/contact_phone", "type", '"contact_phone" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/contact_phone", "type", '"contact_phone" must be a string, got ' + _got(v)
+                    )
+                )
         # no other keys
         if len(value) != present:
             _unknown_keys(value, _ORDER_KEYS, _ORDER_FOLDED, "/", _ORDER_REST, errors)
     except Exception:
         return _unreadable(value)
     if errors:
-        return Result(REJECT, value, tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]))
+        return Result(
+            REJECT,
+            value,
+            tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]),
+        )
     return Result(ACCEPT, value, ())
 
 

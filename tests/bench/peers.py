@@ -24,7 +24,7 @@ NaN, so it does a little less than the strict-json floor.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal
 
 import fastjsonschema
 import jsonschema
@@ -114,13 +114,13 @@ class OrderLine(_Strict):
     quantity: Annotated[int, Field(ge=1, le=999)]
     unit_price: Annotated[float, Field(gt=0, le=100000, allow_inf_nan=False)]
     gift_wrap: bool = False
-    note: Optional[Annotated[str, StringConstraints(max_length=200)]] = None
+    note: Annotated[str, StringConstraints(max_length=200)] | None = None
 
 
 class ShippingAddress(_Strict):
     name: Annotated[str, StringConstraints(min_length=1, max_length=100)]
     line1: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    line2: Optional[Annotated[str, StringConstraints(max_length=200)]] = None
+    line2: Annotated[str, StringConstraints(max_length=200)] | None = None
     city: Annotated[str, StringConstraints(min_length=1, max_length=100)]
     postal_code: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9 -]{3,10}$")]
     country: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]
@@ -139,16 +139,22 @@ class PlaceOrder(_Strict):
     shipping_method: Literal["standard", "express", "overnight", "pickup"]
     priority: Annotated[int, Field(ge=1, le=5)] = None  # type: ignore[assignment]
     discount_percent: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] = None  # type: ignore[assignment]
-    coupon_code: Optional[Annotated[str, StringConstraints(max_length=32, pattern=r"^[A-Z0-9]+$")]] = None
+    coupon_code: Annotated[str, StringConstraints(max_length=32, pattern=r"^[A-Z0-9]+$")] | None = (
+        None
+    )
     gift_message: Annotated[str, StringConstraints(max_length=500)] = None  # type: ignore[assignment]
-    requested_delivery_date: Annotated[str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] = None  # type: ignore[assignment]
+    requested_delivery_date: Annotated[
+        str, StringConstraints(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    ] = None  # type: ignore[assignment]
     tip_amount: Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)] = None  # type: ignore[assignment]
     loyalty_points_to_use: Annotated[int, Field(ge=0, le=1000000)] = None  # type: ignore[assignment]
     newsletter_opt_in: bool = None  # type: ignore[assignment]
-    tags: Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=32)]], Field(max_length=10)] = None  # type: ignore[assignment]
+    tags: Annotated[
+        list[Annotated[str, StringConstraints(min_length=1, max_length=32)]], Field(max_length=10)
+    ] = None  # type: ignore[assignment]
     payment_method: Literal["card", "paypal", "invoice", "bank_transfer"]
     payment_token: Annotated[str, StringConstraints(min_length=8, max_length=128)] = None  # type: ignore[assignment]
-    invoice_reference: Optional[Annotated[str, StringConstraints(max_length=64)]] = None
+    invoice_reference: Annotated[str, StringConstraints(max_length=64)] | None = None
     locale: Annotated[str, StringConstraints(pattern=r"^[a-z]{2}(-[A-Z]{2})?$")] = None  # type: ignore[assignment]
     notes: Annotated[str, StringConstraints(max_length=1000)] = None  # type: ignore[assignment]
     max_total: Annotated[float, Field(gt=0, allow_inf_nan=False)] = None  # type: ignore[assignment]
@@ -191,13 +197,13 @@ class OrderLineS(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     quantity: Annotated[int, Meta(ge=1, le=999)]
     unit_price: Annotated[float, Meta(gt=0, le=100000)]
     gift_wrap: bool = False
-    note: Optional[Annotated[str, Meta(max_length=200)]] = None
+    note: Annotated[str, Meta(max_length=200)] | None = None
 
 
 class ShippingAddressS(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, Meta(min_length=1, max_length=100)]
     line1: Annotated[str, Meta(min_length=1, max_length=200)]
-    line2: Optional[Annotated[str, Meta(max_length=200)]] = None
+    line2: Annotated[str, Meta(max_length=200)] | None = None
     city: Annotated[str, Meta(min_length=1, max_length=100)]
     postal_code: Annotated[str, Meta(pattern=r"^[A-Za-z0-9 -]{3,10}$")]
     country: Annotated[str, Meta(pattern=r"^[A-Z]{2}$")]
@@ -218,16 +224,23 @@ class PlaceOrderS(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     shipping_method: Literal["standard", "express", "overnight", "pickup"]
     priority: Annotated[int, Meta(ge=1, le=5)] | _Unset = _UNSET
     discount_percent: Annotated[float, Meta(ge=0, le=100)] | _Unset = _UNSET
-    coupon_code: Optional[Annotated[str, Meta(max_length=32, pattern=r"^[A-Z0-9]+$")]] | _Unset = _UNSET
+    coupon_code: Annotated[str, Meta(max_length=32, pattern=r"^[A-Z0-9]+$")] | _Unset | None = (
+        _UNSET
+    )
     gift_message: Annotated[str, Meta(max_length=500)] | _Unset = _UNSET
-    requested_delivery_date: Annotated[str, Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] | _Unset = _UNSET
+    requested_delivery_date: (
+        Annotated[str, Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] | _Unset
+    ) = _UNSET
     tip_amount: Annotated[float, Meta(ge=0, le=1000)] | _Unset = _UNSET
     loyalty_points_to_use: Annotated[int, Meta(ge=0, le=1000000)] | _Unset = _UNSET
     newsletter_opt_in: bool | _Unset = _UNSET
-    tags: Annotated[list[Annotated[str, Meta(min_length=1, max_length=32)]], Meta(max_length=10)] | _Unset = _UNSET
+    tags: (
+        Annotated[list[Annotated[str, Meta(min_length=1, max_length=32)]], Meta(max_length=10)]
+        | _Unset
+    ) = _UNSET
     payment_method: Literal["card", "paypal", "invoice", "bank_transfer"]
     payment_token: Annotated[str, Meta(min_length=8, max_length=128)] | _Unset = _UNSET
-    invoice_reference: Optional[Annotated[str, Meta(max_length=64)]] | _Unset = _UNSET
+    invoice_reference: Annotated[str, Meta(max_length=64)] | _Unset | None = _UNSET
     locale: Annotated[str, Meta(pattern=r"^[a-z]{2}(-[A-Z]{2})?$")] | _Unset = _UNSET
     notes: Annotated[str, Meta(max_length=1000)] | _Unset = _UNSET
     max_total: Annotated[float, Meta(gt=0)] | _Unset = _UNSET

@@ -49,9 +49,9 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "generator"))  # toolshape, even when not installed
 
 from toolshape.codegen import render
+from toolshape.contract.errors import ContractError
 from toolshape.platforms import importer
 from toolshape.project import pipeline
-from toolshape.contract.errors import ContractError
 
 ENV_VAR = "TOOLSHAPE_REAL_SCHEMAS"
 #: The sets issue 16 measured (file name prefixes / folder names in JSONSchemaBench).
@@ -113,7 +113,11 @@ def _labelled(data: Any) -> tuple[tuple[Any, bool], ...]:
     tests = data.get("tests") if isinstance(data, dict) else None
     if not isinstance(tests, list):
         return ()
-    return tuple((t["data"], bool(t["valid"])) for t in tests if isinstance(t, dict) and "data" in t and "valid" in t)
+    return tuple(
+        (t["data"], bool(t["valid"]))
+        for t in tests
+        if isinstance(t, dict) and "data" in t and "valid" in t
+    )
 
 
 def candidates(root: Path, only: str | None = None) -> list[Path]:
@@ -174,25 +178,47 @@ def _environment() -> Any:
 def run_one(item: Sample) -> Outcome:
     """Import and generate one schema in this process; never raises."""
     env = _environment()
-    tools = {"tools": [{"name": "tool", "description": "A real-world schema.", "inputSchema": item.schema}]}
+    tools = {
+        "tools": [
+            {"name": "tool", "description": "A real-world schema.", "inputSchema": item.schema}
+        ]
+    }
     start = time.perf_counter()
     try:
         imported = importer.import_data(tools, f"{item.name}.json", "tool")
     except importer.ContractImportError as exc:
         message = exc.problems[0].message if exc.problems else str(exc)
-        return Outcome(item.name, "import", kind_of(message), str(exc)[:400], time.perf_counter() - start)
+        return Outcome(
+            item.name, "import", kind_of(message), str(exc)[:400], time.perf_counter() - start
+        )
     except Exception as exc:  # noqa: BLE001 (an internal error: the point of the measurement)
-        return Outcome(item.name, "internal", f"import: {type(exc).__name__}", _trace(exc), time.perf_counter() - start)
+        return Outcome(
+            item.name,
+            "internal",
+            f"import: {type(exc).__name__}",
+            _trace(exc),
+            time.perf_counter() - start,
+        )
     contract = imported[0]
     try:
         relative = PurePosixPath(contract.relative_path)
         done = pipeline.generate(contract.yaml_text.encode(), contract.relative_path, relative, env)
     except ContractError as exc:
         errors = [p for p in exc.problems if p.severity == "error"] or exc.problems
-        return Outcome(item.name, "generate", kind_of(errors[0].message), str(exc)[:400], time.perf_counter() - start)
+        return Outcome(
+            item.name,
+            "generate",
+            kind_of(errors[0].message),
+            str(exc)[:400],
+            time.perf_counter() - start,
+        )
     except Exception as exc:  # noqa: BLE001 (any other exception is a toolshape bug, reported)
         return Outcome(
-            item.name, "internal", f"generate: {type(exc).__name__}", _trace(exc), time.perf_counter() - start
+            item.name,
+            "internal",
+            f"generate: {type(exc).__name__}",
+            _trace(exc),
+            time.perf_counter() - start,
         )
     seconds = time.perf_counter() - start
     module = pipeline.load_module(done.module_source, str(done.module_path))
@@ -201,12 +227,16 @@ def run_one(item: Sample) -> Outcome:
         try:
             verdict = module.validate(instance).ok
         except Exception as exc:  # noqa: BLE001 (the generated module must never raise)
-            outcome.disagreed.append(f"instance {index}: validate raised {type(exc).__name__}: {exc}")
+            outcome.disagreed.append(
+                f"instance {index}: validate raised {type(exc).__name__}: {exc}"
+            )
             continue
         if verdict == valid:
             outcome.agreed += 1
         else:
-            outcome.disagreed.append(f"instance {index}: labelled {'valid' if valid else 'invalid'}, got {verdict}")
+            outcome.disagreed.append(
+                f"instance {index}: labelled {'valid' if valid else 'invalid'}, got {verdict}"
+            )
     return outcome
 
 
@@ -237,11 +267,16 @@ def run_limited(item: Sample, timeout: float) -> Outcome:
     if outcome is None and child.is_alive():
         child.kill()
         child.join()
-        return Outcome(item.name, "timeout", f"more than {timeout:g} s", seconds=time.perf_counter() - start)
+        return Outcome(
+            item.name, "timeout", f"more than {timeout:g} s", seconds=time.perf_counter() - start
+        )
     child.join()
     if outcome is None:
         return Outcome(
-            item.name, "internal", f"child died (exit {child.exitcode})", seconds=time.perf_counter() - start
+            item.name,
+            "internal",
+            f"child died (exit {child.exitcode})",
+            seconds=time.perf_counter() - start,
         )
     return outcome
 
@@ -261,11 +296,17 @@ def report(outcomes: list[Outcome], total: int, verbose: bool) -> str:
     times = sorted((o.seconds, o.name) for o in outcomes if o.stage == "generated")
     if times:
         median = statistics.median(t for t, _ in times)
-        lines.append(f"time per generated schema: median {median:.2f} s, max {times[-1][0]:.2f} s ({times[-1][1]})")
-        lines.append("slowest: " + ", ".join(f"{name} {t:.1f} s" for t, name in reversed(times[-5:])))
+        lines.append(
+            f"time per generated schema: median {median:.2f} s, max {times[-1][0]:.2f} s ({times[-1][1]})"
+        )
+        lines.append(
+            "slowest: " + ", ".join(f"{name} {t:.1f} s" for t, name in reversed(times[-5:]))
+        )
     labelled = sum(o.agreed + len(o.disagreed) for o in outcomes)
     agreed = sum(o.agreed for o in outcomes)
-    lines.append(f"labelled instances checked: {labelled}; agree: {agreed} ({100 * agreed / max(labelled, 1):.1f}%)")
+    lines.append(
+        f"labelled instances checked: {labelled}; agree: {agreed} ({100 * agreed / max(labelled, 1):.1f}%)"
+    )
     for o in outcomes:
         for line in o.disagreed:
             lines.append(f"  DISAGREE {o.name}: {line}")
@@ -283,17 +324,40 @@ def report(outcomes: list[Outcome], total: int, verbose: bool) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=os.environ.get(ENV_VAR), help=f"the data folder (or ${ENV_VAR})")
-    parser.add_argument("--count", type=int, default=400, help="how many schemas to sample (default 400)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per schema before it counts as a timeout")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=os.environ.get(ENV_VAR),
+        help=f"the data folder (or ${ENV_VAR})",
+    )
+    parser.add_argument(
+        "--count", type=int, default=400, help="how many schemas to sample (default 400)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds per schema before it counts as a timeout",
+    )
     parser.add_argument("--only", help="only the sets whose name starts with this")
-    parser.add_argument("--name", action="append", help="only this sample (a path under the data, no .json)")
-    parser.add_argument("--skip", type=int, default=0, help="leave out the first N of the sample (to resume a run)")
-    parser.add_argument("--verbose", action="store_true", help="print one full message per failure group")
+    parser.add_argument(
+        "--name", action="append", help="only this sample (a path under the data, no .json)"
+    )
+    parser.add_argument(
+        "--skip", type=int, default=0, help="leave out the first N of the sample (to resume a run)"
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="print one full message per failure group"
+    )
     args = parser.parse_args(argv)
     if args.data is None or not Path(args.data).is_dir():
-        print(f"no data: pass --data or set {ENV_VAR} to JSONSchemaBench's data folder", file=sys.stderr)
+        print(
+            f"no data: pass --data or set {ENV_VAR} to JSONSchemaBench's data folder",
+            file=sys.stderr,
+        )
         return 2
     root = Path(args.data)
     chosen, total = sample(root, args.count, args.only)
@@ -307,7 +371,11 @@ def main(argv: list[str] | None = None) -> int:
     for index, item in enumerate(chosen, 1):
         outcome = run_limited(item, args.timeout)
         outcomes.append(outcome)
-        labels = f" labels {outcome.agreed}/{outcome.agreed + len(outcome.disagreed)}" if item.labelled else ""
+        labels = (
+            f" labels {outcome.agreed}/{outcome.agreed + len(outcome.disagreed)}"
+            if item.labelled
+            else ""
+        )
         line = f"[{index}/{len(chosen)}] {item.name}: {outcome.stage} {outcome.seconds:.2f} s{labels} {outcome.reason}"
         print(line, flush=True)
     print(report(outcomes, total, args.verbose))

@@ -28,10 +28,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from time import perf_counter_ns
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -39,17 +40,16 @@ sys.path.insert(0, str(REPO))  # `from generated import get_weather`
 sys.path.insert(0, str(REPO / "generator"))  # toolshape, even when not installed
 sys.path.insert(0, str(HERE))
 
-import yaml  # noqa: E402
-
 import floor  # noqa: E402
 import peers  # noqa: E402
 import toolshape  # noqa: E402
 import toolshape.codegen.cases  # noqa: E402
+import toolshape.codegen.literals  # noqa: E402
+import toolshape.codegen.render  # noqa: E402
 import toolshape.contract.checker  # noqa: E402
 import toolshape.contract.source  # noqa: E402
 import toolshape.project.pipeline  # noqa: E402
-import toolshape.codegen.render  # noqa: E402
-import toolshape.codegen.literals  # noqa: E402
+import yaml  # noqa: E402
 
 LARGE_CONTRACT = HERE / "contracts" / "large_order.yaml"
 
@@ -104,11 +104,25 @@ def machine() -> list[str]:
             versions.append(f"{name} ?")
     try:
         commit = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(REPO), "status", "--porcelain", "--", "generator", "templates", "generated"],
-            capture_output=True, text=True,
+            [
+                "git",
+                "-C",
+                str(REPO),
+                "status",
+                "--porcelain",
+                "--",
+                "generator",
+                "templates",
+                "generated",
+            ],
+            capture_output=True,
+            text=True,
         ).stdout.strip()
         commit += " (+ uncommitted changes to generator/templates/generated)" if dirty else ""
     except Exception:
@@ -152,7 +166,9 @@ class Bench:
 
 
 def _generate(raw: bytes, label: str, relative: str) -> Any:
-    return toolshape.project.pipeline.generate(raw, label, PurePosixPath(relative), toolshape.codegen.render.environment())
+    return toolshape.project.pipeline.generate(
+        raw, label, PurePosixPath(relative), toolshape.codegen.render.environment()
+    )
 
 
 def load_benches(workdir: Path) -> list[Bench]:
@@ -160,7 +176,9 @@ def load_benches(workdir: Path) -> list[Bench]:
 
     # Only its checked contract is needed (for the derived cases): no rendering.
     weather_checked = toolshape.contract.checker.check(
-        toolshape.contract.source.load((REPO / "contracts/get_weather.yaml").read_bytes(), "contracts/get_weather.yaml")
+        toolshape.contract.source.load(
+            (REPO / "contracts/get_weather.yaml").read_bytes(), "contracts/get_weather.yaml"
+        )
     )
     raw = LARGE_CONTRACT.read_bytes()
     built = _generate(raw, "tests/bench/contracts/large_order.yaml", "large_order.yaml")
@@ -168,12 +186,21 @@ def load_benches(workdir: Path) -> list[Bench]:
     package = workdir / "bench_order"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
-    (package / "_runtime.py").write_text(toolshape.project.pipeline.runtime_source(toolshape.codegen.render.environment()), encoding="utf-8")
+    (package / "_runtime.py").write_text(
+        toolshape.project.pipeline.runtime_source(toolshape.codegen.render.environment()),
+        encoding="utf-8",
+    )
     large_path = package / "large_order.py"
     large_path.write_text(built.module_source, encoding="utf-8")
     large = toolshape.project.pipeline.load_module(built.module_source, "large_order.py")
 
-    weather = Bench("get_weather", get_weather, get_weather.INPUT_SCHEMA, weather_checked, Path(get_weather.__file__))
+    weather = Bench(
+        "get_weather",
+        get_weather,
+        get_weather.INPUT_SCHEMA,
+        weather_checked,
+        Path(get_weather.__file__),
+    )
     order = Bench("large_order", large, large.INPUT_SCHEMA, built.contract, large_path)
 
     good = {"city": "Lisbon", "unit": "c"}
@@ -204,17 +231,33 @@ def load_benches(workdir: Path) -> list[Bench]:
         Row("large_order", "wrong type (top level)", "validate", wrong_top, "reject"),
         Row("large_order", "wrong type (nested object)", "validate", wrong_nested, "reject"),
         Row("large_order", "wrong type (array item)", "validate", wrong_item, "reject"),
-        Row("large_order", "unknown key", "validate", {**copy.deepcopy(order_good), "gift": True}, "reject"),
+        Row(
+            "large_order",
+            "unknown key",
+            "validate",
+            {**copy.deepcopy(order_good), "gift": True},
+            "reject",
+        ),
         Row("large_order", "top-level array", "validate", [order_good], "reject"),
         Row("large_order", "parse: valid", "parse", order_text, "accept"),
         Row("large_order", "parse: missing key", "parse", json.dumps(missing), "reject"),
-        Row("large_order", "parse: cut off", "parse", order_text[: len(order_text) * 2 // 3], "parse_error"),
+        Row(
+            "large_order",
+            "parse: cut off",
+            "parse",
+            order_text[: len(order_text) * 2 // 3],
+            "parse_error",
+        ),
     ]
 
     for bench in (weather, order):
         floor_validate, floor_parse = floor.FLOORS[bench.name]
         pairs = {
-            "generated": (bench.module.validate, bench.module.parse, lambda r: r.status == "accept"),
+            "generated": (
+                bench.module.validate,
+                bench.module.parse,
+                lambda r: r.status == "accept",
+            ),
             "floor": (floor_validate, floor_parse, lambda r: r.status == "accept"),
             "fastjsonschema": peers.fastjsonschema_pair(bench.schema),
             "jsonschema": peers.jsonschema_pair(bench.schema),
@@ -249,8 +292,15 @@ def check_agreement(benches: list[Bench]) -> list[str]:
             assert generated.status == row.expected, (bench.name, row.name, generated)
             floored = row.calls["floor"](row.data)
             assert floored.status == row.expected, (bench.name, row.name, floored)
-            if row.expected == "parse_error":  # the parse-error wording is the generated module's own
-                assert _pairs(floored) == _pairs(generated), (bench.name, row.name, floored, generated)
+            if (
+                row.expected == "parse_error"
+            ):  # the parse-error wording is the generated module's own
+                assert _pairs(floored) == _pairs(generated), (
+                    bench.name,
+                    row.name,
+                    floored,
+                    generated,
+                )
             else:
                 assert _triples(floored) == _triples(generated), (
                     f"{bench.name} / {row.name}: floor reports {_triples(floored)}, generated {_triples(generated)}"
@@ -265,8 +315,10 @@ def check_agreement(benches: list[Bench]) -> list[str]:
         for case in cases:
             got = _triples(validate_floor(copy.deepcopy(case.data)))
             want = _triples(bench.module.validate(copy.deepcopy(case.data)))
-            assert got == want, f"floor differs from generated on {bench.name} case {case.name!r}: {got} vs {want}"
-        examples = [e for e in bench.checked.examples]
+            assert got == want, (
+                f"floor differs from generated on {bench.name} case {case.name!r}: {got} vs {want}"
+            )
+        examples = list(bench.checked.examples)
         for example in examples:
             if example.has_args:
                 got = _triples(validate_floor(copy.deepcopy(example.args)))
@@ -274,7 +326,9 @@ def check_agreement(benches: list[Bench]) -> list[str]:
             else:
                 got = {(e.path, e.code) for e in floor.FLOORS[bench.name][1](example.json).errors}
                 want = {(e.path, e.code) for e in bench.module.parse(example.json).errors}
-            assert got == want, f"floor differs from generated on {bench.name} example {example.index + 1}: {sorted(got)} vs {sorted(want)}"
+            assert got == want, (
+                f"floor differs from generated on {bench.name} example {example.index + 1}: {sorted(got)} vs {sorted(want)}"
+            )
         done.append(
             f"{bench.name}: {len(bench.rows)} inputs x {len(CONTENDERS)} contenders agree on accept/reject; "
             f"floor == generated (path, code, message) on them, on {len(cases)} derived cases and {len(examples)} examples "
@@ -326,14 +380,19 @@ def time_rows(benches: list[Bench], repeat: int, target_ns: int, progress: bool)
     rows = [row for bench in benches for row in bench.rows]
     for index, row in enumerate(rows):
         if progress:
-            print(f"\r  timing {index + 1}/{len(rows)}: {row.contract} / {row.name:<30}", end="", file=sys.stderr, flush=True)
+            print(
+                f"\r  timing {index + 1}/{len(rows)}: {row.contract} / {row.name:<30}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
         gc.collect()
         for name in CONTENDERS:
             row.loops[name] = calibrate(row.calls[name], row.data, target_ns)
             row.best[name] = float("inf")
         for round_ in range(repeat):
             # Interleaved: every contender once per round; the starting one rotates.
-            order = CONTENDERS[round_ % len(CONTENDERS):] + CONTENDERS[: round_ % len(CONTENDERS)]
+            order = CONTENDERS[round_ % len(CONTENDERS) :] + CONTENDERS[: round_ % len(CONTENDERS)]
             for name in order:
                 n = row.loops[name]
                 per_call = _timed(row.calls[name], row.data, n) / (n * UNROLL)
@@ -360,7 +419,9 @@ def print_table(benches: list[Bench]) -> list[tuple[str, str, str, float, float,
     for name in CONTENDERS:
         if name != "floor":
             head += f" | {name:>16}"
-    print("Time per call, best of all rounds (ns; us = microseconds), and the ratio to the hand-written floor:")
+    print(
+        "Time per call, best of all rounds (ns; us = microseconds), and the ratio to the hand-written floor:"
+    )
     print()
     print(head)
     print("-" * len(head))
@@ -378,7 +439,9 @@ def print_table(benches: list[Bench]) -> list[tuple[str, str, str, float, float,
             line += f" | {_ns(value):>8} {value / base:>6.2f}x"
         print(line)
     print()
-    print("Targets (issue 4). generated/floor: at most the target; peer/generated (how many times faster")
+    print(
+        "Targets (issue 4). generated/floor: at most the target; peer/generated (how many times faster"
+    )
     print("the generated module is than the peer): at least the target.")
     print()
     checks_head = f"{'contract':<12} {'input':<27} {'generated/floor':>21}"
@@ -399,7 +462,13 @@ def print_table(benches: list[Bench]) -> list[tuple[str, str, str, float, float,
         results.append((row.contract, row.name, "generated/floor", ratio, FLOOR_TARGET, ok))
         line = f"{row.contract:<12} {row.name:<27} {ratio:>6.2f} <={FLOOR_TARGET:<5.2f} {'PASS' if ok else 'MISS':>4}"
         row_ok = ok
-        targets = PARSE_TARGETS if row.kind == "parse" else VALID_TARGETS if row.valid else INVALID_TARGETS
+        targets = (
+            PARSE_TARGETS
+            if row.kind == "parse"
+            else VALID_TARGETS
+            if row.valid
+            else INVALID_TARGETS
+        )
         for name in PEERS:
             speedup = row.best[name] / gen
             target = targets[name]
@@ -410,9 +479,15 @@ def print_table(benches: list[Bench]) -> list[tuple[str, str, str, float, float,
         line += f" | {'PASS' if row_ok else 'MISS'}"
         print(line)
     print()
-    print("validate() peer targets: valid input fastjsonschema >=1.25, pydantic >=1.4, jsonschema >=15, msgspec ahead (>=1);")
-    print("invalid input fastjsonschema >=2.5, jsonschema >=10, pydantic and msgspec ahead (>=1). parse(): <=1.10x the")
-    print("strict-json floor; the peers' >=1 on parse rows follows from 'ahead of every peer on every input'.")
+    print(
+        "validate() peer targets: valid input fastjsonschema >=1.25, pydantic >=1.4, jsonschema >=15, msgspec ahead (>=1);"
+    )
+    print(
+        "invalid input fastjsonschema >=2.5, jsonschema >=10, pydantic and msgspec ahead (>=1). parse(): <=1.10x the"
+    )
+    print(
+        "strict-json floor; the peers' >=1 on parse rows follows from 'ahead of every peer on every input'."
+    )
     return results
 
 
@@ -440,7 +515,11 @@ def _probe(path: Path, mode: str, env: dict[str, str]) -> tuple[float, float]:
     has them already); the first figure is the module alone, the second everything."""
     name = f"{path.parent.name}.{path.stem}"
     out = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(path.parent.parent), name, mode], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-c", _PROBE, str(path.parent.parent), name, mode],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
     ).stdout.split()
     return int(out[0]) / 1e6, int(out[1]) / 1e6
 
@@ -448,23 +527,34 @@ def _probe(path: Path, mode: str, env: dict[str, str]) -> tuple[float, float]:
 def _importtime(env: dict[str, str]) -> dict[str, tuple[float, float]]:
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", "import generated.get_weather"],
-        capture_output=True, text=True, env=env, cwd=REPO, check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        check=True,
     )
     found = {}
     for line in done.stderr.splitlines():
         match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|\s*(\S+)", line)
         if match:  # the first line of a name is where it was really imported
-            found.setdefault(match.group(3), (int(match.group(1)) / 1000, int(match.group(2)) / 1000))
+            found.setdefault(
+                match.group(3), (int(match.group(1)) / 1000, int(match.group(2)) / 1000)
+            )
     return found
 
 
 def import_times(benches: list[Bench], runs: int) -> list[tuple[str, float, bool]]:
-    print("Import time of a generated module (fresh interpreter each run, best of %d; bytecode cached):" % runs)
+    print(
+        "Import time of a generated module (fresh interpreter each run, best of %d; bytecode cached):"
+        % runs
+    )
     results = []
     with tempfile.TemporaryDirectory(prefix="toolshape-bench-pyc-") as cache:
         env = dict(os.environ, PYTHONPYCACHEPREFIX=cache, PYTHONDONTWRITEBYTECODE="")
         env.pop("PYTHONDONTWRITEBYTECODE")
-        env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        )
         _importtime(env)  # writes the bytecode cache
         best: dict[str, list[float]] = {}
         for _ in range(runs):
@@ -474,15 +564,21 @@ def import_times(benches: list[Bench], runs: int) -> list[tuple[str, float, bool
                     best[name] = [min(old[0], own), min(old[1], total)]
         if "generated.get_weather" in best:
             own, total = best["generated.get_weather"]
-            print(f"  python -X importtime -c 'import generated.get_weather': generated.get_weather self {own:.2f} ms,")
+            print(
+                f"  python -X importtime -c 'import generated.get_weather': generated.get_weather self {own:.2f} ms,"
+            )
             if "generated" in best:
-                print(f"    the generated package (its gate imports _runtime, no tool) {best['generated'][1]:.2f} ms cumulative")
+                print(
+                    f"    the generated package (its gate imports _runtime, no tool) {best['generated'][1]:.2f} ms cumulative"
+                )
         for bench in benches:
             _probe(bench.module_path, "warm-deps", env)
             _probe(bench.module_path, "cold", env)
             alone = min(_probe(bench.module_path, "warm-deps", env)[0] for _ in range(runs))
             cold = min(_probe(bench.module_path, "cold", env)[1] for _ in range(runs))
-            no_cache = dict(env, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=os.path.join(cache, "empty"))
+            no_cache = dict(
+                env, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=os.path.join(cache, "empty")
+            )
             compiled = min(_probe(bench.module_path, "warm-deps", no_cache)[0] for _ in range(runs))
             ok = alone < IMPORT_TARGET_MS
             results.append((bench.name, alone, ok))
@@ -525,18 +621,27 @@ def gate_package(folder: Path, count: int) -> Path:
     tools = {}
     for index in range(count):
         name = f"tool_{index:04d}"
-        (package / f"{name}.py").write_text(module.replace('TOOL_NAME = "get_weather"', f'TOOL_NAME = "{name}"'), encoding="utf-8")
+        (package / f"{name}.py").write_text(
+            module.replace('TOOL_NAME = "get_weather"', f'TOOL_NAME = "{name}"'), encoding="utf-8"
+        )
         tools[name] = "." + name
     gate = toolshape.codegen.render.render(
-        env, "package.py.j2", "__init__.py", version=toolshape.codegen.literals.Code(toolshape.__version__),
+        env,
+        "package.py.j2",
+        "__init__.py",
+        version=toolshape.codegen.literals.Code(toolshape.__version__),
         tools=toolshape.codegen.literals.literal(tools),
     )
     (package / "__init__.py").write_text(gate, encoding="utf-8")
-    (package / "_runtime.py").write_text(toolshape.project.pipeline.runtime_source(env), encoding="utf-8")
+    (package / "_runtime.py").write_text(
+        toolshape.project.pipeline.runtime_source(env), encoding="utf-8"
+    )
     return package
 
 
-def gate_time(package: Path, tool: str, text: str, runs: int, cache: str) -> list[tuple[str, float, bool]]:
+def gate_time(
+    package: Path, tool: str, text: str, runs: int, cache: str
+) -> list[tuple[str, float, bool]]:
     """``import <package>`` and its first ``validate_call`` in a fresh interpreter, best of ``runs``:
     with the bytecode cached (the usual case) and compiled from source (the first run after an install)."""
     env = dict(os.environ, PYTHONPYCACHEPREFIX=cache)
@@ -544,7 +649,9 @@ def gate_time(package: Path, tool: str, text: str, runs: int, cache: str) -> lis
     args = [sys.executable, "-c", _GATE_PROBE, str(package.parent), package.name, tool, text]
 
     def once(environment: dict[str, str]) -> tuple[float, int]:
-        out = subprocess.run(args, capture_output=True, text=True, env=environment, check=True).stdout.split()
+        out = subprocess.run(
+            args, capture_output=True, text=True, env=environment, check=True
+        ).stdout.split()
         return int(out[0]) / 1e6, int(out[1])
 
     once(env)  # writes the bytecode cache
@@ -553,7 +660,11 @@ def gate_time(package: Path, tool: str, text: str, runs: int, cache: str) -> lis
     fresh = dict(env, PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=os.path.join(cache, "empty"))
     compiled = min(once(fresh)[0] for _ in range(runs))
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", *args[1:]], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-X", "importtime", *args[1:]],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
     )
     cumulative = {}
     for line in done.stderr.splitlines():
@@ -561,13 +672,25 @@ def gate_time(package: Path, tool: str, text: str, runs: int, cache: str) -> lis
         if match:
             cumulative.setdefault(match.group(3), int(match.group(2)) / 1000)
     ok = cached <= GATE_TARGET_MS
-    count = sum(1 for p in package.rglob("*.py") if p.name not in ("__init__.py", "_runtime.py") and "tests" not in p.parts)
-    print(f"  {count} tools in {package.name}/: import it + the first validate_call, fresh interpreter, best of {runs}:")
-    print(f"    bytecode cached {cached:6.2f} ms  target <= {GATE_TARGET_MS:.0f} ms {'PASS' if ok else 'MISS'};"
-          f"  compiled from source {compiled:6.2f} ms;  modules of the package loaded: {loaded} (the runtime, the tool, its folder's)")
-    shown = ", ".join(f"{name} {ms:.2f} ms" for name, ms in cumulative.items() if name.startswith(package.name))
+    count = sum(
+        1
+        for p in package.rglob("*.py")
+        if p.name not in ("__init__.py", "_runtime.py") and "tests" not in p.parts
+    )
+    print(
+        f"  {count} tools in {package.name}/: import it + the first validate_call, fresh interpreter, best of {runs}:"
+    )
+    print(
+        f"    bytecode cached {cached:6.2f} ms  target <= {GATE_TARGET_MS:.0f} ms {'PASS' if ok else 'MISS'};"
+        f"  compiled from source {compiled:6.2f} ms;  modules of the package loaded: {loaded} (the runtime, the tool, its folder's)"
+    )
+    shown = ", ".join(
+        f"{name} {ms:.2f} ms" for name, ms in cumulative.items() if name.startswith(package.name)
+    )
     # The tool's own import goes through importlib.import_module, which -X importtime does not list.
-    print(f"    python -X importtime (cumulative, bytecode cached; the tool's lazy import is not listed): {shown}")
+    print(
+        f"    python -X importtime (cumulative, bytecode cached; the tool's lazy import is not listed): {shown}"
+    )
     return [(f"gate, {count} tools", cached, ok)]
 
 
@@ -575,7 +698,13 @@ def gate_times(runs: int) -> list[tuple[str, float, bool]]:
     print(f"The gate (generated/__init__.py) with {GATE_TOOLS} tools:")
     with tempfile.TemporaryDirectory(prefix="toolshape-bench-gate-") as temp:
         package = gate_package(Path(temp), GATE_TOOLS)
-        return gate_time(package, f"tool_{GATE_TOOLS // 2:04d}", json.dumps({"city": "Lisbon", "unit": "c"}), runs, str(Path(temp) / "pyc"))
+        return gate_time(
+            package,
+            f"tool_{GATE_TOOLS // 2:04d}",
+            json.dumps({"city": "Lisbon", "unit": "c"}),
+            runs,
+            str(Path(temp) / "pyc"),
+        )
 
 
 # -- generator scale --------------------------------------------------------------------------------
@@ -596,16 +725,22 @@ def _loadavg() -> str:
         return "load average unknown"
 
 
-def _run_toolshape(args: list[str], cwd: Path, timeout: float, cache: Path) -> tuple[float | None, float, str]:
+def _run_toolshape(
+    args: list[str], cwd: Path, timeout: float, cache: Path
+) -> tuple[float | None, float, str]:
     """Run toolshape with its cache in ``cache``; return (wall seconds, CPU seconds of it and its workers, problem)."""
     command = [sys.executable, "-m", "toolshape", *args]
     env = dict(os.environ)
     env["TOOLSHAPE_CACHE_DIR"] = str(cache)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "generator"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(REPO / "generator"), env.get("PYTHONPATH", "")]
+    ).rstrip(os.pathsep)
     cpu = _children_cpu()
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+        done = subprocess.run(
+            command, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env
+        )
     except subprocess.TimeoutExpired:
         return None, _children_cpu() - cpu, f"stopped after {timeout:.0f} s"
     elapsed = time.perf_counter() - start
@@ -627,7 +762,12 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     profiler.enable()
     for path in sample:
         relative = path.relative_to(root)
-        toolshape.project.pipeline.generate(path.read_bytes(), f"contracts/{relative.as_posix()}", PurePosixPath(relative.as_posix()), env)
+        toolshape.project.pipeline.generate(
+            path.read_bytes(),
+            f"contracts/{relative.as_posix()}",
+            PurePosixPath(relative.as_posix()),
+            env,
+        )
     profiler.disable()
     wall = time.perf_counter() - start
     stats = pstats.Stats(profiler)
@@ -635,7 +775,10 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
 
     def cumulative(file_part: str, function: str) -> float:
         # max, not sum: a function name can occur twice in a file, one calling the other
-        return max((v[3] for k, v in table.items() if k[0].endswith(file_part) and k[2] == function), default=0.0)
+        return max(
+            (v[3] for k, v in table.items() if k[0].endswith(file_part) and k[2] == function),
+            default=0.0,
+        )
 
     def own(function: str) -> float:
         return sum(v[2] for k, v in table.items() if k[2] == function)
@@ -646,20 +789,51 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
         ("contract check (contract.check)", cumulative("toolshape/contract/checker.py", "check")),
         ("model build (model.build)", cumulative("toolshape/codegen/model.py", "build")),
         ("render: Jinja (Template.render)", cumulative("jinja2/environment.py", "render")),
-        ("render: layout (formatting.lay_out; black never runs)", cumulative("toolshape/codegen/formatting.py", "lay_out")),
-        ("  black.format_str (0: built-in templates' output never reaches it)", cumulative("black/__init__.py", "format_str")),
+        (
+            "render: layout (formatting.lay_out; black never runs)",
+            cumulative("toolshape/codegen/formatting.py", "lay_out"),
+        ),
+        (
+            "  black.format_str (0: built-in templates' output never reaches it)",
+            cumulative("black/__init__.py", "format_str"),
+        ),
         ("compile() of generated sources", cumulative("", "<built-in method builtins.compile>")),
-        ("exec of the generated module (load_module)", cumulative("toolshape/project/pipeline.py", "load_module")),
-        ("examples run (check_examples)", cumulative("toolshape/project/pipeline.py", "check_examples")),
+        (
+            "exec of the generated module (load_module)",
+            cumulative("toolshape/project/pipeline.py", "load_module"),
+        ),
+        (
+            "examples run (check_examples)",
+            cumulative("toolshape/project/pipeline.py", "check_examples"),
+        ),
         ("case derivation (cases.derive)", cumulative("toolshape/codegen/cases.py", "derive")),
-        ("  of which cases.add de-duplication (json.dumps)", cumulative("toolshape/codegen/cases.py", "<setcomp>")),
-        ("  of which the reference evaluator", cumulative("toolshape/contract/reference.py", "evaluate")),
-        ("  of which the witness engine (Engine.conjunction)", cumulative("toolshape/witness/values.py", "conjunction")),
-        ("derived cases run (check_derived)", cumulative("toolshape/project/pipeline.py", "check_derived")),
-        ("tests model (_tests_model: literals)", cumulative("toolshape/project/pipeline.py", "_tests_model")),
+        (
+            "  of which cases.add de-duplication (json.dumps)",
+            cumulative("toolshape/codegen/cases.py", "<setcomp>"),
+        ),
+        (
+            "  of which the reference evaluator",
+            cumulative("toolshape/contract/reference.py", "evaluate"),
+        ),
+        (
+            "  of which the witness engine (Engine.conjunction)",
+            cumulative("toolshape/witness/values.py", "conjunction"),
+        ),
+        (
+            "derived cases run (check_derived)",
+            cumulative("toolshape/project/pipeline.py", "check_derived"),
+        ),
+        (
+            "tests model (_tests_model: literals)",
+            cumulative("toolshape/project/pipeline.py", "_tests_model"),
+        ),
     ]
-    print(f"Where `generate` spends its time: cProfile of toolshape.project.pipeline.generate on {len(sample)} of the contracts")
-    print(f"({wall:.1f} s wall with the profiler on, {wall / len(sample):.2f} s per contract; cumulative times, overlapping):")
+    print(
+        f"Where `generate` spends its time: cProfile of toolshape.project.pipeline.generate on {len(sample)} of the contracts"
+    )
+    print(
+        f"({wall:.1f} s wall with the profiler on, {wall / len(sample):.2f} s per contract; cumulative times, overlapping):"
+    )
     for label, seconds in groups:
         print(f"  {label:<50} {seconds:8.2f} s  {100 * seconds / max(total, 1e-9):5.1f}%")
     print("  top functions by own time:")
@@ -670,7 +844,9 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     return wall / len(sample)
 
 
-def scale(count: int, timeout: float, sample: int) -> list[tuple[str, float | None, float, float, str]]:
+def scale(
+    count: int, timeout: float, sample: int
+) -> list[tuple[str, float | None, float, float, str]]:
     from synth import write_contracts
 
     results = []
@@ -678,11 +854,17 @@ def scale(count: int, timeout: float, sample: int) -> list[tuple[str, float | No
         root = Path(temp)
         contracts = write_contracts(root / "contracts", count)
         size = sum(p.stat().st_size for p in contracts)
-        print(f"Generator scale: {count} synthetic contracts (10-30 properties, nested objects and arrays), "
-              f"{size / 1e6:.1f} MB of YAML, in {root}")
-        per_contract = _profile_sample(contracts, root / "contracts", min(sample, count)) if sample else None
+        print(
+            f"Generator scale: {count} synthetic contracts (10-30 properties, nested objects and arrays), "
+            f"{size / 1e6:.1f} MB of YAML, in {root}"
+        )
+        per_contract = (
+            _profile_sample(contracts, root / "contracts", min(sample, count)) if sample else None
+        )
         if per_contract:
-            print(f"  => about {per_contract * count:,.0f} s for {count} contracts at that rate (profiler on; expect somewhat less without)")
+            print(
+                f"  => about {per_contract * count:,.0f} s for {count} contracts at that rate (profiler on; expect somewhat less without)"
+            )
         print()
         factor = count / 1000
         targets = {label: target * factor for label, target in SCALE_TARGETS.items()}
@@ -703,10 +885,18 @@ def scale(count: int, timeout: float, sample: int) -> list[tuple[str, float | No
         for label, args, cache in steps:
             if label == "generate (one changed)" and ok_so_far:
                 changed = contracts[count // 2]
-                changed.write_text(changed.read_text(encoding="utf-8").replace(
-                    "for the generator scale benchmark.", "for the generator scale benchmark (changed).", 1), encoding="utf-8")
+                changed.write_text(
+                    changed.read_text(encoding="utf-8").replace(
+                        "for the generator scale benchmark.",
+                        "for the generator scale benchmark (changed).",
+                        1,
+                    ),
+                    encoding="utf-8",
+                )
             if not ok_so_far:
-                results.append((label, None, 0.0, targets[label], "skipped: the cold generate did not finish"))
+                results.append(
+                    (label, None, 0.0, targets[label], "skipped: the cold generate did not finish")
+                )
                 continue
             load = _loadavg()
             elapsed, cpu, problem = _run_toolshape(args, root, timeout, cache)
@@ -718,20 +908,38 @@ def scale(count: int, timeout: float, sample: int) -> list[tuple[str, float | No
                 middle = contracts[count // 2]
                 example = yaml.safe_load(middle.read_text(encoding="utf-8"))["examples"][0]["args"]
                 print("The gate of the generated package:")
-                gate_time(root / "generated", middle.stem, json.dumps(example), 7, str(root / "pyc"))
+                gate_time(
+                    root / "generated", middle.stem, json.dumps(example), 7, str(root / "pyc")
+                )
                 print()
-        scaled = "" if count == 1000 else f" (targets scaled to {count} contracts where they depend on the count)"
-        print(f"Generator scale, toolshape as a subprocess{scaled}; wall time is what the targets are about,")
-        print(f"CPU is user + system of toolshape and its workers ({_usable_cpus()} usable CPUs here; "
-              "when CPU / wall is far below the CPUs used, other load slowed the run):")
+        scaled = (
+            ""
+            if count == 1000
+            else f" (targets scaled to {count} contracts where they depend on the count)"
+        )
+        print(
+            f"Generator scale, toolshape as a subprocess{scaled}; wall time is what the targets are about,"
+        )
+        print(
+            f"CPU is user + system of toolshape and its workers ({_usable_cpus()} usable CPUs here; "
+            "when CPU / wall is far below the CPUs used, other load slowed the run):"
+        )
         for label, elapsed, cpu, target, problem in results:
-            shown = f"{elapsed:8.2f} s" if elapsed is not None else f"> {timeout:.0f} s" if "stopped" in problem else "       -"
+            shown = (
+                f"{elapsed:8.2f} s"
+                if elapsed is not None
+                else f"> {timeout:.0f} s"
+                if "stopped" in problem
+                else "       -"
+            )
             failed = problem and not problem.startswith("(")
             verdict = "PASS" if elapsed is not None and not failed and elapsed <= target else "MISS"
             if problem.startswith("skipped"):
                 verdict = "-"
             ratio = f"{elapsed / target:6.1f}x target" if elapsed is not None else ""
-            print(f"  {label:<24} {shown} wall {cpu:8.2f} s CPU   target {target:7.2f} s  {verdict:<4} {ratio}  {problem}")
+            print(
+                f"  {label:<24} {shown} wall {cpu:8.2f} s CPU   target {target:7.2f} s  {verdict:<4} {ratio}  {problem}"
+            )
     return results
 
 
@@ -746,16 +954,51 @@ def _usable_cpus() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a fast smoke run: 3 rounds of short loops")
-    parser.add_argument("--repeat", type=int, default=None, help="rounds per input (best is kept); default 9, 3 with --quick")
-    parser.add_argument("--loop-ms", type=float, default=None, help="length of one timed loop; default 20 ms, 2 ms with --quick")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="a fast smoke run: 3 rounds of short loops"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="rounds per input (best is kept); default 9, 3 with --quick",
+    )
+    parser.add_argument(
+        "--loop-ms",
+        type=float,
+        default=None,
+        help="length of one timed loop; default 20 ms, 2 ms with --quick",
+    )
     parser.add_argument("--no-import", action="store_true", help="skip the import-time measurement")
-    parser.add_argument("--scale", action="store_true", help="also time toolshape generate/check over synthetic contracts")
-    parser.add_argument("--scale-contracts", type=int, default=1000, help="how many synthetic contracts (default 1000)")
-    parser.add_argument("--scale-timeout", type=float, default=900, help="stop one toolshape command after this many seconds (default 900)")
-    parser.add_argument("--scale-profile", type=int, default=10, help="contracts to cProfile in-process first (0: none; default 10)")
-    parser.add_argument("--only-scale", action="store_true", help="run only the generator scale part")
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="also time toolshape generate/check over synthetic contracts",
+    )
+    parser.add_argument(
+        "--scale-contracts",
+        type=int,
+        default=1000,
+        help="how many synthetic contracts (default 1000)",
+    )
+    parser.add_argument(
+        "--scale-timeout",
+        type=float,
+        default=900,
+        help="stop one toolshape command after this many seconds (default 900)",
+    )
+    parser.add_argument(
+        "--scale-profile",
+        type=int,
+        default=10,
+        help="contracts to cProfile in-process first (0: none; default 10)",
+    )
+    parser.add_argument(
+        "--only-scale", action="store_true", help="run only the generator scale part"
+    )
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 9)
     loop_ms = args.loop_ms or (2.0 if args.quick else 20.0)
@@ -767,13 +1010,17 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="toolshape-bench-") as temp:
             started = time.perf_counter()
             benches = load_benches(Path(temp))
-            print(f"generated large_order with toolshape.project.pipeline.generate in {time.perf_counter() - started:.1f} s")
+            print(
+                f"generated large_order with toolshape.project.pipeline.generate in {time.perf_counter() - started:.1f} s"
+            )
             for line in check_agreement(benches):
                 print("checked: " + line)
             for note in peers.NOTES:
                 print("note: " + note)
-            print(f"timing: {repeat} interleaved rounds of ~{loop_ms:g} ms loops per contender and input "
-                  f"({UNROLL} calls per loop iteration), gc off during each loop")
+            print(
+                f"timing: {repeat} interleaved rounds of ~{loop_ms:g} ms loops per contender and input "
+                f"({UNROLL} calls per loop iteration), gc off during each loop"
+            )
             print()
             time_rows(benches, repeat, int(loop_ms * 1e6), progress=sys.stderr.isatty())
             results = print_table(benches)
@@ -787,8 +1034,11 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     by = f"{100 * (1 - ratio / target):.0f}% short"
                     peer = check.split("/")[0]
-                    shown = (f"{ratio:.2f}x faster than {peer}, target >= {target:.2f}x" if ratio >= 1
-                             else f"{1 / ratio:.2f}x SLOWER than {peer}, target >= {target:.2f}x faster")
+                    shown = (
+                        f"{ratio:.2f}x faster than {peer}, target >= {target:.2f}x"
+                        if ratio >= 1
+                        else f"{1 / ratio:.2f}x SLOWER than {peer}, target >= {target:.2f}x faster"
+                    )
                 print(f"  {contract:<12} {row:<27} {shown} ({by})")
             print()
             if not args.no_import:

@@ -18,15 +18,96 @@ from typing import Any
 import yaml
 from toolshape.regex import backtracking_problem
 
-WORDS = (
-    "account amount author balance batch bucket budget campaign category channel city client "
-    "comment company contact country coupon currency customer deadline department device domain "
-    "draft email employee event folder invoice label language ledger limit locale message metric "
-    "note order owner package page payment period phone plan policy price priority product project "
-    "query quota reason record region report request resource review role schedule score section "
-    "segment sender server session shipment size source status subject summary tag target task "
-    "team template tenant ticket title topic user vendor version warehouse workspace zone"
-).split()
+WORDS = [
+    "account",
+    "amount",
+    "author",
+    "balance",
+    "batch",
+    "bucket",
+    "budget",
+    "campaign",
+    "category",
+    "channel",
+    "city",
+    "client",
+    "comment",
+    "company",
+    "contact",
+    "country",
+    "coupon",
+    "currency",
+    "customer",
+    "deadline",
+    "department",
+    "device",
+    "domain",
+    "draft",
+    "email",
+    "employee",
+    "event",
+    "folder",
+    "invoice",
+    "label",
+    "language",
+    "ledger",
+    "limit",
+    "locale",
+    "message",
+    "metric",
+    "note",
+    "order",
+    "owner",
+    "package",
+    "page",
+    "payment",
+    "period",
+    "phone",
+    "plan",
+    "policy",
+    "price",
+    "priority",
+    "product",
+    "project",
+    "query",
+    "quota",
+    "reason",
+    "record",
+    "region",
+    "report",
+    "request",
+    "resource",
+    "review",
+    "role",
+    "schedule",
+    "score",
+    "section",
+    "segment",
+    "sender",
+    "server",
+    "session",
+    "shipment",
+    "size",
+    "source",
+    "status",
+    "subject",
+    "summary",
+    "tag",
+    "target",
+    "task",
+    "team",
+    "template",
+    "tenant",
+    "ticket",
+    "title",
+    "topic",
+    "user",
+    "vendor",
+    "version",
+    "warehouse",
+    "workspace",
+    "zone",
+]
 
 #: (pattern, a matching value)
 PATTERNS = (
@@ -40,10 +121,33 @@ PATTERNS = (
     (r"^\+[1-9][0-9]{6,14}$", "+4930123456"),
 )
 
-ENUM_WORDS = (
-    "low medium high urgent draft open closed pending active archived daily weekly monthly "
-    "email sms push web mobile desktop small large public private internal external"
-).split()
+ENUM_WORDS = [
+    "low",
+    "medium",
+    "high",
+    "urgent",
+    "draft",
+    "open",
+    "closed",
+    "pending",
+    "active",
+    "archived",
+    "daily",
+    "weekly",
+    "monthly",
+    "email",
+    "sms",
+    "push",
+    "web",
+    "mobile",
+    "desktop",
+    "small",
+    "large",
+    "public",
+    "private",
+    "internal",
+    "external",
+]
 
 
 class _NoAliases(yaml.SafeDumper):
@@ -116,7 +220,12 @@ def _object(rng: random.Random, size: int, names: list[str]) -> tuple[dict, dict
         properties[name] = schema
         good[name] = value
     required = [k for k in properties if rng.random() < 0.5] or [next(iter(properties))]
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}, good
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }, good
 
 
 def _property(rng: random.Random, fresh: Any) -> tuple[dict, Any]:
@@ -127,9 +236,15 @@ def _property(rng: random.Random, fresh: Any) -> tuple[dict, Any]:
         return schema, good
     if roll < 0.13:
         item, good = _object(rng, rng.randint(2, 5), [fresh() for _ in range(5)])
-        return {"type": "array", "maxItems": rng.choice((10, 50, 100)), "items": item}, [good, dict(good)]
+        return {"type": "array", "maxItems": rng.choice((10, 50, 100)), "items": item}, [
+            good,
+            dict(good),
+        ]
     if roll < 0.20:
-        schema: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}}
+        schema: dict[str, Any] = {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1, "maxLength": 40},
+        }
         schema["maxItems"] = rng.choice((5, 10, 20))
         if rng.random() < 0.5:
             schema["uniqueItems"] = True
@@ -191,7 +306,14 @@ def contract(rng: random.Random, index: int) -> dict:
 
 
 def render(data: dict) -> str:
-    return yaml.dump(data, Dumper=_NoAliases, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    return yaml.dump(
+        data,
+        Dumper=_NoAliases,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=None,
+        width=100,
+    )
 
 
 def write_contracts(folder: Path, count: int = 1000, seed: int = 20240601) -> list[Path]:

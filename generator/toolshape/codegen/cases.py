@@ -18,10 +18,11 @@ from typing import Any
 
 from ..contract import reference
 from ..contract.checker import Contract
-from ..schema.values import is_integer, json_equal
 from ..contract.errors import Problem
-from ..schema.pointers import SchemaPath, child, ref_path, resolve, tokens as pointer_tokens
 from ..contract.reference import errors_of, evaluate
+from ..schema.pointers import SchemaPath, child, ref_path, resolve
+from ..schema.pointers import tokens as pointer_tokens
+from ..schema.values import is_integer, json_equal
 from ..witness.budget import Budget
 from ..witness.values import Engine
 
@@ -58,7 +59,9 @@ class Case:
     errors: frozenset[tuple[str, str]]
     #: How the case was made, when it is one change to a root: (that root, path, new value or
     #: MISSING). It lets the case be written as that change without comparing whole instances.
-    change: tuple[Any, tuple[str | int, ...], Any] | None = field(default=None, compare=False, repr=False)
+    change: tuple[Any, tuple[str | int, ...], Any] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @property
     def status(self) -> str:
@@ -87,7 +90,9 @@ class _Deriver:
         self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
         #: What was left out, by schema path: the names of the cases (for the warnings).
         self.left_out: dict[SchemaPath, list[str]] = {}
-        self.too_big: dict[SchemaPath, list[str]] = {}  # the same, for bounds too large to test at their edge
+        self.too_big: dict[
+            SchemaPath, list[str]
+        ] = {}  # the same, for bounds too large to test at their edge
         #: The last one-change instance made (instance, path, value or MISSING), for add().
         self.last: tuple[Any, SchemaPath, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
@@ -109,7 +114,10 @@ class _Deriver:
         return (True, _copy(found[0])) if found else (False, None)
 
     def distinct(self, schema: Any, schema_path: SchemaPath, count: int) -> list[Any]:
-        return [_copy(v) for v in self.engine.accepted(schema, count, extra=self.known_good.get(schema_path, []))]
+        return [
+            _copy(v)
+            for v in self.engine.accepted(schema, count, extra=self.known_good.get(schema_path, []))
+        ]
 
     def satisfying(self, schemas: list[Any], count: int = 1) -> list[Any]:
         """Values every one of ``schemas`` accepts (a branch and its union, a string of one length)."""
@@ -144,7 +152,11 @@ class _Deriver:
                 f"a bound too large to test at its edge; cases left out: {'; '.join(names)}; "
                 f"derived cases hold at most {MAX_EDGE_LENGTH:,} characters and {MAX_EDGE_ITEMS:,} items or keys"
             )
-            found.append(self.contract.document.problem(("parameters", *schema_path), message, severity="warning"))
+            found.append(
+                self.contract.document.problem(
+                    ("parameters", *schema_path), message, severity="warning"
+                )
+            )
         for schema_path, names in self.left_out.items():
             node = resolve(self.schema, schema_path) if schema_path else self.schema
             spent = self.engine.budget
@@ -161,7 +173,11 @@ class _Deriver:
                 else "add an accepted example"
             )
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
-            found.append(self.contract.document.problem(("parameters", *schema_path), message, severity="warning"))
+            found.append(
+                self.contract.document.problem(
+                    ("parameters", *schema_path), message, severity="warning"
+                )
+            )
         return found
 
     # -- cases ----------------------------------------------------------------
@@ -177,8 +193,15 @@ class _Deriver:
             change = None
         if change is not None and self.root_key is not None:
             _, path, value = change
-            key = self.root_key if value is not MISSING and identical(_lookup(self.root, path), value) else ""
-            key = key or json.dumps([id(self.root), path, None if value is MISSING else value, value is MISSING], default=repr)
+            key = (
+                self.root_key
+                if value is not MISSING and identical(_lookup(self.root, path), value)
+                else ""
+            )
+            key = key or json.dumps(
+                [id(self.root), path, None if value is MISSING else value, value is MISSING],
+                default=repr,
+            )
         else:
             key = json.dumps(data, sort_keys=True, default=repr)
         if key in self.seen:
@@ -189,7 +212,9 @@ class _Deriver:
             errors = frozenset(evaluate(self.schema, data))
         # No copy: a case shares what it did not change with the root, and nothing
         # changes a value in place once a case holds it (complete() works on copies).
-        self.cases[name] = Case(name, data, errors, (self.root, path, value) if change is not None else None)
+        self.cases[name] = Case(
+            name, data, errors, (self.root, path, value) if change is not None else None
+        )
         if data is self.root:
             self.root_key = key
         if self.top is None and not errors and data is self.root:
@@ -204,7 +229,10 @@ class _Deriver:
             return None
         base = self.root_errors.get(id(self.root))
         if base is None:
-            base = self.root_errors[id(self.root)] = (frozenset(evaluate(self.schema, self.root)), self.root)
+            base = self.root_errors[id(self.root)] = (
+                frozenset(evaluate(self.schema, self.root)),
+                self.root,
+            )
         schema: Any = self.schema
         pointer = ""
         refused = {p for p, _ in base[0]}
@@ -240,16 +268,24 @@ class _Deriver:
         on nearly every property; without this every case would be evaluated whole, and a large
         contract's derivation would be quadratic (issue 16). Anything else is returned as it is."""
         for _ in range(MAX_REF_CHAIN):
-            if not isinstance(schema, dict) or "$ref" not in schema or not _ANNOTATIONS.issuperset(schema.keys() - {"$ref"}):
+            if (
+                not isinstance(schema, dict)
+                or "$ref" not in schema
+                or not _ANNOTATIONS.issuperset(schema.keys() - {"$ref"})
+            ):
                 return schema
             schema = resolve(self.schema, ref_path(schema["$ref"]))
-        return schema  # a long chain (or a cycle) of bare $refs: the caller evaluates the case whole
+        return (
+            schema  # a long chain (or a cycle) of bare $refs: the caller evaluates the case whole
+        )
 
     def base(self) -> tuple[Any, bool]:
         """An accepted instance with every property the contract declares, where it can; and
         whether it is accepted (False: a required value had no witness, it is left out)."""
         accepted = [
-            e.args for e in self.contract.examples if e.has_args and e.status == "accept" and isinstance(e.args, dict)
+            e.args
+            for e in self.contract.examples
+            if e.has_args and e.status == "accept" and isinstance(e.args, dict)
         ]
         if accepted:
             # The richest example reaches the most keywords (nested unions, recursion).
@@ -289,7 +325,10 @@ class _Deriver:
                         "(the cases change arguments that leave it out)",
                     )
         if not blamed:
-            self.leave_out(schema_path, "the accepted base arguments (the cases run on the closest arguments found)")
+            self.leave_out(
+                schema_path,
+                "the accepted base arguments (the cases run on the closest arguments found)",
+            )
         return built
 
     def complete(self, value: Any, schema: Any, schema_path: SchemaPath, refs: int = 0) -> None:
@@ -339,7 +378,10 @@ class _Deriver:
                     value[key] = added[key] = synthesized
                 else:
                     what = "required" if key in schema.get("required", []) else "optional"
-                    self.leave_out(schema_path + ("properties", key), f"the cases of the {what} property '{key}'")
+                    self.leave_out(
+                        schema_path + ("properties", key),
+                        f"the cases of the {what} property '{key}'",
+                    )
         if not added or not before or self.still_good():
             return
         for key in added:
@@ -352,7 +394,12 @@ class _Deriver:
     def derive(self) -> list[Case]:
         with reference.remembering():
             self.root, accepted = self.base()
-            self.add("base: every declared key, all valid" if accepted else "base: every key a value was found for", self.root)
+            self.add(
+                "base: every declared key, all valid"
+                if accepted
+                else "base: every key a value was found for",
+                self.root,
+            )
             self.walk(self.schema, (), (), "arguments")
         return list(self.cases.values())
 
@@ -392,11 +439,27 @@ class _Deriver:
             self.walk(sub, path, schema_path + ("allOf", i), label)
         for keyword in ("anyOf", "oneOf"):
             for i, sub in enumerate(schema.get(keyword, [])):
-                self.walk_branch(schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})")
+                self.walk_branch(
+                    schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})"
+                )
         if "if" in schema:
-            self.walk_branch(schema, schema.get("then", {}), path, schema_path, ("then",), f"{label} (if, then)", (schema["if"],))
             self.walk_branch(
-                schema, schema.get("else", {}), path, schema_path, ("else",), f"{label} (if fails, else)", ({"not": schema["if"]},)
+                schema,
+                schema.get("then", {}),
+                path,
+                schema_path,
+                ("then",),
+                f"{label} (if, then)",
+                (schema["if"],),
+            )
+            self.walk_branch(
+                schema,
+                schema.get("else", {}),
+                path,
+                schema_path,
+                ("else",),
+                f"{label} (if fails, else)",
+                ({"not": schema["if"]},),
             )
         self.applicator_cases(schema, path, schema_path, label)
         value = _get(self.root, path)
@@ -415,7 +478,14 @@ class _Deriver:
         return self.replaced(path, value) if path else value
 
     def walk_branch(
-        self, schema: dict, branch: Any, path: SchemaPath, outer: SchemaPath, where: SchemaPath, label: str, also: tuple[Any, ...] = ()
+        self,
+        schema: dict,
+        branch: Any,
+        path: SchemaPath,
+        outer: SchemaPath,
+        where: SchemaPath,
+        label: str,
+        also: tuple[Any, ...] = (),
     ) -> None:
         """Cases inside one union branch (or one side of an if): start from a value that
         matches it (and ``also``), then break it."""
@@ -425,7 +495,11 @@ class _Deriver:
         current = _get(self.root, path)
         start = current if self.engine.confirms(wanted, current) else None
         if start is None:
-            found = [c for c in self.satisfying(wanted, 3) if self.accepts(self.schema, self.put(path, c))]
+            found = [
+                c
+                for c in self.satisfying(wanted, 3)
+                if self.accepts(self.schema, self.put(path, c))
+            ]
             if not found:
                 if self.engine.budget.exhausted:
                     self.leave_out(outer + where, f"the cases of {label}")
@@ -461,7 +535,9 @@ class _Deriver:
                 result = trial
         return result
 
-    def applicator_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str) -> None:
+    def applicator_cases(
+        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str
+    ) -> None:
         """Values that break one applicator and keep the rest of the schema: matching the
         ``not``, two ``oneOf`` branches or none, no ``anyOf`` branch, one ``allOf`` branch
         failed, an ``if`` whose ``then`` (or ``else``) fails."""
@@ -472,19 +548,37 @@ class _Deriver:
             branches = schema.get(keyword)
             if isinstance(branches, list):
                 rest = _without(schema, keyword)
-                wanted.append((f"matches no {keyword} branch", [rest, *({"not": b} for b in branches)]))
+                wanted.append(
+                    (f"matches no {keyword} branch", [rest, *({"not": b} for b in branches)])
+                )
                 if keyword == "oneOf":
                     for i, j in list(itertools.combinations(range(len(branches)), 2))[:3]:
-                        wanted.append((f"matches oneOf branches {i + 1} and {j + 1}", [rest, branches[i], branches[j]]))
-        for i, branch in enumerate(schema.get("allOf", [])[:4] if isinstance(schema.get("allOf"), list) else []):
+                        wanted.append(
+                            (
+                                f"matches oneOf branches {i + 1} and {j + 1}",
+                                [rest, branches[i], branches[j]],
+                            )
+                        )
+        for i, branch in enumerate(
+            schema.get("allOf", [])[:4] if isinstance(schema.get("allOf"), list) else []
+        ):
             others = [b for k, b in enumerate(schema["allOf"]) if k != i]
-            wanted.append((f"fails allOf branch {i + 1}", [_without(schema, "allOf"), *others, {"not": branch}]))
+            wanted.append(
+                (
+                    f"fails allOf branch {i + 1}",
+                    [_without(schema, "allOf"), *others, {"not": branch}],
+                )
+            )
         if "if" in schema:
             rest = _without(schema, "if", "then", "else")
             if "then" in schema:
-                wanted.append(("if holds, then fails", [rest, schema["if"], {"not": schema["then"]}]))
+                wanted.append(
+                    ("if holds, then fails", [rest, schema["if"], {"not": schema["then"]}])
+                )
             if "else" in schema:
-                wanted.append(("if fails, else fails", [rest, {"not": schema["if"]}, {"not": schema["else"]}]))
+                wanted.append(
+                    ("if fails, else fails", [rest, {"not": schema["if"]}, {"not": schema["else"]}])
+                )
         current = _get(self.root, path)
         for name, schemas in wanted:
             for value in self.satisfying(schemas, 1):
@@ -494,13 +588,18 @@ class _Deriver:
                     value = self.closest(current, value, schemas)
                 self.add(f"{label}: {name}", self.put(path, _in_order_of(current, value)))
 
-    def value_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: Any) -> None:
+    def value_cases(
+        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: Any
+    ) -> None:
         declared = _declared(schema)
         if declared is not None:
             for kind, sample in TYPE_SAMPLES.items():
                 allowed = kind in declared or (kind == "integer" and "number" in declared)
                 if not allowed:
-                    self.add(f"{label}: {kind} instead of {' or '.join(declared)}", self.replaced(path, sample))
+                    self.add(
+                        f"{label}: {kind} instead of {' or '.join(declared)}",
+                        self.replaced(path, sample),
+                    )
         elif any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf")):
             # The type is decided by a subschema: every sample, the reference tells which pass.
             for kind, sample in TYPE_SAMPLES.items():
@@ -511,7 +610,9 @@ class _Deriver:
         for name, variant in self.bound_variants(schema, schema_path, value):
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
-    def bound_variants(self, schema: dict, schema_path: SchemaPath, value: Any) -> Iterator[tuple[str, Any]]:
+    def bound_variants(
+        self, schema: dict, schema_path: SchemaPath, value: Any
+    ) -> Iterator[tuple[str, Any]]:
         if isinstance(value, str):
             fill = value[-1:] or "a"
             if "minLength" in schema and _count(schema, "minLength") > 0:
@@ -529,11 +630,21 @@ class _Deriver:
                     yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
                     yield from self.good_variant(schema, f"maxLength {n} exactly", n)
             if "pattern" in schema:
-                misses = self.engine.near_misses(schema, 1) or [
-                    bad
-                    for bad in ("", " ", "!", "?" * max(_count(schema, "minLength", 1), 1), "a b", "0")
-                    if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
-                ][:1]
+                misses = (
+                    self.engine.near_misses(schema, 1)
+                    or [
+                        bad
+                        for bad in (
+                            "",
+                            " ",
+                            "!",
+                            "?" * max(_count(schema, "minLength", 1), 1),
+                            "a b",
+                            "0",
+                        )
+                        if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
+                    ][:1]
+                )
                 for bad in misses:
                     yield "does not match the pattern", bad
             if isinstance(schema.get("format"), str):
@@ -560,7 +671,10 @@ class _Deriver:
                     yield f"{keyword} {bound} just inside", bound + step * _unit(schema)
             if "multipleOf" in schema:
                 m = schema["multipleOf"]
-                yield f"multipleOf {m}: off by half", value + m / 2 if not is_integer(m) or m % 2 else value + m // 2
+                yield (
+                    f"multipleOf {m}: off by half",
+                    value + m / 2 if not is_integer(m) or m % 2 else value + m // 2,
+                )
                 yield f"multipleOf {m}: off by one", value + 1
         if "const" in schema:
             const = schema["const"]
@@ -573,10 +687,14 @@ class _Deriver:
 
     def good_variant(self, schema: dict, name: str, length: int) -> Iterator[tuple[str, Any]]:
         """An accepted string of exactly ``length`` characters, when the engine finds one."""
-        for found in self.satisfying([schema, {"type": "string", "minLength": length, "maxLength": length}]):
+        for found in self.satisfying(
+            [schema, {"type": "string", "minLength": length, "maxLength": length}]
+        ):
             yield name, found
 
-    def object_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: dict) -> None:
+    def object_cases(
+        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: dict
+    ) -> None:
         properties = schema.get("properties", {})
         required = schema.get("required", [])
         prefix = "" if not path else label + "."
@@ -589,37 +707,64 @@ class _Deriver:
                     self.add(f"{key_label}: null", self.replaced(path + (key,), None))
                 self.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
         additional = schema.get("additionalProperties", True)
-        unknown = next(k for k in ("unexpected", "unexpected_key", "zz_unknown") if k not in properties)
+        unknown = next(
+            k for k in ("unexpected", "unexpected_key", "zz_unknown") if k not in properties
+        )
         if additional is False:
             self.add(f"{prefix}{unknown}: unknown key", self.replaced(path + (unknown,), 1))
         elif isinstance(additional, dict):
             ok, good = self.synth(additional, schema_path + ("additionalProperties",))
             if ok:
-                self.add(f"{prefix}{unknown}: extra key, valid value", self.replaced(path + (unknown,), good))
-                for name, variant in self.bound_variants(additional, schema_path + ("additionalProperties",), good):
-                    self.add(f"{prefix}{unknown}: extra key, {name}", self.replaced(path + (unknown,), variant))
+                self.add(
+                    f"{prefix}{unknown}: extra key, valid value",
+                    self.replaced(path + (unknown,), good),
+                )
+                for name, variant in self.bound_variants(
+                    additional, schema_path + ("additionalProperties",), good
+                ):
+                    self.add(
+                        f"{prefix}{unknown}: extra key, {name}",
+                        self.replaced(path + (unknown,), variant),
+                    )
             for kind, sample in TYPE_SAMPLES.items():
-                self.add(f"{prefix}{unknown}: extra key, {kind} value", self.replaced(path + (unknown,), sample))
+                self.add(
+                    f"{prefix}{unknown}: extra key, {kind} value",
+                    self.replaced(path + (unknown,), sample),
+                )
         if "minProperties" in schema:
             n = _count(schema, "minProperties")
             keep = [k for k in value if k in required][: max(n - 1, 0)]
             keep += [k for k in value if k not in keep][: max(n - 1 - len(keep), 0)]
             smaller = {k: value[k] for k in keep}
-            self.add(f"{label}: minProperties {n} - 1", self.replaced(path, smaller) if path else smaller)
+            self.add(
+                f"{label}: minProperties {n} - 1", self.replaced(path, smaller) if path else smaller
+            )
         if "maxProperties" in schema and _count(schema, "maxProperties") >= MAX_EDGE_ITEMS:
-            self.too_large(schema_path, f"the maxProperties {_count(schema, 'maxProperties')} edge case")
+            self.too_large(
+                schema_path, f"the maxProperties {_count(schema, 'maxProperties')} edge case"
+            )
         elif "maxProperties" in schema:
             n = _count(schema, "maxProperties")
             bigger = dict(value)
-            filler = (k for k in [*properties, *(f"extra_{i}" for i in range(n + 2))] if k not in bigger)
+            filler = (
+                k for k in [*properties, *(f"extra_{i}" for i in range(n + 2))] if k not in bigger
+            )
             while len(bigger) <= n:
                 key = next(filler)
                 sub = properties.get(key, additional)
-                ok, good = self.synth(sub, schema_path + (("properties", key) if key in properties else ("additionalProperties",)))
+                ok, good = self.synth(
+                    sub,
+                    schema_path
+                    + (("properties", key) if key in properties else ("additionalProperties",)),
+                )
                 bigger[key] = good if ok else 1
-            self.add(f"{label}: maxProperties {n} + 1", self.replaced(path, bigger) if path else bigger)
+            self.add(
+                f"{label}: maxProperties {n} + 1", self.replaced(path, bigger) if path else bigger
+            )
 
-    def array_cases(self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: list) -> None:
+    def array_cases(
+        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: list
+    ) -> None:
         item_schema = schema.get("items", True)
         need = max(_count(schema, "maxItems", 0) + 1, _count(schema, "minItems", 0), 2)
         pool = self.distinct(item_schema, schema_path + ("items",), min(need, 60))
@@ -643,7 +788,9 @@ class _Deriver:
                 repeated = [_copy(pool[i % len(pool)]) for i in range(n + 1)]
                 self.add(f"{label}: maxItems {n} + 1", self.replaced(path, repeated))
         if schema.get("uniqueItems") is True and pool:
-            self.add(f"{label}: the same item twice", self.replaced(path, [pool[0], _copy(pool[0])]))
+            self.add(
+                f"{label}: the same item twice", self.replaced(path, [pool[0], _copy(pool[0])])
+            )
             if len(pool) >= 2:
                 self.add(f"{label}: two different items", self.replaced(path, pool[:2]))
         if value and isinstance(item_schema, dict):
@@ -669,7 +816,18 @@ MISSING: Any = _Missing()
 
 
 #: Keywords beside a ``$ref`` that change nothing about what is accepted (local_errors follows it).
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
 #: How many bare $refs in a row local_errors follows before it evaluates the case whole.
 MAX_REF_CHAIN = 32
 
@@ -700,7 +858,9 @@ def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
     """What turns ``base`` into ``data``: (JSON Pointer, the value put there, or MISSING
     for a key left out). The pointer "" replaces the whole value."""
     if isinstance(base, dict) and isinstance(data, dict) and _same_order(base, data):
-        found: list[tuple[str, Any]] = [(child(pointer, key), MISSING) for key in base if key not in data]
+        found: list[tuple[str, Any]] = [
+            (child(pointer, key), MISSING) for key in base if key not in data
+        ]
         for key, item in data.items():
             if key not in base:
                 found.append((child(pointer, key), item))
@@ -709,7 +869,7 @@ def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
         return found
     if isinstance(base, list) and isinstance(data, list) and len(base) == len(data):
         found = []
-        for i, (old, new) in enumerate(zip(base, data)):
+        for i, (old, new) in enumerate(zip(base, data, strict=False)):
             if not identical(old, new):
                 found.extend(changes(old, new, child(pointer, str(i))))
         return found
@@ -760,9 +920,9 @@ def identical(a: Any, b: Any, ordered: bool = False) -> bool:
             return list(a) == list(b) and all(identical(a[k], b[k], True) for k in a)
         return a.keys() == b.keys() and all(identical(a[k], b[k]) for k in a)
     if ordered and isinstance(a, list):
-        return len(a) == len(b) and all(identical(x, y, True) for x, y in zip(a, b))
+        return len(a) == len(b) and all(identical(x, y, True) for x, y in zip(a, b, strict=False))
     if isinstance(a, list):
-        return len(a) == len(b) and all(identical(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(identical(x, y) for x, y in zip(a, b, strict=False))
     if isinstance(a, float):
         return repr(a) == repr(b)
     return bool(a == b)
@@ -804,7 +964,11 @@ def _collect_known_good(contract: Contract) -> dict[SchemaPath, list[Any]]:
                 if key in schema.get("properties", {}):
                     visit(schema["properties"][key], item, schema_path + ("properties", key))
                 elif isinstance(schema.get("additionalProperties"), dict):
-                    visit(schema["additionalProperties"], item, schema_path + ("additionalProperties",))
+                    visit(
+                        schema["additionalProperties"],
+                        item,
+                        schema_path + ("additionalProperties",),
+                    )
         elif isinstance(value, list) and "items" in schema:
             for item in value:
                 visit(schema["items"], item, schema_path + ("items",))
@@ -833,7 +997,7 @@ def _ordered_like(model: Any, value: Any) -> Any:
         ordered = _in_order_of(model, value)
         return {k: _ordered_like(model[k], v) if k in model else v for k, v in ordered.items()}
     if isinstance(model, list) and isinstance(value, list) and len(model) == len(value):
-        return [_ordered_like(m, v) for m, v in zip(model, value)]
+        return [_ordered_like(m, v) for m, v in zip(model, value, strict=False)]
     return value
 
 
@@ -842,7 +1006,10 @@ def _in_order_of(model: Any, value: Any) -> Any:
     branch value then reads as its changes to the base (the key order is no part of JSON's meaning)."""
     if not isinstance(model, dict) or not isinstance(value, dict):
         return value
-    return {**{k: value[k] for k in model if k in value}, **{k: v for k, v in value.items() if k not in model}}
+    return {
+        **{k: value[k] for k in model if k in value},
+        **{k: v for k, v in value.items() if k not in model},
+    }
 
 
 def _lookup(data: Any, path: SchemaPath) -> Any:

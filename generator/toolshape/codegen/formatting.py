@@ -51,7 +51,9 @@ def lay_out(source: str) -> str:
     """The built-in templates' output as black formats it, laid out by ``layout.py`` alone."""
     pieces = split(source)
     if pieces is None:
-        raise LayoutError("the source has a construct the built-in templates never write (see split)")
+        raise LayoutError(
+            "the source has a construct the built-in templates never write (see split)"
+        )
     laid = []
     for index, piece in enumerate(pieces):
         text = layout.head(piece) if index == 0 else None
@@ -64,7 +66,9 @@ def lay_out(source: str) -> str:
 
 
 def _no_rule(indent: int, body: str) -> list[str]:
-    raise LayoutError(f"layout.py has no rule for this long statement (at indent {indent}):\n{body}")
+    raise LayoutError(
+        f"layout.py has no rule for this long statement (at indent {indent}):\n{body}"
+    )
 
 
 def split(source: str) -> Pieces | None:
@@ -78,7 +82,7 @@ def split(source: str) -> Pieces | None:
     lines = source.splitlines(keepends=True)
     cuts = [0]
     after_imports = set()
-    for before, after in zip(tree.body, tree.body[1:]):
+    for before, after in zip(tree.body, tree.body[1:], strict=False):
         if isinstance(after, ast.Expr):
             continue
         start = _first_line(after)  # 1-based
@@ -86,17 +90,29 @@ def split(source: str) -> Pieces | None:
         if _ends_cleanly(before, lines):
             # Indented comments right after the body end it (black keeps them in it).
             inside = next(
-                (i for i, line in enumerate(gap) if not line.startswith(" ") or not line.lstrip().startswith("#")),
+                (
+                    i
+                    for i, line in enumerate(gap)
+                    if not line.startswith(" ") or not line.lstrip().startswith("#")
+                ),
                 len(gap),
             )
             rest = gap[inside:]
-            if rest and not rest[0].strip() and all(not line.strip() or line.startswith("#") for line in rest):
+            if (
+                rest
+                and not rest[0].strip()
+                and all(not line.strip() or line.startswith("#") for line in rest)
+            ):
                 cuts.append(before.end_lineno + inside)  # type: ignore[operator]
-        elif _ends_imports(before, after) and all(not line.strip() or line.startswith("#") for line in gap):
+        elif _ends_imports(before, after) and all(
+            not line.strip() or line.startswith("#") for line in gap
+        ):
             after_imports.add(len(cuts))
             cuts.append(before.end_lineno)  # type: ignore[arg-type]
     cuts.append(len(lines))
-    return Pieces(["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:])], after_imports)
+    return Pieces(
+        ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)], after_imports
+    )
 
 
 class Pieces(list[str]):
@@ -109,7 +125,8 @@ class Pieces(list[str]):
     def join(self, formatted: list[str]) -> str:
         """The formatted pieces as one file: two blank lines after a def or class, one after the imports."""
         return "".join(
-            ("\n" if i in self.after_imports else "\n\n") + text if i else text for i, text in enumerate(formatted)
+            ("\n" if i in self.after_imports else "\n\n") + text if i else text
+            for i, text in enumerate(formatted)
         )
 
 

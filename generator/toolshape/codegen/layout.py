@@ -45,7 +45,19 @@ _SKIPPED = re.compile(_STRINGS.pattern + "|#[^\n]*")
 #: (black strips those); black leaves it as it is, however long.
 _DOCSTRING = re.compile(r'"""[^"\\\s](?:[^"\\]*[^"\\\s])?"""')
 #: Statements at column 0 a piece may hold besides comments and simple statements.
-_OTHER_TOP_LEVEL = ("@", "import ", "from ", "async ", "if ", "for ", "while ", "try:", "with ", '"', "'")
+_OTHER_TOP_LEVEL = (
+    "@",
+    "import ",
+    "from ",
+    "async ",
+    "if ",
+    "for ",
+    "while ",
+    "try:",
+    "with ",
+    '"',
+    "'",
+)
 
 
 def head(text: str) -> str | None:
@@ -68,7 +80,9 @@ def head(text: str) -> str | None:
             return None
         if raw.startswith("#"):
             laid: list[str] | None = [raw]
-        elif raw.startswith('"""') and all(line.startswith("#") for line in out if line):  # only comments above
+        elif raw.startswith('"""') and all(
+            line.startswith("#") for line in out if line
+        ):  # only comments above
             laid = _docstring(lines, index)
         elif raw.startswith(("import ", "from ")) and _one_line(raw):
             laid = _import(raw)
@@ -89,7 +103,9 @@ def _docstring(lines: list[str], start: int) -> list[str] | None:
     """The lines of the module docstring that opens at ``lines[start]``, if black leaves it as it is:
     no backslash or tab, no trailing space, its closing quotes at the end of its last line."""
     end = start
-    if not (lines[start].count('"""') == 2 and lines[start].endswith('"""') and len(lines[start]) > 6):
+    if not (
+        lines[start].count('"""') == 2 and lines[start].endswith('"""') and len(lines[start]) > 6
+    ):
         end = start + 1
         while end < len(lines) and '"""' not in lines[end]:
             end += 1
@@ -111,7 +127,11 @@ def _import(line: str) -> list[str] | None:
         node = ast.parse(line).body[0]
     except SyntaxError:
         return None
-    if not isinstance(node, ast.ImportFrom) or "(" in line or width(line[: line.index(" import ") + 9]) > LINE_LENGTH:
+    if (
+        not isinstance(node, ast.ImportFrom)
+        or "(" in line
+        or width(line[: line.index(" import ") + 9]) > LINE_LENGTH
+    ):
         return None
     names = [alias.name + (f" as {alias.asname}" if alias.asname else "") for alias in node.names]
     return [line[: line.index(" import ") + 8] + "(", *[f"    {name}," for name in names], ")"]
@@ -142,7 +162,11 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         indent = len(raw) - len(body)
         if indent % 4:
             return None
-        if pending_comment >= 0 and indent != pending_comment and not _stays(pending_comment, indent, code_indent):
+        if (
+            pending_comment >= 0
+            and indent != pending_comment
+            and not _stays(pending_comment, indent, code_indent)
+        ):
             return None  # black would move a comment to the indentation of what follows it
         if indent == 0:
             if block or body.startswith(_OTHER_TOP_LEVEL):
@@ -165,7 +189,11 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
             if not block:
                 return None
             if body.startswith('"""'):
-                if not (_DOCSTRING.fullmatch(body) and previous.startswith(block) and previous.endswith(":")):
+                if not (
+                    _DOCSTRING.fullmatch(body)
+                    and previous.startswith(block)
+                    and previous.endswith(":")
+                ):
                     return None
                 before = 0  # black removes blank lines between a def or class and its docstring
             elif docstring_after:
@@ -174,7 +202,9 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
                 before = min(blank, 1)
             if body.startswith(("def ", "class ", "@", "async ")):
                 return None
-        if body.startswith("#") and (blank or not previous.startswith("#")):  # a run of comments begins
+        if body.startswith("#") and (
+            blank or not previous.startswith("#")
+        ):  # a run of comments begins
             comments_before = before if out else 2  # (at the top of the file, black adds none)
         docstring_after = block == "class " and body.startswith('"""')
         blank = 0
@@ -238,12 +268,20 @@ def long_statement(indent: int, body: str) -> list[str] | None:
     parsed = _parse(indent, body)
     if parsed is None or isinstance(parsed, list):
         return parsed
-    return _call_statement(indent, body, parsed) or _assignment(indent, body, parsed) or _field(indent, body, parsed)
+    return (
+        _call_statement(indent, body, parsed)
+        or _assignment(indent, body, parsed)
+        or _field(indent, body, parsed)
+    )
 
 
 def _field(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
     """A TypedDict field, ``name: type`` with no value: split in its type, as black does."""
-    if not (isinstance(statement, ast.AnnAssign) and statement.value is None and isinstance(statement.target, ast.Name)):
+    if not (
+        isinstance(statement, ast.AnnAssign)
+        and statement.value is None
+        and isinstance(statement.target, ast.Name)
+    ):
         return None
     layout = _Layout(body.encode())
     prefix = body[: len(body.encode()[: statement.annotation.col_offset].decode())]  # "name: "
@@ -258,12 +296,19 @@ def _field(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
     wrapped = " " * (indent + 4) + layout.text(annotation)
     if _is_atom(annotation) or isinstance(annotation, ast.Attribute):
         # Nothing to split inside: parentheses if the type then fits, whatever the first line.
-        return [pad + prefix + "(", wrapped, pad + ")"] if width(wrapped) <= LINE_LENGTH else [pad + body]
+        return (
+            [pad + prefix + "(", wrapped, pad + ")"]
+            if width(wrapped) <= LINE_LENGTH
+            else [pad + body]
+        )
     if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)):
         return None
     # At the type's last bracket pair if `name: X[` fits; else in parentheses if `name: (` fits;
     # else at the bracket pair all the same, the first line too long.
-    if width(pad + prefix + layout.text(annotation.value) + "[") > LINE_LENGTH and width(pad + prefix + "(") <= LINE_LENGTH:
+    if (
+        width(pad + prefix + layout.text(annotation.value) + "[") > LINE_LENGTH
+        and width(pad + prefix + "(") <= LINE_LENGTH
+    ):
         inner = layout.type_lines(annotation, indent + 4, "", "")
         return None if inner is None else [pad + prefix + "(", *inner, pad + ")"]
     return layout.type_lines(annotation, indent, prefix, "", long_head=True)
@@ -289,9 +334,13 @@ def _call_statement(indent: int, body: str, statement: ast.stmt) -> list[str] | 
 
 
 def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None:
-    if isinstance(statement, ast.AnnAssign) and statement.simple and statement.value is not None:
-        value = statement.value
-    elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and _plain_target(statement.targets[0]):
+    if (
+        isinstance(statement, ast.AnnAssign) and statement.simple and statement.value is not None
+    ) or (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and _plain_target(statement.targets[0])
+    ):
         value = statement.value
     else:
         return None
@@ -307,18 +356,33 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         if width(wrapped) <= LINE_LENGTH:
             return [" " * indent + target + "(", wrapped, " " * indent + ")"]
         return [" " * indent + body]
-    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(value.slice, ast.Constant):
+    if (
+        isinstance(value, ast.Subscript)
+        and isinstance(value.value, ast.Name)
+        and isinstance(value.slice, ast.Constant)
+    ):
         return _subscript(indent, target, layout.text(value.value), layout.text(value.slice))
     if isinstance(value, ast.Call) and len(value.args) > 1:
-        return layout.call(value, indent, target, "")  # matched, failures = _one_of(value, path, (...))
-    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and _plain_callee(value.func):
+        return layout.call(
+            value, indent, target, ""
+        )  # matched, failures = _one_of(value, path, (...))
+    if (
+        isinstance(value, ast.Call)
+        and len(value.args) == 1
+        and not value.keywords
+        and _plain_callee(value.func)
+    ):
         argument = value.args[0]
         if not (isinstance(argument, (ast.Dict, ast.Set, ast.List)) or _is_text(argument)):
             return None
         head = " " * indent + target + layout.text(value.func) + "("
         if width(head) > LINE_LENGTH:
             return None
-        inner = layout.display(argument, indent + 4, "", "") if not _is_text(argument) else [" " * (indent + 4) + layout.text(argument)]
+        inner = (
+            layout.display(argument, indent + 4, "", "")
+            if not _is_text(argument)
+            else [" " * (indent + 4) + layout.text(argument)]
+        )
         return None if inner is None else [head, *inner, " " * indent + ")"]
     return None
 
@@ -348,7 +412,9 @@ def _is_union(node: ast.expr) -> bool:
 
 def _plain_target(node: ast.expr) -> bool:
     """A name, or names separated by commas (``matched, failures``)."""
-    return isinstance(node, ast.Name) or (isinstance(node, ast.Tuple) and all(isinstance(n, ast.Name) for n in node.elts))
+    return isinstance(node, ast.Name) or (
+        isinstance(node, ast.Tuple) and all(isinstance(n, ast.Name) for n in node.elts)
+    )
 
 
 def _is_atom(node: ast.expr) -> bool:
@@ -406,7 +472,10 @@ def if_statement(indent: int, body: str) -> list[str] | None:
         if not isinstance(node.values[1], ast.BoolOp):
             return None
         word = "and " if isinstance(node.values[1].op, ast.And) else "or "
-        lines = [inner + (word if index else "") + layout.text(value) for index, value in enumerate(node.values[1].values)]
+        lines = [
+            inner + (word if index else "") + layout.text(value)
+            for index, value in enumerate(node.values[1].values)
+        ]
         if any(width(line) > LINE_LENGTH for line in lines):
             return None
     return [head, *lines, " " * indent + "):"]
@@ -438,7 +507,9 @@ def for_line(indent: int, body: str) -> list[str] | None:
             return laid
     if isinstance(node.target, ast.Name):
         names = [f"{pad}    {target}"]
-    elif isinstance(node.target, ast.Tuple) and all(isinstance(n, ast.Name) for n in node.target.elts):
+    elif isinstance(node.target, ast.Tuple) and all(
+        isinstance(n, ast.Name) for n in node.target.elts
+    ):
         names = [f"{pad}    {layout.text(name)}," for name in node.target.elts]
     else:
         return None
@@ -461,7 +532,12 @@ def def_line(indent: int, body: str) -> list[str] | None:
     if width(" " * indent + body) <= LINE_LENGTH:
         return [" " * indent + body]
     match = _DEF.fullmatch(body)
-    if match is None or not match[3] or match[3].endswith(",") or (match[1] == "class" and match[4]):
+    if (
+        match is None
+        or not match[3]
+        or match[3].endswith(",")
+        or (match[1] == "class" and match[4])
+    ):
         return None
     pad = " " * indent
     middle = [f"{pad}    {match[3]}"]
@@ -494,7 +570,9 @@ def _conditional(node: ast.IfExp, layout: _Layout, indent: int, keyword: str) ->
                 if laid is None:
                     return None
                 lines.extend(laid)
-            elif isinstance(call, ast.Call) and layout.text(part) == ("not " if negated else "") + layout.text(call):
+            elif isinstance(call, ast.Call) and layout.text(part) == (
+                "not " if negated else ""
+            ) + layout.text(call):
                 laid = layout.call(call, inner, prefix + ("not " if negated else ""), "")
                 if laid is None:
                     return None
@@ -504,7 +582,9 @@ def _conditional(node: ast.IfExp, layout: _Layout, indent: int, keyword: str) ->
     return [" " * indent + keyword + "(", *lines, " " * indent + "):"]
 
 
-def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: int, keyword: str) -> list[str] | None:
+def _kept_parentheses(
+    node: ast.expr, condition: str, layout: _Layout, indent: int, keyword: str
+) -> list[str] | None:
     """``if (`` / condition / ``):`` where black keeps a condition's invisible parentheses; None where it may not.
 
     It keeps them when the condition has two or more and/or (or comparisons) at its
@@ -519,11 +599,17 @@ def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: i
         parts = [("", node.values[0])] + [(word, value) for value in node.values[1:]]
         higher: tuple[type, ...] = (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)
     elif isinstance(node, ast.Compare) and all(type(op) in _COMPARISONS for op in node.ops):
-        parts = [("", node.left)] + [(_COMPARISONS[type(op)], value) for op, value in zip(node.ops, node.comparators)]
+        parts = [("", node.left)] + [
+            (_COMPARISONS[type(op)], value)
+            for op, value in zip(node.ops, node.comparators, strict=False)
+        ]
         higher = (ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda, ast.NamedExpr)
     else:
         return None
-    if any(isinstance(value, higher) and not _parenthesized(layout, value, condition) for _, value in parts):
+    if any(
+        isinstance(value, higher) and not _parenthesized(layout, value, condition)
+        for _, value in parts
+    ):
         return None
     if len(parts) == 2 and (condition[0] in "([{" or condition[-1] in ")]}"):
         return None  # black may split at that bracket instead
@@ -543,8 +629,16 @@ def _kept_parentheses(node: ast.expr, condition: str, layout: _Layout, indent: i
 
 
 _COMPARISONS = {
-    ast.Is: "is ", ast.IsNot: "is not ", ast.In: "in ", ast.NotIn: "not in ", ast.Eq: "== ", ast.NotEq: "!= ",
-    ast.Lt: "< ", ast.LtE: "<= ", ast.Gt: "> ", ast.GtE: ">= ",
+    ast.Is: "is ",
+    ast.IsNot: "is not ",
+    ast.In: "in ",
+    ast.NotIn: "not in ",
+    ast.Eq: "== ",
+    ast.NotEq: "!= ",
+    ast.Lt: "< ",
+    ast.LtE: "<= ",
+    ast.Gt: "> ",
+    ast.GtE: ">= ",
 }
 
 
@@ -553,9 +647,16 @@ _ARITHMETIC = {ast.Mod: "% ", ast.Add: "+ ", ast.Sub: "- ", ast.Mult: "* "}
 
 def _parenthesized(layout: _Layout, node: ast.expr, whole: str) -> bool:
     """Whether ``node`` stands in parentheses of its own in ``whole`` (ast does not keep them)."""
-    start, end = len(layout.source[: node.col_offset].decode()), len(layout.source[: node.end_col_offset].decode())  # type: ignore[misc]
+    start, end = (
+        len(layout.source[: node.col_offset].decode()),
+        len(layout.source[: node.end_col_offset].decode()),
+    )  # type: ignore[misc]
     before, after = whole[:start].rstrip(), whole[end:].lstrip()
-    return before.endswith("(") and after.startswith(")") and not before[:-1].rstrip()[-1:].isidentifier()
+    return (
+        before.endswith("(")
+        and after.startswith(")")
+        and not before[:-1].rstrip()[-1:].isidentifier()
+    )
 
 
 class _Layout:
@@ -573,7 +674,9 @@ class _Layout:
         if width(line) <= LINE_LENGTH:
             return [line]
         if _is_atom(node):
-            return [line]  # nothing to split (a name, a constant, a negative number): black leaves the line long
+            return [
+                line
+            ]  # nothing to split (a name, a constant, a negative number): black leaves the line long
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self.sum(node, indent, prefix, suffix)
         if isinstance(node, ast.Call):
@@ -590,7 +693,13 @@ class _Layout:
         line = " " * indent + prefix + self.text(node) + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
-        opening, closing = "{}" if isinstance(node, (ast.Dict, ast.Set)) else "()" if isinstance(node, ast.Tuple) else "[]"
+        opening, closing = (
+            "{}"
+            if isinstance(node, (ast.Dict, ast.Set))
+            else "()"
+            if isinstance(node, ast.Tuple)
+            else "[]"
+        )
         head = " " * indent + prefix + opening
         if not self.text(node).startswith(opening):
             return None
@@ -598,7 +707,7 @@ class _Layout:
             return None  # an assignment black may split elsewhere; an item (a long key) splits here all the same
         items: list[tuple[str, ast.expr]] = []
         if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values):
+            for key, value in zip(node.keys, node.values, strict=False):
                 if key is None or not _is_text(key):
                     return None
                 items.append((self.text(key) + ": ", value))
@@ -625,7 +734,9 @@ class _Layout:
         lines.append(" " * indent + closing + suffix)
         return lines
 
-    def type_lines(self, node: ast.expr, indent: int, prefix: str, suffix: str, long_head: bool = False) -> list[str] | None:
+    def type_lines(
+        self, node: ast.expr, indent: int, prefix: str, suffix: str, long_head: bool = False
+    ) -> list[str] | None:
         """A type (``Literal[...]``, ``dict[str, X]``, ``A | None``) as black splits it: at the last
         bracket pair, its items on one line if they fit, else one per line with a trailing comma."""
         line = " " * indent + prefix + self.text(node) + suffix
@@ -660,13 +771,19 @@ class _Layout:
         line = " " * indent + prefix + self.text(node)
         if width(line) <= LINE_LENGTH or _is_atom(node):
             return [line]
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and type(node.ops[0]) in _COMPARISONS
+        ):
             left, operator, right = node.left, _COMPARISONS[type(node.ops[0])], node.comparators[0]
         elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
             left, operator, right = node.left, _ARITHMETIC[type(node.op)], node.right
         else:
             return None
-        if isinstance(left, (ast.Compare, ast.BinOp)) and type(left) is type(node) or isinstance(right, (ast.Compare, ast.BinOp)):
+        if (isinstance(left, (ast.Compare, ast.BinOp)) and type(left) is type(node)) or isinstance(
+            right, (ast.Compare, ast.BinOp)
+        ):
             return None  # a chain of same-priority operators: not a shape the templates write
         first = self.operands(left, indent, prefix)
         second = self.operands(right, indent, operator)
@@ -685,7 +802,9 @@ class _Layout:
         members.insert(0, node)
         lines: list[str] = []
         for index, member in enumerate(members):
-            laid = self.type_lines(member, indent, "| " if index else "", suffix if index == len(members) - 1 else "")
+            laid = self.type_lines(
+                member, indent, "| " if index else "", suffix if index == len(members) - 1 else ""
+            )
             if laid is None:
                 return None
             lines.extend(laid)
@@ -700,11 +819,16 @@ class _Layout:
             terms.insert(0, node.right)
             node = node.left  # type: ignore[assignment]
         terms.insert(0, node)
-        if any(isinstance(t, (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp)) for t in terms):
+        if any(
+            isinstance(t, (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp))
+            for t in terms
+        ):
             return None  # a delimiter of another priority inside a term
         lines: list[str] = []
         for index, term in enumerate(terms):
-            laid = self.expression(term, indent, "+ " if index else "", suffix if index == len(terms) - 1 else "")
+            laid = self.expression(
+                term, indent, "+ " if index else "", suffix if index == len(terms) - 1 else ""
+            )
             if laid is None:
                 return None
             lines.extend(laid)
@@ -716,10 +840,14 @@ class _Layout:
         Keyword arguments are taken only with a constant value (``total=False``)."""
         if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        if not _plain_callee(node.func) or not all(k.arg and isinstance(k.value, ast.Constant) for k in node.keywords):
+        if not _plain_callee(node.func) or not all(
+            k.arg and isinstance(k.value, ast.Constant) for k in node.keywords
+        ):
             return None
         head = " " * indent + prefix + self.text(node.func) + "("
-        texts = [self.text(a) for a in node.args] + [f"{k.arg}={self.text(k.value)}" for k in node.keywords]
+        texts = [self.text(a) for a in node.args] + [
+            f"{k.arg}={self.text(k.value)}" for k in node.keywords
+        ]
         line = head + ", ".join(texts) + ")" + suffix
         if width(line) <= LINE_LENGTH:
             return [line]

@@ -15,7 +15,7 @@ import re
 
 from markupsafe import Markup
 
-__all__ = ["Code", "literal", "comment"]
+__all__ = ["Code", "comment", "literal"]
 
 
 class Code(Markup):
@@ -42,15 +42,41 @@ def _plain_result(name: str) -> object:
 
 
 for _name in (
-    "__getitem__", "__add__", "__mul__", "__rmul__", "__mod__", "format", "format_map",
-    "strip", "lstrip", "rstrip", "replace", "join", "lower", "upper", "title", "capitalize",
-    "casefold", "swapcase", "center", "ljust", "rjust", "zfill", "expandtabs", "translate",
-    "removeprefix", "removesuffix",
+    "__getitem__",
+    "__add__",
+    "__mul__",
+    "__rmul__",
+    "__mod__",
+    "format",
+    "format_map",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "join",
+    "lower",
+    "upper",
+    "title",
+    "capitalize",
+    "casefold",
+    "swapcase",
+    "center",
+    "ljust",
+    "rjust",
+    "zfill",
+    "expandtabs",
+    "translate",
+    "removeprefix",
+    "removesuffix",
 ):
     setattr(Code, _name, _plain_result(_name))
 Code.__radd__ = lambda self, other: str(other) + str(self)  # type: ignore[method-assign, assignment]
 for _name in ("split", "rsplit", "partition", "rpartition", "splitlines"):
-    setattr(Code, _name, lambda self, *a, _m=getattr(str, _name), **k: [str(x) for x in _m(str(self), *a, **k)])
+    setattr(
+        Code,
+        _name,
+        lambda self, *a, _m=getattr(str, _name), **k: [str(x) for x in _m(str(self), *a, **k)],
+    )
 for _name in ("striptags", "unescape"):
     setattr(Code, _name, lambda self, _m=_name: str(getattr(Markup(str(self)), _m)()))
 

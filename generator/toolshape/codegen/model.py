@@ -16,13 +16,13 @@ from typing import Any, Literal
 
 from .. import __version__
 from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
-from .literals import Code, comment, comment_text, literal
+from ..contract.unfolding import distinct_entries
 from ..regex import WHITESPACE as ECMA_WHITESPACE
 from ..regex import translate as translate_pattern
-from .names import Namer
-from ..schema.pointers import SchemaPath, escape, ref_path, resolve
-from ..contract.unfolding import distinct_entries
 from ..schema.keywords import nullable_alternative
+from ..schema.pointers import SchemaPath, escape, ref_path, resolve
+from .literals import Code, comment, comment_text, literal
+from .names import Namer
 
 #: The formats asserted, and how messages describe them.
 FORMATS = {
@@ -131,7 +131,7 @@ class Property:
     """One entry of ``properties``: present-or-missing, then the value's own checks."""
 
     key: Code
-    node: "Node"
+    node: Node
     required: bool
     missing_message: Code
     comment: Code
@@ -159,7 +159,7 @@ class Conditional:
     """A node that applies when a key is present (dependentSchemas) or a key matches (patternProperties)."""
 
     test: Code  # a key literal, or a compiled pattern constant
-    node: "Node"
+    node: Node
 
 
 @dataclass
@@ -169,7 +169,7 @@ class ObjectChecks:
     known_keys: Code | None  # the frozenset constant of declared keys
     refuse_unknown: bool
     unknown_message: Code | None
-    extra: "Node | None"  # additionalProperties as a schema
+    extra: Node | None  # additionalProperties as a schema
     key_var: Code | None
     key_path: list[PathPart]  # the pointer of the key held in key_var
     counts: list[Check]
@@ -179,7 +179,7 @@ class ObjectChecks:
     dependencies: list[Dependency] = field(default_factory=list)
     dependent_schemas: list[Conditional] = field(default_factory=list)
     pattern_properties: list[Conditional] = field(default_factory=list)
-    property_names: "Node | None" = None
+    property_names: Node | None = None
     item_var: Code | None = None  # the value of the key in key_var, in the per-key loop
 
     @property
@@ -216,9 +216,9 @@ class Contains:
 @dataclass
 class ArrayChecks:
     index_var: Code | None
-    item: "Node | None"
+    item: Node | None
     checks: list[Check]
-    prefix: list[tuple[int, "Node"]] = field(default_factory=list)  # prefixItems, by position
+    prefix: list[tuple[int, Node]] = field(default_factory=list)  # prefixItems, by position
     contains: Contains | None = None
     start: int = 0  # where ``items`` starts: after the prefixItems positions
 
@@ -235,7 +235,7 @@ class Branch:
     checks: list[Check] = field(default_factory=list)
     object: ObjectChecks | None = None
     array: ArrayChecks | None = None
-    applicators: list["Applicator"] = field(default_factory=list)
+    applicators: list[Applicator] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -259,7 +259,7 @@ class Node:
     type_message: Code | None
     any_checks: list[Check]  # enum/const when the type is not pinned to one branch
     refuse_all: Code | None  # the message, when the schema is `false`
-    applicators: list["Applicator"] = field(default_factory=list)  # $ref, anyOf, ... on this value
+    applicators: list[Applicator] = field(default_factory=list)  # $ref, anyOf, ... on this value
     #: Under an x-sensitive schema: a type error names the JSON type only (no hint that repeats the value).
     secret: bool = False
 
@@ -288,9 +288,9 @@ class Applicator:
     message: Code | None = None
     function: Code | None = None
     functions: list[Code] = field(default_factory=list)
-    nodes: list["Node"] = field(default_factory=list)
-    then: "Node | None" = None
-    otherwise: "Node | None" = None
+    nodes: list[Node] = field(default_factory=list)
+    then: Node | None = None
+    otherwise: Node | None = None
 
 
 @dataclass
@@ -299,7 +299,7 @@ class Function:
 
     name: Code
     comment: Code
-    node: "Node | None" = None
+    node: Node | None = None
 
 
 @dataclass
@@ -355,7 +355,10 @@ class TypedDictDef:
     def class_syntax(self) -> bool:
         """Class syntax reads best, but needs every key to be a plain identifier."""
         return all(
-            f.key.isidentifier() and f.key.isascii() and not keyword.iskeyword(f.key) and not f.key.startswith("_")
+            f.key.isidentifier()
+            and f.key.isascii()
+            and not keyword.iskeyword(f.key)
+            and not f.key.startswith("_")
             for f in self.required + self.optional
         )
 
@@ -374,7 +377,9 @@ class ModuleModel:
     root: Node
     functions: list[Function]
     constants: list[Constant]
-    sensitive: Code  # the redaction masks literal: {"#": the arguments' mask, $ref: its target's mask}
+    sensitive: (
+        Code  # the redaction masks literal: {"#": the arguments' mask, $ref: its target's mask}
+    )
     module_name: Code
     typed_dicts: list[TypedDictDef]
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
@@ -404,7 +409,13 @@ class ModuleModel:
         """The names the module takes from the shared runtime: only those its checks call."""
         needs = _runtime_needs(self) - {"math", "re"}
         # isort's order: constants, then classes, then functions, each alphabetical.
-        return [Code(name) for name in sorted(needs, key=lambda name: (0 if name.isupper() else 1 if name[0].isupper() else 2, name))]
+        return [
+            Code(name)
+            for name in sorted(
+                needs,
+                key=lambda name: (0 if name.isupper() else 1 if name[0].isupper() else 2, name),
+            )
+        ]
 
 
 # -- building ----------------------------------------------------------------
@@ -432,18 +443,33 @@ class _ModelBuilder:
         return f"{self.contract.file}:{self.contract.line_of(path)}"
 
     # A node is one schema applied to one value.
-    def node(self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> Node:
+    def node(
+        self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> Node:
         with self.namer.block():  # its locals are free again for the next sibling
             return self._node(schema, var, path, schema_path, label)
 
-    def _node(self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> Node:
+    def _node(
+        self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> Node:
         if schema is False:
-            return Node(var, path, label, False, [], None, [], literal(f"{label} is not allowed (the schema is false)"))
+            return Node(
+                var,
+                path,
+                label,
+                False,
+                [],
+                None,
+                [],
+                literal(f"{label} is not allowed (the schema is false)"),
+            )
         if schema is True or not isinstance(schema, dict):
             return Node(var, path, label, False, [], None, [], None)
         declared = _declared_types(schema)
         kinds = list(declared) if declared else _implied_kinds(schema)
-        branches = [self.branch(kind, schema, var, path, schema_path, label, declared) for kind in kinds]
+        branches = [
+            self.branch(kind, schema, var, path, schema_path, label, declared) for kind in kinds
+        ]
         any_checks: list[Check] = []
         if declared is None:
             branches = [b for b in branches if not b.empty]
@@ -453,7 +479,9 @@ class _ModelBuilder:
             words = " or ".join(TYPE_WORDS[k] for k in declared)
             type_message = literal(f"{label} must be {words}, got ")
         applicators = self.applicators(schema, var, path, schema_path, label)
-        node = Node(var, path, label, declared is not None, branches, type_message, any_checks, None)
+        node = Node(
+            var, path, label, declared is not None, branches, type_message, any_checks, None
+        )
         node.secret = schema_path in self.secret
         if declared is None:
             node.applicators = applicators
@@ -466,19 +494,26 @@ class _ModelBuilder:
 
     # -- applicators: subschemas on the same value --------------------------
 
-    def applicators(self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> list[Applicator]:
+    def applicators(
+        self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> list[Applicator]:
         found: list[Applicator] = []
 
         def note(keyword: str) -> Code:
             return comment(f"{keyword} ({self.where(schema_path + (keyword,))})", limit=120)
 
         if "$ref" in schema:
-            found.append(Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"])))
+            found.append(
+                Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"]))
+            )
         if "allOf" in schema:
             # A schema listed twice applies once: its second run finds the same errors (and a
             # nest of such pairs would otherwise double the calls at every level).
             entries = schema["allOf"]
-            nodes = [self.node(entries[i], var, path, schema_path + ("allOf", i), label) for i in distinct_entries(entries)]
+            nodes = [
+                self.node(entries[i], var, path, schema_path + ("allOf", i), label)
+                for i in distinct_entries(entries)
+            ]
             checked = [n for n in nodes if n.has_checks]
             if checked:  # allOf: [{}] checks nothing (and would print an empty block)
                 found.append(Applicator("all_of", note("allOf"), nodes=checked))
@@ -490,7 +525,11 @@ class _ModelBuilder:
             if nullable is not None:
                 index, other = nullable
                 inner = self.node(other, var, path, schema_path + (union, index), label)
-                found.append(Applicator("nullable", note(f"{union}: null, or the other alternative"), nodes=[inner]))
+                found.append(
+                    Applicator(
+                        "nullable", note(f"{union}: null, or the other alternative"), nodes=[inner]
+                    )
+                )
                 continue
             functions = [
                 self.function(sub, schema_path + (union, i), label)
@@ -506,9 +545,19 @@ class _ModelBuilder:
             found.append(Applicator("not", note("not"), message=message, function=function))
         if "if" in schema and ("then" in schema or "else" in schema):
             function = self.function(schema["if"], schema_path + ("if",), label)
-            then = self.node(schema["then"], var, path, schema_path + ("then",), label) if "then" in schema else None
-            otherwise = self.node(schema["else"], var, path, schema_path + ("else",), label) if "else" in schema else None
-            found.append(Applicator("if", note("if"), function=function, then=then, otherwise=otherwise))
+            then = (
+                self.node(schema["then"], var, path, schema_path + ("then",), label)
+                if "then" in schema
+                else None
+            )
+            otherwise = (
+                self.node(schema["else"], var, path, schema_path + ("else",), label)
+                if "else" in schema
+                else None
+            )
+            found.append(
+                Applicator("if", note("if"), function=function, then=then, otherwise=otherwise)
+            )
         return found
 
     def function(self, schema: Any, schema_path: SchemaPath, label: str) -> Code:
@@ -517,7 +566,9 @@ class _ModelBuilder:
         function = Function(name, comment(self.where(schema_path), limit=120))
         self.functions.append(function)
         with self.namer.function_body():
-            function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label)
+            function.node = self.node(
+                schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label
+            )
         return name
 
     def ref_function(self, ref: str) -> Code:
@@ -540,7 +591,9 @@ class _ModelBuilder:
         self.ref_depth += 1
         try:
             with self.namer.function_body():
-                function.node = self.node(schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value")
+                function.node = self.node(
+                    schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value"
+                )
         finally:
             self.ref_depth -= 1
 
@@ -578,7 +631,9 @@ class _ModelBuilder:
 
     # -- keyword groups ------------------------------------------------------
 
-    def value_checks(self, schema: dict, kind: str, label: str, schema_path: SchemaPath) -> list[Check]:
+    def value_checks(
+        self, schema: dict, kind: str, label: str, schema_path: SchemaPath
+    ) -> list[Check]:
         """enum and const, with a fast comparison where the branch pins the type.
 
         Under an x-sensitive schema the message says only that the value is not allowed:
@@ -589,41 +644,74 @@ class _ModelBuilder:
         if "enum" in schema:
             members = schema["enum"]
             shown = ", ".join(_show(m) for m in members)
-            message = literal(f"{label} must be one of: {shown}" if not secret else f"{label} {_SECRET_ENUM}")
+            message = literal(
+                f"{label} must be one of: {shown}" if not secret else f"{label} {_SECRET_ENUM}"
+            )
             if kind == "string":
                 strings = [m for m in members if isinstance(m, str)]
-                name = self.constant("values", "strings", literal(frozenset(strings)), schema_path + ("enum",))
+                name = self.constant(
+                    "values", "strings", literal(frozenset(strings)), schema_path + ("enum",)
+                )
                 checks.append(Check("not_in", literal("enum"), message, name, hint=not secret))
             elif kind == "null":
                 if None not in members:
                     checks.append(Check("always", literal("enum"), message))
             else:
-                name = self.constant("values", "json_values", literal(members), schema_path + ("enum",))
+                name = self.constant(
+                    "values", "json_values", literal(members), schema_path + ("enum",)
+                )
                 checks.append(Check("json_not_in", literal("enum"), message, name, hint=not secret))
         if "const" in schema:
             const = schema["const"]
-            message = literal(f"{label} must be {_show(const)}" if not secret else f"{label} {_SECRET_CONST}")
+            message = literal(
+                f"{label} must be {_show(const)}" if not secret else f"{label} {_SECRET_CONST}"
+            )
             if kind == "string" and isinstance(const, str):
                 checks.append(Check("not_equal", literal("const"), message, literal(const)))
             elif kind == "null" or const is None:
-                checks.append(Check("not_none" if const is None else "always", literal("const"), message))
+                checks.append(
+                    Check("not_none" if const is None else "always", literal("const"), message)
+                )
             else:
-                name = self.constant("const", "json_values", literal([const]), schema_path + ("const",))
-                checks.append(Check("json_not_in", literal("const"), message, name, hint=not secret))
+                name = self.constant(
+                    "const", "json_values", literal([const]), schema_path + ("const",)
+                )
+                checks.append(
+                    Check("json_not_in", literal("const"), message, name, hint=not secret)
+                )
         return checks
 
     def string_checks(self, schema: dict, label: str, schema_path: SchemaPath) -> list[Check]:
         checks = []
         if "minLength" in schema:
             n = int(schema["minLength"])
-            checks.append(Check("shorter", literal("minLength"), literal(f"{label} must be at least {_chars(n)} long"), literal(n)))
+            checks.append(
+                Check(
+                    "shorter",
+                    literal("minLength"),
+                    literal(f"{label} must be at least {_chars(n)} long"),
+                    literal(n),
+                )
+            )
         if "maxLength" in schema:
             n = int(schema["maxLength"])
-            checks.append(Check("longer", literal("maxLength"), literal(f"{label} must be at most {_chars(n)} long"), literal(n)))
+            checks.append(
+                Check(
+                    "longer",
+                    literal("maxLength"),
+                    literal(f"{label} must be at most {_chars(n)} long"),
+                    literal(n),
+                )
+            )
         if "format" in schema and schema["format"] in FORMATS:
             name = schema["format"]
             checks.append(
-                Check("bad_format", literal("format"), literal(f"{label} must be {FORMATS[name]}"), Code(format_function(name)))
+                Check(
+                    "bad_format",
+                    literal("format"),
+                    literal(f"{label} must be {FORMATS[name]}"),
+                    Code(format_function(name)),
+                )
             )
         if "pattern" in schema:
             pattern = schema["pattern"]
@@ -636,7 +724,12 @@ class _ModelBuilder:
                 spaces = self.whitespace_constant()
                 checks.append(Check("blank", literal("pattern"), message, spaces, chained=chained))
             else:
-                name = self.constant("pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("pattern",))
+                name = self.constant(
+                    "pattern",
+                    "pattern",
+                    literal(translate_pattern(pattern)),
+                    schema_path + ("pattern",),
+                )
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
@@ -658,23 +751,57 @@ class _ModelBuilder:
             message = literal(f"{label} must be a multiple of {_show(step)}")
             # Exact in decimal: 1e23 is 10**23 (int(1e23) is not), and a float value is the
             # decimal its repr denotes; `value % step` is used for int values only.
-            numerator, denominator = _decimal_fraction(step) if isinstance(step, float) else (int(step), 1)
+            numerator, denominator = (
+                _decimal_fraction(step) if isinstance(step, float) else (int(step), 1)
+            )
             if denominator == 1:
-                checks.append(Check("not_multiple_int", literal("multipleOf"), message, literal(numerator)))
+                checks.append(
+                    Check("not_multiple_int", literal("multipleOf"), message, literal(numerator))
+                )
             else:
-                checks.append(Check("not_multiple", literal("multipleOf"), message, literal(numerator), literal(denominator)))
+                checks.append(
+                    Check(
+                        "not_multiple",
+                        literal("multipleOf"),
+                        message,
+                        literal(numerator),
+                        literal(denominator),
+                    )
+                )
         return checks
 
-    def array_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> ArrayChecks:
+    def array_checks(
+        self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> ArrayChecks:
         checks = []
         if "minItems" in schema:
             n = int(schema["minItems"])
-            checks.append(Check("shorter", literal("minItems"), literal(f"{label} must have at least {_items(n)}"), literal(n)))
+            checks.append(
+                Check(
+                    "shorter",
+                    literal("minItems"),
+                    literal(f"{label} must have at least {_items(n)}"),
+                    literal(n),
+                )
+            )
         if "maxItems" in schema:
             n = int(schema["maxItems"])
-            checks.append(Check("longer", literal("maxItems"), literal(f"{label} must have at most {_items(n)}"), literal(n)))
+            checks.append(
+                Check(
+                    "longer",
+                    literal("maxItems"),
+                    literal(f"{label} must have at most {_items(n)}"),
+                    literal(n),
+                )
+            )
         if schema.get("uniqueItems") is True:
-            checks.append(Check("has_duplicates", literal("uniqueItems"), literal(f"{label} must not contain the same item twice")))
+            checks.append(
+                Check(
+                    "has_duplicates",
+                    literal("uniqueItems"),
+                    literal(f"{label} must not contain the same item twice"),
+                )
+            )
         index = self.namer.local("i")  # before the items: their own loops get i_2
         prefix = []
         for i, sub in enumerate(schema.get("prefixItems", [])):
@@ -688,15 +815,23 @@ class _ModelBuilder:
             if child.has_checks:
                 prefix.append((i, child))
         contains = None
-        if "contains" in schema and schema.get("minContains", 1) != 0 or "maxContains" in schema and "contains" in schema:
+        if ("contains" in schema and schema.get("minContains", 1) != 0) or (
+            "maxContains" in schema and "contains" in schema
+        ):
             low = int(schema.get("minContains", 1))
             high = int(schema["maxContains"]) if "maxContains" in schema else None
             contains = Contains(
                 function=self.function(schema["contains"], schema_path + ("contains",), "an item"),
                 minimum=low,
                 maximum=high,
-                too_few=literal(f"{label} must contain at least {_items(low)} matching the 'contains' schema"),
-                too_many=literal(f"{label} must contain at most {_items(high or 0)} matching the 'contains' schema") if high is not None else None,
+                too_few=literal(
+                    f"{label} must contain at least {_items(low)} matching the 'contains' schema"
+                ),
+                too_many=literal(
+                    f"{label} must contain at most {_items(high or 0)} matching the 'contains' schema"
+                )
+                if high is not None
+                else None,
                 too_few_code=literal("minContains" if "minContains" in schema else "contains"),
             )
         item_schema = schema.get("items", True)
@@ -713,7 +848,9 @@ class _ModelBuilder:
             return ArrayChecks(None, None, checks, prefix, contains, start)
         return ArrayChecks(index, item, checks, prefix, contains, start)
 
-    def object_checks(self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str) -> ObjectChecks:
+    def object_checks(
+        self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> ObjectChecks:
         properties_schema = schema.get("properties", {})
         required = list(schema.get("required", []))
         # The names this object's code may use around its properties first: the
@@ -726,7 +863,13 @@ class _ModelBuilder:
             sub_path = schema_path + ("properties", key)
             key_label = _show(key)
             with self.namer.block():  # a sibling added or removed renames nothing here
-                child = self.node(sub, self.namer.local(key), extend(path, PathPart("text", "/" + escape(key))), sub_path, key_label)
+                child = self.node(
+                    sub,
+                    self.namer.local(key),
+                    extend(path, PathPart("text", "/" + escape(key))),
+                    sub_path,
+                    key_label,
+                )
             properties.append(
                 Property(
                     key=literal(key),
@@ -737,7 +880,11 @@ class _ModelBuilder:
                 )
             )
         required_only = [
-            RequiredKey(literal(key), extend(path, PathPart("text", "/" + escape(key))), literal(f"missing required key {_show(key)}"))
+            RequiredKey(
+                literal(key),
+                extend(path, PathPart("text", "/" + escape(key))),
+                literal(f"missing required key {_show(key)}"),
+            )
             for key in required
             if key not in properties_schema
         ]
@@ -747,31 +894,71 @@ class _ModelBuilder:
         extra = None
         if isinstance(additional, dict):
             extra = self.node(
-                additional, item_var, key_path, schema_path + ("additionalProperties",), f"the value of each extra key in {label}"
+                additional,
+                item_var,
+                key_path,
+                schema_path + ("additionalProperties",),
+                f"the value of each extra key in {label}",
             )
             if not extra.has_checks:
                 extra = None
         pattern_properties = []
         for pattern, sub in patterns.items():
-            child = self.node(sub, item_var, key_path, schema_path + ("patternProperties", pattern), f"the value of a key matching {pattern}")
-            name = self.constant("key_pattern", "pattern", literal(translate_pattern(pattern)), schema_path + ("patternProperties",))
+            child = self.node(
+                sub,
+                item_var,
+                key_path,
+                schema_path + ("patternProperties", pattern),
+                f"the value of a key matching {pattern}",
+            )
+            name = self.constant(
+                "key_pattern",
+                "pattern",
+                literal(translate_pattern(pattern)),
+                schema_path + ("patternProperties",),
+            )
             pattern_properties.append(Conditional(name, child))
         property_names = None
         if "propertyNames" in schema:
-            property_names = self.node(schema["propertyNames"], key_var, key_path, schema_path + ("propertyNames",), "each key")
+            property_names = self.node(
+                schema["propertyNames"],
+                key_var,
+                key_path,
+                schema_path + ("propertyNames",),
+                "each key",
+            )
             if not property_names.has_checks:
                 property_names = None
         known = None
         if additional is False or extra is not None:
-            known = self.constant("keys", "strings", literal(frozenset(properties_schema)), schema_path + ("properties",))
+            known = self.constant(
+                "keys",
+                "strings",
+                literal(frozenset(properties_schema)),
+                schema_path + ("properties",),
+            )
         allowed = ", ".join(_show(k) for k in properties_schema) or "none"
         counts = []
         if "minProperties" in schema:
             n = int(schema["minProperties"])
-            counts.append(Check("shorter", literal("minProperties"), literal(f"{label} must have at least {_keys(n)}"), literal(n)))
+            counts.append(
+                Check(
+                    "shorter",
+                    literal("minProperties"),
+                    literal(f"{label} must have at least {_keys(n)}"),
+                    literal(n),
+                )
+            )
         if "maxProperties" in schema:
             n = int(schema["maxProperties"])
-            counts.append(Check("longer", literal("maxProperties"), literal(f"{label} must have at most {_keys(n)}"), literal(n)))
+            counts.append(
+                Check(
+                    "longer",
+                    literal("maxProperties"),
+                    literal(f"{label} must have at most {_keys(n)}"),
+                    literal(n),
+                )
+            )
         dependencies = [
             Dependency(
                 literal(key),
@@ -788,7 +975,10 @@ class _ModelBuilder:
             if needs
         ]
         dependent_schemas = [
-            Conditional(literal(key), self.node(sub, var, path, schema_path + ("dependentSchemas", key), label))
+            Conditional(
+                literal(key),
+                self.node(sub, var, path, schema_path + ("dependentSchemas", key), label),
+            )
             for key, sub in schema.get("dependentSchemas", {}).items()
         ]
         checks = ObjectChecks(
@@ -796,7 +986,9 @@ class _ModelBuilder:
             required_only=required_only,
             known_keys=known,
             refuse_unknown=additional is False,
-            unknown_message=literal(f" is not allowed in {label}; allowed keys: {allowed}") if additional is False else None,
+            unknown_message=literal(f" is not allowed in {label}; allowed keys: {allowed}")
+            if additional is False
+            else None,
             extra=extra,
             key_var=key_var,
             key_path=key_path,
@@ -819,24 +1011,33 @@ class _ModelBuilder:
             note = Code("what \\s matches in JSON Schema (ECMA-262) patterns")
             # First among the constants, whichever property needs it first: a
             # reorder of properties must not move it in the generated diff.
-            self.constants.insert(0, Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note))
+            self.constants.insert(
+                0, Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note)
+            )
         return self.whitespace
 
-    def constant(self, suffix: str, kind: ConstantKind, value: Code, schema_path: SchemaPath) -> Code:
+    def constant(
+        self, suffix: str, kind: ConstantKind, value: Code, schema_path: SchemaPath
+    ) -> Code:
         """A module constant for the keyword at ``schema_path``, named for where it is
         (``_CITY_PATTERN``, ``_ATTENDEES_ITEM_KEYS``), not for the variable it checks."""
         name = self.namer.constant(f"{_path_hint(schema_path[:-1]) or 'value'} {suffix}")
         self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
         return name
 
-    def property_comment(self, key: str, schema: Any, required: bool, schema_path: SchemaPath) -> Code:
+    def property_comment(
+        self, key: str, schema: Any, required: bool, schema_path: SchemaPath
+    ) -> Code:
         words = ["required" if required else "optional"]
         if isinstance(schema, dict):
             types = _declared_types(schema)
             if types:
                 words.append(" or ".join(types))
             for keyword, value in schema.items():
-                if keyword in ("type", "properties", "items", "additionalProperties", "required") or keyword in _ANNOTATIONS:
+                if (
+                    keyword in ("type", "properties", "items", "additionalProperties", "required")
+                    or keyword in _ANNOTATIONS
+                ):
                     continue
                 if keyword.startswith("x-"):
                     if keyword == "x-sensitive" and value:
@@ -879,7 +1080,13 @@ class _Types:
         return _union([self.of_kind(kind, schema, hint, schema_path) for kind in kinds])
 
     def of_kind(self, kind: str, schema: dict, hint: str, schema_path: SchemaPath) -> str:
-        simple = {"null": "None", "boolean": "bool", "integer": "int", "number": "float", "string": "str"}
+        simple = {
+            "null": "None",
+            "boolean": "bool",
+            "integer": "int",
+            "number": "float",
+            "string": "str",
+        }
         if kind in simple:
             return simple[kind]
         if kind == "array":
@@ -896,7 +1103,9 @@ class _Types:
             Field(key, self.of(sub, f"{hint} {key}", schema_path + ("properties", key)))
             for key, sub in schema.get("properties", {}).items()
         ]
-        where = comment_text(f"{self.contract.file}:{self.contract.line_of(schema_path)}", limit=120)
+        where = comment_text(
+            f"{self.contract.file}:{self.contract.line_of(schema_path)}", limit=120
+        )
         self.defs.append(
             TypedDictDef(
                 name=name,
@@ -964,9 +1173,18 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
 #: What every tool module takes from the runtime, whatever its contract (validate and parse).
 RUNTIME_ALWAYS = frozenset(
     {
-        "ACCEPT", "MAX_ERRORS", "PARSE_ERROR", "REJECT", "Error", "Result as _Result",
-        "_ARRAY_ARGUMENTS", "_NOT_AN_OBJECT", "_NULL_ARGUMENTS", "_UNREADABLE",
-        "_decode", "_json_type",
+        "ACCEPT",
+        "MAX_ERRORS",
+        "PARSE_ERROR",
+        "REJECT",
+        "Error",
+        "Result as _Result",
+        "_ARRAY_ARGUMENTS",
+        "_NOT_AN_OBJECT",
+        "_NULL_ARGUMENTS",
+        "_UNREADABLE",
+        "_decode",
+        "_json_type",
     }
 )
 #: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).
@@ -981,7 +1199,12 @@ CHECK_NEEDS = {
 #: The helpers that add a hint to a message (a check may leave its hint out).
 HINT_HELPERS = frozenset({"_quoted_hint", "_did_you_mean"})
 #: The runtime helpers an applicator's code calls, by its kind (checks.py.j2).
-APPLICATOR_NEEDS = {"any_of": ("_any_of", "_closest"), "one_of": ("_one_of", "_closest"), "not": ("_errors_of",), "if": ("_errors_of",)}
+APPLICATOR_NEEDS = {
+    "any_of": ("_any_of", "_closest"),
+    "one_of": ("_one_of", "_closest"),
+    "not": ("_errors_of",),
+    "if": ("_errors_of",),
+}
 
 
 def _runtime_needs(built: ModuleModel) -> set[str]:
@@ -1014,7 +1237,11 @@ def _item_needs(item: Any) -> tuple[str, ...]:
             return (str(item.limit),)
         needs = CHECK_NEEDS.get(item.test, ())
         # A check whose message carries no hint (a hidden enum value) calls no hint helper.
-        return needs if getattr(item, "hint", True) else tuple(n for n in needs if n not in HINT_HELPERS)
+        return (
+            needs
+            if getattr(item, "hint", True)
+            else tuple(n for n in needs if n not in HINT_HELPERS)
+        )
     if isinstance(item, Node):
         number = ("math",) if any(branch.kind == "number" for branch in item.branches) else ()
         # A type error names what it got (_got), or only its JSON type where the value is secret.
@@ -1039,23 +1266,37 @@ _SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
 _SAME_VALUE_ONE = ("not", "if", "then", "else")
 
 
-def _same_value_subschemas(schema: dict[str, Any], schema_path: SchemaPath) -> list[tuple[Any, SchemaPath]]:
+def _same_value_subschemas(
+    schema: dict[str, Any], schema_path: SchemaPath
+) -> list[tuple[Any, SchemaPath]]:
     """The subschemas (with their paths) that apply to the very value ``schema`` applies to, $ref aside."""
     found: list[tuple[Any, SchemaPath]] = []
     for word in _SAME_VALUE_LISTS:
         found += [(sub, schema_path + (word, i)) for i, sub in enumerate(schema.get(word, []))]
     found += [(schema[k], schema_path + (k,)) for k in _SAME_VALUE_ONE if k in schema]
-    found += [(sub, schema_path + ("dependentSchemas", k)) for k, sub in schema.get("dependentSchemas", {}).items()]
+    found += [
+        (sub, schema_path + ("dependentSchemas", k))
+        for k, sub in schema.get("dependentSchemas", {}).items()
+    ]
     return found
 
 
-def _child_subschemas(schema: dict[str, Any], schema_path: SchemaPath) -> list[tuple[Any, SchemaPath]]:
+def _child_subschemas(
+    schema: dict[str, Any], schema_path: SchemaPath
+) -> list[tuple[Any, SchemaPath]]:
     """The subschemas that apply to values inside the one ``schema`` applies to (and $defs)."""
     found: list[tuple[Any, SchemaPath]] = []
     for word in ("properties", "patternProperties", "$defs"):
         found += [(sub, schema_path + (word, k)) for k, sub in schema.get(word, {}).items()]
-    found += [(sub, schema_path + ("prefixItems", i)) for i, sub in enumerate(schema.get("prefixItems", []))]
-    found += [(schema[k], schema_path + (k,)) for k in ("additionalProperties", "items", "contains", "propertyNames") if k in schema]
+    found += [
+        (sub, schema_path + ("prefixItems", i))
+        for i, sub in enumerate(schema.get("prefixItems", []))
+    ]
+    found += [
+        (schema[k], schema_path + (k,))
+        for k in ("additionalProperties", "items", "contains", "propertyNames")
+        if k in schema
+    ]
     return found
 
 
@@ -1086,7 +1327,9 @@ def secret_paths(parameters: Any) -> set[SchemaPath]:
     return found
 
 
-def _group(parameters: Any, members: list[tuple[Any, SchemaPath]]) -> list[tuple[dict[str, Any], SchemaPath]]:
+def _group(
+    parameters: Any, members: list[tuple[Any, SchemaPath]]
+) -> list[tuple[dict[str, Any], SchemaPath]]:
     """Every schema (with its path) that applies to one value: ``members``, their branches and $ref targets."""
     found: list[tuple[dict[str, Any], SchemaPath]] = []
     paths: set[SchemaPath] = set()
@@ -1104,10 +1347,16 @@ def _group(parameters: Any, members: list[tuple[Any, SchemaPath]]) -> list[tuple
     return found
 
 
-def _value_groups(group: list[tuple[dict[str, Any], SchemaPath]]) -> list[list[tuple[Any, SchemaPath]]]:
+def _value_groups(
+    group: list[tuple[dict[str, Any], SchemaPath]],
+) -> list[list[tuple[Any, SchemaPath]]]:
     """For the values inside one value: the schemas that apply to each (by key, by position)."""
     groups: list[list[tuple[Any, SchemaPath]]] = []
-    patterns = [(sub, path + ("patternProperties", p)) for s, path in group for p, sub in s.get("patternProperties", {}).items()]
+    patterns = [
+        (sub, path + ("patternProperties", p))
+        for s, path in group
+        for p, sub in s.get("patternProperties", {}).items()
+    ]
     names = sorted({name for s, _ in group for name in s.get("properties", {})})
     for name in names + [None]:  # None: a key declared nowhere
         members = list(patterns)
@@ -1128,7 +1377,11 @@ def _value_groups(group: list[tuple[dict[str, Any], SchemaPath]]) -> list[list[t
             elif "items" in s:
                 members.append((s["items"], path + ("items",)))
         groups.append(members)
-    groups += [[(s["propertyNames"], path + ("propertyNames",))] for s, path in group if "propertyNames" in s]
+    groups += [
+        [(s["propertyNames"], path + ("propertyNames",))]
+        for s, path in group
+        if "propertyNames" in s
+    ]
     return [members for members in groups if members]
 
 
@@ -1211,8 +1464,13 @@ class _Masks:
         keys = {key: self.mask(sub) for key, sub in properties.items()}
         if any(m is not None for m in keys.values()):
             mask["keys"] = {key: m for key, m in keys.items() if m is not None}
-        extra = self.mask(schema["additionalProperties"]) if "additionalProperties" in schema else None
-        patterns = [[translate_pattern(p), self.mask(sub)] for p, sub in schema.get("patternProperties", {}).items()]
+        extra = (
+            self.mask(schema["additionalProperties"]) if "additionalProperties" in schema else None
+        )
+        patterns = [
+            [translate_pattern(p), self.mask(sub)]
+            for p, sub in schema.get("patternProperties", {}).items()
+        ]
         names = self.guards and bool(properties or patterns)
         if extra is not None or names:
             if extra is not None:
@@ -1243,7 +1501,9 @@ def _all_schemas(schema: Any) -> list[dict[str, Any]]:
         node = todo.pop()
         if isinstance(node, dict):
             found.append(node)
-            todo += [sub for sub, _ in _same_value_subschemas(node, ()) + _child_subschemas(node, ())]
+            todo += [
+                sub for sub, _ in _same_value_subschemas(node, ()) + _child_subschemas(node, ())
+            ]
     return found
 
 
@@ -1330,4 +1590,3 @@ def _decimal_fraction(number: float) -> tuple[int, int]:
     if scale >= 0:
         return numerator * 10**scale, 1
     return numerator, 10**-scale
-

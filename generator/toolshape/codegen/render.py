@@ -22,10 +22,13 @@ from .literals import literal
 #: checkout, the toolshape/templates package data in an installed wheel.
 _HERE = Path(__file__).resolve().parent.parent
 BUILTIN_TEMPLATES = next(
-    (p for p in (_HERE / "templates", _HERE.parent.parent / "templates") if (p / "module.py.j2").is_file()),
+    (
+        p
+        for p in (_HERE / "templates", _HERE.parent.parent / "templates")
+        if (p / "module.py.j2").is_file()
+    ),
     _HERE / "templates",
 )
-
 
 
 class RenderError(Exception):
@@ -48,7 +51,9 @@ def _block(text: str, width: int) -> Markup:
     """A macro's output as a block: trailing blank lines dropped, lines after the first indented."""
     lines = str(text).rstrip("\n").split("\n")
     pad = " " * width
-    return Markup("\n".join([lines[0]] + [pad + line if line.strip() else "" for line in lines[1:]]))
+    return Markup(
+        "\n".join([lines[0]] + [pad + line if line.strip() else "" for line in lines[1:]])
+    )
 
 
 def _unreachable(what: str) -> str:
@@ -79,7 +84,13 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
 
 
 def render(
-    env: jinja2.Environment, template: str, label: str, *, formatted: bool = False, compiles: bool = True, **context: Any
+    env: jinja2.Environment,
+    template: str,
+    label: str,
+    *,
+    formatted: bool = False,
+    compiles: bool = True,
+    **context: Any,
 ) -> str:
     """Render ``template`` in black's style and prove it compiles (unless the caller proves
     that itself: ``compiles=False``).
@@ -121,7 +132,9 @@ def _black(source: str, template: str, label: str) -> str:
     try:
         return formatting.black_format(source)
     except black.InvalidInput as exc:
-        raise RenderError(f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}") from exc
+        raise RenderError(
+            f"{template} rendered invalid Python for {label}: {exc}\n{_numbered(source)}"
+        ) from exc
 
 
 def fingerprint(env: jinja2.Environment) -> str:

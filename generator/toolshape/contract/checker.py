@@ -17,12 +17,12 @@ from typing import Any
 
 from ..regex import PatternError, backtracking_problem
 from ..regex import translate as translate_pattern
-from .errors import ContractError, Problem
-from . import unfolding
-from ..schema.pointers import SchemaPath, ref_path, resolve
-from .source import Document
-from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
+from ..schema.pointers import SchemaPath, ref_path, resolve
+from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
+from . import unfolding
+from .errors import ContractError, Problem
+from .source import Document
 
 TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
@@ -72,7 +72,18 @@ ROOT_ANNOTATIONS = ("$id",)
 ANCHOR_RE = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 #: Keywords whose value is one subschema, or a list of them, or a mapping to them.
 #: The formats toolshape asserts (those OpenAI's and Anthropic's strict modes accept).
-FORMATS = ("date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid")
+FORMATS = (
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uuid",
+)
 #: Every schema keyword the generator implements, in the order checks are emitted.
 SCHEMA_KEYWORDS = (
     "type",
@@ -186,7 +197,10 @@ class _Checker:
     def contract(self) -> tuple[str, str, Any, list[Example]]:
         data = self.doc.data
         if not isinstance(data, dict):
-            self.error((), f"a contract is a mapping with name, description and parameters, not {_a(json_type(data))}")
+            self.error(
+                (),
+                f"a contract is a mapping with name, description and parameters, not {_a(json_type(data))}",
+            )
             return "", "", {}, []
         for key in data:
             if key not in CONTRACT_KEYS and not key.startswith("x-"):
@@ -226,10 +240,17 @@ class _Checker:
             return
         if schema.get("type") != "object":
             where = path + ("type",) if "type" in schema else path
-            self.error(where, "the root of 'parameters' must say 'type: object': tool arguments are one JSON object")
+            self.error(
+                where,
+                "the root of 'parameters' must say 'type: object': tool arguments are one JSON object",
+            )
         for keyword in ("enum", "const"):
             if keyword in schema:
-                self.error(path + (keyword,), f"'{keyword}' is not supported on the root of 'parameters'", at_key=True)
+                self.error(
+                    path + (keyword,),
+                    f"'{keyword}' is not supported on the root of 'parameters'",
+                    at_key=True,
+                )
         self.schema(schema, path, depth=0)
 
     # -- schemas -----------------------------------------------------------
@@ -262,7 +283,11 @@ class _Checker:
                     )
                 continue
             if keyword in NOT_YET:
-                self.error(path + (keyword,), f"'{keyword}' is not supported by this version of toolshape", at_key=True)
+                self.error(
+                    path + (keyword,),
+                    f"'{keyword}' is not supported by this version of toolshape",
+                    at_key=True,
+                )
             else:
                 hint = suggest(keyword, SCHEMA_KEYWORDS)
                 self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
@@ -286,14 +311,19 @@ class _Checker:
         for keyword in ONE_SCHEMA:
             if keyword in schema and keyword != "additionalProperties":
                 if keyword == "items" and isinstance(schema[keyword], list):
-                    self.error(path + (keyword,), "'items' is one schema in 2020-12; a list of schemas is 'prefixItems'")
+                    self.error(
+                        path + (keyword,),
+                        "'items' is one schema in 2020-12; a list of schemas is 'prefixItems'",
+                    )
                     continue
                 self.schema(schema[keyword], path + (keyword,), depth + 1)
         for keyword in SCHEMA_LISTS:
             if keyword in schema:
                 value = schema[keyword]
                 if not isinstance(value, list) or not value:
-                    self.error(path + (keyword,), f"'{keyword}' must be a non-empty list of schemas")
+                    self.error(
+                        path + (keyword,), f"'{keyword}' must be a non-empty list of schemas"
+                    )
                     continue
                 for i, sub in enumerate(value):
                     self.schema(sub, path + (keyword, i), depth + 1)
@@ -305,7 +335,9 @@ class _Checker:
                     continue
                 for key, sub in value.items():
                     if keyword == "patternProperties":
-                        self.check_pattern(key, path + (keyword, key), at_key=True, max_length=_key_length(schema))
+                        self.check_pattern(
+                            key, path + (keyword, key), at_key=True, max_length=_key_length(schema)
+                        )
                     self.schema(sub, path + (keyword, key), depth + 1)
 
     def applicator_rules(self, schema: dict, path: SchemaPath) -> None:
@@ -317,16 +349,26 @@ class _Checker:
             if not isinstance(name, str) or name not in FORMATS:
                 shown = name if isinstance(name, str) else json_type(name)
                 hint = suggest(shown, FORMATS)
-                self.error(path + ("format",), f"format '{shown}' is not one toolshape asserts ({', '.join(FORMATS)}){hint}")
+                self.error(
+                    path + ("format",),
+                    f"format '{shown}' is not one toolshape asserts ({', '.join(FORMATS)}){hint}",
+                )
         for keyword in ("then", "else"):
             if keyword in schema and "if" not in schema:
-                self.error(path + (keyword,), f"'{keyword}' has no effect without 'if'", at_key=True)
+                self.error(
+                    path + (keyword,), f"'{keyword}' has no effect without 'if'", at_key=True
+                )
         for keyword in ("minContains", "maxContains"):
             if keyword in schema and "contains" not in schema:
-                self.error(path + (keyword,), f"'{keyword}' has no effect without 'contains'", at_key=True)
+                self.error(
+                    path + (keyword,), f"'{keyword}' has no effect without 'contains'", at_key=True
+                )
         low, high = schema.get("minContains"), schema.get("maxContains")
         if is_integer(low) and is_integer(high) and low > high:
-            self.error(path + ("minContains",), f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass")
+            self.error(
+                path + ("minContains",),
+                f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass",
+            )
         if "dependentRequired" in schema:
             self.dependent_required(schema["dependentRequired"], path + ("dependentRequired",))
 
@@ -344,17 +386,25 @@ class _Checker:
                 if not isinstance(need, str):
                     self.error(path + (key, i), f"{message}; this is {_a(json_type(need))}")
                 elif need in needs[:i]:
-                    self.error(path + (key, i), f"{message}; '{need}' is listed twice under '{key}'")
+                    self.error(
+                        path + (key, i), f"{message}; '{need}' is listed twice under '{key}'"
+                    )
 
     def reference(self, ref: Any, path: SchemaPath) -> None:
         if not isinstance(ref, str):
             self.error(path, "'$ref' must be a string such as '#/$defs/name'")
             return
         if not ref.startswith("#"):
-            self.error(path, f"remote '$ref' ({ref[:60]}) is refused: toolshape never fetches; put the schema under $defs")
+            self.error(
+                path,
+                f"remote '$ref' ({ref[:60]}) is refused: toolshape never fetches; put the schema under $defs",
+            )
             return
         try:
-            target = resolve(self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None, ref_path(ref))
+            target = resolve(
+                self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None,
+                ref_path(ref),
+            )
         except (KeyError, IndexError, ValueError, TypeError):
             self.error(path, f"'$ref' {ref} points at nothing in 'parameters'")
             return
@@ -370,7 +420,13 @@ class _Checker:
             kind = _KEYWORD_KIND.get(keyword)
             if kind is None or kind in kinds:
                 continue
-            side = "min" if keyword.startswith(("min", "exclusiveMin")) else "max" if keyword.startswith(("max", "exclusiveMax")) else ""
+            side = (
+                "min"
+                if keyword.startswith(("min", "exclusiveMin"))
+                else "max"
+                if keyword.startswith(("max", "exclusiveMax"))
+                else ""
+            )
             meant = next((_COUNTERPART[k][side] for k in types if side and k in _COUNTERPART), None)
             hint = f"; did you mean '{meant}'?" if meant else ""
             self.error(
@@ -489,7 +545,9 @@ class _Checker:
                 )
             elif name not in JSON_TYPES:
                 hint = suggest(name, JSON_TYPES)
-                self.error(where, f"'{name}' is not a JSON type (one of {', '.join(JSON_TYPES)}){hint}")
+                self.error(
+                    where, f"'{name}' is not a JSON type (one of {', '.join(JSON_TYPES)}){hint}"
+                )
             elif name in good:
                 self.error(where, f"type '{name}' is listed twice")
             else:
@@ -519,7 +577,10 @@ class _Checker:
                 seen: list[Any] = []
                 for i, member in enumerate(enum):
                     if any(json_equal(member, other) for other in seen):
-                        self.error(path + ("enum", i), f"the 'enum' value {_yaml_text(member)} is listed twice")
+                        self.error(
+                            path + ("enum", i),
+                            f"the 'enum' value {_yaml_text(member)} is listed twice",
+                        )
                     seen.append(member)
                     if member is None and not type_allows(types, member):
                         self.error(
@@ -541,8 +602,12 @@ class _Checker:
                     f"'const' is {_a(json_type(const))}, which 'type' ({', '.join(types or ())}) does not allow: "
                     "nothing could pass",
                 )
-            if isinstance(schema.get("enum"), list) and not any(json_equal(const, m) for m in schema["enum"]):
-                self.error(path + ("const",), "'const' is not one of the 'enum' values: nothing could pass")
+            if isinstance(schema.get("enum"), list) and not any(
+                json_equal(const, m) for m in schema["enum"]
+            ):
+                self.error(
+                    path + ("const",), "'const' is not one of the 'enum' values: nothing could pass"
+                )
 
     def counts(self, schema: dict, path: SchemaPath) -> None:
         for keyword in COUNT_KEYWORDS:
@@ -556,10 +621,17 @@ class _Checker:
                         f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
                         f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
                     )
-        for low, high in (("minLength", "maxLength"), ("minItems", "maxItems"), ("minProperties", "maxProperties")):
+        for low, high in (
+            ("minLength", "maxLength"),
+            ("minItems", "maxItems"),
+            ("minProperties", "maxProperties"),
+        ):
             lo, hi = schema.get(low), schema.get(high)
             if is_integer(lo) and is_integer(hi) and lo > hi:
-                self.error(path + (low,), f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass")
+                self.error(
+                    path + (low,),
+                    f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass",
+                )
 
     def bounds(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
         for keyword in (*BOUND_KEYWORDS, "multipleOf"):
@@ -578,7 +650,9 @@ class _Checker:
                         f"'{keyword}' must be a number, not {_a(json_type(value))} ({_yaml_text(value)})",
                     )
                 elif isinstance(value, int) and len(str(abs(value))) > MAX_INT_DIGITS:
-                    self.error(path + (keyword,), f"'{keyword}' has more than {MAX_INT_DIGITS} digits")
+                    self.error(
+                        path + (keyword,), f"'{keyword}' has more than {MAX_INT_DIGITS} digits"
+                    )
                 elif keyword == "multipleOf" and value <= 0:
                     self.error(path + (keyword,), "'multipleOf' must be greater than 0")
         low = [(k, schema[k]) for k in ("minimum", "exclusiveMinimum") if is_number(schema.get(k))]
@@ -589,7 +663,10 @@ class _Checker:
                 inclusive = lo_key == "minimum" and hi_key == "maximum"
                 if lo > hi or (lo == hi and not inclusive):
                     empty = True
-                    self.error(path + (lo_key,), f"'{lo_key}' ({lo}) and '{hi_key}' ({hi}) leave no number that could pass")
+                    self.error(
+                        path + (lo_key,),
+                        f"'{lo_key}' ({lo}) and '{hi_key}' ({hi}) leave no number that could pass",
+                    )
         if types == ("integer",) and low and high and not empty:
             smallest = max(_ceil_above(k, v) for k, v in low)
             largest = min(_floor_below(k, v) for k, v in high)
@@ -610,17 +687,24 @@ class _Checker:
         if integers_only:
             unit = Fraction(unit.numerator)  # the integer multiples of p/q are the multiples of p
         first = max(
-            math.floor(_fraction(v) / unit) + 1 if k == "exclusiveMinimum" else math.ceil(_fraction(v) / unit)
+            math.floor(_fraction(v) / unit) + 1
+            if k == "exclusiveMinimum"
+            else math.ceil(_fraction(v) / unit)
             for k, v in low
         )
         last = min(
-            math.ceil(_fraction(v) / unit) - 1 if k == "exclusiveMaximum" else math.floor(_fraction(v) / unit)
+            math.ceil(_fraction(v) / unit) - 1
+            if k == "exclusiveMaximum"
+            else math.floor(_fraction(v) / unit)
             for k, v in high
         )
         if first > last:
             kind = "integer multiple" if integers_only else "multiple"
             shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
-            self.error(path + ("multipleOf",), f"{shown} leave no {kind} of 'multipleOf' ({step}) that could pass")
+            self.error(
+                path + ("multipleOf",),
+                f"{shown} leave no {kind} of 'multipleOf' ({step}) that could pass",
+            )
 
     def pattern(self, schema: dict, path: SchemaPath) -> None:
         if "pattern" not in schema:
@@ -629,16 +713,24 @@ class _Checker:
         if not isinstance(pattern, str):
             self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
             return
-        self.check_pattern(pattern, path + ("pattern",), max_length=_length_bound(schema.get("maxLength")))
+        self.check_pattern(
+            pattern, path + ("pattern",), max_length=_length_bound(schema.get("maxLength"))
+        )
 
-    def check_pattern(self, pattern: str, path: SchemaPath, *, at_key: bool = False, max_length: int | None = None) -> None:
+    def check_pattern(
+        self, pattern: str, path: SchemaPath, *, at_key: bool = False, max_length: int | None = None
+    ) -> None:
         """A pattern must mean in Python exactly what it means in ECMA-262, compile, and not backtrack
         for long on strings of up to ``max_length`` characters (None: unbounded). The backtracking
         lint runs here, before any case derivation, so the generator never hangs on such a pattern."""
         try:
             re.compile(translate_pattern(pattern))
         except PatternError as exc:
-            self.error(path, f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}", at_key=at_key)
+            self.error(
+                path,
+                f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}",
+                at_key=at_key,
+            )
             return
         except (re.error, RecursionError, OverflowError) as exc:
             self.error(path, f"pattern {pattern!r} does not compile: {exc}", at_key=at_key)
@@ -649,7 +741,14 @@ class _Checker:
 
     def annotations(self, schema: dict, path: SchemaPath, depth: int) -> None:
         """Annotations have no effect on validation, but a malformed one is still a typo to report."""
-        for keyword in ("title", "description", "$comment", "contentEncoding", "contentMediaType", "$id"):
+        for keyword in (
+            "title",
+            "description",
+            "$comment",
+            "contentEncoding",
+            "contentMediaType",
+            "$id",
+        ):
             if keyword in schema and not isinstance(schema[keyword], str):
                 self.error(path + (keyword,), f"'{keyword}' must be a string")
         for keyword in ("deprecated", "readOnly", "writeOnly"):
@@ -659,10 +758,16 @@ class _Checker:
             self.error(path + ("examples",), "'examples' in a schema must be a list of values")
         anchor = schema.get("$anchor")
         if "$anchor" in schema and not (isinstance(anchor, str) and ANCHOR_RE.fullmatch(anchor)):
-            self.error(path + ("$anchor",), "'$anchor' must be a name: a letter or _, then letters, digits, - _ .")
+            self.error(
+                path + ("$anchor",),
+                "'$anchor' must be a name: a letter or _, then letters, digits, - _ .",
+            )
         identifier = schema.get("$id")
         if isinstance(identifier, str) and "#" in identifier.rstrip("#"):
-            self.error(path + ("$id",), "'$id' must not hold a fragment (2020-12); name a place with '$anchor'")
+            self.error(
+                path + ("$id",),
+                "'$id' must not hold a fragment (2020-12); name a place with '$anchor'",
+            )
         if "contentSchema" in schema:
             # An annotation, but a schema all the same: checked like one, never applied.
             self.schema(schema["contentSchema"], path + ("contentSchema",), depth + 1)
@@ -686,7 +791,8 @@ class _Checker:
         odd = [i for i, key in enumerate(required) if not isinstance(key, str)]
         for i in odd:  # at the entry that is not a key name
             self.error(
-                path + ("required", i), f"'required' must be a list of key names; this is {_a(json_type(required[i]))}"
+                path + ("required", i),
+                f"'required' must be a list of key names; this is {_a(json_type(required[i]))}",
             )
         if odd:
             return
@@ -696,12 +802,20 @@ class _Checker:
                 self.error(where, f"'{key}' is listed twice in 'required'")
             elif key not in properties and additional is False:
                 hint = suggest(key, tuple(properties))
-                self.error(where, f"'{key}' is required but additionalProperties: false forbids it (not in 'properties'){hint}")
+                self.error(
+                    where,
+                    f"'{key}' is required but additionalProperties: false forbids it (not in 'properties'){hint}",
+                )
             elif properties.get(key) is False:
-                self.error(where, f"'{key}' is required but its schema is false: nothing could pass")
+                self.error(
+                    where, f"'{key}' is required but its schema is false: nothing could pass"
+                )
         max_properties = schema.get("maxProperties")
         if is_integer(max_properties) and len(set(required)) > max_properties:
-            self.error(path + ("maxProperties",), f"'maxProperties' ({max_properties}) is smaller than the number of required keys ({len(required)})")
+            self.error(
+                path + ("maxProperties",),
+                f"'maxProperties' ({max_properties}) is smaller than the number of required keys ({len(required)})",
+            )
 
     # -- examples ----------------------------------------------------------
 
@@ -719,7 +833,11 @@ class _Checker:
                 continue
             for key in entry:
                 if key not in EXAMPLE_KEYS:
-                    self.error(path + (key,), f"unknown example key '{key}'{suggest(key, EXAMPLE_KEYS)}", at_key=True)
+                    self.error(
+                        path + (key,),
+                        f"unknown example key '{key}'{suggest(key, EXAMPLE_KEYS)}",
+                        at_key=True,
+                    )
             if "args" in entry and "json" in entry:
                 self.error(
                     path + ("json",),
@@ -728,14 +846,22 @@ class _Checker:
                 )
                 continue
             if "args" not in entry and "json" not in entry:
-                self.error(path, "this example has neither 'args' (decoded arguments) nor 'json' (raw text)")
+                self.error(
+                    path,
+                    "this example has neither 'args' (decoded arguments) nor 'json' (raw text)",
+                )
                 continue
             if "json" in entry and not isinstance(entry["json"], str):
-                self.error(path + ("json",), "'json' is the raw argument text: write it as a string")
+                self.error(
+                    path + ("json",), "'json' is the raw argument text: write it as a string"
+                )
                 continue
             status = entry.get("status", "accept")
             if status not in EXAMPLE_STATUSES:
-                self.error(path + ("status",), f"'status' must be one of {', '.join(EXAMPLE_STATUSES)}{suggest(str(status), EXAMPLE_STATUSES)}")
+                self.error(
+                    path + ("status",),
+                    f"'status' must be one of {', '.join(EXAMPLE_STATUSES)}{suggest(str(status), EXAMPLE_STATUSES)}",
+                )
                 continue
             if status == "parse_error" and "args" in entry:
                 self.error(path + ("status",), "only a 'json' example can be a parse_error")
@@ -757,12 +883,17 @@ class _Checker:
             )
         return found
 
-    def expected_errors(self, entry: dict, path: SchemaPath, status: str) -> frozenset[tuple[str, str]] | None:
+    def expected_errors(
+        self, entry: dict, path: SchemaPath, status: str
+    ) -> frozenset[tuple[str, str]] | None:
         if "errors" not in entry:
             return None
         raw = entry["errors"]
         if status == "accept":
-            self.error(path + ("errors",), "an accepted example has no errors: set 'status: reject' or drop 'errors'")
+            self.error(
+                path + ("errors",),
+                "an accepted example has no errors: set 'status: reject' or drop 'errors'",
+            )
             return None
         if not isinstance(raw, list) or not raw:
             self.error(path + ("errors",), "'errors' must be a non-empty list of {path, code}")
@@ -776,7 +907,9 @@ class _Checker:
                 or not isinstance(item["path"], str)
                 or not isinstance(item["code"], str)
             ):
-                self.error(where, "each expected error is {path: JSON Pointer string, code: string}")
+                self.error(
+                    where, "each expected error is {path: JSON Pointer string, code: string}"
+                )
                 continue
             if item["path"] and not item["path"].startswith("/"):
                 self.error(where + ("path",), "a JSON Pointer is '' or starts with '/'")
@@ -786,10 +919,17 @@ class _Checker:
 
 def _schema_place(path: SchemaPath) -> str:
     """How a schema at ``path`` is named in messages: "'items'", "the schema of property 'city'"."""
-    if len(path) >= 2 and path[-2] in ("properties", "patternProperties", "$defs", "dependentSchemas"):
-        what = {"properties": "property", "patternProperties": "pattern", "$defs": "definition"}.get(
-            str(path[-2]), "key"
-        )
+    if len(path) >= 2 and path[-2] in (
+        "properties",
+        "patternProperties",
+        "$defs",
+        "dependentSchemas",
+    ):
+        what = {
+            "properties": "property",
+            "patternProperties": "pattern",
+            "$defs": "definition",
+        }.get(str(path[-2]), "key")
         return f"{what} '{path[-1]}' in '{path[-2]}'"
     if len(path) >= 2 and isinstance(path[-1], int):
         return f"entry {path[-1] + 1} of '{path[-2]}'"
@@ -815,9 +955,20 @@ def _yaml_text(value: object, limit: int = 40) -> str:
 #: The kind of value each validation keyword applies to (JSON Schema ignores it on others).
 _KEYWORD_KIND = {
     **dict.fromkeys(("minLength", "maxLength", "pattern"), "string"),
-    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"),
     **dict.fromkeys(
-        ("items", "prefixItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems"),
+        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"
+    ),
+    **dict.fromkeys(
+        (
+            "items",
+            "prefixItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+        ),
         "array",
     ),
     **dict.fromkeys(

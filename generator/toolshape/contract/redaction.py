@@ -78,7 +78,16 @@ def _subschemas(schema: dict[str, Any], *, definitions: bool = True) -> list[Any
         found += list(schema.get(keyword, {}).values())
     for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
         found += list(schema.get(keyword, []))
-    for keyword in ("not", "if", "then", "else", "items", "additionalProperties", "contains", "propertyNames"):
+    for keyword in (
+        "not",
+        "if",
+        "then",
+        "else",
+        "items",
+        "additionalProperties",
+        "contains",
+        "propertyNames",
+    ):
         if keyword in schema:
             found.append(schema[keyword])
     return found
@@ -108,7 +117,9 @@ def _sensitive(parameters: Any, schemas: list[Any]) -> bool:
     return any(s.get("x-sensitive") is True for s in _same_value(parameters, schemas))
 
 
-def _walk(parameters: Any, schemas: list[Any], value: Any, pointer: str, found: Places, depth: int) -> None:
+def _walk(
+    parameters: Any, schemas: list[Any], value: Any, pointer: str, found: Places, depth: int
+) -> None:
     applied = _same_value(parameters, schemas)
     if any(s.get("x-sensitive") is True for s in applied):
         found.redacted.append(pointer)
@@ -130,18 +141,31 @@ def _walk(parameters: Any, schemas: list[Any], value: Any, pointer: str, found: 
 
 
 def _walk_object(
-    parameters: Any, applied: list[dict[str, Any]], value: dict[str, Any], pointer: str, found: Places, depth: int
+    parameters: Any,
+    applied: list[dict[str, Any]],
+    value: dict[str, Any],
+    pointer: str,
+    found: Places,
+    depth: int,
 ) -> None:
     declared = {key for schema in applied for key in schema.get("properties", {})}
     patterns = [p for schema in applied for p in schema.get("patternProperties", {})]
-    guarded = any(_sensitive(parameters, [sub]) for schema in applied for sub in schema.get("properties", {}).values())
+    guarded = any(
+        _sensitive(parameters, [sub])
+        for schema in applied
+        for sub in schema.get("properties", {}).values()
+    )
     for key, item in value.items():
         subs: list[Any] = []
         for schema in applied:
             properties = schema.get("properties", {})
             if key in properties:
                 subs.append(properties[key])
-            matched = [sub for p, sub in schema.get("patternProperties", {}).items() if _regex(p).search(key)]
+            matched = [
+                sub
+                for p, sub in schema.get("patternProperties", {}).items()
+                if _regex(p).search(key)
+            ]
             subs += matched
             if key not in properties and not matched and "additionalProperties" in schema:
                 subs.append(schema["additionalProperties"])

@@ -16,13 +16,14 @@ import functools
 import ipaddress
 import re
 import uuid
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any
 
-from ..schema.values import is_integer, is_number, json_equal
 from ..regex import translate as translate_pattern
-from ..schema.pointers import escape, ref_path, resolve
 from ..schema.keywords import nullable_alternative
+from ..schema.pointers import escape, ref_path, resolve
+from ..schema.values import is_integer, is_number, json_equal
 
 Errors = set[tuple[str, str]]
 
@@ -193,7 +194,11 @@ def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
     too_long = "maxLength" in schema and len(value) > schema["maxLength"]
     if too_long:
         errors.add((path, "maxLength"))
-    if "format" in schema and schema["format"] in _FORMATS and not _FORMATS[schema["format"]](value):
+    if (
+        "format" in schema
+        and schema["format"] in _FORMATS
+        and not _FORMATS[schema["format"]](value)
+    ):
         errors.add((path, "format"))
     if "pattern" in schema and not too_long and _regex(schema["pattern"]).search(value) is None:
         errors.add((path, "pattern"))
@@ -228,7 +233,7 @@ def _array(schema: dict, value: list, path: str, errors: Errors) -> None:
         if any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]):
             errors.add((path, "uniqueItems"))
     prefix = schema.get("prefixItems", [])
-    for i, (sub, item) in enumerate(zip(prefix, value)):
+    for i, (sub, item) in enumerate(zip(prefix, value, strict=False)):
         _value(sub, item, f"{path}/{i}", errors)
     if "items" in schema:
         for i, item in enumerate(value[len(prefix) :], start=len(prefix)):
@@ -294,7 +299,9 @@ def _date(text: str) -> bool:
 
 
 def _time(text: str) -> bool:
-    m = re.fullmatch(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}):([0-9]{2}))", text)
+    m = re.fullmatch(
+        r"([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}):([0-9]{2}))", text
+    )
     if not m:
         return False
     h, mi, sec = int(m[1]), int(m[2]), int(m[3])
@@ -325,7 +332,8 @@ def _duration(text: str) -> bool:
 def _ipv4(text: str) -> bool:
     parts = text.split(".")
     return len(parts) == 4 and all(
-        p.isascii() and p.isdigit() and (p == "0" or not p.startswith("0")) and int(p) <= 255 for p in parts
+        p.isascii() and p.isdigit() and (p == "0" or not p.startswith("0")) and int(p) <= 255
+        for p in parts
     )
 
 
@@ -342,7 +350,10 @@ def _ipv6(text: str) -> bool:
 def _hostname(text: str) -> bool:
     if not 0 < len(text) <= 253:
         return False
-    return all(re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?", label) for label in text.split("."))
+    return all(
+        re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?", label)
+        for label in text.split(".")
+    )
 
 
 def _email(text: str) -> bool:
@@ -360,7 +371,11 @@ def _email(text: str) -> bool:
 
 def _uri(text: str) -> bool:
     m = re.fullmatch(r"([A-Za-z][A-Za-z0-9+.-]*):(.*)", text, re.S)
-    if not m or re.search(r"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]%]", m[2]) or re.search(r"%(?![0-9A-Fa-f]{2})", text):
+    if (
+        not m
+        or re.search(r"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]%]", m[2])
+        or re.search(r"%(?![0-9A-Fa-f]{2})", text)
+    ):
         return False
     rest = m[2]
     if "#" in rest.partition("#")[2]:  # RFC 3986: fragment = *( pchar / "/" / "?" ), no second "#"
@@ -374,8 +389,14 @@ def _uri(text: str) -> bool:
             return False  # userinfo holds no "@" and no brackets
         literal = re.fullmatch(r"\[([^\]]*)\](?::([0-9]*))?", authority)
         if literal:
-            ip_future = re.fullmatch(r"[Vv][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+", literal[1])  # RFC 3986 IPvFuture
-            return (_ipv6(literal[1]) or ip_future is not None) and "[" not in after and "]" not in after
+            ip_future = re.fullmatch(
+                r"[Vv][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+", literal[1]
+            )  # RFC 3986 IPvFuture
+            return (
+                (_ipv6(literal[1]) or ip_future is not None)
+                and "[" not in after
+                and "]" not in after
+            )
         if "[" in authority or "]" in authority:
             return False
         host, colon, port = authority.partition(":")

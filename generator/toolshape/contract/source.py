@@ -46,12 +46,8 @@ Position = tuple[int, int]
 """A 1-based (line, column)."""
 
 _TAG = "tag:yaml.org,2002:"
-_STR, _INT, _FLOAT, _BOOL, _NULL = (
-    _TAG + name for name in ("str", "int", "float", "bool", "null")
-)
-_MAP, _SEQ, _TIMESTAMP, _MERGE = (
-    _TAG + name for name in ("map", "seq", "timestamp", "merge")
-)
+_STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + name for name in ("str", "int", "float", "bool", "null"))
+_MAP, _SEQ, _TIMESTAMP, _MERGE = (_TAG + name for name in ("map", "seq", "timestamp", "merge"))
 _ALLOWED_TAGS = (_STR, _INT, _FLOAT, _BOOL, _NULL, _MAP, _SEQ)
 
 _TRUE_WORDS = frozenset({"true", "True", "TRUE"})
@@ -66,9 +62,7 @@ _DECIMAL_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 # A decimal with a fraction and/or an exponent (checked after _DECIMAL_INT, so the
 # plain integers it also matches never get here). Accepts 1e3, 1.0e3 and -.5, which
 # pyyaml (YAML 1.1) reads as strings but YAML 1.2 reads as numbers, as the author meant.
-_DECIMAL_FLOAT = re.compile(
-    r"[-+]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
-)
+_DECIMAL_FLOAT = re.compile(r"[-+]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 # Numbers in YAML 1.2 that pyyaml reads as strings: 0o17 (octal), 09 (leading zero).
 _YAML12_ONLY_NUMBER = re.compile(r"[-+]?0(?:o[0-7]+|[0-9]+)")
 _NOT_JSON_NUMBER = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
@@ -90,9 +84,7 @@ class Document:
     value_positions: dict[PathKey, Position] = field(
         default_factory=dict, repr=False, compare=False
     )
-    key_positions: dict[PathKey, Position] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    key_positions: dict[PathKey, Position] = field(default_factory=dict, repr=False, compare=False)
 
     def value_at(self, path: PathKey) -> Position:
         """(line, col) of the node at `path`, or of its deepest existing ancestor."""
@@ -111,7 +103,9 @@ class Document:
             return position
         return self.value_at(path)
 
-    def problem(self, path: PathKey, message: str, *, at_key: bool = False, severity: Severity = "error") -> Problem:
+    def problem(
+        self, path: PathKey, message: str, *, at_key: bool = False, severity: Severity = "error"
+    ) -> Problem:
         """A Problem in this file at the value (or, with `at_key`, the key) at `path`."""
         line, col = self.key_at(path) if at_key else self.value_at(path)
         return Problem(self.file, line, col, message, severity)
@@ -262,12 +256,8 @@ class _ContractLoader(yaml.SafeLoader):
         self._depth += 1
         if self._depth > MAX_DEPTH:
             line, col = _position(event.start_mark)
-            message = (
-                f"contract nests mappings and lists more than {MAX_DEPTH} levels deep"
-            )
-            raise ContractError(
-                [*self.problems, Problem(self.file, line, col, message)]
-            )
+            message = f"contract nests mappings and lists more than {MAX_DEPTH} levels deep"
+            raise ContractError([*self.problems, Problem(self.file, line, col, message)])
         self.descend_resolver(parent, index)
         if self.check_event(ScalarEvent):
             node = self.compose_scalar_node(None)
@@ -284,9 +274,7 @@ class _ContractLoader(yaml.SafeLoader):
     def _refuse_alias(self) -> Node:
         """Report an alias and return a placeholder node in its place."""
         event = self.get_event()
-        self._report(
-            event.start_mark, "YAML anchors and aliases are not allowed in contracts"
-        )
+        self._report(event.start_mark, "YAML anchors and aliases are not allowed in contracts")
         return _AliasPlaceholder(_NULL, "", event.start_mark, event.end_mark)
 
     def _report(self, mark: Mark, message: str) -> None:
@@ -298,12 +286,10 @@ class _ContractLoader(yaml.SafeLoader):
         """Turn a pyyaml error into a Problem at its position."""
         if isinstance(error, ReaderError):
             line, col = _end_position(self.text[: error.position])
-            code = (
-                ord(error.character)
-                if isinstance(error.character, str)
-                else error.character
+            code = ord(error.character) if isinstance(error.character, str) else error.character
+            message = (
+                f"contract file contains the character U+{code:04X}, which YAML does not allow"
             )
-            message = f"contract file contains the character U+{code:04X}, which YAML does not allow"
             return Problem(self.file, line, col, message)
         if not isinstance(error, yaml.MarkedYAMLError):
             return Problem(self.file, 1, 1, f"invalid YAML: {error}")
@@ -345,10 +331,7 @@ class _DataBuilder:
         if isinstance(node, MappingNode):
             return self._build_mapping(node, path)
         if isinstance(node, SequenceNode):
-            return [
-                self.build(item, (*path, index))
-                for index, item in enumerate(node.value)
-            ]
+            return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         return self._build_scalar(node)
 
     def _build_mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
@@ -358,9 +341,7 @@ class _DataBuilder:
         for key_node, value_node in node.value:
             key = self._key(key_node)
             if key is None:
-                self.build(
-                    value_node, (*path, _UNSTORED)
-                )  # still checked, for its own problems
+                self.build(value_node, (*path, _UNSTORED))  # still checked, for its own problems
                 continue
             line, col = _position(key_node.start_mark)
             if key in first_lines:
@@ -400,9 +381,7 @@ class _DataBuilder:
             # and n and y are common parameter names.
             value, message = node.value, None
         if message is not None or not isinstance(value, str):
-            advice = (
-                f"write '{node.value}' in quotes" if node.value else "this key is empty"
-            )
+            advice = f"write '{node.value}' in quotes" if node.value else "this key is empty"
             self._report(node, f"mapping keys must be strings; {advice}")
             return None
         return self._checked_text(node, value)
@@ -412,9 +391,7 @@ class _DataBuilder:
         tag = _show_tag(node.tag)
         if node.tag not in _ALLOWED_TAGS:
             allowed = ", ".join(_show_tag(allowed) for allowed in _ALLOWED_TAGS)
-            self._report(
-                node, f"the tag {tag} is not allowed in contracts; only {allowed}"
-            )
+            self._report(node, f"the tag {tag} is not allowed in contracts; only {allowed}")
         elif isinstance(node, MappingNode) and node.tag != _MAP:
             self._report(node, f"the tag {tag} cannot be used on a mapping")
         elif isinstance(node, SequenceNode) and node.tag != _SEQ:

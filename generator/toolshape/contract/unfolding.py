@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..regex import PatternError, translate
-from ..schema.pointers import SchemaPath, pointer as json_pointer, ref_path, resolve
+from ..schema.pointers import SchemaPath, ref_path, resolve
+from ..schema.pointers import pointer as json_pointer
 
 #: The most subschema applications one value may cause through the keywords that apply
 #: subschemas to the same value (README, "Security"). Ordinary contracts need tens.
@@ -192,7 +193,9 @@ class _Graph:
             ]
             todo.extend(reversed(children))
 
-    def _edges(self, node: dict[str, Any], where: SchemaPath, children: list[tuple[Any, SchemaPath]]) -> list[_Edge]:
+    def _edges(
+        self, node: dict[str, Any], where: SchemaPath, children: list[tuple[Any, SchemaPath]]
+    ) -> list[_Edge]:
         edges: list[_Edge] = []
         if isinstance(node.get("$ref"), str):
             target = self._target(node["$ref"])
@@ -207,7 +210,9 @@ class _Graph:
             entries = node.get(keyword)
             if not isinstance(entries, list):
                 continue
-            kept = set(distinct_entries(entries)) if keyword == "allOf" else set(range(len(entries)))
+            kept = (
+                set(distinct_entries(entries)) if keyword == "allOf" else set(range(len(entries)))
+            )
             for i, sub in enumerate(entries):
                 if isinstance(sub, dict):
                     edges.append(_Edge(where + (keyword, i), id(sub), i in kept))
@@ -288,7 +293,9 @@ def _over_the_bound(graph: _Graph, counts: dict[int, int]) -> list[UnfoldingFind
     findings = []
     for node in graph.order:
         edges = [e for e in graph.edges[node] if e.counted]
-        if counts[node] > MAX_APPLICATIONS and all(counts[e.target] <= MAX_APPLICATIONS for e in edges):
+        if counts[node] > MAX_APPLICATIONS and all(
+            counts[e.target] <= MAX_APPLICATIONS for e in edges
+        ):
             findings.append(
                 UnfoldingFinding(
                     graph.paths[node],
@@ -305,7 +312,9 @@ def _too_deep(graph: _Graph, depths: dict[int, int]) -> list[UnfoldingFinding]:
     """The schemas that start a chain of more than MAX_CHAIN same-value applications (where first)."""
     findings = []
     for node in graph.order:
-        if depths[node] > MAX_CHAIN and all(depths[e.target] <= MAX_CHAIN for e in graph.edges[node] if e.counted):
+        if depths[node] > MAX_CHAIN and all(
+            depths[e.target] <= MAX_CHAIN for e in graph.edges[node] if e.counted
+        ):
             findings.append(
                 UnfoldingFinding(
                     graph.paths[node],
@@ -366,7 +375,9 @@ def _growth(graph: _Graph) -> list[UnfoldingFinding]:
         for start in dict.fromkeys(d.target for n in part for d in internal.get(n, ())):
             paths = _paths_from(graph, start, inside)
             budget[0] -= len(paths)
-            relevant = tuple((n, number, branches) for n, (number, branches) in paths.items() if n in internal)
+            relevant = tuple(
+                (n, number, branches) for n, (number, branches) in paths.items() if n in internal
+            )
             if relevant in done:
                 continue  # the same unfolding as from an earlier start (say, many properties with one $ref)
             done.add(relevant)
@@ -409,7 +420,9 @@ def _parting(
     """Two descending applications in one unfolding that may reach one child value and both stay
     in the recursive part (not under the 'then' and 'else' of one 'if'); or one applied twice."""
     exact: dict[tuple[Any, Any], list[tuple[_Descent, frozenset[tuple[int, str]]]]] = {}
-    loose: dict[Any, list[tuple[_Descent, frozenset[tuple[int, str]]]]] = {}  # wildcards and propertyNames, by kind
+    loose: dict[
+        Any, list[tuple[_Descent, frozenset[tuple[int, str]]]]
+    ] = {}  # wildcards and propertyNames, by kind
     for node, number, branches in relevant:
         for descent in internal[node]:
             if number > 1:
@@ -425,10 +438,14 @@ def _parting(
             if budget[0] < 0:
                 return None
             for other, other_branches in others:
-                if _may_meet(other.label, descent.label) and not _exclusive(branches, other_branches):
+                if _may_meet(other.label, descent.label) and not _exclusive(
+                    branches, other_branches
+                ):
                     return other, descent
             entry = (descent, branches)
-            (loose.setdefault(kind, []) if which is None else exact.setdefault((kind, which), [])).append(entry)
+            (
+                loose.setdefault(kind, []) if which is None else exact.setdefault((kind, which), [])
+            ).append(entry)
     return None
 
 
@@ -437,7 +454,9 @@ def _exclusive(a: frozenset[tuple[int, str]], b: frozenset[tuple[int, str]]) -> 
     return any((node, "else" if side == "then" else "then") in b for node, side in a)
 
 
-def _paths_from(graph: _Graph, start: int, inside: set[int]) -> dict[int, tuple[int, frozenset[tuple[int, str]]]]:
+def _paths_from(
+    graph: _Graph, start: int, inside: set[int]
+) -> dict[int, tuple[int, frozenset[tuple[int, str]]]]:
     """For each node reached from ``start`` by same-value applications inside ``inside``: how many
     ways (1, or 2 for "more than one"), and for a node reached one way, the then/else branches
     on that way ((if node, "then" or "else")); in document order. The same-value graph has no cycle here."""
@@ -465,10 +484,13 @@ def _paths_from(graph: _Graph, start: int, inside: set[int]) -> dict[int, tuple[
                 step = frozenset([(node, str(side))]) if side in ("then", "else") else frozenset()
                 # Reached two ways: no branch is certain (the check stays on the safe side).
                 branches[edge.target] = (
-                    branches.get(node, frozenset()) | step if ways[edge.target] == 1 else frozenset()
+                    branches.get(node, frozenset()) | step
+                    if ways[edge.target] == 1
+                    else frozenset()
                 )
     return {
-        node: (ways[node], branches.get(node, frozenset())) for node in sorted(ways, key=graph.position.__getitem__)
+        node: (ways[node], branches.get(node, frozenset()))
+        for node in sorted(ways, key=graph.position.__getitem__)
     }
 
 
@@ -477,7 +499,9 @@ def _strongly_connected(graph: _Graph) -> list[list[int]]:
     that hold a descending application inside them: the recursive parts (Tarjan, iteratively)."""
 
     def successors(node: int) -> list[int]:
-        return [e.target for e in graph.edges[node] if e.counted] + [d.target for d in graph.descents[node]]
+        return [e.target for e in graph.edges[node] if e.counted] + [
+            d.target for d in graph.descents[node]
+        ]
 
     index: dict[int, int] = {}
     low: dict[int, int] = {}
@@ -551,7 +575,9 @@ def _visit(
             state[node] = 2
             total = 1 + sum(counts.get(e.target, 0) for e in graph.edges[node] if e.counted)
             counts[node] = min(total, MAX_APPLICATIONS + 1)
-            deepest = max((depths.get(e.target, 0) for e in graph.edges[node] if e.counted), default=0)
+            deepest = max(
+                (depths.get(e.target, 0) for e in graph.edges[node] if e.counted), default=0
+            )
             depths[node] = min(1 + deepest, MAX_CHAIN + 1)
 
 

@@ -99,13 +99,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract.checker import Contract
-from ..schema.values import json_equal, json_type
 from ..contract.errors import Problem
 from ..schema import pointers
-from ..schema.pointers import SchemaPath
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
+from ..schema.pointers import SchemaPath
+from ..schema.values import json_equal, json_type
 
-TARGETS = ("jsonschema", "openai", "openai-responses", "anthropic", "gemini", "gemini-legacy", "mcp")
+TARGETS = (
+    "jsonschema",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "gemini-legacy",
+    "mcp",
+)
 #: The targets a service registers tools with (``schema --all``, :func:`definitions`).
 PLATFORMS = ("openai", "openai-responses", "anthropic", "gemini", "gemini-legacy", "mcp")
 #: Targets that are another target's rules in a different envelope (lint is shared).
@@ -117,8 +125,29 @@ ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 GEMINI_PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
-OPENAI_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
-ANTHROPIC_FORMATS = ("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")
+OPENAI_FORMATS = (
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+)
+ANTHROPIC_FORMATS = (
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+)
 GEMINI_FORMATS = ("date-time",)
 
 OPENAI_MAX_PROPERTIES = 5000
@@ -131,14 +160,27 @@ ANTHROPIC_MAX_OPTIONAL = 24
 ANTHROPIC_MAX_UNIONS = 16
 
 #: Keywords that only annotate: never a constraint, so dropping them is never noted.
-_SILENT = ("examples", "$comment", "readOnly", "writeOnly", "deprecated", "contentEncoding", "contentMediaType", "contentSchema", "$anchor", "$id")
+_SILENT = (
+    "examples",
+    "$comment",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "$anchor",
+    "$id",
+)
 #: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
 _UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
 #: The kind of value each keyword constrains (to split a schema with several types into anyOf branches).
 _KIND = {
     **dict.fromkeys(("minLength", "maxLength", "pattern", "format"), "string"),
-    **dict.fromkeys(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"),
+    **dict.fromkeys(
+        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"
+    ),
     **dict.fromkeys(("items", "minItems", "maxItems"), "array"),
     **dict.fromkeys(("properties", "required", "minProperties", "maxProperties"), "object"),
 }
@@ -201,7 +243,11 @@ class ConvertedKey:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready, for templates: ``{"schema_path": [...], "key": ..., "contract_allows_null": ...}``."""
-        return {"schema_path": list(self.path), "key": self.key, "contract_allows_null": self.contract_allows_null}
+        return {
+            "schema_path": list(self.path),
+            "key": self.key,
+            "contract_allows_null": self.contract_allows_null,
+        }
 
 
 @dataclass
@@ -313,9 +359,11 @@ def _export(contract: Contract, target: str) -> ExportResult:
             parameters = _openai_fillers(parameters)
         mode = "OpenAI strict mode" if rules == "openai" else "Anthropic strict tool use"
         notes = [
-            (f"{mode} is off ({len(findings)} problem{'s' if len(findings) != 1 else ''}: "
-            f"see lint --target {target}): the model is not constrained by this schema, "
-            "and the generated validator is the only enforcement of every constraint")
+            (
+                f"{mode} is off ({len(findings)} problem{'s' if len(findings) != 1 else ''}: "
+                f"see lint --target {target}): the model is not constrained by this schema, "
+                "and the generated validator is the only enforcement of every constraint"
+            )
         ]
     if target == "openai":
         function = {
@@ -324,7 +372,9 @@ def _export(contract: Contract, target: str) -> ExportResult:
             "parameters": parameters,
             "strict": strict,
         }
-        return ExportResult(target, {"type": "function", "function": function}, notes, strict, converted, findings)
+        return ExportResult(
+            target, {"type": "function", "function": function}, notes, strict, converted, findings
+        )
     if target == "openai-responses":
         responses = {
             "type": "function",
@@ -334,7 +384,11 @@ def _export(contract: Contract, target: str) -> ExportResult:
             "strict": strict,
         }
         return ExportResult(target, responses, notes, strict, converted, findings)
-    tool: dict[str, Any] = {"name": contract.name, "description": contract.description, "input_schema": parameters}
+    tool: dict[str, Any] = {
+        "name": contract.name,
+        "description": contract.description,
+        "input_schema": parameters,
+    }
     if strict:
         tool["strict"] = True
     return ExportResult(target, tool, notes, strict, [], findings)
@@ -369,7 +423,9 @@ def _gemini_name_findings(contract: Contract) -> list[Finding]:
         "Gemini function names start with a letter or _ and have at most 64 of a-z A-Z 0-9 _ . : -: "
         f"rename the tool {contract.name!r}"
     )
-    return [Finding("gemini", (), message, True, ("name",))]  # the same for gemini-legacy (reported there too)
+    return [
+        Finding("gemini", (), message, True, ("name",))
+    ]  # the same for gemini-legacy (reported there too)
 
 
 def _export_gemini_json_schema(contract: Contract) -> ExportResult:
@@ -410,14 +466,21 @@ def _check_target(target: str) -> None:
 
 def _export_jsonschema(contract: Contract) -> ExportResult:
     parameters = contract.parameters
-    definition = {"$schema": DIALECT, "title": contract.name, "description": contract.description, **parameters}
+    definition = {
+        "$schema": DIALECT,
+        "title": contract.name,
+        "description": contract.description,
+        **parameters,
+    }
     notes = []
     if "title" in parameters and parameters["title"] != contract.name:
         notes.append(
             f"the schema's own title {parameters['title']!r} is kept; the tool name {contract.name!r} is not in this document"
         )
     if "description" in parameters and parameters["description"] != contract.description:
-        notes.append("the schema's own description is kept; the tool description is not in this document")
+        notes.append(
+            "the schema's own description is kept; the tool description is not in this document"
+        )
     return ExportResult("jsonschema", definition, notes + _format_notes(parameters))
 
 
@@ -438,8 +501,10 @@ def _format_notes(parameters: Any) -> list[str]:
         return []
     shown = ", ".join(places[:5]) + (", ..." if len(places) > 5 else "")
     return [
-        (f"'format' ({shown}) is asserted by the generated validator, but JSON Schema 2020-12 validators treat it "
-        "as an annotation unless format assertion is turned on (in jsonschema: format_checker=FORMAT_CHECKER)")
+        (
+            f"'format' ({shown}) is asserted by the generated validator, but JSON Schema 2020-12 validators treat it "
+            "as an annotation unless format assertion is turned on (in jsonschema: format_checker=FORMAT_CHECKER)"
+        )
     ]
 
 
@@ -467,7 +532,11 @@ class _Lowering:
             "anthropic": "Anthropic strict tool use",
             "gemini": "Gemini",
         }[target]
-        self.formats = {"openai": OPENAI_FORMATS, "anthropic": ANTHROPIC_FORMATS, "gemini": GEMINI_FORMATS}[target]
+        self.formats = {
+            "openai": OPENAI_FORMATS,
+            "anthropic": ANTHROPIC_FORMATS,
+            "gemini": GEMINI_FORMATS,
+        }[target]
         self.findings: dict[tuple[SchemaPath, str], Finding] = {}
         self.notes: dict[str, None] = {}
         #: Where each lowered property schema came from (a $ref target's properties are
@@ -480,11 +549,22 @@ class _Lowering:
 
     # -- reporting ---------------------------------------------------------------
 
-    def refuse(self, path: SchemaPath, message: str, *, fatal: bool = False, document_path: SchemaPath | None = None) -> None:
+    def refuse(
+        self,
+        path: SchemaPath,
+        message: str,
+        *,
+        fatal: bool = False,
+        document_path: SchemaPath | None = None,
+    ) -> None:
         fatal = fatal or self.target == "gemini"
-        self.findings.setdefault((path, message), Finding(self.named, path, message, fatal, document_path))
+        self.findings.setdefault(
+            (path, message), Finding(self.named, path, message, fatal, document_path)
+        )
 
-    def dropped(self, path: SchemaPath, keyword: str, detail: str = "", *, value: Any = None) -> None:
+    def dropped(
+        self, path: SchemaPath, keyword: str, detail: str = "", *, value: Any = None
+    ) -> None:
         """Note a constraint the export leaves out (``value``: shown as 'keyword: value')."""
         shown = keyword if value is None else f"{keyword}: {_short(value)}"
         what = f"'{shown}'" + (f" ({detail})" if detail else "")
@@ -493,7 +573,9 @@ class _Lowering:
         )
 
     def loosened(self, path: SchemaPath, message: str) -> None:
-        self.notes.setdefault(f"{self.platform}: {message} at {_where(path)}; the generated validator is the only enforcement")
+        self.notes.setdefault(
+            f"{self.platform}: {message} at {_where(path)}; the generated validator is the only enforcement"
+        )
 
     # -- the walk ----------------------------------------------------------------
 
@@ -533,7 +615,10 @@ class _Lowering:
                         fatal=True,
                     )
         if self.target == "openai" and "anyOf" in self.root:
-            self.refuse(("anyOf",), "OpenAI strict mode refuses 'anyOf' at the root: the root must be a plain object schema")
+            self.refuse(
+                ("anyOf",),
+                "OpenAI strict mode refuses 'anyOf' at the root: the root must be a plain object schema",
+            )
         if self.target == "gemini":
             if not GEMINI_NAME.fullmatch(name):
                 self.refuse(
@@ -548,7 +633,8 @@ class _Lowering:
                         f"Gemini (Vertex AI) parameter names start with a letter or _ and have at most 64 of a-z A-Z 0-9 _: rename the parameter {key!r}",
                     )
             if not self.root.get("properties") and (
-                isinstance(self.root.get("additionalProperties"), dict) or "patternProperties" in self.root
+                isinstance(self.root.get("additionalProperties"), dict)
+                or "patternProperties" in self.root
             ):
                 self.refuse(
                     (),
@@ -556,7 +642,10 @@ class _Lowering:
                 )
         if self.target == "anthropic":
             for path in _recursive_refs(self.root):
-                self.refuse(path, "Anthropic strict tool use refuses recursive schemas, and this $ref is recursive")
+                self.refuse(
+                    path,
+                    "Anthropic strict tool use refuses recursive schemas, and this $ref is recursive",
+                )
 
     def lower(self, schema: Any, path: SchemaPath) -> Any:
         if isinstance(schema, bool):
@@ -566,7 +655,10 @@ class _Lowering:
     def lower_bool(self, schema: bool, path: SchemaPath) -> Any:
         if self.target == "openai":
             what = "accepts anything" if schema else "accepts nothing"
-            self.refuse(path, f"the schema at {_where(path)} is '{str(schema).lower()}' ({what}); OpenAI strict mode needs a schema with a 'type'")
+            self.refuse(
+                path,
+                f"the schema at {_where(path)} is '{str(schema).lower()}' ({what}); OpenAI strict mode needs a schema with a 'type'",
+            )
             return schema
         if self.target == "gemini":
             if not schema:
@@ -644,10 +736,14 @@ class _Lowering:
             if keyword in ("title", "description", "type", "required", "$ref"):
                 out[keyword] = value
             elif keyword == "default":
-                if target != "openai":  # every property is required in OpenAI strict mode: defaults never apply
+                if (
+                    target != "openai"
+                ):  # every property is required in OpenAI strict mode: defaults never apply
                     out[keyword] = value
             elif keyword in ("enum", "const"):
-                if target == "anthropic" and any(isinstance(v, (dict, list)) for v in (value if keyword == "enum" else [value])):
+                if target == "anthropic" and any(
+                    isinstance(v, (dict, list)) for v in (value if keyword == "enum" else [value])
+                ):
                     self.dropped(path, keyword, "objects and arrays are not allowed in it")
                 else:
                     out[keyword] = value
@@ -662,7 +758,9 @@ class _Lowering:
                 if target == "gemini":
                     self.dropped(path, keyword)
                 else:  # refused in finish(): dropping it would refuse keys the contract accepts
-                    out[keyword] = {key: self.lower(sub, where + (key,)) for key, sub in value.items()}
+                    out[keyword] = {
+                        key: self.lower(sub, where + (key,)) for key, sub in value.items()
+                    }
             elif keyword == "prefixItems":
                 out.update(self.prefix_items(node, path))
             elif keyword == "items":
@@ -674,14 +772,18 @@ class _Lowering:
                     out[keyword] = self.lower(value, where)
             elif keyword == "$defs":
                 if target != "gemini":  # gemini: every $ref is inlined
-                    out[keyword] = {key: self.lower(sub, where + (key,)) for key, sub in value.items()}
+                    out[keyword] = {
+                        key: self.lower(sub, where + (key,)) for key, sub in value.items()
+                    }
             elif keyword == "anyOf":
                 out[keyword] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
             elif keyword == "oneOf":
                 if "anyOf" in node:
                     self.dropped(path, keyword)
                 else:
-                    self.loosened(path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
+                    self.loosened(
+                        path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)"
+                    )
                     out["anyOf"] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
             elif keyword == "uniqueItems":
                 if value:
@@ -693,7 +795,9 @@ class _Lowering:
                     self.dropped(path, keyword, value=value)
             elif keyword == "pattern":
                 if target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(value):
-                    self.dropped(path, keyword, "it uses a backreference, lookaround or word boundary")
+                    self.dropped(
+                        path, keyword, "it uses a backreference, lookaround or word boundary"
+                    )
                 else:
                     out[keyword] = value
             elif keyword in ("minLength", "maxLength", "minProperties", "maxProperties"):
@@ -713,7 +817,10 @@ class _Lowering:
                     self.dropped(path, keyword)
             elif keyword == "minItems":
                 if target == "anthropic" and value > 1:
-                    self.loosened(path, f"'minItems' {value} is exported as 'minItems' 1 (only 0 and 1 are supported)")
+                    self.loosened(
+                        path,
+                        f"'minItems' {value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
+                    )
                     out[keyword] = 1
                 else:
                     out[keyword] = value
@@ -754,7 +861,9 @@ class _Lowering:
             out["maxItems"] = min(len(prefix), node.get("maxItems", len(prefix)))
         elif rest is True:
             self.dropped(
-                path, "prefixItems", "items after the listed positions may be anything, so no items schema is exported"
+                path,
+                "prefixItems",
+                "items after the listed positions may be anything, so no items schema is exported",
             )
             return out
         else:
@@ -763,9 +872,12 @@ class _Lowering:
             self.dropped(path, "prefixItems", "a position accepts anything")
             return out
         self.loosened(
-            path, "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas"
+            path,
+            "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas",
         )
-        items = self.finish({"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",))
+        items = self.finish(
+            {"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",)
+        )
         out["items"] = items
         return out
 
@@ -795,7 +907,11 @@ class _Lowering:
             elif key in ("properties", "patternProperties", "$defs"):
                 merged = dict(mine)
                 for name, sub in value.items():
-                    merged[name] = self.merge_schemas(merged[name], sub, where + (key, name)) if name in merged else sub
+                    merged[name] = (
+                        self.merge_schemas(merged[name], sub, where + (key, name))
+                        if name in merged
+                        else sub
+                    )
                 out[key] = merged
             elif key == "items":
                 out[key] = self.merge_schemas(mine, value, where + (key,))
@@ -806,9 +922,13 @@ class _Lowering:
                     out[key] = value
                 elif value is not True:
                     self.dropped(where, key)
-            elif key in _LOWER and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+            elif (
+                key in _LOWER and isinstance(mine, (int, float)) and isinstance(value, (int, float))
+            ):
                 out[key] = max(mine, value)
-            elif key in _UPPER and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+            elif (
+                key in _UPPER and isinstance(mine, (int, float)) and isinstance(value, (int, float))
+            ):
                 out[key] = min(mine, value)
             else:
                 self.dropped(where, key, "it cannot be merged with the same keyword beside it")
@@ -844,7 +964,9 @@ class _Lowering:
     def finish_strict(self, node: dict, path: SchemaPath) -> dict:
         openai = self.target == "openai"
         if "type" not in node and "anyOf" not in node and "$ref" not in node:
-            values = node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
+            values = (
+                node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
+            )
             if values is not None:
                 node = {"type": _inferred_type(values), **node}
             elif openai:
@@ -855,7 +977,8 @@ class _Lowering:
                 )
         types = _type_list(node.get("type"))
         is_object = "object" in types or (
-            "type" not in node and any(k in node for k in ("properties", "additionalProperties", "patternProperties"))
+            "type" not in node
+            and any(k in node for k in ("properties", "additionalProperties", "patternProperties"))
         )
         if is_object:
             mode = self.platform
@@ -938,7 +1061,9 @@ class _Lowering:
             strings = [v for v in values if isinstance(v, str)]
             others = [v for v in values if not isinstance(v, str) and v is not None]
             if others:
-                shown = ", ".join(json.dumps(v) for v in others[:5]) + (", ..." if len(others) > 5 else "")
+                shown = ", ".join(json.dumps(v) for v in others[:5]) + (
+                    ", ..." if len(others) > 5 else ""
+                )
                 self.dropped(path, "enum", f"Gemini enums hold only strings; {shown} not enforced")
             if strings:
                 node["enum"] = strings
@@ -951,12 +1076,20 @@ class _Lowering:
             elif value is None:
                 nullable = True
             else:
-                self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
-        for exclusive, inclusive, pick in (("exclusiveMinimum", "minimum", max), ("exclusiveMaximum", "maximum", min)):
+                self.dropped(
+                    path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced"
+                )
+        for exclusive, inclusive, pick in (
+            ("exclusiveMinimum", "minimum", max),
+            ("exclusiveMaximum", "maximum", min),
+        ):
             if exclusive in node:
                 bound = node.pop(exclusive)
                 node[inclusive] = pick(bound, node[inclusive]) if inclusive in node else bound
-                self.loosened(path, f"'{exclusive}' {bound} is exported as '{inclusive}' {bound} (the bound itself is allowed)")
+                self.loosened(
+                    path,
+                    f"'{exclusive}' {bound} is exported as '{inclusive}' {bound} (the bound itself is allowed)",
+                )
         if "additionalProperties" in node:
             additional = node.pop("additionalProperties")
             if additional is not True:
@@ -977,7 +1110,9 @@ class _Lowering:
                 for kind in others:
                     branch: dict[str, Any] = {"type": kind}
                     for key in list(node):
-                        if _KIND.get(key) == ("number" if kind == "integer" else kind) or (key == "enum" and kind == "string"):
+                        if _KIND.get(key) == ("number" if kind == "integer" else kind) or (
+                            key == "enum" and kind == "string"
+                        ):
                             branch[key] = node[key]
                     branches.append(branch)
                 for key in list(node):
@@ -994,7 +1129,9 @@ class _Lowering:
                 "--target gemini (parametersJsonSchema)",
             )
         made = node.get("anyOf", []) if len(others) > 1 else []
-        if path and any(n.get("type") == "object" and not n.get("properties") for n in [node, *made]):
+        if path and any(
+            n.get("type") == "object" and not n.get("properties") for n in [node, *made]
+        ):
             self.refuse(
                 path,
                 f"Gemini refuses an object schema without properties (a free-form map) at {_where(path)}: "
@@ -1030,14 +1167,20 @@ class _Lowering:
             if depth > deepest[0]:
                 deepest = (depth, path)
         if properties > OPENAI_MAX_PROPERTIES:
-            self.refuse((), f"the schema has {properties} properties; OpenAI strict mode allows at most {OPENAI_MAX_PROPERTIES}")
+            self.refuse(
+                (),
+                f"the schema has {properties} properties; OpenAI strict mode allows at most {OPENAI_MAX_PROPERTIES}",
+            )
         if deepest[0] > OPENAI_MAX_OBJECT_DEPTH:
             self.refuse(
                 deepest[1],
                 f"objects nest {deepest[0]} levels deep here; OpenAI strict mode allows at most {OPENAI_MAX_OBJECT_DEPTH}",
             )
         if enum_values > OPENAI_MAX_ENUM_VALUES:
-            self.refuse((), f"the schema has {enum_values} enum values; OpenAI strict mode allows at most {OPENAI_MAX_ENUM_VALUES}")
+            self.refuse(
+                (),
+                f"the schema has {enum_values} enum values; OpenAI strict mode allows at most {OPENAI_MAX_ENUM_VALUES}",
+            )
         if chars > OPENAI_MAX_STRING_CHARS:
             self.refuse(
                 (),
@@ -1089,7 +1232,11 @@ def _allows_null(schema: Any) -> bool:
 
 def _nullable(schema: Any) -> Any:
     """``schema`` or null, spelled the way OpenAI strict mode takes it (a type list, or anyOf with null)."""
-    if isinstance(schema, dict) and "type" in schema and set(schema) & {"enum", "const", "$ref", "anyOf"} == set():
+    if (
+        isinstance(schema, dict)
+        and "type" in schema
+        and set(schema) & {"enum", "const", "$ref", "anyOf"} == set()
+    ):
         return {**schema, "type": _type_list(schema["type"]) + ["null"]}
     plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
     if plain_enum and "const" not in schema and "anyOf" not in schema:
@@ -1163,7 +1310,11 @@ def _recursive_refs(root: Any) -> list[SchemaPath]:
                 target = pointers.typed(root, pointers.ref_path(node["$ref"]))
             except (KeyError, IndexError, ValueError, TypeError):
                 return
-            inside = any(target == open_target[: len(target)] for open_target, s in state.items() if s == "open")
+            inside = any(
+                target == open_target[: len(target)]
+                for open_target, s in state.items()
+                if s == "open"
+            )
             if inside:
                 if path + ("$ref",) not in found:
                     found.append(path + ("$ref",))
@@ -1176,7 +1327,9 @@ def _recursive_refs(root: Any) -> list[SchemaPath]:
 
 def _strip_extensions(schema: Any) -> Any:
     """``schema`` without toolshape's ``x-*`` keywords (property names are kept)."""
-    return _map_schema(schema, lambda node: {k: v for k, v in node.items() if not k.startswith("x-")})
+    return _map_schema(
+        schema, lambda node: {k: v for k, v in node.items() if not k.startswith("x-")}
+    )
 
 
 def _map_schema(schema: Any, change: Callable[[dict], dict]) -> Any:

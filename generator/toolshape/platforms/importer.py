@@ -54,11 +54,11 @@ import yaml
 
 from ..contract import checker as contract_module
 from ..contract import source
-from ..contract.checker import FORMATS, SCHEMA_KEYWORDS, TOOL_NAME_RE, KEYWORD_KIND
-from ..schema.values import json_equal, type_allows
+from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
+from ..schema.values import json_equal, type_allows
 
 SchemaPath = tuple[str, ...]
 
@@ -79,7 +79,16 @@ DROPPED_ANNOTATIONS = (
 #: Schema keys in the order contracts are written (the rest keep their order, then $defs).
 KEY_ORDER = ("$ref", "type", "title", "description", "format", "enum", "const", "default")
 _LEGACY_DIALECTS = ("draft-03", "draft-04", "draft-06", "draft-07")
-_ANNOTATION_SIBLINGS = ("title", "description", "default", "examples", "$comment", "readOnly", "writeOnly", "deprecated")
+_ANNOTATION_SIBLINGS = (
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+)
 
 
 @dataclass(frozen=True)
@@ -143,15 +152,28 @@ def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
     try:
         size = path.stat().st_size
         if size > MAX_INPUT_BYTES:
-            raise ContractImportError([ImportProblem(label, None, None, f"the file is {size} bytes; the limit is {MAX_INPUT_BYTES}")])
+            raise ContractImportError(
+                [
+                    ImportProblem(
+                        label,
+                        None,
+                        None,
+                        f"the file is {size} bytes; the limit is {MAX_INPUT_BYTES}",
+                    )
+                ]
+            )
         raw = path.read_bytes()
     except OSError as error:
-        raise ContractImportError([ImportProblem(label, None, None, f"cannot read the file: {error.strerror or error}")]) from None
+        raise ContractImportError(
+            [ImportProblem(label, None, None, f"cannot read the file: {error.strerror or error}")]
+        ) from None
     data = _parse(raw, label, path.suffix.lower())
     return import_data(data, label, _stem(path.name), draft)
 
 
-def import_data(data: Any, label: str, stem: str = "tool", draft: str | None = None) -> list[ImportedContract]:
+def import_data(
+    data: Any, label: str, stem: str = "tool", draft: str | None = None
+) -> list[ImportedContract]:
     """As :func:`import_file`, for already-decoded JSON data (``label`` names it in messages,
     ``stem`` is the fallback name of a bare schema without a usable title)."""
     if draft is not None and draft not in DRAFTS:
@@ -241,7 +263,9 @@ class _Importer:
                 path = f"{base}_{n}.yaml"
                 n += 1
             if path != imported.relative_path:
-                imported.warnings.append(f"written as {path}: {imported.relative_path} is taken by another tool of this file")
+                imported.warnings.append(
+                    f"written as {path}: {imported.relative_path} is taken by another tool of this file"
+                )
                 imported.relative_path = path
             taken.add(path.lower())
         return contracts
@@ -258,11 +282,19 @@ class _Importer:
                 self.error(None, pointer, "the tool list is empty")
             return found
         if not isinstance(data, dict):
-            self.error(None, pointer, "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list")
+            self.error(
+                None,
+                pointer,
+                "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list",
+            )
             return []
         if "jsonrpc" in data:
             if "error" in data:
-                self.error(None, f"{pointer}/error", f"the JSON-RPC response is an error: {json.dumps(data['error'])[:200]}")
+                self.error(
+                    None,
+                    f"{pointer}/error",
+                    f"the JSON-RPC response is an error: {json.dumps(data['error'])[:200]}",
+                )
                 return []
             if "result" not in data:
                 self.error(None, pointer, "a JSON-RPC message without 'result'")
@@ -272,7 +304,9 @@ class _Importer:
             found = self.tools(data["tools"], f"{pointer}/tools")
             if data.get("nextCursor"):
                 for tool in found:
-                    tool.warnings.append("the tools/list result has a nextCursor: only this page of tools was imported")
+                    tool.warnings.append(
+                        "the tools/list result has a nextCursor: only this page of tools was imported"
+                    )
             return found
         if any(k in data for k in ("inputSchema", "input_schema", "function")) or (
             data.get("type") == "function" and "name" in data
@@ -286,7 +320,11 @@ class _Importer:
                     "a contract's parameters are always JSON Schema 2020-12"
                 )
             return [_Tool("jsonschema", None, None, data, pointer, pointer, dropped)]
-        self.error(None, pointer, "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list")
+        self.error(
+            None,
+            pointer,
+            "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list",
+        )
         return []
 
     def tool(self, entry: Any, pointer: str) -> list[_Tool]:
@@ -303,7 +341,9 @@ class _Importer:
         if "inputSchema" in entry:
             for key in ("title", "outputSchema", "annotations"):
                 if key in entry:
-                    warnings.append(f"the MCP tool's {key!r} is not carried over (a contract has no place for it)")
+                    warnings.append(
+                        f"the MCP tool's {key!r} is not carried over (a contract has no place for it)"
+                    )
             return [self.entry("mcp", entry, pointer, "inputSchema", warnings)]
         if "input_schema" in entry:
             return [self.entry("anthropic", entry, pointer, "input_schema", warnings)]
@@ -311,12 +351,22 @@ class _Importer:
             return [self.entry("openai", entry, pointer, "parameters", warnings)]
         if "type" in entry and isinstance(name, str):
             # A platform's built-in tool (Anthropic web_search_..., OpenAI file_search): no schema to import.
-            self.error(shown, pointer, f"a built-in tool of type {entry['type']!r} has no input schema to import; remove it from the list")
+            self.error(
+                shown,
+                pointer,
+                f"a built-in tool of type {entry['type']!r} has no input schema to import; remove it from the list",
+            )
             return []
-        self.error(shown, pointer, "not a tool definition: expected inputSchema (MCP), input_schema (Anthropic) or function/parameters (OpenAI)")
+        self.error(
+            shown,
+            pointer,
+            "not a tool definition: expected inputSchema (MCP), input_schema (Anthropic) or function/parameters (OpenAI)",
+        )
         return []
 
-    def entry(self, kind: str, entry: dict, pointer: str, schema_key: str, warnings: list[str]) -> _Tool:
+    def entry(
+        self, kind: str, entry: dict, pointer: str, schema_key: str, warnings: list[str]
+    ) -> _Tool:
         name = entry.get("name")
         description = entry.get("description")
         if schema_key not in entry:
@@ -340,38 +390,69 @@ class _Importer:
     # -- one tool ----------------------------------------------------------------------
 
     def contract(self, found: _Tool) -> ImportedContract | None:
-        kind, name, description, schema, pointer = found.kind, found.name, found.description, found.schema, found.schema_pointer
+        kind, name, description, schema, pointer = (
+            found.kind,
+            found.name,
+            found.description,
+            found.schema,
+            found.schema_pointer,
+        )
         before = len(self.problems)
         tool = name if isinstance(name, str) else None
         if not isinstance(schema, dict):
-            self.error(tool, pointer, "the arguments schema must be an object schema (a JSON object with type: object)")
+            self.error(
+                tool,
+                pointer,
+                "the arguments schema must be an object schema (a JSON object with type: object)",
+            )
             return None
         translator = _Translator(schema, self.draft)
         parameters = translator.translate()
         warnings = list(found.warnings)
         warnings.extend(f"{_join(pointer, p)}: {w}" for p, w in translator.warnings)
         if kind == "jsonschema":
-            name, description = self.bare_identity(parameters, schema, translator, pointer, warnings)
+            name, description = self.bare_identity(
+                parameters, schema, translator, pointer, warnings
+            )
             tool = name
         for p, message in translator.errors:
             self.error(tool, _join(pointer, p), message)
         self.check_identity(kind, name, description, found.tool_pointer)
         for where, _ in _lone_surrogates(schema, ""):
-            self.error(tool, _join(pointer, where), "a string here holds a lone surrogate (\\ud800-\\udfff), which is not Unicode text")
+            self.error(
+                tool,
+                _join(pointer, where),
+                "a string here holds a lone surrogate (\\ud800-\\udfff), which is not Unicode text",
+            )
         if isinstance(description, str) and _SURROGATE.search(description):
-            self.error(tool, pointer, "the description holds a lone surrogate, which is not Unicode text")
+            self.error(
+                tool, pointer, "the description holds a lone surrogate, which is not Unicode text"
+            )
         if len(self.problems) > before:
             return None
         data = {"name": name, "description": description, "parameters": parameters}
         relative = _file_name(name)
-        text = to_yaml(data, header=f"Imported by toolshape from {self.label} ({_KIND_NAMES[kind]}); review it and add examples.")
+        text = to_yaml(
+            data,
+            header=f"Imported by toolshape from {self.label} ({_KIND_NAMES[kind]}); review it and add examples.",
+        )
         verified = self.verify(text, relative, data, tool, pointer, translator, warnings)
         if not verified:
             return None
-        translations = [f"{kind_}: {', '.join(_join(pointer, p) or '/' for p in places)}" for kind_, places in translator.notes.items()]
+        translations = [
+            f"{kind_}: {', '.join(_join(pointer, p) or '/' for p in places)}"
+            for kind_, places in translator.notes.items()
+        ]
         return ImportedContract(name, relative, text, warnings, kind, data, translations)
 
-    def bare_identity(self, parameters: dict, original: dict, translator: _Translator, pointer: str, warnings: list[str]) -> tuple[Any, Any]:
+    def bare_identity(
+        self,
+        parameters: dict,
+        original: dict,
+        translator: _Translator,
+        pointer: str,
+        warnings: list[str],
+    ) -> tuple[Any, Any]:
         """A bare schema's tool name (title, hoisted definition name, file name) and description."""
         title = parameters.get("title")
         if isinstance(title, str) and TOOL_NAME_RE.fullmatch(title):
@@ -381,7 +462,9 @@ class _Importer:
         else:
             name = self.stem
             if isinstance(title, str):
-                warnings.append(f"the title {title!r} is not a tool name (1-64 of A-Z a-z 0-9 _ . -): named {name!r} after the file")
+                warnings.append(
+                    f"the title {title!r} is not a tool name (1-64 of A-Z a-z 0-9 _ . -): named {name!r} after the file"
+                )
         description = parameters.pop("description", None)
         return name, description
 
@@ -389,11 +472,21 @@ class _Importer:
         tool = name if isinstance(name, str) else None
         if not isinstance(name, str) or not TOOL_NAME_RE.fullmatch(name):
             where = pointer if kind == "jsonschema" else f"{pointer}/name"
-            self.error(tool, where, f"the tool name {json.dumps(name)} is not 1-64 characters of A-Z a-z 0-9 _ . -")
+            self.error(
+                tool,
+                where,
+                f"the tool name {json.dumps(name)} is not 1-64 characters of A-Z a-z 0-9 _ . -",
+            )
         if not isinstance(description, str) or not description.strip():
             where = f"{pointer}/description"
-            what = "the schema has no 'description' at its root" if kind == "jsonschema" else "the tool has no description"
-            self.error(tool, where, f"{what}: a contract needs one (the model reads it to choose the tool)")
+            what = (
+                "the schema has no 'description' at its root"
+                if kind == "jsonschema"
+                else "the tool has no description"
+            )
+            self.error(
+                tool, where, f"{what}: a contract needs one (the model reads it to choose the tool)"
+            )
 
     def verify(
         self,
@@ -411,10 +504,16 @@ class _Importer:
         import's, at their place in the input file: the contract is written all the same."""
         try:
             document = source.load(text.encode("utf-8"), relative)
-        except ContractError as error:  # the YAML writer made something source.load refuses: our bug
-            raise AssertionError(f"toolshape bug: the imported contract for {tool} does not load back:\n{error}") from None
+        except (
+            ContractError
+        ) as error:  # the YAML writer made something source.load refuses: our bug
+            raise AssertionError(
+                f"toolshape bug: the imported contract for {tool} does not load back:\n{error}"
+            ) from None
         if not _same(document.data, data):
-            raise AssertionError(f"toolshape bug: the imported contract for {tool} loads back as different data")
+            raise AssertionError(
+                f"toolshape bug: the imported contract for {tool} loads back as different data"
+            )
         try:
             checked = contract_module.check(document)
         except ContractError as error:
@@ -423,11 +522,15 @@ class _Importer:
                 self.error(tool, at, f"{problem.message} (toolshape's contract check)")
             return False
         for problem in checked.warnings:
-            warnings.append(f"{self.input_pointer(document, problem, pointer, translator)}: {problem.message}")
+            warnings.append(
+                f"{self.input_pointer(document, problem, pointer, translator)}: {problem.message}"
+            )
         return True
 
     @staticmethod
-    def input_pointer(document: source.Document, problem: Any, pointer: str, translator: _Translator) -> str:
+    def input_pointer(
+        document: source.Document, problem: Any, pointer: str, translator: _Translator
+    ) -> str:
         """Where in the input file the contract check's finding is (the tool's schema, at worst)."""
         where = _path_at(document, problem.line, problem.col)
         if where and where[0] == "parameters":
@@ -444,7 +547,10 @@ _KIND_NAMES = {
 
 
 def _looks_like_schema(data: dict) -> bool:
-    return any(k in data for k in ("$schema", "properties", "$ref", "definitions", "$defs")) or data.get("type") == "object"
+    return (
+        any(k in data for k in ("$schema", "properties", "$ref", "definitions", "$defs"))
+        or data.get("type") == "object"
+    )
 
 
 def _join(base: str, pointer: str) -> str:
@@ -547,9 +653,15 @@ class _Translator:
                 if marker in declared:
                     return draft, f"'$schema' says draft {draft}"
             if "draft-03" in declared:
-                self.error(("$schema",), "draft-03 schemas are not supported (toolshape imports drafts 4, 6, 7, 2019-09 and 2020-12)")
+                self.error(
+                    ("$schema",),
+                    "draft-03 schemas are not supported (toolshape imports drafts 4, 6, 7, 2019-09 and 2020-12)",
+                )
             else:
-                self.warn(("$schema",), f"unknown '$schema' {declared[:80]!r}: read as draft {chosen or _guess_draft(schema)[0]}")
+                self.warn(
+                    ("$schema",),
+                    f"unknown '$schema' {declared[:80]!r}: read as draft {chosen or _guess_draft(schema)[0]}",
+                )
         if chosen is not None:
             return chosen, f"chosen with --draft {chosen}"
         guess, why = _guess_draft(schema)
@@ -616,12 +728,31 @@ class _Translator:
         hoist = (
             isinstance(ref, str)
             and ref.startswith("#/")
-            and all(k in ("$ref", "$schema", "$id", "id", "definitions", "$defs", "title", "description", "$comment") for k in root)
+            and all(
+                k
+                in (
+                    "$ref",
+                    "$schema",
+                    "$id",
+                    "id",
+                    "definitions",
+                    "$defs",
+                    "title",
+                    "description",
+                    "$comment",
+                )
+                for k in root
+            )
         )
         if hoist:
             target = self.steps(ref)
             node = _follow(root, target)
-            if isinstance(node, dict) and target and target[0] in ("definitions", "$defs") and len(target) == 2:
+            if (
+                isinstance(node, dict)
+                and target
+                and target[0] in ("definitions", "$defs")
+                and len(target) == 2
+            ):
                 self.hoisted = target[1]
                 self.note("root $ref hoisted to the root", ("$ref",))
                 result = self.node(node, target, ())
@@ -650,12 +781,21 @@ class _Translator:
         kind = result.get("type")
         if kind is None:
             if any(k in result for k in ("properties", "required", "additionalProperties")):
-                self.warn((), "the root has no 'type': added 'type: object' (tool arguments are always one JSON object)")
+                self.warn(
+                    (),
+                    "the root has no 'type': added 'type: object' (tool arguments are always one JSON object)",
+                )
                 result = {"type": "object", **result}
             else:
-                self.error((), "the root schema says nothing about objects: tool arguments are one JSON object (type: object)")
+                self.error(
+                    (),
+                    "the root schema says nothing about objects: tool arguments are one JSON object (type: object)",
+                )
         elif kind != "object":
-            self.error(("type",), f"the root type is {json.dumps(kind)}, not \"object\": tool arguments are one JSON object")
+            self.error(
+                ("type",),
+                f'the root type is {json.dumps(kind)}, not "object": tool arguments are one JSON object',
+            )
         return result
 
     def steps(self, ref: str) -> SchemaPath:
@@ -670,7 +810,9 @@ class _Translator:
         if isinstance(schema, bool):
             return schema
         if not isinstance(schema, dict):
-            self.error(old, f"expected a schema (an object or true/false), found {json.dumps(schema)[:40]}")
+            self.error(
+                old, f"expected a schema (an object or true/false), found {json.dumps(schema)[:40]}"
+            )
             return {}
         out: dict[str, Any] = {}
         is_ref = isinstance(schema.get("$ref"), str)
@@ -683,18 +825,31 @@ class _Translator:
                     self.warn(where, "'$schema' inside a schema is dropped")
             elif key in ("$id", "id") and (key == "$id" or self.draft4) and isinstance(value, str):
                 if is_ref and self.legacy:
-                    self.warn(where, f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref")
+                    self.warn(
+                        where,
+                        f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
+                    )
                 elif old:
-                    self.note(f"nested '{key}' resolved ($refs through it now point into #/$defs)", where)
+                    self.note(
+                        f"nested '{key}' resolved ($refs through it now point into #/$defs)", where
+                    )
                 else:
-                    self.note(f"root '{key}' dropped: $refs against it now point into #/$defs", where)
+                    self.note(
+                        f"root '{key}' dropped: $refs against it now point into #/$defs", where
+                    )
             elif key in self.ignored:
-                self.warn(where, f"'{key}' is not a keyword of draft {self.draft} (JSON Schema ignores it there): dropped")
+                self.warn(
+                    where,
+                    f"'{key}' is not a keyword of draft {self.draft} (JSON Schema ignores it there): dropped",
+                )
             elif key in REFUSED_KEYWORDS:
                 self.error(where, REFUSED_KEYWORDS[key])
             elif key == "$recursiveRef":
                 if value != "#":
-                    self.error(where, f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(value)[:40]}")
+                    self.error(
+                        where,
+                        f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(value)[:40]}",
+                    )
                 else:
                     out["$ref"] = value
                     self.refs.append((out, old, "$recursiveRef"))
@@ -703,8 +858,15 @@ class _Translator:
             elif key in DROPPED_ANNOTATIONS:
                 if key != "$vocabulary":
                     self.warn(where, f"'{key}' is dropped (toolshape has no use for it)")
-            elif is_ref and self.legacy and key not in ("$ref", *_ANNOTATION_SIBLINGS, "definitions", "$defs"):
-                self.warn(where, f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref")
+            elif (
+                is_ref
+                and self.legacy
+                and key not in ("$ref", *_ANNOTATION_SIBLINGS, "definitions", "$defs")
+            ):
+                self.warn(
+                    where,
+                    f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
+                )
             elif key == "$ref":
                 out[key] = value
                 self.refs.append((out, old, "$ref"))
@@ -717,19 +879,33 @@ class _Translator:
                 defs = out.setdefault("$defs", {})
                 for name, sub in value.items():
                     if name in defs:
-                        self.error(where + (name,), f"the definition {name!r} is in both 'definitions' and '$defs'")
+                        self.error(
+                            where + (name,),
+                            f"the definition {name!r} is in both 'definitions' and '$defs'",
+                        )
                     defs[name] = self.node(sub, where + (name,), new + ("$defs", name))
             elif key == "items":
                 if isinstance(value, list):
-                    self.note("items: [...] -> prefixItems" + (", additionalItems -> items" if "additionalItems" in schema else ""), where)
-                    out["prefixItems"] = [self.node(sub, where + (str(i),), new + ("prefixItems", str(i))) for i, sub in enumerate(value)]
+                    self.note(
+                        "items: [...] -> prefixItems"
+                        + (", additionalItems -> items" if "additionalItems" in schema else ""),
+                        where,
+                    )
+                    out["prefixItems"] = [
+                        self.node(sub, where + (str(i),), new + ("prefixItems", str(i)))
+                        for i, sub in enumerate(value)
+                    ]
                     if "additionalItems" in schema:
-                        out["items"] = self.node(schema["additionalItems"], old + ("additionalItems",), new + ("items",))
+                        out["items"] = self.node(
+                            schema["additionalItems"], old + ("additionalItems",), new + ("items",)
+                        )
                 else:
                     out["items"] = self.node(value, where, new + ("items",))
             elif key == "additionalItems":
                 if not isinstance(schema.get("items"), list):
-                    self.warn(where, "'additionalItems' without a list of 'items' has no effect: dropped")
+                    self.warn(
+                        where, "'additionalItems' without a list of 'items' has no effect: dropped"
+                    )
             elif key == "dependencies":
                 if not isinstance(value, dict):
                     self.error(where, "'dependencies' must be an object")
@@ -740,7 +916,9 @@ class _Translator:
                         out.setdefault("dependentRequired", {})[name] = dep
                     else:
                         self.note("dependencies (schema) -> dependentSchemas", where + (name,))
-                        out.setdefault("dependentSchemas", {})[name] = self.node(dep, where + (name,), new + ("dependentSchemas", name))
+                        out.setdefault("dependentSchemas", {})[name] = self.node(
+                            dep, where + (name,), new + ("dependentSchemas", name)
+                        )
             elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
                 bound = "minimum" if key == "exclusiveMinimum" else "maximum"
                 if value and bound in schema:
@@ -748,13 +926,19 @@ class _Translator:
                     out[key] = schema[bound]
                 elif value:
                     self.warn(where, f"'{key}: true' without '{bound}' has no effect: dropped")
-            elif key in ("minimum", "maximum") and schema.get("exclusive" + key[0].upper() + key[1:]) is True:
+            elif (
+                key in ("minimum", "maximum")
+                and schema.get("exclusive" + key[0].upper() + key[1:]) is True
+            ):
                 continue  # draft-04: carried by exclusiveMinimum/exclusiveMaximum above
             elif key == "format":
                 if value in FORMATS:
                     out[key] = value
                 else:
-                    self.warn(where, f"format {json.dumps(value)} is dropped: toolshape asserts only {', '.join(FORMATS)} (to JSON Schema other formats are annotations)")
+                    self.warn(
+                        where,
+                        f"format {json.dumps(value)} is dropped: toolshape asserts only {', '.join(FORMATS)} (to JSON Schema other formats are annotations)",
+                    )
             elif key == "example":
                 # Kept: an example documents the schema, and the contract check warns if it does not pass.
                 self.note("example (OpenAPI) -> examples: [...]", where)
@@ -767,12 +951,18 @@ class _Translator:
                 if not isinstance(value, list):
                     self.error(where, f"'{key}' must be a list of schemas")
                     continue
-                out[key] = [self.node(sub, where + (str(i),), new + (key, str(i))) for i, sub in enumerate(value)]
+                out[key] = [
+                    self.node(sub, where + (str(i),), new + (key, str(i)))
+                    for i, sub in enumerate(value)
+                ]
             elif key in ("properties", "patternProperties", "dependentSchemas"):
                 if not isinstance(value, dict):
                     self.error(where, f"'{key}' must map names to schemas")
                     continue
-                out[key] = {name: self.node(sub, where + (name,), new + (key, name)) for name, sub in value.items()}
+                out[key] = {
+                    name: self.node(sub, where + (name,), new + (key, name))
+                    for name, sub in value.items()
+                }
             elif key in SCHEMA_KEYWORDS:
                 out[key] = value
             else:
@@ -783,14 +973,21 @@ class _Translator:
                 out["type"] = [*types, "null"]
         return out
 
-    def nullable(self, schema: dict[str, Any], value: Any, where: SchemaPath, out: dict[str, Any]) -> None:
+    def nullable(
+        self, schema: dict[str, Any], value: Any, where: SchemaPath, out: dict[str, Any]
+    ) -> None:
         """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema)."""
         if value is True and "type" in schema:
             self.note('nullable: true (OpenAPI) -> type: [..., "null"]', where)
             if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
-                self.warn(where, "'nullable: true' beside an 'enum' without null: null is still refused by the enum (OpenAPI 3.0.3)")
+                self.warn(
+                    where,
+                    "'nullable: true' beside an 'enum' without null: null is still refused by the enum (OpenAPI 3.0.3)",
+                )
         elif value is True:
-            self.warn(where, "'nullable: true' without 'type' has no effect (OpenAPI 3.0.3): dropped")
+            self.warn(
+                where, "'nullable: true' without 'type' has no effect (OpenAPI 3.0.3): dropped"
+            )
         elif value is not False:
             self.error(where, "'nullable' must be true or false")
 
@@ -802,7 +999,11 @@ class _Translator:
         if kind == "$recursiveRef":
             resource = self.resources.get(base, ())
             target_node = _follow(self.root, resource)
-            if isinstance(target_node, dict) and target_node.get("$recursiveAnchor") is True and self.recursive_anchors != [resource]:
+            if (
+                isinstance(target_node, dict)
+                and target_node.get("$recursiveAnchor") is True
+                and self.recursive_anchors != [resource]
+            ):
                 return (
                     "'$recursiveRef' here depends on the dynamic scope (more than one resource has "
                     "'$recursiveAnchor: true'); toolshape cannot reduce it to a plain $ref"
@@ -833,7 +1034,10 @@ class _Translator:
                 self.error(where, target)
                 continue
             if target not in self.moved:
-                self.error(where, f"$ref {ref!r} points at nothing (or at no schema, or at one this draft ignores) in this schema")
+                self.error(
+                    where,
+                    f"$ref {ref!r} points at nothing (or at no schema, or at one this draft ignores) in this schema",
+                )
                 continue
             if kind == "$recursiveRef":
                 self.note("$recursiveRef -> $ref (it reduces to a plain reference)", where)
@@ -842,12 +1046,17 @@ class _Translator:
             if target and not (len(target) == 2 and target[0] == "$defs"):
                 hoisted = self.hoist(result, target)
                 if hoisted is None:
-                    self.error(self.original_pointer_path(target), "a $ref points here, and it cannot be moved under $defs")
+                    self.error(
+                        self.original_pointer_path(target),
+                        "a $ref points here, and it cannot be moved under $defs",
+                    )
                     continue
                 targets[i + 1 :] = [(n, _rebase(t, target, hoisted)) for n, t in targets[i + 1 :]]
                 self.moved = {k: _rebase(v, target, hoisted) for k, v in self.moved.items()}
                 target = hoisted
-            node["$ref"] = "#" + "".join("/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in target)
+            node["$ref"] = "#" + "".join(
+                "/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in target
+            )
 
     def original_pointer_path(self, new_path: SchemaPath) -> SchemaPath:
         back = {v: k for k, v in self.moved.items()}
@@ -865,13 +1074,22 @@ class _Translator:
         name = _def_name(target, defs)
         if isinstance(parent, list):
             defs[name] = parent[int(last)]
-            parent[int(last)] = {"$ref": "#/$defs/" + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")}
+            parent[int(last)] = {
+                "$ref": "#/$defs/"
+                + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")
+            }
         elif isinstance(parent, dict) and last in parent:
             defs[name] = parent[last]
-            parent[last] = {"$ref": "#/$defs/" + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")}
+            parent[last] = {
+                "$ref": "#/$defs/"
+                + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")
+            }
         else:
             return None
-        self.note("$ref target moved under $defs (every $ref is a #/$defs pointer)", self.original_pointer_path(target))
+        self.note(
+            "$ref target moved under $defs (every $ref is a #/$defs pointer)",
+            self.original_pointer_path(target),
+        )
         return ("$defs", name)
 
     # -- pass 4: keywords with no effect -------------------------------------------------------
@@ -894,14 +1112,30 @@ class _Translator:
             kinds = {"number" if t == "integer" else t for t in kinds}
             for key in [k for k in schema if k in KEYWORD_KIND and KEYWORD_KIND[k] not in kinds]:
                 del schema[key]
-                self.warn(self.input_path(path + (key,)), f"'{key}' has no effect beside 'type: {json.dumps(types)}' (it applies to {KEYWORD_KIND[key]}s): dropped")
-        for key, needs in (("then", "if"), ("else", "if"), ("minContains", "contains"), ("maxContains", "contains")):
+                self.warn(
+                    self.input_path(path + (key,)),
+                    f"'{key}' has no effect beside 'type: {json.dumps(types)}' (it applies to {KEYWORD_KIND[key]}s): dropped",
+                )
+        for key, needs in (
+            ("then", "if"),
+            ("else", "if"),
+            ("minContains", "contains"),
+            ("maxContains", "contains"),
+        ):
             if key in schema and needs not in schema:
                 del schema[key]
-                self.warn(self.input_path(path + (key,)), f"'{key}' has no effect without '{needs}': dropped")
+                self.warn(
+                    self.input_path(path + (key,)),
+                    f"'{key}' has no effect without '{needs}': dropped",
+                )
         required = schema.get("required")
         properties = schema.get("properties", {})
-        if isinstance(required, list) and schema.get("additionalProperties") is False and "patternProperties" not in schema and isinstance(properties, dict):
+        if (
+            isinstance(required, list)
+            and schema.get("additionalProperties") is False
+            and "patternProperties" not in schema
+            and isinstance(properties, dict)
+        ):
             forbidden = [k for k in required if isinstance(k, str) and k not in properties]
             if forbidden:
                 schema["required"] = [k for k in required if k not in forbidden]
@@ -928,7 +1162,10 @@ class _Translator:
         if kept and len(kept) != len(members):
             for i, member in enumerate(members):
                 if not type_allows(allowed, member):
-                    self.warn(self.input_path(path + ("enum", str(i))), f"the 'enum' value {json.dumps(member)[:40]} is not of 'type' {json.dumps(types)}: it could never pass; dropped")
+                    self.warn(
+                        self.input_path(path + ("enum", str(i))),
+                        f"the 'enum' value {json.dumps(member)[:40]} is not of 'type' {json.dumps(types)}: it could never pass; dropped",
+                    )
             schema["enum"] = kept
 
     def input_path(self, new_path: SchemaPath) -> SchemaPath:
@@ -957,12 +1194,21 @@ DRAFTS = ("4", "6", "7", "2019-09", "2020-12")
 _SINCE = {
     "6": ("const", "contains", "propertyNames"),
     "7": ("if", "then", "else"),
-    "2019-09": ("dependentRequired", "dependentSchemas", "minContains", "maxContains", "unevaluatedProperties", "unevaluatedItems", "$recursiveRef"),
+    "2019-09": (
+        "dependentRequired",
+        "dependentSchemas",
+        "minContains",
+        "maxContains",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "$recursiveRef",
+    ),
     "2020-12": ("prefixItems", "$dynamicRef"),
 }
 #: Validation keywords a draft does not know (it ignores them): dropped with a warning.
 _IGNORED_BY_DRAFT: dict[str, frozenset[str]] = {
-    draft: frozenset(k for later in DRAFTS[i + 1 :] for k in _SINCE.get(later, ())) for i, draft in enumerate(DRAFTS)
+    draft: frozenset(k for later in DRAFTS[i + 1 :] for k in _SINCE.get(later, ()))
+    for i, draft in enumerate(DRAFTS)
 }
 
 
@@ -975,7 +1221,9 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
             return
         if at_root and isinstance(node.get("id"), str):
             found.setdefault("4", "it has 'id'")
-        if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(node.get("exclusiveMaximum"), bool):
+        if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(
+            node.get("exclusiveMaximum"), bool
+        ):
             found.setdefault("4", "boolean exclusiveMinimum/exclusiveMaximum")
         if isinstance(node.get("items"), list) or "dependencies" in node or "definitions" in node:
             found.setdefault("7", "it has definitions, dependencies or a list of items")
@@ -1002,8 +1250,17 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
                 found.append(((key,), value))
         elif key in SCHEMA_LISTS and isinstance(value, list):
             found.extend(((key, str(i)), sub) for i, sub in enumerate(value))
-        elif key in ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "dependencies") and isinstance(value, dict):
-            found.extend(((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool)))
+        elif key in (
+            "properties",
+            "patternProperties",
+            "dependentSchemas",
+            "$defs",
+            "definitions",
+            "dependencies",
+        ) and isinstance(value, dict):
+            found.extend(
+                ((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool))
+            )
     return found
 
 
@@ -1098,11 +1355,15 @@ def _depth(value: Any) -> int:
 
 
 def _represent_dict(dumper: yaml.SafeDumper, data: dict) -> yaml.MappingNode:
-    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=_flow(data) and bool(data))
+    return dumper.represent_mapping(
+        "tag:yaml.org,2002:map", data.items(), flow_style=_flow(data) and bool(data)
+    )
 
 
 def _represent_list(dumper: yaml.SafeDumper, data: list) -> yaml.SequenceNode:
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=_flow(data) or not data)
+    return dumper.represent_sequence(
+        "tag:yaml.org,2002:seq", data, flow_style=_flow(data) or not data
+    )
 
 
 class _Block(dict):
@@ -1135,7 +1396,9 @@ def _ordered(schema: Any) -> Any:
             value = _ordered(value)
         elif key in SCHEMA_LISTS and isinstance(value, list):
             value = [_ordered(v) for v in value]
-        elif key in ("properties", "patternProperties", "dependentSchemas", "$defs") and isinstance(value, dict):
+        elif key in ("properties", "patternProperties", "dependentSchemas", "$defs") and isinstance(
+            value, dict
+        ):
             value = {name: _ordered(sub) for name, sub in value.items()}
         out[key] = value
     return out
@@ -1147,7 +1410,9 @@ def to_yaml(data: dict[str, Any], header: str | None = None) -> str:
     Strings YAML 1.1 or toolshape's reader would take for something else (yes, no, y,
     dates, numbers, octal, sexagesimal) are quoted; short schemas and lists go on one line.
     """
-    ordered = {key: data[key] for key in ("name", "description", "parameters", "examples") if key in data}
+    ordered = {
+        key: data[key] for key in ("name", "description", "parameters", "examples") if key in data
+    }
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     if "parameters" in ordered:
         ordered["parameters"] = _ordered(ordered["parameters"])
@@ -1160,7 +1425,9 @@ def to_yaml(data: dict[str, Any], header: str | None = None) -> str:
 # -- writing files ----------------------------------------------------------------------------
 
 
-def write_imported(contracts: list[ImportedContract], out_dir: Path, overwrite: bool = False) -> list[Path]:
+def write_imported(
+    contracts: list[ImportedContract], out_dir: Path, overwrite: bool = False
+) -> list[Path]:
     """Write each contract to ``out_dir / relative_path``; return the paths written.
 
     Every target is checked before anything is written: a path that would leave
@@ -1174,8 +1441,16 @@ def write_imported(contracts: list[ImportedContract], out_dir: Path, overwrite: 
     seen: set[str] = set()
     for imported in contracts:
         relative = PurePosixPath(imported.relative_path)
-        if relative.is_absolute() or ".." in relative.parts or not relative.parts or relative.suffix not in (".yaml", ".yml") or "\\" in imported.relative_path:
-            problems.append(f"{imported.relative_path}: not a relative path to a .yaml file inside {out_dir}")
+        if (
+            relative.is_absolute()
+            or ".." in relative.parts
+            or not relative.parts
+            or relative.suffix not in (".yaml", ".yml")
+            or "\\" in imported.relative_path
+        ):
+            problems.append(
+                f"{imported.relative_path}: not a relative path to a .yaml file inside {out_dir}"
+            )
             continue
         target = out_dir.joinpath(*relative.parts)
         if not _inside(target.parent, base):

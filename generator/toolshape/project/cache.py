@@ -77,7 +77,10 @@ def lookup(name: str) -> Entry | None:
         return None
     module, test = data.get("module"), data.get("test")
     if not (
-        isinstance(module, str) and isinstance(test, str) and _SHA256.fullmatch(module) and _SHA256.fullmatch(test)
+        isinstance(module, str)
+        and isinstance(test, str)
+        and _SHA256.fullmatch(module)
+        and _SHA256.fullmatch(test)
     ):
         return None
     return Entry(module, test)
@@ -93,7 +96,9 @@ def record(entries: dict[str, Entry]) -> None:
         return
     for name, entry in sorted(entries.items()):
         target = _path(base, name)
-        text = json.dumps({"module": entry.module_sha256, "test": entry.test_sha256}, sort_keys=True)
+        text = json.dumps(
+            {"module": entry.module_sha256, "test": entry.test_sha256}, sort_keys=True
+        )
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".entry.", suffix=".tmp")

@@ -22,9 +22,10 @@ import jinja2
 
 from .. import __version__
 from ..codegen import cases, model, render
-from ..contract import checker as contract, redaction, source
-from ..contract.errors import ContractError, Problem
 from ..codegen.literals import Code, comment, literal
+from ..contract import checker as contract
+from ..contract import redaction, source
+from ..contract.errors import ContractError, Problem
 from ..schema.pointers import child
 
 
@@ -66,10 +67,12 @@ def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
     other generator code is never reused."""
     templates = render.fingerprint(env) if env is not None else ""
     generator = f"{__version__} {_generator_fingerprint()}"
-    return hashlib.sha256(raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode()).hexdigest()
+    return hashlib.sha256(
+        raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode()
+    ).hexdigest()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _generator_fingerprint() -> str:
     """The sha256 of what shapes the output besides contract and templates: the source of
     project.py and every toolshape module it imports, directly or not (cli.py, diff.py and
@@ -98,7 +101,9 @@ def _output_modules(package: Path) -> list[Path]:
             continue
         path = _module_file(package, name)
         if path is None:
-            raise RuntimeError(f"toolshape's own source is missing ({package / name}.py): it cannot tell its output apart")
+            raise RuntimeError(
+                f"toolshape's own source is missing ({package / name}.py): it cannot tell its output apart"
+            )
         found[name] = path
         here = name.parent if path.name != "__init__.py" else name
         for node in ast.walk(ast.parse(path.read_bytes())):
@@ -117,7 +122,10 @@ def _output_modules(package: Path) -> list[Path]:
 
 
 def _module_file(package: Path, name: PurePosixPath) -> Path | None:
-    for candidate in (package.joinpath(*name.parts).with_suffix(".py"), package.joinpath(*name.parts, "__init__.py")):
+    for candidate in (
+        package.joinpath(*name.parts).with_suffix(".py"),
+        package.joinpath(*name.parts, "__init__.py"),
+    ):
         if name.parts and candidate.is_file():
             return candidate
     return None
@@ -183,8 +191,12 @@ def runtime_source(env: jinja2.Environment) -> str:
     if cached is None:
         builtin = getattr(env, "toolshape_templates", None) is None
         text = render.render(
-            env, "_runtime.py.j2", str(RUNTIME_PATH), formatted=builtin,
-            version=Code(__version__), digest=Code(generator_digest(env)),
+            env,
+            "_runtime.py.j2",
+            str(RUNTIME_PATH),
+            formatted=builtin,
+            version=Code(__version__),
+            digest=Code(generator_digest(env)),
         )
         cached = seal(text)
         env.toolshape_runtime = cached  # type: ignore[attr-defined]
@@ -194,11 +206,18 @@ def runtime_source(env: jinja2.Environment) -> str:
 def paths_for(relative: PurePosixPath) -> tuple[PurePosixPath, PurePosixPath]:
     """Where a contract's module and tests go: billing/refund.yaml -> billing/refund.py, tests/billing/test_refund.py."""
     module_path = relative.with_suffix(".py")
-    return module_path, PurePosixPath("tests", *module_path.parent.parts, f"test_{module_path.name}")
+    return module_path, PurePosixPath(
+        "tests", *module_path.parent.parts, f"test_{module_path.name}"
+    )
 
 
 def reuse(
-    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment, module_data: bytes, test_data: bytes
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    env: jinja2.Environment,
+    module_data: bytes,
+    test_data: bytes,
 ) -> Generated | None:
     """The existing output (its bytes), when it was generated from these very contract bytes
     by this generator and nobody edited it since; None means generate afresh.
@@ -207,7 +226,9 @@ def reuse(
     and templates passed every check when the output was written, and would again.
     """
     wanted = digest(raw, env)
-    if not all(header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)):
+    if not all(
+        header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)
+    ):
         return None
     try:
         module_text, test_text = module_data.decode("utf-8"), test_data.decode("utf-8")
@@ -218,7 +239,9 @@ def reuse(
         name = contract.check(source.load(raw, display)).name
     module_path, test_path = paths_for(relative)
     warnings = recorded_warnings(test_data, display)
-    return Generated(name, module_path, module_text, test_path, test_text, raw, display, warnings=warnings)
+    return Generated(
+        name, module_path, module_text, test_path, test_text, raw, display, warnings=warnings
+    )
 
 
 #: How a warning is recorded in the generated tests' header: ``# warning: LINE:COL: "message"``
@@ -236,7 +259,8 @@ def record_warnings(text: str, warnings: list[Problem]) -> str:
     if not warnings or SEAL not in text:
         return text
     lines = "".join(
-        f"{WARNING_PREFIX}{w.line}:{w.col}: {json.dumps(w.message, ensure_ascii=True)}\n" for w in sorted(warnings)
+        f"{WARNING_PREFIX}{w.line}:{w.col}: {json.dumps(w.message, ensure_ascii=True)}\n"
+        for w in sorted(warnings)
     )
     return text.replace(SEAL + "\n", SEAL + "\n" + lines, 1)
 
@@ -251,12 +275,22 @@ def recorded_warnings(data: bytes, display: str) -> list[Problem]:
     prefix = WARNING_PREFIX.encode()
     while position > 0 and data.startswith(prefix, position):
         end = data.find(b"\n", position)
-        line = data[position + len(prefix) : end if end >= 0 else len(data)].decode("ascii", "replace")
+        line = data[position + len(prefix) : end if end >= 0 else len(data)].decode(
+            "ascii", "replace"
+        )
         place, _, message = line.partition(": ")
         row, _, col = place.partition(":")
         try:
             text = json.loads(message)
-            found.append(Problem(display, int(row), int(col), text if isinstance(text, str) else str(text), "warning"))
+            found.append(
+                Problem(
+                    display,
+                    int(row),
+                    int(col),
+                    text if isinstance(text, str) else str(text),
+                    "warning",
+                )
+            )
         except ValueError:  # not a line this module wrote: the seal would not hold either
             break
         position = end + 1 if end >= 0 else 0
@@ -288,13 +322,19 @@ class ModuleOnly:
     warnings: list[Problem]
 
 
-def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> ModuleOnly:
+def generate_module(
+    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment
+) -> ModuleOnly:
     """Load, check, render and run one contract's module, with its examples and derived cases checked."""
     checked = contract.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
-    built = model.build(checked, module_path.stem, digest(raw, env), depth=len(module_path.parent.parts))
+    built = model.build(
+        checked, module_path.stem, digest(raw, env), depth=len(module_path.parent.parts)
+    )
     # load_module compiles it (once, not twice).
-    module_source = seal(render.render(env, "module.py.j2", str(module_path), compiles=False, model=built))
+    module_source = seal(
+        render.render(env, "module.py.j2", str(module_path), compiles=False, model=built)
+    )
     module = load_module(module_source, str(module_path), runtime_source(env))
     try:
         check_examples(checked, module)
@@ -307,7 +347,9 @@ def generate_module(raw: bytes, display: str, relative: PurePosixPath, env: jinj
     return ModuleOnly(checked, built, module_source, module, derivation.cases, warnings)
 
 
-def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment) -> Generated:
+def generate(
+    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment
+) -> Generated:
     """Generate module and tests for one contract file; raise ContractError on any problem."""
     half = generate_module(raw, display, relative, env)
     checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
@@ -319,7 +361,17 @@ def generate(raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Envi
     label = str(test_path)
     test_source = render.render(env, "tests.py.j2", label, formatted=True, model=tests_model)
     test_source = seal(record_warnings(test_source, half.warnings))
-    return Generated(checked.name, module_path, module_source, test_path, test_source, raw, display, checked, half.warnings)
+    return Generated(
+        checked.name,
+        module_path,
+        module_source,
+        test_path,
+        test_source,
+        raw,
+        display,
+        checked,
+        half.warnings,
+    )
 
 
 def load_module(module_source: str, label: str, runtime: str | None = None) -> types.ModuleType:
@@ -344,7 +396,9 @@ def load_module(module_source: str, label: str, runtime: str | None = None) -> t
 def runtime_module(runtime: str | None = None) -> types.ModuleType:
     """The in-memory ``_runtime`` module that ``load_module`` gives modules with this runtime
     text (the built-in templates' if None): for code that loads a module its own way."""
-    return sys.modules[_memory_package(runtime if runtime is not None else _builtin_runtime()) + "._runtime"]
+    return sys.modules[
+        _memory_package(runtime if runtime is not None else _builtin_runtime()) + "._runtime"
+    ]
 
 
 @functools.lru_cache(maxsize=1)
@@ -389,7 +443,11 @@ def check_examples(checked: contract.Contract, module: types.ModuleType) -> None
                 checked.document.problem(
                     ("examples", example.index),
                     f"example {example.index + 1} is declared {example.status}"
-                    + (f" with errors {_pairs(example.errors)}" if example.errors is not None else "")
+                    + (
+                        f" with errors {_pairs(example.errors)}"
+                        if example.errors is not None
+                        else ""
+                    )
                     + f", but the contract gives {result.status} ({shown})",
                 )
             )
@@ -397,7 +455,9 @@ def check_examples(checked: contract.Contract, module: types.ModuleType) -> None
         raise ContractError(problems)
 
 
-def check_derived(checked: contract.Contract, module: types.ModuleType, derived: list[cases.Case]) -> None:
+def check_derived(
+    checked: contract.Contract, module: types.ModuleType, derived: list[cases.Case]
+) -> None:
     """The generated module must agree with the reference evaluator before anything is written."""
     for case in derived:
         got = {(e.path, e.code) for e in module.validate(case.data).errors}
@@ -454,24 +514,36 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
     found, exact = cases.case_changes(base, case)
     # The rebuilt case must be the case itself, key order included (it orders the errors).
     if not exact and not cases.identical(cases.apply(base, found), case.data, ordered=True):
-        raise AssertionError(f"toolshape bug: case {case.name!r} cannot be written as changes to the base")
+        raise AssertionError(
+            f"toolshape bug: case {case.name!r} cannot be written as changes to the base"
+        )
     return CaseRow(
         literal(case.name),
-        [CaseChange(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new)) for pointer, new in found],
+        [
+            CaseChange(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new))
+            for pointer, new in found
+        ],
         literal(frozenset(case.errors)),
     )
 
 
 def _tests_model(
-    checked: contract.Contract, built: model.ModuleModel, module_path: PurePosixPath, derived: list[cases.Case]
+    checked: contract.Contract,
+    built: model.ModuleModel,
+    module_path: PurePosixPath,
+    derived: list[cases.Case],
 ) -> TestsModel:
     # Relative to the tests' own package, so the generated folder can be vendored
     # under any name: tests/billing/test_refund.py -> from ...billing import refund
     parents = module_path.parent.parts
-    import_line = f"from {'.' * (len(parents) + 2)}{'.'.join(parents)} import {module_path.stem} as module"
+    import_line = (
+        f"from {'.' * (len(parents) + 2)}{'.'.join(parents)} import {module_path.stem} as module"
+    )
     examples = [
         (
-            f"example {e.index + 1}: {e.description}" if e.description else f"example {e.index + 1}",
+            f"example {e.index + 1}: {e.description}"
+            if e.description
+            else f"example {e.index + 1}",
             "args" if e.has_args else "json",
             e.args if e.has_args else e.json,
             e.status,
@@ -543,8 +615,13 @@ def _said_anyway() -> str:
     made of (written in model.py). A secret found in them proves nothing, so the tests do not
     look for it. Taken from the generator's sources, never from a module's output; read once
     per process (they do not change while it runs), not once per contract."""
-    sources = [render.BUILTIN_TEMPLATES / "_runtime.py.j2", render.BUILTIN_TEMPLATES / "formats.py.j2"]
-    return "\n".join(path.read_text(encoding="utf-8") for path in sources) + inspect.getsource(model)
+    sources = [
+        render.BUILTIN_TEMPLATES / "_runtime.py.j2",
+        render.BUILTIN_TEMPLATES / "formats.py.j2",
+    ]
+    return "\n".join(path.read_text(encoding="utf-8") for path in sources) + inspect.getsource(
+        model
+    )
 
 
 def _public_strings(instance: Any, hidden: redaction.Places) -> set[str]:

@@ -36,7 +36,20 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .charset import ANY, CharSet, partition
-from .syntax import Alt, Assert, Backref, Char, Empty, Group, Look, Node, PatternError, Repeat, Seq, parse
+from .syntax import (
+    Alt,
+    Assert,
+    Backref,
+    Char,
+    Empty,
+    Group,
+    Look,
+    Node,
+    PatternError,
+    Repeat,
+    Seq,
+    parse,
+)
 
 #: The largest maxLength ** (degree + 1) accepted (see the module docstring for the measurement).
 WORK_BUDGET = 5_000_000
@@ -180,7 +193,9 @@ class _Automaton:
 
     def __post_init__(self) -> None:
         atoms = partition(self.sets)
-        self.masks = [sum(1 << i for i, atom in enumerate(atoms) if atom.ranges[0][0] in s) for s in self.sets]
+        self.masks = [
+            sum(1 << i for i, atom in enumerate(atoms) if atom.ranges[0][0] in s) for s in self.sets
+        ]
 
 
 def _automaton(root: Node, anchored: bool) -> tuple[_Automaton, list[Node]]:
@@ -188,7 +203,9 @@ def _automaton(root: Node, anchored: bool) -> tuple[_Automaton, list[Node]]:
     part = builder.part(root)
     first = set(part.first)
     prefix = None
-    if not anchored and not part.free_nullable:  # a pattern that can match empty succeeds at position 0
+    if (
+        not anchored and not part.free_nullable
+    ):  # a pattern that can match empty succeeds at position 0
         prefix = builder.position(ANY)
         builder.follow[prefix] = dict.fromkeys(first | {prefix}, 1)
         first.add(prefix)
@@ -323,7 +340,11 @@ class _Analysis:
             return None
         members = set(loop)
         spans = {
-            span for x in loop for y in self.a.succ[x] if y in members for span in self.a.loop_spans.get((x, y), ())
+            span
+            for x in loop
+            for y in self.a.succ[x]
+            if y in members
+            for span in self.a.loop_spans.get((x, y), ())
         }
         return max(spans, key=lambda span: (span[1] - span[0], -span[0])) if spans else None
 
@@ -360,7 +381,9 @@ class _Analysis:
             # two parallel edges p -> q inside the loop: two paths that visit the same states
             diagonal = any(a == b for a, b in pairs)
             if diagonal and any(
-                (a, x) in self.a.multiple and (x, x) in inside for a, _ in pairs for x in self.a.succ[a]
+                (a, x) in self.a.multiple and (x, x) in inside
+                for a, _ in pairs
+                for x in self.a.succ[a]
             ):
                 return True
         return False
@@ -436,7 +459,11 @@ def backtracking_problem(pattern: str, max_length: int | None) -> str | None:
         return None
     limit = _limit(degree)
     loops = " and ".join(_show(pattern, span) for span in verdict.chain)
-    bound = "no maxLength bounds it" if max_length is None else f"maxLength {max_length} is too long for it"
+    bound = (
+        "no maxLength bounds it"
+        if max_length is None
+        else f"maxLength {max_length} is too long for it"
+    )
     return (
         f"pattern {pattern!r} can backtrack polynomially: {loops} can each take the same characters, so a "
         f"string of n characters that almost matches takes about n^{degree + 1} steps, and {bound}; add a "

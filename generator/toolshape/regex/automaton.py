@@ -68,7 +68,9 @@ def build(pattern: Pattern, *, at_any_start: bool = True) -> Nfa:
     return nfa
 
 
-def _fragment(nfa: Nfa, node: Node, entry: int, exit_: int, groups: dict[int | None, Group]) -> None:
+def _fragment(
+    nfa: Nfa, node: Node, entry: int, exit_: int, groups: dict[int | None, Group]
+) -> None:
     """Add states and edges so that ``exit_`` is reached from ``entry`` over the strings ``node`` matches."""
     if isinstance(node, Char):
         nfa.chars[entry].append((nfa.set_id(node.chars), exit_))
@@ -98,7 +100,9 @@ def _fragment(nfa: Nfa, node: Node, entry: int, exit_: int, groups: dict[int | N
         _repeat(nfa, node, entry, exit_, groups)
 
 
-def _repeat(nfa: Nfa, node: Repeat, entry: int, exit_: int, groups: dict[int | None, Group]) -> None:
+def _repeat(
+    nfa: Nfa, node: Repeat, entry: int, exit_: int, groups: dict[int | None, Group]
+) -> None:
     """``min`` copies in a row, then ``max - min`` optional ones, or a loop when unbounded."""
     current = entry
     for _ in range(node.min):

@@ -103,7 +103,9 @@ _PY_SPECIAL = "\\.^$*+?{}[]|()"
 #: Escaped inside a class: its syntax, and doubled characters Python reserves for set operations.
 _CLASS_SPECIAL = "\\]^-[&~|"
 #: ECMA-262 whitespace as Python class text (as the old translator spelled it, so output is stable).
-_CLASS_WHITESPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_CLASS_WHITESPACE = (
+    "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+)
 _CONTROL_ESCAPES = {"t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
 _PYTHON_ESCAPES = {
     "A": "`\\A` is Python syntax; in JSON Schema (ECMA-262) `^` matches at the very start",
@@ -140,7 +142,9 @@ def _class_escape_py(letter: str, in_class: bool) -> tuple[CharSet, str]:
     if letter == "s":
         return chars, spelled if in_class else f"[{spelled}]"
     if in_class:
-        raise PatternError("'\\S' inside a character class has no exact translation; use (?:\\S|[...]) instead")
+        raise PatternError(
+            "'\\S' inside a character class has no exact translation; use (?:\\S|[...]) instead"
+        )
     return chars, f"[^{spelled}]"
 
 
@@ -175,7 +179,9 @@ class _Parser:
                 if ref not in self.names:
                     raise PatternError(f"'\\k<{ref}>' names no group (at offset {at})")
             elif ref > len(self.groups):
-                raise PatternError(f"'\\{ref}' refers to group {ref}, but the pattern has {len(self.groups)} groups")
+                raise PatternError(
+                    f"'\\{ref}' refers to group {ref}, but the pattern has {len(self.groups)} groups"
+                )
         groups = tuple(g for g in self.groups if g is not None)
         return Pattern(_resolve(root, self.names), groups)
 
@@ -248,7 +254,9 @@ class _Parser:
                 f"'{{{body}}}' is Python syntax; in JSON Schema (ECMA-262) it is literal text: write '{{0{body}}}'"
             )
         low_text, comma, high_text = body.partition(",")
-        if not (low_text.isdigit() and low_text.isascii()) or not (high_text == "" or high_text.isdigit()):
+        if not (low_text.isdigit() and low_text.isascii()) or not (
+            high_text == "" or high_text.isdigit()
+        ):
             return None
         if not high_text.isascii():
             return None
@@ -383,7 +391,9 @@ class _Parser:
         if ch in "dDwWsS":
             return _class_escape_py(ch, in_class)
         if ch in "pP":
-            raise self.fail(f"Unicode property escapes such as '\\{ch}{{...}}' are not supported by Python's re")
+            raise self.fail(
+                f"Unicode property escapes such as '\\{ch}{{...}}' are not supported by Python's re"
+            )
         if ch in _CONTROL_ESCAPES:
             code = _CONTROL_ESCAPES[ch]
             return CharSet.of([(code, code)]), "\\" + ch
@@ -414,7 +424,7 @@ class _Parser:
             return CharSet.of([(8, 8)]), "\\x08"
         if ch in _PYTHON_ESCAPES:
             raise self.fail(_PYTHON_ESCAPES[ch])
-        if ch.isascii() and ch.isalnum() or ch == "_":
+        if (ch.isascii() and ch.isalnum()) or ch == "_":
             raise self.fail(f"'\\{ch}' is not an ECMA-262 escape; write the character itself")
         return CharSet.chars(ch), _render(ord(ch), in_class)
 
@@ -432,8 +442,13 @@ class _Parser:
         self.pos += 4
         code = int(digits, 16)
         low = self.text[self.pos : self.pos + 6]
-        if 0xD800 <= code <= 0xDBFF and low.startswith("\\u") and _is_hex(low[2:]) and len(low) == 6:
-            second = int(low[2:], 16)  # noqa: FURB166 - the digits are checked as hex above
+        if (
+            0xD800 <= code <= 0xDBFF
+            and low.startswith("\\u")
+            and _is_hex(low[2:])
+            and len(low) == 6
+        ):
+            second = int(low[2:], 16)
             if 0xDC00 <= second <= 0xDFFF:  # a surrogate pair spells one code point
                 self.pos += 6
                 return 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)
@@ -474,7 +489,9 @@ class _Parser:
             chars = chars.union(first)
             spelled.append(first_py)
         if spelled and spelled[-1] == "\\-":
-            spelled[-1] = "-"  # a final '-' is a literal in both dialects: keep the pattern's spelling
+            spelled[-1] = (
+                "-"  # a final '-' is a literal in both dialects: keep the pattern's spelling
+            )
         body = "".join(spelled)
         if negated:
             return Char(chars.complement(), f"[^{body}]")

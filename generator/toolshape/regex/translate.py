@@ -16,7 +16,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .syntax import Alt, Assert, Backref, Char, Empty, Group, Look, Node, PatternError, Repeat, Seq, parse
+from .syntax import (
+    Alt,
+    Assert,
+    Backref,
+    Char,
+    Empty,
+    Group,
+    Look,
+    Node,
+    PatternError,
+    Repeat,
+    Seq,
+    parse,
+)
 
 _ASSERTIONS = {"start": "^", "end": "\\Z", "word": "\\b", "nonword": "\\B"}
 

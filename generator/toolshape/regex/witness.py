@@ -97,14 +97,18 @@ State = tuple[bool, bool, tuple[frozenset[int], ...]]
 class _Product:
     """The on-the-fly determinised product of several automata over a shared alphabet of atoms."""
 
-    def __init__(self, positive: list[Nfa], negative: list[Nfa], budget: list[int], all_excluded: bool) -> None:
+    def __init__(
+        self, positive: list[Nfa], negative: list[Nfa], budget: list[int], all_excluded: bool
+    ) -> None:
         self.nfas = positive + negative
         self.positive = len(positive)
         words = any(nfa.uses_words for nfa in self.nfas)
         sets = [s for nfa in self.nfas for s in nfa.sets] + ([WORD] if words else [])
         self.atoms: list[CharSet] = partition(sets)
         self.atom_word = [atom.ranges[0][0] in WORD for atom in self.atoms]
-        self.member = [[[atom.ranges[0][0] in s for s in nfa.sets] for nfa in self.nfas] for atom in self.atoms]
+        self.member = [
+            [[atom.ranges[0][0] in s for s in nfa.sets] for nfa in self.nfas] for atom in self.atoms
+        ]
         self.budget = budget
         #: Exact: every string the product accepts is an answer, so one character per atom speaks for all.
         self.exact = all_excluded and all(nfa.exact for nfa in self.nfas)
@@ -116,7 +120,9 @@ class _Product:
         self.shortest: dict[State, int] = {}
         self.longest: dict[State, int | None] = {}
         self._targets: dict[tuple[int, int], list[tuple[int, ...]]] = {}
-        self._closures: dict[tuple[int, frozenset[int], bool, bool, bool, bool], frozenset[int]] = {}
+        self._closures: dict[
+            tuple[int, frozenset[int], bool, bool, bool, bool], frozenset[int]
+        ] = {}
 
     def spend(self, amount: int = 1) -> None:
         self.budget[0] -= amount
@@ -138,7 +144,9 @@ class _Product:
                 reach = self.closure(n, kernel, at_start, False, prev_word, atom_word)
                 moved.append(frozenset().union(*(targets[s] for s in reach)))
             out.append((False, atom_word, tuple(moved)))
-            self.spend(sum(len(kernel) for kernel in moved) // 16)  # large state sets cost more time
+            self.spend(
+                sum(len(kernel) for kernel in moved) // 16
+            )  # large state sets cost more time
         self.successors[state] = out
         return out
 
@@ -153,7 +161,13 @@ class _Product:
         return known
 
     def closure(
-        self, n: int, kernel: frozenset[int], at_start: bool, at_end: bool, prev_word: bool, next_word: bool
+        self,
+        n: int,
+        kernel: frozenset[int],
+        at_start: bool,
+        at_end: bool,
+        prev_word: bool,
+        next_word: bool,
     ) -> frozenset[int]:
         """``automaton.closure``, remembered (many states and atoms share one)."""
         nfa = self.nfas[n]
@@ -226,7 +240,11 @@ def _longest(
 
     Kahn's algorithm from the end: a state is settled once all its live successors are; states on
     or before a cycle are never settled and stay unbounded."""
-    edges = {state: [n for n in dict.fromkeys(successors(state)) if n in live] for state in order if state in live}
+    edges = {
+        state: [n for n in dict.fromkeys(successors(state)) if n in live]
+        for state in order
+        if state in live
+    }
     pending = {state: len(targets) for state, targets in edges.items()}
     back: dict[State, list[State]] = {state: [] for state in edges}
     for state, targets in edges.items():
@@ -236,7 +254,9 @@ def _longest(
     settled: dict[State, int] = {}
     while ready:
         state = ready.pop()
-        settled[state] = max([settled[n] + 1 for n in edges[state]] + ([0] if accepts(state) else []))
+        settled[state] = max(
+            [settled[n] + 1 for n in edges[state]] + ([0] if accepts(state) else [])
+        )
         for prev in back[state]:
             pending[prev] -= 1
             if pending[prev] == 0:
@@ -254,7 +274,9 @@ def _of_length(product: _Product, length: int, dead: set[tuple[State, int]]) -> 
         if product.accepts(product.start):
             yield ""
         return
-    frames: list[list[object]] = [[product.start, length, _choices(product, product.start, length, dead), False]]
+    frames: list[list[object]] = [
+        [product.start, length, _choices(product, product.start, length, dead), False]
+    ]
     prefix: list[str] = []
     while frames:
         frame = frames[-1]
@@ -283,14 +305,16 @@ def _choices(
     product: _Product, state: State, remaining: int, dead: set[tuple[State, int]]
 ) -> Iterator[tuple[str, State]]:
     """(character, next state) pairs worth trying from ``state`` with ``remaining`` characters to go."""
-    for atom, nxt in zip(product.atoms, product.successor_list(state)):
+    for atom, nxt in zip(product.atoms, product.successor_list(state), strict=False):
         if not product.fits(nxt, remaining - 1) or (nxt, remaining - 1) in dead:
             continue
         for tried, char in enumerate(atom.readable()):
             if remaining > 1 and (nxt, remaining - 1) in dead:
                 break  # the first characters of this atom found that the rest leads nowhere
             if not product.exact and tried == INEXACT_CHARACTERS:
-                product.truncated = True  # the confirmation decides, and an atom may hold a million characters
+                product.truncated = (
+                    True  # the confirmation decides, and an atom may hold a million characters
+                )
                 break
             yield char, nxt
 
@@ -316,8 +340,15 @@ def strings(
         return all(r.search(text) for r in positive) and not any(r.search(text) for r in negative)
 
     full_budget = [steps - steps // 4]
-    found, complete = _union(patterns, excluded, True, confirmed, min_length, max_length, count, full_budget)
-    if len(found) < count and not complete and patterns and all(_starts_anywhere(p) for p in patterns):
+    found, complete = _union(
+        patterns, excluded, True, confirmed, min_length, max_length, count, full_budget
+    )
+    if (
+        len(found) < count
+        and not complete
+        and patterns
+        and all(_starts_anywhere(p) for p in patterns)
+    ):
         # Out of steps: an unanchored pattern's automaton holds a state per possible start. Matches at
         # position 0 alone need a much smaller one; its answers are answers too.
         rest = [steps // 4 + max(full_budget[0], 0)]
@@ -399,7 +430,9 @@ def _branches(
     complete = True
     for pattern in excluded:
         more, fewer = _automata(pattern)
-        cases: list[tuple[list[Nfa], list[Nfa]]] = [([], [nfa]) for nfa in more] + [([nfa], []) for nfa in fewer]
+        cases: list[tuple[list[Nfa], list[Nfa]]] = [([], [nfa]) for nfa in more] + [
+            ([nfa], []) for nfa in fewer
+        ]
         if not all(nfa.exact for nfa in more + fewer) or len(branches) * len(cases) > MAX_BRANCHES:
             complete = False
             continue
@@ -416,7 +449,11 @@ _RANK = {c: i for i, c in enumerate(PREFERRED)}
 
 
 def _search(
-    product: _Product, confirmed: Callable[[str], bool], min_length: int, max_length: int | None, count: int
+    product: _Product,
+    confirmed: Callable[[str], bool],
+    min_length: int,
+    max_length: int | None,
+    count: int,
 ) -> tuple[list[str], bool]:
     """Up to ``count`` confirmed strings of the product, and whether the search saw them all."""
     found: list[str] = []
@@ -427,7 +464,9 @@ def _search(
         longest = product.longest[product.start]
         length = max(min_length, product.shortest[product.start])
         dead: set[tuple[State, int]] = set()
-        while (max_length is None or length <= max_length) and (longest is None or length <= longest):
+        while (max_length is None or length <= max_length) and (
+            longest is None or length <= longest
+        ):
             for text in _of_length(product, length, dead):
                 product.spend()
                 if confirmed(text):
@@ -460,7 +499,9 @@ def near_misses(
     if count <= 0 or (max_length is not None and max_length < min_length):
         return Search((), True)
     upper = None if max_length is None else max_length + 1
-    seeds = strings([pattern], min_length=max(0, min_length - 1), max_length=upper, count=3, steps=steps // 2)
+    seeds = strings(
+        [pattern], min_length=max(0, min_length - 1), max_length=upper, count=3, steps=steps // 2
+    )
     budget = steps - steps // 2
     found = _forbidden(pattern, regex, min_length, max_length, count, budget // 2)
     budget -= budget // 2
@@ -472,20 +513,36 @@ def near_misses(
             budget -= 1
             if budget < 0:
                 return Search(tuple(found), False)
-            if text in seen or len(text) < min_length or (max_length is not None and len(text) > max_length):
+            if (
+                text in seen
+                or len(text) < min_length
+                or (max_length is not None and len(text) > max_length)
+            ):
                 continue
             seen.add(text)
             if regex.search(text) is None:
                 found.append(text)
                 if len(found) == count:
                     return Search(tuple(found), True)
-    rest = strings([], excluded=[pattern], min_length=min_length, max_length=max_length, count=count, steps=budget)
+    rest = strings(
+        [],
+        excluded=[pattern],
+        min_length=min_length,
+        max_length=max_length,
+        count=count,
+        steps=budget,
+    )
     merged = found + [text for text in rest.found if text not in seen][: count - len(found)]
     return Search(tuple(merged), rest.complete or len(merged) == count)
 
 
 def _forbidden(
-    pattern: str, regex: re.Pattern[str], min_length: int, max_length: int | None, count: int, steps: int
+    pattern: str,
+    regex: re.Pattern[str],
+    min_length: int,
+    max_length: int | None,
+    count: int,
+    steps: int,
 ) -> list[str]:
     """Strings the rest of ``^(?!X)Y`` accepts but its lookahead refuses (X holds): the reserved
     word itself, which shows the lookahead at work better than any edit."""
@@ -497,7 +554,9 @@ def _forbidden(
             product = _Product([*more, forbidden], [], budget, True)
         except TooLarge:
             continue
-        found, _ = _search(product, lambda t: regex.search(t) is None, min_length, max_length, count - len(out))
+        found, _ = _search(
+            product, lambda t: regex.search(t) is None, min_length, max_length, count - len(out)
+        )
         out += [text for text in found if text not in out]
         if len(out) >= count:
             break

@@ -78,14 +78,16 @@ from typing import Any
 
 from .. import regex
 from ..codegen import cases, render
-from ..contract import checker as contract, reference, source
-from ..project import pipeline
+from ..contract import checker as contract
+from ..contract import reference, source
 from ..contract.errors import ContractError, Problem, UsageError
+from ..project import pipeline
+from ..schema import pointers
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.values import is_integer, is_number, json_equal
 from ..witness import budget, sources
 from ..witness.values import Engine
-from ..schema import pointers
-from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
+import contextlib
 
 Parts = tuple[str | int, ...]
 #: A place in the arguments: keys, indexes, and the markers _ITEM and _EXTRA.
@@ -144,7 +146,7 @@ class Witness:
 
     @property
     def direction(self) -> str:
-        """"breaking" (accepted before, refused now) or "widening" (the reverse)."""
+        """ "breaking" (accepted before, refused now) or "widening" (the reverse)."""
         return "breaking" if self.old_status == "accept" else "widening"
 
     def as_dict(self) -> dict[str, Any]:
@@ -200,13 +202,15 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # "path:line:col: error: message"
     notes: list[str] = field(default_factory=list)  # anomalies worth a bug report
-    warnings: list[str] = field(default_factory=list)  # the new contracts' "path:line:col: warning: message"
+    warnings: list[str] = field(
+        default_factory=list
+    )  # the new contracts' "path:line:col: warning: message"
     added: list[str] = field(default_factory=list)  # tool names
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
-        found = {effect: 0 for effect in EFFECTS}
+        found = dict.fromkeys(EFFECTS, 0)
         for change in self.changes:
             found[change.effect] += 1
         return found
@@ -241,7 +245,12 @@ def _read_limited(path: Path) -> bytes:
         return stream.read(source.MAX_CONTRACT_BYTES + 1)
 
 
-def read_git(rev: str, path: str | os.PathLike[str] = "contracts", *, cwd: str | os.PathLike[str] | None = None) -> dict[str, bytes]:
+def read_git(
+    rev: str,
+    path: str | os.PathLike[str] = "contracts",
+    *,
+    cwd: str | os.PathLike[str] | None = None,
+) -> dict[str, bytes]:
     """The contracts under ``path`` as they were at git revision ``rev``: ``{"REV:path": bytes}``.
 
     ``path`` (a folder or one file, relative to ``cwd``) is looked up in the tree of
@@ -254,14 +263,30 @@ def read_git(rev: str, path: str | os.PathLike[str] = "contracts", *, cwd: str |
     if not rev or rev.startswith("-"):
         raise UsageError(f"--base {rev!r}: not a git revision")
     here = Path(cwd) if cwd is not None else Path.cwd()
-    top = Path(_git(["rev-parse", "--show-toplevel"], here, what="not inside a git work tree").decode().strip())
-    commit = _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], here, what=f"--base {rev}: no such commit").decode().strip()
+    top = Path(
+        _git(["rev-parse", "--show-toplevel"], here, what="not inside a git work tree")
+        .decode()
+        .strip()
+    )
+    commit = (
+        _git(
+            ["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+            here,
+            what=f"--base {rev}: no such commit",
+        )
+        .decode()
+        .strip()
+    )
     target = (here / path).resolve()
     try:
         relative = target.relative_to(top.resolve()).as_posix()
     except ValueError:
         raise UsageError(f"{path}: outside the git work tree {top}") from None
-    listing = _git(["ls-tree", "-r", "--full-name", "-z", commit, "--", relative or "."], top, what=f"git ls-tree {rev}")
+    listing = _git(
+        ["ls-tree", "-r", "--full-name", "-z", commit, "--", relative or "."],
+        top,
+        what=f"git ls-tree {rev}",
+    )
     found: dict[str, bytes] = {}
     for entry in listing.split(b"\0"):
         if not entry:
@@ -273,7 +298,9 @@ def read_git(rev: str, path: str | os.PathLike[str] = "contracts", *, cwd: str |
             continue  # symlinks, submodules
         if PurePosixPath(name).suffix not in CONTRACT_SUFFIXES:
             continue
-        found[f"{rev}:{name}"] = _git(["show", f"{commit}:{name}"], top, what=f"git show {rev}:{name}")
+        found[f"{rev}:{name}"] = _git(
+            ["show", f"{commit}:{name}"], top, what=f"git show {rev}:{name}"
+        )
     return dict(sorted(found.items()))
 
 
@@ -350,7 +377,10 @@ class _Side:
 
     def unsure(self, built: _Built) -> bool:
         """Whether a tool missing from this side may just be in one of its broken files."""
-        return built.checked.name in self.broken_names or PurePosixPath(built.display).name in self.broken_files
+        return (
+            built.checked.name in self.broken_names
+            or PurePosixPath(built.display).name in self.broken_files
+        )
 
 
 def _load_side(files: Mapping[str, bytes], report: Report) -> _Side:
@@ -378,7 +408,14 @@ def _load_side(files: Mapping[str, bytes], report: Report) -> _Side:
         if checked.name in tools:
             line, col = checked.document.value_at(("name",))
             report.errors.append(
-                str(Problem(display, line, col, f"tool '{checked.name}' is also defined in {where[checked.name]}"))
+                str(
+                    Problem(
+                        display,
+                        line,
+                        col,
+                        f"tool '{checked.name}' is also defined in {where[checked.name]}",
+                    )
+                )
             )
             continue
         tools[checked.name] = _Built(bytes(raw), display, checked)
@@ -397,7 +434,9 @@ def _ready(built: _Built, env: Any, report: Report) -> bool:
         report.errors.extend(str(p) for p in exc.problems)
         return False
     except Exception as exc:  # noqa: BLE001 - a toolshape bug or a template error: say where, go on
-        report.errors.append(f"{built.display}:1:1: error: cannot generate the validator: {type(exc).__name__}: {exc}")
+        report.errors.append(
+            f"{built.display}:1:1: error: cannot generate the validator: {type(exc).__name__}: {exc}"
+        )
         return False
     return True
 
@@ -420,7 +459,9 @@ def diff(
     new_side = _load_side(new, report)
     before, after = old_side.tools, new_side.tools
     for name in sorted(set(before) | set(after)):
-        if (name not in after and new_side.unsure(before[name])) or (name not in before and old_side.unsure(after[name])):
+        if (name not in after and new_side.unsure(before[name])) or (
+            name not in before and old_side.unsure(after[name])
+        ):
             continue  # its file on the other side is broken: the errors say so, nothing is claimed
         if name not in after:
             report.removed.append(name)
@@ -435,8 +476,12 @@ def diff(
             if found:
                 report.changed.append(name)
                 report.changes.extend(found)
-    for built in after.values():  # the new side's warnings, file by file; the old side's are history
-        report.warnings.extend(str(w) for w in sorted([*built.checked.warnings, *built.derivation_warnings]))
+    for (
+        built
+    ) in after.values():  # the new side's warnings, file by file; the old side's are history
+        report.warnings.extend(
+            str(w) for w in sorted([*built.checked.warnings, *built.derivation_warnings])
+        )
     return report
 
 
@@ -446,7 +491,9 @@ def _tool_gone(built: _Built, name: str, *, removed: bool) -> Change:
     accepted += [e.args for e in built.checked.examples if e.has_args and e.status == "accept"]
     witnesses: tuple[Witness, ...] = ()
     for arguments in sorted(accepted, key=_size):
-        if built.module.validate(arguments).ok and not reference.evaluate(built.parameters, arguments):
+        if built.module.validate(arguments).ok and not reference.evaluate(
+            built.parameters, arguments
+        ):
             status = ("accept", UNKNOWN_TOOL) if removed else (UNKNOWN_TOOL, "accept")
             witnesses = (Witness(copy.deepcopy(arguments), *status),)
             break
@@ -467,28 +514,49 @@ def _compare_tool(
     found: list[Change] = []
     if old.checked.description != new.checked.description:
         found.append(
-            Change(name, None, f"tool description changed: {_show_text(old.checked.description)} -> {_show_text(new.checked.description)}", "annotation")
+            Change(
+                name,
+                None,
+                f"tool description changed: {_show_text(old.checked.description)} -> {_show_text(new.checked.description)}",
+                "annotation",
+            )
         )
     pending: list[_Pending] = []
     _walk(old.parameters, new.parameters, (), pending, old.parameters, new.parameters)
     old_data: dict[str, Any] = old.checked.document.data  # type: ignore[assignment]  # checked: a mapping
     new_data: dict[str, Any] = new.checked.document.data  # type: ignore[assignment]
-    for key in [k for k in old_data if k.startswith("x-")] + [k for k in new_data if k.startswith("x-") and k not in old_data]:
+    for key in [k for k in old_data if k.startswith("x-")] + [
+        k for k in new_data if k.startswith("x-") and k not in old_data
+    ]:
         if _dump(old_data.get(key)) != _dump(new_data.get(key)):
-            text = _keyword_text(key, old_data.get(key), new_data.get(key), key in old_data, key in new_data)
+            text = _keyword_text(
+                key, old_data.get(key), new_data.get(key), key in old_data, key in new_data
+            )
             found.append(Change(name, None, f"{key}: {text}", "annotation"))
-    if pending and any(not p.annotation for p in pending) and not (_ready(old, env, report) and _ready(new, env, report)):
+    if (
+        pending
+        and any(not p.annotation for p in pending)
+        and not (_ready(old, env, report) and _ready(new, env, report))
+    ):
         # A side cannot be generated (the errors say why): list the places, claim nothing.
         cannot = "a side's validator could not be generated"
         found.extend(
-            Change(name, pointers.pointer(p.parts), p.text, p.settled or "undetermined", reason=None if p.settled else cannot)
+            Change(
+                name,
+                pointers.pointer(p.parts),
+                p.text,
+                p.settled or "undetermined",
+                reason=None if p.settled else cannot,
+            )
             for p in pending
         )
     elif pending and any(not p.annotation for p in pending):
         try:
             search: _Search | None = _Search(old, new, report, steps)
         except Exception as exc:  # noqa: BLE001 - a bug here must not hide the changes themselves
-            report.notes.append(f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug")
+            report.notes.append(
+                f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug"
+            )
             search = None
         for item in pending:
             try:
@@ -497,11 +565,24 @@ def _compare_tool(
                 found.append(search.judge(name, item))
             except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
                 if search is not None:
-                    report.notes.append(f"{name} {pointers.pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})")
+                    report.notes.append(
+                        f"{name} {pointers.pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})"
+                    )
                 why = None if item.settled else "the witness search failed (see the notes)"
-                found.append(Change(name, pointers.pointer(item.parts), item.text, item.settled or "undetermined", reason=why))
+                found.append(
+                    Change(
+                        name,
+                        pointers.pointer(item.parts),
+                        item.text,
+                        item.settled or "undetermined",
+                        reason=why,
+                    )
+                )
     else:
-        found.extend(Change(name, pointers.pointer(p.parts), p.text, p.settled or "annotation") for p in pending)
+        found.extend(
+            Change(name, pointers.pointer(p.parts), p.text, p.settled or "annotation")
+            for p in pending
+        )
     old_examples = _examples_key(old.checked)
     new_examples = _examples_key(new.checked)
     if old_examples != new_examples:
@@ -535,7 +616,9 @@ class _Pending:
     node: Parts  # the schema whose value the change is about
     text: str
     annotation: bool = False
-    undo: Callable[[Any], None] | None = None  # reverts only this change in (a copy of) the new parameters
+    undo: Callable[[Any], None] | None = (
+        None  # reverts only this change in (a copy of) the new parameters
+    )
     key: str | None = None  # a child key the change is about (required, properties)
     member: tuple[Any, ...] = ()  # (the enum member or type added or removed,)
     extra: bool = False  # about keys no property names (additionalProperties, patternProperties)
@@ -548,12 +631,16 @@ class _Pending:
         return ("equivalent" if self.equivalent else "annotation") if self.annotation else None
 
 
-def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, new_root: Any) -> None:
+def _walk(
+    old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, new_root: Any
+) -> None:
     """Append every changed place between two schemas at ``parts``."""
     if _dump(old) == _dump(new):
         return
     if not (isinstance(old, dict) and isinstance(new, dict)):
-        out.append(_about(_Pending(parts, (), f"{_show(old)} -> {_show(new)}", undo=_setter(parts, old))))
+        out.append(
+            _about(_Pending(parts, (), f"{_show(old)} -> {_show(new)}", undo=_setter(parts, old)))
+        )
         return
     for keyword in list(old) + [k for k in new if k not in old]:
         here = parts + (keyword,)
@@ -562,30 +649,67 @@ def _walk(old: Any, new: Any, parts: Parts, out: list[_Pending], old_root: Any, 
         if had and has and _dump(before) == _dump(after):
             continue
         if keyword in _ANNOTATION_KEYWORDS or keyword.startswith("x-"):
-            out.append(_Pending(here, parts, _keyword_text(keyword, before, after, had, has), annotation=True))
+            out.append(
+                _Pending(
+                    here, parts, _keyword_text(keyword, before, after, had, has), annotation=True
+                )
+            )
         elif keyword in SCHEMA_MAPS:
-            _walk_map(keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root)
+            _walk_map(
+                keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root
+            )
         elif keyword in ONE_SCHEMA and had and has:
             _walk(before, after, here, out, old_root, new_root)
         elif keyword in _REORDERABLE and had and has and _reordered(before, after):
             text = f"order of {keyword} entries changed (no validation effect)"
             out.append(_Pending(here, parts, text, annotation=True, equivalent=True))
-        elif keyword in SCHEMA_LISTS and had and has and isinstance(before, list) and isinstance(after, list):
+        elif (
+            keyword in SCHEMA_LISTS
+            and had
+            and has
+            and isinstance(before, list)
+            and isinstance(after, list)
+        ):
             for i in range(max(len(before), len(after))):
                 if i < len(before) and i < len(after):
                     _walk(before[i], after[i], here + (i,), out, old_root, new_root)
                 elif i < len(after):
-                    out.append(_about(_Pending(here + (i,), (), f"entry {i} added: {_show(after[i])}", undo=_popper(here, i))))
+                    out.append(
+                        _about(
+                            _Pending(
+                                here + (i,),
+                                (),
+                                f"entry {i} added: {_show(after[i])}",
+                                undo=_popper(here, i),
+                            )
+                        )
+                    )
                 else:
                     out.append(
-                        _about(_Pending(here + (i,), (), f"entry {i} removed: {_show(before[i])}", undo=_appender(here, before[i])))
+                        _about(
+                            _Pending(
+                                here + (i,),
+                                (),
+                                f"entry {i} removed: {_show(before[i])}",
+                                undo=_appender(here, before[i]),
+                            )
+                        )
                     )
-        elif keyword == "enum" and had and has and isinstance(before, list) and isinstance(after, list) and _overlap(before, after):
+        elif (
+            keyword == "enum"
+            and had
+            and has
+            and isinstance(before, list)
+            and isinstance(after, list)
+            and _overlap(before, after)
+        ):
             _members(here, parts, before, after, "value", out)
         elif keyword == "type" and had and has and _overlap(_as_list(before), _as_list(after)):
             _members(here, parts, _as_list(before), _as_list(after), "type", out, as_list=True)
         elif keyword == "required":
-            _required(here, parts, _as_list(before) if had else [], _as_list(after) if has else [], out)
+            _required(
+                here, parts, _as_list(before) if had else [], _as_list(after) if has else [], out
+            )
         else:
             text = _keyword_text(keyword, before, after, had, has)
             pending = _about(_Pending(here, (), text, undo=_setter(here, before, had)))
@@ -623,15 +747,44 @@ def _about(pending: _Pending) -> _Pending:
     pending.node = parts[:-1]
     keyword = parts[-1] if parts else None
     pending.extra = keyword in ("additionalProperties", "propertyNames", "patternProperties")
-    pending.items = keyword in ("items", "contains", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains", "prefixItems")
+    pending.items = keyword in (
+        "items",
+        "contains",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minContains",
+        "maxContains",
+        "prefixItems",
+    )
     return pending
 
 
-def _walk_map(keyword: str, before: Any, after: Any, parts: Parts, out: list[_Pending], old_root: Any, new_root: Any) -> None:
+def _walk_map(
+    keyword: str,
+    before: Any,
+    after: Any,
+    parts: Parts,
+    out: list[_Pending],
+    old_root: Any,
+    new_root: Any,
+) -> None:
     if not (isinstance(before, dict) and isinstance(after, dict)):
-        out.append(_Pending(parts + (keyword,), parts, _keyword_text(keyword, before, after, True, True), undo=_setter(parts + (keyword,), before)))
+        out.append(
+            _Pending(
+                parts + (keyword,),
+                parts,
+                _keyword_text(keyword, before, after, True, True),
+                undo=_setter(parts + (keyword,), before),
+            )
+        )
         return
-    what = {"properties": "property", "$defs": "definition", "patternProperties": "pattern", "dependentSchemas": "schema for key"}[keyword]
+    what = {
+        "properties": "property",
+        "$defs": "definition",
+        "patternProperties": "pattern",
+        "dependentSchemas": "schema for key",
+    }[keyword]
     for key in list(before) + [k for k in after if k not in before]:
         here = parts + (keyword, key)
         if key in before and key in after:
@@ -639,7 +792,11 @@ def _walk_map(keyword: str, before: Any, after: Any, parts: Parts, out: list[_Pe
             continue
         added = key in after
         text = f"{what} {_show(key)} " + (f"added: {_show(after[key])}" if added else "removed")
-        undo = _key_remover(parts + (keyword,), key) if added else _key_adder(parts + (keyword,), key, before[key])
+        undo = (
+            _key_remover(parts + (keyword,), key)
+            if added
+            else _key_adder(parts + (keyword,), key, before[key])
+        )
         pending = _about(_Pending(here, (), text, undo=undo))
         if keyword == "$defs" and not (_referenced(old_root, key) or _referenced(new_root, key)):
             pending.annotation = True
@@ -667,24 +824,74 @@ def _overlap(before: list, after: list) -> bool:
     return any(json_equal(a, b) and type(a) is type(b) for a in before for b in after)
 
 
-def _members(here: Parts, parts: Parts, before: list, after: list, what: str, out: list[_Pending], *, as_list: bool = False) -> None:
+def _members(
+    here: Parts,
+    parts: Parts,
+    before: list,
+    after: list,
+    what: str,
+    out: list[_Pending],
+    *,
+    as_list: bool = False,
+) -> None:
     for member in after:
         if not any(json_equal(member, m) and type(member) is type(m) for m in before):
-            out.append(_Pending(here, parts, f"{what} {_show(member)} added", undo=_member_remover(here, member, as_list), member=(member,)))
+            out.append(
+                _Pending(
+                    here,
+                    parts,
+                    f"{what} {_show(member)} added",
+                    undo=_member_remover(here, member, as_list),
+                    member=(member,),
+                )
+            )
     for member in before:
         if not any(json_equal(member, m) and type(member) is type(m) for m in after):
-            out.append(_Pending(here, parts, f"{what} {_show(member)} removed", undo=_member_adder(here, member, as_list), member=(member,)))
-    if [_dump(m) for m in before] != [_dump(m) for m in after] and sorted(map(_dump, before)) == sorted(map(_dump, after)):
-        out.append(_Pending(here, parts, f"order of {'enum members' if what == 'value' else 'types'} changed (no validation effect)", annotation=True))
+            out.append(
+                _Pending(
+                    here,
+                    parts,
+                    f"{what} {_show(member)} removed",
+                    undo=_member_adder(here, member, as_list),
+                    member=(member,),
+                )
+            )
+    if [_dump(m) for m in before] != [_dump(m) for m in after] and sorted(
+        map(_dump, before)
+    ) == sorted(map(_dump, after)):
+        out.append(
+            _Pending(
+                here,
+                parts,
+                f"order of {'enum members' if what == 'value' else 'types'} changed (no validation effect)",
+                annotation=True,
+            )
+        )
 
 
 def _required(here: Parts, parts: Parts, before: list, after: list, out: list[_Pending]) -> None:
     for key in after:
         if key not in before:
-            out.append(_Pending(here, parts, f"{_show(key)} now required", undo=_member_remover(here, key, False), key=key))
+            out.append(
+                _Pending(
+                    here,
+                    parts,
+                    f"{_show(key)} now required",
+                    undo=_member_remover(here, key, False),
+                    key=key,
+                )
+            )
     for key in before:
         if key not in after:
-            out.append(_Pending(here, parts, f"{_show(key)} no longer required", undo=_member_adder(here, key, False), key=key))
+            out.append(
+                _Pending(
+                    here,
+                    parts,
+                    f"{_show(key)} no longer required",
+                    undo=_member_adder(here, key, False),
+                    key=key,
+                )
+            )
 
 
 def _referenced(root: Any, name: str) -> bool:
@@ -772,7 +979,9 @@ _EXTRA = ("extra",)  # a key no property names
 class _Search:
     """Finds, checks and attributes witnesses for the changes of one tool."""
 
-    def __init__(self, old: _Built, new: _Built, report: Report, steps: int = budget.DEFAULT_STEPS) -> None:
+    def __init__(
+        self, old: _Built, new: _Built, report: Report, steps: int = budget.DEFAULT_STEPS
+    ) -> None:
         self.old, self.new, self.report = old, new, report
         self.verdicts: dict[str, tuple[Any, Any] | None] = {}
         self.reference_cache: dict[str, tuple[set, set]] = {}
@@ -782,10 +991,8 @@ class _Search:
                 if example.has_args:
                     corpus.append(example.args)
                 elif example.json is not None:
-                    try:
+                    with contextlib.suppress(ValueError):
                         corpus.append(json.loads(example.json))
-                    except ValueError:
-                        pass
             corpus.extend(c.data for c in built.derived)
         self.corpus = _unique(c for c in corpus if isinstance(c, dict))
         both = [c for c in self.corpus if self.verdict(c) == ("accept", "accept")]
@@ -810,7 +1017,10 @@ class _Search:
         key = _dump(arguments)
         if key not in self.verdicts:
             try:
-                self.verdicts[key] = (self.old.module.validate(arguments), self.new.module.validate(arguments))
+                self.verdicts[key] = (
+                    self.old.module.validate(arguments),
+                    self.new.module.validate(arguments),
+                )
             except Exception:  # noqa: BLE001 - validate() never raises; be safe anyway
                 self.verdicts[key] = None
         pair = self.verdicts[key]
@@ -855,7 +1065,13 @@ class _Search:
             assert item.undo is not None
             item.undo(undone)
         except Exception:  # noqa: BLE001 - the change cannot be isolated: claim nothing
-            return Change(tool, pointer, item.text, "undetermined", reason="the change cannot be undone on its own")
+            return Change(
+                tool,
+                pointer,
+                item.text,
+                "undetermined",
+                reason="the change cannot be undone on its own",
+            )
         clean: dict[str, Any] = {}  # direction -> arguments this change alone explains
         loose: dict[str, Any] = {}  # direction -> arguments it only contributes to
         budget = _MAX_REFERENCE_CHECKS
@@ -883,7 +1099,9 @@ class _Search:
         for direction in ("breaking", "widening"):
             if direction in clean or direction in loose:
                 is_clean = direction in clean
-                arguments = self.minimize(clean[direction] if is_clean else loose[direction], undone, direction, is_clean)
+                arguments = self.minimize(
+                    clean[direction] if is_clean else loose[direction], undone, direction, is_clean
+                )
                 best[direction] = self.as_witness(arguments, undone, direction)
         return self.attribute(tool, item, undone, best)
 
@@ -899,8 +1117,14 @@ class _Search:
         decision = self.decide(item, undone)
         polarity = _polarity(self.new.parameters, item.node)
         ruled_out = decision.ruled_out(polarity)
-        if polarity is None and False in (decision.narrows, decision.widens) and not decision.reason:
-            decision = replace(decision, reason=REASON_PLACE)  # the node's direction is known, the callers' is not
+        if (
+            polarity is None
+            and False in (decision.narrows, decision.widens)
+            and not decision.reason
+        ):
+            decision = replace(
+                decision, reason=REASON_PLACE
+            )  # the node's direction is known, the callers' is not
         witnesses = tuple(best[d] for d in ("breaking", "widening") if d in best)
         contradicted = [d for d in best if d in ruled_out]
         if contradicted:  # a checked witness beats the search: say so, claim what the witness shows
@@ -914,7 +1138,9 @@ class _Search:
         if best:
             direction = next(iter(best))
             other = "widening" if direction == "breaking" else "breaking"
-            reason = None if other in ruled_out else f"whether it is also {other}: {self.why(decision)}"
+            reason = (
+                None if other in ruled_out else f"whether it is also {other}: {self.why(decision)}"
+            )
             return Change(tool, pointer, item.text, direction, witnesses, reason)
         if ruled_out == {"breaking", "widening"}:
             return Change(tool, pointer, item.text, "equivalent")
@@ -940,7 +1166,11 @@ class _Search:
         ``type``, ``enum`` and ``required`` (sets); anything else is left open with its reason."""
         combinator = any(part in _COMBINATORS for part in item.parts if isinstance(part, str))
         open_reason = REASON_COMBINATOR if combinator else REASON_SAMPLED
-        if len(item.parts) >= 2 and item.parts[-2] in ("allOf", "anyOf") and item.node == item.parts[:-2]:
+        if (
+            len(item.parts) >= 2
+            and item.parts[-2] in ("allOf", "anyOf")
+            and item.node == item.parts[:-2]
+        ):
             return self.decide_entry(item, undone)
         if item.parts[:-1] != item.node or not item.parts:
             return _Decision(None, None, open_reason)  # a whole subschema or list entry
@@ -953,7 +1183,9 @@ class _Search:
         if keyword == "format":
             return _keyword_added_or_removed(keyword, before, after, REASON_FORMAT)
         decided = _decide_structurally(keyword, before, after)
-        if keyword in _BOUND_FAMILY and not (decided and decided.narrows is False and decided.widens is False):
+        if keyword in _BOUND_FAMILY and not (
+            decided and decided.narrows is False and decided.widens is False
+        ):
             # Bounds rewritten together (minimum: 1 -> exclusiveMinimum: 0 on an integer): each
             # change undone alone differs, but the old node and the new one admit the same values.
             whole = self.decide_bounds_together(item.node, keyword)
@@ -964,12 +1196,20 @@ class _Search:
     def decide_entry(self, item: _Pending, undone: Any) -> _Decision:
         """An ``allOf`` entry added only refuses more, an ``anyOf`` entry added only accepts more
         (and the reverse for one removed); what the entry itself admits is sampled, not decided."""
-        before, after = _maybe(undone, item.parts[:-1]), _maybe(self.new.parameters, item.parts[:-1])
-        if not (isinstance(before, list) and isinstance(after, list)) or abs(len(after) - len(before)) != 1:
+        before, after = (
+            _maybe(undone, item.parts[:-1]),
+            _maybe(self.new.parameters, item.parts[:-1]),
+        )
+        if (
+            not (isinstance(before, list) and isinstance(after, list))
+            or abs(len(after) - len(before)) != 1
+        ):
             return _Decision(None, None, REASON_COMBINATOR)
         added = len(after) > len(before)
         if (item.parts[-2] == "allOf") == added:
-            return _Decision(None, False, REASON_COMBINATOR)  # allOf entry added, anyOf entry removed
+            return _Decision(
+                None, False, REASON_COMBINATOR
+            )  # allOf entry added, anyOf entry removed
         return _Decision(False, None, REASON_COMBINATOR)
 
     def decide_bounds_together(self, node: Parts, keyword: str) -> _Decision | None:
@@ -980,11 +1220,19 @@ class _Search:
             return None
         family = _BOUND_FAMILY[keyword]
         keys = set(old_node) | set(new_node)
-        differing = {k for k in keys if k not in old_node or k not in new_node or _dump(old_node[k]) != _dump(new_node[k])}
+        differing = {
+            k
+            for k in keys
+            if k not in old_node or k not in new_node or _dump(old_node[k]) != _dump(new_node[k])
+        }
         if not differing <= family | _ANNOTATION_KEYWORDS:
             return None
         decided = _decide_structurally(keyword, old_node, new_node)
-        return decided if decided is not None and decided.narrows is False and decided.widens is False else None
+        return (
+            decided
+            if decided is not None and decided.narrows is False and decided.widens is False
+            else None
+        )
 
     def decide_pattern(self, before: dict[str, Any], after: dict[str, Any]) -> _Decision:
         """The regex difference both ways (strings of one pattern the other does not match),
@@ -1009,7 +1257,9 @@ class _Search:
                 continue
             try:
                 search = regex.strings(
-                    [mine if isinstance(mine, str) else ""],  # no pattern: every string ("" matches anywhere)
+                    [
+                        mine if isinstance(mine, str) else ""
+                    ],  # no pattern: every string ("" matches anywhere)
                     excluded=[theirs],
                     min_length=low,
                     max_length=high,
@@ -1034,7 +1284,9 @@ class _Search:
         """Drop keys and array items from a witness while it stays one (and stays clean)."""
         current = arguments
         for _ in range(200):
-            for trial in itertools.chain(_reductions(current), _simplified(current, self.bases[:1])):
+            for trial in itertools.chain(
+                _reductions(current), _simplified(current, self.bases[:1])
+            ):
                 if self.verdict(trial) != self.verdict(current):
                     continue
                 found = self.witness(trial, undone, direction)
@@ -1096,12 +1348,16 @@ class _Search:
         old_node = _maybe(self.old.parameters, item.node)
         new_node = _maybe(self.new.parameters, item.node)
         nodes = [old_node, new_node]
-        places = set(_instance_paths(self.old.parameters, item.node)) | set(_instance_paths(self.new.parameters, item.node))
+        places = set(_instance_paths(self.old.parameters, item.node)) | set(
+            _instance_paths(self.new.parameters, item.node)
+        )
 
         def children(keyword: str, default: Any = True) -> list[Any]:
             return [n.get(keyword, default) if isinstance(n, dict) else default for n in nodes]
 
-        item_schemas = children("items") + [c for c in children("contains", None) if isinstance(c, dict)]
+        item_schemas = children("items") + [
+            c for c in children("contains", None) if isinstance(c, dict)
+        ]
         between = self.between(old_node, new_node, item)
         for place in sorted(places, key=len):
             if place:
@@ -1111,7 +1367,9 @@ class _Search:
                 yield from (value for value in between if isinstance(value, dict))
             if item.key is not None:
                 subs = [_maybe(n, ("properties", item.key)) for n in nodes]
-                values = _values([s for s in subs if s is not None], self.known(place + (item.key,), subs))
+                values = _values(
+                    [s for s in subs if s is not None], self.known(place + (item.key,), subs)
+                )
                 for base in self.bases:
                     yield from _with(base, place + (item.key,), values, delete=True)
             if item.extra:
@@ -1128,9 +1386,16 @@ class _Search:
                 known = self.known(place, nodes)
                 items_known = self.known(place + (_ITEM,), children("items"))
                 if item.items and items_known:  # more distinct items, for arrays at a count bound
-                    more = [m for v in items_known[:2] if isinstance(v, str) for m in _near_misses(v)]
-                    items_known = sorted(_unique(items_known + more), key=lambda v: not self.passes(children("items"), v))
-                values = members + _values([n for n in nodes if n is not None], known, item=item, items=items_known)
+                    more = [
+                        m for v in items_known[:2] if isinstance(v, str) for m in _near_misses(v)
+                    ]
+                    items_known = sorted(
+                        _unique(items_known + more),
+                        key=lambda v: not self.passes(children("items"), v),
+                    )
+                values = members + _values(
+                    [n for n in nodes if n is not None], known, item=item, items=items_known
+                )
                 for base in self.bases:
                     yield from _with(base, place, values)
             else:  # the arguments object itself: drop keys, add keys
@@ -1143,18 +1408,28 @@ class _Search:
         """Values (from the witness engine) the old node accepts and the new one refuses, and the
         reverse: a changed pattern gets strings of each language outside the other."""
         found: list[Any] = []
-        if item.parts[-1:] == ("pattern",) and isinstance(old_node, dict) and isinstance(new_node, dict):
+        if (
+            item.parts[-1:] == ("pattern",)
+            and isinstance(old_node, dict)
+            and isinstance(new_node, dict)
+        ):
             old_pattern, new_pattern = old_node.get("pattern"), new_node.get("pattern")
             for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
                 if isinstance(mine, str):
                     search = sources.pattern_strings(
-                        [mine], excluded=[theirs] if isinstance(theirs, str) else [], count=3, steps=self.budget.grant()
+                        [mine],
+                        excluded=[theirs] if isinstance(theirs, str) else [],
+                        count=3,
+                        steps=self.budget.grant(),
                     )
                     self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
                     if not search.complete:
                         self.budget.searches_cut = True
                     found.extend(search.found)
-        for engine, mine, theirs in ((self.old_engine, old_node, new_node), (self.new_engine, new_node, old_node)):
+        for engine, mine, theirs in (
+            (self.old_engine, old_node, new_node),
+            (self.new_engine, new_node, old_node),
+        ):
             if mine is None or mine is False:
                 continue
             schemas = [mine] if theirs is None else [mine, {"not": theirs}]
@@ -1179,7 +1454,7 @@ class _Search:
                 try:
                     if not reference.errors_of(schema, value, "", root=root):
                         return True
-                except Exception:  # noqa: BLE001, S112 - a $ref into the other side: try the next root
+                except Exception:  # noqa: BLE001 - a $ref into the other side: try the next root
                     continue
         return False
 
@@ -1197,7 +1472,9 @@ _COUNT_BOUNDS = (
 )
 #: Each bound keyword's family: the keywords that together make one range.
 _BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in _NUMBER_BOUNDS}
-_BOUND_FAMILY.update({k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)})
+_BOUND_FAMILY.update(
+    {k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)}
+)
 _JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
 
 
@@ -1241,13 +1518,24 @@ def _polarity(root: Any, node: Parts) -> int | None:
     for ref in _refs(root):
         if not ref.startswith("#"):
             return None
-        target = tuple(p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/")[1:]) if ref != "#" else ()
+        target = (
+            tuple(p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/")[1:])
+            if ref != "#"
+            else ()
+        )
         if tuple(str(p) for p in node[: len(target)]) == target:
             return None
     sign, i = 1, 0
     while i < len(node):
         step = node[i]
-        if step in ("properties", "patternProperties", "dependentSchemas", "allOf", "anyOf", "prefixItems"):
+        if step in (
+            "properties",
+            "patternProperties",
+            "dependentSchemas",
+            "allOf",
+            "anyOf",
+            "prefixItems",
+        ):
             i += 2
         elif step in ("then", "else", "items", "additionalProperties", "propertyNames", "contains"):
             if step == "contains" and "maxContains" in (_maybe(root, node[:i]) or {}):
@@ -1291,7 +1579,9 @@ def _may_be(node: dict[str, Any], kind: str) -> bool:
     return types is None or kind in types
 
 
-def _keyword_added_or_removed(keyword: str, before: dict[str, Any], after: dict[str, Any], reason: str) -> _Decision:
+def _keyword_added_or_removed(
+    keyword: str, before: dict[str, Any], after: dict[str, Any], reason: str
+) -> _Decision:
     """An assertion keyword that only refuses: adding it cannot widen, removing it cannot narrow."""
     if keyword not in before and keyword in after:
         return _Decision(None, False, reason)
@@ -1300,7 +1590,9 @@ def _keyword_added_or_removed(keyword: str, before: dict[str, Any], after: dict[
     return _Decision(None, None, reason)
 
 
-def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, Any]) -> _Decision | None:
+def _decide_structurally(
+    keyword: Any, before: dict[str, Any], after: dict[str, Any]
+) -> _Decision | None:
     """Bounds by intervals, ``type``/``enum``/``required`` by set inclusion; None: no exact procedure."""
     if keyword in _NUMBER_BOUNDS:
         if not _may_be(before, "integer"):
@@ -1314,7 +1606,10 @@ def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, 
         if keyword in (low_key, high_key):
             if not _may_be(before, kind):
                 return _Decision(False, False)
-            old_count, new_count = _count_range(before, low_key, high_key), _count_range(after, low_key, high_key)
+            old_count, new_count = (
+                _count_range(before, low_key, high_key),
+                _count_range(after, low_key, high_key),
+            )
             if old_count is None or new_count is None:
                 return None
             return _Decision(not _within(old_count, new_count), not _within(new_count, old_count))
@@ -1336,7 +1631,15 @@ def _decide_structurally(keyword: Any, before: dict[str, Any], after: dict[str, 
         old_keys = set(map(str, _as_list(before.get("required", []))))
         new_keys = set(map(str, _as_list(after.get("required", []))))
         return _Decision(not new_keys <= old_keys, not old_keys <= new_keys)
-    if keyword in ("const", "multipleOf", "uniqueItems", "dependentRequired", "not", "additionalProperties", "items"):
+    if keyword in (
+        "const",
+        "multipleOf",
+        "uniqueItems",
+        "dependentRequired",
+        "not",
+        "additionalProperties",
+        "items",
+    ):
         reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
         return _keyword_added_or_removed(keyword, before, after, reason)
     return None
@@ -1369,7 +1672,12 @@ def _number_range(node: dict[str, Any], integers: bool) -> _Range | None:
         return (low, low_open, high, high_open)
     first = None if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
     last = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
-    return (None if first is None else Fraction(first), False, None if last is None else Fraction(last), False)
+    return (
+        None if first is None else Fraction(first),
+        False,
+        None if last is None else Fraction(last),
+        False,
+    )
 
 
 def _count_range(node: dict[str, Any], low_key: str, high_key: str) -> _Range | None:
@@ -1381,7 +1689,11 @@ def _count_range(node: dict[str, Any], low_key: str, high_key: str) -> _Range | 
 
 def _empty(span: _Range) -> bool:
     low, low_open, high, high_open = span
-    return low is not None and high is not None and (low > high or (low == high and (low_open or high_open)))
+    return (
+        low is not None
+        and high is not None
+        and (low > high or (low == high and (low_open or high_open)))
+    )
 
 
 def _within(inner: _Range, outer: _Range) -> bool:
@@ -1390,7 +1702,9 @@ def _within(inner: _Range, outer: _Range) -> bool:
         return True
     low, low_open, high, high_open = inner
     o_low, o_low_open, o_high, o_high_open = outer
-    low_ok = o_low is None or (low is not None and (low > o_low or (low == o_low and (low_open or not o_low_open))))
+    low_ok = o_low is None or (
+        low is not None and (low > o_low or (low == o_low and (low_open or not o_low_open)))
+    )
     high_ok = o_high is None or (
         high is not None and (high < o_high or (high == o_high and (high_open or not o_high_open)))
     )
@@ -1415,7 +1729,7 @@ def _instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Plac
         if step == "properties" and following is not None:
             places = [p + (following,) for p in places]
             i += 2
-        elif step == "dependentSchemas" or step in SCHEMA_LISTS and step != "prefixItems":
+        elif step == "dependentSchemas" or (step in SCHEMA_LISTS and step != "prefixItems"):
             i += 2
         elif step == "prefixItems" and following is not None:
             places = [p + (following,) for p in places]
@@ -1432,7 +1746,12 @@ def _instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Plac
             if depth > 3:
                 return []
             refs = _ref_sites(root, "#/$defs/" + pointers.escape(following))
-            places = [p + q for p in places for site in refs for q in _instance_paths(root, site, depth + 1)]
+            places = [
+                p + q
+                for p in places
+                for site in refs
+                for q in _instance_paths(root, site, depth + 1)
+            ]
             i += 2
         else:  # patternProperties, propertyNames, ...: only the corpus can tell
             return []
@@ -1579,7 +1898,13 @@ def _grown(base: dict, old_node: Any, new_node: Any) -> Iterator[Any]:
         yield {**base, **{f"extra_{i}": 1 for i in range(count)}}
 
 
-def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | None = None, items: Sequence[Any] = ()) -> list[Any]:
+def _values(
+    schemas: Sequence[Any],
+    known: Sequence[Any],
+    *,
+    item: _Pending | None = None,
+    items: Sequence[Any] = (),
+) -> list[Any]:
     """Values worth trying where these schemas apply: known ones, then ones at every bound of every side.
 
     ``known`` (and ``items``, known array items) are best given good values first: strings
@@ -1611,9 +1936,15 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
     if any("pattern" in s or "format" in s for s in dicts):  # near misses of known strings
         for text in strings[:6]:
             found.extend(_near_misses(text))
-        for schema in dicts:  # strings each side's pattern matches, alone and spliced into known ones
+        for (
+            schema
+        ) in dicts:  # strings each side's pattern matches, alone and spliced into known ones
             if isinstance(schema.get("pattern"), str):
-                samples = list(sources.pattern_strings([schema["pattern"]], count=6, steps=budget.SEARCH_STEPS).found)
+                samples = list(
+                    sources.pattern_strings(
+                        [schema["pattern"]], count=6, steps=budget.SEARCH_STEPS
+                    ).found
+                )
                 found.extend(samples)
                 found.extend(_splices(strings[:4], samples[:6]))
     for schema in dicts:  # numbers at and around each bound
@@ -1626,7 +1957,11 @@ def _values(schemas: Sequence[Any], known: Sequence[Any], *, item: _Pending | No
         if step:
             found.extend(_number(v) for v in (step, 2 * step, step / 2, 1.5 * step))
             found.extend(_number(v + step / 2) for v in numbers[:3])
-    item_pool = _unique(list(items) + [i for a in arrays for i in a] + [s for d in dicts for s in _values([d.get("items", True)], [])[:6]])
+    item_pool = _unique(
+        list(items)
+        + [i for a in arrays for i in a]
+        + [s for d in dicts for s in _values([d.get("items", True)], [])[:6]]
+    )
     for array in arrays[:3]:  # one item more, one fewer
         found.extend([array + [copy.deepcopy(array[-1])], array[:-1]] if array else [])
         found.extend(array + [p] for p in item_pool[:3] if all(_dump(p) != _dump(a) for a in array))
@@ -1684,7 +2019,11 @@ def _stretch(text: str, length: int) -> str:
 
 
 def _number(value: float) -> float:
-    return int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 2**53 else value
+    return (
+        int(value)
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53
+        else value
+    )
 
 
 def _is_count(value: Any) -> bool:
@@ -1787,9 +2126,15 @@ class _Long(str):
 def _encode(value: Any) -> str:
     if isinstance(value, _Long):
         head = json.dumps(str(value)[:12], ensure_ascii=False)[:-1]
-        return f"{head}...\" ({len(value)} chars)"
+        return f'{head}..." ({len(value)} chars)'
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_encode(v)}" for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{json.dumps(k, ensure_ascii=False)}: {_encode(v)}" for k, v in value.items()
+            )
+            + "}"
+        )
     if isinstance(value, list):
         return "[" + ", ".join(_encode(v) for v in value) + "]"
     return json.dumps(value, ensure_ascii=False)
@@ -1808,7 +2153,10 @@ _BEFORE_NOW = {
 
 def _why(witness: Witness) -> str:
     """How a witness reads: which side accepts it, and the refusing side's errors."""
-    said = _BEFORE_NOW.get((witness.old_status, witness.new_status), f"{witness.old_status} before, {witness.new_status} now")
+    said = _BEFORE_NOW.get(
+        (witness.old_status, witness.new_status),
+        f"{witness.old_status} before, {witness.new_status} now",
+    )
     errors = witness.new_errors if witness.direction == "breaking" else witness.old_errors
     cause = [e for e in witness.cause if e in errors] or list(errors)
     if cause:
@@ -1831,7 +2179,11 @@ def _effect_words(change: Change) -> str:
 def summary(report: Report) -> str:
     """One line: the counts of changes by effect, and of tools."""
     counts = report.counts()
-    parts = [f"{counts['breaking']} breaking", f"{counts['widening']} widening", f"{counts['both']} both"]
+    parts = [
+        f"{counts['breaking']} breaking",
+        f"{counts['widening']} widening",
+        f"{counts['both']} both",
+    ]
     parts += [f"{counts['equivalent']} equivalent", f"{counts['annotation']} annotation"]
     parts.append(f"{counts['undetermined']} not determined")
     tools = f"{_plural(len(report.changed), 'tool')} changed, {len(report.added)} added, {len(report.removed)} removed"
@@ -1861,7 +2213,12 @@ def format_text(report: Report) -> str:
 
 def format_markdown(report: Report) -> str:
     """A pull-request comment: a summary line, then a heading and a table per tool."""
-    out = ["## toolshape diff", "", f"**{summary(report)}**" if report.changes or report.errors else "No contract changes.", ""]
+    out = [
+        "## toolshape diff",
+        "",
+        f"**{summary(report)}**" if report.changes or report.errors else "No contract changes.",
+        "",
+    ]
     if report.errors:
         out += ["### Contract errors", ""]
         out += [f"- {_code(e)}" for e in report.errors]
@@ -1870,13 +2227,25 @@ def format_markdown(report: Report) -> str:
     for change in report.changes:
         tools.setdefault(change.tool, []).append(change)
     for tool, changes in tools.items():
-        state = "added" if tool in report.added else "removed" if tool in report.removed else "changed"
-        out += [f"### {_code(tool)} ({state})", "", "| where | change | effect | witness |", "|---|---|---|---|"]
+        state = (
+            "added" if tool in report.added else "removed" if tool in report.removed else "changed"
+        )
+        out += [
+            f"### {_code(tool)} ({state})",
+            "",
+            "| where | change | effect | witness |",
+            "|---|---|---|---|",
+        ]
         for change in changes:
             effect = _effect_words(change)
             if change.effect in ("breaking", "widening", "both"):
                 effect = f"**{effect}**"
-            witness = "<br>".join(f"{_code(_shown(w.arguments))} {_cell(_why(w))}" for w in change.witnesses) or ""
+            witness = (
+                "<br>".join(
+                    f"{_code(_shown(w.arguments))} {_cell(_why(w))}" for w in change.witnesses
+                )
+                or ""
+            )
             out.append(f"| {_code(change.where)} | {_cell(change.change)} | {effect} | {witness} |")
         out.append("")
     if report.notes:
@@ -1892,7 +2261,14 @@ def format_markdown(report: Report) -> str:
 
 def _cell(text: str) -> str:
     """Plain text for a table cell: pipes escaped, no line breaks."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace("*", "\\*").replace("_", "\\_")
+    return (
+        text.replace("\\", "\\\\")
+        .replace("|", "\\|")
+        .replace("\n", " ")
+        .replace("<", "&lt;")
+        .replace("*", "\\*")
+        .replace("_", "\\_")
+    )
 
 
 def _code(text: str) -> str:
@@ -1972,8 +2348,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="PATH",
         help="OLD NEW (contract files or folders); with --base: the contracts folder or file (default: contracts)",
     )
-    parser.add_argument("--base", metavar="REV", help="read the old side from git at REV (e.g. origin/main) instead of OLD")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="text (default), markdown (a pull-request comment) or json")
+    parser.add_argument(
+        "--base",
+        metavar="REV",
+        help="read the old side from git at REV (e.g. origin/main) instead of OLD",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text (default), markdown (a pull-request comment) or json",
+    )
     parser.add_argument(
         "--fail-on",
         choices=FAIL_ON,
@@ -1981,11 +2366,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="exit 1 when a change has this effect (breaking and widening include 'not determined'; "
         "any: every change but an equivalent one)",
     )
-    parser.add_argument("--templates", type=Path, default=None, help="a folder of templates overriding the built-in ones by file name")
+    parser.add_argument(
+        "--templates",
+        type=Path,
+        default=None,
+        help="a folder of templates overriding the built-in ones by file name",
+    )
     return parser
 
 
-def sides(args: argparse.Namespace, *, cwd: str | os.PathLike[str] | None = None) -> tuple[dict[str, bytes], dict[str, bytes]]:
+def sides(
+    args: argparse.Namespace, *, cwd: str | os.PathLike[str] | None = None
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """Read (old, new) as the parsed arguments say; raise UsageError for a bad combination."""
     here = Path(cwd) if cwd is not None else Path.cwd()
     if args.base is not None:
@@ -1998,7 +2390,10 @@ def sides(args: argparse.Namespace, *, cwd: str | os.PathLike[str] | None = None
     if len(args.paths) != 2:
         raise UsageError("give OLD and NEW (files or folders), or --base REV [CONTRACTS]")
     old, new = (read_folder(here / p if not Path(p).is_absolute() else p) for p in args.paths)
-    return ({_relative_display(k, here): v for k, v in old.items()}, {_relative_display(k, here): v for k, v in new.items()})
+    return (
+        {_relative_display(k, here): v for k, v in old.items()},
+        {_relative_display(k, here): v for k, v in new.items()},
+    )
 
 
 def _relative_display(display: str, here: Path) -> str:
@@ -2008,7 +2403,13 @@ def _relative_display(display: str, here: Path) -> str:
         return display
 
 
-def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd: str | os.PathLike[str] | None = None) -> int:
+def run(
+    args: argparse.Namespace,
+    *,
+    stdout: Any = None,
+    stderr: Any = None,
+    cwd: str | os.PathLike[str] | None = None,
+) -> int:
     """Run ``toolshape diff`` for parsed arguments; return the exit status (0, 1 or 2)."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -2031,7 +2432,11 @@ def run(args: argparse.Namespace, *, stdout: Any = None, stderr: Any = None, cwd
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m toolshape.review.diff ...``: the same as ``toolshape diff ...``."""
-    parser = add_arguments(argparse.ArgumentParser(prog="toolshape diff", description="what a contract change does to callers"))
+    parser = add_arguments(
+        argparse.ArgumentParser(
+            prog="toolshape diff", description="what a contract change does to callers"
+        )
+    )
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

@@ -12,7 +12,16 @@ from typing import Any
 from .pointers import SchemaPath
 
 #: Keywords whose value is one schema.
-ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames", "items", "additionalProperties")
+ONE_SCHEMA = (
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "items",
+    "additionalProperties",
+)
 #: Keywords whose value is a list of schemas.
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 #: Keywords whose value maps names (or patterns) to schemas.

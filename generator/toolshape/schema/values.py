@@ -57,7 +57,7 @@ def json_equal(a: object, b: object) -> bool:
     if is_number(a) and is_number(b):
         return a == b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=False))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b

@@ -252,7 +252,11 @@ _LENGTHS: dict[str, tuple[int, int | None]] = {
 def _near_misses(format: str, value: str) -> list[str]:
     """The telling mistakes for one valid value of ``format``, most telling first (same length)."""
     if format in ("date", "date-time"):
-        return [value[:5] + "13" + value[7:], value[:8] + "32" + value[10:], value[:4] + "/" + value[5:]]
+        return [
+            value[:5] + "13" + value[7:],
+            value[:8] + "32" + value[10:],
+            value[:4] + "/" + value[5:],
+        ]
     if format == "time":
         return ["24" + value[2:], value[:3] + "60" + value[5:]]
     if format == "duration":
@@ -277,7 +281,9 @@ def _near_misses(format: str, value: str) -> list[str]:
 # -- the public functions -----------------------------------------------------------
 
 
-def valid(format: str, min_length: int = 0, max_length: int | None = None, count: int = 1) -> list[str]:
+def valid(
+    format: str, min_length: int = 0, max_length: int | None = None, count: int = 1
+) -> list[str]:
     """Up to ``count`` distinct strings that ``format`` accepts, each within the length bounds.
 
     Fewer (or none) when the bounds leave fewer: a ``uuid`` is always 36 characters, so
@@ -293,7 +299,9 @@ def valid(format: str, min_length: int = 0, max_length: int | None = None, count
     return found
 
 
-def invalid(format: str, min_length: int = 0, max_length: int | None = None, count: int = 1) -> list[str]:
+def invalid(
+    format: str, min_length: int = 0, max_length: int | None = None, count: int = 1
+) -> list[str]:
     """Up to ``count`` distinct strings that ``format`` refuses and the length bounds accept.
 
     Each fails only for its format (its length is within the bounds), and is a near miss:
@@ -314,7 +322,11 @@ def _schema(format: str, min_length: int, max_length: int | None) -> dict[str, o
     """The schema every returned value is confirmed against by the reference evaluator."""
     if format not in _BUILDERS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
-    schema: dict[str, object] = {"type": "string", "format": format, "minLength": max(min_length, 0)}
+    schema: dict[str, object] = {
+        "type": "string",
+        "format": format,
+        "minLength": max(min_length, 0),
+    }
     if max_length is not None:
         schema["maxLength"] = max_length
     return schema
@@ -341,7 +353,11 @@ def _valid_candidates(format: str, min_length: int, max_length: int | None) -> I
     yield natural
     shortest, longest = _LENGTHS[format]
     low = max(min_length, shortest)
-    high = longest if max_length is None else (max_length if longest is None else min(max_length, longest))
+    high = (
+        longest
+        if max_length is None
+        else (max_length if longest is None else min(max_length, longest))
+    )
     if high is not None and low > high:
         return
     build = _BUILDERS[format]
@@ -369,7 +385,11 @@ def _invalid_candidates(format: str, min_length: int, max_length: int | None) ->
             yield from (longer[:i] + longer[i + 1 :] for i in range(len(longer) - 1, -1, -1))
         shorter = build(length - 1, 0) if length > 0 else None
         if shorter is not None:
-            yield from (shorter[:i] + swap + shorter[i:] for i in range(len(shorter), -1, -1) for swap in _SWAPS)
+            yield from (
+                shorter[:i] + swap + shorter[i:]
+                for i in range(len(shorter), -1, -1)
+                for swap in _SWAPS
+            )
         yield _repeat(natural, length)  # a value cut short or repeated: no valid value is near
 
 

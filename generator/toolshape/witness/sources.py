@@ -91,7 +91,9 @@ def pattern_near_misses(
     if regex is None or not hasattr(regex, "near_misses") or steps <= 0:
         return Found((), steps > 0)
     try:
-        search = regex.near_misses(pattern, min_length=min_length, max_length=max_length, count=count, steps=steps)
+        search = regex.near_misses(
+            pattern, min_length=min_length, max_length=max_length, count=count, steps=steps
+        )
     except regex.PatternError:
         return Found((), True)
     return Found(tuple(search.found), bool(search.complete))

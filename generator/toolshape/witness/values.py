@@ -26,9 +26,9 @@ from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from typing import Any
 
-from ..schema.values import is_integer, is_number, json_equal
-from ..schema.pointers import ref_path, resolve
 from ..contract.reference import errors_of
+from ..schema.pointers import ref_path, resolve
+from ..schema.values import is_integer, is_number, json_equal
 from . import sources
 from .budget import SEARCH_COST, Budget
 
@@ -64,7 +64,12 @@ class Engine:
         return self.conjunction([schema], count, extra=extra)
 
     def conjunction(
-        self, schemas: Sequence[Schema], count: int = 1, *, extra: Sequence[Any] = (), depth: int = 0
+        self,
+        schemas: Sequence[Schema],
+        count: int = 1,
+        *,
+        extra: Sequence[Any] = (),
+        depth: int = 0,
     ) -> list[Any]:
         """Up to ``count`` distinct values every one of ``schemas`` accepts."""
         key = (tuple(id(s) for s in schemas), count, depth)
@@ -114,7 +119,9 @@ class Engine:
         if not isinstance(name, str):
             return []
         low, high = _length_bounds([schema])
-        return [s for s in sources.format_invalid(name, low, high) if self._only(schema, s, "format")][:count]
+        return [
+            s for s in sources.format_invalid(name, low, high) if self._only(schema, s, "format")
+        ][:count]
 
     def _only(self, schema: Obj, value: Any, code: str) -> bool:
         if not self.budget.spend():
@@ -141,7 +148,9 @@ class Engine:
                 return
             yield from self._typed(flat, negated, depth)
 
-    def _alternatives(self, schemas: list[Schema], depth: int) -> Iterator[tuple[list[Obj], list[Any]]]:
+    def _alternatives(
+        self, schemas: list[Schema], depth: int
+    ) -> Iterator[tuple[list[Obj], list[Any]]]:
         """Each way to satisfy the applicators: (plain schemas that all hold, schemas that must not)."""
         flat: list[Obj] = []
         negated: list[Any] = []
@@ -172,7 +181,10 @@ class Engine:
                 negated.append(schema["not"])
             if "if" in schema:
                 choices.append(
-                    [([schema["if"], schema.get("then", True)], []), ([schema.get("else", True)], [schema["if"]])]
+                    [
+                        ([schema["if"], schema.get("then", True)], []),
+                        ([schema.get("else", True)], [schema["if"]]),
+                    ]
                 )
         if not choices:
             yield flat, negated
@@ -182,7 +194,10 @@ class Engine:
             avoided = [s for option in picked for s in option[1]]
             own = {id(s) for s in flat}
             for inner, inner_negated in self._alternatives(more, depth):
-                yield flat + [s for s in inner if id(s) not in own], negated + avoided + inner_negated
+                yield (
+                    flat + [s for s in inner if id(s) not in own],
+                    negated + avoided + inner_negated,
+                )
 
     def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
         """Candidates from the keywords of one alternative (no applicators left)."""
@@ -217,7 +232,11 @@ class Engine:
             return
         patterns = sorted({s["pattern"] for s in flat if isinstance(s.get("pattern"), str)})
         excluded = sorted(
-            {n["pattern"] for n in negated if _only_keys(n, {"pattern", "type"}) and isinstance(n.get("pattern"), str)}
+            {
+                n["pattern"]
+                for n in negated
+                if _only_keys(n, {"pattern", "type"}) and isinstance(n.get("pattern"), str)
+            }
         )
         formats = sorted({s["format"] for s in flat if isinstance(s.get("format"), str)})
         for name in formats:
@@ -227,7 +246,12 @@ class Engine:
                 yield from sources.format_invalid(n["format"], low, high)
         if patterns or excluded:
             search = sources.pattern_strings(
-                patterns, excluded=excluded, min_length=low, max_length=high, count=6, steps=self.budget.grant()
+                patterns,
+                excluded=excluded,
+                min_length=low,
+                max_length=high,
+                count=6,
+                steps=self.budget.grant(),
             )
             self._settle(search)
             yield from search.found
@@ -287,7 +311,9 @@ class Engine:
             elif limited:
                 wanted += [{"not": s["contains"]} for s in contains]
             pool = self.conjunction(wanted, len(result) + 1 if unique else 1, depth=depth + 1)
-            pick = next((p for p in pool if not unique or not any(json_equal(p, r) for r in result)), None)
+            pick = next(
+                (p for p in pool if not unique or not any(json_equal(p, r) for r in result)), None
+            )
             if pick is None:
                 return None
             result.append(pick)
@@ -319,10 +345,13 @@ class Engine:
         everything = _closure(keys + [k for k in properties if k not in keys], dependents)
         if high is not None:
             everything = (
-                _closure(keys, dependents) + [k for k in everything if k not in keys][: max(high - len(keys), 0)]
+                _closure(keys, dependents)
+                + [k for k in everything if k not in keys][: max(high - len(keys), 0)]
             )
         if everything != keys:
-            rich = self._object(flat, everything, properties, low, depth, optional=set(everything) - set(keys))
+            rich = self._object(
+                flat, everything, properties, low, depth, optional=set(everything) - set(keys)
+            )
             if rich is not None:
                 yield rich
         for key in properties:  # one optional key at a time: for a dependentSchemas or an if on it
@@ -331,10 +360,14 @@ class Engine:
                 if one is not None:
                     yield one
         for schema in negated:  # a schema that must not hold (a failed if, another oneOf branch)
-            for key, sub in schema.get("properties", {}).items() if isinstance(schema, dict) else ():
+            for key, sub in (
+                schema.get("properties", {}).items() if isinstance(schema, dict) else ()
+            ):
                 if key in keys or key in properties:
                     wanted = keys if key in keys else _closure(keys + [key], dependents)
-                    other = self._object(flat, wanted, properties, low, depth, avoid={key: [{"not": sub}]})
+                    other = self._object(
+                        flat, wanted, properties, low, depth, avoid={key: [{"not": sub}]}
+                    )
                     if other is not None:
                         yield other
 
@@ -374,12 +407,21 @@ class Engine:
         if extra and depth <= MAX_DEPTH:
             deps = [sub for s in extra for k, sub in s["dependentSchemas"].items() if k in result]
             if not self.confirms(deps, result):
-                merged = self.conjunction([*flat, *deps], 1, extra=[], depth=depth + 1) if depth < MAX_DEPTH else []
+                merged = (
+                    self.conjunction([*flat, *deps], 1, extra=[], depth=depth + 1)
+                    if depth < MAX_DEPTH
+                    else []
+                )
                 return merged[0] if merged and isinstance(merged[0], dict) else result
         return result
 
     def _member(
-        self, flat: list[Obj], key: str, properties: dict[str, list[Schema]], depth: int, more: Sequence[Schema] = ()
+        self,
+        flat: list[Obj],
+        key: str,
+        properties: dict[str, list[Schema]],
+        depth: int,
+        more: Sequence[Schema] = (),
     ) -> Any:
         """A value for ``key``: its properties, the patternProperties it matches, or else
         additionalProperties, of every schema of the alternative."""
@@ -390,7 +432,11 @@ class Engine:
                 if self.confirms([{"pattern": pattern}], key):
                     wanted.append(sub)
                     matched = True
-            if key not in schema.get("properties", {}) and not matched and "additionalProperties" in schema:
+            if (
+                key not in schema.get("properties", {})
+                and not matched
+                and "additionalProperties" in schema
+            ):
                 wanted.append(schema["additionalProperties"])
         found = self.conjunction(wanted or [True], 1, depth=depth + 1)
         return found[0] if found else _NONE
@@ -403,14 +449,18 @@ class Engine:
             for pattern in schema.get("patternProperties", {}):
                 found += [
                     s
-                    for s in self.conjunction([{"type": "string", "pattern": pattern}, *rules], 2, depth=depth + 1)
+                    for s in self.conjunction(
+                        [{"type": "string", "pattern": pattern}, *rules], 2, depth=depth + 1
+                    )
                     if isinstance(s, str)
                 ]
         names = [f"key_{i}" for i in range(count)] + list("abcdefgh")
         found += [n for n in names if not rules or self.confirms(rules, n)]
         if len(found) < count and rules:
             found += [
-                s for s in self.conjunction([{"type": "string"}, *rules], count, depth=depth + 1) if isinstance(s, str)
+                s
+                for s in self.conjunction([{"type": "string"}, *rules], count, depth=depth + 1)
+                if isinstance(s, str)
             ]
         return list(dict.fromkeys(found))
 
@@ -444,7 +494,9 @@ def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
     for schema in negated:
         if _only_keys(schema, {"type"}):
             kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            allowed = [k for k in allowed if k not in kinds and not (k == "integer" and "number" in kinds)]
+            allowed = [
+                k for k in allowed if k not in kinds and not (k == "integer" and "number" in kinds)
+            ]
     if "integer" in allowed and "number" in allowed:
         allowed.remove("integer")  # the numbers tried include integers: try them only once
     hinted = [k for k in _hinted(flat) if k in allowed]
@@ -455,14 +507,26 @@ def _hinted(flat: list[Obj]) -> list[str]:
     hints: list[str] = []
     for schema in flat:
         if any(
-            k in schema for k in ("properties", "required", "patternProperties", "minProperties", "dependentRequired")
+            k in schema
+            for k in (
+                "properties",
+                "required",
+                "patternProperties",
+                "minProperties",
+                "dependentRequired",
+            )
         ):
             hints.append("object")
-        if any(k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")):
+        if any(
+            k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")
+        ):
             hints.append("array")
         if any(k in schema for k in ("pattern", "minLength", "maxLength", "format")):
             hints.append("string")
-        if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
+        if any(
+            k in schema
+            for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+        ):
             hints.append("integer")
             hints.append("number")
     return list(dict.fromkeys(hints))
@@ -530,7 +594,9 @@ def _numbers(flat: list[Obj], kind: str, negated: Sequence[Any] = ()) -> Iterato
         anchors.append((low[0] + high[0]) / 2)
     for schema in negated:
         for keyword in (
-            ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum") if isinstance(schema, dict) else ()
+            ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+            if isinstance(schema, dict)
+            else ()
         ):
             if is_number(schema.get(keyword)):
                 bound = _fraction(schema[keyword])
@@ -541,7 +607,10 @@ def _numbers(flat: list[Obj], kind: str, negated: Sequence[Any] = ()) -> Iterato
 
 
 def _snapped(
-    anchor: Fraction, step: Fraction | None, low: tuple[Fraction, bool] | None, high: tuple[Fraction, bool] | None
+    anchor: Fraction,
+    step: Fraction | None,
+    low: tuple[Fraction, bool] | None,
+    high: tuple[Fraction, bool] | None,
 ) -> list[Fraction]:
     """The anchor, moved onto the grid and inside the bounds when it can be."""
     values = [anchor]
@@ -552,7 +621,9 @@ def _snapped(
         if low is not None and (value < low[0] or (low[1] and value == low[0])):
             value = low[0] if step is None else (math.floor(low[0] / step) + 1) * step
             if step is None and low[1]:
-                value = low[0] + (Fraction(1, 2) if high is None else min(Fraction(1, 2), (high[0] - low[0]) / 2))
+                value = low[0] + (
+                    Fraction(1, 2) if high is None else min(Fraction(1, 2), (high[0] - low[0]) / 2)
+                )
         if high is not None and (value > high[0] or (high[1] and value == high[0])):
             continue
         out.append(value)
