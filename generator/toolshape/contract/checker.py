@@ -306,7 +306,7 @@ class _Checker:
         if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
             self.error(path + ("uniqueItems",), "'uniqueItems' must be true or false")
 
-    def subschemas(self, schema: dict, path: SchemaPath, depth: int) -> None:
+    def subschemas(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Recurse into every keyword that holds schemas (properties are done with `required`)."""
         for keyword in ONE_SCHEMA:
             if keyword in schema and keyword != "additionalProperties":
@@ -340,7 +340,7 @@ class _Checker:
                         )
                     self.schema(sub, path + (keyword, key), depth + 1)
 
-    def applicator_rules(self, schema: dict, path: SchemaPath) -> None:
+    def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """$ref, format, the if/then/else and contains families, dependentRequired."""
         if "$ref" in schema:
             self.reference(schema["$ref"], path + ("$ref",))
@@ -411,7 +411,9 @@ class _Checker:
         if not isinstance(target, (dict, bool)):
             self.error(path, f"'$ref' {ref} points at something that is not a schema")
 
-    def applicability(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
+    def applicability(
+        self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
+    ) -> None:
         """A keyword for a kind of value that 'type' rules out would silently never be checked."""
         if types is None:
             return
@@ -436,7 +438,7 @@ class _Checker:
                 at_key=True,
             )
 
-    def dead_ends(self, schema: dict, path: SchemaPath) -> None:
+    def dead_ends(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """Counts that a 'false' schema makes impossible to reach."""
         min_items = schema.get("minItems")
         prefix = schema.get("prefixItems")
@@ -520,7 +522,7 @@ class _Checker:
                 for key, sub in schema[keyword].items():
                     self.dead_values(sub, path + (keyword, key), root)
 
-    def type_keyword(self, schema: dict, path: SchemaPath) -> tuple[str, ...] | None:
+    def type_keyword(self, schema: dict[str, Any], path: SchemaPath) -> tuple[str, ...] | None:
         if "type" not in schema:
             return None
         raw = schema["type"]
@@ -554,7 +556,7 @@ class _Checker:
                 good.append(name)
         return tuple(good) if len(good) == len(names) else None
 
-    def extensions(self, schema: dict, path: SchemaPath) -> None:
+    def extensions(self, schema: dict[str, Any], path: SchemaPath) -> None:
         if "x-sensitive" in schema:
             if not isinstance(schema["x-sensitive"], bool):
                 self.error(path + ("x-sensitive",), "'x-sensitive' must be true or false")
@@ -568,7 +570,9 @@ class _Checker:
             elif schema["x-sensitive"]:
                 self.sensitive.append(path[1:])
 
-    def values(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
+    def values(
+        self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
+    ) -> None:
         if "enum" in schema:
             enum = schema["enum"]
             if not isinstance(enum, list) or not enum:
@@ -609,7 +613,7 @@ class _Checker:
                     path + ("const",), "'const' is not one of the 'enum' values: nothing could pass"
                 )
 
-    def counts(self, schema: dict, path: SchemaPath) -> None:
+    def counts(self, schema: dict[str, Any], path: SchemaPath) -> None:
         for keyword in COUNT_KEYWORDS:
             if keyword in schema:
                 value = schema[keyword]
@@ -633,7 +637,9 @@ class _Checker:
                     f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass",
                 )
 
-    def bounds(self, schema: dict, path: SchemaPath, types: tuple[str, ...] | None) -> None:
+    def bounds(
+        self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
+    ) -> None:
         for keyword in (*BOUND_KEYWORDS, "multipleOf"):
             if keyword in schema:
                 value = schema[keyword]
@@ -679,7 +685,12 @@ class _Checker:
             self.multiples_between(path, types, low, high, step)
 
     def multiples_between(
-        self, path: SchemaPath, types: tuple[str, ...] | None, low: list, high: list, step: float
+        self,
+        path: SchemaPath,
+        types: tuple[str, ...] | None,
+        low: list[tuple[str, float]],
+        high: list[tuple[str, float]],
+        step: float,
     ) -> None:
         """Report bounds that leave no multiple of ``multipleOf`` (of an integer one, for integers) between them."""
         unit = _fraction(step)
@@ -706,7 +717,7 @@ class _Checker:
                 f"{shown} leave no {kind} of 'multipleOf' ({step}) that could pass",
             )
 
-    def pattern(self, schema: dict, path: SchemaPath) -> None:
+    def pattern(self, schema: dict[str, Any], path: SchemaPath) -> None:
         if "pattern" not in schema:
             return
         pattern = schema["pattern"]
@@ -739,7 +750,7 @@ class _Checker:
         if problem is not None:
             self.error(path, problem, at_key=at_key)
 
-    def annotations(self, schema: dict, path: SchemaPath, depth: int) -> None:
+    def annotations(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Annotations have no effect on validation, but a malformed one is still a typo to report."""
         for keyword in (
             "title",
@@ -772,7 +783,7 @@ class _Checker:
             # An annotation, but a schema all the same: checked like one, never applied.
             self.schema(schema["contentSchema"], path + ("contentSchema",), depth + 1)
 
-    def object_keywords(self, schema: dict, path: SchemaPath, depth: int) -> None:
+    def object_keywords(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         properties = schema.get("properties", {})
         if not isinstance(properties, dict):
             self.error(path + ("properties",), "'properties' must be a mapping from key to schema")
@@ -884,7 +895,7 @@ class _Checker:
         return found
 
     def expected_errors(
-        self, entry: dict, path: SchemaPath, status: str
+        self, entry: dict[str, Any], path: SchemaPath, status: str
     ) -> frozenset[tuple[str, str]] | None:
         if "errors" not in entry:
             return None
@@ -1052,7 +1063,7 @@ def _length_bound(value: object) -> int | None:
     return int(value) if value >= 0 and float(value).is_integer() else None
 
 
-def _key_length(schema: dict) -> int | None:
+def _key_length(schema: dict[str, Any]) -> int | None:
     """The longest key a patternProperties pattern can see: propertyNames' maxLength, else unbounded
     (the argument text itself may be large)."""
     names = schema.get("propertyNames")

@@ -150,7 +150,7 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
     _applicators(schema, value, path, errors)
 
 
-def _applicators(schema: dict, value: Any, path: str, errors: Errors) -> None:
+def _applicators(schema: dict[str, Any], value: Any, path: str, errors: Errors) -> None:
     if "$ref" in schema:
         _value(_resolve(schema["$ref"]), value, path, errors)
     for sub in schema.get("allOf", []):
@@ -188,7 +188,7 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(translate_pattern(pattern))
 
 
-def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
+def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> None:
     if len(value) < schema.get("minLength", 0):
         errors.add((path, "minLength"))
     too_long = "maxLength" in schema and len(value) > schema["maxLength"]
@@ -204,7 +204,7 @@ def _string(schema: dict, value: str, path: str, errors: Errors) -> None:
         errors.add((path, "pattern"))
 
 
-def _number(schema: dict, value: float, path: str, errors: Errors) -> None:
+def _number(schema: dict[str, Any], value: float, path: str, errors: Errors) -> None:
     if "minimum" in schema and value < schema["minimum"]:
         errors.add((path, "minimum"))
     if "maximum" in schema and value > schema["maximum"]:
@@ -224,14 +224,15 @@ def _decimal(number: float) -> Fraction:
     return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
 
 
-def _array(schema: dict, value: list, path: str, errors: Errors) -> None:
+def _array(schema: dict[str, Any], value: list[Any], path: str, errors: Errors) -> None:
     if len(value) < schema.get("minItems", 0):
         errors.add((path, "minItems"))
     if "maxItems" in schema and len(value) > schema["maxItems"]:
         errors.add((path, "maxItems"))
-    if schema.get("uniqueItems") is True:
-        if any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]):
-            errors.add((path, "uniqueItems"))
+    if schema.get("uniqueItems") is True and any(
+        json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]
+    ):
+        errors.add((path, "uniqueItems"))
     prefix = schema.get("prefixItems", [])
     for i, (sub, item) in enumerate(zip(prefix, value, strict=False)):
         _value(sub, item, f"{path}/{i}", errors)
@@ -247,7 +248,7 @@ def _array(schema: dict, value: list, path: str, errors: Errors) -> None:
             errors.add((path, "maxContains"))
 
 
-def _object(schema: dict, value: dict, path: str, errors: Errors) -> None:
+def _object(schema: dict[str, Any], value: dict[str, Any], path: str, errors: Errors) -> None:
     properties = schema.get("properties", {})
     for key, sub in properties.items():
         if key in value:
@@ -399,7 +400,7 @@ def _uri(text: str) -> bool:
             )
         if "[" in authority or "]" in authority:
             return False
-        host, colon, port = authority.partition(":")
+        _host, colon, port = authority.partition(":")
         if colon and not re.fullmatch(r"[0-9]*", port):
             return False
     return "[" not in rest and "]" not in rest

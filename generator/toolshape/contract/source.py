@@ -231,12 +231,12 @@ class _ContractLoader(yaml.SafeLoader):
 
     def get_single_node(self) -> Node | None:
         """Compose the first document; report (and do not read) any second one."""
-        self.get_event()  # stream start
+        self.get_event()  # type: ignore[no-untyped-call]  # the stream start; unannotated in types-PyYAML
         root = None
         if not self.check_event(StreamEndEvent):
             root = self.compose_document()
         if not self.check_event(StreamEndEvent):
-            event = self.get_event()
+            event = self.get_event()  # type: ignore[no-untyped-call]  # unannotated in types-PyYAML
             self._report(
                 event.start_mark,
                 "contract file holds more than one YAML document ('---'); write exactly one",
@@ -247,7 +247,7 @@ class _ContractLoader(yaml.SafeLoader):
         """Compose one node, refusing anchors and aliases and bounding the depth."""
         if self.check_event(AliasEvent):
             return self._refuse_alias()
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]  # unannotated in types-PyYAML
         if event.anchor is not None:
             self._report(
                 event.start_mark,
@@ -259,12 +259,14 @@ class _ContractLoader(yaml.SafeLoader):
             message = f"contract nests mappings and lists more than {MAX_DEPTH} levels deep"
             raise ContractError([*self.problems, Problem(self.file, line, col, message)])
         self.descend_resolver(parent, index)
+        # types-PyYAML types the anchor argument as a dict; pyyaml takes the anchor's name or None.
+        node: Node
         if self.check_event(ScalarEvent):
-            node = self.compose_scalar_node(None)
+            node = self.compose_scalar_node(None)  # type: ignore[arg-type]
         elif self.check_event(SequenceStartEvent):
-            node = self.compose_sequence_node(None)
+            node = self.compose_sequence_node(None)  # type: ignore[arg-type]
         else:  # the parser allows nothing else here
-            node = self.compose_mapping_node(None)
+            node = self.compose_mapping_node(None)  # type: ignore[arg-type]
         self.ascend_resolver()
         self._depth -= 1
         if event.tag not in (None, "!"):  # "!" alone means "untagged" to pyyaml
@@ -273,7 +275,7 @@ class _ContractLoader(yaml.SafeLoader):
 
     def _refuse_alias(self) -> Node:
         """Report an alias and return a placeholder node in its place."""
-        event = self.get_event()
+        event = self.get_event()  # type: ignore[no-untyped-call]  # unannotated in types-PyYAML
         self._report(event.start_mark, "YAML anchors and aliases are not allowed in contracts")
         return _AliasPlaceholder(_NULL, "", event.start_mark, event.end_mark)
 
@@ -332,6 +334,7 @@ class _DataBuilder:
             return self._build_mapping(node, path)
         if isinstance(node, SequenceNode):
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
+        assert isinstance(node, ScalarNode)  # a composed node is a mapping, a list or a scalar
         return self._build_scalar(node)
 
     def _build_mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
@@ -352,15 +355,16 @@ class _DataBuilder:
                 self.build(value_node, (*path, _UNSTORED))
                 continue
             first_lines[key] = line
-            self.key_positions[(*path, key)] = (line, col)
-            result[key] = self.build(value_node, (*path, key))
+            key_path = (*path, key)
+            self.key_positions[key_path] = (line, col)
+            result[key] = self.build(value_node, key_path)
         return result
 
     def _key(self, node: Node) -> str | None:
         """The string a key node stands for, or None (after reporting) if it is not one."""
         if isinstance(node, _AliasPlaceholder):
             return None  # already reported
-        if isinstance(node, MappingNode | SequenceNode):
+        if not isinstance(node, ScalarNode):  # a mapping or a list
             kind = "a mapping" if isinstance(node, MappingNode) else "a list"
             self._report(node, f"mapping keys must be strings, not {kind}")
             return None

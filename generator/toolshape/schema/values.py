@@ -9,9 +9,10 @@ just for these (the reference evaluator once imported the contract check, which 
 from __future__ import annotations
 
 import math
+from typing import TypeGuard
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """JSON's idea of a number: bool is not one, NaN and infinities are not either."""
     if isinstance(value, bool):
         return False
@@ -20,7 +21,7 @@ def is_number(value: object) -> bool:
     return isinstance(value, float) and math.isfinite(value)
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int | float]:
     """JSON Schema's integer: 1.0 counts."""
     if isinstance(value, bool):
         return False
