@@ -366,7 +366,9 @@ class _Deriver:
             for item in value[:1]:
                 self._complete(item, schema["items"], schema_path + ("items",), refs)
 
-    def _complete_keys(self, value: dict, schema: dict, schema_path: SchemaPath) -> None:
+    def _complete_keys(
+        self, value: dict[str, Any], schema: dict[str, Any], schema_path: SchemaPath
+    ) -> None:
         """Add every missing optional key at once, checking the whole instance once (linear in the
         number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
         before = self.root_good or self.still_good()
@@ -479,7 +481,7 @@ class _Deriver:
 
     def walk_branch(
         self,
-        schema: dict,
+        schema: dict[str, Any],
         branch: Any,
         path: SchemaPath,
         outer: SchemaPath,
@@ -523,7 +525,9 @@ class _Deriver:
             self.root, self.guard = saved, saved_guard
             self.branch_depth -= 1
 
-    def closest(self, current: dict, value: dict, schemas: list[Any]) -> dict:
+    def closest(
+        self, current: dict[str, Any], value: dict[str, Any], schemas: list[Any]
+    ) -> dict[str, Any]:
         """``value`` with as many of ``current``'s other keys as keep it matching ``schemas``: all
         at once when they can, else one by one (up to a few hundred keys)."""
         result = dict(value)
@@ -536,7 +540,7 @@ class _Deriver:
         return result
 
     def applicator_cases(
-        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str
+        self, schema: dict[str, Any], path: SchemaPath, schema_path: SchemaPath, label: str
     ) -> None:
         """Values that break one applicator and keep the rest of the schema: matching the
         ``not``, two ``oneOf`` branches or none, no ``anyOf`` branch, one ``allOf`` branch
@@ -589,7 +593,12 @@ class _Deriver:
                 self.add(f"{label}: {name}", self.put(path, _in_order_of(current, value)))
 
     def value_cases(
-        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: Any
+        self,
+        schema: dict[str, Any],
+        path: SchemaPath,
+        schema_path: SchemaPath,
+        label: str,
+        value: Any,
     ) -> None:
         declared = _declared(schema)
         if declared is not None:
@@ -611,7 +620,7 @@ class _Deriver:
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
     def bound_variants(
-        self, schema: dict, schema_path: SchemaPath, value: Any
+        self, schema: dict[str, Any], schema_path: SchemaPath, value: Any
     ) -> Iterator[tuple[str, Any]]:
         if isinstance(value, str):
             fill = value[-1:] or "a"
@@ -685,7 +694,9 @@ class _Deriver:
                 yield f"enum member {json.dumps(member)}", member
             yield "not an enum member", "not-a-member"
 
-    def good_variant(self, schema: dict, name: str, length: int) -> Iterator[tuple[str, Any]]:
+    def good_variant(
+        self, schema: dict[str, Any], name: str, length: int
+    ) -> Iterator[tuple[str, Any]]:
         """An accepted string of exactly ``length`` characters, when the engine finds one."""
         for found in self.satisfying(
             [schema, {"type": "string", "minLength": length, "maxLength": length}]
@@ -693,7 +704,12 @@ class _Deriver:
             yield name, found
 
     def object_cases(
-        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: dict
+        self,
+        schema: dict[str, Any],
+        path: SchemaPath,
+        schema_path: SchemaPath,
+        label: str,
+        value: dict[str, Any],
     ) -> None:
         properties = schema.get("properties", {})
         required = schema.get("required", [])
@@ -703,7 +719,7 @@ class _Deriver:
             if key in required and key in value:
                 self.add(f"{key_label}: missing", self.removed(path + (key,)))
             if key in value:
-                if _declared(sub) is not None and "null" not in _declared(sub):
+                if (declared := _declared(sub)) is not None and "null" not in declared:
                     self.add(f"{key_label}: null", self.replaced(path + (key,), None))
                 self.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
         additional = schema.get("additionalProperties", True)
@@ -763,7 +779,12 @@ class _Deriver:
             )
 
     def array_cases(
-        self, schema: dict, path: SchemaPath, schema_path: SchemaPath, label: str, value: list
+        self,
+        schema: dict[str, Any],
+        path: SchemaPath,
+        schema_path: SchemaPath,
+        label: str,
+        value: list[Any],
     ) -> None:
         item_schema = schema.get("items", True)
         need = max(_count(schema, "maxItems", 0) + 1, _count(schema, "minItems", 0), 2)
@@ -876,7 +897,7 @@ def changes(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any]]:
     return [] if identical(base, data) else [(pointer, data)]
 
 
-def _same_order(base: dict, data: dict) -> bool:
+def _same_order(base: dict[str, Any], data: dict[str, Any]) -> bool:
     """Whether key-by-key changes rebuild ``data`` in its own key order: the keys it shares
     with ``base`` in base's order, then its new keys (apply() appends those)."""
     keys = list(data)
@@ -928,7 +949,7 @@ def identical(a: Any, b: Any, ordered: bool = False) -> bool:
     return bool(a == b)
 
 
-def _without(schema: dict, *keywords: str) -> dict:
+def _without(schema: dict[str, Any], *keywords: str) -> dict[str, Any]:
     """The schema without some keywords (the rest of it, that a broken applicator keeps)."""
     return {k: v for k, v in schema.items() if k not in keywords}
 
@@ -946,7 +967,7 @@ def _shallow(container: Any) -> Any:
     return dict(container) if isinstance(container, dict) else list(container)
 
 
-def _count(schema: dict, keyword: str, default: Any = 0) -> Any:
+def _count(schema: dict[str, Any], keyword: str, default: Any = 0) -> Any:
     """A count keyword (minLength, maxItems, ...) as an int: 2.0 is allowed and means 2."""
     return int(schema[keyword]) if keyword in schema else default
 
@@ -1033,9 +1054,10 @@ def _declared(schema: Any) -> tuple[str, ...] | None:
     return tuple(raw) if isinstance(raw, list) else (raw,)
 
 
-def _unit(schema: dict) -> float:
+def _unit(schema: dict[str, Any]) -> float:
     if "multipleOf" in schema:
-        return schema["multipleOf"]
+        step: float = schema["multipleOf"]  # a number above 0: the contract check saw to it
+        return step
     return 1 if _declared(schema) == ("integer",) else 0.5
 
 

@@ -32,6 +32,7 @@ Why laying out the pieces one by one gives what black gives for the whole file:
 from __future__ import annotations
 
 import ast
+import itertools
 
 from . import layout
 
@@ -110,9 +111,7 @@ def split(source: str) -> Pieces | None:
             after_imports.add(len(cuts))
             cuts.append(before.end_lineno)  # type: ignore[arg-type]
     cuts.append(len(lines))
-    return Pieces(
-        ["".join(lines[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)], after_imports
-    )
+    return Pieces(["".join(lines[a:b]) for a, b in itertools.pairwise(cuts)], after_imports)
 
 
 class Pieces(list[str]):

@@ -344,6 +344,7 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         value = statement.value
     else:
         return None
+    assert value is not None  # an annotation without a value was returned above
     layout = _Layout(body.encode())
     target = body[: len(body.encode()[: value.col_offset].decode())]  # "name: annotation = "
     if not target.endswith(" = "):
@@ -650,7 +651,7 @@ def _parenthesized(layout: _Layout, node: ast.expr, whole: str) -> bool:
     start, end = (
         len(layout.source[: node.col_offset].decode()),
         len(layout.source[: node.end_col_offset].decode()),
-    )  # type: ignore[misc]
+    )
     before, after = whole[:start].rstrip(), whole[end:].lstrip()
     return (
         before.endswith("(")
@@ -666,7 +667,7 @@ class _Layout:
         self.source = source
 
     def text(self, node: ast.expr) -> str:
-        return self.source[node.col_offset : node.end_col_offset].decode()  # type: ignore[misc]
+        return self.source[node.col_offset : node.end_col_offset].decode()
 
     def expression(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
         """``prefix + node + suffix`` at ``indent``, inside brackets (black's delimiter split, then rhs)."""

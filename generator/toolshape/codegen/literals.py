@@ -70,12 +70,13 @@ for _name in (
     "removesuffix",
 ):
     setattr(Code, _name, _plain_result(_name))
-Code.__radd__ = lambda self, other: str(other) + str(self)  # type: ignore[method-assign, assignment]
+Code.__radd__ = lambda self, other: str(other) + str(self)  # type: ignore[method-assign, assignment, return-value]  # plain str, as above
 for _name in ("split", "rsplit", "partition", "rpartition", "splitlines"):
     setattr(
         Code,
         _name,
-        lambda self, *a, _m=getattr(str, _name), **k: [str(x) for x in _m(str(self), *a, **k)],
+        # The default binds this loop's method now (a closure would see the last _name).
+        lambda self, *a, _m=getattr(str, _name), **k: [str(x) for x in _m(str(self), *a, **k)],  # noqa: B008
     )
 for _name in ("striptags", "unescape"):
     setattr(Code, _name, lambda self, _m=_name: str(getattr(Markup(str(self)), _m)()))

@@ -495,7 +495,12 @@ class _ModelBuilder:
     # -- applicators: subschemas on the same value --------------------------
 
     def applicators(
-        self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+        self,
+        schema: dict[str, Any],
+        var: Code,
+        path: list[PathPart],
+        schema_path: SchemaPath,
+        label: str,
     ) -> list[Applicator]:
         found: list[Applicator] = []
 
@@ -608,7 +613,7 @@ class _ModelBuilder:
     def branch(
         self,
         kind: str,
-        schema: dict,
+        schema: dict[str, Any],
         var: Code,
         path: list[PathPart],
         schema_path: SchemaPath,
@@ -632,7 +637,7 @@ class _ModelBuilder:
     # -- keyword groups ------------------------------------------------------
 
     def value_checks(
-        self, schema: dict, kind: str, label: str, schema_path: SchemaPath
+        self, schema: dict[str, Any], kind: str, label: str, schema_path: SchemaPath
     ) -> list[Check]:
         """enum and const, with a fast comparison where the branch pins the type.
 
@@ -681,7 +686,9 @@ class _ModelBuilder:
                 )
         return checks
 
-    def string_checks(self, schema: dict, label: str, schema_path: SchemaPath) -> list[Check]:
+    def string_checks(
+        self, schema: dict[str, Any], label: str, schema_path: SchemaPath
+    ) -> list[Check]:
         checks = []
         if "minLength" in schema:
             n = int(schema["minLength"])
@@ -733,7 +740,7 @@ class _ModelBuilder:
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
-    def number_checks(self, schema: dict, label: str, kind: str) -> list[Check]:
+    def number_checks(self, schema: dict[str, Any], label: str, kind: str) -> list[Check]:
         checks = []
         wording: dict[str, tuple[CheckTest, str]] = {
             "minimum": ("below", "at least"),
@@ -771,7 +778,12 @@ class _ModelBuilder:
         return checks
 
     def array_checks(
-        self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+        self,
+        schema: dict[str, Any],
+        var: Code,
+        path: list[PathPart],
+        schema_path: SchemaPath,
+        label: str,
     ) -> ArrayChecks:
         checks = []
         if "minItems" in schema:
@@ -849,7 +861,12 @@ class _ModelBuilder:
         return ArrayChecks(index, item, checks, prefix, contains, start)
 
     def object_checks(
-        self, schema: dict, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+        self,
+        schema: dict[str, Any],
+        var: Code,
+        path: list[PathPart],
+        schema_path: SchemaPath,
+        label: str,
     ) -> ObjectChecks:
         properties_schema = schema.get("properties", {})
         required = list(schema.get("required", []))
@@ -1079,7 +1096,7 @@ class _Types:
             return "Any"
         return _union([self.of_kind(kind, schema, hint, schema_path) for kind in kinds])
 
-    def of_kind(self, kind: str, schema: dict, hint: str, schema_path: SchemaPath) -> str:
+    def of_kind(self, kind: str, schema: dict[str, Any], hint: str, schema_path: SchemaPath) -> str:
         simple = {
             "null": "None",
             "boolean": "bool",
@@ -1096,7 +1113,7 @@ class _Types:
             return f"dict[str, {self.of(additional, hint + ' value', schema_path + ('additionalProperties',))}]"
         return self.typed_dict(schema, hint, schema_path)
 
-    def typed_dict(self, schema: dict, hint: str, schema_path: SchemaPath) -> str:
+    def typed_dict(self, schema: dict[str, Any], hint: str, schema_path: SchemaPath) -> str:
         name = self.namer.type_name(hint)
         required = set(schema.get("required", []))
         fields = [
@@ -1542,7 +1559,7 @@ def redaction_masks(contract: Contract) -> dict[str, Any]:
 # -- small pure helpers ----------------------------------------------------------
 
 
-def _declared_types(schema: dict) -> tuple[str, ...] | None:
+def _declared_types(schema: dict[str, Any]) -> tuple[str, ...] | None:
     if "type" not in schema:
         return None
     raw = schema["type"]
@@ -1552,7 +1569,7 @@ def _declared_types(schema: dict) -> tuple[str, ...] | None:
     return types
 
 
-def _implied_kinds(schema: dict) -> list[str]:
+def _implied_kinds(schema: dict[str, Any]) -> list[str]:
     """Without `type`, each keyword applies to the values of its own type only."""
     return ["string", "number", "array", "object"]
 
