@@ -94,7 +94,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -666,10 +666,10 @@ class _Lowering:
             return {}
         return schema
 
-    def fold(self, schema: dict, path: SchemaPath) -> dict:
+    def fold(self, schema: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """One node in the platform's spelling, with its $ref and allOf merged in (not yet finished)."""
         node = dict(schema)
-        parts: list[tuple[dict, SchemaPath]] = []
+        parts: list[tuple[dict[str, Any], SchemaPath]] = []
         if "$ref" in node and self.inlines(node):
             ref = node.pop("$ref")
             target = pointers.typed(self.root, pointers.ref_path(ref))
@@ -710,7 +710,7 @@ class _Lowering:
             result = self.merge(result, part, where)
         return result
 
-    def inlines(self, node: dict) -> bool:
+    def inlines(self, node: dict[str, Any]) -> bool:
         """Whether this node's $ref is replaced by (a lowered copy of) its target."""
         if self.target == "gemini":
             return True
@@ -725,7 +725,7 @@ class _Lowering:
         # references into other places may not survive the lowering.
         return not (target == () or (len(target) == 2 and target[0] == "$defs"))
 
-    def keywords(self, node: dict, path: SchemaPath) -> dict:
+    def keywords(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """Every keyword of one node except $ref (when inlined) and allOf, lowered."""
         out: dict[str, Any] = {}
         target = self.target
@@ -846,7 +846,7 @@ class _Lowering:
                 self.dropped(path, keyword, "not translated for this platform")
         return out
 
-    def prefix_items(self, node: dict, path: SchemaPath) -> dict[str, Any]:
+    def prefix_items(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
 
         No target here has tuples; a bare array would be refused ('array schema missing
@@ -883,7 +883,9 @@ class _Lowering:
 
     # -- merging ($ref beside keywords, allOf) -------------------------------------
 
-    def merge(self, base: dict, extra: dict, where: SchemaPath) -> dict:
+    def merge(
+        self, base: dict[str, Any], extra: dict[str, Any], where: SchemaPath
+    ) -> dict[str, Any]:
         """One schema for base AND extra, or a loosening of it (noted): base wins on annotations."""
         out = dict(base)
         for key, value in extra.items():
@@ -945,7 +947,7 @@ class _Lowering:
 
     # -- finishing a node --------------------------------------------------------
 
-    def finish(self, node: dict, path: SchemaPath) -> dict:
+    def finish(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         if isinstance(node.get("anyOf"), list):
             branches: list[Any] = []
             for branch in node["anyOf"]:
@@ -961,7 +963,7 @@ class _Lowering:
             return self.finish_gemini(node, path)
         return self.finish_strict(node, path)
 
-    def finish_strict(self, node: dict, path: SchemaPath) -> dict:
+    def finish_strict(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         openai = self.target == "openai"
         if "type" not in node and "anyOf" not in node and "$ref" not in node:
             values = (
@@ -1049,7 +1051,7 @@ class _Lowering:
         node["required"] = required
         return node
 
-    def finish_gemini(self, node: dict, path: SchemaPath) -> dict:
+    def finish_gemini(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         node = dict(node)
         types = _type_list(node.pop("type", None))
         nullable = "null" in types
@@ -1142,7 +1144,7 @@ class _Lowering:
 
     # -- platform limits -----------------------------------------------------------
 
-    def openai_limits(self, lowered: dict) -> None:
+    def openai_limits(self, lowered: dict[str, Any]) -> None:
         properties = enum_values = chars = 0
         deepest: tuple[int, SchemaPath] = (0, ())
         for node, path, depth in _walk(lowered):
@@ -1188,7 +1190,7 @@ class _Lowering:
                 f"OpenAI strict mode allows at most {OPENAI_MAX_STRING_CHARS}",
             )
 
-    def anthropic_limits(self, lowered: dict) -> None:
+    def anthropic_limits(self, lowered: dict[str, Any]) -> None:
         optional = unions = 0
         for node, _path, _depth in _walk(lowered):
             properties = node.get("properties")
@@ -1281,7 +1283,9 @@ def _inferred_type(values: list[Any]) -> Any:
     return kinds[0] if len(kinds) == 1 else kinds
 
 
-def _walk(schema: Any, path: SchemaPath = (), depth: int = 0):
+def _walk(
+    schema: Any, path: SchemaPath = (), depth: int = 0
+) -> Iterator[tuple[dict[str, Any], SchemaPath, int]]:
     """Every dict schema under ``schema`` with its path and object-nesting depth (the root object is 1)."""
     if not isinstance(schema, dict):
         return
@@ -1332,7 +1336,7 @@ def _strip_extensions(schema: Any) -> Any:
     )
 
 
-def _map_schema(schema: Any, change: Callable[[dict], dict]) -> Any:
+def _map_schema(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
     """Apply ``change`` to every schema node (bottom-up), rebuilding the containers."""
     if not isinstance(schema, dict):
         return schema

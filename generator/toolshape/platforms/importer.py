@@ -45,6 +45,7 @@ import keyword
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -365,7 +366,7 @@ class _Importer:
         return []
 
     def entry(
-        self, kind: str, entry: dict, pointer: str, schema_key: str, warnings: list[str]
+        self, kind: str, entry: dict[str, Any], pointer: str, schema_key: str, warnings: list[str]
     ) -> _Tool:
         name = entry.get("name")
         description = entry.get("description")
@@ -447,8 +448,8 @@ class _Importer:
 
     def bare_identity(
         self,
-        parameters: dict,
-        original: dict,
+        parameters: dict[str, Any],
+        original: dict[str, Any],
         translator: _Translator,
         pointer: str,
         warnings: list[str],
@@ -492,7 +493,7 @@ class _Importer:
         self,
         text: str,
         relative: str,
-        data: dict,
+        data: dict[str, Any],
         tool: str | None,
         pointer: str,
         translator: _Translator,
@@ -546,7 +547,7 @@ _KIND_NAMES = {
 }
 
 
-def _looks_like_schema(data: dict) -> bool:
+def _looks_like_schema(data: dict[str, Any]) -> bool:
     return (
         any(k in data for k in ("$schema", "properties", "$ref", "definitions", "$defs"))
         or data.get("type") == "object"
@@ -557,9 +558,9 @@ def _join(base: str, pointer: str) -> str:
     return base + pointer
 
 
-def _path_at(document: source.Document, line: int, col: int) -> tuple | None:
+def _path_at(document: source.Document, line: int, col: int) -> source.PathKey | None:
     """The longest document path whose value (or key) starts at line:col."""
-    best: tuple | None = None
+    best: source.PathKey | None = None
     for positions in (document.value_positions, document.key_positions):
         for path, position in positions.items():
             if position == (line, col) and (best is None or len(path) > len(best)):
@@ -570,7 +571,7 @@ def _path_at(document: source.Document, line: int, col: int) -> tuple | None:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _lone_surrogates(value: Any, pointer: str):
+def _lone_surrogates(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
     """(pointer, text) of every string (key or value) under ``value`` holding a lone surrogate."""
     if isinstance(value, str):
         if _SURROGATE.search(value):
@@ -622,7 +623,7 @@ class _Translator:
     removes what cannot affect validation and toolshape's checker refuses as a likely typo.
     """
 
-    def __init__(self, schema: dict, draft: str | None = None) -> None:
+    def __init__(self, schema: dict[str, Any], draft: str | None = None) -> None:
         self.root = schema
         self.errors: list[tuple[str, str]] = []
         self.warnings: list[tuple[str, str]] = []
@@ -645,7 +646,7 @@ class _Translator:
 
     # -- which draft ----------------------------------------------------------------
 
-    def dialect(self, schema: dict, chosen: str | None) -> tuple[str, str]:
+    def dialect(self, schema: dict[str, Any], chosen: str | None) -> tuple[str, str]:
         """The draft the schema is written in: its $schema, else the caller's choice, else a guess."""
         declared = schema.get("$schema")
         if isinstance(declared, str):
@@ -745,6 +746,7 @@ class _Translator:
             )
         )
         if hoist:
+            assert isinstance(ref, str)  # hoist says so
             target = self.steps(ref)
             node = _follow(root, target)
             if (
@@ -774,7 +776,7 @@ class _Translator:
             self.rewrite_refs(result)
         return self.drop_no_effect(self.root_checks(result))
 
-    def root_checks(self, result: Any) -> dict[str, Any]:
+    def root_checks(self, result: object) -> dict[str, Any]:
         if not isinstance(result, dict):
             self.error((), "the arguments schema must be an object schema")
             return {}
@@ -1283,7 +1285,7 @@ def _rebase(path: SchemaPath, old: SchemaPath, new: SchemaPath) -> SchemaPath:
     return new + path[len(old) :] if path[: len(old)] == old else path
 
 
-def _def_name(target: SchemaPath, defs: dict) -> str:
+def _def_name(target: SchemaPath, defs: dict[str, Any]) -> str:
     """A fresh $defs name for a schema hoisted from ``target``: its path, readable."""
     if len(target) >= 2 and target[-2] in ("properties", "$defs", "dependentSchemas"):
         base = target[-1]  # a property's or definition's own name reads best
@@ -1354,23 +1356,23 @@ def _depth(value: Any) -> int:
     return 0
 
 
-def _represent_dict(dumper: yaml.SafeDumper, data: dict) -> yaml.MappingNode:
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.MappingNode:
     return dumper.represent_mapping(
         "tag:yaml.org,2002:map", data.items(), flow_style=_flow(data) and bool(data)
     )
 
 
-def _represent_list(dumper: yaml.SafeDumper, data: list) -> yaml.SequenceNode:
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.SequenceNode:
     return dumper.represent_sequence(
         "tag:yaml.org,2002:seq", data, flow_style=_flow(data) or not data
     )
 
 
-class _Block(dict):
+class _Block(dict[str, Any]):
     """A mapping always written in block style (the contract's top level, schemas with properties)."""
 
 
-def _represent_block(dumper: yaml.SafeDumper, data: dict) -> yaml.MappingNode:
+def _represent_block(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.MappingNode:
     return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=False)
 
 
@@ -1410,13 +1412,15 @@ def to_yaml(data: dict[str, Any], header: str | None = None) -> str:
     Strings YAML 1.1 or toolshape's reader would take for something else (yes, no, y,
     dates, numbers, octal, sexagesimal) are quoted; short schemas and lists go on one line.
     """
-    ordered = {
+    ordered: dict[str, Any] = {
         key: data[key] for key in ("name", "description", "parameters", "examples") if key in data
     }
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     if "parameters" in ordered:
         ordered["parameters"] = _ordered(ordered["parameters"])
-    text = yaml.dump(_Block(ordered), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=88)
+    text: str = yaml.dump(
+        _Block(ordered), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=88
+    )
     if header:
         text = "".join(f"# {line}\n" for line in header.splitlines()) + text
     return text
