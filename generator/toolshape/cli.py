@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("toolshape: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # a bug in toolshape: say so, without a traceback
+    except Exception as exc:  # noqa: BLE001  a bug in toolshape: say so, without a traceback
         where = ""
         frames = traceback.extract_tb(exc.__traceback__)
         if frames:
@@ -304,7 +304,7 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     partial = project.partial_run(root, plan, out, args.command)
     if partial is not None:
-        raise project.UsageError(partial)
+        raise UsageError(partial)
     if args.command == "check":
         return _check(plan, out, args.quiet)
     changes = project.write(plan, out)
@@ -658,7 +658,7 @@ def _problem_line(problem: object, colour: bool) -> str:
     return text
 
 
-def _report(problems: list) -> None:
+def _report(problems: list[Problem]) -> None:
     """Print problems as path:line:col: error: message, at most MAX_PROBLEMS_PER_FILE per file."""
     shown: dict[str, int] = {}
     hidden: dict[str, int] = {}

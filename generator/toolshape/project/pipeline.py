@@ -551,7 +551,8 @@ def _tests_model(
         )
         for e in checked.examples
     ]
-    base = next((c.data for c in derived if not c.errors), {})
+    # The first accepted case: an arguments object.
+    base: dict[str, Any] = next((c.data for c in derived if not c.errors), {})
     valid_text = json.dumps(base, ensure_ascii=False)
     not_objects = [None, [], [base], "text", json.dumps(base), 42, 1.5, True, False]
     said = _said_anyway()
