@@ -16,6 +16,8 @@ import traceback
 from dataclasses import replace
 from pathlib import Path
 
+import jinja2
+
 from . import __version__
 from .codegen.render import RenderError
 from .contract import checker as contract
@@ -335,11 +337,11 @@ def _target_problems(plan: project.Plan, targets: list[str]) -> list[Problem]:
     return found
 
 
-def _lint_formatted(args: argparse.Namespace, env: object) -> int:
+def _lint_formatted(args: argparse.Namespace, env: jinja2.Environment) -> int:
     """``lint --format json|github``: every problem and warning on stdout, in the chosen format."""
     contracts = 0
     try:
-        plan = project.plan(Path(args.contracts), env)  # type: ignore[arg-type]
+        plan = project.plan(Path(args.contracts), env)
         problems = list(plan.warnings) + (
             _target_problems(plan, args.target) if args.target else []
         )

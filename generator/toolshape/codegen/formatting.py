@@ -104,12 +104,12 @@ def split(source: str) -> Pieces | None:
                 and not rest[0].strip()
                 and all(not line.strip() or line.startswith("#") for line in rest)
             ):
-                cuts.append(before.end_lineno + inside)  # type: ignore[operator]
+                cuts.append(before.end_lineno + inside)  # type: ignore[operator]  # set by ast.parse
         elif _ends_imports(before, after) and all(
             not line.strip() or line.startswith("#") for line in gap
         ):
             after_imports.add(len(cuts))
-            cuts.append(before.end_lineno)  # type: ignore[arg-type]
+            cuts.append(before.end_lineno)  # type: ignore[arg-type]  # set by ast.parse
     cuts.append(len(lines))
     return Pieces(["".join(lines[a:b]) for a, b in itertools.pairwise(cuts)], after_imports)
 

@@ -818,7 +818,7 @@ class _Layout:
         terms: list[ast.expr] = []
         while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             terms.insert(0, node.right)
-            node = node.left  # type: ignore[assignment]
+            node = node.left  # type: ignore[assignment]  # an expr; the loop test narrows it again
         terms.insert(0, node)
         if any(
             isinstance(t, (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp))

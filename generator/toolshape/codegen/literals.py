@@ -154,11 +154,11 @@ def _is_plain(value: object) -> bool:
     if kind is str or kind is int or kind is bool or value is None:
         return True
     if kind is float:
-        return math.isfinite(value)  # type: ignore[arg-type]
+        return math.isfinite(value)  # type: ignore[arg-type]  # mypy does not narrow on `kind`
     if kind is list or kind is tuple:
-        return all(_is_plain(item) for item in value)  # type: ignore[attr-defined]
+        return all(_is_plain(item) for item in value)  # type: ignore[attr-defined]  # as above
     if kind is dict:
-        return all(type(key) is str and _is_plain(item) for key, item in value.items())  # type: ignore[attr-defined]
+        return all(type(key) is str and _is_plain(item) for key, item in value.items())  # type: ignore[attr-defined]  # as above
     return False
 
 

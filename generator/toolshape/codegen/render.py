@@ -79,7 +79,7 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
     env.filters["block"] = _block
     env.globals["unreachable"] = _unreachable
     # How to make this environment again (in a worker process: project.py).
-    env.toolshape_templates = custom  # type: ignore[attr-defined]
+    env.toolshape_templates = custom  # type: ignore[attr-defined]  # kept on the environment
     return env
 
 
@@ -147,7 +147,7 @@ def fingerprint(env: jinja2.Environment) -> str:
             text, _, _ = env.loader.get_source(env, name)
             digest.update(name.encode() + b"\0" + text.encode() + b"\0")
         cached = digest.hexdigest()
-        env.toolshape_fingerprint = cached  # type: ignore[attr-defined]
+        env.toolshape_fingerprint = cached  # type: ignore[attr-defined]  # cached on its environment
     return cached
 
 

@@ -199,7 +199,7 @@ def runtime_source(env: jinja2.Environment) -> str:
             digest=Code(generator_digest(env)),
         )
         cached = seal(text)
-        env.toolshape_runtime = cached  # type: ignore[attr-defined]
+        env.toolshape_runtime = cached  # type: ignore[attr-defined]  # cached on its environment
     return str(cached)
 
 
