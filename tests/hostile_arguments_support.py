@@ -158,20 +158,6 @@ def schema_keys(schema: Any, found: set[str] | None = None) -> set[str]:
     return found
 
 
-def replace_at(value: Any, path: tuple, new: Any) -> Any:
-    """A copy of ``value`` with ``new`` at ``path`` (the containers on the way are copied)."""
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    copied = list(value) if isinstance(value, list) else dict(value)
-    copied[head] = replace_at(value[head], rest, new)
-    return copied
-
-
-def pointer(path: tuple) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
 # -- The sanity of one Result --------------------------------------------------------
 
 #: feedback() lists at most MAX_ERRORS problems, each on a line of bounded length: its
@@ -181,7 +167,8 @@ FEEDBACK_LINE = 1_000
 
 
 def feedback_bound(module: types.ModuleType) -> int:
-    return 10_000 + runtime(module).MAX_ERRORS * FEEDBACK_LINE
+    max_errors: int = runtime(module).MAX_ERRORS
+    return 10_000 + max_errors * FEEDBACK_LINE
 
 
 def check_result(
@@ -257,8 +244,8 @@ class RaisesOnEverything:
     """An object whose every special method raises."""
 
     __eq__ = __ne__ = __lt__ = __gt__ = __le__ = __ge__ = boom
-    __hash__ = __len__ = __iter__ = __contains__ = __getitem__ = __bool__ = boom  # type: ignore[assignment]
-    __repr__ = __str__ = __format__ = __index__ = __int__ = __float__ = boom  # type: ignore[assignment]
+    __hash__ = __len__ = __iter__ = __contains__ = __getitem__ = __bool__ = boom
+    __repr__ = __str__ = __format__ = __index__ = __int__ = __float__ = boom
 
     def __getattr__(self, name: str) -> Any:
         raise Hostile(name)
@@ -270,7 +257,7 @@ class HashableButRaises:
     def __hash__(self) -> int:
         return 7
 
-    __eq__ = __str__ = __repr__ = __format__ = boom  # type: ignore[assignment]
+    __eq__ = __str__ = __repr__ = __format__ = boom
 
 
 class ClassRaises:
@@ -304,7 +291,7 @@ class Nameless(metaclass=NameRaisesMeta):
 
 
 class ReprRaisesMeta(type):
-    __repr__ = boom  # type: ignore[assignment]
+    __repr__ = boom
 
 
 class ClassWithRaisingRepr(metaclass=ReprRaisesMeta):
@@ -314,10 +301,10 @@ class ClassWithRaisingRepr(metaclass=ReprRaisesMeta):
 class EvilStr(str):
     """A str whose methods raise (the value itself is a fine string)."""
 
-    __len__ = __eq__ = __ne__ = __iter__ = __getitem__ = __contains__ = boom  # type: ignore[assignment]
-    __repr__ = __str__ = __format__ = __lt__ = __gt__ = boom  # type: ignore[assignment]
-    lstrip = strip = rstrip = isspace = encode = replace = startswith = endswith = boom  # type: ignore[assignment]
-    isascii = isidentifier = lower = upper = split = find = count = boom  # type: ignore[assignment]
+    __len__ = __eq__ = __ne__ = __iter__ = __getitem__ = __contains__ = boom
+    __repr__ = __str__ = __format__ = __lt__ = __gt__ = boom
+    lstrip = strip = rstrip = isspace = encode = replace = startswith = endswith = boom
+    isascii = isidentifier = lower = upper = split = find = count = boom
 
     def __hash__(self) -> int:
         raise Hostile("hash")
@@ -343,17 +330,17 @@ class ArmedStr(str):
             raise Hostile("str")
         return str.__str__(self)
 
-    __repr__ = __str__  # type: ignore[assignment]
+    __repr__ = __str__
 
 
 class EvilInt(int):
-    __eq__ = __lt__ = __le__ = __gt__ = __ge__ = __mod__ = __rmod__ = __mul__ = __rmul__ = boom  # type: ignore[assignment]
-    __hash__ = __repr__ = __str__ = __index__ = __float__ = __bool__ = boom  # type: ignore[assignment]
+    __eq__ = __lt__ = __le__ = __gt__ = __ge__ = __mod__ = __rmod__ = __mul__ = __rmul__ = boom
+    __hash__ = __repr__ = __str__ = __index__ = __float__ = __bool__ = boom
 
 
 class EvilFloat(float):
-    __eq__ = __lt__ = __le__ = __gt__ = __ge__ = __repr__ = __str__ = is_integer = boom  # type: ignore[assignment]
-    __hash__ = boom  # type: ignore[assignment]
+    __eq__ = __lt__ = __le__ = __gt__ = __ge__ = __repr__ = __str__ = is_integer = boom
+    __hash__ = boom
 
 
 class Colour(enum.IntEnum):
@@ -399,25 +386,25 @@ DICT_SUBCLASSES: dict[str, type] = {
 }
 
 
-class ListRaises(list):
-    __iter__ = __len__ = __getitem__ = __contains__ = __eq__ = __repr__ = boom  # type: ignore[assignment]
+class ListRaises(list[Any]):
+    __iter__ = __len__ = __getitem__ = __contains__ = __eq__ = __repr__ = boom
 
 
-def _deep_list(depth: int) -> list:
-    top: list = []
+def _deep_list(depth: int) -> list[Any]:
+    top: list[Any] = []
     node = top
     for _ in range(depth):
-        child: list = []
+        child: list[Any] = []
         node.append(child)
         node = child
     return top
 
 
-def _deep_dict(depth: int) -> dict:
-    top: dict = {}
+def _deep_dict(depth: int) -> dict[str, Any]:
+    top: dict[str, Any] = {}
     node = top
     for _ in range(depth):
-        child: dict = {}
+        child: dict[str, Any] = {}
         node["a"] = child
         node = child
     return top
@@ -433,9 +420,9 @@ def _generator() -> Iterator[int]:
 
 def hostile_objects() -> list[tuple[str, Any]]:
     """Fresh hostile objects (some are stateful, so build them anew for each use)."""
-    self_list: list = [1]
+    self_list: list[Any] = [1]
     self_list.append(self_list)
-    self_dict: dict = {"a": 1}
+    self_dict: dict[str, Any] = {"a": 1}
     self_dict["self"] = self_dict
     armed_key = {ArmedStr("city"): "x", ArmedStr("k"): 1}
     return [
@@ -462,7 +449,10 @@ def hostile_objects() -> list[tuple[str, Any]]:
         ("NotImplemented", NotImplemented),
         ("an exception", ValueError("x")),
         ("defaultdict", collections.defaultdict(list)),
-        ("defaultdict of hostile", collections.defaultdict(RaisesOnEverything, {"a": 1})),
+        (
+            "defaultdict of hostile",
+            collections.defaultdict[str, object](RaisesOnEverything, {"a": 1}),
+        ),
         ("OrderedDict", collections.OrderedDict(a=1)),
         ("ChainMap", collections.ChainMap({"a": 1})),
         ("UserDict", collections.UserDict(a=1)),
@@ -535,12 +525,6 @@ def call_validate(module: types.ModuleType, value: Any, label: str) -> None:
             raise AssertionError(
                 f"{label}: a Result method (or json.dumps of log_record()) raised {exc!r}"[:300]
             ) from exc
-
-
-def value_at(value: Any, path: tuple) -> Any:
-    for step in path:
-        value = value[step]
-    return value
 
 
 def run_child(code: str, what: str, timeout: float = 15.0) -> str:

@@ -450,6 +450,7 @@ def ast_audit(source: str) -> dict[str, set[str]]:
     imports: set[str] = set()
     attrs: set[str] = set()
     top_level: set[str] = set()
+    node: ast.AST
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             top_level.add(node.name)
@@ -612,9 +613,9 @@ def run_generated_tests(generated: pipeline.Generated) -> int:
     package = f"_hostile_pkg_{next(_PACKAGES)}"
     stem = generated.module_path.stem
     top = types.ModuleType(package)
-    top.__path__ = []  # type: ignore[attr-defined]
+    top.__path__ = []
     tests = types.ModuleType(f"{package}.tests")
-    tests.__path__ = []  # type: ignore[attr-defined]
+    tests.__path__ = []
     module = types.ModuleType(f"{package}.{stem}")
     module.__package__ = package
     sys.modules[f"{package}._runtime"] = (

@@ -14,7 +14,7 @@ import textwrap
 from typing import Any
 
 import pytest
-from differential_strategies import paths
+from differential_strategies import get, paths, pointer, replace
 from hostile_arguments_support import (
     DICT_SUBCLASSES,
     IDS,
@@ -26,10 +26,7 @@ from hostile_arguments_support import (
     RaisesOnEverything,
     call_validate,
     hostile_objects,
-    pointer,
-    replace_at,
     run_child,
-    value_at,
 )
 
 # -- 1. validate(): arbitrary Python objects ---------------------------------------------
@@ -56,7 +53,7 @@ def test_validate_survives_hostile_objects_at_every_path_of_a_valid_instance(
     ]:  # the root: test_validate_survives_a_hostile_object_as_the_arguments
         for label, obj in hostile_objects():
             try:
-                call_validate(module, replace_at(base, path, obj), f"{label} at {pointer(path)!r}")
+                call_validate(module, replace(base, path, obj), f"{label} at {pointer(path)!r}")
             except AssertionError as exc:
                 failures.append(str(exc).splitlines()[0])
     assert not failures, f"{len(failures)} failures, e.g.:\n" + "\n".join(
@@ -71,10 +68,10 @@ def test_validate_survives_dict_subclasses_and_hostile_keys_in_place_of_every_ob
     module = MODULES[module_name]
     base = VALID[module_name]
     failures = []
-    objects = [path for path in paths(base) if isinstance(value_at(base, path), dict)]
+    objects = [path for path in paths(base) if isinstance(get(base, path), dict)]
     assert objects, "the valid instance has no object?"
     for path in objects:
-        content = value_at(base, path)
+        content = get(base, path)
         variants: list[tuple[str, Any]] = [
             (f"dict subclass: {label}", cls(content)) for label, cls in DICT_SUBCLASSES.items()
         ]
@@ -92,9 +89,7 @@ def test_validate_survives_dict_subclasses_and_hostile_keys_in_place_of_every_ob
         for label, variant in variants:
             before = dict.copy(variant) if isinstance(variant, collections.defaultdict) else None
             try:
-                call_validate(
-                    module, replace_at(base, path, variant), f"{label} at {pointer(path)!r}"
-                )
+                call_validate(module, replace(base, path, variant), f"{label} at {pointer(path)!r}")
             except AssertionError as exc:
                 failures.append(str(exc).splitlines()[0])
             if before is not None:

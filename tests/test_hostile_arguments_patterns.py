@@ -35,7 +35,13 @@ class PatternSpy:
         return getattr(self.real, method)
 
 
-def _string_schemas(schema: Any, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
+#: Where a string goes in an instance: ("key", name) and ("item", None) steps.
+Where = tuple[tuple[str, Any], ...]
+#: (module name, where, the string's schema)
+PatternCase = tuple[str, Where, dict[str, Any]]
+
+
+def _string_schemas(schema: Any, path: Where = ()) -> Iterator[tuple[Where, dict[str, Any]]]:
     """(instance path, schema) of every string schema with a pattern; "*" marks an array item or an extra key."""
     if not isinstance(schema, dict):
         return
@@ -53,7 +59,7 @@ def _string_schemas(schema: Any, path: tuple = ()) -> Iterator[tuple[tuple, dict
         )
 
 
-def _place(base: Any, path: tuple, value: Any) -> Any:
+def _place(base: Any, path: Where, value: Any) -> Any:
     """``base`` with ``value`` placed at ``path`` (made of ("key", k) and ("item", None) steps)."""
     if not path:
         return value
@@ -67,7 +73,7 @@ def _place(base: Any, path: tuple, value: Any) -> Any:
     return items
 
 
-def _pattern_cases() -> list[tuple[str, tuple, dict]]:
+def _pattern_cases() -> list[PatternCase]:
     cases = []
     for name in MODULE_NAMES:
         for path, schema in _string_schemas(MODULES[name].INPUT_SCHEMA):
@@ -78,7 +84,7 @@ def _pattern_cases() -> list[tuple[str, tuple, dict]]:
 PATTERN_CASES = _pattern_cases()
 
 
-def _pattern_id(case: tuple[str, tuple, dict]) -> str:
+def _pattern_id(case: PatternCase) -> str:
     name, path, _ = case
     return (
         name.removeprefix("generated.")
@@ -89,7 +95,7 @@ def _pattern_id(case: tuple[str, tuple, dict]) -> str:
 
 @pytest.mark.parametrize("case", PATTERN_CASES, ids=[_pattern_id(c) for c in PATTERN_CASES])
 def test_a_pattern_never_sees_a_string_that_maxlength_refused(
-    case: tuple, monkeypatch: pytest.MonkeyPatch
+    case: PatternCase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     name, path, schema = case
     module = MODULES[name]

@@ -137,7 +137,7 @@ def test_all_hostile_texts_at_once_are_laid_out_as_black_would() -> None:
 def test_all_hostile_texts_at_once_are_data(all_at_once: tuple[pipeline.Generated, Path]) -> None:
     generated, _ = all_at_once
     contract = all_at_once_contract()
-    module_baseline, test_baseline = baseline_audits()
+    module_baseline, _ = baseline_audits()
     for text in ALL_AT_ONCE:
         if WORDLIKE.fullmatch(text):
             continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -33,7 +34,7 @@ from hypothesis import strategies as st
 from toolshape.contract.errors import ContractError
 
 #: Any text YAML can carry (lone surrogates cannot be written in a contract at all).
-ANY_TEXT = st.text(alphabet=st.characters(codec=None, exclude_categories=("Cs",)), max_size=24)
+ANY_TEXT = st.text(alphabet=st.characters(codec=None, exclude_categories=["Cs"]), max_size=24)
 SPICY = st.sampled_from(list(HOSTILE.values()))
 TEXT = st.one_of(ANY_TEXT, SPICY, st.builds(lambda a, b: a + b, SPICY, ANY_TEXT))
 RESERVED = {"zz_pattern", "zz_const", "zz_secret", "zz_nested", "zz_closed", "zz_list"}
@@ -49,7 +50,8 @@ def contracts(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     k1, k2, unknown = keys
     values = draw(st.lists(TEXT, min_size=1, max_size=3, unique=True))
     pattern_text = draw(TEXT)
-    escape = draw(st.sampled_from([ecma_escape, re.escape]))
+    escapes: list[Callable[[str], str]] = [ecma_escape, re.escape]
+    escape = draw(st.sampled_from(escapes))
     description = draw(TEXT)
     name = draw(st.from_regex(TOOL_NAME_RE, fullmatch=True))
     contract = {
