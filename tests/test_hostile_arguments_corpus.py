@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from hostile_arguments_support import BY_TOOL, run_parse, run_validate
 
-# -- 7. the corpus of real model failures ------------------------------------------------
 CORPUS = Path(__file__).resolve().parent / "corpus" / "arguments.json"
 CORPUS_DATA = json.loads(CORPUS.read_text(encoding="utf-8"))
 CORPUS_CASES = CORPUS_DATA["cases"]

@@ -23,9 +23,6 @@ from hostile_arguments_support import (
 
 import generated  # the dispatch gate
 
-# -- 4. the dispatch gate ----------------------------------------------------------------
-
-
 HOSTILE_NAMES: dict[str, Callable[[], Any]] = {
     "None": lambda: None,
     "42": lambda: 42,

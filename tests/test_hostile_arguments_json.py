@@ -26,8 +26,6 @@ from hostile_arguments_support import (
 from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
-# -- 2. validate(): arbitrary JSON values (hypothesis) -----------------------------------
-
 #: Large integers, up to the 4,300 digits that repr() (and so hypothesis' own reports) can print;
 #: the 5,000-digit ones are among the hostile objects (test_log_record_of_a_huge_integer_...).
 HUGE_INTS = st.sampled_from([10**4299, -(10**4299), 2**63, -(2**63) - 1, 2**1024])

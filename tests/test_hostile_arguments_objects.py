@@ -29,8 +29,6 @@ from hostile_arguments_support import (
     run_child,
 )
 
-# -- 1. validate(): arbitrary Python objects ---------------------------------------------
-
 
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
 @pytest.mark.parametrize("label", [label for label, _ in hostile_objects()])

@@ -13,8 +13,6 @@ from hostile_arguments_support import IDS, MODULE_NAMES, MODULES, SETTINGS, VALI
 from hypothesis import given
 from hypothesis import strategies as st
 
-# -- 3. parse(): arbitrary text, bytes and non-text --------------------------------------
-
 
 @pytest.mark.parametrize("module_name", MODULE_NAMES, ids=IDS)
 @SETTINGS

@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 from hostile_arguments_support import MODULE_NAMES, MODULES, TIMINGS, VALID, check_result
 
-# -- 5. pattern cannot stall a service ---------------------------------------------------
-
 
 class PatternSpy:
     """Stands in for a compiled pattern; records the length of every string it is asked to search."""

@@ -16,8 +16,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support import GENERATED
 
-# -- 6. x-sensitive values never show ----------------------------------------------------
-
 TRANSFER = MODULES["generated.billing.transfer_funds"]
 TRANSFER_BASE = VALID["generated.billing.transfer_funds"]
 SENSITIVE_KEYS = ("from_account", "to_account")
