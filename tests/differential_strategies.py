@@ -17,6 +17,7 @@ explicit test that states both verdicts.
 from __future__ import annotations
 
 import calendar
+import contextlib
 import copy
 import functools
 import ipaddress
@@ -108,7 +109,7 @@ _ATOMS = st.lists(
 
 
 @st.composite
-def hostnames(draw: Any) -> str:
+def hostnames(draw: st.DrawFn) -> str:
     # STEER: ASCII only (fqdn's regex, used by jsonschema, has IGNORECASE without ASCII:
     # it takes the Kelvin sign U+212A for a "k" and Unicode digits for digits); no
     # trailing dot (fqdn accepts the absolute form "example.com.", toolshape's RFC 1123
@@ -124,7 +125,7 @@ def hostnames(draw: Any) -> str:
 
 
 @st.composite
-def emails(draw: Any) -> str:
+def emails(draw: st.DrawFn) -> str:
     # jsonschema's email check is only `"@" in value`, so every address toolshape
     # accepts (RFC 5321 mailbox) it accepts too; the reverse is steered in
     # test_differential.py (no mutation serialises an email string).
@@ -158,7 +159,7 @@ def ipv6s() -> st.SearchStrategy[str]:
 
 
 @st.composite
-def dates(draw: Any) -> str:
+def dates(draw: st.DrawFn) -> str:
     # STEER: year 0001 and later. RFC 3339's date-fullyear (4DIGIT) allows 0000 and
     # toolshape accepts it; jsonschema refuses it (datetime.date has no year 0).
     year = draw(st.integers(1, 9999))
@@ -168,7 +169,7 @@ def dates(draw: Any) -> str:
 
 
 @st.composite
-def times(draw: Any) -> str:
+def times(draw: st.DrawFn) -> str:
     # STEER: seconds 00-59. toolshape accepts the leap second 23:59:60Z (RFC 3339
     # allows it); rfc3339-validator, which jsonschema uses, supports no leap second.
     hour, minute, second = (
@@ -192,12 +193,12 @@ def times(draw: Any) -> str:
 
 
 @st.composite
-def date_times(draw: Any) -> str:
+def date_times(draw: st.DrawFn) -> str:
     return draw(dates()) + draw(st.sampled_from("Tt")) + draw(times())
 
 
 @st.composite
-def durations(draw: Any) -> str:
+def durations(draw: st.DrawFn) -> str:
     """RFC 3339 appendix A: P(nW | date [time] | time), each part a leading run of Y M D / H M S."""
     # STEER: only RFC 3339's grammar. isoduration (jsonschema's check) reads ISO 8601
     # more loosely and also accepts P1Y1D, PT1H30S and P1.5D, which toolshape refuses.
@@ -218,7 +219,7 @@ def durations(draw: Any) -> str:
 
 
 @st.composite
-def uris(draw: Any) -> str:
+def uris(draw: st.DrawFn) -> str:
     unreserved = string.ascii_letters + string.digits + "-._~"
     segment = st.text(alphabet=unreserved + "!$&'()*+,;=:@", max_size=8)
     scheme = draw(st.sampled_from(["http", "https", "ftp", "s3", "git+ssh", "urn", "mailto"]))
@@ -284,7 +285,7 @@ def float_multiple_disagrees(value: Any, step: Any) -> bool:
 # -- The schema walk ---------------------------------------------------------------------
 
 
-def resolve(root: dict, ref: str) -> Any:
+def resolve(root: dict[str, Any], ref: str) -> Any:
     assert ref.startswith("#"), ref
     node: Any = root
     for token in ref[1:].split("/")[1:]:
@@ -293,10 +294,10 @@ def resolve(root: dict, ref: str) -> Any:
     return node
 
 
-def expand(root: dict, schema: Any) -> list[dict]:
+def expand(root: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
     """Every subschema that can apply to the same value (over-approximated: all branches
     of anyOf/oneOf, both then and else, every dependent schema; not `not` or `if`)."""
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     pending = [schema]
     while pending:
         node = pending.pop()
@@ -314,7 +315,7 @@ def expand(root: dict, schema: Any) -> list[dict]:
     return found
 
 
-def schemas_at(root: dict, instance: Any, path: tuple) -> list[dict]:
+def schemas_at(root: dict[str, Any], instance: Any, path: Path) -> list[dict[str, Any]]:
     """The subschemas that apply to the value at ``path`` of ``instance`` (over-approximated)."""
     current = expand(root, root)
     value = instance
@@ -322,6 +323,7 @@ def schemas_at(root: dict, instance: Any, path: tuple) -> list[dict]:
         following: list[Any] = []
         for node in current:
             if isinstance(value, dict):
+                assert isinstance(step, str)  # a key of a JSON object
                 matched = False
                 if step in node.get("properties", {}):
                     following.append(node["properties"][step])
@@ -333,6 +335,7 @@ def schemas_at(root: dict, instance: Any, path: tuple) -> list[dict]:
                 if not matched and "additionalProperties" in node:
                     following.append(node["additionalProperties"])
             elif isinstance(value, list):
+                assert isinstance(step, int)  # an index of a JSON array
                 prefix = node.get("prefixItems", [])
                 if step < len(prefix):
                     following.append(prefix[step])
@@ -373,7 +376,7 @@ _ANY_SMALL = st.recursive(
 )
 
 
-def _merge(root: dict, schema: Any, out: dict) -> None:
+def _merge(root: dict[str, Any], schema: Any, out: dict[str, Any]) -> None:
     """Fold $ref and allOf into one keyword dict, for generation only (the filter decides)."""
     if schema is True or not isinstance(schema, dict):
         return
@@ -408,12 +411,14 @@ def _merge(root: dict, schema: Any, out: dict) -> None:
 class Builder:
     """Draws values a schema accepts (as jsonschema judges), for one contract."""
 
-    def __init__(self, root: dict, accepts: Any, ref_budget: int = 4) -> None:
+    def __init__(self, root: dict[str, Any], accepts: Any, ref_budget: int = 4) -> None:
         self.root = root
         self.accepts = accepts  # accepts(schema, value) -> bool, with jsonschema
         self.ref_budget = ref_budget
 
-    def value(self, draw: Any, schema: Any, budget: int | None = None, tries: int = 25) -> Any:
+    def value(
+        self, draw: st.DrawFn, schema: Any, budget: int | None = None, tries: int = 25
+    ) -> Any:
         budget = self.ref_budget if budget is None else budget
         for _ in range(tries):
             candidate = self._candidate(draw, schema, budget)
@@ -421,12 +426,12 @@ class Builder:
                 return candidate
         assume(False)
 
-    def _candidate(self, draw: Any, schema: Any, budget: int) -> Any:
+    def _candidate(self, draw: st.DrawFn, schema: Any, budget: int) -> Any:
         if schema is False:
             assume(False)
         if schema is True:
             return draw(_ANY_SMALL)
-        merged: dict = {}
+        merged: dict[str, Any] = {}
         _merge(self.root, schema, merged)
         budget -= _count_refs(schema)
         for _ in range(4):  # an anyOf/oneOf: one branch, folded in (a branch may hold another)
@@ -468,19 +473,19 @@ class Builder:
         return getattr(self, "_" + kind)(draw, merged, budget)
 
     # one method per JSON type
-    def _null(self, draw: Any, s: dict, budget: int) -> None:
+    def _null(self, draw: st.DrawFn, s: dict[str, Any], budget: int) -> None:
         return None
 
-    def _boolean(self, draw: Any, s: dict, budget: int) -> bool:
+    def _boolean(self, draw: st.DrawFn, s: dict[str, Any], budget: int) -> bool:
         return draw(st.booleans())
 
-    def _integer(self, draw: Any, s: dict, budget: int) -> Any:
+    def _integer(self, draw: st.DrawFn, s: dict[str, Any], budget: int) -> Any:
         return self._numeric(draw, s, integer=True)
 
-    def _number(self, draw: Any, s: dict, budget: int) -> Any:
+    def _number(self, draw: st.DrawFn, s: dict[str, Any], budget: int) -> Any:
         return self._numeric(draw, s, integer=False)
 
-    def _numeric(self, draw: Any, s: dict, integer: bool) -> Any:
+    def _numeric(self, draw: st.DrawFn, s: dict[str, Any], integer: bool) -> Any:
         lo = max(
             (b for b in (s.get("minimum"), s.get("exclusiveMinimum")) if b is not None),
             default=-(10**6),
@@ -503,7 +508,7 @@ class Builder:
             return float(value) if isinstance(value, int) and draw(st.booleans()) else value
         return draw(st.floats(lo, hi, allow_nan=False, allow_infinity=False))
 
-    def _string(self, draw: Any, s: dict, budget: int) -> str:
+    def _string(self, draw: st.DrawFn, s: dict[str, Any], budget: int) -> str:
         lo, hi = s.get("minLength", 0), s.get("maxLength")
         if "format" in s:
             text = draw(FORMATS[s["format"]])
@@ -520,7 +525,7 @@ class Builder:
         assume(safe_string(text))
         return text
 
-    def _array(self, draw: Any, s: dict, budget: int) -> list:
+    def _array(self, draw: st.DrawFn, s: dict[str, Any], budget: int) -> list[Any]:
         prefix = s.get("prefixItems", [])
         items = s.get("items", True)
         lo = s.get("minItems", 0)
@@ -537,7 +542,7 @@ class Builder:
             low_c = s.get("minContains", 1)
             high_c = min(s.get("maxContains", size), size)
             wanted = draw(st.integers(min(low_c, size), max(min(low_c, size), high_c)))
-        out: list = []
+        out: list[Any] = []
         for index in range(size):
             sub = prefix[index] if index < len(prefix) else items
             if contains is not None:
@@ -551,8 +556,8 @@ class Builder:
             out = draw(st.permutations(out)) if len(prefix) == 0 else out
         return list(out)
 
-    def _object(self, draw: Any, s: dict, budget: int) -> dict:
-        props: dict = dict(s.get("properties", {}))
+    def _object(self, draw: st.DrawFn, s: dict[str, Any], budget: int) -> dict[str, Any]:
+        props: dict[str, Any] = dict(s.get("properties", {}))
         present = list(s.get("required", []))
         for name in props:
             if name not in present and budget > 0 and draw(st.booleans()):
@@ -566,7 +571,7 @@ class Builder:
                     if needed not in present:
                         present.append(needed)
                         changed = True
-                extra: dict = {}
+                extra: dict[str, Any] = {}
                 _merge(self.root, dependent_schemas.get(key, True), extra)
                 for name, sub in extra.get("properties", {}).items():
                     if name in props and not _contains(props[name], sub):
@@ -580,7 +585,7 @@ class Builder:
             if not missing:
                 break  # extra keys fill it below
             present.append(missing[0])
-        out: dict = {}
+        out: dict[str, Any] = {}
         for name in present:
             out[name] = self.value(
                 draw, props.get(name, s.get("additionalProperties", True)), budget
@@ -603,10 +608,11 @@ class Builder:
             assume(
                 key is not None and key not in out and key not in props and additional is not False
             )
+            assert key is not None  # assume() rejected the draw otherwise
             out[key] = self.value(draw, additional, budget)
         return out
 
-    def _key(self, draw: Any, s: dict) -> str | None:
+    def _key(self, draw: st.DrawFn, s: dict[str, Any]) -> str | None:
         """A key for patternProperties / additionalProperties that propertyNames allows."""
         options = [regex_strings(p) for p in s.get("patternProperties", {})]
         names = s.get("propertyNames")
@@ -632,7 +638,7 @@ def _count_refs(schema: Any) -> int:
 
 # -- Mutations ----------------------------------------------------------------------------
 
-Path = tuple
+Path = tuple[str | int, ...]
 
 
 def paths(value: Any, prefix: Path = ()) -> Iterator[Path]:
@@ -656,7 +662,7 @@ def replace(value: Any, path: Path, new: Any) -> Any:
     """A copy of ``value`` with ``new`` at ``path`` (the containers on the way are copied)."""
     if not path:
         return new
-    copied = list(value) if isinstance(value, list) else dict(value)
+    copied: Any = list(value) if isinstance(value, list) else dict(value)
     copied[path[0]] = replace(value[path[0]], path[1:], new) if len(path) > 1 else new
     return copied
 
@@ -686,10 +692,8 @@ def type_swaps(value: Any) -> list[Any]:
         return swaps
     if isinstance(value, str):
         swaps = [len(value), value == "", {"value": value}]
-        try:
+        with contextlib.suppress(ValueError):
             swaps.append(json.loads(value))  # "5" -> 5, "true" -> true
-        except ValueError:
-            pass
         return swaps
     if isinstance(value, list):
         return [
@@ -707,7 +711,7 @@ def _pad(text: str, size: int) -> str:
     return (text + filler * size)[:size]
 
 
-def bound_crossings(root: dict, instance: Any, path: Path) -> list[Any]:
+def bound_crossings(root: dict[str, Any], instance: Any, path: Path) -> list[Any]:
     """Values at ``path`` on both sides of every bound that applies there."""
     value = get(instance, path)
     out: list[Any] = []
@@ -734,8 +738,8 @@ def bound_crossings(root: dict, instance: Any, path: Path) -> list[Any]:
                 ("exclusiveMaximum", (-1, -0.5, 0)),
             ):
                 if key in s:
-                    for delta in deltas:
-                        new = s[key] + delta
+                    for shift in deltas:
+                        new = s[key] + shift
                         if not float_multiple_disagrees(new, step):
                             out.append(new)
             if step is not None:
@@ -763,11 +767,11 @@ def bound_crossings(root: dict, instance: Any, path: Path) -> list[Any]:
     return out
 
 
-def is_email_site(root: dict, instance: Any, path: Path) -> bool:
+def is_email_site(root: dict[str, Any], instance: Any, path: Path) -> bool:
     return any(s.get("format") == "email" for s in schemas_at(root, instance, path))
 
 
-def mutants(kind: str, root: dict, instance: Any) -> list[tuple[str, Any]]:
+def mutants(kind: str, root: dict[str, Any], instance: Any) -> list[tuple[str, Any]]:
     """Every variant of one kind of ``instance``, at every position, with a label."""
     out: list[tuple[str, Any]] = []
     for path in list(paths(instance)):

@@ -7,9 +7,12 @@ test file is imported; ``conftest.py`` offers the same as fixtures (``root``, ``
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import jinja2
+import pytest
 from toolshape.codegen import render
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,3 +23,14 @@ BENCH = ROOT / "tests" / "bench"
 #: The built-in templates' environment. Rendering does not change it, so one serves every test
 #: (building it parses every template: about a tenth of a second each time).
 ENV: jinja2.Environment = render.environment()
+
+
+def pyproject() -> dict[str, Any]:
+    """The repository's pyproject.toml, read with tomllib (Python 3.11+: the test or the test file
+    that needs it is skipped on 3.10, the oldest Python the generator runs on)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+
+        data: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+        return data
+    pytest.skip("reading pyproject.toml needs tomllib (Python 3.11+)", allow_module_level=True)

@@ -58,7 +58,7 @@ def test_new_writes_a_starter_contract_that_lints_and_generates(
     lines = text.splitlines()
     for key in ("name", "description", "parameters", "examples"):
         at = lines.index(next(line for line in lines if line.startswith(f"{key}:")))
-        block = []
+        block: list[str] = []
         while at > 0 and lines[at - 1].startswith("#"):
             at -= 1
             block.insert(0, lines[at])
@@ -106,7 +106,7 @@ def test_new_has_an_accepted_and_a_rejected_example_that_behave_as_declared(
 
 
 def test_new_into_another_folder_creates_it(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "new", "refund", "--dir", "api/tools/billing")
+    code, _, _ = run(capsys, "new", "refund", "--dir", "api/tools/billing")
     assert code == 0
     assert (work / "api/tools/billing/refund.yaml").is_file()
     assert run(capsys, "lint", "api/tools")[0] == 0

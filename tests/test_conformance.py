@@ -174,7 +174,7 @@ class Group:
     index: int
     description: str
     schema: Any  # as in the suite
-    tests: list[dict]
+    tests: list[dict[str, Any]]
     unsupported: list[str]  # keywords toolshape does not support, in order of appearance
 
     @property
@@ -308,7 +308,7 @@ NO_SUITE = (
 class Outcome:
     """What generating a group's contract gave."""
 
-    contract: dict
+    contract: dict[str, Any]
     module: types.ModuleType | None = None
     source: str | None = None  # the module's source, as render.py laid it out
     refused: str | None = None  # the contract checker's message
@@ -321,7 +321,7 @@ _OUTCOMES: dict[tuple[str, int], Outcome] = {}
 _ENV = None
 
 
-def wrap(schema: Any) -> dict:
+def wrap(schema: Any) -> dict[str, Any]:
     """A contract whose one required argument ``v`` has the case's schema."""
     return {
         "name": "conformance_case",
@@ -349,7 +349,7 @@ def outcome(group: Group) -> Outcome:
     return _OUTCOMES[group.key]
 
 
-def with_example(data: dict, example: Any) -> dict:
+def with_example(data: dict[str, Any], example: Any) -> dict[str, Any]:
     """``data`` (a contract whose one argument is ``v``) with ``{"v": example}`` as its accepted example."""
     return {
         **data,
@@ -357,7 +357,7 @@ def with_example(data: dict, example: Any) -> dict:
     }
 
 
-def generate_outcome(data: dict, label: str, valid: list[Any]) -> Outcome:
+def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outcome:
     """Generate the contract ``data`` as pipeline.generate does (check, model, render, load, derived cases).
 
     Shared by every conformance test (this one and the older drafts' in test_conformance_drafts.py).
@@ -380,7 +380,7 @@ def generate_outcome(data: dict, label: str, valid: list[Any]) -> Outcome:
         source = render.render(_ENV, "module.py.j2", label, model=built)
         result.source = source
         result.module = pipeline.load_module(source, label)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a crash is recorded with its traceback: the test reports it
         result.failure = traceback.format_exc()
         return result
     try:
@@ -404,9 +404,9 @@ def generate_outcome(data: dict, label: str, valid: list[Any]) -> Outcome:
                 result.derived_problem = "refused even with an accepted example: " + "; ".join(
                     p.message for p in exc2.problems
                 )
-            except Exception:
+            except Exception:  # noqa: BLE001 - recorded with its traceback, as above
                 result.derived_problem = "with an accepted example:\n" + traceback.format_exc()
-    except Exception:
+    except Exception:  # noqa: BLE001 - recorded with its traceback, as above
         result.derived_problem = traceback.format_exc()
     return result
 
@@ -430,7 +430,7 @@ CASES = [
 ]
 
 
-def _describe(group: Group, test: dict, got: Any) -> str:
+def _describe(group: Group, test: dict[str, Any], got: Any) -> str:
     errors = [(e.path, e.code, e.message) for e in got.errors]
     return (
         f"\nfile:     {group.file}\ngroup:    {group.description}\n"

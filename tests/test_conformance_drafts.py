@@ -99,7 +99,7 @@ class Group:
     index: int
     description: str
     schema: Any
-    tests: list[dict]
+    tests: list[dict[str, Any]]
     left_out: str | None  # why the group is not in scope, or None
 
     @property
@@ -221,7 +221,7 @@ def load_groups() -> list[Group]:
     return groups
 
 
-def wrapped(group: Group) -> dict:
+def wrapped(group: Group) -> dict[str, Any]:
     """The import's input: an object root in the group's draft whose one required property ``v`` is the group's schema.
 
     The group's schema gets an id of its own (unless it has one, or a ``$ref`` beside which

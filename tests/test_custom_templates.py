@@ -103,6 +103,7 @@ def test_a_licence_header_template_renders_and_the_module_works(
     try:
         package = importlib.import_module("acme_validators")
         weather = importlib.import_module("acme_validators.get_weather")
+        assert weather.__doc__ is not None
         assert weather.__doc__.startswith(
             "Checks the arguments"
         )  # the licence is a comment, not the docstring

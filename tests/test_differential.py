@@ -130,7 +130,7 @@ def oracle(module: types.ModuleType) -> jsonschema.Draft202012Validator:
 @functools.cache
 def _builder(module: types.ModuleType) -> Builder:
     validator = oracle(module)
-    evolved: dict[int, jsonschema.Draft202012Validator] = {}
+    evolved: dict[int, jsonschema.protocols.Validator] = {}
 
     def accepts(schema: Any, value: Any) -> bool:
         if id(schema) not in evolved:
@@ -180,7 +180,7 @@ def path_exists(instance: Any, pointer: str, code: str) -> bool:
     return not missing or (isinstance(value, dict) and tokens[-1] not in value)
 
 
-def _related(a: tuple, b: tuple) -> bool:
+def _related(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return a[: len(b)] == b or b[: len(a)] == a
 
 
@@ -404,7 +404,7 @@ KNOWN_DIFFERENCES = [
 ]
 
 
-def _with(base: Any, path: tuple, value: Any) -> Any:
+def _with(base: Any, path: tuple[Any, ...], value: Any) -> Any:
     from differential_strategies import replace
 
     return replace(base, path, value)
@@ -422,7 +422,7 @@ def test_the_pinned_bases_are_valid(name: str) -> None:
     ids=[f"{row[0]}:{row[2]!r}" for row in KNOWN_DIFFERENCES],
 )
 def test_formats_where_jsonschema_differs(
-    name: str, path: tuple, value: Any, ours: bool, theirs: bool, reason: str
+    name: str, path: tuple[Any, ...], value: Any, ours: bool, theirs: bool, reason: str
 ) -> None:
     module = importlib.import_module("generated." + name)
     instance = _with(BASES[name], path, value)
@@ -585,7 +585,7 @@ FORMAT_EDGES = (
 @pytest.mark.parametrize(
     "name, path, value", FORMAT_EDGES, ids=[f"{row[0]}:{row[2]!r}" for row in FORMAT_EDGES]
 )
-def test_format_edges_agree(name: str, path: tuple, value: Any) -> None:
+def test_format_edges_agree(name: str, path: tuple[Any, ...], value: Any) -> None:
     agree(
         importlib.import_module("generated." + name), _with(BASES[name], path, value), repr(value)
     )

@@ -8,22 +8,24 @@ arguments the contract accepts; and every constraint a target drops is named in 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import os
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support import ROOT
-
-jsonschema = pytest.importorskip("jsonschema")
-
 from toolshape.codegen import cases
 from toolshape.contract import checker as contract
 from toolshape.contract import source
+from toolshape.contract.checker import Contract
 from toolshape.platforms import export
-import contextlib
+
+jsonschema = pytest.importorskip("jsonschema")
 
 CONTRACTS = ROOT / "contracts"
 CONTRACT_FILES = sorted(CONTRACTS.rglob("*.yaml")) + sorted(CONTRACTS.rglob("*.yml"))
@@ -108,7 +110,7 @@ def relative(path: Path) -> str:
 
 def parameters_of(result: export.ExportResult) -> Any:
     definition = result.definition
-    return {
+    parameters: dict[str, Callable[[], Any]] = {
         "jsonschema": lambda: definition,
         "openai": lambda: definition["function"]["parameters"],
         "openai-responses": lambda: definition["parameters"],
@@ -116,14 +118,15 @@ def parameters_of(result: export.ExportResult) -> Any:
         "gemini": lambda: definition["parametersJsonSchema"],
         "gemini-legacy": lambda: definition.get("parameters", {"type": "object"}),
         "mcp": lambda: definition["inputSchema"],
-    }[result.target]()
+    }
+    return parameters[result.target]()
 
 
 def accepted_arguments(checked: contract.Contract) -> list[Any]:
     """Arguments the contract accepts: its accepted examples and the accepted derived cases."""
     found = [e.args for e in checked.examples if e.has_args and e.status == "accept"]
     found += [
-        json.loads(e.json) for e in checked.examples if not e.has_args and e.status == "accept"
+        json.loads(e.json) for e in checked.examples if e.json is not None and e.status == "accept"
     ]
     found += [case.data for case in cases.derive(checked).cases if not case.errors]
     return found
@@ -178,7 +181,9 @@ def gemini_as_json_schema(node: Any) -> Any:
     return out
 
 
-def walk(schema: Any, path: tuple = ()):
+def walk(
+    schema: Any, path: tuple[Any, ...] = ()
+) -> Iterator[tuple[dict[str, Any], tuple[Any, ...]]]:
     """Every dict schema with its path (properties, items, anyOf, $defs, ... followed)."""
     if not isinstance(schema, dict):
         return
@@ -207,12 +212,12 @@ def walk(schema: Any, path: tuple = ()):
             yield from walk(sub, path + (keyword, key))
 
 
-def pointer(path: tuple) -> str:
+def pointer(path: tuple[Any, ...]) -> str:
     """RFC 6901, written out here rather than taken from the code under test."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-def is_object_schema(node: dict) -> bool:
+def is_object_schema(node: dict[str, Any]) -> bool:
     kinds = node.get("type")
     kinds = [kinds] if isinstance(kinds, str) else kinds or []
     return "object" in kinds or ("type" not in node and "properties" in node)
@@ -343,7 +348,7 @@ def test_openai_strict_exports_require_every_property_and_refuse_unknown_keys(
     assert_openai_strict(result.definition["function"]["parameters"])
 
 
-def assert_openai_strict(parameters: dict) -> None:
+def assert_openai_strict(parameters: dict[str, Any]) -> None:
     assert "anyOf" not in parameters
     for node, where in walk(parameters):
         assert "type" in node or "anyOf" in node or "$ref" in node, f"no type at {pointer(where)}"
@@ -856,13 +861,11 @@ def test_to_json_is_stable() -> None:
 # -- the JSON-Schema-Test-Suite, as tool parameters ----------------------------------------------
 
 SUITE_ENV = "TOOLSHAPE_JSON_SCHEMA_TEST_SUITE"
-SUITE = Path(
-    __import__("os").environ.get(SUITE_ENV) or ROOT.parent / "shared" / "json-schema-test-suite"
-)
+SUITE = Path(os.environ.get(SUITE_ENV) or ROOT.parent / "shared" / "json-schema-test-suite")
 SUITE_DRAFT = SUITE / "tests" / "draft2020-12"
 
 
-def _suite_contracts():
+def _suite_contracts() -> Iterator[tuple[str, Contract, list[dict[str, Any]]]]:
     """(label, checked contract, instances) for each suite group toolshape accepts as the schema of 'v'."""
     from toolshape.contract.errors import ContractError
     from toolshape.contract.source import Document

@@ -94,7 +94,7 @@ UNKNOWN_SHAPES = {
 
 @pytest.mark.parametrize("text", UNKNOWN_SHAPES.values(), ids=UNKNOWN_SHAPES.keys())
 def test_a_shape_layout_does_not_know_is_an_error_not_black(text: str) -> None:
-    with pytest.raises(formatting.LayoutError, match="layout.py has no rule"):
+    with pytest.raises(formatting.LayoutError, match=r"layout\.py has no rule"):
         formatting.lay_out(text)
 
 

@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -373,7 +373,7 @@ def test_generated_tests_catch_every_removed_check(
         with mutant.applied():
             try:
                 module = _load(tree, path, f"mutant line {mutant.node.lineno}")
-            except Exception:  # a mutant that cannot even load is killed
+            except Exception:  # noqa: BLE001 - a mutant that cannot even load is killed
                 continue
         monkeypatch.setattr(tests, "module", module)
         if _first_failure(calls) is None:
@@ -600,7 +600,7 @@ def _clean_env() -> dict[str, str]:
 
 
 def _run(
-    args: list[str], cwd: Path | None = None, timeout: float = 300
+    args: Sequence[str | Path], cwd: Path | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(a) for a in args],
@@ -833,8 +833,8 @@ def test_supported_pythons_summary() -> None:
     found = {version: find_python(version) for version in VERSIONS}
     lines = [
         f"  CPython {v}: "
-        + (f"{found[v][1]} at {found[v][0]}" if found[v] else "absent (its tests are skipped)")
-        for v in VERSIONS
+        + (f"{where[1]} at {where[0]}" if where else "absent (its tests are skipped)")
+        for v, where in found.items()
     ]
     summary = "interpreters for the generated code:\n" + "\n".join(lines)
     print(summary)

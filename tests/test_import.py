@@ -600,7 +600,7 @@ def test_write_refuses_to_overwrite_unless_asked(tmp_path: Path) -> None:
     out = tmp_path / "contracts"
     out.mkdir()
     (out / "search_files.yaml").write_text("mine\n", encoding="utf-8")
-    with pytest.raises(importer.ImportWriteError, match="search_files.yaml: exists"):
+    with pytest.raises(importer.ImportWriteError, match=r"search_files\.yaml: exists"):
         importer.write_imported(contracts, out)
     assert not (out / "read_text_file.yaml").exists()  # all or nothing
     assert (out / "search_files.yaml").read_text() == "mine\n"
@@ -663,7 +663,7 @@ def test_mcp_server_fetch_tool_generates_without_a_hand_made_example(tmp_path: P
 # -- drafts 4 to 2019-09: ids, anchors, $ref siblings, vocabularies -------------------------------
 
 
-def bare(draft_uri: str | None, properties: dict, **extra: Any) -> dict:
+def bare(draft_uri: str | None, properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "title": "t",
         "description": "d",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import keyword
 import string
+from typing import Any
 
 import black
 import pytest
@@ -355,7 +356,7 @@ def test_for_lines_as_black_lays_them_out(
     st.booleans(),
 )
 def test_functional_typed_dicts_as_black_lays_them_out(
-    depth: int, name: str, fields: dict, total: bool
+    depth: int, name: str, fields: dict[str, Any], total: bool
 ) -> None:
     """``_ArgumentsRequired = TypedDict("_ArgumentsRequired", {...})``: keys that are not Python names."""
     pairs = ", ".join(f"{literal(key)}: {value}" for key, value in fields.items())

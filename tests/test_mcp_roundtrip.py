@@ -49,15 +49,14 @@ async def round_trip(log: Path) -> dict[str, Any]:
     )
     seen: dict[str, Any] = {}
     with anyio.fail_after(60):
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                listed = await session.list_tools()
-                seen["tools"] = {tool.name: tool for tool in listed.tools}
-                seen["valid"] = await session.call_tool("get_weather", VALID)
-                seen["invalid"] = await session.call_tool("get_weather", INVALID)
-                seen["unknown"] = await session.call_tool("get_wether", VALID)
-                seen["no_arguments"] = await session.call_tool("get_weather")
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+            seen["tools"] = {tool.name: tool for tool in listed.tools}
+            seen["valid"] = await session.call_tool("get_weather", VALID)
+            seen["invalid"] = await session.call_tool("get_weather", INVALID)
+            seen["unknown"] = await session.call_tool("get_wether", VALID)
+            seen["no_arguments"] = await session.call_tool("get_weather")
     return seen
 
 
@@ -71,7 +70,9 @@ def test_a_valid_call_reaches_the_handler_and_an_invalid_one_comes_back_with_the
     assert set(seen["tools"]) == set(generated.TOOLS)
     weather = seen["tools"]["get_weather"]
     schema = getattr(weather, "input_schema", None) or weather.inputSchema
-    assert schema == generated.tool_module("get_weather").INPUT_SCHEMA
+    module = generated.tool_module("get_weather")
+    assert module is not None
+    assert schema == module.INPUT_SCHEMA
 
     valid = seen["valid"]
     assert not is_error(valid), text_of(valid)

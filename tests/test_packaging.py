@@ -20,10 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-import tomllib
-from support import ROOT
+from support import ROOT, pyproject
 
-VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+VERSION = pyproject()["project"]["version"]
 #: Seconds the whole test may take, all steps together.
 BUDGET = 100.0
 

@@ -27,7 +27,7 @@ STRICT = json.JSONDecoder(
 )
 
 
-def outcome(decode: Callable[[str], Any], text: str) -> tuple:
+def outcome(decode: Callable[[str], Any], text: str) -> tuple[Any, ...]:
     try:
         value = decode(text)
     except json.JSONDecodeError as exc:
@@ -114,6 +114,6 @@ def test_strict_json_matches_the_strict_decoder_on_token_soup(tokens: list[str])
     st.sampled_from(["", " ", "\n", " x"]),
 )  # fmt: skip
 def test_strict_json_matches_the_strict_decoder_on_objects_with_repeated_keys(
-    pairs: list, after: str
+    pairs: list[Any], after: str
 ) -> None:
     same_as_strict("{" + ", ".join(f'"{k}": {v}' for k, v in pairs) + "}" + after)

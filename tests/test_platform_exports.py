@@ -5,7 +5,9 @@ whole tool lists (``schema --all``), and strict mode never left off silently."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support import ROOT
@@ -127,10 +129,11 @@ def test_a_tool_without_parameters_has_properties_for_openai() -> None:
     checked = from_yaml(
         "name: ping\ndescription: Ping.\nparameters: {type: object, additionalProperties: false}\n"
     )
-    for target, parameters in (
+    where: tuple[tuple[str, Callable[[Any], Any]], ...] = (
         ("openai", lambda d: d["function"]["parameters"]),
         ("openai-responses", lambda d: d["parameters"]),
-    ):
+    )
+    for target, parameters in where:
         result = export.export(checked, target)
         assert result.strict is True
         assert parameters(result.definition) == {
@@ -417,11 +420,13 @@ def test_gemini_exports_pass_googles_function_declaration_model(target: str) -> 
 
 def test_the_gemini_sdk_check_refuses_what_the_legacy_field_does_not_have() -> None:
     pytest.importorskip("google.genai.types")
+    # The model's refusal, or the SDK's warning that gemini_sdk_check turns into an error.
+    refused = (pytest.importorskip("pydantic").ValidationError, Warning)
     for schema in (
         {"type": "string", "exclusiveMinimum": 1},
         {"$ref": "#/$defs/x"},
         {"type": "strin"},
     ):
         definition = {"name": "x", "parameters": {"type": "object", "properties": {"a": schema}}}
-        with pytest.raises(Exception):
+        with pytest.raises(refused):
             gemini_sdk_check(definition)

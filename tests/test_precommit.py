@@ -19,10 +19,11 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
-from support import ROOT
+from support import ROOT, pyproject
 from toolshape.cli import _parser, main
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
@@ -73,13 +74,10 @@ def test_the_hooks_file_declares_a_generate_and_a_check_hook() -> None:
 
 
 def test_the_hook_entries_are_commands_toolshape_has() -> None:
-    import tomllib
-
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "scripts"
-    ]
+    scripts = pyproject()["project"]["scripts"]
     assert "toolshape" in scripts  # the executable the entries name, installed into the hook's env
     subcommands = next(a for a in _parser()._actions if a.dest == "command").choices
+    assert subcommands is not None
     for hook in hooks().values():
         program, command = str(hook["entry"]).split()
         assert program == "toolshape"
@@ -93,12 +91,13 @@ def test_the_readme_documents_the_hooks_with_a_sample_config() -> None:
     assert repo["rev"]
 
 
-def readme_sample_config() -> dict:
+def readme_sample_config() -> dict[str, Any]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Use with pre-commit", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```yaml\n(.*?)```", section, re.DOTALL)
     assert block, "the README's pre-commit section has a ```yaml sample"
-    return yaml.safe_load(block.group(1))
+    config: dict[str, Any] = yaml.safe_load(block.group(1))
+    return config
 
 
 # -- the hooks, for real ------------------------------------------------------------------

@@ -99,7 +99,9 @@ def _schemas(depth: int) -> st.SearchStrategy[Any]:
     return _maybe_sensitive(st.one_of(_leaves(), objects, arrays, unions, conditionals, refs))
 
 
-def _object(properties: dict, patterns: dict, additional: Any) -> dict:
+def _object(
+    properties: dict[str, Any], patterns: dict[str, Any], additional: Any
+) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if patterns:
         schema["patternProperties"] = patterns
@@ -108,7 +110,7 @@ def _object(properties: dict, patterns: dict, additional: Any) -> dict:
     return schema
 
 
-def _array(items: Any, prefix: list) -> dict:
+def _array(items: Any, prefix: list[Any]) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "array", "items": items}
     if prefix:
         schema["prefixItems"] = prefix
@@ -127,7 +129,7 @@ def _renumber(schema: Any, counter: list[int]) -> Any:
         return [_renumber(s, counter) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    copy = {}
+    copy: dict[str, Any] = {}
     for key, value in schema.items():
         if key in ("enum", "const"):
             counter[0] += 1
@@ -437,7 +439,7 @@ def test_the_reference_view(
 # -- 3. the defects of issue 13, on generated modules -----------------------------------
 
 
-SECRET_PLACES = {
+SECRET_PLACES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "through $ref": (
         {
             "type": "object",

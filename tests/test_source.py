@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 from toolshape.contract.errors import ContractError, Problem
@@ -28,8 +30,8 @@ def only_problem(text: str | bytes) -> Problem:
     return problems[0]
 
 
-def data_of(text: str) -> object:
-    """The data load() reads from `text` (which must be accepted)."""
+def data_of(text: str) -> Any:
+    """The data load() reads from `text` (which must be accepted): decoded JSON."""
     return load(text.encode("utf-8"), FILE).data
 
 
@@ -101,7 +103,8 @@ def test_realistic_contract_data(contract: Document) -> None:
 
 
 def test_mapping_order_is_kept(contract: Document) -> None:
-    assert list(contract.data) == [
+    data: Any = contract.data
+    assert list(data) == [
         "name",
         "description",
         "parameters",
@@ -109,15 +112,16 @@ def test_mapping_order_is_kept(contract: Document) -> None:
         "strict",
         "retries",
     ]
-    units = contract.data["parameters"]["properties"]["units"]
+    units = data["parameters"]["properties"]["units"]
     assert list(units) == ["type", "enum", "default"]
 
 
 def test_numbers_keep_their_python_type(contract: Document) -> None:
-    days = contract.data["parameters"]["properties"]["days"]
+    data: Any = contract.data
+    days = data["parameters"]["properties"]["days"]
     assert type(days["minimum"]) is int
     assert type(days["maximum"]) is float
-    assert type(contract.data["strict"]) is bool
+    assert type(data["strict"]) is bool
 
 
 def test_utf8_bom_is_stripped() -> None:
@@ -223,7 +227,7 @@ def test_exactly_the_limit_is_accepted() -> None:
     assert document.data == {"a": 1}
 
 
-def test_load_file_checks_the_size_first(tmp_path) -> None:
+def test_load_file_checks_the_size_first(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     with open(path, "wb") as stream:
         stream.truncate(50 * MAX_CONTRACT_BYTES)  # sparse: nothing is actually written
@@ -234,16 +238,17 @@ def test_load_file_checks_the_size_first(tmp_path) -> None:
     assert f"contract file is {50 * MAX_CONTRACT_BYTES} bytes" in problem.message
 
 
-def test_load_file_reads_a_contract(tmp_path) -> None:
+def test_load_file_reads_a_contract(tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
     path.write_bytes(CONTRACT.encode("utf-8"))
     document = load_file(path, "contracts/c.yaml")
     assert document.file == "contracts/c.yaml"
-    assert document.data["name"] == "get_weather"
+    data: Any = document.data
+    assert data["name"] == "get_weather"
     assert document.problem(("name",), "x").file == "contracts/c.yaml"
 
 
-def test_load_file_missing_file(tmp_path) -> None:
+def test_load_file_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ContractError) as caught:
         load_file(tmp_path / "absent.yaml", "absent.yaml")
     [problem] = caught.value.problems

@@ -14,6 +14,7 @@ Exact ``multipleOf`` and extreme numbers are in test_numbers_exact.py.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -66,7 +67,7 @@ def calls_into(module: types.ModuleType, action: Callable[[], object]) -> int:
 
 # -- cycles that never descend -----------------------------------------------------------
 
-CYCLES = {
+CYCLES: dict[str, dict[str, Any]] = {
     "a -> b -> a": {
         "type": "object",
         "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
@@ -336,7 +337,7 @@ def test_a_module_for_5000_properties_is_generated() -> None:
     raw = raw_contract(many(5000))
     assert len(raw) < source.MAX_CONTRACT_BYTES
     module = module_of(many(5000), "many")
-    value = {f"p{i}": "x" for i in range(5000)}
+    value: dict[str, Any] = {f"p{i}": "x" for i in range(5000)}
     assert module.validate(value).ok
     del value["p4321"]
     value["p7"] = 7
@@ -474,7 +475,7 @@ def test_doubling_recursion_really_doubles_in_the_validator() -> None:
             value = {"op": "add", "left": value}
         return {"e": value}
 
-    calls = [calls_into(module, lambda n=n: module.validate(nested(n))) for n in (4, 5, 6)]
+    calls = [calls_into(module, functools.partial(module.validate, nested(n))) for n in (4, 5, 6)]
     assert calls[1] > 1.8 * calls[0] and calls[2] > 1.8 * calls[1], calls
 
 
@@ -494,7 +495,7 @@ def test_if_then_else_alternatives_cost_one_call_per_level() -> None:
         return {"e": value}
 
     assert module.validate(nested(30)).ok
-    calls = [calls_into(module, lambda n=n: module.validate(nested(n))) for n in (10, 20)]
+    calls = [calls_into(module, functools.partial(module.validate, nested(n))) for n in (10, 20)]
     assert calls[1] < 2.5 * calls[0], calls
 
 

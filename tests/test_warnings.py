@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import pytest
 from toolshape import cli
@@ -309,7 +310,7 @@ def test_import_then_generate_a_pydantic_style_optional_field(
             "does not pass its own schema (type); it is kept as an annotation (the validator never applies a default)"
         )
     ]
-    data = source.load(Path("contracts/search_items.yaml").read_bytes(), "c.yaml").data
+    data: Any = source.load(Path("contracts/search_items.yaml").read_bytes(), "c.yaml").data
     assert (
         data["parameters"]["properties"]["category"]["default"] is None
     )  # kept, not dropped or rewritten

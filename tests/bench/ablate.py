@@ -18,10 +18,12 @@ Then the parse layer is taken apart: the generated ``_decode`` against its own
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import floor
 import run  # tests/bench/run.py: the loader, the contracts, the timing loop
@@ -87,7 +89,7 @@ VARIANTS: list[tuple[str, str, Callable[[str], str | None]]] = [
 def _all_suggestions(source: str) -> str | None:
     """Every suggestion above that applies, together."""
     changed = False
-    for kind, label, transform in VARIANTS:
+    for kind, _, transform in VARIANTS:
         if kind != "suggestion" or transform is _all_suggestions:
             continue
         out = transform(source)
@@ -185,10 +187,10 @@ def main() -> int:
         for row in [r for r in bench.rows if r.kind == "parse"]:
             text = row.data
             try:
-                decoded = run.json.loads(text)
+                decoded = json.loads(text)
             except ValueError:
                 decoded = None
-            parts: dict[str, tuple[Callable, object]] = {
+            parts: dict[str, tuple[Callable[..., Any], object]] = {
                 "generated parse()": (module.parse, text),
                 "generated _decode() (pre-checks + decode)": (module._decode, text),
                 "generated _DECODER.decode (hooks: pairs, constant, float)": (
@@ -196,7 +198,7 @@ def main() -> int:
                     text,
                 ),
                 "floor decoder (hooks: pairs, constant)": (floor._DECODER.decode, text),
-                "plain json.loads (no hooks)": (run.json.loads, text),
+                "plain json.loads (no hooks)": (json.loads, text),
                 "floor parse()": (floor.FLOORS[bench.name][1], text),
             }
             if decoded is not None:
@@ -206,7 +208,7 @@ def main() -> int:
                     decoded,
                 )
 
-            def safe(call: Callable) -> Callable:
+            def safe(call: Callable[..., Any]) -> Callable[..., Any]:
                 def wrapped(x: object) -> object:
                     try:
                         return call(x)
@@ -215,13 +217,15 @@ def main() -> int:
 
                 return wrapped
 
-            calls = {label: (safe(call), arg) for label, (call, arg) in parts.items()}
-            loops = {label: run.calibrate(f, arg, target // 2) for label, (f, arg) in calls.items()}
-            times = {label: float("inf") for label in calls}
-            labels = list(calls)
+            guarded = {label: (safe(call), arg) for label, (call, arg) in parts.items()}
+            loops = {
+                label: run.calibrate(f, arg, target // 2) for label, (f, arg) in guarded.items()
+            }
+            times = {label: float("inf") for label in guarded}
+            labels = list(guarded)
             for round_ in range(args.repeat):
                 for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
-                    f, arg = calls[label]
+                    f, arg = guarded[label]
                     n = loops[label]
                     times[label] = min(times[label], run._timed(f, arg, n) / (n * run.UNROLL))
             print(

@@ -131,15 +131,15 @@ def _fold(text: str) -> str:
     return text.lower().replace("_", "").replace("-", "")
 
 
-def _folded(options: frozenset) -> dict:
+def _folded(options: frozenset[Any]) -> dict[str, Any]:
     """Each option by its folded form (the first in sorted order wins), built at import."""
-    table: dict = {}
+    table: dict[str, Any] = {}
     for option in sorted(options):
         table.setdefault(_fold(option), option)
     return table
 
 
-def _did_you_mean(value: object, folded: dict) -> str:
+def _did_you_mean(value: object, folded: dict[str, Any]) -> str:
     if type(value) is not str or len(value) > 200:
         return ""
     match = folded.get(_fold(value))
@@ -160,7 +160,12 @@ _quote = json.encoder.encode_basestring  # json.dumps(s, ensure_ascii=False) at 
 
 
 def _unknown_keys(
-    obj: dict, known: frozenset, folded: dict, prefix: str, rest: str, errors: list
+    obj: dict[str, Any],
+    known: frozenset[Any],
+    folded: dict[str, Any],
+    prefix: str,
+    rest: str,
+    errors: list[Any],
 ) -> None:
     """rest: ' is not allowed in <where>; allowed keys: <the keys>' (a constant)."""
     for key in obj:
@@ -184,7 +189,7 @@ def _unreadable(value: object) -> Result:
     return Result(REJECT, value, (Error("", "unreadable", _UNREADABLE),))
 
 
-def _done(value: object, errors: list) -> Result:
+def _done(value: object, errors: list[Any]) -> Result:
     if errors:
         return Result(
             REJECT,
@@ -203,7 +208,7 @@ class _Refused(ValueError):
         self.code = code
 
 
-def _pairs(pairs: list) -> dict:
+def _pairs(pairs: list[Any]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         raise _Refused("duplicate_key", "a key appears twice in one object")
@@ -283,7 +288,7 @@ def validate_get_weather(value: object) -> Result:
             errors.append(Error("/unit", "required", 'missing required key "unit"'))
         if len(value) != present:
             _unknown_keys(value, _WEATHER_KEYS, _WEATHER_FOLDED, "/", _WEATHER_REST, errors)
-    except Exception:
+    except Exception:  # noqa: BLE001 - as in the generated module: a value that raises is unreadable
         return _unreadable(value)
     if errors:
         return Result(
@@ -1200,7 +1205,7 @@ def validate_large_order(value: object) -> Result:
         # no other keys
         if len(value) != present:
             _unknown_keys(value, _ORDER_KEYS, _ORDER_FOLDED, "/", _ORDER_REST, errors)
-    except Exception:
+    except Exception:  # noqa: BLE001 - as in the generated module: a value that raises is unreadable
         return _unreadable(value)
     if errors:
         return Result(

@@ -54,7 +54,7 @@ _loads = json.loads
 # -- fastjsonschema ----------------------------------------------------------------
 
 
-def fastjsonschema_pair(schema: dict) -> tuple:
+def fastjsonschema_pair(schema: dict[str, Any]) -> tuple[Any, ...]:
     check = fastjsonschema.compile(schema)
     failure = fastjsonschema.JsonSchemaException
 
@@ -80,11 +80,11 @@ def fastjsonschema_pair(schema: dict) -> tuple:
 # -- jsonschema --------------------------------------------------------------------
 
 
-def jsonschema_pair(schema: dict) -> tuple:
+def jsonschema_pair(schema: dict[str, Any]) -> tuple[Any, ...]:
     validator = jsonschema.Draft202012Validator(schema)
     iter_errors = validator.iter_errors
 
-    def validate(value: Any) -> list:
+    def validate(value: Any) -> list[Any]:
         return list(iter_errors(value))
 
     def parse(text: str) -> Any:
@@ -162,7 +162,7 @@ class PlaceOrder(_Strict):
     contact_phone: Annotated[str, StringConstraints(pattern=r"^\+[1-9][0-9]{6,14}$")] = None  # type: ignore[assignment]
 
 
-def pydantic_pair(model: type[BaseModel]) -> tuple:
+def pydantic_pair(model: type[BaseModel]) -> tuple[Any, ...]:
     # What model_validate / model_validate_json call, minus their Python wrapper
     # (about 300 ns): the fastest way into pydantic-core, so the targets get harder.
     from_python = model.__pydantic_validator__.validate_python
@@ -248,9 +248,9 @@ class PlaceOrderS(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     contact_phone: Annotated[str, Meta(pattern=r"^\+[1-9][0-9]{6,14}$")] | _Unset = _UNSET
 
 
-def msgspec_pair(struct: type) -> tuple:
+def msgspec_pair(struct: type[msgspec.Struct]) -> tuple[Any, ...]:
     convert = msgspec.convert
-    decoder = msgspec.json.Decoder(struct)
+    decoder: msgspec.json.Decoder[msgspec.Struct] = msgspec.json.Decoder(struct)
     decode = decoder.decode
     failure = msgspec.ValidationError
     broken = msgspec.DecodeError  # ValidationError is a DecodeError subclass
@@ -270,5 +270,5 @@ def msgspec_pair(struct: type) -> tuple:
     return validate, parse, lambda outcome: isinstance(outcome, struct)
 
 
-MODELS = {"get_weather": GetWeather, "large_order": PlaceOrder}
-STRUCTS = {"get_weather": GetWeatherS, "large_order": PlaceOrderS}
+MODELS: dict[str, type[BaseModel]] = {"get_weather": GetWeather, "large_order": PlaceOrder}
+STRUCTS: dict[str, type[msgspec.Struct]] = {"get_weather": GetWeatherS, "large_order": PlaceOrderS}

@@ -48,10 +48,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "generator"))  # toolshape, even when not installed
 
-from toolshape.codegen import render
-from toolshape.contract.errors import ContractError
-from toolshape.platforms import importer
-from toolshape.project import pipeline
+from toolshape.codegen import render  # noqa: E402 - after sys.path above
+from toolshape.contract.errors import ContractError  # noqa: E402 - after sys.path above
+from toolshape.platforms import importer  # noqa: E402 - after sys.path above
+from toolshape.project import pipeline  # noqa: E402 - after sys.path above
 
 ENV_VAR = "TOOLSHAPE_REAL_SCHEMAS"
 #: The sets issue 16 measured (file name prefixes / folder names in JSONSchemaBench).

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import copy
 import gc
+import importlib.metadata
 import json
 import os
 import platform
@@ -28,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from time import perf_counter_ns
@@ -93,14 +94,12 @@ def machine() -> list[str]:
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:
-        usable = os.cpu_count()
+        usable = os.cpu_count() or 1
     versions = []
     for name in ("fastjsonschema", "jsonschema", "pydantic", "msgspec", "black", "jinja2"):
         try:
-            from importlib.metadata import version
-
-            versions.append(f"{name} {version(name)}")
-        except Exception:
+            versions.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
             versions.append(f"{name} ?")
     try:
         commit = subprocess.run(
@@ -125,7 +124,7 @@ def machine() -> list[str]:
             text=True,
         ).stdout.strip()
         commit += " (+ uncommitted changes to generator/templates/generated)" if dirty else ""
-    except Exception:
+    except (OSError, subprocess.CalledProcessError):  # no git, or not a repository
         commit = "?"
     return [
         f"machine: {cpu}, {os.cpu_count()} cores ({usable} usable), {platform.system()} {platform.release()}",
@@ -158,7 +157,7 @@ class Row:
 class Bench:
     name: str
     module: Any  # the generated module
-    schema: dict
+    schema: dict[str, Any]
     checked: Any  # toolshape's checked contract (for the derived cases)
     module_path: Path  # a file holding the generated module (for the import time)
     rows: list[Row] = field(default_factory=list)
@@ -312,6 +311,9 @@ def check_agreement(benches: list[Bench]) -> list[str]:
         # The floor is held to the whole contract, not only to the benchmark inputs.
         cases = toolshape.codegen.cases.derive(bench.checked).cases
         validate_floor = floor.FLOORS[bench.name][0]
+        # (path, code, message) triples, or (path, code) pairs for parse errors
+        got: Collection[tuple[str, ...]]
+        want: Collection[tuple[str, ...]]
         for case in cases:
             got = _triples(validate_floor(copy.deepcopy(case.data)))
             want = _triples(bench.module.validate(copy.deepcopy(case.data)))
@@ -352,13 +354,14 @@ def _make_loop() -> Callable[..., int]:
     )
     namespace: dict[str, Any] = {}
     exec(source, namespace)
-    return namespace["loop"]
+    loop: Callable[..., int] = namespace["loop"]
+    return loop
 
 
 LOOP = _make_loop()
 
 
-def _timed(f: Callable, x: Any, n: int) -> int:
+def _timed(f: Callable[..., Any], x: Any, n: int) -> int:
     gc.disable()
     try:
         return LOOP(f, x, n, perf_counter_ns)
@@ -366,7 +369,7 @@ def _timed(f: Callable, x: Any, n: int) -> int:
         gc.enable()
 
 
-def calibrate(f: Callable, x: Any, target_ns: int) -> int:
+def calibrate(f: Callable[..., Any], x: Any, target_ns: int) -> int:
     """Loop iterations (of UNROLL calls) that take about target_ns."""
     n = 1
     while True:
@@ -533,7 +536,7 @@ def _importtime(env: dict[str, str]) -> dict[str, tuple[float, float]]:
         cwd=REPO,
         check=True,
     )
-    found = {}
+    found: dict[str, tuple[float, float]] = {}
     for line in done.stderr.splitlines():
         match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|\s*(\S+)", line)
         if match:  # the first line of a name is where it was really imported
@@ -545,8 +548,7 @@ def _importtime(env: dict[str, str]) -> dict[str, tuple[float, float]]:
 
 def import_times(benches: list[Bench], runs: int) -> list[tuple[str, float, bool]]:
     print(
-        "Import time of a generated module (fresh interpreter each run, best of %d; bytecode cached):"
-        % runs
+        f"Import time of a generated module (fresh interpreter each run, best of {runs}; bytecode cached):"
     )
     results = []
     with tempfile.TemporaryDirectory(prefix="toolshape-bench-pyc-") as cache:
@@ -666,7 +668,7 @@ def gate_time(
         env=env,
         check=True,
     )
-    cumulative = {}
+    cumulative: dict[str, float] = {}
     for line in done.stderr.splitlines():
         match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|\s*(\S+)", line)
         if match:
@@ -775,13 +777,15 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
 
     def cumulative(file_part: str, function: str) -> float:
         # max, not sum: a function name can occur twice in a file, one calling the other
-        return max(
+        found: float = max(
             (v[3] for k, v in table.items() if k[0].endswith(file_part) and k[2] == function),
             default=0.0,
         )
+        return found
 
     def own(function: str) -> float:
-        return sum(v[2] for k, v in table.items() if k[2] == function)
+        seconds: float = sum(v[2] for k, v in table.items() if k[2] == function)
+        return seconds
 
     total = sum(v[2] for v in table.values())
     groups = [
@@ -849,7 +853,7 @@ def scale(
 ) -> list[tuple[str, float | None, float, float, str]]:
     from synth import write_contracts
 
-    results = []
+    results: list[tuple[str, float | None, float, float, str]] = []
     with tempfile.TemporaryDirectory(prefix="toolshape-bench-scale-") as temp:
         root = Path(temp)
         contracts = write_contracts(root / "contracts", count)

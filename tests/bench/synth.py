@@ -155,7 +155,7 @@ class _NoAliases(yaml.SafeDumper):
         return True
 
 
-def _string(rng: random.Random) -> tuple[dict, Any]:
+def _string(rng: random.Random) -> tuple[dict[str, Any], Any]:
     schema: dict[str, Any] = {"type": "string"}
     roll = rng.random()
     if roll < 0.35:
@@ -176,7 +176,7 @@ def _string(rng: random.Random) -> tuple[dict, Any]:
     return schema, "value " * 2
 
 
-def _integer(rng: random.Random) -> tuple[dict, Any]:
+def _integer(rng: random.Random) -> tuple[dict[str, Any], Any]:
     low = rng.choice((0, 1, 1, 10, -100))
     high = low + rng.choice((5, 99, 1000, 100000))
     schema: dict[str, Any] = {"type": "integer", "minimum": low, "maximum": high}
@@ -186,7 +186,7 @@ def _integer(rng: random.Random) -> tuple[dict, Any]:
     return schema, low + 1
 
 
-def _number(rng: random.Random) -> tuple[dict, Any]:
+def _number(rng: random.Random) -> tuple[dict[str, Any], Any]:
     schema: dict[str, Any] = {"type": "number"}
     if rng.random() < 0.5:
         schema["exclusiveMinimum"] = 0
@@ -197,7 +197,7 @@ def _number(rng: random.Random) -> tuple[dict, Any]:
     return schema, 0.5
 
 
-def _leaf(rng: random.Random) -> tuple[dict, Any]:
+def _leaf(rng: random.Random) -> tuple[dict[str, Any], Any]:
     roll = rng.random()
     if roll < 0.45:
         return _string(rng)
@@ -212,7 +212,9 @@ def _leaf(rng: random.Random) -> tuple[dict, Any]:
     return schema, None if rng.random() < 0.5 and "enum" not in schema else good
 
 
-def _object(rng: random.Random, size: int, names: list[str]) -> tuple[dict, dict]:
+def _object(
+    rng: random.Random, size: int, names: list[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     properties: dict[str, Any] = {}
     good: dict[str, Any] = {}
     for name in names[:size]:
@@ -228,7 +230,7 @@ def _object(rng: random.Random, size: int, names: list[str]) -> tuple[dict, dict
     }, good
 
 
-def _property(rng: random.Random, fresh: Any) -> tuple[dict, Any]:
+def _property(rng: random.Random, fresh: Any) -> tuple[dict[str, Any], Any]:
     roll = rng.random()
     if roll < 0.07:
         schema, good = _object(rng, rng.randint(2, 6), [fresh() for _ in range(6)])
@@ -241,7 +243,7 @@ def _property(rng: random.Random, fresh: Any) -> tuple[dict, Any]:
             dict(good),
         ]
     if roll < 0.20:
-        schema: dict[str, Any] = {
+        schema = {
             "type": "array",
             "items": {"type": "string", "minLength": 1, "maxLength": 40},
         }
@@ -259,7 +261,7 @@ def _property(rng: random.Random, fresh: Any) -> tuple[dict, Any]:
     return _leaf(rng)
 
 
-def contract(rng: random.Random, index: int) -> dict:
+def contract(rng: random.Random, index: int) -> dict[str, Any]:
     used: set[str] = set()
 
     def fresh() -> str:
@@ -280,7 +282,7 @@ def contract(rng: random.Random, index: int) -> dict:
         good[name] = value
     names = list(properties)
     required = sorted(rng.sample(names, rng.randint(1, min(8, len(names)))), key=names.index)
-    parameters = {
+    parameters: dict[str, Any] = {
         "type": "object",
         "properties": properties,
         "required": required,
@@ -305,7 +307,7 @@ def contract(rng: random.Random, index: int) -> dict:
     }
 
 
-def render(data: dict) -> str:
+def render(data: dict[str, Any]) -> str:
     return yaml.dump(
         data,
         Dumper=_NoAliases,
