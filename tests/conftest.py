@@ -27,3 +27,13 @@ def root() -> Path:
 def env() -> jinja2.Environment:
     """The built-in templates' Jinja environment (shared: rendering does not change it)."""
     return ENV
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The times the hostile-argument tests measured on big inputs, slowest first (if they ran)."""
+    support = sys.modules.get("hostile_arguments_support")
+    timings: dict[str, float] = getattr(support, "TIMINGS", {})
+    if timings:
+        terminalreporter.section("timings of big inputs (seconds; the slowest module for each)")
+        for label, seconds in sorted(timings.items(), key=lambda kv: -kv[1]):
+            terminalreporter.write_line(f"  {seconds:8.3f}  {label}")

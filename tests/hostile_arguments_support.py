@@ -547,6 +547,6 @@ SETTINGS = settings(
 )
 
 
-#: Measured wall-clock times of the big inputs (..._sizes, ..._patterns), printed by
-#: test_hostile_arguments_sizes.py's last test.
+#: Measured wall-clock times of the big inputs (..._sizes, ..._patterns): printed at the end of
+#: the run by conftest.py (a record, never a check: tests make no timed assertions).
 TIMINGS: dict[str, float] = {}

@@ -290,17 +290,3 @@ def test_parse_cost_is_linear_in_the_text(shape: str) -> None:
     out = run_child(code, f"parse() of a ~1 MiB {shape}", timeout=20.0)
     TIMINGS[f"parse (child process): ~1 MiB {shape}"] = time.perf_counter() - started
     assert out.split()[0] == "parse_error"
-
-
-# -- timings -----------------------------------------------------------------------------
-
-
-def test_zz_print_timings(capsys: pytest.CaptureFixture[str]) -> None:
-    """Not a check: prints the measured times of the big inputs (slowest first).
-
-    Last in the last of the test_hostile_arguments_*.py files: it prints what this run measured.
-    """
-    with capsys.disabled():
-        print("\n\nTimings of big inputs (seconds; the slowest module for each input):")
-        for label, seconds in sorted(TIMINGS.items(), key=lambda kv: -kv[1]):
-            print(f"  {seconds:8.3f}  {label}")

@@ -6,8 +6,8 @@ that nothing is built or cached in this repository. The installed toolshape then
 from an unrelated folder on a copy of contracts/, and its output must be byte for byte
 the repository's generated/: the templates travelled in the wheel, and nothing leans on
 the checkout. It takes 12 to 20 s on a 2-core machine (venv 4 s, install 5 s with pip's
-cache warm, generate 3 to 11 s); every step has a timeout from what is left of ``BUDGET``,
-and the whole test fails past it.
+cache warm, generate 3 to 11 s). Every step has a generous timeout (``HANG``): a guard
+against a hung install, not a speed check (the benchmark measures speed, tests never do).
 """
 
 from __future__ import annotations
@@ -16,15 +16,14 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from support import ROOT, pyproject
 
 VERSION = pyproject()["project"]["version"]
-#: Seconds the whole test may take, all steps together.
-BUDGET = 100.0
+#: Seconds after which one step counts as hung (a step takes 2 to 11 s on a 2-core machine).
+HANG = 600.0
 
 
 def copy_working_tree(destination: Path) -> None:
@@ -57,10 +56,9 @@ def files_of(folder: Path) -> dict[str, bytes]:
 
 
 class Steps:
-    """Runs commands in the fresh environment, each with what is left of the budget."""
+    """Runs commands in the fresh environment, each guarded against a hang."""
 
     def __init__(self, venv: Path) -> None:
-        self.deadline = time.monotonic() + BUDGET
         self.bin = venv / ("Scripts" if os.name == "nt" else "bin")
         # Nothing from this checkout or this interpreter may leak in.
         self.env = {
@@ -73,11 +71,8 @@ class Steps:
         self.env["PATH"] = str(self.bin) + os.pathsep + self.env.get("PATH", "")
 
     def run(self, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            pytest.fail(f"the packaging test went over its {BUDGET:.0f} s budget before {argv[:3]}")
         result = subprocess.run(
-            argv, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=left
+            argv, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=HANG
         )
         assert result.returncode == 0, (
             f"{argv} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
@@ -95,9 +90,8 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     contracts = tmp_path / "contracts-copy" / "contracts"
     shutil.copytree(ROOT / "contracts", contracts)
     venv = tmp_path / "venv"
-    started = time.monotonic()
     subprocess.run(
-        [sys.executable, "-m", "venv", str(venv)], check=True, timeout=BUDGET, capture_output=True
+        [sys.executable, "-m", "venv", str(venv)], check=True, timeout=HANG, capture_output=True
     )
     steps = Steps(venv)
     python = str(steps.bin / "python")
@@ -165,5 +159,3 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
         "--quiet",
         cwd=unrelated,
     )
-    elapsed = time.monotonic() - started
-    assert elapsed < BUDGET, f"took {elapsed:.0f} s"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
@@ -320,13 +319,11 @@ def test_merge_key_is_refused() -> None:
     assert "merge keys" in problem.message
 
 
-def test_billion_laughs_is_refused_quickly() -> None:
+def test_billion_laughs_is_refused_unexpanded() -> None:
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for previous, name in zip("abcdefghi", "bcdefghij", strict=False):
         lines.append(f"{name}: &{name} [{', '.join(['*' + previous] * 9)}]")
-    started = time.perf_counter()
     problems = problems_of("\n".join(lines) + "\n")
-    assert time.perf_counter() - started < 2.0
     assert len(problems) == 10 + 9 * 9  # every anchor and every alias, nothing expanded
     assert {p.message for p in problems} == {
         "YAML anchors and aliases are not allowed in contracts"
