@@ -162,6 +162,16 @@ ECMA_REGEX_DIFFERENCES: dict[tuple[str, str], str] = {
     ("optional/ecmascript-regex.json", "pattern with non-ASCII digits"): (
         "Python's re has no \\p{...} Unicode property escapes (the pattern does not compile)"
     ),
+    # format: regex accepts the patterns toolshape can keep the meaning of in Python's re (README, Formats).
+    (
+        "optional/format/ecmascript-regex.json",
+        "ECMA 262 lookbehind is valid, including variable width",
+    ): (
+        "format: regex is what a contract's pattern may be; Python's re looks behind by a fixed width only"
+    ),
+    ("optional/format/ecmascript-regex.json", "ECMA 262 character classes and escapes"): (
+        "format: regex is what a contract's pattern may be; [] and [^] have no exact translation for Python's re"
+    ),
 }
 
 

@@ -35,7 +35,14 @@ FORMATS = {
     "ipv4": "an IPv4 address",
     "ipv6": "an IPv6 address",
     "uri": "an absolute URI (RFC 3986)",
+    "uri-reference": "a URI reference (RFC 3986)",
+    "iri": "an absolute IRI (RFC 3987)",
+    "iri-reference": "an IRI reference (RFC 3987)",
+    "uri-template": "a URI template (RFC 6570)",
     "uuid": "a UUID",
+    "json-pointer": "a JSON Pointer such as /items/0 (RFC 6901)",
+    "relative-json-pointer": "a relative JSON Pointer such as 1/name",
+    "regex": "a regular expression (ECMA-262, as toolshape translates it)",
 }
 
 

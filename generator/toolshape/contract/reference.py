@@ -15,11 +15,13 @@ import datetime
 import functools
 import ipaddress
 import re
+import string
 import uuid
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from ..regex import PatternError
 from ..regex import translate as translate_pattern
 from ..schema.keywords import nullable_alternative
 from ..schema.pointers import escape, ref_path, resolve
@@ -229,9 +231,10 @@ def _array(schema: dict, value: list, path: str, errors: Errors) -> None:
         errors.add((path, "minItems"))
     if "maxItems" in schema and len(value) > schema["maxItems"]:
         errors.add((path, "maxItems"))
-    if schema.get("uniqueItems") is True:
-        if any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]):
-            errors.add((path, "uniqueItems"))
+    if schema.get("uniqueItems") is True and any(
+        json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]
+    ):
+        errors.add((path, "uniqueItems"))
     prefix = schema.get("prefixItems", [])
     for i, (sub, item) in enumerate(zip(prefix, value, strict=False)):
         _value(sub, item, f"{path}/{i}", errors)
@@ -399,7 +402,7 @@ def _uri(text: str) -> bool:
             )
         if "[" in authority or "]" in authority:
             return False
-        host, colon, port = authority.partition(":")
+        _host, colon, port = authority.partition(":")
         if colon and not re.fullmatch(r"[0-9]*", port):
             return False
     return "[" not in rest and "]" not in rest
@@ -410,6 +413,170 @@ def _uuid(text: str) -> bool:
         return False
     uuid.UUID(text)
     return True
+
+
+# RFC 3986 characters, and the ranges RFC 3987 adds for IRIs (ucschar everywhere, iprivate in queries).
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_SUB_DELIMS = frozenset("!$&'()*+,;=")
+_UCS_RANGES = (
+    ((0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF))
+    + tuple((plane << 16, (plane << 16) + 0xFFFD) for plane in range(1, 14))
+    + ((0xE1000, 0xEFFFD),)
+)
+_PRIVATE_RANGES = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
+
+
+def _in_ranges(char: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= ord(char) <= high for low, high in ranges)
+
+
+def _chars_ok(text: str, extra: str, iri: bool, private: bool = False) -> bool:
+    """Every character unreserved, a sub-delim, in ``extra``, or part of a %XX escape
+    (for an IRI also ucschar, and iprivate where ``private``)."""
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "%":
+            if len(text) < i + 3 or not all(
+                c in "0123456789abcdefABCDEF" for c in text[i + 1 : i + 3]
+            ):
+                return False
+            i += 3
+            continue
+        if not (
+            char in _UNRESERVED
+            or char in _SUB_DELIMS
+            or char in extra
+            or (iri and _in_ranges(char, _UCS_RANGES))
+            or (private and _in_ranges(char, _PRIVATE_RANGES))
+        ):
+            return False
+        i += 1
+    return True
+
+
+def _reference(text: str, iri: bool, absolute: bool) -> bool:
+    """A URI/IRI reference, split as RFC 3986 appendix B does, each part checked on its own."""
+    m = re.fullmatch(
+        r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", text, re.S
+    )
+    if m is None:
+        return False
+    scheme, authority, path, query, fragment = m.groups()
+    # What appendix B reads as a scheme and is none is a colon in a relative path's first segment.
+    if scheme is not None and not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme):
+        return False
+    if absolute and scheme is None:
+        return False
+    if query is not None and not _chars_ok(query, ":@/?", iri, private=iri):
+        return False
+    if fragment is not None and not _chars_ok(fragment, ":@/?", iri):
+        return False
+    if not all(_chars_ok(segment, ":@", iri) for segment in path.split("/")):
+        return False
+    if authority is None:
+        if path.startswith("//"):
+            return False
+        first = path.split("/")[0]
+        return scheme is not None or ":" not in first
+    if path and not path.startswith("/"):
+        return False
+    userinfo, at, host_port = authority.rpartition("@")
+    if at and not _chars_ok(userinfo, ":", iri):
+        return False
+    if host_port.startswith("["):
+        close = host_port.find("]")
+        if close == -1:
+            return False
+        literal, port = host_port[1:close], host_port[close + 1 :]
+        future = re.fullmatch(r"[Vv][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+", literal)
+        if not (_ipv6(literal) or future):
+            return False
+    else:
+        host, colon, port = host_port.partition(":")
+        port = colon + port
+        if not _chars_ok(host, "", iri):
+            return False
+    return port == "" or (port[0] == ":" and all(c in "0123456789" for c in port[1:]))
+
+
+def _regex_format(text: str) -> bool:
+    """What toolshape's own ECMA-262 translation accepts, and Python's re then compiles."""
+    try:
+        re.compile(translate_pattern(text))
+    except (PatternError, re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+def _uri_reference(text: str) -> bool:
+    return _reference(text, iri=False, absolute=False)
+
+
+def _iri(text: str) -> bool:
+    return _reference(text, iri=True, absolute=True)
+
+
+def _iri_reference(text: str) -> bool:
+    return _reference(text, iri=True, absolute=False)
+
+
+def _uri_template(text: str) -> bool:
+    # RFC 6570 section 2: literals (the apostrophe allowed, as the JSON Schema test suite reads it) and expressions.
+    literal_ascii = set("!#$&'()*+,-./0123456789:;=?@[]_~") | set(string.ascii_letters)
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "{":
+            end = text.find("}", i)
+            if end == -1 or not _expression(text[i + 1 : end]):
+                return False
+            i = end + 1
+        elif char == "%":
+            if not re.fullmatch(r"%[0-9A-Fa-f]{2}", text[i : i + 3]):
+                return False
+            i += 3
+        elif char in literal_ascii or _in_ranges(char, _UCS_RANGES + _PRIVATE_RANGES):
+            i += 1
+        else:
+            return False
+    return True
+
+
+def _expression(body: str) -> bool:
+    if body[:1] and body[0] in "+#./;?&=,!@|":
+        body = body[1:]
+    for varspec in body.split(","):
+        name, colon, length = varspec.partition(":")
+        if not colon and name.endswith("*"):
+            name = name[:-1]
+        if colon and not (
+            length.isascii() and length.isdigit() and length[0] != "0" and len(length) <= 4
+        ):
+            return False
+        names = name.split(".")
+        for part in names:
+            if not part or not re.fullmatch(r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+", part):
+                return False
+    return True
+
+
+def _json_pointer(text: str) -> bool:
+    if text and not text.startswith("/"):
+        return False
+    for token in text.split("/")[1:]:
+        escapes = token.split("~")[1:]
+        if any(not rest or rest[0] not in "01" for rest in escapes):
+            return False
+    return True
+
+
+def _relative_json_pointer(text: str) -> bool:
+    digits = len(text) - len(text.lstrip("0123456789"))
+    prefix, rest = text[:digits], text[digits:]
+    if not prefix or (len(prefix) > 1 and prefix[0] == "0"):
+        return False
+    return rest == "#" or _json_pointer(rest)
 
 
 _FORMATS = {
@@ -423,4 +590,11 @@ _FORMATS = {
     "ipv6": _ipv6,
     "uri": _uri,
     "uuid": _uuid,
+    "uri-reference": _uri_reference,
+    "iri": _iri,
+    "iri-reference": _iri_reference,
+    "uri-template": _uri_template,
+    "json-pointer": _json_pointer,
+    "relative-json-pointer": _relative_json_pointer,
+    "regex": _regex_format,
 }

@@ -1,0 +1,190 @@
+"""The ``format`` checks of the generated runtime, held against what they must agree with.
+
+- ``format: regex``: the runtime cannot import toolshape, so it carries its own small reader
+  of ECMA-262 patterns (``_RegexCheck``). A pattern is valid exactly when toolshape's own
+  parser and translation (``toolshape.regex``) accept it and Python's ``re`` compiles the
+  translation; hypothesis draws patterns from the syntax's pieces and both must agree.
+- Every format check gives the same verdict on every supported CPython (3.9-3.13): the
+  JSON-Schema-Test-Suite's format strings and a few of our own, run through the committed
+  ``generated/_runtime.py`` by each interpreter pyenv has.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from support import GENERATED, ROOT
+from toolshape.contract.checker import FORMATS
+from toolshape.regex import PatternError, translate
+
+from generated import _runtime as runtime
+
+SUITE = ROOT.parent / "shared" / "json-schema-test-suite"
+SUITE_FORMATS = SUITE / "tests" / "draft2020-12" / "optional" / "format"
+
+
+def toolshape_accepts(pattern: str) -> bool:
+    """The definition: toolshape's ECMA-262 translation accepts it, and Python's re compiles that."""
+    try:
+        re.compile(translate(pattern))
+    except (PatternError, re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+#: Pieces of pattern syntax, valid and broken, that hypothesis strings together.
+PIECES = [
+    *"ab()|*+?{}[]^$.\\-,019:<>=!kPpSsdDwbBcxuZ_/",
+    "(?<n>",
+    "(?<m>",
+    "\\k<n>",
+    "(?<=",
+    "(?<!",
+    "(?=",
+    "(?!",
+    "(?:",
+    "(?P<n>",
+    "{1,2}",
+    "{2}",
+    "{3,1}",
+    "{,2}",
+    "{1001}",
+    "\\1",
+    "\\2",
+    "\\10",
+    "\\u{41}",
+    "\\u{110000}",
+    "\\ud800\\udc00",
+    "\\u0041",
+    "\\x4",
+    "\\x41",
+    "\\cA",
+    "\\0",
+    "\\00",
+    "[^]",
+    "[]",
+    "[z-a]",
+    "[\\S]",
+    "[\\d-z]",
+    "\\p{L}",
+    "é",
+    "\u0661",  # ARABIC-INDIC DIGIT ONE: a digit to str.isdigit, not to ECMA-262
+    "²",
+]
+patterns = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
+
+
+@settings(
+    derandomize=True,
+    max_examples=3000,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(patterns)
+@example("([abc])+\\s+$")
+@example("^(abc]")
+@example("(a)\\1")
+@example("\\1(a)")
+@example("(a\\1)")
+@example("(?<=(a)(?=\\1))")
+@example("(?<=a+)b")
+@example("(?<n>a)\\k<n>")
+@example("\\k<n>(?<n>a)")
+@example("a{2}{3}")
+@example("a**")
+@example("a*?")
+@example("x{,\u0661}")
+def test_the_runtime_regex_check_agrees_with_toolshape_regex(pattern: str) -> None:
+    assert runtime._is_regex(pattern) == toolshape_accepts(pattern), pattern
+
+
+@settings(derandomize=True, max_examples=1000, database=None)
+@given(st.text(max_size=16))
+def test_the_runtime_regex_check_agrees_on_any_text(pattern: str) -> None:
+    assert runtime._is_regex(pattern) == toolshape_accepts(pattern), pattern
+
+
+def test_the_regex_check_refuses_what_the_translation_cannot_keep() -> None:
+    # Each is a pattern some engine accepts; each is refused, with its reason named by toolshape.
+    for pattern in [r"\p{L}", r"[\S]", r"[^]", r"\Z", r"(?P<n>a)", r"a++", r"(?<=a+)", r"\1(a)"]:
+        assert not runtime._is_regex(pattern), pattern
+        assert not toolshape_accepts(pattern), pattern
+    for pattern in [r"^[a-z]+$", r"a{", r"a]", r"(?<year>\d{4})-\k<year>", r"[\d-z]", ""]:
+        assert runtime._is_regex(pattern), pattern
+
+
+# -- the same verdicts on every supported CPython ------------------------------------------
+
+SCRIPT = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("toolshape_runtime", sys.argv[1])
+runtime = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(runtime)
+out = []
+for name, value in json.load(sys.stdin):
+    out.append(getattr(runtime, "_is_" + name.replace("-", "_"))(value))
+print(json.dumps(out))
+"""
+
+#: Strings of our own beside the suite's: non-ASCII, surrogates, the edges of ucschar.
+OWN = [
+    "",
+    "\ud800",
+    "a\udc00b",
+    "http://example.com/\ue000",
+    "http://example.com/?\ue000",
+    "http://example.com/\U000e1000",
+    "http://example.com/\U000efffe",
+    "{x:1000}",
+    "/a~01",
+    "0#",
+    "(?<名>a)\\k<名>",
+    "[\\u{10FFFF}-\\u{10FFFF}]",
+]
+
+
+def format_samples() -> list[tuple[str, str]]:
+    """(format, string) for every asserted format: the suite's strings, then ours."""
+    samples: list[tuple[str, str]] = []
+    for name in FORMATS:
+        path = SUITE_FORMATS / f"{name}.json"
+        if path.exists():
+            for group in json.loads(path.read_text(encoding="utf-8")):
+                samples += [(name, t["data"]) for t in group["tests"] if isinstance(t["data"], str)]
+        samples += [(name, value) for value in OWN]
+    return samples
+
+
+def test_the_samples_cover_every_format() -> None:
+    assert {name for name, _ in format_samples()} == set(FORMATS)
+
+
+@pytest.mark.parametrize("minor", [9, 10, 11, 12, 13])
+def test_format_verdicts_are_the_same_on_every_supported_python(minor: int) -> None:
+    found = sorted(glob.glob(f"/root/.pyenv/versions/3.{minor}.*/bin/python"))
+    if not found:
+        pytest.skip(f"no CPython 3.{minor} under /root/.pyenv/versions")
+    samples = format_samples()
+    result = subprocess.run(
+        [found[-1], "-c", SCRIPT, str(GENERATED / "_runtime.py")],
+        input=json.dumps(samples),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    here = [getattr(runtime, "_is_" + name.replace("-", "_"))(value) for name, value in samples]
+    there = json.loads(result.stdout)
+    different = [
+        (name, value, mine, theirs)
+        for (name, value), mine, theirs in zip(samples, here, there, strict=True)
+        if mine != theirs
+    ]
+    assert not different, f"CPython 3.{minor} disagrees: {different}"
