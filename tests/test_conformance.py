@@ -111,9 +111,6 @@ MIN_CASES_RUN = 400
 #: (tracked separately). Keyed by (file, group description); a case of a listed
 #: group that disagrees is skipped with this reason, one that agrees must pass.
 ECMA_REGEX_DIFFERENCES: dict[tuple[str, str], str] = {
-    ("optional/format/hostname.json", "validation of A-label (punycode) host names"): (
-        "IDNA2008 rules for A-labels are not implemented: hostnames are checked as RFC 1123 ASCII labels"
-    ),
     (
         "optional/ecmascript-regex.json",
         "ECMA 262 regex $ does not match trailing newline",

@@ -3,7 +3,8 @@
 - ``format: regex``: the runtime cannot import toolshape, so it carries its own small reader
   of ECMA-262 patterns (``_RegexCheck``). A pattern is valid exactly when toolshape's own
   parser and translation (``toolshape.regex``) accept it and Python's ``re`` compiles the
-  translation; hypothesis draws patterns from the syntax's pieces and both must agree.
+  translation, as the reference evaluator checks it; hypothesis draws patterns from the
+  syntax's pieces and both must agree.
 - Every format check gives the same verdict on every supported CPython (3.9-3.13): the
   JSON-Schema-Test-Suite's format strings and a few of our own, run through the committed
   ``generated/_runtime.py`` by each interpreter pyenv has.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import glob
 import json
-import re
 import subprocess
 
 import pytest
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support import GENERATED, ROOT
 from toolshape.contract.checker import FORMATS
-from toolshape.regex import PatternError, translate
+from toolshape.contract.reference import errors_of
 
 from generated import _runtime as runtime
 
@@ -29,13 +29,13 @@ SUITE = ROOT.parent / "shared" / "json-schema-test-suite"
 SUITE_FORMATS = SUITE / "tests" / "draft2020-12" / "optional" / "format"
 
 
+REGEX_FORMAT = {"type": "string", "format": "regex"}
+
+
 def toolshape_accepts(pattern: str) -> bool:
-    """The definition: toolshape's ECMA-262 translation accepts it, and Python's re compiles that."""
-    try:
-        re.compile(translate(pattern))
-    except (PatternError, re.error, RecursionError, OverflowError):
-        return False
-    return True
+    """The reference evaluator's verdict, whose definition is toolshape.regex's: its ECMA-262
+    parser and translation accept the pattern, and Python's re compiles the translation."""
+    return not errors_of(REGEX_FORMAT, pattern, "", root=REGEX_FORMAT)
 
 
 #: Pieces of pattern syntax, valid and broken, that hypothesis strings together.
@@ -188,3 +188,28 @@ def test_format_verdicts_are_the_same_on_every_supported_python(minor: int) -> N
         if mine != theirs
     ]
     assert not different, f"CPython 3.{minor} disagrees: {different}"
+
+
+def test_idn_verdicts_follow_the_unicode_version_of_the_python_that_runs_them() -> None:
+    """U+1E290 TOTO LETTER PA is new in Unicode 14.0: unassigned, so refused, where
+    unicodedata is 13.0 (CPython 3.9, 3.10); a letter, so accepted, from 3.11 on (README)."""
+    name = "\U0001e290.example"
+    verdicts: dict[int, bool] = {}
+    for minor in (10, 11):
+        found = sorted(glob.glob(f"/root/.pyenv/versions/3.{minor}.*/bin/python"))
+        if not found:
+            continue
+        result = subprocess.run(
+            [found[-1], "-c", SCRIPT, str(GENERATED / "_runtime.py")],
+            input=json.dumps([["idn-hostname", name], ["idn-hostname", "bücher.example"]]),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        verdicts[minor], ascii_one = json.loads(result.stdout)
+        assert ascii_one is True
+    if len(verdicts) < 2:
+        pytest.skip("CPython 3.10 and 3.11 are both needed under /root/.pyenv/versions")
+    assert verdicts == {10: False, 11: True}

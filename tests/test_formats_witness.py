@@ -21,7 +21,9 @@ ACHIEVABLE: dict[str, list[tuple[int, int]]] = {
     "time": [(9, 9), (11, UNBOUNDED)],  # hh:mm:ssZ, or with .f+ (hh:mm:ss+hh:mm is 14)
     "duration": [(3, UNBOUNDED)],  # P1D, then more digits
     "email": [(3, UNBOUNDED)],  # a@b, then a longer local part
+    "idn-email": [(3, UNBOUNDED)],  # as email
     "hostname": [(1, 253)],
+    "idn-hostname": [(1, 253)],  # 253 octets as A-labels, and no shorter in Unicode
     "ipv4": [(7, 15)],
     "ipv6": [(2, 45)],  # :: up to six full groups and a dotted IPv4 tail
     "uri": [(2, UNBOUNDED)],  # a:
@@ -149,6 +151,7 @@ def test_count_gives_distinct_values_where_the_bounds_leave_room(format: str) ->
         "json-pointer",
         "relative-json-pointer",
         "regex",
+        "idn-email",
     ],
 )
 def test_padding_reaches_a_long_minimum(format: str) -> None:

@@ -78,7 +78,9 @@ FORMATS = (
     "time",
     "duration",
     "email",
+    "idn-email",
     "hostname",
+    "idn-hostname",
     "ipv4",
     "ipv6",
     "uri",
@@ -358,7 +360,7 @@ class _Checker:
                 hint = suggest(shown, FORMATS)
                 self.error(
                     path + ("format",),
-                    f"format '{shown}' is not one toolshape asserts ({', '.join(FORMATS)}){hint}",
+                    f"format '{shown}' is not a JSON Schema 2020-12 format ({', '.join(FORMATS)}){hint}",
                 )
         for keyword in ("then", "else"):
             if keyword in schema and "if" not in schema:

@@ -28,7 +28,9 @@ FORMATS: tuple[str, ...] = (
     "time",
     "duration",
     "email",
+    "idn-email",
     "hostname",
+    "idn-hostname",
     "ipv4",
     "ipv6",
     "uri",
@@ -128,6 +130,22 @@ def _email(length: int, variant: int) -> str | None:
         return None
     host = _hostname(length - 2, 0)
     return None if host is None else f"{first}@{host}"
+
+
+def _idn_email(length: int, variant: int) -> str | None:
+    """``_email`` with a non-ASCII first letter (``öjanedoe@example.com``); as ``_email`` for odd variants."""
+    if variant % 2 or length < 3:
+        return _email(length, variant // 2)
+    value = _email(length, variant // 2)
+    return None if value is None else "ö" + value[1:]
+
+
+def _idn_hostname(length: int, variant: int) -> str | None:
+    """``_hostname`` with a non-ASCII first letter (``üexample.com``); as ``_hostname`` for odd variants."""
+    value = _hostname(length, variant // 2)
+    if variant % 2 or value is None:
+        return value
+    return "ü" + value[1:]
 
 
 def _ipv4(length: int, variant: int) -> str | None:
@@ -279,7 +297,9 @@ _BUILDERS: dict[str, Builder] = {
     "time": _time,
     "duration": _duration,
     "email": _email,
+    "idn-email": _idn_email,
     "hostname": _hostname,
+    "idn-hostname": _idn_hostname,
     "ipv4": _ipv4,
     "ipv6": _ipv6,
     "uri": _uri,
@@ -300,7 +320,9 @@ _NATURAL: dict[str, str] = {
     "time": "09:30:00Z",
     "duration": "P3DT4H",
     "email": "jane@example.com",
+    "idn-email": "jörg@bücher.example",
     "hostname": "example.com",
+    "idn-hostname": "bücher.example",
     "ipv4": "192.0.2.1",
     "ipv6": "2001:db8::1",
     "uri": "https://example.com/docs",
@@ -321,7 +343,9 @@ _LENGTHS: dict[str, tuple[int, int | None]] = {
     "time": (9, None),
     "duration": (3, None),
     "email": (3, None),
+    "idn-email": (3, None),
     "hostname": (1, 253),
+    "idn-hostname": (1, 253),
     "ipv4": (7, 15),
     "ipv6": (2, 45),
     "uri": (2, None),
@@ -351,9 +375,9 @@ def _near_misses(format: str, value: str) -> list[str]:
         return ["24" + value[2:], value[:3] + "60" + value[5:]]
     if format == "duration":
         return [value[:-1] + "H" if value[-1] in "DWMY" else value, "p" + value[1:]]
-    if format == "email":
+    if format in ("email", "idn-email"):
         return [value.replace("@", "."), "." + value[1:]]
-    if format == "hostname":
+    if format in ("hostname", "idn-hostname"):
         return ["-" + value[1:], value[:1] + "_" + value[2:]]
     if format == "ipv4":
         octets = value.split(".")
