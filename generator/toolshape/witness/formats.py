@@ -258,17 +258,19 @@ def _json_pointer(length: int, variant: int) -> str | None:
     """``/`` and tokens of letters; the empty pointer (the whole document) at length 0."""
     if length == 0:
         return "" if variant == 0 else None
-    return "/" + _repeat(_LETTERS[variant % 26] + "tems/0/", length - 1)
+    return "/" + _repeat(_LETTERS[(variant + 8) % 26] + "tems/0/", length - 1)  # /items/0/...
 
 
 def _relative_json_pointer(length: int, variant: int) -> str | None:
     """A digit, then ``#`` or a pointer (``0#``, ``1/name``); one digit alone at length 1."""
     digit = str(variant % 10)
+    if length < 1:
+        return None
     if length == 1:
         return digit
     if length == 2:
         return digit + "#"
-    return "1/" + _repeat(_LETTERS[variant % 26] + "ame/", length - 2) if length > 2 else None
+    return "1/" + _repeat(_LETTERS[(variant + 13) % 26] + "ame/", length - 2)  # 1/name/...
 
 
 def _regex(length: int, variant: int) -> str | None:
