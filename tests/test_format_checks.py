@@ -119,6 +119,69 @@ def test_the_regex_check_refuses_what_the_translation_cannot_keep() -> None:
         assert runtime._is_regex(pattern), pattern
 
 
+# -- every format: the runtime's check and the reference evaluator's, written apart, agree ---
+
+#: Pieces of URIs, templates, pointers, host names and mailboxes, valid and broken.
+TEXT_PIECES = [
+    *"aZ09:/?#[]@%.-_~!$&'()*+,;={}\\ \"<>|^`\n",
+    "http:",
+    "a+b.c:",
+    "//",
+    "%41",
+    "%zz",
+    "[::1]",
+    "[v1.x]",
+    "[::ffff:1.2.3.04]",
+    ":80",
+    "é",
+    "\ue000",
+    "\U000f0000",
+    "\U000e1000",
+    "\ud800",
+    "{+x}",
+    "{a.b:3}",
+    "{x*}",
+    "~0",
+    "~1",
+    "~2",
+    "xn--",
+    "xn--bcher-kva",
+    "xn--zca",
+    "ü",
+    "\u00df",
+    "\u00b7",
+    "l\u00b7l",
+    "\u0375",
+    "\u03b1",
+    "\u05d0",
+    "\u05f3",
+    "\u30fb",
+    "\u30a1",
+    "\u0628",
+    "\u0660",
+    "\u06f0",
+    "\u200c",
+    "\u200d",
+    "\u094d",
+    "\u0915",
+    "\u0301",
+    "\u3002",
+    "\uff0e",
+    "\u302e",
+]
+texts = st.lists(st.sampled_from(TEXT_PIECES), max_size=10).map("".join)
+OTHER_FORMATS = [name for name in FORMATS if name != "regex"]
+
+
+@pytest.mark.parametrize("name", OTHER_FORMATS)
+@settings(derandomize=True, max_examples=400, database=None)
+@given(value=texts)
+def test_the_runtime_and_the_reference_agree_on_every_format(name: str, value: str) -> None:
+    schema = {"type": "string", "format": name}
+    reference_accepts = not errors_of(schema, value, "", root=schema)
+    assert getattr(runtime, "_is_" + name.replace("-", "_"))(value) == reference_accepts, value
+
+
 # -- the same verdicts on every supported CPython ------------------------------------------
 
 SCRIPT = """
