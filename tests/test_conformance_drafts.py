@@ -191,7 +191,7 @@ def scope(folder: str, relative: str, schema: Any) -> str | None:
         relative.startswith("optional/format/")
         and relative.removeprefix("optional/format/").removesuffix(".json") not in FORMATS
     ):
-        return "a format toolshape does not assert (import drops it, with a warning)"
+        return "a format outside JSON Schema 2020-12 (import keeps it as the annotation x-format, with a warning)"
     unsupported = out_of_scope(schema, uri)
     if unsupported:
         return "uses " + ", ".join(sorted(unsupported))

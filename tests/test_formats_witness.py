@@ -21,11 +21,28 @@ ACHIEVABLE: dict[str, list[tuple[int, int]]] = {
     "time": [(9, 9), (11, UNBOUNDED)],  # hh:mm:ssZ, or with .f+ (hh:mm:ss+hh:mm is 14)
     "duration": [(3, UNBOUNDED)],  # P1D, then more digits
     "email": [(3, UNBOUNDED)],  # a@b, then a longer local part
+    "idn-email": [(3, UNBOUNDED)],  # as email
     "hostname": [(1, 253)],
+    "idn-hostname": [(1, 253)],  # 253 octets as A-labels, and no shorter in Unicode
     "ipv4": [(7, 15)],
     "ipv6": [(2, 45)],  # :: up to six full groups and a dotted IPv4 tail
     "uri": [(2, UNBOUNDED)],  # a:
+    "uri-reference": [(0, UNBOUNDED)],  # the empty reference (the document itself)
+    "iri": [(2, UNBOUNDED)],  # a:
+    "iri-reference": [(0, UNBOUNDED)],
+    "uri-template": [(0, UNBOUNDED)],  # the empty template
     "uuid": [(36, 36)],
+    "json-pointer": [(0, UNBOUNDED)],  # the empty pointer (the whole document)
+    "relative-json-pointer": [(1, UNBOUNDED)],  # 0
+    "regex": [(0, UNBOUNDED)],  # the empty pattern
+}
+#: Formats every string of one length is valid in, so no near miss of that length exists.
+ALL_VALID_AT: dict[str, int] = {
+    "uri-reference": 0,
+    "iri-reference": 0,
+    "uri-template": 0,
+    "json-pointer": 0,
+    "regex": 0,
 }
 
 MINIMA = [0, 1, 2, 3, 5, 9, 10, 11, 15, 16, 20, 21, 36, 37, 45, 46, 64, 100, 253, 254, 300]
@@ -84,7 +101,7 @@ def test_every_format_has_a_valid_and_a_near_miss_without_bounds(format: str) ->
     assert sum(a != b for a, b in zip(good[0], bad[0], strict=False)) <= 3
 
 
-def test_the_ten_formats() -> None:
+def test_every_format_is_listed() -> None:
     assert tuple(ACHIEVABLE) == formats.FORMATS
 
 
@@ -104,10 +121,8 @@ def test_valid_values_pass_and_fit_the_bounds(format: str) -> None:
 def test_invalid_values_fail_only_for_the_format_and_fit_the_bounds(format: str) -> None:
     for low, high in GRID:
         found = formats.invalid(format, low, high, count=3)
-        assert found, (
-            low,
-            high,
-        )  # some string of every length is not of the format ("" among them)
+        # Some string of every length is not of the format ("" among them), save where all are.
+        assert bool(found) == (high is None or high != ALL_VALID_AT.get(format)), (low, high)
         assert len(set(found)) == len(found), (low, high, found)
         for value in found:
             assert _verdict(format, value) == {("", "format")}, (low, high, value)
@@ -120,7 +135,25 @@ def test_count_gives_distinct_values_where_the_bounds_leave_room(format: str) ->
     assert len(formats.invalid(format, count=5)) == 5
 
 
-@pytest.mark.parametrize("format", ["hostname", "email", "uri", "time", "duration", "date-time"])
+@pytest.mark.parametrize(
+    "format",
+    [
+        "hostname",
+        "email",
+        "uri",
+        "time",
+        "duration",
+        "date-time",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+        "idn-email",
+    ],
+)
 def test_padding_reaches_a_long_minimum(format: str) -> None:
     """Formats whose grammar pads (labels, local parts, paths, fractions, digits) meet minLength 200."""
     (value,) = formats.valid(format, 200, 210)
@@ -152,5 +185,9 @@ def test_every_exact_length_the_grammar_allows_is_met(format: str) -> None:
         found = formats.valid(format, length, length)
         assert bool(found) == _possible(format, length, length), (length, found)
         assert all(len(value) == length and _verdict(format, value) == set() for value in found)
-        (miss,) = formats.invalid(format, length, length)
+        misses = formats.invalid(format, length, length)
+        if ALL_VALID_AT.get(format) == length:
+            assert misses == [], misses
+            continue
+        (miss,) = misses
         assert len(miss) == length and _verdict(format, miss) == {("", "format")}

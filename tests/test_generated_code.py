@@ -48,8 +48,8 @@ SUPPORTED = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 VERSIONS = SUPPORTED + ([CURRENT] if CURRENT not in SUPPORTED else [])
 
 #: The only imports a generated tool module may have (all standard library).
-# ipaddress: imported inside the ipv6 format check only, where it is needed.
-MODULE_IMPORTS = {"__future__", "ipaddress", "json", "math", "re", "sys", "typing"}
+# ipaddress and unicodedata: imported inside the format checks that need them (ipv6; the IDN formats).
+MODULE_IMPORTS = {"__future__", "ipaddress", "json", "math", "re", "sys", "typing", "unicodedata"}
 #: The only absolute imports of the dispatch gate generated/__init__.py.
 GATE_IMPORTS = {"__future__", "importlib", "types", "typing"}
 #: What every tool module shares, once, at the top of the generated folder.

@@ -353,11 +353,15 @@ def test_draft_04_and_07_spellings_are_translated(tmp_path: Path) -> None:
         "prefixItems": [{"$ref": "#/$defs/square"}],
         "items": {"type": "integer"},
     }
-    assert p["properties"]["note"] == {"type": "string", "examples": ["https://example.com"]}
+    assert p["properties"]["note"] == {
+        "type": "string",
+        "format": "uri-reference",
+        "examples": ["https://example.com"],
+    }
     assert p["dependentRequired"] == {"promotion": ["to"]}
     assert p["dependentSchemas"] == {"clock": {"required": ["from"]}}
     assert "$schema" not in p and "id" not in p
-    assert any("/properties/note/format" in w and "uri-reference" in w for w in imported.warnings)
+    assert not any("/properties/note/format" in w for w in imported.warnings)
 
 
 def test_refs_into_translated_places_follow_them(tmp_path: Path) -> None:
@@ -399,6 +403,29 @@ def test_draft_07_keywords_beside_ref_are_dropped(tmp_path: Path) -> None:
         "description": "kept",
     }
     assert any("'minimum' beside '$ref' is dropped" in w for w in imported.warnings)
+
+
+def test_an_unknown_format_is_kept_as_an_annotation_with_a_warning(tmp_path: Path) -> None:
+    schema = {
+        "title": "t",
+        "description": "d",
+        "type": "object",
+        "properties": {
+            "phone": {"type": "string", "format": "phone"},
+            "home": {"type": "string", "format": "iri"},
+        },
+    }
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    properties = imported.data["parameters"]["properties"]
+    assert properties["phone"] == {"type": "string", "x-format": "phone"}
+    assert properties["home"] == {"type": "string", "format": "iri"}
+    (warning,) = [w for w in imported.warnings if "format" in w]
+    assert "/properties/phone/format" in warning and "x-format" in warning
+    generated = generate(imported)  # the kept annotation passes the contract check
+    module = pipeline.load_module(generated.module_source, "t_formats.py")
+    assert module.validate({"phone": "not checked", "home": "https://例え.jp/"}).status == "accept"
+    result = module.validate({"phone": "x", "home": "not an iri"})
+    assert [(e.path, e.code) for e in result.errors] == [("/home", "format")]
 
 
 def test_a_bare_schema_is_named_after_the_file_when_its_title_is_no_tool_name(

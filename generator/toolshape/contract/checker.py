@@ -71,18 +71,27 @@ ROOT_ANNOTATIONS = ("$id",)
 #: The form of a $anchor (2020-12: an XML NCName restricted to ASCII).
 ANCHOR_RE = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 #: Keywords whose value is one subschema, or a list of them, or a mapping to them.
-#: The formats toolshape asserts (those OpenAI's and Anthropic's strict modes accept).
+#: The formats toolshape asserts: those of JSON Schema 2020-12 (a name outside it is a typo).
 FORMATS = (
     "date-time",
     "date",
     "time",
     "duration",
     "email",
+    "idn-email",
     "hostname",
+    "idn-hostname",
     "ipv4",
     "ipv6",
     "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uri-template",
     "uuid",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
 )
 #: Every schema keyword the generator implements, in the order checks are emitted.
 SCHEMA_KEYWORDS = (
@@ -351,7 +360,7 @@ class _Checker:
                 hint = suggest(shown, FORMATS)
                 self.error(
                     path + ("format",),
-                    f"format '{shown}' is not one toolshape asserts ({', '.join(FORMATS)}){hint}",
+                    f"format '{shown}' is not a JSON Schema 2020-12 format ({', '.join(FORMATS)}){hint}",
                 )
         for keyword in ("then", "else"):
             if keyword in schema and "if" not in schema:

@@ -84,6 +84,11 @@ Platform rules used (public documentation and API error messages, late 2025):
   object must have non-empty ``properties`` (API error "properties: should be non-empty
   for OBJECT type"; a tool without parameters omits ``parameters``). Only ``date-time`` is
   kept of the formats (the Gemini Developer API refuses most others).
+* Formats: each platform keeps the ones it documents (the lists below); every other asserted
+  format (``idn-email``, ``idn-hostname``, ``uri-reference``, ``iri``, ``iri-reference``,
+  ``uri-template``, ``json-pointer``, ``relative-json-pointer``, ``regex``) is dropped with
+  a note, for OpenAI, Anthropic and Gemini alike, and passed through to ``jsonschema`` and
+  ``mcp``.
 * MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema"}`` (MCP specification,
   https://modelcontextprotocol.io/specification/2025-06-18/server/tools): ``inputSchema``
   is a JSON Schema object schema, passed through unchanged.

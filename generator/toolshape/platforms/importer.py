@@ -936,10 +936,17 @@ class _Translator:
             elif key == "format":
                 if value in FORMATS:
                     out[key] = value
+                elif "x-format" not in schema:
+                    # JSON Schema reads an unknown format as an annotation; so does the contract.
+                    out["x-format"] = value
+                    self.warn(
+                        where,
+                        f"format {json.dumps(value)} is not a JSON Schema 2020-12 format: kept as the annotation 'x-format', not asserted",
+                    )
                 else:
                     self.warn(
                         where,
-                        f"format {json.dumps(value)} is dropped: toolshape asserts only {', '.join(FORMATS)} (to JSON Schema other formats are annotations)",
+                        f"format {json.dumps(value)} is not a JSON Schema 2020-12 format: dropped ('x-format' is taken)",
                     )
             elif key == "example":
                 # Kept: an example documents the schema, and the contract check warns if it does not pass.

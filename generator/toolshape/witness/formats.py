@@ -1,4 +1,4 @@
-"""Valid values and near misses for the ten asserted ``format`` values, within length bounds.
+"""Valid values and near misses for every asserted ``format``, within length bounds.
 
 The derived test cases need a string that a ``format`` accepts (to build an accepted
 instance) and one it refuses (to show the check at work). Both must also respect the
@@ -28,11 +28,20 @@ FORMATS: tuple[str, ...] = (
     "time",
     "duration",
     "email",
+    "idn-email",
     "hostname",
+    "idn-hostname",
     "ipv4",
     "ipv6",
     "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uri-template",
     "uuid",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
 )
 
 #: How many lengths either side of the preferred one are tried before giving up. Every
@@ -123,6 +132,22 @@ def _email(length: int, variant: int) -> str | None:
     return None if host is None else f"{first}@{host}"
 
 
+def _idn_email(length: int, variant: int) -> str | None:
+    """``_email`` with a non-ASCII first letter (``öjanedoe@example.com``); as ``_email`` for odd variants."""
+    if variant % 2 or length < 3:
+        return _email(length, variant // 2)
+    value = _email(length, variant // 2)
+    return None if value is None else "ö" + value[1:]
+
+
+def _idn_hostname(length: int, variant: int) -> str | None:
+    """``_hostname`` with a non-ASCII first letter (``üexample.com``); as ``_hostname`` for odd variants."""
+    value = _hostname(length, variant // 2)
+    if variant % 2 or value is None:
+        return value
+    return "ü" + value[1:]
+
+
 def _ipv4(length: int, variant: int) -> str | None:
     """Four octets of one to three digits, without leading zeros: 7 to 15 characters."""
     if not 7 <= length <= 15:
@@ -192,6 +217,70 @@ def _uri(length: int, variant: int) -> str | None:
     return None
 
 
+def _uri_reference(length: int, variant: int) -> str | None:
+    """An absolute path padded with segments (``/adocs/docs``); one letter, or nothing at all."""
+    first = _LETTERS[variant % 26]
+    if length == 0:
+        return "" if variant == 0 else None
+    if length == 1:
+        return first
+    return "/" + first + _repeat("docs/", length - 2)
+
+
+def _iri(length: int, variant: int) -> str | None:
+    """``_uri`` with a non-ASCII letter (what an IRI adds) in place of its first path letter."""
+    value = _uri(length, variant)
+    if value is None or length < 3:
+        return value  # ``a:`` has no room for one
+    colon = value.index(":")
+    at = len(value) - 1 if length < 21 else 20
+    return value[:at] + "é" + value[at + 1 :] if at > colon else None
+
+
+def _iri_reference(length: int, variant: int) -> str | None:
+    """``/é`` and path segments; ``é`` alone; or nothing at all."""
+    if length == 0:
+        return "" if variant == 0 else None
+    if length == 1:
+        return "éèêë"[variant % 4]
+    return "/é" + _repeat(_LETTERS[variant % 26] + "docs/", length - 2)
+
+
+def _uri_template(length: int, variant: int) -> str | None:
+    """``/{id}`` with a longer path or variable name; short ones are literals only."""
+    first = _LETTERS[variant % 26]
+    if length < 4:
+        return _repeat(first + "b", length) if length or not variant else None
+    return "/" + _repeat(first + "docs/", length - 4) + "{" + first + "}"
+
+
+def _json_pointer(length: int, variant: int) -> str | None:
+    """``/`` and tokens of letters; the empty pointer (the whole document) at length 0."""
+    if length == 0:
+        return "" if variant == 0 else None
+    return "/" + _repeat(_LETTERS[(variant + 8) % 26] + "tems/0/", length - 1)  # /items/0/...
+
+
+def _relative_json_pointer(length: int, variant: int) -> str | None:
+    """A digit, then ``#`` or a pointer (``0#``, ``1/name``); one digit alone at length 1."""
+    digit = str(variant % 10)
+    if length < 1:
+        return None
+    if length == 1:
+        return digit
+    if length == 2:
+        return digit + "#"
+    return "1/" + _repeat(_LETTERS[(variant + 13) % 26] + "ame/", length - 2)  # 1/name/...
+
+
+def _regex(length: int, variant: int) -> str | None:
+    """``^a+$`` padded with letters; one letter; or the empty pattern."""
+    first = _LETTERS[variant % 26]
+    if length < 2:
+        return first[:length] if length or not variant else None
+    return "^" + _repeat(first, length - 2) + "$" if length != 3 else f"^{first}+"
+
+
 def _uuid(length: int, variant: int) -> str | None:
     """Always 36 characters; variants change the last digit."""
     if length != 36:
@@ -210,11 +299,20 @@ _BUILDERS: dict[str, Builder] = {
     "time": _time,
     "duration": _duration,
     "email": _email,
+    "idn-email": _idn_email,
     "hostname": _hostname,
+    "idn-hostname": _idn_hostname,
     "ipv4": _ipv4,
     "ipv6": _ipv6,
     "uri": _uri,
+    "uri-reference": _uri_reference,
+    "iri": _iri,
+    "iri-reference": _iri_reference,
+    "uri-template": _uri_template,
     "uuid": _uuid,
+    "json-pointer": _json_pointer,
+    "relative-json-pointer": _relative_json_pointer,
+    "regex": _regex,
 }
 
 #: The value a reader expects first, tried before any built one when its length fits.
@@ -224,11 +322,20 @@ _NATURAL: dict[str, str] = {
     "time": "09:30:00Z",
     "duration": "P3DT4H",
     "email": "jane@example.com",
+    "idn-email": "jörg@bücher.example",
     "hostname": "example.com",
+    "idn-hostname": "bücher.example",
     "ipv4": "192.0.2.1",
     "ipv6": "2001:db8::1",
     "uri": "https://example.com/docs",
+    "uri-reference": "/docs/index.html",
+    "iri": "https://example.com/café",
+    "iri-reference": "/café/menu",
+    "uri-template": "/users/{id}/repos{?page}",
     "uuid": "123e4567-e89b-42d3-a456-426614174000",
+    "json-pointer": "/items/0",
+    "relative-json-pointer": "1/name",
+    "regex": "^[a-z]+$",
 }
 
 #: The lengths a format's valid values can have at all (None: unbounded above).
@@ -238,11 +345,20 @@ _LENGTHS: dict[str, tuple[int, int | None]] = {
     "time": (9, None),
     "duration": (3, None),
     "email": (3, None),
+    "idn-email": (3, None),
     "hostname": (1, 253),
+    "idn-hostname": (1, 253),
     "ipv4": (7, 15),
     "ipv6": (2, 45),
     "uri": (2, None),
+    "uri-reference": (0, None),
+    "iri": (2, None),
+    "iri-reference": (0, None),
+    "uri-template": (0, None),
     "uuid": (36, 36),
+    "json-pointer": (0, None),
+    "relative-json-pointer": (1, None),
+    "regex": (0, None),
 }
 
 
@@ -261,9 +377,9 @@ def _near_misses(format: str, value: str) -> list[str]:
         return ["24" + value[2:], value[:3] + "60" + value[5:]]
     if format == "duration":
         return [value[:-1] + "H" if value[-1] in "DWMY" else value, "p" + value[1:]]
-    if format == "email":
+    if format in ("email", "idn-email"):
         return [value.replace("@", "."), "." + value[1:]]
-    if format == "hostname":
+    if format in ("hostname", "idn-hostname"):
         return ["-" + value[1:], value[:1] + "_" + value[2:]]
     if format == "ipv4":
         octets = value.split(".")
@@ -273,8 +389,18 @@ def _near_misses(format: str, value: str) -> list[str]:
         return [".".join(octets), "0" + value[1:]]
     if format == "ipv6":
         return [value[:-1] + "g", value[:-1] + ":"]
-    if format == "uri":
+    if format in ("uri", "iri"):
         return [value[:-1] + " ", "1" + value[1:]]
+    if format in ("uri-reference", "iri-reference"):
+        return [value[:-1] + " ", value[:-1] + "\\"] if value else []
+    if format == "uri-template":
+        return [value.replace("}", "{", 1), value[:-1] + " "] if value else []
+    if format == "json-pointer":
+        return ["a" + value[1:], value[:-1] + "~"] if value else []
+    if format == "relative-json-pointer":
+        return ["-" + value[1:], value[:-1] + "~"]
+    if format == "regex":  # an unclosed group or class, a lone backslash
+        return [value[:-1] + "(", value[:-1] + "[", value[:-1] + "\\"] if value else []
     return [value[:-1] + "g", value[:8] + "_" + value[9:]]  # uuid
 
 
