@@ -14,7 +14,7 @@ from toolshape.contract import checker as contract
 from toolshape.contract import source
 from toolshape.contract.errors import Problem
 from toolshape.platforms import export, importer
-from toolshape.project import folder as project
+from toolshape.project import discovery
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -231,7 +231,9 @@ def test_gemini_refuses_a_bad_function_name_in_both_fields() -> None:
 
 
 def all_contracts() -> list[contract.Contract]:
-    return [contract.check(source.load_file(p, str(p))) for p in project.find_contracts(CONTRACTS)]
+    return [
+        contract.check(source.load_file(p, str(p))) for p in discovery.find_contracts(CONTRACTS)
+    ]
 
 
 @pytest.mark.parametrize("target", ["openai", "openai-responses", "anthropic", "gemini", "mcp"])
@@ -248,7 +250,7 @@ def test_schema_all_prints_the_definitions_list(
         c.name for c in checked
     ]
     # each entry is exactly what `schema --target X` prints for that contract alone
-    for one, entry in zip(project.find_contracts(Path("contracts"))[:3], listed, strict=False):
+    for one, entry in zip(discovery.find_contracts(Path("contracts"))[:3], listed, strict=False):
         assert (
             run(capsys, "schema", str(one), "--target", target, "-q")[1]
             == json.dumps(entry, indent=2, ensure_ascii=False) + "\n\n"

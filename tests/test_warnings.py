@@ -19,11 +19,11 @@ from pathlib import Path, PurePosixPath
 import pytest
 from toolshape import cli
 from toolshape.cli import main
+from toolshape.codegen import render
 from toolshape.contract import checker as contract
 from toolshape.contract import reference, source
 from toolshape.contract.errors import Problem
-from toolshape.project import folder as project
-from toolshape.project import pipeline
+from toolshape.project import pipeline, planning
 
 CORPUS = Path(__file__).resolve().parent / "warning_contracts"
 FILES = sorted(CORPUS.glob("*.yaml"))
@@ -227,12 +227,12 @@ def test_worker_processes_send_the_warnings_back(
         (folder / f"tool_{i}.yaml").write_text(
             text.replace("name: search", f"name: search_{i}"), encoding="utf-8"
         )
-    env = project.environment()
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 10**9)
-    alone = project.plan(folder, env).warnings
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 2)
-    monkeypatch.setattr(project, "_usable_cpus", lambda: 2)
-    pooled = project.plan(folder, env).warnings
+    env = render.environment()
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 10**9)
+    alone = planning.plan(folder, env).warnings
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
+    pooled = planning.plan(folder, env).warnings
     assert pooled == alone
     assert [(w.file, w.line, w.col, w.severity) for w in alone] == [
         (str(folder / f"tool_{i}.yaml"), 9, 48, "warning") for i in range(4)
@@ -332,7 +332,7 @@ def test_import_then_generate_a_pydantic_style_optional_field(
 def test_a_failing_default_is_never_an_accepted_value(tmp_path: Path) -> None:
     path = CORPUS / "default_deep_in_defs.yaml"
     generated = pipeline.generate(
-        path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), project.environment()
+        path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), render.environment()
     )
     assert [(w.line, w.col) for w in generated.warnings] == [(14, 16), (18, 51)]
     from toolshape.codegen import cases

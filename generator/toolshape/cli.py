@@ -17,12 +17,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
+from .codegen import render
 from .codegen.render import RenderError
 from .contract import checker as contract
 from .contract import source
 from .contract.errors import ContractError, Problem, UsageError
 from .platforms import export, importer
-from .project import folder as project
+from .project import checking, discovery, output, planning, writing
 from .review import diff as diff_command
 
 EXAMPLES = """\
@@ -237,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     except ContractError as exc:
         _report(exc.problems)
         return 1
-    except project.ProjectError as exc:
+    except discovery.ProjectError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
     except RenderError as exc:
@@ -271,7 +272,7 @@ def _run(args: argparse.Namespace) -> int:
         return _import(args)
     if args.command == "new":
         return _new(args)
-    env = project.environment(args.templates)
+    env = render.environment(args.templates)
     if args.command == "lint" and args.format != "text":
         return _lint_formatted(args, env)
     # generate reuses output that the cache (outside the output folder) records as written
@@ -280,7 +281,7 @@ def _run(args: argparse.Namespace) -> int:
     headers_only = args.command == "check" and args.headers_only
     reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
     root = Path(args.contracts)
-    plan = project.plan(root, env, reuse_from, trust_headers=headers_only)
+    plan = planning.plan(root, env, reuse_from, trust_headers=headers_only)
     if args.strict and plan.warnings:  # before anything is written
         _report(
             [
@@ -302,12 +303,12 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{_count(len(plan.generated), 'contract')}, {found}")
         return 0
     out = Path(args.out)
-    partial = project.partial_run(root, plan, out, args.command)
+    partial = output.partial_run(root, plan, out, args.command)
     if partial is not None:
-        raise project.UsageError(partial)
+        raise UsageError(partial)
     if args.command == "check":
         return _check(plan, out, args.quiet)
-    changes = project.write(plan, out)
+    changes = writing.write(plan, out)
     if not args.quiet:
         changed = sum(1 for c in changes if c.kind != "unchanged")
         print(
@@ -325,7 +326,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'s' * (number != 1)}"
 
 
-def _target_problems(plan: project.Plan, targets: list[str]) -> list[Problem]:
+def _target_problems(plan: planning.Plan, targets: list[str]) -> list[Problem]:
     """What each target refuses, located in the contract files as they were found (like every other error)."""
     found = []
     for generated, shown in zip(plan.generated, plan.sources, strict=True):
@@ -339,7 +340,7 @@ def _lint_formatted(args: argparse.Namespace, env: object) -> int:
     """``lint --format json|github``: every problem and warning on stdout, in the chosen format."""
     contracts = 0
     try:
-        plan = project.plan(Path(args.contracts), env)  # type: ignore[arg-type]
+        plan = planning.plan(Path(args.contracts), env)  # type: ignore[arg-type]
         problems = list(plan.warnings) + (
             _target_problems(plan, args.target) if args.target else []
         )
@@ -424,7 +425,7 @@ def _schema_all(args: argparse.Namespace) -> int:
     root = Path(args.contract or "contracts")
     checked: list[contract.Contract] = []
     problems: list[Problem] = []
-    for path in project.find_contracts(root):
+    for path in discovery.find_contracts(root):
         try:
             checked.append(contract.check(source.load_file(path, str(path))))
         except ContractError as exc:
@@ -627,7 +628,7 @@ def _bad_new_name(name: str) -> str | None:
         return "a Python keyword cannot name a module"
     if name.startswith("__"):
         return "a name starting with __ cannot name a generated module"
-    if name == "tests" or name in project.PACKAGE_NAMES:
+    if name == "tests" or name in discovery.PACKAGE_NAMES:
         return "this name is taken by the generated package itself"
     return None
 
@@ -676,8 +677,8 @@ def _report(problems: list) -> None:
         )
 
 
-def _check(plan: project.Plan, out: Path, quiet: bool) -> int:
-    findings = project.check(plan, out)
+def _check(plan: planning.Plan, out: Path, quiet: bool) -> int:
+    findings = checking.check(plan, out)
     for finding in findings:
         print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
         if finding.diff and not quiet:

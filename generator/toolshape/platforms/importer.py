@@ -598,9 +598,9 @@ def _file_name(name: str) -> str:
         stem = f"tool_{stem}"
     reserved = {"tests"}
     try:
-        from ..project import folder as project
+        from ..project import discovery
 
-        reserved |= {n.lower() for n in getattr(project, "PACKAGE_NAMES", ())}
+        reserved |= {n.lower() for n in getattr(discovery, "PACKAGE_NAMES", ())}
     except ImportError:  # pragma: no cover - project is part of the package
         pass
     if keyword.iskeyword(stem) or keyword.issoftkeyword(stem) or stem in reserved:

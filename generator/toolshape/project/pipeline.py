@@ -2,7 +2,8 @@
 
 YAML -> checked contract -> model -> templates -> formatted source, then the
 contract's examples are run against the freshly generated module. Nothing is
-written here: ``project.py`` decides what reaches the disk, and when.
+written here: ``planning``, ``writing`` and ``checking`` decide what reaches the disk,
+and when.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class Generated:
 
     Output reused from disk (see ``reuse``) does not load its contract: the
     checked contract is loaded from ``raw`` only when asked for (``contract``).
-    Plain data only, so that a worker process can send it back (project.py).
+    Plain data only, so that a worker process can send it back (planning.py).
     """
 
     tool_name: str
@@ -75,8 +76,8 @@ def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
 @functools.cache
 def _generator_fingerprint() -> str:
     """The sha256 of what shapes the output besides contract and templates: the source of
-    project.py and every toolshape module it imports, directly or not (cli.py, diff.py and
-    the like stay out), and black's version. In a checkout the version stays the same while
+    project/'s planning, writing and checking and every toolshape module they import,
+    directly or not (cli.py, review/ and the like stay out), and black's version. In a checkout the version stays the same while
     model.py changes: `check` must then call every output stale."""
     import black
 
@@ -89,12 +90,18 @@ def _generator_fingerprint() -> str:
 
 
 def _output_modules(package: Path) -> list[Path]:
-    """project.py and the package's modules it imports, at any depth (read, not imported).
+    """project/'s planning, writing and checking modules and the package's modules they
+    import, at any depth (read, not imported).
 
     Relative imports are followed into subpackages (``from .regex import x``,
     ``from ..witness import y``): a module is ``name.py`` or ``name/__init__.py``."""
     found: dict[PurePosixPath, Path] = {}
-    todo = [PurePosixPath("project/folder"), PurePosixPath("__init__")]
+    todo = [
+        PurePosixPath("project/planning"),
+        PurePosixPath("project/writing"),
+        PurePosixPath("project/checking"),
+        PurePosixPath("__init__"),
+    ]
     while todo:
         name = todo.pop()
         if name in found:
