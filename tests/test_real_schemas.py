@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 from toolshape.codegen import cases
-from toolshape.contract import checker as contract
-from toolshape.contract import reference, source
+from toolshape.contract import checker, reference, source
 from toolshape.project import pipeline
 
 HERE = Path(__file__).resolve().parent
@@ -27,7 +26,7 @@ import real_schemas
 DATA = os.environ.get(real_schemas.ENV_VAR)
 
 
-def _checked(parameters: dict[str, Any]) -> contract.Contract:
+def _checked(parameters: dict[str, Any]) -> checker.Contract:
     text = json.dumps(
         {
             "name": "real_regression",
@@ -35,7 +34,7 @@ def _checked(parameters: dict[str, Any]) -> contract.Contract:
             "parameters": parameters,
         }
     )
-    return contract.check(source.load(text.encode(), "contracts/real_regression.yaml"))
+    return checker.check(source.load(text.encode(), "contracts/real_regression.yaml"))
 
 
 @pytest.mark.skipif(

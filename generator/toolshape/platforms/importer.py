@@ -52,8 +52,7 @@ from urllib.parse import quote, unquote, urljoin
 
 import yaml
 
-from ..contract import checker as contract_module
-from ..contract import source
+from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
 from ..schema import pointers
@@ -515,7 +514,7 @@ class _Importer:
                 f"toolshape bug: the imported contract for {tool} loads back as different data"
             )
         try:
-            checked = contract_module.check(document)
+            checked = checker.check(document)
         except ContractError as error:
             for problem in error.problems:
                 at = self.input_pointer(document, problem, pointer, translator)
