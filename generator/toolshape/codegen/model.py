@@ -89,6 +89,8 @@ PathPartKind = Literal["text", "base", "index", "key"]
 ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
 ConstantKind = Literal["pattern", "text", "strings", "json_values"]
+#: The JSON type a :class:`Branch` tests (``type_test`` in templates/checks.py.j2).
+JsonType = Literal["null", "boolean", "object", "array", "string", "integer", "number"]
 
 
 @dataclass
@@ -231,7 +233,7 @@ class ArrayChecks:
 class Branch:
     """The checks that apply when the value has one JSON type."""
 
-    kind: str
+    kind: JsonType
     checks: list[Check] = field(default_factory=list)
     object: ObjectChecks | None = None
     array: ArrayChecks | None = None
@@ -607,7 +609,7 @@ class _ModelBuilder:
 
     def branch(
         self,
-        kind: str,
+        kind: JsonType,
         schema: dict,
         var: Code,
         path: list[PathPart],
@@ -1542,7 +1544,7 @@ def redaction_masks(contract: Contract) -> dict[str, Any]:
 # -- small pure helpers ----------------------------------------------------------
 
 
-def _declared_types(schema: dict) -> tuple[str, ...] | None:
+def _declared_types(schema: dict) -> tuple[JsonType, ...] | None:
     if "type" not in schema:
         return None
     raw = schema["type"]
@@ -1552,7 +1554,7 @@ def _declared_types(schema: dict) -> tuple[str, ...] | None:
     return types
 
 
-def _implied_kinds(schema: dict) -> list[str]:
+def _implied_kinds(schema: dict) -> list[JsonType]:
     """Without `type`, each keyword applies to the values of its own type only."""
     return ["string", "number", "array", "object"]
 
