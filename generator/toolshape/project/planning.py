@@ -156,8 +156,10 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
     """Generate the contracts that could not be reused: in worker processes when there
     are many (and the environment can be made again in a worker), else right here."""
     workers = min(_usable_cpus(), len(pending))
-    templates = getattr(env, "toolshape_templates", False)
-    if workers < 2 or len(pending) < POOL_THRESHOLD or templates is False:
+    # How the environment was made (render.environment), to make it again in a worker.
+    remakeable = hasattr(env, "toolshape_templates")
+    templates: Path | None = getattr(env, "toolshape_templates", None)
+    if workers < 2 or len(pending) < POOL_THRESHOLD or not remakeable:
         for slot in pending:
             _generate_one(slot, env)
         return
