@@ -257,28 +257,22 @@ def _members(
     *,
     as_list: bool = False,
 ) -> None:
-    for member in after:
-        if not any(json_equal(member, m) and type(member) is type(m) for m in before):
-            out.append(
-                Pending(
-                    here,
-                    parts,
-                    f"{what} {show_json(member)} added",
-                    undo=_member_remover(here, member, as_list),
-                    member=(member,),
+    # Added members first, then removed ones; undoing an addition removes the member again.
+    for members, others, verb, undo in (
+        (after, before, "added", _member_remover),
+        (before, after, "removed", _member_adder),
+    ):
+        for member in members:
+            if not any(json_equal(member, m) and type(member) is type(m) for m in others):
+                out.append(
+                    Pending(
+                        here,
+                        parts,
+                        f"{what} {show_json(member)} {verb}",
+                        undo=undo(here, member, as_list),
+                        member=(member,),
+                    )
                 )
-            )
-    for member in before:
-        if not any(json_equal(member, m) and type(member) is type(m) for m in after):
-            out.append(
-                Pending(
-                    here,
-                    parts,
-                    f"{what} {show_json(member)} removed",
-                    undo=_member_adder(here, member, as_list),
-                    member=(member,),
-                )
-            )
     if [dump(m) for m in before] != [dump(m) for m in after] and sorted(
         map(dump, before)
     ) == sorted(map(dump, after)):
@@ -295,28 +289,21 @@ def _members(
 def _required(
     here: Parts, parts: Parts, before: list[Any], after: list[Any], out: list[Pending]
 ) -> None:
-    for key in after:
-        if key not in before:
-            out.append(
-                Pending(
-                    here,
-                    parts,
-                    f"{show_json(key)} now required",
-                    undo=_member_remover(here, key, False),
-                    key=key,
+    for keys, others, verb, undo in (
+        (after, before, "now required", _member_remover),
+        (before, after, "no longer required", _member_adder),
+    ):
+        for key in keys:
+            if key not in others:
+                out.append(
+                    Pending(
+                        here,
+                        parts,
+                        f"{show_json(key)} {verb}",
+                        undo=undo(here, key, False),
+                        key=key,
+                    )
                 )
-            )
-    for key in before:
-        if key not in after:
-            out.append(
-                Pending(
-                    here,
-                    parts,
-                    f"{show_json(key)} no longer required",
-                    undo=_member_adder(here, key, False),
-                    key=key,
-                )
-            )
 
 
 def _referenced(root: Any, name: str) -> bool:
