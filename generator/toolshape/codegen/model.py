@@ -19,7 +19,7 @@ from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
 from ..contract.unfolding import distinct_entries
 from ..regex import WHITESPACE as ECMA_WHITESPACE
 from ..regex import translate as translate_pattern
-from ..schema.keywords import nullable_alternative
+from ..schema.keywords import nullable_alternative, subschemas
 from ..schema.pointers import SchemaPath, escape, ref_path, resolve
 from .literals import Code, comment, comment_text, literal
 from .names import Namer
@@ -1283,25 +1283,6 @@ def _same_value_subschemas(
     return found
 
 
-def _child_subschemas(
-    schema: dict[str, Any], schema_path: SchemaPath
-) -> list[tuple[Any, SchemaPath]]:
-    """The subschemas that apply to values inside the one ``schema`` applies to (and $defs)."""
-    found: list[tuple[Any, SchemaPath]] = []
-    for word in ("properties", "patternProperties", "$defs"):
-        found += [(sub, schema_path + (word, k)) for k, sub in schema.get(word, {}).items()]
-    found += [
-        (sub, schema_path + ("prefixItems", i))
-        for i, sub in enumerate(schema.get("prefixItems", []))
-    ]
-    found += [
-        (schema[k], schema_path + (k,))
-        for k in ("additionalProperties", "items", "contains", "propertyNames")
-        if k in schema
-    ]
-    return found
-
-
 def secret_paths(parameters: Any) -> set[SchemaPath]:
     """The schema paths of every schema that may apply to a value an x-sensitive schema governs.
 
@@ -1503,9 +1484,7 @@ def _all_schemas(schema: Any) -> list[dict[str, Any]]:
         node = todo.pop()
         if isinstance(node, dict):
             found.append(node)
-            todo += [
-                sub for sub, _ in _same_value_subschemas(node, ()) + _child_subschemas(node, ())
-            ]
+            todo += [sub for sub, _ in subschemas(node)]
     return found
 
 
