@@ -13,8 +13,7 @@ import pytest
 import synth
 from support import ROOT
 from toolshape.codegen import cases
-from toolshape.contract import checker as contract
-from toolshape.contract import reference, source
+from toolshape.contract import checker, reference, source
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
     ROOT / "tests/bench/contracts/large_order.yaml"
@@ -22,7 +21,7 @@ CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
 
 
 def _derived(raw: bytes, stem: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
-    checked = contract.check(source.load(raw, f"contracts/{stem}.yaml"))
+    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
     return [(c.name, json.dumps(c.data), sorted(c.errors)) for c in cases.derive(checked).cases]
 
 
@@ -68,7 +67,7 @@ parameters:
 examples:
   - args: {choice: x}
 """
-    checked = contract.check(source.load(raw, "contracts/pick.yaml"))
+    checked = checker.check(source.load(raw, "contracts/pick.yaml"))
     branch = checked.parameters["properties"]["choice"]["oneOf"][0]
     cases.derive(checked)
     assert branch["const"] == {"kind": "a"}

@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 from toolshape.codegen import cases, model, render
-from toolshape.contract import checker as contract
+from toolshape.contract import checker
 from toolshape.contract.errors import ContractError
 from toolshape.contract.source import Document
 from toolshape.project import pipeline
@@ -341,7 +341,7 @@ def wrap(schema: Any) -> dict[str, Any]:
     }
 
 
-def _derived(checked: contract.Contract, module: types.ModuleType) -> None:
+def _derived(checked: checker.Contract, module: types.ModuleType) -> None:
     """The end of pipeline.generate: examples, then derived cases vs the reference evaluator."""
     pipeline.check_examples(checked, module)
     pipeline.check_derived(checked, module, cases.derive(checked).cases)
@@ -378,7 +378,7 @@ def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outc
         _ENV = render.environment()
     result = Outcome(contract=data)
     try:
-        checked = contract.check(Document(file=label, data=data, text=""))
+        checked = checker.check(Document(file=label, data=data, text=""))
     except ContractError as exc:
         result.refused = "; ".join(p.message for p in exc.problems)
         return result
@@ -403,7 +403,7 @@ def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outc
             )
         else:
             try:
-                again = contract.check(
+                again = checker.check(
                     Document(file=label, data=with_example(data, valid[0]), text="")
                 )
                 _derived(again, result.module)

@@ -15,8 +15,23 @@ import re
 from typing import Any
 
 import pytest
-from test_diff import ROOT, assert_witnesses_hold, dump, load_data
+from diff_support import assert_witnesses_hold, dump, load_data
+from support import ROOT
 from toolshape.review import diff
+from toolshape.review.report import (
+    FAIL_ON,
+    REASON_BUDGET,
+    REASON_MASKED,
+    REASON_PATTERN,
+    REASON_PLACE,
+    Report,
+    format_json,
+    format_markdown,
+    format_text,
+    should_fail,
+    summary,
+)
+from toolshape.witness import budget
 
 
 def tool(city: dict[str, Any], examples: list[Any] | None = None, **extra: Any) -> bytes:
@@ -29,14 +44,14 @@ def tool(city: dict[str, Any], examples: list[Any] | None = None, **extra: Any) 
     return dump(data)
 
 
-def compare(old: bytes, new: bytes, **options: Any) -> diff.Report:
+def compare(old: bytes, new: bytes, **options: Any) -> Report:
     report = diff.diff({"a.yaml": old}, {"a.yaml": new}, **options)
     assert_witnesses_hold(report, {"a.yaml": old}, {"a.yaml": new})
     assert not report.errors, report.errors
     return report
 
 
-def changes(report: diff.Report) -> list[tuple[str, str, str | None]]:
+def changes(report: Report) -> list[tuple[str, str, str | None]]:
     return [(c.where, c.effect, c.reason) for c in report.changes]
 
 
@@ -50,12 +65,12 @@ def test_an_equivalent_pattern_rewrite_is_equivalent_and_never_fails() -> None:
     )
     assert changes(report) == [("/properties/city/pattern", "equivalent", None)]
     assert report.counts()["equivalent"] == 1
-    for fail_on in diff.FAIL_ON:
-        assert not diff.should_fail(report.changes, fail_on)
-    assert diff.format_text(report).splitlines()[0].endswith("-> equivalent")
-    assert "1 equivalent" in diff.summary(report)
-    assert json.loads(diff.format_json(report))[0]["effect"] == "equivalent"
-    assert "| equivalent |" in diff.format_markdown(report)
+    for fail_on in FAIL_ON:
+        assert not should_fail(report.changes, fail_on)
+    assert format_text(report).splitlines()[0].endswith("-> equivalent")
+    assert "1 equivalent" in summary(report)
+    assert json.loads(format_json(report))[0]["effect"] == "equivalent"
+    assert "| equivalent |" in format_markdown(report)
 
 
 def test_a_narrower_pattern_is_breaking_only() -> None:
@@ -111,13 +126,11 @@ def test_a_cut_search_is_undetermined_with_the_budget_named() -> None:
         tool({"type": "string", "pattern": "^\\d+$"}, DIGITS),
     )
     report = compare(old, new, steps=1)
-    assert changes(report) == [("/properties/city/pattern", "undetermined", diff.REASON_BUDGET)]
-    assert "changed, effect not determined (the witness budget ran out)" in diff.format_text(report)
-    assert "effect not determined (the witness budget ran out)" in diff.format_markdown(report)
-    assert json.loads(diff.format_json(report))[0]["reason"] == "the witness budget ran out"
-    assert diff.should_fail(report.changes, "breaking") and diff.should_fail(
-        report.changes, "widening"
-    )
+    assert changes(report) == [("/properties/city/pattern", "undetermined", REASON_BUDGET)]
+    assert "changed, effect not determined (the witness budget ran out)" in format_text(report)
+    assert "effect not determined (the witness budget ran out)" in format_markdown(report)
+    assert json.loads(format_json(report))[0]["reason"] == "the witness budget ran out"
+    assert should_fail(report.changes, "breaking") and should_fail(report.changes, "widening")
 
 
 def test_a_pattern_search_that_does_not_finish_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,12 +140,12 @@ def test_a_pattern_search_that_does_not_finish_is_named(monkeypatch: pytest.Monk
         tool({"type": "string", "pattern": "^\\d+$"}, DIGITS),
     )
     monkeypatch.setattr(
-        diff.budget.Budget,
+        budget.Budget,
         "grant",
         lambda self, wanted=1: 0 if self.exhausted else min(1, self.left),
     )
     (change,) = compare(old, new).changes
-    assert (change.effect, change.reason) == ("undetermined", diff.REASON_PATTERN)
+    assert (change.effect, change.reason) == ("undetermined", REASON_PATTERN)
 
 
 def test_rewritten_integer_bounds_are_equivalent() -> None:
@@ -189,7 +202,7 @@ def test_under_one_of_a_direction_is_not_ruled_out() -> None:
     # "6" matched both branches before and only one now: widening. "66" matched one before, none now: breaking.
     assert change.effect in ("widening", "both")
     if change.effect == "widening":
-        assert change.reason == "whether it is also breaking: " + diff.REASON_PLACE
+        assert change.reason == "whether it is also breaking: " + REASON_PLACE
 
 
 def test_a_difference_hidden_by_the_rest_of_the_node_is_not_claimed_either_way() -> None:
@@ -198,7 +211,7 @@ def test_a_difference_hidden_by_the_rest_of_the_node_is_not_claimed_either_way()
     old = tool({"type": "string", "enum": ["1", "2"], "pattern": "^[0-9]+$"}, examples)
     new = tool({"type": "string", "enum": ["1", "2"], "pattern": "^[0-5]+$"}, examples)
     assert changes(compare(old, new)) == [
-        ("/properties/city/pattern", "undetermined", diff.REASON_MASKED)
+        ("/properties/city/pattern", "undetermined", REASON_MASKED)
     ]
 
 

@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 from support import ROOT
 from toolshape.codegen import cases
-from toolshape.contract import checker as contract
-from toolshape.contract import source
+from toolshape.contract import checker, source
 from toolshape.contract.checker import Contract
 from toolshape.platforms import export
 
@@ -96,12 +95,12 @@ GEMINI_DECLARATION = {
 }
 
 
-def load(path: Path) -> contract.Contract:
-    return contract.check(source.load_file(path, str(path.relative_to(ROOT))))
+def load(path: Path) -> checker.Contract:
+    return checker.check(source.load_file(path, str(path.relative_to(ROOT))))
 
 
-def from_yaml(text: str, name: str = "inline.yaml") -> contract.Contract:
-    return contract.check(source.load(text.encode("utf-8"), name))
+def from_yaml(text: str, name: str = "inline.yaml") -> checker.Contract:
+    return checker.check(source.load(text.encode("utf-8"), name))
 
 
 def relative(path: Path) -> str:
@@ -122,7 +121,7 @@ def parameters_of(result: export.ExportResult) -> Any:
     return parameters[result.target]()
 
 
-def accepted_arguments(checked: contract.Contract) -> list[Any]:
+def accepted_arguments(checked: checker.Contract) -> list[Any]:
     """Arguments the contract accepts: its accepted examples and the accepted derived cases."""
     found = [e.args for e in checked.examples if e.has_args and e.status == "accept"]
     found += [
@@ -227,12 +226,12 @@ def is_object_schema(node: dict[str, Any]) -> bool:
 
 
 @pytest.fixture(scope="module", params=CONTRACT_FILES, ids=lambda p: relative(p))
-def checked(request: pytest.FixtureRequest) -> contract.Contract:
+def checked(request: pytest.FixtureRequest) -> checker.Contract:
     return load(request.param)
 
 
 @pytest.fixture(scope="module")
-def accepted(checked: contract.Contract) -> list[Any]:
+def accepted(checked: checker.Contract) -> list[Any]:
     return accepted_arguments(checked)
 
 
@@ -242,7 +241,7 @@ def test_the_example_contracts_are_found() -> None:
 
 @pytest.mark.parametrize("target", export.TARGETS)
 def test_every_contract_exports_or_is_refused_with_located_findings(
-    checked: contract.Contract, target: str
+    checked: checker.Contract, target: str
 ) -> None:
     findings = export.lint(checked, target)
     lines = checked.document.text.count("\n") + 1
@@ -276,7 +275,7 @@ def test_every_contract_exports_or_is_refused_with_located_findings(
 
 @pytest.mark.parametrize("target", export.TARGETS)
 def test_exports_are_valid_schemas_that_refuse_nothing_the_contract_accepts(
-    checked: contract.Contract, accepted: list[Any], target: str
+    checked: checker.Contract, accepted: list[Any], target: str
 ) -> None:
     if any(f.fatal for f in export.lint(checked, target)):
         pytest.skip(f"{target} refuses this contract (see the test above)")
@@ -295,7 +294,7 @@ def test_exports_are_valid_schemas_that_refuse_nothing_the_contract_accepts(
 
 
 @pytest.mark.parametrize("target", export.TARGETS)
-def test_definition_shapes(checked: contract.Contract, target: str) -> None:
+def test_definition_shapes(checked: checker.Contract, target: str) -> None:
     if any(f.fatal for f in export.lint(checked, target)):
         pytest.skip(f"{target} refuses this contract")
     definition = export.export(checked, target).definition
@@ -326,7 +325,7 @@ def test_definition_shapes(checked: contract.Contract, target: str) -> None:
         )
 
 
-def test_platform_exports_carry_no_toolshape_extensions(checked: contract.Contract) -> None:
+def test_platform_exports_carry_no_toolshape_extensions(checked: checker.Contract) -> None:
     for target in ("openai", "anthropic", "gemini", "gemini-legacy"):
         if any(f.fatal for f in export.lint(checked, target)):
             continue
@@ -335,7 +334,7 @@ def test_platform_exports_carry_no_toolshape_extensions(checked: contract.Contra
 
 
 def test_openai_strict_exports_require_every_property_and_refuse_unknown_keys(
-    checked: contract.Contract,
+    checked: checker.Contract,
 ) -> None:
     result = export.export(checked, "openai")
     if not result.strict:
@@ -426,7 +425,7 @@ DROPPED = {
 
 
 @pytest.mark.parametrize("target", ["openai", "anthropic", "gemini-legacy"])
-def test_notes_name_every_dropped_constraint(checked: contract.Contract, target: str) -> None:
+def test_notes_name_every_dropped_constraint(checked: checker.Contract, target: str) -> None:
     if any(f.fatal for f in export.lint(checked, target)):
         pytest.skip(f"{target} refuses this contract")
     result = export.export(checked, target)
@@ -453,7 +452,7 @@ def test_notes_name_every_dropped_constraint(checked: contract.Contract, target:
             )
 
 
-def test_jsonschema_and_mcp_take_every_contract(checked: contract.Contract) -> None:
+def test_jsonschema_and_mcp_take_every_contract(checked: checker.Contract) -> None:
     assert export.lint(checked, "jsonschema") == [] and export.lint(checked, "mcp") == []
 
 
@@ -901,7 +900,7 @@ def _suite_contracts() -> Iterator[tuple[str, Contract, list[dict[str, Any]]]]:
                 },
             }
             try:
-                checked = contract.check(Document(file="suite", data=data, text=""))
+                checked = checker.check(Document(file="suite", data=data, text=""))
             except ContractError:
                 continue
             label = f"{path.relative_to(SUITE_DRAFT).as_posix()}#{index}"

@@ -19,8 +19,7 @@ from support import ENV, ROOT
 from toolshape import __version__
 from toolshape.codegen import formatting, model, render
 from toolshape.codegen.literals import Code, literal
-from toolshape.contract import checker as contract
-from toolshape.contract import source
+from toolshape.contract import checker, source
 from toolshape.project import pipeline
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
@@ -34,7 +33,7 @@ def _whole(source_text: str) -> str:
 
 def _module_source(raw: bytes, stem: str) -> str:
     """The module template's output for a contract, before any formatting."""
-    checked = contract.check(source.load(raw, f"contracts/{stem}.yaml"))
+    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
     built = model.build(checked, stem, pipeline.digest(raw, ENV))
     return ENV.get_template("module.py.j2").render(model=built)
 

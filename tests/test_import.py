@@ -16,8 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from toolshape.codegen import cases, render
-from toolshape.contract import checker as contract
-from toolshape.contract import errors, source
+from toolshape.contract import checker, errors, source
 from toolshape.platforms import export, importer
 from toolshape.project import pipeline
 
@@ -28,8 +27,8 @@ def fixture(name: str) -> Path:
     return FIXTURES / name
 
 
-def checked(imported: importer.ImportedContract) -> contract.Contract:
-    return contract.check(source.load(imported.yaml_text.encode("utf-8"), imported.relative_path))
+def checked(imported: importer.ImportedContract) -> checker.Contract:
+    return checker.check(source.load(imported.yaml_text.encode("utf-8"), imported.relative_path))
 
 
 def generate(imported: importer.ImportedContract) -> pipeline.Generated:
@@ -303,7 +302,7 @@ def assert_pipeline_and_write(tmp_path: Path, contracts: list[importer.ImportedC
     for path, imported in zip(written, contracts, strict=False):
         assert path.read_text(encoding="utf-8") == imported.yaml_text
         document = source.load_file(path, str(path))
-        contract.check(document)
+        checker.check(document)
         generated = generate(imported)
         assert generated.contract.name == imported.name
         assert "def validate(" in generated.module_source
@@ -853,7 +852,7 @@ def test_keywords_with_no_effect_are_dropped_with_a_warning(tmp_path: Path) -> N
         "parameters": {"type": "object", "properties": {"a": {"type": "string", "minimum": 2}}},
     }
     with pytest.raises(errors.ContractError):
-        contract.check(source.load(json.dumps(hand).encode(), "t.yaml"))
+        checker.check(source.load(json.dumps(hand).encode(), "t.yaml"))
 
 
 def test_the_draft_is_guessed_or_chosen_and_said(
@@ -901,7 +900,7 @@ def test_contracts_accept_the_2020_12_annotations() -> None:
         },
     }
     data = {"name": "t", "description": "d", "parameters": schema}
-    contract.check(source.load(json.dumps(data).encode(), "t.yaml"))
+    checker.check(source.load(json.dumps(data).encode(), "t.yaml"))
     for bad in (
         {"deprecated": "yes"},
         {"$anchor": "1a"},
@@ -911,4 +910,4 @@ def test_contracts_accept_the_2020_12_annotations() -> None:
         wrong = json.loads(json.dumps(data))
         wrong["parameters"]["properties"]["a"].update(bad)
         with pytest.raises(errors.ContractError):
-            contract.check(source.load(json.dumps(wrong).encode(), "t.yaml"))
+            checker.check(source.load(json.dumps(wrong).encode(), "t.yaml"))

@@ -11,6 +11,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from toolshape.schema.graphs import strongly_connected
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "toolshape"
 
@@ -75,34 +76,8 @@ def graph(package: Path) -> dict[str, set[str]]:
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """One cycle (as a path that ends where it starts) per group of modules that import each other."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:  # Tarjan's strongly connected components
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for other in sorted(edges.get(node, ())):
-            if other not in index:
-                visit(other)
-                low[node] = min(low[node], low[other])
-            elif other in stack:
-                low[node] = min(low[node], index[other])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                member = stack.pop()
-                group.append(member)
-                if member == node:
-                    break
-            if len(group) > 1:
-                found.append(_cycle_through(sorted(group), edges))
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return found
+    groups = strongly_connected(sorted(edges), lambda node: sorted(edges.get(node, ())))
+    return [_cycle_through(sorted(group), edges) for group in groups if len(group) > 1]
 
 
 def _cycle_through(group: list[str], edges: dict[str, set[str]]) -> list[str]:

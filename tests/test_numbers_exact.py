@@ -26,8 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support import ENV
 from toolshape.codegen import model, render
-from toolshape.contract import checker as contract
-from toolshape.contract import reference, source
+from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 
@@ -38,7 +37,7 @@ def raw_contract(parameters: dict[str, Any]) -> bytes:
 
 def module_of(parameters: dict[str, Any], name: str) -> types.ModuleType:
     built = model.build(
-        contract.check(source.load(raw_contract(parameters), "t.json")), name, "0" * 64
+        checker.check(source.load(raw_contract(parameters), "t.json")), name, "0" * 64
     )
     return pipeline.load_module(render.render(ENV, "module.py.j2", f"{name}.py", model=built), name)
 

@@ -21,8 +21,7 @@ import pytest
 from support import ENV, ROOT
 from toolshape.cli import main
 from toolshape.platforms import importer
-from toolshape.project import cache, pipeline
-from toolshape.project import folder as project
+from toolshape.project import cache, discovery, manifest, pipeline, planning
 
 CONTRACTS = ROOT / "contracts"
 #: What a tamperer puts at the top of validate(): every call accepted.
@@ -103,7 +102,7 @@ def test_headers_only_check_trusts_headers_as_documented(
     module's seal and the record's line and seal passes it; an edit that leaves the record
     alone, one that leaves the seal alone, a missing file and a changed contract do not."""
     module = work / "generated" / "get_weather.py"
-    record = work / "generated" / project.MANIFEST
+    record = work / "generated" / manifest.MANIFEST
     pristine, pristine_record = module.read_bytes(), record.read_text(encoding="utf-8")
     forged = backdoored(module)
     module.write_bytes(forged)
@@ -171,7 +170,7 @@ def test_a_warm_cache_reuses_and_records_the_bytes_written(
         raise AssertionError("an unchanged contract was generated again")
 
     monkeypatch.setattr(pipeline, "generate", forbidden)
-    planned = project.plan(work / "contracts", ENV, reuse_from=out)
+    planned = planning.plan(work / "contracts", ENV, reuse_from=out)
     assert planned.reused == {
         PurePosixPath("get_weather.py"),
         PurePosixPath("tests/test_get_weather.py"),
@@ -199,13 +198,13 @@ def test_without_a_usable_cache_generate_regenerates_and_is_right(
         monkeypatch.setenv(cache.ENV_VAR, str(blocker / "cache"))
     module = out / "get_weather.py"
     module.write_bytes(backdoored(module))
-    planned = project.plan(work / "contracts", ENV, reuse_from=out)
+    planned = planning.plan(work / "contracts", ENV, reuse_from=out)
     assert planned.reused == set()  # nothing to trust: everything generated again
     code, _, err = run(capsys, "generate", "-q")
     assert (code, err) == (0, "")
     assert contents(out) == before
     if state == "absent":  # written now, and trusted on the next run
-        assert project.plan(work / "contracts", ENV, reuse_from=out).reused
+        assert planning.plan(work / "contracts", ENV, reuse_from=out).reused
 
 
 def test_a_cache_entry_for_other_bytes_is_not_trusted(
@@ -218,7 +217,7 @@ def test_a_cache_entry_for_other_bytes_is_not_trusted(
         entry.write_text(
             '{"module": "' + "0" * 64 + '", "test": "' + "0" * 64 + '"}', encoding="ascii"
         )
-    planned = project.plan(work / "contracts", ENV, reuse_from=work / "generated")
+    planned = planning.plan(work / "contracts", ENV, reuse_from=work / "generated")
     assert planned.reused == set()
 
 
@@ -286,7 +285,7 @@ def test_a_folder_written_without_a_record_is_cleaned_as_before_but_spares_neste
     copy_contract(tmp_path / "a", "web_search.yaml")
     copy_contract(tmp_path / "b", "send_email.yaml")
     assert run(capsys, "generate", "a", "--out", "gen", "-q")[0] == 0
-    (tmp_path / "gen" / project.MANIFEST).unlink()  # as the previous version left it
+    (tmp_path / "gen" / manifest.MANIFEST).unlink()  # as the previous version left it
     assert run(capsys, "generate", "b", "--out", "gen/inner", "-q")[0] == 0
     inner = contents(tmp_path / "gen" / "inner")
     (tmp_path / "gen" / "mine.py").write_text("# not generated\n", encoding="utf-8")
@@ -297,7 +296,7 @@ def test_a_folder_written_without_a_record_is_cleaned_as_before_but_spares_neste
     assert removed == ["tests/test_web_search.py", "web_search.py"]
     assert contents(tmp_path / "gen" / "inner") == inner
     assert (tmp_path / "gen" / "mine.py").is_file()
-    assert (tmp_path / "gen" / project.MANIFEST).is_file()  # from now on, the record decides
+    assert (tmp_path / "gen" / manifest.MANIFEST).is_file()  # from now on, the record decides
 
 
 def test_a_record_cannot_send_cleanup_out_of_the_folder(
@@ -308,7 +307,7 @@ def test_a_record_cannot_send_cleanup_out_of_the_folder(
     assert run(capsys, "generate", "a", "--out", "gen", "-q")[0] == 0
     outside = tmp_path / "outside.py"
     outside.write_bytes((tmp_path / "gen" / "get_weather.py").read_bytes())  # looks generated
-    record = tmp_path / "gen" / project.MANIFEST
+    record = tmp_path / "gen" / manifest.MANIFEST
     lines = [f"{'0' * 64}  ../outside.py", f"{'0' * 64}  {outside}"]
     record.write_text(
         record.read_text(encoding="utf-8") + "\n".join(lines) + "\n", encoding="utf-8"
@@ -319,7 +318,7 @@ def test_a_record_cannot_send_cleanup_out_of_the_folder(
 
 def test_the_record_lists_every_generated_file_with_its_hash(work: Path) -> None:
     out = work / "generated"
-    record = (out / project.MANIFEST).read_text(encoding="utf-8")
+    record = (out / manifest.MANIFEST).read_text(encoding="utf-8")
     assert pipeline.is_sealed_intact(record)
     listed = {}
     for line in record.splitlines():
@@ -327,7 +326,7 @@ def test_the_record_lists_every_generated_file_with_its_hash(work: Path) -> None
             digest, path = line.split("  ", 1)
             listed[path] = digest
     files = contents(out)
-    assert set(listed) == set(files) - {project.MANIFEST.as_posix()}
+    assert set(listed) == set(files) - {manifest.MANIFEST.as_posix()}
     for path, digest in listed.items():
         assert hashlib.sha256(files[path]).hexdigest() == digest
 
@@ -390,9 +389,9 @@ def test_a_non_ascii_folder_name_is_refused(
     ],
 )
 def test_the_suggested_name_is_accepted(name: str, suggestion: str) -> None:
-    assert project.module_name_problem(name) is not None
-    assert project.suggested_name(name) == suggestion
-    assert project.module_name_problem(suggestion) is None
+    assert discovery.module_name_problem(name) is not None
+    assert discovery.suggested_name(name) == suggestion
+    assert discovery.module_name_problem(suggestion) is None
 
 
 def test_new_refuses_a_name_python_normalises(
@@ -408,4 +407,4 @@ def test_new_refuses_a_name_python_normalises(
 )
 def test_import_derives_ascii_module_names(tool: str) -> None:
     stem = importer._file_name(tool).removesuffix(".yaml")
-    assert project.module_name_problem(stem) is None, stem
+    assert discovery.module_name_problem(stem) is None, stem

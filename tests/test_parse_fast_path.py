@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generated import _runtime as module
+from generated import _runtime
 
 STRICT = json.JSONDecoder(
-    object_pairs_hook=module._object_from_pairs,
-    parse_constant=module._refuse_constant,
-    parse_float=module._finite_float,
-    parse_int=None if module._LIMITS_INTS else module._bounded_int,
+    object_pairs_hook=_runtime._object_from_pairs,
+    parse_constant=_runtime._refuse_constant,
+    parse_float=_runtime._finite_float,
+    parse_int=None if _runtime._LIMITS_INTS else _runtime._bounded_int,
 )
 
 
@@ -32,7 +32,7 @@ def outcome(decode: Callable[[str], Any], text: str) -> tuple[Any, ...]:
         value = decode(text)
     except json.JSONDecodeError as exc:
         return ("JSONDecodeError", exc.msg, exc.pos)
-    except module._ParseFailure as exc:
+    except _runtime._ParseFailure as exc:
         return ("refused", exc.code, exc.message)
     except (RecursionError, ValueError) as exc:
         return (type(exc).__name__,)
@@ -46,7 +46,7 @@ def outcome(decode: Callable[[str], Any], text: str) -> tuple[Any, ...]:
 def same_as_strict(text: str) -> None:
     if not text or text.isspace():  # _decode answers these itself, before decoding
         return
-    assert outcome(module._strict_json, text) == outcome(STRICT.decode, text), text
+    assert outcome(_runtime._strict_json, text) == outcome(STRICT.decode, text), text
 
 
 CASES = [

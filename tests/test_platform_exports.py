@@ -12,19 +12,18 @@ from typing import Any
 import pytest
 from support import ROOT
 from toolshape.cli import github_annotation, main
-from toolshape.contract import checker as contract
-from toolshape.contract import source
+from toolshape.contract import checker, source
 from toolshape.contract.errors import Problem
 from toolshape.platforms import export, importer
-from toolshape.project import folder as project
+from toolshape.project import discovery
 
 jsonschema = pytest.importorskip("jsonschema")
 
 CONTRACTS = ROOT / "contracts"
 
 
-def from_yaml(text: str, name: str = "inline.yaml") -> contract.Contract:
-    return contract.check(source.load(text.encode("utf-8"), name))
+def from_yaml(text: str, name: str = "inline.yaml") -> checker.Contract:
+    return checker.check(source.load(text.encode("utf-8"), name))
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -214,7 +213,7 @@ def test_prefix_items_become_items_that_accept_every_position() -> None:
 
 def test_gemini_exports_recursive_contracts_with_parameters_json_schema() -> None:
     path = CONTRACTS / "comments" / "post_comment.yaml"
-    checked = contract.check(source.load_file(path, "contracts/comments/post_comment.yaml"))
+    checked = checker.check(source.load_file(path, "contracts/comments/post_comment.yaml"))
     assert any(f.fatal for f in export.lint(checked, "gemini-legacy"))
     assert export.lint(checked, "gemini") == []
     definition = export.export(checked, "gemini").definition
@@ -233,8 +232,8 @@ def test_gemini_refuses_a_bad_function_name_in_both_fields() -> None:
         )
 
 
-def all_contracts() -> list[contract.Contract]:
-    return [contract.check(source.load_file(p, str(p))) for p in project.find_contracts(CONTRACTS)]
+def all_contracts() -> list[checker.Contract]:
+    return [checker.check(source.load_file(p, str(p))) for p in discovery.find_contracts(CONTRACTS)]
 
 
 @pytest.mark.parametrize("target", ["openai", "openai-responses", "anthropic", "gemini", "mcp"])
@@ -251,7 +250,7 @@ def test_schema_all_prints_the_definitions_list(
         c.name for c in checked
     ]
     # each entry is exactly what `schema --target X` prints for that contract alone
-    for one, entry in zip(project.find_contracts(Path("contracts"))[:3], listed, strict=False):
+    for one, entry in zip(discovery.find_contracts(Path("contracts"))[:3], listed, strict=False):
         assert (
             run(capsys, "schema", str(one), "--target", target, "-q")[1]
             == json.dumps(entry, indent=2, ensure_ascii=False) + "\n\n"

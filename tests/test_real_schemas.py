@@ -15,14 +15,13 @@ from typing import Any
 import pytest
 import real_schemas  # tests/bench/real_schemas.py (conftest.py puts tests/bench on the path)
 from toolshape.codegen import cases
-from toolshape.contract import checker as contract
-from toolshape.contract import reference, source
+from toolshape.contract import checker, reference, source
 from toolshape.project import pipeline
 
 DATA = os.environ.get(real_schemas.ENV_VAR)
 
 
-def _checked(parameters: dict[str, Any]) -> contract.Contract:
+def _checked(parameters: dict[str, Any]) -> checker.Contract:
     text = json.dumps(
         {
             "name": "real_regression",
@@ -30,7 +29,7 @@ def _checked(parameters: dict[str, Any]) -> contract.Contract:
             "parameters": parameters,
         }
     )
-    return contract.check(source.load(text.encode(), "contracts/real_regression.yaml"))
+    return checker.check(source.load(text.encode(), "contracts/real_regression.yaml"))
 
 
 @pytest.mark.skipif(

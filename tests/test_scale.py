@@ -1,6 +1,6 @@
 """What makes big contract folders fast must not change what is generated or reported.
 
-* worker processes (project.plan, above POOL_THRESHOLD contracts) write the same
+* worker processes (planning.plan, above POOL_THRESHOLD contracts) write the same
   files and report the same problems, in the same order, as one process;
 * on an unchanged folder, plan() loads, checks and renders no contract at all.
 
@@ -18,8 +18,7 @@ import synth
 from support import ENV
 from toolshape.contract import source
 from toolshape.contract.errors import ContractError, UsageError
-from toolshape.project import folder as project
-from toolshape.project import pipeline
+from toolshape.project import checking, pipeline, planning, writing
 
 
 def _write_synthetic(folder: Path, count: int) -> None:
@@ -40,7 +39,7 @@ def _write_synthetic(folder: Path, count: int) -> None:
 
 def _problems(folder: Path) -> list[str]:
     with pytest.raises(ContractError) as caught:
-        project.plan(folder, ENV)
+        planning.plan(folder, ENV)
     return [str(p) for p in caught.value.problems]
 
 
@@ -48,11 +47,11 @@ def test_workers_generate_what_one_process_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _write_synthetic(tmp_path / "contracts", 4)
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 10**9)
-    alone = project.plan(tmp_path / "contracts", ENV)
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 2)
-    monkeypatch.setattr(project, "_usable_cpus", lambda: 2)
-    pooled = project.plan(tmp_path / "contracts", ENV)
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 10**9)
+    alone = planning.plan(tmp_path / "contracts", ENV)
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
+    pooled = planning.plan(tmp_path / "contracts", ENV)
     assert pooled.files == alone.files
     assert [g.tool_name for g in pooled.generated] == [g.tool_name for g in alone.generated]
     # The checked contract is not sent back from a worker; it is loaded again when asked for.
@@ -75,10 +74,10 @@ def test_workers_report_what_one_process_does_in_the_same_order(
     # the same tool name twice: reported at the second file's name line
     twin = (folder / "group_0" / "tool_0.yaml").read_text(encoding="utf-8")
     (folder / "group_1" / "twin.yaml").write_text(twin, encoding="utf-8")
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 10**9)
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 10**9)
     alone = _problems(folder)
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 2)
-    monkeypatch.setattr(project, "_usable_cpus", lambda: 2)
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
     pooled = _problems(folder)
     assert pooled == alone
     assert len(alone) == 3
@@ -93,28 +92,28 @@ def test_an_unchanged_folder_is_planned_without_loading_a_contract(
 ) -> None:
     folder, out = tmp_path / "contracts", tmp_path / "generated"
     _write_synthetic(folder, 3)
-    project.write(project.plan(folder, ENV), out)
+    writing.write(planning.plan(folder, ENV), out)
 
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("an unchanged contract was loaded or generated again")
 
     monkeypatch.setattr(source, "load", forbidden)
     monkeypatch.setattr(pipeline, "generate", forbidden)
-    again = project.plan(folder, ENV, reuse_from=out)
-    assert project.check(again, out) == []
+    again = planning.plan(folder, ENV, reuse_from=out)
+    assert checking.check(again, out) == []
     assert sorted(g.tool_name for g in again.generated) == ["tool_0000", "tool_0001", "tool_0002"]
 
 
 def test_a_hand_edited_module_is_generated_again(tmp_path: Path) -> None:
     folder, out = tmp_path / "contracts", tmp_path / "generated"
     _write_synthetic(folder, 1)
-    project.write(project.plan(folder, ENV), out)
+    writing.write(planning.plan(folder, ENV), out)
     module = out / "group_0" / "tool_0.py"
     module.write_text(
         module.read_text(encoding="utf-8").replace("TOOL_NAME = ", "TOOL_NAME  = "),
         encoding="utf-8",
     )
-    findings = project.check(project.plan(folder, ENV, reuse_from=out), out)
+    findings = checking.check(planning.plan(folder, ENV, reuse_from=out), out)
     assert [(str(f.path), f.kind) for f in findings] == [("group_0/tool_0.py", "hand-edited")]
 
 
@@ -131,11 +130,11 @@ def test_a_bug_in_a_worker_reaches_the_caller(
     def explode(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 2)
-    monkeypatch.setattr(project, "_usable_cpus", lambda: 2)
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
     monkeypatch.setattr(pipeline, "generate", explode)  # workers are forked: they see it too
     with pytest.raises(ZeroDivisionError, match="boom") as raised:
-        project.plan(tmp_path / "contracts", ENV)
+        planning.plan(tmp_path / "contracts", ENV)
     # It came from a worker (concurrent.futures attaches the worker's traceback), not from
     # generating right here.
     assert type(raised.value.__cause__).__name__ == "_RemoteTraceback"
@@ -143,12 +142,12 @@ def test_a_bug_in_a_worker_reaches_the_caller(
 
 def test_toolshape_jobs_sets_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLSHAPE_JOBS", "3")
-    assert project._usable_cpus() == 3
+    assert planning._usable_cpus() == 3
     monkeypatch.setenv("TOOLSHAPE_JOBS", "1")
-    assert project._usable_cpus() == 1  # no workers at all
+    assert planning._usable_cpus() == 1  # no workers at all
     monkeypatch.delenv("TOOLSHAPE_JOBS")
-    assert 1 <= project._usable_cpus() <= project.MAX_WORKERS
+    assert 1 <= planning._usable_cpus() <= planning.MAX_WORKERS
     for wrong in ("many", "0", "-2", "²"):
         monkeypatch.setenv("TOOLSHAPE_JOBS", wrong)
         with pytest.raises(UsageError, match="TOOLSHAPE_JOBS"):
-            project._usable_cpus()
+            planning._usable_cpus()

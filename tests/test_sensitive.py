@@ -25,8 +25,7 @@ from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
 from support import ENV
 from toolshape.codegen import model, render
-from toolshape.contract import checker as contract
-from toolshape.contract import redaction, source
+from toolshape.contract import checker, redaction, source
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 
@@ -40,7 +39,7 @@ def build_module(parameters: Any) -> Any:
     """The generated module for a contract with these parameters (ContractError if refused)."""
     document = {"name": "t", "description": "A tool.", "parameters": parameters}
     raw = json.dumps(document).encode("utf-8")
-    checked = contract.check(source.load(raw, "t.yaml"))
+    checked = checker.check(source.load(raw, "t.yaml"))
     built = model.build(checked, "t", "0" * 64)
     text = render.render(ENV, "module.py.j2", "t.py", model=built)
     return pipeline.load_module(text, "t.py")

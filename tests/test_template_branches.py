@@ -25,13 +25,14 @@ BRANCHES = [
     (model.PathPartKind, "checks.py.j2", "part.kind", {"key"}),
     (model.ApplicatorKind, "checks.py.j2", "a.kind", set()),
     (model.ConstantKind, "module.py.j2", "c.kind", {"json_values"}),
+    (model.JsonType, "checks.py.j2", "kind", set()),
 ]
 
 
 def compared(template: str, variable: str) -> set[str]:
     """The strings ``variable`` is compared with (``==``) in ``template``."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
-    return set(re.findall(rf"\b{re.escape(variable)} == \"([a-z_]+)\"", text))
+    return set(re.findall(rf"(?<![\w.]){re.escape(variable)} == \"([a-z_]+)\"", text))
 
 
 @pytest.mark.parametrize(

@@ -27,8 +27,7 @@ from typing import Any
 import pytest
 from support import ENV
 from toolshape.codegen import model, render
-from toolshape.contract import checker as contract
-from toolshape.contract import reference, source, unfolding
+from toolshape.contract import checker, reference, source, unfolding
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 
@@ -37,8 +36,8 @@ def raw_contract(parameters: dict[str, Any], name: str = "t") -> bytes:
     return json.dumps({"name": name, "description": "d", "parameters": parameters}).encode()
 
 
-def checked(parameters: dict[str, Any]) -> contract.Contract:
-    return contract.check(source.load(raw_contract(parameters), "t.json"))
+def checked(parameters: dict[str, Any]) -> checker.Contract:
+    return checker.check(source.load(raw_contract(parameters), "t.json"))
 
 
 def module_of(parameters: dict[str, Any], name: str = "t") -> types.ModuleType:
@@ -318,7 +317,7 @@ def module_work(n: int) -> int:
 
     sys.setprofile(profile)
     try:
-        built = model.build(contract.check(source.load(raw, "t.json")), "many", "0" * 64)
+        built = model.build(checker.check(source.load(raw, "t.json")), "many", "0" * 64)
         render.render(ENV, "module.py.j2", "many.py", compiles=False, model=built)
     finally:
         sys.setprofile(None)
@@ -459,9 +458,7 @@ def test_doubling_recursion_really_doubles_in_the_validator() -> None:
     """What the check prevents: built without it, the validator's calls double with each level."""
     parameters = DOUBLING["oneOf of alternatives that share a recursive key"]
     built = model.build(
-        contract.Contract(
-            "t", "d", parameters, [], source.load(raw_contract(parameters), "t.json")
-        ),
+        checker.Contract("t", "d", parameters, [], source.load(raw_contract(parameters), "t.json")),
         "expr",
         "0" * 64,
     )

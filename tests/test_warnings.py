@@ -20,11 +20,10 @@ from typing import Any
 import pytest
 from toolshape import cli
 from toolshape.cli import main
-from toolshape.contract import checker as contract
-from toolshape.contract import reference, source
+from toolshape.codegen import render
+from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import Problem
-from toolshape.project import folder as project
-from toolshape.project import pipeline
+from toolshape.project import pipeline, planning
 
 CORPUS = Path(__file__).resolve().parent / "warning_contracts"
 FILES = sorted(CORPUS.glob("*.yaml"))
@@ -228,12 +227,12 @@ def test_worker_processes_send_the_warnings_back(
         (folder / f"tool_{i}.yaml").write_text(
             text.replace("name: search", f"name: search_{i}"), encoding="utf-8"
         )
-    env = project.environment()
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 10**9)
-    alone = project.plan(folder, env).warnings
-    monkeypatch.setattr(project, "POOL_THRESHOLD", 2)
-    monkeypatch.setattr(project, "_usable_cpus", lambda: 2)
-    pooled = project.plan(folder, env).warnings
+    env = render.environment()
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 10**9)
+    alone = planning.plan(folder, env).warnings
+    monkeypatch.setattr(planning, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
+    pooled = planning.plan(folder, env).warnings
     assert pooled == alone
     assert [(w.file, w.line, w.col, w.severity) for w in alone] == [
         (str(folder / f"tool_{i}.yaml"), 9, 48, "warning") for i in range(4)
@@ -318,9 +317,7 @@ def test_import_then_generate_a_pydantic_style_optional_field(
     code, _, err = run(capsys, "generate", "contracts", "--out", "generated")
     assert code == 0, err
     assert re.search(r"contracts/search_items\.yaml:\d+:\d+: warning: 'default' null", err)
-    checked = contract.check(
-        source.load(Path("contracts/search_items.yaml").read_bytes(), "c.yaml")
-    )
+    checked = checker.check(source.load(Path("contracts/search_items.yaml").read_bytes(), "c.yaml"))
     schema = checked.parameters
     assert reference.evaluate(schema, {"query": "x"}) == set()
     assert reference.evaluate(schema, {"query": "x", "category": None}) == set()
@@ -333,7 +330,7 @@ def test_import_then_generate_a_pydantic_style_optional_field(
 def test_a_failing_default_is_never_an_accepted_value(tmp_path: Path) -> None:
     path = CORPUS / "default_deep_in_defs.yaml"
     generated = pipeline.generate(
-        path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), project.environment()
+        path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), render.environment()
     )
     assert [(w.line, w.col) for w in generated.warnings] == [(14, 16), (18, 51)]
     from toolshape.codegen import cases
@@ -360,7 +357,7 @@ def test_diff_prints_the_new_sides_warnings_and_exits_as_without(tmp_path: Path)
     import argparse
     import io
 
-    from toolshape.review import diff
+    from toolshape.cli import diff_arguments, run_diff
 
     text = (CORPUS / "default_fails_its_schema.yaml").read_text(encoding="utf-8")
     (tmp_path / "old").mkdir()
@@ -369,11 +366,9 @@ def test_diff_prints_the_new_sides_warnings_and_exits_as_without(tmp_path: Path)
     (tmp_path / "new" / "t.yaml").write_text(
         text.replace("minimum: 1", "minimum: 2"), encoding="utf-8"
     )
-    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(
-        ["old", "new", "--format", "json"]
-    )
+    args = diff_arguments(argparse.ArgumentParser()).parse_args(["old", "new", "--format", "json"])
     out, err = io.StringIO(), io.StringIO()
-    code = diff.run(args, stdout=out, stderr=err, cwd=tmp_path)
+    code = run_diff(args, stdout=out, stderr=err, cwd=tmp_path)
     assert code == 0
     assert json.loads(out.getvalue())[0]["effect"] == "breaking"
     # Only the new side's, once: the old side's warnings are history.
@@ -394,7 +389,7 @@ def test_derivation_warnings_are_printed_recorded_and_reused_in_place_order(
 
     derive = cases.derive
 
-    def with_a_warning(checked: contract.Contract) -> cases.Derivation:
+    def with_a_warning(checked: checker.Contract) -> cases.Derivation:
         found = derive(checked)
         left_out = checked.document.problem(
             ("parameters", "properties"), "cases left out: add examples", severity="warning"
@@ -421,12 +416,13 @@ def test_diff_prints_the_derivation_warnings_of_the_new_side_under_its_own_name(
     import argparse
     import io
 
+    from toolshape.cli import diff_arguments, run_diff
     from toolshape.codegen import cases
-    from toolshape.review import diff
+    from toolshape.review import sides
 
     derive = cases.derive
 
-    def with_a_warning(checked: contract.Contract) -> cases.Derivation:
+    def with_a_warning(checked: checker.Contract) -> cases.Derivation:
         found = derive(checked)
         left_out = checked.document.problem(
             ("parameters", "properties"), "cases left out: add examples", severity="warning"
@@ -434,17 +430,17 @@ def test_diff_prints_the_derivation_warnings_of_the_new_side_under_its_own_name(
         return cases.Derivation(found.cases, [*found.warnings, left_out])
 
     monkeypatch.setattr(cases, "derive", with_a_warning)
-    monkeypatch.setattr(diff, "_CACHE", {})
-    monkeypatch.setattr(diff, "_WARNINGS", {})
+    monkeypatch.setattr(sides, "_CACHE", {})
+    monkeypatch.setattr(sides, "_WARNINGS", {})
     text = (CORPUS / "default_fails_its_schema.yaml").read_text(encoding="utf-8")
     for side, minimum in (("old", "1"), ("new", "2")):
         (tmp_path / side).mkdir()
         (tmp_path / side / "t.yaml").write_text(
             text.replace("minimum: 1", f"minimum: {minimum}"), encoding="utf-8"
         )
-    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(["old", "new"])
+    args = diff_arguments(argparse.ArgumentParser()).parse_args(["old", "new"])
     out, err = io.StringIO(), io.StringIO()
-    assert diff.run(args, stdout=out, stderr=err, cwd=tmp_path) == 0
+    assert run_diff(args, stdout=out, stderr=err, cwd=tmp_path) == 0
     assert [line.split(": warning: ")[0] for line in err.getvalue().splitlines()] == [
         "new/t.yaml:7:5",
         "new/t.yaml:7:48",
@@ -454,9 +450,9 @@ def test_diff_prints_the_derivation_warnings_of_the_new_side_under_its_own_name(
     # the warnings name the files of this run.
     for side in ("old", "new"):
         (tmp_path / side).rename(tmp_path / f"{side}_again")
-    args = diff.add_arguments(argparse.ArgumentParser()).parse_args(["old_again", "new_again"])
+    args = diff_arguments(argparse.ArgumentParser()).parse_args(["old_again", "new_again"])
     out, err = io.StringIO(), io.StringIO()
-    assert diff.run(args, stdout=out, stderr=err, cwd=tmp_path) == 0
+    assert run_diff(args, stdout=out, stderr=err, cwd=tmp_path) == 0
     lines = err.getvalue().splitlines()
     assert [line.split(": warning: ")[0] for line in lines] == [
         "new_again/t.yaml:7:5",

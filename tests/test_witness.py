@@ -22,10 +22,9 @@ from typing import Any
 import pytest
 from test_generated_code import _first_failure, find_mutants, generated_test_calls
 from toolshape.codegen import cases, render
-from toolshape.contract import checker as contract
-from toolshape.contract import reference, source
+from toolshape.contract import checker, reference, source
 from toolshape.project import pipeline
-from toolshape.witness import budget as budget_module
+from toolshape.witness import budget
 from toolshape.witness.values import Engine
 
 # -- 1. the engine, keyword by keyword -------------------------------------------------------
@@ -171,7 +170,7 @@ def test_recursive_ref() -> None:
 
 
 def test_formats_honour_length_bounds() -> None:
-    for name in contract.FORMATS:
+    for name in checker.FORMATS:
         found = _accepted({"type": "string", "format": name, "maxLength": 40}, 1)
         assert found, name
 
@@ -225,7 +224,7 @@ def test_the_same_schema_gives_the_same_values() -> None:
 
 
 def test_an_empty_budget_finds_nothing_and_says_so() -> None:
-    engine = Engine({}, budget_module.Budget(0))
+    engine = Engine({}, budget.Budget(0))
     assert engine.accepted({"type": "integer"}) == []
     assert engine.budget.exhausted
 
@@ -249,7 +248,7 @@ CONTRACTS = {
 """
     + "".join(
         f"          f_{name.replace('-', '_')}: {{type: string, format: {name}}}\n"
-        for name in contract.FORMATS
+        for name in checker.FORMATS
     )
     + """        required: [f_email, f_uri, f_uuid]
         additionalProperties: false
@@ -404,7 +403,7 @@ def test_no_witness_gives_a_warning_at_the_property_and_the_other_cases(
     line, col = document.value_at(("parameters", "properties", "ticket"))
     assert warnings[0].startswith(f"c.yaml:{line}:{col}: warning: "), warnings[0]
     assert "cases left out" in warnings[0] and "examples: [...]" in warnings[0]
-    names = [c.name for c in cases.derive(contract.check(document)).cases]
+    names = [c.name for c in cases.derive(checker.check(document)).cases]
     assert any(n.startswith("repo:") for n in names), names  # the other properties keep their cases
     assert "base: every key a value was found for" in names
 
@@ -414,7 +413,7 @@ def test_a_property_example_is_used_as_its_witness() -> None:
         b"pattern: '^C[0-9]{6}$'}", b"pattern: '^C[0-9]{6}$', examples: [C123456]}"
     )
     document = source.load(raw, "c.yaml")
-    derivation = cases.derive(contract.check(document))
+    derivation = cases.derive(checker.check(document))
     base = next(c.data for c in derivation.cases if not c.errors)
     assert base["ticket"] == "C123456"
 
@@ -431,7 +430,7 @@ parameters:
   required: [text, items, map]
 """
     document = source.load(raw, "huge.yaml")
-    derivation = cases.derive(contract.check(document))
+    derivation = cases.derive(checker.check(document))
     size = len(json.dumps([c.data for c in derivation.cases]))
     assert size < 200_000
     text = "\n".join(str(w) for w in derivation.warnings)
@@ -447,7 +446,7 @@ def test_many_properties_derive_in_linear_steps() -> None:
     properties = "".join(f"    p{i}: {{type: integer, minimum: 0}}\n" for i in range(5000))
     raw = f"name: wide\ndescription: Wide.\nparameters:\n  type: object\n  properties:\n{properties}".encode()
     document = source.load(raw, "wide.yaml")
-    derivation = cases.derive(contract.check(document))
+    derivation = cases.derive(checker.check(document))
     assert not derivation.warnings
     assert any(c.name == "base: every declared key, all valid" for c in derivation.cases)
 
@@ -459,7 +458,7 @@ def test_errors_computed_from_the_change_agree_with_a_whole_evaluation() -> None
     checked = 0
     for path in sorted(root.rglob("*.yaml")):
         document = source.load(path.read_bytes(), str(path))
-        found = contract.check(document)
+        found = checker.check(document)
         for case in cases.derive(found).cases:
             assert case.errors == frozenset(reference.evaluate(found.parameters, case.data)), (
                 path.name,

@@ -15,17 +15,18 @@ import sys
 import traceback
 from dataclasses import replace
 from pathlib import Path
+from typing import TextIO
 
 import jinja2
 
 from . import __version__
+from .codegen import render
 from .codegen.render import RenderError
-from .contract import checker as contract
-from .contract import source
+from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
 from .platforms import export, importer
-from .project import folder as project
-from .review import diff as diff_command
+from .project import checking, discovery, output, planning, writing
+from .review import diff, inputs, report
 
 EXAMPLES = """\
 examples:
@@ -193,7 +194,7 @@ def _parser() -> argparse.ArgumentParser:
         "  toolshape diff --base origin/main --format markdown --fail-on breaking",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    diff_command.add_arguments(diff_parser)
+    diff_arguments(diff_parser)
     new_parser = commands.add_parser(
         "new",
         help="write a commented starter contract NAME.yaml",
@@ -239,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     except ContractError as exc:
         _report(exc.problems)
         return 1
-    except project.ProjectError as exc:
+    except discovery.ProjectError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
     except RenderError as exc:
@@ -266,14 +267,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "diff":
-        return diff_command.run(args)
+        return run_diff(args)
     if args.command == "schema":
         return _schema(args)
     if args.command == "import":
         return _import(args)
     if args.command == "new":
         return _new(args)
-    env = project.environment(args.templates)
+    env = render.environment(args.templates)
     if args.command == "lint" and args.format != "text":
         return _lint_formatted(args, env)
     # generate reuses output that the cache (outside the output folder) records as written
@@ -282,7 +283,7 @@ def _run(args: argparse.Namespace) -> int:
     headers_only = args.command == "check" and args.headers_only
     reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
     root = Path(args.contracts)
-    plan = project.plan(root, env, reuse_from, trust_headers=headers_only)
+    plan = planning.plan(root, env, reuse_from, trust_headers=headers_only)
     if args.strict and plan.warnings:  # before anything is written
         _report(
             [
@@ -304,12 +305,12 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{_count(len(plan.generated), 'contract')}, {found}")
         return 0
     out = Path(args.out)
-    partial = project.partial_run(root, plan, out, args.command)
+    partial = output.partial_run(root, plan, out, args.command)
     if partial is not None:
         raise UsageError(partial)
     if args.command == "check":
         return _check(plan, out, args.quiet)
-    changes = project.write(plan, out)
+    changes = writing.write(plan, out)
     if not args.quiet:
         changed = sum(1 for c in changes if c.kind != "unchanged")
         print(
@@ -327,7 +328,7 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'s' * (number != 1)}"
 
 
-def _target_problems(plan: project.Plan, targets: list[str]) -> list[Problem]:
+def _target_problems(plan: planning.Plan, targets: list[str]) -> list[Problem]:
     """What each target refuses, located in the contract files as they were found (like every other error)."""
     found = []
     for generated, shown in zip(plan.generated, plan.sources, strict=True):
@@ -341,7 +342,7 @@ def _lint_formatted(args: argparse.Namespace, env: jinja2.Environment) -> int:
     """``lint --format json|github``: every problem and warning on stdout, in the chosen format."""
     contracts = 0
     try:
-        plan = project.plan(Path(args.contracts), env)
+        plan = planning.plan(Path(args.contracts), env)
         problems = list(plan.warnings) + (
             _target_problems(plan, args.target) if args.target else []
         )
@@ -356,7 +357,7 @@ def _lint_formatted(args: argparse.Namespace, env: jinja2.Environment) -> int:
     if args.format == "json":
         import json
 
-        report = {
+        summary = {
             "contracts": contracts,
             "errors": sum(1 for p in problems if p.severity == "error"),
             "warnings": sum(1 for p in problems if p.severity != "error"),
@@ -371,7 +372,7 @@ def _lint_formatted(args: argparse.Namespace, env: jinja2.Environment) -> int:
                 for p in problems
             ],
         }
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
         for problem in problems:
             print(github_annotation(problem))
@@ -411,7 +412,7 @@ def _schema(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    checked = contract.check(source.load_file(path, args.contract))
+    checked = checker.check(source.load_file(path, args.contract))
     results = _exported([checked], args)
     if results is None:
         return 1
@@ -424,11 +425,11 @@ def _schema_all(args: argparse.Namespace) -> int:
     import json
 
     root = Path(args.contract or "contracts")
-    checked: list[contract.Contract] = []
+    checked: list[checker.Contract] = []
     problems: list[Problem] = []
-    for path in project.find_contracts(root):
+    for path in discovery.find_contracts(root):
         try:
-            checked.append(contract.check(source.load_file(path, str(path))))
+            checked.append(checker.check(source.load_file(path, str(path))))
         except ContractError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -443,7 +444,7 @@ def _schema_all(args: argparse.Namespace) -> int:
 
 
 def _exported(
-    checked: list[contract.Contract], args: argparse.Namespace
+    checked: list[checker.Contract], args: argparse.Namespace
 ) -> list[export.ExportResult] | None:
     """Each contract exported for ``args.target``, with warnings and notes said; None when refused.
 
@@ -621,7 +622,7 @@ def _generate_command(folder: Path) -> str:
 
 def _bad_new_name(name: str) -> str | None:
     """Why ``name`` cannot be a new contract's tool and module name, or None."""
-    if not contract.TOOL_NAME_RE.fullmatch(name):
+    if not checker.TOOL_NAME_RE.fullmatch(name):
         return "a tool name is 1-64 characters of A-Z a-z 0-9 _ . -"
     if not name.isidentifier():
         return "the contract file name must be a Python identifier (letters, digits and _, not starting with a digit)"
@@ -629,7 +630,7 @@ def _bad_new_name(name: str) -> str | None:
         return "a Python keyword cannot name a module"
     if name.startswith("__"):
         return "a name starting with __ cannot name a generated module"
-    if name == "tests" or name in project.PACKAGE_NAMES:
+    if name == "tests" or name in discovery.PACKAGE_NAMES:
         return "this name is taken by the generated package itself"
     return None
 
@@ -678,8 +679,8 @@ def _report(problems: list[Problem]) -> None:
         )
 
 
-def _check(plan: project.Plan, out: Path, quiet: bool) -> int:
-    findings = project.check(plan, out)
+def _check(plan: planning.Plan, out: Path, quiet: bool) -> int:
+    findings = checking.check(plan, out)
     for finding in findings:
         print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
         if finding.diff and not quiet:
@@ -691,6 +692,101 @@ def _check(plan: project.Plan, out: Path, quiet: bool) -> int:
             f"{_count(len(plan.files), 'file')} in {out} {'is' if len(plan.files) == 1 else 'are'} up to date"
         )
     return 0
+
+
+# -- toolshape diff -------------------------------------------------------------------
+
+
+def diff_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The arguments of ``toolshape diff`` (for its sub-parser of the main command line)."""
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="OLD NEW (contract files or folders); with --base: the contracts folder or file (default: contracts)",
+    )
+    parser.add_argument(
+        "--base",
+        metavar="REV",
+        help="read the old side from git at REV (e.g. origin/main) instead of OLD",
+    )
+    parser.add_argument(
+        "--format",
+        choices=report.FORMATS,
+        default="text",
+        help="text (default), markdown (a pull-request comment) or json",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=report.FAIL_ON,
+        default=None,
+        help="exit 1 when a change has this effect (breaking and widening include 'not determined'; "
+        "any: every change but an equivalent one)",
+    )
+    parser.add_argument(
+        "--templates",
+        type=Path,
+        default=None,
+        help="a folder of templates overriding the built-in ones by file name",
+    )
+    return parser
+
+
+def _diff_sides(
+    args: argparse.Namespace, *, cwd: str | os.PathLike[str] | None = None
+) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """Read (old, new) as the parsed arguments say; raise UsageError for a bad combination."""
+    here = Path(cwd) if cwd is not None else Path.cwd()
+    if args.base is not None:
+        if len(args.paths) > 1:
+            raise UsageError("with --base, give at most one contracts folder or file")
+        target = args.paths[0] if args.paths else "contracts"
+        new = inputs.read_folder(here / target if not Path(target).is_absolute() else target)
+        new = {_relative_display(k, here): v for k, v in new.items()}
+        return inputs.read_git(args.base, target, cwd=here), new
+    if len(args.paths) != 2:
+        raise UsageError("give OLD and NEW (files or folders), or --base REV [CONTRACTS]")
+    old, new = (
+        inputs.read_folder(here / p if not Path(p).is_absolute() else p) for p in args.paths
+    )
+    return (
+        {_relative_display(k, here): v for k, v in old.items()},
+        {_relative_display(k, here): v for k, v in new.items()},
+    )
+
+
+def _relative_display(display: str, here: Path) -> str:
+    try:
+        return Path(display).relative_to(here).as_posix()
+    except ValueError:
+        return display
+
+
+def run_diff(
+    args: argparse.Namespace,
+    *,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+) -> int:
+    """Run ``toolshape diff`` for parsed arguments; return the exit status (0, 1 or 2)."""
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    try:
+        if args.templates is not None and not Path(args.templates).is_dir():
+            raise UsageError(f"--templates {args.templates}: no such folder")
+        old, new = _diff_sides(args, cwd=cwd)
+        found = diff.diff(old, new, templates=args.templates)
+    except UsageError as exc:
+        print(f"toolshape: error: {exc}", file=stderr)
+        return 2
+    stdout.write(report.render_report(found, args.format))
+    for warning in found.warnings:  # on stderr in every format: they change no claim
+        print(warning, file=stderr)
+    if args.format != "text":  # text already lists them; keep them visible in CI logs
+        for error in found.errors:
+            print(error, file=stderr)
+    return report.exit_code(found, args.fail_on)
 
 
 def run() -> None:

@@ -19,7 +19,7 @@ from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
 from ..contract.unfolding import distinct_entries
 from ..regex import WHITESPACE as ECMA_WHITESPACE
 from ..regex import translate as translate_pattern
-from ..schema.keywords import nullable_alternative
+from ..schema.keywords import nullable_alternative, subschemas
 from ..schema.pointers import SchemaPath, escape, ref_path, resolve
 from .literals import Code, comment, comment_text, literal
 from .names import Namer
@@ -98,6 +98,8 @@ PathPartKind = Literal["text", "base", "index", "key"]
 ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
 ConstantKind = Literal["pattern", "text", "strings", "json_values"]
+#: The JSON type a :class:`Branch` tests (``type_test`` in templates/checks.py.j2).
+JsonType = Literal["null", "boolean", "object", "array", "string", "integer", "number"]
 
 
 @dataclass
@@ -240,7 +242,7 @@ class ArrayChecks:
 class Branch:
     """The checks that apply when the value has one JSON type."""
 
-    kind: str
+    kind: JsonType
     checks: list[Check] = field(default_factory=list)
     object: ObjectChecks | None = None
     array: ArrayChecks | None = None
@@ -621,7 +623,7 @@ class _ModelBuilder:
 
     def branch(
         self,
-        kind: str,
+        kind: JsonType,
         schema: dict[str, Any],
         var: Code,
         path: list[PathPart],
@@ -1307,25 +1309,6 @@ def _same_value_subschemas(
     return found
 
 
-def _child_subschemas(
-    schema: dict[str, Any], schema_path: SchemaPath
-) -> list[tuple[Any, SchemaPath]]:
-    """The subschemas that apply to values inside the one ``schema`` applies to (and $defs)."""
-    found: list[tuple[Any, SchemaPath]] = []
-    for word in ("properties", "patternProperties", "$defs"):
-        found += [(sub, schema_path + (word, k)) for k, sub in schema.get(word, {}).items()]
-    found += [
-        (sub, schema_path + ("prefixItems", i))
-        for i, sub in enumerate(schema.get("prefixItems", []))
-    ]
-    found += [
-        (schema[k], schema_path + (k,))
-        for k in ("additionalProperties", "items", "contains", "propertyNames")
-        if k in schema
-    ]
-    return found
-
-
 def secret_paths(parameters: Any) -> set[SchemaPath]:
     """The schema paths of every schema that may apply to a value an x-sensitive schema governs.
 
@@ -1527,9 +1510,7 @@ def _all_schemas(schema: Any) -> list[dict[str, Any]]:
         node = todo.pop()
         if isinstance(node, dict):
             found.append(node)
-            todo += [
-                sub for sub, _ in _same_value_subschemas(node, ()) + _child_subschemas(node, ())
-            ]
+            todo += [sub for sub, _ in subschemas(node)]
     return found
 
 
@@ -1568,7 +1549,7 @@ def redaction_masks(contract: Contract) -> dict[str, Any]:
 # -- small pure helpers ----------------------------------------------------------
 
 
-def _declared_types(schema: dict[str, Any]) -> tuple[str, ...] | None:
+def _declared_types(schema: dict[str, Any]) -> tuple[JsonType, ...] | None:
     if "type" not in schema:
         return None
     raw = schema["type"]
@@ -1578,7 +1559,7 @@ def _declared_types(schema: dict[str, Any]) -> tuple[str, ...] | None:
     return types
 
 
-def _implied_kinds(schema: dict[str, Any]) -> list[str]:
+def _implied_kinds(schema: dict[str, Any]) -> list[JsonType]:
     """Without `type`, each keyword applies to the values of its own type only."""
     return ["string", "number", "array", "object"]
 

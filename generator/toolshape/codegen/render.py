@@ -78,7 +78,7 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
     env.filters["literal"] = literal
     env.filters["block"] = _block
     env.globals["unreachable"] = _unreachable
-    # How to make this environment again (in a worker process: project.py).
+    # How to make this environment again (in a worker process: project/planning.py).
     env.toolshape_templates = custom  # type: ignore[attr-defined]  # kept on the environment
     return env
 

@@ -3,5 +3,5 @@ contract check (``checker``), the reference evaluator (``reference``) and the pr
 report (``errors``).
 
 Hands a checked ``checker.Contract`` to ``codegen``; the reference evaluator is the oracle
-``codegen.cases`` and ``review.diff`` ask about instances.
+``codegen.cases`` and ``review.search`` ask about instances.
 """

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..schema.keywords import subschemas
 from ..schema.pointers import escape, ref_path, resolve, unescape
 from .reference import _regex
 
@@ -63,34 +64,10 @@ def allowed_secrets(parameters: Any) -> set[str]:
                 _strings(schema["const"], strings)
         # $defs are reached through the $refs that use them: a definition nothing refers to
         # governs no value, so its allowed values are not secrets of any argument.
-        todo += [(sub, inside) for sub in _subschemas(schema, definitions=False)]
+        todo += [(sub, inside) for sub, where in subschemas(schema) if where[0] != "$defs"]
         if isinstance(schema.get("$ref"), str):
             todo.append((resolve(parameters, ref_path(schema["$ref"])), inside))
     return strings
-
-
-def _subschemas(schema: dict[str, Any], *, definitions: bool = True) -> list[Any]:
-    """Every subschema of a schema, whatever it applies to (``definitions``: $defs too)."""
-    found: list[Any] = []
-    for keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
-        if keyword == "$defs" and not definitions:
-            continue
-        found += list(schema.get(keyword, {}).values())
-    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
-        found += list(schema.get(keyword, []))
-    for keyword in (
-        "not",
-        "if",
-        "then",
-        "else",
-        "items",
-        "additionalProperties",
-        "contains",
-        "propertyNames",
-    ):
-        if keyword in schema:
-            found.append(schema[keyword])
-    return found
 
 
 def _same_value(parameters: Any, schemas: list[Any]) -> list[dict[str, Any]]:

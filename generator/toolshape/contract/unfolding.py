@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..regex import PatternError, translate
+from ..schema.graphs import strongly_connected
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.pointers import pointer as json_pointer
 
@@ -496,51 +497,18 @@ def _paths_from(
 
 def _strongly_connected(graph: _Graph) -> list[list[int]]:
     """The strongly connected parts of the graph of all applications (same-value and descending)
-    that hold a descending application inside them: the recursive parts (Tarjan, iteratively)."""
+    that hold a descending application inside them: the recursive parts."""
 
     def successors(node: int) -> list[int]:
         return [e.target for e in graph.edges[node] if e.counted] + [
             d.target for d in graph.descents[node]
         ]
 
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    parts: list[list[int]] = []
-    for root in graph.order:
-        if root in index:
-            continue
-        work = [(root, iter(successors(root)))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, rest = work[-1]
-            for target in rest:
-                if target not in index:
-                    index[target] = low[target] = len(index)
-                    stack.append(target)
-                    on_stack.add(target)
-                    work.append((target, iter(successors(target))))
-                    break
-                if target in on_stack:
-                    low[node] = min(low[node], index[target])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    part = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        part.append(member)
-                        if member == node:
-                            break
-                    members = set(part)
-                    if any(d.target in members for n in part for d in graph.descents[n]):
-                        parts.append(sorted(part, key=graph.position.__getitem__))
+    parts = []
+    for part in strongly_connected(graph.order, successors):
+        members = set(part)
+        if any(d.target in members for n in part for d in graph.descents[n]):
+            parts.append(sorted(part, key=graph.position.__getitem__))
     return parts
 
 

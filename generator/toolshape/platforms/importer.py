@@ -53,8 +53,7 @@ from urllib.parse import quote, unquote, urljoin
 
 import yaml
 
-from ..contract import checker as contract_module
-from ..contract import source
+from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
 from ..schema import pointers
@@ -516,7 +515,7 @@ class _Importer:
                 f"toolshape bug: the imported contract for {tool} loads back as different data"
             )
         try:
-            checked = contract_module.check(document)
+            checked = checker.check(document)
         except ContractError as error:
             for problem in error.problems:
                 at = self.input_pointer(document, problem, pointer, translator)
@@ -599,9 +598,9 @@ def _file_name(name: str) -> str:
         stem = f"tool_{stem}"
     reserved = {"tests"}
     try:
-        from ..project import folder as project
+        from ..project import discovery
 
-        reserved |= {n.lower() for n in getattr(project, "PACKAGE_NAMES", ())}
+        reserved |= {n.lower() for n in getattr(discovery, "PACKAGE_NAMES", ())}
     except ImportError:  # pragma: no cover - project is part of the package
         pass
     if keyword.iskeyword(stem) or keyword.issoftkeyword(stem) or stem in reserved:

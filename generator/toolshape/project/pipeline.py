@@ -2,7 +2,8 @@
 
 YAML -> checked contract -> model -> templates -> formatted source, then the
 contract's examples are run against the freshly generated module. Nothing is
-written here: ``project.py`` decides what reaches the disk, and when.
+written here: ``planning``, ``writing`` and ``checking`` decide what reaches the disk,
+and when.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ import jinja2
 from .. import __version__
 from ..codegen import cases, model, render
 from ..codegen.literals import Code, comment, literal
-from ..contract import checker as contract
-from ..contract import redaction, source
+from ..contract import checker, redaction, source
 from ..contract.errors import ContractError, Problem
 from ..schema.pointers import child
 
@@ -35,7 +35,7 @@ class Generated:
 
     Output reused from disk (see ``reuse``) does not load its contract: the
     checked contract is loaded from ``raw`` only when asked for (``contract``).
-    Plain data only, so that a worker process can send it back (project.py).
+    Plain data only, so that a worker process can send it back (planning.py).
     """
 
     tool_name: str
@@ -45,15 +45,15 @@ class Generated:
     test_source: str
     raw: bytes = field(repr=False)
     display: str
-    checked: contract.Contract | None = field(default=None, repr=False, compare=False)
+    checked: checker.Contract | None = field(default=None, repr=False, compare=False)
     #: The contract's warnings and those met deriving its cases (printed, never fatal).
     warnings: list[Problem] = field(default_factory=list)
 
     @property
-    def contract(self) -> contract.Contract:
+    def contract(self) -> checker.Contract:
         """The checked contract (loaded again from its bytes when the output was reused)."""
         if self.checked is None:
-            self.checked = contract.check(source.load(self.raw, self.display))
+            self.checked = checker.check(source.load(self.raw, self.display))
         return self.checked
 
     @property
@@ -75,13 +75,14 @@ def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
 @functools.cache
 def _generator_fingerprint() -> str:
     """The sha256 of what shapes the output besides contract and templates: the source of
-    project.py and every toolshape module it imports, directly or not (cli.py, diff.py and
-    the like stay out), and black's version. In a checkout the version stays the same while
-    model.py changes: `check` must then call every output stale."""
-    import black
+    project/'s planning, writing and checking and every toolshape module they import,
+    directly or not (cli.py, review/ and the like stay out), and black's version. In a
+    checkout the version stays the same while model.py changes: `check` must then call
+    every output stale."""
+    from importlib.metadata import version
 
     package = Path(__file__).resolve().parent.parent
-    total = hashlib.sha256(f"black {black.__version__}\0".encode())
+    total = hashlib.sha256(f"black {version('black')}\0".encode())
     for path in _output_modules(package):
         source = path.read_bytes().replace(b"\r\n", b"\n")  # the same on every checkout
         total.update(path.relative_to(package).as_posix().encode() + b"\0" + source + b"\0")
@@ -89,12 +90,18 @@ def _generator_fingerprint() -> str:
 
 
 def _output_modules(package: Path) -> list[Path]:
-    """project.py and the package's modules it imports, at any depth (read, not imported).
+    """project/'s planning, writing and checking modules and the package's modules they
+    import, at any depth (read, not imported).
 
     Relative imports are followed into subpackages (``from .regex import x``,
     ``from ..witness import y``): a module is ``name.py`` or ``name/__init__.py``."""
     found: dict[PurePosixPath, Path] = {}
-    todo = [PurePosixPath("project/folder"), PurePosixPath("__init__")]
+    todo = [
+        PurePosixPath("project/planning"),
+        PurePosixPath("project/writing"),
+        PurePosixPath("project/checking"),
+        PurePosixPath("__init__"),
+    ]
     while todo:
         name = todo.pop()
         if name in found:
@@ -236,7 +243,7 @@ def reuse(
         return None
     name = _tool_name(module_text)
     if name is None:  # a custom module template without a plain TOOL_NAME line
-        name = contract.check(source.load(raw, display)).name
+        name = checker.check(source.load(raw, display)).name
     module_path, test_path = paths_for(relative)
     warnings = recorded_warnings(test_data, display)
     return Generated(
@@ -314,7 +321,7 @@ def _tool_name(module_text: str) -> str | None:
 class ModuleOnly:
     """The module half of the pipeline: what `toolshape diff` needs (no tests rendered)."""
 
-    contract: contract.Contract
+    contract: checker.Contract
     built: model.ModuleModel
     source: str
     module: types.ModuleType
@@ -326,7 +333,7 @@ def generate_module(
     raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment
 ) -> ModuleOnly:
     """Load, check, render and run one contract's module, with its examples and derived cases checked."""
-    checked = contract.check(source.load(raw, display))
+    checked = checker.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
     built = model.build(
         checked, module_path.stem, digest(raw, env), depth=len(module_path.parent.parts)
@@ -425,11 +432,11 @@ def _memory_package(runtime: str) -> str:
     return name
 
 
-def _outcome(module: types.ModuleType, example: contract.Example) -> Any:
+def _outcome(module: types.ModuleType, example: checker.Example) -> Any:
     return module.parse(example.json) if not example.has_args else module.validate(example.args)
 
 
-def check_examples(checked: contract.Contract, module: types.ModuleType) -> None:
+def check_examples(checked: checker.Contract, module: types.ModuleType) -> None:
     """Every example must behave as declared: a contract error otherwise."""
     problems: list[Problem] = []
     for example in checked.examples:
@@ -456,7 +463,7 @@ def check_examples(checked: contract.Contract, module: types.ModuleType) -> None
 
 
 def check_derived(
-    checked: contract.Contract, module: types.ModuleType, derived: list[cases.Case]
+    checked: checker.Contract, module: types.ModuleType, derived: list[cases.Case]
 ) -> None:
     """The generated module must agree with the reference evaluator before anything is written."""
     for case in derived:
@@ -528,7 +535,7 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
 
 
 def _tests_model(
-    checked: contract.Contract,
+    checked: checker.Contract,
     built: model.ModuleModel,
     module_path: PurePosixPath,
     derived: list[cases.Case],
@@ -576,7 +583,7 @@ def _tests_model(
     )
 
 
-def _sensitive_strings(checked: contract.Contract, derived: list[cases.Case]) -> set[str]:
+def _sensitive_strings(checked: checker.Contract, derived: list[cases.Case]) -> set[str]:
     """Strings (4+ characters) that no output may show: the values at the places the
     contract's x-sensitive schemas govern (in some case or example), and the allowed
     values (enum, const) of those schemas; less any that the contract or the cases also
@@ -664,7 +671,7 @@ def _contract_strings(schema: Any) -> tuple[set[str], set[str]]:
     return keys, strings
 
 
-def _redaction_places(checked: contract.Contract, derived: list[cases.Case]) -> list[Code]:
+def _redaction_places(checked: checker.Contract, derived: list[cases.Case]) -> list[Code]:
     """(case, redacted pointers, undeclared pointers) for each derived case with either, from the contract."""
     rows: list[Code] = []
     if not _marks_sensitive(checked.parameters):

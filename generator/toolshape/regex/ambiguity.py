@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..schema.graphs import strongly_connected
 from .charset import ANY, CharSet, partition
 from .syntax import (
     Alt,
@@ -224,46 +225,10 @@ def _anchored(root: Node) -> bool:
 
 
 def _sccs(nodes: Iterable[int], succ: list[list[int]], allowed: set[int]) -> list[list[int]]:
-    """Tarjan's strongly connected components (iterative) of the graph restricted to ``allowed``."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    out: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            targets = [t for t in succ[node] if t in allowed]
-            if i < len(targets):
-                work.append((node, i + 1))
-                target = targets[i]
-                if target not in index:
-                    work.append((target, 0))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                out.append(sorted(component))
-    return out
+    """The strongly connected components of the graph restricted to ``allowed``, each sorted,
+    successors first (``schema.graphs.strongly_connected``)."""
+    components = strongly_connected(nodes, lambda node: [t for t in succ[node] if t in allowed])
+    return [sorted(component) for component in components]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,376 @@
+"""A folder of contracts, planned in memory: every file of its output, or every problem.
+
+``plan`` runs every contract through the pipeline (in worker processes when there are
+many); any contract error stops everything before a byte is written. Output already on
+disk for the same contract and generator is reused when the cache vouches for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+
+import jinja2
+
+from .. import __version__
+from ..codegen import render
+from ..codegen.literals import Code, literal
+from ..contract.errors import ContractError, Problem, UsageError
+from . import cache, discovery, manifest, pipeline
+
+
+@dataclass
+class Plan:
+    """The complete output for a contracts folder, in memory: relative path -> text."""
+
+    files: dict[PurePosixPath, str] = field(default_factory=dict)
+    generated: list[pipeline.Generated] = field(default_factory=list)
+    #: The path each of ``generated`` was found at (the contracts folder as given), for messages.
+    sources: list[str] = field(default_factory=list)
+    #: Files read from this output folder while planning (reused output): they are
+    #: unchanged there, and write() and check() need not read them again.
+    reused_from: Path | None = None
+    reused: set[PurePosixPath] = field(default_factory=set)
+    #: The warnings of every contract, in the order of the contract files (each file's
+    #: sorted by position); on reused output, those recorded when it was generated.
+    warnings: list[Problem] = field(default_factory=list)
+    #: What to record in the cache (cache.py) once the freshly generated files are written.
+    cache_entries: dict[str, cache.Entry] = field(default_factory=dict)
+
+    def read_already(self, out: Path) -> set[PurePosixPath]:
+        """The files known to be as planned in ``out`` (those reused from it)."""
+        if self.reused_from is None or out.resolve() != self.reused_from.resolve():
+            return set()
+        return self.reused
+
+    @property
+    def test_files(self) -> list[PurePosixPath]:
+        """The generated test modules (tests/**/test_*.py) among ``files``."""
+        return [p for p in self.files if p.parts[0] == "tests" and p.name.startswith("test_")]
+
+
+#: Below this many contracts to generate, one process does it all: starting
+#: worker processes costs more than it saves.
+POOL_THRESHOLD = 8
+
+
+@dataclass
+class _Slot:
+    """One contract file on its way through ``plan``."""
+
+    shown: str  # the path as found (what problems name)
+    label: str  # the stable name in generated headers
+    relative: PurePosixPath  # e.g. billing/refund.yaml
+    raw: bytes = b""
+    problems: list[Problem] = field(default_factory=list)
+    generated: pipeline.Generated | None = None
+    reused: bool = False  # its output on disk is up to date (pipeline.reuse)
+
+
+def plan(
+    root: Path, env: jinja2.Environment, reuse_from: Path | None = None, trust_headers: bool = False
+) -> Plan:
+    """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
+
+    With ``reuse_from``, output already in that folder is reused instead of generated
+    again when the cache (cache.py, outside the folder) records the sha256 of its very
+    bytes for this contract and generator: an edit there cannot forge that. With
+    ``trust_headers`` the files' own headers are taken as enough evidence (a fast
+    check that a hand edit with a recomputed seal fools; never for `generate`).
+
+    Problems name each contract file by the path it was found at (``root`` as
+    given, then the path inside it), so an editor or CI can open it; the
+    generated headers use the stable label instead (see ``discovery.label``). They come
+    in the order of the contract files, however many processes generated them.
+    """
+    slots = [_slot(root, path) for path in discovery.find_contracts(root)]
+    modules = _ModuleIndex()
+    pending = []
+    for slot in slots:
+        if slot.problems:
+            continue
+        clash = modules.add(slot.relative.with_suffix(""), slot.shown)
+        if clash is not None:
+            slot.problems.append(Problem(slot.shown, 1, 1, clash))
+            continue
+        try:
+            slot.raw = _read(Path(slot.shown), slot.shown)
+            slot.generated = _reused(
+                slot.raw, slot.label, slot.relative, env, reuse_from, trust_headers
+            )
+        except ContractError as exc:
+            slot.problems.extend(exc.problems)
+            continue
+        slot.reused = slot.generated is not None
+        if not slot.reused:
+            pending.append(slot)
+    _generate(pending, env)
+    result = Plan(reused_from=reuse_from)
+    problems: list[Problem] = []
+    names: dict[str, str] = {}
+    for slot in slots:
+        problems.extend(
+            replace(p, file=slot.shown) if p.file == slot.label else p for p in slot.problems
+        )
+        generated = slot.generated
+        if slot.problems or generated is None:
+            continue
+        result.warnings.extend(
+            replace(w, file=slot.shown) if w.file == slot.label else w for w in generated.warnings
+        )
+        name = generated.tool_name
+        if name in names:
+            line, col = generated.contract.document.value_at(("name",))
+            problems.append(
+                Problem(
+                    slot.shown, line, col, f"tool name '{name}' is already used by {names[name]}"
+                )
+            )
+            continue
+        names[name] = slot.shown
+        result.generated.append(generated)
+        result.sources.append(slot.shown)
+        if slot.reused:
+            result.reused.update((generated.module_path, generated.test_path))
+        else:
+            entry_key = cache.key(pipeline.digest(slot.raw, env), slot.label, slot.relative)
+            result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
+    if problems:
+        raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
+    _add_files(result, env)
+    return result
+
+
+def _slot(root: Path, path: Path) -> _Slot:
+    parts, reasons = discovery.module_parts(root, path)
+    slot = _Slot(
+        str(path), discovery.label(root, path), parts if reasons else parts.with_suffix(".yaml")
+    )
+    slot.problems.extend(Problem(slot.shown, 1, 1, reason) for reason in reasons)
+    return slot
+
+
+def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
+    """Generate the contracts that could not be reused: in worker processes when there
+    are many (and the environment can be made again in a worker), else right here."""
+    workers = min(_usable_cpus(), len(pending))
+    # How the environment was made (render.environment), to make it again in a worker.
+    remakeable = hasattr(env, "toolshape_templates")
+    templates: Path | None = getattr(env, "toolshape_templates", None)
+    if workers < 2 or len(pending) < POOL_THRESHOLD or not remakeable:
+        for slot in pending:
+            _generate_one(slot, env)
+        return
+    import concurrent.futures
+    import multiprocessing
+    import threading
+
+    # fork starts workers with everything imported already, but forking a process that
+    # runs other threads (toolshape used as a library) can deadlock: spawn then.
+    forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    method = "fork" if forkable else "spawn"
+    with concurrent.futures.ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=functools.partial(_start_worker, templates),
+    ) as pool:
+        jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
+        try:
+            for slot, (generated, problems) in zip(pending, pool.map(_work, jobs), strict=False):
+                slot.generated = generated
+                slot.problems.extend(problems)
+        except BaseException:  # a bug in toolshape, or Ctrl-C: do not generate the rest first
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _generate_one(slot: _Slot, env: jinja2.Environment) -> None:
+    try:
+        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env)
+    except ContractError as exc:
+        slot.problems.extend(exc.problems)
+
+
+#: At most this many worker processes unless TOOLSHAPE_JOBS says otherwise: a CI runner
+#: may show many CPUs while its quota allows few, and each worker imports black.
+MAX_WORKERS = 8
+
+
+def _usable_cpus() -> int:
+    """How many worker processes: TOOLSHAPE_JOBS when set (1 turns them off), else the
+    CPUs this process may run on, at most MAX_WORKERS."""
+    jobs = os.environ.get("TOOLSHAPE_JOBS", "").strip()
+    if jobs:
+        if not (jobs.isascii() and jobs.isdigit() and int(jobs) > 0):
+            raise UsageError(
+                f"TOOLSHAPE_JOBS={jobs!r}: give a whole number of worker processes, 1 or more"
+            )
+        return int(jobs)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return min(cpus, MAX_WORKERS)
+
+
+_WORKER_ENV: jinja2.Environment | None = None
+
+
+def _start_worker(templates: Path | None) -> None:
+    global _WORKER_ENV
+    _WORKER_ENV = render.environment(templates)
+
+
+def _work(job: tuple[bytes, str, PurePosixPath]) -> tuple[pipeline.Generated | None, list[Problem]]:
+    """One contract in a worker process: its output (without the checked contract,
+    which the parent loads again only if it needs it), or its problems."""
+    assert _WORKER_ENV is not None
+    raw, label, relative = job
+    try:
+        generated = pipeline.generate(raw, label, relative, _WORKER_ENV)
+    except ContractError as exc:
+        return None, exc.problems
+    generated.checked = None
+    return generated, []
+
+
+class _ModuleIndex:
+    """The modules planned so far, to refuse two contracts for one module, or a module
+    beside a package of the same name (billing.py and billing/eu.py)."""
+
+    def __init__(self) -> None:
+        self.modules: dict[PurePosixPath, tuple[int, str]] = {}  # module -> (order, shown)
+        self.first_under: dict[
+            PurePosixPath, tuple[int, PurePosixPath, str]
+        ] = {}  # folder -> first module in it
+
+    def add(self, parts: PurePosixPath, shown: str) -> str | None:
+        """Record ``parts`` (from the contract ``shown``); or say why it cannot be added."""
+        if parts in self.modules:
+            return f"its module {parts.with_suffix('.py')} is already generated from {self.modules[parts][1]}; rename one"
+        # The earliest planned module that is a package of this one, or inside this one as a package.
+        found = [
+            (self.modules[other][0], other, self.modules[other][1])
+            for other in parts.parents
+            if other in self.modules
+        ]
+        if parts in self.first_under:
+            found.append(self.first_under[parts])
+        if found:
+            _, other, other_shown = min(found, key=lambda item: item[0])
+            package, module = (other, parts) if other in parts.parents else (parts, other)
+            return (
+                f"module {package.with_suffix('.py')} (from one contract) and package {package}/ "
+                f"(holding {module.with_suffix('.py')}) would clash; rename the contract or the folder "
+                f"(other contract: {other_shown})"
+            )
+        order = len(self.modules)
+        self.modules[parts] = (order, shown)
+        for folder in parts.parents:
+            self.first_under.setdefault(folder, (order, parts, shown))
+        return None
+
+
+def _entry(module_source: str, test_source: str) -> cache.Entry:
+    return cache.Entry(
+        cache.sha256(module_source.encode("utf-8")), cache.sha256(test_source.encode("utf-8"))
+    )
+
+
+def _reused(
+    raw: bytes,
+    label: str,
+    relative: PurePosixPath,
+    env: jinja2.Environment,
+    out: Path | None,
+    trust_headers: bool,
+) -> pipeline.Generated | None:
+    """Output already on disk for exactly this contract and generator, untouched since.
+
+    Its headers must say so (``pipeline.reuse``), and, unless ``trust_headers``, the
+    cache must record these very bytes as what toolshape wrote for this contract: the
+    headers alone are written by whoever edits the file."""
+    if out is None:
+        return None
+    recorded = (
+        None
+        if trust_headers
+        else cache.lookup(cache.key(pipeline.digest(raw, env), label, relative))
+    )
+    if recorded is None and not trust_headers:
+        return None
+    module_path, test_path = pipeline.paths_for(relative)
+    try:
+        module_data, test_data = (
+            (out / Path(*p.parts)).read_bytes() for p in (module_path, test_path)
+        )
+    except OSError:
+        return None
+    if recorded is not None and recorded != cache.Entry(
+        cache.sha256(module_data), cache.sha256(test_data)
+    ):
+        return None
+    return pipeline.reuse(raw, label, relative, env, module_data, test_data)
+
+
+def _read(path: Path, label: str) -> bytes:
+    from ..contract.source import MAX_CONTRACT_BYTES
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_CONTRACT_BYTES:
+            raise ContractError(
+                [
+                    Problem(
+                        label,
+                        1,
+                        1,
+                        f"contract file is {size} bytes; the limit is {MAX_CONTRACT_BYTES} bytes",
+                    )
+                ]
+            )
+        return path.read_bytes()
+    except OSError as exc:
+        raise ContractError(
+            [Problem(label, 1, 1, f"cannot read the contract file: {exc.strerror}")]
+        ) from None
+
+
+def _add_files(result: Plan, env: jinja2.Environment) -> None:
+    version = Code(__version__)
+    tools: dict[str, str] = {}
+    packages: set[PurePosixPath] = set()
+    for generated in sorted(result.generated, key=lambda g: g.module_path):
+        result.files[generated.module_path] = generated.module_source
+        result.files[generated.test_path] = generated.test_source
+        parent = generated.module_path.parent
+        # Every folder on the way down is a package, on both sides: billing/eu/x.py
+        # needs billing/ and billing/eu/, its test tests/billing/ and tests/billing/eu/.
+        for folder in (parent, *parent.parents):
+            if folder.parts:
+                packages.add(folder)
+                packages.add(PurePosixPath("tests", *folder.parts))
+        # Relative to the package, so that it can be vendored under any name.
+        tools[generated.tool_name] = "." + ".".join(generated.module_path.with_suffix("").parts)
+    # What every module imports (from ._runtime import ...), once, at the top.
+    result.files[pipeline.RUNTIME_PATH] = pipeline.runtime_source(env)
+    result.files[PurePosixPath("__init__.py")] = render.render(
+        env, "package.py.j2", "__init__.py", version=version, tools=literal(tools)
+    )
+    for package in sorted(packages):
+        if package.parts:
+            init = package / "__init__.py"
+            result.files[init] = render.render(
+                env,
+                "subpackage.py.j2",
+                str(init),
+                version=version,
+                tests=package.parts[0] == "tests",
+            )
+    result.files.setdefault(
+        PurePosixPath("tests/__init__.py"),
+        render.render(env, "subpackage.py.j2", "tests/__init__.py", version=version, tests=True),
+    )
+    result.files[manifest.MANIFEST] = manifest.manifest(result.files)

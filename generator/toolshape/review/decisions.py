@@ -1,0 +1,271 @@
+"""Exhaustive decisions for one changed schema node: interval arithmetic for bounds, set
+inclusion for ``type``, ``enum`` and ``required``, and the node's polarity, which say that a
+direction is ruled out (or that the change is equivalent)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..schema.values import json_equal
+from .report import REASON_COMBINATOR, REASON_SAMPLED
+from .samples import is_count, maybe
+from .text import dump, list_of
+from .walk import Parts
+
+#: Keywords whose subschemas make a change a combinator change.
+COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
+_NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+#: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
+_COUNT_BOUNDS = (
+    ("minLength", "maxLength", "string"),
+    ("minItems", "maxItems", "array"),
+    ("minProperties", "maxProperties", "object"),
+)
+#: Each bound keyword's family: the keywords that together make one range.
+BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in _NUMBER_BOUNDS}
+BOUND_FAMILY.update(
+    {k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)}
+)
+_JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the changed node alone can do. ``narrows``: some value the node accepted before the
+    change is refused after it; ``widens``: the reverse. False is exhaustively ruled out; True
+    and None claim nothing (a node-level difference may still be masked elsewhere); ``reason``
+    says why a None was left open."""
+
+    narrows: bool | None
+    widens: bool | None
+    reason: str | None = None
+
+    def ruled_out(self, polarity: int | None) -> set[str]:
+        """The directions (for callers) this decision rules out, through the node's polarity."""
+        if self.narrows is False and self.widens is False:
+            return {"breaking", "widening"}  # the node accepts the same values wherever it is used
+        if polarity is None:
+            return set()
+        found = set()
+        if self.narrows is False:
+            found.add("breaking" if polarity > 0 else "widening")
+        if self.widens is False:
+            found.add("widening" if polarity > 0 else "breaking")
+        return found
+
+
+#: Keywords whose outcome depends on what sibling subschemas evaluated: no polarity under them.
+_SIBLING_KEYWORDS = ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")
+
+
+def polarity_of(root: Any, node: Parts) -> int | None:
+    """+1 when the arguments the whole schema accepts grow with those the node at ``node``
+    accepts, -1 when they shrink (under an odd number of ``not``), None when neither is known
+    (under ``oneOf``, ``if``, ``contains`` with ``maxContains``, a ``$ref`` target, or anywhere
+    in a schema using ``unevaluated*`` or ``$dynamicRef``, whose outcome depends on siblings)."""
+    text = dump(root)
+    if any(json.dumps(k) in text for k in _SIBLING_KEYWORDS):
+        return None
+    for ref in _refs(root):
+        if not ref.startswith("#"):
+            return None
+        target = (
+            tuple(p.replace("~1", "/").replace("~0", "~") for p in ref[1:].split("/")[1:])
+            if ref != "#"
+            else ()
+        )
+        if tuple(str(p) for p in node[: len(target)]) == target:
+            return None
+    sign, i = 1, 0
+    while i < len(node):
+        step = node[i]
+        if step in (
+            "properties",
+            "patternProperties",
+            "dependentSchemas",
+            "allOf",
+            "anyOf",
+            "prefixItems",
+        ):
+            i += 2
+        elif step in ("then", "else", "items", "additionalProperties", "propertyNames", "contains"):
+            if step == "contains" and "maxContains" in (maybe(root, node[:i]) or {}):
+                return None  # more matching items can fail maxContains
+            i += 1
+        elif step == "not":
+            sign, i = -sign, i + 1
+        else:
+            return None  # oneOf, if, $defs, contains with maxContains, anything unknown
+    return sign
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+def _types(node: dict[str, Any]) -> set[str] | None:
+    """The JSON types a node admits ("number" as "integer" plus non-integers), None for a bad ``type``."""
+    declared = node.get("type", list(_JSON_TYPES))
+    names = list_of(declared)
+    if not all(isinstance(n, str) and n in _JSON_TYPES for n in names):
+        return None
+    found = set(names)
+    if "number" in found:
+        found |= {"integer", "fraction"}
+    found.discard("number")
+    return found
+
+
+def may_be(node: dict[str, Any], kind: str) -> bool:
+    """Whether a node's ``type`` admits values of ``kind`` (unknown: True)."""
+    types = _types(node)
+    return types is None or kind in types
+
+
+def keyword_added_or_removed(
+    keyword: str, before: dict[str, Any], after: dict[str, Any], reason: str
+) -> Decision:
+    """An assertion keyword that only refuses: adding it cannot widen, removing it cannot narrow."""
+    if keyword not in before and keyword in after:
+        return Decision(None, False, reason)
+    if keyword in before and keyword not in after:
+        return Decision(False, None, reason)
+    return Decision(None, None, reason)
+
+
+def decide_structurally(
+    keyword: Any, before: dict[str, Any], after: dict[str, Any]
+) -> Decision | None:
+    """Bounds by intervals, ``type``/``enum``/``required`` by set inclusion; None: no exact procedure."""
+    if keyword in _NUMBER_BOUNDS:
+        if not may_be(before, "integer"):
+            return Decision(False, False)
+        integers = not may_be(before, "fraction")
+        old_range, new_range = _number_range(before, integers), _number_range(after, integers)
+        if old_range is None or new_range is None:
+            return None
+        return Decision(not _within(old_range, new_range), not _within(new_range, old_range))
+    for low_key, high_key, kind in _COUNT_BOUNDS:
+        if keyword in (low_key, high_key):
+            if not may_be(before, kind):
+                return Decision(False, False)
+            old_count, new_count = (
+                _count_range(before, low_key, high_key),
+                _count_range(after, low_key, high_key),
+            )
+            if old_count is None or new_count is None:
+                return None
+            return Decision(not _within(old_count, new_count), not _within(new_count, old_count))
+    if keyword == "type":
+        old_types, new_types = _types(before), _types(after)
+        if old_types is None or new_types is None:
+            return None
+        return Decision(not old_types <= new_types, not new_types <= old_types)
+    if keyword == "enum":
+        old_enum, new_enum = before.get("enum"), after.get("enum")
+        if not (isinstance(old_enum, list) and isinstance(new_enum, list)):
+            return keyword_added_or_removed(keyword, before, after, REASON_SAMPLED)
+        return Decision(not _members_in(old_enum, new_enum), not _members_in(new_enum, old_enum))
+    if keyword == "const" and "const" in before and "const" in after:
+        if json_equal(before["const"], after["const"]):
+            return Decision(False, False)  # 1 -> 1.0
+        return None
+    if keyword == "required":
+        old_keys = set(map(str, list_of(before.get("required", []))))
+        new_keys = set(map(str, list_of(after.get("required", []))))
+        return Decision(not new_keys <= old_keys, not old_keys <= new_keys)
+    if keyword in (
+        "const",
+        "multipleOf",
+        "uniqueItems",
+        "dependentRequired",
+        "not",
+        "additionalProperties",
+        "items",
+    ):
+        reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
+        return keyword_added_or_removed(keyword, before, after, reason)
+    return None
+
+
+#: An integer or real range: (low, low open, high, high open); None is unbounded.
+_Range = tuple[Fraction | None, bool, Fraction | None, bool]
+
+
+def _number_range(node: dict[str, Any], integers: bool) -> _Range | None:
+    """The numbers a node's bounds admit, as a closed integer range when only integers pass."""
+    low: Fraction | None = None
+    high: Fraction | None = None
+    low_open = high_open = False
+    for keyword in _NUMBER_BOUNDS:
+        if keyword not in node:
+            continue
+        value = node[keyword]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        bound, is_open = Fraction(value), keyword.startswith("exclusive")
+        if keyword in ("minimum", "exclusiveMinimum"):
+            if low is None or bound > low or (bound == low and is_open):
+                low, low_open = bound, is_open
+        elif high is None or bound < high or (bound == high and is_open):
+            high, high_open = bound, is_open
+    if not integers:
+        return (low, low_open, high, high_open)
+    first = None if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
+    last = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
+    return (
+        None if first is None else Fraction(first),
+        False,
+        None if last is None else Fraction(last),
+        False,
+    )
+
+
+def _count_range(node: dict[str, Any], low_key: str, high_key: str) -> _Range | None:
+    low, high = node.get(low_key, 0), node.get(high_key)
+    if not is_count(low) or (high is not None and not is_count(high)):
+        return None
+    return (Fraction(low), False, None if high is None else Fraction(high), False)
+
+
+def _empty(span: _Range) -> bool:
+    low, low_open, high, high_open = span
+    return (
+        low is not None
+        and high is not None
+        and (low > high or (low == high and (low_open or high_open)))
+    )
+
+
+def _within(inner: _Range, outer: _Range) -> bool:
+    """Whether every value of ``inner`` lies in ``outer`` (integer ranges are closed and exact)."""
+    if _empty(inner):
+        return True
+    low, low_open, high, high_open = inner
+    o_low, o_low_open, o_high, o_high_open = outer
+    low_ok = o_low is None or (
+        low is not None and (low > o_low or (low == o_low and (low_open or not o_low_open)))
+    )
+    high_ok = o_high is None or (
+        high is not None and (high < o_high or (high == o_high and (high_open or not o_high_open)))
+    )
+    return low_ok and high_ok
+
+
+def _members_in(inner: list[Any], outer: list[Any]) -> bool:
+    return all(any(json_equal(a, b) for b in outer) for a in inner)

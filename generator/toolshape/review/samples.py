@@ -1,0 +1,354 @@
+"""Instance places and crafted values: where a changed schema node applies in the
+arguments, and the values put there to show what the change does."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..codegen import cases
+from ..schema import pointers
+from ..schema.keywords import SCHEMA_LISTS
+from ..schema.values import is_integer, is_number
+from ..witness import budget, sources
+from .text import dump, size, unique
+from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
+
+MAX_VALUES = 120
+
+
+#: Instance-path steps that are not plain keys or indexes.
+ITEM = ("item",)  # every item of an array (index 0 when setting)
+EXTRA = ("extra",)  # a key no property names
+
+
+def instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Place]:
+    """Where in the arguments the schema at ``schema_parts`` applies (via $ref too)."""
+    places: list[Place] = [()]
+    steps = list(schema_parts)
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        following = steps[i + 1] if i + 1 < len(steps) else None
+        if step == "properties" and following is not None:
+            places = [p + (following,) for p in places]
+            i += 2
+        elif step == "dependentSchemas" or (step in SCHEMA_LISTS and step != "prefixItems"):
+            i += 2
+        elif step == "prefixItems" and following is not None:
+            places = [p + (following,) for p in places]
+            i += 2
+        elif step in ("items", "contains"):
+            places = [p + (ITEM,) for p in places]
+            i += 1
+        elif step == "additionalProperties":
+            places = [p + (EXTRA,) for p in places]
+            i += 1
+        elif step in ("not", "if", "then", "else"):
+            i += 1
+        elif step == "$defs" and following is not None:
+            if depth > 3:
+                return []
+            refs = _ref_sites(root, "#/$defs/" + pointers.escape(following))
+            places = [
+                p + q
+                for p in places
+                for site in refs
+                for q in instance_paths(root, site, depth + 1)
+            ]
+            i += 2
+        else:  # patternProperties, propertyNames, ...: only the corpus can tell
+            return []
+    return unique(places)
+
+
+def _ref_sites(root: Any, ref: str) -> list[Parts]:
+    found: list[Parts] = []
+
+    def visit(node: Any, parts: Parts) -> None:
+        if isinstance(node, dict):
+            if node.get("$ref") == ref:
+                found.append(parts)
+            for key, value in node.items():
+                if key not in ANNOTATION_KEYWORDS and key != "enum" and key != "const":
+                    visit(value, parts + (key,))
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                visit(value, parts + (i,))
+
+    visit(root, ())
+    return found
+
+
+def values_at(instance: Any, place: Place) -> list[Any]:
+    current = [instance]
+    for step in place:
+        following: list[Any] = []
+        for value in current:
+            if step == ITEM and isinstance(value, list):
+                following.extend(value)
+            elif step == EXTRA and isinstance(value, dict):
+                following.extend(value.values())
+            elif isinstance(value, (dict, list)) and not isinstance(step, tuple):
+                with contextlib.suppress(KeyError, IndexError, TypeError):
+                    following.append(value[step])  # a key of an object, an index of an array
+        current = following
+    return current
+
+
+def with_values(
+    base: Any, place: Place, values: Sequence[Any], *, delete: bool = False
+) -> Iterator[Any]:
+    """``base`` with the value at ``place`` replaced by each of ``values`` (and deleted)."""
+    if not place:
+        return
+    try:
+        parent = base
+        for step in place[:-1]:
+            if step == ITEM:
+                if not isinstance(parent, list) or not parent:
+                    return
+                parent = parent[0]
+            else:
+                parent = parent[step]
+    except (KeyError, IndexError, TypeError):
+        return
+    last = place[-1]
+    if isinstance(parent, dict) and last != ITEM:
+        key = "extra" if last == EXTRA else last
+        if last == EXTRA:
+            key = next(k for k in ("extra", "extra_key", "zz_extra") if k not in parent)
+        for value in values:
+            yield _replaced(base, place[:-1], key, value)
+        if delete and key in parent:
+            trial = copy.deepcopy(base)
+            del _node_steps(trial, place[:-1])[key]
+            yield trial
+    elif isinstance(parent, list):
+        index = 0 if last == ITEM else last
+        if isinstance(index, int) and index <= len(parent):
+            for value in values:
+                yield _replaced(base, place[:-1], index, value)
+
+
+def _node_steps(root: Any, place: Place) -> Any:
+    for step in place:
+        root = root[0] if step == ITEM else root[step]
+    return root
+
+
+def _replaced(base: Any, parent_place: Place, key: Any, value: Any) -> Any:
+    trial = copy.deepcopy(base)
+    parent = _node_steps(trial, parent_place)
+    if isinstance(parent, list) and key == len(parent):
+        parent.append(copy.deepcopy(value))
+    else:
+        parent[key] = copy.deepcopy(value)
+    return trial
+
+
+def reductions(value: Any) -> Iterator[Any]:
+    """``value`` with one key or one array item left out, outermost first."""
+    paths: list[Parts] = []
+
+    def visit(node: Any, parts: Parts) -> None:
+        if isinstance(node, dict):
+            for key in node:
+                paths.append(parts + (key,))
+            for key, item in node.items():
+                visit(item, parts + (key,))
+        elif isinstance(node, list):
+            for i in range(len(node) - 1, -1, -1):
+                paths.append(parts + (i,))
+            for i, item in enumerate(node):
+                visit(item, parts + (i,))
+
+    visit(value, ())
+    for path in paths:
+        trial = copy.deepcopy(value)
+        try:
+            del node_at(trial, path[:-1])[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue
+        yield trial
+
+
+def simplified(value: Any, simple: Sequence[Any]) -> Iterator[Any]:
+    """``value`` with one leaf replaced by a shorter one found at the same place in ``simple``."""
+    for other in simple:
+        for path in key_paths(value):
+            mine, theirs = maybe(value, path), maybe(other, path)
+            if theirs is None or isinstance(mine, (dict, list)) or isinstance(theirs, (dict, list)):
+                continue
+            if size(theirs) < size(mine):
+                trial = copy.deepcopy(value)
+                node_at(trial, path[:-1])[path[-1]] = copy.deepcopy(theirs)
+                yield trial
+
+
+def shrunk(base: dict[str, Any]) -> Iterator[Any]:
+    for key in base:
+        yield {k: v for k, v in base.items() if k != key}
+
+
+def grown(base: dict[str, Any], old_node: Any, new_node: Any) -> Iterator[Any]:
+    for node in (old_node, new_node):
+        if isinstance(node, dict):
+            for key, sub in node.get("properties", {}).items():
+                if key not in base:
+                    for value in crafted_values([sub], [])[:8]:
+                        yield {**base, key: value}
+    for count in range(1, 4):
+        yield {**base, **{f"extra_{i}": 1 for i in range(count)}}
+
+
+def crafted_values(
+    schemas: Sequence[Any],
+    known: Sequence[Any],
+    *,
+    item: Pending | None = None,
+    items: Sequence[Any] = (),
+) -> list[Any]:
+    """Values worth trying where these schemas apply: known ones, then ones at every bound of every side.
+
+    ``known`` (and ``items``, known array items) are best given good values first: strings
+    and arrays are built from the first few.
+    """
+    found: list[Any] = []
+    dicts = [s for s in schemas if isinstance(s, dict)]
+    strings = [v for v in known if isinstance(v, str)] + ["x"]
+    numbers = [v for v in known if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    arrays = [v for v in known if isinstance(v, list)]
+    for schema in dicts:
+        found.extend(m for m in schema.get("enum", []))
+        if "const" in schema:
+            found.append(schema["const"])
+        if "default" in schema:
+            found.append(schema["default"])
+        if isinstance(schema.get("examples"), list):
+            found.extend(schema["examples"])
+        if isinstance(schema.get("format"), str):
+            found.extend(sources.format_valid(schema["format"])[:2])
+            found.extend(sources.format_invalid(schema["format"])[:2])
+    for schema in dicts:  # strings at each length bound of each side, built from known strings
+        for keyword in ("minLength", "maxLength"):
+            if is_count(schema.get(keyword)):
+                n = int(schema[keyword])
+                for length in (n - 1, n, n + 1):
+                    if 0 <= length <= 2_000_000:
+                        found.extend(_stretch(s, length) for s in strings[:4])
+    if any("pattern" in s or "format" in s for s in dicts):  # near misses of known strings
+        for text in strings[:6]:
+            found.extend(near_misses(text))
+        for (
+            schema
+        ) in dicts:  # strings each side's pattern matches, alone and spliced into known ones
+            if isinstance(schema.get("pattern"), str):
+                samples = list(
+                    sources.pattern_strings(
+                        [schema["pattern"]], count=6, steps=budget.SEARCH_STEPS
+                    ).found
+                )
+                found.extend(samples)
+                found.extend(_splices(strings[:4], samples[:6]))
+    for schema in dicts:  # numbers at and around each bound
+        step = schema.get("multipleOf") if is_number(schema.get("multipleOf")) else None
+        for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            bound = schema.get(keyword)
+            if is_number(bound):
+                for delta in (0, -1, 1, -0.5, 0.5, *((-step, step) if step else ())):
+                    found.append(_number(bound + delta))
+        if step:
+            found.extend(_number(v) for v in (step, 2 * step, step / 2, 1.5 * step))
+            found.extend(_number(v + step / 2) for v in numbers[:3])
+    item_pool = unique(
+        list(items)
+        + [i for a in arrays for i in a]
+        + [s for d in dicts for s in crafted_values([d.get("items", True)], [])[:6]]
+    )
+    for array in arrays[:3]:  # one item more, one fewer
+        found.extend([array + [copy.deepcopy(array[-1])], array[:-1]] if array else [])
+        found.extend(array + [p] for p in item_pool[:3] if all(dump(p) != dump(a) for a in array))
+    for schema in dicts:  # arrays at each count bound, of distinct and of repeated items
+        for keyword in ("minItems", "maxItems"):
+            if is_count(schema.get(keyword)) and item_pool:
+                n = int(schema[keyword])
+                for length in (n - 1, n, n + 1):
+                    if 0 <= length <= 10_000:
+                        distinct = item_pool[:length]
+                        if len(distinct) == length:
+                            found.append(distinct)
+                        found.append([copy.deepcopy(item_pool[0]) for _ in range(length)])
+        if schema.get("uniqueItems") is True and item_pool:
+            found.append([item_pool[0], copy.deepcopy(item_pool[0])])
+            found.extend([a[0], copy.deepcopy(a[0])] for a in arrays[:2] if a)
+    if item is not None and item.member and item.parts[-1:] == ("type",):
+        found.append(cases.TYPE_SAMPLES.get(str(item.member[0])))
+        if item.member[0] == "integer":
+            found.append(2)
+    found.extend(cases.TYPE_SAMPLES.values())
+    found.extend([1.5, -1, "", [1], {"a": 1}])
+    found.extend(known)  # last: what is crafted for the bounds must survive the cut
+    return unique(found)[: MAX_VALUES * 3]
+
+
+def _splices(strings: Sequence[str], samples: Sequence[str]) -> list[str]:
+    """Known strings with a part replaced by a pattern sample, cut where they have punctuation
+    ("mia@security.example.com" and "@sec.example.com" give "mia@sec.example.com")."""
+    found = []
+    for text in strings:
+        cuts = [i for i, ch in enumerate(text) if not ch.isalnum()][:4]
+        for sample in samples:
+            for cut in cuts:
+                found += [text[:cut] + sample, sample + text[cut + 1 :]]
+    return found
+
+
+def near_misses(text: str) -> list[str]:
+    """Small edits of a string that often cross a changed pattern or format."""
+    found = [text.upper(), text.lower(), text[1:], text[:-1], text + text]
+    for extra in (" ", "-", "_", ".", "/", "@", "0", "A", "a", "é"):
+        found += [extra + text, text + extra]
+    if len(text) > 2:
+        middle = len(text) // 2
+        found += [text[:middle] + " " + text[middle:], text[:middle] + "0" + text[middle + 1 :]]
+    return found
+
+
+def _stretch(text: str, length: int) -> str:
+    """``text`` cut or extended (with its own last character) to ``length`` characters."""
+    if len(text) >= length:
+        return text[:length]
+    return text + (text[-1:] or "x") * (length - len(text))
+
+
+def _number(value: float) -> float:
+    return (
+        int(value)
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53
+        else value
+    )
+
+
+def is_count(value: Any) -> bool:
+    return is_integer(value) and value >= 0
+
+
+def key_paths(value: Any, parts: Parts = ()) -> Iterator[Parts]:
+    """Every dict key path in ``value``, deepest first."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from key_paths(item, parts + (key,))
+            yield parts + (key,)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from key_paths(item, parts + (i,))
+
+
+def maybe(root: Any, parts: Parts) -> Any:
+    try:
+        return node_at(root, parts)
+    except (KeyError, IndexError, TypeError):
+        return None

@@ -1,0 +1,548 @@
+"""The witness search for the changes of one tool: candidates from examples, derived cases
+and crafted values, checked by both generated validators and the reference evaluator, and
+attributed to the change that is responsible."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import itertools
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .. import regex
+from ..contract import reference
+from ..schema import pointers
+from ..witness import budget, sources
+from ..witness.values import Engine
+from .decisions import (
+    BOUND_FAMILY,
+    COMBINATORS,
+    Decision,
+    decide_structurally,
+    keyword_added_or_removed,
+    may_be,
+    polarity_of,
+)
+from .report import (
+    REASON_BUDGET,
+    REASON_COMBINATOR,
+    REASON_FORMAT,
+    REASON_MASKED,
+    REASON_PATTERN,
+    REASON_PLACE,
+    REASON_SAMPLED,
+    Change,
+    Report,
+    Witness,
+)
+from .samples import (
+    EXTRA,
+    ITEM,
+    MAX_VALUES,
+    crafted_values,
+    grown,
+    instance_paths,
+    is_count,
+    key_paths,
+    maybe,
+    near_misses,
+    reductions,
+    shrunk,
+    simplified,
+    values_at,
+    with_values,
+)
+from .sides import Built
+from .text import dump, shown_arguments, size, unique
+from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
+
+#: Witness search limits (per change): bases tried, values per place.
+_MAX_BASES = 6
+#: At most this many distinguishing candidates are checked against the reference per change.
+_MAX_REFERENCE_CHECKS = 400
+
+
+class Search:
+    """Finds, checks and attributes witnesses for the changes of one tool."""
+
+    def __init__(
+        self, old: Built, new: Built, report: Report, steps: int = budget.DEFAULT_STEPS
+    ) -> None:
+        self.old, self.new, self.report = old, new, report
+        self.verdicts: dict[str, tuple[Any, Any] | None] = {}
+        self.reference_cache: dict[str, tuple[set[tuple[str, str]], set[tuple[str, str]]]] = {}
+        corpus: list[Any] = []
+        for built in (old, new):
+            for example in built.checked.examples:
+                if example.has_args:
+                    corpus.append(example.args)
+                elif example.json is not None:
+                    with contextlib.suppress(ValueError):
+                        corpus.append(json.loads(example.json))
+            corpus.extend(c.data for c in built.derived)
+        self.corpus = unique(c for c in corpus if isinstance(c, dict))
+        both = [c for c in self.corpus if self.verdict(c) == ("accept", "accept")]
+        old_only = [c for c in self.corpus if self.verdict(c) == ("accept", "reject")]
+        new_only = [c for c in self.corpus if self.verdict(c) == ("reject", "accept")]
+        bases = [self.prune(c, ("accept", "accept")) for c in sorted(both, key=size)[:3]]
+        bases += sorted(both, key=size)[:2] + sorted(both, key=size, reverse=True)[:1]
+        bases += [self.prune(c, ("accept", "reject")) for c in sorted(old_only, key=size)[:1]]
+        bases += [self.prune(c, ("reject", "accept")) for c in sorted(new_only, key=size)[:1]]
+        self.bases = unique(bases)[: _MAX_BASES + 2]
+        # One witness budget for the tool: both sides' engines draw on it.
+        self.budget = budget.Budget(steps)
+        #: The per-change limit on reference checks cut a witness search short.
+        self.checks_cut = False
+        self.old_engine = Engine(old.parameters, self.budget)
+        self.new_engine = Engine(new.parameters, self.budget)
+
+    # -- verdicts ---------------------------------------------------------------
+
+    def verdict(self, arguments: Any) -> tuple[str, str]:
+        """(old status, new status) from the generated validators."""
+        key = dump(arguments)
+        if key not in self.verdicts:
+            try:
+                self.verdicts[key] = (
+                    self.old.module.validate(arguments),
+                    self.new.module.validate(arguments),
+                )
+            except Exception:  # noqa: BLE001 - validate() never raises; be safe anyway
+                self.verdicts[key] = None
+        pair = self.verdicts[key]
+        return (pair[0].status, pair[1].status) if pair else ("?", "?")
+
+    def references(self, arguments: Any) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+        """The reference evaluator's errors for both sides (cached: they do not depend on the change)."""
+        key = dump(arguments)
+        if key not in self.reference_cache:
+            self.reference_cache[key] = (
+                reference.evaluate(self.old.parameters, arguments),
+                reference.evaluate(self.new.parameters, arguments),
+            )
+        return self.reference_cache[key]
+
+    def results(self, arguments: Any) -> tuple[Any, Any]:
+        self.verdict(arguments)
+        return self.verdicts[dump(arguments)]  # type: ignore[return-value]
+
+    def prune(self, arguments: dict[str, Any], want: tuple[str, str]) -> dict[str, Any]:
+        """Smaller arguments with the same verdicts: optional keys dropped, at every depth."""
+        current = copy.deepcopy(arguments)
+        for path in list(key_paths(current)):
+            trial = copy.deepcopy(current)
+            try:
+                parent = node_at(trial, path[:-1])
+                del parent[path[-1]]
+            except (KeyError, IndexError, TypeError):
+                continue
+            if self.verdict(trial) == want:
+                current = trial
+        return current
+
+    # -- judging one change --------------------------------------------------------------
+
+    def judge(self, tool: str, item: Pending) -> Change:
+        pointer = pointers.pointer(item.parts)
+        if item.annotation:
+            return Change(tool, pointer, item.text, item.settled or "annotation")
+        undone = copy.deepcopy(self.new.parameters)
+        try:
+            assert item.undo is not None
+            item.undo(undone)
+        except Exception:  # noqa: BLE001 - the change cannot be isolated: claim nothing
+            return Change(
+                tool,
+                pointer,
+                item.text,
+                "undetermined",
+                reason="the change cannot be undone on its own",
+            )
+        clean: dict[str, Any] = {}  # direction -> arguments this change alone explains
+        loose: dict[str, Any] = {}  # direction -> arguments it only contributes to
+        budget = _MAX_REFERENCE_CHECKS
+        for arguments in sorted(unique(self.candidates(item)), key=size):
+            status = self.verdict(arguments)
+            if status not in (("accept", "reject"), ("reject", "accept")):
+                continue
+            direction = "breaking" if status[0] == "accept" else "widening"
+            if direction in clean:
+                continue
+            budget -= 1
+            if budget < 0:
+                self.checks_cut = True
+                break
+            found = self.witness(arguments, undone, direction)
+            if found is None:
+                continue
+            if found:
+                clean[direction] = arguments
+                if len(clean) == 2:
+                    break
+            else:
+                loose.setdefault(direction, arguments)
+        best: dict[str, Witness] = {}
+        for direction in ("breaking", "widening"):
+            if direction in clean or direction in loose:
+                is_clean = direction in clean
+                arguments = self.minimize(
+                    clean[direction] if is_clean else loose[direction], undone, direction, is_clean
+                )
+                best[direction] = self.as_witness(arguments, undone, direction)
+        return self.attribute(tool, item, undone, best)
+
+    def attribute(self, tool: str, item: Pending, undone: Any, best: dict[str, Witness]) -> Change:
+        """The effect from the witnesses found and the directions an exhaustive search rules out.
+
+        A witness proves its direction; a direction without one is ruled out only by
+        :meth:`decide` (the changed node alone) read through the node's polarity. Neither
+        direction possible is "equivalent"; otherwise a missing direction stays open, with the
+        reason no search could close it.
+        """
+        pointer = pointers.pointer(item.parts)
+        decision = self.decide(item, undone)
+        polarity = polarity_of(self.new.parameters, item.node)
+        ruled_out = decision.ruled_out(polarity)
+        if (
+            polarity is None
+            and False in (decision.narrows, decision.widens)
+            and not decision.reason
+        ):
+            decision = replace(
+                decision, reason=REASON_PLACE
+            )  # the node's direction is known, the callers' is not
+        witnesses = tuple(best[d] for d in ("breaking", "widening") if d in best)
+        contradicted = [d for d in best if d in ruled_out]
+        if contradicted:  # a checked witness beats the search: say so, claim what the witness shows
+            self.report.notes.append(
+                f"{tool} {pointer}: a {contradicted[0]} witness was found that the exhaustive search ruled out; "
+                "this is a toolshape bug"
+            )
+            ruled_out = set()
+        if len(best) == 2:
+            return Change(tool, pointer, item.text, "both", witnesses)
+        if best:
+            direction = next(iter(best))
+            other = "widening" if direction == "breaking" else "breaking"
+            reason = (
+                None if other in ruled_out else f"whether it is also {other}: {self.why(decision)}"
+            )
+            return Change(tool, pointer, item.text, direction, witnesses, reason)
+        if ruled_out == {"breaking", "widening"}:
+            return Change(tool, pointer, item.text, "equivalent")
+        reason = self.why(decision)
+        if reason == REASON_SAMPLED and (decision.narrows or decision.widens):
+            reason = REASON_MASKED  # the exhaustive search found a difference at the node itself
+        return Change(tool, pointer, item.text, "undetermined", reason=reason)
+
+    def why(self, decision: Decision) -> str:
+        """Why a direction stays open: the search that was cut, else what kind of search this change has."""
+        if decision.reason in (REASON_BUDGET, REASON_PATTERN):
+            return decision.reason
+        if self.budget.exhausted or self.checks_cut:
+            return REASON_BUDGET
+        return decision.reason or REASON_SAMPLED
+
+    # -- deciding one change exhaustively ------------------------------------------------
+
+    def decide(self, item: Pending, undone: Any) -> Decision:
+        """What the changed schema node alone can do: the node with the change undone (as in
+        ``undone``) against the new node; only one keyword differs between them. Exhaustive
+        procedures exist for ``pattern`` (regex difference), numeric and length bounds (intervals),
+        ``type``, ``enum`` and ``required`` (sets); anything else is left open with its reason."""
+        combinator = any(part in COMBINATORS for part in item.parts if isinstance(part, str))
+        open_reason = REASON_COMBINATOR if combinator else REASON_SAMPLED
+        if (
+            len(item.parts) >= 2
+            and item.parts[-2] in ("allOf", "anyOf")
+            and item.node == item.parts[:-2]
+        ):
+            return self.decide_entry(item, undone)
+        if item.parts[:-1] != item.node or not item.parts:
+            return Decision(None, None, open_reason)  # a whole subschema or list entry
+        keyword = item.parts[-1]
+        before, after = maybe(undone, item.node), maybe(self.new.parameters, item.node)
+        if not (isinstance(before, dict) and isinstance(after, dict)):
+            return Decision(None, None, open_reason)
+        if keyword == "pattern":
+            return self.decide_pattern(before, after)
+        if keyword == "format":
+            return keyword_added_or_removed(keyword, before, after, REASON_FORMAT)
+        decided = decide_structurally(keyword, before, after)
+        if keyword in BOUND_FAMILY and not (
+            decided and decided.narrows is False and decided.widens is False
+        ):
+            # Bounds rewritten together (minimum: 1 -> exclusiveMinimum: 0 on an integer): each
+            # change undone alone differs, but the old node and the new one admit the same values.
+            whole = self.decide_bounds_together(item.node, keyword)
+            if whole is not None:
+                return whole
+        return decided if decided is not None else Decision(None, None, open_reason)
+
+    def decide_entry(self, item: Pending, undone: Any) -> Decision:
+        """An ``allOf`` entry added only refuses more, an ``anyOf`` entry added only accepts more
+        (and the reverse for one removed); what the entry itself admits is sampled, not decided."""
+        before, after = (
+            maybe(undone, item.parts[:-1]),
+            maybe(self.new.parameters, item.parts[:-1]),
+        )
+        if (
+            not (isinstance(before, list) and isinstance(after, list))
+            or abs(len(after) - len(before)) != 1
+        ):
+            return Decision(None, None, REASON_COMBINATOR)
+        added = len(after) > len(before)
+        if (item.parts[-2] == "allOf") == added:
+            return Decision(
+                None, False, REASON_COMBINATOR
+            )  # allOf entry added, anyOf entry removed
+        return Decision(False, None, REASON_COMBINATOR)
+
+    def decide_bounds_together(self, node: Parts, keyword: str) -> Decision | None:
+        """Equivalence of the old and the new node when all that differs between them is bounds of
+        ``keyword``'s family (and annotations); None when that is not so or they differ."""
+        old_node, new_node = maybe(self.old.parameters, node), maybe(self.new.parameters, node)
+        if not (isinstance(old_node, dict) and isinstance(new_node, dict)):
+            return None
+        family = BOUND_FAMILY[keyword]
+        keys = set(old_node) | set(new_node)
+        differing = {
+            k
+            for k in keys
+            if k not in old_node or k not in new_node or dump(old_node[k]) != dump(new_node[k])
+        }
+        if not differing <= family | ANNOTATION_KEYWORDS:
+            return None
+        decided = decide_structurally(keyword, old_node, new_node)
+        return (
+            decided
+            if decided is not None and decided.narrows is False and decided.widens is False
+            else None
+        )
+
+    def decide_pattern(self, before: dict[str, Any], after: dict[str, Any]) -> Decision:
+        """The regex difference both ways (strings of one pattern the other does not match),
+        within the node's own length bounds; exact when the search is complete."""
+        if not may_be(before, "string"):
+            return Decision(False, False)
+        low = before.get("minLength", 0)
+        high = before.get("maxLength")
+        low = low if is_count(low) else 0
+        high = high if is_count(high) else None
+        answers: list[bool | None] = []
+        reason: str | None = None
+        old_pattern, new_pattern = before.get("pattern"), after.get("pattern")
+        for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
+            if not isinstance(theirs, str):
+                answers.append(False)  # no pattern on the other side: it refuses no string for it
+                continue
+            steps = self.budget.grant()
+            if steps <= 0:
+                answers.append(None)
+                reason = REASON_BUDGET
+                continue
+            try:
+                search = regex.strings(
+                    [
+                        mine if isinstance(mine, str) else ""
+                    ],  # no pattern: every string ("" matches anywhere)
+                    excluded=[theirs],
+                    min_length=low,
+                    max_length=high,
+                    steps=steps,
+                )
+            except regex.PatternError:
+                answers.append(None)
+                reason = reason or REASON_SAMPLED
+                continue
+            self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
+            if search.found:
+                answers.append(True)
+            elif search.complete:
+                answers.append(False)
+            else:
+                answers.append(None)
+                self.budget.searches_cut = True
+                reason = reason or REASON_PATTERN
+        return Decision(answers[0], answers[1], reason)
+
+    def minimize(self, arguments: Any, undone: Any, direction: str, clean: bool) -> Any:
+        """Drop keys and array items from a witness while it stays one (and stays clean)."""
+        current = arguments
+        for _ in range(200):
+            for trial in itertools.chain(reductions(current), simplified(current, self.bases[:1])):
+                if self.verdict(trial) != self.verdict(current):
+                    continue
+                found = self.witness(trial, undone, direction)
+                if found is None or (clean and not found):
+                    continue
+                current = trial
+                break
+            else:
+                break
+        return current
+
+    def as_witness(self, arguments: Any, undone: Any, direction: str) -> Witness:
+        old_result, new_result = self.results(arguments)
+        old_errors = {(e.path, e.code) for e in old_result.errors}
+        new_errors = {(e.path, e.code) for e in new_result.errors}
+        without = reference.evaluate(undone, arguments)
+        cause = new_errors - without if direction == "breaking" else without & old_errors or without
+        return Witness(
+            copy.deepcopy(arguments),
+            old_result.status,
+            new_result.status,
+            tuple(sorted(old_errors)),
+            tuple(sorted(new_errors)),
+            tuple(sorted(cause)),
+        )
+
+    def witness(self, arguments: Any, undone: Any, direction: str) -> bool | None:
+        """Whether ``arguments`` witness the change: None when not (the reference disagrees with a
+        generated validator, or the change is not why the verdicts differ); True when the change
+        alone explains the difference (undoing it gives the old verdict and errors); False when it
+        only contributes (other changes play a part too).
+        """
+        old_result, new_result = self.results(arguments)
+        old_errors = {(e.path, e.code) for e in old_result.errors}
+        new_errors = {(e.path, e.code) for e in new_result.errors}
+        try:
+            old_ref, new_ref = self.references(arguments)
+            without = reference.evaluate(undone, arguments)
+        except Exception:  # noqa: BLE001 - the reference cannot judge it: not a witness
+            return None
+        if old_ref != old_errors or new_ref != new_errors:
+            note = (
+                f"generated validator and reference evaluator disagree on {shown_arguments(arguments)}: "
+                f"old {sorted(old_errors)} vs {sorted(old_ref)}, new {sorted(new_errors)} vs {sorted(new_ref)}"
+            )
+            if note not in self.report.notes:
+                self.report.notes.append(note)
+            return None
+        if direction == "breaking" and not (new_ref - without):
+            return None  # refused now, but not because of this change
+        if direction == "widening" and not without:
+            return None  # accepted now, but not because of this change
+        return without == old_ref
+
+    # -- candidates ------------------------------------------------------------------
+
+    def candidates(self, item: Pending) -> Iterator[Any]:
+        """Crafted arguments for this change first, then every corpus instance."""
+        old_node = maybe(self.old.parameters, item.node)
+        new_node = maybe(self.new.parameters, item.node)
+        nodes = [old_node, new_node]
+        places = set(instance_paths(self.old.parameters, item.node)) | set(
+            instance_paths(self.new.parameters, item.node)
+        )
+
+        def children(keyword: str, default: Any = True) -> list[Any]:
+            return [n.get(keyword, default) if isinstance(n, dict) else default for n in nodes]
+
+        item_schemas = children("items") + [
+            c for c in children("contains", None) if isinstance(c, dict)
+        ]
+        between = self.between(old_node, new_node, item)
+        for place in sorted(places, key=len):
+            if place:
+                for base in self.bases:
+                    yield from with_values(base, place, between)
+            else:
+                yield from (value for value in between if isinstance(value, dict))
+            if item.key is not None:
+                subs = [maybe(n, ("properties", item.key)) for n in nodes]
+                values = crafted_values(
+                    [s for s in subs if s is not None], self.known(place + (item.key,), subs)
+                )
+                for base in self.bases:
+                    yield from with_values(base, place + (item.key,), values, delete=True)
+            if item.extra:
+                subs = children("additionalProperties")
+                values = crafted_values(subs, self.known(place + (EXTRA,), subs))
+                for base in self.bases:
+                    yield from with_values(base, place + (EXTRA,), values)
+            if item.items:
+                values = crafted_values(
+                    item_schemas, self.known(place + (ITEM,), children("items"))
+                )
+                for base in self.bases:
+                    yield from with_values(base, place + (ITEM,), values)
+            if place:
+                members = list(item.member) if item.parts[-1:] == ("enum",) else []
+                known = self.known(place, nodes)
+                items_known = self.known(place + (ITEM,), children("items"))
+                if item.items and items_known:  # more distinct items, for arrays at a count bound
+                    more = [
+                        m for v in items_known[:2] if isinstance(v, str) for m in near_misses(v)
+                    ]
+                    items_known = sorted(
+                        unique(items_known + more),
+                        key=lambda v: not self.passes(children("items"), v),
+                    )
+                values = members + crafted_values(
+                    [n for n in nodes if n is not None], known, item=item, items=items_known
+                )
+                for base in self.bases:
+                    yield from with_values(base, place, values)
+            else:  # the arguments object itself: drop keys, add keys
+                for base in self.bases:
+                    yield from shrunk(base)
+                    yield from grown(base, old_node, new_node)
+        yield from self.corpus
+
+    def between(self, old_node: Any, new_node: Any, item: Pending) -> list[Any]:
+        """Values (from the witness engine) the old node accepts and the new one refuses, and the
+        reverse: a changed pattern gets strings of each language outside the other."""
+        found: list[Any] = []
+        if (
+            item.parts[-1:] == ("pattern",)
+            and isinstance(old_node, dict)
+            and isinstance(new_node, dict)
+        ):
+            old_pattern, new_pattern = old_node.get("pattern"), new_node.get("pattern")
+            for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
+                if isinstance(mine, str):
+                    search = sources.pattern_strings(
+                        [mine],
+                        excluded=[theirs] if isinstance(theirs, str) else [],
+                        count=3,
+                        steps=self.budget.grant(),
+                    )
+                    self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
+                    if not search.complete:
+                        self.budget.searches_cut = True
+                    found.extend(search.found)
+        for engine, mine, theirs in (
+            (self.old_engine, old_node, new_node),
+            (self.new_engine, new_node, old_node),
+        ):
+            if mine is None or mine is False:
+                continue
+            schemas = [mine] if theirs is None else [mine, {"not": theirs}]
+            found.extend(engine.conjunction(schemas, 3))
+        return unique(found)
+
+    def known(self, place: Place, schemas: Sequence[Any] = ()) -> list[Any]:
+        """Values found at an instance place in the corpus (both sides' examples and cases),
+        those that pass one of ``schemas`` (on either side) first."""
+        found: list[Any] = []
+        for instance in self.corpus:
+            found.extend(values_at(instance, place))
+        found = unique(found)[:MAX_VALUES]
+        return sorted(found, key=lambda value: not self.passes(schemas, value))
+
+    def passes(self, schemas: Sequence[Any], value: Any) -> bool:
+        """Whether ``value`` passes one of ``schemas`` ($ref resolved against either side)."""
+        for schema in schemas:
+            if schema is None:
+                continue
+            for root in (self.old.parameters, self.new.parameters):
+                try:
+                    if not reference.errors_of(schema, value, "", root=root):
+                        return True
+                except Exception:  # noqa: BLE001 - a $ref into the other side: try the next root
+                    continue
+        return False

@@ -1,0 +1,139 @@
+"""One side of a diff: its contracts checked and generated in memory, the validators
+loaded (cached per contract and templates folder), by tool name."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..codegen import render
+from ..contract import checker, source
+from ..contract.errors import ContractError, Problem
+from ..project import pipeline
+from .report import Report
+
+
+@dataclass
+class Built:
+    """A contract with its generated validator and derived cases."""
+
+    raw: bytes
+    display: str
+    checked: checker.Contract
+    module: Any = None
+    derived: list[Any] = field(default_factory=list)
+    #: The warnings met deriving its cases (once its validator is generated).
+    derivation_warnings: list[Problem] = field(default_factory=list)
+
+    @property
+    def parameters(self) -> Any:
+        return self.checked.parameters
+
+
+#: Generated validators by (contract bytes, templates folder); environments by templates folder.
+_CACHE: dict[tuple[str, str], tuple[Any, list[Any]]] = {}
+#: The derivation's warnings by the same key (each names the file it was first generated for).
+_WARNINGS: dict[tuple[str, str], list[Problem]] = {}
+_ENVIRONMENTS: dict[str, Any] = {}
+
+
+def environment_for(templates: Path | None) -> tuple[str, Any]:
+    key = str(Path(templates).resolve()) if templates is not None else ""
+    if key not in _ENVIRONMENTS:
+        _ENVIRONMENTS[key] = render.environment(templates)
+    return key, _ENVIRONMENTS[key]
+
+
+def _generate(raw: bytes, display: str, env: tuple[str, Any]) -> tuple[Any, list[Any]]:
+    """The generated module (and derived cases) of one contract, cached by content."""
+    key = (hashlib.sha256(raw).hexdigest(), env[0])
+    if key not in _CACHE:
+        # pipeline.generate() without rendering the test module (half of its time).
+        half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), env[1])
+        module, derived = half.module, half.derived
+        _CACHE[key] = (module, derived)
+        _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
+    return _CACHE[key]
+
+
+def _derivation_warnings(built: Built, env: tuple[str, Any]) -> list[Problem]:
+    """The warnings deriving ``built``'s cases met, named after its own file."""
+    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), env[0]), [])
+    return [replace(w, file=built.display) for w in found]
+
+
+@dataclass
+class _Side:
+    """One side's contracts by tool name, and what its broken files may have defined."""
+
+    tools: dict[str, Built] = field(default_factory=dict)
+    broken_names: set[str] = field(default_factory=set)  # tool names of files that do not check
+    broken_files: set[str] = field(default_factory=set)  # file names of files that do not even load
+
+    def unsure(self, built: Built) -> bool:
+        """Whether a tool missing from this side may just be in one of its broken files."""
+        return (
+            built.checked.name in self.broken_names
+            or PurePosixPath(built.display).name in self.broken_files
+        )
+
+
+def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
+    """Load and check every file; problems go to the report."""
+    side = _Side()
+    tools = side.tools
+    where: dict[str, str] = {}
+    for display, raw in files.items():
+        try:
+            document = source.load(raw, display)
+        except ContractError as exc:
+            report.errors.extend(str(p) for p in exc.problems)
+            side.broken_files.add(PurePosixPath(display).name)
+            continue
+        try:
+            checked = checker.check(document)
+        except ContractError as exc:
+            report.errors.extend(str(p) for p in exc.problems)
+            name = document.data.get("name") if isinstance(document.data, dict) else None
+            if isinstance(name, str):
+                side.broken_names.add(name)
+            else:
+                side.broken_files.add(PurePosixPath(display).name)
+            continue
+        if checked.name in tools:
+            line, col = checked.document.value_at(("name",))
+            report.errors.append(
+                str(
+                    Problem(
+                        display,
+                        line,
+                        col,
+                        f"tool '{checked.name}' is also defined in {where[checked.name]}",
+                    )
+                )
+            )
+            continue
+        tools[checked.name] = Built(bytes(raw), display, checked)
+        where[checked.name] = display
+    return side
+
+
+def ready(built: Built, env: Any, report: Report) -> bool:
+    """Generate the validator; a failure is reported as an error, never a traceback."""
+    if built.module is not None:
+        return True
+    try:
+        built.module, built.derived = _generate(built.raw, built.display, env)
+        built.derivation_warnings = _derivation_warnings(built, env)
+    except ContractError as exc:
+        report.errors.extend(str(p) for p in exc.problems)
+        return False
+    except Exception as exc:  # noqa: BLE001 - a toolshape bug or a template error: say where, go on
+        report.errors.append(
+            f"{built.display}:1:1: error: cannot generate the validator: {type(exc).__name__}: {exc}"
+        )
+        return False
+    return True

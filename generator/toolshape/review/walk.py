@@ -1,0 +1,377 @@
+"""Walking both schemas of a changed tool in parallel: every changed place (keyword, enum
+member, type, required key, property, subschema, list entry) becomes one pending change,
+with the edit that undoes it in a copy of the new parameters."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..contract import checker
+from ..schema import pointers
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
+from ..schema.values import json_equal
+from .text import dump, keyword_text, list_of, show_json
+
+Parts = tuple[str | int, ...]
+#: A place in the arguments: keys, indexes, and the markers ITEM and EXTRA.
+Place = tuple[Any, ...]
+
+ANNOTATION_KEYWORDS = frozenset(checker.ANNOTATIONS)
+#: One-schema keywords whose absence means ``true``.
+_DEFAULT_TRUE = frozenset({"items", "additionalProperties", "propertyNames", "then", "else"})
+
+
+@dataclass
+class Pending:
+    """A changed place, before its effect is known."""
+
+    parts: Parts  # where, for the pointer
+    node: Parts  # the schema whose value the change is about
+    text: str
+    annotation: bool = False
+    undo: Callable[[Any], None] | None = (
+        None  # reverts only this change in (a copy of) the new parameters
+    )
+    key: str | None = None  # a child key the change is about (required, properties)
+    member: tuple[Any, ...] = ()  # (the enum member or type added or removed,)
+    extra: bool = False  # about keys no property names (additionalProperties, patternProperties)
+    items: bool = False  # about array items (items, prefixItems, contains)
+    equivalent: bool = False  # known to change nothing without a search (entries reordered); annotation is True too
+
+    @property
+    def settled(self) -> str | None:
+        """The effect known without a witness search: "equivalent", "annotation", or None."""
+        return ("equivalent" if self.equivalent else "annotation") if self.annotation else None
+
+
+def walk_schemas(
+    old: Any, new: Any, parts: Parts, out: list[Pending], old_root: Any, new_root: Any
+) -> None:
+    """Append every changed place between two schemas at ``parts``."""
+    if dump(old) == dump(new):
+        return
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        out.append(
+            _about(
+                Pending(
+                    parts, (), f"{show_json(old)} -> {show_json(new)}", undo=_setter(parts, old)
+                )
+            )
+        )
+        return
+    for keyword in list(old) + [k for k in new if k not in old]:
+        here = parts + (keyword,)
+        had, has = keyword in old, keyword in new
+        before, after = old.get(keyword), new.get(keyword)
+        if had and has and dump(before) == dump(after):
+            continue
+        if keyword in ANNOTATION_KEYWORDS or keyword.startswith("x-"):
+            out.append(
+                Pending(
+                    here, parts, keyword_text(keyword, before, after, had, has), annotation=True
+                )
+            )
+        elif keyword in SCHEMA_MAPS:
+            _walk_map(
+                keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root
+            )
+        elif keyword in ONE_SCHEMA and had and has:
+            walk_schemas(before, after, here, out, old_root, new_root)
+        elif keyword in _REORDERABLE and had and has and _reordered(before, after):
+            text = f"order of {keyword} entries changed (no validation effect)"
+            out.append(Pending(here, parts, text, annotation=True, equivalent=True))
+        elif (
+            keyword in SCHEMA_LISTS
+            and had
+            and has
+            and isinstance(before, list)
+            and isinstance(after, list)
+        ):
+            for i in range(max(len(before), len(after))):
+                if i < len(before) and i < len(after):
+                    walk_schemas(before[i], after[i], here + (i,), out, old_root, new_root)
+                elif i < len(after):
+                    out.append(
+                        _about(
+                            Pending(
+                                here + (i,),
+                                (),
+                                f"entry {i} added: {show_json(after[i])}",
+                                undo=_popper(here, i),
+                            )
+                        )
+                    )
+                else:
+                    out.append(
+                        _about(
+                            Pending(
+                                here + (i,),
+                                (),
+                                f"entry {i} removed: {show_json(before[i])}",
+                                undo=_appender(here, before[i]),
+                            )
+                        )
+                    )
+        elif (
+            keyword == "enum"
+            and had
+            and has
+            and isinstance(before, list)
+            and isinstance(after, list)
+            and _overlap(before, after)
+        ):
+            _members(here, parts, before, after, "value", out)
+        elif keyword == "type" and had and has and _overlap(list_of(before), list_of(after)):
+            _members(here, parts, list_of(before), list_of(after), "type", out, as_list=True)
+        elif keyword == "required":
+            _required(
+                here, parts, list_of(before) if had else [], list_of(after) if has else [], out
+            )
+        else:
+            text = keyword_text(keyword, before, after, had, has)
+            pending = _about(Pending(here, (), text, undo=_setter(here, before, had)))
+            if keyword in _DEFAULT_TRUE and (before if had else after) is True:
+                pending.annotation = True  # true is what the keyword means when absent
+                pending.text += " (the same as leaving it out: no validation effect)"
+            out.append(pending)
+
+
+#: Lists of subschemas whose order has no effect on which instances pass.
+_REORDERABLE = frozenset({"allOf", "anyOf", "oneOf"})
+
+
+def _reordered(before: Any, after: Any) -> bool:
+    """Whether two subschema lists hold the same entries, only in another order."""
+    if not (isinstance(before, list) and isinstance(after, list)) or len(before) != len(after):
+        return False
+    return sorted(map(dump, before)) == sorted(map(dump, after))
+
+
+def _about(pending: Pending) -> Pending:
+    """Fill in which schema (and which part of its value) a change at ``pending.parts`` is about."""
+    parts = pending.parts
+    if len(parts) >= 2 and (parts[-2] in SCHEMA_MAPS or parts[-2] in SCHEMA_LISTS):
+        pending.node = parts  # a whole subschema: the value it applies to
+        if parts[-2] == "properties":
+            pending.node, pending.key = parts[:-2], str(parts[-1])
+        elif parts[-2] == "patternProperties":
+            pending.node, pending.extra = parts[:-2], True
+        elif parts[-2] == "prefixItems":
+            pending.node, pending.items = parts[:-2], True
+        elif parts[-2] in ("allOf", "anyOf", "oneOf", "dependentSchemas"):
+            pending.node = parts[:-2]
+        return pending
+    pending.node = parts[:-1]
+    keyword = parts[-1] if parts else None
+    pending.extra = keyword in ("additionalProperties", "propertyNames", "patternProperties")
+    pending.items = keyword in (
+        "items",
+        "contains",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minContains",
+        "maxContains",
+        "prefixItems",
+    )
+    return pending
+
+
+def _walk_map(
+    keyword: str,
+    before: Any,
+    after: Any,
+    parts: Parts,
+    out: list[Pending],
+    old_root: Any,
+    new_root: Any,
+) -> None:
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        out.append(
+            Pending(
+                parts + (keyword,),
+                parts,
+                keyword_text(keyword, before, after, True, True),
+                undo=_setter(parts + (keyword,), before),
+            )
+        )
+        return
+    what = {
+        "properties": "property",
+        "$defs": "definition",
+        "patternProperties": "pattern",
+        "dependentSchemas": "schema for key",
+    }[keyword]
+    for key in list(before) + [k for k in after if k not in before]:
+        here = parts + (keyword, key)
+        if key in before and key in after:
+            walk_schemas(before[key], after[key], here, out, old_root, new_root)
+            continue
+        added = key in after
+        text = f"{what} {show_json(key)} " + (
+            f"added: {show_json(after[key])}" if added else "removed"
+        )
+        undo = (
+            _key_remover(parts + (keyword,), key)
+            if added
+            else _key_adder(parts + (keyword,), key, before[key])
+        )
+        pending = _about(Pending(here, (), text, undo=undo))
+        if keyword == "$defs" and not (_referenced(old_root, key) or _referenced(new_root, key)):
+            pending.annotation = True
+            pending.text += " (not referenced by any $ref: no validation effect)"
+        out.append(pending)
+    common = [k for k in before if k in after]
+    if keyword == "properties" and common != [k for k in after if k in before]:
+        out.append(
+            Pending(
+                parts + (keyword,),
+                parts,
+                f"order of properties changed: {', '.join(common)} -> {', '.join(k for k in after if k in before)} "
+                "(no validation effect; errors are listed, and the model reads them, in the new order)",
+                annotation=True,
+            )
+        )
+
+
+def _overlap(before: list[Any], after: list[Any]) -> bool:
+    """Whether two enum (or type) lists share a member: then each member added or removed is one change.
+
+    Without a shared member, undoing one member alone would leave an empty list
+    (which refuses everything), so the keyword is one change: "[a] -> [b]".
+    """
+    return any(json_equal(a, b) and type(a) is type(b) for a in before for b in after)
+
+
+def _members(
+    here: Parts,
+    parts: Parts,
+    before: list[Any],
+    after: list[Any],
+    what: str,
+    out: list[Pending],
+    *,
+    as_list: bool = False,
+) -> None:
+    # Added members first, then removed ones; undoing an addition removes the member again.
+    for members, others, verb, undo in (
+        (after, before, "added", _member_remover),
+        (before, after, "removed", _member_adder),
+    ):
+        for member in members:
+            if not any(json_equal(member, m) and type(member) is type(m) for m in others):
+                out.append(
+                    Pending(
+                        here,
+                        parts,
+                        f"{what} {show_json(member)} {verb}",
+                        undo=undo(here, member, as_list),
+                        member=(member,),
+                    )
+                )
+    if [dump(m) for m in before] != [dump(m) for m in after] and sorted(
+        map(dump, before)
+    ) == sorted(map(dump, after)):
+        out.append(
+            Pending(
+                here,
+                parts,
+                f"order of {'enum members' if what == 'value' else 'types'} changed (no validation effect)",
+                annotation=True,
+            )
+        )
+
+
+def _required(
+    here: Parts, parts: Parts, before: list[Any], after: list[Any], out: list[Pending]
+) -> None:
+    for keys, others, verb, undo in (
+        (after, before, "now required", _member_remover),
+        (before, after, "no longer required", _member_adder),
+    ):
+        for key in keys:
+            if key not in others:
+                out.append(
+                    Pending(
+                        here,
+                        parts,
+                        f"{show_json(key)} {verb}",
+                        undo=undo(here, key, False),
+                        key=key,
+                    )
+                )
+
+
+def _referenced(root: Any, name: str) -> bool:
+    target = "#/$defs/" + pointers.escape(name)
+    text = dump(root)
+    return json.dumps(target) in text or json.dumps(target.replace("%", "%25")) in text
+
+
+def node_at(root: Any, parts: Parts) -> Any:
+    for part in parts:
+        root = root[part]
+    return root
+
+
+def _setter(parts: Parts, value: Any, present: bool = True) -> Callable[[Any], None]:
+    def undo(root: Any) -> None:
+        parent = node_at(root, parts[:-1])
+        if present:
+            parent[parts[-1]] = copy.deepcopy(value)
+        elif isinstance(parent, dict):
+            parent.pop(parts[-1], None)
+
+    return undo
+
+
+def _key_remover(parts: Parts, key: str) -> Callable[[Any], None]:
+    def undo(root: Any) -> None:
+        node_at(root, parts).pop(key, None)
+
+    return undo
+
+
+def _key_adder(parts: Parts, key: str, value: Any) -> Callable[[Any], None]:
+    def undo(root: Any) -> None:
+        parent = node_at(root, parts[:-1])
+        parent.setdefault(parts[-1], {})[key] = copy.deepcopy(value)
+
+    return undo
+
+
+def _popper(parts: Parts, index: int) -> Callable[[Any], None]:
+    def undo(root: Any) -> None:
+        del node_at(root, parts)[index]
+
+    return undo
+
+
+def _appender(parts: Parts, value: Any) -> Callable[[Any], None]:
+    def undo(root: Any) -> None:
+        node_at(root, parts).append(copy.deepcopy(value))
+
+    return undo
+
+
+def _member_remover(parts: Parts, member: Any, as_list: bool) -> Callable[[Any], None]:
+    def undo(root: Any) -> None:
+        parent = node_at(root, parts[:-1])
+        values = list_of(parent.get(parts[-1], [])) if as_list else list(parent.get(parts[-1], []))
+        values = [m for m in values if not (json_equal(m, member) and type(m) is type(member))]
+        parent[parts[-1]] = values
+
+    return undo
+
+
+def _member_adder(parts: Parts, member: Any, as_list: bool) -> Callable[[Any], None]:
+    def undo(root: Any) -> None:
+        parent = node_at(root, parts[:-1])
+        values = list_of(parent.get(parts[-1], [])) if as_list else list(parent.get(parts[-1], []))
+        parent[parts[-1]] = values + [copy.deepcopy(member)]
+
+    return undo

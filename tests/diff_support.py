@@ -1,0 +1,140 @@
+"""What the ``toolshape diff`` tests share: contracts as YAML, the get_weather contract with
+edits, and ``assert_witnesses_hold``, which checks every witness of a report again,
+independently of review/: both sides generated here, run through both validators and the
+reference evaluator."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+from support import ENV, ROOT
+from toolshape.contract import checker, reference, source
+from toolshape.contract.errors import ContractError
+from toolshape.project import pipeline
+from toolshape.review import diff
+from toolshape.review.report import UNKNOWN_TOOL, Change, Report
+
+CONTRACT_FILES = sorted(
+    p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
+)
+CONTRACT_IDS = [p.relative_to(ROOT / "contracts").as_posix() for p in CONTRACT_FILES]
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def dump(data: Any) -> bytes:
+    """Contract data as YAML text: leaf lists and mappings inline (as contracts/ writes them)."""
+    text: str = yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, width=1_000_000, default_flow_style=None
+    )
+    return text.encode()
+
+
+def load_data(path: Path) -> Any:
+    return source.load(path.read_bytes(), str(path)).data
+
+
+def assert_witnesses_hold(report: Report, old: dict[str, bytes], new: dict[str, bytes]) -> None:
+    """Every witness: both validators (fully generated here) and the reference give its statuses."""
+    by_tool = {}
+    for side, files in (("old", old), ("new", new)):
+        for raw in files.values():
+            try:
+                checked = checker.check(source.load(raw, "x.yaml"))
+                by_tool[(side, checked.name)] = (
+                    checked.parameters,
+                    pipeline.load_module(module_source(raw), "x.py"),
+                )
+            except ContractError:
+                continue
+    for change in report.changes:
+        if change.effect in ("breaking", "widening", "both"):
+            assert change.witnesses, change
+        else:
+            assert not change.witnesses, change
+        if change.effect == "both":
+            assert {w.direction for w in change.witnesses} == {"breaking", "widening"}, change
+        for witness in change.witnesses:
+            if change.effect in ("breaking", "widening"):
+                assert witness.direction == change.effect, change
+            for side, status in (("old", witness.old_status), ("new", witness.new_status)):
+                found = by_tool.get((side, change.tool))
+                if found is None:
+                    assert status == UNKNOWN_TOOL, change
+                    continue
+                parameters, module = found
+                result = module.validate(copy.deepcopy(witness.arguments))
+                assert result.status == status, (change, side)
+                expected = reference.evaluate(parameters, witness.arguments)
+                assert {(e.path, e.code) for e in result.errors} == expected, (change, side)
+            assert {witness.old_status, witness.new_status} in (
+                {"accept", "reject"},
+                {"accept", UNKNOWN_TOOL},
+            ), change
+
+
+def compare(old: dict[str, bytes], new: dict[str, bytes]) -> Report:
+    report = diff.diff(old, new)
+    assert_witnesses_hold(report, old, new)
+    return report
+
+
+def weather(edit: Callable[[dict[str, Any]], None] | None = None) -> bytes:
+    data = load_data(ROOT / "contracts" / "get_weather.yaml")
+    if edit is not None:
+        edit(data)
+    return dump(data)
+
+
+def city(**changes: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(data: dict[str, Any]) -> None:
+        data["parameters"]["properties"]["city"].update(changes)
+
+    return edit
+
+
+def only(report: Report, pointer: str | None = None) -> Change:
+    found = [c for c in report.changes if pointer is None or c.pointer == pointer]
+    assert len(found) == 1, [(c.pointer, c.change, c.effect) for c in report.changes]
+    return found[0]
+
+
+_MODULES: dict[bytes, str] = {}
+
+
+def module_source(raw: bytes) -> str:
+    """pipeline.generate()'s module_source, without rendering its tests (test_diff_examples.py checks it is the same)."""
+    if raw not in _MODULES:
+        _MODULES[raw] = pipeline.generate_module(
+            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+        ).source
+    return _MODULES[raw]
+
+
+def rename_property(data: Any, old: str, new: str) -> Any:
+    data = copy.deepcopy(data)
+    params = data["parameters"]
+    params["properties"] = {(new if k == old else k): v for k, v in params["properties"].items()}
+    if "required" in params:
+        params["required"] = [new if k == old else k for k in params["required"]]
+    for example in data.get("examples") or []:
+        if isinstance(example.get("args"), dict):
+            example["args"] = {(new if k == old else k): v for k, v in example["args"].items()}
+        if "json" in example and example.get("status") != "parse_error":
+            try:
+                decoded = json.loads(example["json"])
+            except ValueError:
+                decoded = None
+            if isinstance(decoded, dict) and old in decoded:
+                example["json"] = json.dumps(
+                    {(new if k == old else k): v for k, v in decoded.items()}, ensure_ascii=False
+                )
+        for error in example.get("errors") or []:
+            if error["path"] == f"/{old}" or error["path"].startswith(f"/{old}/"):
+                error["path"] = f"/{new}" + error["path"][len(old) + 1 :]
+    return data
