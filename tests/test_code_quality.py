@@ -1,0 +1,29 @@
+"""The generator's own code is held to what its output is held to (issue 15): ruff's
+formatter and linter and mypy --strict, with the settings in pyproject.toml, over
+generator/ and tests/. Each runs as a subprocess of this interpreter, from the `test`
+extra's pinned versions, so `pytest` alone runs every check CI runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+from support import ROOT
+
+CHECKS = {
+    "ruff format": ["ruff", "format", "--check", "generator", "tests"],
+    "ruff check": ["ruff", "check", "generator", "tests"],
+    "mypy --strict": ["mypy"],  # files and strictness from [tool.mypy]
+}
+
+
+@pytest.mark.parametrize("argv", CHECKS.values(), ids=CHECKS.keys())
+def test_the_generator_and_the_tests_pass(argv: list[str]) -> None:
+    if importlib.util.find_spec(argv[0]) is None:
+        pytest.fail(f"{argv[0]} is not installed: pip install -e '.[test]'")
+    done = subprocess.run(
+        [sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
