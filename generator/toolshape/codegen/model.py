@@ -1083,7 +1083,8 @@ class _ModelBuilder:
         message = literal(
             f"the arguments must be a JSON object, not null; the required keys are {shown}"
         )
-        self.constants.append(Constant(name, "text", message, comment(self.where(("required",)))))
+        # Placed at the arguments (not at `required`, which a renamed key rewrites).
+        self.constants.append(Constant(name, "text", message, comment(self.where(()))))
         return name
 
     def property_comment(
