@@ -275,6 +275,14 @@ class Node:
     secret: bool = False
 
     @property
+    def got(self) -> Code:
+        """The runtime helper whose words follow a type error's "got "."""
+        if self.secret:
+            return Code("_json_type")  # the JSON type only: no hint that repeats the value
+        wants_structure = any(b.kind in ("object", "array") for b in self.branches)
+        return Code("_got_json" if wants_structure else "_got")
+
+    @property
     def has_checks(self) -> bool:
         return bool(
             self.typed
@@ -302,6 +310,8 @@ class Applicator:
     nodes: list[Node] = field(default_factory=list)
     then: Node | None = None
     otherwise: Node | None = None
+    #: For ``ref``: what the caller calls the value, handed to the function.
+    label: Code | None = None
 
 
 @dataclass
@@ -311,6 +321,8 @@ class Function:
     name: Code
     comment: Code
     node: Node | None = None
+    #: A $ref target's function takes the label its caller calls the value by.
+    labelled: bool = False
 
 
 @dataclass
@@ -393,6 +405,10 @@ class ModuleModel:
     )
     module_name: Code
     typed_dicts: list[TypedDictDef]
+    #: The message for null arguments: the runtime's, or one naming the required keys.
+    null_message: Code
+    #: Whether the arguments declare keys (``properties``): the Result names them for feedback.
+    declares_keys: bool
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
     depth: int = 0
 
@@ -449,9 +465,21 @@ class _ModelBuilder:
         #: The schemas that apply to values an x-sensitive schema governs: their
         #: messages never name the value or the allowed values.
         self.secret = secret_paths(contract.parameters)
+        #: The label a $ref target's checks use: say() makes it the function's ``label``
+        #: parameter. (A contract that holds this text keeps the fixed "the value".)
+        text = json.dumps(contract.parameters, ensure_ascii=False)
+        self.ref_label = _REF_LABEL if _REF_LABEL not in text else "the value"
 
     def where(self, path: SchemaPath) -> str:
         return f"{self.contract.file}:{self.contract.line_of(path)}"
+
+    def say(self, text: str) -> Code:
+        """A message as code: a literal, joined with the ``label`` parameter where the text
+        holds ``ref_label`` (in a $ref target's function, the value is called what its
+        caller calls it: "address", not "the value")."""
+        parts = text.split(self.ref_label) if self.ref_label != "the value" else [text]
+        code = " + label + ".join(literal(part) for part in parts)
+        return Code(code.removeprefix('"" + ').removesuffix(' + ""'))
 
     # A node is one schema applied to one value.
     def node(
@@ -472,7 +500,7 @@ class _ModelBuilder:
                 [],
                 None,
                 [],
-                literal(f"{label} is not allowed (the schema is false)"),
+                self.say(f"{label} is not allowed (the schema is false)"),
             )
         if schema is True or not isinstance(schema, dict):
             return Node(var, path, label, False, [], None, [], None)
@@ -488,7 +516,7 @@ class _ModelBuilder:
         type_message = None
         if declared:
             words = " or ".join(TYPE_WORDS[k] for k in declared)
-            type_message = literal(f"{label} must be {words}, got ")
+            type_message = self.say(f"{label} must be {words}, got ")
         applicators = self.applicators(schema, var, path, schema_path, label)
         node = Node(
             var, path, label, declared is not None, branches, type_message, any_checks, None
@@ -519,9 +547,8 @@ class _ModelBuilder:
             return comment(f"{keyword} ({self.where(schema_path + (keyword,))})", limit=120)
 
         if "$ref" in schema:
-            found.append(
-                Applicator("ref", note("$ref"), function=self.ref_function(schema["$ref"]))
-            )
+            function = self.ref_function(schema["$ref"])
+            found.append(Applicator("ref", note("$ref"), function=function, label=self.say(label)))
         if "allOf" in schema:
             # A schema listed twice applies once: its second run finds the same errors (and a
             # nest of such pairs would otherwise double the calls at every level).
@@ -552,12 +579,12 @@ class _ModelBuilder:
                 for i, sub in enumerate(branches)
             ]
             how = "at least one" if union == "anyOf" else "exactly one"
-            message = literal(f"{label} must match {how} of {len(branches)} alternatives")
+            message = self.say(f"{label} must match {how} of {len(branches)} alternatives")
             kind: ApplicatorKind = "any_of" if union == "anyOf" else "one_of"
             found.append(Applicator(kind, note(union), message=message, functions=functions))
         if "not" in schema:
             function = self.function(schema["not"], schema_path + ("not",), label)
-            message = literal(f"{label} must not match the schema under 'not'")
+            message = self.say(f"{label} must not match the schema under 'not'")
             found.append(Applicator("not", note("not"), message=message, function=function))
         if "if" in schema and ("then" in schema or "else" in schema):
             function = self.function(schema["if"], schema_path + ("if",), label)
@@ -581,6 +608,8 @@ class _ModelBuilder:
         name = self.namer.function(_path_hint(schema_path))
         function = Function(name, comment(self.where(schema_path), limit=120))
         self.functions.append(function)
+        # Its callers (_any_of, _errors_of) hand it no label: a $ref target's own is fixed.
+        label = label.replace(self.ref_label, "the value")
         with self.namer.function_body():
             function.node = self.node(
                 schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label
@@ -594,7 +623,9 @@ class _ModelBuilder:
         target = ref_path(ref)
         name = self.namer.function(str(target[-1]) if target else "arguments")
         self.refs[ref] = name
-        function = Function(name, comment(f"{ref} ({self.where(target)})", limit=120))
+        function = Function(
+            name, comment(f"{ref} ({self.where(target)})", limit=120), labelled=True
+        )
         self.functions.append(function)
         schema = resolve(self.contract.parameters, target)
         if self.ref_depth >= MAX_NESTED_REFS:
@@ -608,7 +639,11 @@ class _ModelBuilder:
         try:
             with self.namer.function_body():
                 function.node = self.node(
-                    schema, Code("value"), [PathPart("base", var=Code("path"))], target, "the value"
+                    schema,
+                    Code("value"),
+                    [PathPart("base", var=Code("path"))],
+                    target,
+                    self.ref_label,
                 )
         finally:
             self.ref_depth -= 1
@@ -660,7 +695,7 @@ class _ModelBuilder:
         if "enum" in schema:
             members = schema["enum"]
             shown = ", ".join(_show(m) for m in members)
-            message = literal(
+            message = self.say(
                 f"{label} must be one of: {shown}" if not secret else f"{label} {_SECRET_ENUM}"
             )
             if kind == "string":
@@ -676,10 +711,21 @@ class _ModelBuilder:
                 name = self.constant(
                     "values", "json_values", literal(members), schema_path + ("enum",)
                 )
-                checks.append(Check("json_not_in", literal("enum"), message, name, hint=not secret))
+                # A string that misses a string member gets did-you-mean, as with type: string.
+                strings = [m for m in members if isinstance(m, str)]
+                names = (
+                    self.constant(
+                        "names", "strings", literal(frozenset(strings)), schema_path + ("enum",)
+                    )
+                    if strings and not secret
+                    else None
+                )
+                checks.append(
+                    Check("json_not_in", literal("enum"), message, name, names, hint=not secret)
+                )
         if "const" in schema:
             const = schema["const"]
-            message = literal(
+            message = self.say(
                 f"{label} must be {_show(const)}" if not secret else f"{label} {_SECRET_CONST}"
             )
             if kind == "string" and isinstance(const, str):
@@ -707,7 +753,7 @@ class _ModelBuilder:
                 Check(
                     "shorter",
                     literal("minLength"),
-                    literal(f"{label} must be at least {_chars(n)} long"),
+                    self.say(f"{label} must be at least {_chars(n)} long"),
                     literal(n),
                 )
             )
@@ -717,7 +763,7 @@ class _ModelBuilder:
                 Check(
                     "longer",
                     literal("maxLength"),
-                    literal(f"{label} must be at most {_chars(n)} long"),
+                    self.say(f"{label} must be at most {_chars(n)} long"),
                     literal(n),
                 )
             )
@@ -727,13 +773,13 @@ class _ModelBuilder:
                 Check(
                     "bad_format",
                     literal("format"),
-                    literal(f"{label} must be {FORMATS[name]}"),
+                    self.say(f"{label} must be {FORMATS[name]}"),
                     Code(format_function(name)),
                 )
             )
         if "pattern" in schema:
             pattern = schema["pattern"]
-            message = literal(f"{label} must match the pattern {pattern}")
+            message = self.say(f"{label} must match the pattern {pattern}")
             # Length bounds run first; a too-long string never reaches the regex.
             chained = "maxLength" in schema
             if pattern in NON_BLANK_PATTERNS:
@@ -762,11 +808,11 @@ class _ModelBuilder:
         for bound_keyword, (test, words) in wording.items():
             if bound_keyword in schema:
                 bound = schema[bound_keyword]
-                message = literal(f"{label} must be {words} {_show(bound)}")
+                message = self.say(f"{label} must be {words} {_show(bound)}")
                 checks.append(Check(test, literal(bound_keyword), message, literal(bound)))
         if "multipleOf" in schema:
             step = schema["multipleOf"]
-            message = literal(f"{label} must be a multiple of {_show(step)}")
+            message = self.say(f"{label} must be a multiple of {_show(step)}")
             # Exact in decimal: 1e23 is 10**23 (int(1e23) is not), and a float value is the
             # decimal its repr denotes; `value % step` is used for int values only.
             numerator, denominator = (
@@ -803,7 +849,7 @@ class _ModelBuilder:
                 Check(
                     "shorter",
                     literal("minItems"),
-                    literal(f"{label} must have at least {_items(n)}"),
+                    self.say(f"{label} must have at least {_items(n)}"),
                     literal(n),
                 )
             )
@@ -813,7 +859,7 @@ class _ModelBuilder:
                 Check(
                     "longer",
                     literal("maxItems"),
-                    literal(f"{label} must have at most {_items(n)}"),
+                    self.say(f"{label} must have at most {_items(n)}"),
                     literal(n),
                 )
             )
@@ -822,7 +868,7 @@ class _ModelBuilder:
                 Check(
                     "has_duplicates",
                     literal("uniqueItems"),
-                    literal(f"{label} must not contain the same item twice"),
+                    self.say(f"{label} must not contain the same item twice"),
                 )
             )
         index = self.namer.local("i")  # before the items: their own loops get i_2
@@ -847,10 +893,10 @@ class _ModelBuilder:
                 function=self.function(schema["contains"], schema_path + ("contains",), "an item"),
                 minimum=low,
                 maximum=high,
-                too_few=literal(
+                too_few=self.say(
                     f"{label} must contain at least {_items(low)} matching the 'contains' schema"
                 ),
-                too_many=literal(
+                too_many=self.say(
                     f"{label} must contain at most {_items(high or 0)} matching the 'contains' schema"
                 )
                 if high is not None
@@ -973,7 +1019,7 @@ class _ModelBuilder:
                 Check(
                     "shorter",
                     literal("minProperties"),
-                    literal(f"{label} must have at least {_keys(n)}"),
+                    self.say(f"{label} must have at least {_keys(n)}"),
                     literal(n),
                 )
             )
@@ -983,7 +1029,7 @@ class _ModelBuilder:
                 Check(
                     "longer",
                     literal("maxProperties"),
-                    literal(f"{label} must have at most {_keys(n)}"),
+                    self.say(f"{label} must have at most {_keys(n)}"),
                     literal(n),
                 )
             )
@@ -1014,7 +1060,7 @@ class _ModelBuilder:
             required_only=required_only,
             known_keys=known,
             refuse_unknown=additional is False,
-            unknown_message=literal(f" is not allowed in {label}; allowed keys: {allowed}")
+            unknown_message=self.say(f" is not allowed in {label}; allowed keys: {allowed}")
             if additional is False
             else None,
             extra=extra,
@@ -1053,6 +1099,22 @@ class _ModelBuilder:
         self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
         return name
 
+    def null_message(self) -> Code:
+        """The message for null arguments: with required keys, a constant naming them (the
+        runtime's own says "send {} for no arguments")."""
+        parameters = self.contract.parameters
+        required = parameters.get("required", []) if isinstance(parameters, dict) else []
+        if not required:
+            return Code("_NULL_ARGUMENTS")
+        shown = ", ".join(_show(key) for key in required)
+        name = self.namer.constant("null message")
+        message = literal(
+            f"the arguments must be a JSON object, not null; the required keys are {shown}"
+        )
+        # Placed at the arguments (not at `required`, which a renamed key rewrites).
+        self.constants.append(Constant(name, "text", message, comment(self.where(()))))
+        return name
+
     def property_comment(
         self, key: str, schema: Any, required: bool, schema_path: SchemaPath
     ) -> Code:
@@ -1082,6 +1144,8 @@ class _ModelBuilder:
 _ANNOTATIONS = (*ANNOTATIONS, *ROOT_ANNOTATIONS)
 
 #: What an enum or const failure says under an x-sensitive schema (the label goes first).
+#: Stands for the label in a $ref target's messages (see _ModelBuilder.say).
+_REF_LABEL = "\ufdd0label\ufdd0"
 _SECRET_ENUM = "is not one of the allowed values (not listed: the value is sensitive)"
 _SECRET_CONST = "is not the allowed value (not shown: the value is sensitive)"
 
@@ -1180,6 +1244,7 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
     builder.finish()
+    null_message = builder.null_message()
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
@@ -1195,6 +1260,10 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
         module_name=Code(module_name),
         typed_dicts=types.defs,
         depth=depth,
+        null_message=null_message,
+        declares_keys=bool(
+            isinstance(contract.parameters, dict) and contract.parameters.get("properties")
+        ),
     )
 
 
@@ -1209,7 +1278,6 @@ RUNTIME_ALWAYS = frozenset(
         "Result as _Result",
         "_ARRAY_ARGUMENTS",
         "_NOT_AN_OBJECT",
-        "_NULL_ARGUMENTS",
         "_UNREADABLE",
         "_decode",
         "_json_type",
@@ -1240,12 +1308,15 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
 
     Each rule mirrors a line of checks.py.j2 or module.py.j2 that prints the name."""
     needs = set(RUNTIME_ALWAYS)
+    if built.null_message == "_NULL_ARGUMENTS":
+        needs.add("_NULL_ARGUMENTS")
     for constant in built.constants:
         if constant.kind == "pattern":
             needs.add("re")
         elif constant.kind == "json_values":
             needs.add("_json_keys")
-    todo: list[Any] = [built.root, *built.functions]
+    # validate() prints the root's object branch only (module.py.j2 checks the type itself).
+    todo: list[Any] = [built.root.branches[0], *built.functions]
     while todo:
         item = todo.pop()
         if isinstance(item, (list, tuple)):
@@ -1264,6 +1335,8 @@ def _item_needs(item: Any) -> tuple[str, ...]:
         if item.test == "bad_format":
             return (str(item.limit),)
         needs = CHECK_NEEDS.get(item.test, ())
+        if item.test == "json_not_in" and item.extra is not None:
+            needs = (*needs, "_did_you_mean")  # an enum's string members, for the hint
         # A check whose message carries no hint (a hidden enum value) calls no hint helper.
         return (
             needs
@@ -1272,13 +1345,12 @@ def _item_needs(item: Any) -> tuple[str, ...]:
         )
     if isinstance(item, Node):
         number = ("math",) if any(branch.kind == "number" for branch in item.branches) else ()
-        # A type error names what it got (_got), or only its JSON type where the value is secret.
-        got = "_json_type" if getattr(item, "secret", False) else "_got"
-        return (got, *number) if item.typed else number
+        # A type error names what it got (_got, _got_json), or only its JSON type where the value is secret.
+        return (item.got, *number) if item.typed else number
     if isinstance(item, PathPart) and item.kind == "key":
         return ("_pointer_token",)
     if isinstance(item, ObjectChecks) and item.refuse_unknown:
-        return ("_show_key",) if item.per_key else ("_show_key", "_did_you_mean")
+        return ("_show_key", "_did_you_mean")
     if isinstance(item, Applicator):
         return APPLICATOR_NEEDS.get(item.kind, ())
     if isinstance(item, ArrayChecks) and item.contains is not None:
