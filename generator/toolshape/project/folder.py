@@ -19,6 +19,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import jinja2
 
@@ -26,6 +27,7 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.literals import Code, literal
 from ..contract.errors import ContractError, Problem, UsageError
+from ..platforms import export
 from . import cache, pipeline
 
 #: Every file toolshape writes starts with this; files without it are not ours.
@@ -50,7 +52,10 @@ PACKAGE_NAMES = frozenset(
         "_LOADED",
         "tool_module",
         "validate_call",
+        "PLATFORMS",
+        "tool_definitions",
         "_runtime",
+        "_tool_definitions",
     }
 )
 
@@ -501,8 +506,14 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
     # What every module imports (from ._runtime import ...), once, at the top.
     result.files[pipeline.RUNTIME_PATH] = pipeline.runtime_source(env)
     result.files[PurePosixPath("__init__.py")] = render.render(
-        env, "package.py.j2", "__init__.py", version=version, tools=literal(tools)
+        env,
+        "package.py.j2",
+        "__init__.py",
+        version=version,
+        tools=literal(tools),
+        platforms=literal(export.PLATFORMS),
     )
+    result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, env)
     for package in sorted(packages):
         if package.parts:
             init = package / "__init__.py"
@@ -518,6 +529,33 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
         render.render(env, "subpackage.py.j2", "tests/__init__.py", version=version, tests=True),
     )
     result.files[MANIFEST] = manifest(result.files)
+
+
+#: The package's tool lists for every platform (tool_definitions.py.j2), imported on first use.
+DEFINITIONS_PATH = PurePosixPath("_tool_definitions.py")
+
+
+def _tool_definitions(generated: list[pipeline.Generated], env: jinja2.Environment) -> str:
+    """The sealed text of ``_tool_definitions.py``: each platform's list of every tool's definition,
+    in the order of the contract files (as ``toolshape schema --all`` prints it), or, when the
+    platform refuses any tool, every reason instead (``schema --all`` then prints nothing)."""
+    definitions: dict[str, list[dict[str, Any]]] = {}
+    refused: dict[str, list[str]] = {}
+    for platform in export.PLATFORMS:
+        reasons = [str(p) for g in generated for p in g.refusals.get(platform, ())]
+        if reasons:
+            refused[platform] = reasons
+        else:
+            definitions[platform] = [g.definitions[platform] for g in generated]
+    text = render.render(
+        env,
+        "tool_definitions.py.j2",
+        str(DEFINITIONS_PATH),
+        version=Code(__version__),
+        definitions=literal(definitions),
+        refused=literal(refused),
+    )
+    return pipeline.seal(text)
 
 
 def manifest(files: dict[PurePosixPath, str]) -> str:
