@@ -153,18 +153,28 @@ def openai_reply(*calls: tuple[str, str, str], text: str | None = None) -> dict[
     }
 
 
-class OpenAIStandIn:
-    """``client.chat.completions.create`` that checks each request and replies as scripted."""
+class StandIn:
+    """A client's create method: checks each request against the SDK's request type, records it
+    as sent, and answers with the next scripted reply as the SDK's response model."""
 
-    def __init__(self, replies: list[dict[str, Any]]) -> None:
+    def __init__(self, request_type: Any, response_type: Any, replies: list[Any]) -> None:
+        self.request_type = request_type
+        self.response_type = response_type
         self.replies = iter(replies)
         self.requests: list[dict[str, Any]] = []
-        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
 
     def create(self, **request: Any) -> Any:
-        sdk_check(OPENAI_REQUEST, request)
+        sdk_check(self.request_type, request)
         self.requests.append(copy.deepcopy(request))  # as sent: the loop appends to it later
-        return openai_chat.ChatCompletion.model_validate(next(self.replies))
+        return self.response_type.model_validate(next(self.replies))
+
+
+class OpenAIStandIn(StandIn):
+    """``client.chat.completions.create``."""
+
+    def __init__(self, replies: list[dict[str, Any]]) -> None:
+        super().__init__(OPENAI_REQUEST, openai_chat.ChatCompletion, replies)
+        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
 
 
 def test_the_openai_loop_sends_the_strict_tool_list_and_returns_feedback() -> None:
@@ -231,18 +241,12 @@ def tool_use(use_id: str, name: str, arguments: Any) -> dict[str, Any]:
     return {"type": "tool_use", "id": use_id, "name": name, "input": arguments}
 
 
-class AnthropicStandIn:
-    """``client.messages.create`` that checks each request and replies as scripted."""
+class AnthropicStandIn(StandIn):
+    """``client.messages.create``."""
 
     def __init__(self, replies: list[dict[str, Any]]) -> None:
-        self.replies = iter(replies)
-        self.requests: list[dict[str, Any]] = []
+        super().__init__(ANTHROPIC_REQUEST, anthropic_types.Message, replies)
         self.messages = SimpleNamespace(create=self.create)
-
-    def create(self, **request: Any) -> Any:
-        sdk_check(ANTHROPIC_REQUEST, request)
-        self.requests.append(copy.deepcopy(request))
-        return anthropic_types.Message.model_validate(next(self.replies))
 
 
 def test_the_anthropic_loop_sends_the_tool_list_and_returns_feedback_as_errors() -> None:
