@@ -67,19 +67,26 @@ def _package_sources() -> dict[str, str]:
     lists = ENV.get_template("tool_definitions.py.j2")
     version = Code(__version__)
     platforms = literal(export.PLATFORMS)
+    command = Code("toolshape generate 'api tools' --out ../src/validators")
     definition = {"name": "x", "description": "d " * 60, "inputSchema": {"type": "object"}}
     return {
-        "gate": gate.render(version=version, tools=literal(tools), platforms=platforms),
+        "gate": gate.render(
+            version=version, tools=literal(tools), platforms=platforms, command=command
+        ),
         "gate of one tool": gate.render(
-            version=version, tools=literal({"x": ".x"}), platforms=platforms
+            version=version, tools=literal({"x": ".x"}), platforms=platforms, command=command
         ),
         "tool lists": lists.render(
             version=version,
+            command=command,
             definitions=literal({"mcp": [definition, definition], "openai": []}),
             refused=literal({"gemini-legacy": ["contracts/x.yaml:3:5: error: " + "why " * 30]}),
         ),
         "tool lists, none refused": lists.render(
-            version=version, definitions=literal({"mcp": [definition]}), refused=literal({})
+            version=version,
+            command=command,
+            definitions=literal({"mcp": [definition]}),
+            refused=literal({}),
         ),
         "tests __init__": init.render(version=version, tests=True),
         "package __init__": init.render(version=version, tests=False),

@@ -217,12 +217,12 @@ def test_reused_output_makes_the_same_lists_from_its_record(
     tools = project_with_a_refused_tool(tmp_path)
     monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "out"
-    fresh = project.plan(tools, ENV)
+    fresh = project.plan(tools, ENV, out=out)
     project.write(fresh, out)
-    reused = project.plan(tools, ENV, reuse_from=out)
+    reused = project.plan(tools, ENV, reuse_from=out, out=out)
     assert reused.reused and all(g.checked is None for g in reused.generated)
     assert reused.files == fresh.files
-    trusted = project.plan(tools, ENV, reuse_from=out, trust_headers=True)
+    trusted = project.plan(tools, ENV, reuse_from=out, trust_headers=True, out=out)
     assert trusted.reused and trusted.files == fresh.files
     assert run(capsys, "check", str(tools), "--out", str(out), "--headers-only", "-q")[0] == 0
     # Every platform, accepted or refused, is in the record; take one line away and the

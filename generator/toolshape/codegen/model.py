@@ -382,6 +382,8 @@ class ModuleModel:
     )
     module_name: Code
     typed_dicts: list[TypedDictDef]
+    #: The command that regenerates it, for the header comment (see ``REGENERATE``).
+    command: Code
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
     depth: int = 0
 
@@ -1145,8 +1147,16 @@ def _union(types: list[str]) -> str:
     return " | ".join(dict.fromkeys(types))
 
 
-def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> ModuleModel:
-    """Turn a checked contract into the module model (``depth``: packages between it and the runtime)."""
+#: The command a generated file's header says regenerates it, when the contracts folder is
+#: ``contracts`` and the output folder ``generated`` beside it (the command line's defaults).
+REGENERATE = "toolshape generate"
+
+
+def build(
+    contract: Contract, module_name: str, digest: str, depth: int = 0, command: str = REGENERATE
+) -> ModuleModel:
+    """Turn a checked contract into the module model (``depth``: packages between it and the
+    runtime; ``command``: what regenerates it, for the header)."""
     builder = _ModelBuilder(contract)
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
@@ -1167,6 +1177,7 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
         module_name=Code(module_name),
         typed_dicts=types.defs,
         depth=depth,
+        command=comment(command, limit=400),
     )
 
 

@@ -16,16 +16,17 @@ import difflib
 import keyword
 import os
 import re
+import shlex
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, ClassVar
 
 import jinja2
 
 from .. import __version__
-from ..codegen import render
-from ..codegen.literals import Code, literal
+from ..codegen import model, render
+from ..codegen.literals import Code, comment, literal
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
 from . import cache, pipeline
@@ -143,6 +144,30 @@ def find_contracts(root: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.relative_to(root).parts)
 
 
+def regenerate_command(root: Path, out: Path) -> str:
+    """The command a generated file's header says regenerates it: ``toolshape generate``, with
+    the contracts and ``--out`` named where they are not the defaults (``contracts``, and
+    ``generated`` beside it).
+
+    Spelt from the folder that holds the contracts folder, where the header's contract path
+    (``contracts/x.yaml``, see ``_label``) starts: the same whatever the working folder and
+    however the paths were given (``./contracts``, an absolute path), so the output does not
+    depend on either; only where the output folder is, seen from there, changes it.
+    """
+    base = root.resolve()
+    top = base if root.is_dir() else base.parent
+    contracts = PurePosixPath(top.name or ".")
+    if not root.is_dir():
+        contracts = contracts / base.name
+    where = PurePosixPath(Path(os.path.relpath(out.resolve(), top.parent)).as_posix())
+    words = ["toolshape", "generate"]
+    if str(contracts) != "contracts":
+        words.append(str(contracts))
+    if str(where) != "generated":
+        words += ["--out", str(where)]
+    return " ".join(shlex.quote(word) for word in words)
+
+
 def _label(root: Path, path: Path) -> str:
     """How a contract is named in generated headers: stable, never absolute.
 
@@ -222,7 +247,11 @@ class _Slot:
 
 
 def plan(
-    root: Path, env: jinja2.Environment, reuse_from: Path | None = None, trust_headers: bool = False
+    root: Path,
+    env: jinja2.Environment,
+    reuse_from: Path | None = None,
+    trust_headers: bool = False,
+    out: Path | None = None,
 ) -> Plan:
     """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
 
@@ -236,7 +265,10 @@ def plan(
     given, then the path inside it), so an editor or CI can open it; the
     generated headers use the stable label instead (see ``_label``). They come
     in the order of the contract files, however many processes generated them.
+    The headers name the command that regenerates the output for ``out`` (see
+    ``regenerate_command``; without ``out``, the command line's defaults).
     """
+    command = model.REGENERATE if out is None else regenerate_command(root, out)
     slots = [_slot(root, path) for path in find_contracts(root)]
     modules = _ModuleIndex()
     pending = []
@@ -250,7 +282,7 @@ def plan(
         try:
             slot.raw = _read(Path(slot.shown), slot.shown)
             slot.generated = _reused(
-                slot.raw, slot.label, slot.relative, env, reuse_from, trust_headers
+                slot.raw, slot.label, slot.relative, env, reuse_from, trust_headers, command
             )
         except ContractError as exc:
             slot.problems.extend(exc.problems)
@@ -258,7 +290,7 @@ def plan(
         slot.reused = slot.generated is not None
         if not slot.reused:
             pending.append(slot)
-    _generate(pending, env)
+    _generate(pending, env, command)
     result = Plan(reused_from=reuse_from)
     problems: list[Problem] = []
     names: dict[str, str] = {}
@@ -287,11 +319,13 @@ def plan(
         if slot.reused:
             result.reused.update((generated.module_path, generated.test_path))
         else:
-            entry_key = cache.key(pipeline.digest(slot.raw, env), slot.label, slot.relative)
+            entry_key = cache.key(
+                pipeline.digest(slot.raw, env, command), slot.label, slot.relative
+            )
             result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
     if problems:
         raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
-    _add_files(result, env)
+    _add_files(result, env, command)
     return result
 
 
@@ -302,14 +336,14 @@ def _slot(root: Path, path: Path) -> _Slot:
     return slot
 
 
-def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
+def _generate(pending: list[_Slot], env: jinja2.Environment, command: str) -> None:
     """Generate the contracts that could not be reused: in worker processes when there
     are many (and the environment can be made again in a worker), else right here."""
     workers = min(_usable_cpus(), len(pending))
     templates = getattr(env, "toolshape_templates", False)
     if workers < 2 or len(pending) < POOL_THRESHOLD or templates is False:
         for slot in pending:
-            _generate_one(slot, env)
+            _generate_one(slot, env, command)
         return
     import concurrent.futures
     import multiprocessing
@@ -325,7 +359,7 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
         initializer=_start_worker,
         initargs=(templates,),
     ) as pool:
-        jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
+        jobs = [(slot.raw, slot.label, slot.relative, command) for slot in pending]
         try:
             for slot, (generated, problems) in zip(pending, pool.map(_work, jobs), strict=False):
                 slot.generated = generated
@@ -335,9 +369,9 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
             raise
 
 
-def _generate_one(slot: _Slot, env: jinja2.Environment) -> None:
+def _generate_one(slot: _Slot, env: jinja2.Environment, command: str) -> None:
     try:
-        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env)
+        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env, command)
     except ContractError as exc:
         slot.problems.extend(exc.problems)
 
@@ -372,13 +406,15 @@ def _start_worker(templates: Path | None) -> None:
     _WORKER_ENV = render.environment(templates)
 
 
-def _work(job: tuple[bytes, str, PurePosixPath]) -> tuple[pipeline.Generated | None, list[Problem]]:
+def _work(
+    job: tuple[bytes, str, PurePosixPath, str],
+) -> tuple[pipeline.Generated | None, list[Problem]]:
     """One contract in a worker process: its output (without the checked contract,
     which the parent loads again only if it needs it), or its problems."""
     assert _WORKER_ENV is not None
-    raw, label, relative = job
+    raw, label, relative, command = job
     try:
-        generated = pipeline.generate(raw, label, relative, _WORKER_ENV)
+        generated = pipeline.generate(raw, label, relative, _WORKER_ENV, command)
     except ContractError as exc:
         return None, exc.problems
     generated.checked = None
@@ -435,6 +471,7 @@ def _reused(
     env: jinja2.Environment,
     out: Path | None,
     trust_headers: bool,
+    command: str,
 ) -> pipeline.Generated | None:
     """Output already on disk for exactly this contract and generator, untouched since.
 
@@ -446,7 +483,7 @@ def _reused(
     recorded = (
         None
         if trust_headers
-        else cache.lookup(cache.key(pipeline.digest(raw, env), label, relative))
+        else cache.lookup(cache.key(pipeline.digest(raw, env, command), label, relative))
     )
     if recorded is None and not trust_headers:
         return None
@@ -461,7 +498,7 @@ def _reused(
         cache.sha256(module_data), cache.sha256(test_data)
     ):
         return None
-    return pipeline.reuse(raw, label, relative, env, module_data, test_data)
+    return pipeline.reuse(raw, label, relative, env, module_data, test_data, command)
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -487,7 +524,7 @@ def _read(path: Path, label: str) -> bytes:
         ) from None
 
 
-def _add_files(result: Plan, env: jinja2.Environment) -> None:
+def _add_files(result: Plan, env: jinja2.Environment, command: str) -> None:
     version = Code(__version__)
     tools: dict[str, str] = {}
     packages: set[PurePosixPath] = set()
@@ -512,8 +549,9 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
         version=version,
         tools=literal(tools),
         platforms=literal(export.PLATFORMS),
+        command=comment(command, limit=400),
     )
-    result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, env)
+    result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, env, command)
     for package in sorted(packages):
         if package.parts:
             init = package / "__init__.py"
@@ -535,7 +573,9 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
 DEFINITIONS_PATH = PurePosixPath("_tool_definitions.py")
 
 
-def _tool_definitions(generated: list[pipeline.Generated], env: jinja2.Environment) -> str:
+def _tool_definitions(
+    generated: list[pipeline.Generated], env: jinja2.Environment, command: str
+) -> str:
     """The sealed text of ``_tool_definitions.py``: each platform's list of every tool's definition,
     in the order of the contract files (as ``toolshape schema --all`` prints it), or, when the
     platform refuses any tool, every reason instead (``schema --all`` then prints nothing)."""
@@ -554,6 +594,7 @@ def _tool_definitions(generated: list[pipeline.Generated], env: jinja2.Environme
         version=Code(__version__),
         definitions=literal(definitions),
         refused=literal(refused),
+        command=comment(command, limit=400),
     )
     return pipeline.seal(text)
 
@@ -904,25 +945,29 @@ class CheckFinding:
     kind: str  # "missing" | "stale" | "hand-edited" | "extra"
     diff: str = ""
 
-    REASONS = {
-        "missing": "missing: run toolshape generate",
-        "stale": "stale: its contract changed since it was generated; run toolshape generate",
-        "hand-edited": "hand-edited: it differs from what its unchanged contract generates; run toolshape generate",
-        "extra": "extra: its contract is gone; run toolshape generate to remove it",
+    #: How to bring the output in line: the generate command of the same contracts and output.
+    command: str = model.REGENERATE
+
+    REASONS: ClassVar[dict[str, str]] = {
+        "missing": "missing: run {command}",
+        "stale": "stale: its contract changed since it was generated; run {command}",
+        "hand-edited": "hand-edited: it differs from what its unchanged contract generates; run {command}",
+        "extra": "extra: its contract is gone; run {command} to remove it",
     }
 
     @property
     def reason(self) -> str:
         if self.path == MANIFEST and self.kind == "stale":  # it has no contract of its own
-            return "stale: the generated files it lists changed; run toolshape generate"
-        return self.REASONS[self.kind]
+            return f"stale: the generated files it lists changed; run {self.command}"
+        return self.REASONS[self.kind].format(command=self.command)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
 
-def check(result: Plan, out: Path) -> list[CheckFinding]:
-    """What differs between the plan and ``out``, byte for byte; writes nothing."""
+def check(result: Plan, out: Path, command: str = model.REGENERATE) -> list[CheckFinding]:
+    """What differs between the plan and ``out``, byte for byte; writes nothing. Each finding
+    says to run ``command``: the generate command of the same contracts and output folder."""
     findings: list[CheckFinding] = []
     unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
@@ -931,7 +976,7 @@ def check(result: Plan, out: Path) -> list[CheckFinding]:
         target = out / Path(*relative.parts)
         old_bytes = _read_bytes(target)
         if old_bytes is None:
-            findings.append(CheckFinding(relative, "missing"))
+            findings.append(CheckFinding(relative, "missing", command=command))
             continue
         if old_bytes == text.encode("utf-8"):
             continue
@@ -946,9 +991,9 @@ def check(result: Plan, out: Path) -> list[CheckFinding]:
                 f"{relative} (generated)",
             )
         )
-        findings.append(CheckFinding(relative, kind, diff))
+        findings.append(CheckFinding(relative, kind, diff, command))
     for relative in orphans(result, out):
-        findings.append(CheckFinding(relative, "extra"))
+        findings.append(CheckFinding(relative, "extra", command=command))
     # The record follows from the other files: when they differ, its diff only repeats that.
     if len(findings) > 1:
         for finding in findings:

@@ -66,14 +66,17 @@ class Generated:
         return ".".join(self.module_path.with_suffix("").parts)
 
 
-def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
+def digest(
+    raw: bytes, env: jinja2.Environment | None = None, command: str = model.REGENERATE
+) -> str:
     """What the header records: the contract's bytes, the generator (its version, the source
-    of its modules that make output, and black's version) and its templates. Output made by
-    other generator code is never reused."""
+    of its modules that make output, and black's version), its templates and the command the
+    header names. Output made by other generator code, or for another place, is never reused."""
     templates = render.fingerprint(env) if env is not None else ""
     generator = f"{__version__} {_generator_fingerprint()}"
+    where = b"" if command == model.REGENERATE else b"\0" + command.encode()
     return hashlib.sha256(
-        raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode()
+        raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode() + where
     ).hexdigest()
 
 
@@ -223,6 +226,7 @@ def reuse(
     env: jinja2.Environment,
     module_data: bytes,
     test_data: bytes,
+    command: str = model.REGENERATE,
 ) -> Generated | None:
     """The existing output (its bytes), when it was generated from these very contract bytes
     by this generator and nobody edited it since; None means generate afresh.
@@ -230,7 +234,7 @@ def reuse(
     Nothing is loaded, checked or rendered: the same bytes through the same generator
     and templates passed every check when the output was written, and would again.
     """
-    wanted = digest(raw, env)
+    wanted = digest(raw, env, command)
     if not all(
         header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)
     ):
@@ -424,13 +428,22 @@ class ModuleOnly:
 
 
 def generate_module(
-    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    env: jinja2.Environment,
+    command: str = model.REGENERATE,
 ) -> ModuleOnly:
-    """Load, check, render and run one contract's module, with its examples and derived cases checked."""
+    """Load, check, render and run one contract's module, with its examples and derived cases
+    checked; ``command`` is what its header says regenerates it."""
     checked = contract.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
     built = model.build(
-        checked, module_path.stem, digest(raw, env), depth=len(module_path.parent.parts)
+        checked,
+        module_path.stem,
+        digest(raw, env, command),
+        depth=len(module_path.parent.parts),
+        command=command,
     )
     # load_module compiles it (once, not twice).
     module_source = seal(
@@ -449,10 +462,14 @@ def generate_module(
 
 
 def generate(
-    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    env: jinja2.Environment,
+    command: str = model.REGENERATE,
 ) -> Generated:
     """Generate module and tests for one contract file; raise ContractError on any problem."""
-    half = generate_module(raw, display, relative, env)
+    half = generate_module(raw, display, relative, env, command)
     checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
     module_path, test_path = paths_for(relative)
     tests_model = _tests_model(checked, built, module_path, derived)
@@ -584,6 +601,7 @@ class TestsModel:
     version: Code
     source: Code
     digest: Code
+    command: Code
     tool_comment: Code
     tool_name: Code
     schema: Code
@@ -665,6 +683,7 @@ def _tests_model(
         version=built.version,
         source=built.source,
         digest=built.digest,
+        command=built.command,
         tool_comment=comment(checked.name),
         tool_name=built.tool_name,
         schema=built.schema,
