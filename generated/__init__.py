@@ -79,7 +79,7 @@ def tool_definitions(platform: str) -> list[dict[str, Any]]:
     if type(platform) is not str or platform not in PLATFORMS:
         choices = ", ".join(PLATFORMS)
         raise ValueError(f"unknown platform {platform!r}; choose one of {choices}")
-    from copy import deepcopy
+    from json import loads
 
     from . import _tool_definitions
 
@@ -87,4 +87,4 @@ def tool_definitions(platform: str) -> list[dict[str, Any]]:
     if refused is not None:
         reasons = "\n".join(refused)
         raise ValueError(f"{platform} refuses tools of this package:\n{reasons}")
-    return deepcopy(_tool_definitions.DEFINITIONS[platform])
+    return [loads(tool) for tool in _tool_definitions.DEFINITIONS[platform]]

@@ -8,6 +8,7 @@ cutting rule has to get right. A shape layout.py does not know is an error.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path, PurePosixPath
 
@@ -68,7 +69,7 @@ def _package_sources() -> dict[str, str]:
     version = Code(__version__)
     platforms = literal(export.PLATFORMS)
     command = Code("toolshape generate 'api tools' --out ../src/validators")
-    definition = {"name": "x", "description": "d " * 60, "inputSchema": {"type": "object"}}
+    definition = json.dumps({"name": "x", "description": "d " * 60, "inputSchema": {}})
     return {
         "gate": gate.render(
             version=version, tools=literal(tools), platforms=platforms, command=command

@@ -51,7 +51,7 @@ VERSIONS = SUPPORTED + ([CURRENT] if CURRENT not in SUPPORTED else [])
 # ipaddress: imported inside the ipv6 format check only, where it is needed.
 MODULE_IMPORTS = {"__future__", "ipaddress", "json", "math", "re", "sys", "typing"}
 #: The only absolute imports of the dispatch gate generated/__init__.py.
-GATE_IMPORTS = {"__future__", "copy", "importlib", "types", "typing"}
+GATE_IMPORTS = {"__future__", "importlib", "json", "types", "typing"}
 #: What every tool module shares, once, at the top of the generated folder.
 RUNTIME_NAME = "_runtime"
 

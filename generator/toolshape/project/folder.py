@@ -13,6 +13,7 @@ written outside the output folder.
 from __future__ import annotations
 
 import difflib
+import json
 import keyword
 import os
 import re
@@ -20,7 +21,7 @@ import shlex
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import jinja2
 
@@ -579,14 +580,17 @@ def _tool_definitions(
     """The sealed text of ``_tool_definitions.py``: each platform's list of every tool's definition,
     in the order of the contract files (as ``toolshape schema --all`` prints it), or, when the
     platform refuses any tool, every reason instead (``schema --all`` then prints nothing)."""
-    definitions: dict[str, list[dict[str, Any]]] = {}
+    definitions: dict[str, list[str]] = {}
     refused: dict[str, list[str]] = {}
     for platform in export.PLATFORMS:
         reasons = [str(p) for g in generated for p in g.refusals.get(platform, ())]
         if reasons:
             refused[platform] = reasons
-        else:
-            definitions[platform] = [g.definitions[platform] for g in generated]
+        else:  # JSON text, one string per tool: a data module of dict displays compiles and
+            # lays out far slower (seconds for a thousand tools) than one of strings
+            definitions[platform] = [
+                json.dumps(g.definitions[platform], ensure_ascii=False) for g in generated
+            ]
     text = render.render(
         env,
         "tool_definitions.py.j2",
