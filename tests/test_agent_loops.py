@@ -126,6 +126,35 @@ def test_the_sdk_checks_refuse_what_the_platforms_refuse() -> None:
         sdk_check(ANTHROPIC_REQUEST, {**request, "messages": [{"role": "user", "content": [typo]}]})
 
 
+def test_every_tool_list_is_what_its_sdk_takes() -> None:
+    """Each platform's list passes the SDK's own request or declaration type, unknown keys refused
+    (gemini-legacy only where every tool fits it: not for the example contracts)."""
+    from openai.types.responses import response_create_params
+
+    user = {"role": "user", "content": "hi"}
+    sdk_check(OPENAI_REQUEST, {"model": "m", "messages": [user], "tools": tool_list("openai")})
+    sdk_check(
+        response_create_params.ResponseCreateParamsNonStreaming,
+        {"model": "m", "input": "hi", "tools": tool_list("openai-responses")},
+    )
+    sdk_check(
+        ANTHROPIC_REQUEST,
+        {"model": "m", "max_tokens": 1, "messages": [user], "tools": tool_list("anthropic")},
+    )
+    for declaration in tool_list("gemini"):
+        genai_types.FunctionDeclaration.model_validate(declaration)  # (extra="forbid")
+    for tool in tool_list("mcp"):
+        mcp_types.Tool.model_validate(tool)
+    with pytest.raises(ValueError, match="gemini-legacy refuses tools of this package"):
+        generated.tool_definitions("gemini-legacy")
+
+
+def tool_list(platform: str) -> list[dict[str, Any]]:
+    listed = generated.tool_definitions(platform)
+    assert len(listed) == len(generated.TOOLS)
+    return listed
+
+
 # -- OpenAI -----------------------------------------------------------------------------
 
 

@@ -963,6 +963,8 @@ class CheckFinding:
     def reason(self) -> str:
         if self.path == MANIFEST and self.kind == "stale":  # it has no contract of its own
             return f"stale: the generated files it lists changed; run {self.command}"
+        if self.path == DEFINITIONS_PATH and self.kind == "stale":  # every contract's
+            return f"stale: a contract changed since it was generated; run {self.command}"
         return self.REASONS[self.kind].format(command=self.command)
 
     def __str__(self) -> str:
