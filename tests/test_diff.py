@@ -1248,9 +1248,10 @@ def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Ed
         assert touched <= MAX_CONSTRAINT_LINES, f"{edit.name}: {touched} lines changed"
 
 
-#: Lines of a generated tests file that hold the base arguments, or text made from them.
+#: Lines of a generated tests file that hold the base arguments, or text made from them, or the
+#: schema (SCHEMA, and the recorded tool definitions of the header).
 _BASE_LINES = re.compile(
-    r"""^(# (contract|output)-sha256: |BASE = |VALID_TEXT = |SCHEMA = |    \[\{|    '\{|    \(["']cut off at the end["'], |    \(["']byte order mark["'], )"""
+    r"""^(# (contract|output)-sha256: |# definition |# refused |BASE = |VALID_TEXT = |SCHEMA = |    \[\{|    '\{|    \(["']cut off at the end["'], |    \(["']byte order mark["'], )"""
 )
 
 
