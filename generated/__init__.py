@@ -7,6 +7,12 @@
 decoded value (it is validated). An unknown tool name is a rejection with code
 ``unknown_tool``. A tool's module is imported the first time it is called, so
 importing the package costs the same for one tool or a thousand.
+
+``tool_definitions(platform)`` is the list of every tool's definition that
+``toolshape schema --all --target PLATFORM`` prints, in the order of the contract
+files, as a fresh copy, without importing any tool module. It raises ``ValueError``
+for a platform not in ``PLATFORMS``, and for one that refuses a tool of this package
+(as ``schema --all`` does: the message names each refused tool and why).
 """
 
 from __future__ import annotations
@@ -34,6 +40,15 @@ TOOLS: dict[str, str] = {
 }
 #: The tool modules imported so far, by tool name.
 _LOADED: dict[str, ModuleType] = {}
+#: The platforms ``tool_definitions`` has a tool list for.
+PLATFORMS: tuple[str, ...] = (
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "gemini-legacy",
+    "mcp",
+)
 
 
 def tool_module(name: str) -> ModuleType | None:
@@ -57,3 +72,19 @@ def validate_call(name: str, arguments: Any) -> Result:
     else:
         result = module.validate(arguments)
     return result
+
+
+def tool_definitions(platform: str) -> list[dict[str, Any]]:
+    """Every tool's definition for ``platform``: the list a service registers with it."""
+    if type(platform) is not str or platform not in PLATFORMS:
+        choices = ", ".join(PLATFORMS)
+        raise ValueError(f"unknown platform {platform!r}; choose one of {choices}")
+    from json import loads
+
+    from . import _tool_definitions
+
+    refused = _tool_definitions.REFUSED.get(platform)
+    if refused is not None:
+        reasons = "\n".join(refused)
+        raise ValueError(f"{platform} refuses tools of this package:\n{reasons}")
+    return [loads(tool) for tool in _tool_definitions.DEFINITIONS[platform]]

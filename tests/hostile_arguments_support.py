@@ -107,7 +107,7 @@ def _module_names() -> list[str]:
             or path.name == "__init__.py"
         ):
             continue
-        if relative.as_posix() == "_runtime.py":  # what the tool modules share: not a tool
+        if relative.as_posix() in ("_runtime.py", "_tool_definitions.py"):  # package data: no tool
             continue
         names.append(".".join(("generated",) + relative.with_suffix("").parts))
     return names

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -72,7 +73,13 @@ def copy_contracts(destination: Path, names: tuple[str, ...] = SUBSET) -> Path:
 
 def expected_files(contracts: Path) -> set[str]:
     """The files `generate` must write for a contracts folder, worked out from its layout."""
-    files = {"__init__.py", "_runtime.py", "tests/__init__.py", "toolshape-manifest.txt"}
+    files = {
+        "__init__.py",
+        "_runtime.py",
+        "_tool_definitions.py",
+        "tests/__init__.py",
+        "toolshape-manifest.txt",
+    }
     for contract in contracts.rglob("*.yaml"):
         relative = PurePosixPath(*contract.relative_to(contracts).parts)
         folder = relative.parent
@@ -157,6 +164,15 @@ def test_a_second_run_changes_nothing(generated: Path, capsys: pytest.CaptureFix
     assert files == len(expected_files(generated.parent / "contracts"))
 
 
+def unsealed(data: bytes) -> str:
+    """A generated file's text without the header lines that hash it (they change with any byte)."""
+    return "".join(
+        line
+        for line in data.decode("utf-8").splitlines(keepends=True)
+        if not line.startswith(("# contract-sha256: ", "# output-sha256: "))
+    )
+
+
 def test_output_does_not_depend_on_the_working_folder_or_the_path_spelling(
     work: Path,
     tmp_path_factory: pytest.TempPathFactory,
@@ -165,24 +181,104 @@ def test_output_does_not_depend_on_the_working_folder_or_the_path_spelling(
 ) -> None:
     assert run(capsys, "generate")[0] == 0
     relative = contents(work / "generated")
+    # The same project elsewhere, generated from another working folder with absolute paths:
+    # the same bytes (the header's command is spelt from the folder holding the contracts).
     elsewhere = tmp_path_factory.mktemp("elsewhere")
-    monkeypatch.chdir(elsewhere)
-    absolute_out = elsewhere / "deep" / "out"
-    assert run(capsys, "generate", str(work / "contracts"), "--out", str(absolute_out))[0] == 0
-    assert contents(absolute_out) == relative
+    shutil.copytree(work / "contracts", elsewhere / "project" / "contracts")
+    monkeypatch.chdir(tmp_path_factory.mktemp("somewhere_else"))
+    project_out = elsewhere / "project" / "generated"
+    assert (
+        run(
+            capsys, "generate", str(elsewhere / "project" / "contracts"), "--out", str(project_out)
+        )[0]
+        == 0
+    )
+    assert contents(project_out) == relative
     monkeypatch.chdir(work / "contracts")
-    assert run(capsys, "generate", ".", "--out", "../again")[0] == 0
-    assert contents(work / "again") == relative
+    assert run(capsys, "generate", ".", "--out", "../generated")[0] == 0
+    assert contents(work / "generated") == relative
+    # Another output folder changes the command its headers name, and nothing else.
+    absolute_out = elsewhere / "deep" / "out"
+    assert run(capsys, "generate", ".", "--out", str(absolute_out))[0] == 0
+    moved = contents(absolute_out)
+    assert moved.keys() == relative.keys()
+    # spelt from work/, the folder holding the contracts folder (the header's "from contracts/...")
+    command = "toolshape generate --out " + Path(os.path.relpath(absolute_out, work)).as_posix()
+    assert command.startswith("toolshape generate --out ../")
     for name, data in relative.items():
         text = data.decode("utf-8")
+        if name in ("get_weather.py", "tests/test_get_weather.py", "__init__.py"):
+            assert "and run: toolshape generate\n" in text
+        if name == "_runtime.py":
+            assert moved[name] == data
+        elif name != "toolshape-manifest.txt":  # (it lists the files' hashes)
+            assert unsealed(moved[name]) == unsealed(data).replace(
+                "and run: toolshape generate\n", f"and run: {command}\n"
+            ), name
         assert str(work) not in text and str(elsewhere) not in text, (
             f"{name} holds an absolute path"
         )
-        header = "".join(text.splitlines(keepends=True)[:5])
+        header = "".join(  # (the record of the tool's definitions holds the contract's own values)
+            line
+            for line in text.splitlines(keepends=True)[:5]
+            if not line.startswith((pipeline.DEFINITION_PREFIX, pipeline.REFUSED_PREFIX))
+        )
         assert not re.search(r"\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d:\d\d\b", header), (
             f"{name}: a timestamp in the header"
         )
         assert datetime.date.today().isoformat() not in text, f"{name} holds today's date"
+
+
+def header_command(path: Path) -> str:
+    """The command a generated file's header says regenerates it."""
+    line = path.read_text(encoding="utf-8").splitlines()[1]
+    assert line.startswith("# To change it, edit the contract")
+    return line.split(" and run: ", 1)[1]
+
+
+def test_the_header_names_the_command_that_regenerates_the_output(
+    work: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    shutil.copytree(work / "contracts", work / "api tools")
+    for args, command, done in (
+        ((), "toolshape generate", "2 modules, 2 test files"),
+        (
+            ("contracts", "--out", "src/validators"),
+            "toolshape generate --out src/validators",
+            "2 modules, 2 test files",
+        ),
+        (("api tools",), "toolshape generate 'api tools'", "2 modules, 2 test files"),
+        (("contracts/get_weather.yaml", "--out", "weather_only"), None, "1 module, 1 test file"),
+    ):
+        assert run(capsys, "generate", *args, "-q")[0] == 0
+        out = work / (args[args.index("--out") + 1] if "--out" in args else "generated")
+        said = {header_command(out / name) for name in ("get_weather.py", "__init__.py")}
+        said.add(header_command(out / "tests" / "test_get_weather.py"))
+        expected = command or "toolshape generate contracts/get_weather.yaml --out weather_only"
+        assert said == {expected}
+        # Run as written, from the folder holding the contracts folder, it regenerates that very
+        # output (nothing changes), and check with the same words passes.
+        words = shlex.split(expected)[1:]
+        assert run(capsys, *words) == (0, f"generated {done}, 0 changed\n", "")
+        assert run(capsys, "check", *words[1:], "-q")[0] == 0
+    # Output copied elsewhere is not reused with the old command in its headers: the cache
+    # knows output by the command too.
+    shutil.copytree(work / "src" / "validators", work / "copy")
+    assert run(capsys, "generate", "--out", "copy", "-q")[0] == 0
+    assert header_command(work / "copy" / "get_weather.py") == "toolshape generate --out copy"
+    assert run(capsys, "check", "--out", "copy", "-q")[0] == 0
+    # check's next step is the generate command of what it was given, as typed.
+    (work / "copy" / "get_weather.py").unlink()
+    code, _, err = run(capsys, "check", "./contracts", "--out", "copy", "-q")
+    assert code == 1
+    assert (
+        err
+        == f"{Path('copy', 'get_weather.py')}: missing: run toolshape generate ./contracts --out copy\n"
+    )
 
 
 def test_all_or_nothing_a_broken_contract_writes_nothing(
@@ -296,9 +392,12 @@ def test_an_interrupted_write_leaves_old_or_new_files_and_check_sees_the_mix(
             path.read_text(encoding="utf-8") + "# a comment changes the contract digest\n",
             encoding="utf-8",
         )
-    # The complete new output, generated elsewhere from the same contracts.
-    reference = tmp_path_factory.mktemp("reference") / "out"
-    assert run(capsys, "generate", str(contracts), "--out", str(reference))[0] == 0
+    # The complete new output, generated elsewhere from the same contracts (laid out alike:
+    # the headers name the command, spelt from the folder holding the contracts).
+    elsewhere = tmp_path_factory.mktemp("reference")
+    shutil.copytree(contracts, elsewhere / "contracts")
+    reference = elsewhere / "generated"
+    assert run(capsys, "generate", str(elsewhere / "contracts"), "--out", str(reference))[0] == 0
     new = contents(reference)
     changed = {name for name in new if new[name] != old.get(name)}
     assert len(changed) >= 4
@@ -367,7 +466,9 @@ def test_check_names_stale_files_with_a_diff(
     assert "generated/tests/test_get_weather.py: stale" in err
     assert "--- get_weather.py (on disk)" in err and "+++ get_weather.py (generated)" in err
     assert re.search(r'^\+DESCRIPTION = "Weather right now\."$', err, re.MULTILINE)
-    assert "transfer_funds" not in err
+    # The other tool's files are not reported (the tool lists name it: they hold every tool).
+    assert "generated/_tool_definitions.py: stale: a contract changed" in err
+    assert "transfer_funds.py" not in err
     assert snapshot(generated) == before
 
 
@@ -774,9 +875,13 @@ def test_the_summary_line_reports_the_planned_test_files(
     real_plan = planning.plan
 
     def plan_with_an_extra_test(
-        root: Path, env: jinja2.Environment, reuse_from: Path | None = None, **options: bool
+        root: Path,
+        env: jinja2.Environment,
+        reuse_from: Path | None = None,
+        trust_headers: bool = False,
+        out: Path | None = None,
     ) -> planning.Plan:
-        planned = real_plan(root, env, reuse_from, **options)
+        planned = real_plan(root, env, reuse_from, trust_headers, out)
         planned.files[PurePosixPath("tests/test_extra.py")] = "# Generated by toolshape\n"
         return planned
 

@@ -264,3 +264,23 @@ def test_a_stream_whose_isatty_fails_gets_no_colour(monkeypatch: pytest.MonkeyPa
     assert cli._use_colour(Closed()) is False
     assert cli._use_colour(object()) is False
     assert cli._use_colour(Terminal()) is True
+
+
+def test_the_readme_names_every_layer_a_result_can_have() -> None:
+    """Each ``layer`` the gate's results carry (a parse error, a refusal, an unknown tool) is in
+    the README's description of ``Result``."""
+    import generated
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    (described,) = [line for line in readme.splitlines() if line.startswith("  `layer` (")]
+    results = (
+        generated.validate_call("get_weather", '{"city": '),
+        generated.validate_call("get_weather", {"city": ""}),
+        generated.validate_call("no_such_tool", {}),
+    )
+    layers = [result.layer for result in results]
+    assert layers == ["parse", "contract", "dispatch"]
+    for layer in layers:
+        assert f'`"{layer}"`' in described
+    assert generated.validate_call("get_weather", {"city": "Oslo", "unit": "c"}).layer is None

@@ -8,6 +8,7 @@ cutting rule has to get right. A shape layout.py does not know is an error.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path, PurePosixPath
 
@@ -20,6 +21,7 @@ from toolshape import __version__
 from toolshape.codegen import formatting, model, render
 from toolshape.codegen.literals import Code, literal
 from toolshape.contract import checker, source
+from toolshape.platforms import export
 from toolshape.project import pipeline
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
@@ -62,10 +64,30 @@ def _package_sources() -> dict[str, str]:
     )
     gate = ENV.get_template("package.py.j2")
     init = ENV.get_template("subpackage.py.j2")
+    lists = ENV.get_template("tool_definitions.py.j2")
     version = Code(__version__)
+    platforms = literal(export.PLATFORMS)
+    command = Code("toolshape generate 'api tools' --out ../src/validators")
+    definition = json.dumps({"name": "x", "description": "d " * 60, "inputSchema": {}})
     return {
-        "gate": gate.render(version=version, tools=literal(tools)),
-        "gate of one tool": gate.render(version=version, tools=literal({"x": ".x"})),
+        "gate": gate.render(
+            version=version, tools=literal(tools), platforms=platforms, command=command
+        ),
+        "gate of one tool": gate.render(
+            version=version, tools=literal({"x": ".x"}), platforms=platforms, command=command
+        ),
+        "tool lists": lists.render(
+            version=version,
+            command=command,
+            definitions=literal({"mcp": [definition, definition], "openai": []}),
+            refused=literal({"gemini-legacy": ["contracts/x.yaml:3:5: error: " + "why " * 30]}),
+        ),
+        "tool lists, none refused": lists.render(
+            version=version,
+            command=command,
+            definitions=literal({"mcp": [definition]}),
+            refused=literal({}),
+        ),
         "tests __init__": init.render(version=version, tests=True),
         "package __init__": init.render(version=version, tests=False),
     }

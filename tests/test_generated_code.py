@@ -51,7 +51,7 @@ VERSIONS = SUPPORTED + ([CURRENT] if CURRENT not in SUPPORTED else [])
 # ipaddress and unicodedata: imported inside the format checks that need them (ipv6; the IDN formats).
 MODULE_IMPORTS = {"__future__", "ipaddress", "json", "math", "re", "sys", "typing", "unicodedata"}
 #: The only absolute imports of the dispatch gate generated/__init__.py.
-GATE_IMPORTS = {"__future__", "importlib", "types", "typing"}
+GATE_IMPORTS = {"__future__", "importlib", "json", "types", "typing"}
 #: What every tool module shares, once, at the top of the generated folder.
 RUNTIME_NAME = "_runtime"
 
@@ -68,11 +68,15 @@ def _python_files() -> list[Path]:
     return sorted(p for p in GENERATED.rglob("*.py") if "__pycache__" not in p.parts)
 
 
-#: Tool modules: generated/**/*.py except tests/, __init__.py and the shared _runtime.py.
+#: The package's tool lists (tool_definitions()): data, imported by the gate on first use.
+DEFINITIONS_FILE = "_tool_definitions.py"
+#: Tool modules: generated/**/*.py except tests/, __init__.py, the shared _runtime.py and the tool lists.
 MODULES = [
     p
     for p in _python_files()
-    if not _is_tests(p) and p.name != "__init__.py" and _rel(p) != f"{RUNTIME_NAME}.py"
+    if not _is_tests(p)
+    and p.name != "__init__.py"
+    and _rel(p) not in (f"{RUNTIME_NAME}.py", DEFINITIONS_FILE)
 ]
 RUNTIME = GENERATED / f"{RUNTIME_NAME}.py"
 #: Generated test modules: generated/tests/**/test_*.py.
@@ -544,12 +548,15 @@ def test_package_files_import_only_the_stdlib_and_generated_modules(path: Path) 
         elif node.level == 0:
             if node.module not in GATE_IMPORTS:
                 bad.append(f"line {node.lineno}: from {node.module} import ...")
-        elif _resolve(package, node) != (RUNTIME_NAME,):
+        elif _resolve(package, node) != (RUNTIME_NAME,) and not (
+            _resolve(package, node) == ()
+            and [a.name for a in node.names] == [DEFINITIONS_FILE.removesuffix(".py")]
+        ):
             bad.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import ...")
     if package:  # only the dispatch gate at the top imports anything
         assert not _imports(tree), f"{_rel(path)} should import nothing"
     assert not bad, (
-        f"{_rel(path)} may import only {sorted(GATE_IMPORTS)} and {RUNTIME_NAME}:\n"
+        f"{_rel(path)} may import only {sorted(GATE_IMPORTS)}, {RUNTIME_NAME} and {DEFINITIONS_FILE}:\n"
         + "\n".join(bad)
     )
     if not package:  # the gate imports its tools lazily, from a table of relative module names

@@ -66,8 +66,11 @@ def test_a_valid_call_reaches_the_handler_and_an_invalid_one_comes_back_with_the
     log = tmp_path / "handled.jsonl"
     seen = anyio.run(round_trip, log)
 
-    # tools/list hands the model the exact schema the gate enforces.
+    # tools/list hands the model the package's MCP tool list: the exact schema the gate enforces.
     assert set(seen["tools"]) == set(generated.TOOLS)
+    assert [
+        tool.model_dump(by_alias=True, exclude_none=True) for tool in seen["tools"].values()
+    ] == generated.tool_definitions("mcp")
     weather = seen["tools"]["get_weather"]
     schema = getattr(weather, "input_schema", None) or weather.inputSchema
     module = generated.tool_module("get_weather")

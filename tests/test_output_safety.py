@@ -258,8 +258,9 @@ def test_a_nested_output_folder_and_a_users_files_survive_cleanup(
     )
     assert run(capsys, "check", "a", "--out", "gen") == (
         0,
-        # a module and a tests file per contract, and __init__.py, _runtime.py, tests/__init__.py, the record
-        f"{len(contents(tmp_path / 'a')) * 2 + 4} files in gen are up to date\n",
+        # a module and a tests file per contract, and __init__.py, _runtime.py, _tool_definitions.py,
+        # tests/__init__.py, the record
+        f"{len(contents(tmp_path / 'a')) * 2 + 5} files in gen are up to date\n",
         "",
     )
     assert run(capsys, "check", "b", "--out", "gen/inner")[0] == 0

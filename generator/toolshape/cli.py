@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import keyword
 import os
+import shlex
 import sys
 import traceback
 from dataclasses import replace
@@ -283,7 +284,8 @@ def _run(args: argparse.Namespace) -> int:
     headers_only = args.command == "check" and args.headers_only
     reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
     root = Path(args.contracts)
-    plan = planning.plan(root, env, reuse_from, trust_headers=headers_only)
+    out = None if args.command == "lint" else Path(args.out)
+    plan = planning.plan(root, env, reuse_from, trust_headers=headers_only, out=out)
     if args.strict and plan.warnings:  # before anything is written
         _report(
             [
@@ -304,12 +306,12 @@ def _run(args: argparse.Namespace) -> int:
             found = _count(count, "warning") if count else "no problems"
             print(f"{_count(len(plan.generated), 'contract')}, {found}")
         return 0
-    out = Path(args.out)
+    assert out is not None
     partial = output.partial_run(root, plan, out, args.command)
     if partial is not None:
         raise UsageError(partial)
     if args.command == "check":
-        return _check(plan, out, args.quiet)
+        return _check(plan, out, args.quiet, _generate_again(args))
     changes = writing.write(plan, out)
     if not args.quiet:
         changed = sum(1 for c in changes if c.kind != "unchanged")
@@ -679,8 +681,21 @@ def _report(problems: list[Problem]) -> None:
         )
 
 
-def _check(plan: planning.Plan, out: Path, quiet: bool) -> int:
-    findings = checking.check(plan, out)
+def _generate_again(args: argparse.Namespace) -> str:
+    """The generate command for the contracts and output folder ``check`` was given, as typed
+    (the defaults left out): what brings that output in line."""
+    words = ["toolshape", "generate"]
+    if args.contracts != "contracts":
+        words.append(args.contracts)
+    if args.out != "generated":
+        words += ["--out", args.out]
+    if args.templates is not None:
+        words += ["--templates", str(args.templates)]
+    return shlex.join(words)
+
+
+def _check(plan: planning.Plan, out: Path, quiet: bool, command: str) -> int:
+    findings = checking.check(plan, out, command)
     for finding in findings:
         print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
         if finding.diff and not quiet:

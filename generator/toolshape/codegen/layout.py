@@ -349,8 +349,8 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
     target = body[: len(body.encode()[: value.col_offset].decode())]  # "name: annotation = "
     if not target.endswith(" = "):
         return None
-    if isinstance(value, (ast.Dict, ast.Set, ast.List)):
-        return layout.display(value, indent, target, "")
+    if isinstance(value, (ast.Dict, ast.Set, ast.List, ast.Tuple)):
+        return layout.display(value, indent, target, "")  # (a tuple only in its own parentheses)
     if _is_atom(value):
         # Nothing to split at: black wraps the value in parentheses if it then fits, else leaves the line long.
         wrapped = " " * (indent + 4) + layout.text(value)

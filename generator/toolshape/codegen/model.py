@@ -409,6 +409,8 @@ class ModuleModel:
     null_message: Code
     #: Whether the arguments declare keys (``properties``): the Result names them for feedback.
     declares_keys: bool
+    #: The command that regenerates it, for the header comment (see ``REGENERATE``).
+    command: Code
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
     depth: int = 0
 
@@ -1237,8 +1239,16 @@ def _union(types: list[str]) -> str:
     return " | ".join(dict.fromkeys(types))
 
 
-def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> ModuleModel:
-    """Turn a checked contract into the module model (``depth``: packages between it and the runtime)."""
+#: The command a generated file's header says regenerates it, when the contracts folder is
+#: ``contracts`` and the output folder ``generated`` beside it (the command line's defaults).
+REGENERATE = "toolshape generate"
+
+
+def build(
+    contract: Contract, module_name: str, digest: str, depth: int = 0, command: str = REGENERATE
+) -> ModuleModel:
+    """Turn a checked contract into the module model (``depth``: packages between it and the
+    runtime; ``command``: what regenerates it, for the header)."""
     builder = _ModelBuilder(contract)
     types = _Types(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
@@ -1264,6 +1274,7 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
         declares_keys=bool(
             isinstance(contract.parameters, dict) and contract.parameters.get("properties")
         ),
+        command=comment(command, limit=400),
     )
 
 

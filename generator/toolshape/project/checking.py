@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
+from ..codegen import model
 from . import manifest, output, pipeline
-from .planning import Plan
+from .planning import DEFINITIONS_PATH, Plan
 
 
 @dataclass
@@ -18,26 +19,31 @@ class CheckFinding:
     path: PurePosixPath
     kind: str  # "missing" | "stale" | "hand-edited" | "extra"
     diff: str = ""
+    #: How to bring the output in line: the generate command of the same contracts and output.
+    command: str = model.REGENERATE
 
     REASONS: ClassVar[dict[str, str]] = {
-        "missing": "missing: run toolshape generate",
-        "stale": "stale: its contract changed since it was generated; run toolshape generate",
-        "hand-edited": "hand-edited: it differs from what its unchanged contract generates; run toolshape generate",
-        "extra": "extra: its contract is gone; run toolshape generate to remove it",
+        "missing": "missing: run {command}",
+        "stale": "stale: its contract changed since it was generated; run {command}",
+        "hand-edited": "hand-edited: it differs from what its unchanged contract generates; run {command}",
+        "extra": "extra: its contract is gone; run {command} to remove it",
     }
 
     @property
     def reason(self) -> str:
         if self.path == manifest.MANIFEST and self.kind == "stale":  # it has no contract of its own
-            return "stale: the generated files it lists changed; run toolshape generate"
-        return self.REASONS[self.kind]
+            return f"stale: the generated files it lists changed; run {self.command}"
+        if self.path == DEFINITIONS_PATH and self.kind == "stale":  # every contract's
+            return f"stale: a contract changed since it was generated; run {self.command}"
+        return self.REASONS[self.kind].format(command=self.command)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
 
 
-def check(result: Plan, out: Path) -> list[CheckFinding]:
-    """What differs between the plan and ``out``, byte for byte; writes nothing."""
+def check(result: Plan, out: Path, command: str = model.REGENERATE) -> list[CheckFinding]:
+    """What differs between the plan and ``out``, byte for byte; writes nothing. Each finding
+    says to run ``command``: the generate command of the same contracts and output folder."""
     findings: list[CheckFinding] = []
     unchanged = result.read_already(out)
     for relative, text in sorted(result.files.items()):
@@ -46,7 +52,7 @@ def check(result: Plan, out: Path) -> list[CheckFinding]:
         target = out / Path(*relative.parts)
         old_bytes = output.read_bytes(target)
         if old_bytes is None:
-            findings.append(CheckFinding(relative, "missing"))
+            findings.append(CheckFinding(relative, "missing", command=command))
             continue
         if old_bytes == text.encode("utf-8"):
             continue
@@ -61,9 +67,9 @@ def check(result: Plan, out: Path) -> list[CheckFinding]:
                 f"{relative} (generated)",
             )
         )
-        findings.append(CheckFinding(relative, kind, diff))
+        findings.append(CheckFinding(relative, kind, diff, command))
     for relative in output.orphans(result, out):
-        findings.append(CheckFinding(relative, "extra"))
+        findings.append(CheckFinding(relative, "extra", command=command))
     # The record follows from the other files: when they differ, its diff only repeats that.
     if len(findings) > 1:
         for finding in findings:

@@ -30,7 +30,10 @@ PACKAGE_NAMES = frozenset(
         "_LOADED",
         "tool_module",
         "validate_call",
+        "PLATFORMS",
+        "tool_definitions",
         "_runtime",
+        "_tool_definitions",
     }
 )
 

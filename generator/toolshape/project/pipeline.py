@@ -26,6 +26,7 @@ from ..codegen import cases, model, render
 from ..codegen.literals import Code, comment, literal
 from ..contract import checker, redaction, source
 from ..contract.errors import ContractError, Problem
+from ..platforms import export
 from ..schema.pointers import child
 
 
@@ -48,6 +49,10 @@ class Generated:
     checked: checker.Contract | None = field(default=None, repr=False, compare=False)
     #: The contract's warnings and those met deriving its cases (printed, never fatal).
     warnings: list[Problem] = field(default_factory=list)
+    #: The tool's definition for each platform that takes it (export.PLATFORMS), and why
+    #: each other platform refuses it: the package's tool lists are made of these.
+    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    refusals: dict[str, list[Problem]] = field(default_factory=dict)
 
     @property
     def contract(self) -> checker.Contract:
@@ -61,14 +66,17 @@ class Generated:
         return ".".join(self.module_path.with_suffix("").parts)
 
 
-def digest(raw: bytes, env: jinja2.Environment | None = None) -> str:
+def digest(
+    raw: bytes, env: jinja2.Environment | None = None, command: str = model.REGENERATE
+) -> str:
     """What the header records: the contract's bytes, the generator (its version, the source
-    of its modules that make output, and black's version) and its templates. Output made by
-    other generator code is never reused."""
+    of its modules that make output, and black's version), its templates and the command the
+    header names. Output made by other generator code, or for another place, is never reused."""
     templates = render.fingerprint(env) if env is not None else ""
     generator = f"{__version__} {_generator_fingerprint()}"
+    where = b"" if command == model.REGENERATE else b"\0" + command.encode()
     return hashlib.sha256(
-        raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode()
+        raw + b"\0toolshape " + generator.encode() + b"\0" + templates.encode() + where
     ).hexdigest()
 
 
@@ -225,6 +233,7 @@ def reuse(
     env: jinja2.Environment,
     module_data: bytes,
     test_data: bytes,
+    command: str = model.REGENERATE,
 ) -> Generated | None:
     """The existing output (its bytes), when it was generated from these very contract bytes
     by this generator and nobody edited it since; None means generate afresh.
@@ -232,7 +241,7 @@ def reuse(
     Nothing is loaded, checked or rendered: the same bytes through the same generator
     and templates passed every check when the output was written, and would again.
     """
-    wanted = digest(raw, env)
+    wanted = digest(raw, env, command)
     if not all(
         header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)
     ):
@@ -246,8 +255,21 @@ def reuse(
         name = checker.check(source.load(raw, display)).name
     module_path, test_path = paths_for(relative)
     warnings = recorded_warnings(test_data, display)
+    recorded = recorded_definitions(test_data, display)
+    if recorded is None:  # written by a toolshape that did not record them: generate afresh
+        return None
+    definitions, refusals = recorded
     return Generated(
-        name, module_path, module_text, test_path, test_text, raw, display, warnings=warnings
+        name,
+        module_path,
+        module_text,
+        test_path,
+        test_text,
+        raw,
+        display,
+        warnings=warnings,
+        definitions=definitions,
+        refusals=refusals,
     )
 
 
@@ -304,6 +326,89 @@ def recorded_warnings(data: bytes, display: str) -> list[Problem]:
     return found
 
 
+#: How the tool's definition for each platform is recorded in the generated tests' header, below
+#: the warnings: ``# definition PLATFORM: {...}`` (compact JSON, ASCII only, so one comment line)
+#: and, for a platform that refuses the tool, ``# refused PLATFORM: LINE:COL: "message"`` (one
+#: line per reason). Reused output loads no contract: the package's tool lists are made of these.
+DEFINITION_PREFIX = "# definition "
+REFUSED_PREFIX = "# refused "
+
+
+def platform_definitions(
+    checked: checker.Contract,
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[Problem]]]:
+    """The tool's definition for each platform of ``export.PLATFORMS`` that takes it, and the
+    reasons of each platform that refuses it (located in the contract, as ``schema`` says them)."""
+    definitions: dict[str, dict[str, Any]] = {}
+    refusals: dict[str, list[Problem]] = {}
+    for platform in export.PLATFORMS:
+        try:
+            definitions[platform] = export.export(checked, platform).definition
+        except export.ExportError as exc:
+            refusals[platform] = [finding.problem(checked) for finding in exc.findings]
+    return definitions, refusals
+
+
+def record_definitions(
+    text: str, definitions: dict[str, dict[str, Any]], refusals: dict[str, list[Problem]]
+) -> str:
+    """``text`` with the lines that record ``definitions`` and ``refusals`` just below its seal
+    line (sealed with the rest of the file); a file without a seal line is never reused."""
+    if SEAL not in text:
+        return text
+    lines = []
+    for platform in export.PLATFORMS:
+        if platform in definitions:
+            data = json.dumps(definitions[platform], ensure_ascii=True, separators=(",", ":"))
+            lines.append(f"{DEFINITION_PREFIX}{platform}: {data}\n")
+        for problem in refusals.get(platform, ()):
+            message = json.dumps(problem.message, ensure_ascii=True)
+            lines.append(f"{REFUSED_PREFIX}{platform}: {problem.line}:{problem.col}: {message}\n")
+    return text.replace(SEAL + "\n", SEAL + "\n" + "".join(lines), 1)
+
+
+def recorded_definitions(
+    data: bytes, display: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[Problem]]] | None:
+    """What ``record_definitions`` wrote below the seal line (and the warnings) of a generated
+    file, for the contract ``display``; None unless every platform is recorded one way or the other."""
+    definitions: dict[str, dict[str, Any]] = {}
+    refusals: dict[str, list[Problem]] = {}
+    start = data.find(b"\n# output-sha256: ", 0, 4096)
+    if start < 0:
+        return None
+    position = data.find(b"\n", start + 1) + 1
+    while 0 < position < len(data):
+        end = data.find(b"\n", position)
+        end = len(data) if end < 0 else end
+        line = data[position:end].decode("ascii", "replace")
+        position = end + 1
+        if line.startswith(WARNING_PREFIX):
+            continue
+        try:
+            if line.startswith(DEFINITION_PREFIX):
+                platform, _, text = line.removeprefix(DEFINITION_PREFIX).partition(": ")
+                definition = json.loads(text)
+                if not isinstance(definition, dict):
+                    return None
+                definitions[platform] = definition
+            elif line.startswith(REFUSED_PREFIX):
+                platform, _, rest = line.removeprefix(REFUSED_PREFIX).partition(": ")
+                place, _, text = rest.partition(": ")
+                row, _, col = place.partition(":")
+                message = json.loads(text)
+                refusals.setdefault(platform, []).append(
+                    Problem(display, int(row), int(col), str(message))
+                )
+            else:
+                break
+        except ValueError:  # not a line toolshape wrote: the seal would not hold either
+            return None
+    if set(definitions) | set(refusals) != set(export.PLATFORMS):
+        return None
+    return definitions, refusals
+
+
 def _tool_name(module_text: str) -> str | None:
     """The string of the module's ``TOOL_NAME = "..."`` line, if it has one."""
     start = module_text.find("\nTOOL_NAME = ")
@@ -330,13 +435,22 @@ class ModuleOnly:
 
 
 def generate_module(
-    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    env: jinja2.Environment,
+    command: str = model.REGENERATE,
 ) -> ModuleOnly:
-    """Load, check, render and run one contract's module, with its examples and derived cases checked."""
+    """Load, check, render and run one contract's module, with its examples and derived cases
+    checked; ``command`` is what its header says regenerates it."""
     checked = checker.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
     built = model.build(
-        checked, module_path.stem, digest(raw, env), depth=len(module_path.parent.parts)
+        checked,
+        module_path.stem,
+        digest(raw, env, command),
+        depth=len(module_path.parent.parts),
+        command=command,
     )
     # load_module compiles it (once, not twice).
     module_source = seal(
@@ -355,10 +469,14 @@ def generate_module(
 
 
 def generate(
-    raw: bytes, display: str, relative: PurePosixPath, env: jinja2.Environment
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    env: jinja2.Environment,
+    command: str = model.REGENERATE,
 ) -> Generated:
     """Generate module and tests for one contract file; raise ContractError on any problem."""
-    half = generate_module(raw, display, relative, env)
+    half = generate_module(raw, display, relative, env, command)
     checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
     module_path, test_path = paths_for(relative)
     tests_model = _tests_model(checked, built, module_path, derived)
@@ -367,6 +485,8 @@ def generate(
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
     test_source = render.render(env, "tests.py.j2", label, formatted=True, model=tests_model)
+    definitions, refusals = platform_definitions(checked)
+    test_source = record_definitions(test_source, definitions, refusals)
     test_source = seal(record_warnings(test_source, half.warnings))
     return Generated(
         checked.name,
@@ -378,6 +498,8 @@ def generate(
         display,
         checked,
         half.warnings,
+        definitions,
+        refusals,
     )
 
 
@@ -486,6 +608,7 @@ class TestsModel:
     version: Code
     source: Code
     digest: Code
+    command: Code
     tool_comment: Code
     tool_name: Code
     schema: Code
@@ -568,6 +691,7 @@ def _tests_model(
         version=built.version,
         source=built.source,
         digest=built.digest,
+        command=built.command,
         tool_comment=comment(checked.name),
         tool_name=built.tool_name,
         schema=built.schema,

@@ -8,16 +8,19 @@ disk for the same contract and generator is reused when the cache vouches for it
 from __future__ import annotations
 
 import functools
+import json
 import os
+import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 import jinja2
 
 from .. import __version__
-from ..codegen import render
-from ..codegen.literals import Code, literal
+from ..codegen import model, render
+from ..codegen.literals import Code, comment, literal
 from ..contract.errors import ContractError, Problem, UsageError
+from ..platforms import export
 from . import cache, discovery, manifest, pipeline
 
 
@@ -70,7 +73,11 @@ class _Slot:
 
 
 def plan(
-    root: Path, env: jinja2.Environment, reuse_from: Path | None = None, trust_headers: bool = False
+    root: Path,
+    env: jinja2.Environment,
+    reuse_from: Path | None = None,
+    trust_headers: bool = False,
+    out: Path | None = None,
 ) -> Plan:
     """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
 
@@ -84,7 +91,10 @@ def plan(
     given, then the path inside it), so an editor or CI can open it; the
     generated headers use the stable label instead (see ``discovery.label``). They come
     in the order of the contract files, however many processes generated them.
+    The headers name the command that regenerates the output for ``out`` (see
+    ``regenerate_command``; without ``out``, the command line's defaults).
     """
+    command = model.REGENERATE if out is None else regenerate_command(root, out)
     slots = [_slot(root, path) for path in discovery.find_contracts(root)]
     modules = _ModuleIndex()
     pending = []
@@ -98,7 +108,7 @@ def plan(
         try:
             slot.raw = _read(Path(slot.shown), slot.shown)
             slot.generated = _reused(
-                slot.raw, slot.label, slot.relative, env, reuse_from, trust_headers
+                slot.raw, slot.label, slot.relative, env, reuse_from, trust_headers, command
             )
         except ContractError as exc:
             slot.problems.extend(exc.problems)
@@ -106,7 +116,7 @@ def plan(
         slot.reused = slot.generated is not None
         if not slot.reused:
             pending.append(slot)
-    _generate(pending, env)
+    _generate(pending, env, command)
     result = Plan(reused_from=reuse_from)
     problems: list[Problem] = []
     names: dict[str, str] = {}
@@ -135,11 +145,13 @@ def plan(
         if slot.reused:
             result.reused.update((generated.module_path, generated.test_path))
         else:
-            entry_key = cache.key(pipeline.digest(slot.raw, env), slot.label, slot.relative)
+            entry_key = cache.key(
+                pipeline.digest(slot.raw, env, command), slot.label, slot.relative
+            )
             result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
     if problems:
         raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
-    _add_files(result, env)
+    _add_files(result, env, command)
     return result
 
 
@@ -152,7 +164,7 @@ def _slot(root: Path, path: Path) -> _Slot:
     return slot
 
 
-def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
+def _generate(pending: list[_Slot], env: jinja2.Environment, command: str) -> None:
     """Generate the contracts that could not be reused: in worker processes when there
     are many (and the environment can be made again in a worker), else right here."""
     workers = min(_usable_cpus(), len(pending))
@@ -161,7 +173,7 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
     templates: Path | None = getattr(env, "toolshape_templates", None)
     if workers < 2 or len(pending) < POOL_THRESHOLD or not remakeable:
         for slot in pending:
-            _generate_one(slot, env)
+            _generate_one(slot, env, command)
         return
     import concurrent.futures
     import multiprocessing
@@ -176,7 +188,7 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
         mp_context=multiprocessing.get_context(method),
         initializer=functools.partial(_start_worker, templates),
     ) as pool:
-        jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
+        jobs = [(slot.raw, slot.label, slot.relative, command) for slot in pending]
         try:
             for slot, (generated, problems) in zip(pending, pool.map(_work, jobs), strict=False):
                 slot.generated = generated
@@ -186,9 +198,9 @@ def _generate(pending: list[_Slot], env: jinja2.Environment) -> None:
             raise
 
 
-def _generate_one(slot: _Slot, env: jinja2.Environment) -> None:
+def _generate_one(slot: _Slot, env: jinja2.Environment, command: str) -> None:
     try:
-        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env)
+        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env, command)
     except ContractError as exc:
         slot.problems.extend(exc.problems)
 
@@ -223,13 +235,15 @@ def _start_worker(templates: Path | None) -> None:
     _WORKER_ENV = render.environment(templates)
 
 
-def _work(job: tuple[bytes, str, PurePosixPath]) -> tuple[pipeline.Generated | None, list[Problem]]:
+def _work(
+    job: tuple[bytes, str, PurePosixPath, str],
+) -> tuple[pipeline.Generated | None, list[Problem]]:
     """One contract in a worker process: its output (without the checked contract,
     which the parent loads again only if it needs it), or its problems."""
     assert _WORKER_ENV is not None
-    raw, label, relative = job
+    raw, label, relative, command = job
     try:
-        generated = pipeline.generate(raw, label, relative, _WORKER_ENV)
+        generated = pipeline.generate(raw, label, relative, _WORKER_ENV, command)
     except ContractError as exc:
         return None, exc.problems
     generated.checked = None
@@ -286,6 +300,7 @@ def _reused(
     env: jinja2.Environment,
     out: Path | None,
     trust_headers: bool,
+    command: str,
 ) -> pipeline.Generated | None:
     """Output already on disk for exactly this contract and generator, untouched since.
 
@@ -297,7 +312,7 @@ def _reused(
     recorded = (
         None
         if trust_headers
-        else cache.lookup(cache.key(pipeline.digest(raw, env), label, relative))
+        else cache.lookup(cache.key(pipeline.digest(raw, env, command), label, relative))
     )
     if recorded is None and not trust_headers:
         return None
@@ -312,7 +327,7 @@ def _reused(
         cache.sha256(module_data), cache.sha256(test_data)
     ):
         return None
-    return pipeline.reuse(raw, label, relative, env, module_data, test_data)
+    return pipeline.reuse(raw, label, relative, env, module_data, test_data, command)
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -338,7 +353,7 @@ def _read(path: Path, label: str) -> bytes:
         ) from None
 
 
-def _add_files(result: Plan, env: jinja2.Environment) -> None:
+def _add_files(result: Plan, env: jinja2.Environment, command: str) -> None:
     version = Code(__version__)
     tools: dict[str, str] = {}
     packages: set[PurePosixPath] = set()
@@ -357,8 +372,15 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
     # What every module imports (from ._runtime import ...), once, at the top.
     result.files[pipeline.RUNTIME_PATH] = pipeline.runtime_source(env)
     result.files[PurePosixPath("__init__.py")] = render.render(
-        env, "package.py.j2", "__init__.py", version=version, tools=literal(tools)
+        env,
+        "package.py.j2",
+        "__init__.py",
+        version=version,
+        tools=literal(tools),
+        platforms=literal(export.PLATFORMS),
+        command=comment(command, limit=400),
     )
+    result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, env, command)
     for package in sorted(packages):
         if package.parts:
             init = package / "__init__.py"
@@ -374,3 +396,60 @@ def _add_files(result: Plan, env: jinja2.Environment) -> None:
         render.render(env, "subpackage.py.j2", "tests/__init__.py", version=version, tests=True),
     )
     result.files[manifest.MANIFEST] = manifest.manifest(result.files)
+
+
+#: The package's tool lists for every platform (tool_definitions.py.j2), imported on first use.
+DEFINITIONS_PATH = PurePosixPath("_tool_definitions.py")
+
+
+def _tool_definitions(
+    generated: list[pipeline.Generated], env: jinja2.Environment, command: str
+) -> str:
+    """The sealed text of ``_tool_definitions.py``: each platform's list of every tool's definition,
+    in the order of the contract files (as ``toolshape schema --all`` prints it), or, when the
+    platform refuses any tool, every reason instead (``schema --all`` then prints nothing)."""
+    definitions: dict[str, list[str]] = {}
+    refused: dict[str, list[str]] = {}
+    for platform in export.PLATFORMS:
+        reasons = [str(p) for g in generated for p in g.refusals.get(platform, ())]
+        if reasons:
+            refused[platform] = reasons
+        else:  # JSON text, one string per tool: a data module of dict displays compiles and
+            # lays out far slower (seconds for a thousand tools) than one of strings
+            definitions[platform] = [
+                json.dumps(g.definitions[platform], ensure_ascii=False) for g in generated
+            ]
+    text = render.render(
+        env,
+        "tool_definitions.py.j2",
+        str(DEFINITIONS_PATH),
+        version=Code(__version__),
+        definitions=literal(definitions),
+        refused=literal(refused),
+        command=comment(command, limit=400),
+    )
+    return pipeline.seal(text)
+
+
+def regenerate_command(root: Path, out: Path) -> str:
+    """The command a generated file's header says regenerates it: ``toolshape generate``, with
+    the contracts and ``--out`` named where they are not the defaults (``contracts``, and
+    ``generated`` beside it).
+
+    Spelt from the folder that holds the contracts folder, where the header's contract path
+    (``contracts/x.yaml``, see ``discovery.label``) starts: the same whatever the working folder
+    and however the paths were given (``./contracts``, an absolute path), so the output does not
+    depend on either; only where the output folder is, seen from there, changes it.
+    """
+    base = root.resolve()
+    top = base if root.is_dir() else base.parent
+    contracts = PurePosixPath(top.name or ".")
+    if not root.is_dir():
+        contracts = contracts / base.name
+    where = PurePosixPath(Path(os.path.relpath(out.resolve(), top.parent)).as_posix())
+    words = ["toolshape", "generate"]
+    if str(contracts) != "contracts":
+        words.append(str(contracts))
+    if str(where) != "generated":
+        words += ["--out", str(where)]
+    return " ".join(shlex.quote(word) for word in words)

@@ -1,0 +1,279 @@
+"""The generated package's tool lists (issue 14): ``tool_definitions(platform)`` returns what
+``toolshape schema --all --target PLATFORM`` prints, without toolshape and without importing
+a tool module; a platform that refuses a tool gives no list, as ``schema --all`` does.
+
+Every expected list comes from the command line (or from ``export``), never from the
+generated data under test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path, PurePosixPath
+
+import pytest
+from support import CONTRACTS, ENV, ROOT
+from toolshape.cli import main
+from toolshape.contract import checker, source
+from toolshape.contract.errors import Problem
+from toolshape.platforms import export
+from toolshape.project import discovery, pipeline, planning, writing
+
+import generated
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if ": error: " in line]
+
+
+@pytest.mark.parametrize("platform", export.PLATFORMS)
+def test_each_platform_list_is_what_schema_all_prints(
+    platform: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "schema", "--all", "--target", platform, "-q")
+    if code == 0:
+        assert generated.tool_definitions(platform) == json.loads(out)
+        return
+    # The platform refuses a tool: schema --all prints nothing, and the package has no list
+    # either; its message gives every reason schema --all gives, at the same places.
+    assert code == 1 and out == ""
+    with pytest.raises(ValueError) as refused:
+        generated.tool_definitions(platform)
+    reasons = error_lines(err)
+    assert reasons and str(refused.value).splitlines()[1:] == reasons
+
+
+def test_one_platform_of_the_examples_refuses_and_the_others_list_every_tool() -> None:
+    # What the parametrized test above meets in the example contracts (so neither branch is empty).
+    checked = [
+        checker.check(source.load_file(p, str(p.relative_to(ROOT))))
+        for p in discovery.find_contracts(CONTRACTS)
+    ]
+    for platform in export.PLATFORMS:
+        if platform == "gemini-legacy":  # recursive $refs: the legacy field has no $ref
+            with pytest.raises(export.ExportError):
+                export.definitions(checked, platform)
+            continue
+        listed = generated.tool_definitions(platform)
+        assert listed == export.definitions(checked, platform)
+        assert len(listed) == len(generated.TOOLS) == len(checked)
+
+
+def test_an_unknown_platform_is_a_value_error_naming_the_choices() -> None:
+    for wrong in ("openai-chat", "OpenAI", "", ["openai"], None):
+        with pytest.raises(ValueError) as raised:
+            generated.tool_definitions(wrong)  # type: ignore[arg-type]
+        message = str(raised.value)
+        assert f"unknown platform {wrong!r}" in message
+        assert all(platform in message for platform in export.PLATFORMS)
+    assert generated.PLATFORMS == export.PLATFORMS
+
+
+def test_each_call_returns_a_fresh_copy() -> None:
+    first = generated.tool_definitions("mcp")
+    first[0]["inputSchema"]["properties"].clear()
+    first.append({"name": "mine"})
+    again = generated.tool_definitions("mcp")
+    assert again != first and len(again) == len(generated.TOOLS)
+    assert again[0]["inputSchema"]["properties"]
+
+
+LAZY_PROBE = """\
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import generated
+loaded = sorted(m for m in sys.modules if m.startswith("generated."))
+assert loaded == ["generated._runtime"], loaded
+lists = {p: generated.tool_definitions(p) for p in ("openai", "anthropic", "mcp")}
+loaded = sorted(m for m in sys.modules if m.startswith("generated."))
+assert loaded == ["generated._runtime", "generated._tool_definitions"], loaded
+try:
+    import toolshape
+except ImportError:
+    pass
+else:
+    raise AssertionError("toolshape is importable here")
+assert not [m for m in sys.modules if m.startswith(("toolshape", "jinja2", "yaml"))]
+print(json.dumps(lists))
+"""
+
+
+def supported_pythons() -> list[str]:
+    """This interpreter, and CPython 3.9 (the oldest the generated code runs on) where pyenv has it."""
+    found = [sys.executable]
+    try:
+        oldest = subprocess.run(
+            ["pyenv", "prefix", "3.9"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return found
+    candidate = Path(oldest.stdout.strip()) / "bin" / "python3.9"
+    if oldest.returncode == 0 and candidate.is_file():
+        found.append(str(candidate))
+    return found
+
+
+@pytest.mark.parametrize("python", supported_pythons())
+def test_the_lists_need_no_toolshape_and_import_no_tool_module(python: str) -> None:
+    # -I -S: no site-packages (so no toolshape), no working folder on the path.
+    done = subprocess.run(
+        [python, "-I", "-S", "-c", LAZY_PROBE, str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lists = json.loads(done.stdout)
+    checked = [
+        checker.check(source.load_file(p, str(p.relative_to(ROOT))))
+        for p in discovery.find_contracts(CONTRACTS)
+    ]
+    for platform, listed in lists.items():
+        assert listed == export.definitions(checked, platform)
+
+
+TREE = """\
+name: tree
+description: A recursive tree.
+parameters:
+  type: object
+  properties:
+    root: {$ref: '#/$defs/node'}
+  required: [root]
+  additionalProperties: false
+  $defs:
+    node:
+      type: object
+      properties:
+        label: {type: string}
+        children: {type: array, items: {$ref: '#/$defs/node'}}
+      required: [label]
+      additionalProperties: false
+"""
+
+LEAF = """\
+name: leaf
+description: A leaf.
+parameters:
+  type: object
+  properties:
+    label: {type: string, maxLength: 10}
+  required: [label]
+  additionalProperties: false
+"""
+
+
+def project_with_a_refused_tool(tmp_path: Path) -> Path:
+    (tmp_path / "tools" / "more").mkdir(parents=True)
+    (tmp_path / "tools" / "more" / "tree.yaml").write_text(TREE, encoding="utf-8")
+    (tmp_path / "tools" / "leaf.yaml").write_text(LEAF, encoding="utf-8")
+    return tmp_path / "tools"
+
+
+def test_a_refused_tool_leaves_that_platform_without_a_list_as_schema_all_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project_with_a_refused_tool(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", "")
+    assert run(capsys, "generate", "tools", "--out", "lists_pkg_refused", "-q")[0] == 0
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = importlib.import_module("lists_pkg_refused")
+    code, out, err = run(capsys, "schema", "--all", "tools", "--target", "gemini-legacy")
+    assert code == 1 and out == ""
+    with pytest.raises(ValueError) as refused:
+        package.tool_definitions("gemini-legacy")
+    message = str(refused.value)
+    assert message.startswith("gemini-legacy refuses tools of this package:\n")
+    # The same reasons at the same places; the package names the contract by its stable label.
+    assert message.splitlines()[1:] == error_lines(err)
+    assert "tools/more/tree.yaml:" in message and "is recursive" in message
+    for platform in ("gemini", "mcp", "openai"):
+        code, out, _ = run(capsys, "schema", "--all", "tools", "--target", platform, "-q")
+        assert code == 0 and package.tool_definitions(platform) == json.loads(out)
+        assert [d.get("name") or d["function"]["name"] for d in json.loads(out)] == [
+            "leaf",
+            "tree",
+        ]
+
+
+def test_reused_output_makes_the_same_lists_from_its_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # generate reuses output it wrote without loading the contracts again: the tool lists then
+    # come from what each tool's test file recorded, and must be the same bytes.
+    tools = project_with_a_refused_tool(tmp_path)
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    fresh = planning.plan(tools, ENV, out=out)
+    writing.write(fresh, out)
+    reused = planning.plan(tools, ENV, reuse_from=out, out=out)
+    assert reused.reused and all(g.checked is None for g in reused.generated)
+    assert reused.files == fresh.files
+    trusted = planning.plan(tools, ENV, reuse_from=out, trust_headers=True, out=out)
+    assert trusted.reused and trusted.files == fresh.files
+    assert run(capsys, "check", str(tools), "--out", str(out), "--headers-only", "-q")[0] == 0
+    # Every platform, accepted or refused, is in the record; take one line away and the
+    # output is not reused (generated afresh) rather than listed without it.
+    test_file = out / "tests" / "more" / "test_tree.py"
+    data = test_file.read_bytes()
+    recorded = pipeline.recorded_definitions(data, "tools/more/tree.yaml")
+    assert recorded is not None
+    definitions, refusals = recorded
+    assert set(definitions) == set(export.PLATFORMS) - {"gemini-legacy"}
+    assert [p.message for p in refusals["gemini-legacy"]] == [
+        f.message
+        for f in export.lint(
+            checker.check(source.load((tools / "more" / "tree.yaml").read_bytes(), "t.yaml")),
+            "gemini-legacy",
+        )
+    ]
+    without = b"".join(
+        line for line in data.splitlines(keepends=True) if not line.startswith(b"# definition mcp:")
+    )
+    assert pipeline.recorded_definitions(without, "tools/more/tree.yaml") is None
+
+
+def test_the_record_reads_back_what_was_written() -> None:
+    body = f"# Generated by toolshape\n{pipeline.SEAL}\nX = 1\n"
+    definitions = {
+        p: {"name": 't\u2028\n"x"', "p": p, "n": [1, 1.5, None]} for p in export.PLATFORMS
+    }
+    del definitions["gemini"]
+    refusals = {"gemini": [Problem("c.yaml", 3, 4, 'no "x"\n'), Problem("c.yaml", 5, 6, "two")]}
+    warning = Problem("c.yaml", 1, 2, "careful", "warning")
+    text = pipeline.seal(
+        pipeline.record_warnings(
+            pipeline.record_definitions(body, definitions, refusals), [warning]
+        )
+    )
+    assert pipeline.is_sealed_intact(text)
+    assert pipeline.recorded_warnings(text.encode(), "c.yaml") == [warning]
+    assert pipeline.recorded_definitions(text.encode(), "c.yaml") == (definitions, refusals)
+    assert text.endswith("\nX = 1\n")
+
+
+def test_the_tool_lists_file_is_sealed_recorded_and_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = project_with_a_refused_tool(tmp_path)
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", "")
+    out = tmp_path / "out"
+    assert run(capsys, "generate", str(tools), "--out", str(out), "-q")[0] == 0
+    lists = out / "_tool_definitions.py"
+    text = lists.read_text(encoding="utf-8")
+    assert pipeline.is_sealed_intact(text)
+    assert f"  {PurePosixPath(lists.name)}\n" in (out / "toolshape-manifest.txt").read_text()
+    lists.write_text(text.replace('"leaf"', '"lea"', 1), encoding="utf-8")
+    code, _, err = run(capsys, "check", str(tools), "--out", str(out), "-q")
+    assert code == 1 and f"{lists}: hand-edited" in err
