@@ -56,6 +56,19 @@ def test_synthetic_modules_laid_out_as_whole_file_black(index: int) -> None:
     assert formatting.lay_out(text) == _whole(text)
 
 
+GENERATED_FILES = sorted((ROOT / "generated").rglob("*.py"))
+
+
+@pytest.mark.parametrize(
+    "path", GENERATED_FILES, ids=lambda p: p.relative_to(ROOT / "generated").as_posix()
+)
+def test_every_committed_generated_file_is_whole_file_black(path: Path) -> None:
+    """Every template's output (tests, gate, runtime, tool lists), as committed: black --check
+    passes on a vendored copy."""
+    text = path.read_text(encoding="utf-8")
+    assert _whole(text) == text
+
+
 def _package_sources() -> dict[str, str]:
     """The gate (for many tools and for one) and the package __init__ files, before any formatting."""
     tools = {f"tool_{i}": "." + ".".join(["folder"] * (i % 3) + [f"tool_{i}"]) for i in range(12)}
