@@ -1034,11 +1034,10 @@ class _Translator:
                 self.error(where, target)
                 continue
             if target not in self.moved:
-                self.error(
-                    where,
-                    f"$ref {ref!r} points at nothing (or at no schema, or at one this draft ignores) in this schema",
-                )
-                continue
+                refused = self.adopt(target, result)
+                if refused is not None:
+                    self.error(where, f"$ref {ref!r} {refused}")
+                    continue
             if kind == "$recursiveRef":
                 self.note("$recursiveRef -> $ref (it reduces to a plain reference)", where)
             targets.append((node, self.moved[target]))
@@ -1057,6 +1056,47 @@ class _Translator:
             node["$ref"] = "#" + "".join(
                 "/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in target
             )
+
+    def adopt(self, target: SchemaPath, result: dict[str, Any]) -> str | None:
+        """Translate a $ref target the schema walk did not reach into the root's $defs; or say why not.
+
+        JSON Schema 2020-12 (core 9.4.2) leaves a $ref to a place that is not known to hold a
+        schema undefined; the implementations these schemas were written for resolve any JSON
+        Pointer and read an object (or boolean) there as a schema. So that is what import does,
+        with a note, for a target under a keyword JSON Schema does not know (draft-04 schemas
+        keep definitions in ``#/constraints/...`` or at the root: ``#/List``) or under one whose
+        value is data (an ``enum`` member, an ``examples`` entry: copied, the data stays); a
+        target the walk skipped on purpose (a keyword this draft ignores, one beside a $ref
+        before 2019-09) or that is not an object or boolean is refused."""
+        reason = "points at nothing (or at no schema, or at one this draft ignores) in this schema"
+        depth = max(n for n in range(len(target)) if target[:n] in self.moved)
+        keyword = target[depth]
+        if keyword in (*ONE_SCHEMA, *SCHEMA_LISTS, *_SCHEMA_HOLDERS) or keyword in self.ignored:
+            return reason
+        node = _follow(self.root, target)
+        if node is None:
+            return reason
+        if not isinstance(node, (dict, bool)):
+            kind = "a list" if isinstance(node, list) else f"{json.dumps(node)[:40]}"
+            return f"points at {kind} under '{keyword}', not at a schema"
+        defs = result.setdefault("$defs", {})
+        name = _def_name(target, defs)
+        defs[name] = {}  # (taken: a $ref inside it to another such place gets another name)
+        base = self.bases.get(target[:depth], _DEFAULT_BASE)
+        self.index(node, target, base)
+        if keyword in SCHEMA_KEYWORDS:  # an enum member, an examples entry: data that a $ref reads
+            self.warn(
+                target,
+                f"a $ref reads this '{keyword}' entry as a schema (JSON Schema leaves that undefined): "
+                f"copied to #/$defs/{name}",
+            )
+        else:
+            self.note(
+                "$ref target outside the schema's subschemas read as a schema, moved under $defs",
+                target,
+            )
+        defs[name] = self.node(node, target, ("$defs", name))
+        return None
 
     def original_pointer_path(self, new_path: SchemaPath) -> SchemaPath:
         back = {v: k for k, v in self.moved.items()}
@@ -1262,6 +1302,19 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
                 ((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool))
             )
     return found
+
+
+#: Keywords (beyond ONE_SCHEMA and SCHEMA_LISTS) whose values are schemas in some draft.
+_SCHEMA_HOLDERS = (
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+    "dependencies",
+    "additionalItems",
+    "contentSchema",
+)
 
 
 def _join_uri(base: str, reference: str) -> str:
