@@ -1071,7 +1071,7 @@ class _Translator:
         reason = "points at nothing (or at no schema, or at one this draft ignores) in this schema"
         depth = max(n for n in range(len(target)) if target[:n] in self.moved)
         keyword = target[depth]
-        if keyword in (*ONE_SCHEMA, *SCHEMA_LISTS, *_SCHEMA_HOLDERS) or keyword in self.ignored:
+        if keyword in _SCHEMA_HOLDERS or keyword in self.ignored:
             return reason
         node = _follow(self.root, target)
         if node is None:
@@ -1279,6 +1279,19 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
     return "2020-12", "no older spelling found"
 
 
+#: Keywords whose value maps names to schemas, in any draft's spelling.
+_SCHEMA_MAPS = (
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+    "dependencies",
+)
+#: Keywords whose value holds schemas, in any draft's spelling.
+_SCHEMA_HOLDERS = (*ONE_SCHEMA, *SCHEMA_LISTS, *_SCHEMA_MAPS, "additionalItems", "contentSchema")
+
+
 def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
     """(relative path, schema) of every subschema of ``node`` in any draft's spelling."""
     found: list[tuple[SchemaPath, Any]] = []
@@ -1290,31 +1303,11 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
                 found.append(((key,), value))
         elif key in SCHEMA_LISTS and isinstance(value, list):
             found.extend(((key, str(i)), sub) for i, sub in enumerate(value))
-        elif key in (
-            "properties",
-            "patternProperties",
-            "dependentSchemas",
-            "$defs",
-            "definitions",
-            "dependencies",
-        ) and isinstance(value, dict):
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
             found.extend(
                 ((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool))
             )
     return found
-
-
-#: Keywords (beyond ONE_SCHEMA and SCHEMA_LISTS) whose values are schemas in some draft.
-_SCHEMA_HOLDERS = (
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "$defs",
-    "definitions",
-    "dependencies",
-    "additionalItems",
-    "contentSchema",
-)
 
 
 def _join_uri(base: str, reference: str) -> str:
