@@ -445,6 +445,31 @@ def test_refs_to_values_that_are_not_schemas_are_refused(tmp_path: Path) -> None
     ]  # fmt: skip
 
 
+def test_a_property_its_pattern_checks_alike_is_checked_once(tmp_path: Path) -> None:
+    """The Washington Post's credits: 'by' is checked by its own schema and, again, by a
+    pattern that matches every name; both recurse to the root, so checking both would double
+    with every level (the contract check refuses it). The two are equal but for annotations."""
+    credits = {"type": "array", "items": {"anyOf": [{"$ref": "#"}, {"type": "string"}]}}
+    schema = bare(
+        DRAFT4,
+        {
+            "by": {"title": "By", "description": "The authors.", **credits},
+            "other": {"description": "Not alike.", "type": "array", "maxItems": 1},
+        },
+        patternProperties={"^[a-z_]*": credits},
+    )
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    p = imported.data["parameters"]
+    assert p["properties"]["by"] == {"title": "By", "description": "The authors."}
+    assert p["properties"]["other"]["maxItems"] == 1  # not equal to the pattern's: kept
+    assert any("its own copy dropped" in t and "/properties/by" in t for t in imported.translations)
+    generated = generate(imported)
+    module = pipeline.load_module(generated.module_source, str(generated.module_path))
+    assert module.validate({"by": [{"by": ["ana", {"by": ["ben"], "x_y": []}]}]}).ok
+    nested = {"by": [{"by": ["ana", {"by": [3]}]}]}  # 3 deep down: the outer anyOf fails
+    assert [(e.path, e.code) for e in module.validate(nested).errors] == [("/by/0", "anyOf")]
+
+
 def test_draft_07_keywords_beside_ref_are_dropped(tmp_path: Path) -> None:
     schema = {
         "$schema": "http://json-schema.org/draft-07/schema#",

@@ -56,6 +56,8 @@ from ..contract import checker as contract_module
 from ..contract import source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..regex.syntax import PatternError
+from ..regex.translate import translate as translate_pattern
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 from ..schema.values import json_equal, type_allows
@@ -1188,8 +1190,33 @@ class _Translator:
                         "(as written, no object could pass; check what the schema meant)",
                     )
         self.dead_enum(schema, path)
+        self.checked_twice(schema, path)
         for key, sub in _subschemas(schema):
             self.no_effect(sub, path + key)
+
+    def checked_twice(self, schema: dict[str, Any], path: SchemaPath) -> None:
+        """A property whose name a ``patternProperties`` pattern matches, with the same schema but
+        for annotations, is checked by that pattern already: its own copy has no effect, and where
+        the schema recurses the two copies would double the checking at every level (the contract
+        check refuses that). It is dropped, the property's annotations kept."""
+        properties, patterns = schema.get("properties"), schema.get("patternProperties")
+        if not isinstance(properties, dict) or not isinstance(patterns, dict):
+            return
+        for name, sub in properties.items():
+            checks = _without_annotations(sub)
+            if not checks:
+                continue
+            for pattern, other in patterns.items():
+                if _pattern_matches(pattern, name) and json_equal(
+                    checks, _without_annotations(other)
+                ):
+                    properties[name] = {k: v for k, v in sub.items() if k in _ANNOTATION_SIBLINGS}
+                    self.note(
+                        "a property that a patternProperties pattern checks with the same schema: "
+                        "its own copy dropped (annotations kept)",
+                        self.input_path(path + ("properties", name)),
+                    )
+                    break
 
     def dead_enum(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """Enum members the schema's 'type' refuses can never pass: dropping them keeps the meaning."""
@@ -1290,6 +1317,21 @@ _SCHEMA_MAPS = (
 )
 #: Keywords whose value holds schemas, in any draft's spelling.
 _SCHEMA_HOLDERS = (*ONE_SCHEMA, *SCHEMA_LISTS, *_SCHEMA_MAPS, "additionalItems", "contentSchema")
+
+
+def _without_annotations(schema: Any) -> dict[str, Any] | None:
+    """A schema object's keywords that check something (None for a boolean schema)."""
+    if not isinstance(schema, dict):
+        return None
+    return {k: v for k, v in schema.items() if k not in _ANNOTATION_SIBLINGS}
+
+
+def _pattern_matches(pattern: str, name: str) -> bool:
+    """Whether the ECMA-262 ``pattern`` matches somewhere in ``name`` (False when it is not one)."""
+    try:
+        return re.search(translate_pattern(pattern), name) is not None
+    except (PatternError, re.error):
+        return False
 
 
 def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
