@@ -381,15 +381,22 @@ class _Deriver:
 
     def still_good_at(self, at: SchemaPath) -> bool:
         """still_good() after a change to the value at ``at`` alone (keys added, an item appended)
-        inside complete(). When the root was good and only one schema looks at that value (no
-        keyword above it looks at its container as a whole: local_errors' rule), that value is
-        checked against that schema (in a branch, with the branch value), not the whole root: completing checks
-        once per object it fills in, so checking the root whole made it quadratic (issue 16)."""
-        local = self.local_schema(self.schema, at) if self.root_good and at else None
-        if local is None:
+        inside complete(). When the root was good, the deepest value around the change that only
+        one schema looks at (no keyword above it looks at its container as a whole: local_errors'
+        rule) is checked against that schema (in a branch, with the branch's value too), not the
+        whole root: completing checks once per object it fills in, so checking the root whole
+        made it quadratic (issue 16)."""
+        if not self.root_good:
             return self.still_good()
-        value = _get(self.root, at)
-        if not self.accepts(local, value):
+        # The deepest container of the change that only one schema looks at (a union or an
+        # enum above the change looks at its own value whole: that value is checked then).
+        for depth in range(len(at), 0, -1):
+            local = self.local_schema(self.schema, at[:depth])
+            if local is not None:
+                break
+        else:
+            return self.still_good()
+        if not self.accepts(local, _get(self.root, at[:depth])):
             return False
         if self.guard is None:
             return True
@@ -557,6 +564,9 @@ class _Deriver:
                 return
             start = found[0]
         saved, saved_guard = self.root, self.guard
+        # Accepted, in the branch: a start found above was checked with the root; the current
+        # value is in the branch, and in the accepted base the root is accepted.
+        accepted = True if start is not current or saved is self.top else None
         # complete() adds keys in place: to a copy, never to the root's own value or
         # to a value taken from the contract (a const, an enum member, an example).
         self.root = self.put(path, _copy(start))
@@ -565,7 +575,7 @@ class _Deriver:
         try:
             # The keys of the whole schema first (so that a branch value at the root differs
             # from the base in what the branch needs, not in every optional key), then the branch's.
-            good = self.complete(path, schema, outer)
+            good = self.complete(path, schema, outer, accepted)
             self.complete(path, branch, outer + where, good)
             self.root = self.put(path, _in_order_of(_lookup(saved, path), _get(self.root, path)))
             self.add(f"{label}: a value for this branch", self.root)
