@@ -686,7 +686,7 @@ def test_write_refuses_to_overwrite_unless_asked(tmp_path: Path) -> None:
     out = tmp_path / "contracts"
     out.mkdir()
     (out / "search_files.yaml").write_text("mine\n", encoding="utf-8")
-    with pytest.raises(importer.ImportWriteError, match="search_files.yaml: exists"):
+    with pytest.raises(importer.ImportWriteError, match=r"search_files\.yaml: exists"):
         importer.write_imported(contracts, out)
     assert not (out / "read_text_file.yaml").exists()  # all or nothing
     assert (out / "search_files.yaml").read_text() == "mine\n"
