@@ -749,7 +749,7 @@ def test_mcp_server_fetch_tool_generates_without_a_hand_made_example(tmp_path: P
 # -- drafts 4 to 2019-09: ids, anchors, $ref siblings, vocabularies -------------------------------
 
 
-def bare(draft_uri: str | None, properties: dict, **extra: Any) -> dict:
+def bare(draft_uri: str | None, properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "title": "t",
         "description": "d",
