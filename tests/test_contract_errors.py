@@ -272,6 +272,14 @@ def test_a_well_formed_contract_passes_lint(
         ("{type: object, additionalProperties: false, minProperties: 1}", "allows only the 0 keys"),
         ("{enum: [{a: 1}, {a: 1.0}]}", "is listed twice"),
         ("{type: boolean, enum: [true, 1]}", "the 'enum' value 1 is an integer"),
+        (
+            "{enum: [{type: string}], allOf: [{$ref: '#/properties/a/enum/0'}]}",
+            "points into 'enum', whose value is not a schema",
+        ),
+        (
+            "{examples: [{type: integer}], not: {$ref: '#/properties/a/examples/0'}}",
+            "points into 'examples', whose value is not a schema",
+        ),
     ],
 )
 def test_more_refusals(

@@ -387,6 +387,92 @@ def test_refs_into_translated_places_follow_them(tmp_path: Path) -> None:
     generate(imported)
 
 
+def test_refs_outside_the_subschemas_are_read_as_schemas_under_defs(tmp_path: Path) -> None:
+    """JSON Schema leaves a $ref to a place not known to hold a schema undefined; the
+    implementations real schemas were written for read whatever object is there as one (the
+    suite's optional refOfUnknownKeyword tests too). Draft-04 schemas keep definitions under
+    a keyword of their own (``#/constraints/name``) or at the root (``#/List``)."""
+    schema = bare(
+        DRAFT4,
+        {
+            "name": {"$ref": "#/constraints/nonEmpty"},
+            "names": {"$ref": "#/constraints/list"},
+            "list": {"$ref": "#/List"},
+            "kind": {"enum": [{"type": "integer"}, 3]},
+            "count": {"$ref": "#/properties/kind/enum/0"},
+        },
+        constraints={
+            "nonEmpty": {"type": "string", "minLength": 1},
+            "list": {"type": "array", "items": {"$ref": "#/constraints/nonEmpty"}},
+        },
+        List={"type": "object", "properties": {}},
+    )
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    p = imported.data["parameters"]
+    assert p["properties"]["name"] == {"$ref": "#/$defs/constraints_nonEmpty"}
+    assert p["$defs"]["constraints_nonEmpty"] == {"type": "string", "minLength": 1}
+    assert p["$defs"]["constraints_list"]["items"] == {"$ref": "#/$defs/constraints_nonEmpty"}
+    assert p["$defs"][p["properties"]["list"]["$ref"].removeprefix("#/$defs/")] == {
+        "type": "object",
+        "properties": {},
+    }
+    # The enum keeps its member; the $ref gets a copy read as a schema, with a warning.
+    assert p["properties"]["kind"]["enum"] == [{"type": "integer"}, 3]
+    assert p["$defs"][p["properties"]["count"]["$ref"].removeprefix("#/$defs/")] == {
+        "type": "integer"
+    }
+    assert any("reads this 'enum' entry as a schema" in w for w in imported.warnings)
+    assert all(ref.startswith("#/$defs/") for ref in _refs(p))
+    generated = generate(imported)
+    module = pipeline.load_module(generated.module_source, str(generated.module_path))
+    assert module.validate({"name": "x", "names": ["a"], "count": 2}).ok
+    assert [(e.path, e.code) for e in module.validate({"name": "", "count": "2"}).errors] == [
+        ("/name", "minLength"),
+        ("/count", "type"),
+    ]
+
+
+def test_refs_to_values_that_are_not_schemas_are_refused(tmp_path: Path) -> None:
+    schema = bare(
+        DRAFT4,
+        {
+            "kind": {"enum": ["a", 3]},
+            "bad": {"$ref": "#/properties/kind/enum/1"},
+            "worse": {"$ref": "#/description"},
+        },
+    )
+    problems = problems_of(tmp_path, schema, "t.json")
+    assert [(p.pointer, p.message) for p in problems] == [
+        ("/properties/bad/$ref", "$ref '#/properties/kind/enum/1' points at 3 under 'enum', not at a schema"),
+        ("/properties/worse/$ref", """$ref '#/description' points at "d" under 'description', not at a schema"""),
+    ]  # fmt: skip
+
+
+def test_a_property_its_pattern_checks_alike_is_checked_once(tmp_path: Path) -> None:
+    """The Washington Post's credits: 'by' is checked by its own schema and, again, by a
+    pattern that matches every name; both recurse to the root, so checking both would double
+    with every level (the contract check refuses it). The two are equal but for annotations."""
+    credits = {"type": "array", "items": {"anyOf": [{"$ref": "#"}, {"type": "string"}]}}
+    schema = bare(
+        DRAFT4,
+        {
+            "by": {"title": "By", "description": "The authors.", **credits},
+            "other": {"description": "Not alike.", "type": "array", "maxItems": 1},
+        },
+        patternProperties={"^[a-z_]*": credits},
+    )
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    p = imported.data["parameters"]
+    assert p["properties"]["by"] == {"title": "By", "description": "The authors."}
+    assert p["properties"]["other"]["maxItems"] == 1  # not equal to the pattern's: kept
+    assert any("its own copy dropped" in t and "/properties/by" in t for t in imported.translations)
+    generated = generate(imported)
+    module = pipeline.load_module(generated.module_source, str(generated.module_path))
+    assert module.validate({"by": [{"by": ["ana", {"by": ["ben"], "x_y": []}]}]}).ok
+    nested = {"by": [{"by": ["ana", {"by": [3]}]}]}  # 3 deep down: the outer anyOf fails
+    assert [(e.path, e.code) for e in module.validate(nested).errors] == [("/by/0", "anyOf")]
+
+
 def test_draft_07_keywords_beside_ref_are_dropped(tmp_path: Path) -> None:
     schema = {
         "$schema": "http://json-schema.org/draft-07/schema#",

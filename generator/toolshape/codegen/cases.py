@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,8 @@ from ..witness.values import Engine
 
 #: How deep synthesis follows $ref and unions before it gives up on a branch.
 MAX_SYNTH_DEPTH = 6
+#: How many values complete() fills in through each $ref target (recursion that fans out).
+MAX_TARGET_COMPLETIONS = 6
 #: How many unions deep the cases follow one branch at a time.
 MAX_BRANCH_DEPTH = 2
 #: How many items of an array get cases of their own (items differ in unions).
@@ -103,6 +106,8 @@ class _Deriver:
         self.guard: tuple[SchemaPath, list[Any]] | None = None
         #: Inside complete(): the root was accepted (and in its branch) when it began, so it still is.
         self.root_good = False
+        #: Inside complete(): how often the keys of each $ref target were filled in.
+        self.completions: Counter[SchemaPath] = Counter()
 
     # -- synthesis (through the witness engine) ----------------------------------------
 
@@ -233,31 +238,23 @@ class _Deriver:
                 frozenset(evaluate(self.schema, self.root)),
                 self.root,
             )
-        schema: Any = self.schema
-        pointer = ""
-        refused = {p for p, _ in base[0]}
-        for step in path:
-            schema = self.through_refs(schema)
-            if not isinstance(schema, dict) or not _NON_LOCAL.isdisjoint(schema):
-                return None
-            if pointer in refused:
-                return None  # the container itself is refused: its children are not looked at
-            last_schema = schema
-            if isinstance(step, int):
-                # An item: only ``items`` looks at it (prefixItems, contains, uniqueItems are non-local).
-                if not isinstance(schema.get("items"), dict) or value is MISSING:
-                    return None
-                schema = schema["items"]
-                pointer = child(pointer, str(step))
-                continue
-            if not isinstance(schema.get("properties"), dict) or step not in schema["properties"]:
-                return None
-            schema = schema["properties"][step]
-            pointer = child(pointer, step)
+        parent = self.local_schema(self.schema, path[:-1])
+        schema = None if parent is None else self.local_schema(parent, path[-1:])
+        if schema is None or (value is MISSING and isinstance(path[-1], int)):
+            return None  # an item left out moves the items after it
+        pointers = list(itertools.accumulate(path, lambda p, s: child(p, str(s)), initial=""))
+        if not {p for p, _ in base[0]}.isdisjoint(pointers[:-1]):
+            return None  # a container itself is refused: its children are not looked at
+        pointer = pointers[-1]
         kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
+        above = self.through_refs(parent)
         if value is MISSING:
-            if path[-1] in last_schema.get("required", []):
+            if path[-1] in above.get("required", []):
                 kept.add((pointer, "required"))
+        elif schema is False and path[-1] not in above.get("properties", {}):
+            kept.add(
+                (pointer, "additionalProperties")
+            )  # (the evaluator's code for a key it refuses)
         else:
             kept |= errors_of(schema, value, pointer, root=self.schema)
         return frozenset(kept)
@@ -295,10 +292,10 @@ class _Deriver:
             if not ok:
                 start = self.partial(self.schema, ())
                 self.root = start
-                self.complete(start, self.schema, ())
+                self.complete((), self.schema, ())
                 return start, False
         self.root = start
-        self.complete(start, self.schema, ())
+        self.complete((), self.schema, ())
         return start, True
 
     def partial(self, schema: Any, schema_path: SchemaPath) -> Any:
@@ -331,43 +328,106 @@ class _Deriver:
             )
         return built
 
-    def complete(self, value: Any, schema: Any, schema_path: SchemaPath, refs: int = 0) -> None:
-        """Fill in optional keys (at every depth) that an instance leaves out, keeping it accepted."""
+    def complete(
+        self, at: SchemaPath, schema: Any, schema_path: SchemaPath, good: bool | None = None
+    ) -> bool:
+        """Fill in optional keys (at every depth) that the root's value at ``at`` leaves out,
+        keeping the root accepted; and whether it is (``good``: already known, as complete()
+        said it before)."""
         with reference.changing():  # it adds keys and items in place, and takes some back
             # Every change below is kept only if the root stays good, so a root good now stays good
             # throughout: no need to check it whole again before each object's keys (that made
             # completing a large recursive schema quadratic, issue 16). A bad root is checked as before.
-            self.root_good = self.still_good()
+            self.root_good = self.still_good() if good is None else good
+            self.completions = Counter()
             try:
-                self._complete(value, schema, schema_path, refs)
+                self._complete(_get(self.root, at), schema, schema_path, at)
+                return self.root_good
             finally:
                 self.root_good = False
 
-    def _complete(self, value: Any, schema: Any, schema_path: SchemaPath, refs: int = 0) -> None:
+    def _complete(
+        self, value: Any, schema: Any, schema_path: SchemaPath, at: SchemaPath, refs: int = 0
+    ) -> None:
         if not isinstance(schema, dict):
             return
         if "$ref" in schema:
-            if refs >= MAX_SYNTH_DEPTH:
-                return  # a recursive schema: a few levels are enough to test every check
+            # A recursive schema: a few levels are enough to test every check, and a few values
+            # completed through each target. Without the second bound a recursion that fans out
+            # (Kubernetes' JSONSchemaProps refers to itself from a dozen keys) made the base grow
+            # exponentially with the depth: 21,149 values and 141,081 cases for one 45 kB
+            # schema (issue 16). With it the base grows linearly with the schema.
             target = ref_path(schema["$ref"])
-            self._complete(value, resolve(self.schema, target), target, refs + 1)
+            if refs >= MAX_SYNTH_DEPTH or self.completions[target] >= MAX_TARGET_COMPLETIONS:
+                return
+            self.completions[target] += 1
+            self._complete(value, resolve(self.schema, target), target, at, refs + 1)
         if isinstance(value, dict):
-            self._complete_keys(value, schema, schema_path)
+            self._complete_keys(value, schema, schema_path, at)
             for key, sub in schema.get("properties", {}).items():
                 if key in value:
-                    self._complete(value[key], sub, schema_path + ("properties", key), refs)
+                    self._complete(
+                        value[key], sub, schema_path + ("properties", key), at + (key,), refs
+                    )
         elif isinstance(value, list) and isinstance(schema.get("items"), dict):
             if not value:
                 ok, item = self.synth(schema["items"], schema_path + ("items",))
                 if ok:
                     value.append(item)
-                    if not self.still_good():
+                    if not self.still_good_at(at):
                         value.pop()
             for item in value[:1]:
-                self._complete(item, schema["items"], schema_path + ("items",), refs)
+                self._complete(item, schema["items"], schema_path + ("items",), at + (0,), refs)
+
+    def still_good_at(self, at: SchemaPath) -> bool:
+        """still_good() after a change to the value at ``at`` alone (keys added, an item appended)
+        inside complete(). When the root was good, the deepest value around the change that only
+        one schema looks at (no keyword above it looks at its container as a whole: local_errors'
+        rule) is checked against that schema (in a branch, with the branch's value too), not the
+        whole root: completing checks once per object it fills in, so checking the root whole
+        made it quadratic (issue 16)."""
+        if not self.root_good:
+            return self.still_good()
+        # The deepest container of the change that only one schema looks at (a union or an
+        # enum above the change looks at its own value whole: that value is checked then).
+        for depth in range(len(at), 0, -1):
+            local = self.local_schema(self.schema, at[:depth])
+            if local is not None:
+                break
+        else:
+            return self.still_good()
+        if not self.accepts(local, _get(self.root, at[:depth])):
+            return False
+        if self.guard is None:
+            return True
+        where, schemas = self.guard  # (a union's schema looks at its value whole: no shortcut)
+        return self.engine.confirms(schemas, _get(self.root, where))
+
+    def local_schema(self, schema: Any, path: SchemaPath) -> Any:
+        """The one schema that looks at the value at ``path`` below a value ``schema`` checks,
+        when every schema on the way looks at its container only through ``properties``,
+        ``additionalProperties`` and ``items`` (bare $refs followed; patternProperties,
+        prefixItems, contains, uniqueItems... are non-local); else None."""
+        for step in path:
+            schema = self.through_refs(schema)
+            if not isinstance(schema, dict) or not _NON_LOCAL.isdisjoint(schema):
+                return None
+            if isinstance(step, int):
+                if not isinstance(schema.get("items"), dict):
+                    return None
+                schema = schema["items"]
+            elif step in schema.get("properties", {}):
+                schema = schema["properties"][step]
+            else:
+                schema = schema.get("additionalProperties", True)
+        return schema
 
     def _complete_keys(
-        self, value: dict[str, Any], schema: dict[str, Any], schema_path: SchemaPath
+        self,
+        value: dict[str, Any],
+        schema: dict[str, Any],
+        schema_path: SchemaPath,
+        at: SchemaPath,
     ) -> None:
         """Add every missing optional key at once, checking the whole instance once (linear in the
         number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
@@ -384,13 +444,13 @@ class _Deriver:
                         schema_path + ("properties", key),
                         f"the cases of the {what} property '{key}'",
                     )
-        if not added or not before or self.still_good():
+        if not added or not before or self.still_good_at(at):
             return
         for key in added:
             del value[key]
         for key, synthesized in added.items():
             value[key] = synthesized
-            if not self.still_good():
+            if not self.still_good_at(at):
                 del value[key]
 
     def derive(self) -> list[Case]:
@@ -508,6 +568,9 @@ class _Deriver:
                 return
             start = found[0]
         saved, saved_guard = self.root, self.guard
+        # Accepted, in the branch: a start found above was checked with the root; the current
+        # value is in the branch, and in the accepted base the root is accepted.
+        accepted = True if start is not current or saved is self.top else None
         # complete() adds keys in place: to a copy, never to the root's own value or
         # to a value taken from the contract (a const, an enum member, an example).
         self.root = self.put(path, _copy(start))
@@ -516,8 +579,8 @@ class _Deriver:
         try:
             # The keys of the whole schema first (so that a branch value at the root differs
             # from the base in what the branch needs, not in every optional key), then the branch's.
-            self.complete(_get(self.root, path), schema, outer)
-            self.complete(_get(self.root, path), branch, outer + where)
+            good = self.complete(path, schema, outer, accepted)
+            self.complete(path, branch, outer + where, good)
             self.root = self.put(path, _in_order_of(_lookup(saved, path), _get(self.root, path)))
             self.add(f"{label}: a value for this branch", self.root)
             self.walk(branch, path, outer + where, label)

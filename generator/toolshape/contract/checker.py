@@ -17,7 +17,7 @@ from typing import Any
 
 from ..regex import PatternError, backtracking_problem
 from ..regex import translate as translate_pattern
-from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
 from . import unfolding
@@ -409,16 +409,22 @@ class _Checker:
                 f"remote '$ref' ({ref[:60]}) is refused: toolshape never fetches; put the schema under $defs",
             )
             return
+        parameters = self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None
         try:
-            target = resolve(
-                self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None,
-                ref_path(ref),
-            )
+            target = resolve(parameters, ref_path(ref))
         except (KeyError, IndexError, ValueError, TypeError):
             self.error(path, f"'$ref' {ref} points at nothing in 'parameters'")
             return
         if not isinstance(target, (dict, bool)):
             self.error(path, f"'$ref' {ref} points at something that is not a schema")
+            return
+        keyword = data_keyword(parameters, ref_path(ref))
+        if keyword is not None:
+            self.error(
+                path,
+                f"'$ref' {ref} points into '{keyword}', whose value is not a schema (JSON Schema "
+                "leaves such a reference undefined): put the schema under $defs and refer to it there",
+            )
 
     def applicability(
         self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None

@@ -56,6 +56,8 @@ import yaml
 from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..regex.syntax import PatternError
+from ..regex.translate import translate as translate_pattern
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 from ..schema.values import json_equal, type_allows
@@ -1042,11 +1044,10 @@ class _Translator:
                 self.error(where, target)
                 continue
             if target not in self.moved:
-                self.error(
-                    where,
-                    f"$ref {ref!r} points at nothing (or at no schema, or at one this draft ignores) in this schema",
-                )
-                continue
+                refused = self.adopt(target, result)
+                if refused is not None:
+                    self.error(where, f"$ref {ref!r} {refused}")
+                    continue
             if kind == "$recursiveRef":
                 self.note("$recursiveRef -> $ref (it reduces to a plain reference)", where)
             targets.append((node, self.moved[target]))
@@ -1065,6 +1066,47 @@ class _Translator:
             node["$ref"] = "#" + "".join(
                 "/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in target
             )
+
+    def adopt(self, target: SchemaPath, result: dict[str, Any]) -> str | None:
+        """Translate a $ref target the schema walk did not reach into the root's $defs; or say why not.
+
+        JSON Schema 2020-12 (core 9.4.2) leaves a $ref to a place that is not known to hold a
+        schema undefined; the implementations these schemas were written for resolve any JSON
+        Pointer and read an object (or boolean) there as a schema. So that is what import does,
+        with a note, for a target under a keyword JSON Schema does not know (draft-04 schemas
+        keep definitions in ``#/constraints/...`` or at the root: ``#/List``) or under one whose
+        value is data (an ``enum`` member, an ``examples`` entry: copied, the data stays); a
+        target the walk skipped on purpose (a keyword this draft ignores, one beside a $ref
+        before 2019-09) or that is not an object or boolean is refused."""
+        reason = "points at nothing (or at no schema, or at one this draft ignores) in this schema"
+        depth = max(n for n in range(len(target)) if target[:n] in self.moved)
+        keyword = target[depth]
+        if keyword in _SCHEMA_HOLDERS or keyword in self.ignored:
+            return reason
+        node = _follow(self.root, target)
+        if node is None:
+            return reason
+        if not isinstance(node, (dict, bool)):
+            kind = "a list" if isinstance(node, list) else f"{json.dumps(node)[:40]}"
+            return f"points at {kind} under '{keyword}', not at a schema"
+        defs = result.setdefault("$defs", {})
+        name = _def_name(target, defs)
+        defs[name] = {}  # (taken: a $ref inside it to another such place gets another name)
+        base = self.bases.get(target[:depth], _DEFAULT_BASE)
+        self.index(node, target, base)
+        if keyword in SCHEMA_KEYWORDS:  # an enum member, an examples entry: data that a $ref reads
+            self.warn(
+                target,
+                f"a $ref reads this '{keyword}' entry as a schema (JSON Schema leaves that undefined): "
+                f"copied to #/$defs/{name}",
+            )
+        else:
+            self.note(
+                "$ref target outside the schema's subschemas read as a schema, moved under $defs",
+                target,
+            )
+        defs[name] = self.node(node, target, ("$defs", name))
+        return None
 
     def original_pointer_path(self, new_path: SchemaPath) -> SchemaPath:
         back = {v: k for k, v in self.moved.items()}
@@ -1156,8 +1198,33 @@ class _Translator:
                         "(as written, no object could pass; check what the schema meant)",
                     )
         self.dead_enum(schema, path)
+        self.checked_twice(schema, path)
         for key, sub in _subschemas(schema):
             self.no_effect(sub, path + key)
+
+    def checked_twice(self, schema: dict[str, Any], path: SchemaPath) -> None:
+        """A property whose name a ``patternProperties`` pattern matches, with the same schema but
+        for annotations, is checked by that pattern already: its own copy has no effect, and where
+        the schema recurses the two copies would double the checking at every level (the contract
+        check refuses that). It is dropped, the property's annotations kept."""
+        properties, patterns = schema.get("properties"), schema.get("patternProperties")
+        if not isinstance(properties, dict) or not isinstance(patterns, dict):
+            return
+        for name, sub in properties.items():
+            checks = _without_annotations(sub)
+            if not checks:
+                continue
+            for pattern, other in patterns.items():
+                if _pattern_matches(pattern, name) and json_equal(
+                    checks, _without_annotations(other)
+                ):
+                    properties[name] = {k: v for k, v in sub.items() if k in _ANNOTATION_SIBLINGS}
+                    self.note(
+                        "a property that a patternProperties pattern checks with the same schema: "
+                        "its own copy dropped (annotations kept)",
+                        self.input_path(path + ("properties", name)),
+                    )
+                    break
 
     def dead_enum(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """Enum members the schema's 'type' refuses can never pass: dropping them keeps the meaning."""
@@ -1247,6 +1314,34 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
     return "2020-12", "no older spelling found"
 
 
+#: Keywords whose value maps names to schemas, in any draft's spelling.
+_SCHEMA_MAPS = (
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+    "dependencies",
+)
+#: Keywords whose value holds schemas, in any draft's spelling.
+_SCHEMA_HOLDERS = (*ONE_SCHEMA, *SCHEMA_LISTS, *_SCHEMA_MAPS, "additionalItems", "contentSchema")
+
+
+def _without_annotations(schema: Any) -> dict[str, Any] | None:
+    """A schema object's keywords that check something (None for a boolean schema)."""
+    if not isinstance(schema, dict):
+        return None
+    return {k: v for k, v in schema.items() if k not in _ANNOTATION_SIBLINGS}
+
+
+def _pattern_matches(pattern: str, name: str) -> bool:
+    """Whether the ECMA-262 ``pattern`` matches somewhere in ``name`` (False when it is not one)."""
+    try:
+        return re.search(translate_pattern(pattern), name) is not None
+    except (PatternError, re.error):
+        return False
+
+
 def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
     """(relative path, schema) of every subschema of ``node`` in any draft's spelling."""
     found: list[tuple[SchemaPath, Any]] = []
@@ -1258,14 +1353,7 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
                 found.append(((key,), value))
         elif key in SCHEMA_LISTS and isinstance(value, list):
             found.extend(((key, str(i)), sub) for i, sub in enumerate(value))
-        elif key in (
-            "properties",
-            "patternProperties",
-            "dependentSchemas",
-            "$defs",
-            "definitions",
-            "dependencies",
-        ) and isinstance(value, dict):
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
             found.extend(
                 ((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool))
             )

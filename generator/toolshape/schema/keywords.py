@@ -48,6 +48,27 @@ def subschemas(schema: Any, path: SchemaPath = ()) -> list[tuple[Any, SchemaPath
     return found
 
 
+def data_keyword(root: Any, path: SchemaPath) -> str | None:
+    """Where the existing ``path`` under the schema ``root`` leaves the subschemas: the keyword
+    whose value is data or an annotation (``enum``, ``examples``, ``default``...), not schemas;
+    None when every step goes through a keyword that holds subschemas (``contentSchema`` too).
+    JSON Schema 2020-12 (core 9.4.2) leaves a ``$ref`` to such a place undefined."""
+    node, at = root, 0
+    while at < len(path):
+        if not isinstance(node, dict):
+            return None  # (a path into a boolean schema does not exist)
+        keyword = path[at]
+        if keyword in ONE_SCHEMA or keyword == "contentSchema":
+            node, at = node[keyword], at + 1
+        elif keyword in (*SCHEMA_LISTS, *SCHEMA_MAPS) and at + 1 < len(path):
+            held = node[keyword]
+            node = held[int(path[at + 1])] if isinstance(held, list) else held[path[at + 1]]
+            at += 2
+        else:
+            return str(keyword)
+    return None
+
+
 def nullable_alternative(branches: Any, exclusive: bool) -> tuple[int, Any] | None:
     """For the usual "optional" spelling ``[X, {type: null}]`` (either order), the index and
     schema of X; None for any other list.

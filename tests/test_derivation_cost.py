@@ -1,0 +1,196 @@
+"""Deriving the generated tests costs work in proportion to the contract (issue 16).
+
+A real Kubernetes schema (45 kB) took more than five minutes: its recursive definition
+refers to itself from a dozen keys, and completing the accepted base followed every one of
+them six levels deep (a base of 21,149 values, 141,081 cases), checking the whole base again
+after each object it filled in. Counted here in evaluations by the reference evaluator and
+in the size of the base, never timed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import synth
+from support import ROOT
+from toolshape.codegen import cases
+from toolshape.contract import checker as contract
+from toolshape.contract import reference, source
+
+
+def _checked(parameters: dict[str, Any]) -> contract.Contract:
+    raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
+    return contract.check(source.load(raw, "contracts/t.json"))
+
+
+def _fan_out(keys: int) -> dict[str, Any]:
+    """A node with a name and ``keys`` optional children, each a node itself (JSONSchemaProps'
+    shape: its items, not, additionalProperties... are all JSONSchemaProps)."""
+    node = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "maxLength": 8},
+            **{f"k{i}": {"$ref": "#/$defs/node"} for i in range(keys)},
+        },
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "$defs": {"node": node},
+        "properties": {"root": {"$ref": "#/$defs/node"}},
+        "required": ["root"],
+    }
+
+
+def _wide(objects: int) -> dict[str, Any]:
+    """``objects`` optional object properties of five optional strings each: no recursion."""
+    inner = {
+        "type": "object",
+        "properties": {f"s{j}": {"type": "string", "maxLength": 5} for j in range(5)},
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {f"o{i}": inner for i in range(objects)},
+        "additionalProperties": False,
+    }
+
+
+def _values(data: Any) -> int:
+    if isinstance(data, dict):
+        return 1 + sum(_values(v) for v in data.values())
+    if isinstance(data, list):
+        return 1 + sum(_values(v) for v in data)
+    return 1
+
+
+@pytest.fixture
+def evaluations(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many (schema, value) pairs the reference evaluator looks at: one count per call of
+    its per-value function, each recursive call included."""
+    count = [0]
+    original = reference._value
+
+    def counting(*args: Any) -> None:
+        count[0] += 1
+        original(*args)
+
+    monkeypatch.setattr(reference, "_value", counting)
+    yield count
+
+
+def _derive(parameters: dict[str, Any], evaluations: list[int]) -> tuple[int, int, int]:
+    """The base's size, the number of cases and the evaluations spent deriving them."""
+    checked = _checked(parameters)
+    evaluations[0] = 0
+    derived = cases.derive(checked).cases
+    base = derived[0]
+    assert base.name.startswith("base") and not base.errors
+    return _values(base.data), len(derived), evaluations[0]
+
+
+def test_a_recursion_that_fans_out_is_completed_a_few_times_not_at_every_depth(
+    evaluations: list[int],
+) -> None:
+    """Six children of a node, each a node: completed six levels deep that is 6^6 nodes."""
+    size, count, _ = _derive(_fan_out(6), evaluations)
+    nodes_at_most = cases.MAX_TARGET_COMPLETIONS + 1  # each completion fills in one node's keys
+    assert size <= nodes_at_most * (6 + 2) + 2, size
+    assert count <= 20 * size, (size, count)
+
+
+def test_a_recursion_that_fans_out_costs_in_proportion_to_its_keys(
+    evaluations: list[int],
+) -> None:
+    """Three times the children, about three times the base and the work (not 3^6)."""
+    small, large = _derive(_fan_out(4), evaluations), _derive(_fan_out(12), evaluations)
+    assert large[0] < 4 * small[0], (small, large)
+    assert large[2] < 6 * small[2], (small, large)
+
+
+def test_completing_checks_the_value_it_fills_in_not_the_whole_base(
+    evaluations: list[int],
+) -> None:
+    """Four times the objects, about four times the evaluations; checking the whole base after
+    filling in each object would be sixteen times."""
+    small, large = _derive(_wide(20), evaluations), _derive(_wide(80), evaluations)
+    assert large[0] > 3.5 * small[0], (small, large)  # the bases really are four times as large
+    assert large[2] < 6 * small[2], (small, large)
+
+
+def test_the_base_of_a_recursion_still_nests_several_levels() -> None:
+    """The bound is per target and per base: a recursion that does not fan out is still
+    completed MAX_TARGET_COMPLETIONS levels deep, so the cases reach a nested node's checks."""
+    derived = cases.derive(_checked(_fan_out(1))).cases
+    depth, node = 0, derived[0].data["root"]
+    while isinstance(node, dict) and "k0" in node:
+        depth, node = depth + 1, node["k0"]
+    assert depth >= cases.MAX_TARGET_COMPLETIONS - 1, derived[0].data
+
+
+# -- the shortcuts change nothing ---------------------------------------------------------
+
+CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml"))
+
+#: Schemas whose cases change values below additionalProperties, bare $refs and items.
+SHORTCUTS: dict[str, dict[str, Any]] = {
+    "fan-out": _fan_out(3),
+    "wide": _wide(3),
+    "extra keys": {
+        "type": "object",
+        "properties": {
+            "closed": {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": False},
+            "typed": {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": {"type": "string", "minLength": 2}},
+            "open": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["b"]},
+            "list": {"type": "array", "items": {"$ref": "#/$defs/pair"}, "maxItems": 3},
+        },
+        "$defs": {"pair": {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": False}},
+        "additionalProperties": False,
+    },
+    "refused completions": {
+        "type": "object",
+        "properties": {
+            "one": {"$ref": "#/$defs/one"},
+            "none": {"type": "array", "items": {"type": "string"}, "not": {"minItems": 1}},
+            "deep": {"type": "object", "properties": {"one": {"$ref": "#/$defs/one"}}},
+        },
+        "$defs": {"one": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "maxProperties": 1}},
+    },
+}  # fmt: skip
+
+
+def _cases(checked: contract.Contract) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    return [(c.name, json.dumps(c.data), sorted(c.errors)) for c in cases.derive(checked).cases]
+
+
+def _without_shortcuts(
+    checked: contract.Contract, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """The cases when every case and every completion step is checked whole."""
+    with monkeypatch.context() as patched:
+        patched.setattr(cases._Deriver, "local_errors", lambda self, path, value: None)
+        patched.setattr(cases._Deriver, "still_good_at", lambda self, at: self.still_good())
+        return _cases(checked)
+
+
+def _shortcut_contracts() -> Iterator[Any]:
+    for path in CONTRACTS:
+        yield pytest.param(path.read_bytes(), id=path.stem)
+    for label, parameters in SHORTCUTS.items():
+        raw = json.dumps({"name": "t", "description": "d", "parameters": parameters})
+        yield pytest.param(raw.encode(), id=label)
+    for index in range(6):
+        raw = synth.render(synth.contract(random.Random(5000 + index), index))
+        yield pytest.param(raw.encode(), id=f"synthetic {index}")
+
+
+@pytest.mark.parametrize("raw", list(_shortcut_contracts()))
+def test_local_checks_derive_what_whole_checks_derive(
+    raw: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked = contract.check(source.load(raw, "contracts/t.yaml"))
+    assert _cases(checked) == _without_shortcuts(checked, monkeypatch)
