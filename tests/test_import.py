@@ -115,8 +115,8 @@ def test_mcp_tools_list_result(tmp_path: Path) -> None:
     tools = json.loads(fixture("mcp_tools_list.json").read_text())["result"]["tools"]
     assert [c.name for c in contracts] == ["read_text_file", "search_files"]
     assert [c.kind for c in contracts] == ["mcp", "mcp"]
-    assert any("'title' is not carried over" in w for w in contracts[0].warnings)
-    assert any("'annotations' is not carried over" in w for w in contracts[0].warnings)
+    assert any("'title' is not carried over" in w for w in map(str, contracts[0].warnings))
+    assert any("'annotations' is not carried over" in w for w in map(str, contracts[0].warnings))
     for imported, tool in zip(contracts, tools, strict=False):
         expected = {k: v for k, v in tool["inputSchema"].items() if k != "$schema"}
         assert imported.data["description"] == tool["description"]
@@ -129,7 +129,7 @@ def test_mcp_result_without_the_json_rpc_envelope(tmp_path: Path) -> None:
     result["nextCursor"] = "page-2"
     contracts = importer.import_file(write_json(tmp_path, "list.json", result))
     assert [c.name for c in contracts] == ["read_text_file", "search_files"]
-    assert all(any("nextCursor" in w for w in c.warnings) for c in contracts)
+    assert all(any("nextCursor" in w for w in map(str, c.warnings)) for c in contracts)
 
 
 def test_openai_tool_list(tmp_path: Path) -> None:
@@ -360,7 +360,7 @@ def test_draft_04_and_07_spellings_are_translated(tmp_path: Path) -> None:
     assert p["dependentRequired"] == {"promotion": ["to"]}
     assert p["dependentSchemas"] == {"clock": {"required": ["from"]}}
     assert "$schema" not in p and "id" not in p
-    assert not any("/properties/note/format" in w for w in imported.warnings)
+    assert not any("/properties/note/format" in w for w in map(str, imported.warnings))
 
 
 def test_refs_into_translated_places_follow_them(tmp_path: Path) -> None:
@@ -421,7 +421,7 @@ def test_refs_outside_the_subschemas_are_read_as_schemas_under_defs(tmp_path: Pa
     assert p["$defs"][p["properties"]["count"]["$ref"].removeprefix("#/$defs/")] == {
         "type": "integer"
     }
-    assert any("reads this 'enum' entry as a schema" in w for w in imported.warnings)
+    assert any("reads this 'enum' entry as a schema" in w for w in map(str, imported.warnings))
     assert all(ref.startswith("#/$defs/") for ref in _refs(p))
     generated = generate(imported)
     module = pipeline.load_module(generated.module_source, str(generated.module_path))
@@ -487,7 +487,7 @@ def test_draft_07_keywords_beside_ref_are_dropped(tmp_path: Path) -> None:
         "$ref": "#/$defs/n",
         "description": "kept",
     }
-    assert any("'minimum' beside '$ref' is dropped" in w for w in imported.warnings)
+    assert any("'minimum' beside '$ref' is dropped" in w for w in map(str, imported.warnings))
 
 
 def test_an_unknown_format_is_kept_as_an_annotation_with_a_warning(tmp_path: Path) -> None:
@@ -504,7 +504,7 @@ def test_an_unknown_format_is_kept_as_an_annotation_with_a_warning(tmp_path: Pat
     properties = imported.data["parameters"]["properties"]
     assert properties["phone"] == {"type": "string", "x-format": "phone"}
     assert properties["home"] == {"type": "string", "format": "iri"}
-    (warning,) = [w for w in imported.warnings if "format" in w]
+    (warning,) = [w for w in map(str, imported.warnings) if "format" in w]
     assert "/properties/phone/format" in warning and "x-format" in warning
     generated = generate(imported)  # the kept annotation passes the contract check
     module = pipeline.load_module(generated.module_source, "t_formats.py")
@@ -529,7 +529,7 @@ def test_a_bare_schema_is_named_after_the_file_when_its_title_is_no_tool_name(
         "title": "Create an event",
         "properties": {},
     }
-    assert any("not a tool name" in w for w in imported.warnings)
+    assert any("not a tool name" in w for w in map(str, imported.warnings))
 
 
 def test_yaml_input(tmp_path: Path) -> None:
@@ -569,7 +569,7 @@ def test_file_names_are_module_names(tmp_path: Path) -> None:
         "send_email.yaml",
         "send_email_2.yaml",
     ]
-    assert any("send_email.yaml is taken" in w for w in contracts[-1].warnings)
+    assert any("send_email.yaml is taken" in w for w in map(str, contracts[-1].warnings))
 
 
 # -- what cannot be carried over ----------------------------------------------------------------
@@ -669,11 +669,12 @@ def test_contract_check_failures_are_reported_at_the_input_pointer(tmp_path: Pat
     assert imported.data["parameters"]["$defs"]["n"] == {"type": "string"}
     assert "required" not in imported.data["parameters"]
     assert any(
-        w.startswith("/definitions/n/minimum: 'minimum' has no effect") for w in imported.warnings
+        w.startswith("/definitions/n/minimum: 'minimum' has no effect")
+        for w in map(str, imported.warnings)
     ), imported.warnings
     assert any(
         w.startswith("/required: 'c' is required but 'additionalProperties: false' forbids it")
-        for w in imported.warnings
+        for w in map(str, imported.warnings)
     )
 
 
@@ -875,7 +876,7 @@ def test_keywords_a_draft_does_not_know_are_dropped(tmp_path: Path) -> None:
     schema = bare(DRAFT4, {"a": {"type": "string", "const": "x"}})
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     assert imported.data["parameters"]["properties"]["a"] == {"type": "string"}
-    assert any("'const' is not a keyword of draft 4" in w for w in imported.warnings)
+    assert any("'const' is not a keyword of draft 4" in w for w in map(str, imported.warnings))
     schema = bare(DRAFT7, {"a": {"type": "string", "const": "x"}}, dependentRequired={"a": ["b"]})
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     assert imported.data["parameters"]["properties"]["a"] == {"type": "string", "const": "x"}
@@ -923,7 +924,7 @@ def test_keywords_with_no_effect_are_dropped_with_a_warning(tmp_path: Path) -> N
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     p = imported.data["parameters"]["properties"]
     assert p == {"a": {"type": "string", "enum": ["x", "y"]}, "b": {"type": "array"}}
-    shown = "\n".join(imported.warnings)
+    shown = "\n".join(map(str, imported.warnings))
     for where in (
         "/properties/a/enum/1",
         "/properties/a/minimum",
@@ -997,3 +998,60 @@ def test_contracts_accept_the_2020_12_annotations() -> None:
         wrong["parameters"]["properties"]["a"].update(bad)
         with pytest.raises(errors.ContractError):
             checker.check(source.load(json.dumps(wrong).encode(), "t.yaml"))
+
+
+# -- where import warnings point ---------------------------------------------------------------
+
+
+def _offset_place(text: str, offset: int) -> tuple[int, int]:
+    """Line and column (1-based) of ``offset``, counted here independently of the importer."""
+    before = text[:offset].split("\n")
+    return len(before), len(before[-1]) + 1
+
+
+@pytest.mark.parametrize(
+    ("pointer", "needle"),
+    [
+        ("", "{"),
+        ("/tools", "["),
+        ("/tools/1", '{"name": "b"'),
+        ("/tools/1/title", '"B title"'),
+        ("/tools/1/inputSchema/properties/x~1y", '{"type": "integer"}'),
+        ("/tools/7", "["),  # no such item: the nearest ancestor found
+    ],
+)
+def test_locate_finds_a_pointer_in_json_text(pointer: str, needle: str) -> None:
+    text = (
+        '{\n  "tools": [\n    {"name": "a", "inputSchema": {"type": "object"}},\n'
+        '    {"name": "b", "title": "B title",\n     "inputSchema": {"type": "object", '
+        '"properties": {"x/y": {"type": "integer"}}}}\n  ]\n}\n'
+    )
+    assert importer.locate(text, pointer) == _offset_place(text, text.index(needle))
+
+
+def test_locate_finds_a_pointer_in_yaml_text() -> None:
+    text = "tools:\n  - name: a\n    title: A title\n    inputSchema: {type: object}\n"
+    assert importer.locate(text, "/tools/0/title") == _offset_place(text, text.index("A title"))
+
+
+def test_import_warnings_name_their_place_in_the_input_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolshape.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    tool = {
+        "name": "lookup",
+        "title": "Look up",
+        "description": "d",
+        "inputSchema": {"type": "object"},
+    }
+    text = json.dumps({"tools": [tool]}, indent=2) + "\n"
+    Path("tools.json").write_text(text, encoding="utf-8")
+    assert main(["import", "tools.json", "--out", "contracts"]) == 0
+    err = capsys.readouterr().err
+    line, col = _offset_place(text, text.index('"Look up"'))
+    assert (
+        f"tools.json:{line}:{col}: warning: the MCP tool's 'title' is not carried over "
+        "(a contract has no place for it) (contracts/lookup.yaml at /tools/0/title)"
+    ) in err.splitlines()

@@ -365,10 +365,10 @@ def test_import_warns_when_it_drops_strict_and_schema() -> None:
         }
     ]
     (imported,) = importer.import_data(tools, "tools.json")
-    assert any("OpenAI's 'strict: true' is dropped" in w for w in imported.warnings)
+    assert any("OpenAI's 'strict: true' is dropped" in w for w in map(str, imported.warnings))
     assert any(
         "'$schema' (\"http://json-schema.org/draft-07/schema#\") is dropped" in w
-        for w in imported.warnings
+        for w in map(str, imported.warnings)
     )
     (bare,) = importer.import_data(
         {
@@ -378,7 +378,7 @@ def test_import_warns_when_it_drops_strict_and_schema() -> None:
         },
         "s.json",
     )
-    assert any("'$schema'" in w for w in bare.warnings)
+    assert any("'$schema'" in w for w in map(str, bare.warnings))
 
 
 def test_import_messages_name_the_flag_and_have_no_double_colon(tmp_path: Path) -> None:

@@ -502,11 +502,12 @@ def _import(args: argparse.Namespace) -> int:
     except importer.ImportWriteError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
+    colour = _use_colour(sys.stderr)
     for item, path in zip(imported, written, strict=True):
         for translation in item.translations:
             print(f"{path}: translated: {translation}", file=sys.stderr)
         for warning in item.warnings:
-            print(f"{path}: warning: {warning}", file=sys.stderr)
+            print(_problem_line(_import_warning(args.file, path, warning), colour), file=sys.stderr)
         if not args.quiet:
             print(f"imported: {path}")
     if not args.quiet:
@@ -514,6 +515,18 @@ def _import(args: argparse.Namespace) -> int:
             f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run toolshape generate"
         )
     return 0
+
+
+def _import_warning(file: str, written: Path, warning: importer.ImportWarning) -> Problem:
+    """An import warning as ``path:line:col: warning:``: at its line in the written contract when
+    the contract check found it there, else at its place in the input file (the thing warned
+    about is often not in the contract at all), naming the contract it concerns."""
+    if warning.contract_at is not None:
+        line, col = warning.contract_at
+        return Problem(str(written), line, col, warning.message, "warning")
+    line, col = warning.input_at or (1, 1)
+    at = "" if warning.pointer is None else f" at {warning.pointer or '/'}"
+    return Problem(file, line, col, f"{warning.message} ({written}{at})", "warning")
 
 
 #: The starter contract ``toolshape new`` writes; ``{name}`` is the only placeholder.

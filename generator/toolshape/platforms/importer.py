@@ -110,6 +110,22 @@ class ImportProblem:
         return f"{self.file}:{where}{at}: error: {self.message}"
 
 
+@dataclass
+class ImportWarning:
+    """Something the import changed or left out that deserves a look, located in the input file
+    (``pointer``; None: the file as a whole) or, for the contract check's own warnings, in the
+    written contract (``contract_at``: its line and column)."""
+
+    pointer: str | None
+    message: str
+    contract_at: tuple[int, int] | None = None
+    #: Where ``pointer`` is in the input file's text (line, column), when the text is known.
+    input_at: tuple[int, int] | None = None
+
+    def __str__(self) -> str:
+        return self.message if self.pointer is None else f"{self.pointer or '/'}: {self.message}"
+
+
 class ContractImportError(Exception):
     """Raised with every problem found; nothing is imported when it is raised."""
 
@@ -132,7 +148,7 @@ class ImportedContract:
     #: The contract file's text, verified to load and check.
     yaml_text: str
     #: What the import changed or left out that deserves a look.
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ImportWarning] = field(default_factory=list)
     #: The input kind: "jsonschema", "mcp", "openai" or "anthropic".
     kind: str = "jsonschema"
     #: The contract as data: {"name", "description", "parameters"}.
@@ -170,7 +186,13 @@ def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
             [ImportProblem(label, None, None, f"cannot read the file: {error.strerror or error}")]
         ) from None
     data = _parse(raw, label, path.suffix.lower())
-    return import_data(data, label, _stem(path.name), draft)
+    imported = import_data(data, label, _stem(path.name), draft)
+    text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+    for contract in imported:
+        for warning in contract.warnings:
+            if warning.pointer is not None:
+                warning.input_at = locate(text, warning.pointer)
+    return imported
 
 
 def import_data(
@@ -235,7 +257,7 @@ class _Tool:
     schema: Any
     schema_pointer: str  # where the arguments schema is in the input
     tool_pointer: str  # where the tool entry is (its name and description)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ImportWarning] = field(default_factory=list)
 
 
 class _Importer:
@@ -266,7 +288,10 @@ class _Importer:
                 n += 1
             if path != imported.relative_path:
                 imported.warnings.append(
-                    f"written as {path}: {imported.relative_path} is taken by another tool of this file"
+                    ImportWarning(
+                        None,
+                        f"written as {path}: {imported.relative_path} is taken by another tool of this file",
+                    )
                 )
                 imported.relative_path = path
             taken.add(path.lower())
@@ -307,7 +332,10 @@ class _Importer:
             if data.get("nextCursor"):
                 for tool in found:
                     tool.warnings.append(
-                        "the tools/list result has a nextCursor: only this page of tools was imported"
+                        ImportWarning(
+                            f"{pointer}/nextCursor",
+                            "the tools/list result has a nextCursor: only this page of tools was imported",
+                        )
                     )
             return found
         if any(k in data for k in ("inputSchema", "input_schema", "function")) or (
@@ -318,8 +346,11 @@ class _Importer:
             dropped = []
             if isinstance(data, dict) and "$schema" in data:
                 dropped.append(
-                    f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: "
-                    "a contract's parameters are always JSON Schema 2020-12"
+                    ImportWarning(
+                        f"{pointer}/$schema",
+                        f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: "
+                        "a contract's parameters are always JSON Schema 2020-12",
+                    )
                 )
             return [_Tool("jsonschema", None, None, data, pointer, pointer, dropped)]
         self.error(
@@ -335,7 +366,7 @@ class _Importer:
             return []
         name = entry.get("name")
         shown = name if isinstance(name, str) else None
-        warnings: list[str] = []
+        warnings: list[ImportWarning] = []
         if entry.get("type") == "function" and isinstance(entry.get("function"), dict):
             function = entry["function"]
             fn_pointer = f"{pointer}/function"
@@ -344,7 +375,10 @@ class _Importer:
             for key in ("title", "outputSchema", "annotations"):
                 if key in entry:
                     warnings.append(
-                        f"the MCP tool's {key!r} is not carried over (a contract has no place for it)"
+                        ImportWarning(
+                            f"{pointer}/{pointers.escape(key)}",
+                            f"the MCP tool's {key!r} is not carried over (a contract has no place for it)",
+                        )
                     )
             return [self.entry("mcp", entry, pointer, "inputSchema", warnings)]
         if "input_schema" in entry:
@@ -367,25 +401,40 @@ class _Importer:
         return []
 
     def entry(
-        self, kind: str, entry: dict[str, Any], pointer: str, schema_key: str, warnings: list[str]
+        self,
+        kind: str,
+        entry: dict[str, Any],
+        pointer: str,
+        schema_key: str,
+        warnings: list[ImportWarning],
     ) -> _Tool:
         name = entry.get("name")
         description = entry.get("description")
         if schema_key not in entry:
             schema: Any = {"type": "object", "additionalProperties": False}
-            warnings.append("the tool has no parameters: the contract accepts only an empty object")
+            warnings.append(
+                ImportWarning(
+                    pointer, "the tool has no parameters: the contract accepts only an empty object"
+                )
+            )
         else:
             schema = entry[schema_key]
         if kind == "openai" and "strict" in entry:
             warnings.append(
-                f"OpenAI's 'strict: {json.dumps(entry['strict'])}' is dropped (a contract has no place for it): "
-                "`toolshape schema --target openai` turns strict mode on exactly when "
-                "`toolshape lint --target openai` finds nothing"
+                ImportWarning(
+                    f"{pointer}/strict",
+                    f"OpenAI's 'strict: {json.dumps(entry['strict'])}' is dropped (a contract has no place for it): "
+                    "`toolshape schema --target openai` turns strict mode on exactly when "
+                    "`toolshape lint --target openai` finds nothing",
+                )
             )
         if isinstance(schema, dict) and "$schema" in schema:
             warnings.append(
-                f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
-                "a contract's parameters are always JSON Schema 2020-12"
+                ImportWarning(
+                    f"{pointer}/{schema_key}/$schema",
+                    f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
+                    "a contract's parameters are always JSON Schema 2020-12",
+                )
             )
         return _Tool(kind, name, description, schema, f"{pointer}/{schema_key}", pointer, warnings)
 
@@ -411,7 +460,7 @@ class _Importer:
         translator = _Translator(schema, self.draft)
         parameters = translator.translate()
         warnings = list(found.warnings)
-        warnings.extend(f"{_join(pointer, p)}: {w}" for p, w in translator.warnings)
+        warnings.extend(ImportWarning(_join(pointer, p), w) for p, w in translator.warnings)
         if kind == "jsonschema":
             name, description = self.bare_identity(
                 parameters, schema, translator, pointer, warnings
@@ -453,7 +502,7 @@ class _Importer:
         original: dict[str, Any],
         translator: _Translator,
         pointer: str,
-        warnings: list[str],
+        warnings: list[ImportWarning],
     ) -> tuple[Any, Any]:
         """A bare schema's tool name (title, hoisted definition name, file name) and description."""
         title = parameters.get("title")
@@ -465,7 +514,10 @@ class _Importer:
             name = self.stem
             if isinstance(title, str):
                 warnings.append(
-                    f"the title {title!r} is not a tool name (1-64 of A-Z a-z 0-9 _ . -): named {name!r} after the file"
+                    ImportWarning(
+                        f"{pointer}/title",
+                        f"the title {title!r} is not a tool name (1-64 of A-Z a-z 0-9 _ . -): named {name!r} after the file",
+                    )
                 )
         description = parameters.pop("description", None)
         return name, description
@@ -498,7 +550,7 @@ class _Importer:
         tool: str | None,
         pointer: str,
         translator: _Translator,
-        warnings: list[str],
+        warnings: list[ImportWarning],
     ) -> bool:
         """Load the emitted text back and check it: it must be the intended contract, and pass.
 
@@ -525,7 +577,11 @@ class _Importer:
             return False
         for problem in checked.warnings:
             warnings.append(
-                f"{self.input_pointer(document, problem, pointer, translator)}: {problem.message}"
+                ImportWarning(
+                    self.input_pointer(document, problem, pointer, translator),
+                    problem.message,
+                    contract_at=(problem.line, problem.col),
+                )
             )
         return True
 
@@ -1589,3 +1645,80 @@ def _inside(folder: Path, base: Path) -> bool:
     """Whether ``folder`` (resolved, following links) is ``base`` or inside it."""
     resolved = folder.resolve()
     return resolved == base or base in resolved.parents
+
+
+def locate(text: str, pointer: str) -> tuple[int, int] | None:
+    """The line and column (1-based) of the value at JSON Pointer ``pointer`` in ``text`` (JSON,
+    or YAML as import reads it), or of its nearest ancestor found (None: no place to name).
+
+    Walks the text along the pointer, skipping the values on the way with the json module's
+    own decoder, so that each warning of ``import`` can name its place as ``file:line:col``."""
+    decoder = json.JSONDecoder()
+    space = re.compile(r"[ \t\n\r]*")
+
+    def skip(at: int) -> int:
+        match = space.match(text, at)
+        return match.end() if match else at
+
+    at = skip(0)
+    if not text.startswith(("{", "["), at):  # not a JSON object or array: a YAML file
+        return _locate_yaml(text, pointer)
+    found = at
+    try:
+        for token in pointers.tokens(pointer):
+            if text.startswith("{", at):
+                at = skip(at + 1)
+                while not text.startswith("}", at):
+                    key, at = decoder.raw_decode(text, at)
+                    at = skip(at)
+                    if not text.startswith(":", at):
+                        return _line_col(text, found)
+                    at = skip(at + 1)
+                    if key == token:
+                        break
+                    at = skip(decoder.raw_decode(text, at)[1])
+                    at = skip(at + 1) if text.startswith(",", at) else at
+                else:
+                    return _line_col(text, found)
+            elif text.startswith("[", at) and token.isdigit():
+                at = skip(at + 1)
+                for _ in range(int(token)):
+                    at = skip(decoder.raw_decode(text, at)[1])
+                    if not text.startswith(",", at):
+                        return _line_col(text, found)
+                    at = skip(at + 1)
+                if text.startswith("]", at):
+                    return _line_col(text, found)
+            else:
+                return _line_col(text, found)
+            found = at
+    except ValueError:  # not JSON (the file parsed, so it is YAML): walk its nodes instead
+        return _locate_yaml(text, pointer)
+    return _line_col(text, found)
+
+
+def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
+    """As :func:`locate`, for a YAML input (composed, never constructed: no tag runs)."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    if node is None:
+        return None
+    for token in pointers.tokens(pointer):
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.MappingNode):
+            children = [v for k, v in node.value if getattr(k, "value", None) == token]
+        elif (
+            isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value)
+        ):
+            children = [node.value[int(token)]]
+        if not children:
+            break
+        node = children[0]
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
