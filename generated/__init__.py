@@ -15,7 +15,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from ._runtime import Error, Result, UnknownTool
+from ._runtime import Error, Result, UnknownTool, _drops_absent_nulls
 
 #: Tool name -> its module, relative to this package.
 TOOLS: dict[str, str] = {
@@ -47,13 +47,21 @@ def tool_module(name: str) -> ModuleType | None:
     return module
 
 
-def validate_call(name: str, arguments: Any) -> Result:
-    """Check one call: text is parsed then validated, a decoded value is validated."""
+def validate_call(name: str, arguments: Any, *, platform: str | None = None) -> Result:
+    """Check one call: text is parsed then validated, a decoded value is validated.
+
+    ``platform`` (``"openai"``, ...: see the tool modules' ``validate``) says where the call
+    comes from; ValueError for an unknown one.
+    """
+    if platform is not None:
+        _drops_absent_nulls(
+            platform
+        )  # an unknown platform is a ValueError, whatever the tool
     module = tool_module(name) if type(name) is str else None
     if module is None:
         return UnknownTool(name, tuple(sorted(TOOLS)))
     if type(arguments) in (str, bytes, bytearray):
-        result: Result = module.parse(arguments)
+        result: Result = module.parse(arguments, platform=platform)
     else:
-        result = module.validate(arguments)
+        result = module.validate(arguments, platform=platform)
     return result

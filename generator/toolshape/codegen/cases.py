@@ -19,8 +19,9 @@ from typing import Any
 from ..contract import reference
 from ..contract.checker import Contract
 from ..contract.errors import Problem
+from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
-from ..schema.pointers import SchemaPath, child, ref_path, resolve
+from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
 from ..schema.values import is_integer, json_equal
 from ..witness.budget import Budget
@@ -1085,3 +1086,119 @@ def derive(contract: Contract) -> Derivation:
     deriver = _Deriver(contract)
     found = deriver.derive()
     return Derivation(found, deriver.warnings())
+
+
+# -- what the handler receives: nulls for absent keys, integral floats -----------
+
+#: How many keys (or integers) get a normalising case of their own; one more case
+#: changes them all at once.
+MAX_NORMALISE_CASES = 12
+
+
+@dataclass(frozen=True)
+class NormaliseCases:
+    """Cases where the handler receives other than what was sent, each as JSON Pointers into the base.
+
+    ``absent_nulls``: (name, pointers, errors, text): the keys at ``pointers`` are optional
+    and their schema refuses null (:func:`~toolshape.contract.optional.converted_keys`);
+    sent as null with ``platform="openai"`` they are removed and the arguments are
+    accepted; without a platform, ``errors`` (from the reference evaluator) are reported.
+    ``integral``: (name, pointers, text): the base's integers there, sent as floats
+    (10.0), are accepted and come back as ints. ``text`` is the arguments sent, as JSON.
+    """
+
+    absent_nulls: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]], str]]
+    integral: list[tuple[str, tuple[str, ...], str]]
+
+
+def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
+    """The normalising cases of a contract, starting from its accepted ``base`` arguments."""
+    root = contract.parameters
+    if evaluate(root, base):
+        return NormaliseCases([], [])
+    nullable: list[str] = []
+    integers: list[str] = []
+    for schema, value, pointer in _applying(root, root, base, ""):
+        if isinstance(value, dict):
+            properties = schema.get("properties", {})
+            required = schema.get("required", [])
+            for key, allows_null in converted_keys(root, properties, required):
+                place = pointer + "/" + escape(key)
+                if not allows_null and key in value and place not in nullable:
+                    nullable.append(place)
+        elif type(value) is int and abs(value) <= 2**53 and pointer not in integers:
+            kinds = _declared(schema) or ()
+            if "integer" in kinds and kinds.index("integer") < _index(kinds, "number"):
+                integers.append(pointer)
+    absent: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]], str]] = []
+    for pointers in _one_by_one_then_all(nullable):
+        sent = apply(base, [(p, None) for p in pointers])
+        meant = apply(base, [(p, MISSING) for p in pointers])
+        refused = frozenset(evaluate(root, sent))
+        if refused and not evaluate(root, meant):
+            name = f"{', '.join(pointers)}: null stands for absent"
+            absent.append((name, pointers, refused, _text(sent)))
+    integral: list[tuple[str, tuple[str, ...], str]] = []
+    for pointers in _one_by_one_then_all(integers):
+        sent = apply(base, [(p, float(_at(base, p))) for p in pointers])
+        if not evaluate(root, sent):
+            name = f"{', '.join(pointers)}: integral float{'s' * (len(pointers) > 1)}"
+            integral.append((name, pointers, _text(sent)))
+    return NormaliseCases(absent, integral)
+
+
+def _applying(
+    root: Any, schema: Any, value: Any, pointer: str
+) -> Iterator[tuple[dict[str, Any], Any, str]]:
+    """Each (schema, value, pointer) where the generated validator applies a schema to a value.
+
+    Followed: $ref, allOf, the first matching anyOf branch, the one matching oneOf branch,
+    properties, prefixItems and items (not additionalProperties, patternProperties, if,
+    not or contains: the cases are a subset, never a guess)."""
+    todo = [(schema, value, pointer, 0)]
+    while todo:
+        schema, value, pointer, depth = todo.pop()
+        if not isinstance(schema, dict) or depth > MAX_SYNTH_DEPTH * 4:
+            continue
+        yield schema, value, pointer
+        if isinstance(schema.get("$ref"), str):
+            todo.append((resolve(root, ref_path(schema["$ref"])), value, pointer, depth + 1))
+        for sub in schema.get("allOf", []):
+            todo.append((sub, value, pointer, depth + 1))
+        matching = [s for s in schema.get("anyOf", []) if not errors_of(s, value, "", root)]
+        todo += [(s, value, pointer, depth + 1) for s in matching[:1]]
+        matching = [s for s in schema.get("oneOf", []) if not errors_of(s, value, "", root)]
+        todo += [(s, value, pointer, depth + 1) for s in matching if len(matching) == 1]
+        if isinstance(value, dict):
+            for key, sub in schema.get("properties", {}).items():
+                if key in value:
+                    todo.append((sub, value[key], pointer + "/" + escape(key), depth + 1))
+        elif isinstance(value, list):
+            prefix = schema.get("prefixItems", [])
+            for index, item in enumerate(value):
+                sub = prefix[index] if index < len(prefix) else schema.get("items")
+                todo.append((sub, item, f"{pointer}/{index}", depth + 1))
+
+
+def _one_by_one_then_all(pointers: list[str]) -> list[tuple[str, ...]]:
+    """Each pointer alone (up to a limit), then all of them that are not inside another at once."""
+    chosen = sorted(pointers)[:MAX_NORMALISE_CASES]
+    outer = [p for p in chosen if not any(p.startswith(q + "/") for q in chosen)]
+    found: list[tuple[str, ...]] = [(p,) for p in chosen]
+    if len(outer) > 1:
+        found.append(tuple(outer))
+    return found
+
+
+def _text(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _index(kinds: tuple[str, ...], kind: str) -> int:
+    return kinds.index(kind) if kind in kinds else len(kinds)
+
+
+def _at(data: Any, pointer: str) -> Any:
+    for step in pointer_tokens(pointer):
+        data = data[int(step)] if isinstance(data, list) else data[step]
+    return data

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from .. import __version__
 from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
+from ..contract.optional import converted_keys
 from ..contract.unfolding import distinct_entries
 from ..regex import WHITESPACE as ECMA_WHITESPACE
 from ..regex import translate as translate_pattern
@@ -236,11 +237,14 @@ class Branch:
     object: ObjectChecks | None = None
     array: ArrayChecks | None = None
     applicators: list[Applicator] = field(default_factory=list)
+    #: integer: a float that passes (10.0, 1e2) is recorded, to reach the handler as an int.
+    integral: bool = False
 
     @property
     def empty(self) -> bool:
         return (
             not self.checks
+            and not self.integral
             and not self.applicators
             and (self.object is None or self.object.empty)
             and (self.array is None or self.array.empty)
@@ -384,6 +388,14 @@ class ModuleModel:
     typed_dicts: list[TypedDictDef]
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
     depth: int = 0
+    #: The masks literal of the nulls ``validate(..., platform="openai")`` removes (see
+    #: :class:`_AbsentNulls`), or None when the contract has no such key.
+    absent_nulls: Code | None = None
+
+    @property
+    def integral(self) -> bool:
+        """Whether ``validate()`` keeps a list of integral floats: an integer check or a function may add to it."""
+        return bool(self.functions) or _has_integral(self.root)
 
     @property
     def typing_imports(self) -> Code:
@@ -621,6 +633,7 @@ class _ModelBuilder:
             branch.checks = self.string_checks(schema, label, schema_path)
         elif kind in ("integer", "number"):
             branch.checks = self.number_checks(schema, label, kind)
+            branch.integral = kind == "integer"
         elif kind == "array":
             branch.array = self.array_checks(schema, var, path, schema_path, label)
         elif kind == "object":
@@ -1152,6 +1165,7 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
     builder.finish()
+    nulls = _AbsentNulls(contract.parameters).table()
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
@@ -1167,7 +1181,22 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
         module_name=Code(module_name),
         typed_dicts=types.defs,
         depth=depth,
+        absent_nulls=literal(nulls) if nulls["#"] else None,
     )
+
+
+def _has_integral(item: Any) -> bool:
+    """Whether an integer check sits anywhere in this piece of the model."""
+    todo: list[Any] = [item]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, Branch) and item.integral:
+            return True
+        elif hasattr(item, "__dataclass_fields__"):
+            todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return False
 
 
 #: What every tool module takes from the runtime, whatever its contract (validate and parse).
@@ -1184,6 +1213,7 @@ RUNTIME_ALWAYS = frozenset(
         "_NULL_ARGUMENTS",
         "_UNREADABLE",
         "_decode",
+        "_drops_absent_nulls",
         "_json_type",
     }
 )
@@ -1212,6 +1242,10 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
 
     Each rule mirrors a line of checks.py.j2 or module.py.j2 that prints the name."""
     needs = set(RUNTIME_ALWAYS)
+    if built.absent_nulls is not None:
+        needs.add("_without_absent_nulls")
+    if built.integral:
+        needs.add("_with_integers")
     for constant in built.constants:
         if constant.kind == "pattern":
             needs.add("re")
@@ -1491,6 +1525,48 @@ class _Masks:
         # With items masked, the prefix positions are needed too: items starts after them.
         if any(m is not None for m in prefix) or (prefix and "items" in mask):
             mask["prefix"] = prefix
+
+
+class _AbsentNulls(_Masks):
+    """Where a null stands for an optional key left out: data the runtime's ``_without_absent_nulls`` reads.
+
+    OpenAI strict mode lists every key as required, so the model sends null for an
+    optional key it leaves out; where the contract refuses null for that key
+    (:func:`~toolshape.contract.optional.converted_keys`, the export's decision too), the
+    null is removed before validation. A mask is None (nothing to remove inside) or a dict:
+
+    - ``drop``: the keys whose null is removed;
+    - ``keys``, ``prefix``, ``items``, ``ref``: as in :class:`_Masks`;
+    - ``all``: the masks of allOf, anyOf and oneOf branches (the subschemas the export
+      lowers and converts; ``not``, ``if``, ``contains``, ``dependentSchemas``,
+      ``additionalProperties`` and ``patternProperties`` are not, or keep strict mode off).
+    """
+
+    def _mask(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return None
+        mask: dict[str, Any] = {}
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref in self.live:
+            mask["ref"] = [ref]
+        same = [self.mask(sub) for word in _SAME_VALUE_LISTS for sub in schema.get(word, ())]
+        if any(same):
+            mask["all"] = [m for m in same if m]
+        properties = schema.get("properties", {})
+        optional = converted_keys(self.parameters, properties, schema.get("required", ()))
+        drop = [key for key, allows_null in optional if not allows_null]
+        if drop:
+            mask["drop"] = drop
+        keys = {key: self.mask(sub) for key, sub in properties.items()}
+        if any(m is not None for m in keys.values()):
+            mask["keys"] = {key: m for key, m in keys.items() if m is not None}
+        prefix = [self.mask(sub) for sub in schema.get("prefixItems", ())]
+        items = self.mask(schema["items"]) if "items" in schema else None
+        if items is not None:
+            mask["items"] = items
+        if any(m is not None for m in prefix) or (prefix and items is not None):
+            mask["prefix"] = prefix
+        return mask or None
 
 
 def _all_schemas(schema: Any) -> list[dict[str, Any]]:
