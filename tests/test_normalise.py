@@ -10,12 +10,16 @@ anything when there is nothing to change. Which keys are converted is one decisi
 
 from __future__ import annotations
 
+import ast
+import functools
 import glob
+import importlib
 import json
 import subprocess
 import sys
 import textwrap
 import types
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -241,7 +245,7 @@ def test_derived_cases_are_computed_from_the_contract() -> None:
     nulled = {p for _, pointers, _, _ in found.absent_nulls for p in pointers}
     assert {"/nights", "/traveller/age", "/stops/0/hours", "/pair/0/email"} <= nulled
     assert "/note" not in nulled  # the contract allows null there
-    floats = {p for _, pointers, _ in found.integral for p in pointers}
+    floats = {p for _, ints, _ in found.integral for p in ints}
     assert floats == {"/nights", "/traveller/age", "/stops/0/hours", "/seats", "/pair/1"}
 
 
@@ -300,3 +304,97 @@ def test_the_generated_package_does_the_same_on_every_supported_python(python: s
         [python, "-c", SCRIPT, str(ROOT)], capture_output=True, text=True, check=True, timeout=120
     ).stdout
     assert json.loads(out) == ["accept", False, ["filename", "size_bytes"], "int", "float"]
+
+
+class _TakeOut(ast.NodeTransformer):
+    """Replaces each statement that calls ``name`` (``integral.append`` or a runtime helper) by ``pass``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.taken = 0
+
+    def visit_stmt(self, node: ast.stmt) -> ast.AST:
+        call = getattr(node, "value", None)
+        if isinstance(call, ast.Call) and ast.unparse(call.func) == self.name:
+            self.taken += 1
+            return ast.copy_location(ast.Pass(), node)
+        return self.generic_visit(node)
+
+    visit_Expr = visit_Assign = visit_stmt
+
+
+def _mutants(source: str) -> dict[str, ast.Module | None]:
+    """The module with each new piece taken out (None where it has no such piece)."""
+    found: dict[str, ast.Module | None] = {}
+    for kind, name in (
+        ("nulls kept", "_without_absent_nulls"),
+        ("floats not recorded", "integral.append"),
+        ("floats not converted", "_with_integers"),
+    ):
+        taker = _TakeOut(name)
+        tree = taker.visit(ast.parse(source))
+        found[kind] = ast.fix_missing_locations(tree) if taker.taken else None
+    return found
+
+
+GENERATED_MODULES = sorted(
+    p for p in GENERATED.rglob("*.py") if "tests" not in p.parts and not p.name.startswith("_")
+)
+
+
+@pytest.mark.parametrize("path", GENERATED_MODULES, ids=lambda p: str(p.relative_to(GENERATED)))
+def test_the_generated_tests_fail_without_the_new_code(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    relative = path.relative_to(GENERATED)
+    package = ".".join(("generated", *relative.parent.parts))
+    tests = importlib.import_module(
+        ".".join(("generated", "tests", *relative.parent.parts, "test_" + path.stem))
+    )
+    source = path.read_text(encoding="utf-8")
+    runs: dict[str, list[Callable[[], None]]] = {
+        "nulls kept": [
+            functools.partial(tests.test_a_null_for_an_absent_key_is_removed_on_openai, *row)
+            for row in tests.ABSENT_NULLS
+        ],
+        "floats not recorded": [
+            functools.partial(tests.test_an_integral_float_reaches_the_handler_as_an_int, *row)
+            for row in tests.INTEGRAL
+        ],
+    }
+    runs["floats not converted"] = runs["floats not recorded"]
+    for kind, mutant in _mutants(source).items():
+        if mutant is None:
+            assert not runs[kind], f"{relative} has {kind} cases but no code to take out"
+            continue
+        assert runs[kind], f"{relative}: no generated test covers the code behind {kind!r}"
+        module = types.ModuleType(f"{package}.normalise_mutant_{path.stem}")
+        module.__package__ = package
+        exec(compile(mutant, f"<{kind} {relative}>", "exec"), module.__dict__)
+        monkeypatch.setattr(tests, "module", module)
+        failed = 0
+        for run in runs[kind]:
+            try:
+                run()
+            except AssertionError:
+                failed += 1
+        assert failed, f"{relative} with {kind}: every generated test still passes"
+
+
+def test_integer_beside_number_is_a_number() -> None:
+    text = textwrap.dedent(
+        """\
+        name: kinds
+        description: Kinds.
+        parameters:
+          type: object
+          properties:
+            a: {type: [integer, number]}
+            c: {type: [integer, string]}
+          additionalProperties: false
+        """
+    )
+    got = build(text, "kinds.yaml").validate({"a": 1.0, "c": 3.0}).value
+    assert type(got["a"]) is float and type(got["c"]) is int
+    found = cases.normalise_cases(check(text), {"a": 1, "c": 3})
+    assert [ints for _, ints, _ in found.integral] == [{"/c": 3}]

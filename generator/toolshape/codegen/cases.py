@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
+from ..regex import translate as translate_pattern
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
 from ..schema.values import is_integer, json_equal
@@ -1103,12 +1105,13 @@ class NormaliseCases:
     and their schema refuses null (:func:`~toolshape.contract.optional.converted_keys`);
     sent as null with ``platform="openai"`` they are removed and the arguments are
     accepted; without a platform, ``errors`` (from the reference evaluator) are reported.
-    ``integral``: (name, pointers, text): the base's integers there, sent as floats
-    (10.0), are accepted and come back as ints. ``text`` is the arguments sent, as JSON.
+    ``integral``: (name, {pointer: int}, text): those ints, sent as floats (10.0) in the
+    base where the contract says integer, are accepted and come back as ints. ``text`` is
+    the arguments sent, as JSON.
     """
 
     absent_nulls: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]], str]]
-    integral: list[tuple[str, tuple[str, ...], str]]
+    integral: list[tuple[str, dict[str, int], str]]
 
 
 def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
@@ -1117,8 +1120,8 @@ def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
     if evaluate(root, base):
         return NormaliseCases([], [])
     nullable: list[str] = []
-    integers: list[str] = []
-    for schema, value, pointer in _applying(root, root, base, ""):
+    integers: dict[str, int] = {}  # where the contract says integer: the int sent as a float
+    for schema, value, pointer, earlier in _applying(root, root, base, ""):
         if isinstance(value, dict):
             properties = schema.get("properties", {})
             required = schema.get("required", [])
@@ -1126,10 +1129,10 @@ def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
                 place = pointer + "/" + escape(key)
                 if not allows_null and key in value and place not in nullable:
                     nullable.append(place)
-        elif type(value) is int and abs(value) <= 2**53 and pointer not in integers:
-            kinds = _declared(schema) or ()
-            if "integer" in kinds and kinds.index("integer") < _index(kinds, "number"):
-                integers.append(pointer)
+        elif not isinstance(value, list) and pointer not in integers and _says_integer(schema):
+            chosen = _integer_for(root, base, pointer, schema, value, earlier)
+            if chosen is not None:
+                integers[pointer] = chosen
     absent: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]], str]] = []
     for pointers in _one_by_one_then_all(nullable):
         sent = apply(base, [(p, None) for p in pointers])
@@ -1138,46 +1141,92 @@ def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
         if refused and not evaluate(root, meant):
             name = f"{', '.join(pointers)}: null stands for absent"
             absent.append((name, pointers, refused, _text(sent)))
-    integral: list[tuple[str, tuple[str, ...], str]] = []
-    for pointers in _one_by_one_then_all(integers):
-        sent = apply(base, [(p, float(_at(base, p))) for p in pointers])
+    integral: list[tuple[str, dict[str, int], str]] = []
+    for pointers in _one_by_one_then_all(list(integers)):
+        sent = apply(base, [(p, float(integers[p])) for p in pointers])
         if not evaluate(root, sent):
             name = f"{', '.join(pointers)}: integral float{'s' * (len(pointers) > 1)}"
-            integral.append((name, pointers, _text(sent)))
+            integral.append((name, {p: integers[p] for p in pointers}, _text(sent)))
     return NormaliseCases(absent, integral)
+
+
+def _integer_for(
+    root: Any, base: Any, pointer: str, schema: dict[str, Any], value: Any, earlier: list[Any]
+) -> int | None:
+    """An int for the place (the base's own, or one the contract accepts there), exact as a
+    float, that none of the ``earlier`` anyOf branches takes first."""
+    bounds = [schema.get(k) for k in ("minimum", "maximum")] + [
+        schema["exclusiveMinimum"] + 1 if is_integer(schema.get("exclusiveMinimum")) else None,
+        schema["exclusiveMaximum"] - 1 if is_integer(schema.get("exclusiveMaximum")) else None,
+    ]
+    listed = list(schema.get("enum", [])) + ([schema["const"]] if "const" in schema else [])
+    candidates = [value, *listed, *bounds, 0, 1, 2, 7, -1]
+    for candidate in candidates:
+        if not is_integer(candidate) or abs(candidate) > 2**53:
+            continue
+        number = int(candidate)
+        first = [e for e in earlier if not errors_of(e, float(number), "", root)]
+        if not first and not evaluate(root, apply(base, [(pointer, float(number))])):
+            return number
+    return None
 
 
 def _applying(
     root: Any, schema: Any, value: Any, pointer: str
-) -> Iterator[tuple[dict[str, Any], Any, str]]:
-    """Each (schema, value, pointer) where the generated validator applies a schema to a value.
+) -> Iterator[tuple[dict[str, Any], Any, str, list[Any]]]:
+    """Each (schema, value, pointer, earlier) where the generated validator applies a schema to a value.
 
     Followed: $ref, allOf, the first matching anyOf branch, the one matching oneOf branch,
-    properties, prefixItems and items (not additionalProperties, patternProperties, if,
-    not or contains: the cases are a subset, never a guess)."""
-    todo = [(schema, value, pointer, 0)]
+    properties, patternProperties, additionalProperties, prefixItems and items (not if,
+    not or contains: the cases are a subset, never a guess). For a scalar, the anyOf and
+    oneOf branches that say integer are followed too, with ``earlier``: the anyOf branches
+    tried before them (an integer put there must match none of them)."""
+    todo: list[tuple[Any, Any, str, int, list[Any]]] = [(schema, value, pointer, 0, [])]
     while todo:
-        schema, value, pointer, depth = todo.pop()
+        schema, value, pointer, depth, earlier = todo.pop()
         if not isinstance(schema, dict) or depth > MAX_SYNTH_DEPTH * 4:
             continue
-        yield schema, value, pointer
+        yield schema, value, pointer, earlier
+        deeper = depth + 1
         if isinstance(schema.get("$ref"), str):
-            todo.append((resolve(root, ref_path(schema["$ref"])), value, pointer, depth + 1))
+            todo.append((resolve(root, ref_path(schema["$ref"])), value, pointer, deeper, earlier))
         for sub in schema.get("allOf", []):
-            todo.append((sub, value, pointer, depth + 1))
-        matching = [s for s in schema.get("anyOf", []) if not errors_of(s, value, "", root)]
-        todo += [(s, value, pointer, depth + 1) for s in matching[:1]]
-        matching = [s for s in schema.get("oneOf", []) if not errors_of(s, value, "", root)]
-        todo += [(s, value, pointer, depth + 1) for s in matching if len(matching) == 1]
+            todo.append((sub, value, pointer, deeper, earlier))
+        scalar = not isinstance(value, (dict, list))
+        for union in ("anyOf", "oneOf"):
+            branches = schema.get(union, [])
+            matching = [i for i, s in enumerate(branches) if not errors_of(s, value, "", root)]
+            taken = matching[:1] if union == "anyOf" or len(matching) == 1 else []
+            for i, sub in enumerate(branches):
+                if i in taken or (scalar and _says_integer(sub)):
+                    before = branches[:i] if union == "anyOf" else []
+                    todo.append((sub, value, pointer, deeper, [*earlier, *before]))
         if isinstance(value, dict):
-            for key, sub in schema.get("properties", {}).items():
-                if key in value:
-                    todo.append((sub, value[key], pointer + "/" + escape(key), depth + 1))
+            properties = schema.get("properties", {})
+            patterns = schema.get("patternProperties", {})
+            extra = schema.get("additionalProperties")
+            for key, item in value.items():
+                place = pointer + "/" + escape(key)
+                subs = [properties[key]] if key in properties else []
+                matched = [s for p, s in patterns.items() if _key_matches(p, key)]
+                if not subs and not matched and isinstance(extra, dict):
+                    subs.append(extra)
+                todo += [(sub, item, place, deeper, []) for sub in subs + matched]
         elif isinstance(value, list):
             prefix = schema.get("prefixItems", [])
             for index, item in enumerate(value):
                 sub = prefix[index] if index < len(prefix) else schema.get("items")
-                todo.append((sub, item, f"{pointer}/{index}", depth + 1))
+                todo.append((sub, item, f"{pointer}/{index}", deeper, []))
+
+
+def _says_integer(schema: Any) -> bool:
+    """Whether the generated check of ``schema`` takes an integral float as an integer (not a number)."""
+    kinds = _declared(schema) or ()
+    return "integer" in kinds and "number" not in kinds  # with both, the check is number's
+
+
+def _key_matches(pattern: str, key: str) -> bool:
+    return re.search(translate_pattern(pattern), key) is not None
 
 
 def _one_by_one_then_all(pointers: list[str]) -> list[tuple[str, ...]]:
@@ -1192,10 +1241,6 @@ def _one_by_one_then_all(pointers: list[str]) -> list[tuple[str, ...]]:
 
 def _text(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False)
-
-
-def _index(kinds: tuple[str, ...], kind: str) -> int:
-    return kinds.index(kind) if kind in kinds else len(kinds)
 
 
 def _at(data: Any, pointer: str) -> Any:

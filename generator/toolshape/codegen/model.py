@@ -394,8 +394,13 @@ class ModuleModel:
 
     @property
     def integral(self) -> bool:
-        """Whether ``validate()`` keeps a list of integral floats: an integer check or a function may add to it."""
-        return bool(self.functions) or _has_integral(self.root)
+        """Whether an integer check sits anywhere: integral floats it records are made ints on accept."""
+        return _has_integral([self.root, *self.functions])
+
+    @property
+    def keeps_integral(self) -> bool:
+        """Whether ``validate()`` holds the list of integral floats: its checks or the functions it calls take it."""
+        return bool(self.functions) or self.integral
 
     @property
     def typing_imports(self) -> Code:
