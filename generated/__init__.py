@@ -48,15 +48,10 @@ def tool_module(name: str) -> ModuleType | None:
 
 
 def validate_call(name: str, arguments: Any, *, platform: str | None = None) -> Result:
-    """Check one call: text is parsed then validated, a decoded value is validated.
-
-    ``platform`` (``"openai"``, ...: see the tool modules' ``validate``) says where the call
-    comes from; ValueError for an unknown one.
-    """
+    """Check one call: text is parsed then validated, a decoded value is validated."""
+    # platform: where the call comes from, passed on (see the tool modules' validate()).
     if platform is not None:
-        _drops_absent_nulls(
-            platform
-        )  # an unknown platform is a ValueError, whatever the tool
+        _drops_absent_nulls(platform)  # unknown: a ValueError, whatever the tool
     module = tool_module(name) if type(name) is str else None
     if module is None:
         return UnknownTool(name, tuple(sorted(TOOLS)))

@@ -367,6 +367,8 @@ def test_the_generated_tests_fail_without_the_new_code(
         if mutant is None:
             assert not runs[kind], f"{relative} has {kind} cases but no code to take out"
             continue
+        if kind == "nulls kept" and tests.module._ABSENT_NULLS == {"#": {}}:
+            continue  # no converted key: the removal has nothing to remove here
         assert runs[kind], f"{relative}: no generated test covers the code behind {kind!r}"
         module = types.ModuleType(f"{package}.normalise_mutant_{path.stem}")
         module.__package__ = package

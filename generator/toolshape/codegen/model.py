@@ -389,8 +389,9 @@ class ModuleModel:
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
     depth: int = 0
     #: The masks literal of the nulls ``validate(..., platform="openai")`` removes (see
-    #: :class:`_AbsentNulls`), or None when the contract has no such key.
-    absent_nulls: Code | None = None
+    #: :class:`_AbsentNulls`; ``{"#": {}}`` when the contract has no such key, so that the
+    #: first one changes only this literal).
+    absent_nulls: Code = Code('{"#": {}}')
 
     @property
     def integral(self) -> bool:
@@ -1186,7 +1187,7 @@ def build(contract: Contract, module_name: str, digest: str, depth: int = 0) -> 
         module_name=Code(module_name),
         typed_dicts=types.defs,
         depth=depth,
-        absent_nulls=literal(nulls) if nulls["#"] else None,
+        absent_nulls=literal(nulls),
     )
 
 
@@ -1220,6 +1221,7 @@ RUNTIME_ALWAYS = frozenset(
         "_decode",
         "_drops_absent_nulls",
         "_json_type",
+        "_without_absent_nulls",
     }
 )
 #: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).
@@ -1247,8 +1249,6 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
 
     Each rule mirrors a line of checks.py.j2 or module.py.j2 that prints the name."""
     needs = set(RUNTIME_ALWAYS)
-    if built.absent_nulls is not None:
-        needs.add("_without_absent_nulls")
     if built.integral:
         needs.add("_with_integers")
     for constant in built.constants:
