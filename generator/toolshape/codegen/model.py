@@ -391,7 +391,7 @@ class ModuleModel:
     #: The masks literal of the nulls ``validate(..., platform="openai")`` removes (see
     #: :class:`_AbsentNulls`; ``{"#": {}}`` when the contract has no such key, so that the
     #: first one changes only this literal).
-    absent_nulls: Code = Code('{"#": {}}')
+    absent_nulls: Code = field(default_factory=lambda: literal({"#": {}}))
 
     @property
     def integral(self) -> bool:
