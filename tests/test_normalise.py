@@ -242,10 +242,10 @@ def test_the_gate_passes_the_platform_on() -> None:
 def test_derived_cases_are_computed_from_the_contract() -> None:
     checked = check(NESTED)
     found = cases.normalise_cases(checked, full())
-    nulled = {p for _, pointers, _, _ in found.absent_nulls for p in pointers}
+    nulled = {p for _, pointers, _ in found.absent_nulls for p in pointers}
     assert {"/nights", "/traveller/age", "/stops/0/hours", "/pair/0/email"} <= nulled
     assert "/note" not in nulled  # the contract allows null there
-    floats = {p for _, ints, _ in found.integral for p in ints}
+    floats = {p for _, ints in found.integral for p in ints}
     assert floats == {"/nights", "/traveller/age", "/stops/0/hours", "/seats", "/pair/1"}
 
 
@@ -399,4 +399,4 @@ def test_integer_beside_number_is_a_number() -> None:
     got = build(text, "kinds.yaml").validate({"a": 1.0, "c": 3.0}).value
     assert type(got["a"]) is float and type(got["c"]) is int
     found = cases.normalise_cases(check(text), {"a": 1, "c": 3})
-    assert [ints for _, ints, _ in found.integral] == [{"/c": 3}]
+    assert [ints for _, ints in found.integral] == [{"/c": 3}]

@@ -1093,7 +1093,7 @@ def derive(contract: Contract) -> Derivation:
 # -- what the handler receives: nulls for absent keys, integral floats -----------
 
 #: How many keys (or integers) get a normalising case of their own; one more case
-#: changes them all at once.
+#: changes two of them at once.
 MAX_NORMALISE_CASES = 12
 
 
@@ -1101,17 +1101,17 @@ MAX_NORMALISE_CASES = 12
 class NormaliseCases:
     """Cases where the handler receives other than what was sent, each as JSON Pointers into the base.
 
-    ``absent_nulls``: (name, pointers, errors, text): the keys at ``pointers`` are optional
-    and their schema refuses null (:func:`~toolshape.contract.optional.converted_keys`);
-    sent as null with ``platform="openai"`` they are removed and the arguments are
-    accepted; without a platform, ``errors`` (from the reference evaluator) are reported.
-    ``integral``: (name, {pointer: int}, text): those ints, sent as floats (10.0) in the
-    base where the contract says integer, are accepted and come back as ints. ``text`` is
-    the arguments sent, as JSON.
+    ``absent_nulls``: (name, pointers, errors): the keys at ``pointers`` are optional and
+    their schema refuses null (:func:`~toolshape.contract.optional.converted_keys`); sent
+    as null with ``platform="openai"`` they are removed and the arguments are accepted;
+    without a platform, ``errors`` (from the reference evaluator) are reported.
+    ``integral``: (name, {pointer: int}): those ints, sent as floats (10.0) in the base
+    where the contract says integer, are accepted and come back as ints. A row names only
+    its own places, so a property added to the contract leaves the other rows alone.
     """
 
-    absent_nulls: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]], str]]
-    integral: list[tuple[str, dict[str, int], str]]
+    absent_nulls: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]]
+    integral: list[tuple[str, dict[str, int]]]
 
 
 def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
@@ -1133,20 +1133,20 @@ def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
             chosen = _integer_for(root, base, pointer, schema, value, earlier)
             if chosen is not None:
                 integers[pointer] = chosen
-    absent: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]], str]] = []
-    for pointers in _one_by_one_then_all(nullable):
+    absent: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]] = []
+    for pointers in _one_by_one_then_two(nullable):
         sent = apply(base, [(p, None) for p in pointers])
         meant = apply(base, [(p, MISSING) for p in pointers])
         refused = frozenset(evaluate(root, sent))
         if refused and not evaluate(root, meant):
             name = f"{', '.join(pointers)}: null stands for absent"
-            absent.append((name, pointers, refused, _text(sent)))
-    integral: list[tuple[str, dict[str, int], str]] = []
-    for pointers in _one_by_one_then_all(list(integers)):
+            absent.append((name, pointers, refused))
+    integral: list[tuple[str, dict[str, int]]] = []
+    for pointers in _one_by_one_then_two(list(integers)):
         sent = apply(base, [(p, float(integers[p])) for p in pointers])
         if not evaluate(root, sent):
             name = f"{', '.join(pointers)}: integral float{'s' * (len(pointers) > 1)}"
-            integral.append((name, {p: integers[p] for p in pointers}, _text(sent)))
+            integral.append((name, {p: integers[p] for p in pointers}))
     return NormaliseCases(absent, integral)
 
 
@@ -1229,18 +1229,16 @@ def _key_matches(pattern: str, key: str) -> bool:
     return re.search(translate_pattern(pattern), key) is not None
 
 
-def _one_by_one_then_all(pointers: list[str]) -> list[tuple[str, ...]]:
-    """Each pointer alone (up to a limit), then all of them that are not inside another at once."""
+def _one_by_one_then_two(pointers: list[str]) -> list[tuple[str, ...]]:
+    """Each pointer alone (up to a limit), then the first two that are not inside one another
+    at once (not all of them: a row that names only its own places stays as it is when the
+    contract gains a property)."""
     chosen = sorted(pointers)[:MAX_NORMALISE_CASES]
     outer = [p for p in chosen if not any(p.startswith(q + "/") for q in chosen)]
     found: list[tuple[str, ...]] = [(p,) for p in chosen]
     if len(outer) > 1:
-        found.append(tuple(outer))
+        found.append(tuple(outer[:2]))
     return found
-
-
-def _text(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False)
 
 
 def _at(data: Any, pointer: str) -> Any:
