@@ -21,7 +21,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from ._runtime import Error, Result, UnknownTool
+from ._runtime import Error, Result, UnknownTool, _drops_absent_nulls
 
 #: Tool name -> its module, relative to this package.
 TOOLS: dict[str, str] = {
@@ -62,15 +62,18 @@ def tool_module(name: str) -> ModuleType | None:
     return module
 
 
-def validate_call(name: str, arguments: Any) -> Result:
+def validate_call(name: str, arguments: Any, *, platform: str | None = None) -> Result:
     """Check one call: text is parsed then validated, a decoded value is validated."""
+    # platform: where the call comes from, passed on (see the tool modules' validate()).
+    if platform is not None:
+        _drops_absent_nulls(platform)  # unknown: a ValueError, whatever the tool
     module = tool_module(name) if type(name) is str else None
     if module is None:
         return UnknownTool(name, tuple(sorted(TOOLS)))
     if type(arguments) in (str, bytes, bytearray):
-        result: Result = module.parse(arguments)
+        result: Result = module.parse(arguments, platform=platform)
     else:
-        result = module.validate(arguments)
+        result = module.validate(arguments, platform=platform)
     return result
 
 

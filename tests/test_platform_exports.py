@@ -55,23 +55,40 @@ parameters:
 """
 
 
-def test_openai_strict_stays_off_while_the_validator_would_refuse_a_converted_null() -> None:
-    # Strict mode makes every key required: the model sends null for a key it leaves out. The
-    # generated validator refuses a null the contract does not allow (it does not yet read it as
-    # the key left out), so each such key is a reason strict mode stays off, located at the key.
+def test_openai_strict_converts_optional_keys_whose_null_the_generated_package_removes() -> None:
+    # Strict mode makes every key required: the model sends null for a key it leaves out.
+    # Where the contract refuses that null, the generated package removes it
+    # (platform="openai", tests/test_normalise.py), so strict mode is on, and the record says
+    # which nulls mean "absent".
     checked = from_yaml(OPTIONAL)
-    findings = export.lint(checked, "openai")
-    assert sorted(f.path for f in findings) == [
-        ("properties", "near"),
-        ("properties", "page"),
-        ("properties", "sort"),
-    ]
-    assert all("would be sent as null" in f.message and not f.fatal for f in findings)
+    assert export.lint(checked, "openai") == []
     result = export.export(checked, "openai")
-    assert result.strict is False and result.definition["function"]["strict"] is False
-    assert result.definition["function"]["parameters"]["required"] == ["query"]
-    assert result.converted == []
+    assert result.strict is True and result.definition["function"]["strict"] is True
+    parameters = result.definition["function"]["parameters"]
+    assert parameters["required"] == ["query", "page", "sort", "near", "note"]
+    assert parameters["properties"]["page"] == {"type": ["integer", "null"], "minimum": 1}
+    assert [(c.path, c.key, c.contract_allows_null) for c in result.converted] == [
+        ((), "page", False),
+        ((), "sort", False),
+        ((), "near", False),
+        ((), "note", True),
+    ]
+    note = result.notes[-1]
+    assert "optional keys /properties/page, /properties/sort, /properties/near are exported" in note
+    assert "a null there means the key is absent" in note
     assert checked.parameters["required"] == ["query"]  # the contract is untouched
+    validator = jsonschema.Draft202012Validator(parameters)
+    assert validator.is_valid(
+        {"query": "q", "page": None, "sort": None, "near": None, "note": None}
+    )
+
+
+def test_a_null_the_contract_allows_through_a_ref_is_not_taken_for_absent() -> None:
+    # The one decision (contract/optional.py) asks the contract itself, $ref and all.
+    text = OPTIONAL.replace("near: {$ref: '#/$defs/point'}", "near: {$ref: '#/$defs/maybe'}")
+    text += "    maybe: {type: [number, 'null']}\n"
+    result = export.export(from_yaml(text), "openai")
+    assert ((), "near", True) in [(c.path, c.key, c.contract_allows_null) for c in result.converted]
 
 
 NULLABLE = """\
@@ -120,8 +137,10 @@ def test_openai_strict_converts_optional_keys_that_allow_null() -> None:
 
 def test_a_converted_key_inside_definitions_is_located_where_it_is() -> None:
     checked = from_yaml(OPTIONAL.replace("      required: [x]\n", ""))
-    paths = [f.path for f in export.lint(checked, "openai")]
-    assert ("$defs", "point", "properties", "x") in paths
+    converted = export.export(checked, "openai").converted
+    assert (("$defs", "point"), "x", False) in [
+        (c.path, c.key, c.contract_allows_null) for c in converted
+    ]
 
 
 def test_a_tool_without_parameters_has_properties_for_openai() -> None:

@@ -1105,7 +1105,9 @@ def validate_large_order(value: object) -> Result:
             else:
                 errors.append(
                     Error(
-                        "/payment_token", "type", '"payment_token" must be a string, got ' + _got(v)
+                        "/payment_token",
+                        "type",
+                        '"payment_token" must be a string, got ' + _json_type(v),
                     )
                 )
         # invoice_reference: optional string or null, maxLength 64

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,8 +21,10 @@ from typing import Any
 from ..contract import reference
 from ..contract.checker import Contract
 from ..contract.errors import Problem
+from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
-from ..schema.pointers import SchemaPath, child, ref_path, resolve
+from ..regex import translate as translate_pattern
+from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
 from ..schema.values import is_integer, json_equal
 from ..witness.budget import Budget
@@ -1170,3 +1173,160 @@ def derive(contract: Contract) -> Derivation:
     deriver = _Deriver(contract)
     found = deriver.derive()
     return Derivation(found, deriver.warnings())
+
+
+# -- what the handler receives: nulls for absent keys, integral floats -----------
+
+#: How many keys (or integers) get a normalising case of their own; one more case
+#: changes two of them at once.
+MAX_NORMALISE_CASES = 12
+
+
+@dataclass(frozen=True)
+class NormaliseCases:
+    """Cases where the handler receives other than what was sent, each as JSON Pointers into the base.
+
+    ``absent_nulls``: (name, pointers, errors): the keys at ``pointers`` are optional and
+    their schema refuses null (:func:`~toolshape.contract.optional.converted_keys`); sent
+    as null with ``platform="openai"`` they are removed and the arguments are accepted;
+    without a platform, ``errors`` (from the reference evaluator) are reported.
+    ``integral``: (name, {pointer: int}): those ints, sent as floats (10.0) in the base
+    where the contract says integer, are accepted and come back as ints. A row names only
+    its own places, so a property added to the contract leaves the other rows alone.
+    """
+
+    absent_nulls: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]]
+    integral: list[tuple[str, dict[str, int]]]
+
+
+def normalise_cases(contract: Contract, base: Any) -> NormaliseCases:
+    """The normalising cases of a contract, starting from its accepted ``base`` arguments."""
+    root = contract.parameters
+    if evaluate(root, base):
+        return NormaliseCases([], [])
+    nullable: list[str] = []
+    integers: dict[str, int] = {}  # where the contract says integer: the int sent as a float
+    for schema, value, pointer, earlier in _applying(root, root, base, ""):
+        if isinstance(value, dict):
+            properties = schema.get("properties", {})
+            required = schema.get("required", [])
+            for key, allows_null in converted_keys(root, properties, required):
+                place = pointer + "/" + escape(key)
+                if not allows_null and key in value and place not in nullable:
+                    nullable.append(place)
+        elif not isinstance(value, list) and pointer not in integers and _says_integer(schema):
+            chosen = _integer_for(root, base, pointer, schema, value, earlier)
+            if chosen is not None:
+                integers[pointer] = chosen
+    absent: list[tuple[str, tuple[str, ...], frozenset[tuple[str, str]]]] = []
+    for pointers in _one_by_one_then_two(nullable):
+        sent = apply(base, [(p, None) for p in pointers])
+        meant = apply(base, [(p, MISSING) for p in pointers])
+        refused = frozenset(evaluate(root, sent))
+        if refused and not evaluate(root, meant):
+            name = f"{', '.join(pointers)}: null stands for absent"
+            absent.append((name, pointers, refused))
+    integral: list[tuple[str, dict[str, int]]] = []
+    for pointers in _one_by_one_then_two(list(integers)):
+        sent = apply(base, [(p, float(integers[p])) for p in pointers])
+        if not evaluate(root, sent):
+            name = f"{', '.join(pointers)}: integral float{'s' * (len(pointers) > 1)}"
+            integral.append((name, {p: integers[p] for p in pointers}))
+    return NormaliseCases(absent, integral)
+
+
+def _integer_for(
+    root: Any, base: Any, pointer: str, schema: dict[str, Any], value: Any, earlier: list[Any]
+) -> int | None:
+    """An int for the place (the base's own, or one the contract accepts there), exact as a
+    float, that none of the ``earlier`` anyOf branches takes first."""
+    bounds = [schema.get(k) for k in ("minimum", "maximum")] + [
+        schema["exclusiveMinimum"] + 1 if is_integer(schema.get("exclusiveMinimum")) else None,
+        schema["exclusiveMaximum"] - 1 if is_integer(schema.get("exclusiveMaximum")) else None,
+    ]
+    listed = list(schema.get("enum", [])) + ([schema["const"]] if "const" in schema else [])
+    candidates = [value, *listed, *bounds, 0, 1, 2, 7, -1]
+    for candidate in candidates:
+        if not is_integer(candidate) or abs(candidate) > 2**53:
+            continue
+        number = int(candidate)
+        first = [e for e in earlier if not errors_of(e, float(number), "", root)]
+        if not first and not evaluate(root, apply(base, [(pointer, float(number))])):
+            return number
+    return None
+
+
+def _applying(
+    root: Any, schema: Any, value: Any, pointer: str
+) -> Iterator[tuple[dict[str, Any], Any, str, list[Any]]]:
+    """Each (schema, value, pointer, earlier) where the generated validator applies a schema to a value.
+
+    Followed: $ref, allOf, the first matching anyOf branch, the one matching oneOf branch,
+    properties, patternProperties, additionalProperties, prefixItems and items (not if,
+    not or contains: the cases are a subset, never a guess). For a scalar, the anyOf and
+    oneOf branches that say integer are followed too, with ``earlier``: the anyOf branches
+    tried before them (an integer put there must match none of them)."""
+    todo: list[tuple[Any, Any, str, int, list[Any]]] = [(schema, value, pointer, 0, [])]
+    while todo:
+        schema, value, pointer, depth, earlier = todo.pop()
+        if not isinstance(schema, dict) or depth > MAX_SYNTH_DEPTH * 4:
+            continue
+        yield schema, value, pointer, earlier
+        deeper = depth + 1
+        if isinstance(schema.get("$ref"), str):
+            todo.append((resolve(root, ref_path(schema["$ref"])), value, pointer, deeper, earlier))
+        for sub in schema.get("allOf", []):
+            todo.append((sub, value, pointer, deeper, earlier))
+        scalar = not isinstance(value, (dict, list))
+        for union in ("anyOf", "oneOf"):
+            branches = schema.get(union, [])
+            matching = [i for i, s in enumerate(branches) if not errors_of(s, value, "", root)]
+            taken = matching[:1] if union == "anyOf" or len(matching) == 1 else []
+            for i, sub in enumerate(branches):
+                if i in taken or (scalar and _says_integer(sub)):
+                    before = branches[:i] if union == "anyOf" else []
+                    todo.append((sub, value, pointer, deeper, [*earlier, *before]))
+        if isinstance(value, dict):
+            properties = schema.get("properties", {})
+            patterns = schema.get("patternProperties", {})
+            extra = schema.get("additionalProperties")
+            for key, item in value.items():
+                place = pointer + "/" + escape(key)
+                subs = [properties[key]] if key in properties else []
+                matched = [s for p, s in patterns.items() if _key_matches(p, key)]
+                if not subs and not matched and isinstance(extra, dict):
+                    subs.append(extra)
+                todo += [(sub, item, place, deeper, []) for sub in subs + matched]
+        elif isinstance(value, list):
+            prefix = schema.get("prefixItems", [])
+            for index, item in enumerate(value):
+                sub = prefix[index] if index < len(prefix) else schema.get("items")
+                todo.append((sub, item, f"{pointer}/{index}", deeper, []))
+
+
+def _says_integer(schema: Any) -> bool:
+    """Whether the generated check of ``schema`` takes an integral float as an integer (not a number)."""
+    kinds = _declared(schema) or ()
+    return "integer" in kinds and "number" not in kinds  # with both, the check is number's
+
+
+def _key_matches(pattern: str, key: str) -> bool:
+    return re.search(translate_pattern(pattern), key) is not None
+
+
+def _one_by_one_then_two(pointers: list[str]) -> list[tuple[str, ...]]:
+    """Each pointer alone (up to a limit), then the first two that are not inside one another
+    at once (not all of them: a row that names only its own places stays as it is when the
+    contract gains a property)."""
+    chosen = sorted(pointers)[:MAX_NORMALISE_CASES]
+    outer = [p for p in chosen if not any(p.startswith(q + "/") for q in chosen)]
+    found: list[tuple[str, ...]] = [(p,) for p in chosen]
+    if len(outer) > 1:
+        found.append(tuple(outer[:2]))
+    return found
+
+
+def _at(data: Any, pointer: str) -> Any:
+    for step in pointer_tokens(pointer):
+        data = data[int(step)] if isinstance(data, list) else data[step]
+    return data

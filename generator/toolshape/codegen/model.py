@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from .. import __version__
 from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
+from ..contract.optional import converted_keys
 from ..contract.unfolding import distinct_entries
 from ..regex import WHITESPACE as ECMA_WHITESPACE
 from ..regex import translate as translate_pattern
@@ -247,11 +248,14 @@ class Branch:
     object: ObjectChecks | None = None
     array: ArrayChecks | None = None
     applicators: list[Applicator] = field(default_factory=list)
+    #: integer: a float that passes (10.0, 1e2) is recorded, to reach the handler as an int.
+    integral: bool = False
 
     @property
     def empty(self) -> bool:
         return (
             not self.checks
+            and not self.integral
             and not self.applicators
             and (self.object is None or self.object.empty)
             and (self.array is None or self.array.empty)
@@ -413,6 +417,20 @@ class ModuleModel:
     command: Code
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
     depth: int = 0
+    #: The masks literal of the nulls ``validate(..., platform="openai")`` removes (see
+    #: :class:`_AbsentNulls`; ``{"#": {}}`` when the contract has no such key, so that the
+    #: first one changes only this literal).
+    absent_nulls: Code = field(default_factory=lambda: literal({"#": {}}))
+
+    @property
+    def integral(self) -> bool:
+        """Whether an integer check sits anywhere: integral floats it records are made ints on accept."""
+        return _has_integral([self.root, *self.functions])
+
+    @property
+    def keeps_integral(self) -> bool:
+        """Whether ``validate()`` holds the list of integral floats: its checks or the functions it calls take it."""
+        return bool(self.functions) or self.integral
 
     @property
     def typing_imports(self) -> Code:
@@ -674,6 +692,7 @@ class _ModelBuilder:
             branch.checks = self.string_checks(schema, label, schema_path)
         elif kind in ("integer", "number"):
             branch.checks = self.number_checks(schema, label, kind)
+            branch.integral = kind == "integer"
         elif kind == "array":
             branch.array = self.array_checks(schema, var, path, schema_path, label)
         elif kind == "object":
@@ -1255,6 +1274,7 @@ def build(
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
     builder.finish()
     null_message = builder.null_message()
+    nulls = _AbsentNulls(contract.parameters).table()
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
@@ -1275,7 +1295,22 @@ def build(
             isinstance(contract.parameters, dict) and contract.parameters.get("properties")
         ),
         command=comment(command, limit=400),
+        absent_nulls=literal(nulls),
     )
+
+
+def _has_integral(item: Any) -> bool:
+    """Whether an integer check sits anywhere in this piece of the model."""
+    todo: list[Any] = [item]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, Branch) and item.integral:
+            return True
+        elif hasattr(item, "__dataclass_fields__"):
+            todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return False
 
 
 #: What every tool module takes from the runtime, whatever its contract (validate and parse).
@@ -1291,7 +1326,9 @@ RUNTIME_ALWAYS = frozenset(
         "_NOT_AN_OBJECT",
         "_UNREADABLE",
         "_decode",
+        "_drops_absent_nulls",
         "_json_type",
+        "_without_absent_nulls",
     }
 )
 #: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).
@@ -1321,6 +1358,8 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
     needs = set(RUNTIME_ALWAYS)
     if built.null_message == "_NULL_ARGUMENTS":
         needs.add("_NULL_ARGUMENTS")
+    if built.integral:
+        needs.add("_with_integers")
     for constant in built.constants:
         if constant.kind == "pattern":
             needs.add("re")
@@ -1583,6 +1622,48 @@ class _Masks:
         # With items masked, the prefix positions are needed too: items starts after them.
         if any(m is not None for m in prefix) or (prefix and "items" in mask):
             mask["prefix"] = prefix
+
+
+class _AbsentNulls(_Masks):
+    """Where a null stands for an optional key left out: data the runtime's ``_without_absent_nulls`` reads.
+
+    OpenAI strict mode lists every key as required, so the model sends null for an
+    optional key it leaves out; where the contract refuses null for that key
+    (:func:`~toolshape.contract.optional.converted_keys`, the export's decision too), the
+    null is removed before validation. A mask is None (nothing to remove inside) or a dict:
+
+    - ``drop``: the keys whose null is removed;
+    - ``keys``, ``prefix``, ``items``, ``ref``: as in :class:`_Masks`;
+    - ``all``: the masks of allOf, anyOf and oneOf branches (the subschemas the export
+      lowers and converts; ``not``, ``if``, ``contains``, ``dependentSchemas``,
+      ``additionalProperties`` and ``patternProperties`` are not, or keep strict mode off).
+    """
+
+    def _mask(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return None
+        mask: dict[str, Any] = {}
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref in self.live:
+            mask["ref"] = [ref]
+        same = [self.mask(sub) for word in _SAME_VALUE_LISTS for sub in schema.get(word, ())]
+        if any(same):
+            mask["all"] = [m for m in same if m]
+        properties = schema.get("properties", {})
+        optional = converted_keys(self.parameters, properties, schema.get("required", ()))
+        drop = [key for key, allows_null in optional if not allows_null]
+        if drop:
+            mask["drop"] = drop
+        keys = {key: self.mask(sub) for key, sub in properties.items()}
+        if any(m is not None for m in keys.values()):
+            mask["keys"] = {key: m for key, m in keys.items() if m is not None}
+        prefix = [self.mask(sub) for sub in schema.get("prefixItems", ())]
+        items = self.mask(schema["items"]) if "items" in schema else None
+        if items is not None:
+            mask["items"] = items
+        if any(m is not None for m in prefix) or (prefix and items is not None):
+            mask["prefix"] = prefix
+        return mask or None
 
 
 def _all_schemas(schema: Any) -> list[dict[str, Any]]:

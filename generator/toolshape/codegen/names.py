@@ -59,6 +59,16 @@ MODULE_NAMES = frozenset(
         "matched",
         "matches",
         "key_matched",
+        # What validate() adds for the handler: integral floats made ints, nulls for absent keys.
+        "integral",
+        "floats",
+        "platform",
+        "drop_nulls",
+        "_ABSENT_NULLS",
+        "PLATFORMS",
+        "_drops_absent_nulls",
+        "_without_absent_nulls",
+        "_with_integers",
         # What a tool module imports from the shared runtime (_runtime.py.j2).
         "_runtime",
         "_Result",

@@ -24,9 +24,11 @@ through that the contract does not is caught by the generated validator.
 * OpenAI strict mode needs every property in ``required``: the export lists each optional
   key there with ``null`` added to its schema, records it (:class:`ConvertedKey`, in
   ``ExportResult.converted``) and notes it; a ``null`` from the model then stands for the
-  absent key (the generated package is to remove it before validation), unless the
-  contract itself allows ``null`` there. Objects get ``properties: {}`` and arrays
-  ``items: {}`` where OpenAI demands them; ``prefixItems`` become ``items`` with ``anyOf``.
+  absent key (the generated package removes it before validation, with
+  ``platform="openai"``), unless the contract itself allows ``null`` there (the one
+  decision: :func:`toolshape.contract.optional.converted_keys`). Objects get
+  ``properties: {}`` and arrays ``items: {}`` where OpenAI demands them; ``prefixItems``
+  become ``items`` with ``anyOf``.
 * Where no loosening is expressible (both strict modes need ``additionalProperties:
   false`` on every object, OpenAI an ``items`` schema with a type, a recursive definition
   cannot be inlined for Gemini's legacy field), :func:`lint` reports a finding. For
@@ -105,6 +107,7 @@ from typing import Any
 
 from ..contract.checker import Contract
 from ..contract.errors import Problem
+from ..contract.optional import converted_keys
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
@@ -1032,24 +1035,22 @@ class _Lowering:
         node = dict(node)
         properties = dict(node.get("properties", {}))
         required = list(node.get("required", []))
+        # Whether the contract allows null for a key is asked of the contract's own schema
+        # for it where the lowering knows which that is (a loosening accepts null wherever
+        # the contract does, so the lowered schema is the fallback for merged properties).
+        places: dict[str, SchemaPath] = {}
+        schemas: dict[str, Any] = {}
         for key, sub in properties.items():
-            if key in required:
-                continue
             origin = self.origins.get(id(sub))
-            where = origin[1][:-2] if origin and origin[0] is sub and len(origin[1]) >= 2 else path
-            allows_null = _allows_null(sub)
+            known = origin is not None and origin[0] is sub and len(origin[1]) >= 2
+            places[key] = origin[1][:-2] if origin is not None and known else path
+            schemas[key] = pointers.resolve(self.root, origin[1]) if origin and known else sub
+        for key, allows_null in converted_keys(self.root, schemas, required):
+            where = places[key]
             if not allows_null:
-                properties[key] = _nullable(sub)
-                # The model would send null for this key when it leaves it out, and the generated
-                # validator refuses a null the contract does not allow: until the generated package
-                # drops such nulls before validation, strict mode must stay off for this tool.
-                self.refuse(
-                    where + ("properties", key),
-                    f"the optional key {key!r} at {_where(where)} would be sent as null under OpenAI strict mode "
-                    "(every key required), and the generated validator refuses a null the contract does not "
-                    "allow (it does not yet read such a null as the key left out): make the key nullable in "
-                    "the contract (then null is one of its values) or keep strict mode off",
-                )
+                # The model sends null for this key when it leaves it out; the generated
+                # package removes that null before validation (platform="openai").
+                properties[key] = _nullable(properties[key])
             self.converted.setdefault((where, key), ConvertedKey(where, key, allows_null))
             required.append(key)
         node["properties"] = properties
@@ -1218,23 +1219,6 @@ class _Lowering:
 
 
 # -- helpers --------------------------------------------------------------------------
-
-
-def _allows_null(schema: Any) -> bool:
-    """Whether ``schema`` visibly accepts null (a type, enum, const or anyOf branch that says so)."""
-    if schema is True or schema == {}:
-        return True
-    if not isinstance(schema, dict):
-        return False
-    if "null" in _type_list(schema.get("type")):
-        return "enum" not in schema or None in schema["enum"]
-    if "enum" in schema and "type" not in schema:
-        return None in schema["enum"]
-    if "const" in schema:
-        return schema["const"] is None
-    if isinstance(schema.get("anyOf"), list):
-        return any(_allows_null(branch) for branch in schema["anyOf"])
-    return False
 
 
 def _nullable(schema: Any) -> Any:

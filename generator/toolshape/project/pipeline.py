@@ -623,6 +623,10 @@ class TestsModel:
     valid_text: Code
     sensitive_values: list[Code]
     redaction_places: list[Code]
+    #: (case, pointers, errors without a platform): nulls that stand for absent keys.
+    absent_nulls: list[Code]
+    #: (case, pointers): integers of the base sent as integral floats.
+    integral: list[Code]
 
 
 @dataclass
@@ -687,6 +691,7 @@ def _tests_model(
     not_objects = [None, [], [base], "text", json.dumps(base), 42, 1.5, True, False]
     said = _said_anyway()
     secrets = sorted(s for s in _sensitive_strings(checked, derived) if s not in said)
+    normalising = cases.normalise_cases(checked, base)
     return TestsModel(
         version=built.version,
         source=built.source,
@@ -704,6 +709,8 @@ def _tests_model(
         valid_text=literal(valid_text),
         sensitive_values=[literal(v) for v in secrets],
         redaction_places=_redaction_places(checked, derived),
+        absent_nulls=[literal(entry) for entry in normalising.absent_nulls],
+        integral=[literal(entry) for entry in normalising.integral],
     )
 
 
