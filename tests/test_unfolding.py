@@ -29,6 +29,7 @@ from support import ENV
 from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source, unfolding
 from toolshape.contract.errors import ContractError
+from toolshape.platforms import export
 from toolshape.project import pipeline
 
 
@@ -551,3 +552,24 @@ def test_the_whole_unfolding_is_bounded() -> None:
     assert f"the limit is {unfolding.MAX_UNFOLDED:,}" in problem.message
     parameters["properties"] = {f"p{i}": {"$ref": "#/$defs/d11"} for i in range(3)}
     checked(parameters)
+
+
+@pytest.mark.parametrize("target", export.TARGETS)
+def test_every_export_of_a_fan_out_folds_each_definition_once(
+    target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """generate exports every platform's definition; a definition applied twice per level must
+    not be folded 2^levels times (Gemini's legacy parameters inline every $ref)."""
+    calls = 0
+    fold = export._Lowering.fold
+
+    def counted(self: export._Lowering, schema: dict[str, Any], path: Any) -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        return fold(self, schema, path)
+
+    monkeypatch.setattr(export._Lowering, "fold", counted)
+    levels = 20
+    contract = checked(fan_out(levels))
+    export.export(contract, target)
+    assert calls <= 8 * levels, f"{calls} folds for {levels} levels"

@@ -552,6 +552,8 @@ class _Lowering:
         self.origins: dict[int, tuple[Any, SchemaPath]] = {}
         #: Targets of the $refs being inlined (the root counts: a "#" reference recurses).
         self.stack: list[SchemaPath] = [()]
+        #: Gemini: each $ref target's fold, by its path (see fold).
+        self.inlined: dict[SchemaPath, dict[str, Any]] = {}
         #: openai: the optional keys listed in 'required' with null allowed, by (object path, key).
         self.converted: dict[tuple[SchemaPath, str], ConvertedKey] = {}
 
@@ -696,6 +698,8 @@ class _Lowering:
                         path + ("$ref",),
                         f"this $ref ({ref}) beside other keywords is recursive, and OpenAI strict mode needs such a $ref inlined",
                     )
+            elif target in self.inlined:  # folded once already: the same node (a copy)
+                parts.append((copy.deepcopy(self.inlined[target]), target))
             else:
                 self.stack.append(target)
                 target_schema = pointers.resolve(self.root, target)
@@ -704,6 +708,12 @@ class _Lowering:
                     parts.append((folded if isinstance(folded, dict) else {}, target))
                 else:
                     parts.append((self.fold(target_schema, target), target))
+                    if self.target == "gemini":
+                        # Gemini's legacy parameters inline every $ref: a definition met twice
+                        # (an allOf of two $refs to one, at every level) would be folded
+                        # 2^depth times; its fold does not depend on where it is met (a
+                        # recursion through it is found the first time, and refused).
+                        self.inlined[target] = copy.deepcopy(parts[-1][0])
                 self.stack.pop()
         if "allOf" in node:
             for i, branch in enumerate(node.pop("allOf")):
