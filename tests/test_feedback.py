@@ -438,3 +438,33 @@ def test_a_recursive_ref_is_called_by_each_callers_name() -> None:
     assert [e.message for e in result.errors] == [
         'each item of "replies" must be an object, got an integer'
     ]
+
+
+def test_a_property_named_like_a_parameter_of_the_ref_functions_keeps_its_own_name() -> None:
+    """A $ref function takes ``label`` and ``integral``: properties so named (JSONSchemaBench's
+    Washington Post image schema has a ``label``) get other local names, and an unknown key
+    next to them is still reported as one (it raised inside the function, read as unreadable)."""
+    raw = b"""\
+name: clash
+description: d
+parameters:
+  type: object
+  properties:
+    image: {$ref: '#/$defs/image'}
+  $defs:
+    image:
+      type: object
+      properties:
+        label: {type: object}
+        integral: {type: integer}
+        errors: {type: string}
+        path: {type: string}
+      additionalProperties: false
+"""
+    done = pipeline.generate(raw, "clash.yaml", PurePosixPath("clash.yaml"), ENV)
+    module = pipeline.load_module(done.module_source, "clash")
+    result = module.validate({"image": {"label": {}, "integral": 2.0, "other": 1}})
+    assert [(e.path, e.code) for e in result.errors] == [("/image/other", "additionalProperties")]
+    assert module.validate({"image": {"label": {}, "integral": 2.0}}).value == {
+        "image": {"label": {}, "integral": 2}
+    }

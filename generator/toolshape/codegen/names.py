@@ -59,6 +59,8 @@ MODULE_NAMES = frozenset(
         "matched",
         "matches",
         "key_matched",
+        # The parameter by which a $ref function names its value in messages ("the ... key").
+        "label",
         # What validate() adds for the handler: integral floats made ints, nulls for absent keys.
         "integral",
         "floats",
