@@ -423,9 +423,10 @@ def _tool_definitions(
         env,
         "tool_definitions.py.j2",
         str(DEFINITIONS_PATH),
+        formatted=True,  # the template writes black's layout itself (see there)
         version=Code(__version__),
-        definitions=literal(definitions),
-        refused=literal(refused),
+        definitions=[(literal(p), [literal(d) for d in items]) for p, items in definitions.items()],
+        refused=[(literal(p), [literal(r) for r in items]) for p, items in refused.items()],
         command=comment(command, limit=400),
     )
     return pipeline.seal(text)
