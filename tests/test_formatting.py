@@ -373,3 +373,34 @@ def test_invalid_custom_template_output_is_reported(tmp_path: Path) -> None:
     (tmp_path / "module.py.j2").write_text("def f(:\n    pass\n", encoding="utf-8")
     with pytest.raises(render.RenderError, match="invalid Python"):
         render.render(render.environment(tmp_path), "module.py.j2", "x.py")
+
+
+def test_a_layout_gap_is_said_on_the_command_line_never_silent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user's contract that meets a shape layout.py lacks still generates (black formats that
+    module, the same bytes), and generate says so on stderr, even with --quiet."""
+    from toolshape.cli import main
+
+    contracts = tmp_path / "contracts"
+    contracts.mkdir()
+    (contracts / "get_weather.yaml").write_bytes((ROOT / "contracts/get_weather.yaml").read_bytes())
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", "")
+    real = formatting.lay_out
+
+    def lacking(text: str) -> str:
+        if "def validate(" in text:  # the tool module's template output: a made-up gap
+            raise formatting.LayoutError("layout.py has no rule for this piece of generated code:")
+        return real(text)
+
+    monkeypatch.setattr(formatting, "lay_out", lacking)
+    before = len(render.LAYOUT_GAPS)
+    try:
+        code = main(["generate", str(contracts), "--out", str(tmp_path / "out"), "--quiet"])
+    finally:
+        del render.LAYOUT_GAPS[before:]
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert f"toolshape: note: {contracts / 'get_weather.yaml'}: black formatted its module" in err
+    module = (tmp_path / "out/get_weather.py").read_text(encoding="utf-8")
+    assert _whole(module) == module  # black's bytes all the same

@@ -295,6 +295,13 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 1
     _report(plan.warnings)
+    for file, reason in plan.layout_gaps:  # never silent, even with --quiet: toolshape's bug
+        print(
+            f"toolshape: note: {file}: black formatted its module, since toolshape's layout.py "
+            f"has no rule for a statement in it ({reason.rstrip(':')}); the output is the same, "
+            "only slower to make: please report it",
+            file=sys.stderr,
+        )
     if args.command == "lint" and args.target:
         findings = _target_problems(plan, args.target)
         if findings:

@@ -53,6 +53,9 @@ class Generated:
     #: each other platform refuses it: the package's tool lists are made of these.
     definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
     refusals: dict[str, list[Problem]] = field(default_factory=dict)
+    #: Why layout.py could not lay out its module, which black's format_str formatted instead
+    #: (render.LAYOUT_GAPS): toolshape's gap, never the contract's; the command line says so.
+    layout_gaps: list[str] = field(default_factory=list)
 
     @property
     def contract(self) -> checker.Contract:
@@ -476,6 +479,7 @@ def generate(
     command: str = model.REGENERATE,
 ) -> Generated:
     """Generate module and tests for one contract file; raise ContractError on any problem."""
+    gaps_before = len(render.LAYOUT_GAPS)
     half = generate_module(raw, display, relative, env, command)
     checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
     module_path, test_path = paths_for(relative)
@@ -500,6 +504,7 @@ def generate(
         half.warnings,
         definitions,
         refusals,
+        [reason for _, reason in render.LAYOUT_GAPS[gaps_before:]],
     )
 
 

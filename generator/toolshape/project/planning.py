@@ -39,6 +39,9 @@ class Plan:
     #: The warnings of every contract, in the order of the contract files (each file's
     #: sorted by position); on reused output, those recorded when it was generated.
     warnings: list[Problem] = field(default_factory=list)
+    #: Contract files whose module black formatted because layout.py had no rule for a
+    #: statement in it (toolshape's gap: the same bytes, only slower), with the reason.
+    layout_gaps: list[tuple[str, str]] = field(default_factory=list)
     #: What to record in the cache (cache.py) once the freshly generated files are written.
     cache_entries: dict[str, cache.Entry] = field(default_factory=dict)
 
@@ -130,6 +133,7 @@ def plan(
         result.warnings.extend(
             replace(w, file=slot.shown) if w.file == slot.label else w for w in generated.warnings
         )
+        result.layout_gaps.extend((slot.shown, reason) for reason in generated.layout_gaps)
         name = generated.tool_name
         if name in names:
             line, col = generated.contract.document.value_at(("name",))
