@@ -62,7 +62,7 @@ def tool_module(name: str) -> ModuleType | None:
     return module
 
 
-def validate_call(name: str, arguments: Any, *, platform: str | None = None) -> Result:
+def validate_call(name: str, arguments: Any, platform: str | None = None) -> Result:
     """Check one call: text is parsed then validated, a decoded value is validated."""
     # platform: where the call comes from, passed on (see the tool modules' validate()).
     if platform is not None:

@@ -70,7 +70,7 @@ def reseal(text: str) -> str:
 def backdoored(module: Path) -> bytes:
     """The module with BACKDOOR at the top of validate() and a header that still checks out."""
     text = module.read_text(encoding="utf-8")
-    start = text.index("\ndef validate(value: object, *, platform: str | None = None) -> Result:\n")
+    start = text.index("\ndef validate(value: object, platform: str | None = None) -> Result:\n")
     body = text.index('"""\n', text.index('"""', start) + 3) + 4  # after validate's docstring
     edited = reseal(text[:body] + BACKDOOR + text[body:])
     data = edited.encode("utf-8")

@@ -49,6 +49,7 @@ import toolshape.codegen.literals  # noqa: E402
 import toolshape.codegen.render  # noqa: E402
 import toolshape.contract.checker  # noqa: E402
 import toolshape.contract.source  # noqa: E402
+import toolshape.platforms.export  # noqa: E402
 import toolshape.project.pipeline  # noqa: E402
 import yaml  # noqa: E402
 
@@ -633,6 +634,8 @@ def gate_package(folder: Path, count: int) -> Path:
         "__init__.py",
         version=toolshape.codegen.literals.Code(toolshape.__version__),
         tools=toolshape.codegen.literals.literal(tools),
+        platforms=toolshape.codegen.literals.literal(toolshape.platforms.export.PLATFORMS),
+        command=toolshape.codegen.literals.Code("toolshape generate"),
     )
     (package / "__init__.py").write_text(gate, encoding="utf-8")
     (package / "_runtime.py").write_text(
