@@ -70,7 +70,6 @@ ANNOTATIONS = (
 ROOT_ANNOTATIONS = ("$id",)
 #: The form of a $anchor (2020-12: an XML NCName restricted to ASCII).
 ANCHOR_RE = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
-#: Keywords whose value is one subschema, or a list of them, or a mapping to them.
 #: The formats toolshape asserts: those of JSON Schema 2020-12 (a name outside it is a typo).
 FORMATS = (
     "date-time",

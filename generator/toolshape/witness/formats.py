@@ -19,30 +19,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterator
 
+from ..contract.checker import FORMATS
 from ..contract.reference import errors_of
-
-#: The formats toolshape asserts (README, "Semantics"); any other format is an annotation.
-FORMATS: tuple[str, ...] = (
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "uri-reference",
-    "iri",
-    "iri-reference",
-    "uri-template",
-    "uuid",
-    "json-pointer",
-    "relative-json-pointer",
-    "regex",
-)
 
 #: How many lengths either side of the preferred one are tried before giving up. Every
 #: format whose lengths are unbounded has a valid value at every length past a small one,
