@@ -468,3 +468,40 @@ parameters:
     assert module.validate({"image": {"label": {}, "integral": 2.0}}).value == {
         "image": {"label": {}, "integral": 2}
     }
+
+
+def test_a_union_inside_a_ref_target_names_the_value_as_its_caller_does() -> None:
+    """The branch functions of an anyOf/oneOf (and the not/if conditions) at a $ref target's
+    root take the target's label: their messages name the property, never "the value"."""
+    raw = b"""\
+name: reach
+description: d
+parameters:
+  type: object
+  properties:
+    contact: {$ref: '#/$defs/handle'}
+    backup: {$ref: '#/$defs/handle'}
+    kind: {$ref: '#/$defs/kind'}
+  $defs:
+    handle:
+      anyOf:
+        - {type: string, minLength: 5}
+        - {type: integer, minimum: 100}
+    kind:
+      oneOf:
+        - {const: phone}
+        - {const: mail}
+      not: {const: fax}
+      if: {const: phone}
+      then: {minLength: 5}
+"""
+    done = pipeline.generate(raw, "reach.yaml", PurePosixPath("reach.yaml"), ENV)
+    module = pipeline.load_module(done.module_source, "reach")
+    result = module.validate({"contact": "abc", "backup": 7, "kind": "fax"})
+    messages = {e.path: e.message for e in result.errors}
+    assert set(messages) == {"/contact", "/backup", "/kind"}, messages
+    assert messages["/contact"].startswith('"contact" must match at least one of 2 alternatives')
+    assert '"contact" must be at least 5 characters long' in messages["/contact"]
+    assert '"backup" must be a string, got an integer' in messages["/backup"]
+    assert not any("the value" in m for m in messages.values()), messages
+    assert module.validate({"contact": 150, "kind": "phone"}).ok

@@ -493,6 +493,10 @@ class _ModelBuilder:
     def where(self, path: SchemaPath) -> str:
         return f"{self.contract.file}:{self.contract.line_of(path)}"
 
+    def labels(self, label: str) -> bool:
+        """Whether ``label`` is a $ref target's: its code then names the value by ``label``."""
+        return self.ref_label != "the value" and self.ref_label in label
+
     def say(self, text: str) -> Code:
         """A message as code: a literal, joined with the ``label`` parameter where the text
         holds ``ref_label`` (in a $ref target's function, the value is called what its
@@ -562,6 +566,9 @@ class _ModelBuilder:
         label: str,
     ) -> list[Applicator]:
         found: list[Applicator] = []
+        # Inside a $ref target the value is called what the caller calls it: the branch
+        # functions made here take that label too (see function()).
+        passed = Code("label") if self.labels(label) else None
 
         def note(keyword: str) -> Code:
             return comment(f"{keyword} ({self.where(schema_path + (keyword,))})", limit=120)
@@ -601,11 +608,15 @@ class _ModelBuilder:
             how = "at least one" if union == "anyOf" else "exactly one"
             message = self.say(f"{label} must match {how} of {len(branches)} alternatives")
             kind: ApplicatorKind = "any_of" if union == "anyOf" else "one_of"
-            found.append(Applicator(kind, note(union), message=message, functions=functions))
+            found.append(
+                Applicator(kind, note(union), message=message, functions=functions, label=passed)
+            )
         if "not" in schema:
             function = self.function(schema["not"], schema_path + ("not",), label)
             message = self.say(f"{label} must not match the schema under 'not'")
-            found.append(Applicator("not", note("not"), message=message, function=function))
+            found.append(
+                Applicator("not", note("not"), message=message, function=function, label=passed)
+            )
         if "if" in schema and ("then" in schema or "else" in schema):
             function = self.function(schema["if"], schema_path + ("if",), label)
             then = (
@@ -619,17 +630,26 @@ class _ModelBuilder:
                 else None
             )
             found.append(
-                Applicator("if", note("if"), function=function, then=then, otherwise=otherwise)
+                Applicator(
+                    "if",
+                    note("if"),
+                    function=function,
+                    then=then,
+                    otherwise=otherwise,
+                    label=passed,
+                )
             )
         return found
 
     def function(self, schema: Any, schema_path: SchemaPath, label: str) -> Code:
         """A module-level function that checks ``schema`` on (value, path, errors)."""
         name = self.namer.function(_path_hint(schema_path))
-        function = Function(name, comment(self.where(schema_path), limit=120))
+        # Inside a $ref target its callers (_any_of, _one_of, _errors_of) hand it the target's
+        # label, so that its messages name the value as the target's do.
+        function = Function(
+            name, comment(self.where(schema_path), limit=120), labelled=self.labels(label)
+        )
         self.functions.append(function)
-        # Its callers (_any_of, _errors_of) hand it no label: a $ref target's own is fixed.
-        label = label.replace(self.ref_label, "the value")
         with self.namer.function_body():
             function.node = self.node(
                 schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label
