@@ -524,7 +524,7 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_warning(file: str, written: Path, warning: importer.ImportWarning) -> Problem:
+def _import_warning(file: str, written: Path, warning: importer.ImportNotice) -> Problem:
     """An import warning as ``path:line:col: warning:``: at its line in the written contract when
     the contract check found it there, else at its place in the input file (the thing warned
     about is often not in the contract at all), naming the contract it concerns."""

@@ -111,8 +111,9 @@ class ImportProblem:
 
 
 @dataclass
-class ImportWarning:
-    """Something the import changed or left out that deserves a look, located in the input file
+class ImportNotice:
+    """A warning of ``import`` (not Python's ImportWarning): something it changed or left out
+    that deserves a look, located in the input file
     (``pointer``; None: the file as a whole) or, for the contract check's own warnings, in the
     written contract (``contract_at``: its line and column)."""
 
@@ -148,7 +149,7 @@ class ImportedContract:
     #: The contract file's text, verified to load and check.
     yaml_text: str
     #: What the import changed or left out that deserves a look.
-    warnings: list[ImportWarning] = field(default_factory=list)
+    warnings: list[ImportNotice] = field(default_factory=list)
     #: The input kind: "jsonschema", "mcp", "openai" or "anthropic".
     kind: str = "jsonschema"
     #: The contract as data: {"name", "description", "parameters"}.
@@ -257,7 +258,7 @@ class _Tool:
     schema: Any
     schema_pointer: str  # where the arguments schema is in the input
     tool_pointer: str  # where the tool entry is (its name and description)
-    warnings: list[ImportWarning] = field(default_factory=list)
+    warnings: list[ImportNotice] = field(default_factory=list)
 
 
 class _Importer:
@@ -288,7 +289,7 @@ class _Importer:
                 n += 1
             if path != imported.relative_path:
                 imported.warnings.append(
-                    ImportWarning(
+                    ImportNotice(
                         None,
                         f"written as {path}: {imported.relative_path} is taken by another tool of this file",
                     )
@@ -332,7 +333,7 @@ class _Importer:
             if data.get("nextCursor"):
                 for tool in found:
                     tool.warnings.append(
-                        ImportWarning(
+                        ImportNotice(
                             f"{pointer}/nextCursor",
                             "the tools/list result has a nextCursor: only this page of tools was imported",
                         )
@@ -346,7 +347,7 @@ class _Importer:
             dropped = []
             if isinstance(data, dict) and "$schema" in data:
                 dropped.append(
-                    ImportWarning(
+                    ImportNotice(
                         f"{pointer}/$schema",
                         f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: "
                         "a contract's parameters are always JSON Schema 2020-12",
@@ -366,7 +367,7 @@ class _Importer:
             return []
         name = entry.get("name")
         shown = name if isinstance(name, str) else None
-        warnings: list[ImportWarning] = []
+        warnings: list[ImportNotice] = []
         if entry.get("type") == "function" and isinstance(entry.get("function"), dict):
             function = entry["function"]
             fn_pointer = f"{pointer}/function"
@@ -375,7 +376,7 @@ class _Importer:
             for key in ("title", "outputSchema", "annotations"):
                 if key in entry:
                     warnings.append(
-                        ImportWarning(
+                        ImportNotice(
                             f"{pointer}/{pointers.escape(key)}",
                             f"the MCP tool's {key!r} is not carried over (a contract has no place for it)",
                         )
@@ -406,14 +407,14 @@ class _Importer:
         entry: dict[str, Any],
         pointer: str,
         schema_key: str,
-        warnings: list[ImportWarning],
+        warnings: list[ImportNotice],
     ) -> _Tool:
         name = entry.get("name")
         description = entry.get("description")
         if schema_key not in entry:
             schema: Any = {"type": "object", "additionalProperties": False}
             warnings.append(
-                ImportWarning(
+                ImportNotice(
                     pointer, "the tool has no parameters: the contract accepts only an empty object"
                 )
             )
@@ -421,7 +422,7 @@ class _Importer:
             schema = entry[schema_key]
         if kind == "openai" and "strict" in entry:
             warnings.append(
-                ImportWarning(
+                ImportNotice(
                     f"{pointer}/strict",
                     f"OpenAI's 'strict: {json.dumps(entry['strict'])}' is dropped (a contract has no place for it): "
                     "`toolshape schema --target openai` turns strict mode on exactly when "
@@ -430,7 +431,7 @@ class _Importer:
             )
         if isinstance(schema, dict) and "$schema" in schema:
             warnings.append(
-                ImportWarning(
+                ImportNotice(
                     f"{pointer}/{schema_key}/$schema",
                     f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
                     "a contract's parameters are always JSON Schema 2020-12",
@@ -460,7 +461,7 @@ class _Importer:
         translator = _Translator(schema, self.draft)
         parameters = translator.translate()
         warnings = list(found.warnings)
-        warnings.extend(ImportWarning(_join(pointer, p), w) for p, w in translator.warnings)
+        warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
         if kind == "jsonschema":
             name, description = self.bare_identity(
                 parameters, schema, translator, pointer, warnings
@@ -502,7 +503,7 @@ class _Importer:
         original: dict[str, Any],
         translator: _Translator,
         pointer: str,
-        warnings: list[ImportWarning],
+        warnings: list[ImportNotice],
     ) -> tuple[Any, Any]:
         """A bare schema's tool name (title, hoisted definition name, file name) and description."""
         title = parameters.get("title")
@@ -514,7 +515,7 @@ class _Importer:
             name = self.stem
             if isinstance(title, str):
                 warnings.append(
-                    ImportWarning(
+                    ImportNotice(
                         f"{pointer}/title",
                         f"the title {title!r} is not a tool name (1-64 of A-Z a-z 0-9 _ . -): named {name!r} after the file",
                     )
@@ -550,7 +551,7 @@ class _Importer:
         tool: str | None,
         pointer: str,
         translator: _Translator,
-        warnings: list[ImportWarning],
+        warnings: list[ImportNotice],
     ) -> bool:
         """Load the emitted text back and check it: it must be the intended contract, and pass.
 
@@ -577,7 +578,7 @@ class _Importer:
             return False
         for problem in checked.warnings:
             warnings.append(
-                ImportWarning(
+                ImportNotice(
                     self.input_pointer(document, problem, pointer, translator),
                     problem.message,
                     contract_at=(problem.line, problem.col),
