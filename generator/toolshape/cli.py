@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import keyword
 import os
-import shlex
 import sys
 import traceback
 from dataclasses import replace
@@ -704,14 +703,8 @@ def _report(problems: list[Problem]) -> None:
 def _generate_again(args: argparse.Namespace) -> str:
     """The generate command for the contracts and output folder ``check`` was given, as typed
     (the defaults left out): what brings that output in line."""
-    words = ["toolshape", "generate"]
-    if args.contracts != "contracts":
-        words.append(args.contracts)
-    if args.out != "generated":
-        words += ["--out", args.out]
-    if args.templates is not None:
-        words += ["--templates", str(args.templates)]
-    return shlex.join(words)
+    templates = None if args.templates is None else str(args.templates)
+    return planning.generate_command(args.contracts, args.out, templates)
 
 
 def _check(plan: planning.Plan, out: Path, quiet: bool, command: str) -> int:

@@ -452,9 +452,17 @@ def regenerate_command(root: Path, out: Path) -> str:
     if not root.is_dir():
         contracts = contracts / base.name
     where = PurePosixPath(Path(os.path.relpath(out.resolve(), top.parent)).as_posix())
+    return generate_command(str(contracts), str(where))
+
+
+def generate_command(contracts: str, out: str, templates: str | None = None) -> str:
+    """``toolshape generate`` for these folders, as a shell would take it: the contracts and
+    ``--out`` named where they are not the defaults (``contracts``, ``generated``)."""
     words = ["toolshape", "generate"]
-    if str(contracts) != "contracts":
-        words.append(str(contracts))
-    if str(where) != "generated":
-        words += ["--out", str(where)]
-    return " ".join(shlex.quote(word) for word in words)
+    if contracts != "contracts":
+        words.append(contracts)
+    if out != "generated":
+        words += ["--out", out]
+    if templates is not None:
+        words += ["--templates", templates]
+    return shlex.join(words)
