@@ -411,6 +411,16 @@ def _is_union(node: ast.expr) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr)
 
 
+def _chain(node: ast.expr, operator: type[ast.operator]) -> list[ast.expr]:
+    """The operands of a left-leaning chain of one operator (``a + b + c``), in order."""
+    terms: list[ast.expr] = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, operator):
+        terms.insert(0, node.right)
+        node = node.left
+    terms.insert(0, node)
+    return terms
+
+
 def _plain_target(node: ast.expr) -> bool:
     """A name, or names separated by commas (``matched, failures``)."""
     return isinstance(node, ast.Name) or (
@@ -795,40 +805,34 @@ class _Layout:
         line = " " * indent + self.text(node) + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
-        members: list[ast.expr] = []
-        while _is_union(node):
-            assert isinstance(node, ast.BinOp)
-            members.insert(0, node.right)
-            node = node.left
-        members.insert(0, node)
-        lines: list[str] = []
-        for index, member in enumerate(members):
-            laid = self.type_lines(
-                member, indent, "| " if index else "", suffix if index == len(members) - 1 else ""
-            )
-            if laid is None:
-                return None
-            lines.extend(laid)
-        return lines
+        return self.broken_before(_chain(node, ast.BitOr), "| ", indent, suffix, self.type_lines)
 
     def sum(self, node: ast.BinOp, indent: int, prefix: str, suffix: str) -> list[str] | None:
         """A ``+`` chain too long for its line: black breaks before each ``+`` (delimiter split)."""
         if prefix:
             return None  # a chain after another operator: not a shape the templates write
-        terms: list[ast.expr] = []
-        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            terms.insert(0, node.right)
-            node = node.left  # type: ignore[assignment]  # an expr; the loop test narrows it again
-        terms.insert(0, node)
+        terms = _chain(node, ast.Add)
         if any(
             isinstance(t, (ast.BinOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp))
             for t in terms
         ):
             return None  # a delimiter of another priority inside a term
+        return self.broken_before(terms, "+ ", indent, suffix, self.expression)
+
+    def broken_before(
+        self,
+        terms: list[ast.expr],
+        operator: str,
+        indent: int,
+        suffix: str,
+        lay: Callable[[ast.expr, int, str, str], list[str] | None],
+    ) -> list[str] | None:
+        """Terms of one operator, one line each, broken before each operator (black's
+        delimiter split): ``lay(term, indent, prefix, suffix)`` lays out each."""
         lines: list[str] = []
         for index, term in enumerate(terms):
-            laid = self.expression(
-                term, indent, "+ " if index else "", suffix if index == len(terms) - 1 else ""
+            laid = lay(
+                term, indent, operator if index else "", suffix if index == len(terms) - 1 else ""
             )
             if laid is None:
                 return None
