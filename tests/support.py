@@ -19,6 +19,36 @@ ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
 GENERATED = ROOT / "generated"
 BENCH = ROOT / "tests" / "bench"
+#: The scripts folder of the environment under test: a subprocess runs ``sys.executable`` or an
+#: entry point from here, never whatever ``PATH`` finds (the venv need not be activated).
+SCRIPTS = Path(sys.executable).parent
+
+
+def script(name: str) -> str:
+    """The path of an entry point (``toolshape``, ``pre-commit``) installed beside the running
+    interpreter; a missing one fails the test that needs it."""
+    path = SCRIPTS / name
+    assert path.is_file(), f"{name} is not installed in {SCRIPTS} (pip install -e '.[test]')"
+    return str(path)
+
+
+#: The official JSON-Schema-Test-Suite, vendored with its licence (PROVENANCE.md names the
+#: upstream commit), so that conformance runs in every clone.
+SUITE = ROOT / "tests" / "json-schema-test-suite"
+
+
+def suite_draft(folder: str) -> Path:
+    """A draft's folder of the vendored suite (``draft2020-12``, ``draft7``, ...). Missing data is
+    an error when the test file is collected, never a skip: a clone without it must not pass
+    green with no conformance run."""
+    path = SUITE / "tests" / folder
+    if not any(path.glob("*.json")):
+        raise FileNotFoundError(
+            f"the vendored JSON-Schema-Test-Suite has no {folder} cases at {path}: restore "
+            "tests/json-schema-test-suite/ from git"
+        )
+    return path
+
 
 #: The built-in templates' environment. Rendering does not change it, so one serves every test
 #: (building it parses every template: about a tenth of a second each time).

@@ -7,10 +7,9 @@ turned into a contract (the group's schema becomes the one required property
 evaluator), and each of the group's tests is fed to ``validate({"v": data})``.
 A test is valid iff the generated module accepts it.
 
-The suite is not part of this repository: it is read from
-``../shared/json-schema-test-suite`` next to the repository root, or from the
-folder named by ``TOOLSHAPE_JSON_SCHEMA_TEST_SUITE``. Without it, everything
-here is skipped.
+The suite's data is vendored under ``tests/json-schema-test-suite/`` (its licence
+and the upstream commit beside it): conformance runs in every clone, and a clone
+without that data fails at collection (``support.suite_draft``), never skips.
 
 Groups that use other keywords are not generated; they are listed, with the
 keywords they use, by ``test_suite_summary`` (run with ``-s`` to see the list,
@@ -24,14 +23,13 @@ disagree.
 from __future__ import annotations
 
 import json
-import os
 import traceback
 import types
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from support import suite_draft
 from toolshape.codegen import cases, model, render
 from toolshape.contract import checker
 from toolshape.contract.errors import ContractError
@@ -40,10 +38,7 @@ from toolshape.project import pipeline
 
 # -- Where the suite is ------------------------------------------------------------
 
-ENV_VAR = "TOOLSHAPE_JSON_SCHEMA_TEST_SUITE"
-DEFAULT_SUITE = Path(__file__).resolve().parents[2] / "shared" / "json-schema-test-suite"
-SUITE = Path(os.environ[ENV_VAR]) if os.environ.get(ENV_VAR) else DEFAULT_SUITE
-DRAFT = SUITE / "tests" / "draft2020-12"
+DRAFT = suite_draft("draft2020-12")
 
 #: The draft's own dialect URI: only at a group's root, where it merely names the
 #: dialect these cases are written in (nearly every group in the suite has it), it
@@ -302,10 +297,6 @@ def load_groups() -> list[Group]:
 GROUPS = load_groups()
 SELECTED = [g for g in GROUPS if not g.unsupported]
 NOT_SUPPORTED = [g for g in GROUPS if g.unsupported]
-NO_SUITE = (
-    f"the JSON-Schema-Test-Suite is not there: expected a clone (outside this repository) at "
-    f"{DEFAULT_SUITE} with tests/draft2020-12/, or its path in ${ENV_VAR}"
-)
 
 
 # -- Generating one module per group -------------------------------------------------
@@ -448,8 +439,7 @@ def _describe(group: Group, test: dict[str, Any], got: Any) -> str:
     )
 
 
-@pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
-@pytest.mark.parametrize(("group", "index"), CASES or [pytest.param(None, 0, id="no-suite")])
+@pytest.mark.parametrize(("group", "index"), CASES)
 def test_case(group: Group, index: int) -> None:
     test = group.tests[index]
     generated = outcome(group)
@@ -481,8 +471,7 @@ def test_case(group: Group, index: int) -> None:
 GROUP_PARAMS = [pytest.param(g, id=f"{g.file}#{g.index} {_short(g.description)}") for g in SELECTED]
 
 
-@pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
-@pytest.mark.parametrize("group", GROUP_PARAMS or [pytest.param(None, id="no-suite")])
+@pytest.mark.parametrize("group", GROUP_PARAMS)
 def test_group_generates(group: Group) -> None:
     """The whole of pipeline.generate: the derived cases must agree with the reference evaluator."""
     generated = outcome(group)
@@ -501,8 +490,7 @@ def test_group_generates(group: Group) -> None:
         )
 
 
-@pytest.mark.skipif(not SELECTED, reason=NO_SUITE)
-@pytest.mark.parametrize("group", GROUP_PARAMS[::3] or [pytest.param(None, id="no-suite")])
+@pytest.mark.parametrize("group", GROUP_PARAMS[::3])
 def test_group_module_is_laid_out_as_black_formats_it(group: Group) -> None:
     """layout.py alone lays out the module (no black); black over the whole file changes nothing.
     Every third group: the suite's schemas reach shapes the example contracts do not."""
@@ -519,8 +507,7 @@ UNSUPPORTED_PARAMS = [
 ]
 
 
-@pytest.mark.skipif(not NOT_SUPPORTED, reason=NO_SUITE)
-@pytest.mark.parametrize("group", UNSUPPORTED_PARAMS or [pytest.param(None, id="no-suite")])
+@pytest.mark.parametrize("group", UNSUPPORTED_PARAMS)
 def test_unsupported_group(group: Group) -> None:
     """Recorded only: the group uses keywords toolshape does not support."""
     pytest.skip("uses " + ", ".join(sorted(group.unsupported)))
@@ -528,8 +515,6 @@ def test_unsupported_group(group: Group) -> None:
 
 def test_suite_summary() -> None:
     """Enough of the suite ran; every group left out is listed with its reason."""
-    if not GROUPS:
-        pytest.skip(NO_SUITE)
     ran = refused = 0
     lines = []
     for group in SELECTED:
@@ -547,7 +532,7 @@ def test_suite_summary() -> None:
         lines.append(f"  skipped  {group.ident}: uses {', '.join(sorted(group.unsupported))}")
     cases_run = sum(len(g.tests) for g in SELECTED if outcome(g).refused is None)
     header = (
-        f"JSON-Schema-Test-Suite draft 2020-12 at {SUITE}: {len(GROUPS)} groups; "
+        f"JSON-Schema-Test-Suite draft 2020-12 (vendored): {len(GROUPS)} groups; "
         f"{ran} generated and run ({cases_run} cases), {refused} refused by the checker, "
         f"{len(NOT_SUPPORTED)} use unsupported keywords"
     )

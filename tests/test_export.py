@@ -11,14 +11,13 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ROOT
+from support import ROOT, suite_draft
 from toolshape.codegen import cases
 from toolshape.contract import checker, source
 from toolshape.contract.checker import Contract
@@ -856,9 +855,7 @@ def test_to_json_is_stable() -> None:
 
 # -- the JSON-Schema-Test-Suite, as tool parameters ----------------------------------------------
 
-SUITE_ENV = "TOOLSHAPE_JSON_SCHEMA_TEST_SUITE"
-SUITE = Path(os.environ.get(SUITE_ENV) or ROOT.parent / "shared" / "json-schema-test-suite")
-SUITE_DRAFT = SUITE / "tests" / "draft2020-12"
+SUITE_DRAFT = suite_draft("draft2020-12")
 
 
 def _suite_contracts() -> Iterator[tuple[str, Contract, list[dict[str, Any]]]]:
@@ -904,10 +901,6 @@ def _suite_contracts() -> Iterator[tuple[str, Contract, list[dict[str, Any]]]]:
             yield label, checked, [{"v": test["data"]} for test in group["tests"]]
 
 
-@pytest.mark.skipif(
-    not SUITE_DRAFT.is_dir(),
-    reason=f"the JSON-Schema-Test-Suite is not at {SUITE} (or ${SUITE_ENV})",
-)
 def test_suite_schemas_export_to_every_target_without_refusing_more_than_the_contract() -> None:
     """Every suite group toolshape takes exports (or is refused with findings) for each target,
     and each export accepts every instance the unchanged schema accepts (the same validator
