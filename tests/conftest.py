@@ -2,6 +2,11 @@
 
 tests/bench is put on the import path here, once, for the tests that build synthetic
 contracts with its ``synth`` module.
+
+Hypothesis runs under one profile, loaded here before any test file is imported: no deadline
+and no "too slow" health check (both depend on the machine's load, and a test must not turn
+red on a busy machine), derandomized (the same examples every run, in CI and on a laptop).
+A test's own ``@settings`` inherit these and may only add to them.
 """
 
 from __future__ import annotations
@@ -11,7 +16,13 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from hypothesis import HealthCheck, settings
 from support import BENCH, ENV, ROOT
+
+settings.register_profile(
+    "toolshape", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("toolshape")
 
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))

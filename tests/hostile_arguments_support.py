@@ -32,15 +32,13 @@ import functools
 import importlib
 import json
 import os
-import subprocess
 import sys
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, settings
-from support import GENERATED, ROOT
+from support import GENERATED
 
 STATUSES = ("accept", "reject", "parse_error")
 LAYERS = {"accept": None, "reject": "contract", "parse_error": "parse"}
@@ -529,17 +527,6 @@ def call_validate(module: types.ModuleType, value: Any, label: str) -> None:
             raise AssertionError(
                 f"{label}: a Result method (or json.dumps of log_record()) raised {exc!r}"[:300]
             ) from exc
-
-
-def run_child(code: str, what: str, timeout: float = 15.0) -> str:
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, timeout=timeout
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"hang: {what} did not finish within {timeout:.0f} s (killed)")
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 #: Examples per module and property; raise TOOLSHAPE_HOSTILE_EXAMPLES for a deeper search.

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 import jinja2
 import pytest
 import toolshape
-from support import ROOT, pyproject
+from support import ROOT, pyproject, script
 from toolshape.cli import main
 from toolshape.project import pipeline, planning
 
@@ -565,7 +565,7 @@ def test_deep_subfolders_are_mirrored_and_their_tests_run(
     assert (out_dir / "tests" / "payments" / "__init__.py").is_file()
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", out_dir.name],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        cwd=tmp_path, capture_output=True, text=True,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
@@ -750,14 +750,14 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     declared = pyproject()["project"]["version"]
     assert run(capsys, "--version") == (0, f"toolshape {declared}\n", "")
     result = subprocess.run(
-        [sys.executable, "-m", "toolshape", "--version"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "toolshape", "--version"], capture_output=True, text=True
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, f"toolshape {declared}\n", "")
     assert toolshape.__version__ == declared
 
 
 def test_the_console_script_reports_usage_errors_with_status_2() -> None:
-    result = subprocess.run(["toolshape", "frobnicate"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([script("toolshape"), "frobnicate"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "invalid choice" in result.stderr and "Traceback" not in result.stderr
     assert result.stdout == ""
@@ -827,7 +827,6 @@ def pytest_in(folder: Path) -> subprocess.CompletedProcess[str]:
         cwd=folder.parent,
         capture_output=True,
         text=True,
-        timeout=600,
     )
 
 

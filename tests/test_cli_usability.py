@@ -77,7 +77,6 @@ def test_new_writes_a_starter_contract_that_lints_and_generates(
         cwd=work,
         capture_output=True,
         text=True,
-        timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 

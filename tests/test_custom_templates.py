@@ -125,7 +125,6 @@ def test_a_licence_header_template_renders_and_the_module_works(
         cwd=work,
         capture_output=True,
         text=True,
-        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 

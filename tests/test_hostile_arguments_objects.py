@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import collections
 import copy
-import textwrap
+import itertools
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,7 +27,6 @@ from hostile_arguments_support import (
     RaisesOnEverything,
     call_validate,
     hostile_objects,
-    run_child,
 )
 
 
@@ -98,18 +98,25 @@ def test_validate_survives_dict_subclasses_and_hostile_keys_in_place_of_every_ob
 
 
 def test_validate_never_iterates_a_dict_subclass_forever() -> None:
-    """A dict subclass whose __iter__ never ends must not hang validate() (run in a child, with a timeout)."""
-    code = textwrap.dedent("""
-        import itertools, sys
-        sys.path.insert(0, sys.argv[1])
-        from generated import get_weather as m
+    """A dict subclass whose __iter__ never ends must not hang validate(): its iterator counts the
+    keys it hands out and stops the test at a million (a bound in steps, not in seconds)."""
+    from generated import get_weather as module
 
-        class Endless(dict):
-            def __iter__(self):
-                return itertools.cycle(["city", "unit"])
-            keys = __iter__
+    handed_out = [0]
 
-        result = m.validate(Endless(city="Paris", unit="c", extra=1))
-        print(result.status)
-        """)
-    run_child(code, "validate() of a dict subclass whose __iter__ never ends")
+    def endless() -> Iterator[str]:
+        for key in itertools.cycle(["city", "unit"]):
+            handed_out[0] += 1
+            if handed_out[0] > 1_000_000:
+                raise AssertionError("validate() iterated the dict subclass without end")
+            yield key
+
+    class Endless(dict[str, Any]):
+        def __iter__(self) -> Iterator[str]:
+            return endless()
+
+        def keys(self) -> Any:
+            return endless()
+
+    result = module.validate(Endless(city="Paris", unit="c", extra=1))
+    assert result.status in ("accept", "reject")

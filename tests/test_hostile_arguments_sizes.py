@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 import json
-import textwrap
+import sys
 import time
-from collections.abc import Iterator
+import types
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -31,7 +32,6 @@ from hostile_arguments_support import (
     boom,
     check_result,
     liar,
-    run_child,
     runtime,
 )
 
@@ -264,29 +264,46 @@ def test_log_record_of_a_huge_integer_is_json_serialisable(module_name: str) -> 
         json.dumps(result.log_record())  # ValueError: Exceeds the limit (4300 digits) ...
 
 
+def _parse_text(shape: str, scale: int) -> str:
+    """A text of about ``scale`` times 50 KB in the given shape, within MAX_TEXT_BYTES."""
+    if shape.startswith("unterminated"):
+        return '"' + '\\"' * (25_000 * scale) + "[" * 65
+    doc = json.dumps(
+        {"items": [{"id": i, "tags": ["a", "b"]} for i in range(3_000 * scale)]}, indent=1
+    )
+    return json.dumps({"path": "data.json", "edits": [{"old_text": "{}", "new_text": doc}]})[:-10]
+
+
+def _lines_run(call: Callable[[], object]) -> int:
+    """How many lines of Python the call runs (every frame, the runtime's included)."""
+    count = 0
+
+    def trace(frame: types.FrameType, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        call()
+    finally:
+        sys.settrace(None)
+    return count
+
+
 @pytest.mark.parametrize(
     "shape",
     ["unterminated string of escaped quotes", "truncated edit_file call holding JSON text"],
 )
 def test_parse_cost_is_linear_in_the_text(shape: str) -> None:
-    """The nesting pre-scan must not go quadratic on an unterminated string full of \\" (run in a child)."""
-    code = textwrap.dedent(f"""
-        import json, sys, time
-        sys.path.insert(0, sys.argv[1])
-        from generated.files import edit_file as m
-        shape = {shape!r}
-        if shape.startswith("unterminated"):
-            text = '"' + '\\\\"' * 500_000 + "[" * 65
-        else:
-            doc = json.dumps({{"items": [{{"id": i, "tags": ["a", "b"]}} for i in range(40_000)]}}, indent=1)[:700_000]
-            text = json.dumps({{"path": "data.json", "edits": [{{"old_text": "{{}}", "new_text": doc}}]}})[:-10]
-        from generated._runtime import MAX_TEXT_BYTES
-        assert len(text.encode()) <= MAX_TEXT_BYTES, len(text)
-        started = time.perf_counter()
-        result = m.parse(text)
-        print(result.status, result.errors[0].code, round(time.perf_counter() - started, 3), len(text))
-        """)
-    started = time.perf_counter()
-    out = run_child(code, f"parse() of a ~1 MiB {shape}", timeout=20.0)
-    TIMINGS[f"parse (child process): ~1 MiB {shape}"] = time.perf_counter() - started
-    assert out.split()[0] == "parse_error"
+    """The nesting pre-scan must not go quadratic on an unterminated string full of \\":
+    four times the text, at most about four times the lines of Python run (counted, not timed)."""
+    from generated.files import edit_file as module
+
+    small, large = _parse_text(shape, 1), _parse_text(shape, 4)
+    assert len(large.encode()) <= runtime(module).MAX_TEXT_BYTES
+    for text in (small, large):
+        assert module.parse(text).status == "parse_error"
+    lines = [_lines_run(lambda text=text: module.parse(text)) for text in (small, large)]
+    assert lines[1] <= 5 * lines[0] + 100, lines

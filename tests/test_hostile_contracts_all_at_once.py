@@ -191,7 +191,6 @@ def test_all_hostile_texts_at_once_generated_tests_pass_under_pytest(
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=300,
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert re.search(r"\d+ passed", done.stdout)

@@ -98,7 +98,7 @@ VALUES = st.one_of(
     max_examples=400,
     deadline=None,
     derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(value=VALUES)
 @example(value=9007199254740992.0)

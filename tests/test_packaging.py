@@ -6,8 +6,8 @@ that nothing is built or cached in this repository. The installed toolshape then
 from an unrelated folder on a copy of contracts/, and its output must be byte for byte
 the repository's generated/: the templates travelled in the wheel, and nothing leans on
 the checkout. It takes 12 to 20 s on a 2-core machine (venv 4 s, install 5 s with pip's
-cache warm, generate 3 to 11 s). Every step has a generous timeout (``HANG``): a guard
-against a hung install, not a speed check (the benchmark measures speed, tests never do).
+cache warm, generate 3 to 11 s). No step has a timeout: the benchmark measures speed,
+tests never do, and a busy machine must not turn a test red.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ import pytest
 from support import ROOT, pyproject
 
 VERSION = pyproject()["project"]["version"]
-#: Seconds after which one step counts as hung (a step takes 2 to 11 s on a 2-core machine).
-HANG = 600.0
 
 
 def copy_working_tree(destination: Path) -> None:
@@ -33,7 +31,6 @@ def copy_working_tree(destination: Path) -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
     )
     if listed.returncode != 0:
         pytest.skip(
@@ -71,9 +68,7 @@ class Steps:
         self.env["PATH"] = str(self.bin) + os.pathsep + self.env.get("PATH", "")
 
     def run(self, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(
-            argv, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=HANG
-        )
+        result = subprocess.run(argv, cwd=cwd, env=self.env, capture_output=True, text=True)
         assert result.returncode == 0, (
             f"{argv} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
         )
@@ -90,9 +85,7 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     contracts = tmp_path / "contracts-copy" / "contracts"
     shutil.copytree(ROOT / "contracts", contracts)
     venv = tmp_path / "venv"
-    subprocess.run(
-        [sys.executable, "-m", "venv", str(venv)], check=True, timeout=HANG, capture_output=True
-    )
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
     steps = Steps(venv)
     python = str(steps.bin / "python")
     unrelated = tmp_path / "somewhere" / "else"
