@@ -44,7 +44,6 @@ import ast
 import builtins
 import contextlib
 import functools
-import inspect
 import io
 import itertools
 import json
@@ -62,6 +61,7 @@ from typing import Any
 
 import pytest
 import yaml
+from generated_harness import generated_test_calls
 from support import ENV
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
@@ -592,19 +592,6 @@ def check_module_imports(events: list[str], allowed: set[str]) -> None:
 # -- Running generated tests in-process -------------------------------------------------
 
 
-def _rows(mark: Any) -> list[dict[str, Any]]:
-    args = list(mark.args) + [mark.kwargs[k] for k in ("argnames", "argvalues") if k in mark.kwargs]
-    names = [n.strip() for n in args[0].split(",")] if isinstance(args[0], str) else list(args[0])
-    rows = []
-    for value in args[1]:
-        if hasattr(value, "values") and hasattr(value, "marks"):  # pytest.param
-            value = value.values
-        elif len(names) == 1:
-            value = (value,)
-        rows.append(dict(zip(names, value, strict=True)))
-    return rows
-
-
 _PACKAGES = itertools.count()
 
 
@@ -629,30 +616,15 @@ def run_generated_tests(generated: pipeline.Generated) -> int:
         test_module.__package__ = tests.__name__
         sys.modules[test_module.__name__] = test_module
         exec(compile(generated.test_source, test_module.__name__, "exec"), test_module.__dict__)
-        count = 0
-        for name, function in list(vars(test_module).items()):
-            if not (name.startswith("test") and inspect.isfunction(function)):
-                continue
-            grids = [
-                _rows(m) for m in getattr(function, "pytestmark", []) if m.name == "parametrize"
-            ]
-            for combination in itertools.product(*grids):
-                kwargs: dict[str, Any] = {}
-                for row in combination:
-                    kwargs.update(row)
-                missing = set(inspect.signature(function).parameters) - set(kwargs)
-                if missing:
-                    raise NotImplementedError(
-                        f"{name} needs fixtures {missing}: run it with pytest"
-                    )
-                try:
-                    function(**kwargs)
-                except Exception as exc:
-                    raise AssertionError(
-                        f"generated test {name}{kwargs!r:.300} failed: {exc!r:.500}"
-                    ) from exc
-                count += 1
-        return count
+        calls = generated_test_calls(test_module)
+        for call in calls:
+            try:
+                call()
+            except Exception as exc:
+                raise AssertionError(
+                    f"generated test {call.name}{call.kwargs!r:.300} failed: {exc!r:.500}"
+                ) from exc
+        return len(calls)
     finally:
         for key in [k for k in sys.modules if k == package or k.startswith(package + ".")]:
             del sys.modules[key]

@@ -24,20 +24,18 @@ import ast
 import contextlib
 import functools
 import importlib
-import inspect
-import itertools
 import os
 import re
 import shutil
 import subprocess
 import sys
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
+from generated_harness import first_failure, generated_test_calls
 from support import ROOT
 
 GENERATED = ROOT / "generated"
@@ -101,97 +99,13 @@ def test_the_generated_folder_has_modules_and_tests() -> None:
     )
 
 
-# -- Running generated test functions in-process ----------------------------------
-
-_PARAMETER_SET = type(pytest.param(None))
-
-
-@dataclass
-class Call:
-    """One test item: a generated test function with one set of arguments."""
-
-    name: str
-    function: Callable[..., Any]
-    kwargs: dict[str, Any]
-
-    def __call__(self) -> None:
-        self.function(**self.kwargs)
-
-
-def _parametrize_rows(mark: Any) -> list[dict[str, Any]]:
-    args = list(mark.args) + [mark.kwargs[k] for k in ("argnames", "argvalues") if k in mark.kwargs]
-    argnames, argvalues = args[0], args[1]
-    if isinstance(argnames, str):
-        names = [n.strip() for n in argnames.split(",") if n.strip()]
-    else:
-        names = list(argnames)
-    rows = []
-    for value in argvalues:
-        if isinstance(value, _PARAMETER_SET):
-            if any(mark.name == "skip" for mark in value.marks):
-                continue  # pytest skips it (an empty table's placeholder, with its reason)
-            value = value.values
-        elif len(names) == 1:
-            value = (value,)
-        assert len(value) == len(names), f"parametrize row {value!r} does not fit {names}"
-        rows.append(dict(zip(names, value, strict=False)))
-    return rows
-
-
-def generated_test_calls(test_module: types.ModuleType) -> list[Call]:
-    """Every item pytest would collect from a generated test module, as plain calls."""
-    classes = [
-        n for n, v in vars(test_module).items() if n.startswith("Test") and inspect.isclass(v)
-    ]
-    if classes:  # the harness would silently skip them otherwise
-        raise NotImplementedError(
-            f"{test_module.__name__} has test classes {classes}; teach generated_test_calls them"
-        )
-    calls = []
-    for name, function in vars(test_module).items():
-        if not (name.startswith("test") and inspect.isfunction(function)):
-            continue
-        if function.__module__ != test_module.__name__:
-            continue
-        grids = [
-            _parametrize_rows(m)
-            for m in getattr(function, "pytestmark", [])
-            if m.name == "parametrize"
-        ]
-        parameters = set(inspect.signature(function).parameters)
-        for index, combination in enumerate(itertools.product(*grids)):
-            kwargs: dict[str, Any] = {}
-            for row in combination:
-                kwargs.update(row)
-            unknown = parameters - set(kwargs)
-            if unknown:  # the harness would silently skip it otherwise
-                raise NotImplementedError(
-                    f"{test_module.__name__}.{name} takes fixtures {sorted(unknown)}; "
-                    "tests/test_generated_code.py cannot call it in-process"
-                )
-            calls.append(Call(f"{name}[{index}]", function, kwargs))
-    return calls
+# -- Running generated test functions in-process (tests/generated_harness.py) ---------
 
 
 def _import_generated_tests(module_path: Path) -> types.ModuleType:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     return importlib.import_module(_test_import_name(module_path))
-
-
-def _first_failure(calls: list[Call]) -> str | None:
-    """Run the calls in order; describe the first that raises, or None if all pass."""
-    for call in calls:
-        try:
-            call()
-        except pytest.skip.Exception:
-            continue  # a skip is not a failure, for a mutant as for the real module
-        except BaseException as exc:
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                raise
-            first = (str(exc).splitlines() or [""])[0][:120]
-            return f"{call.name}: {type(exc).__name__} {first}".rstrip()
-    return None
 
 
 @functools.cache
@@ -371,7 +285,7 @@ def test_generated_tests_catch_every_removed_check(
 
     # Control: the unmutated module, loaded the same way, passes every call.
     monkeypatch.setattr(tests, "module", _load(tree, path, "unmutated"))
-    failure = _first_failure(calls)
+    failure = first_failure(calls)
     assert failure is None, f"the generated tests fail on the unmutated {_rel(path)}: {failure}"
 
     survivors = []
@@ -382,7 +296,7 @@ def test_generated_tests_catch_every_removed_check(
             except Exception:  # noqa: BLE001 - a mutant that cannot even load is killed
                 continue
         monkeypatch.setattr(tests, "module", module)
-        if _first_failure(calls) is None:
+        if first_failure(calls) is None:
             survivors.append(mutant)
 
     if survivors:
@@ -608,16 +522,13 @@ def _clean_env() -> dict[str, str]:
     return env
 
 
-def _run(
-    args: Sequence[str | Path], cwd: Path | None = None, timeout: float = 300
-) -> subprocess.CompletedProcess[str]:
+def _run(args: Sequence[str | Path], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(a) for a in args],
         cwd=cwd,
         env=_clean_env(),
         capture_output=True,
         text=True,
-        timeout=timeout,
     )
 
 
@@ -644,7 +555,7 @@ def _passed(result: subprocess.CompletedProcess[str]) -> int:
 def _pyenv_root() -> Path | None:
     if shutil.which("pyenv"):
         with contextlib.suppress(OSError, subprocess.SubprocessError):
-            out = subprocess.run(["pyenv", "root"], capture_output=True, text=True, timeout=30)
+            out = subprocess.run(["pyenv", "root"], capture_output=True, text=True)
             if out.returncode == 0 and out.stdout.strip():
                 return Path(out.stdout.strip())
     root = os.environ.get("PYENV_ROOT")
@@ -684,9 +595,7 @@ def find_python(version: str) -> tuple[str, str] | None:
         if not os.access(candidate, os.X_OK):
             continue
         try:
-            probe = subprocess.run(
-                [candidate, "-c", _PROBE], capture_output=True, text=True, timeout=60
-            )
+            probe = subprocess.run([candidate, "-c", _PROBE], capture_output=True, text=True)
         except (OSError, subprocess.SubprocessError):
             continue  # e.g. a pyenv shim for a version that is not installed
         words = probe.stdout.split()
@@ -743,17 +652,15 @@ def pytest_venv(python: str, full_version: str) -> Path:
     ready = venv / ".toolshape-ready"
     with _locked(_venv_cache() / f".cpython-{full_version}.lock"):
         if ready.is_file():
-            check = _run([_venv_python(venv), "-c", "import pytest"], timeout=120)
+            check = _run([_venv_python(venv), "-c", "import pytest"])
             if check.returncode == 0:
                 return _venv_python(venv)
         shutil.rmtree(venv, ignore_errors=True)
-        made = _run([python, "-m", "venv", venv], timeout=300)
+        made = _run([python, "-m", "venv", venv])
         assert made.returncode == 0, (
             f"cannot create a venv for CPython {full_version}:\n{_output(made)}"
         )
-        installed = _run(
-            [_venv_python(venv), "-m", "pip", "install", "--quiet", "pytest"], timeout=600
-        )
+        installed = _run([_venv_python(venv), "-m", "pip", "install", "--quiet", "pytest"])
         assert installed.returncode == 0, (
             f"cannot install pytest for CPython {full_version}:\n{_output(installed)}"
         )
@@ -761,19 +668,30 @@ def pytest_venv(python: str, full_version: str) -> Path:
     return _venv_python(venv)
 
 
+#: The harness, run as a script by each interpreter (it needs only pytest, for its marks).
+HARNESS = Path(__file__).with_name("generated_harness.py")
+
+
+def _harness_counts(result: subprocess.CompletedProcess[str]) -> tuple[int, int]:
+    """(passed, failed) from the harness's last line."""
+    found = re.search(r"(\d+) passed, (\d+) failed", result.stdout)
+    return (int(found.group(1)), int(found.group(2))) if found else (0, -1)
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_generated_tests_pass_on_every_supported_python(version: str, tmp_path: Path) -> None:
+    """Every generated test item, on a copy of generated/, in one process of each interpreter
+    (tests/generated_harness.py: the calls pytest would make, without its runner; pytest
+    itself runs them on the current interpreter, from ``testpaths``)."""
     python, full = _require_python(version)
     venv_python = pytest_venv(python, full)
     _copy_generated(tmp_path / "generated")
-    result = _run(
-        [venv_python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "generated"], cwd=tmp_path
-    )
+    result = _run([venv_python, HARNESS, tmp_path, "generated"], cwd=tmp_path)
     assert result.returncode == 0, (
         f"generated tests fail on CPython {full} ({python}):\n{_output(result)}"
     )
-    assert _passed(result) == expected_item_count(), (
-        f"CPython {full} ran {_passed(result)} generated tests, expected {expected_item_count()}:\n{_output(result, 5)}"
+    assert _harness_counts(result) == (expected_item_count(), 0), (
+        f"CPython {full} ran {_harness_counts(result)} generated tests, expected {expected_item_count()}:\n{_output(result, 5)}"
     )
 
 
@@ -858,10 +776,13 @@ def test_supported_pythons_summary() -> None:
 def test_vendored_copy_passes_its_tests(tmp_path: Path) -> None:
     service = tmp_path / "service"
     _copy_generated(service / "validators")
-    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=service)
+    # Imported as validators.tests.test_* from the service's folder, as pytest's rootdir import
+    # does; the harness makes pytest's calls in one process (pytest's own collection of the
+    # same files is checked by the one-tool test below and by the main run).
+    result = _run([sys.executable, HARNESS, service, "validators"], cwd=service)
     assert result.returncode == 0, f"the vendored copy fails its tests:\n{_output(result)}"
-    assert _passed(result) == expected_item_count(), (
-        f"the vendored copy ran {_passed(result)} tests, expected {expected_item_count()}:\n{_output(result, 5)}"
+    assert _harness_counts(result) == (expected_item_count(), 0), (
+        f"the vendored copy ran {_harness_counts(result)} tests, expected {expected_item_count()}:\n{_output(result, 5)}"
     )
     gate = _run(
         [
