@@ -1,9 +1,10 @@
 """The pre-commit hooks (.pre-commit-hooks.yaml) and the sample configuration in the README.
 
-The hooks file is checked statically here; where ``pre-commit`` is installed, the hooks
-also run for real in a throw-away git repository holding contracts and their generated
+The hooks file is checked statically here, and the hooks run for real (``pre-commit`` is in
+the test extra) in a throw-away git repository holding contracts and their generated
 output: once through ``pre-commit try-repo`` (the way a user tries them out) and once
-through the README's sample ``.pre-commit-config.yaml``.
+through the README's sample ``.pre-commit-config.yaml``, both on one hooks repository and
+one pre-commit store, so the hook environment is built once.
 
 pre-commit installs a hook repository from a git commit, and the working tree under test
 may hold uncommitted or untracked changes (``try-repo`` would only pick up tracked ones):
@@ -18,20 +19,20 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from support import ROOT, pyproject
+from support import ROOT, pyproject, script
 from toolshape.cli import _parser, main
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
-PRE_COMMIT = shutil.which("pre-commit")
-needs_pre_commit = pytest.mark.skipif(
-    PRE_COMMIT is None,
-    reason="pre-commit is not installed (pip install pre-commit); the hooks were checked statically only",
-)
+#: Both tests that run pre-commit share one hooks repository and one pre-commit store, so the
+#: hook's environment (toolshape installed from the snapshot, with black) is built once per run;
+#: under xdist they go to the same worker.
+shares_the_hook_environment = pytest.mark.xdist_group("pre-commit")
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "toolshape tests",
     "GIT_AUTHOR_EMAIL": "tests@toolshape.invalid",
@@ -110,7 +111,6 @@ def git(*args: str, cwd: Path) -> str:
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=60,
         env={**os.environ, **GIT_IDENTITY},
     )
     assert result.returncode == 0, result.stderr
@@ -149,12 +149,27 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+@dataclass(frozen=True)
+class Hooks:
+    """The hooks repository (a snapshot of the working tree, committed) and pre-commit's store."""
+
+    repo: Path
+    commit: str
+    home: Path
+
+
+@pytest.fixture(scope="module")
+def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> Hooks:
+    folder = tmp_path_factory.mktemp("hooks")
+    commit = snapshot_of_the_working_tree(folder / "toolshape")
+    return Hooks(folder / "toolshape", commit, folder / "pre-commit-home")
+
+
 def pre_commit(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    assert PRE_COMMIT is not None
     env = {**os.environ, **GIT_IDENTITY, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     env.pop("PYTHONPATH", None)  # the hook runs the toolshape pre-commit installed, nothing else
     return subprocess.run(
-        [PRE_COMMIT, *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
+        [script("pre-commit"), *args], cwd=cwd, capture_output=True, text=True, env=env
     )
 
 
@@ -164,21 +179,19 @@ def hand_edit(project: Path) -> None:
     git("add", "-A", cwd=project)
 
 
-@needs_pre_commit
-def test_try_repo_check_passes_then_fails_on_a_hand_edit(project: Path, tmp_path: Path) -> None:
-    hooks_repo = tmp_path / "toolshape"
-    snapshot_of_the_working_tree(hooks_repo)
-    home = tmp_path / "pre-commit-home"
+@shares_the_hook_environment
+def test_try_repo_check_passes_then_fails_on_a_hand_edit(project: Path, hooks_repo: Hooks) -> None:
+    home = hooks_repo.home
 
     result = pre_commit(
-        "try-repo", str(hooks_repo), "toolshape-check", "--all-files", cwd=project, home=home
+        "try-repo", str(hooks_repo.repo), "toolshape-check", "--all-files", cwd=project, home=home
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^toolshape check\.+Passed$", result.stdout, re.MULTILINE), result.stdout
 
     hand_edit(project)
     result = pre_commit(
-        "try-repo", str(hooks_repo), "toolshape-check", "--all-files", cwd=project, home=home
+        "try-repo", str(hooks_repo.repo), "toolshape-check", "--all-files", cwd=project, home=home
     )
     assert result.returncode == 1, result.stdout[-4000:]
     assert re.search(r"^toolshape check\.+Failed$", result.stdout, re.MULTILINE)
@@ -190,14 +203,12 @@ def test_try_repo_check_passes_then_fails_on_a_hand_edit(project: Path, tmp_path
     )
 
 
-@needs_pre_commit
-def test_the_readme_sample_config_regenerates_and_checks(project: Path, tmp_path: Path) -> None:
-    hooks_repo = tmp_path / "toolshape"
-    commit = snapshot_of_the_working_tree(hooks_repo)
-    home = tmp_path / "pre-commit-home"
+@shares_the_hook_environment
+def test_the_readme_sample_config_regenerates_and_checks(project: Path, hooks_repo: Hooks) -> None:
+    home = hooks_repo.home
     config = readme_sample_config()
-    config["repos"][0]["repo"] = str(hooks_repo)
-    config["repos"][0]["rev"] = commit
+    config["repos"][0]["repo"] = str(hooks_repo.repo)
+    config["repos"][0]["rev"] = hooks_repo.commit
     (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     git("add", "-A", cwd=project)
 
