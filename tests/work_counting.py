@@ -98,6 +98,14 @@ class Tracked(str):
         METER.charge(len(result) + 1)
         return result
 
+    def __str__(self) -> str:
+        METER.charge(len(self) + 1)
+        return str.__str__(self)
+
+    def __radd__(self, other: str) -> str:
+        METER.charge(len(other) + len(self) + 1)
+        return other + str.__str__(self)
+
     def startswith(self, prefix: Any, *args: Any) -> bool:
         METER.charge(max(map(len, prefix)) if isinstance(prefix, tuple) else len(prefix))
         return str.startswith(self, prefix, *args)
