@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import types
 from collections.abc import Callable
 from pathlib import PurePosixPath
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from support import ENV
 from toolshape.project import pipeline
+from toolshape.regex.ambiguity import analyse
 from work_counting import Tracked, assert_linear, work
 
 #: 2**61 - 1, the modulus of CPython's int hash: its multiples all hash to 0.
@@ -507,3 +509,44 @@ def test_parse(label: str, make: Callable[[int], str]) -> None:
         return lambda: parser.parse(text).feedback()
 
     assert_linear(f"parse: {label}", call, 2000, parser, runtime())
+
+
+# -- the runtime's own regular expressions -----------------------------------------
+
+#: How the runtime calls each of its patterns; the lint analyses it that way (a search
+#: retries at every start, a fullmatch must reach the end).
+SEARCHED = {"_BAD_PERCENT", "_STRUCTURE", "_IDN_DOTS"}
+MATCHED = {"_SCHEME", "_BRACE_END", "_STRING_RUN", "_SPACE_RUN", "_NUMBER", "_WORD", "_HEX4"}
+
+
+def _ecma(source: str) -> str:
+    """A Python pattern of the runtime in ECMA-262 spelling, for toolshape's parser."""
+    source = source.replace("(?P<", "(?<")
+    return re.sub(r"\\U([0-9a-fA-F]{8})", lambda m: f"\\u{{{int(m[1], 16):x}}}", source)
+
+
+def test_the_runtime_patterns_never_backtrack_more_than_linearly() -> None:
+    """The work counter charges a regex only what it reads, not its backtracking: the
+    backtracking lint shows each of the runtime's patterns (the format grammars, the parse
+    layer's scanners) matches in linear time, as it is called: degree 0, not exponential."""
+    shared = runtime()
+    for check in ("uri-template", "iri", "iri-reference", "uri", "uri-reference", "idn-email"):
+        getattr(shared, "_is_" + check.replace("-", "_"))("a:b@c")
+        getattr(shared, "_is_" + check.replace("-", "_"))("b@c")
+    patterns = {
+        name: value for name, value in vars(shared).items() if isinstance(value, re.Pattern)
+    }
+    patterns.update(shared._GRAMMARS)
+    assert {"_DURATION", "_LOCAL_PART", "uri-hier", "iri-relative", "idn-email-local"} <= set(
+        patterns
+    )
+    for name, pattern in sorted(patterns.items()):
+        source = _ecma(pattern.pattern)
+        if name in SEARCHED:
+            anchored = source
+        elif name in MATCHED:
+            anchored = f"^(?:{source})"
+        else:
+            anchored = f"^(?:{source})$"
+        verdict = analyse(anchored)
+        assert verdict.exponential is None and verdict.degree == 0, (name, verdict)
