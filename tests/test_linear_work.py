@@ -516,7 +516,16 @@ def test_parse(label: str, make: Callable[[int], str]) -> None:
 #: How the runtime calls each of its patterns; the lint analyses it that way (a search
 #: retries at every start, a fullmatch must reach the end).
 SEARCHED = {"_BAD_PERCENT", "_STRUCTURE", "_IDN_DOTS"}
-MATCHED = {"_SCHEME", "_BRACE_END", "_STRING_RUN", "_SPACE_RUN", "_NUMBER", "_WORD", "_HEX4"}
+MATCHED = {
+    "_SCHEME",
+    "_BRACE_END",
+    "_LITERAL_RUN",
+    "_STRING_RUN",
+    "_SPACE_RUN",
+    "_NUMBER",
+    "_WORD",
+    "_HEX4",
+}
 
 
 def _ecma(source: str) -> str:
