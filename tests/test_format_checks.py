@@ -99,6 +99,16 @@ patterns = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 @example("a**")
 @example("a*?")
 @example("x{,\u0661}")
+@example("a{{2}")
+@example("{{{2}")
+@example("ab{{}*c{1,{2}}")
+@example("{{*")
+@example("()\\10")
+@example("()()()()()()()()()()\\10")
+@example("a{0000000000001}")
+@example("a{00}")
+@example("a{0,00}")
+@example("a{1,00000000002000}")
 def test_the_runtime_regex_check_agrees_with_toolshape_regex(pattern: str) -> None:
     assert runtime._is_regex(pattern) == toolshape_accepts(pattern), pattern
 
