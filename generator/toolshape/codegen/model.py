@@ -136,6 +136,13 @@ class Check:
     #: Whether a failure may add a hint built from the value (did-you-mean, quoted literal):
     #: never under an x-sensitive schema, where the hint would echo the value or an allowed one.
     hint: bool = True
+    #: A bound of 2**53 or more: the value is compared as the decimal it is written as
+    #: (``_exact``), as the bound is, since there a float's binary value differs from it.
+    exact: bool = False
+    #: json_not_in: the Python types of a value that can equal a member and yet differ from
+    #: it as written ("float": 1.0 for 1, "int": 1 for 1.0, "container": an array or
+    #: object), for which the handler gets the member itself (``_as_written``).
+    written: tuple[str, ...] = ()
 
 
 @dataclass
@@ -424,7 +431,8 @@ class ModuleModel:
 
     @property
     def integral(self) -> bool:
-        """Whether an integer check sits anywhere: integral floats it records are made ints on accept."""
+        """Whether an integer, enum or const check sits anywhere: what it records (an integral
+        float, a member as the contract writes it) is what the handler gets on accept."""
         return _has_integral([self.root, *self.functions])
 
     @property
@@ -762,7 +770,15 @@ class _ModelBuilder:
                     else None
                 )
                 checks.append(
-                    Check("json_not_in", literal("enum"), message, name, names, hint=not secret)
+                    Check(
+                        "json_not_in",
+                        literal("enum"),
+                        message,
+                        name,
+                        names,
+                        hint=not secret,
+                        written=_written_types(members),
+                    )
                 )
         if "const" in schema:
             const = schema["const"]
@@ -780,7 +796,14 @@ class _ModelBuilder:
                     "const", "json_values", literal([const]), schema_path + ("const",)
                 )
                 checks.append(
-                    Check("json_not_in", literal("const"), message, name, hint=not secret)
+                    Check(
+                        "json_not_in",
+                        literal("const"),
+                        message,
+                        name,
+                        hint=not secret,
+                        written=_written_types([const]),
+                    )
                 )
         return checks
 
@@ -850,7 +873,14 @@ class _ModelBuilder:
             if bound_keyword in schema:
                 bound = schema[bound_keyword]
                 message = self.say(f"{label} must be {words} {_show(bound)}")
-                checks.append(Check(test, literal(bound_keyword), message, literal(bound)))
+                # From 2**53 up a float is not the decimal it is written as (1e23 is 10**23,
+                # the float 99999999999999991611392): both sides are compared as written,
+                # the integer the handler gets (_exact); below, the verdicts cannot differ.
+                exact = abs(bound) >= 2**53
+                limit = _decimal_fraction(bound)[0] if exact and isinstance(bound, float) else bound
+                checks.append(
+                    Check(test, literal(bound_keyword), message, literal(limit), exact=exact)
+                )
         if "multipleOf" in schema:
             step = schema["multipleOf"]
             message = self.say(f"{label} must be a multiple of {_show(step)}")
@@ -1328,6 +1358,8 @@ def _has_integral(item: Any) -> bool:
             todo.extend(item)
         elif isinstance(item, Branch) and item.integral:
             return True
+        elif isinstance(item, Check) and item.written:
+            return True  # a member JSON-equal to the value reaches the handler as written
         elif hasattr(item, "__dataclass_fields__"):
             todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
     return False
@@ -1405,6 +1437,10 @@ def _item_needs(item: Any) -> tuple[str, ...]:
         if item.test == "bad_format":
             return (str(item.limit),)
         needs = CHECK_NEEDS.get(item.test, ())
+        if item.exact:
+            needs = (*needs, "_exact")
+        if item.written:
+            needs = (*needs, "_as_written")
         if item.test == "json_not_in" and item.extra is not None:
             needs = (*needs, "_did_you_mean")  # an enum's string members, for the hint
         # A check whose message carries no hint (a hidden enum value) calls no hint helper.
@@ -1770,6 +1806,17 @@ def _items(n: int) -> str:
 
 def _keys(n: int) -> str:
     return f"{n} key" + ("" if n == 1 else "s")
+
+
+def _written_types(members: list[Any]) -> tuple[str, ...]:
+    """The Python types of a value that JSON-equals one of ``members`` without being it as
+    written (Check.written): a float can equal any number (1.0 and 1; 1e23 and 10**23), an
+    int a float member (1 and 1.0), an array or object an array or object member."""
+    numbers = [m for m in members if type(m) in (int, float)]
+    written = ["float"] * bool(numbers)
+    written += ["int"] * any(type(m) is float for m in numbers)
+    written += ["container"] * any(isinstance(m, (list, dict)) for m in members)
+    return tuple(written)
 
 
 def _decimal_fraction(number: float) -> tuple[int, int]:
