@@ -249,3 +249,43 @@ def test_a_null_for_a_key_left_out_is_still_removed(
         "one_of": {},
     }
     assert same(result.value, expected), result.value
+
+
+#: The positions OpenAI strict mode can put an optional key at.
+STRICT_POSITIONS = ("prop", "obj", "items", "prefix", "ref", "all_of", "any_of", "one_of")
+
+
+def at_strict_positions(value: Any) -> dict[str, Any]:
+    every = arguments(value)
+    return {key: every[key] for key in STRICT_POSITIONS}
+
+
+@pytest.fixture(scope="module")
+def null_in_a_branch_beside_an_optional_key() -> types.ModuleType:
+    parameters = positions(NULL_IN_A_BRANCH)
+    parameters["properties"]["gone"] = {"type": "string"}  # optional: null stands for absent
+    return module_of(parameters, "nulls_beside")
+
+
+@pytest.mark.parametrize("platform", ["openai", "openai-responses"])
+def test_a_required_null_is_kept_beside_a_null_for_an_absent_key(
+    null_in_a_branch_beside_an_optional_key: types.ModuleType, platform: str
+) -> None:
+    """Refused as sent (the null for "gone"), yet the null the anyOf branch requires stays."""
+    module = null_in_a_branch_beside_an_optional_key
+    sent = {**at_strict_positions({"a": None, "b": "x"}), "gone": None}
+    assert not module.validate(sent).ok
+    result = module.validate(sent, platform=platform)
+    assert result.status == "accept", result.errors
+    assert same(result.value, at_strict_positions({"a": None, "b": "x"}))
+
+
+@pytest.mark.parametrize("platform", ["openai", "openai-responses"])
+def test_nulls_for_absent_keys_are_all_removed_when_that_is_what_is_meant(
+    null_in_a_branch_beside_an_optional_key: types.ModuleType, platform: str
+) -> None:
+    module = null_in_a_branch_beside_an_optional_key
+    sent = {**at_strict_positions({"a": None}), "gone": None}
+    result = module.validate(sent, platform=platform)
+    assert result.status == "accept", result.errors
+    assert same(result.value, at_strict_positions({}))

@@ -1692,7 +1692,9 @@ class _AbsentNulls(_Masks):
     - ``keys``, ``prefix``, ``items``, ``ref``: as in :class:`_Masks`;
     - ``all``: the masks of allOf, anyOf and oneOf branches (the subschemas the export
       lowers and converts; ``not``, ``if``, ``contains``, ``dependentSchemas``,
-      ``additionalProperties`` and ``patternProperties`` are not, or keep strict mode off).
+      ``additionalProperties`` and ``patternProperties`` are not, or keep strict mode off);
+    - ``unsure``: keys whose null one anyOf/oneOf branch removes while another branch keeps
+      it (requires the key, or allows null there): removed only when keeping them fails too.
     """
 
     def _mask(self, schema: Any) -> Any:
@@ -1705,6 +1707,9 @@ class _AbsentNulls(_Masks):
         same = [self.mask(sub) for word in _SAME_VALUE_LISTS for sub in schema.get(word, ())]
         if any(same):
             mask["all"] = [m for m in same if m]
+        unsure = self._unsure(schema)
+        if unsure:
+            mask["unsure"] = unsure
         properties = schema.get("properties", {})
         optional = converted_keys(self.parameters, properties, schema.get("required", ()))
         drop = [key for key, allows_null in optional if not allows_null]
@@ -1720,6 +1725,31 @@ class _AbsentNulls(_Masks):
         if any(m is not None for m in prefix) or (prefix and items is not None):
             mask["prefix"] = prefix
         return mask or None
+
+    def _unsure(self, schema: dict[str, Any]) -> list[str]:
+        """The keys whose null one anyOf/oneOf branch of ``schema`` removes and another keeps."""
+        unsure: set[str] = set()
+        for word in ("anyOf", "oneOf"):
+            sides = [self._null_keys(branch) for branch in schema.get(word, ())]
+            for i, (dropped, _) in enumerate(sides):
+                for j, (_, kept) in enumerate(sides):
+                    if i != j:
+                        unsure |= dropped & kept
+        return sorted(unsure)
+
+    def _null_keys(self, branch: Any) -> tuple[set[str], set[str]]:
+        """The keys whose null a branch (with its same-value subschemas) removes, and those
+        whose null it keeps: required, or optional with null allowed."""
+        dropped: set[str] = set()
+        kept: set[str] = set()
+        for node in _closure(self.parameters, branch):
+            properties = node.get("properties", {})
+            required = node.get("required", ())
+            kept |= {key for key in required if isinstance(key, str)}
+            if isinstance(properties, dict):
+                for key, allows_null in converted_keys(self.parameters, properties, required):
+                    (kept if allows_null else dropped).add(key)
+        return dropped, kept
 
 
 def _all_schemas(schema: Any) -> list[dict[str, Any]]:
