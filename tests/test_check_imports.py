@@ -389,3 +389,28 @@ def test_a_source_module_inside_pycache_is_refused(work: tuple[Path, planning.Pl
     (folder / "generated" / "__pycache__").mkdir()
     (folder / "generated" / "__pycache__" / "evil.py").write_text(BACKDOOR, encoding="utf-8")
     assert found(plan) == {"__pycache__/evil.py": "importable"}
+
+
+def test_generate_removes_bytecode_check_refuses(
+    work: tuple[Path, planning.Plan], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A checkout moves a source's mtime (same bytes) and a pyc is forged: generate, which
+    rewrites neither source, removes both caches; a user's bytecode and files stay."""
+    folder, plan = work
+    write_bytecode(folder)
+    source = folder / "generated" / "get_weather.py"
+    stat = source.stat()
+    os.utime(source, (stat.st_atime, stat.st_mtime + 7))
+    forged = _pyc(folder, "billing", "transfer_funds")
+    forged.write_bytes(forged.read_bytes()[:16] + marshal.dumps(compile(BACKDOOR, "x", "exec")))
+    mine = folder / "generated" / "__pycache__" / f"mine.{TAG}.pyc"
+    mine.write_bytes(b"")
+    assert set(found(plan)) == {
+        f"__pycache__/get_weather.{TAG}.pyc",
+        f"billing/__pycache__/transfer_funds.{TAG}.pyc",
+        f"__pycache__/mine.{TAG}.pyc",
+    }
+    assert main(["generate", "-q"]) == 0
+    assert found(plan) == {f"__pycache__/mine.{TAG}.pyc": "importable"}
+    assert not forged.exists() and mine.exists()
+    assert call(folder, "transfer_funds") == "reject"

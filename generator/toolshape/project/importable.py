@@ -81,6 +81,27 @@ def unlisted(result: Plan, out: Path, skip: set[PurePosixPath] | None = None) ->
     return walk.found
 
 
+def refused_bytecode(result: Plan, out: Path) -> list[Path]:
+    """The bytecode of generated modules that ``unlisted`` refuses (stale, forged, or of a
+    kind check cannot verify): caches ``generate`` removes, so that ``check`` passes after
+    it. Only ``.pyc`` files in the ``__pycache__`` of a generated package folder, named after
+    a module generated there, and inside ``out`` (never through a symlink out of it)."""
+    top = out.resolve()
+    found = []
+    for entry in unlisted(result, out):
+        folder = entry.path.parent.parent
+        if (
+            entry.path.parent.name == PYCACHE
+            and entry.path.name.lower().endswith(".pyc")
+            and folder / "__init__.py" in result.files
+            and folder / f"{entry.path.name.split('.', 1)[0]}.py" in result.files
+        ):
+            path = out / Path(*entry.path.parts)
+            if path.parent.resolve().is_relative_to(top) and not path.parent.is_symlink():
+                found.append(path)
+    return found
+
+
 class _Walk:
     def __init__(self, result: Plan, out: Path, skip: set[PurePosixPath]) -> None:
         self.files = result.files

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..contract.errors import ContractError, Problem
-from . import cache, manifest, output
+from . import cache, importable, manifest, output
 from .planning import Plan
 
 
@@ -103,6 +103,10 @@ def write(result: Plan, out: Path) -> list[FileChange]:
         changes.append(FileChange(relative, "new" if new else "changed"))
     if manifest.MANIFEST not in (relative for relative, *_ in pending):
         _remove(gone, out, changes)
+    # Bytecode of a generated module that check would refuse (a source whose mtime moved,
+    # a forged pyc): a cache, never a file of the user's, so it goes.
+    for cached in importable.refused_bytecode(result, out):
+        cached.unlink(missing_ok=True)
     cache.record(result.cache_entries)
     return sorted(changes, key=lambda change: change.path)
 
