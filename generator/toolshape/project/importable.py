@@ -114,7 +114,7 @@ class _Walk:
         """Lower-cased module and package names the plan puts in ``folder`` -> their paths."""
         names = {}
         for path in self.files:
-            if path.parent == folder and path.suffix == ".py" and path.stem != "__init__":
+            if path.parent == folder and path.suffix == ".py":
                 names[path.stem.lower()] = path.name
             elif len(path.parts) > len(folder.parts) + 1 and path.parts[: len(folder.parts)] == (
                 folder.parts
