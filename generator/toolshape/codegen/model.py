@@ -1686,7 +1686,7 @@ class _AbsentNulls(_Masks):
     OpenAI strict mode lists every key as required, so the model sends null for an
     optional key it leaves out; where the contract refuses null for that key
     (:func:`~toolshape.contract.optional.converted_keys`, the export's decision too), the
-    null is removed before validation. A mask is None (nothing to remove inside) or a dict:
+    null is removed from a call refused as sent. A mask is None (nothing to remove inside) or a dict:
 
     - ``drop``: the keys whose null is removed;
     - ``keys``, ``prefix``, ``items``, ``ref``: as in :class:`_Masks`;
