@@ -496,7 +496,10 @@ def test_check_names_missing_files(generated: Path, capsys: pytest.CaptureFixtur
 
 def test_check_names_extra_files(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (generated.parent / "contracts" / "billing" / "transfer_funds.yaml").unlink()
-    (generated / "mine.py").write_text("# hand-written: never reported\n", encoding="utf-8")
+    (generated / "mine.txt").write_text(
+        "hand-written, not importable: never reported\n", encoding="utf-8"
+    )
+    (generated / "mine.py").write_text("# hand-written, importable: not extra\n", encoding="utf-8")
     before = snapshot(generated)
     code, _, err = run(capsys, "check")
     assert code == 1
@@ -507,7 +510,8 @@ def test_check_names_extra_files(generated: Path, capsys: pytest.CaptureFixture[
         "tests/billing/__init__.py",
     ):
         assert f"generated/{name}: extra: its contract is gone" in err
-    assert "mine.py" not in err
+    assert "mine.txt" not in err
+    assert "generated/mine.py: importable: a source module" in err  # not generated: never extra
     assert snapshot(generated) == before
 
 

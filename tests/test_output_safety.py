@@ -256,6 +256,15 @@ def test_a_nested_output_folder_and_a_users_files_survive_cleanup(
         mine.read_bytes() == inner["send_email.py"]
         and notes.read_text(encoding="utf-8") == "mine\n"
     )
+    # check names the module the user put in (Python could import it: README, Security), and
+    # leaves the nested output folder to its own check.
+    code, _, err = run(capsys, "check", "a", "--out", "gen")
+    assert code == 1 and err.splitlines() == [
+        "gen/vendored.py: importable: a source module that Python could import beside the "
+        "generated modules; toolshape did not generate it: remove it, or move it out of the "
+        "output folder"
+    ]
+    mine.rename(tmp_path / "vendored.py")
     assert run(capsys, "check", "a", "--out", "gen") == (
         0,
         # a module and a tests file per contract, and __init__.py, _runtime.py, _tool_definitions.py,
@@ -264,6 +273,7 @@ def test_a_nested_output_folder_and_a_users_files_survive_cleanup(
         "",
     )
     assert run(capsys, "check", "b", "--out", "gen/inner")[0] == 0
+    (tmp_path / "vendored.py").rename(mine)  # generate never removes it
     # Once a's contract is gone, its own files go, and still nothing else.
     shutil.copyfile(CONTRACTS / "web_search.yaml", tmp_path / "a" / "web_search.yaml")
     (tmp_path / "a" / "get_weather.yaml").unlink()

@@ -136,6 +136,13 @@ class Check:
     #: Whether a failure may add a hint built from the value (did-you-mean, quoted literal):
     #: never under an x-sensitive schema, where the hint would echo the value or an allowed one.
     hint: bool = True
+    #: A bound of 2**53 or more: the value is compared as the decimal it is written as
+    #: (``_exact``), as the bound is, since there a float's binary value differs from it.
+    exact: bool = False
+    #: json_not_in: the Python types of a value that can equal a member and yet differ from
+    #: it as written ("float": 1.0 for 1, "int": 1 for 1.0, "container": an array or
+    #: object), for which the handler gets the member itself (``_as_written``).
+    written: tuple[str, ...] = ()
 
 
 @dataclass
@@ -424,7 +431,8 @@ class ModuleModel:
 
     @property
     def integral(self) -> bool:
-        """Whether an integer check sits anywhere: integral floats it records are made ints on accept."""
+        """Whether an integer, enum or const check sits anywhere: what it records (an integral
+        float, a member as the contract writes it) is what the handler gets on accept."""
         return _has_integral([self.root, *self.functions])
 
     @property
@@ -762,7 +770,15 @@ class _ModelBuilder:
                     else None
                 )
                 checks.append(
-                    Check("json_not_in", literal("enum"), message, name, names, hint=not secret)
+                    Check(
+                        "json_not_in",
+                        literal("enum"),
+                        message,
+                        name,
+                        names,
+                        hint=not secret,
+                        written=_written_types(members),
+                    )
                 )
         if "const" in schema:
             const = schema["const"]
@@ -780,7 +796,14 @@ class _ModelBuilder:
                     "const", "json_values", literal([const]), schema_path + ("const",)
                 )
                 checks.append(
-                    Check("json_not_in", literal("const"), message, name, hint=not secret)
+                    Check(
+                        "json_not_in",
+                        literal("const"),
+                        message,
+                        name,
+                        hint=not secret,
+                        written=_written_types([const]),
+                    )
                 )
         return checks
 
@@ -850,7 +873,14 @@ class _ModelBuilder:
             if bound_keyword in schema:
                 bound = schema[bound_keyword]
                 message = self.say(f"{label} must be {words} {_show(bound)}")
-                checks.append(Check(test, literal(bound_keyword), message, literal(bound)))
+                # From 2**53 up a float is not the decimal it is written as (1e23 is 10**23,
+                # the float 99999999999999991611392): both sides are compared as written,
+                # the integer the handler gets (_exact); below, the verdicts cannot differ.
+                exact = abs(bound) >= 2**53
+                limit = _decimal_fraction(bound)[0] if exact and isinstance(bound, float) else bound
+                checks.append(
+                    Check(test, literal(bound_keyword), message, literal(limit), exact=exact)
+                )
         if "multipleOf" in schema:
             step = schema["multipleOf"]
             message = self.say(f"{label} must be a multiple of {_show(step)}")
@@ -1328,6 +1358,8 @@ def _has_integral(item: Any) -> bool:
             todo.extend(item)
         elif isinstance(item, Branch) and item.integral:
             return True
+        elif isinstance(item, Check) and item.written:
+            return True  # a member JSON-equal to the value reaches the handler as written
         elif hasattr(item, "__dataclass_fields__"):
             todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
     return False
@@ -1405,6 +1437,10 @@ def _item_needs(item: Any) -> tuple[str, ...]:
         if item.test == "bad_format":
             return (str(item.limit),)
         needs = CHECK_NEEDS.get(item.test, ())
+        if item.exact:
+            needs = (*needs, "_exact")
+        if item.written:
+            needs = (*needs, "_as_written")
         if item.test == "json_not_in" and item.extra is not None:
             needs = (*needs, "_did_you_mean")  # an enum's string members, for the hint
         # A check whose message carries no hint (a hidden enum value) calls no hint helper.
@@ -1650,13 +1686,15 @@ class _AbsentNulls(_Masks):
     OpenAI strict mode lists every key as required, so the model sends null for an
     optional key it leaves out; where the contract refuses null for that key
     (:func:`~toolshape.contract.optional.converted_keys`, the export's decision too), the
-    null is removed before validation. A mask is None (nothing to remove inside) or a dict:
+    null is removed from a call refused as sent. A mask is None (nothing to remove inside) or a dict:
 
     - ``drop``: the keys whose null is removed;
     - ``keys``, ``prefix``, ``items``, ``ref``: as in :class:`_Masks`;
     - ``all``: the masks of allOf, anyOf and oneOf branches (the subschemas the export
       lowers and converts; ``not``, ``if``, ``contains``, ``dependentSchemas``,
-      ``additionalProperties`` and ``patternProperties`` are not, or keep strict mode off).
+      ``additionalProperties`` and ``patternProperties`` are not, or keep strict mode off);
+    - ``unsure``: keys whose null one anyOf/oneOf branch removes while another branch keeps
+      it (requires the key, or allows null there): removed only when keeping them fails too.
     """
 
     def _mask(self, schema: Any) -> Any:
@@ -1669,6 +1707,9 @@ class _AbsentNulls(_Masks):
         same = [self.mask(sub) for word in _SAME_VALUE_LISTS for sub in schema.get(word, ())]
         if any(same):
             mask["all"] = [m for m in same if m]
+        unsure = self._unsure(schema)
+        if unsure:
+            mask["unsure"] = unsure
         properties = schema.get("properties", {})
         optional = converted_keys(self.parameters, properties, schema.get("required", ()))
         drop = [key for key, allows_null in optional if not allows_null]
@@ -1684,6 +1725,31 @@ class _AbsentNulls(_Masks):
         if any(m is not None for m in prefix) or (prefix and items is not None):
             mask["prefix"] = prefix
         return mask or None
+
+    def _unsure(self, schema: dict[str, Any]) -> list[str]:
+        """The keys whose null one anyOf/oneOf branch of ``schema`` removes and another keeps."""
+        unsure: set[str] = set()
+        for word in ("anyOf", "oneOf"):
+            sides = [self._null_keys(branch) for branch in schema.get(word, ())]
+            for i, (dropped, _) in enumerate(sides):
+                for j, (_, kept) in enumerate(sides):
+                    if i != j:
+                        unsure |= dropped & kept
+        return sorted(unsure)
+
+    def _null_keys(self, branch: Any) -> tuple[set[str], set[str]]:
+        """The keys whose null a branch (with its same-value subschemas) removes, and those
+        whose null it keeps: required, or optional with null allowed."""
+        dropped: set[str] = set()
+        kept: set[str] = set()
+        for node in _closure(self.parameters, branch):
+            properties = node.get("properties", {})
+            required = node.get("required", ())
+            kept |= {key for key in required if isinstance(key, str)}
+            if isinstance(properties, dict):
+                for key, allows_null in converted_keys(self.parameters, properties, required):
+                    (kept if allows_null else dropped).add(key)
+        return dropped, kept
 
 
 def _all_schemas(schema: Any) -> list[dict[str, Any]]:
@@ -1770,6 +1836,17 @@ def _items(n: int) -> str:
 
 def _keys(n: int) -> str:
     return f"{n} key" + ("" if n == 1 else "s")
+
+
+def _written_types(members: list[Any]) -> tuple[str, ...]:
+    """The Python types of a value that JSON-equals one of ``members`` without being it as
+    written (Check.written): a float can equal any number (1.0 and 1; 1e23 and 10**23), an
+    int a float member (1 and 1.0), an array or object an array or object member."""
+    numbers = [m for m in members if type(m) in (int, float)]
+    written = ["float"] * bool(numbers)
+    written += ["int"] * any(type(m) is float for m in numbers)
+    written += ["container"] * any(isinstance(m, (list, dict)) for m in members)
+    return tuple(written)
 
 
 def _decimal_fraction(number: float) -> tuple[int, int]:

@@ -71,6 +71,10 @@ MODULE_NAMES = frozenset(
         "_drops_absent_nulls",
         "_without_absent_nulls",
         "_with_integers",
+        "without",
+        "again",
+        "_as_written",
+        "_exact",
         # What a tool module imports from the shared runtime (_runtime.py.j2).
         "_runtime",
         "_Result",

@@ -208,13 +208,15 @@ def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> No
 
 
 def _number(schema: dict[str, Any], value: float, path: str, errors: Errors) -> None:
-    if "minimum" in schema and value < schema["minimum"]:
+    # Value and bounds as written in decimal, as multipleOf reads them: 1e23 is 10**23.
+    exact = _decimal(value)
+    if "minimum" in schema and exact < _decimal(schema["minimum"]):
         errors.add((path, "minimum"))
-    if "maximum" in schema and value > schema["maximum"]:
+    if "maximum" in schema and exact > _decimal(schema["maximum"]):
         errors.add((path, "maximum"))
-    if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+    if "exclusiveMinimum" in schema and exact <= _decimal(schema["exclusiveMinimum"]):
         errors.add((path, "exclusiveMinimum"))
-    if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
+    if "exclusiveMaximum" in schema and exact >= _decimal(schema["exclusiveMaximum"]):
         errors.add((path, "exclusiveMaximum"))
     if "multipleOf" in schema:
         quotient = _decimal(value) / _decimal(schema["multipleOf"])

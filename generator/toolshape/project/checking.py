@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
 from ..codegen import model
-from . import manifest, output, pipeline
+from . import importable, manifest, output, pipeline
 from .planning import DEFINITIONS_PATH, Plan
 
 
@@ -17,16 +17,22 @@ class CheckFinding:
     """One reason ``check`` fails."""
 
     path: PurePosixPath
-    kind: str  # "missing" | "stale" | "hand-edited" | "extra"
+    kind: str  # "missing" | "stale" | "hand-edited" | "extra" | "importable"
     diff: str = ""
     #: How to bring the output in line: the generate command of the same contracts and output.
     command: str = model.REGENERATE
+    #: For "importable": what Python could make of the entry (importable.Importable.what).
+    detail: str = ""
 
     REASONS: ClassVar[dict[str, str]] = {
         "missing": "missing: run {command}",
         "stale": "stale: its contract changed since it was generated; run {command}",
         "hand-edited": "hand-edited: it differs from what its unchanged contract generates; run {command}",
         "extra": "extra: its contract is gone; run {command} to remove it",
+        "importable": (
+            "importable: {detail}; toolshape did not generate it: remove it, "
+            "or move it out of the output folder"
+        ),
     }
 
     @property
@@ -35,7 +41,7 @@ class CheckFinding:
             return f"stale: the generated files it lists changed; run {self.command}"
         if self.path == DEFINITIONS_PATH and self.kind == "stale":  # every contract's
             return f"stale: a contract changed since it was generated; run {self.command}"
-        return self.REASONS[self.kind].format(command=self.command)
+        return self.REASONS[self.kind].format(command=self.command, detail=self.detail)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
@@ -68,8 +74,12 @@ def check(result: Plan, out: Path, command: str = model.REGENERATE) -> list[Chec
             )
         )
         findings.append(CheckFinding(relative, kind, diff, command))
-    for relative in output.orphans(result, out):
+    extra = output.orphans(result, out)
+    for relative in extra:
         findings.append(CheckFinding(relative, "extra", command=command))
+    # What Python imports is names, not files: every importable entry the plan does not list.
+    for entry in importable.unlisted(result, out, skip=set(extra)):
+        findings.append(CheckFinding(entry.path, "importable", command=command, detail=entry.what))
     # The record follows from the other files: when they differ, its diff only repeats that.
     if len(findings) > 1:
         for finding in findings:
@@ -77,7 +87,7 @@ def check(result: Plan, out: Path, command: str = model.REGENERATE) -> list[Chec
                 finding.diff = ""
     # A package __init__.py records no contract digest: when no contract changed
     # (nothing else is stale, missing or extra), a difference in it is an edit.
-    if all(f.kind == "hand-edited" or _digest_free(f, result) for f in findings):
+    if all(f.kind in ("hand-edited", "importable") or _digest_free(f, result) for f in findings):
         for finding in findings:
             if _digest_free(finding, result):
                 finding.kind = "hand-edited"

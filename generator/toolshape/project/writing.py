@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..contract.errors import ContractError, Problem
-from . import cache, manifest, output
+from . import cache, importable, manifest, output
 from .planning import Plan
 
 
@@ -99,9 +99,14 @@ def write(result: Plan, out: Path) -> list[FileChange]:
             _remove(gone, out, changes)
         target.parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(target, data)
+        _remove_bytecode(target)
         changes.append(FileChange(relative, "new" if new else "changed"))
     if manifest.MANIFEST not in (relative for relative, *_ in pending):
         _remove(gone, out, changes)
+    # Bytecode of a generated module that check would refuse (a source whose mtime moved,
+    # a forged pyc): a cache, never a file of the user's, so it goes.
+    for cached in importable.refused_bytecode(result, out):
+        cached.unlink(missing_ok=True)
     cache.record(result.cache_entries)
     return sorted(changes, key=lambda change: change.path)
 
@@ -109,8 +114,22 @@ def write(result: Plan, out: Path) -> list[FileChange]:
 def _remove(gone: dict[PurePosixPath, Path], out: Path, changes: list[FileChange]) -> None:
     for relative, path in gone.items():
         path.unlink()
+        _remove_bytecode(path)
         changes.append(FileChange(relative, "removed"))
         _remove_empty_parents(path.parent, out)
+
+
+def _remove_bytecode(source: Path) -> None:
+    """Remove the bytecode Pythons (and pytest) cached for ``source``, which was just written
+    or removed: none of it records the file as it is now, and ``check`` refuses bytecode
+    that does not (importable.py)."""
+    pycache = source.parent / "__pycache__"
+    if source.suffix != ".py" or pycache.is_symlink() or not pycache.is_dir():
+        return
+    for cached in pycache.iterdir():
+        name = cached.name
+        if name.startswith(f"{source.stem}.") and name.endswith(".pyc") and not cached.is_dir():
+            cached.unlink(missing_ok=True)
 
 
 def _file_mode() -> int:

@@ -9,6 +9,7 @@ just for these (the reference evaluator once imported the contract check, which 
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from typing import TypeGuard
 
 
@@ -19,6 +20,16 @@ def is_number(value: object) -> TypeGuard[int | float]:
     if isinstance(value, int):
         return True
     return isinstance(value, float) and math.isfinite(value)
+
+
+def as_written(number: int | float) -> int | float:
+    """A JSON number as the decimal it is written as, where a float differs from that: from
+    2**53 up every float is whole and its shortest repr is not its binary value (1e23 is
+    10**23, int(1e23) is not), so it becomes that decimal's int; anything else as it is
+    (below 2**53 the two cannot compare differently). The runtime's ``_exact``."""
+    if isinstance(number, float) and not -(2**53) < number < 2**53 and math.isfinite(number):
+        return int(Decimal(repr(number)))
+    return number
 
 
 def is_integer(value: object) -> TypeGuard[int | float]:
@@ -56,7 +67,7 @@ def json_equal(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if is_number(a) and is_number(b):
-        return a == b
+        return as_written(a) == as_written(b)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=False))
     if isinstance(a, dict) and isinstance(b, dict):
