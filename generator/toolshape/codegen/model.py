@@ -19,7 +19,7 @@ from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
 from ..contract.optional import converted_keys
 from ..contract.unfolding import distinct_entries
 from ..regex import WHITESPACE as ECMA_WHITESPACE
-from ..regex import translate as translate_pattern
+from ..regex.linear import plan as pattern_plan
 from ..schema.keywords import nullable_alternative, subschemas
 from ..schema.pointers import SchemaPath, escape, ref_path, resolve
 from .literals import Code, comment, comment_text, literal
@@ -98,7 +98,7 @@ PathPartKind = Literal["text", "base", "index", "key"]
 #: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
 ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
-ConstantKind = Literal["pattern", "text", "strings", "json_values"]
+ConstantKind = Literal["pattern", "linear", "text", "strings", "json_values"]
 #: The JSON type a :class:`Branch` tests (``type_test`` in templates/checks.py.j2).
 JsonType = Literal["null", "boolean", "object", "array", "string", "integer", "number"]
 
@@ -193,6 +193,8 @@ class ObjectChecks:
     pattern_properties: list[Conditional] = field(default_factory=list)
     property_names: Node | None = None
     item_var: Code | None = None  # the value of the key in key_var, in the per-key loop
+    #: propertyNames' maxLength, where patterns run on keys: a key it refuses goes no further.
+    key_limit: Code | None = None
 
     @property
     def per_key(self) -> bool:
@@ -331,7 +333,8 @@ class Function:
 
 @dataclass
 class Constant:
-    """A module-level constant: a compiled pattern or a frozenset built once at import."""
+    """A module-level constant: a compiled pattern (``re`` or the runtime's linear-time
+    matcher) or a frozenset built once at import."""
 
     name: Code
     kind: ConstantKind
@@ -829,12 +832,7 @@ class _ModelBuilder:
                 spaces = self.whitespace_constant()
                 checks.append(Check("blank", literal("pattern"), message, spaces, chained=chained))
             else:
-                name = self.constant(
-                    "pattern",
-                    "pattern",
-                    literal(translate_pattern(pattern)),
-                    schema_path + ("pattern",),
-                )
+                name = self.pattern_constant("pattern", pattern, schema_path + ("pattern",))
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
@@ -1026,11 +1024,8 @@ class _ModelBuilder:
                 schema_path + ("patternProperties", pattern),
                 f"the value of a key matching {pattern}",
             )
-            name = self.constant(
-                "key_pattern",
-                "pattern",
-                literal(translate_pattern(pattern)),
-                schema_path + ("patternProperties",),
+            name = self.pattern_constant(
+                "key_pattern", pattern, schema_path + ("patternProperties",)
             )
             pattern_properties.append(Conditional(name, child))
         property_names = None
@@ -1113,6 +1108,7 @@ class _ModelBuilder:
             pattern_properties=pattern_properties,
             property_names=property_names,
             item_var=item_var,
+            key_limit=_key_limit(schema) if pattern_properties else None,
         )
         if checks.refuse_unknown and not checks.per_key:
             checks.count_var = count_var
@@ -1139,6 +1135,14 @@ class _ModelBuilder:
         name = self.namer.constant(f"{_path_hint(schema_path[:-1]) or 'value'} {suffix}")
         self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
         return name
+
+    def pattern_constant(self, suffix: str, pattern: str, schema_path: SchemaPath) -> Code:
+        """The constant that matches ``pattern``: compiled by ``re`` where toolshape proves
+        ``re`` linear on it, else the runtime's linear-time matcher (regex.linear.plan)."""
+        plan = pattern_plan(pattern)
+        if plan.source is not None:
+            return self.constant(suffix, "pattern", literal(plan.source), schema_path)
+        return self.constant(suffix, "linear", literal(list(plan.parts)), schema_path)
 
     def null_message(self) -> Code:
         """The message for null arguments: with required keys, a constant naming them (the
@@ -1383,6 +1387,8 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
     for constant in built.constants:
         if constant.kind == "pattern":
             needs.add("re")
+        elif constant.kind == "linear":
+            needs.add("_Linear")
         elif constant.kind == "json_values":
             needs.add("_json_keys")
     # validate() prints the root's object branch only (module.py.j2 checks the type itself).
@@ -1536,13 +1542,30 @@ def _value_groups(
     return [members for members in groups if members]
 
 
+def _key_limit(schema: dict[str, Any]) -> Code | None:
+    """The propertyNames maxLength a key must meet before any patternProperties pattern runs
+    on it (the key is refused already; its value and the other key checks are not needed)."""
+    names = schema.get("propertyNames")
+    if not isinstance(names, dict) or "maxLength" not in names:
+        return None
+    return literal(int(names["maxLength"]))
+
+
+def _key_matcher(pattern: str) -> str | list[dict[str, Any]]:
+    """What the runtime's ``_key_matches`` runs for a patternProperties key: the translated
+    regex where ``re`` is proved linear on it, else the parts of its ``_Linear`` matcher."""
+    plan = pattern_plan(pattern)
+    return plan.source if plan.source is not None else list(plan.parts)
+
+
 class _Masks:
     """The redaction masks: data the runtime's ``_redact`` reads, one per $ref target.
 
     A mask is ``True`` (the whole value is redacted), ``None`` (nothing to do inside), or
     a dict of the parts that lead to sensitive values:
 
-    - ``keys``: {property: mask}; ``patterns``: [[translated regex, mask or None], ...];
+    - ``keys``: {property: mask}; ``patterns``: [[matcher, mask or None], ...], the matcher
+      the translated regex, or the linear-time matcher's parts (see ``_key_matcher``);
       ``extra``: the mask of the keys that are in neither (additionalProperties);
       ``names``: every property name (where ``extra`` or the guard needs them);
     - ``prefix``: [mask or None, ...] by position; ``items``: after them; ``every``: all
@@ -1619,7 +1642,7 @@ class _Masks:
             self.mask(schema["additionalProperties"]) if "additionalProperties" in schema else None
         )
         patterns = [
-            [translate_pattern(p), self.mask(sub)]
+            [_key_matcher(p), self.mask(sub)]
             for p, sub in schema.get("patternProperties", {}).items()
         ]
         names = self.guards and bool(properties or patterns)
