@@ -357,3 +357,39 @@ def test_the_runtime_matcher_agrees_with_re_on_every_supported_python(minor: int
         for p in PYTHON_PATTERNS
     ]
     assert json.loads(result.stdout) == expected
+
+
+# -- re within a proven bound ----------------------------------------------------------------------
+
+
+def test_a_flat_pattern_keeps_re_under_its_max_length_only() -> None:
+    email = "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
+    assert plan(email, 254).source == translate(email)
+    assert plan(email).source is None  # no bound: quadratic in re
+    assert plan(email, 100_000).source is None  # a bound too long for the budget
+    # Nested repeats are not flat: no bound makes them re's.
+    assert plan("^(?:a{0,8}){0,8}$", 65).source is None
+    assert plan("^(?:(?:a|a){6}){4}$", 25).source is None
+
+    def kinds(parameters: Any) -> set[str]:
+        module = build_module({"type": "object", "properties": {"v": parameters}})
+        return {
+            "re" if isinstance(value, re.Pattern) else "linear"
+            for value in vars(module).values()
+            if isinstance(value, (re.Pattern, _Linear))
+        }
+
+    assert kinds({"type": "string", "maxLength": 254, "pattern": email}) == {"re"}
+    assert kinds({"type": "string", "pattern": email}) == {"linear"}
+
+
+def test_a_key_pattern_relies_on_property_names_max_length() -> None:
+    email = "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
+    bounded = build_module(
+        {"type": "object", "propertyNames": {"maxLength": 64}, "patternProperties": {email: {}}}
+    )
+    unbounded = build_module({"type": "object", "patternProperties": {email: {"type": "string"}}})
+    assert any(isinstance(v, re.Pattern) for v in vars(bounded).values())
+    assert not any(isinstance(v, re.Pattern) for v in vars(unbounded).values())
+    result = bounded.validate({"a@" + "." * 100_000 + " ": 1})
+    assert [e.code for e in result.errors] == ["maxLength"]

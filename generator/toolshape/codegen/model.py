@@ -193,7 +193,8 @@ class ObjectChecks:
     pattern_properties: list[Conditional] = field(default_factory=list)
     property_names: Node | None = None
     item_var: Code | None = None  # the value of the key in key_var, in the per-key loop
-    #: propertyNames' maxLength, where patterns run on keys: a key it refuses goes no further.
+    #: propertyNames' maxLength, where patterns run on keys: a key it refuses goes no further
+    #: (so a key pattern may rely on it, see regex.linear.re_is_bounded).
     key_limit: Code | None = None
 
     @property
@@ -832,7 +833,8 @@ class _ModelBuilder:
                 spaces = self.whitespace_constant()
                 checks.append(Check("blank", literal("pattern"), message, spaces, chained=chained))
             else:
-                name = self.pattern_constant("pattern", pattern, schema_path + ("pattern",))
+                bound = _length_limit(schema.get("maxLength"))
+                name = self.pattern_constant("pattern", pattern, schema_path + ("pattern",), bound)
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
@@ -1016,6 +1018,11 @@ class _ModelBuilder:
             if not extra.has_checks:
                 extra = None
         pattern_properties = []
+        key_limit = (
+            _length_limit(schema["propertyNames"].get("maxLength"))
+            if isinstance(schema.get("propertyNames"), dict)
+            else None
+        )
         for pattern, sub in patterns.items():
             child = self.node(
                 sub,
@@ -1025,7 +1032,7 @@ class _ModelBuilder:
                 f"the value of a key matching {pattern}",
             )
             name = self.pattern_constant(
-                "key_pattern", pattern, schema_path + ("patternProperties",)
+                "key_pattern", pattern, schema_path + ("patternProperties",), key_limit
             )
             pattern_properties.append(Conditional(name, child))
         property_names = None
@@ -1108,7 +1115,7 @@ class _ModelBuilder:
             pattern_properties=pattern_properties,
             property_names=property_names,
             item_var=item_var,
-            key_limit=_key_limit(schema) if pattern_properties else None,
+            key_limit=literal(key_limit) if pattern_properties and key_limit is not None else None,
         )
         if checks.refuse_unknown and not checks.per_key:
             checks.count_var = count_var
@@ -1136,10 +1143,13 @@ class _ModelBuilder:
         self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
         return name
 
-    def pattern_constant(self, suffix: str, pattern: str, schema_path: SchemaPath) -> Code:
-        """The constant that matches ``pattern``: compiled by ``re`` where toolshape proves
-        ``re`` linear on it, else the runtime's linear-time matcher (regex.linear.plan)."""
-        plan = pattern_plan(pattern)
+    def pattern_constant(
+        self, suffix: str, pattern: str, schema_path: SchemaPath, max_length: int | None
+    ) -> Code:
+        """The constant that matches ``pattern`` on strings of at most ``max_length`` characters
+        (checked before it runs): compiled by ``re`` where toolshape proves ``re`` linear on
+        them, else the runtime's linear-time matcher (regex.linear.plan)."""
+        plan = pattern_plan(pattern, max_length)
         if plan.source is not None:
             return self.constant(suffix, "pattern", literal(plan.source), schema_path)
         return self.constant(suffix, "linear", literal(list(plan.parts)), schema_path)
@@ -1542,13 +1552,11 @@ def _value_groups(
     return [members for members in groups if members]
 
 
-def _key_limit(schema: dict[str, Any]) -> Code | None:
-    """The propertyNames maxLength a key must meet before any patternProperties pattern runs
-    on it (the key is refused already; its value and the other key checks are not needed)."""
-    names = schema.get("propertyNames")
-    if not isinstance(names, dict) or "maxLength" not in names:
+def _length_limit(value: object) -> int | None:
+    """A ``maxLength`` as the bound a pattern may rely on (the length check runs first)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return literal(int(names["maxLength"]))
+    return int(value) if value >= 0 and float(value).is_integer() else None
 
 
 def _key_matcher(pattern: str) -> str | list[dict[str, Any]]:
