@@ -393,3 +393,19 @@ def test_a_key_pattern_relies_on_property_names_max_length() -> None:
     assert not any(isinstance(v, re.Pattern) for v in vars(unbounded).values())
     result = bounded.validate({"a@" + "." * 100_000 + " ": 1})
     assert [e.code for e in result.errors] == ["maxLength"]
+
+
+def test_a_format_between_max_length_and_pattern_voids_the_bound() -> None:
+    """The pattern's check follows the format check (elif), so a too-long string that is of
+    the format reaches the pattern: re_is_bounded's bound does not hold there."""
+    email = "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
+    module = build_module(
+        {
+            "type": "object",
+            "properties": {
+                "v": {"type": "string", "maxLength": 254, "format": "email", "pattern": email}
+            },
+        }
+    )
+    assert not any(isinstance(v, re.Pattern) for v in vars(module).values())
+    assert any(isinstance(v, _Linear) for v in vars(module).values())

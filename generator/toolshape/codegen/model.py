@@ -833,7 +833,10 @@ class _ModelBuilder:
                 spaces = self.whitespace_constant()
                 checks.append(Check("blank", literal("pattern"), message, spaces, chained=chained))
             else:
-                bound = _length_limit(schema.get("maxLength"))
+                # The bound re_is_bounded may rely on: the pattern's elif follows the
+                # maxLength check directly (an asserted format in between breaks the chain).
+                formatted = schema.get("format") in FORMATS
+                bound = None if formatted else _length_limit(schema.get("maxLength"))
                 name = self.pattern_constant("pattern", pattern, schema_path + ("pattern",), bound)
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
