@@ -65,7 +65,8 @@ def steps(pattern: str, text: str) -> int:
     return len(text) * len(found._parts) + int(found.work)
 
 
-_RANDOM_AB = "".join(random.Random(20).choice("ab") for _ in range(max(SIZES) + 100))
+_RNG = random.Random(20)
+_RANDOM_AB = "".join(_RNG.choice("ab") for _ in range(max(SIZES) + 100))
 
 
 def _ab(n: int) -> str:
