@@ -47,7 +47,18 @@ VERSIONS = SUPPORTED + ([CURRENT] if CURRENT not in SUPPORTED else [])
 
 #: The only imports a generated tool module may have (all standard library).
 # ipaddress and unicodedata: imported inside the format checks that need them (ipv6; the IDN formats).
-MODULE_IMPORTS = {"__future__", "ipaddress", "json", "math", "re", "sys", "typing", "unicodedata"}
+MODULE_IMPORTS = {
+    "__future__",
+    "bisect",  # the runtime's linear-time pattern matcher (_Linear): classes of characters
+    "ipaddress",
+    "json",
+    "math",
+    "re",
+    "sys",
+    "threading",  # _Linear's DFA cache grows under a lock
+    "typing",
+    "unicodedata",
+}
 #: The only absolute imports of the dispatch gate generated/__init__.py.
 GATE_IMPORTS = {"__future__", "importlib", "json", "types", "typing"}
 #: What every tool module shares, once, at the top of the generated folder.

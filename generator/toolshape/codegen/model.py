@@ -19,7 +19,7 @@ from ..contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS, Contract
 from ..contract.optional import converted_keys
 from ..contract.unfolding import distinct_entries
 from ..regex import WHITESPACE as ECMA_WHITESPACE
-from ..regex import translate as translate_pattern
+from ..regex.linear import plan as pattern_plan
 from ..schema.keywords import nullable_alternative, subschemas
 from ..schema.pointers import SchemaPath, escape, ref_path, resolve
 from .literals import Code, comment, comment_text, literal
@@ -98,7 +98,7 @@ PathPartKind = Literal["text", "base", "index", "key"]
 #: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
 ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
-ConstantKind = Literal["pattern", "text", "strings", "json_values"]
+ConstantKind = Literal["pattern", "linear", "text", "strings", "json_values"]
 #: The JSON type a :class:`Branch` tests (``type_test`` in templates/checks.py.j2).
 JsonType = Literal["null", "boolean", "object", "array", "string", "integer", "number"]
 
@@ -200,6 +200,9 @@ class ObjectChecks:
     pattern_properties: list[Conditional] = field(default_factory=list)
     property_names: Node | None = None
     item_var: Code | None = None  # the value of the key in key_var, in the per-key loop
+    #: propertyNames' maxLength, where patterns run on keys: a key it refuses goes no further
+    #: (so a key pattern may rely on it, see regex.linear.re_is_bounded).
+    key_limit: Code | None = None
 
     @property
     def per_key(self) -> bool:
@@ -338,7 +341,8 @@ class Function:
 
 @dataclass
 class Constant:
-    """A module-level constant: a compiled pattern or a frozenset built once at import."""
+    """A module-level constant: a compiled pattern (``re`` or the runtime's linear-time
+    matcher) or a frozenset built once at import."""
 
     name: Code
     kind: ConstantKind
@@ -852,12 +856,11 @@ class _ModelBuilder:
                 spaces = self.whitespace_constant()
                 checks.append(Check("blank", literal("pattern"), message, spaces, chained=chained))
             else:
-                name = self.constant(
-                    "pattern",
-                    "pattern",
-                    literal(translate_pattern(pattern)),
-                    schema_path + ("pattern",),
-                )
+                # The bound re_is_bounded may rely on: the pattern's elif follows the
+                # maxLength check directly (an asserted format in between breaks the chain).
+                formatted = schema.get("format") in FORMATS
+                bound = None if formatted else _length_limit(schema.get("maxLength"))
+                name = self.pattern_constant("pattern", pattern, schema_path + ("pattern",), bound)
                 checks.append(Check("no_match", literal("pattern"), message, name, chained=chained))
         return checks
 
@@ -1048,6 +1051,11 @@ class _ModelBuilder:
             if not extra.has_checks:
                 extra = None
         pattern_properties = []
+        key_limit = (
+            _length_limit(schema["propertyNames"].get("maxLength"))
+            if isinstance(schema.get("propertyNames"), dict)
+            else None
+        )
         for pattern, sub in patterns.items():
             child = self.node(
                 sub,
@@ -1056,11 +1064,8 @@ class _ModelBuilder:
                 schema_path + ("patternProperties", pattern),
                 f"the value of a key matching {pattern}",
             )
-            name = self.constant(
-                "key_pattern",
-                "pattern",
-                literal(translate_pattern(pattern)),
-                schema_path + ("patternProperties",),
+            name = self.pattern_constant(
+                "key_pattern", pattern, schema_path + ("patternProperties",), key_limit
             )
             pattern_properties.append(Conditional(name, child))
         property_names = None
@@ -1143,6 +1148,7 @@ class _ModelBuilder:
             pattern_properties=pattern_properties,
             property_names=property_names,
             item_var=item_var,
+            key_limit=literal(key_limit) if pattern_properties and key_limit is not None else None,
         )
         if checks.refuse_unknown and not checks.per_key:
             checks.count_var = count_var
@@ -1169,6 +1175,17 @@ class _ModelBuilder:
         name = self.namer.constant(f"{_path_hint(schema_path[:-1]) or 'value'} {suffix}")
         self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
         return name
+
+    def pattern_constant(
+        self, suffix: str, pattern: str, schema_path: SchemaPath, max_length: int | None
+    ) -> Code:
+        """The constant that matches ``pattern`` on strings of at most ``max_length`` characters
+        (checked before it runs): compiled by ``re`` where toolshape proves ``re`` linear on
+        them, else the runtime's linear-time matcher (regex.linear.plan)."""
+        plan = pattern_plan(pattern, max_length)
+        if plan.source is not None:
+            return self.constant(suffix, "pattern", literal(plan.source), schema_path)
+        return self.constant(suffix, "linear", literal(list(plan.parts)), schema_path)
 
     def null_message(self) -> Code:
         """The message for null arguments: with required keys, a constant naming them (the
@@ -1415,6 +1432,8 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
     for constant in built.constants:
         if constant.kind == "pattern":
             needs.add("re")
+        elif constant.kind == "linear":
+            needs.add("_Linear")
         elif constant.kind == "json_values":
             needs.add("_json_keys")
     # validate() prints the root's object branch only (module.py.j2 checks the type itself).
@@ -1572,13 +1591,28 @@ def _value_groups(
     return [members for members in groups if members]
 
 
+def _length_limit(value: object) -> int | None:
+    """A ``maxLength`` as the bound a pattern may rely on (the length check runs first)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return int(value) if value >= 0 and float(value).is_integer() else None
+
+
+def _key_matcher(pattern: str) -> str | list[dict[str, Any]]:
+    """What the runtime's ``_key_matches`` runs for a patternProperties key: the translated
+    regex where ``re`` is proved linear on it, else the parts of its ``_Linear`` matcher."""
+    plan = pattern_plan(pattern)
+    return plan.source if plan.source is not None else list(plan.parts)
+
+
 class _Masks:
     """The redaction masks: data the runtime's ``_redact`` reads, one per $ref target.
 
     A mask is ``True`` (the whole value is redacted), ``None`` (nothing to do inside), or
     a dict of the parts that lead to sensitive values:
 
-    - ``keys``: {property: mask}; ``patterns``: [[translated regex, mask or None], ...];
+    - ``keys``: {property: mask}; ``patterns``: [[matcher, mask or None], ...], the matcher
+      the translated regex, or the linear-time matcher's parts (see ``_key_matcher``);
       ``extra``: the mask of the keys that are in neither (additionalProperties);
       ``names``: every property name (where ``extra`` or the guard needs them);
     - ``prefix``: [mask or None, ...] by position; ``items``: after them; ``every``: all
@@ -1655,7 +1689,7 @@ class _Masks:
             self.mask(schema["additionalProperties"]) if "additionalProperties" in schema else None
         )
         patterns = [
-            [translate_pattern(p), self.mask(sub)]
+            [_key_matcher(p), self.mask(sub)]
             for p, sub in schema.get("patternProperties", {}).items()
         ]
         names = self.guards and bool(properties or patterns)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..regex import PatternError, backtracking_problem
 from ..regex import translate as translate_pattern
+from ..regex.linear import problem as linear_problem
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
@@ -343,9 +344,7 @@ class _Checker:
                     continue
                 for key, sub in value.items():
                     if keyword == "patternProperties":
-                        self.check_pattern(
-                            key, path + (keyword, key), at_key=True, max_length=_key_length(schema)
-                        )
+                        self.check_pattern(key, path + (keyword, key), at_key=True)
                     self.schema(sub, path + (keyword, key), depth + 1)
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
@@ -738,16 +737,13 @@ class _Checker:
         if not isinstance(pattern, str):
             self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
             return
-        self.check_pattern(
-            pattern, path + ("pattern",), max_length=_length_bound(schema.get("maxLength"))
-        )
+        self.check_pattern(pattern, path + ("pattern",))
 
-    def check_pattern(
-        self, pattern: str, path: SchemaPath, *, at_key: bool = False, max_length: int | None = None
-    ) -> None:
-        """A pattern must mean in Python exactly what it means in ECMA-262, compile, and not backtrack
-        for long on strings of up to ``max_length`` characters (None: unbounded). The backtracking
-        lint runs here, before any case derivation, so the generator never hangs on such a pattern."""
+    def check_pattern(self, pattern: str, path: SchemaPath, *, at_key: bool = False) -> None:
+        """A pattern must mean in Python exactly what it means in ECMA-262, compile, and run in
+        linear time in the validator (regex.linear: no backreference, no lookaround it cannot
+        serve). The exponential-backtracking lint runs here, before any case derivation, so the
+        generator's own ``re`` confirmations never hang on such a pattern."""
         try:
             re.compile(translate_pattern(pattern))
         except PatternError as exc:
@@ -760,7 +756,19 @@ class _Checker:
         except (re.error, RecursionError, OverflowError) as exc:
             self.error(path, f"pattern {pattern!r} does not compile: {exc}", at_key=at_key)
             return
-        problem = backtracking_problem(pattern, max_length)
+        problem = linear_problem(pattern)
+        if problem is not None:
+            self.error(
+                path,
+                f"pattern {pattern!r} cannot be checked in linear time: {problem}",
+                at_key=at_key,
+            )
+            return
+        # The validator runs every pattern in linear time (regex.linear), so polynomial
+        # ambiguity costs nothing there; exponential ambiguity is still refused because
+        # test derivation confirms its strings with Python's re (a bound of 1 keeps only
+        # that verdict and "too large to analyse").
+        problem = backtracking_problem(pattern, 1)
         if problem is not None:
             self.error(path, problem, at_key=at_key)
 
@@ -1068,20 +1076,6 @@ def check(document: Document) -> Contract:
         sensitive=checker.sensitive,
         warnings=sorted(checker.warnings),
     )
-
-
-def _length_bound(value: object) -> int | None:
-    """A maxLength usable as the backtracking lint's bound (a wrong type is reported elsewhere)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-        return None
-    return int(value) if value >= 0 and float(value).is_integer() else None
-
-
-def _key_length(schema: dict[str, Any]) -> int | None:
-    """The longest key a patternProperties pattern can see: propertyNames' maxLength, else unbounded
-    (the argument text itself may be large)."""
-    names = schema.get("propertyNames")
-    return _length_bound(names.get("maxLength")) if isinstance(names, dict) else None
 
 
 def _under_property_names(path: SchemaPath) -> bool:

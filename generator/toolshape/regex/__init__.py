@@ -6,7 +6,9 @@ patterns a backtracking matcher would run for too long on.
 - ``translate``: tree -> Python ``re`` source with the ECMA-262 meaning;
 - ``automaton``: tree -> a finite automaton over character-class atoms;
 - ``witness``: ``strings`` and ``near_misses``, every answer confirmed with ``re``;
-- ``ambiguity``: the backtracking lint (Weideman et al., 2016).
+- ``ambiguity``: the backtracking lint (Weideman et al., 2016);
+- ``linear``: which matcher runs each pattern in the validator (``re`` where proved linear, else
+  the runtime's linear-time ``_Linear``) and that matcher's program.
 """
 
 from __future__ import annotations

@@ -1,0 +1,449 @@
+"""Which matcher runs each pattern in the generated validator, and the program of the linear one.
+
+Every ``pattern``, ``patternProperties`` key and ``propertyNames`` pattern runs in time linear in
+the string it is tried on, by construction (``plan``):
+
+- CPython's ``re`` where ``re_is_linear`` proves its backtracking linear for every string (the
+  proof is that function's docstring). Most contract patterns are of that kind (``^C[0-9]{6}$``,
+  dates, uuids, ``^[a-z0-9][a-z0-9-]*$``), and ``re`` matches them at C speed. Also where
+  ``re_is_bounded`` proves, for a flat pattern (``^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$``), that
+  ``re`` stays within WORK_BUDGET steps on strings of the length bound checked before the pattern
+  runs (``maxLength``; ``propertyNames``' ``maxLength`` for keys): n times a constant of the
+  pattern and the bound;
+- otherwise the generated runtime's ``_Linear`` matcher: a lazily built DFA (the subset
+  construction run one character at a time and cached per pattern) over the pattern's Thompson
+  automaton, the one ``automaton.build`` makes from toolshape's own syntax tree. Each character
+  costs one table lookup once its DFA state is known, and at most one new DFA state (one pass
+  over the automaton, ``len(program)`` states) when it is not; the cache is dropped when it
+  exceeds ``_Linear.MAX_STATES``. So a search of n characters costs at most n * (states + edges)
+  steps, whatever the pattern and the string. Why a DFA and not a Pike VM: the set of states a
+  Pike VM carries is the DFA state, and caching its transitions turns the per-character set
+  work into one list index, which is what a Python loop can afford.
+
+Zero-width assertions (``^ $ \\b \\B``) are guards the DFA evaluates from the position's context
+(start, end, word character before and after). Lookarounds and backreferences have no place in a
+finite automaton; what the matcher serves of them:
+
+- lookaheads right after a leading ``^`` (``^(?=.*[A-Z])(?!.*admin).{8,64}$``): they are tried at
+  position 0 only, so each is a pattern of its own (``^X``), and the whole is their conjunction
+  with the rest (``^.{8,64}$``): one linear search each (``parts``);
+- any other lookaround, only where ``re_is_linear`` proves ``re`` linear on the whole pattern;
+- backreferences never (``^(a*)\\1$`` is quadratic in every backtracking matcher, and no finite
+  automaton matches it): refused with the reason (``problem``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .automaton import Nfa, TooLarge, build
+from .charset import WORD, CharSet, partition
+from .syntax import (
+    Alt,
+    Assert,
+    Backref,
+    Char,
+    Empty,
+    Group,
+    Look,
+    Node,
+    Pattern,
+    PatternError,
+    Repeat,
+    Seq,
+    parse,
+)
+from .translate import translate
+
+#: A pattern goes to ``re`` only when every position explores at most this many paths that
+#: consume nothing (the constant of ``re_is_linear``'s bound; beyond it the DFA is cheaper).
+MAX_PATHS = 64
+#: ... and, when it is searched at every start, consumes at most this many characters per start.
+MAX_SPAN = 64
+#: The most steps ``re_is_bounded`` lets ``re`` take on one string (the constant the
+#: backtracking lint used: about 0.06 s on CPython 3.11 in its slowest cases).
+WORK_BUDGET = 5_000_000
+#: The guards of epsilon edges in a program, as the runtime reads them.
+GUARDS = {None: 0, "start": 1, "end": 2, "word": 3, "nonword": 4}
+
+
+class LinearError(PatternError):
+    """A pattern no linear-time matcher can serve (a backreference, a lookaround ``re`` cannot be
+    proved linear on, an automaton above ``automaton.MAX_STATES``)."""
+
+
+#: One automaton as the runtime's ``_Linear`` reads it, a dict of plain data (so the generated
+#: module lays it out as it lays out any data): ``match`` (whether this search must find a match),
+#: ``starts`` (the first code point of each interval of characters the pattern tells apart) and
+#: ``atoms`` (the class of each interval), ``words`` (the classes of word characters, as bits),
+#: ``start`` and ``final`` (states), and per state ``chars`` [class bits, target, ...] (an edge
+#: taking a character of those classes) and ``eps`` [guard, target, ...] (an edge taking none,
+#: allowed when the guard holds: 0 always, 1 ``^``, 2 ``$``, 3 ``\b``, 4 ``\B``).
+Program = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the validator runs one pattern: ``re`` source, or the linear matcher's ``parts``,
+    programs whose searches must all come out as their ``match`` says."""
+
+    source: str | None
+    parts: tuple[Program, ...] = ()
+
+
+@lru_cache(maxsize=1024)
+def plan(pattern: str, max_length: int | None = None) -> Plan:
+    """The matcher for ``pattern`` on strings of at most ``max_length`` characters (None: any
+    length; a bound must be checked before the pattern runs); raises PatternError (LinearError
+    when only the matcher is missing)."""
+    source = translate(pattern)
+    tree = parse(pattern)
+    if re_is_linear(tree) or (
+        max_length is not None and re_is_bounded(tree.root, max_length) is not None
+    ):
+        return Plan(source)
+    if _has(tree.root, Backref):
+        raise LinearError(
+            "a backreference (\\1, \\k<name>) has no linear-time matcher (a string of n characters "
+            "can cost n^2 steps or more); spell out what the group may hold instead"
+        )
+    items = _items(tree.root)
+    looks: list[Look] = []
+    if items and items[0] == Assert("start"):
+        while len(items) > 1 and isinstance(items[1], Look) and items[1].ahead:
+            looks.append(items[1])
+            del items[1]
+    rest = Seq(tuple(items)) if len(items) != 1 else items[0]
+    if not looks:
+        rest = tree.root
+    if _has(rest, Look) or any(_has(look.body, Look) for look in looks):
+        raise LinearError(
+            "a lookaround is served only as a lookahead right after a leading '^' "
+            "('^(?=.*[0-9]).{8,}$'), or where Python's re provably never backtracks (a "
+            "lookaround of bounded length in a pattern with one way to match each character); "
+            "move it to the start or drop it"
+        )
+    parts = [_program(Pattern(rest, tree.groups), True)]
+    for look in looks:
+        body = Seq((Assert("start"), look.body))
+        parts.append(_program(Pattern(body, tree.groups), not look.negative))
+    return Plan(None, tuple(parts))
+
+
+def problem(pattern: str) -> str | None:
+    """Why ``pattern`` cannot run in linear time, or None (a PatternError is reported elsewhere)."""
+    try:
+        plan(pattern)
+    except LinearError as exc:
+        return str(exc)
+    except PatternError:
+        return None
+    return None
+
+
+def _program(pattern: Pattern, match: bool) -> Program:
+    """The automaton of ``pattern`` as the runtime's literal (see Program)."""
+    anchored = _items(pattern.root)[:1] == [Assert("start")]
+    try:
+        nfa = build(pattern, at_any_start=not anchored)
+    except TooLarge:
+        raise LinearError(
+            "the pattern's automaton is too large for the linear-time matcher (its counted "
+            "repeats multiply out); use smaller counts or '*' / '+'"
+        ) from None
+    sets = list(nfa.sets) + ([WORD] if nfa.uses_words else [])
+    atoms = partition(sets)
+    bounds = sorted((low, index) for index, atom in enumerate(atoms) for low, _ in atom.ranges)
+    masks = [_mask(atoms, charset) for charset in nfa.sets]
+    # The final state's loop on any character is the search semantics the DFA gets by
+    # stopping at the first match: the runtime never steps out of it.
+    nfa.chars[nfa.final] = []
+    order, chars, eps = _compact(nfa)
+    return {
+        "match": match,
+        "starts": [low for low, _ in bounds],
+        "atoms": [index for _, index in bounds],
+        "words": _mask(atoms, WORD) if nfa.uses_words else 0,
+        "start": order[nfa.start],
+        "final": order[nfa.final],
+        "chars": [[n for set_id, t in edges for n in (masks[set_id], order[t])] for edges in chars],
+        "eps": [[n for guard, t in edges for n in (GUARDS[guard], order[t])] for edges in eps],
+    }
+
+
+def _compact(
+    nfa: Nfa,
+) -> tuple[dict[int, int], list[list[tuple[int, int]]], list[list[tuple[str | None, int]]]]:
+    """The automaton without the states that only pass on (no character edge, one unguarded
+    epsilon edge), numbered from the start in the order reached: (new number of each kept
+    state, character edges and epsilon edges of each kept state, in new order)."""
+
+    def onward(state: int) -> int:
+        seen = set()
+        while (
+            state not in (nfa.start, nfa.final)
+            and not nfa.chars[state]
+            and len(nfa.eps[state]) == 1
+            and nfa.eps[state][0][0] is None
+            and state not in seen
+        ):
+            seen.add(state)
+            state = nfa.eps[state][0][1]
+        return state
+
+    order: dict[int, int] = {}
+    todo = [nfa.start, nfa.final]
+    kept: list[int] = []
+    while todo:
+        state = onward(todo.pop(0))
+        if state in order:
+            continue
+        order[state] = len(kept)
+        kept.append(state)
+        todo.extend(t for _, t in nfa.chars[state])
+        todo.extend(t for _, t in nfa.eps[state])
+    for state in range(len(nfa.chars)):
+        if state not in order:
+            order[state] = order.get(onward(state), -1)
+    chars = [list(dict.fromkeys((c, onward(t)) for c, t in nfa.chars[s])) for s in kept]
+    eps = [
+        list(dict.fromkeys((g, onward(t)) for g, t in nfa.eps[s] if (g, onward(t)) != (None, s)))
+        for s in kept
+    ]
+    return order, chars, eps
+
+
+def _mask(atoms: list[CharSet], charset: CharSet) -> int:
+    """The atoms inside ``charset`` as bits (each atom is wholly inside or outside it)."""
+    return sum(1 << i for i, atom in enumerate(atoms) if atom.ranges[0][0] in charset)
+
+
+def _items(node: Node) -> list[Node]:
+    """The top-level sequence of ``node`` (groups that capture nothing opened)."""
+    while isinstance(node, Group) and node.index is None:
+        node = node.body
+    return list(node.items) if isinstance(node, Seq) else [node]
+
+
+def _has(node: Node, kind: type) -> bool:
+    if isinstance(node, kind):
+        return True
+    if isinstance(node, (Seq, Alt)):
+        children = node.items if isinstance(node, Seq) else node.options
+        return any(_has(child, kind) for child in children)
+    if isinstance(node, (Group, Repeat, Look)):
+        return _has(node.body, kind)
+    return False
+
+
+# -- When Python's re is linear ------------------------------------------------------------------
+
+
+def re_is_linear(pattern: Pattern) -> bool:
+    """Whether CPython's ``re`` searches every string of n characters in O(n) steps.
+
+    The proof. ``re`` is a backtracking matcher: from its state at a position it tries the
+    pattern's choices (an alternative, one more or one fewer repeat, including each count of a
+    counted repeat and each length a single-character repeat backs off to) depth first, and
+    backtracks to the most recent choice with an untried option when a path fails. Its paths are
+    the paths of the Thompson automaton ``automaton.build`` makes (counted repeats unrolled as
+    ``re`` runs them: ``a{0,2}`` as ``(?:a(?:a)?)?``): one epsilon path per way to reach a
+    character test without consuming. This function accepts a pattern when:
+
+    1. (one way per character) from the start state and from every state entered by consuming
+       a character, for every character c, at most one epsilon path (counted as paths, not as
+       states: ``(a*)*`` reaches its 'a' twice) ends at an edge that consumes c;
+    2. (no empty loop) no epsilon cycle (a loop whose body can match empty), so that the
+       number of epsilon paths from a state, P, is finite; and P <= MAX_PATHS;
+    3. no backreference; every lookaround's body meets 1-2 itself and either is tried at position
+       0 only (right after a leading '^') or matches at most MAX_SPAN characters (every
+       lookbehind does: ``re`` needs them fixed-width), and holds no lookaround of its own;
+    4. the search tries the pattern at a bounded number of positions per character: the pattern
+       starts with '^' (every start but 0 fails on its first test), or none of its matches is
+       longer than MAX_SPAN characters (each start then consumes at most MAX_SPAN).
+
+    Then in one attempt at a start position, by 1, at every position at most one explored path
+    consumes the next character; all others end at their character test (or at a guard, or in
+    success, which ends the search), after at most P epsilon steps. Backtracking only revisits
+    untried options, each of which is such a dead end. So the attempt follows one path of
+    consuming steps, a character at a time, and spends at most P steps per position it reaches:
+    P * (k + 1) steps when it reaches k characters. A lookaround on that path is a sub-search
+    (``re`` never backtracks into one) of the same kind: by 3, it costs at most
+    P' * (MAX_SPAN + 1) steps each time, or P' * (n + 1) once. By 4, the attempts add up to
+    n * P (anchored) or n * P * (MAX_SPAN + 1) steps: linear, with a constant fixed at generation.
+    Zero-width guards ('$', '\\b') only cut paths. ``re``'s own shortcuts (literal prefixes,
+    single-character repeats matched in one go) only skip work this count includes. Patterns
+    whose matches the analysis reads through lookarounds as always passing, it reads with
+    more paths than ``re`` takes, never fewer.
+
+    The backtracking lint (``ambiguity``) is not relied on: it reads ``^(?:a{0,8}){0,8}$`` as safe,
+    and it fails 1 (after an 'a' of one inner copy, the next 'a' has two ways: the same copy or the
+    next outer one).
+    """
+    if _has(pattern.root, Backref):
+        return False
+    root = pattern.root
+    items = _items(root)
+    anchored = items[:1] == [Assert("start")]
+    leading: set[int] = set()
+    if anchored:
+        for item in items[1:]:
+            if not (isinstance(item, Look) and item.ahead):
+                break
+            leading.add(id(item))
+    if not _one_way(Pattern(root, pattern.groups)):
+        return False
+    if not anchored and _span(root) > MAX_SPAN:
+        return False
+    for look in _looks(root):
+        if _has(look.body, Look):
+            return False
+        if id(look) not in leading and _span(look.body) > MAX_SPAN:
+            return False
+        if not _one_way(Pattern(look.body, pattern.groups)):
+            return False
+    return True
+
+
+def re_is_bounded(root: Node, max_length: int) -> int | None:
+    """A bound on ``re``'s steps for ``root`` on strings of at most ``max_length`` characters, when
+    it is at most WORK_BUDGET and ``root`` is a flat anchored pattern; else None.
+
+    Flat: ``^``, then segments S1 ... Sk, each one character class Ci repeated {mi, Mi} (Mi may
+    be unbounded; a plain class is {1, 1}), then ``$`` or nothing: ``^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$``.
+    ``re`` runs each segment as one repeat: it takes the longest run of Ci it may, then backs
+    off one character at a time, trying the rest of the pattern after each length. Call the
+    junction after Sj determined when no character of Cj can start the rest: Cj is disjoint from
+    Fj, the classes of S(j+1) ... up to the first with mi >= 1, or Sj has one length (mj = Mj).
+    At a determined junction only
+    the longest run can continue (after a shorter one the next character is in Cj, so not in
+    Fj, and every try fails on it after at most k tests); at the d others, each of at most n + 1
+    lengths may continue. So segment i is entered at most (n + 1)^(undetermined junctions
+    before it) times, and each entry costs at most (n + 1) * (k + 2) steps (the run, then each
+    length's first tests). In all at most k * (k + 2) * (n + 1)^(d + 1) steps on n characters:
+    with n <= max_length, that is n times the constant k (k + 2) (max_length + 1)^d, fixed at
+    generation. The caller checks the length first (``maxLength`` before ``pattern``,
+    ``propertyNames``' ``maxLength`` before any ``patternProperties`` key).
+    """
+    items = _items(root)
+    if not items or items[0] != Assert("start"):
+        return None
+    body = items[1:]
+    if body and body[-1] == Assert("end"):
+        body = body[:-1]
+    segments: list[tuple[CharSet, int, int | None]] = []
+    for item in body:
+        if isinstance(item, Char):
+            segments.append((item.chars, 1, 1))
+        elif isinstance(item, Repeat) and isinstance(item.body, Char):
+            segments.append((item.body.chars, item.min, item.max))
+        else:
+            return None
+    undetermined = 0
+    for j, (chars, low, high) in enumerate(segments):
+        if low == high:
+            continue  # one length only: nothing to back off to
+        follow = CharSet(())
+        for nxt, nxt_low, _ in segments[j + 1 :]:
+            follow = follow.union(nxt)
+            if nxt_low >= 1:
+                break
+        if _overlap(chars, follow):
+            undetermined += 1
+    k = len(segments)
+    steps = k * (k + 2) * (max_length + 1) ** (undetermined + 1)
+    return steps if steps <= WORK_BUDGET else None
+
+
+def _overlap(a: CharSet, b: CharSet) -> bool:
+    """Whether the two sets share a character."""
+    return any(
+        low <= other_high and other_low <= high
+        for low, high in a.ranges
+        for other_low, other_high in b.ranges
+    )
+
+
+def _looks(node: Node) -> list[Look]:
+    if isinstance(node, Look):
+        return [node]
+    if isinstance(node, (Seq, Alt)):
+        children = node.items if isinstance(node, Seq) else node.options
+        return [look for child in children for look in _looks(child)]
+    if isinstance(node, (Group, Repeat)):
+        return _looks(node.body)
+    return []
+
+
+def _span(node: Node) -> float:
+    """The most characters one match of ``node`` consumes (inf when unbounded)."""
+    if isinstance(node, Char):
+        return 1
+    if isinstance(node, (Empty, Assert, Look)):
+        return 0
+    if isinstance(node, Seq):
+        return sum(_span(item) for item in node.items)
+    if isinstance(node, Alt):
+        return max(_span(option) for option in node.options)
+    if isinstance(node, Group):
+        return _span(node.body)
+    if isinstance(node, Repeat):
+        inner = _span(node.body)
+        if inner == 0:
+            return 0
+        return float("inf") if node.max is None else inner * node.max
+    return float("inf")  # a backreference
+
+
+def _one_way(pattern: Pattern) -> bool:
+    """Conditions 1 and 2 of ``re_is_linear`` on ``pattern``'s automaton (lookarounds read as
+    passing, which only adds paths)."""
+    try:
+        nfa = build(pattern, at_any_start=False)
+    except TooLarge:
+        return False
+    nfa.chars[nfa.final] = []
+    atoms = partition(nfa.sets) if nfa.sets else []
+    masks = [_mask(atoms, charset) for charset in nfa.sets]
+    memo: dict[int, tuple[int, list[int]] | None] = {}
+    on_stack: set[int] = set()
+
+    def reach(state: int) -> tuple[int, list[int]] | None:
+        """(epsilon paths from ``state``, per atom how many of them end at an edge taking it);
+        None on an epsilon cycle or too many paths."""
+        if state in memo:
+            return memo[state]
+        if state in on_stack:
+            return None
+        on_stack.add(state)
+        paths = 1
+        takes = [0] * len(atoms)
+        for set_id, _ in nfa.chars[state]:
+            mask = masks[set_id]
+            for i in range(len(atoms)):
+                if mask >> i & 1:
+                    takes[i] += 1
+        found: tuple[int, list[int]] | None = (paths, takes)
+        for _, target in nfa.eps[state]:
+            inner = reach(target)
+            if inner is None:
+                found = None
+                break
+            paths += inner[0]
+            takes = [a + b for a, b in zip(takes, inner[1], strict=True)]
+            if paths > MAX_PATHS:
+                found = None
+                break
+            found = (paths, takes)
+        on_stack.discard(state)
+        memo[state] = found
+        return found
+
+    sources = {nfa.start} | {target for edges in nfa.chars for _, target in edges}
+    for source in sources:
+        found = reach(source)
+        if found is None or any(count > 1 for count in found[1]):
+            return False
+    return True
