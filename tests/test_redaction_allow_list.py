@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
-from test_sensitive import build_module, shown
+from test_sensitive import build_module, logged_as_sent, shown
+from toolshape.contract import redaction
 from toolshape.contract.errors import ContractError
 
 #: The secret, where the contract puts one; and the secret sent as a number.
@@ -87,6 +88,8 @@ SHAPES: dict[str, Callable[[Any], Any]] = {
     "wrapped in an array": lambda v: [v],
     "wrapped under an unknown key": lambda v: {"wrapped": v},
     "wrapped under a wrapper name": lambda v: {"arguments": v},
+    "true instead": lambda v: True,
+    "null instead": lambda v: None,
 }
 #: Shapes of the whole arguments: under keys the root declares, whose schemas name no key.
 TOP_SHAPES: dict[str, Callable[[Any], Any]] = {
@@ -180,9 +183,15 @@ def test_no_shape_of_any_value_on_the_way_to_a_secret_shows_it(
     outer: str, inner: str | None
 ) -> None:
     module, place = module_for(outer, inner)
+    parameters, _ = contract(outer, inner)
     for label, data in variants(place):
-        assert_hidden(module.validate(data), f"validate, {label}")
+        result = module.validate(data)
+        assert_hidden(result, f"validate, {label}")
         assert_hidden(module.parse(json.dumps(data)), f"parse, {label}")
+        if isinstance(data, dict):
+            # ...and exactly what the reference walk cannot place is hidden: the rest as sent.
+            hidden = redaction.places(parameters, data)
+            logged_as_sent(data, result.log_record()["arguments"], "", hidden)
 
 
 class _Recorded(str):

@@ -256,7 +256,7 @@ def type_and_size(value: Any) -> str:
     return "[a number]"
 
 
-def _logged_as_sent(value: Any, logged: Any, pointer: str, hidden: redaction.Places) -> None:
+def logged_as_sent(value: Any, logged: Any, pointer: str, hidden: redaction.Places) -> None:
     """The log record's copy: "[redacted]" and type and size at the hidden places, the rest unchanged."""
     if pointer in hidden.redacted:
         assert logged == "[redacted]", f"{pointer} is x-sensitive, logged as {logged!r}"
@@ -265,11 +265,11 @@ def _logged_as_sent(value: Any, logged: Any, pointer: str, hidden: redaction.Pla
     elif isinstance(value, dict):
         assert isinstance(logged, dict) and list(logged) == list(value), pointer
         for key, item in value.items():
-            _logged_as_sent(item, logged[key], f"{pointer}/{key}", hidden)
+            logged_as_sent(item, logged[key], f"{pointer}/{key}", hidden)
     elif isinstance(value, list):
         assert isinstance(logged, list) and len(logged) == len(value), pointer
         for index, item in enumerate(value):
-            _logged_as_sent(item, logged[index], f"{pointer}/{index}", hidden)
+            logged_as_sent(item, logged[index], f"{pointer}/{index}", hidden)
     else:
         assert logged == value, (
             f"{pointer} is not x-sensitive, yet logged as {logged!r}, not {value!r}"
@@ -340,7 +340,7 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
         ):  # an error about a secret names no allowed value, whichever schema made it
             if any(error.path == p or error.path.startswith(p + "/") for p in hidden.redacted):
                 assert re.search(r"zq[0-9]+[xyc]", error.message) is None, error
-        _logged_as_sent(data, result.log_record()["arguments"], "", hidden)
+        logged_as_sent(data, result.log_record()["arguments"], "", hidden)
 
 
 # -- 2. the reference view, against expectations written out ---------------------------
