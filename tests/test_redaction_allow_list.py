@@ -259,7 +259,7 @@ def test_a_key_that_is_not_exactly_a_str_is_checked_as_its_text_and_never_shown(
 
 
 #: What a parse error of a tool with sensitive parts may say: a position and fixed words.
-PLAIN = re.compile(r"(at line [0-9]+, column [0-9]+: )?[a-zA-Z ,()0-9.]+")
+PLAIN = re.compile(r"(at line [0-9]+, column [0-9]+: )?[a-zA-Z ,()0-9.-]+")
 
 
 @pytest.mark.parametrize(("outer", "inner"), PAIRS, ids=[f"{o}>{i}" for o, i in PAIRS])
@@ -269,9 +269,11 @@ def test_a_parse_error_shows_no_piece_of_the_text_at_any_position(
     module, place = module_for(outer, inner)
     text = json.dumps(place(MARKER))
     number_text = json.dumps(place(NUMBER))
-    broken = [text.replace(f'"{MARKER}"', MARKER)]  # the secret without quotes
+    broken: list[str | bytes] = [text.replace(f'"{MARKER}"', MARKER)]  # the secret unquoted
+    raw = text.encode("utf-8")
     for at in range(len(text) + 1):
         broken += [text[:at], text[:at] + "'" + text[at:], text[:at] + MARKER + text[at:]]
+        broken.append(raw[:at] + b"\xff" + raw[at:])  # not UTF-8 there
     broken += [number_text[:at] for at in range(len(number_text) + 1)]
     refused = 0
     for sent in broken:
