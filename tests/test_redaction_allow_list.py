@@ -96,6 +96,8 @@ TOP_SHAPES: dict[str, Callable[[Any], Any]] = {
     "under a declared free-form object": lambda v: {"params": v},
     "under a declared free-form array": lambda v: {"list": [v]},
     "under a declared object with other keys": lambda v: {"options": v},
+    "as JSON in a string under a declared free-form object": lambda v: {"params": json.dumps(v)},
+    "as JSON in a string in a declared free-form array": lambda v: {"list": [json.dumps(v)]},
 }
 
 

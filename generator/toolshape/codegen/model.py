@@ -1560,7 +1560,9 @@ class _Masks:
       in the table, so recursive schemas make finite data;
     - ``object`` / ``array``: this schema's own object (array) keywords lead to an
       x-sensitive schema, so a value of any other JSON type here is logged as its type
-      and size only (a string holding the object's JSON, an array wrapping it).
+      and size only (a string holding the object's JSON, an array wrapping it);
+    - ``types``: the JSON types this schema's ``type`` admits: a value that no schema
+      declaring types admits is logged as its type and size only.
 
     It mirrors the validator's schema walk: wherever a schema applies, its mask applies.
     In a tool with sensitive parts (the table's ``"#"`` is not empty) every object schema
@@ -1614,6 +1616,9 @@ class _Masks:
             return True
         if any(same):
             mask["all"] = [m for m in same if m]
+        if self.strict and "type" in schema:
+            declared = schema["type"]
+            mask["types"] = sorted(declared) if isinstance(declared, list) else [declared]
         self.object_parts(schema, mask)
         self.array_parts(schema, mask)
         return mask or None

@@ -10,7 +10,8 @@ whichever branch the value matches.
 
 It is an allow-list: in a tool with sensitive parts a value shows only where the walk
 places it. A value of a JSON type other than the one a sensitive part below its schema
-needs (a string or an array where an object holding a secret is declared), a value
+needs (a string or an array where an object holding a secret is declared) or that no
+schema declaring a ``type`` admits (a string holding JSON where an object is declared), a value
 under a key no schema names (``properties``, ``patternProperties``) and an item at a
 position no schema is declared for (``prefixItems``, ``items``) are ``described``:
 logged as their JSON type and size.
@@ -18,6 +19,7 @@ logged as their JSON type and size.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +163,10 @@ def _walk(
             for sub in [*s.get("prefixItems", []), s.get("items"), s.get("contains")]
         )
         fits = (objects and isinstance(value, dict)) or (arrays and isinstance(value, list))
-        if (objects or arrays) and not fits:
+        declared = [s["type"] for s in applied if "type" in s]
+        if ((objects or arrays) and not fits) or (
+            declared and not any(_admits(types, value) for types in declared)
+        ):
             found.described.append(pointer)
             return
     if isinstance(value, dict):
@@ -185,6 +190,24 @@ def _walk(
                 found.described.append(child)
             else:
                 _walk(parameters, subs, item, child, found, below)
+
+
+def _admits(types: Any, value: Any) -> bool:
+    """Whether a ``type`` keyword's value admits ``value`` (JSON's types, not Python's)."""
+    names = types if isinstance(types, list) else [types]
+    if isinstance(value, bool):
+        kind = "boolean"
+    elif isinstance(value, int):
+        kind = "integer"
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            return False
+        kind = "integer" if value.is_integer() else "number"
+    else:
+        kind = {str: "string", list: "array", dict: "object", type(None): "null"}.get(
+            type(value), ""
+        )
+    return kind in names or (kind == "integer" and "number" in names)
 
 
 def _walk_object(
