@@ -5,8 +5,9 @@
    root) and random instances: no string at a sensitive place (by the reference view in
    ``toolshape.contract.redaction``) shows in a message, ``feedback()``, a repr or
    ``log_record()``; no allowed value of a sensitive enum/const shows in a message or
-   feedback; every other value is logged as sent, and only undeclared keys beside a
-   sensitive key are logged as their type.
+   feedback; every value the reference walk places outside a secret is logged as sent,
+   and every value it cannot place (under a key no schema names, or of a JSON type that
+   cannot hold the secret below its schema) as its JSON type and size.
 2. The reference view itself, on hand-written schemas (it is the oracle of 1 and of the
    generated tests, so it is checked against expectations written out here).
 3. Each defect of issue 13 reproduced on a generated module.
@@ -237,20 +238,38 @@ def _at(value: Any, pointer: str) -> Any:
     return value
 
 
-def _logged_as_sent(value: Any, logged: Any, pointer: str, hidden: redaction.Places) -> None:
-    """The log record's copy: "[redacted]" and types at the hidden places, the rest unchanged."""
+def type_and_size(value: Any) -> str:
+    """How the README says the log writes a value it cannot place: its JSON type and size."""
+    if isinstance(value, (str, list, dict)):
+        kind, noun = {
+            str: ("a string", "character"),
+            list: ("an array", "item"),
+            dict: ("an object", "key"),
+        }[type(value)]
+        return f"[{kind} of {len(value)} {noun}{'' if len(value) == 1 else 's'}]"
+    if value is None:
+        return "[null]"
+    if isinstance(value, bool):
+        return "[a boolean]"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "[an integer]"
+    return "[a number]"
+
+
+def logged_as_sent(value: Any, logged: Any, pointer: str, hidden: redaction.Places) -> None:
+    """The log record's copy: "[redacted]" and type and size at the hidden places, the rest unchanged."""
     if pointer in hidden.redacted:
         assert logged == "[redacted]", f"{pointer} is x-sensitive, logged as {logged!r}"
-    elif pointer in hidden.undeclared:
-        assert isinstance(logged, str) and logged.endswith("under an undeclared key]"), pointer
+    elif pointer in hidden.described:
+        assert logged == type_and_size(value), f"{pointer} cannot be placed, logged as {logged!r}"
     elif isinstance(value, dict):
         assert isinstance(logged, dict) and list(logged) == list(value), pointer
         for key, item in value.items():
-            _logged_as_sent(item, logged[key], f"{pointer}/{key}", hidden)
+            logged_as_sent(item, logged[key], f"{pointer}/{key}", hidden)
     elif isinstance(value, list):
         assert isinstance(logged, list) and len(logged) == len(value), pointer
         for index, item in enumerate(value):
-            _logged_as_sent(item, logged[index], f"{pointer}/{index}", hidden)
+            logged_as_sent(item, logged[index], f"{pointer}/{index}", hidden)
     else:
         assert logged == value, (
             f"{pointer} is not x-sensitive, yet logged as {logged!r}, not {value!r}"
@@ -300,10 +319,10 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
         hidden = redaction.places(parameters, data)
         secrets = [
             s
-            for pointer in hidden.redacted + hidden.undeclared
+            for pointer in hidden.redacted + hidden.described
             for s in _strings(_at(data, pointer))
         ]
-        public = _strings(_without(data, "", set(hidden.redacted + hidden.undeclared)))
+        public = _strings(_without(data, "", set(hidden.redacted + hidden.described)))
         secrets = [s for s in secrets if s not in public]  # the same string sent in the open too
         # ... or written in the open by the contract (an allowed value of a schema that is not sensitive)
         secrets = [s for s in secrets if s not in contract_public]
@@ -321,7 +340,7 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
         ):  # an error about a secret names no allowed value, whichever schema made it
             if any(error.path == p or error.path.startswith(p + "/") for p in hidden.redacted):
                 assert re.search(r"zq[0-9]+[xyc]", error.message) is None, error
-        _logged_as_sent(data, result.log_record()["arguments"], "", hidden)
+        logged_as_sent(data, result.log_record()["arguments"], "", hidden)
 
 
 # -- 2. the reference view, against expectations written out ---------------------------
@@ -330,7 +349,7 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
 
 
 @pytest.mark.parametrize(
-    ("parameters", "instance", "redacted", "undeclared"),
+    ("parameters", "instance", "redacted", "described"),
     [
         pytest.param(
             {
@@ -351,8 +370,8 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
             },
             {"tok_a": "x", "label": "y"},
             ["/tok_a"],
-            [],
-            id="patternProperties",
+            ["/label"],
+            id="patternProperties (a key only additionalProperties takes is not named)",
         ),
         pytest.param(
             {
@@ -367,7 +386,7 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
             },
             {"login": {"password": "x", "user": "y", "pass_word": "z"}, "password": "open"},
             ["/login/password"],
-            ["/login/pass_word"],
+            ["/login/pass_word", "/password"],
             id="a $defs object at depth: its mask is not the root's",
         ),
         pytest.param(
@@ -428,11 +447,11 @@ SECRET_DEF = {"$defs": {"secret": {"type": "string", "x-sensitive": True}}}
     ],
 )
 def test_the_reference_view(
-    parameters: Any, instance: Any, redacted: list[str], undeclared: list[str]
+    parameters: Any, instance: Any, redacted: list[str], described: list[str]
 ) -> None:
     found = redaction.places(parameters, instance)
     assert sorted(found.redacted) == sorted(redacted)
-    assert sorted(found.undeclared) == sorted(undeclared)
+    assert sorted(found.described) == sorted(described)
 
 
 # -- 3. the defects of issue 13, on generated modules -----------------------------------
@@ -450,9 +469,12 @@ SECRET_PLACES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "under patternProperties": (
         {
             "type": "object",
-            "properties": {"tokens": {"patternProperties": {"^tok_": {"x-sensitive": True}}}},
+            "properties": {
+                "tokens": {"patternProperties": {"^tok_": {"x-sensitive": True}}},
+                "note": {},
+            },
         },
-        {"tokens": {"tok_a": "hunter2-pattern", "label": "open-value"}},
+        {"tokens": {"tok_a": "hunter2-pattern"}, "note": "open-value"},
     ),
     "inside a $defs object used below the root": (
         {
@@ -537,8 +559,8 @@ def test_only_sensitive_values_are_replaced_and_the_guard_applies_at_every_depth
     assert logged == {
         "amount": 5,
         "pan": "[redacted]",
-        "PAN": "[a string under an undeclared key]",
-        "card": {"pan": "[redacted]", "PAN": "[a string under an undeclared key]", "name": "Ann"},
+        "PAN": "[a string of 13 characters]",
+        "card": {"pan": "[redacted]", "PAN": "[a string of 18 characters]", "name": "Ann"},
     }
 
 

@@ -432,6 +432,9 @@ class ModuleModel:
     #: :class:`_AbsentNulls`; ``{"#": {}}`` when the contract has no such key, so that the
     #: first one changes only this literal).
     absent_nulls: Code = field(default_factory=lambda: literal({"#": {}}))
+    #: Whether an x-sensitive schema governs some value: then parse() keeps excerpts of
+    #: the text out of its errors (``_without_excerpt``).
+    has_secrets: bool = False
 
     @property
     def integral(self) -> bool:
@@ -1342,6 +1345,7 @@ def build(
     builder.finish()
     null_message = builder.null_message()
     nulls = _AbsentNulls(contract.parameters).table()
+    masks = redaction_masks(contract)
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
@@ -1353,7 +1357,7 @@ def build(
         root=root,
         functions=builder.functions,
         constants=builder.constants,
-        sensitive=literal(redaction_masks(contract)),
+        sensitive=literal(masks),
         module_name=Code(module_name),
         typed_dicts=types.defs,
         depth=depth,
@@ -1363,6 +1367,7 @@ def build(
         ),
         command=comment(command, limit=400),
         absent_nulls=literal(nulls),
+        has_secrets=bool(masks["#"]),
     )
 
 
@@ -1429,6 +1434,8 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
         needs.add("_NULL_ARGUMENTS")
     if built.integral:
         needs.add("_with_integers")
+    if built.has_secrets:
+        needs.add("_without_excerpt")
     for constant in built.constants:
         if constant.kind == "pattern":
             needs.add("re")
@@ -1609,24 +1616,28 @@ class _Masks:
     """The redaction masks: data the runtime's ``_redact`` reads, one per $ref target.
 
     A mask is ``True`` (the whole value is redacted), ``None`` (nothing to do inside), or
-    a dict of the parts that lead to sensitive values:
+    a dict of the parts the walk needs:
 
     - ``keys``: {property: mask}; ``patterns``: [[matcher, mask or None], ...], the matcher
       the translated regex, or the linear-time matcher's parts (see ``_key_matcher``);
       ``extra``: the mask of the keys that are in neither (additionalProperties);
-      ``names``: every property name (where ``extra`` or the guard needs them);
+      ``names``: every property name (a key is named by ``names`` or ``patterns``);
     - ``prefix``: [mask or None, ...] by position; ``items``: after them; ``every``: all
-      items (``contains``);
+      items (``contains``); ``placed``: the positions a schema is declared for (``True``:
+      every one; a number: those before it, by ``prefixItems``);
     - ``all``: masks of other schemas on the same value (allOf, anyOf, oneOf, not, if,
       then, else, dependentSchemas: any of them counts); ``ref``: [$ref, ...], looked up
       in the table, so recursive schemas make finite data;
-    - ``guard``: this schema declares a key whose value is redacted whole, so a key that
-      no schema on the value declares (by ``names`` or ``patterns``) may be that key
-      misspelt: its value is logged as its type only.
+    - ``object`` / ``array``: this schema's own object (array) keywords lead to an
+      x-sensitive schema, so a value of any other JSON type here is logged as its type
+      and size only (a string holding the object's JSON, an array wrapping it);
+    - ``types``: the JSON types this schema's ``type`` admits: a value that no schema
+      declaring types admits is logged as its type and size only.
 
     It mirrors the validator's schema walk: wherever a schema applies, its mask applies.
-    Where any guard exists, every object schema keeps its names and patterns (so that
-    a key declared by another schema on the same value is never taken for a misspelling).
+    In a tool with sensitive parts (the table's ``"#"`` is not empty) every object schema
+    keeps its names and patterns, and every array schema its ``placed``: the log shows a
+    value only under a key a schema names, or at a position a schema is declared for.
     """
 
     def __init__(self, parameters: Any) -> None:
@@ -1634,11 +1645,10 @@ class _Masks:
         self.live: set[str] = set()  # the $ref targets whose mask is not None
         # By id(schema), for the current ``live``: each schema's mask is computed once.
         self.masks: dict[int, Any] = {}
-        self.guards = any(
-            _wholly_sensitive(parameters, sub)
-            for schema in _all_schemas(parameters)
-            for sub in schema.get("properties", {}).values()
-        )
+        #: The schemas below which (their $refs followed) an x-sensitive schema is.
+        self.reaching = _reaching_secrets(parameters)
+        #: Whether the tool has sensitive parts: then every key's name is kept.
+        self.strict = id(parameters) in self.reaching
 
     def table(self) -> dict[str, Any]:
         """{"#": the arguments' mask, $ref: its target's mask} for every $ref whose mask is not None."""
@@ -1676,6 +1686,9 @@ class _Masks:
             return True
         if any(same):
             mask["all"] = [m for m in same if m]
+        if self.strict and "type" in schema:
+            declared = schema["type"]
+            mask["types"] = sorted(declared) if isinstance(declared, list) else [declared]
         self.object_parts(schema, mask)
         self.array_parts(schema, mask)
         return mask or None
@@ -1692,7 +1705,7 @@ class _Masks:
             [_key_matcher(p), self.mask(sub)]
             for p, sub in schema.get("patternProperties", {}).items()
         ]
-        names = self.guards and bool(properties or patterns)
+        names = self.strict and bool(properties or patterns)
         if extra is not None or names:
             if extra is not None:
                 mask["extra"] = extra
@@ -1700,8 +1713,10 @@ class _Masks:
             mask["patterns"] = patterns  # all of them: a key matching any is declared, not extra
         elif any(m is not None for _, m in patterns):
             mask["patterns"] = [[p, m] for p, m in patterns if m is not None]
-        if any(_wholly_sensitive(self.parameters, sub) for sub in properties.values()):
-            mask["guard"] = True
+        subs = [*properties.values(), *schema.get("patternProperties", {}).values()]
+        subs += [schema["additionalProperties"]] if "additionalProperties" in schema else []
+        if any(id(sub) in self.reaching for sub in subs):
+            mask["object"] = True
 
     def array_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
         prefix = [self.mask(sub) for sub in schema.get("prefixItems", [])]
@@ -1712,6 +1727,11 @@ class _Masks:
         # With items masked, the prefix positions are needed too: items starts after them.
         if any(m is not None for m in prefix) or (prefix and "items" in mask):
             mask["prefix"] = prefix
+        subs = [*schema.get("prefixItems", []), schema.get("items"), schema.get("contains")]
+        if any(id(sub) in self.reaching for sub in subs if sub is not None):
+            mask["array"] = True
+        if self.strict and (prefix or schema.get("items", False) is not False):
+            mask["placed"] = True if schema.get("items", False) is not False else len(prefix)
 
 
 class _AbsentNulls(_Masks):
@@ -1786,23 +1806,6 @@ class _AbsentNulls(_Masks):
         return dropped, kept
 
 
-def _all_schemas(schema: Any) -> list[dict[str, Any]]:
-    """Every schema in a schema tree."""
-    found: list[dict[str, Any]] = []
-    todo = [schema]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            found.append(node)
-            todo += [sub for sub, _ in subschemas(node)]
-    return found
-
-
-def _all_refs(schema: Any) -> set[str]:
-    """Every $ref string in a schema tree."""
-    return {node["$ref"] for node in _all_schemas(schema) if isinstance(node.get("$ref"), str)}
-
-
 def _closure(parameters: Any, schema: Any) -> list[dict[str, Any]]:
     """Every schema that applies to the same value as ``schema``: itself, its branches, its $ref targets."""
     found: list[dict[str, Any]] = []
@@ -1820,9 +1823,53 @@ def _closure(parameters: Any, schema: Any) -> list[dict[str, Any]]:
     return found
 
 
-def _wholly_sensitive(parameters: Any, schema: Any) -> bool:
-    """Whether the value ``schema`` governs is redacted whole (x-sensitive on it or on a schema for the same value)."""
-    return any(s.get("x-sensitive") is True for s in _closure(parameters, schema))
+def _all_schemas(schema: Any) -> list[dict[str, Any]]:
+    """Every schema in a schema tree."""
+    found: list[dict[str, Any]] = []
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            found.append(node)
+            todo += [sub for sub, _ in subschemas(node)]
+    return found
+
+
+def _all_refs(schema: Any) -> set[str]:
+    """Every $ref string in a schema tree."""
+    return {node["$ref"] for node in _all_schemas(schema) if isinstance(node.get("$ref"), str)}
+
+
+def _reaching_secrets(parameters: Any) -> set[int]:
+    """The ids of the schemas that are, or lead through subschemas and $refs to, an
+    x-sensitive schema used by the parameters ($defs only through the $refs to them).
+
+    One pass over the edges reversed: each schema is visited once.
+    """
+    callers: dict[int, list[dict[str, Any]]] = {}
+    todo: list[Any] = [parameters]
+    seen: set[int] = set()
+    found: list[dict[str, Any]] = []
+    while todo:
+        schema = todo.pop()
+        if not isinstance(schema, dict) or id(schema) in seen:
+            continue
+        seen.add(id(schema))
+        if schema.get("x-sensitive") is True:
+            found.append(schema)
+        subs = [sub for sub, where in subschemas(schema) if where[0] != "$defs"]
+        if isinstance(schema.get("$ref"), str):
+            subs.append(resolve(parameters, ref_path(schema["$ref"])))
+        for sub in subs:
+            callers.setdefault(id(sub), []).append(schema)
+        todo += subs
+    reaching = {id(schema) for schema in found}
+    while found:
+        for caller in callers.get(id(found.pop()), ()):
+            if id(caller) not in reaching:
+                reaching.add(id(caller))
+                found.append(caller)
+    return reaching
 
 
 def redaction_masks(contract: Contract) -> dict[str, Any]:

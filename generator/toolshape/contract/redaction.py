@@ -7,13 +7,23 @@ says which values ``log_record()`` must replace. Like the module it is conservat
 a value that any branch (``anyOf``, ``oneOf``, ``if``/``then``/``else``, ``not``,
 ``dependentSchemas``, ``contains``) could mark sensitive counts as sensitive,
 whichever branch the value matches.
+
+It is an allow-list: in a tool with sensitive parts a value shows only where the walk
+places it. A value of a JSON type other than the one a sensitive part below its schema
+needs (a string or an array where an object holding a secret is declared) or that no
+schema declaring a ``type`` admits (a string holding JSON where an object is declared), a value
+under a key no schema names (``properties``, ``patternProperties``) and an item at a
+position no schema is declared for (``prefixItems``, ``items``) are ``described``:
+logged as their JSON type and size.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..schema.graphs import strongly_connected
 from ..schema.keywords import subschemas
 from ..schema.pointers import escape, ref_path, resolve, unescape
 from .reference import _regex
@@ -25,16 +35,51 @@ class Places:
 
     #: Values a sensitive schema governs: logged as "[redacted]" (outermost only).
     redacted: list[str] = field(default_factory=list)
-    #: Values under a key no schema declares, in an object where a sensitive key is
-    #: declared: the key may be a sensitive one misspelt, so only the value's type is logged.
-    undeclared: list[str] = field(default_factory=list)
+    #: Values the walk cannot place, in a tool with sensitive parts: of the wrong JSON
+    #: type under a schema with a sensitive part below it, or under a key no schema
+    #: names. Only their JSON type and size are logged (outermost only).
+    described: list[str] = field(default_factory=list)
 
 
 def places(parameters: Any, instance: Any) -> Places:
     """The places of ``instance`` (the arguments) that the contract's x-sensitive schemas hide."""
     found = Places()
-    _walk(parameters, [parameters], instance, "", found, 0)
+    below = _leading_to_secrets(parameters)
+    _walk(parameters, [parameters], instance, "", found, below if id(parameters) in below else None)
     return found
+
+
+def _leading_to_secrets(parameters: Any) -> set[int]:
+    """The ids of the schemas with an x-sensitive schema at or below them ($refs followed,
+    $defs only through them): by strongly connected components, each edge looked at once."""
+    schemas: dict[int, dict[str, Any]] = {}
+
+    def successors(key: int) -> list[int]:
+        found = []
+        for sub in _below(parameters, schemas[key]):
+            if isinstance(sub, dict):
+                schemas.setdefault(id(sub), sub)
+                found.append(id(sub))
+        return found
+
+    schemas[id(parameters)] = parameters
+    leading: set[int] = set()
+    for component in strongly_connected([id(parameters)], successors):  # successors first
+        members = set(component)
+        if any(
+            schemas[key].get("x-sensitive") is True
+            or any(sub in leading for sub in successors(key) if sub not in members)
+            for key in component
+        ):
+            leading |= members
+    return leading
+
+
+def _below(parameters: Any, schema: dict[str, Any]) -> list[Any]:
+    subs = [sub for sub, where in subschemas(schema) if where[0] != "$defs"]
+    if isinstance(schema.get("$ref"), str):
+        subs.append(resolve(parameters, ref_path(schema["$ref"])))
+    return subs
 
 
 def secret_strings(parameters: Any, instance: Any) -> set[str]:
@@ -95,26 +140,74 @@ def _sensitive(parameters: Any, schemas: list[Any]) -> bool:
 
 
 def _walk(
-    parameters: Any, schemas: list[Any], value: Any, pointer: str, found: Places, depth: int
+    parameters: Any, schemas: list[Any], value: Any, pointer: str, found: Places, below: Any
 ) -> None:
+    """``below``: the schemas leading to secrets when the tool has any (else None)."""
     applied = _same_value(parameters, schemas)
     if any(s.get("x-sensitive") is True for s in applied):
         found.redacted.append(pointer)
         return
+    if below is not None:
+        objects = any(
+            id(sub) in below
+            for s in applied
+            for sub in [
+                *s.get("properties", {}).values(),
+                *s.get("patternProperties", {}).values(),
+                s.get("additionalProperties"),
+            ]
+        )
+        arrays = any(
+            id(sub) in below
+            for s in applied
+            for sub in [*s.get("prefixItems", []), s.get("items"), s.get("contains")]
+        )
+        fits = (objects and isinstance(value, dict)) or (arrays and isinstance(value, list))
+        declared = [s["type"] for s in applied if "type" in s]
+        if ((objects or arrays) and not fits) or (
+            declared and not any(_admits(types, value) for types in declared)
+        ):
+            found.described.append(pointer)
+            return
     if isinstance(value, dict):
-        _walk_object(parameters, applied, value, pointer, found, depth)
+        _walk_object(parameters, applied, value, pointer, found, below)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             subs: list[Any] = []
+            placed = False
             for schema in applied:
                 prefix = schema.get("prefixItems", [])
                 if index < len(prefix):
                     subs.append(prefix[index])
+                    placed = True
                 elif "items" in schema:
                     subs.append(schema["items"])
+                    placed = placed or schema["items"] is not False
                 if "contains" in schema:
                     subs.append(schema["contains"])
-            _walk(parameters, subs, item, f"{pointer}/{index}", found, depth + 1)
+            child = f"{pointer}/{index}"
+            if below is not None and not placed and not _sensitive(parameters, subs):
+                found.described.append(child)
+            else:
+                _walk(parameters, subs, item, child, found, below)
+
+
+def _admits(types: Any, value: Any) -> bool:
+    """Whether a ``type`` keyword's value admits ``value`` (JSON's types, not Python's)."""
+    names = types if isinstance(types, list) else [types]
+    if isinstance(value, bool):
+        kind = "boolean"
+    elif isinstance(value, int):
+        kind = "integer"
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            return False
+        kind = "integer" if value.is_integer() else "number"
+    else:
+        kind = {str: "string", list: "array", dict: "object", type(None): "null"}.get(
+            type(value), ""
+        )
+    return kind in names or (kind == "integer" and "number" in names)
 
 
 def _walk_object(
@@ -123,17 +216,11 @@ def _walk_object(
     value: dict[str, Any],
     pointer: str,
     found: Places,
-    depth: int,
+    below: Any,
 ) -> None:
-    declared = {key for schema in applied for key in schema.get("properties", {})}
-    patterns = [p for schema in applied for p in schema.get("patternProperties", {})]
-    guarded = any(
-        _sensitive(parameters, [sub])
-        for schema in applied
-        for sub in schema.get("properties", {}).values()
-    )
     for key, item in value.items():
         subs: list[Any] = []
+        named = False
         for schema in applied:
             properties = schema.get("properties", {})
             if key in properties:
@@ -144,15 +231,16 @@ def _walk_object(
                 if _regex(p).search(key)
             ]
             subs += matched
+            named = named or key in properties or bool(matched)
             if key not in properties and not matched and "additionalProperties" in schema:
                 subs.append(schema["additionalProperties"])
         child = f"{pointer}/{escape(key)}"
         if _sensitive(parameters, subs):
             found.redacted.append(child)
-        elif guarded and key not in declared and not any(_regex(p).search(key) for p in patterns):
-            found.undeclared.append(child)
+        elif below is not None and not named:
+            found.described.append(child)
         else:
-            _walk(parameters, subs, item, child, found, depth + 1)
+            _walk(parameters, subs, item, child, found, below)
 
 
 def _at(instance: Any, pointer: str) -> Any:

@@ -770,7 +770,7 @@ def _said_anyway() -> str:
 
 def _public_strings(instance: Any, hidden: redaction.Places) -> set[str]:
     """Keys and strings of an instance outside its redacted places."""
-    skip = set(hidden.redacted) | set(hidden.undeclared)
+    skip = set(hidden.redacted) | set(hidden.described)
     found: set[str] = set()
 
     def visit(value: Any, pointer: str) -> None:
@@ -808,13 +808,13 @@ def _contract_strings(schema: Any) -> tuple[set[str], set[str]]:
 
 
 def _redaction_places(checked: checker.Contract, derived: list[cases.Case]) -> list[Code]:
-    """(case, redacted pointers, undeclared pointers) for each derived case with either, from the contract."""
+    """(case, redacted pointers, described pointers) for each derived case with either, from the contract."""
     rows: list[Code] = []
     if not _marks_sensitive(checked.parameters):
-        return rows  # no schema is sensitive: no case has a redacted or undeclared place
+        return rows  # no schema is sensitive: no case has a redacted or described place
     for case in derived:
         if isinstance(case.data, dict):
             found = redaction.places(checked.parameters, case.data)
-            if found.redacted or found.undeclared:
-                rows.append(literal((case.name, found.redacted, found.undeclared)))
+            if found.redacted or found.described:
+                rows.append(literal((case.name, found.redacted, found.described)))
     return rows
