@@ -305,5 +305,5 @@ def test_parse_cost_is_linear_in_the_text(shape: str) -> None:
     assert len(large.encode()) <= runtime(module).MAX_TEXT_BYTES
     for text in (small, large):
         assert module.parse(text).status == "parse_error"
-    lines = [_lines_run(lambda text=text: module.parse(text)) for text in (small, large)]
+    lines = [_lines_run(functools.partial(module.parse, text)) for text in (small, large)]
     assert lines[1] <= 5 * lines[0] + 100, lines

@@ -20,7 +20,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from test_generated_code import _first_failure, find_mutants, generated_test_calls
+from generated_harness import first_failure, generated_test_calls
+from test_generated_code import find_mutants
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, reference, source
 from toolshape.project import pipeline
@@ -335,7 +336,7 @@ def _mutation_score(generated: pipeline.Generated) -> tuple[int, int, list[str]]
     mutants = find_mutants(tree, generated.module_source)
     tests = _test_module(generated, pipeline.load_module(generated.module_source, "unmutated"))
     calls = generated_test_calls(tests)
-    assert _first_failure(calls) is None, "the generated tests fail on the unmutated module"
+    assert first_failure(calls) is None, "the generated tests fail on the unmutated module"
     survivors = []
     for mutant in mutants:
         with mutant.applied():
@@ -351,7 +352,7 @@ def _mutation_score(generated: pipeline.Generated) -> tuple[int, int, list[str]]
         except Exception:  # noqa: BLE001 - a mutant that cannot load is killed
             continue
         tests.__dict__["module"] = module
-        if _first_failure(calls) is None:
+        if first_failure(calls) is None:
             survivors.append(f"line {mutant.node.lineno}: {mutant.kind}")
     return len(mutants) - len(survivors), len(mutants), survivors
 
