@@ -846,16 +846,15 @@ def test_a_vendored_copy_passes_its_own_generated_tests(
     assert "failed" not in result.stdout and "error" not in result.stdout.lower()
 
 
-def test_the_repository_output_is_up_to_date_and_its_tests_pass(
+def test_the_repository_output_is_up_to_date(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """generated/ is what `toolshape generate` writes now. Its tests run in this same pytest
+    run (``testpaths`` holds generated/tests), not again in a subprocess."""
     monkeypatch.chdir(ROOT)
     code, out, err = run(capsys, "check", "contracts", "--out", "generated")
     assert code == 0, f"generated/ is stale: run `toolshape generate`\n{err[:5000]}"
     assert out.endswith("are up to date\n")
-    result = pytest_in(ROOT / "generated")
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert re.search(r"\b\d+ passed\b", result.stdout)
 
 
 def test_a_file_where_a_generated_folder_goes_fails_cleanly(

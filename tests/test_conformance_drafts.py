@@ -34,6 +34,9 @@ from test_conformance import (
 from toolshape.contract.checker import FORMATS
 from toolshape.platforms import importer
 
+#: Under xdist, each group is imported and generated once per process: its cases stay on one worker.
+pytestmark = pytest.mark.xdist_group("conformance-drafts")
+
 #: folder -> (the draft's name for ``import``, its dialect URI, the keyword that names a resource).
 DRAFTS = {
     "draft4": ("4", "http://json-schema.org/draft-04/schema#", "id"),

@@ -90,6 +90,10 @@ SETTINGS = settings(
         HealthCheck.filter_too_much,
     ],
 )
+
+#: Under xdist, each contract's module and strategies are built once per process.
+pytestmark = pytest.mark.xdist_group("differential")
+
 FORMAT_CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
 #: The formats the committed contracts may use here: those jsonschema's format checker asserts
 #: too. The others (iri, uri-template, json-pointer...) jsonschema leaves unchecked without more

@@ -43,6 +43,9 @@ from hostile_contracts_support import (
 )
 from toolshape.project import pipeline
 
+#: Under xdist, each text's contract is generated once per process: its tests stay on one worker.
+pytestmark = pytest.mark.xdist_group("hostile-contract-texts")
+
 
 @pytest.mark.parametrize("how", ["json", "quoted yaml"])
 @pytest.mark.parametrize("label", LABELS)
