@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,7 +22,6 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
-from ..regex import translate as translate_pattern
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
 from ..schema.values import is_integer, json_equal
@@ -1311,7 +1309,7 @@ def _says_integer(schema: Any) -> bool:
 
 
 def _key_matches(pattern: str, key: str) -> bool:
-    return re.search(translate_pattern(pattern), key) is not None
+    return reference.matches_pattern(pattern, key)
 
 
 def _one_by_one_then_two(pointers: list[str]) -> list[tuple[str, ...]]:

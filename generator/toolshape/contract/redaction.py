@@ -16,7 +16,7 @@ from typing import Any
 
 from ..schema.keywords import subschemas
 from ..schema.pointers import escape, ref_path, resolve, unescape
-from .reference import _regex
+from .reference import matches_pattern
 
 
 @dataclass
@@ -141,7 +141,7 @@ def _walk_object(
             matched = [
                 sub
                 for p, sub in schema.get("patternProperties", {}).items()
-                if _regex(p).search(key)
+                if matches_pattern(p, key)
             ]
             subs += matched
             if key not in properties and not matched and "additionalProperties" in schema:
@@ -149,7 +149,7 @@ def _walk_object(
         child = f"{pointer}/{escape(key)}"
         if _sensitive(parameters, subs):
             found.redacted.append(child)
-        elif guarded and key not in declared and not any(_regex(p).search(key) for p in patterns):
+        elif guarded and key not in declared and not any(matches_pattern(p, key) for p in patterns):
             found.undeclared.append(child)
         else:
             _walk(parameters, subs, item, child, found, depth + 1)

@@ -56,8 +56,9 @@ import yaml
 from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..regex.matcher import OutOfSteps
+from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
-from ..regex.translate import translate as translate_pattern
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 from ..schema.values import json_equal, type_allows
@@ -1394,8 +1395,8 @@ def _without_annotations(schema: Any) -> dict[str, Any] | None:
 def _pattern_matches(pattern: str, name: str) -> bool:
     """Whether the ECMA-262 ``pattern`` matches somewhere in ``name`` (False when it is not one)."""
     try:
-        return re.search(translate_pattern(pattern), name) is not None
-    except (PatternError, re.error):
+        return pattern_search(pattern, name)
+    except (PatternError, OutOfSteps):
         return False
 
 

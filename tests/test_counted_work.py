@@ -1,0 +1,214 @@
+"""Every generator analysis on counted work (issue 20, class 4).
+
+Each test counts work (matcher steps, comparisons, calls) on inputs of growing size and fails on
+growth beyond linear; the reproductions of the issue run in a child process, killed if it hangs
+(a bound on the child, never a timed assertion).
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import re
+import resource
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from regex_strategies import patterns
+from support import ROOT
+from toolshape.project import pipeline
+from toolshape.regex import matcher, translate
+from toolshape.regex.witness import near_misses, strings
+
+#: The issue's pattern: 2^28 ways for a backtracking matcher to fail on 27 ``a`` and a ``b``.
+NESTED = "^(?:(?:a|a){7}){4}$"
+
+#: Patterns whose backtracking (or unrolled automaton) is costly, with a text to grow.
+COSTLY = [
+    (NESTED, "a"),
+    ("^(a|a)*$", "a"),
+    ("^(?:[a-z]{1000}){1000}", "ab"),
+    ("^(?:a{1,30})+$", "a"),
+    ("^(?=a*c)a", "a"),
+    ("(?<=a{3})b", "a"),
+    ("\\b(?:\\w+\\s?)+$", "ab "),
+    ("(?:x|y|z)+$", "xyz"),
+]
+
+
+def _limit_cpu() -> None:
+    """The child's bound: a hang (the old uncounted ``re`` call) is killed, not waited for."""
+    resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "toolshape", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            preexec_fn=_limit_cpu,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"toolshape {' '.join(args)} did not finish (killed)")
+
+
+def _grows_linearly(
+    cost: Callable[[int], int], sizes: tuple[int, ...] = (50, 100, 200, 400)
+) -> None:
+    """Each doubling of the input adds at most about twice the work the previous one added (linear
+    growth doubles the increase, quadratic growth would quadruple it)."""
+    costs = [cost(n) for n in sizes]
+    added = [high - low for low, high in itertools.pairwise(costs)]
+    for before, after in itertools.pairwise(added):
+        assert after <= 2.5 * before + 100, (sizes, costs)
+
+
+def _steps(pattern: str, text: str) -> int:
+    steps = matcher.Steps()
+    matcher.search(pattern, text, steps)
+    return steps.used
+
+
+@pytest.mark.parametrize(("pattern", "unit"), COSTLY)
+def test_matching_a_contract_pattern_costs_steps_linear_in_the_text(
+    pattern: str, unit: str
+) -> None:
+    _grows_linearly(lambda n: _steps(pattern, unit * n + "!"))
+
+
+def test_a_backreference_is_counted_and_stops_at_the_limit() -> None:
+    steps = matcher.Steps(10_000)
+    with pytest.raises(matcher.OutOfSteps):
+        matcher.search("^(a*)(a*)(a*)\\1\\2\\3b", "a" * 400, steps)
+    assert steps.used <= 10_000 + 1000
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(patterns(backreferences=False), patterns(lookarounds=False)),
+    st.lists(st.sampled_from("abc1 "), max_size=7).map("".join),
+)
+def test_the_counted_matcher_agrees_with_re_on_small_inputs(pattern: str, text: str) -> None:
+    # (A backreference to a group inside a lookaround is read as unset: see matcher's docstring.)
+    # Python's re on a pattern of six leaves and seven characters is bounded: the reference here.
+    expected = re.search(translate(pattern), text) is not None
+    assert matcher.search(pattern, text) == expected, (pattern, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "expected"),
+    [
+        ("(?<=ab)c", "abc", True),
+        ("(?<=ab)c", "bbc", False),
+        ("(?<!a)b", "ab", False),
+        ("\\bfoo\\b", "a foo.", True),
+        ("\\Bfoo", "a foo", False),
+        ("^(a|b)\\1$", "aa", True),
+        ("^(a|b)\\1$", "ab", False),
+        (
+            "^(?:(a)|b)\\1$",
+            "b",
+            False,
+        ),  # Python's meaning: a group that took no part matches nothing
+        ("^(?=.*[A-Z])(?=.*\\d).{8,}$", "Passw0rdx", True),
+        ("^(?=.*[A-Z])(?=.*\\d).{8,}$", "password1", False),
+        ("^[a-z]{2,3}$", "abcd", False),
+        ("^(?:ab){2,}$", "ababab", True),
+        ("x{0}y", "y", True),
+        ("$", "", True),
+    ],
+)
+def test_the_counted_matcher_on_known_cases(pattern: str, text: str, expected: bool) -> None:
+    assert matcher.search(pattern, text) == expected
+    assert (re.search(translate(pattern), text) is not None) == expected
+
+
+def _record(seen: list[str], pattern: str) -> None:
+    """Note ``pattern`` when the code two frames up (the caller of the wrapper) is the generator's."""
+    frame = inspect.currentframe()
+    caller = frame.f_back.f_back if frame and frame.f_back else None
+    if caller is not None and caller.f_globals.get("__name__", "").startswith("toolshape."):
+        seen.append(pattern)
+
+
+@pytest.fixture
+def contract_patterns_to_re(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every pattern ``re`` matches with while it is active, when it is a contract pattern's
+    translation and the generator's code asks (compiling one is linear and allowed; matching with
+    it is not). The generated module's own matching is the generated runtime's business."""
+    seen: list[str] = []
+    original = re.compile
+
+    class Guarded:
+        def __init__(self, compiled: re.Pattern[str]) -> None:
+            self.compiled = compiled
+
+        def __getattr__(self, name: str) -> Any:
+            if name in ("search", "match", "fullmatch", "finditer", "findall", "sub", "split"):
+                _record(seen, self.compiled.pattern)
+            return getattr(self.compiled, name)
+
+    def compile_(pattern: Any, flags: int = 0) -> Any:
+        compiled = original(pattern, flags)
+        if isinstance(pattern, str) and pattern.startswith("(?a)"):  # translate()'s output
+            return Guarded(compiled)
+        return compiled
+
+    monkeypatch.setattr(re, "compile", compile_)
+    for name in ("search", "match", "fullmatch"):
+        real = getattr(re, name)
+
+        def direct(pattern: Any, *args: Any, _real: Any = real) -> Any:
+            if isinstance(pattern, str) and pattern.startswith("(?a)"):
+                _record(seen, pattern)
+            return _real(pattern, *args)
+
+        monkeypatch.setattr(re, name, direct)
+    yield seen
+
+
+def test_generate_never_matches_a_contract_pattern_with_re(
+    contract_patterns_to_re: list[str], tmp_path: Path
+) -> None:
+    """By construction: the generator (checker, reference evaluator, derivation, witness search)
+    matches contract patterns only with the counted matcher, for every example contract."""
+    from toolshape.codegen.render import environment
+
+    env = environment()
+    for path in sorted((ROOT / "contracts").rglob("*.yaml")):
+        rel = PurePosixPath(path.relative_to(ROOT / "contracts").as_posix())
+        pipeline.generate(path.read_bytes(), str(path), rel, env)
+    assert contract_patterns_to_re == []
+
+
+def test_the_witness_search_charges_confirmation_to_its_steps() -> None:
+    for count in (1, 3):
+        found = strings([NESTED], count=count, steps=20_000)
+        assert found.found[:1] == ("a" * 28,)
+        missed = near_misses(NESTED, count=count, steps=20_000)
+        assert all(re.search(translate(NESTED), t) is None for t in missed.found)
+
+
+def test_lint_and_generate_of_the_issue_pattern_finish(tmp_path: Path) -> None:
+    """The issue's reproduction: one ``re.search`` of the near-miss search never returned."""
+    (tmp_path / "nested.yaml").write_text(
+        "name: nested\ndescription: Nested counted alternation.\nparameters:\n  type: object\n"
+        f"  properties:\n    code: {{type: string, pattern: '{NESTED}'}}\n  required: [code]\n",
+        encoding="utf-8",
+    )
+    linted = _run("lint", "nested.yaml", cwd=tmp_path)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    generated = _run("generate", "nested.yaml", "--out", "out", cwd=tmp_path)
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    assert '"' + "a" * 28 + '"' in (tmp_path / "out" / "tests" / "test_nested.py").read_text(
+        encoding="utf-8"
+    )
