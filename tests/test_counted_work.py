@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import json
 import re
 import resource
 import subprocess
@@ -66,6 +67,7 @@ def _grows_linearly(
 ) -> None:
     """Each doubling of the input adds at most about twice the work the previous one added (linear
     growth doubles the increase, quadratic growth would quadruple it)."""
+    cost(sizes[0])  # once before counting: what is built once per process (imports, caches)
     costs = [cost(n) for n in sizes]
     added = [high - low for low, high in itertools.pairwise(costs)]
     for before, after in itertools.pairwise(added):
@@ -212,3 +214,125 @@ def test_lint_and_generate_of_the_issue_pattern_finish(tmp_path: Path) -> None:
     assert '"' + "a" * 28 + '"' in (tmp_path / "out" / "tests" / "test_nested.py").read_text(
         encoding="utf-8"
     )
+
+
+# -- enums: linear in the number of values ---------------------------------------------------------
+
+
+def _calls(action: Callable[[], object]) -> int:
+    """Python function calls (generator resumptions included) made while ``action`` runs: the
+    work, counted; a pass comparing every value with every other shows as n^2 calls."""
+    count = [0]
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            count[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        action()
+    finally:
+        sys.setprofile(None)
+    return count[0]
+
+
+def _enum_contract(n: int) -> bytes:
+    strings_ = json.dumps([f"v{i}" for i in range(n)])
+    numbers = json.dumps([i if i % 2 else float(i) for i in range(n)])
+    return (
+        "name: many\ndescription: Many values.\nparameters:\n  type: object\n  properties:\n"
+        f"    s: {{type: string, enum: {strings_}}}\n    n: {{enum: {numbers}}}\n"
+        "  required: [s]\n"
+    ).encode()
+
+
+ENUM_SIZES = (100, 200, 400, 800)
+
+
+def test_lint_and_generate_are_linear_in_the_enum_values() -> None:
+    from toolshape.codegen.render import environment
+
+    env = environment()
+
+    def cost(n: int) -> int:
+        raw = _enum_contract(n)
+        return _calls(lambda: pipeline.generate(raw, "many.yaml", PurePosixPath("many.yaml"), env))
+
+    _grows_linearly(cost, ENUM_SIZES)
+
+
+def test_import_is_linear_in_the_enum_values(tmp_path: Path) -> None:
+    from toolshape.platforms import importer
+
+    def cost(n: int) -> int:
+        path = tmp_path / f"many{n}.json"
+        schema = {
+            "name": "many",
+            "description": "Many values.",
+            "type": "object",
+            "properties": {
+                "n": {"enum": list(range(n))},
+                "s": {"enum": [str(i) for i in range(n)]},
+            },
+        }
+        path.write_text(json.dumps(schema), encoding="utf-8")
+        return _calls(lambda: importer.import_file(path))
+
+    _grows_linearly(cost, ENUM_SIZES)
+
+
+def test_diff_matches_enum_members_in_linear_work() -> None:
+    from toolshape.review import decisions, walk
+
+    def cost(n: int) -> int:
+        before = list(range(n))
+        after = [float(i) for i in range(1, n + 1)]
+        out: list[Any] = []
+
+        def action() -> None:
+            walk._overlap(before, after)
+            walk._members((), (), before, after, "enum", out)
+            decisions._members_in(before, after)
+
+        return _calls(action)
+
+    _grows_linearly(cost, ENUM_SIZES)
+
+
+def test_duplicate_enum_values_are_still_found_by_json_equality() -> None:
+    from toolshape.contract import checker, source
+    from toolshape.contract.errors import ContractError
+
+    raw = (
+        b"name: dup\ndescription: Duplicates.\nparameters:\n  type: object\n  properties:\n"
+        b"    v: {enum: [1, 1.0, true, {a: 1, b: [2]}, {b: [2.0], a: 1}, '1', [1], [true]]}\n"
+    )
+    with pytest.raises(ContractError) as caught:
+        checker.check(source.load(raw, "dup.yaml"))
+    twice = [p for p in caught.value.problems if "listed twice" in p.message]
+    assert [p.message.split("'enum' value ")[1].split(" is listed")[0] for p in twice] == [
+        "1.0",
+        '{"a": 1, "b": [2.0]}',  # its own spelling, keys sorted
+    ]
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([0.0, 1.0, 2.5, -1.0])
+    | st.text("ab", max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text("ab", max_size=2), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(JSON, JSON)
+def test_json_key_is_json_equality(a: Any, b: Any) -> None:
+    from toolshape.schema.values import enum_has, json_equal, json_key
+
+    assert (json_key(a) == json_key(b)) == json_equal(a, b)
+    assert enum_has([b], a) == json_equal(a, b)

@@ -27,7 +27,7 @@ from ..regex import translate as translate_pattern
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
 from ..schema.pointers import escape, ref_path, resolve
-from ..schema.values import is_integer, is_number, json_equal
+from ..schema.values import enum_has, is_integer, is_number, json_equal
 
 Errors = set[tuple[str, str]]
 
@@ -139,7 +139,7 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
         if not any(_has_type(k, value) for k in kinds):
             errors.add((path, "type"))
             return
-    if "enum" in schema and not any(json_equal(value, m) for m in schema["enum"]):
+    if "enum" in schema and not enum_has(schema["enum"], value):
         errors.add((path, "enum"))
     if "const" in schema and not json_equal(value, schema["const"]):
         errors.add((path, "const"))
