@@ -336,3 +336,63 @@ def test_json_key_is_json_equality(a: Any, b: Any) -> None:
 
     assert (json_key(a) == json_key(b)) == json_equal(a, b)
     assert enum_has([b], a) == json_equal(a, b)
+
+
+# -- import: deep nesting is a located error -------------------------------------------------------
+
+
+def _nested(kind: str, depth: int) -> str:
+    """A tool's schema with ``depth`` levels of one way of nesting, as JSON text (written out
+    directly: json.dumps itself recurses once per level)."""
+    opening, inner, closing = {
+        "properties": ('{"type": "object", "properties": {"a": ', '{"type": "string"}', "}}"),
+        "items": ('{"type": "array", "items": ', '{"type": "string"}', "}"),
+        "anyOf": ('{"anyOf": [', '{"type": "string"}', ', {"type": "null"}]}'),
+        "data": ("[", "[]", "]"),
+    }[kind]
+    nested = opening * depth + inner + closing * depth
+    if kind == "data":
+        nested = '{"type": "array", "default": ' + nested + "}"
+    return (
+        '{"name": "deep", "description": "Deep.", "type": "object", "properties": {"x": '
+        + nested
+        + "}}"
+    )
+
+
+@pytest.mark.parametrize("kind", ["properties", "items", "anyOf", "data"])
+def test_import_of_any_nesting_depth_gives_a_contract_or_a_located_error(
+    kind: str, tmp_path: Path
+) -> None:
+    """For every depth (to past the recursion limit), in JSON and YAML input: a contract, or
+    errors naming their place; never an exception from a walk that recursed too deep."""
+    from toolshape.platforms import importer
+
+    for depth in [*range(0, 130, 9), 1000, 3000]:
+        for suffix in (".json", ".yaml"):
+            path = tmp_path / f"deep{depth}{suffix}"
+            path.write_text(_nested(kind, depth), encoding="utf-8")
+            try:
+                importer.import_file(path)
+            except importer.ContractImportError as exc:
+                for problem in exc.problems:
+                    assert problem.pointer is not None or re.fullmatch(
+                        rf"{re.escape(path.name)}:\d+:\d+", problem.file
+                    ), str(problem)
+
+
+def test_import_of_a_deeply_nested_schema_is_a_located_error_not_an_internal_one(
+    tmp_path: Path,
+) -> None:
+    """The issue's reproduction: ``import`` died with RecursionError ("internal error")."""
+    text = _nested("properties", 200)
+    (tmp_path / "deep.json").write_text(text, encoding="utf-8")
+    done = _run("import", "deep.json", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "internal error" not in done.stderr
+    from toolshape.platforms import importer
+
+    # the first brace past the limit (no string in this text holds a brace)
+    braces = [at for at, char in enumerate(text) if char == "{"]
+    col = braces[importer.MAX_INPUT_DEPTH] + 1
+    assert done.stderr.startswith(f"deep.json:1:{col}: error: "), done.stderr
