@@ -396,3 +396,51 @@ def test_import_of_a_deeply_nested_schema_is_a_located_error_not_an_internal_one
     braces = [at for at, char in enumerate(text) if char == "{"]
     col = braces[importer.MAX_INPUT_DEPTH] + 1
     assert done.stderr.startswith(f"deep.json:1:{col}: error: "), done.stderr
+
+
+# -- the backtracking lint: every inner step counted --------------------------------------------
+
+
+def _alternation(width: int, looped: bool) -> str:
+    words = "|".join(f"k{i:03d}" for i in range(width))
+    return f"^(?:{words})+$" if looped else f"^(?:{words})(?:,(?:{words}))*$"
+
+
+@pytest.mark.parametrize("looped", [True, False])
+def test_the_ambiguity_analysis_counts_every_successor_it_examines(
+    looped: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every pair or triple of successors the analysis looks at (each reads the two states'
+    character masks) is a unit of its counted work, so MAX_WORK bounds its time: reads of the
+    masks stay within a constant of the work counted, at every width."""
+    from toolshape.regex import ambiguity
+
+    reads = [0]
+
+    class Counting(list[int]):
+        def __getitem__(self, index: Any) -> Any:
+            reads[0] += 1
+            return super().__getitem__(index)
+
+    counted: list[int] = []
+    original = ambiguity._Analysis.run
+
+    def run(self: Any) -> Any:
+        self.a.masks = Counting(self.a.masks)
+        try:
+            return original(self)
+        finally:
+            counted.append(self.work)
+
+    monkeypatch.setattr(ambiguity._Analysis, "run", run)
+    works = []
+    for width in (25, 50, 100, 200):
+        reads[0] = 0
+        counted.clear()
+        ambiguity.analyse(_alternation(width, looped))
+        assert reads[0] <= 3 * sum(counted) + 100, (width, reads[0], counted)
+        works.append(sum(counted))
+    # the pair automaton of a width-w alternation under a loop has about w^2 pairs: the work is
+    # at most quadratic in the width (it was cubic: each loop-back state re-examined w^2 pairs)
+    for before, after in itertools.pairwise(works):
+        assert after <= 4.5 * before + 1000, works
