@@ -444,3 +444,28 @@ def test_the_ambiguity_analysis_counts_every_successor_it_examines(
     # at most quadratic in the width (it was cubic: each loop-back state re-examined w^2 pairs)
     for before, after in itertools.pairwise(works):
         assert after <= 4.5 * before + 1000, works
+
+
+def test_a_reference_match_out_of_steps_is_an_error_at_the_pattern(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past its steps, the reference evaluator's match stops; generate reports it at the
+    pattern's place in the contract (here with the bound lowered to a few steps)."""
+    from toolshape.codegen.render import environment
+    from toolshape.contract.errors import ContractError
+
+    monkeypatch.setattr(matcher, "DEFAULT_MATCH_STEPS", 20)
+    raw = (
+        b"name: costly\ndescription: Costly.\nparameters:\n  type: object\n  properties:\n"
+        b"    code: {type: string, pattern: '^[a-z]+-[0-9]+$', examples: [abcdefgh-12345678]}\n"
+        b"  required: [code]\n"
+    )
+    with pytest.raises(ContractError) as caught:
+        pipeline.generate(raw, "costly.yaml", PurePosixPath("costly.yaml"), environment())
+    [problem] = [p for p in caught.value.problems if p.severity == "error"]
+    assert (problem.file, problem.line, problem.col) == (
+        "costly.yaml",
+        6,
+        35,
+    )  # the pattern value, str(problem)
+    assert "more than 20 steps" in problem.message
