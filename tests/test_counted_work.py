@@ -37,6 +37,8 @@ COSTLY = [
     ("^(?:[a-z]{1000}){1000}", "ab"),
     ("^(?:a{1,30})+$", "a"),
     ("^(?=a*c)a", "a"),
+    ("(?=a*c)a", "a"),  # unanchored: tried at every position, one backward pass answers all
+    ("(?!(?=a*b)a*c)a", "a"),
     ("(?<=a{3})b", "a"),
     ("\\b(?:\\w+\\s?)+$", "ab "),
     ("(?:x|y|z)+$", "xyz"),

@@ -8,8 +8,10 @@ tree, which keeps, at each position of the text, the set of configurations the p
 - A configuration is (instruction, repeat counters, capture spans); counted repeats keep a counter
   instead of being unrolled, so ``(?:[a-z]{1000}){1000}`` compiles to a few instructions.
   Capture spans are tracked only when the pattern has a backreference.
-- ``^ $ \\b \\B`` are evaluated at the position; a lookaround runs its body as its own simulation
-  from that position (remembered per lookaround and position within one match).
+- ``^ $ \\b \\B`` are evaluated at the position. A lookahead's body is compiled a second time to
+  match right to left: one backward pass over the text finds every position it matches from.
+  A lookbehind (of one fixed width, as the translation requires) runs its body from that many
+  characters back. Both are remembered per lookaround within one match.
 - A backreference (the only construct that is not regular) moves a configuration ahead by the
   captured text's length; Python's meaning: a group that did not take part matches nothing.
   Limit: a group captured inside a lookaround is not seen outside it (read as unset).
@@ -18,9 +20,10 @@ Cost, by construction: one step per configuration examined (a branch of k option
 no configuration is examined twice at one position. For a pattern without lookarounds or
 backreferences the configurations at one position are at most the pattern's size times the
 counter values it can reach (the size of its unrolled automaton, ``m``): one match of a text of
-n characters costs at most about (n + 1) * m steps, linear in the text. A lookaround adds one
-simulation per position it is tried at (so n^2 * m at most); backreferences multiply the
-configurations by the spans they can hold. Every step is charged to a ``Steps`` counter, which
+n characters costs at most about (n + 1) * m steps, linear in the text. A lookahead adds one
+backward pass, (n + 1) * m again; a lookbehind of width w one simulation of w characters per
+position; backreferences multiply the configurations by the spans they can hold (and make
+lookaheads run forward from each position tried). Every step is charged to a ``Steps`` counter, which
 raises ``OutOfSteps`` past its limit: a caller with a budget stops, never hangs.
 
 The step count of a match depends only on the pattern and the text (never on caches or the
@@ -84,6 +87,9 @@ class Program:
     slots: int = 0
     #: (body, ahead, negative, fixed width or None) of each lookaround, by index.
     looks: list[tuple[Program, bool, bool, int | None]] = field(default_factory=list)
+    #: Each lookahead's body compiled to match right to left (None: a lookbehind, or a pattern
+    #: with backreferences): one backward pass finds every position the body matches from.
+    backward: list[Program | None] = field(default_factory=list)
     #: Without lookarounds and backreferences, what one position does depends only on the set of
     #: configurations and the characters around it: remembered here, each set by a number
     #: (``kernels``), so a long text costs a few dict look-ups per character. The steps are
@@ -97,9 +103,11 @@ class Program:
 
 
 class _Compiler:
-    def __init__(self, captures: bool, slots: int) -> None:
+    def __init__(self, captures: bool, slots: int, backward: bool = False) -> None:
         self.program = Program(slots=slots)
         self.captures = captures
+        #: Match the text from right to left (a lookahead's body, for ``_Run.starts``).
+        self.backward = backward
 
     def emit(self, op: Op) -> int:
         self.program.ops.append(op)
@@ -112,7 +120,7 @@ class _Compiler:
         if isinstance(node, Empty):
             return nxt
         if isinstance(node, Seq):
-            for item in reversed(node.items):
+            for item in node.items if self.backward else reversed(node.items):
                 nxt = self.node(item, nxt)
             return nxt
         if isinstance(node, Alt):
@@ -127,6 +135,11 @@ class _Compiler:
         if isinstance(node, Look):
             body = _compile(node.body, self.captures, self.program.slots)
             self.program.looks.append((body, node.ahead, node.negative, _width(node.body)))
+            self.program.backward.append(
+                _compile(node.body, False, 0, backward=True)
+                if node.ahead and not self.captures
+                else None
+            )
             return self.emit((LOOK, len(self.program.looks) - 1, nxt))
         if isinstance(node, Backref):
             return self.emit((BACKREF, node.index, nxt))
@@ -148,8 +161,8 @@ class _Compiler:
         return self.emit((ENTER, counter, loop))
 
 
-def _compile(root: Node, captures: bool, slots: int) -> Program:
-    compiler = _Compiler(captures, slots)
+def _compile(root: Node, captures: bool, slots: int, backward: bool = False) -> Program:
+    compiler = _Compiler(captures, slots, backward)
     done = compiler.emit((MATCH,))
     compiler.program.start = compiler.node(root, done)
     return compiler.program
@@ -301,6 +314,7 @@ class _Run:
         self.codes = [ord(c) for c in text]
         self.steps = steps
         self.looks: dict[tuple[int, int, int], bool] = {}
+        self.ahead: dict[int, set[int]] = {}
 
     def matches(self, program: Program, begin: int, anchored: bool, end: int | None) -> bool:
         """Whether ``program`` matches from ``begin`` (or, unless ``anchored``, from any later
@@ -398,6 +412,30 @@ class _Run:
                     todo.append(item)
         return out
 
+    def starts(self, program: Program) -> set[int]:
+        """The positions a lookahead's body matches from, by one right-to-left simulation of its
+        backward program over the whole text (so a lookahead costs (n + 1) * m steps in all, not
+        at every position it is tried at); remembered for the rest of this match."""
+        known = self.ahead.get(id(program))
+        if known is not None:
+            return known
+        codes, steps = self.codes, self.steps
+        initial: Config = (program.start, (0,) * program.counters, ())
+        found: set[int] = set()
+        kernel: set[Config] = set()
+        for pos in range(len(codes), -1, -1):
+            kernel.add(initial)
+            steps.spend(1)
+            moved: set[Config] = set()
+            for config in self.closure(program, kernel, pos, {}):
+                if config is None:
+                    found.add(pos)
+                elif pos > 0 and codes[pos - 1] in program.ops[config[0]][1]:
+                    moved.add((program.ops[config[0]][2], config[1], config[2]))
+            kernel = moved
+        self.ahead[id(program)] = found
+        return found
+
     def holds(self, kind: str, pos: int) -> bool:
         codes = self.codes
         if kind == "start":
@@ -413,7 +451,10 @@ class _Run:
         known = self.looks.get(key)
         if known is None:
             body, ahead, negative, width = program.looks[index]
-            if ahead:
+            backward = program.backward[index]
+            if backward is not None:
+                found = pos in self.starts(backward)
+            elif ahead:
                 found = self.matches(body, pos, True, None)
             elif width is not None:
                 found = pos >= width and self.matches(body, pos - width, True, pos)
