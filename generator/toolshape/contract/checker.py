@@ -11,6 +11,7 @@ import difflib
 import json
 import math
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -20,7 +21,7 @@ from ..regex import translate as translate_pattern
 from ..regex.linear import problem as linear_problem
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
-from ..schema.values import is_integer, is_number, json_equal, json_type, type_allows
+from ..schema.values import enum_has, is_integer, is_number, json_key, json_type, type_allows
 from . import unfolding
 from .errors import ContractError, Problem
 from .source import Document
@@ -591,14 +592,15 @@ class _Checker:
             if not isinstance(enum, list) or not enum:
                 self.error(path + ("enum",), "'enum' must be a non-empty list of allowed values")
             else:
-                seen: list[Any] = []
+                seen: set[Hashable] = set()  # json_key: one look-up per value, not a pass
                 for i, member in enumerate(enum):
-                    if any(json_equal(member, other) for other in seen):
+                    key = json_key(member)
+                    if key in seen:
                         self.error(
                             path + ("enum", i),
                             f"the 'enum' value {_yaml_text(member)} is listed twice",
                         )
-                    seen.append(member)
+                    seen.add(key)
                     if member is None and not type_allows(types, member):
                         self.error(
                             path + ("enum", i),
@@ -619,9 +621,7 @@ class _Checker:
                     f"'const' is {_a(json_type(const))}, which 'type' ({', '.join(types or ())}) does not allow: "
                     "nothing could pass",
                 )
-            if isinstance(schema.get("enum"), list) and not any(
-                json_equal(const, m) for m in schema["enum"]
-            ):
+            if isinstance(schema.get("enum"), list) and not enum_has(schema["enum"], const):
                 self.error(
                     path + ("const",), "'const' is not one of the 'enum' values: nothing could pass"
                 )

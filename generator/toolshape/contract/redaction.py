@@ -26,7 +26,7 @@ from typing import Any
 from ..schema.graphs import strongly_connected
 from ..schema.keywords import subschemas
 from ..schema.pointers import escape, ref_path, resolve, unescape
-from .reference import _regex
+from .reference import matches_pattern
 
 
 @dataclass
@@ -228,7 +228,7 @@ def _walk_object(
             matched = [
                 sub
                 for p, sub in schema.get("patternProperties", {}).items()
-                if _regex(p).search(key)
+                if matches_pattern(p, key)
             ]
             subs += matched
             named = named or key in properties or bool(matched)

@@ -24,9 +24,10 @@ from typing import Any
 
 from ..regex import PatternError
 from ..regex import translate as translate_pattern
+from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
 from ..schema.pointers import escape, ref_path, resolve
-from ..schema.values import is_integer, is_number, json_equal
+from ..schema.values import enum_has, is_integer, is_number, json_equal
 
 Errors = set[tuple[str, str]]
 
@@ -138,7 +139,7 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
         if not any(_has_type(k, value) for k in kinds):
             errors.add((path, "type"))
             return
-    if "enum" in schema and not any(json_equal(value, m) for m in schema["enum"]):
+    if "enum" in schema and not enum_has(schema["enum"], value):
         errors.add((path, "enum"))
     if "const" in schema and not json_equal(value, schema["const"]):
         errors.add((path, "const"))
@@ -185,10 +186,11 @@ def _resolve(ref: str) -> Any:
     return resolve(_ROOT[-1], ref_path(ref))
 
 
-@functools.lru_cache(maxsize=1024)
-def _regex(pattern: str) -> re.Pattern[str]:
-    """A contract pattern as a compiled Python regex (translated once, not at every use)."""
-    return re.compile(translate_pattern(pattern))
+def matches_pattern(pattern: str, text: str) -> bool:
+    """Whether a contract pattern matches in ``text`` (``re.search`` meaning), by toolshape's own
+    counted matcher (``regex.matcher``), never by a backtracking ``re`` call: its work is linear in
+    the text, and past ``matcher.DEFAULT_MATCH_STEPS`` it raises ``matcher.OutOfSteps``."""
+    return pattern_search(pattern, text)
 
 
 def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> None:
@@ -203,7 +205,7 @@ def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> No
         and not _FORMATS[schema["format"]](value)
     ):
         errors.add((path, "format"))
-    if "pattern" in schema and not too_long and _regex(schema["pattern"]).search(value) is None:
+    if "pattern" in schema and not too_long and not matches_pattern(schema["pattern"], value):
         errors.add((path, "pattern"))
 
 
@@ -268,7 +270,7 @@ def _object(schema: dict[str, Any], value: dict[str, Any], path: str, errors: Er
             _value(schema["propertyNames"], key, f"{path}/{escape(key)}", errors)
         matched = False
         for pattern, sub in patterns.items():
-            if _regex(pattern).search(key):
+            if matches_pattern(pattern, key):
                 matched = True
                 _value(sub, item, f"{path}/{escape(key)}", errors)
         if key in properties or matched:

@@ -17,12 +17,13 @@ generated code does: a ``$ref`` target is one function, called once per referenc
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..regex import PatternError, translate
+from ..regex import PatternError
+from ..regex.matcher import OutOfSteps
+from ..regex.matcher import search as pattern_search
 from ..schema.graphs import strongly_connected
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.pointers import pointer as json_pointer
@@ -153,9 +154,9 @@ def _key_fits(key: str | None, label: Label) -> bool:
     if len(label) < 4:
         return True
     try:
-        return re.search(translate(label[3]), key) is not None
-    except (PatternError, re.error, RecursionError, OverflowError):
-        return True
+        return pattern_search(label[3], key)
+    except (PatternError, OutOfSteps, RecursionError):
+        return True  # as if it matched: the analysis errs on the side of refusing
 
 
 class _Graph:

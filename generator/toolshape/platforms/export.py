@@ -111,7 +111,7 @@ from ..contract.optional import converted_keys
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
-from ..schema.values import json_equal, json_type
+from ..schema.values import json_equal, json_key, json_type
 
 TARGETS = (
     "jsonschema",
@@ -922,7 +922,8 @@ class _Lowering:
             elif key == "required":
                 out[key] = list(mine) + [k for k in value if k not in mine]
             elif key == "enum":
-                common = [v for v in mine if any(json_equal(v, w) for w in value)]
+                theirs = {json_key(w) for w in value}
+                common = [v for v in mine if json_key(v) in theirs]
                 out[key] = common or mine
             elif key in ("properties", "patternProperties", "$defs"):
                 merged = dict(mine)

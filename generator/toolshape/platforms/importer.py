@@ -56,8 +56,9 @@ import yaml
 from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..regex.matcher import OutOfSteps
+from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
-from ..regex.translate import translate as translate_pattern
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
 from ..schema.values import json_equal, type_allows
@@ -66,6 +67,12 @@ SchemaPath = tuple[str, ...]
 
 MAX_INPUT_BYTES = 16 * 1_048_576
 """Input files larger than this are refused unread."""
+
+MAX_INPUT_DEPTH = source.MAX_DEPTH - 4
+"""Objects and arrays nested deeper than this in the input are refused before anything walks
+them (the decoders and every walk of the import recurse once per level): the contract written
+from them (one level more under ``parameters``, two under ``$defs``) stays within the nesting a
+contract file may have (``source.MAX_DEPTH``)."""
 
 #: Keywords of JSON Schema that toolshape cannot carry over: an error.
 REFUSED_KEYWORDS = {
@@ -186,6 +193,7 @@ def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
         raise ContractImportError(
             [ImportProblem(label, None, None, f"cannot read the file: {error.strerror or error}")]
         ) from None
+    _refuse_deep_text(raw, label, path.suffix.lower())
     data = _parse(raw, label, path.suffix.lower())
     imported = import_data(data, label, _stem(path.name), draft)
     text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
@@ -203,11 +211,78 @@ def import_data(
     ``stem`` is the fallback name of a bare schema without a usable title)."""
     if draft is not None and draft not in DRAFTS:
         raise ValueError(f"unknown draft {draft!r}: expected one of {', '.join(DRAFTS)}")
+    deep = _too_deep(data)
+    if deep is not None:
+        raise ContractImportError([ImportProblem(label, None, deep, _TOO_DEEP)])
     importer = _Importer(label, stem, draft)
     contracts = importer.run(data)
     if importer.problems:
         raise ContractImportError(importer.problems)
     return contracts
+
+
+_TOO_DEEP = (
+    f"objects and arrays nest more than {MAX_INPUT_DEPTH} levels deep here; a contract nests at "
+    f"most {source.MAX_DEPTH} (and its schemas at most {checker.MAX_SCHEMA_DEPTH}): move the "
+    "repeated part under $defs and $ref it"
+)
+
+
+def _too_deep(data: Any) -> str | None:
+    """The JSON Pointer of the first value nested deeper than MAX_INPUT_DEPTH (None: none is).
+    An explicit stack, not recursion: it runs before anything else walks the data."""
+    todo: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while todo:
+        value, pointer, depth = todo.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= MAX_INPUT_DEPTH:
+                return pointer
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            todo.extend(
+                (item, f"{pointer}/{pointers.escape(str(key))}", depth + 1) for key, item in items
+            )
+    return None
+
+
+#: A JSON string (skipped whole) or a bracket: the tokens that decide JSON nesting. Linear: the
+#: alternatives inside the string start on disjoint characters, and the bracket is one character.
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+
+
+def _refuse_deep_text(raw: bytes, label: str, suffix: str) -> None:
+    """Refuse, at its line and column, the first object or array nested deeper than
+    MAX_INPUT_DEPTH, before a decoder recurses into it (json and PyYAML recurse per level)."""
+    text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    at: tuple[int, int] | None = None
+    if suffix in (".yaml", ".yml"):
+        depth = 0
+        try:
+            for event in yaml.parse(text, Loader=yaml.SafeLoader):  # events: no recursion
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_INPUT_DEPTH:
+                        mark = event.start_mark
+                        at = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                        break
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+        except yaml.YAMLError:
+            pass  # not YAML: the decoder says so, with its own message
+    else:
+        depth = 0
+        for match in _JSON_NESTING.finditer(text):
+            token = match.group()
+            if token in "[{":
+                depth += 1
+                if depth > MAX_INPUT_DEPTH:
+                    at = _line_col(text, match.start())
+                    break
+            elif token in "]}":
+                depth -= 1
+    if at is not None:
+        raise ContractImportError(
+            [ImportProblem(f"{label}:{at[0]}:{at[1]}", None, None, _TOO_DEEP)]
+        )
 
 
 def _parse(raw: bytes, label: str, suffix: str) -> Any:
@@ -1394,8 +1469,8 @@ def _without_annotations(schema: Any) -> dict[str, Any] | None:
 def _pattern_matches(pattern: str, name: str) -> bool:
     """Whether the ECMA-262 ``pattern`` matches somewhere in ``name`` (False when it is not one)."""
     try:
-        return re.search(translate_pattern(pattern), name) is not None
-    except (PatternError, re.error):
+        return pattern_search(pattern, name)
+    except (PatternError, OutOfSteps):
         return False
 
 

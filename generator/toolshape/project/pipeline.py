@@ -27,6 +27,7 @@ from ..codegen.literals import Code, comment, literal
 from ..contract import checker, redaction, source
 from ..contract.errors import ContractError, Problem
 from ..platforms import export
+from ..regex import matcher
 from ..schema.pointers import child
 
 
@@ -464,11 +465,41 @@ def generate_module(
         check_examples(checked, module)
     except ContractError as exc:  # the contract's warnings are reported with its errors
         raise ContractError([*exc.problems, *checked.warnings]) from None
-    derivation = cases.derive(checked)
+    try:
+        derivation = cases.derive(checked)
+    except matcher.OutOfSteps as exc:
+        raise ContractError([_too_costly(checked, exc), *checked.warnings]) from None
     check_derived(checked, module, derivation.cases)
     # By place in the file, as reused output reads them back (record_warnings sorts too).
     warnings = sorted([*checked.warnings, *derivation.warnings])
     return ModuleOnly(checked, built, module_source, module, derivation.cases, warnings)
+
+
+def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
+    """The error for a pattern the reference evaluator could not match within its steps, at the
+    first place the contract uses it (a ``pattern`` value or a ``patternProperties`` key)."""
+    where: tuple[str | int, ...] = ()
+    todo: list[tuple[tuple[str | int, ...], Any]] = [((), checked.parameters)]
+    while todo and not where:
+        path, node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(((*path, i), item) for i, item in reversed(list(enumerate(node))))
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                if (key == "pattern" and item == exc.pattern) or (
+                    path[-1:] == ("patternProperties",) and key == exc.pattern
+                ):
+                    where = (*path, key)
+                    break
+            todo.extend(((*path, key), item) for key, item in reversed(list(node.items())))
+    return checked.document.problem(
+        ("parameters", *where),
+        f"matching this pattern against a derived value of {exc.length} characters takes more "
+        f"than {matcher.DEFAULT_MATCH_STEPS:,} steps of toolshape's matcher (lookarounds, "
+        "backreferences and long counted repeats multiply its work); simplify the pattern or "
+        "lower the maxLength",
+        at_key=bool(where) and where[-2:-1] == ("patternProperties",),
+    )
 
 
 def generate(

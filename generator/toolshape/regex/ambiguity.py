@@ -90,6 +90,7 @@ class _GlushkovBuilder:
     follow: list[dict[int, int]] = field(default_factory=lambda: [{}])
     looks: list[Node] = field(default_factory=list)
     loop_spans: dict[tuple[int, int], set[tuple[int, int]]] = field(default_factory=dict)
+    edges: int = 0
 
     def position(self, chars: CharSet) -> int:
         if len(self.sets) > MAX_POSITIONS:
@@ -100,7 +101,11 @@ class _GlushkovBuilder:
 
     def link(self, sources: frozenset[int], targets: frozenset[int]) -> None:
         """One more edge from each source to each target: a second route between the same two
-        states (the inner and outer loop of ``(a*)*``) is a second path the matcher tries."""
+        states (the inner and outer loop of ``(a*)*``) is a second path the matcher tries.
+        Each edge is a counted unit of work (``MAX_WORK`` in all, as for the analysis)."""
+        self.edges += len(sources) * len(targets)
+        if self.edges > MAX_WORK:
+            raise _TooComplex()
         for x in sources:
             edges = self.follow[x]
             for y in targets:
@@ -288,8 +293,9 @@ class _Analysis:
         components = _sccs(sorted(self.allowed), automaton.succ, self.allowed)
         self.loops = [c for c in components if len(c) > 1 or c[0] in automaton.succ[c[0]]]
 
-    def spend(self) -> None:
-        self.work += 1
+    def spend(self, units: int = 1) -> None:
+        """Count ``units`` of work (a state pair or triple visited, a successor examined)."""
+        self.work += units
         if self.work > MAX_WORK:
             raise _TooComplex()
 
@@ -314,43 +320,69 @@ class _Analysis:
         return max(spans, key=lambda span: (span[1] - span[0], -span[0])) if spans else None
 
     def exponential(self, loop: list[int]) -> bool:
-        """Two distinct ways around ``loop`` on one word: a pair SCC with (p, p) and (p, q), p != q."""
+        """Two distinct ways around ``loop`` on one word: a pair SCC with (p, p) and (p, q), p != q.
+
+        Pairs whose states have the same successors in the loop share one node standing for
+        their successor pairs (every state that ends an alternative of ``(w1|...|wn)+`` returns to
+        the same n starts): built once, so a wide alternation costs the pairs it reaches, not
+        those times its width. Every successor pair examined is a counted unit of work."""
         members = set(loop)
         masks = self.a.masks
-        pair_succ: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        todo = [(p, p) for p in loop]
-        seen = set(todo)
+        # the successors inside the loop of each state, each distinct list numbered once
+        lists: dict[tuple[int, ...], int] = {}
+        inside: dict[int, tuple[int, ...]] = {}
+        list_of: dict[int, int] = {}
+        for state in loop:
+            targets = tuple(x for x in self.a.succ[state] if x in members)
+            self.spend(len(targets) + 1)
+            inside[state] = targets
+            list_of[state] = lists.setdefault(targets, len(lists))
+        nodes: list[tuple[int, int] | None] = []  # a pair, or None for a shared successor node
+        ids: dict[tuple[int, int], int] = {}
+        shared: dict[tuple[int, int], int] = {}
+        succ: list[list[int]] = []
+
+        def pair_node(pair: tuple[int, int]) -> int:
+            known = ids.get(pair)
+            if known is None:
+                known = ids[pair] = len(nodes)
+                nodes.append(pair)
+                succ.append([])
+                todo.append(pair)
+            return known
+
+        todo: list[tuple[int, int]] = []
+        for p in loop:
+            pair_node((p, p))
         while todo:
             a, b = todo.pop()
             self.spend()
-            nexts = [
-                (x, y)
-                for x in self.a.succ[a]
-                if x in members
-                for y in self.a.succ[b]
-                if y in members and masks[x] & masks[y]
-            ]
-            pair_succ[(a, b)] = nexts
-            for n in nexts:
-                if n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        nodes = sorted(seen)
-        ids = {n: i for i, n in enumerate(nodes)}
-        succ = [[ids[n] for n in pair_succ[node]] for node in nodes]
+            key = (list_of[a], list_of[b])
+            via = shared.get(key)
+            if via is None:
+                via = shared[key] = len(nodes)
+                nodes.append(None)
+                succ.append([])
+                following: list[int] = []
+                for x in inside[a]:
+                    self.spend(len(inside[b]))
+                    mask = masks[x]
+                    following.extend(pair_node((x, y)) for y in inside[b] if mask & masks[y])
+                succ[via] = following
+            succ[ids[(a, b)]].append(via)
         for component in _sccs(range(len(nodes)), succ, set(range(len(nodes)))):
-            pairs = [nodes[i] for i in component]
+            pairs = [pair for pair in (nodes[i] for i in component) if pair is not None]
             if any(x == y for x, y in pairs) and any(x != y for x, y in pairs):
                 return True
-            inside = set(pairs)
+            inside_pairs = set(pairs)
             # two parallel edges p -> q inside the loop: two paths that visit the same states
-            diagonal = any(a == b for a, b in pairs)
-            if diagonal and any(
-                (a, x) in self.a.multiple and (x, x) in inside
-                for a, _ in pairs
-                for x in self.a.succ[a]
-            ):
-                return True
+            if any(a == b for a, b in pairs):
+                for a in {a for a, _ in pairs}:
+                    self.spend(len(self.a.succ[a]))
+                    if any(
+                        (a, x) in self.a.multiple and (x, x) in inside_pairs for x in self.a.succ[a]
+                    ):
+                        return True
         return False
 
     def polynomial(self) -> Ambiguity:
@@ -361,6 +393,7 @@ class _Analysis:
         for i, loop in enumerate(self.loops):
             chain: tuple[int, tuple[int, ...]] = (0, (i,))
             for j in range(i):
+                self.spend()
                 if best[j][0] + 1 > chain[0] and self.linked(loop, self.loops[j], where):
                     chain = (best[j][0] + 1, (i, *best[j][1]))
             best.append(chain)
@@ -380,13 +413,15 @@ class _Analysis:
                 todo = [start]
                 while todo:
                     a, b, c = todo.pop()
-                    self.spend()
+                    self.spend(1 + len(self.a.succ[a]))
                     for x in self.a.succ[a]:
                         if x not in up:
                             continue
+                        self.spend(len(self.a.succ[b]))
                         for y in self.a.succ[b]:
                             if y not in self.allowed or not masks[x] & masks[y]:
                                 continue
+                            self.spend(len(self.a.succ[c]))
                             for z in self.a.succ[c]:
                                 if z in down and masks[x] & masks[y] & masks[z]:
                                     triple = (x, y, z)

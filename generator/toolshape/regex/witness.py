@@ -10,7 +10,8 @@ acceptance (the longest is unbounded when a cycle lies on the way). Then for eac
 max(min_length, shortest) to min(max_length, longest) a depth-first search yields strings in
 readable order (``CharSet.readable``), skipping successors that cannot end in acceptance at the
 right length and (state, remaining length) pairs already known to lead nowhere. Every candidate is
-confirmed with the compiled translation before it is returned.
+confirmed before it is returned by toolshape's own matcher (``matcher.search``, never ``re``: a
+backtracking match of ``^(?:(?:a|a){7}){4}$`` would not end), whose steps are charged to the search.
 
 An unanchored pattern's automaton holds a state for each start still in progress, so a long
 counted repeat (``b{1000}``) makes large states; when the full search runs out of steps, a second
@@ -21,8 +22,8 @@ Completeness: the automaton accepts every string the patterns accept (approximat
 it), and the search visits every string it accepts of the lengths it covers; when the longest way
 is bounded, all lengths are covered, so running out of lengths means nothing else exists.
 
-One step is one (state, atom) successor examined, one candidate character placed, or one candidate
-string confirmed. DEFAULT_STEPS is 50 000: measured on CPython 3.11, a search that spends all of
+One step is one (state, atom) successor examined, one candidate character placed, one candidate
+string tried, or one step of the matcher confirming it. DEFAULT_STEPS is 50 000: measured on CPython 3.11, a search that spends all of
 it (an unsatisfiable lookahead such as ``(?=a)b``, which the automaton cannot see through) takes
 about 1 s; ``strings`` plus ``near_misses`` with ``count=3`` for each of the example contracts'
 31 patterns take about 0.3 s together.
@@ -30,15 +31,15 @@ about 1 s; ``strings`` plus ``near_misses`` with ``count=3`` for each of the exa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .automaton import Nfa, TooLarge, build, closure
 from .charset import PREFERRED, WORD, CharSet, partition
+from .matcher import OutOfSteps, Steps, compiled
+from .matcher import search as matcher_search
 from .syntax import Alt, Assert, Group, Look, Node, Pattern, Repeat, Seq, parse
-from .translate import translate
 
 DEFAULT_STEPS = 50_000
 #: Where the automaton only approximates (lookarounds, backreferences), the characters of an atom
@@ -59,9 +60,18 @@ class _OutOfSteps(Exception):
     pass
 
 
-@lru_cache(maxsize=256)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(translate(pattern))
+Confirm = Callable[[str, list[int]], bool]
+
+
+def _matches(pattern: str, text: str, budget: list[int]) -> bool:
+    """``matcher.search``, its steps taken from ``budget`` (``_OutOfSteps`` when they run out)."""
+    steps = Steps(max(budget[0], 0))
+    try:
+        return matcher_search(pattern, text, steps)
+    except OutOfSteps:
+        raise _OutOfSteps() from None
+    finally:
+        budget[0] -= steps.used
 
 
 @lru_cache(maxsize=256)
@@ -331,13 +341,15 @@ def strings(
     """Up to ``count`` strings, ``min_length <= len <= max_length`` code points, that every pattern in
     ``patterns`` matches and none in ``excluded`` does (JSON Schema's unanchored ``re.search``).
     Raises PatternError for a pattern that is not ECMA-262."""
-    positive = [_compiled(p) for p in patterns]
-    negative = [_compiled(p) for p in excluded]
+    for pattern in [*patterns, *excluded]:
+        compiled(pattern)  # PatternError for one toolshape refuses
     if count <= 0 or (max_length is not None and max_length < min_length):
         return Search((), True)
 
-    def confirmed(text: str) -> bool:
-        return all(r.search(text) for r in positive) and not any(r.search(text) for r in negative)
+    def confirmed(text: str, budget: list[int]) -> bool:
+        return all(_matches(p, text, budget) for p in patterns) and not any(
+            _matches(p, text, budget) for p in excluded
+        )
 
     full_budget = [steps - steps // 4]
     found, complete = _union(
@@ -381,7 +393,7 @@ def _union(
     patterns: Sequence[str],
     excluded: Sequence[str],
     at_any_start: bool,
-    confirmed: Callable[[str], bool],
+    confirmed: Confirm,
     min_length: int,
     max_length: int | None,
     count: int,
@@ -450,7 +462,7 @@ _RANK = {c: i for i, c in enumerate(PREFERRED)}
 
 def _search(
     product: _Product,
-    confirmed: Callable[[str], bool],
+    confirmed: Confirm,
     min_length: int,
     max_length: int | None,
     count: int,
@@ -469,7 +481,7 @@ def _search(
         ):
             for text in _of_length(product, length, dead):
                 product.spend()
-                if confirmed(text):
+                if confirmed(text, product.budget):
                     found.append(text)
                     if len(found) == count:
                         return found, True
@@ -495,7 +507,7 @@ def near_misses(
     (a character dropped, doubled, swapped or added) away from a string it matches, so a generated test
     shows the pattern check at work. Falls back to the shortest non-matching strings when no edit of a
     match misses (e.g. a pattern that matches a prefix of anything)."""
-    regex = _compiled(pattern)
+    compiled(pattern)  # PatternError for one toolshape refuses
     if count <= 0 or (max_length is not None and max_length < min_length):
         return Search((), True)
     upper = None if max_length is None else max_length + 1
@@ -503,7 +515,7 @@ def near_misses(
         [pattern], min_length=max(0, min_length - 1), max_length=upper, count=3, steps=steps // 2
     )
     budget = steps - steps // 2
-    found = _forbidden(pattern, regex, min_length, max_length, count, budget // 2)
+    found = _forbidden(pattern, min_length, max_length, count, budget // 2)
     budget -= budget // 2
     if len(found) == count:
         return Search(tuple(found), True)
@@ -520,7 +532,13 @@ def near_misses(
             ):
                 continue
             seen.add(text)
-            if regex.search(text) is None:
+            left = [budget]
+            try:
+                missed = not _matches(pattern, text, left)
+            except _OutOfSteps:
+                return Search(tuple(found), False)
+            budget = left[0]
+            if missed:
                 found.append(text)
                 if len(found) == count:
                     return Search(tuple(found), True)
@@ -538,7 +556,6 @@ def near_misses(
 
 def _forbidden(
     pattern: str,
-    regex: re.Pattern[str],
     min_length: int,
     max_length: int | None,
     count: int,
@@ -555,7 +572,11 @@ def _forbidden(
         except TooLarge:
             continue
         found, _ = _search(
-            product, lambda t: regex.search(t) is None, min_length, max_length, count - len(out)
+            product,
+            lambda t, steps: not _matches(pattern, t, steps),
+            min_length,
+            max_length,
+            count - len(out),
         )
         out += [text for text in found if text not in out]
         if len(out) >= count:

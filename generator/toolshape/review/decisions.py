@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..schema.values import json_equal
+from ..schema.values import json_equal, json_key
 from .report import REASON_COMBINATOR, REASON_SAMPLED
 from .samples import is_count, maybe
 from .text import dump, list_of
@@ -268,4 +268,5 @@ def _within(inner: _Range, outer: _Range) -> bool:
 
 
 def _members_in(inner: list[Any], outer: list[Any]) -> bool:
-    return all(any(json_equal(a, b) for b in outer) for a in inner)
+    keys = {json_key(b) for b in outer}
+    return all(json_key(a) in keys for a in inner)

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from ..contract import checker
 from ..schema import pointers
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
-from ..schema.values import json_equal
+from ..schema.values import json_equal, json_key
 from .text import dump, keyword_text, list_of, show_json
 
 Parts = tuple[str | int, ...]
@@ -244,7 +244,13 @@ def _overlap(before: list[Any], after: list[Any]) -> bool:
     Without a shared member, undoing one member alone would leave an empty list
     (which refuses everything), so the keyword is one change: "[a] -> [b]".
     """
-    return any(json_equal(a, b) and type(a) is type(b) for a in before for b in after)
+    return not {_strict_key(a) for a in before}.isdisjoint(_strict_key(b) for b in after)
+
+
+def _strict_key(value: Any) -> Hashable:
+    """JSON equality and the same Python type (so 1 and 1.0 differ here): one hashed key, so the
+    members of two lists are matched in time linear in their lengths, not by every pair."""
+    return (type(value), json_key(value))
 
 
 def _members(
@@ -262,8 +268,9 @@ def _members(
         (after, before, "added", _member_remover),
         (before, after, "removed", _member_adder),
     ):
+        other_keys = {_strict_key(m) for m in others}
         for member in members:
-            if not any(json_equal(member, m) and type(member) is type(m) for m in others):
+            if _strict_key(member) not in other_keys:
                 out.append(
                     Pending(
                         here,

@@ -9,6 +9,7 @@ just for these (the reference evaluator once imported the contract check, which 
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from decimal import Decimal
 from typing import TypeGuard
 
@@ -73,3 +74,50 @@ def json_equal(a: object, b: object) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+def json_key(value: object) -> Hashable:
+    """A hashable key with ``json_key(a) == json_key(b)`` exactly when ``json_equal(a, b)``, so
+    that membership and duplicate checks over many values are one dict look-up each, not a
+    comparison with every other value: 1 and 1.0 share a key, true and 1 do not, an object's keys are unordered, NaN equals nothing.
+
+    A number's key is text (an integral one as the hex of the integer its decimal writes,
+    ``as_written``, so 1e23 is 10**23; any other as its repr): CPython randomises the hashes of
+    strings, not of ints, and a contract's chosen integers must not collide in one bucket."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if is_number(value):
+        if is_integer(value):
+            return ("number", f"{int(as_written(value)):x}")
+        return ("number", repr(value))
+    if isinstance(value, float):  # infinities equal themselves; NaN equals nothing
+        return ("float", value) if value == value else ("nan", object())
+    if isinstance(value, list):
+        return ("array", tuple(json_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((key, json_key(item)) for key, item in value.items()))
+    if isinstance(value, Hashable):
+        return (type(value).__name__, value)
+    return ("unhashable", object())  # json_equal compares such values by ==: none reach here
+
+
+#: The keys of the enum lists asked about lately, by identity (a contract's lists are not
+#: changed once loaded); the list is kept with them, so its identity is not reused meanwhile.
+_ENUM_KEYS: dict[int, tuple[list[object], frozenset[Hashable]]] = {}
+_ENUM_KEYS_KEPT = 256
+
+
+def enum_has(enum: list[object], value: object) -> bool:
+    """Whether ``value`` is JSON-equal to a member of ``enum``: one look-up, once the list's keys
+    are known (building them is linear in the list, once per list of scalars; a list holding
+    arrays or objects, which someone could change in place, is read again at every call)."""
+    known = _ENUM_KEYS.get(id(enum))
+    if known is None or known[0] is not enum:
+        keys = frozenset(json_key(member) for member in enum)
+        if any(isinstance(member, (list, dict)) for member in enum):
+            return json_key(value) in keys
+        if len(_ENUM_KEYS) >= _ENUM_KEYS_KEPT:
+            _ENUM_KEYS.clear()
+        known = (enum, keys)
+        _ENUM_KEYS[id(enum)] = known
+    return json_key(value) in known[1]
