@@ -247,57 +247,55 @@ def loaded_names(stem: str) -> dict[str, int]:
 def _bytecode_problem(
     files: dict[PurePosixPath, str], folder: PurePosixPath, name: str, path: Path
 ) -> str | None:
-    """Why the bytecode ``folder/__pycache__/name`` is not its generated source's, or None.
+    """Why Python could run the bytecode ``folder/__pycache__/name`` in place of its generated
+    source, or None where it never would.
 
-    Its header must record the source as it is on disk (size and mtime, or its hash), as
-    every Python checks before using it; and bytecode the running Python would load must
-    hold exactly the code its generated source compiles to (an unchecked hash-based pyc,
-    or a header copied onto other code, would be used whatever the source says)."""
+    Python reads ``__pycache__`` only for a source beside it (PEP 3147: without its source it is
+    never imported), and uses a timestamp or checked-hash pyc only when its header records the
+    source as it is on disk; otherwise it compiles the source again (a checkout that moves
+    mtimes leaves such harmless, stale files behind, and they pass). What Python would run is
+    checked: bytecode whose header matches the source, and unchecked hash-based bytecode (used
+    whatever the source holds), must hold exactly the code the generated source compiles to."""
     stem = name.split(".", 1)[0]
     source = folder / f"{stem}.py"
     if source not in files:
-        return "bytecode of a module toolshape did not generate"
+        return None  # never imported: no source beside it
     source_path = path.parent.parent / f"{stem}.py"
     try:
         data = path.read_bytes()
         stat = source_path.stat()
     except OSError:
-        return "bytecode that cannot be read"
-    stale = (
-        f"stale bytecode: it does not record {source.name} as it is now (Python writes it again)"
-    )
-    if len(data) < 16:
-        return stale
+        return None  # what cannot be read cannot be run either
+    if len(data) < 16 or data[:4] != importlib.util.MAGIC_NUMBER:
+        # Another Python's (its own name tells which): that Python checks the header of a
+        # timestamp or checked-hash pyc as this one does; an unchecked one it would run unseen.
+        flags = int.from_bytes(data[4:8], "little") if len(data) >= 8 else 0
+        if flags == 1:
+            return "unchecked hash-based bytecode of another Python, which check cannot verify"
+        return None
     flags = int.from_bytes(data[4:8], "little")
     expected = files[source].encode("utf-8")
-    ours = data[:4] == importlib.util.MAGIC_NUMBER
     if flags == 0:
         size = int.from_bytes(data[12:16], "little")
         mtime = int.from_bytes(data[8:12], "little")
         if mtime != int(stat.st_mtime) & 0xFFFFFFFF or size != stat.st_size & 0xFFFFFFFF:
-            return stale
-    elif flags in (1, 3):
-        if not ours:
-            return "hash-based bytecode of another Python, which check cannot verify"
+            return None  # stale: Python compiles the source instead (and writes it again)
+    elif flags == 3:
         if data[8:16] != importlib.util.source_hash(expected):
-            return stale
-    else:
-        return stale
+            return None  # stale: the hash is checked
+    elif flags != 1:
+        return None  # invalid flags: Python refuses the file and compiles the source
     level = loaded_names(stem).get(name)
     if level is None:
-        return (
-            None  # another Python's (or a tool's own) file: its header is what that Python checks
-        )
-    if not ours:
-        return stale
+        return None  # a name this Python's importer never reads (another tag, a tool's own)
     try:
         code = marshal.loads(data[16:])
     except (EOFError, ValueError, TypeError):
-        return stale
+        return "bytecode Python would try to load in place of the source, and cannot read"
     compiled = compile(expected, str(source_path), "exec", dont_inherit=True, optimize=level)
     if not isinstance(code, types.CodeType) or code != compiled:
         return (
-            f"bytecode that is not the code of {source.name}, though its header matches: "
-            "Python would run it in place of the source"
+            f"bytecode that is not the code of {source.name}, though Python would load it "
+            "(its header matches, or it is not checked): Python would run it in place of the source"
         )
     return None
