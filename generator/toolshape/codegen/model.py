@@ -1188,7 +1188,10 @@ class _ModelBuilder:
         plan = pattern_plan(pattern, max_length)
         if plan.source is not None:
             return self.constant(suffix, "pattern", literal(plan.source), schema_path)
-        return self.constant(suffix, "linear", literal(list(plan.parts)), schema_path)
+        # One JSON text, not a Python list: a program is hundreds of numbers, which black would
+        # lay out one per line; the runtime reads the text once, at import.
+        program = json.dumps(list(plan.parts), separators=(",", ":"), ensure_ascii=False)
+        return self.constant(suffix, "linear", literal(program), schema_path)
 
     def null_message(self) -> Code:
         """The message for null arguments: with required keys, a constant naming them (the

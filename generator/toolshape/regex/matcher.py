@@ -37,7 +37,20 @@ from functools import lru_cache
 from typing import Any
 
 from .charset import WORD
-from .syntax import Alt, Assert, Backref, Char, Empty, Group, Look, Node, Repeat, Seq, parse
+from .syntax import (
+    Alt,
+    Assert,
+    Backref,
+    Char,
+    Empty,
+    Group,
+    Look,
+    Node,
+    Repeat,
+    Seq,
+    fixed_width,
+    parse,
+)
 
 #: Steps one match may take when the caller gives no budget of its own (the reference evaluator):
 #: the backtracking lint's budget for one validator call (``ambiguity.WORK_BUDGET``), a few seconds
@@ -134,7 +147,7 @@ class _Compiler:
             return self.emit((ASSERT, node.kind, nxt))
         if isinstance(node, Look):
             body = _compile(node.body, self.captures, self.program.slots)
-            self.program.looks.append((body, node.ahead, node.negative, _width(node.body)))
+            self.program.looks.append((body, node.ahead, node.negative, fixed_width(node.body)))
             self.program.backward.append(
                 _compile(node.body, False, 0, backward=True)
                 if node.ahead and not self.captures
@@ -166,33 +179,6 @@ def _compile(root: Node, captures: bool, slots: int, backward: bool = False) -> 
     done = compiler.emit((MATCH,))
     compiler.program.start = compiler.node(root, done)
     return compiler.program
-
-
-def _width(node: Node) -> int | None:
-    """The number of characters every match of ``node`` has, or None when it varies."""
-    if isinstance(node, Char):
-        return 1
-    if isinstance(node, (Empty, Assert, Look)):
-        return 0
-    if isinstance(node, Seq):
-        total = 0
-        for item in node.items:
-            width = _width(item)
-            if width is None:
-                return None
-            total += width
-        return total
-    if isinstance(node, Alt):
-        widths = {_width(option) for option in node.options}
-        return widths.pop() if len(widths) == 1 else None
-    if isinstance(node, Group):
-        return _width(node.body)
-    if isinstance(node, Repeat):
-        width = _width(node.body)
-        if width == 0:
-            return 0
-        return None if width is None or node.max != node.min else width * node.min
-    return None  # a backreference
 
 
 def _has_backref(node: Node) -> bool:

@@ -542,3 +542,25 @@ def parse(text: str) -> Pattern:
         return _Parser(text).parse()
     except RecursionError:
         raise PatternError("the pattern nests groups too deeply") from None
+
+
+def fixed_width(node: Node) -> int | None:
+    """The fixed number of characters ``node`` matches, or None when it varies (or has a backreference)."""
+    if isinstance(node, Char):
+        return 1
+    if isinstance(node, (Empty, Assert, Look)):
+        return 0
+    if isinstance(node, Seq):
+        widths = [fixed_width(item) for item in node.items]
+        return None if None in widths else sum(w for w in widths if w is not None)
+    if isinstance(node, Alt):
+        options = {fixed_width(option) for option in node.options}
+        return options.pop() if len(options) == 1 else None
+    if isinstance(node, Group):
+        return fixed_width(node.body)
+    if isinstance(node, Repeat):
+        inner = fixed_width(node.body)
+        if inner is None or node.max != node.min:
+            return None if inner != 0 else 0
+        return inner * node.min
+    return None

@@ -28,6 +28,7 @@ from .syntax import (
     PatternError,
     Repeat,
     Seq,
+    fixed_width,
     parse,
 )
 
@@ -93,30 +94,8 @@ def _quantifier(node: Repeat) -> str:
 
 def _check_lookbehind(body: Node) -> None:
     """Python's ``re`` only looks behind by a fixed width; ECMA-262 allows any."""
-    if _width(body) is None:
+    if fixed_width(body) is None:
         raise PatternError(
             "a lookbehind must match a fixed number of characters for Python's re "
             "(e.g. (?<=ab) or (?<=a|b), not (?<=a+) or (?<=a|bc))"
         )
-
-
-def _width(node: Node) -> int | None:
-    """The fixed number of characters ``node`` matches, or None when it varies (or has a backreference)."""
-    if isinstance(node, Char):
-        return 1
-    if isinstance(node, (Empty, Assert, Look)):
-        return 0
-    if isinstance(node, Seq):
-        widths = [_width(item) for item in node.items]
-        return None if None in widths else sum(w for w in widths if w is not None)
-    if isinstance(node, Alt):
-        options = {_width(option) for option in node.options}
-        return options.pop() if len(options) == 1 else None
-    if isinstance(node, Group):
-        return _width(node.body)
-    if isinstance(node, Repeat):
-        inner = _width(node.body)
-        if inner is None or node.max != node.min:
-            return None if inner != 0 else 0
-        return inner * node.min
-    return None
