@@ -8,6 +8,8 @@ test file is imported; ``conftest.py`` offers the same as fixtures (``root``, ``
 from __future__ import annotations
 
 import sys
+import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,24 @@ def suite_draft(folder: str) -> Path:
 #: The built-in templates' environment. Rendering does not change it, so one serves every test
 #: (building it parses every template: about a tenth of a second each time).
 ENV: jinja2.Environment = render.environment()
+
+
+def calls_made(call: Callable[[], object]) -> int:
+    """How many Python function calls ``call()`` makes (its own included): the generator's work,
+    counted rather than timed (``tests/work_counting.py`` counts a validator's work finer)."""
+    count = 0
+
+    def profile(frame: types.FrameType, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return count
 
 
 def pyproject() -> dict[str, Any]:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import functools
 import json
-import sys
 import time
-import types
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -34,6 +32,7 @@ from hostile_arguments_support import (
     liar,
     runtime,
 )
+from work_counting import work
 
 
 def _unknown_keys_text(n: int) -> str:
@@ -274,36 +273,19 @@ def _parse_text(shape: str, scale: int) -> str:
     return json.dumps({"path": "data.json", "edits": [{"old_text": "{}", "new_text": doc}]})[:-10]
 
 
-def _lines_run(call: Callable[[], object]) -> int:
-    """How many lines of Python the call runs (every frame, the runtime's included)."""
-    count = 0
-
-    def trace(frame: types.FrameType, event: str, arg: object) -> Any:
-        nonlocal count
-        if event == "line":
-            count += 1
-        return trace
-
-    sys.settrace(trace)
-    try:
-        call()
-    finally:
-        sys.settrace(None)
-    return count
-
-
 @pytest.mark.parametrize(
     "shape",
     ["unterminated string of escaped quotes", "truncated edit_file call holding JSON text"],
 )
 def test_parse_cost_is_linear_in_the_text(shape: str) -> None:
     """The nesting pre-scan must not go quadratic on an unterminated string full of \\":
-    four times the text, at most about four times the lines of Python run (counted, not timed)."""
+    four times the text, at most about four times the work (lines of Python run and characters
+    read, work_counting.work: counted, not timed)."""
     from generated.files import edit_file as module
 
     small, large = _parse_text(shape, 1), _parse_text(shape, 4)
     assert len(large.encode()) <= runtime(module).MAX_TEXT_BYTES
     for text in (small, large):
         assert module.parse(text).status == "parse_error"
-    lines = [_lines_run(functools.partial(module.parse, text)) for text in (small, large)]
-    assert lines[1] <= 5 * lines[0] + 100, lines
+    counted = [work(functools.partial(module.parse, text)) for text in (small, large)]
+    assert counted[1] <= 5 * counted[0] + 100, counted

@@ -5,9 +5,8 @@ in calls).
 
 from __future__ import annotations
 
+import functools
 import json
-import sys
-import types
 
 from hostile_contracts_support import (
     bad_characters,
@@ -18,6 +17,7 @@ from hostile_contracts_support import (
     run_generated_tests,
     to_yaml,
 )
+from support import calls_made
 from toolshape.codegen import cases
 from toolshape.contract import checker, source
 from toolshape.project import pipeline
@@ -74,19 +74,7 @@ def _derivation_calls(n: int) -> int:
         },
     }
     checked = checker.check(source.load(json.dumps(contract).encode(), "many.json"))
-    count = 0
-
-    def profile(frame: types.FrameType, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        cases.derive(checked)
-    finally:
-        sys.setprofile(None)
-    return count
+    return calls_made(functools.partial(cases.derive, checked))
 
 
 def test_derivation_work_does_not_explode_with_the_number_of_properties() -> None:

@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import ENV
+from support import ENV, calls_made
 from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source, unfolding
 from toolshape.contract.errors import ContractError
@@ -309,20 +309,12 @@ def many(n: int) -> dict[str, Any]:
 def module_work(n: int) -> int:
     """Python calls made checking, modelling, rendering and laying out a contract of ``n`` properties."""
     raw = raw_contract(many(n))
-    count = 0
 
-    def profile(frame: types.FrameType, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
+    def check_model_render() -> None:
         built = model.build(checker.check(source.load(raw, "t.json")), "many", "0" * 64)
         render.render(ENV, "module.py.j2", "many.py", compiles=False, model=built)
-    finally:
-        sys.setprofile(None)
-    return count
+
+    return calls_made(check_model_render)
 
 
 def test_module_work_grows_linearly_with_the_number_of_properties() -> None:
