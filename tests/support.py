@@ -7,6 +7,7 @@ test file is imported; ``conftest.py`` offers the same as fixtures (``root``, ``
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 from collections.abc import Callable
@@ -15,7 +16,9 @@ from typing import Any
 
 import jinja2
 import pytest
-from toolshape.codegen import render
+from toolshape.codegen import model, render
+from toolshape.contract import checker, source
+from toolshape.project import pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
@@ -84,3 +87,14 @@ def pyproject() -> dict[str, Any]:
         data: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
         return data
     pytest.skip("reading pyproject.toml needs tomllib (Python 3.11+)", allow_module_level=True)
+
+
+def build_module(parameters: Any) -> Any:
+    """The generated module for a contract with these parameters (ContractError if refused):
+    checked, modelled, rendered and loaded in memory, as ``pipeline.generate`` does it."""
+    document = {"name": "t", "description": "A tool.", "parameters": parameters}
+    raw = json.dumps(document).encode("utf-8")
+    checked = checker.check(source.load(raw, "t.yaml"))
+    built = model.build(checked, "t", "0" * 64)
+    text = render.render(ENV, "module.py.j2", "t.py", model=built)
+    return pipeline.load_module(text, "t.py")

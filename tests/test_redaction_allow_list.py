@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
-from test_sensitive import build_module, logged_as_sent, shown
+from support import build_module
+from test_sensitive import logged_as_sent, shown
 from toolshape.contract import redaction
 from toolshape.contract.errors import ContractError
 

@@ -30,9 +30,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from regex_strategies import patterns
-from support import ENV
-from toolshape.codegen import model, render
-from toolshape.contract import checker, source
+from support import build_module
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 from toolshape.regex import translate
@@ -203,15 +201,6 @@ def test_backreferences_and_lookaheads_in_loops_are_refused() -> None:
 
 
 # -- through generated modules -------------------------------------------------------------------
-
-
-def build_module(parameters: Any) -> Any:
-    document = {"name": "t", "description": "A tool.", "parameters": parameters}
-    raw = json.dumps(document).encode("utf-8")
-    checked = checker.check(source.load(raw, "t.yaml"))
-    built = model.build(checked, "t", "0" * 64)
-    text = render.render(ENV, "module.py.j2", "t.py", model=built)
-    return pipeline.load_module(text, "t.py")
 
 
 def _matchers(module: Any) -> list[Any]:

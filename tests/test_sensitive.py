@@ -24,9 +24,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
-from support import ENV
-from toolshape.codegen import model, render
-from toolshape.contract import checker, redaction, source
+from support import build_module
+from toolshape.contract import redaction
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 
@@ -34,16 +33,6 @@ EXAMPLES = int(os.environ.get("TOOLSHAPE_SENSITIVE_EXAMPLES", "60"))
 KEYS = ["a", "b", "pan", "card"]
 PATTERNS = ["^p", "^x_"]
 DEFS = ["d0", "d1"]
-
-
-def build_module(parameters: Any) -> Any:
-    """The generated module for a contract with these parameters (ContractError if refused)."""
-    document = {"name": "t", "description": "A tool.", "parameters": parameters}
-    raw = json.dumps(document).encode("utf-8")
-    checked = checker.check(source.load(raw, "t.yaml"))
-    built = model.build(checked, "t", "0" * 64)
-    text = render.render(ENV, "module.py.j2", "t.py", model=built)
-    return pipeline.load_module(text, "t.py")
 
 
 def shown(result: Any) -> str:
