@@ -49,6 +49,7 @@ from .syntax import (
     Repeat,
     Seq,
     fixed_width,
+    nodes,
     parse,
 )
 
@@ -182,18 +183,7 @@ def _compile(root: Node, captures: bool, slots: int, backward: bool = False) -> 
 
 
 def _has_backref(node: Node) -> bool:
-    todo = [node]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, Backref):
-            return True
-        if isinstance(item, Seq):
-            todo.extend(item.items)
-        elif isinstance(item, Alt):
-            todo.extend(item.options)
-        elif isinstance(item, (Group, Repeat, Look)):
-            todo.append(item.body)
-    return False
+    return any(isinstance(item, Backref) for item in nodes(node))
 
 
 @lru_cache(maxsize=1024)

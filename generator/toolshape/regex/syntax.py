@@ -12,6 +12,7 @@ spelling (for ``translate``), computed here where the source text is at hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .charset import DIGITS, DOT, SPACE, WORD, CharSet
@@ -564,3 +565,17 @@ def fixed_width(node: Node) -> int | None:
             return None if inner != 0 else 0
         return inner * node.min
     return None
+
+
+def nodes(root: Node) -> Iterator[Node]:
+    """Every node of the tree under ``root`` (itself included), each once, in no set order."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, Seq):
+            todo.extend(node.items)
+        elif isinstance(node, Alt):
+            todo.extend(node.options)
+        elif isinstance(node, (Group, Repeat, Look)):
+            todo.append(node.body)

@@ -39,7 +39,7 @@ from .automaton import Nfa, TooLarge, build, closure
 from .charset import PREFERRED, WORD, CharSet, partition
 from .matcher import OutOfSteps, Steps, compiled
 from .matcher import search as matcher_search
-from .syntax import Alt, Assert, Group, Look, Node, Pattern, Repeat, Seq, parse
+from .syntax import Assert, Look, Pattern, Seq, nodes, parse
 
 DEFAULT_STEPS = 50_000
 #: Where the automaton only approximates (lookarounds, backreferences), the characters of an atom
@@ -373,20 +373,11 @@ def strings(
 def _starts_anywhere(pattern: str) -> bool:
     """Whether a match of ``pattern`` can be moved to position 0 without changing what it needs: not
     when it looks behind or tests a word boundary, whose verdict depends on the text before it."""
-    todo: list[Node] = [parse(pattern).root]
-    while todo:
-        node = todo.pop()
-        if (isinstance(node, Look) and not node.ahead) or (
-            isinstance(node, Assert) and node.kind in ("word", "nonword")
-        ):
-            return False
-        if isinstance(node, Seq):
-            todo.extend(node.items)
-        elif isinstance(node, Alt):
-            todo.extend(node.options)
-        elif isinstance(node, (Group, Repeat, Look)):
-            todo.append(node.body)
-    return True
+    return not any(
+        (isinstance(node, Look) and not node.ahead)
+        or (isinstance(node, Assert) and node.kind in ("word", "nonword"))
+        for node in nodes(parse(pattern).root)
+    )
 
 
 def _union(
