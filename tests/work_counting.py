@@ -13,7 +13,13 @@ No clock: ``work(call)`` counts, while ``call()`` runs,
   runtime charges the size of the set for each lookup or insertion of a key that is not
   an exact ``str`` (CPython randomises only the hashes of str and bytes, so an attacker
   can choose those keys to collide), and ``unicodedata.normalize`` charges the square of
-  its text (canonical reordering is an insertion sort over a run of combining marks).
+  its text (canonical reordering is an insertion sort over a run of combining marks);
+- with ``allocations=True``, every byte the call allocates (tracemalloc's traced memory, read
+  at each trace event: what it grew by since the last one). Copying a string is C-level work
+  no line shows, and the strings a validator builds for itself (an error's path from a plain
+  key) are not ``Tracked``: the bytes they take are what the copy costs. (Ints up to 256
+  are shared, not allocated: a size of a few hundred or more keeps them from bending the
+  growth.)
 
 ``assert_linear(label, make, base)`` builds a call for sizes n, 2n and 4n and fails when the
 work added by the second doubling is more than 2.5 times the work added by the first (2 for
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import re
 import sys
+import tracemalloc
 import types
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -42,6 +49,8 @@ class _Meter:
     def __init__(self) -> None:
         self.lines = 0
         self.chars = 0
+        self.bytes = 0  # allocated, with allocations=True
+        self.held = 0  # tracemalloc's traced memory at the last trace event
         self.active = False
 
     def charge(self, amount: int) -> None:
@@ -228,6 +237,17 @@ def _lines(frame: types.FrameType, event: str, arg: object) -> Any:
     return _lines
 
 
+def _allocating(frame: types.FrameType, event: str, arg: object) -> Any:
+    """_lines, and the bytes allocated since the last event (freed ones are not given back)."""
+    held = tracemalloc.get_traced_memory()[0]
+    if held > METER.held:
+        METER.bytes += held - METER.held
+    METER.held = held
+    if event == "line":
+        METER.lines += 1
+    return _allocating
+
+
 def _wrap_patterns(namespace: dict[str, Any]) -> list[tuple[dict[str, Any], str, Any]]:
     """Each compiled pattern in ``namespace`` (and in its dicts of patterns) replaced by a
     charging one; the originals, to put back."""
@@ -263,28 +283,37 @@ def _instrumented(modules: tuple[types.ModuleType, ...]) -> Iterator[None]:
 _MISSING = object()
 
 
-def work(call: Callable[[], object], *modules: types.ModuleType) -> int:
-    """The work ``call()`` does: lines of Python run plus the charges above. ``modules``
-    (the generated module and its runtime) get their patterns and ``set`` instrumented."""
+def work(call: Callable[[], object], *modules: types.ModuleType, allocations: bool = False) -> int:
+    """The work ``call()`` does: lines of Python run plus the charges above (and the bytes
+    it allocates, with ``allocations``). ``modules`` (the generated module and its runtime)
+    get their patterns and ``set`` instrumented."""
     with _instrumented(modules):
-        METER.lines = METER.chars = 0
+        METER.lines = METER.chars = METER.bytes = 0
         METER.active = True
         previous = sys.gettrace()
-        sys.settrace(_tracer)
+        if allocations:
+            tracemalloc.start()
+            METER.held = tracemalloc.get_traced_memory()[0]
+        sys.settrace(_allocating if allocations else _tracer)
         try:
             call()
         finally:
             sys.settrace(previous)
             METER.active = False
-    return METER.lines + METER.chars
+            if allocations:
+                tracemalloc.stop()
+    return METER.lines + METER.chars + METER.bytes
 
 
 def growth(
-    make: Callable[[int], Callable[[], object]], base: int, *modules: types.ModuleType
+    make: Callable[[int], Callable[[], object]],
+    base: int,
+    *modules: types.ModuleType,
+    allocations: bool = False,
 ) -> tuple[list[int], float]:
     """The work for sizes base, 2*base, 4*base, and how much faster the second doubling adds
     work than the first (2.0 for linear growth)."""
-    counts = [work(make(base * factor), *modules) for factor in (1, 2, 4)]
+    counts = [work(make(base * factor), *modules, allocations=allocations) for factor in (1, 2, 4)]
     first, second = counts[1] - counts[0], counts[2] - counts[1]
     return counts, second / max(first, 1)
 
@@ -294,8 +323,9 @@ def assert_linear(
     make: Callable[[int], Callable[[], object]],
     base: int,
     *modules: types.ModuleType,
+    allocations: bool = False,
 ) -> None:
-    counts, ratio = growth(make, base, *modules)
+    counts, ratio = growth(make, base, *modules, allocations=allocations)
     assert ratio <= MAX_GROWTH, (
         f"{label}: work {counts} for sizes {base}, {2 * base}, {4 * base}: each doubling adds"
         f" {ratio:.2f} times the work of the one before (at most {MAX_GROWTH} for linear growth)"
