@@ -30,6 +30,7 @@ backtracking lint instead (test_linear_work.py).
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 import tracemalloc
@@ -292,6 +293,7 @@ def work(call: Callable[[], object], *modules: types.ModuleType, allocations: bo
         METER.active = True
         previous = sys.gettrace()
         if allocations:
+            gc.collect()  # empties the free lists: every object the call makes is traced
             tracemalloc.start()
             METER.held = tracemalloc.get_traced_memory()[0]
         sys.settrace(_allocating if allocations else _tracer)
