@@ -60,12 +60,24 @@ strings = texts.map(lambda text: str(literal(text)))
 depths = st.integers(min_value=0, max_value=9)
 
 
-#: A JSON Pointer expression, as the templates write them.
+#: A step of a path the templates write as a tuple: a key or position the contract names, an
+#: index or a key in a variable.
+steps = st.one_of(
+    strings,
+    st.integers(0, 10**6).map(str),
+    locals_,
+    locals_.map("_key({})".format),
+)
+#: A path expression, as the templates write them: fixed pointer text, the function's
+#: ``path``, or (either of those, step, ...).
 paths = st.one_of(
     strings,
-    st.builds("{} + {}".format, names, strings),
-    st.builds('{} + "/" + _pointer_token({})'.format, names, names),
-    st.builds("{} + {} + str({})".format, names, strings, names),
+    names,
+    st.builds(
+        lambda start, more: "(" + ", ".join([start, *more]) + ")",
+        st.one_of(strings, names),
+        st.lists(steps, min_size=1, max_size=5),
+    ),
 )
 #: A message expression: a literal, or a literal and a hint.
 messages = st.one_of(
@@ -84,11 +96,13 @@ messages = st.one_of(
 
 @st.composite
 def calls(draw: st.DrawFn) -> str:
-    kind = draw(st.integers(0, 2))
+    kind = draw(st.integers(0, 3))
     if kind == 0:
         return f"errors.append(Error({draw(paths)}, {draw(strings)}, {draw(messages)}))"
     if kind == 1:
         return f"{draw(names)}({draw(names)}, {draw(paths)}, errors)"
+    if kind == 2:
+        return f"integral.append({draw(paths)})"
     return f"errors.append(_closest({draw(paths)}, {draw(strings)}, {draw(strings)}, failures))"
 
 
@@ -169,7 +183,11 @@ LAID_OUT = [
     ),
     (
         24,
-        'errors.append(Error(path + "/unit", "enum", \'"unit" must be one of: "c", "f", "k"\' + _did_you_mean(unit, _UNIT_VALUES)))',
+        'errors.append(Error((path, "unit"), "enum", \'"unit" must be one of: "c", "f", "k"\' + _did_you_mean(unit, _UNIT_VALUES)))',
+    ),
+    (
+        48,
+        'integral.append(("/p", _key(key_2), "sub_records", _key(key_3), attendee_item_index))',
     ),
     (
         28,

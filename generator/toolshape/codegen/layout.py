@@ -697,7 +697,8 @@ class _Layout:
         return None
 
     def display(self, node: ast.expr, indent: int, prefix: str, suffix: str) -> list[str] | None:
-        """A dict, set or list display of plain data: one line if it fits, else split at its brackets.
+        """A dict, set, list or tuple display of plain data (or a path's tuple, whose steps may
+        be calls): one line if it fits, else split at its brackets.
 
         Inside, black puts the items of a display with two or more one per line and adds
         a trailing comma (a collection always "explodes"); a single item stays as it is."""
@@ -737,6 +738,8 @@ class _Layout:
                 laid = self.display(item, inner, item_prefix, item_suffix)
             elif _is_atom(item):
                 laid = [" " * inner + item_prefix + self.text(item) + item_suffix]
+            elif isinstance(item, ast.Call):  # a path's step: _key(key)
+                laid = self.expression(item, inner, item_prefix, item_suffix)
             else:
                 return None
             if laid is None:
