@@ -610,10 +610,10 @@ MUTANTS = [
     ),
     (
         "get_weather",
-        '"/" + _pointer_token(key)',
+        '("", _key(key))',
         '"/" + key',
         "unknown_key",
-        "an unknown key's error path is not escaped (a/b~c): the path is not in the instance",
+        "an unknown key's error path is written unescaped (a/b~c): the path is not in the instance",
     ),
     (
         "get_weather",

@@ -424,16 +424,6 @@ def test_paths(label: str, make: Callable[[int], Any]) -> None:
     check_validate(label, "paths", make, 300)
 
 
-_NOT_FIXED = pytest.mark.xfail(
-    strict=True,
-    reason="issue 20, not fixed yet: each item's path (an error's, an integral float's) is a "
-    "new string holding the whole key above it, so n items under a key of n characters hold "
-    "n * n characters (400,000 characters over 100,000 items exhausted memory); a path at "
-    "depth d copies its parent's d steps",
-)
-
-
-@_NOT_FIXED
 @pytest.mark.parametrize(
     "label, make",
     [
@@ -514,7 +504,6 @@ PATH_INPUTS: list[tuple[str, Callable[[int], Any], int]] = [
 ]
 
 
-@_NOT_FIXED
 @pytest.mark.parametrize(
     "label, make, base", PATH_INPUTS[2:], ids=[label for label, _, _ in PATH_INPUTS[2:]]
 )
@@ -532,7 +521,6 @@ WORK_INPUTS = [
 ]
 
 
-@_NOT_FIXED
 @pytest.mark.parametrize(
     "label, make, base", WORK_INPUTS, ids=[label for label, _, _ in WORK_INPUTS]
 )

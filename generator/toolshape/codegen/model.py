@@ -93,8 +93,9 @@ CheckTest = Literal[
     "has_duplicates",
     "always",
 ]
-#: A piece of a pointer: fixed text, the path the function was given, a list index, a dynamic key.
-PathPartKind = Literal["text", "base", "index", "key"]
+#: A piece of a path: its start (fixed pointer text, or the path the function was given), then
+#: steps: a key or an array position the contract names, an index or a key in a variable.
+PathPartKind = Literal["text", "base", "name", "position", "index", "key"]
 #: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
 ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
@@ -105,21 +106,26 @@ JsonType = Literal["null", "boolean", "object", "array", "string", "integer", "n
 
 @dataclass
 class PathPart:
-    """A piece of a JSON Pointer: fixed text, an array index, or a dynamic key."""
+    """A piece of a path. A path is its start, then its steps: while they are all fixed, the
+    start is one pointer ("/a/0"); past the first step held in a variable, the template
+    writes the path as a tuple, ``(start, step, ...)``, that the runtime turns into a
+    pointer only when an error is shown (``_pointer``). Each item's path then costs the
+    same whatever the keys above it hold and however deep it lies (issue 20)."""
 
     kind: PathPartKind
-    text: str | None = None  # pointer text, for "text" (the template makes it a literal)
-    var: Code | None = None  # a variable, for "index" and "key"
+    text: str | None = None  # "text": pointer text; "name": a key; "position": its digits
+    var: Code | None = None  # a variable, for "base", "index" and "key"
 
 
-def extend(path: list[PathPart], *parts: PathPart) -> list[PathPart]:
-    """A new path with ``parts`` appended, adjacent text merged into one literal."""
-    result = list(path)
-    for part in parts:
-        if part.kind == "text" and result and result[-1].kind == "text":
-            result[-1] = PathPart("text", (result[-1].text or "") + (part.text or ""))
+def extend(path: list[PathPart], *steps: PathPart) -> list[PathPart]:
+    """A new path with ``steps`` appended; a fixed step joins a start of fixed text ("/a" and
+    the name "b/c" make "/a/b~1c")."""
+    result = list(path) or [PathPart("text", "")]
+    for step in steps:
+        if step.kind in ("name", "position") and len(result) == 1 and result[0].kind == "text":
+            result[0] = PathPart("text", f"{result[0].text}/{escape(step.text or '')}")
         else:
-            result.append(part)
+            result.append(step)
     return result
 
 
@@ -954,7 +960,7 @@ class _ModelBuilder:
             child = self.node(
                 sub,
                 self.namer.local(f"{var}_{i}"),
-                extend(path, PathPart("text", f"/{i}")),
+                extend(path, PathPart("position", str(i))),
                 schema_path + ("prefixItems", i),
                 f"item {i} of {label}",
             )
@@ -985,7 +991,7 @@ class _ModelBuilder:
         item = self.node(
             item_schema,
             self.namer.local(f"{var}_item"),
-            extend(path, PathPart("text", "/"), PathPart("index", var=index)),
+            extend(path, PathPart("index", var=index)),
             schema_path + ("items",),
             f"each item of {label}" + (f" after the first {_items(after)}" if after else ""),
         )
@@ -1017,7 +1023,7 @@ class _ModelBuilder:
                 child = self.node(
                     sub,
                     self.namer.local(key),
-                    extend(path, PathPart("text", "/" + escape(key))),
+                    extend(path, PathPart("name", key)),
                     sub_path,
                     key_label,
                 )
@@ -1033,7 +1039,7 @@ class _ModelBuilder:
         required_only = [
             RequiredKey(
                 literal(key),
-                extend(path, PathPart("text", "/" + escape(key))),
+                extend(path, PathPart("name", key)),
                 literal(f"missing required key {_show(key)}"),
             )
             for key in required
@@ -1041,7 +1047,7 @@ class _ModelBuilder:
         ]
         additional = schema.get("additionalProperties", True)
         patterns = schema.get("patternProperties", {})
-        key_path = extend(path, PathPart("text", "/"), PathPart("key", var=key_var))
+        key_path = extend(path, PathPart("key", var=key_var))
         extra = None
         if isinstance(additional, dict):
             extra = self.node(
@@ -1118,7 +1124,7 @@ class _ModelBuilder:
                 [
                     RequiredKey(
                         literal(need),
-                        extend(path, PathPart("text", "/" + escape(need))),
+                        extend(path, PathPart("name", need)),
                         literal(f"{_show(need)} is required when {_show(key)} is present"),
                     )
                     for need in needs
@@ -1439,6 +1445,8 @@ def _runtime_needs(built: ModuleModel) -> set[str]:
         needs.add("_with_integers")
     if built.has_secrets:
         needs.add("_without_excerpt")
+    if built.functions:
+        needs.add("_Path")  # their parameter's type
     for constant in built.constants:
         if constant.kind == "pattern":
             needs.add("re")
@@ -1483,7 +1491,7 @@ def _item_needs(item: Any) -> tuple[str, ...]:
         # A type error names what it got (_got, _got_json), or only its JSON type where the value is secret.
         return (item.got, *number) if item.typed else number
     if isinstance(item, PathPart) and item.kind == "key":
-        return ("_pointer_token",)
+        return ("_key",)
     if isinstance(item, ObjectChecks) and item.refuse_unknown:
         return ("_show_key", "_did_you_mean")
     if isinstance(item, Applicator):
