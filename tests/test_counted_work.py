@@ -471,3 +471,23 @@ def test_a_reference_match_out_of_steps_is_an_error_at_the_pattern(
         35,
     )  # the pattern value, str(problem)
     assert "more than 20 steps" in problem.message
+
+
+@pytest.mark.parametrize("text", ["", "ab" * 40 + "c", "x" * 500])
+def test_a_remembered_match_charges_the_steps_of_matching_again(text: str) -> None:
+    """matcher.search remembers finished matches; a second ask costs the same steps as the
+    first (so a budget runs out at the same place whatever was asked before), and one that
+    ran out of steps is not remembered."""
+    pattern = "(?:a|b)*a(?:a|b){3}c"
+    matcher._RESULTS.clear()
+    first, second = matcher.Steps(), matcher.Steps()
+    found = matcher.search(pattern, text, first)
+    assert matcher.search(pattern, text, second) == found
+    assert second.used == first.used > 0
+    matcher._RESULTS.clear()
+    short = matcher.Steps(first.used - 1)
+    with pytest.raises(matcher.OutOfSteps):
+        matcher.search(pattern, text, short)
+    assert (pattern, text) not in matcher._RESULTS
+    with pytest.raises(matcher.OutOfSteps):
+        matcher.search(pattern, text, matcher.Steps(first.used - 1))

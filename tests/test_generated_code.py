@@ -826,16 +826,3 @@ def test_one_tool_vendored_alone_passes_its_tests(tmp_path: Path) -> None:
         for p in ("get_weather.py", "billing/transfer_funds.py")
     )
     assert _passed(result) == expected, _output(result, 5)
-
-
-# -- 5. Formatting -------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("path", sorted(GENERATED.rglob("*.py")), ids=_rel)
-def test_generated_files_are_black_formatted(path: Path) -> None:
-    """Services run `black --check` on vendored code; the tests template is written
-    pre-formatted (black is not run on it), so this is where that promise is kept."""
-    import black
-
-    text = path.read_text(encoding="utf-8")
-    assert black.format_str(text, mode=black.Mode()) == text

@@ -105,13 +105,21 @@ def test_the_matcher_s_work_grows_linearly(pattern: str, make: Callable[[int], s
         assert b <= 2.2 * a + bound * 4, (n, a, b)
 
 
-def test_a_dropped_cache_keeps_the_answers() -> None:
+def test_a_dropped_cache_keeps_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The DFA cache is dropped whenever it holds MAX_STATES states (made small here, so that
+    it is dropped often and mid-text): the answers stay those of ``re``."""
     pattern = "(?:a|b)*a(?:a|b){10}c"
     found = matcher(pattern)
     compiled = re.compile(translate(pattern))
-    for n in range(0, 3000, 7):
+    monkeypatch.setattr(_Linear, "MAX_STATES", 24)
+    drops = []
+    dfa = type(found._parts[0][1])
+    new_cache = dfa._new_cache
+    monkeypatch.setattr(dfa, "_new_cache", lambda self: drops.append(1) or new_cache(self))
+    for n in range(0, 600, 7):
         text = _ab(n) + ("c" if n % 2 else "")
         assert (found.search(text) is not None) == (compiled.search(text) is not None), n
+    assert len(drops) > 20, len(drops)
 
 
 ALPHABET = "abc1 -\u00e9\n"

@@ -200,17 +200,46 @@ def search(pattern: str, text: str, steps: Steps | None = None) -> bool:
 
     Every step is charged to ``steps`` (a fresh ``Steps(DEFAULT_MATCH_STEPS)`` when None), which
     raises ``OutOfSteps`` past its limit. Raises PatternError for a pattern toolshape refuses."""
-    program = compiled(pattern)
     counter = Steps(DEFAULT_MATCH_STEPS) if steps is None else steps
+    key = (pattern, text)
+    known = _RESULTS.get(key)
     try:
-        # A match at position 0 first: one simulation without a new start at every position
-        # (which a counted repeat such as ``.{300,}`` would multiply), then the full search.
-        if not program.looks and not program.slots:
-            return _plain(program, text, counter, True) or _plain(program, text, counter, False)
-        run = _Run(program, text, counter)
-        return run.matches(program, 0, True, None) or run.matches(program, 0, False, None)
+        if known is not None:
+            # The same steps as matching again: a budget runs out exactly where it would have.
+            counter.spend(known[1])
+            return known[0]
+        before = counter.used
+        found = _search(compiled(pattern), text, counter)
     except OutOfSteps:
         raise OutOfSteps(pattern, len(text)) from None
+    _remember(key, found, counter.used - before)
+    return found
+
+
+#: Finished matches, (pattern, text) -> (whether it matched, the steps it took): case derivation
+#: and the reference evaluator match the same few hundred texts thousands of times. Forgotten
+#: all at once past MAX_RESULT_CHARS characters of text held.
+_RESULTS: dict[tuple[str, str], tuple[bool, int]] = {}
+MAX_RESULT_CHARS = 4_000_000
+_held = [0]
+
+
+def _remember(key: tuple[str, str], found: bool, steps: int) -> None:
+    if _held[0] + len(key[1]) > MAX_RESULT_CHARS:
+        _RESULTS.clear()
+        _held[0] = 0
+    _RESULTS[key] = (found, steps)
+    _held[0] += len(key[1])
+
+
+def _search(program: Program, text: str, counter: Steps) -> bool:
+    """``search`` of a compiled program, every step charged to ``counter``."""
+    # A match at position 0 first: one simulation without a new start at every position
+    # (which a counted repeat such as ``.{300,}`` would multiply), then the full search.
+    if not program.looks and not program.slots:
+        return _plain(program, text, counter, True) or _plain(program, text, counter, False)
+    run = _Run(program, text, counter)
+    return run.matches(program, 0, True, None) or run.matches(program, 0, False, None)
 
 
 #: Remembered closures and moves per program, at most (then forgotten and built again).

@@ -345,6 +345,20 @@ def strings(
         compiled(pattern)  # PatternError for one toolshape refuses
     if count <= 0 or (max_length is not None and max_length < min_length):
         return Search((), True)
+    return _strings(tuple(patterns), tuple(excluded), min_length, max_length, count, steps)
+
+
+@lru_cache(maxsize=2048)
+def _strings(
+    patterns: tuple[str, ...],
+    excluded: tuple[str, ...],
+    min_length: int,
+    max_length: int | None,
+    count: int,
+    steps: int,
+) -> Search:
+    """``strings``, remembered: its answer depends on its arguments alone (the budget is counted in
+    steps, never in time), and case derivation asks the same question for each edit of a contract."""
 
     def confirmed(text: str, budget: list[int]) -> bool:
         return all(_matches(p, text, budget) for p in patterns) and not any(
