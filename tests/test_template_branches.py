@@ -22,7 +22,7 @@ TEMPLATES = ROOT / "templates"
 #: without naming them: the last ``else`` of a chain).
 BRANCHES = [
     (model.CheckTest, "checks.py.j2", "c.test", set()),
-    (model.PathPartKind, "checks.py.j2", "part.kind", {"key"}),
+    (model.PathPartKind, "checks.py.j2", "part.kind", set()),
     (model.ApplicatorKind, "checks.py.j2", "a.kind", set()),
     (model.ConstantKind, "module.py.j2", "c.kind", {"json_values"}),
     (model.JsonType, "checks.py.j2", "kind", set()),
