@@ -689,3 +689,95 @@ def test_any_bytes_give_a_document_or_a_contract_error(raw: bytes) -> None:
             assert problem.line >= 1 and problem.col >= 1
     else:
         assert isinstance(document, Document)
+
+
+# -- libyaml's events, pyyaml's reading ----------------------------------------------------
+#
+# load() reads a contract with libyaml's parser when the result is sure to be the one
+# pyyaml's pure-Python parser gives (source._load_fast), and with pyyaml's otherwise: every
+# error, and every text the two parsers read differently, takes the pure path.
+
+
+def _pure(text: str) -> Any:
+    """What the pure-Python path makes of ``text``: its data and positions, or its problems."""
+    from toolshape.contract import source
+
+    try:
+        loader = source._ContractLoader(text, "x.yaml")
+        root = loader.compose_contract()
+    except ContractError as error:
+        return [str(p) for p in error.problems]
+    builder = source._DataBuilder("x.yaml", loader.explicitly_tagged)
+    data = builder.build(root, ())
+    if loader.problems or builder.problems:
+        return [str(p) for p in loader.problems + builder.problems]
+    return (data, builder.value_positions, builder.key_positions)
+
+
+def _texts() -> list[str]:
+    """Contract-like YAML: the repository's, the test suite's schemas in three styles, and
+    each of those cut, doubled and sprinkled with YAML's punctuation (a fixed seed)."""
+    import json
+    import random
+
+    import yaml
+    from support import ROOT
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(ROOT.glob("contracts/**/*.yaml"))]
+    suite = ROOT / "tests/json-schema-test-suite/tests/draft2020-12"
+    for path in sorted(suite.glob("*.json")):
+        for group in json.loads(path.read_text(encoding="utf-8"))[:4]:
+            contract = {"name": "t", "description": "d", "parameters": group["schema"]}
+            for style in (None, False, True):
+                texts.append(yaml.safe_dump(contract, default_flow_style=style))
+            texts.append(yaml.safe_dump({"v": group["tests"][0]["data"]}, default_style='"'))
+    rng = random.Random(20)
+    marks = [*" \n:-#'\"[]{},!&*?|>%@`\\x0.", "  ", "\n  ", "- ", ": ", "\r\n", "é", "\t", "~"]
+    for _ in range(4000):
+        text = rng.choice(texts[:400])
+        for _ in range(rng.randint(1, 4)):
+            at, to = rng.randrange(len(text) + 1), rng.randrange(len(text) + 1)
+            choice = rng.random()
+            if choice < 0.4:
+                text = text[:at] + rng.choice(marks) + text[at:]
+            elif choice < 0.7:
+                text = text[:at] + text[at + rng.randint(1, 4) :]
+            else:
+                text = text[:at] + text[to : to + rng.randint(1, 20)] + text[at:]
+        texts.append(text)
+    return texts
+
+
+def test_the_libyaml_path_reads_every_text_as_the_pure_path_does() -> None:
+    from toolshape.contract import source
+
+    if source._FastContractLoader is None:
+        pytest.skip("pyyaml without libyaml: every contract takes the pure path")
+    used = 0
+    for text in _texts():
+        fast = source._load_fast(text, "x.yaml")
+        if fast is not None:
+            used += 1
+            assert (fast.data, fast.value_positions, fast.key_positions) == _pure(text), text
+    assert used > 1500, used  # the fast path is taken (mostly by the unbroken texts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: {b: c?d}\n",  # '?' in a flow plain scalar: pyyaml refuses it, libyaml reads it
+        "a: {b: c:d}\n",
+        "a: {b: , c: 1}\n",  # an empty plain scalar
+        "a: |-#\n  x\n",  # a block scalar's header with a comment glued on
+        "a:\tb\n",  # a tab
+        "%YAML 1.1\n---\na: b\n",  # a directive
+        "a: b\u2028c\n",  # a line break only pyyaml counts as one
+    ],
+)
+def test_what_the_two_parsers_could_read_differently_takes_the_pure_path(text: str) -> None:
+    from toolshape.contract import source
+
+    assert source._load_fast(text, "x.yaml") is None
+    plain = "a: {b: c}\n"
+    if source._FastContractLoader is not None:
+        assert source._load_fast(plain, "x.yaml") is not None

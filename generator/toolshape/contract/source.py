@@ -1,8 +1,10 @@
 """Read one contract file's YAML into plain JSON-compatible data, remembering positions.
 
-The YAML is composed into pyyaml's node graph (with the pure-Python ``SafeLoader``
-machinery, so marks and messages do not depend on whether libyaml is installed) and
-the Python data is built from the nodes here, never by pyyaml's constructors. That
+The YAML is composed into pyyaml's node graph and the Python data is built from the nodes
+here, never by pyyaml's constructors. The events come from libyaml's parser where pyyaml
+has it and the text holds nothing the two parsers read differently (about five times
+faster), else from pyyaml's pure-Python ``SafeLoader`` machinery, which also words every
+error: marks and messages do not depend on whether libyaml is installed. That
 way every key and value keeps its line and column, and the YAML 1.1 "surprises"
 can be refused instead of silently turned into something the author did not mean:
 
@@ -24,12 +26,30 @@ import os
 import pathlib
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.error import Mark
-from yaml.events import AliasEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent
+from yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    ScalarEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
+from yaml.resolver import Resolver
+
+try:  # libyaml's parser, when pyyaml was built with it (yaml.CSafeLoader uses the same)
+    import yaml.cyaml
+
+    _CParser: Any = getattr(yaml.cyaml, "CParser", None)
+except ImportError:  # pragma: no cover - pyyaml without libyaml
+    _CParser = None
 
 from toolshape.contract.errors import ContractError, Problem, Severity
 
@@ -117,6 +137,9 @@ def load(raw: bytes, file: str) -> Document:
     if len(raw) > MAX_CONTRACT_BYTES:
         raise ContractError([_too_large(file, len(raw))])
     text = _decode(raw, file)
+    document = _load_fast(text, file)
+    if document is not None:
+        return document
     loader = _ContractLoader(text, file)
     root = loader.compose_contract()
     builder = _DataBuilder(file, loader.explicitly_tagged)
@@ -124,6 +147,40 @@ def load(raw: bytes, file: str) -> Document:
     problems = loader.problems + builder.problems
     if problems:
         raise ContractError(problems)
+    return Document(file, data, text, builder.value_positions, builder.key_positions)
+
+
+# Text the libyaml path leaves to the pure-Python one: what the two readers could tell apart
+# (characters YAML refuses or reads as line breaks, a BOM inside, tabs, directives, a block
+# scalar's header with a comment glued to it).
+_ONLY_PURE = re.compile(
+    r"[^\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+    r"|^%|[|>][-+0-9]*#",
+    re.MULTILINE,
+)
+
+
+def _load_fast(text: str, file: str) -> Document | None:
+    """The Document of a contract that libyaml reads without a single problem, else None.
+
+    libyaml only makes the events (about ten times faster than pyyaml's Python scanner and
+    parser); the nodes, marks and data come from the same code as the pure-Python path. Any
+    problem, any error, or text the two readers could tell apart sends the contract down the
+    pure-Python path, so every message and position is the pure path's, and a contract reads
+    the same whether or not libyaml is installed (tests/test_source.py compares both)."""
+    if _FastContractLoader is None or _ONLY_PURE.search(text):
+        return None
+    try:
+        loader = _FastContractLoader(text, file)
+        root = loader.compose_contract()
+    except (ContractError, yaml.YAMLError, _NotPyyaml):
+        return None
+    if loader.problems:
+        return None
+    builder = _DataBuilder(file, loader.explicitly_tagged)
+    data = builder.build(root, ())
+    if builder.problems:
+        return None
     return Document(file, data, text, builder.value_positions, builder.key_positions)
 
 
@@ -192,15 +249,26 @@ class _AliasPlaceholder(ScalarNode):
     """Stands where an alias (`*name`) was, once it has been reported; builds to None."""
 
 
-class _ContractLoader(yaml.SafeLoader):
-    """pyyaml's safe composer, changed to refuse what contracts must not use.
+class _ContractComposer(Composer):
+    """pyyaml's composer, changed to refuse what contracts must not use.
 
     Anchors and aliases are reported instead of registered or followed (an alias
     becomes an _AliasPlaceholder), nesting is bounded by MAX_DEPTH, a second
-    document is reported, and nodes with an explicit tag are remembered.
+    document is reported, and nodes with an explicit tag are remembered. The events
+    come from pyyaml's Python parser (_ContractLoader) or from libyaml's
+    (_FastContractLoader).
     """
 
-    def __init__(self, text: str, file: str) -> None:
+    if TYPE_CHECKING:  # given by the parser and resolver each loader mixes in
+
+        def check_event(self, *choices: Any) -> bool: ...
+        def peek_event(self) -> Any: ...
+        def get_event(self) -> Any: ...
+        def dispose(self) -> None: ...
+        def descend_resolver(self, current_node: Any, current_index: Any) -> None: ...
+        def ascend_resolver(self) -> None: ...
+
+    def _start(self, text: str, file: str) -> None:
         self.file = file
         self.text = text
         self.problems: list[Problem] = []
@@ -208,10 +276,6 @@ class _ContractLoader(yaml.SafeLoader):
         # unique because the composed tree keeps all its nodes alive.
         self.explicitly_tagged: set[int] = set()
         self._depth = 0
-        try:
-            super().__init__(text)
-        except yaml.YAMLError as error:  # the reader checks every character up front
-            raise ContractError([self._yaml_problem(error)]) from None
 
     def compose_contract(self) -> Node:
         """Compose the single document of the file; raise ContractError if it cannot be read."""
@@ -231,12 +295,12 @@ class _ContractLoader(yaml.SafeLoader):
 
     def get_single_node(self) -> Node | None:
         """Compose the first document; report (and do not read) any second one."""
-        self.get_event()  # type: ignore[no-untyped-call]  # the stream start; unannotated in types-PyYAML
+        self.get_event()  # the stream start
         root = None
         if not self.check_event(StreamEndEvent):
             root = self.compose_document()
         if not self.check_event(StreamEndEvent):
-            event = self.get_event()  # type: ignore[no-untyped-call]  # unannotated in types-PyYAML
+            event = self.get_event()
             self._report(
                 event.start_mark,
                 "contract file holds more than one YAML document ('---'); write exactly one",
@@ -247,7 +311,7 @@ class _ContractLoader(yaml.SafeLoader):
         """Compose one node, refusing anchors and aliases and bounding the depth."""
         if self.check_event(AliasEvent):
             return self._refuse_alias()
-        event = self.peek_event()  # type: ignore[no-untyped-call]  # unannotated in types-PyYAML
+        event = self.peek_event()
         if event.anchor is not None:
             self._report(
                 event.start_mark,
@@ -275,7 +339,7 @@ class _ContractLoader(yaml.SafeLoader):
 
     def _refuse_alias(self) -> Node:
         """Report an alias and return a placeholder node in its place."""
-        event = self.get_event()  # type: ignore[no-untyped-call]  # unannotated in types-PyYAML
+        event = self.get_event()
         self._report(event.start_mark, "YAML anchors and aliases are not allowed in contracts")
         return _AliasPlaceholder(_NULL, "", event.start_mark, event.end_mark)
 
@@ -296,6 +360,64 @@ class _ContractLoader(yaml.SafeLoader):
         if not isinstance(error, yaml.MarkedYAMLError):
             return Problem(self.file, 1, 1, f"invalid YAML: {error}")
         return _syntax_problem(error, self.file)
+
+
+class _ContractLoader(_ContractComposer, yaml.SafeLoader):
+    """The contract composer over pyyaml's pure-Python reader, scanner and parser: the
+    reference path, and the one that words every error."""
+
+    def __init__(self, text: str, file: str) -> None:
+        self._start(text, file)
+        try:
+            yaml.SafeLoader.__init__(self, text)
+        except yaml.YAMLError as error:  # the reader checks every character up front
+            raise ContractError([self._yaml_problem(error)]) from None
+
+
+class _NotPyyaml(Exception):
+    """Raised on the libyaml path where pyyaml's parser could read the text otherwise."""
+
+
+_FLOW_RISK = re.compile(r"[:?]")
+_FastContractLoader: Any = None  # the libyaml-fed loader class, where there is libyaml
+if _CParser is not None:
+
+    class _LibyamlContractLoader(_ContractComposer, _CParser, SafeConstructor, Resolver):  # type: ignore[misc]
+        """The contract composer over libyaml's parser (pyyaml's CParser, as in CSafeLoader)."""
+
+        def __init__(self, text: str, file: str) -> None:
+            self._start(text, file)
+            self._flow: list[bool] = []  # for each open collection: is it a flow one?
+            _CParser.__init__(self, text)
+            Composer.__init__(self)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+        # libyaml writes a plain scalar's style as "", pyyaml's parser as None (what the
+        # composer and the builder test for): the events are given pyyaml's spelling.
+        def peek_event(self) -> Any:
+            return self._as_pyyaml(_CParser.peek_event(self))
+
+        def get_event(self) -> Any:
+            event = self._as_pyyaml(_CParser.get_event(self))
+            if isinstance(event, CollectionStartEvent):
+                self._flow.append(bool(event.flow_style))
+            elif isinstance(event, CollectionEndEvent):
+                self._flow.pop()
+            return event
+
+        def _as_pyyaml(self, event: Any) -> Any:
+            if type(event) is ScalarEvent and event.style in ("", None):
+                # Where libyaml (YAML 1.2) reads more than pyyaml (1.1): an empty plain
+                # scalar, and in a flow collection a plain one holding ':' or '?'.
+                if not event.value or (
+                    self._flow[-1:] == [True] and _FLOW_RISK.search(event.value)
+                ):
+                    raise _NotPyyaml
+                event.style = None
+            return event
+
+    _FastContractLoader = _LibyamlContractLoader
 
 
 def _syntax_problem(error: yaml.MarkedYAMLError, file: str) -> Problem:
