@@ -46,22 +46,20 @@ COSTLY = [
 
 
 def _limit_cpu() -> None:
-    """The child's bound: a hang (the old uncounted ``re`` call) is killed, not waited for."""
-    resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
+    """A safety net, not the test: a hang (the old uncounted ``re`` call) is killed after 120
+    seconds of the child's own CPU (about 40 times what the run takes), so CI does not wait
+    forever. CPU time, not elapsed time: a busy machine does not bring it closer."""
+    resource.setrlimit(resource.RLIMIT_CPU, (120, 120))
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "toolshape", *args],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            preexec_fn=_limit_cpu,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"toolshape {' '.join(args)} did not finish (killed)")
+    return subprocess.run(
+        [sys.executable, "-m", "toolshape", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        preexec_fn=_limit_cpu,
+    )
 
 
 def _grows_linearly(
