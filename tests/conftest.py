@@ -12,6 +12,7 @@ A test's own ``@settings`` inherit these and may only add to them.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import jinja2
@@ -26,6 +27,20 @@ settings.load_profile("toolshape")
 
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_generate_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """``generate``'s cache (project/cache.py) in a folder of this test process's own: the
+    tests never read or write the user's cache, and two xdist workers never share one (a test
+    that rewrites every entry and then plans would otherwise race the other worker's
+    ``generate`` of the same contract). Subprocesses inherit it; a test may still point it
+    elsewhere with monkeypatch."""
+    folder = tmp_path_factory.mktemp("generate-cache")
+    patch = pytest.MonkeyPatch()
+    patch.setenv("TOOLSHAPE_CACHE_DIR", str(folder))
+    yield folder
+    patch.undo()
 
 
 @pytest.fixture(scope="session")
