@@ -1,6 +1,7 @@
-"""Case derivation remembers evaluations by object identity (reference.remembering);
-that must change nothing: every derived case, its arguments and its expected errors,
-is the same as when each case is evaluated from scratch."""
+"""Case derivation and the normalising cases remember evaluations by object identity
+(reference.remembering); that must change nothing: every derived case, its arguments and
+its expected errors, and every normalising case, is the same as when each case is
+evaluated from scratch."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import contextlib
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 import synth
@@ -45,6 +47,35 @@ def test_remembered_evaluations_change_no_synthetic_case(
 ) -> None:
     raw = synth.render(synth.contract(random.Random(4000 + index), index)).encode()
     assert _derived(raw, f"tool_{index}") == _from_scratch(raw, f"tool_{index}", monkeypatch)
+
+
+def _normalising(raw: bytes, stem: str) -> cases.NormaliseCases:
+    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
+    base: Any = next((c.data for c in cases.derive(checked).cases if not c.errors), {})
+    return cases.normalise_cases(checked, base)
+
+
+@pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
+def test_remembered_evaluations_change_no_normalising_case(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = path.read_bytes()
+    remembered = _normalising(raw, path.stem)
+    with monkeypatch.context() as patched:
+        patched.setattr(reference, "remembering", contextlib.nullcontext)
+        assert _normalising(raw, path.stem) == remembered
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_remembered_evaluations_change_no_synthetic_normalising_case(
+    index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = synth.render(synth.contract(random.Random(4000 + index), index)).encode()
+    remembered = _normalising(raw, f"tool_{index}")
+    assert remembered.absent_nulls or remembered.integral  # the synthetic contracts have both
+    with monkeypatch.context() as patched:
+        patched.setattr(reference, "remembering", contextlib.nullcontext)
+        assert _normalising(raw, f"tool_{index}") == remembered
 
 
 def test_a_union_branch_is_completed_on_a_copy() -> None:
