@@ -9,6 +9,7 @@ Contract text reaches the model only as :class:`~toolshape.codegen.literals.Code
 
 from __future__ import annotations
 
+import functools
 import json
 import keyword
 from dataclasses import dataclass, field
@@ -409,7 +410,10 @@ class TypedDictDef:
 
 @dataclass
 class ModuleModel:
-    """Everything the module template prints."""
+    """Everything the module template prints.
+
+    Nothing changes a model once ``build`` made it, so what the templates ask of it more
+    than once (``integral``, the runtime names) is found by walking it once."""
 
     tool_name: Code
     description: Code
@@ -442,11 +446,16 @@ class ModuleModel:
     #: the text out of its errors (``_without_excerpt``).
     has_secrets: bool = False
 
-    @property
+    @functools.cached_property
     def integral(self) -> bool:
         """Whether an integer, enum or const check sits anywhere: what it records (an integral
         float, a member as the contract writes it) is what the handler gets on accept."""
         return _has_integral([self.root, *self.functions])
+
+    @functools.cached_property
+    def runtime_needs(self) -> frozenset[str]:
+        """The runtime names (and ``math``, ``re``) the module's checks use (``_runtime_needs``)."""
+        return frozenset(_runtime_needs(self))
 
     @property
     def keeps_integral(self) -> bool:
@@ -463,7 +472,7 @@ class ModuleModel:
     @property
     def stdlib_imports(self) -> list[Code]:
         """The module's standard-library imports: ``math`` and ``re`` only where a check uses them."""
-        needs = _runtime_needs(self)
+        needs = self.runtime_needs
         lines = [f"import {name}" for name in ("math", "re") if name in needs]
         return [Code(line) for line in lines + [f"from typing import {self.typing_imports}"]]
 
@@ -475,7 +484,7 @@ class ModuleModel:
     @property
     def runtime_imports(self) -> list[Code]:
         """The names the module takes from the shared runtime: only those its checks call."""
-        needs = _runtime_needs(self) - {"math", "re"}
+        needs = self.runtime_needs - {"math", "re"}
         # isort's order: constants, then classes, then functions, each alphabetical.
         return [
             Code(name)

@@ -1,0 +1,45 @@
+"""The module model answers ``integral`` and the runtime names from one walk each
+(``functools.cached_property``: nothing changes a model once it is built). That must
+change nothing: after the module is rendered, walking the model again gives what the
+templates were given, and the module is the one a model never asked before renders."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import synth
+from support import ENV, ROOT
+from toolshape.codegen import model, render
+from toolshape.contract import checker, source
+
+CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
+    ROOT / "tests/bench/contracts/large_order.yaml"
+]
+
+
+def _built(raw: bytes, stem: str) -> model.ModuleModel:
+    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
+    return model.build(checked, stem, "0" * 64)
+
+
+def _check(raw: bytes, stem: str) -> None:
+    rendered = _built(raw, stem)
+    text = render.render(ENV, "module.py.j2", f"{stem}.py", model=rendered)
+    # The values the render used, against fresh walks of the same (rendered) model.
+    assert rendered.integral == model._has_integral([rendered.root, *rendered.functions])
+    assert rendered.runtime_needs == frozenset(model._runtime_needs(rendered))
+    # And the render of a model built afresh, every value walked for the first time.
+    assert render.render(ENV, "module.py.j2", f"{stem}.py", model=_built(raw, stem)) == text
+
+
+@pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
+def test_walking_the_model_once_changes_no_module(path: Path) -> None:
+    _check(path.read_bytes(), path.stem)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_walking_the_model_once_changes_no_synthetic_module(index: int) -> None:
+    raw = synth.render(synth.contract(random.Random(5000 + index), index)).encode()
+    _check(raw, f"tool_{index}")
