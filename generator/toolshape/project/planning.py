@@ -8,6 +8,7 @@ disk for the same contract and generator is reused when the cache vouches for it
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import shlex
@@ -237,6 +238,11 @@ _WORKER_ENV: jinja2.Environment | None = None
 def _start_worker(templates: Path | None) -> None:
     global _WORKER_ENV
     _WORKER_ENV = render.environment(templates)
+    # Everything the worker holds now (the modules, the templates, and under fork the parent's
+    # whole heap) lives as long as it does: the collector need not walk it at each of its full
+    # collections, which each contract's parse trees and cases set off (gc.freeze, as Python's
+    # documentation advises for a forked child; issue 20).
+    gc.freeze()
 
 
 def _work(
