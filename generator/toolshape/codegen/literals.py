@@ -87,6 +87,10 @@ def literal(value: object) -> Code:
 
     Strings are quoted the way black quotes them (double quotes unless that takes more
     backslashes), so generated code needs no reformatting to pass ``black --check``."""
+    if type(value) is str:
+        # The commonest call (names, pointers, messages): repr() writes one string token, the
+        # whole text, so there is nothing to search for in it.
+        return Code(_black_quotes(repr(value)))
     text = _literal(value)
     return Code(_TOKEN.sub(_as_black_writes, text) if "'" in text or "e+" in text else text)
 
@@ -102,6 +106,11 @@ def _as_black_writes(match: re.Match[str]) -> str:
     token = match.group()
     if token[-1] == "+":
         return token[0] + "e"
+    return _black_quotes(token)
+
+
+def _black_quotes(token: str) -> str:
+    """black's ``normalize_string_quotes`` for one string literal written by repr()."""
     if token[0] == '"':
         return token  # repr() chose " because the text holds a ': black keeps it
     body = token[1:-1]
