@@ -233,6 +233,8 @@ def _usable_cpus() -> int:
 
 
 _WORKER_ENV: jinja2.Environment | None = None
+#: A worker's young-generation threshold (gc.set_threshold; Python's default is 700).
+WORKER_GC_THRESHOLD = 10_000
 
 
 def _start_worker(templates: Path | None) -> None:
@@ -243,6 +245,12 @@ def _start_worker(templates: Path | None) -> None:
     # collections, which each contract's parse trees and cases set off (gc.freeze, as Python's
     # documentation advises for a forked child; issue 20).
     gc.freeze()
+    # A contract's parse trees and cases are short-lived containers by the ten thousand: at
+    # Python's default threshold (700) they set off 22 young and 2 middle collections per
+    # contract, which walked them before they died. At 10,000 (measured over 150 synthetic
+    # contracts, after the freeze): time in the collector 6.7 -> 2.2 ms of a contract's ~115 ms
+    # (issue 20). Cyclic garbage waits a little longer to be collected, nothing more.
+    gc.set_threshold(WORKER_GC_THRESHOLD)
 
 
 def _work(
