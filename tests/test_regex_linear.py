@@ -27,10 +27,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from regex_strategies import patterns
-from support import build_module
+from support import ROOT, build_module
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 from toolshape.regex import translate
@@ -411,3 +412,17 @@ def test_a_format_between_max_length_and_pattern_voids_the_bound() -> None:
     )
     assert not any(isinstance(v, re.Pattern) for v in vars(module).values())
     assert any(isinstance(v, _Linear) for v in vars(module).values())
+
+
+def test_the_hostname_pattern_keeps_re_under_its_max_length() -> None:
+    """contracts/web_search.yaml's hostname pattern: a repeated group between runs (issue 20)."""
+    contract = yaml.safe_load((ROOT / "contracts" / "web_search.yaml").read_text(encoding="utf-8"))
+    site = contract["parameters"]["properties"]["site"]
+    pattern, max_length = site["pattern"], site["maxLength"]
+    assert (pattern, max_length) == ("^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$", 253)
+    assert not re_is_linear(parse(pattern))  # a '.' after a label: the group's or the last one
+    assert plan(pattern, max_length).source == translate(pattern)
+    assert plan(pattern).source is None  # no bound: the DFA
+    generated = (ROOT / "generated" / "web_search.py").read_text(encoding="utf-8")
+    assert "_SITE_PATTERN: re.Pattern[str] = re.compile(" in generated
+    assert "_Linear" not in generated

@@ -6,10 +6,11 @@ the string it is tried on, by construction (``plan``):
 - CPython's ``re`` where ``re_is_linear`` proves its backtracking linear for every string (the
   proof is that function's docstring). Most contract patterns are of that kind (``^C[0-9]{6}$``,
   dates, uuids, ``^[a-z0-9][a-z0-9-]*$``), and ``re`` matches them at C speed. Also where
-  ``re_is_bounded`` proves, for a flat pattern (``^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$``), that
-  ``re`` stays within WORK_BUDGET steps on strings of the length bound checked before the pattern
-  runs (``maxLength``; ``propertyNames``' ``maxLength`` for keys): n times a constant of the
-  pattern and the bound;
+  ``re_is_bounded`` proves, for an anchored pattern of class runs and repeated groups of them
+  (``^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$``, ``^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$``),
+  that ``re`` stays within WORK_BUDGET steps on strings of the length bound checked before the
+  pattern runs (``maxLength``; ``propertyNames``' ``maxLength`` for keys): n times a constant
+  of the pattern and the bound;
 - otherwise the generated runtime's ``_Linear`` matcher: a lazily built DFA (the subset
   construction run one character at a time and cached per pattern) over the pattern's Thompson
   automaton, the one ``automaton.build`` makes from toolshape's own syntax tree. Each character
@@ -34,6 +35,7 @@ finite automaton; what the matcher serves of them:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -309,23 +311,86 @@ def re_is_linear(pattern: Pattern) -> bool:
 
 def re_is_bounded(root: Node, max_length: int) -> int | None:
     """A bound on ``re``'s steps for ``root`` on strings of at most ``max_length`` characters, when
-    it is at most WORK_BUDGET and ``root`` is a flat anchored pattern; else None.
+    it is at most WORK_BUDGET and ``root`` is an anchored pattern of runs and repeated groups of
+    runs; else None.
 
-    Flat: ``^``, then segments S1 ... Sk, each one character class Ci repeated {mi, Mi} (Mi may
-    be unbounded; a plain class is {1, 1}), then ``$`` or nothing: ``^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$``.
-    ``re`` runs each segment as one repeat: it takes the longest run of Ci it may, then backs
-    off one character at a time, trying the rest of the pattern after each length. Call the
-    junction after Sj determined when no character of Cj can start the rest: Cj is disjoint from
-    Fj, the classes of S(j+1) ... up to the first with mi >= 1, or Sj has one length (mj = Mj).
-    At a determined junction only
-    the longest run can continue (after a shorter one the next character is in Cj, so not in
-    Fj, and every try fails on it after at most k tests); at the d others, each of at most n + 1
-    lengths may continue. So segment i is entered at most (n + 1)^(undetermined junctions
-    before it) times, and each entry costs at most (n + 1) * (k + 2) steps (the run, then each
-    length's first tests). In all at most k * (k + 2) * (n + 1)^(d + 1) steps on n characters:
-    with n <= max_length, that is n times the constant k (k + 2) (max_length + 1)^d, fixed at
-    generation. The caller checks the length first (``maxLength`` before ``pattern``,
-    ``propertyNames``' ``maxLength`` before any ``patternProperties`` key).
+    The patterns: ``^``, then segments S1 ... Sk, then ``$`` or nothing. A segment is a run, one
+    character class C repeated {m, M} (M may be unbounded; a plain class is {1, 1}), or a loop,
+    a group (capturing or not) whose body is runs R1 ... Rp, itself repeated {m, M}, greedily:
+    ``^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$``, ``^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$``.
+    A group that is not repeated is read as its body (its marks cost no choice). Anything else
+    is refused: an alternation, a group repeated inside a loop (``(?:a{0,8}){0,8}`` nests a
+    repeat in a repeat's body), a lazy loop (``(...)*?``), an assertion but the two anchors, a
+    lookaround, a backreference. ``$`` is ``\\Z`` once translated (``translate``: never Python's
+    ``$``, which also passes before a final newline), so it passes at the end only.
+
+    What ``re`` does. A run is one repeat: it takes the longest run of C it may (one test per
+    character, and one more that stops it), then backs off one character at a time, trying the
+    rest of the pattern after each length: its options are its lengths. A loop keeps a counter:
+    at each boundary (before the first iteration and after each one) it must iterate while the
+    count is below m, must leave at M, and in between tries one more iteration first and leaving
+    second: its options at a boundary are ``iterate`` and ``exit``. ``re`` tries options depth
+    first and backtracks to the latest untried one; it keeps no memory of failed positions. The
+    bound counts every option of the whole tree of tries, so the order they are tried in (a
+    lazy run tries its lengths shortest first) changes nothing; a success only stops early.
+    A step is a test: of a character against a class (a success or not, at the end of the
+    string included), or of the end (``$``), or of the start (``^``). What ``re`` does between
+    two tests (a counter, a mark, backing off to the next option) is bounded by the pattern's
+    size, so steps count its work up to a constant of the pattern.
+
+    First characters. FIRST(x) is the set of characters the first test of x can take: for a
+    run, C (nothing when M = 0); for a loop, FIRST(R1 ... Rp); for a sequence, the union over
+    its segments up to the first that cannot match empty (a run with m = 0, a loop with m = 0).
+    A try is a dead end when its next character c (there is one) is in no FIRST of what it
+    tries: every path fails on c without taking it (or reaches the pattern's end where it has
+    no ``$``: a match, which ends the search). A dead end visits each later segment once
+    (a loop: its body's runs, then the exit), and from inside a loop, first the rest of the
+    body, then the next iteration's body: it makes at most T = r + 1 + P tests (r runs in all,
+    P the most runs in a loop's body, 1 for ``$``).
+
+    Junctions. Let Fi = FIRST(S(i+1) ... Sk). The junction after a run Si is determined when it
+    has one length (m = M) or C is disjoint from Fi: after any length but the longest, the next
+    character is in C (the run took it), so that try is a dead end. The junction after a loop
+    Si is determined when m = M (no choice) or FIRST(body) is disjoint from Fi: at a boundary,
+    of ``iterate`` and ``exit`` only the one whose FIRST holds c can take it, the other is a dead
+    end. Inside a loop the proof demands more: the body cannot match empty (some Rj has m >= 1:
+    each iteration takes a character, so the counter never spins in place), and every run of
+    the body has a determined junction, where the follow of Rj is FIRST(R(j+1) ... Rp), plus,
+    where R(j+1) ... Rp can match empty, FIRST(body) (the next iteration, unless M = 1) and Fi
+    (the exit). ``^(?:[a-z]+-?)*$`` fails this ([a-z] can follow [a-z]+ in the next iteration),
+    and ``^[a-z]+([a-z]+)*$``: a body's undetermined junction comes once per iteration, so its
+    cost would multiply per character.
+
+    The count. An entry of Si is ``re`` starting it at some position from a try that is not a
+    dead end. S1 is entered once. Each entry of Si leads to at most one entry of S(i+1) when the
+    junction after Si is determined (every other option is a dead end), and to at most n + 1
+    when not (one per length of the run, or one exit per boundary of the loop: boundaries are at
+    distinct positions, each iteration taking a character). So Si is entered at most
+    (n + 1)^ui times, ui the undetermined junctions before it (d in all). An entry of a run
+    costs at most (n + 1) (T + 1) tests: at most n + 1 scanning tests and n + 1 lengths, each
+    followed by a dead end of at most T tests or by an entry of S(i+1), counted there. An entry
+    of a loop follows one path of options that take characters, its spine (at each run only
+    the longest length can take the next character, at each boundary ``iterate`` when c is in
+    FIRST(body); every other option is a dead end, or an exit, which is an entry of S(i+1)):
+    J <= n complete iterations and at most one more that fails, so at most p (n + 1) run
+    instances, which make at most n + p (n + 1) scanning tests and have as many lengths, and
+    J + 1 <= n + 1 boundaries. Each length, and each boundary (its exit; a failing ``iterate``
+    is the last iteration's runs), is followed by at most one dead end of at most T tests: at
+    most (n + (p + 1) (n + 1)) (T + 1) <= (p + 2) (n + 1) (T + 1) tests. Starts other than 0
+    fail on ``^``: one test each, n + 1 with position 0's. In all, on a string of n characters,
+    at most
+
+        (n + 1) * (1 + (T + 1) * sum over i of wi * (n + 1)^ui)
+
+    steps, wi = 1 for a run and p + 2 for a loop of p runs, whatever the string: every term is a
+    count of options or tests, not an estimate of what a string makes ``re`` do. It grows with
+    n, so its value at max_length bounds every string the length check lets through; and it is
+    at most (n + 1) times the constant 1 + (T + 1) * sum wi (max_length + 1)^ui <=
+    1 + (T + 1) * k * (P + 2) * (max_length + 1)^d, fixed at generation. For a flat pattern
+    (no loop: T + 1 = k + 2) it is at most n + 1 more than the k (k + 2) (max_length + 1)^(d+1)
+    this function promised before loops, and no more wherever d >= 1. The caller checks the
+    length first (``maxLength`` before ``pattern``, ``propertyNames``' ``maxLength`` before any
+    ``patternProperties`` key).
     """
     items = _items(root)
     if not items or items[0] != Assert("start"):
@@ -333,28 +398,114 @@ def re_is_bounded(root: Node, max_length: int) -> int | None:
     body = items[1:]
     if body and body[-1] == Assert("end"):
         body = body[:-1]
-    segments: list[tuple[CharSet, int, int | None]] = []
-    for item in body:
+    segments = _segments(body, nested=False)
+    if segments is None:
+        return None
+    runs = sum(len(s.body) if isinstance(s, _Loop) else 1 for s in segments)
+    widest = max((len(s.body) for s in segments if isinstance(s, _Loop)), default=0)
+    dead_end = runs + 1 + widest
+    reach = max_length + 1
+    weights = 0  # the sum over segments of w_i * (n + 1)^u_i
+    undetermined = 0
+    for i, segment in enumerate(segments):
+        after = _first(segments[i + 1 :])
+        if isinstance(segment, _Run):
+            weights += reach**undetermined
+            if segment.low != segment.high and _overlap(segment.chars, after):
+                undetermined += 1
+        else:
+            if _nullable(segment.body):
+                return None  # an iteration could take nothing
+            start = _first(segment.body)
+            again = start if segment.high != 1 else CharSet(())
+            for j, run in enumerate(segment.body):
+                rest = segment.body[j + 1 :]
+                follow = _first(rest)
+                if _nullable(rest):
+                    follow = follow.union(again).union(after)
+                if run.low != run.high and _overlap(run.chars, follow):
+                    return None  # undetermined once per iteration: no constant exponent
+            weights += (len(segment.body) + 2) * reach**undetermined
+            if segment.low != segment.high and _overlap(start, after):
+                undetermined += 1
+        if reach * (dead_end + 1) * weights > WORK_BUDGET:
+            return None
+    steps = reach * (1 + (dead_end + 1) * weights)
+    return steps if steps <= WORK_BUDGET else None
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A segment of ``re_is_bounded``: one character class repeated {low, high} (None: no
+    bound), which ``re`` runs as one repeat."""
+
+    chars: CharSet
+    low: int
+    high: int | None
+
+
+@dataclass(frozen=True)
+class _Loop:
+    """A segment of ``re_is_bounded``: a group of runs repeated {low, high} with a counter."""
+
+    body: tuple[_Run, ...]
+    low: int
+    high: int | None
+
+
+def _segments(items: list[Node], nested: bool) -> list[_Run | _Loop] | None:
+    """``items`` as runs and (unless ``nested``: inside a loop's body) loops, groups that are
+    not repeated opened; None when one is neither."""
+    segments: list[_Run | _Loop] = []
+    for item in items:
         if isinstance(item, Char):
-            segments.append((item.chars, 1, 1))
+            segments.append(_Run(item.chars, 1, 1))
+        elif isinstance(item, Group):
+            inner = _segments(_seq(item.body), nested)
+            if inner is None:
+                return None
+            segments.extend(inner)
         elif isinstance(item, Repeat) and isinstance(item.body, Char):
-            segments.append((item.body.chars, item.min, item.max))
+            segments.append(_Run(item.body.chars, item.min, item.max))
+        elif (
+            isinstance(item, Repeat)
+            and isinstance(item.body, Group)
+            and not nested
+            and not item.lazy
+            and item.max != 0
+        ):
+            inner = _segments(_seq(item.body.body), nested=True)
+            runs = tuple(s for s in inner or () if isinstance(s, _Run))
+            if not runs or len(runs) != len(inner or ()):
+                return None
+            segments.append(_Loop(runs, item.min, item.max))
         else:
             return None
-    undetermined = 0
-    for j, (chars, low, high) in enumerate(segments):
-        if low == high:
-            continue  # one length only: nothing to back off to
-        follow = CharSet(())
-        for nxt, nxt_low, _ in segments[j + 1 :]:
-            follow = follow.union(nxt)
-            if nxt_low >= 1:
-                break
-        if _overlap(chars, follow):
-            undetermined += 1
-    k = len(segments)
-    steps = k * (k + 2) * (max_length + 1) ** (undetermined + 1)
-    return steps if steps <= WORK_BUDGET else None
+    return segments
+
+
+def _seq(node: Node) -> list[Node]:
+    """The items of ``node`` as a sequence (itself alone when it is not one)."""
+    return list(node.items) if isinstance(node, Seq) else [node]
+
+
+def _nullable(segments: Sequence[_Run | _Loop]) -> bool:
+    """Whether every one of ``segments`` can match empty."""
+    return all(segment.low == 0 for segment in segments)
+
+
+def _first(segments: Sequence[_Run | _Loop]) -> CharSet:
+    """FIRST of the sequence ``segments``: the characters its first test can take."""
+    found = CharSet(())
+    for segment in segments:
+        if isinstance(segment, _Run):
+            if segment.high != 0:
+                found = found.union(segment.chars)
+        else:
+            found = found.union(_first(segment.body))
+        if segment.low >= 1:
+            break
+    return found
 
 
 def _overlap(a: CharSet, b: CharSet) -> bool:
