@@ -12,18 +12,25 @@ DFA). These tests:
 - check that the patterns the proof must not accept (the issue's reproductions) go to the matcher,
   and that plain contract patterns keep ``re``;
 - run the reproductions through generated modules, and check that no pattern sees a key that
-  ``propertyNames``' ``maxLength`` refused.
+  ``propertyNames``' ``maxLength`` refused;
+- hold ``re_is_bounded``'s bound (the patterns ``re`` keeps under a length bound) against a
+  backtracking oracle, a model of ``re`` that counts its tests: on adversarial strings up to the
+  length bound, for the issue's patterns and a family drawn from the proof's grammar, the oracle
+  answers as ``re`` does and stays within the bound; on the patterns the proof refuses its work
+  grows exponentially, and it goes past the bound a broken proof would give.
 
 No wall-clock assertion: work is counted.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import random
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -34,9 +41,21 @@ from regex_strategies import patterns
 from support import ROOT, build_module
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
-from toolshape.regex import translate
-from toolshape.regex.linear import LinearError, plan, re_is_linear
-from toolshape.regex.syntax import parse
+from toolshape.regex import linear, translate
+from toolshape.regex.charset import partition
+from toolshape.regex.linear import LinearError, plan, re_is_bounded, re_is_linear
+from toolshape.regex.syntax import (
+    Alt,
+    Assert,
+    Char,
+    Empty,
+    Group,
+    Node,
+    Repeat,
+    Seq,
+    nodes,
+    parse,
+)
 
 _Linear = pipeline.runtime_module()._Linear
 
@@ -426,3 +445,339 @@ def test_the_hostname_pattern_keeps_re_under_its_max_length() -> None:
     generated = (ROOT / "generated" / "web_search.py").read_text(encoding="utf-8")
     assert "_SITE_PATTERN: re.Pattern[str] = re.compile(" in generated
     assert "_Linear" not in generated
+
+
+# -- a backtracking oracle: re_is_bounded's bound, held against a model of re ---------------------
+
+
+class _TooMany(Exception):
+    """The oracle went past the tests it was allowed."""
+
+
+class Backtracker:
+    """A backtracking matcher modelled on CPython's ``re`` (``_sre``), written here apart from
+    ``linear.py`` and counting its tests: of a character against a class (at the end of the
+    string too), and of ``^`` and ``$``, the steps ``re_is_bounded`` counts.
+
+    Over toolshape's syntax tree, depth first, each node matched with a continuation (the rest
+    of the pattern): alternatives in order; a repeat of one character class as ``re``'s
+    REPEAT_ONE (the longest run first, then backing off one character at a time; lazy: the
+    shortest first, then one more at a time); any other repeat as REPEAT with a counter
+    (MAX_UNTIL, MIN_UNTIL when lazy): below the minimum it must iterate, at the maximum it
+    must stop, in between it tries one more iteration before leaving (after leaving, when lazy),
+    and, as ``re``, no further iteration where the last one took nothing. ``$`` passes at the
+    very end only (``\\Z``, what ``translate`` writes). A search tries every start in turn.
+    """
+
+    def __init__(self, pattern: str, cap: int = 10**7) -> None:
+        self.root = parse(pattern).root
+        self.cap = cap
+        self.tests = 0
+        self.text = ""
+
+    def search(self, text: str) -> bool:
+        self.text, self.tests = text, 0
+        return any(self._match(self.root, at, lambda _: True) for at in range(len(text) + 1))
+
+    def _test(self, pos: int, node: Char) -> bool:
+        self._count()
+        return pos < len(self.text) and ord(self.text[pos]) in node.chars
+
+    def _count(self) -> None:
+        self.tests += 1
+        if self.tests > self.cap:
+            raise _TooMany(self.tests)
+
+    def _match(self, node: Node, pos: int, then: Callable[[int], bool]) -> bool:
+        if isinstance(node, Empty):
+            return then(pos)
+        if isinstance(node, Char):
+            return self._test(pos, node) and then(pos + 1)
+        if isinstance(node, Seq):
+            items = node.items
+
+            def step(i: int, at: int) -> bool:
+                if i == len(items):
+                    return then(at)
+                return self._match(items[i], at, lambda after: step(i + 1, after))
+
+            return step(0, pos)
+        if isinstance(node, Alt):
+            return any(self._match(option, pos, then) for option in node.options)
+        if isinstance(node, Group):
+            return self._match(node.body, pos, then)
+        if isinstance(node, Assert) and node.kind in ("start", "end"):
+            self._count()
+            return pos == (0 if node.kind == "start" else len(self.text)) and then(pos)
+        if isinstance(node, Repeat) and isinstance(node.body, Char):
+            return self._repeat_one(node, node.body, pos, then)
+        if isinstance(node, Repeat):
+            return self._repeat(node, pos, then)
+        raise NotImplementedError(node)
+
+    def _repeat_one(self, node: Repeat, char: Char, pos: int, then: Callable[[int], bool]) -> bool:
+        high = len(self.text) + 1 - pos if node.max is None else node.max
+        length = 0
+        if node.lazy:
+            while length < node.min:
+                if not self._test(pos + length, char):
+                    return False
+                length += 1
+            while not then(pos + length):
+                if length >= high or not self._test(pos + length, char):
+                    return False
+                length += 1
+            return True
+        while length < high and self._test(pos + length, char):
+            length += 1
+        return any(then(pos + n) for n in range(length, node.min - 1, -1))
+
+    def _repeat(self, node: Repeat, pos: int, then: Callable[[int], bool]) -> bool:
+        def boundary(count: int, at: int, last: int | None) -> bool:
+            def again() -> bool:
+                return self._match(node.body, at, lambda after: boundary(count + 1, after, at))
+
+            if count < node.min:
+                return again()
+            more = (node.max is None or count < node.max) and at != last
+            if node.lazy:
+                return then(at) or (more and again())
+            return (more and again()) or then(at)
+
+        return boundary(0, pos, None)
+
+
+@contextlib.contextmanager
+def _deep() -> Iterator[None]:
+    """Room for the oracle's continuations (a few frames per character)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _representatives(pattern: str) -> tuple[list[str], list[str]]:
+    """One character of each atom the pattern's classes split the alphabet into, and (a list of
+    at most one) a character in none of them."""
+    sets = [node.chars for node in nodes(parse(pattern).root) if isinstance(node, Char)]
+    reps = [chr(atom.ranges[0][0]) for atom in partition(sets)]
+    inside = [c for c in reps if any(ord(c) in s for s in sets)]
+    outside = [c for c in reps if c not in inside][:1]
+    return inside, outside
+
+
+def _witness(node: Node, rng: random.Random, reps: list[str], stretch: int) -> str:
+    """A string ``node`` matches, its repeats taking up to ``stretch`` iterations past their
+    minimum (an Alt takes an option at random)."""
+    if isinstance(node, Char):
+        return rng.choice([c for c in reps if ord(c) in node.chars])
+    if isinstance(node, Seq):
+        return "".join(_witness(item, rng, reps, stretch) for item in node.items)
+    if isinstance(node, Alt):
+        return _witness(rng.choice(node.options), rng, reps, stretch)
+    if isinstance(node, Group):
+        return _witness(node.body, rng, reps, stretch)
+    if isinstance(node, Repeat):
+        top = node.min + stretch if node.max is None else min(node.max, node.min + stretch)
+        count = rng.choice([node.min, top, rng.randint(node.min, top)])
+        return "".join(_witness(node.body, rng, reps, stretch) for _ in range(count))
+    return ""
+
+
+def _adversarial(pattern: str, max_length: int, rng: random.Random, per_length: int) -> list[str]:
+    """Strings of growing length up to ``max_length`` built to make a backtracking matcher work:
+    matches cut short or extended by one character (near-misses, a failing last character),
+    long runs of one character, runs broken by many separators, and random mixes, over one
+    character of each class atom and one outside every class."""
+    inside, outside = _representatives(pattern)
+    chars = inside + outside
+    lengths = sorted({0, 1, 2, 3, max_length} | {2**i for i in range(2, 16) if 2**i < max_length})
+    root = parse(pattern).root
+    found: list[str] = []
+    for n in lengths:
+        candidates = {c * n for c in chars}
+        for a, b in itertools.product(chars, repeat=2):
+            candidates.add(a * (n - 1) + b)
+            for j in (1, 2):
+                unit = a * j + b
+                candidates.add((unit * (n // len(unit) + 1))[:n])
+                candidates.add((unit * (n // len(unit) + 1))[: n - 1] + a)
+        for _ in range(8):
+            match = _witness(root, rng, inside, stretch=max(1, n // 2))[:n]
+            candidates.add(match)
+            for c in chars:
+                candidates.add((match + c)[:n])
+                candidates.add(match[:-1] + c)
+        candidates.update("".join(rng.choices(chars, k=n)) for _ in range(4))
+        picked = sorted(t for t in candidates if len(t) <= max_length)
+        found.extend(rng.sample(picked, min(per_length, len(picked))))
+    return found
+
+
+def _holds_within_the_bound(pattern: str, texts: list[str]) -> None:
+    """On each text, the oracle answers as ``re`` does and makes at most the tests
+    ``re_is_bounded`` bounds ``re``'s steps by for strings of that length."""
+    root = parse(pattern).root
+    compiled = re.compile(translate(pattern))
+    with _deep():
+        for text in texts:
+            bound = re_is_bounded(root, len(text))
+            assert bound is not None, (pattern, len(text))
+            oracle = Backtracker(pattern, cap=bound)
+            try:
+                found = oracle.search(text)
+            except _TooMany:
+                raise AssertionError(f"{pattern!r} on {text!r}: over the bound {bound}") from None
+            assert found == (compiled.search(text) is not None), (pattern, text)
+
+
+#: The issue's patterns and the flat one that kept re before: (pattern, maxLength).
+BOUNDED = [
+    ("^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,63}$", 253),
+    ("^[a-z]+(-[a-z]+)*$", 253),
+    ("^\\d+(\\.\\d+){0,3}$", 64),
+    ("^[a-z0-9]+(?:[._-][a-z0-9]+)*@[a-z0-9]+(?:\\.[a-z0-9]+)*$", 254),
+    ("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", 254),
+    ("^[a-z]+?(?:-[0-9]{2,4}[a-z]?)+$", 128),  # a lazy run, a bounded one in the loop
+]
+
+
+@pytest.mark.parametrize("pattern, max_length", BOUNDED, ids=[p for p, _ in BOUNDED])
+def test_re_stays_within_the_bound_on_the_issue_s_patterns(pattern: str, max_length: int) -> None:
+    assert re_is_bounded(parse(pattern).root, max_length) is not None
+    inside, outside = _representatives(pattern)
+    short = ["".join(t) for n in range(6) for t in itertools.product(inside + outside, repeat=n)]
+    rng = random.Random(20)
+    _holds_within_the_bound(pattern, short + _adversarial(pattern, max_length, rng, 60))
+
+
+_CLASSES = [
+    "a",
+    "b",
+    "[ab]",
+    "[a-z]",
+    "\\d",
+    "[a-z0-9]",
+    "\\.",
+    "-",
+    "[.-]",
+    "@",
+    "[^@.]",
+]
+_RUN_COUNTS = ["", "", "+", "*", "?", "{2}", "{2,4}", "{0,3}", "+?", "*?"]
+_LOOP_COUNTS = ["*", "+", "?", "{2}", "{0,3}", "{1,4}", "*?"]
+
+
+def _random_pattern(rng: random.Random) -> str:
+    """``^``, one to four segments (a class repeated, or a group of one to three of those,
+    repeated), ``$`` or not: the grammar of re_is_bounded's patterns, and what it must refuse
+    (overlapping classes, bodies that match empty, lazy loops)."""
+
+    def run() -> str:
+        return rng.choice(_CLASSES) + rng.choice(_RUN_COUNTS)
+
+    segments = []
+    for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.5:
+            body = "".join(run() for _ in range(rng.randint(1, 3)))
+            segments.append(rng.choice(["(", "(?:"]) + body + ")" + rng.choice(_LOOP_COUNTS))
+        else:
+            segments.append(run())
+    return "^" + "".join(segments) + rng.choice(["$", ""])
+
+
+def _family(count: int, max_length: int) -> list[str]:
+    rng = random.Random(20)
+    drawn = dict.fromkeys(_random_pattern(rng) for _ in range(count))
+    return [p for p in drawn if re_is_bounded(parse(p).root, max_length) is not None]
+
+
+def test_re_stays_within_the_bound_on_a_family_of_patterns() -> None:
+    """Every pattern of a fixed draw from the grammar that the proof accepts, on adversarial
+    strings up to the length bound; the draw holds patterns of each kind the proof is for.
+    """
+    accepted = _family(600, 40)
+    needs_bound = [p for p in accepted if not re_is_linear(parse(p))]
+    with_loops = [p for p in needs_bound if "(" in p]
+    assert len(accepted) >= 100 and len(needs_bound) >= 25 and len(with_loops) >= 10, (
+        len(accepted),
+        len(needs_bound),
+        len(with_loops),
+    )
+    rng = random.Random(20)
+    for pattern in accepted:
+        _holds_within_the_bound(pattern, _adversarial(pattern, 40, rng, 6))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 40))
+def test_re_stays_within_the_bound_on_random_patterns(rng: random.Random, max_length: int) -> None:
+    pattern = _random_pattern(rng)
+    assume(re_is_bounded(parse(pattern).root, max_length) is not None)
+    _holds_within_the_bound(pattern, _adversarial(pattern, max_length, rng, 8))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    patterns(lookarounds=False, backreferences=False),
+    st.lists(st.text(ALPHABET, max_size=8)),
+)
+def test_the_oracle_answers_as_re_does(pattern: str, texts: list[str]) -> None:
+    """The oracle is a matcher of the same language as ``re`` on any pattern of the strategy
+    (alternations, nested and lazy repeats, anchors), not only the ones the proof accepts.
+    """
+    assume("\\b" not in pattern and "\\B" not in pattern)
+    compiled = re.compile(translate(pattern))
+    with _deep():
+        for text in texts + ["", "abc", "a1 b", "aaab", "ab\n"]:
+            oracle = Backtracker(pattern, cap=200_000)
+            try:
+                found = oracle.search(text)
+            except _TooMany:
+                continue
+            assert found == (compiled.search(text) is not None), text
+
+
+#: Patterns the proof refuses, each with the strings a backtracking matcher is slow on.
+REFUSED: list[tuple[str, Callable[[int], str]]] = [
+    ("^(a|a)*$", lambda n: "a" * n + "!"),  # two ways per character
+    ("^(?:a{0,8}){0,8}$", lambda n: "a" * n + "!"),  # a body that can match empty
+    ("^(?:(?:a|a){6}){4}$", lambda n: "a" * n + "!"),  # a repeat in a loop's body
+    (
+        "^[a-z]+([a-z]+)*$",
+        lambda n: "a" * n + "!",
+    ),  # the body's run, then the body again
+    (
+        "^(?:[a-z]+-?)*$",
+        lambda n: "a" * n + "!",
+    ),  # the same, past an optional separator
+    ("^(?:a+b?)+c$", lambda n: "a" * n),
+]
+
+
+@pytest.mark.parametrize("pattern, make", REFUSED, ids=[p for p, _ in REFUSED])
+def test_the_oracle_sees_what_the_proof_refuses(
+    pattern: str, make: Callable[[int], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check can fail. On the patterns the proof refuses, the oracle's work grows
+    exponentially: four more characters multiply it by more than 8, at 8 characters as at 4 (a
+    polynomial's factor ((n + 4) / n)^D falls as n grows; the proof's bounds are polynomials
+    of degree d + 1). And a proof that saw no overlap and no empty body (every junction
+    determined) accepts four of them, with a bound the oracle goes past."""
+    root = parse(pattern).root
+    assert all(re_is_bounded(root, n) is None for n in (8, 64, 253))
+    with _deep():
+        counted = []
+        for n in (4, 8, 12):
+            oracle = Backtracker(pattern)
+            assert not oracle.search(make(n))
+            counted.append(oracle.tests)
+    assert counted[1] > 8 * counted[0] and counted[2] > 8 * counted[1], counted
+
+    monkeypatch.setattr(linear, "_overlap", lambda a, b: False)
+    monkeypatch.setattr(linear, "_nullable", lambda segments: False)
+    if re_is_bounded(root, 40) is not None:  # the broken proof accepts it
+        with pytest.raises(AssertionError, match="over the bound"):
+            _holds_within_the_bound(pattern, [make(n) for n in range(0, 30, 3)])
