@@ -37,8 +37,8 @@ from toolshape.contract.errors import ContractError
 from toolshape.contract.source import Document
 from toolshape.project import pipeline
 
-#: Under xdist, each group's module is generated once per process (_OUTCOMES): its cases stay on one worker.
-pytestmark = pytest.mark.xdist_group("conformance-2020-12")
+# Each group's module is generated once per process (_OUTCOMES); under xdist the whole file
+# runs on one worker (conftest.ONE_WORKER_FILES).
 
 # -- Where the suite is ------------------------------------------------------------
 

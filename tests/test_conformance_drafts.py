@@ -35,8 +35,8 @@ from test_conformance import (
 from toolshape.contract.checker import FORMATS
 from toolshape.platforms import importer
 
-#: Under xdist, each group is imported and generated once per process: its cases stay on one worker.
-pytestmark = pytest.mark.xdist_group("conformance-drafts")
+# Each group is imported and generated once per process; under xdist the whole file runs on
+# one worker (conftest.ONE_WORKER_FILES).
 
 #: folder -> (the draft's name for ``import``, its dialect URI, the keyword that names a resource).
 DRAFTS = {
