@@ -43,7 +43,14 @@ from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 from toolshape.regex import linear, translate
 from toolshape.regex.charset import partition
-from toolshape.regex.linear import LinearError, plan, re_is_bounded, re_is_linear
+from toolshape.regex.linear import (
+    LinearError,
+    plan,
+    re_is_bounded,
+    re_is_finite,
+    re_is_linear,
+    re_linear_bound,
+)
 from toolshape.regex.syntax import (
     Alt,
     Assert,
@@ -781,3 +788,200 @@ def test_the_oracle_sees_what_the_proof_refuses(
     if re_is_bounded(root, 40) is not None:  # the broken proof accepts it
         with pytest.raises(AssertionError, match="over the bound"):
             _holds_within_the_bound(pattern, [make(n) for n in range(0, 30, 3)])
+
+
+# -- re with no length bound: finite spans, and runs before a finite tail -------------------------
+
+#: Realistic patterns ``re_is_linear`` refuses (options sharing a first character, a run that
+#: backs off) on which ``re`` is linear with no length bound: they keep ``re`` (issue 20).
+REALISTIC = [
+    "^(GET|POST|PUT|PATCH|DELETE)$",
+    "^(en|en-US|en-GB|fr)$",
+    "^([01]?\\d|2[0-3]):[0-5]\\d$",
+    "^.*\\.pdf$",
+    "^.*\\.(pdf|docx)$",
+    "(GET|POST|PUT|PATCH|DELETE)",
+]
+
+
+def _linear_bound(pattern: str) -> Callable[[int], int] | None:
+    """The least bound the finite-span proofs give ``re``'s steps on a string of n characters
+    (``re_is_finite``: C + n anchored, (n + 1) C not; ``re_linear_bound``: a (n + 1) + b), or
+    None when neither accepts the pattern."""
+    tree = parse(pattern)
+    bounds: list[Callable[[int], int]] = []
+    tries = re_is_finite(tree)
+    if tries is not None:
+        if linear._items(tree.root)[:1] == [Assert("start")]:
+            bounds.append(lambda n: tries + n)
+        else:
+            bounds.append(lambda n: (n + 1) * tries)
+    found = re_linear_bound(tree.root)
+    if found is not None:
+        a, b = found
+        bounds.append(lambda n: a * (n + 1) + b)
+    if not bounds:
+        return None
+    return lambda n: min(bound(n) for bound in bounds)
+
+
+def _holds_within_the_linear_bound(pattern: str, texts: list[str]) -> None:
+    """On each text, of any length, the oracle answers as ``re`` does and makes at most the
+    tests the finite-span proofs bound ``re``'s steps by."""
+    bound = _linear_bound(pattern)
+    assert bound is not None, pattern
+    compiled = re.compile(translate(pattern))
+    with _deep():
+        for text in texts:
+            oracle = Backtracker(pattern, cap=bound(len(text)))
+            try:
+                found = oracle.search(text)
+            except _TooMany:
+                raise AssertionError(
+                    f"{pattern!r} on {text!r}: over the bound {bound(len(text))}"
+                ) from None
+            assert found == (compiled.search(text) is not None), (pattern, text)
+
+
+#: Lengths far past any maxLength: the proofs that need none are held there.
+LONG = 4096
+
+
+@pytest.mark.parametrize("pattern", REALISTIC)
+def test_realistic_patterns_keep_re_with_no_length_bound(pattern: str) -> None:
+    assert not re_is_linear(parse(pattern))
+    assert plan(pattern).source == translate(pattern)
+    assert plan(pattern, 64).source == translate(pattern)
+    module = build_module(
+        {"type": "object", "properties": {"v": {"type": "string", "pattern": pattern}}}
+    )
+    assert any(isinstance(v, re.Pattern) for v in vars(module).values())
+    assert not any(isinstance(v, _Linear) for v in vars(module).values())
+
+
+@pytest.mark.parametrize("pattern", REALISTIC)
+def test_re_stays_within_the_linear_bound_on_the_realistic_patterns(pattern: str) -> None:
+    inside, outside = _representatives(pattern)
+    short = ["".join(t) for n in range(4) for t in itertools.product(inside + outside, repeat=n)]
+    rng = random.Random(20)
+    _holds_within_the_linear_bound(pattern, short + _adversarial(pattern, LONG, rng, 30))
+
+
+def test_the_linear_bounds_of_the_realistic_patterns() -> None:
+    """The constants the proofs give: a handful of tests per character (the ``^`` test of each
+    start, the run's scan and its back-off, the tail tried after each length)."""
+    assert re_linear_bound(parse("^.*\\.pdf$").root) == (14, 0)
+    assert re_linear_bound(parse("^.*\\.(pdf|docx)$").root) == (24, 0)
+    assert re_linear_bound(parse("^(GET|POST|PUT|PATCH|DELETE)$").root) == (1, 26)
+    assert re_is_finite(parse("(GET|POST|PUT|PATCH|DELETE)")) == 21
+    # The email pattern is quadratic in re with no bound: a run after an undetermined junction.
+    assert re_linear_bound(parse("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$").root) is None
+
+
+_ATOMS = ["a", "b", "[ab]", "[a-c]", "\\d", "-", "\\."]
+_ATOM_COUNTS = ["", "", "?", "??", "{2}", "{0,2}", "{1,3}"]
+_GROUP_COUNTS = ["", "", "?", "{2}", "{0,2}", "{1,2}"]
+_RUN_ENDS = ["*", "+", "*?", "+?"]
+
+
+def _finite_piece(rng: random.Random, depth: int) -> str:
+    """A sequence of one to three items of finite span: atoms, counted or optional, and groups
+    of two or three alternatives (options that share a first character included)."""
+    items = []
+    for _ in range(rng.randint(1, 3)):
+        if depth < 2 and rng.random() < 0.35:
+            options = [_finite_piece(rng, depth + 1) for _ in range(rng.randint(2, 3))]
+            items.append(rng.choice(["(", "(?:"]) + "|".join(options) + ")")
+            items[-1] += rng.choice(_GROUP_COUNTS)
+        else:
+            items.append(rng.choice(_ATOMS) + rng.choice(_ATOM_COUNTS))
+    return "".join(items)
+
+
+def _finite_pattern(rng: random.Random) -> str:
+    """A pattern of finite span, anchored or not, or ``^``, one unbounded run, a finite tail."""
+    end = rng.choice(["$", ""])
+    if rng.random() < 0.5:
+        return rng.choice(["^", ""]) + _finite_piece(rng, 0) + end
+    run = rng.choice(_ATOMS + [".", "[^-]"]) + rng.choice(_RUN_ENDS)
+    return "^" + run + _finite_piece(rng, 1) + end
+
+
+def test_re_stays_within_the_linear_bound_on_a_family_of_patterns() -> None:
+    """Every pattern of a fixed draw from the grammar that the finite-span proofs accept, on
+    adversarial strings far longer than any of its matches; the draw holds patterns of each
+    kind, and patterns ``re_is_linear`` refuses."""
+    rng = random.Random(20)
+    drawn = list(dict.fromkeys(_finite_pattern(rng) for _ in range(400)))
+    accepted = [p for p in drawn if _linear_bound(p) is not None]
+    new = [p for p in accepted if not re_is_linear(parse(p))]
+    runs = [p for p in new if re_is_finite(parse(p)) is None]
+    unanchored = [p for p in new if not p.startswith("^")]
+    counts = (len(drawn), len(accepted), len(new), len(runs), len(unanchored))
+    assert len(new) >= 80 and len(runs) >= 40 and len(unanchored) >= 10, counts
+    rng = random.Random(20)
+    for pattern in accepted:
+        _holds_within_the_linear_bound(pattern, _adversarial(pattern, LONG // 2, rng, 3))
+
+
+#: Patterns the finite-span proofs refuse, each with the strings a backtracking matcher is slow
+#: on: unanchored runs (each start scans to the end), finite spans whose paths multiply out,
+#: unbounded loops with two ways per character.
+REFUSED_UNBOUNDED: list[tuple[str, Callable[[int], str]]] = [
+    ("f.*o", lambda n: "f" * n),
+    (".+@.+", lambda n: "a" * n),
+    ("^(?:a{0,8}){0,8}$", lambda n: "a" * n + "!"),
+    ("^(?:(?:a|a){6}){4}$", lambda n: "a" * n + "!"),
+    ("^(a|a)*$", lambda n: "a" * n + "!"),
+]
+
+
+@pytest.mark.parametrize("pattern, make", REFUSED_UNBOUNDED, ids=[p for p, _ in REFUSED_UNBOUNDED])
+def test_the_oracle_goes_past_any_linear_bound_on_what_the_proofs_refuse(
+    pattern: str, make: Callable[[int], str]
+) -> None:
+    """They go to the linear matcher, and the oracle's work on them passes the most the
+    finite-span proofs ever allow (MAX_TESTS_PER_CHARACTER per character plus
+    MAX_FINITE_TESTS) at some length: no sound linear bound of that size exists for them."""
+    tree = parse(pattern)
+    assert re_is_finite(tree) is None and re_linear_bound(tree.root) is None
+    assert _linear_bound(pattern) is None
+    assert plan(pattern).source is None
+    with _deep():
+        for n in (8, 16, 32, 64, 256, 1024):
+            cap = linear.MAX_TESTS_PER_CHARACTER * (n + 1) + linear.MAX_FINITE_TESTS
+            try:
+                Backtracker(pattern, cap=cap).search(make(n))
+            except _TooMany:
+                return
+    raise AssertionError(f"{pattern!r}: the oracle stayed within a linear bound")
+
+
+def test_the_oracle_sees_a_broken_finite_span_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks can fail. A count of the automaton's test edges instead of its paths accepts
+    the finite patterns whose paths multiply out, and one that forgot that an unanchored
+    search tries every start (reading ``f.*o`` as ``^f.*o``) accepts ``f.*o``: the oracle goes
+    past both bounds."""
+    from toolshape.regex.automaton import build
+
+    def edges(node: Node, cap: int) -> int | None:
+        nfa = build(linear.Pattern(node, ()), at_any_start=False)
+        return sum(len(c) for c in nfa.chars) + sum(g is not None for e in nfa.eps for g, _ in e)
+
+    monkeypatch.setattr(linear, "_tests", edges)
+    for pattern in ("^(?:a{0,8}){0,8}$", "^(?:(?:a|a){6}){4}$"):
+        assert re_is_finite(parse(pattern)) is not None  # the broken proof accepts it
+        with pytest.raises(AssertionError, match="over the bound"):
+            _holds_within_the_linear_bound(pattern, ["a" * n + "!" for n in (4, 16, 30)])
+    monkeypatch.undo()
+
+    a, b = re_linear_bound(parse("^f.*o").root) or (0, 0)
+    assert a > 0
+    with _deep(), pytest.raises(_TooMany):
+        Backtracker("f.*o", cap=a * 1025 + b).search("f" * 1024)
+
+
+def test_unanchored_runs_stay_with_the_linear_matcher() -> None:
+    """Not proved here: an unanchored pattern that ends in an unbounded run."""
+    for pattern in ("\\d{3,}", "[a-z]+", "f.*o", ".+@.+"):
+        assert plan(pattern).source is None, pattern
