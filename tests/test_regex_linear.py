@@ -58,6 +58,7 @@ from toolshape.regex.syntax import (
     Empty,
     Group,
     Node,
+    Pattern,
     Repeat,
     Seq,
     nodes,
@@ -965,7 +966,7 @@ def test_the_oracle_sees_a_broken_finite_span_proof(monkeypatch: pytest.MonkeyPa
     from toolshape.regex.automaton import build
 
     def edges(node: Node, cap: int) -> int | None:
-        nfa = build(linear.Pattern(node, ()), at_any_start=False)
+        nfa = build(Pattern(node, ()), at_any_start=False)
         return sum(len(c) for c in nfa.chars) + sum(g is not None for e in nfa.eps for g, _ in e)
 
     monkeypatch.setattr(linear, "_tests", edges)
