@@ -14,7 +14,9 @@ the string it is tried on, by construction (``plan``):
   (``^(GET|POST|PUT)$``, ``^([01]?\\d|2[0-3]):[0-5]\\d$``): ``re_is_finite`` counts the paths
   one try can take, a constant of the pattern. And where ``re_linear_bound`` reads the
   pattern as runs entered a bounded number of times, then a tail of fixed span
-  (``^.*\\.(pdf|docx)$``): a constant per character, with no length bound. Before toolshape
+  (``^.*\\.(pdf|docx)$``): a constant per character, with no length bound; and where
+  ``re_ends_in_a_run`` reads it as a part of fixed span, then an unbounded run and nothing else
+  (``\\d{3,}``): a search ends on the first start whose run is long enough. Before toolshape
   proved anything every pattern ran in ``re`` (issue 20): these keep it there;
 - otherwise the generated runtime's ``_Linear`` matcher: a lazily built DFA (the subset
   construction run one character at a time and cached per pattern) over the pattern's Thompson
@@ -122,6 +124,7 @@ def plan(pattern: str, max_length: int | None = None) -> Plan:
         re_is_linear(tree)
         or re_is_finite(tree) is not None
         or re_linear_bound(tree.root) is not None
+        or re_ends_in_a_run(tree) is not None
         or (max_length is not None and re_is_bounded(tree.root, max_length) is not None)
     ):
         return Plan(source)
@@ -618,6 +621,49 @@ def re_is_finite(pattern: Pattern) -> int | None:
     limit = MAX_FINITE_TESTS if anchored else MAX_TESTS_PER_CHARACTER
     tests = _tests(root, limit)
     return tests if tests is not None and tests <= limit else None
+
+
+def re_ends_in_a_run(pattern: Pattern) -> int | None:
+    """K, when ``re`` makes at most K * (n + 1) steps on every string of n characters because the
+    pattern ends in an unbounded run and nothing before it can take more than a fixed span, with
+    K <= MAX_TESTS_PER_CHARACTER; else None.
+
+    The patterns: X, then one character class C repeated {m,} (greedy or lazy, in a group or
+    not), and nothing after it: ``\\d{3,}``, ``[a-z]+``, ``^id-[0-9]+``. X is any sequence
+    ``re_is_finite`` reads (matches of at most a fixed span, no lookaround, no backreference);
+    it may be empty. Not ``[a-z]+$`` (a test after the run: each start scans to the end, then
+    backs off, quadratic) nor ``f.*o``.
+
+    What ``re`` does. At each start it tries X's paths, and each path that gets through X
+    arrives at the run. The run is the last thing to match, so an arrival that gets m
+    characters of C is a match, which ends the search: greedy, it has scanned the whole run of
+    C from there (at most n + 1 tests); lazy, it has tested m characters. An arrival that does
+    not match has found fewer than m characters of C there (m >= 1), so it failed on one of its
+    first m tests: at most max(m, 1) tests, greedy or lazy.
+
+    What is counted. C_Xc, the paths of X followed by one test of C that end in a test
+    (``re_is_finite``'s count, which bounds the tests of one try of X): each arrival at the run
+    is one more such path, ending in the run's first test. So one start that does not match
+    costs at most C_X + A * max(m, 1) <= max(m, 1) * C_Xc tests, A the arrivals.
+
+    The bound. n + 1 starts, at most one of which matches (at most C_Xc tests before the run
+    and n + 1 in it): at most (n + 1) * (max(m, 1) * C_Xc + 1) = K * (n + 1) steps, linear
+    with a constant fixed at generation, for every string.
+    """
+    items = _items(pattern.root)
+    if not items:
+        return None
+    last = items[-1]
+    while isinstance(last, Group):
+        last = last.body
+    if not (isinstance(last, Repeat) and isinstance(last.body, Char) and last.max is None):
+        return None
+    tried = Seq((*items[:-1], last.body))
+    tests = _tests(tried, MAX_TESTS_PER_CHARACTER)
+    if tests is None:
+        return None
+    constant = max(last.min, 1) * tests + 1
+    return constant if constant <= MAX_TESTS_PER_CHARACTER else None
 
 
 def _tests(node: Node, cap: int) -> int | None:
