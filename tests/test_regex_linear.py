@@ -46,6 +46,7 @@ from toolshape.regex.charset import partition
 from toolshape.regex.linear import (
     LinearError,
     plan,
+    re_ends_in_a_run,
     re_is_bounded,
     re_is_finite,
     re_is_linear,
@@ -802,13 +803,16 @@ REALISTIC = [
     "^.*\\.pdf$",
     "^.*\\.(pdf|docx)$",
     "(GET|POST|PUT|PATCH|DELETE)",
+    "\\d{3,}",
+    "[a-z]+",
+    "id-[0-9]+",
 ]
 
 
 def _linear_bound(pattern: str) -> Callable[[int], int] | None:
     """The least bound the finite-span proofs give ``re``'s steps on a string of n characters
-    (``re_is_finite``: C + n anchored, (n + 1) C not; ``re_linear_bound``: a (n + 1) + b), or
-    None when neither accepts the pattern."""
+    (``re_is_finite``: C + n anchored, (n + 1) C not; ``re_linear_bound``: a (n + 1) + b;
+    ``re_ends_in_a_run``: K (n + 1)), or None when none accepts the pattern."""
     tree = parse(pattern)
     bounds: list[Callable[[int], int]] = []
     tries = re_is_finite(tree)
@@ -821,6 +825,9 @@ def _linear_bound(pattern: str) -> Callable[[int], int] | None:
     if found is not None:
         a, b = found
         bounds.append(lambda n: a * (n + 1) + b)
+    constant = re_ends_in_a_run(tree)
+    if constant is not None:
+        bounds.append(lambda n: constant * (n + 1))
     if not bounds:
         return None
     return lambda n: min(bound(n) for bound in bounds)
@@ -900,12 +907,16 @@ def _finite_piece(rng: random.Random, depth: int) -> str:
 
 
 def _finite_pattern(rng: random.Random) -> str:
-    """A pattern of finite span, anchored or not, or ``^``, one unbounded run, a finite tail."""
+    """A pattern of finite span, anchored or not; or ``^``, one unbounded run, a finite tail; or
+    a finite part, then one unbounded run that ends the pattern, anchored or not."""
     end = rng.choice(["$", ""])
-    if rng.random() < 0.5:
+    run = rng.choice(_ATOMS + [".", "[^-]"]) + rng.choice(_RUN_ENDS + ["{2,}"])
+    kind = rng.random()
+    if kind < 0.4:
         return rng.choice(["^", ""]) + _finite_piece(rng, 0) + end
-    run = rng.choice(_ATOMS + [".", "[^-]"]) + rng.choice(_RUN_ENDS)
-    return "^" + run + _finite_piece(rng, 1) + end
+    if kind < 0.8:
+        return "^" + run + _finite_piece(rng, 1) + end
+    return rng.choice(["^", ""]) + _finite_piece(rng, 1) + run
 
 
 def test_re_stays_within_the_linear_bound_on_a_family_of_patterns() -> None:
@@ -916,10 +927,11 @@ def test_re_stays_within_the_linear_bound_on_a_family_of_patterns() -> None:
     drawn = list(dict.fromkeys(_finite_pattern(rng) for _ in range(400)))
     accepted = [p for p in drawn if _linear_bound(p) is not None]
     new = [p for p in accepted if not re_is_linear(parse(p))]
-    runs = [p for p in new if re_is_finite(parse(p)) is None]
+    runs = [p for p in new if re_linear_bound(parse(p).root) and re_is_finite(parse(p)) is None]
     unanchored = [p for p in new if not p.startswith("^")]
-    counts = (len(drawn), len(accepted), len(new), len(runs), len(unanchored))
-    assert len(new) >= 80 and len(runs) >= 40 and len(unanchored) >= 10, counts
+    ending = [p for p in new if re_ends_in_a_run(parse(p)) is not None]
+    counts = (len(drawn), len(accepted), len(new), len(runs), len(unanchored), len(ending))
+    assert min(counts[2:]) >= 15 and len(new) >= 80, counts
     rng = random.Random(20)
     for pattern in accepted:
         _holds_within_the_linear_bound(pattern, _adversarial(pattern, LONG // 2, rng, 3))
@@ -934,6 +946,8 @@ REFUSED_UNBOUNDED: list[tuple[str, Callable[[int], str]]] = [
     ("^(?:a{0,8}){0,8}$", lambda n: "a" * n + "!"),
     ("^(?:(?:a|a){6}){4}$", lambda n: "a" * n + "!"),
     ("^(a|a)*$", lambda n: "a" * n + "!"),
+    ("[a-z]+$", lambda n: "a" * n + "!"),  # a test after the run: each start scans to the end
+    ("\\d+-\\d+", lambda n: "1" * n),  # no fixed span before the last run
 ]
 
 
@@ -946,7 +960,7 @@ def test_the_oracle_goes_past_any_linear_bound_on_what_the_proofs_refuse(
     MAX_FINITE_TESTS) at some length: no sound linear bound of that size exists for them."""
     tree = parse(pattern)
     assert re_is_finite(tree) is None and re_linear_bound(tree.root) is None
-    assert _linear_bound(pattern) is None
+    assert re_ends_in_a_run(tree) is None and _linear_bound(pattern) is None
     assert plan(pattern).source is None
     with _deep():
         for n in (8, 16, 32, 64, 256, 1024):
@@ -982,7 +996,11 @@ def test_the_oracle_sees_a_broken_finite_span_proof(monkeypatch: pytest.MonkeyPa
         Backtracker("f.*o", cap=a * 1025 + b).search("f" * 1024)
 
 
-def test_unanchored_runs_stay_with_the_linear_matcher() -> None:
-    """Not proved here: an unanchored pattern that ends in an unbounded run."""
-    for pattern in ("\\d{3,}", "[a-z]+", "f.*o", ".+@.+"):
+def test_unanchored_patterns_keep_re_only_where_a_search_ends_early() -> None:
+    """A pattern that ends in its only unbounded run keeps re; a test after the run, or a second
+    run before it, leaves it to the linear matcher (quadratic in re)."""
+    for pattern in ("\\d{3,}", "[a-z]+", "x(\\d+)", "[a-z]+?"):
+        assert re_ends_in_a_run(parse(pattern)) is not None, pattern
+        assert plan(pattern).source == translate(pattern)
+    for pattern in ("[a-z]+$", "f.*o", ".+@.+", "a+a+", "a*b"):
         assert plan(pattern).source is None, pattern
