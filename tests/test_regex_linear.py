@@ -882,6 +882,10 @@ def test_the_linear_bounds_of_the_realistic_patterns() -> None:
     assert re_linear_bound(parse("^.*\\.(pdf|docx)$").root) == (24, 0)
     assert re_linear_bound(parse("^(GET|POST|PUT|PATCH|DELETE)$").root) == (1, 26)
     assert re_is_finite(parse("(GET|POST|PUT|PATCH|DELETE)")) == 21
+    # Nothing but the anchors: the test of '$' counts too.
+    assert re_linear_bound(parse("^$").root) == (1, 1)
+    _holds_within_the_linear_bound("^$", ["", "a", "ab"])
+    _holds_within_the_bound("^$", ["", "a", "ab"])
     # The email pattern is quadratic in re with no bound: a run after an undetermined junction.
     assert re_linear_bound(parse("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$").root) is None
 

@@ -350,7 +350,8 @@ def re_is_bounded(root: Node, max_length: int) -> int | None:
     longer than a fixed span and which holds no lookaround or backreference: alternations and
     nested counted repeats included (``^.*\\.(pdf|docx)$``: ``.*``, then ``\\.(pdf|docx)$``).
     Every split of the pattern into segments and a tail is tried, and the least bound kept
-    (each is a bound); the split with no tail is the reading without tails.
+    (each is a bound); the split with no tail (k >= 1) is the reading without tails. With no
+    segment (k = 0) the tail is all of the pattern after ``^``, ``$`` included.
 
     What ``re`` does. A run is one repeat: it takes the longest run of C it may (one test per
     character, and one more that stops it), then backs off one character at a time, trying the
@@ -445,9 +446,10 @@ def re_linear_bound(root: Node) -> tuple[int, int] | None:
 
     The bound is ``re_is_bounded``'s, read as a polynomial in N = n + 1 (every min(N, x) with a
     finite x taken as x, with an unbounded one as N) over the ways to split the pattern: it
-    holds for every n, and it is a * N + b exactly when no segment that can take unboundedly
-    many characters is entered more than a constant number of times, and nothing after two
-    undetermined junctions of unbounded choice is entered. ``^.*\\.pdf$``: ``.*`` is entered
+    holds for every n, and it is of degree 1 (a * N + b) where every segment that can take
+    unboundedly many characters is entered a bounded number of times, and so is every segment
+    after a junction of unbounded choice (the least a, then b, over the splits is kept).
+    ``^.*\\.pdf$``: ``.*`` is entered
     once, at most (T + 1) N = 8 N tests, and the tail ``\\.pdf$`` (C_Z = 5) at most N times:
     N + 8 N + 5 N = 14 N. A search of n characters then costs at most a tests per character
     and b once, as ``re_is_finite``'s do, under the same limits.
@@ -470,9 +472,8 @@ def re_linear_bound(root: Node) -> tuple[int, int] | None:
 @dataclass(frozen=True)
 class _Split:
     """An anchored pattern read by ``re_is_bounded``: ``^``, the segments, then a tail (a finite
-    span sequence, ``$`` included; none when ``tests`` is 0) of which one try makes at most
-    ``tests`` tests and whose first test can take only ``first``; ``end`` when the pattern ends
-    with ``$`` after the segments (no tail)."""
+    span sequence, ``$`` included) of which one try makes at most ``tests`` tests and whose
+    first test can take only ``first``; with no tail, ``tests`` is 0 and ``first`` empty."""
 
     segments: tuple[_Run | _Loop, ...]
     tests: int
@@ -494,9 +495,10 @@ def _splits(root: Node) -> list[_Split]:
         segments = _segments(body[:j], nested=False)
         if segments is None:
             break  # a longer prefix holds the same item
-        if j == len(body):
+        if j == len(body) and j > 0:
             found.append(_Split(tuple(segments), 0, CharSet(())))
             continue
+        # With no segment, the tail is all of it (``^$``: the tail ``$``, one test).
         tail = Seq(tuple(body[j:]) + ((Assert("end"),) if end else ()))
         tests = _tests(tail, MAX_FINITE_TESTS)
         if tests is not None and tests <= MAX_FINITE_TESTS:
