@@ -12,13 +12,11 @@ hash match, so a cache from another clone or another commit never hides an error
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from support import ROOT
+from support import ROOT, user_cache
 
 CHECKS = {
     "ruff format": ["ruff", "format", "--check", "generator", "tests"],
@@ -27,20 +25,16 @@ CHECKS = {
 }
 
 
-def mypy_cache() -> Path:
-    configured = os.environ.get("TOOLSHAPE_TEST_MYPY_CACHE")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "toolshape-test-mypy"
-
-
 @pytest.mark.parametrize("argv", CHECKS.values(), ids=CHECKS.keys())
 def test_the_generator_and_the_tests_pass(argv: list[str]) -> None:
     if importlib.util.find_spec(argv[0]) is None:
         pytest.fail(f"{argv[0]} is not installed: pip install -e '.[test]'")
     if argv[0] == "mypy":
-        argv = [*argv, "--cache-dir", str(mypy_cache())]
+        argv = [
+            *argv,
+            "--cache-dir",
+            str(user_cache("toolshape-test-mypy", "TOOLSHAPE_TEST_MYPY_CACHE")),
+        ]
     done = subprocess.run(
         [sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, check=False
     )
