@@ -85,6 +85,11 @@ MAX_TESTS_PER_CHARACTER = MAX_PATHS
 #: WORK_BUDGET). It refuses the finite patterns whose tries multiply out
 #: (``^(?:(?:a|a){6}){4}$``: 2^24 paths; ``^(?:a{0,8}){0,8}$``: over 9^8).
 MAX_FINITE_TESTS = 10_000
+#: ``re_is_bounded`` and ``re_linear_bound`` try at most this many tails of a pattern, shortest
+#: first (a tail is a few items in the patterns they serve: ``\.pdf$``, ``\.(pdf|docx)$``):
+#: each tail costs an automaton of its own, so trying every one would make the planner's work
+#: quadratic in the pattern.
+MAX_TAILS = 16
 #: The guards of epsilon edges in a program, as the runtime reads them.
 GUARDS = {None: 0, "start": 1, "end": 2, "word": 3, "nonword": 4}
 
@@ -481,8 +486,11 @@ class _Split:
 
 
 def _splits(root: Node) -> list[_Split]:
-    """Every way to read ``root`` as ``^``, segments, and a tail of finite span (the tail may be
-    empty, or all of it)."""
+    """The ways to read ``root`` as ``^``, segments, and a tail of finite span (the tail may be
+    empty, or all of it), the shortest tails first: at most MAX_TAILS of them, and none longer
+    than the first tail that is not of finite span or has more than MAX_FINITE_TESTS tests (a
+    longer one holds it). Fewer splits only means fewer patterns proved; the work stays linear
+    in the pattern (each tail's automaton once, each item read as a segment once)."""
     items = _items(root)
     if not items or items[0] != Assert("start"):
         return []
@@ -490,19 +498,27 @@ def _splits(root: Node) -> list[_Split]:
     end = bool(body) and body[-1] == Assert("end")
     if end:
         body = body[:-1]
+    pieces: list[list[_Run | _Loop]] = []  # the segments of each item, up to the first that is none
+    for item in body:
+        piece = _segments([item], nested=False)
+        if piece is None:
+            break
+        pieces.append(piece)
     found: list[_Split] = []
-    for j in range(len(body) + 1):
-        segments = _segments(body[:j], nested=False)
-        if segments is None:
-            break  # a longer prefix holds the same item
+    if len(pieces) == len(body) and body:
+        everything = tuple(segment for piece in pieces for segment in piece)
+        found.append(_Split(everything, 0, CharSet(())))
+    for j in range(len(body), max(len(body) - MAX_TAILS, 0) - 1, -1):
         if j == len(body) and j > 0:
-            found.append(_Split(tuple(segments), 0, CharSet(())))
-            continue
+            continue  # no tail: the split above
         # With no segment, the tail is all of it (``^$``: the tail ``$``, one test).
         tail = Seq(tuple(body[j:]) + ((Assert("end"),) if end else ()))
         tests = _tests(tail, MAX_FINITE_TESTS)
-        if tests is not None and tests <= MAX_FINITE_TESTS:
-            found.append(_Split(tuple(segments), tests, _first_node(tail)[0]))
+        if tests is None or tests > MAX_FINITE_TESTS:
+            break  # every longer tail holds this one
+        if j <= len(pieces):
+            segments = tuple(segment for piece in pieces[:j] for segment in piece)
+            found.append(_Split(segments, tests, _first_node(tail)[0]))
     return found
 
 
@@ -521,13 +537,18 @@ def _steps(split: _Split, n: int | None) -> list[int] | None:
     runs = sum(len(s.body) if isinstance(s, _Loop) else 1 for s in segments)
     widest = max((len(s.body) for s in segments if isinstance(s, _Loop)), default=0)
     dead_end = runs + 1 + widest + split.tests
+    # afters[i]: FIRST of what follows segment i (the tail's where all of it can match empty),
+    # right to left, so that each segment is read once.
+    afters: list[CharSet] = [CharSet(())] * len(segments)
+    following = split.first
+    for i in range(len(segments) - 1, -1, -1):
+        afters[i] = following
+        own = _first(segments[i : i + 1])
+        following = own.union(following) if segments[i].low == 0 else own
     total = upto(INF)  # a test of '^' at every start
     entries = [1]
     for i, segment in enumerate(segments):
-        rest = segments[i + 1 :]
-        after = _first(rest)
-        if _nullable(rest):
-            after = after.union(split.first)
+        after = afters[i]
         if isinstance(segment, _Run):
             span = INF if segment.high is None else segment.high
             total = _add(total, _mul(entries, _mul(upto(span + 1), [dead_end + 1])))
@@ -537,13 +558,14 @@ def _steps(split: _Split, n: int | None) -> list[int] | None:
                 return None  # an iteration could take nothing
             start = _first(segment.body)
             again = start if segment.high != 1 else CharSet(())
-            for j, run in enumerate(segment.body):
-                inner = segment.body[j + 1 :]
-                follow = _first(inner)
-                if _nullable(inner):
-                    follow = follow.union(again).union(after)
+            # Right to left: what may follow each run of the body (the next iteration and the
+            # exit after a part of the body that can match empty).
+            follow = again.union(after)
+            for run in reversed(segment.body):
                 if run.low != run.high and _overlap(run.chars, follow):
                     return None  # undetermined once per iteration: no constant exponent
+                own = run.chars if run.high != 0 else CharSet(())
+                follow = own.union(follow) if run.low == 0 else own
             span = sum(INF if r.high is None else r.high for r in segment.body)
             span = span * (INF if segment.high is None else segment.high)
             weight = len(segment.body) + 2
@@ -552,6 +574,10 @@ def _steps(split: _Split, n: int | None) -> list[int] | None:
             choices = INF if segment.high is None else segment.high - segment.low + 1
             entries = _mul(entries, upto(choices))
         if n is not None and total[0] > WORK_BUDGET:
+            return None
+        if n is None and (len(total) > 2 or len(entries) > 2):
+            # Degree 2 or more: never linear (total only grows; entries of degree 2 multiply
+            # every later term), and the polynomials would grow with the pattern.
             return None
     return _add(total, _mul(entries, [split.tests]))
 
@@ -865,7 +891,9 @@ def _one_way(pattern: Pattern) -> bool:
         None on an epsilon cycle or too many paths."""
         if state in memo:
             return memo[state]
-        if state in on_stack:
+        if state in on_stack or len(on_stack) > MAX_PATHS:
+            # A cycle; or a chain of more than MAX_PATHS epsilon edges, whose first state has
+            # that many paths at least: refused either way (and the recursion stays shallow).
             return None
         on_stack.add(state)
         paths = 1
