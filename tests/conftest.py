@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 import pytest
 from hypothesis import HealthCheck, settings
+from scheduling import GroupScheduling, workers
 from support import BENCH, ENV, ROOT
 
 settings.register_profile(
@@ -27,6 +28,34 @@ settings.load_profile("toolshape")
 
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
+
+
+#: The test files whose tests share what one process builds once, each run whole by one xdist
+#: worker (scheduling.py): a conformance group's module and its summary, each contract's
+#: module and strategies, each hostile text's contract, pre-commit's hook environment.
+ONE_WORKER_FILES = frozenset(
+    {
+        "tests/test_conformance.py",
+        "tests/test_conformance_drafts.py",
+        "tests/test_differential.py",
+        "tests/test_hostile_contracts_texts.py",
+        "tests/test_precommit.py",
+    }
+)
+
+
+def _unit_of(nodeid: str) -> str | None:
+    file = nodeid.split("::", 1)[0]
+    return file if file in ONE_WORKER_FILES else None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> GroupScheduling | None:
+    """``--dist loadgroup`` (the suite's addopts) as scheduling.py does it: ONE_WORKER_FILES
+    whole on one worker, linear bookkeeping. Any other ``--dist`` is xdist's own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    return GroupScheduling(config, workers(config), _unit_of)
 
 
 @pytest.fixture(autouse=True, scope="session")

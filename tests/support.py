@@ -8,6 +8,7 @@ test file is imported; ``conftest.py`` offers the same as fixtures (``root``, ``
 from __future__ import annotations
 
 import json
+import os
 import sys
 import types
 from collections.abc import Callable
@@ -27,6 +28,16 @@ BENCH = ROOT / "tests" / "bench"
 #: The scripts folder of the environment under test: a subprocess runs ``sys.executable`` or an
 #: entry point from here, never whatever ``PATH`` finds (the venv need not be activated).
 SCRIPTS = Path(sys.executable).parent
+
+
+def user_cache(name: str, variable: str) -> Path:
+    """A folder the tests keep between runs and clones (built venvs, mypy's cache): $variable
+    when set, else ``name`` in the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+    configured = os.environ.get(variable)
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / name
 
 
 def script(name: str) -> str:

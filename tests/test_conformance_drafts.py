@@ -7,7 +7,8 @@ schema keeps its own resource (an ``id``/``$id`` of its own, so its ``#/...`` re
 still resolve against it). That document goes through ``toolshape import``
 (:func:`toolshape.platforms.importer.import_data`), and the contract it writes is generated exactly as
 the 2020-12 test does it (:func:`test_conformance.generate_outcome`); every case of the group
-is then fed to ``validate({"v": data})`` and must get the suite's verdict.
+is then fed to ``validate({"v": data})`` and must get the suite's verdict (one pytest test
+per group, ``test_cases``, listing every case that disagrees).
 
 Left out, each with its reason (``test_drafts_summary`` prints them with ``-s``):
 keywords out of scope (``unevaluated*``, ``$vocabulary``...), remote references (the suite's
@@ -34,8 +35,8 @@ from test_conformance import (
 from toolshape.contract.checker import FORMATS
 from toolshape.platforms import importer
 
-#: Under xdist, each group is imported and generated once per process: its cases stay on one worker.
-pytestmark = pytest.mark.xdist_group("conformance-drafts")
+# Each group is imported and generated once per process; under xdist the whole file runs on
+# one worker (conftest.ONE_WORKER_FILES).
 
 #: folder -> (the draft's name for ``import``, its dialect URI, the keyword that names a resource).
 DRAFTS = {
@@ -330,20 +331,16 @@ def _skip_reason(group: Group, result: Imported) -> str | None:
     return None
 
 
-CASES = [
-    pytest.param(
-        g,
-        i,
-        id=f"{g.folder}/{g.file}#{g.index} {_short(g.description)} / {_short(t['description'])}",
-    )
-    for g in IN
-    for i, t in enumerate(g.tests)
+GROUP_PARAMS = [
+    pytest.param(g, id=f"{g.folder}/{g.file}#{g.index} {_short(g.description)}") for g in IN
 ]
 
 
-@pytest.mark.parametrize(("group", "index"), CASES)
-def test_case(group: Group, index: int) -> None:
-    test = group.tests[index]
+@pytest.mark.parametrize("group", GROUP_PARAMS)
+def test_cases(group: Group) -> None:
+    """Every case of the group, fed to the imported contract's generated module, gets the
+    suite's verdict. One test per group (imported and generated once): its failure lists
+    every case that disagrees."""
     result = imported(group)
     reason = _skip_reason(group, result)
     if reason is not None:
@@ -354,25 +351,34 @@ def test_case(group: Group, index: int) -> None:
     )
     module = result.generated.module
     assert module is not None
-    got = module.validate({"v": test["data"]})
-    assert got.status in ("accept", "reject")
-    if (got.status == "accept") != test["valid"]:
-        if group.difference is not None:
-            pytest.skip(group.difference)
-        pytest.fail(
-            f"the imported contract disagrees with the suite:\ngroup:    {group.ident}\n"
-            f"schema:   {json.dumps(group.schema)}\nimported: {json.dumps(result.generated.contract['parameters'])}\n"
+    wrong: list[str] = []
+    differing: list[str] = []
+    for test in group.tests:
+        got = module.validate({"v": test["data"]})
+        if got.status in ("accept", "reject") and (got.status == "accept") == test["valid"]:
+            continue
+        if got.status in ("accept", "reject") and group.difference is not None:
+            differing.append(test["description"])
+            continue
+        wrong.append(
             f"test:     {test['description']}\ndata:     {json.dumps(test['data'])}\n"
             f"expected: {'valid' if test['valid'] else 'invalid'}\ngot:      {got.status} "
-            f"{[(e.path, e.code) for e in got.errors]}",
+            f"{[(e.path, e.code) for e in got.errors]}"
+        )
+    if wrong:
+        pytest.fail(
+            f"the imported contract disagrees with the suite:\ngroup:    {group.ident}\n"
+            f"schema:   {json.dumps(group.schema)}\n"
+            f"imported: {json.dumps(result.generated.contract['parameters'])}\n" + "\n".join(wrong),
             pytrace=False,
+        )
+    if differing:
+        pytest.skip(
+            f"{group.difference} ({len(differing)} of {len(group.tests)} cases: {differing})"
         )
 
 
-@pytest.mark.parametrize(
-    "group",
-    [pytest.param(g, id=f"{g.folder}/{g.file}#{g.index} {_short(g.description)}") for g in IN],
-)
+@pytest.mark.parametrize("group", GROUP_PARAMS)
 def test_group_generates(group: Group) -> None:
     """The whole of pipeline.generate on the imported contract: derived cases agree with the reference evaluator."""
     result = imported(group)

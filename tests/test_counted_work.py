@@ -22,9 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from regex_strategies import patterns
-from support import ROOT
+from support import ROOT, calls_made
 from toolshape.project import pipeline
-from toolshape.regex import matcher, translate
+from toolshape.regex import linear, matcher, translate
 from toolshape.regex.witness import near_misses, strings
 
 #: The issue's pattern: 2^28 ways for a backtracking matcher to fail on 27 ``a`` and a ``b``.
@@ -85,6 +85,32 @@ def test_matching_a_contract_pattern_costs_steps_linear_in_the_text(
     pattern: str, unit: str
 ) -> None:
     _grows_linearly(lambda n: _steps(pattern, unit * n + "!"))
+
+
+#: Patterns of n repeated items that no proof of linear.py accepts cheaply: the planner tries
+#: every proof on them (each tail of a pattern, each junction, each epsilon chain).
+PLANNED = {
+    "optional items": lambda n: "^" + "a?" * n + "$",
+    "runs and optional items": lambda n: "^" + "a*b?" * n + "$",
+    "runs that overlap what follows": lambda n: "^" + "[ab]*a" * n + "$",
+    "counted repeats": lambda n: "^" + "a{0,2}" * n + "c$",
+    "a loop of optional items": lambda n: "^(?:" + "ab?" * n + ")*$",
+    "unanchored": lambda n: "a?" * n + "b",
+    "a long tail of fixed span": lambda n: "^.*" + "(a|ab)" * n + "$",
+}
+
+
+@pytest.mark.parametrize("make", PLANNED.values(), ids=PLANNED.keys())
+def test_planning_a_pattern_is_linear_in_its_length(make: Callable[[int], str]) -> None:
+    """Which matcher serves a pattern (regex.linear.plan: re_is_linear, re_is_finite,
+    re_linear_bound, re_ends_in_a_run, re_is_bounded) is decided in calls linear in the
+    pattern's length, and a long one is an answer, not a RecursionError."""
+
+    def cost(n: int) -> int:
+        linear.plan.cache_clear()
+        return calls_made(lambda: linear.plan(make(n), 256))
+
+    _grows_linearly(cost, (100, 200, 400, 800))
 
 
 def test_a_backreference_is_counted_and_stops_at_the_limit() -> None:

@@ -91,8 +91,8 @@ SETTINGS = settings(
     ],
 )
 
-#: Under xdist, each contract's module and strategies are built once per process.
-pytestmark = pytest.mark.xdist_group("differential")
+# Each contract's module and strategies are built once per process; under xdist the whole
+# file runs on one worker (conftest.ONE_WORKER_FILES).
 
 FORMAT_CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
 #: The formats the committed contracts may use here: those jsonschema's format checker asserts

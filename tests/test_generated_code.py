@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 from generated_harness import first_failure, generated_test_calls
-from support import ROOT
+from support import ROOT, user_cache
 
 GENERATED = ROOT / "generated"
 CURRENT = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -630,11 +630,7 @@ def _require_python(version: str) -> tuple[str, str]:
 
 
 def _venv_cache() -> Path:
-    configured = os.environ.get("TOOLSHAPE_TEST_VENVS")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "toolshape-test-venvs"
+    return user_cache("toolshape-test-venvs", "TOOLSHAPE_TEST_VENVS")
 
 
 def _venv_python(venv: Path) -> Path:

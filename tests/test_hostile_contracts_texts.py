@@ -43,8 +43,8 @@ from hostile_contracts_support import (
 )
 from toolshape.project import pipeline
 
-#: Under xdist, each text's contract is generated once per process: its tests stay on one worker.
-pytestmark = pytest.mark.xdist_group("hostile-contract-texts")
+# Each text's contract is generated once per process; under xdist the whole file runs on one
+# worker (conftest.ONE_WORKER_FILES).
 
 
 @pytest.mark.parametrize("how", ["json", "quoted yaml"])

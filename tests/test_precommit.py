@@ -29,10 +29,10 @@ from support import ROOT, pyproject, script
 from toolshape.cli import _parser, main
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
-#: Both tests that run pre-commit share one hooks repository and one pre-commit store, so the
-#: hook's environment (toolshape installed from the snapshot, with black) is built once per run;
-#: under xdist they go to the same worker.
-shares_the_hook_environment = pytest.mark.xdist_group("pre-commit")
+# Both tests that run pre-commit share one hooks repository and one pre-commit store (a
+# module-scoped fixture), so the hook's environment (toolshape installed from the snapshot,
+# with black) is built once per run: under xdist the whole file runs on one worker
+# (conftest.ONE_WORKER_FILES).
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "toolshape tests",
     "GIT_AUTHOR_EMAIL": "tests@toolshape.invalid",
@@ -179,7 +179,6 @@ def hand_edit(project: Path) -> None:
     git("add", "-A", cwd=project)
 
 
-@shares_the_hook_environment
 def test_try_repo_check_passes_then_fails_on_a_hand_edit(project: Path, hooks_repo: Hooks) -> None:
     home = hooks_repo.home
 
@@ -203,7 +202,6 @@ def test_try_repo_check_passes_then_fails_on_a_hand_edit(project: Path, hooks_re
     )
 
 
-@shares_the_hook_environment
 def test_the_readme_sample_config_regenerates_and_checks(project: Path, hooks_repo: Hooks) -> None:
     home = hooks_repo.home
     config = readme_sample_config()
