@@ -3,8 +3,9 @@ through xdist's ``pytest_xdist_make_scheduler`` hook, for ``--dist loadgroup``).
 
 The tests of a file that shares what one process builds once (a conformance group's module,
 pre-commit's hook environment: ``conftest.ONE_WORKER_FILES``) go to one worker, in collection
-order, as one unit; every other test is a unit of its own, handed to whichever worker runs out
-of work first. Why not xdist's own ``loadgroup``:
+order, as one unit, and these units are handed out first (the longest work first, so that the
+single tests after them even out the end); every other test is a unit of its own, handed to
+whichever worker runs out of work first. Why not xdist's own ``loadgroup``:
 
 - with pytest 9 it groups nothing: it marks a grouped test by rewriting ``item._nodeid``, which
   pytest 9 no longer reads (a node's id is ``item._id``), so every test was a unit of its own and
@@ -117,15 +118,17 @@ class GroupScheduling:
                 return
         self.collection = first
         groups: dict[str, list[int]] = {}
+        singles: list[list[int]] = []
         for index, nodeid in enumerate(first):
             name = self.unit_of(nodeid)
             if name is None:
-                self.units.append([index])
-                continue
-            group = groups.setdefault(name, [])
-            if not group:
-                self.units.append(group)  # the unit's place in the queue: its first test's
-            group.append(index)
+                singles.append([index])
+            else:
+                groups.setdefault(name, []).append(index)
+        # The groups first: each is a long unit that one worker must run alone, and the single
+        # tests after them are what lets the workers finish together.
+        self.units.extend(groups.values())
+        self.units.extend(singles)
         self.queued = len(first)
         for node in self.nodes:
             self._refill(node)
