@@ -310,7 +310,9 @@ def taking(value: Value) -> tuple[str, ...]:
     return names(lambda k: k.implemented and k.value == value)
 
 
-def annotation_names(*groups: Group, root: bool = True, exported: bool | None = None) -> tuple[str, ...]:
+def annotation_names(
+    *groups: Group, root: bool = True, exported: bool | None = None
+) -> tuple[str, ...]:
     """The implemented annotations (of ``groups``, or all), the root-only ones unless ``root``
     is False; with ``exported``, only those the platforms carry (True) or drop (False)."""
     return names(
@@ -360,18 +362,19 @@ def bounds(side: Side | None = None, limits: str | None = None) -> tuple[str, ..
     )
 
 
-def ranges() -> tuple[tuple[str, str, str, str], ...]:
-    """Each inclusive range: (lower keyword, upper keyword, the JSON type they apply to, what
-    they limit), in table order: minLength/maxLength, ..., minimum/maximum."""
+def ranges(*limits: str) -> tuple[tuple[str, str, str], ...]:
+    """Each inclusive range (of what ``limits`` names, or all): (lower keyword, upper keyword,
+    the JSON type they apply to), in table order: minLength/maxLength, ..., minimum/maximum."""
     found = []
     for low in KEYWORDS:
-        if low.bound == "lower" and not low.exclusive and low.applies_to and low.limits:
-            high = next(
-                k
-                for k in KEYWORDS
-                if k.bound == "upper" and not k.exclusive and k.limits == low.limits
-            )
-            found.append((low.name, high.name, low.applies_to, low.limits))
+        if low.bound != "lower" or low.exclusive or low.applies_to is None:
+            continue
+        if limits and low.limits not in limits:
+            continue
+        high = next(
+            k for k in KEYWORDS if k.bound == "upper" and not k.exclusive and k.limits == low.limits
+        )
+        found.append((low.name, high.name, low.applies_to))
     return tuple(found)
 
 
