@@ -94,6 +94,12 @@ class Keyword:
     bound: Side | None = None
     limits: str | None = None
     exclusive: bool = False
+    #: Whether leaving the keyword out means what ``true`` means (2020-12: "omitting this
+    #: keyword has the same assertion behavior as an empty schema").
+    omitted_is_true: bool = False
+    #: Whether its outcome depends on more than its own value and subschemas: on what sibling
+    #: keywords evaluated (``unevaluated*``) or on the dynamic scope (``$dynamicRef``).
+    dynamic: bool = False
     #: Allowed only on the root of ``parameters`` (a nested ``$id`` would change how the
     #: $refs inside it resolve).
     root_only: bool = False
@@ -152,13 +158,15 @@ KEYWORDS = (
     Keyword("multipleOf", "positive number", "number"),
     Keyword("properties", "schema map", "object", applies="children", entry="property"),
     Keyword("required", "names", "object"),
-    Keyword("additionalProperties", "schema", "object", applies="children"),
-    Keyword("items", "schema", "array", applies="children"),
+    Keyword("additionalProperties", "schema", "object", applies="children", omitted_is_true=True),
+    Keyword("items", "schema", "array", applies="children", omitted_is_true=True),
     Keyword("uniqueItems", "boolean", "array"),
     Keyword("prefixItems", "schema list", "array", applies="children", since="2020-12"),
     Keyword("contains", "schema", "array", applies="children", since="6"),
     Keyword("patternProperties", "schema map", "object", applies="children", entry="pattern"),
-    Keyword("propertyNames", "schema", "object", applies="children", since="6"),
+    Keyword(
+        "propertyNames", "schema", "object", applies="children", since="6", omitted_is_true=True
+    ),
     Keyword("dependentRequired", "names map", "object", since="2019-09"),
     Keyword(
         "dependentSchemas",
@@ -175,8 +183,8 @@ KEYWORDS = (
     Keyword("oneOf", "schema list", applies="same value"),
     Keyword("not", "schema", applies="same value"),
     Keyword("if", "schema", applies="same value", since="7"),
-    Keyword("then", "schema", applies="same value", since="7"),
-    Keyword("else", "schema", applies="same value", since="7"),
+    Keyword("then", "schema", applies="same value", since="7", omitted_is_true=True),
+    Keyword("else", "schema", applies="same value", since="7", omitted_is_true=True),
     Keyword("format", "format", "string"),
     Keyword("title", "string", annotation="meta-data", exported=True),
     Keyword("description", "string", annotation="meta-data", exported=True),
@@ -213,6 +221,8 @@ KEYWORDS = (
         "schema",
         "object",
         applies="children",
+        omitted_is_true=True,
+        dynamic=True,
         since="2019-09",
         implemented=False,
         instead="list the properties and use additionalProperties",
@@ -222,13 +232,22 @@ KEYWORDS = (
         "schema",
         "array",
         applies="children",
+        omitted_is_true=True,
+        dynamic=True,
         since="2019-09",
         implemented=False,
     ),
     Keyword("$schema", "uri", annotation="core", implemented=False),
-    Keyword("$dynamicRef", "reference", since="2020-12", implemented=False),
+    Keyword("$dynamicRef", "reference", dynamic=True, since="2020-12", implemented=False),
     Keyword("$dynamicAnchor", "anchor", annotation="core", since="2020-12", implemented=False),
-    Keyword("$recursiveRef", "reference", since="2019-09", implemented=False, successor=("$ref",)),
+    Keyword(
+        "$recursiveRef",
+        "reference",
+        dynamic=True,
+        since="2019-09",
+        implemented=False,
+        successor=("$ref",),
+    ),
     Keyword(
         "$recursiveAnchor",
         "boolean",
@@ -243,6 +262,7 @@ KEYWORDS = (
         "schema",
         "array",
         applies="children",
+        omitted_is_true=True,
         until="2019-09",
         implemented=False,
         successor=("items",),
