@@ -286,15 +286,10 @@ class _Checker:
                     path + ("format",),
                     f"format '{shown}' is not a JSON Schema 2020-12 format ({', '.join(FORMATS)}){hint}",
                 )
-        for keyword in ("then", "else"):
-            if keyword in schema and "if" not in schema:
+        for keyword, needed in _NEEDS:
+            if keyword in schema and needed not in schema:
                 self.error(
-                    path + (keyword,), f"'{keyword}' has no effect without 'if'", at_key=True
-                )
-        for keyword in ("minContains", "maxContains"):
-            if keyword in schema and "contains" not in schema:
-                self.error(
-                    path + (keyword,), f"'{keyword}' has no effect without 'contains'", at_key=True
+                    path + (keyword,), f"'{keyword}' has no effect without '{needed}'", at_key=True
                 )
         low, high = schema.get("minContains"), schema.get("maxContains")
         if is_integer(low) and is_integer(high) and low > high:
@@ -903,6 +898,8 @@ _COUNTERPART = {
     for low, high, kind in vocabulary.ranges("length", "items", "properties", "value")
     for type_name in (("integer", "number") if kind == "number" else (kind,))
 }
+#: Keywords with no effect without another, and that other (then: if).
+_NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented and k.needs)
 #: One-schema keywords whose schema applies to a child of the value.
 _CHILD_ONE = vocabulary.holders("one", "children")
 

@@ -94,6 +94,8 @@ class Keyword:
     bound: Side | None = None
     limits: str | None = None
     exclusive: bool = False
+    #: The keyword without which this one has no effect (``then`` needs ``if``).
+    needs: str = ""
     #: Whether leaving the keyword out means what ``true`` means (2020-12: "omitting this
     #: keyword has the same assertion behavior as an empty schema").
     omitted_is_true: bool = False
@@ -148,8 +150,24 @@ KEYWORDS = (
     Keyword("maxItems", "count", "array", bound="upper", limits="items"),
     Keyword("minProperties", "count", "object", bound="lower", limits="properties"),
     Keyword("maxProperties", "count", "object", bound="upper", limits="properties"),
-    Keyword("minContains", "count", "array", bound="lower", limits="contains", since="2019-09"),
-    Keyword("maxContains", "count", "array", bound="upper", limits="contains", since="2019-09"),
+    Keyword(
+        "minContains",
+        "count",
+        "array",
+        bound="lower",
+        limits="contains",
+        needs="contains",
+        since="2019-09",
+    ),
+    Keyword(
+        "maxContains",
+        "count",
+        "array",
+        bound="upper",
+        limits="contains",
+        needs="contains",
+        since="2019-09",
+    ),
     Keyword("pattern", "pattern", "string"),
     Keyword("minimum", "number", "number", bound="lower", limits="value"),
     Keyword("maximum", "number", "number", bound="upper", limits="value"),
@@ -183,8 +201,8 @@ KEYWORDS = (
     Keyword("oneOf", "schema list", applies="same value"),
     Keyword("not", "schema", applies="same value"),
     Keyword("if", "schema", applies="same value", since="7"),
-    Keyword("then", "schema", applies="same value", since="7", omitted_is_true=True),
-    Keyword("else", "schema", applies="same value", since="7", omitted_is_true=True),
+    Keyword("then", "schema", applies="same value", needs="if", omitted_is_true=True, since="7"),
+    Keyword("else", "schema", applies="same value", needs="if", omitted_is_true=True, since="7"),
     Keyword("format", "format", "string"),
     Keyword("title", "string", annotation="meta-data", exported=True),
     Keyword("description", "string", annotation="meta-data", exported=True),
