@@ -128,6 +128,7 @@ class Keyword:
 
     @property
     def drafts(self) -> tuple[Draft, ...]:
+        """The drafts that know the keyword, oldest first."""
         return DRAFTS[DRAFTS.index(self.since) : DRAFTS.index(self.until) + 1]
 
     @property
@@ -290,9 +291,10 @@ KEYWORDS = (
 
 _BY_NAME = {keyword.name: keyword for keyword in KEYWORDS}
 
-#: The order of the one walk over subschemas (``keywords.subschemas``): one-schema keywords,
-#: then lists, then maps. Test cases, $ref functions and exports are made in the order it
-#: visits, so the generated output depends on it.
+#: The order of the one walk over subschemas (``keywords.subschemas``, and the exporter's
+#: rebuild of a schema): one-schema keywords, then lists, then maps. The model, redaction
+#: and the exporter visit schemas in this order, so generated output depends on it: it is
+#: fixed here, apart from the table's order (the order checks are emitted).
 SUBSCHEMA_ORDER = (
     "not",
     "if",
