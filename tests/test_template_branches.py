@@ -14,18 +14,18 @@ import typing
 
 import pytest
 from support import ROOT
-from toolshape.codegen import model
+from toolshape.codegen import model_parts
 
 TEMPLATES = ROOT / "templates"
 
 #: (Literal type, template, the variable the template compares, values the template handles
 #: without naming them: the last ``else`` of a chain).
 BRANCHES = [
-    (model.CheckTest, "checks.py.j2", "c.test", set()),
-    (model.PathPartKind, "checks.py.j2", "part.kind", set()),
-    (model.ApplicatorKind, "checks.py.j2", "a.kind", set()),
-    (model.ConstantKind, "module.py.j2", "c.kind", {"json_values"}),
-    (model.JsonType, "checks.py.j2", "kind", set()),
+    (model_parts.CheckTest, "checks.py.j2", "c.test", set()),
+    (model_parts.PathPartKind, "checks.py.j2", "part.kind", set()),
+    (model_parts.ApplicatorKind, "checks.py.j2", "a.kind", set()),
+    (model_parts.ConstantKind, "module.py.j2", "c.kind", {"json_values"}),
+    (model_parts.JsonType, "checks.py.j2", "kind", set()),
 ]
 
 
@@ -56,6 +56,6 @@ def test_the_check_tests_the_model_makes_are_all_listed() -> None:
     made = set(re.findall(r'\bCheck\(\s*"([a-z_]+)"', source)) | set(
         re.findall(r'\("([a-z_]+)", "(?:at|greater|less)', source)
     )
-    assert made and made <= set(typing.get_args(model.CheckTest)), sorted(
-        made - set(typing.get_args(model.CheckTest))
+    assert made and made <= set(typing.get_args(model_parts.CheckTest)), sorted(
+        made - set(typing.get_args(model_parts.CheckTest))
     )
