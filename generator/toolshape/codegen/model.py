@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-import keyword
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +46,7 @@ from .model_parts import (
 )
 from .names import Namer
 from .runtime_imports import module_needs
+from .typing_model import TypedDictDef, TypedDicts, declared_types
 
 #: The formats asserted, and how messages describe them.
 FORMATS = {
@@ -93,57 +93,6 @@ TYPE_WORDS = {
     "integer": "an integer",
     "number": "a number",
 }
-
-
-@dataclass
-class Field:
-    """One key of a TypedDict."""
-
-    key: str
-    type: str  # a type expression, PEP 604 style ("str | None")
-
-    @property
-    def name(self) -> Code:
-        """The key as a class-body name (only used when ``TypedDictDef.class_syntax``)."""
-        return Code(self.key)
-
-    @property
-    def key_literal(self) -> Code:
-        return literal(self.key)
-
-    @property
-    def type_code(self) -> Code:
-        return Code(self.type)
-
-    @property
-    def type_literal(self) -> Code:
-        """The type as a string: functional TypedDicts evaluate their values at runtime."""
-        return literal(self.type)
-
-
-@dataclass
-class TypedDictDef:
-    """A TypedDict of the accepted arguments (or of one nested object)."""
-
-    name: Code
-    required: list[Field]
-    optional: list[Field]
-    comment: Code
-
-    @property
-    def name_literal(self) -> Code:
-        return literal(str(self.name))
-
-    @property
-    def class_syntax(self) -> bool:
-        """Class syntax reads best, but needs every key to be a plain identifier."""
-        return all(
-            f.key.isidentifier()
-            and f.key.isascii()
-            and not keyword.iskeyword(f.key)
-            and not f.key.startswith("_")
-            for f in self.required + self.optional
-        )
 
 
 @dataclass
@@ -296,7 +245,7 @@ class _ModelBuilder:
             )
         if schema is True or not isinstance(schema, dict):
             return Node(var, path, label, False, [], None, [], None)
-        declared = _declared_types(schema)
+        declared = declared_types(schema)
         kinds = list(declared) if declared else _implied_kinds(schema)
         branches = [
             self.branch(kind, schema, var, path, schema_path, label, declared) for kind in kinds
@@ -967,7 +916,7 @@ class _ModelBuilder:
     ) -> Code:
         words = ["required" if required else "optional"]
         if isinstance(schema, dict):
-            types = _declared_types(schema)
+            types = declared_types(schema)
             if types:
                 words.append(" or ".join(types))
             for keyword, value in schema.items():
@@ -997,65 +946,6 @@ _SECRET_ENUM = "is not one of the allowed values (not listed: the value is sensi
 _SECRET_CONST = "is not the allowed value (not shown: the value is sensitive)"
 
 
-class _Types:
-    """Python type expressions for schemas, and the TypedDicts they need (children first)."""
-
-    def __init__(self, namer: Namer, contract: Contract) -> None:
-        self.namer = namer
-        self.contract = contract
-        self.defs: list[TypedDictDef] = []
-
-    def of(self, schema: Any, hint: str, schema_path: SchemaPath) -> str:
-        if not isinstance(schema, dict):
-            return "Any"
-        values = schema.get("enum", [schema["const"]] if "const" in schema else None)
-        if values is not None and all(v is None or isinstance(v, (str, bool, int)) for v in values):
-            members = [v for v in values if v is not None]
-            literal_type = f"Literal[{', '.join(literal(v) for v in members)}]" if members else ""
-            return _union([literal_type] * bool(members) + ["None"] * (None in values)) or "Any"
-        kinds = _declared_types(schema)
-        if kinds is None:
-            return "Any"
-        return _union([self.of_kind(kind, schema, hint, schema_path) for kind in kinds])
-
-    def of_kind(self, kind: str, schema: dict[str, Any], hint: str, schema_path: SchemaPath) -> str:
-        simple = {
-            "null": "None",
-            "boolean": "bool",
-            "integer": "int",
-            "number": "float",
-            "string": "str",
-        }
-        if kind in simple:
-            return simple[kind]
-        if kind == "array":
-            return f"list[{self.of(schema.get('items', True), hint + ' item', schema_path + ('items',))}]"
-        if not schema.get("properties"):
-            additional = schema.get("additionalProperties", True)
-            return f"dict[str, {self.of(additional, hint + ' value', schema_path + ('additionalProperties',))}]"
-        return self.typed_dict(schema, hint, schema_path)
-
-    def typed_dict(self, schema: dict[str, Any], hint: str, schema_path: SchemaPath) -> str:
-        name = self.namer.type_name(hint)
-        required = set(schema.get("required", []))
-        fields = [
-            Field(key, self.of(sub, f"{hint} {key}", schema_path + ("properties", key)))
-            for key, sub in schema.get("properties", {}).items()
-        ]
-        where = comment_text(
-            f"{self.contract.file}:{self.contract.line_of(schema_path)}", limit=120
-        )
-        self.defs.append(
-            TypedDictDef(
-                name=name,
-                required=[f for f in fields if f.key in required],
-                optional=[f for f in fields if f.key not in required],
-                comment=Code(where),
-            )
-        )
-        return str(name)
-
-
 def _path_hint(schema_path: SchemaPath) -> str:
     """Words for names made from a place in the schema: ``attendees item email`` for
     /properties/attendees/items/properties/email; "" for the root."""
@@ -1080,10 +970,6 @@ def _path_hint(schema_path: SchemaPath) -> str:
 _STEP_WORDS = {"items": "item", "additionalProperties": "value", "propertyNames": "key"}
 
 
-def _union(types: list[str]) -> str:
-    return " | ".join(dict.fromkeys(types))
-
-
 #: The command a generated file's header says regenerates it, when the contracts folder is
 #: ``contracts`` and the output folder ``generated`` beside it (the command line's defaults).
 REGENERATE = "toolshape generate"
@@ -1095,7 +981,7 @@ def build(
     """Turn a checked contract into the module model (``depth``: packages between it and the
     runtime; ``command``: what regenerates it, for the header)."""
     builder = _ModelBuilder(contract)
-    types = _Types(builder.namer, contract)
+    types = TypedDicts(builder.namer, contract)
     types.typed_dict(contract.parameters, "Arguments", ())
     root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
     builder.finish()
@@ -1151,16 +1037,6 @@ def _length_limit(value: object) -> int | None:
 
 
 # -- small pure helpers ----------------------------------------------------------
-
-
-def _declared_types(schema: dict[str, Any]) -> tuple[JsonType, ...] | None:
-    if "type" not in schema:
-        return None
-    raw = schema["type"]
-    types = tuple(raw) if isinstance(raw, list) else (raw,)
-    if "integer" in types and "number" in types:
-        types = tuple(t for t in types if t != "integer")
-    return types
 
 
 def _implied_kinds(schema: dict[str, Any]) -> list[JsonType]:
