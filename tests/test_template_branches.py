@@ -51,10 +51,12 @@ def test_every_value_has_a_branch_and_every_branch_a_value(
 
 
 def test_the_check_tests_the_model_makes_are_all_listed() -> None:
-    """Every ``Check("...")`` the model writes names a CheckTest (mypy says so too, statically)."""
-    source = (ROOT / "generator" / "toolshape" / "codegen" / "model.py").read_text(encoding="utf-8")
+    """Every ``Check("...")`` the builder writes, and every test in its tables of bounds and
+    counts, names a CheckTest (mypy says so too, statically)."""
+    building = ROOT / "generator" / "toolshape" / "codegen" / "building"
+    source = "\n".join(path.read_text(encoding="utf-8") for path in sorted(building.glob("*.py")))
     made = set(re.findall(r'\bCheck\(\s*"([a-z_]+)"', source)) | set(
-        re.findall(r'\("([a-z_]+)", "(?:at|greater|less)', source)
+        re.findall(r'\("([a-z_]+)", "(?:at|greater|less|must)', source)
     )
     assert made and made <= set(typing.get_args(model_parts.CheckTest)), sorted(
         made - set(typing.get_args(model_parts.CheckTest))
