@@ -25,6 +25,7 @@ def array_checks(
     schema_path: SchemaPath,
     label: str,
 ) -> ArrayChecks:
+    """The checks of ``schema`` on an array ``var``; the steps run in the order they name things."""
     checks = count_checks(context, schema, label, ("minItems", "maxItems"))
     if schema.get("uniqueItems") is True:
         checks.append(
@@ -38,9 +39,8 @@ def array_checks(
     prefix = _prefix_items(context, schema, var, path, schema_path, label)
     contains = _contains(context, schema, schema_path, label)
     start = len(schema.get("prefixItems", []))
-    item = _items(
-        context, schema, var, extend(path, PathPart("index", var=index)), schema_path, label
-    )
+    item_path = extend(path, PathPart("index", var=index))
+    item = _items(context, schema, var, item_path, schema_path, label)
     if not item.has_checks:
         return ArrayChecks(None, None, checks, prefix, contains, start)
     return ArrayChecks(index, item, checks, prefix, contains, start)

@@ -44,6 +44,7 @@ def object_checks(
     schema_path: SchemaPath,
     label: str,
 ) -> ObjectChecks:
+    """The checks of ``schema`` on an object ``var``; the steps run in the order they name things."""
     # The names this object's code may use around its properties first: the
     # properties' own objects and loops then get key_2, declared_2.
     key_var = context.namer.local("key")
