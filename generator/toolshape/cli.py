@@ -21,6 +21,7 @@ import jinja2
 
 from . import __version__
 from .codegen import render
+from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
 from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
@@ -651,7 +652,7 @@ def _bad_new_name(name: str) -> str | None:
         return "a Python keyword cannot name a module"
     if name.startswith("__"):
         return "a name starting with __ cannot name a generated module"
-    if name == "tests" or name in discovery.PACKAGE_NAMES:
+    if name == "tests" or name in PACKAGE_NAMES:
         return "this name is taken by the generated package itself"
     return None
 

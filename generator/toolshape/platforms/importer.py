@@ -53,6 +53,7 @@ from urllib.parse import quote, unquote, urljoin
 
 import yaml
 
+from ..codegen.names import PACKAGE_NAMES
 from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
@@ -730,13 +731,7 @@ def _file_name(name: str) -> str:
     stem = re.sub(r"[^a-z0-9_]", "_", stem).strip("_") or "tool"
     if stem[0].isdigit():
         stem = f"tool_{stem}"
-    reserved = {"tests"}
-    try:
-        from ..project import discovery
-
-        reserved |= {n.lower() for n in getattr(discovery, "PACKAGE_NAMES", ())}
-    except ImportError:  # pragma: no cover - project is part of the package
-        pass
+    reserved = {"tests"} | {n.lower() for n in PACKAGE_NAMES}
     if keyword.iskeyword(stem) or keyword.issoftkeyword(stem) or stem in reserved:
         stem = f"{stem}_tool"
     return f"{stem}.yaml"
