@@ -26,6 +26,7 @@ import jinja2
 
 from . import __version__
 from .codegen import render
+from .codegen.model import REGENERATE
 from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
 from .contract import checker, source
@@ -34,10 +35,10 @@ from .platforms import export, importer
 from .project import checking, discovery, output, planning, writing
 from .review import diff, inputs, report
 
-EXAMPLES = """\
+EXAMPLES = f"""\
 examples:
-  toolshape generate                      # contracts/ -> generated/
-  toolshape generate api/tools --out src/validators
+  {REGENERATE}                      # contracts/ -> generated/
+  {REGENERATE} api/tools --out src/validators
   toolshape check                         # in CI: fails unless generated/ is exactly what the contracts make
   toolshape check --headers-only          # fast, NOT tamper-proof: trusts the generated files' headers
   toolshape lint contracts/get_weather.yaml
@@ -293,7 +294,7 @@ def _generate(args: argparse.Namespace) -> int:
 GENERATE = Command(
     "generate",
     help="generate validator modules and tests (all or nothing)",
-    epilog="example:\n  toolshape generate contracts --out generated",
+    epilog=f"example:\n  {REGENERATE} contracts --out generated",
     arguments=_generate_arguments,
     run=_generate,
 )
@@ -658,7 +659,7 @@ def _import(args: argparse.Namespace) -> int:
             print(f"imported: {path}")
     if not args.quiet:
         print(
-            f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run toolshape generate"
+            f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run {REGENERATE}"
         )
     return 0
 
@@ -905,12 +906,8 @@ def _generate_command(folder: Path) -> str:
     """
     for ancestor in [folder, *folder.parents]:
         if ancestor.name == "contracts":
-            return (
-                "toolshape generate"
-                if ancestor == Path("contracts")
-                else f"toolshape generate {ancestor}"
-            )
-    return f"toolshape generate {folder}"
+            return REGENERATE if ancestor == Path("contracts") else f"{REGENERATE} {ancestor}"
+    return f"{REGENERATE} {folder}"
 
 
 def _bad_new_name(name: str) -> str | None:
