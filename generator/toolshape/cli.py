@@ -19,6 +19,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
@@ -797,70 +798,6 @@ DIFF = Command(
 # -- toolshape new --------------------------------------------------------------------
 
 
-#: The starter contract ``toolshape new`` writes; ``{name}`` is the only placeholder.
-STARTER = """\
-# A toolshape contract: one tool a model may call, and the arguments it accepts.
-# Check it with `toolshape lint`, then turn it into a validator with `toolshape generate`.
-# Every key and keyword is described in the "Contract format" section of toolshape's README.
-
-# name: the tool name the model sees: 1-64 of A-Z a-z 0-9 _ . - (unique in the folder).
-name: {name}
-
-# description: what the tool does and when to call it; the model reads this text.
-description: TODO say what {name} does and when the model should call it.
-
-# parameters: a JSON Schema (2020-12 subset) for the arguments. The root is always an
-# object schema: null, arrays, strings and numbers are refused as arguments.
-parameters:
-  type: object
-  properties:
-    # A string with a length range; pattern '\\S' also refuses whitespace-only text.
-    # description: told to the model, like the tool's own description.
-    query:
-      type: string
-      minLength: 1
-      maxLength: 200
-      pattern: '\\S'
-      description: What to look up.
-    # An optional integer with inclusive bounds. `default` is an annotation for the
-    # model: the validator does not fill it in, the handler applies it when the key is
-    # absent. (OpenAI strict mode wants every key required: `toolshape lint --target openai`.)
-    limit:
-      type: integer
-      minimum: 1
-      maximum: 50
-      default: 10
-      description: How many results to return, 1 to 50.
-  # required: keys that must be present. A present null is not a missing key: it is
-  # reported as a wrong type.
-  required: [query]
-  # additionalProperties: false refuses keys not listed under properties, so a
-  # misspelt key is an error instead of being ignored.
-  additionalProperties: false
-
-# examples: run against the generated validator at generation time (generation fails
-# if one does not behave as declared) and copied into the generated tests.
-# Each has `args` (decoded arguments) or `json` (raw text, parsed first); `status` is
-# accept (the default), reject or parse_error; `errors`, when given, is the exact set
-# of (path, code) pairs expected, path being a JSON Pointer ("" is the top level).
-examples:
-  - description: accepted, with the optional limit
-    args: {{query: order 1042, limit: 5}}
-  - description: rejected, the required key query is missing
-    args: {{limit: 5}}
-    status: reject
-    errors: [{{path: /query, code: required}}]
-  - description: rejected, limit is above its maximum and an unknown key is present
-    args: {{query: order 1042, limit: 500, sort: newest}}
-    status: reject
-    errors: [{{path: /limit, code: maximum}}, {{path: /sort, code: additionalProperties}}]
-  - description: a parse error, not a contract error - the text is cut off before the closing brace
-    json: '{{"query": "order 1042"'
-    status: parse_error
-    errors: [{{path: "", code: truncated}}]
-"""
-
-
 def _new_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)"
@@ -889,12 +826,26 @@ def _new(args: argparse.Namespace) -> int:
             return 1
     folder.mkdir(parents=True, exist_ok=True)
     with open(target, "x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
-        handle.write(STARTER.format(name=name))
+        handle.write(starter_contract(name))
     if not args.quiet:
         print(
             f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}"
         )
     return 0
+
+
+def starter_contract(name: str) -> str:
+    """The commented starter contract for the tool ``name`` (``starter/contract.yaml.j2``).
+
+    Package data beside this module, not under templates/: every template the generation
+    environment can load is part of each generated header's fingerprint, and this one makes
+    no generated code."""
+    starter = resources.files("toolshape") / "starter" / "contract.yaml.j2"
+    text = starter.read_text(encoding="utf-8")
+    template = jinja2.Environment(
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False
+    ).from_string(text)
+    return template.render(name=name, generate=REGENERATE)
 
 
 def _generate_command(folder: Path) -> str:
