@@ -519,6 +519,22 @@ def _format_notes(parameters: Any) -> list[str]:
 # -- the lowering: one contract schema -> what a platform accepts -------------------
 
 
+@dataclass(frozen=True)
+class _Keyword:
+    """One keyword of a contract schema node, met by :meth:`_Lowering.keywords`."""
+
+    keyword: str
+    value: Any
+    #: The node holding it (some keywords are lowered with their siblings) and its path.
+    node: dict[str, Any]
+    path: SchemaPath
+
+    @property
+    def where(self) -> SchemaPath:
+        """The keyword's own path (its subschemas' paths start here)."""
+        return self.path + (self.keyword,)
+
+
 class _Lowering:
     """Translates ``parameters`` for openai (strict), anthropic (strict) or gemini.
 
@@ -746,123 +762,141 @@ class _Lowering:
     def keywords(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """Every keyword of one node except $ref (when inlined) and allOf, lowered."""
         out: dict[str, Any] = {}
-        target = self.target
         for keyword, value in node.items():
-            where = path + (keyword,)
             if keyword.startswith("x-") or keyword in _SILENT:
                 continue
-            if keyword in ("title", "description", "type", "required", "$ref"):
-                out[keyword] = value
-            elif keyword == "default":
-                if (
-                    target != "openai"
-                ):  # every property is required in OpenAI strict mode: defaults never apply
-                    out[keyword] = value
-            elif keyword in ("enum", "const"):
-                if target == "anthropic" and any(
-                    isinstance(v, (dict, list)) for v in (value if keyword == "enum" else [value])
-                ):
-                    self.dropped(path, keyword, "objects and arrays are not allowed in it")
-                else:
-                    out[keyword] = value
-            elif keyword == "properties":
-                out[keyword] = {}
-                for key, sub in value.items():
-                    lowered = out[keyword][key] = self.lower(sub, where + (key,))
-                    self.origins[id(lowered)] = (lowered, where + (key,))
-            elif keyword == "additionalProperties":
-                out[keyword] = value if isinstance(value, bool) else self.lower(value, where)
-            elif keyword == "patternProperties":
-                if target == "gemini":
-                    self.dropped(path, keyword)
-                else:  # refused in finish(): dropping it would refuse keys the contract accepts
-                    out[keyword] = {
-                        key: self.lower(sub, where + (key,)) for key, sub in value.items()
-                    }
-            elif keyword == "prefixItems":
-                out.update(self.prefix_items(node, path))
-            elif keyword == "items":
-                if "prefixItems" in node:
-                    continue  # lowered with prefixItems
-                if value is False:
-                    self.dropped(path, keyword, "the array must be empty", value=False)
-                elif value is not True:
-                    out[keyword] = self.lower(value, where)
-            elif keyword == "$defs":
-                if target != "gemini":  # gemini: every $ref is inlined
-                    out[keyword] = {
-                        key: self.lower(sub, where + (key,)) for key, sub in value.items()
-                    }
-            elif keyword == "anyOf":
-                out[keyword] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
-            elif keyword == "oneOf":
-                if "anyOf" in node:
-                    self.dropped(path, keyword)
-                else:
-                    self.loosened(
-                        path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)"
-                    )
-                    out["anyOf"] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
-            elif keyword == "uniqueItems":
-                if value:
-                    self.dropped(path, keyword, value=True)
-            elif keyword == "format":
-                if value in self.formats:
-                    out[keyword] = value
-                else:
-                    self.dropped(path, keyword, value=value)
-            elif keyword == "pattern":
-                if target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(value):
-                    self.dropped(
-                        path, keyword, "it uses a backreference, lookaround or word boundary"
-                    )
-                else:
-                    out[keyword] = value
-            elif keyword in ("minLength", "maxLength", "minProperties", "maxProperties"):
-                if target == "gemini":
-                    out[keyword] = value
-                else:
-                    self.dropped(path, keyword)
-            elif keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-                if target == "anthropic":
-                    self.dropped(path, keyword)
-                else:
-                    out[keyword] = value
-            elif keyword == "multipleOf":
-                if target == "openai":
-                    out[keyword] = value
-                else:
-                    self.dropped(path, keyword)
-            elif keyword == "minItems":
-                if target == "anthropic" and value > 1:
-                    self.loosened(
-                        path,
-                        f"'minItems' {value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
-                    )
-                    out[keyword] = 1
-                else:
-                    out[keyword] = value
-            elif keyword == "maxItems":
-                if target == "anthropic":
-                    self.dropped(path, keyword)
-                else:
-                    out[keyword] = value
-            elif keyword in (
-                "contains",
-                "minContains",
-                "maxContains",
-                "propertyNames",
-                "dependentRequired",
-                "dependentSchemas",
-                "not",
-                "if",
-                "then",
-                "else",
-            ):
-                self.dropped(path, keyword)
-            else:  # a keyword this module does not know yet: never passed on silently
-                self.dropped(path, keyword, "not translated for this platform")
+            lowering = _KEYWORD_LOWERINGS.get(keyword, _Lowering.untranslated)
+            lowering(self, _Keyword(keyword, value, node, path), out)
         return out
+
+    # -- one method per keyword (dispatched by _KEYWORD_LOWERINGS) -----------------
+    #
+    # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
+    # platform gets less than the contract says.
+
+    def kept(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out[kw.keyword] = kw.value
+
+    def default(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        # Every property is required in OpenAI strict mode: defaults never apply.
+        if self.target != "openai":
+            out[kw.keyword] = kw.value
+
+    def enum_or_const(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        values = kw.value if kw.keyword == "enum" else [kw.value]
+        if self.target == "anthropic" and any(isinstance(v, (dict, list)) for v in values):
+            self.dropped(kw.path, kw.keyword, "objects and arrays are not allowed in it")
+        else:
+            out[kw.keyword] = kw.value
+
+    def properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out[kw.keyword] = {}
+        for key, sub in kw.value.items():
+            lowered = out[kw.keyword][key] = self.lower(sub, kw.where + (key,))
+            self.origins[id(lowered)] = (lowered, kw.where + (key,))
+
+    def additional_properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        value = kw.value
+        out[kw.keyword] = value if isinstance(value, bool) else self.lower(value, kw.where)
+
+    def pattern_properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "gemini":
+            self.dropped(kw.path, kw.keyword)
+        else:  # refused in finish(): dropping it would refuse keys the contract accepts
+            out[kw.keyword] = self.lowered_map(kw)
+
+    def tuple_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out.update(self.prefix_items(kw.node, kw.path))
+
+    def items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if "prefixItems" in kw.node:
+            return  # lowered with prefixItems
+        if kw.value is False:
+            self.dropped(kw.path, kw.keyword, "the array must be empty", value=False)
+        elif kw.value is not True:
+            out[kw.keyword] = self.lower(kw.value, kw.where)
+
+    def local_definitions(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target != "gemini":  # gemini: every $ref is inlined
+            out[kw.keyword] = self.lowered_map(kw)
+
+    def any_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out[kw.keyword] = self.lowered_list(kw)
+
+    def one_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if "anyOf" in kw.node:
+            self.dropped(kw.path, kw.keyword)
+        else:
+            self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
+            out["anyOf"] = self.lowered_list(kw)
+
+    def unique_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if kw.value:
+            self.dropped(kw.path, kw.keyword, value=True)
+
+    def format_keyword(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if kw.value in self.formats:
+            out[kw.keyword] = kw.value
+        else:
+            self.dropped(kw.path, kw.keyword, value=kw.value)
+
+    def pattern(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(kw.value):
+            self.dropped(
+                kw.path, kw.keyword, "it uses a backreference, lookaround or word boundary"
+            )
+        else:
+            out[kw.keyword] = kw.value
+
+    def length_or_size(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """String lengths and property counts: only Gemini takes them."""
+        if self.target == "gemini":
+            out[kw.keyword] = kw.value
+        else:
+            self.dropped(kw.path, kw.keyword)
+
+    def number_bound(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """Numeric bounds: every platform but Anthropic takes them."""
+        if self.target == "anthropic":
+            self.dropped(kw.path, kw.keyword)
+        else:
+            out[kw.keyword] = kw.value
+
+    def multiple_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "openai":
+            out[kw.keyword] = kw.value
+        else:
+            self.dropped(kw.path, kw.keyword)
+
+    def min_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "anthropic" and kw.value > 1:
+            self.loosened(
+                kw.path,
+                f"'minItems' {kw.value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
+            )
+            out[kw.keyword] = 1
+        else:
+            out[kw.keyword] = kw.value
+
+    def max_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "anthropic":
+            self.dropped(kw.path, kw.keyword)
+        else:
+            out[kw.keyword] = kw.value
+
+    def not_exported(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """A keyword no platform here takes: left out, and noted."""
+        self.dropped(kw.path, kw.keyword)
+
+    def untranslated(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """A keyword this module does not know yet: never passed on silently."""
+        self.dropped(kw.path, kw.keyword, "not translated for this platform")
+
+    def lowered_map(self, kw: _Keyword) -> dict[str, Any]:
+        return {key: self.lower(sub, kw.where + (key,)) for key, sub in kw.value.items()}
+
+    def lowered_list(self, kw: _Keyword) -> list[Any]:
+        return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
 
     def prefix_items(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
@@ -1227,6 +1261,52 @@ class _Lowering:
                 f"the schema has {unions} schemas with 'anyOf' or a list of types; Anthropic strict tool use allows at most "
                 f"{ANTHROPIC_MAX_UNIONS} (in all strict tools of a request)",
             )
+
+
+_KeywordLowering = Callable[[_Lowering, _Keyword, dict[str, Any]], None]
+
+#: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`).
+_KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
+    **dict.fromkeys(("title", "description", "type", "required", "$ref"), _Lowering.kept),
+    "default": _Lowering.default,
+    "enum": _Lowering.enum_or_const,
+    "const": _Lowering.enum_or_const,
+    "properties": _Lowering.properties,
+    "additionalProperties": _Lowering.additional_properties,
+    "patternProperties": _Lowering.pattern_properties,
+    "prefixItems": _Lowering.tuple_items,
+    "items": _Lowering.items,
+    "$defs": _Lowering.local_definitions,
+    "anyOf": _Lowering.any_of,
+    "oneOf": _Lowering.one_of,
+    "uniqueItems": _Lowering.unique_items,
+    "format": _Lowering.format_keyword,
+    "pattern": _Lowering.pattern,
+    **dict.fromkeys(
+        ("minLength", "maxLength", "minProperties", "maxProperties"), _Lowering.length_or_size
+    ),
+    **dict.fromkeys(
+        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"), _Lowering.number_bound
+    ),
+    "multipleOf": _Lowering.multiple_of,
+    "minItems": _Lowering.min_items,
+    "maxItems": _Lowering.max_items,
+    **dict.fromkeys(
+        (
+            "contains",
+            "minContains",
+            "maxContains",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "not",
+            "if",
+            "then",
+            "else",
+        ),
+        _Lowering.not_exported,
+    ),
+}
 
 
 # -- helpers --------------------------------------------------------------------------
