@@ -1103,35 +1103,54 @@ class _Lowering:
         return node
 
     def finish_gemini(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+        """The node in Gemini's legacy spelling (OpenAPI 3.0): one type with ``nullable``,
+        string enums, inclusive bounds, no ``additionalProperties``."""
         node = dict(node)
+        types, nullable = self.gemini_values(node, path)
+        self.gemini_inclusive_bounds(node, path)
+        self.gemini_drop_additional_properties(node, path)
+        node = self.gemini_type(node, types, nullable, path)
+        several_types = len([t for t in types if t != "null"]) > 1
+        self.gemini_refusals(node, path, split=several_types)
+        return node
+
+    def gemini_values(self, node: dict[str, Any], path: SchemaPath) -> tuple[list[str], bool]:
+        """Take ``type``, ``enum`` and ``const`` out of the node: the types it allows (inferred
+        from the values when it has no ``type``) and whether null is one of its values; the
+        string values stay as ``enum``."""
         types = _type_list(node.pop("type", None))
         nullable = "null" in types
         if "enum" in node:
             values = node.pop("enum")
             nullable = nullable or None in values
-            if not types:
-                types = _type_list(_inferred_type(values))
-            strings = [v for v in values if isinstance(v, str)]
-            others = [v for v in values if not isinstance(v, str) and v is not None]
-            if others:
-                shown = ", ".join(json.dumps(v) for v in others[:5]) + (
-                    ", ..." if len(others) > 5 else ""
-                )
-                self.dropped(path, "enum", f"Gemini enums hold only strings; {shown} not enforced")
-            if strings:
-                node["enum"] = strings
+            types = types or _type_list(_inferred_type(values))
+            self.gemini_string_enum(node, values, path)
         if "const" in node:
             value = node.pop("const")
-            if not types:
-                types = _type_list(_inferred_type([value]))
-            if isinstance(value, str):
-                node["enum"] = [value]
-            elif value is None:
-                nullable = True
-            else:
-                self.dropped(
-                    path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced"
-                )
+            types = types or _type_list(_inferred_type([value]))
+            nullable = nullable or value is None
+            self.gemini_const(node, value, path)
+        return types, nullable
+
+    def gemini_string_enum(self, node: dict[str, Any], values: list[Any], path: SchemaPath) -> None:
+        strings = [v for v in values if isinstance(v, str)]
+        others = [v for v in values if not isinstance(v, str) and v is not None]
+        if others:
+            shown = ", ".join(json.dumps(v) for v in others[:5]) + (
+                ", ..." if len(others) > 5 else ""
+            )
+            self.dropped(path, "enum", f"Gemini enums hold only strings; {shown} not enforced")
+        if strings:
+            node["enum"] = strings
+
+    def gemini_const(self, node: dict[str, Any], value: Any, path: SchemaPath) -> None:
+        """A string ``const`` is an enum of one; null is ``nullable`` (see gemini_values)."""
+        if isinstance(value, str):
+            node["enum"] = [value]
+        elif value is not None:
+            self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
+
+    def gemini_inclusive_bounds(self, node: dict[str, Any], path: SchemaPath) -> None:
         for exclusive, inclusive, pick in (
             ("exclusiveMinimum", "minimum", max),
             ("exclusiveMaximum", "maximum", min),
@@ -1143,6 +1162,8 @@ class _Lowering:
                     path,
                     f"'{exclusive}' {bound} is exported as '{inclusive}' {bound} (the bound itself is allowed)",
                 )
+
+    def gemini_drop_additional_properties(self, node: dict[str, Any], path: SchemaPath) -> None:
         if "additionalProperties" in node:
             additional = node.pop("additionalProperties")
             if additional is not True:
@@ -1150,6 +1171,11 @@ class _Lowering:
                     self.dropped(path, "additionalProperties", value=False)
                 else:
                     self.dropped(path, "additionalProperties", "a schema for the keys not listed")
+
+    def gemini_type(
+        self, node: dict[str, Any], types: list[str], nullable: bool, path: SchemaPath
+    ) -> dict[str, Any]:
+        """The node with one ``type`` and ``nullable``; several types become ``anyOf`` a branch each."""
         others = [t for t in types if t != "null"]
         if len(others) == 1 or (not others and nullable):
             node = {"type": others[0] if others else "null", **node}
@@ -1159,21 +1185,13 @@ class _Lowering:
             if "anyOf" in node:
                 self.dropped(path, "type", f"{types} beside 'anyOf'")
             else:
-                branches = []
-                for kind in others:
-                    branch: dict[str, Any] = {"type": kind}
-                    for key in list(node):
-                        if _KIND.get(key) == ("number" if kind == "integer" else kind) or (
-                            key == "enum" and kind == "string"
-                        ):
-                            branch[key] = node[key]
-                    branches.append(branch)
-                for key in list(node):
-                    if key in _KIND or key == "enum":
-                        del node[key]
-                node["anyOf"] = branches
+                node["anyOf"] = _split_by_type(node, others)
         if nullable and (others or "anyOf" in node):
             node["nullable"] = True
+        return node
+
+    def gemini_refusals(self, node: dict[str, Any], path: SchemaPath, *, split: bool) -> None:
+        """What Gemini's legacy parameters cannot take (``split``: the node's types became anyOf)."""
         if node.get("type") == "array" and "items" not in node:
             self.refuse(
                 path,
@@ -1181,7 +1199,7 @@ class _Lowering:
                 "parameters refuse it ('items: missing field'): give the array an items schema, or export "
                 "--target gemini (parametersJsonSchema)",
             )
-        made = node.get("anyOf", []) if len(others) > 1 else []
+        made = node.get("anyOf", []) if split else []
         if path and any(
             n.get("type") == "object" and not n.get("properties") for n in [node, *made]
         ):
@@ -1191,7 +1209,6 @@ class _Lowering:
                 "'properties: should be non-empty for OBJECT type' (--target gemini, with parametersJsonSchema, "
                 "takes such schemas)",
             )
-        return node
 
     # -- platform limits -----------------------------------------------------------
 
@@ -1327,6 +1344,24 @@ def _nullable(schema: Any) -> Any:
             out["type"] = _type_list(out["type"]) + ["null"]
         return out
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _split_by_type(node: dict[str, Any], types: list[str]) -> list[dict[str, Any]]:
+    """One branch per type, each with the node's keywords about that kind of value (integer
+    takes the number keywords, string the enum), which leave the node."""
+    branches = []
+    for kind in types:
+        branch: dict[str, Any] = {"type": kind}
+        for key in list(node):
+            if _KIND.get(key) == ("number" if kind == "integer" else kind) or (
+                key == "enum" and kind == "string"
+            ):
+                branch[key] = node[key]
+        branches.append(branch)
+    for key in list(node):
+        if key in _KIND or key == "enum":
+            del node[key]
+    return branches
 
 
 def _short(value: Any) -> str:
