@@ -254,12 +254,7 @@ KNOWN = {k.name for k in vocabulary.KEYWORDS} | set(vocabulary.format_names())
 #: module and enclosing function, and why. Anything else that does fails the test below: read
 #: the list from ``schema/vocabulary.py`` (or add the fact it stands for to the table).
 ALLOWED = {
-    # The model's lists, now in codegen/building/ and codegen/masks.py: wired to the table
-    # once the split has settled (strings.FORMATS: vocabulary.format_phrases(); objects.
-    # _ANNOTATIONS: annotation_names(); masks._SAME_VALUE_LISTS/_ONE: holders("list"/"one",
-    # "same value")); the other entries are check tables and the namer's words.
-    ("codegen/building/strings.py", "<module>"): "FORMATS: to read format_phrases()",
-    ("codegen/masks.py", "<module>"): "_SAME_VALUE_*: to read holders(..., 'same value')",
+    # The model's check tables and the namer's words (codegen/building/).
     ("codegen/building/counts.py", "<module>"): "the size checks' table: test, word, message",
     ("codegen/building/numbers.py", "<module>"): "the number bounds' wording",
     ("codegen/building/objects.py", "property_comment"): "what a property's comment leaves out",
@@ -282,7 +277,6 @@ ALLOWED = {
     ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
     ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
     ("platforms/importer.py", "_def_name"): "maps whose keys name a hoisted schema well",
-    ("platforms/importer.py", "<module>"): "the maps _KEYWORD_TRANSLATIONS translates as maps",
     ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
     ("review/decisions.py", "decide_structurally"): "changes decided by sampling",
     ("review/samples.py", "_numbers_at_bounds"): "the values crafted at number bounds",

@@ -1448,6 +1448,9 @@ class _Translator:
 
 _Translation = Callable[[_Translator, _Keyword], None]
 
+#: The maps of schemas that apply somewhere (not definitions, which $defs gathers).
+_APPLIED_MAPS = (*vocabulary.holders("map", "children"), *vocabulary.holders("map", "same value"))
+
 #: Keywords about references and vocabularies: translated (or dropped, saying why) even beside
 #: a ``$ref`` before 2019-09, where every other keyword there is dropped.
 _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
@@ -1460,9 +1463,7 @@ _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
 #: (:meth:`_Translator.carried_over`). Later entries win: a keyword's own translation
 #: (``items``) replaces its group's (one subschema).
 _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
-    **dict.fromkeys(
-        ("properties", "patternProperties", "dependentSchemas"), _Translator.schema_map
-    ),
+    **dict.fromkeys(_APPLIED_MAPS, _Translator.schema_map),
     **dict.fromkeys(SCHEMA_LISTS, _Translator.schema_list),
     **dict.fromkeys((*ONE_SCHEMA, "contentSchema"), _Translator.one_schema),
     "$ref": _Translator.ref,
