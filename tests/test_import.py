@@ -12,6 +12,7 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -667,15 +668,18 @@ def test_contract_check_failures_are_reported_at_the_input_pointer(tmp_path: Pat
     del schema["properties"]["b"]["pattern"]  # type: ignore[index]
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     assert imported.data["parameters"]["$defs"]["n"] == {"type": "string"}
-    assert "required" not in imported.data["parameters"]
     assert any(
         w.startswith("/definitions/n/minimum: 'minimum' has no effect")
         for w in map(str, imported.warnings)
     ), imported.warnings
+    # A required key that additionalProperties: false forbids is kept (issue 24): no object
+    # can pass, as the schema says, and the contract check warns.
+    assert imported.data["parameters"]["required"] == ["c"]
     assert any(
-        w.startswith("/required: 'c' is required but 'additionalProperties: false' forbids it")
+        "'c' is required but additionalProperties: false forbids it" in w
+        and "as written, no object can pass here" in w
         for w in map(str, imported.warnings)
-    )
+    ), imported.warnings
 
 
 def test_unreadable_inputs(tmp_path: Path) -> None:
@@ -1055,3 +1059,91 @@ def test_import_warnings_name_their_place_in_the_input_file(
         f"tools.json:{line}:{col}: warning: the MCP tool's 'title' is not carried over "
         "(a contract has no place for it) (contracts/lookup.yaml at /tools/0/title)"
     ) in err.splitlines()
+
+
+# -- import keeps what a schema means (issue 24) -------------------------------------------------
+
+#: Schemas whose spelling the contract check would refuse, each with arguments to try: what the
+#: imported contract's module accepts must be what jsonschema accepts, value for value.
+MEANING_KEPT: dict[str, tuple[dict[str, Any], list[Any]]] = {
+    "required key that additionalProperties: false forbids, at the root": (
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "required": ["a", "b"],
+            "additionalProperties": False,
+        },
+        [{}, {"a": "x"}, {"a": "x", "b": 1}, {"b": 1}],
+    ),
+    "required key that additionalProperties: false forbids, nested": (
+        {
+            "type": "object",
+            "properties": {
+                "o": {
+                    "type": "object",
+                    "properties": {"a": {"type": "string"}},
+                    "required": ["b"],
+                    "additionalProperties": False,
+                }
+            },
+        },
+        [{}, {"o": {}}, {"o": {"a": "x"}}, {"o": {"b": 1}}, {"o": {"a": "x", "b": 1}}],
+    ),
+    "enum values that type excludes": (
+        {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", 1, None, "y"]}}},
+        [{"a": "x"}, {"a": "y"}, {"a": 1}, {"a": None}, {"a": "z"}, {}],
+    ),
+    "enum values that type all excludes": (
+        {"type": "object", "properties": {"a": {"type": "string", "enum": [1, None]}}},
+        [{"a": "x"}, {"a": 1}, {"a": None}, {}],
+    ),
+    "enum values listed twice": (
+        {
+            "type": "object",
+            "properties": {
+                "a": {"enum": ["x", "y", "x", 1, 1.0]},
+                "b": {"type": "integer", "enum": [2, 2.0, 3]},
+            },
+        },
+        [{"a": "x"}, {"a": 1}, {"a": 1.0}, {"a": "z"}, {"b": 2}, {"b": 2.0}, {"b": 4}, {}],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(MEANING_KEPT))
+def test_import_keeps_what_the_schema_means(name: str, tmp_path: Path) -> None:
+    parameters, tried = MEANING_KEPT[name]
+    schema = {"title": "t", "description": "d", **parameters}
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    raw = imported.yaml_text.encode("utf-8")
+    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), render.environment())
+    module = pipeline.load_module(generated.module_source, "t.py")
+    oracle = jsonschema.Draft202012Validator(parameters)
+    wrong = [
+        (arguments, oracle.is_valid(arguments))
+        for arguments in tried
+        if module.validate(arguments).ok != oracle.is_valid(arguments)
+    ]
+    assert not wrong, f"verdicts that differ from jsonschema's (arguments, jsonschema): {wrong}"
+
+
+def test_import_says_what_it_kept_and_dropped(tmp_path: Path) -> None:
+    def warnings(name: str) -> str:
+        parameters, _ = MEANING_KEPT[name]
+        schema = {"title": "t", "description": "d", **parameters}
+        (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+        return "\n".join(map(str, imported.warnings))
+
+    shown = warnings("required key that additionalProperties: false forbids, nested")
+    assert "'b' is required but additionalProperties: false forbids it" in shown
+    assert "as written, no object can pass here" in shown
+    shown = warnings("enum values that type excludes")
+    assert "/properties/a/enum/1: the 'enum' value 1 is not of 'type'" in shown
+    assert "/properties/a/enum/2: the 'enum' value null is not of 'type'" in shown
+    shown = warnings("enum values that type all excludes")
+    assert "/properties/a/enum: no 'enum' value is of its 'type'" in shown
+    assert "as written, no value can pass here" in shown
+    shown = warnings("enum values listed twice")
+    assert "/properties/a/enum/2: the 'enum' value \"x\" is listed twice: kept once" in shown
+    assert "/properties/a/enum/4: the 'enum' value 1.0 is listed twice: kept once" in shown
+    assert "/properties/b/enum/1: the 'enum' value 2.0 is listed twice: kept once" in shown

@@ -743,11 +743,16 @@ class _Checker:
             where = path + ("required", i)
             if key in required[:i]:
                 self.error(where, f"'{key}' is listed twice in 'required'")
-            elif key not in properties and additional is False:
+            elif (
+                key not in properties and additional is False and "patternProperties" not in schema
+            ):
+                # Legal JSON Schema with an exact meaning (nothing passes), which an imported
+                # schema must keep: a warning, and the generated code refuses every object.
                 hint = suggest(key, tuple(properties))
-                self.error(
+                self.warn(
                     where,
-                    f"'{key}' is required but additionalProperties: false forbids it (not in 'properties'){hint}",
+                    f"'{key}' is required but additionalProperties: false forbids it (not in "
+                    f"'properties'): as written, no object can pass here{hint}",
                 )
             elif properties.get(key) is False:
                 self.error(
