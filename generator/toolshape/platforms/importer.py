@@ -1416,18 +1416,15 @@ class _Translator:
         )
         kept: dict[Hashable, Any] = {}
         for i, member in enumerate(members):
-            where = self.input_path(path + ("enum", str(i)))
-            shown = json.dumps(member)[:40]
             if json_key(member) in kept:
-                self.warn(where, f"the 'enum' value {shown} is listed twice: kept once")
+                why = "is listed twice: kept once"
             elif not type_allows(allowed, member):
-                self.warn(
-                    where,
-                    f"the 'enum' value {shown} is not of 'type' {json.dumps(types)}: it could "
-                    "never pass; dropped",
-                )
+                why = f"is not of 'type' {json.dumps(types)}: it could never pass; dropped"
             else:
                 kept[json_key(member)] = member
+                continue
+            where = self.input_path(path + ("enum", str(i)))  # (a walk of every move made)
+            self.warn(where, f"the 'enum' value {json.dumps(member)[:40]} {why}")
         if len(kept) == len(members):
             return
         if kept:
