@@ -12,10 +12,12 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import generated_harness
 import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
 from toolshape.platforms import export, importer
@@ -1167,3 +1169,20 @@ def test_enum_members_cost_no_place_look_up_unless_warned(
     properties = {f"p{i}": {"type": "string", "enum": ["a", "b", "c"]} for i in range(count)}
     importer.import_file(write_json(tmp_path, "t.json", bare(DRAFT7, properties)))
     assert looked_up == []
+
+
+def test_a_schema_that_accepts_nothing_generates_tests_that_pass(tmp_path: Path) -> None:
+    """Kept as written (issue 24), a root that no object can pass generates a module that
+    refuses everything, and tests that pass: those of an accepted call are skipped, saying why."""
+    parameters, _ = MEANING_KEPT[
+        "required key that additionalProperties: false forbids, at the root"
+    ]
+    schema = {"title": "nothing_passes", "description": "d", **parameters}
+    contracts = importer.import_file(write_json(tmp_path, "t.json", schema))
+    importer.write_imported(contracts, tmp_path / "contracts")
+    code = cli.main(["generate", str(tmp_path / "contracts"), "--out", str(tmp_path / "out")])
+    assert code == 0
+    test_source = (tmp_path / "out/tests/test_nothing_passes.py").read_text(encoding="utf-8")
+    assert test_source.count("@pytest.mark.skip(reason=NOTHING_ACCEPTED)") == 2
+    passed, _, failures = generated_harness.run_package(tmp_path, "out")
+    assert failures == [] and passed > 0
