@@ -1,0 +1,39 @@
+"""The numbers family: the numeric bounds and ``multipleOf``, every stage's knowledge of them.
+
+The model for the other families: copy its layout, its interfaces and these notes.
+
+What it covers. Five keywords, named in ``schema/vocabulary.py`` (their rows say what they
+apply to, the kind of value they take, and for a bound its side and whether it is exclusive):
+
+    minimum, exclusiveMinimum   the lower bound (the value may equal minimum, not exclusiveMinimum)
+    maximum, exclusiveMaximum   the upper bound
+    multipleOf                  the step: value / step is an integer, exactly, in decimal
+
+They apply to numbers only (JSON Schema lets every other value pass them), and every stage
+compares them as the contract writes them in decimal, never as floats: 1e23 is 10**23, 0.1 is
+1/10 (README, "Semantics").
+
+Its modules, one per stage, in the order of the stages (a module imports its own stage and
+earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
+
+    rules.py    contract stage   what the contract check says: each value a number (an exclusive
+                                 bound is a number since draft 6), multipleOf above 0, and bounds
+                                 that leave some number, integer or multiple that could pass.
+                                 Called by contract/checker.py: ``rules.check(schema, path,
+                                 types)`` yields (path, message) problems.
+    oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value)`` yields
+                                 the keywords that refuse a number. Called by
+                                 contract/reference.py for every number it meets.
+
+Each module says what it holds in its docstring; each stage keeps only the call.
+
+How to add a keyword to the family (a new numeric keyword):
+
+1. its row in ``schema/vocabulary.py`` (``applies_to="number"``, and ``bound``/``limits``/
+   ``exclusive`` for a bound: the lists here read it from there);
+2. in each module above, the part of its stage: its value rule and what makes it
+   unsatisfiable (rules.py), its evaluation (oracle.py), ...;
+3. its branch in ``templates/checks.py.j2``, when the generated check is new.
+
+``tests/test_vocabulary.py`` fails while a stage does not know it.
+"""
