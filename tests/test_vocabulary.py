@@ -283,7 +283,6 @@ ALLOWED = {
     ("review/walk.py", "_about"): "changes about the keys not listed",
     ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
     ("witness/values.py", "_hinted"): "keywords that make a type worth trying first",
-    ("witness/values.py", "_numbers"): "the order bounds give anchors in (values follow it)",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)

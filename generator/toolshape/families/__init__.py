@@ -26,6 +26,8 @@ uses for a keyword, and the stage keeps only the call:
 
     contract/checker.py    problems = rules.check(schema, path, types)
     contract/reference.py  codes = oracle.refused(schema, value)
+    witness/values.py      numbers = values.candidates(schemas, kind, negated)
+    codegen/cases.py       cases = values.bound_variants(schema, value)
 
 ``families/numbers/__init__.py`` is the fully commented model: read it before adding a
 family. These ``__init__.py`` files hold a docstring only.

@@ -24,6 +24,14 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
     oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value)`` yields
                                  the keywords that refuse a number. Called by
                                  contract/reference.py for every number it meets.
+    values.py   witness stage    accepted values and near misses: ``values.candidates(schemas, kind,
+                                 negated)`` yields numbers on the common grid of every step,
+                                 inside the tightest bounds (and just past the bounds of the
+                                 schemas that must not hold), for witness/values.py; and the
+                                 derived cases' bound variants (``values.bound_variants(schema,
+                                 value)``: at, across and just inside each bound, off the
+                                 step) for codegen/cases.py. They need nothing of codegen/, so
+                                 they stay at the witness rank (no ``cases.py``).
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
@@ -32,7 +40,8 @@ How to add a keyword to the family (a new numeric keyword):
 1. its row in ``schema/vocabulary.py`` (``applies_to="number"``, and ``bound``/``limits``/
    ``exclusive`` for a bound: the lists here read it from there);
 2. in each module above, the part of its stage: its value rule and what makes it
-   unsatisfiable (rules.py), its evaluation (oracle.py), ...;
+   unsatisfiable (rules.py), its evaluation (oracle.py), the values at and across it
+   (values.py), ...;
 3. its branch in ``templates/checks.py.j2``, when the generated check is new.
 
 ``tests/test_vocabulary.py`` fails while a stage does not know it.
