@@ -28,6 +28,7 @@ uses for a keyword, and the stage keeps only the call:
     contract/reference.py  codes = oracle.refused(schema, value)
     witness/values.py      numbers = values.candidates(schemas, kind, negated)
     codegen/cases.py       cases = values.bound_variants(schema, value)
+    codegen/building/      checks = checks.number_checks(context, schema, label)
 
 ``families/numbers/__init__.py`` is the fully commented model: read it before adding a
 family. These ``__init__.py`` files hold a docstring only.

@@ -32,6 +32,11 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  value)``: at, across and just inside each bound, off the
                                  step) for codegen/cases.py. They need nothing of codegen/, so
                                  they stay at the witness rank (no ``cases.py``).
+    checks.py   codegen stage    the model's checks: ``checks.number_checks(context, schema, label)``
+                                 returns a ``Check`` per keyword (its test, its message, the
+                                 bound as written), for codegen/building/nodes.py; each test is
+                                 printed by its macro in templates/checks.py.j2 (``below``,
+                                 ``not_multiple``, ...), the one template the family has.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
@@ -41,8 +46,10 @@ How to add a keyword to the family (a new numeric keyword):
    ``exclusive`` for a bound: the lists here read it from there);
 2. in each module above, the part of its stage: its value rule and what makes it
    unsatisfiable (rules.py), its evaluation (oracle.py), the values at and across it
-   (values.py), ...;
-3. its branch in ``templates/checks.py.j2``, when the generated check is new.
+   (values.py), its ``Check`` (checks.py), ...;
+3. when the generated check is new: its branch in ``templates/checks.py.j2``, and its test's
+   name in ``CheckTest`` (``codegen/model_parts.py``; ``tests/test_template_branches.py``
+   fails until both exist).
 
 ``tests/test_vocabulary.py`` fails while a stage does not know it.
 """
