@@ -29,6 +29,7 @@ uses for a keyword, and the stage keeps only the call:
     witness/values.py      numbers = values.candidates(schemas, kind, negated)
     codegen/cases.py       cases = values.bound_variants(schema, value)
     codegen/building/      checks = checks.number_checks(context, schema, label)
+    platforms/export.py    a dispatch table entry: keyword -> export.lower(lowering, keyword, out)
 
 ``families/numbers/__init__.py`` is the fully commented model: read it before adding a
 family. These ``__init__.py`` files hold a docstring only.

@@ -37,6 +37,13 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  bound as written), for codegen/building/nodes.py; each test is
                                  printed by its macro in templates/checks.py.j2 (``below``,
                                  ``not_multiple``, ...), the one template the family has.
+    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
+                                 the five keywords to ``export.lower(lowering, keyword, out)``
+                                 (kept for the platforms that take it, else dropped with a
+                                 note), and its Gemini finish calls
+                                 ``export.gemini_inclusive_bounds`` (exclusive bounds made
+                                 inclusive). The interface, ``Lowering`` and ``KeywordAt``, is
+                                 in platforms/lowering.py.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
@@ -46,7 +53,8 @@ How to add a keyword to the family (a new numeric keyword):
    ``exclusive`` for a bound: the lists here read it from there);
 2. in each module above, the part of its stage: its value rule and what makes it
    unsatisfiable (rules.py), its evaluation (oracle.py), the values at and across it
-   (values.py), its ``Check`` (checks.py), ...;
+   (values.py), its ``Check`` (checks.py), which platforms take it
+   (export.py), ...;
 3. when the generated check is new: its branch in ``templates/checks.py.j2``, and its test's
    name in ``CheckTest`` (``codegen/model_parts.py``; ``tests/test_template_branches.py``
    fails until both exist).
