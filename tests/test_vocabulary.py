@@ -281,7 +281,6 @@ ALLOWED = {
     ("platforms/importer.py", "_def_name"): "maps whose keys name a hoisted schema well",
     ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
     ("review/decisions.py", "decide_structurally"): "changes decided by sampling",
-    ("review/samples.py", "_numbers_at_bounds"): "the values crafted at number bounds",
     ("review/walk.py", "_about"): "changes about the keys not listed",
     ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
     ("witness/values.py", "_hinted"): "keywords that make a type worth trying first",

@@ -30,6 +30,8 @@ uses for a keyword, and the stage keeps only the call:
     codegen/cases.py       cases = values.bound_variants(schema, value)
     codegen/building/      checks = checks.number_checks(context, schema, label)
     platforms/export.py    a dispatch table entry: keyword -> export.lower(lowering, keyword, out)
+    review/decisions.py    old, new = review.number_range(before, ...), review.number_range(after, ...)
+    review/samples.py      values = review.numbers_at_bounds(schemas, known)
 
 ``families/numbers/__init__.py`` is the fully commented model: read it before adding a
 family. These ``__init__.py`` files hold a docstring only.

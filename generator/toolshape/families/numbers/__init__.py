@@ -44,6 +44,12 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  ``export.gemini_inclusive_bounds`` (exclusive bounds made
                                  inclusive). The interface, ``Lowering`` and ``KeywordAt``, is
                                  in platforms/lowering.py.
+    review.py   review stage     how ``toolshape diff`` decides and samples a change:
+                                 ``review.number_range(node, integers)`` is the range the
+                                 bounds admit, which review/decisions.py compares before and
+                                 after (``multipleOf`` is decided only when added or removed);
+                                 ``review.numbers_at_bounds(schemas, known)`` are the values
+                                 review/samples.py tries at and around each bound and step.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
@@ -54,7 +60,7 @@ How to add a keyword to the family (a new numeric keyword):
 2. in each module above, the part of its stage: its value rule and what makes it
    unsatisfiable (rules.py), its evaluation (oracle.py), the values at and across it
    (values.py), its ``Check`` (checks.py), which platforms take it
-   (export.py), ...;
+   (export.py), how a change of it is decided and sampled (review.py);
 3. when the generated check is new: its branch in ``templates/checks.py.j2``, and its test's
    name in ``CheckTest`` (``codegen/model_parts.py``; ``tests/test_template_branches.py``
    fails until both exist).
