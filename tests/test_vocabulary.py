@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -360,3 +361,50 @@ def test_every_allowed_place_still_spells_a_list() -> None:
                 used.add((module, scope))
                 used.add((module, "*"))
     assert set(ALLOWED) <= used, set(ALLOWED) - used
+
+
+# -- one place per keyword: the families ------------------------------------------------------
+
+#: Each keyword family (``generator/toolshape/families/<family>/``) and its keywords: outside
+#: the vocabulary and its family, no generator module spells them as a string.
+FAMILIES = {"numbers": vocabulary.applying_to("number")}
+
+#: The modules that may still spell a family's keywords, and why.
+FAMILY_KEYWORDS_ELSEWHERE = {
+    "platforms/importer.py": "draft 4's boolean exclusive bounds: translated and recognised "
+    "(how an older draft spelled them, not what a stage does with them)",
+}
+
+
+def _strings(path: Path) -> set[str]:
+    """Every string constant of a module (not the text of docstrings and f-strings: only a
+    whole string can name a keyword)."""
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_familys_keywords_are_spelled_only_in_the_vocabulary_and_the_family(
+    family: str,
+) -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = path.relative_to(PACKAGE).as_posix()
+        if module == "schema/vocabulary.py" or module.startswith(f"families/{family}/"):
+            continue
+        if module in FAMILY_KEYWORDS_ELSEWHERE:
+            continue
+        spelled = _strings(path) & set(FAMILIES[family])
+        if spelled:
+            found.append(f"{module}: {sorted(spelled)}")
+    assert not found, f"move into families/{family}/:\n" + "\n".join(found)
+
+
+def test_the_modules_allowed_to_spell_a_familys_keywords_still_do() -> None:
+    """An entry of FAMILY_KEYWORDS_ELSEWHERE that spells none of them any more is removed."""
+    every = {name for names in FAMILIES.values() for name in names}
+    for module in FAMILY_KEYWORDS_ELSEWHERE:
+        assert _strings(PACKAGE / module) & every, module
