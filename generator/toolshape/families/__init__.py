@@ -7,7 +7,10 @@ fail, the model's checks, each platform's lowering, how the review decides and s
 change. The keywords themselves are named once, in ``schema/vocabulary.py``; their template
 macro stays in ``templates/checks.py.j2``. So a keyword lives in three places: the vocabulary
 table, its family, its macro (Ajv keeps ``limitNumber.ts`` the same way; python-jsonschema
-dispatches one function per keyword by name).
+dispatches one function per keyword by name). Two places outside may still name it: a new
+kind of check adds its test's name to ``CheckTest`` (``codegen/model_parts.py``), and the
+importer translates how an older draft spelled it (``platforms/importer.py``: draft 4's
+boolean ``exclusiveMinimum``).
 
 The rule: a family's modules are ranked by their stage (``tests/test_import_graph.py``):
 
