@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
@@ -111,7 +111,7 @@ def module_source(raw: bytes) -> str:
     """pipeline.generate()'s module_source, without rendering its tests (test_diff_examples.py checks it is the same)."""
     if raw not in _MODULES:
         _MODULES[raw] = pipeline.generate_module(
-            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
         ).source
     return _MODULES[raw]
 

@@ -62,7 +62,7 @@ from typing import Any
 import pytest
 import yaml
 from generated_harness import generated_test_calls
-from support import ENV
+from support import CONTEXT
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
 
@@ -330,7 +330,7 @@ def generate(raw: bytes, stem: str = "x") -> pipeline.Generated | ContractError:
     with traps() as seen:
         try:
             result: pipeline.Generated | ContractError = pipeline.generate(
-                raw, f"{stem}.yaml", PurePosixPath(f"{stem}.yaml"), ENV
+                raw, f"{stem}.yaml", PurePosixPath(f"{stem}.yaml"), CONTEXT
             )
         except ContractError as exc:
             result = exc

@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 from support import suite_draft
 from toolshape.codegen import cases, model, render
+from toolshape.codegen.context import GenerationContext
 from toolshape.contract import checker
 from toolshape.contract.errors import ContractError
 from toolshape.contract.source import Document
@@ -320,7 +321,7 @@ class Outcome:
 
 
 _OUTCOMES: dict[tuple[str, int], Outcome] = {}
-_ENV = None
+_CONTEXT: GenerationContext | None = None
 
 
 def wrap(schema: Any) -> dict[str, Any]:
@@ -368,9 +369,9 @@ def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outc
     would: with ``valid[0]`` (the group's first valid case) as the example. ``needs_example``
     records the first refusal.
     """
-    global _ENV
-    if _ENV is None:
-        _ENV = render.environment()
+    global _CONTEXT
+    if _CONTEXT is None:
+        _CONTEXT = render.generation_context()
     result = Outcome(contract=data)
     try:
         checked = checker.check(Document(file=label, data=data, text=""))
@@ -379,7 +380,7 @@ def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outc
         return result
     try:
         built = model.build(checked, "case", "0" * 64)
-        source = render.render(_ENV, "module.py.j2", label, model=built)
+        source = render.render(_CONTEXT, "module.py.j2", label, model=built)
         result.source = source
         result.module = pipeline.load_module(source, label)
     except Exception:  # noqa: BLE001 - a crash is recorded with its traceback: the test reports it

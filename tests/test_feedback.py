@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from test_generated_code import find_python
 from toolshape.project import pipeline
 
@@ -34,7 +34,7 @@ PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
 def generated(contract: str) -> pipeline.ModuleOnly:
     """The module generated (in memory) from a contract of the repository."""
     path = ROOT / contract
-    return pipeline.generate_module(path.read_bytes(), contract, PurePosixPath(path.name), ENV)
+    return pipeline.generate_module(path.read_bytes(), contract, PurePosixPath(path.name), CONTEXT)
 
 
 def module_of(contract: str) -> types.ModuleType:
@@ -123,7 +123,7 @@ def test_feedback_is_the_same_on_every_python(version: str, tmp_path: Path) -> N
         pytest.skip(f"CPython {version} not found")
     package = tmp_path / "corpus"
     package.mkdir()
-    (package / "_runtime.py").write_text(pipeline.runtime_source(ENV), encoding="utf-8")
+    (package / "_runtime.py").write_text(pipeline.runtime_source(CONTEXT), encoding="utf-8")
     modules = {}
     for contract in sorted({case["contract"] for case in CASES}):
         name = Path(contract).stem
@@ -460,7 +460,7 @@ parameters:
         path: {type: string}
       additionalProperties: false
 """
-    done = pipeline.generate(raw, "clash.yaml", PurePosixPath("clash.yaml"), ENV)
+    done = pipeline.generate(raw, "clash.yaml", PurePosixPath("clash.yaml"), CONTEXT)
     module = pipeline.load_module(done.module_source, "clash")
     result = module.validate({"image": {"label": {}, "integral": 2.0, "other": 1}})
     assert [(e.path, e.code) for e in result.errors] == [("/image/other", "additionalProperties")]
@@ -494,7 +494,7 @@ parameters:
       if: {const: phone}
       then: {minLength: 5}
 """
-    done = pipeline.generate(raw, "reach.yaml", PurePosixPath("reach.yaml"), ENV)
+    done = pipeline.generate(raw, "reach.yaml", PurePosixPath("reach.yaml"), CONTEXT)
     module = pipeline.load_module(done.module_source, "reach")
     result = module.validate({"contact": "abc", "backup": 7, "kind": "fax"})
     messages = {e.path: e.message for e in result.errors}

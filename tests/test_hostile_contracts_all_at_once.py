@@ -108,7 +108,7 @@ def all_at_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[pipeline.Gene
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "tests" / "__init__.py").write_text("", encoding="utf-8")
     (package / "_runtime.py").write_text(
-        pipeline.runtime_source(render.environment()), encoding="utf-8"
+        pipeline.runtime_source(render.generation_context()), encoding="utf-8"
     )
     outputs = [generated]
     for i, label in enumerate(FORMATTED):

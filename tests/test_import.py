@@ -38,7 +38,7 @@ def generate(imported: importer.ImportedContract) -> pipeline.Generated:
     raw = imported.yaml_text.encode("utf-8")
     label = f"contracts/{imported.relative_path}"
     generated = pipeline.generate(
-        raw, label, PurePosixPath(imported.relative_path), render.environment()
+        raw, label, PurePosixPath(imported.relative_path), render.generation_context()
     )
     derived = cases.derive(generated.contract).cases
     assert any(not c.errors for c in derived), (

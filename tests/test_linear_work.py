@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import ENV
+from support import CONTEXT
 from toolshape.contract.checker import FORMATS
 from toolshape.project import pipeline
 from toolshape.regex.ambiguity import analyse
@@ -180,7 +180,7 @@ def module(family: str) -> types.ModuleType:
         "parameters": CONTRACTS[family],
     }
     raw = json.dumps(contract).encode()
-    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), ENV).module
+    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), CONTEXT).module
 
 
 def runtime() -> types.ModuleType:

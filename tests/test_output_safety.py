@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.cli import main
 from toolshape.platforms import importer
 from toolshape.project import cache, discovery, manifest, pipeline, planning
@@ -159,7 +159,9 @@ def test_a_warm_cache_reuses_and_records_the_bytes_written(
     module = out / "get_weather.py"
     raw = (work / "contracts" / "get_weather.yaml").read_bytes()
     name = cache.key(
-        pipeline.digest(raw, ENV), "contracts/get_weather.yaml", PurePosixPath("get_weather.yaml")
+        pipeline.digest(raw, CONTEXT),
+        "contracts/get_weather.yaml",
+        PurePosixPath("get_weather.yaml"),
     )
     entry = cache.lookup(name)
     assert (
@@ -170,7 +172,7 @@ def test_a_warm_cache_reuses_and_records_the_bytes_written(
         raise AssertionError("an unchanged contract was generated again")
 
     monkeypatch.setattr(pipeline, "generate", forbidden)
-    planned = planning.plan(work / "contracts", ENV, reuse_from=out)
+    planned = planning.plan(work / "contracts", CONTEXT, reuse_from=out)
     assert planned.reused == {
         PurePosixPath("get_weather.py"),
         PurePosixPath("tests/test_get_weather.py"),
@@ -198,13 +200,13 @@ def test_without_a_usable_cache_generate_regenerates_and_is_right(
         monkeypatch.setenv(cache.ENV_VAR, str(blocker / "cache"))
     module = out / "get_weather.py"
     module.write_bytes(backdoored(module))
-    planned = planning.plan(work / "contracts", ENV, reuse_from=out)
+    planned = planning.plan(work / "contracts", CONTEXT, reuse_from=out)
     assert planned.reused == set()  # nothing to trust: everything generated again
     code, _, err = run(capsys, "generate", "-q")
     assert (code, err) == (0, "")
     assert contents(out) == before
     if state == "absent":  # written now, and trusted on the next run
-        assert planning.plan(work / "contracts", ENV, reuse_from=out).reused
+        assert planning.plan(work / "contracts", CONTEXT, reuse_from=out).reused
 
 
 def test_a_cache_entry_for_other_bytes_is_not_trusted(
@@ -217,7 +219,7 @@ def test_a_cache_entry_for_other_bytes_is_not_trusted(
         entry.write_text(
             '{"module": "' + "0" * 64 + '", "test": "' + "0" * 64 + '"}', encoding="ascii"
         )
-    planned = planning.plan(work / "contracts", ENV, reuse_from=work / "generated")
+    planned = planning.plan(work / "contracts", CONTEXT, reuse_from=work / "generated")
     assert planned.reused == set()
 
 

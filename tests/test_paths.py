@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import ENV
+from support import CONTEXT
 from toolshape.project import pipeline
 
 
@@ -31,7 +31,7 @@ def runtime() -> types.ModuleType:
 def module_of(parameters: dict[str, Any]) -> types.ModuleType:
     contract = {"name": "paths", "description": "Paths.", "parameters": parameters}
     raw = json.dumps(contract).encode()
-    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), ENV).module
+    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), CONTEXT).module
 
 
 # -- Error: a str path for its users -----------------------------------------------------

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support import CONTRACTS, ENV, ROOT
+from support import CONTEXT, CONTRACTS, ROOT
 from toolshape.cli import main
 from toolshape.contract import checker, source
 from toolshape.contract.errors import Problem
@@ -212,12 +212,12 @@ def test_reused_output_makes_the_same_lists_from_its_record(
     tools = project_with_a_refused_tool(tmp_path)
     monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "out"
-    fresh = planning.plan(tools, ENV, out=out)
+    fresh = planning.plan(tools, CONTEXT, out=out)
     writing.write(fresh, out)
-    reused = planning.plan(tools, ENV, reuse_from=out, out=out)
+    reused = planning.plan(tools, CONTEXT, reuse_from=out, out=out)
     assert reused.reused and all(g.checked is None for g in reused.generated)
     assert reused.files == fresh.files
-    trusted = planning.plan(tools, ENV, reuse_from=out, trust_headers=True, out=out)
+    trusted = planning.plan(tools, CONTEXT, reuse_from=out, trust_headers=True, out=out)
     assert trusted.reused and trusted.files == fresh.files
     assert run(capsys, "check", str(tools), "--out", str(out), "--headers-only", "-q")[0] == 0
     # Every platform, accepted or refused, is in the record; take one line away and the

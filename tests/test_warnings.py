@@ -227,12 +227,12 @@ def test_worker_processes_send_the_warnings_back(
         (folder / f"tool_{i}.yaml").write_text(
             text.replace("name: search", f"name: search_{i}"), encoding="utf-8"
         )
-    env = render.environment()
+    context = render.generation_context()
     monkeypatch.setattr(planning, "POOL_THRESHOLD", 10**9)
-    alone = planning.plan(folder, env).warnings
+    alone = planning.plan(folder, context).warnings
     monkeypatch.setattr(planning, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
-    pooled = planning.plan(folder, env).warnings
+    pooled = planning.plan(folder, context).warnings
     assert pooled == alone
     assert [(w.file, w.line, w.col, w.severity) for w in alone] == [
         (str(folder / f"tool_{i}.yaml"), 9, 48, "warning") for i in range(4)
@@ -331,7 +331,7 @@ def test_import_then_generate_a_pydantic_style_optional_field(
 def test_a_failing_default_is_never_an_accepted_value(tmp_path: Path) -> None:
     path = CORPUS / "default_deep_in_defs.yaml"
     generated = pipeline.generate(
-        path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), render.environment()
+        path.read_bytes(), "c.yaml", PurePosixPath("c.yaml"), render.generation_context()
     )
     assert [(w.line, w.col) for w in generated.warnings] == [(14, 16), (18, 51)]
     from toolshape.codegen import cases

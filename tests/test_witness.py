@@ -313,7 +313,9 @@ def _contract_text(kind: str) -> bytes:
 
 
 def _generate(raw: bytes) -> pipeline.Generated:
-    return pipeline.generate(raw, "c.yaml", PurePosixPath("tool.py"), render.environment(None))
+    return pipeline.generate(
+        raw, "c.yaml", PurePosixPath("tool.py"), render.generation_context(None)
+    )
 
 
 def _test_module(generated: pipeline.Generated, module: types.ModuleType) -> types.ModuleType:

@@ -17,10 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-import jinja2
-
 from . import __version__
 from .codegen import render
+from .codegen.context import GenerationContext
 from .codegen.render import RenderError
 from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
@@ -274,9 +273,9 @@ def _run(args: argparse.Namespace) -> int:
         return _import(args)
     if args.command == "new":
         return _new(args)
-    env = render.environment(args.templates)
+    context = render.generation_context(args.templates)
     if args.command == "lint" and args.format != "text":
-        return _lint_formatted(args, env)
+        return _lint_formatted(args, context)
     # generate reuses output that the cache (outside the output folder) records as written
     # by this generator for the very same contract bytes; check generates everything again
     # and compares bytes, unless --headers-only trusts the files' own headers.
@@ -284,7 +283,7 @@ def _run(args: argparse.Namespace) -> int:
     reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
     root = Path(args.contracts)
     out = None if args.command == "lint" else Path(args.out)
-    plan = planning.plan(root, env, reuse_from, trust_headers=headers_only, out=out)
+    plan = planning.plan(root, context, reuse_from, trust_headers=headers_only, out=out)
     if args.strict and plan.warnings:  # before anything is written
         _report(
             [
@@ -346,11 +345,11 @@ def _target_problems(plan: planning.Plan, targets: list[str]) -> list[Problem]:
     return found
 
 
-def _lint_formatted(args: argparse.Namespace, env: jinja2.Environment) -> int:
+def _lint_formatted(args: argparse.Namespace, context: GenerationContext) -> int:
     """``lint --format json|github``: every problem and warning on stdout, in the chosen format."""
     contracts = 0
     try:
-        plan = planning.plan(Path(args.contracts), env)
+        plan = planning.plan(Path(args.contracts), context)
         problems = list(plan.warnings) + (
             _target_problems(plan, args.target) if args.target else []
         )

@@ -167,7 +167,7 @@ class Bench:
 
 def _generate(raw: bytes, label: str, relative: str) -> Any:
     return toolshape.project.pipeline.generate(
-        raw, label, PurePosixPath(relative), toolshape.codegen.render.environment()
+        raw, label, PurePosixPath(relative), toolshape.codegen.render.generation_context()
     )
 
 
@@ -187,7 +187,7 @@ def load_benches(workdir: Path) -> list[Bench]:
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "_runtime.py").write_text(
-        toolshape.project.pipeline.runtime_source(toolshape.codegen.render.environment()),
+        toolshape.project.pipeline.runtime_source(toolshape.codegen.render.generation_context()),
         encoding="utf-8",
     )
     large_path = package / "large_order.py"
@@ -617,7 +617,7 @@ def gate_package(folder: Path, count: int) -> Path:
 
     The gate imports a tool only when it is called, so what the other modules hold does not
     reach the figure; ``--scale`` measures the package of 1,000 distinct synthetic contracts."""
-    env = toolshape.codegen.render.environment()
+    context = toolshape.codegen.render.generation_context()
     package = folder / "gate_bench"
     package.mkdir(parents=True)
     module = (REPO / "generated" / "get_weather.py").read_text(encoding="utf-8")
@@ -629,7 +629,7 @@ def gate_package(folder: Path, count: int) -> Path:
         )
         tools[name] = "." + name
     gate = toolshape.codegen.render.render(
-        env,
+        context,
         "package.py.j2",
         "__init__.py",
         version=toolshape.codegen.literals.Code(toolshape.__version__),
@@ -639,7 +639,7 @@ def gate_package(folder: Path, count: int) -> Path:
     )
     (package / "__init__.py").write_text(gate, encoding="utf-8")
     (package / "_runtime.py").write_text(
-        toolshape.project.pipeline.runtime_source(env), encoding="utf-8"
+        toolshape.project.pipeline.runtime_source(context), encoding="utf-8"
     )
     return package
 
@@ -760,7 +760,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     import cProfile
     import pstats
 
-    env = toolshape.codegen.render.environment()
+    context = toolshape.codegen.render.generation_context()
     sample = contracts[:count]
     profiler = cProfile.Profile()
     start = time.perf_counter()
@@ -771,7 +771,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
             path.read_bytes(),
             f"contracts/{relative.as_posix()}",
             PurePosixPath(relative.as_posix()),
-            env,
+            context,
         )
     profiler.disable()
     wall = time.perf_counter() - start

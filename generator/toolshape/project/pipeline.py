@@ -19,10 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import jinja2
-
 from .. import __version__
 from ..codegen import cases, model, render
+from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
 from ..contract import checker, redaction, source
 from ..contract.errors import ContractError, Problem
@@ -55,7 +54,7 @@ class Generated:
     definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
     refusals: dict[str, list[Problem]] = field(default_factory=dict)
     #: Why layout.py could not lay out its module, which black's format_str formatted instead
-    #: (render.LAYOUT_GAPS): toolshape's gap, never the contract's; the command line says so.
+    #: (the context's layout notes): toolshape's gap, never the contract's; the command line says so.
     layout_gaps: list[str] = field(default_factory=list)
 
     @property
@@ -70,13 +69,15 @@ class Generated:
         return ".".join(self.module_path.with_suffix("").parts)
 
 
-def digest(
-    raw: bytes, env: jinja2.Environment | None = None, command: str = model.REGENERATE
-) -> str:
+def digest(raw: bytes, context: GenerationContext) -> str:
     """What the header records: the contract's bytes, the generator (its version, the source
-    of its modules that make output, and black's version), its templates and the command the
-    header names. Output made by other generator code, or for another place, is never reused."""
-    templates = render.fingerprint(env) if env is not None else ""
+    of its modules that make output, and black's version), the context's templates and the
+    command the header names. Output made by other generator code, or for another place, is
+    never reused."""
+    return _digest(raw, context.template_fingerprint, context.command)
+
+
+def _digest(raw: bytes, templates: str, command: str) -> str:
     generator = f"{__version__} {_generator_fingerprint()}"
     where = b"" if command == model.REGENERATE else b"\0" + command.encode()
     return hashlib.sha256(
@@ -196,30 +197,28 @@ def header_digest(data: bytes) -> str | None:
 RUNTIME_PATH = PurePosixPath("_runtime.py")
 
 
-def generator_digest(env: jinja2.Environment) -> str:
-    """What ``_runtime.py``'s header records: the generator and its templates, no contract."""
-    return digest(b"\0the shared runtime\0", env)
+def generator_digest(context: GenerationContext) -> str:
+    """What ``_runtime.py``'s header records: the generator and its templates, no contract (and
+    no command: the runtime is the same wherever the output goes)."""
+    return _digest(b"\0the shared runtime\0", context.template_fingerprint, model.REGENERATE)
 
 
-def runtime_source(env: jinja2.Environment) -> str:
-    """The sealed text of ``_runtime.py`` for this environment's templates (rendered once per environment).
+def runtime_source(context: GenerationContext) -> str:
+    """The sealed text of ``_runtime.py`` for the context's templates (rendered once per context).
 
     The built-in template is written as black formats it (a test holds it to that), so it
     is not formatted again; a custom one goes through black like every custom template."""
-    cached = getattr(env, "toolshape_runtime", None)
-    if cached is None:
-        builtin = getattr(env, "toolshape_templates", None) is None
+    if context.runtime is None:
         text = render.render(
-            env,
+            context,
             "_runtime.py.j2",
             str(RUNTIME_PATH),
-            formatted=builtin,
+            formatted=context.builtin,
             version=Code(__version__),
-            digest=Code(generator_digest(env)),
+            digest=Code(generator_digest(context)),
         )
-        cached = seal(text)
-        env.toolshape_runtime = cached  # type: ignore[attr-defined]  # cached on its environment
-    return str(cached)
+        context.runtime = seal(text)
+    return context.runtime
 
 
 def paths_for(relative: PurePosixPath) -> tuple[PurePosixPath, PurePosixPath]:
@@ -234,10 +233,9 @@ def reuse(
     raw: bytes,
     display: str,
     relative: PurePosixPath,
-    env: jinja2.Environment,
+    context: GenerationContext,
     module_data: bytes,
     test_data: bytes,
-    command: str = model.REGENERATE,
 ) -> Generated | None:
     """The existing output (its bytes), when it was generated from these very contract bytes
     by this generator and nobody edited it since; None means generate afresh.
@@ -245,7 +243,7 @@ def reuse(
     Nothing is loaded, checked or rendered: the same bytes through the same generator
     and templates passed every check when the output was written, and would again.
     """
-    wanted = digest(raw, env, command)
+    wanted = digest(raw, context)
     if not all(
         header_digest(d) == wanted and is_sealed_intact(d) for d in (module_data, test_data)
     ):
@@ -436,31 +434,30 @@ class ModuleOnly:
     module: types.ModuleType
     derived: list[cases.Case]
     warnings: list[Problem]
+    #: Why layout.py could not lay out the module (see ``Generated.layout_gaps``).
+    layout_gaps: list[str]
 
 
 def generate_module(
-    raw: bytes,
-    display: str,
-    relative: PurePosixPath,
-    env: jinja2.Environment,
-    command: str = model.REGENERATE,
+    raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
 ) -> ModuleOnly:
     """Load, check, render and run one contract's module, with its examples and derived cases
-    checked; ``command`` is what its header says regenerates it."""
+    checked; its header names the context's command as what regenerates it."""
     checked = checker.check(source.load(raw, display))
     module_path, _ = paths_for(relative)
     built = model.build(
         checked,
         module_path.stem,
-        digest(raw, env, command),
+        digest(raw, context),
         depth=len(module_path.parent.parts),
-        command=command,
+        command=context.command,
     )
     # load_module compiles it (once, not twice).
     module_source = seal(
-        render.render(env, "module.py.j2", str(module_path), compiles=False, model=built)
+        render.render(context, "module.py.j2", str(module_path), compiles=False, model=built)
     )
-    module = load_module(module_source, str(module_path), runtime_source(env))
+    layout_gaps = context.take_layout_notes(str(module_path))
+    module = load_module(module_source, str(module_path), runtime_source(context))
     try:
         check_examples(checked, module)
     except ContractError as exc:  # the contract's warnings are reported with its errors
@@ -472,7 +469,9 @@ def generate_module(
     check_derived(checked, module, derivation.cases)
     # By place in the file, as reused output reads them back (record_warnings sorts too).
     warnings = sorted([*checked.warnings, *derivation.warnings])
-    return ModuleOnly(checked, built, module_source, module, derivation.cases, warnings)
+    return ModuleOnly(
+        checked, built, module_source, module, derivation.cases, warnings, layout_gaps
+    )
 
 
 def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
@@ -503,15 +502,10 @@ def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
 
 
 def generate(
-    raw: bytes,
-    display: str,
-    relative: PurePosixPath,
-    env: jinja2.Environment,
-    command: str = model.REGENERATE,
+    raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
 ) -> Generated:
     """Generate module and tests for one contract file; raise ContractError on any problem."""
-    gaps_before = len(render.LAYOUT_GAPS)
-    half = generate_module(raw, display, relative, env, command)
+    half = generate_module(raw, display, relative, context)
     checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
     module_path, test_path = paths_for(relative)
     tests_model = _tests_model(checked, built, module_path, derived)
@@ -519,7 +513,7 @@ def generate(
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
-    test_source = render.render(env, "tests.py.j2", label, formatted=True, model=tests_model)
+    test_source = render.render(context, "tests.py.j2", label, formatted=True, model=tests_model)
     definitions, refusals = platform_definitions(checked)
     test_source = record_definitions(test_source, definitions, refusals)
     test_source = seal(record_warnings(test_source, half.warnings))
@@ -535,7 +529,7 @@ def generate(
         half.warnings,
         definitions,
         refusals,
-        [reason for _, reason in render.LAYOUT_GAPS[gaps_before:]],
+        half.layout_gaps,
     )
 
 
@@ -568,7 +562,7 @@ def runtime_module(runtime: str | None = None) -> types.ModuleType:
 
 @functools.lru_cache(maxsize=1)
 def _builtin_runtime() -> str:
-    return runtime_source(render.environment())
+    return runtime_source(render.generation_context())
 
 
 def _memory_package(runtime: str) -> str:
