@@ -15,7 +15,7 @@ import yaml
 from support import CONTEXT, ROOT
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 from toolshape.review import diff
 from toolshape.review.report import UNKNOWN_TOOL, Change, Report
 
@@ -48,7 +48,7 @@ def assert_witnesses_hold(report: Report, old: dict[str, bytes], new: dict[str, 
                 checked = checker.check(source.load(raw, "x.yaml"))
                 by_tool[(side, checked.name)] = (
                     checked.parameters,
-                    pipeline.load_module(module_source(raw), "x.py"),
+                    runtime.load_module(module_source(raw), "x.py"),
                 )
             except ContractError:
                 continue

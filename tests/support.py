@@ -19,7 +19,7 @@ import pytest
 from toolshape.codegen import model, render
 from toolshape.codegen.context import GenerationContext
 from toolshape.contract import checker, source
-from toolshape.project import pipeline
+from toolshape.project import runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
@@ -109,4 +109,4 @@ def build_module(parameters: Any) -> Any:
     checked = checker.check(source.load(raw, "t.yaml"))
     built = model.build(checked, "t", "0" * 64)
     text = render.render(CONTEXT, "module.py.j2", "t.py", model=built)
-    return pipeline.load_module(text, "t.py")
+    return runtime.load_module(text, "t.py")

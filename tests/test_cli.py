@@ -21,7 +21,7 @@ import toolshape
 from support import ROOT, pyproject, script
 from toolshape.cli import main
 from toolshape.codegen.context import GenerationContext
-from toolshape.project import pipeline, planning
+from toolshape.project import headers, pipeline, planning
 
 CONTRACTS = ROOT / "contracts"
 #: A small, representative set: a top-level contract and one in a subfolder.
@@ -221,7 +221,7 @@ def test_output_does_not_depend_on_the_working_folder_or_the_path_spelling(
         header = "".join(  # (the record of the tool's definitions holds the contract's own values)
             line
             for line in text.splitlines(keepends=True)[:5]
-            if not line.startswith((pipeline.DEFINITION_PREFIX, pipeline.REFUSED_PREFIX))
+            if not line.startswith((headers.DEFINITION_PREFIX, headers.REFUSED_PREFIX))
         )
         assert not re.search(r"\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d:\d\d\b", header), (
             f"{name}: a timestamp in the header"
@@ -477,7 +477,7 @@ def test_check_calls_output_of_other_generator_code_stale(
 ) -> None:
     """In a checkout the version stays put while model.py changes: the header's hash covers
     the generator's own source, so `check` cannot trust output that other code made."""
-    monkeypatch.setattr(pipeline, "_generator_fingerprint", lambda: "other generator code")
+    monkeypatch.setattr(headers, "_generator_fingerprint", lambda: "other generator code")
     code, _, err = run(capsys, "check")
     assert code == 1
     assert "generated/get_weather.py: stale" in err

@@ -36,7 +36,7 @@ from toolshape.codegen.context import GenerationContext
 from toolshape.contract import checker
 from toolshape.contract.errors import ContractError
 from toolshape.contract.source import Document
-from toolshape.project import pipeline
+from toolshape.project import examples, runtime
 
 # Each group's module is generated once per process (_OUTCOMES); under xdist the whole file
 # runs on one worker (conftest.ONE_WORKER_FILES).
@@ -316,7 +316,7 @@ class Outcome:
     source: str | None = None  # the module's source, as render.py laid it out
     refused: str | None = None  # the contract checker's message
     failure: str | None = None  # building, rendering or loading the module went wrong
-    derived_problem: str | None = None  # what the derived cases (pipeline.check_derived) gave
+    derived_problem: str | None = None  # what the derived cases (examples.check_derived) gave
     needs_example: str | None = None  # derive refused without examples; this is its message
 
 
@@ -339,8 +339,8 @@ def wrap(schema: Any) -> dict[str, Any]:
 
 def _derived(checked: checker.Contract, module: types.ModuleType) -> None:
     """The end of pipeline.generate: examples, then derived cases vs the reference evaluator."""
-    pipeline.check_examples(checked, module)
-    pipeline.check_derived(checked, module, cases.derive(checked).cases)
+    examples.check_examples(checked, module)
+    examples.check_derived(checked, module, cases.derive(checked).cases)
 
 
 def outcome(group: Group) -> Outcome:
@@ -382,7 +382,7 @@ def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outc
         built = model.build(checked, "case", "0" * 64)
         source = render.render(_CONTEXT, "module.py.j2", label, model=built)
         result.source = source
-        result.module = pipeline.load_module(source, label)
+        result.module = runtime.load_module(source, label)
     except Exception:  # noqa: BLE001 - a crash is recorded with its traceback: the test reports it
         result.failure = traceback.format_exc()
         return result

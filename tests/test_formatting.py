@@ -22,7 +22,7 @@ from toolshape.codegen import formatting, model, render
 from toolshape.codegen.literals import Code, literal
 from toolshape.contract import checker, source
 from toolshape.platforms import export
-from toolshape.project import pipeline
+from toolshape.project import headers, pipeline, runtime
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
     ROOT / "tests/bench/contracts/large_order.yaml"
@@ -36,7 +36,7 @@ def _whole(source_text: str) -> str:
 def _module_source(raw: bytes, stem: str) -> str:
     """The module template's output for a contract, before any formatting."""
     checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
-    built = model.build(checked, stem, pipeline.digest(raw, CONTEXT))
+    built = model.build(checked, stem, headers.digest(raw, CONTEXT))
     return CONTEXT.environment.get_template("module.py.j2").render(model=built)
 
 
@@ -123,7 +123,7 @@ def test_package_files_laid_out_as_whole_file_black(name: str, text: str) -> Non
 
 def test_the_runtime_template_is_written_as_black_formats_it() -> None:
     """_runtime.py is rendered without formatting (it holds no contract data): its template must be black's layout."""
-    text = pipeline.runtime_source(CONTEXT)
+    text = runtime.runtime_source(CONTEXT)
     assert _whole(text) == text
 
 

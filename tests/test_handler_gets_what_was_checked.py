@@ -30,13 +30,13 @@ from hypothesis import strategies as st
 from support import CONTEXT
 from toolshape.codegen import model, render
 from toolshape.contract import checker, source
-from toolshape.project import pipeline
+from toolshape.project import runtime
 
 
 def module_of(parameters: dict[str, Any], name: str) -> types.ModuleType:
     raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
     built = model.build(checker.check(source.load(raw, "t.json")), name, "0" * 64)
-    return pipeline.load_module(
+    return runtime.load_module(
         render.render(CONTEXT, "module.py.j2", f"{name}.py", model=built), name
     )
 

@@ -23,6 +23,7 @@ import pytest
 from support import CONTEXT
 from toolshape.contract.checker import FORMATS
 from toolshape.project import pipeline
+from toolshape.project.runtime import runtime_module
 from toolshape.regex.ambiguity import analyse
 from work_counting import MAX_GROWTH, Tracked, assert_linear, work
 
@@ -184,7 +185,7 @@ def module(family: str) -> types.ModuleType:
 
 
 def runtime() -> types.ModuleType:
-    return pipeline.runtime_module()
+    return runtime_module()
 
 
 def check_validate(label: str, family: str, make: Callable[[int], Any], base: int) -> None:

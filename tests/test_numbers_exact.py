@@ -28,7 +28,7 @@ from support import CONTEXT
 from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 
 def raw_contract(parameters: dict[str, Any]) -> bytes:
@@ -39,7 +39,7 @@ def module_of(parameters: dict[str, Any], name: str) -> types.ModuleType:
     built = model.build(
         checker.check(source.load(raw_contract(parameters), "t.json")), name, "0" * 64
     )
-    return pipeline.load_module(
+    return runtime.load_module(
         render.render(CONTEXT, "module.py.j2", f"{name}.py", model=built), name
     )
 

@@ -21,7 +21,7 @@ import pytest
 from support import CONTEXT, ROOT
 from toolshape.cli import main
 from toolshape.platforms import importer
-from toolshape.project import cache, discovery, manifest, pipeline, planning
+from toolshape.project import cache, discovery, headers, manifest, pipeline, planning
 
 CONTRACTS = ROOT / "contracts"
 #: What a tamperer puts at the top of validate(): every call accepted.
@@ -63,8 +63,8 @@ def reseal(text: str) -> str:
     """``text`` with its output-sha256 line recomputed, as a tamperer would."""
     lines = text.splitlines(keepends=True)
     index = next(i for i, line in enumerate(lines) if line.startswith("# output-sha256: "))
-    lines[index] = pipeline.SEAL + "\n"
-    return pipeline.seal("".join(lines))
+    lines[index] = headers.SEAL + "\n"
+    return headers.seal("".join(lines))
 
 
 def backdoored(module: Path) -> bytes:
@@ -75,8 +75,8 @@ def backdoored(module: Path) -> bytes:
     edited = reseal(text[:body] + BACKDOOR + text[body:])
     data = edited.encode("utf-8")
     # The forgery is complete: the header's hash and contract digest both still hold.
-    assert pipeline.is_sealed_intact(data)
-    assert pipeline.header_digest(data) == pipeline.header_digest(module.read_bytes())
+    assert headers.is_sealed_intact(data)
+    assert headers.header_digest(data) == headers.header_digest(module.read_bytes())
     return data
 
 
@@ -159,7 +159,7 @@ def test_a_warm_cache_reuses_and_records_the_bytes_written(
     module = out / "get_weather.py"
     raw = (work / "contracts" / "get_weather.yaml").read_bytes()
     name = cache.key(
-        pipeline.digest(raw, CONTEXT),
+        headers.digest(raw, CONTEXT),
         "contracts/get_weather.yaml",
         PurePosixPath("get_weather.yaml"),
     )
@@ -332,7 +332,7 @@ def test_a_record_cannot_send_cleanup_out_of_the_folder(
 def test_the_record_lists_every_generated_file_with_its_hash(work: Path) -> None:
     out = work / "generated"
     record = (out / manifest.MANIFEST).read_text(encoding="utf-8")
-    assert pipeline.is_sealed_intact(record)
+    assert headers.is_sealed_intact(record)
     listed = {}
     for line in record.splitlines():
         if not line.startswith("#"):

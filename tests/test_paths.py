@@ -22,10 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import CONTEXT
 from toolshape.project import pipeline
+from toolshape.project.runtime import runtime_module
 
 
 def runtime() -> types.ModuleType:
-    return pipeline.runtime_module()
+    return runtime_module()
 
 
 def module_of(parameters: dict[str, Any]) -> types.ModuleType:

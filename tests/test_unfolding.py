@@ -30,7 +30,7 @@ from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source, unfolding
 from toolshape.contract.errors import ContractError
 from toolshape.platforms import export
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 
 def raw_contract(parameters: dict[str, Any], name: str = "t") -> bytes:
@@ -44,7 +44,7 @@ def checked(parameters: dict[str, Any]) -> checker.Contract:
 def module_of(parameters: dict[str, Any], name: str = "t") -> types.ModuleType:
     """The generated module alone: check, model, render (formatted), import. No test derivation."""
     built = model.build(checked(parameters), name, "0" * 64)
-    return pipeline.load_module(
+    return runtime.load_module(
         render.render(CONTEXT, "module.py.j2", f"{name}.py", model=built), name
     )
 
@@ -225,7 +225,7 @@ def test_a_25_level_fan_out_generates() -> None:
         from toolshape.project import pipeline
         raw = {json.dumps({"name": "fan", "description": "d", "parameters": fan_out(25)})!r}.encode()
         generated = pipeline.generate(raw, "fan.json", PurePosixPath("fan.yaml"), render.generation_context())
-        module = pipeline.load_module(generated.module_source, "fan")
+        module = runtime.load_module(generated.module_source, "fan")
         print(module.validate({{"x": 7}}).ok, module.validate({{"x": -7}}).ok)
         """)
     try:
@@ -457,7 +457,7 @@ def test_doubling_recursion_really_doubles_in_the_validator() -> None:
         "expr",
         "0" * 64,
     )
-    module = pipeline.load_module(
+    module = runtime.load_module(
         render.render(CONTEXT, "module.py.j2", "expr.py", model=built), "expr"
     )
 

@@ -51,7 +51,7 @@ sys.path.insert(0, str(REPO / "generator"))  # toolshape, even when not installe
 from toolshape.codegen import render  # noqa: E402 - after sys.path above
 from toolshape.contract.errors import ContractError  # noqa: E402 - after sys.path above
 from toolshape.platforms import importer  # noqa: E402 - after sys.path above
-from toolshape.project import pipeline  # noqa: E402 - after sys.path above
+from toolshape.project import headers, pipeline, runtime  # noqa: E402 - after sys.path above
 
 ENV_VAR = "TOOLSHAPE_REAL_SCHEMAS"
 #: The sets issue 16 measured (file name prefixes / folder names in JSONSchemaBench).
@@ -170,7 +170,7 @@ def _context() -> Any:
     before forking), as `toolshape generate` computes them once per run: not per schema."""
     if not _CONTEXT:
         context = render.generation_context()
-        pipeline.digest(b"", context)
+        headers.digest(b"", context)
         _CONTEXT.append(context)
     return _CONTEXT[0]
 
@@ -223,7 +223,7 @@ def run_one(item: Sample) -> Outcome:
             time.perf_counter() - start,
         )
     seconds = time.perf_counter() - start
-    module = pipeline.load_module(done.module_source, str(done.module_path))
+    module = runtime.load_module(done.module_source, str(done.module_path))
     outcome = Outcome(item.name, "generated", seconds=seconds)
     for index, (instance, valid) in enumerate(item.labelled):
         try:

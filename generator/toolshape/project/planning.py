@@ -21,7 +21,7 @@ from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
-from . import cache, discovery, manifest, pipeline
+from . import cache, discovery, headers, manifest, pipeline, runtime
 
 
 @dataclass
@@ -150,7 +150,7 @@ def plan(
         if slot.reused:
             result.reused.update((generated.module_path, generated.test_path))
         else:
-            entry_key = cache.key(pipeline.digest(slot.raw, context), slot.label, slot.relative)
+            entry_key = cache.key(headers.digest(slot.raw, context), slot.label, slot.relative)
             result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
     if problems:
         raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
@@ -325,7 +325,7 @@ def _reused(
     recorded = (
         None
         if trust_headers
-        else cache.lookup(cache.key(pipeline.digest(raw, context), label, relative))
+        else cache.lookup(cache.key(headers.digest(raw, context), label, relative))
     )
     if recorded is None and not trust_headers:
         return None
@@ -383,7 +383,7 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
         # Relative to the package, so that it can be vendored under any name.
         tools[generated.tool_name] = "." + ".".join(generated.module_path.with_suffix("").parts)
     # What every module imports (from ._runtime import ...), once, at the top.
-    result.files[pipeline.RUNTIME_PATH] = pipeline.runtime_source(context)
+    result.files[runtime.RUNTIME_PATH] = runtime.runtime_source(context)
     result.files[PurePosixPath("__init__.py")] = render.render(
         context,
         "package.py.j2",
@@ -442,7 +442,7 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
         refused=[(literal(p), [literal(r) for r in items]) for p, items in refused.items()],
         command=comment(context.command, limit=400),
     )
-    return pipeline.seal(text)
+    return headers.seal(text)
 
 
 def regenerate_command(root: Path, out: Path) -> str:
