@@ -100,6 +100,21 @@ def plan(
     if out is not None:
         context = context.for_command(regenerate_command(root, out))
     slots = [_slot(root, path) for path in discovery.find_contracts(root)]
+    pending = _read_or_reuse(slots, context, reuse_from, trust_headers)
+    _generate(pending, context)
+    result = Plan(reused_from=reuse_from)
+    problems = _gather(slots, context, result)
+    if problems:
+        raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
+    _add_files(result, context)
+    return result
+
+
+def _read_or_reuse(
+    slots: list[_Slot], context: GenerationContext, reuse_from: Path | None, trust_headers: bool
+) -> list[_Slot]:
+    """Read each contract whose module clashes with no other, and take its output from
+    ``reuse_from`` when that is up to date (see ``_reused``): the slots left to generate."""
     modules = _ModuleIndex()
     pending = []
     for slot in slots:
@@ -120,8 +135,13 @@ def plan(
         slot.reused = slot.generated is not None
         if not slot.reused:
             pending.append(slot)
-    _generate(pending, context)
-    result = Plan(reused_from=reuse_from)
+    return pending
+
+
+def _gather(slots: list[_Slot], context: GenerationContext, result: Plan) -> list[Problem]:
+    """Every slot's output, warnings and layout gaps into ``result``, in the order of the
+    contract files; the problems of every slot (two tools of one name among them), each
+    naming its file by the path it was found at."""
     problems: list[Problem] = []
     names: dict[str, str] = {}
     for slot in slots:
@@ -152,10 +172,7 @@ def plan(
         else:
             entry_key = cache.key(headers.digest(slot.raw, context), slot.label, slot.relative)
             result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
-    if problems:
-        raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
-    _add_files(result, context)
-    return result
+    return problems
 
 
 def _slot(root: Path, path: Path) -> _Slot:
