@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import synth
 from support import CONTEXT, ROOT
-from toolshape.codegen import model, render
+from toolshape.codegen import model, render, runtime_imports
 from toolshape.contract import checker, source
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
@@ -29,7 +29,7 @@ def _check(raw: bytes, stem: str) -> None:
     text = render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=rendered)
     # The values the render used, against fresh walks of the same (rendered) model.
     assert rendered.integral == model._has_integral([rendered.root, *rendered.functions])
-    assert rendered.runtime_needs == frozenset(model._runtime_needs(rendered))
+    assert rendered.runtime_needs == frozenset(runtime_imports.module_needs(rendered))
     # And the render of a model built afresh, every value walked for the first time.
     assert render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=_built(raw, stem)) == text
 

@@ -152,3 +152,11 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
         "--quiet",
         cwd=unrelated,
     )
+
+    # The starter contract travelled too (package data outside templates/), and lints as written.
+    steps.run(str(steps.bin / "toolshape"), "new", "lookup_order", "--quiet", cwd=unrelated)
+    starter = (unrelated / "contracts" / "lookup_order.yaml").read_text(encoding="utf-8")
+    assert starter.startswith("# A toolshape contract: one tool a model may call"), starter[:200]
+    steps.run(
+        str(steps.bin / "toolshape"), "lint", "contracts/lookup_order.yaml", "-q", cwd=unrelated
+    )

@@ -14,18 +14,18 @@ import typing
 
 import pytest
 from support import ROOT
-from toolshape.codegen import model
+from toolshape.codegen import model_parts
 
 TEMPLATES = ROOT / "templates"
 
 #: (Literal type, template, the variable the template compares, values the template handles
 #: without naming them: the last ``else`` of a chain).
 BRANCHES = [
-    (model.CheckTest, "checks.py.j2", "c.test", set()),
-    (model.PathPartKind, "checks.py.j2", "part.kind", set()),
-    (model.ApplicatorKind, "checks.py.j2", "a.kind", set()),
-    (model.ConstantKind, "module.py.j2", "c.kind", {"json_values"}),
-    (model.JsonType, "checks.py.j2", "kind", set()),
+    (model_parts.CheckTest, "checks.py.j2", "c.test", set()),
+    (model_parts.PathPartKind, "checks.py.j2", "part.kind", set()),
+    (model_parts.ApplicatorKind, "checks.py.j2", "a.kind", set()),
+    (model_parts.ConstantKind, "module.py.j2", "c.kind", {"json_values"}),
+    (model_parts.JsonType, "checks.py.j2", "kind", set()),
 ]
 
 
@@ -51,11 +51,13 @@ def test_every_value_has_a_branch_and_every_branch_a_value(
 
 
 def test_the_check_tests_the_model_makes_are_all_listed() -> None:
-    """Every ``Check("...")`` the model writes names a CheckTest (mypy says so too, statically)."""
-    source = (ROOT / "generator" / "toolshape" / "codegen" / "model.py").read_text(encoding="utf-8")
+    """Every ``Check("...")`` the builder writes, and every test in its tables of bounds and
+    counts, names a CheckTest (mypy says so too, statically)."""
+    building = ROOT / "generator" / "toolshape" / "codegen" / "building"
+    source = "\n".join(path.read_text(encoding="utf-8") for path in sorted(building.glob("*.py")))
     made = set(re.findall(r'\bCheck\(\s*"([a-z_]+)"', source)) | set(
-        re.findall(r'\("([a-z_]+)", "(?:at|greater|less)', source)
+        re.findall(r'\("([a-z_]+)", "(?:at|greater|less|must)', source)
     )
-    assert made and made <= set(typing.get_args(model.CheckTest)), sorted(
-        made - set(typing.get_args(model.CheckTest))
+    assert made and made <= set(typing.get_args(model_parts.CheckTest)), sorted(
+        made - set(typing.get_args(model_parts.CheckTest))
     )

@@ -1,5 +1,9 @@
 """The command line: ``toolshape generate | check | lint | new | schema | import | diff``.
 
+Each command has one section below: a function that adds its arguments, its handler beside
+it, and a :class:`Command` that names it; ``COMMANDS`` at the end lists them in the order
+``toolshape --help`` shows them.
+
 Exit codes: 0 all good (warnings allowed), 1 findings (contract errors, stale
 output, warnings with --strict), 2 usage. Contract errors go to stderr as
 ``path:line:col: error: message`` and warnings as ``path:line:col: warning: message``;
@@ -13,13 +17,19 @@ import keyword
 import os
 import sys
 import traceback
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from importlib import resources
 from pathlib import Path
 from typing import TextIO
+
+import jinja2
 
 from . import __version__
 from .codegen import render
 from .codegen.context import GenerationContext
+from .codegen.model import REGENERATE
+from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
 from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
@@ -27,192 +37,15 @@ from .platforms import export, importer
 from .project import checking, discovery, output, planning, writing
 from .review import diff, inputs, report
 
-EXAMPLES = """\
+EXAMPLES = f"""\
 examples:
-  toolshape generate                      # contracts/ -> generated/
-  toolshape generate api/tools --out src/validators
+  {REGENERATE}                      # contracts/ -> generated/
+  {REGENERATE} api/tools --out src/validators
   toolshape check                         # in CI: fails unless generated/ is exactly what the contracts make
   toolshape check --headers-only          # fast, NOT tamper-proof: trusts the generated files' headers
   toolshape lint contracts/get_weather.yaml
   toolshape new lookup_order              # a commented starter contract: contracts/lookup_order.yaml
 """
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="toolshape",
-        description="Turn tool contracts (YAML) into standalone Python validators and their tests.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=f"toolshape {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    def add(name: str, help_text: str, example: str, out: bool = True) -> argparse.ArgumentParser:
-        sub = commands.add_parser(
-            name,
-            help=help_text,
-            description=help_text,
-            epilog=f"example:\n  {example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        sub.add_argument(
-            "contracts",
-            nargs="?",
-            default="contracts",
-            help="a contract file or folder (default: contracts)",
-        )
-        if out:
-            sub.add_argument(
-                "--out", default="generated", help="the output folder (default: generated)"
-            )
-        sub.add_argument(
-            "--templates",
-            type=Path,
-            default=None,
-            help="a folder of templates overriding the built-in ones by file name",
-        )
-        sub.add_argument(
-            "-q", "--quiet", action="store_true", help="print only errors and warnings"
-        )
-        sub.add_argument(
-            "--strict",
-            action="store_true",
-            help="treat warnings (a default that fails its schema, derived cases left out) as errors: "
-            "exit 1" + (", write nothing" if name == "generate" else ""),
-        )
-        return sub
-
-    add(
-        "generate",
-        "generate validator modules and tests (all or nothing)",
-        "toolshape generate contracts --out generated",
-    )
-    check_parser = add(
-        "check",
-        "exit 1 if the output is stale, missing, extra or hand-edited; write nothing",
-        "toolshape check",
-    )
-    check_parser.add_argument(
-        "--headers-only",
-        action="store_true",
-        help="fast: trust each file's header (contract digest, output seal) instead of generating it again; "
-        "NOT tamper-proof (an edit that rewrites the header passes): for pre-commit, never for CI",
-    )
-    lint_parser = add(
-        "lint",
-        "check contracts only; report problems as path:line:col",
-        "toolshape lint contracts --target openai",
-        out=False,
-    )
-    lint_parser.add_argument(
-        "--target",
-        action="append",
-        choices=export.TARGETS,
-        default=[],
-        help="also report what this platform refuses (repeatable); for openai and anthropic, every reason "
-        "strict mode cannot be used",
-    )
-    lint_parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="text",
-        help="text: path:line:col: error: message on stderr (default); json: one JSON document on stdout, for tools; "
-        "github: workflow annotations (::error file=...,line=...,col=...::message) on stdout, for pull requests",
-    )
-    schema_parser = commands.add_parser(
-        "schema",
-        help="print the tool definition for a platform (one tool, or --all)",
-        description="Print one contract's tool definition for a platform, or with --all the list of every "
-        "tool's definitions (what a service registers); notes on stderr name the constraints the platform "
-        "does not enforce (the generated validator is the only enforcement). A tool the platform refuses "
-        "is an error (exit 1, nothing printed); strict mode left off is always said on stderr, even with -q.",
-        epilog="examples:\n  toolshape schema contracts/get_weather.yaml --target openai\n"
-        "  toolshape schema --all --target openai-responses > tools.json\n"
-        "  toolshape schema --all --target gemini-legacy    # Gemini's legacy 'parameters' (OpenAPI subset)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    schema_parser.add_argument(
-        "contract",
-        nargs="?",
-        default=None,
-        help="one contract file; with --all a contracts folder (default: contracts)",
-    )
-    schema_parser.add_argument(
-        "--target",
-        required=True,
-        choices=export.TARGETS,
-        help="openai: Chat Completions tools; openai-responses: the Responses API shape; anthropic; "
-        "gemini: a FunctionDeclaration with parametersJsonSchema (JSON Schema: $ref, anyOf, recursion); "
-        "gemini-legacy: the legacy 'parameters' field (an OpenAPI 3.0 subset: no $ref, no recursion); "
-        "mcp; jsonschema",
-    )
-    schema_parser.add_argument(
-        "--all", action="store_true", help="print a JSON list of every tool's definition"
-    )
-    schema_parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="exit 1, printing nothing, when strict mode cannot be used (openai, anthropic) or a warning is found",
-    )
-    schema_parser.add_argument(
-        "-q", "--quiet", action="store_true", help="no notes (a strict mode left off is still said)"
-    )
-    schema_parser.set_defaults(templates=None)
-    import_parser = commands.add_parser(
-        "import",
-        help="turn a JSON Schema or a tool list into contracts",
-        description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI/Anthropic tool list "
-        "into one contract file per tool.",
-        epilog="example:\n  toolshape import tools.json --out contracts",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    import_parser.add_argument("file", help="a JSON or YAML file")
-    import_parser.add_argument(
-        "--out", default="contracts", help="where to write the contracts (default: contracts)"
-    )
-    import_parser.add_argument(
-        "--force", action="store_true", help="overwrite existing contract files"
-    )
-    import_parser.add_argument(
-        "--draft",
-        choices=importer.DRAFTS,
-        default=None,
-        help="the JSON Schema draft of schemas without $schema (default: guessed from the spellings, and said)",
-    )
-    import_parser.add_argument(
-        "-q", "--quiet", action="store_true", help="print only errors and warnings"
-    )
-    import_parser.set_defaults(templates=None)
-    diff_parser = commands.add_parser(
-        "diff",
-        help="what a contract change does to callers, with a witness for each claim",
-        description="Compare two versions of the contracts: for each change, breaking, widening, "
-        "both or annotation, each claim with a witness checked by both generated validators.",
-        epilog="examples:\n  toolshape diff old/ new/\n"
-        "  toolshape diff --base origin/main --format markdown --fail-on breaking",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    diff_arguments(diff_parser)
-    new_parser = commands.add_parser(
-        "new",
-        help="write a commented starter contract NAME.yaml",
-        description="Write a commented starter contract for the tool NAME: every field explained, "
-        "an accepted and a rejected example. It passes `toolshape lint` as written; edit it, then "
-        "generate. An existing file is never overwritten.",
-        epilog="examples:\n  toolshape new lookup_order\n  toolshape new refund --dir contracts/billing",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    new_parser.add_argument(
-        "name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)"
-    )
-    new_parser.add_argument(
-        "--dir", default="contracts", help="the contracts folder to write into (default: contracts)"
-    )
-    new_parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
-    new_parser.set_defaults(templates=None)
-    return parser
-
 
 #: The formats of ``lint`` reports.
 FORMATS = ("text", "json", "github")
@@ -220,6 +53,20 @@ FORMATS = ("text", "json", "github")
 #: At most this many problems are printed per contract file (an alias bomb has
 #: hundreds of thousands); the rest are counted on one line.
 MAX_PROBLEMS_PER_FILE = 50
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name and texts for ``--help``, the function that adds its
+    arguments to its parser, and the function that runs it (returning the exit status)."""
+
+    name: str
+    help: str
+    epilog: str
+    arguments: Callable[[argparse.ArgumentParser], object]
+    run: Callable[[argparse.Namespace], int]
+    #: The description atop ``toolshape NAME --help`` (the ``help`` line when empty).
+    description: str = ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"toolshape: error: --templates {args.templates}: no such folder", file=sys.stderr)
         return 2
     try:
-        return _run(args)
+        return _COMMANDS_BY_NAME[args.command].run(args)
     except UsageError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 2
@@ -252,46 +99,154 @@ def main(argv: list[str] | None = None) -> int:
         print("toolshape: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001  a bug in toolshape: say so, without a traceback
-        where = ""
-        frames = traceback.extract_tb(exc.__traceback__)
-        if frames:
-            where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})"
+        _internal_error(exc)
+        return 1
+
+
+def _internal_error(exc: Exception) -> None:
+    """Say that toolshape has a bug, and where, in one line (no traceback)."""
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})"
+    print(
+        f"toolshape: internal error: {type(exc).__name__}: {exc}{where}; "
+        "this is a bug in toolshape, please report it with the contract that caused it",
+        file=sys.stderr,
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line: ``--version`` and one sub-parser per entry of ``COMMANDS``."""
+    parser = argparse.ArgumentParser(
+        prog="toolshape",
+        description="Turn tool contracts (YAML) into standalone Python validators and their tests.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"toolshape {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        sub = commands.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description or command.help,
+            epilog=command.epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        command.arguments(sub)
+    return parser
+
+
+# -- what every command prints --------------------------------------------------------
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 module``, ``2 modules``: never "1 modules"."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
+#: ANSI colours for the words "error" and "warning" in problem lines (only on a terminal, never with NO_COLOR).
+RED, MAGENTA, RESET = "\033[31m", "\033[35m", "\033[0m"
+
+
+def _use_colour(stream: object) -> bool:
+    """Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):  # a closed or odd stream
+        return False
+
+
+def _problem_line(problem: object, colour: bool) -> str:
+    """``path:line:col: error: message``, with "error" in red (or "warning" in magenta) when ``colour``."""
+    text = str(problem)
+    if colour and isinstance(problem, Problem):
+        shade = RED if problem.severity == "error" else MAGENTA
+        return f"{problem.file}:{problem.line}:{problem.col}: {shade}{problem.severity}{RESET}: {problem.message}"
+    if colour and ": error: " in text:
+        return text.replace(": error: ", f": {RED}error{RESET}: ", 1)
+    return text
+
+
+def _report(problems: list[Problem]) -> None:
+    """Print problems as path:line:col: error: message, at most MAX_PROBLEMS_PER_FILE per file."""
+    shown: dict[str, int] = {}
+    hidden: dict[str, int] = {}
+    colour = _use_colour(sys.stderr)
+    for problem in problems:
+        if shown.get(problem.file, 0) < MAX_PROBLEMS_PER_FILE:
+            shown[problem.file] = shown.get(problem.file, 0) + 1
+            print(_problem_line(problem, colour), file=sys.stderr)
+        else:
+            hidden[problem.file] = hidden.get(problem.file, 0) + 1
+    for file, count in hidden.items():
         print(
-            f"toolshape: internal error: {type(exc).__name__}: {exc}{where}; "
-            "this is a bug in toolshape, please report it with the contract that caused it",
+            f"{file}: ... {count} more problems not shown (fix the ones above first)",
             file=sys.stderr,
         )
-        return 1
 
 
-def _run(args: argparse.Namespace) -> int:
-    if args.command == "diff":
-        return run_diff(args)
-    if args.command == "schema":
-        return _schema(args)
-    if args.command == "import":
-        return _import(args)
-    if args.command == "new":
-        return _new(args)
-    context = render.generation_context(args.templates)
-    if args.command == "lint" and args.format != "text":
-        return _lint_formatted(args, context)
-    # generate reuses output that the cache (outside the output folder) records as written
-    # by this generator for the very same contract bytes; check generates everything again
-    # and compares bytes, unless --headers-only trusts the files' own headers.
-    headers_only = args.command == "check" and args.headers_only
-    reuse_from = Path(args.out) if args.command == "generate" or headers_only else None
-    root = Path(args.contracts)
-    out = None if args.command == "lint" else Path(args.out)
-    plan = planning.plan(root, context, reuse_from, trust_headers=headers_only, out=out)
-    if args.strict and plan.warnings:  # before anything is written
-        _report(
-            [
-                replace(w, severity="error", message=f"{w.message} [a warning; --strict]")
-                for w in plan.warnings
-            ]
+def _as_errors(warnings: list[Problem]) -> list[Problem]:
+    """Warnings made errors by ``--strict``, each saying so."""
+    return [
+        replace(w, severity="error", message=f"{w.message} [a warning; --strict]") for w in warnings
+    ]
+
+
+# -- generate, check, lint: a folder of contracts planned ------------------------------
+
+
+def _contracts_arguments(
+    parser: argparse.ArgumentParser, *, out: bool = True, strict_effect: str = ""
+) -> None:
+    """The arguments ``generate``, ``check`` and ``lint`` share: the contracts, ``--out``
+    (not for ``lint``), ``--templates``, ``-q`` and ``--strict`` (``strict_effect`` adds
+    what else it does to its help)."""
+    parser.add_argument(
+        "contracts",
+        nargs="?",
+        default="contracts",
+        help="a contract file or folder (default: contracts)",
+    )
+    if out:
+        parser.add_argument(
+            "--out", default="generated", help="the output folder (default: generated)"
         )
-        return 1
+    parser.add_argument(
+        "--templates",
+        type=Path,
+        default=None,
+        help="a folder of templates overriding the built-in ones by file name",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings (a default that fails its schema, derived cases left out) as errors: "
+        "exit 1" + strict_effect,
+    )
+
+
+def _planned(
+    args: argparse.Namespace,
+    context: GenerationContext,
+    *,
+    reuse_from: Path | None = None,
+    trust_headers: bool = False,
+    out: Path | None = None,
+) -> planning.Plan | None:
+    """The contracts planned, their warnings reported; None when ``--strict`` refuses them
+    (reported as errors, before anything is written)."""
+    plan = planning.plan(
+        Path(args.contracts), context, reuse_from, trust_headers=trust_headers, out=out
+    )
+    if args.strict and plan.warnings:
+        _report(_as_errors(plan.warnings))
+        return None
     _report(plan.warnings)
     for file, reason in plan.layout_gaps:  # never silent, even with --quiet: toolshape's bug
         print(
@@ -300,23 +255,31 @@ def _run(args: argparse.Namespace) -> int:
             "only slower to make: please report it",
             file=sys.stderr,
         )
-    if args.command == "lint" and args.target:
-        findings = _target_problems(plan, args.target)
-        if findings:
-            _report(findings)
-            return 1
-    if args.command == "lint":
-        if not args.quiet:
-            count = len(plan.warnings)
-            found = _count(count, "warning") if count else "no problems"
-            print(f"{_count(len(plan.generated), 'contract')}, {found}")
-        return 0
-    assert out is not None
-    partial = output.partial_run(root, plan, out, args.command)
+    return plan
+
+
+def _refuse_partial_run(args: argparse.Namespace, plan: planning.Plan, out: Path) -> None:
+    """Raise UsageError when the run would touch only part of what ``out`` holds."""
+    partial = output.partial_run(Path(args.contracts), plan, out, args.command)
     if partial is not None:
         raise UsageError(partial)
-    if args.command == "check":
-        return _check(plan, out, args.quiet, _generate_again(args))
+
+
+# -- toolshape generate ---------------------------------------------------------------
+
+
+def _generate_arguments(parser: argparse.ArgumentParser) -> None:
+    _contracts_arguments(parser, strict_effect=", write nothing")
+
+
+def _generate(args: argparse.Namespace) -> int:
+    # generate reuses output that the cache (outside the output folder) records as written
+    # by this generator for the very same contract bytes.
+    out = Path(args.out)
+    plan = _planned(args, render.generation_context(args.templates), reuse_from=out, out=out)
+    if plan is None:
+        return 1
+    _refuse_partial_run(args, plan, out)
     changes = writing.write(plan, out)
     if not args.quiet:
         changed = sum(1 for c in changes if c.kind != "unchanged")
@@ -330,9 +293,107 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count(number: int, noun: str) -> str:
-    """``1 module``, ``2 modules``: never "1 modules"."""
-    return f"{number} {noun}{'s' * (number != 1)}"
+GENERATE = Command(
+    "generate",
+    help="generate validator modules and tests (all or nothing)",
+    epilog=f"example:\n  {REGENERATE} contracts --out generated",
+    arguments=_generate_arguments,
+    run=_generate,
+)
+
+
+# -- toolshape check ------------------------------------------------------------------
+
+
+def _check_arguments(parser: argparse.ArgumentParser) -> None:
+    _contracts_arguments(parser)
+    parser.add_argument(
+        "--headers-only",
+        action="store_true",
+        help="fast: trust each file's header (contract digest, output seal) instead of generating it again; "
+        "NOT tamper-proof (an edit that rewrites the header passes): for pre-commit, never for CI",
+    )
+
+
+def _check(args: argparse.Namespace) -> int:
+    # check generates everything again and compares bytes, unless --headers-only trusts the
+    # files' own headers.
+    out = Path(args.out)
+    context = render.generation_context(args.templates)
+    reuse_from = out if args.headers_only else None
+    plan = _planned(args, context, reuse_from=reuse_from, trust_headers=args.headers_only, out=out)
+    if plan is None:
+        return 1
+    _refuse_partial_run(args, plan, out)
+    findings = checking.check(plan, out, _generate_again(args))
+    for finding in findings:
+        print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
+        if finding.diff and not args.quiet:
+            print(finding.diff, file=sys.stderr)
+    if findings:
+        return 1
+    if not args.quiet:
+        print(
+            f"{_count(len(plan.files), 'file')} in {out} {'is' if len(plan.files) == 1 else 'are'} up to date"
+        )
+    return 0
+
+
+def _generate_again(args: argparse.Namespace) -> str:
+    """The generate command for the contracts and output folder ``check`` was given, as typed
+    (the defaults left out): what brings that output in line."""
+    templates = None if args.templates is None else str(args.templates)
+    return planning.generate_command(args.contracts, args.out, templates)
+
+
+CHECK = Command(
+    "check",
+    help="exit 1 if the output is stale, missing, extra or hand-edited; write nothing",
+    epilog="example:\n  toolshape check",
+    arguments=_check_arguments,
+    run=_check,
+)
+
+
+# -- toolshape lint -------------------------------------------------------------------
+
+
+def _lint_arguments(parser: argparse.ArgumentParser) -> None:
+    _contracts_arguments(parser, out=False)
+    parser.add_argument(
+        "--target",
+        action="append",
+        choices=export.TARGETS,
+        default=[],
+        help="also report what this platform refuses (repeatable); for openai and anthropic, every reason "
+        "strict mode cannot be used",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text: path:line:col: error: message on stderr (default); json: one JSON document on stdout, for tools; "
+        "github: workflow annotations (::error file=...,line=...,col=...::message) on stdout, for pull requests",
+    )
+
+
+def _lint(args: argparse.Namespace) -> int:
+    context = render.generation_context(args.templates)
+    if args.format != "text":
+        return _lint_formatted(args, context)
+    plan = _planned(args, context)
+    if plan is None:
+        return 1
+    if args.target:
+        findings = _target_problems(plan, args.target)
+        if findings:
+            _report(findings)
+            return 1
+    if not args.quiet:
+        count = len(plan.warnings)
+        found = _count(count, "warning") if count else "no problems"
+        print(f"{_count(len(plan.generated), 'contract')}, {found}")
+    return 0
 
 
 def _target_problems(plan: planning.Plan, targets: list[str]) -> list[Problem]:
@@ -362,28 +423,33 @@ def _lint_formatted(args: argparse.Namespace, context: GenerationContext) -> int
         ]
     failed = any(p.severity == "error" for p in problems)
     if args.format == "json":
-        import json
-
-        summary = {
-            "contracts": contracts,
-            "errors": sum(1 for p in problems if p.severity == "error"),
-            "warnings": sum(1 for p in problems if p.severity != "error"),
-            "problems": [
-                {
-                    "file": p.file,
-                    "line": p.line,
-                    "col": p.col,
-                    "severity": p.severity,
-                    "message": p.message,
-                }
-                for p in problems
-            ],
-        }
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
+        print(_lint_json(contracts, problems))
     else:
         for problem in problems:
             print(github_annotation(problem))
     return 1 if failed else 0
+
+
+def _lint_json(contracts: int, problems: list[Problem]) -> str:
+    """``lint --format json``: the counts and every problem, one JSON document."""
+    import json
+
+    summary = {
+        "contracts": contracts,
+        "errors": sum(1 for p in problems if p.severity == "error"),
+        "warnings": sum(1 for p in problems if p.severity != "error"),
+        "problems": [
+            {
+                "file": p.file,
+                "line": p.line,
+                "col": p.col,
+                "severity": p.severity,
+                "message": p.message,
+            }
+            for p in problems
+        ],
+    }
+    return json.dumps(summary, indent=2, ensure_ascii=False)
 
 
 def github_annotation(problem: Problem) -> str:
@@ -401,6 +467,48 @@ def github_annotation(problem: Problem) -> str:
 
     kind = "error" if problem.severity == "error" else "warning"
     return f"::{kind} file={prop(problem.file)},line={problem.line},col={problem.col}::{data(problem.message)}"
+
+
+LINT = Command(
+    "lint",
+    help="check contracts only; report problems as path:line:col",
+    epilog="example:\n  toolshape lint contracts --target openai",
+    arguments=_lint_arguments,
+    run=_lint,
+)
+
+
+# -- toolshape schema -----------------------------------------------------------------
+
+
+def _schema_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "contract",
+        nargs="?",
+        default=None,
+        help="one contract file; with --all a contracts folder (default: contracts)",
+    )
+    parser.add_argument(
+        "--target",
+        required=True,
+        choices=export.TARGETS,
+        help="openai: Chat Completions tools; openai-responses: the Responses API shape; anthropic; "
+        "gemini: a FunctionDeclaration with parametersJsonSchema (JSON Schema: $ref, anyOf, recursion); "
+        "gemini-legacy: the legacy 'parameters' field (an OpenAPI 3.0 subset: no $ref, no recursion); "
+        "mcp; jsonschema",
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="print a JSON list of every tool's definition"
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1, printing nothing, when strict mode cannot be used (openai, anthropic) or a warning is found",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no notes (a strict mode left off is still said)"
+    )
+    parser.set_defaults(templates=None)
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -469,20 +577,9 @@ def _exported(
             errors.extend(f.problem(one) for f in exc.findings)
             continue
         results.append(result)
-        mode = (
-            "OpenAI strict mode"
-            if args.target.startswith("openai")
-            else "Anthropic strict tool use"
-        )
-        for finding in result.strict_refused:
-            problem = finding.problem(one)
-            message = f"{mode} is off for this tool: {problem.message}"
-            warnings.append(replace(problem, severity="warning", message=message))
+        warnings.extend(_strict_mode_off(one, result, args.target))
     if args.strict:
-        errors.extend(
-            replace(w, severity="error", message=f"{w.message} [a warning; --strict]")
-            for w in warnings
-        )
+        errors.extend(_as_errors(warnings))
         warnings = []
     _report(warnings + errors)
     if errors:
@@ -492,6 +589,53 @@ def _exported(
             for note in result.notes:
                 print(f"{one.file}: note: {note}", file=sys.stderr)
     return results
+
+
+def _strict_mode_off(
+    contract: checker.Contract, result: export.ExportResult, target: str
+) -> list[Problem]:
+    """A warning at each reason the platform's strict mode is off for this tool."""
+    mode = "OpenAI strict mode" if target.startswith("openai") else "Anthropic strict tool use"
+    found = []
+    for finding in result.strict_refused:
+        problem = finding.problem(contract)
+        message = f"{mode} is off for this tool: {problem.message}"
+        found.append(replace(problem, severity="warning", message=message))
+    return found
+
+
+SCHEMA = Command(
+    "schema",
+    help="print the tool definition for a platform (one tool, or --all)",
+    description="Print one contract's tool definition for a platform, or with --all the list of every "
+    "tool's definitions (what a service registers); notes on stderr name the constraints the platform "
+    "does not enforce (the generated validator is the only enforcement). A tool the platform refuses "
+    "is an error (exit 1, nothing printed); strict mode left off is always said on stderr, even with -q.",
+    epilog="examples:\n  toolshape schema contracts/get_weather.yaml --target openai\n"
+    "  toolshape schema --all --target openai-responses > tools.json\n"
+    "  toolshape schema --all --target gemini-legacy    # Gemini's legacy 'parameters' (OpenAPI subset)",
+    arguments=_schema_arguments,
+    run=_schema,
+)
+
+
+# -- toolshape import -----------------------------------------------------------------
+
+
+def _import_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a JSON or YAML file")
+    parser.add_argument(
+        "--out", default="contracts", help="where to write the contracts (default: contracts)"
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite existing contract files")
+    parser.add_argument(
+        "--draft",
+        choices=importer.DRAFTS,
+        default=None,
+        help="the JSON Schema draft of schemas without $schema (default: guessed from the spellings, and said)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
+    parser.set_defaults(templates=None)
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -517,7 +661,7 @@ def _import(args: argparse.Namespace) -> int:
             print(f"imported: {path}")
     if not args.quiet:
         print(
-            f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run toolshape generate"
+            f"imported {_count(len(written), 'contract')} into {args.out}; add examples, then run {REGENERATE}"
         )
     return 0
 
@@ -534,191 +678,15 @@ def _import_warning(file: str, written: Path, warning: importer.ImportNotice) ->
     return Problem(file, line, col, f"{warning.message} ({written}{at})", "warning")
 
 
-#: The starter contract ``toolshape new`` writes; ``{name}`` is the only placeholder.
-STARTER = """\
-# A toolshape contract: one tool a model may call, and the arguments it accepts.
-# Check it with `toolshape lint`, then turn it into a validator with `toolshape generate`.
-# Every key and keyword is described in the "Contract format" section of toolshape's README.
-
-# name: the tool name the model sees: 1-64 of A-Z a-z 0-9 _ . - (unique in the folder).
-name: {name}
-
-# description: what the tool does and when to call it; the model reads this text.
-description: TODO say what {name} does and when the model should call it.
-
-# parameters: a JSON Schema (2020-12 subset) for the arguments. The root is always an
-# object schema: null, arrays, strings and numbers are refused as arguments.
-parameters:
-  type: object
-  properties:
-    # A string with a length range; pattern '\\S' also refuses whitespace-only text.
-    # description: told to the model, like the tool's own description.
-    query:
-      type: string
-      minLength: 1
-      maxLength: 200
-      pattern: '\\S'
-      description: What to look up.
-    # An optional integer with inclusive bounds. `default` is an annotation for the
-    # model: the validator does not fill it in, the handler applies it when the key is
-    # absent. (OpenAI strict mode wants every key required: `toolshape lint --target openai`.)
-    limit:
-      type: integer
-      minimum: 1
-      maximum: 50
-      default: 10
-      description: How many results to return, 1 to 50.
-  # required: keys that must be present. A present null is not a missing key: it is
-  # reported as a wrong type.
-  required: [query]
-  # additionalProperties: false refuses keys not listed under properties, so a
-  # misspelt key is an error instead of being ignored.
-  additionalProperties: false
-
-# examples: run against the generated validator at generation time (generation fails
-# if one does not behave as declared) and copied into the generated tests.
-# Each has `args` (decoded arguments) or `json` (raw text, parsed first); `status` is
-# accept (the default), reject or parse_error; `errors`, when given, is the exact set
-# of (path, code) pairs expected, path being a JSON Pointer ("" is the top level).
-examples:
-  - description: accepted, with the optional limit
-    args: {{query: order 1042, limit: 5}}
-  - description: rejected, the required key query is missing
-    args: {{limit: 5}}
-    status: reject
-    errors: [{{path: /query, code: required}}]
-  - description: rejected, limit is above its maximum and an unknown key is present
-    args: {{query: order 1042, limit: 500, sort: newest}}
-    status: reject
-    errors: [{{path: /limit, code: maximum}}, {{path: /sort, code: additionalProperties}}]
-  - description: a parse error, not a contract error - the text is cut off before the closing brace
-    json: '{{"query": "order 1042"'
-    status: parse_error
-    errors: [{{path: "", code: truncated}}]
-"""
-
-
-def _new(args: argparse.Namespace) -> int:
-    name: str = args.name
-    reason = _bad_new_name(name)
-    if reason is not None:
-        print(f"toolshape: error: new {name!r}: {reason}", file=sys.stderr)
-        return 2
-    folder = Path(args.dir)
-    if folder.exists() and not folder.is_dir():
-        print(f"toolshape: error: --dir {folder}: not a folder", file=sys.stderr)
-        return 2
-    target = folder / f"{name}.yaml"
-    for existing in (target, target.with_suffix(".yml")):
-        if existing.exists() or existing.is_symlink():
-            print(f"toolshape: error: {existing} already exists; not overwritten", file=sys.stderr)
-            return 1
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(target, "x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
-        handle.write(STARTER.format(name=name))
-    if not args.quiet:
-        print(
-            f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}"
-        )
-    return 0
-
-
-def _generate_command(folder: Path) -> str:
-    """The command that regenerates the project ``folder`` belongs to, not a subfolder alone.
-
-    Generating ``contracts/billing`` by itself into ``generated/`` would take every other
-    tool out of it (``generate`` refuses that); a folder inside one named ``contracts`` is
-    generated with it. Otherwise the folder is the only contracts folder known here.
-    """
-    for ancestor in [folder, *folder.parents]:
-        if ancestor.name == "contracts":
-            return (
-                "toolshape generate"
-                if ancestor == Path("contracts")
-                else f"toolshape generate {ancestor}"
-            )
-    return f"toolshape generate {folder}"
-
-
-def _bad_new_name(name: str) -> str | None:
-    """Why ``name`` cannot be a new contract's tool and module name, or None."""
-    if not checker.TOOL_NAME_RE.fullmatch(name):
-        return "a tool name is 1-64 characters of A-Z a-z 0-9 _ . -"
-    if not name.isidentifier():
-        return "the contract file name must be a Python identifier (letters, digits and _, not starting with a digit)"
-    if keyword.iskeyword(name):
-        return "a Python keyword cannot name a module"
-    if name.startswith("__"):
-        return "a name starting with __ cannot name a generated module"
-    if name == "tests" or name in discovery.PACKAGE_NAMES:
-        return "this name is taken by the generated package itself"
-    return None
-
-
-#: ANSI colours for the words "error" and "warning" in problem lines (only on a terminal, never with NO_COLOR).
-RED, MAGENTA, RESET = "\033[31m", "\033[35m", "\033[0m"
-
-
-def _use_colour(stream: object) -> bool:
-    """Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb."""
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except (OSError, ValueError):  # a closed or odd stream
-        return False
-
-
-def _problem_line(problem: object, colour: bool) -> str:
-    """``path:line:col: error: message``, with "error" in red (or "warning" in magenta) when ``colour``."""
-    text = str(problem)
-    if colour and isinstance(problem, Problem):
-        shade = RED if problem.severity == "error" else MAGENTA
-        return f"{problem.file}:{problem.line}:{problem.col}: {shade}{problem.severity}{RESET}: {problem.message}"
-    if colour and ": error: " in text:
-        return text.replace(": error: ", f": {RED}error{RESET}: ", 1)
-    return text
-
-
-def _report(problems: list[Problem]) -> None:
-    """Print problems as path:line:col: error: message, at most MAX_PROBLEMS_PER_FILE per file."""
-    shown: dict[str, int] = {}
-    hidden: dict[str, int] = {}
-    colour = _use_colour(sys.stderr)
-    for problem in problems:
-        if shown.get(problem.file, 0) < MAX_PROBLEMS_PER_FILE:
-            shown[problem.file] = shown.get(problem.file, 0) + 1
-            print(_problem_line(problem, colour), file=sys.stderr)
-        else:
-            hidden[problem.file] = hidden.get(problem.file, 0) + 1
-    for file, count in hidden.items():
-        print(
-            f"{file}: ... {count} more problems not shown (fix the ones above first)",
-            file=sys.stderr,
-        )
-
-
-def _generate_again(args: argparse.Namespace) -> str:
-    """The generate command for the contracts and output folder ``check`` was given, as typed
-    (the defaults left out): what brings that output in line."""
-    templates = None if args.templates is None else str(args.templates)
-    return planning.generate_command(args.contracts, args.out, templates)
-
-
-def _check(plan: planning.Plan, out: Path, quiet: bool, command: str) -> int:
-    findings = checking.check(plan, out, command)
-    for finding in findings:
-        print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
-        if finding.diff and not quiet:
-            print(finding.diff, file=sys.stderr)
-    if findings:
-        return 1
-    if not quiet:
-        print(
-            f"{_count(len(plan.files), 'file')} in {out} {'is' if len(plan.files) == 1 else 'are'} up to date"
-        )
-    return 0
+IMPORT = Command(
+    "import",
+    help="turn a JSON Schema or a tool list into contracts",
+    description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI/Anthropic tool list "
+    "into one contract file per tool.",
+    epilog="example:\n  toolshape import tools.json --out contracts",
+    arguments=_import_arguments,
+    run=_import,
+)
 
 
 # -- toolshape diff -------------------------------------------------------------------
@@ -814,6 +782,116 @@ def run_diff(
         for error in found.errors:
             print(error, file=stderr)
     return report.exit_code(found, args.fail_on)
+
+
+DIFF = Command(
+    "diff",
+    help="what a contract change does to callers, with a witness for each claim",
+    description="Compare two versions of the contracts: for each change, breaking, widening, "
+    "both or annotation, each claim with a witness checked by both generated validators.",
+    epilog="examples:\n  toolshape diff old/ new/\n"
+    "  toolshape diff --base origin/main --format markdown --fail-on breaking",
+    arguments=diff_arguments,
+    run=run_diff,
+)
+
+
+# -- toolshape new --------------------------------------------------------------------
+
+
+def _new_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)"
+    )
+    parser.add_argument(
+        "--dir", default="contracts", help="the contracts folder to write into (default: contracts)"
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
+    parser.set_defaults(templates=None)
+
+
+def _new(args: argparse.Namespace) -> int:
+    name: str = args.name
+    reason = _bad_new_name(name)
+    if reason is not None:
+        print(f"toolshape: error: new {name!r}: {reason}", file=sys.stderr)
+        return 2
+    folder = Path(args.dir)
+    if folder.exists() and not folder.is_dir():
+        print(f"toolshape: error: --dir {folder}: not a folder", file=sys.stderr)
+        return 2
+    target = folder / f"{name}.yaml"
+    for existing in (target, target.with_suffix(".yml")):
+        if existing.exists() or existing.is_symlink():
+            print(f"toolshape: error: {existing} already exists; not overwritten", file=sys.stderr)
+            return 1
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(target, "x", encoding="utf-8", newline="\n") as handle:  # "x": never overwrite
+        handle.write(starter_contract(name))
+    if not args.quiet:
+        print(
+            f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}"
+        )
+    return 0
+
+
+def starter_contract(name: str) -> str:
+    """The commented starter contract for the tool ``name`` (``starter/contract.yaml.j2``).
+
+    Package data beside this module, not under templates/: every template the generation
+    environment can load is part of each generated header's fingerprint, and this one makes
+    no generated code."""
+    starter = resources.files("toolshape") / "starter" / "contract.yaml.j2"
+    text = starter.read_text(encoding="utf-8")
+    template = jinja2.Environment(
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False
+    ).from_string(text)
+    return template.render(name=name, generate=REGENERATE)
+
+
+def _generate_command(folder: Path) -> str:
+    """The command that regenerates the project ``folder`` belongs to, not a subfolder alone.
+
+    Generating ``contracts/billing`` by itself into ``generated/`` would take every other
+    tool out of it (``generate`` refuses that); a folder inside one named ``contracts`` is
+    generated with it. Otherwise the folder is the only contracts folder known here.
+    """
+    for ancestor in [folder, *folder.parents]:
+        if ancestor.name == "contracts":
+            return REGENERATE if ancestor == Path("contracts") else f"{REGENERATE} {ancestor}"
+    return f"{REGENERATE} {folder}"
+
+
+def _bad_new_name(name: str) -> str | None:
+    """Why ``name`` cannot be a new contract's tool and module name, or None."""
+    if not checker.TOOL_NAME_RE.fullmatch(name):
+        return "a tool name is 1-64 characters of A-Z a-z 0-9 _ . -"
+    if not name.isidentifier():
+        return "the contract file name must be a Python identifier (letters, digits and _, not starting with a digit)"
+    if keyword.iskeyword(name):
+        return "a Python keyword cannot name a module"
+    if name.startswith("__"):
+        return "a name starting with __ cannot name a generated module"
+    if name == "tests" or name in PACKAGE_NAMES:
+        return "this name is taken by the generated package itself"
+    return None
+
+
+NEW = Command(
+    "new",
+    help="write a commented starter contract NAME.yaml",
+    description="Write a commented starter contract for the tool NAME: every field explained, "
+    "an accepted and a rejected example. It passes `toolshape lint` as written; edit it, then "
+    "generate. An existing file is never overwritten.",
+    epilog="examples:\n  toolshape new lookup_order\n  toolshape new refund --dir contracts/billing",
+    arguments=_new_arguments,
+    run=_new,
+)
+
+
+#: Every subcommand, in the order ``toolshape --help`` lists them.
+COMMANDS = (GENERATE, CHECK, LINT, SCHEMA, IMPORT, DIFF, NEW)
+_COMMANDS_BY_NAME = {command.name: command for command in COMMANDS}
 
 
 def run() -> None:

@@ -173,35 +173,11 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
                 return None  # one def or class per piece, and it comes last
             if body.startswith(("def ", "class ")):
                 block = "def " if body.startswith("def ") else "class "
-                if not out:
-                    before = 0
-                elif previous.startswith("#") and not blank:
-                    # A comment right above: black leaves it there only when the run of
-                    # comments has its two blank lines before it already.
-                    if comments_before < 2:
-                        return None
-                    before = 0
-                else:
-                    before = 2
-            else:
-                before = min(blank, 2) if out else 0
+            before = _blank_before_top_level(body, bool(out), previous, blank, comments_before)
         else:
-            if not block:
-                return None
-            if body.startswith('"""'):
-                if not (
-                    _DOCSTRING.fullmatch(body)
-                    and previous.startswith(block)
-                    and previous.endswith(":")
-                ):
-                    return None
-                before = 0  # black removes blank lines between a def or class and its docstring
-            elif docstring_after:
-                before = 1  # and puts one after a class docstring
-            else:
-                before = min(blank, 1)
-            if body.startswith(("def ", "class ", "@", "async ")):
-                return None
+            before = _blank_before_in_block(body, block, previous, blank, docstring_after)
+        if before is None:
+            return None
         if body.startswith("#") and (
             blank or not previous.startswith("#")
         ):  # a run of comments begins
@@ -219,6 +195,40 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
     if not out or (pending_comment >= 0 and not _stays(pending_comment, 0, code_indent)):
         return None
     return "\n".join(out) + "\n"
+
+
+def _blank_before_top_level(
+    body: str, written: bool, previous: str, blank: int, comments_before: int
+) -> int | None:
+    """The blank lines black puts before a line at column 0 (``written``: lines came before
+    it), or None where black would move a comment (see :func:`piece`)."""
+    if not body.startswith(("def ", "class ")):
+        return min(blank, 2) if written else 0
+    if not written:
+        return 0
+    if previous.startswith("#") and not blank:
+        # A comment right above: black leaves it there only when the run of
+        # comments has its two blank lines before it already.
+        return 0 if comments_before >= 2 else None
+    return 2
+
+
+def _blank_before_in_block(
+    body: str, block: str, previous: str, blank: int, docstring_after: bool
+) -> int | None:
+    """The blank lines black puts before a line in the piece's def or class (``block``), or
+    None where the line is not one :func:`piece` knows there."""
+    if not block or body.startswith(("def ", "class ", "@", "async ")):
+        return None
+    if body.startswith('"""'):
+        if not (
+            _DOCSTRING.fullmatch(body) and previous.startswith(block) and previous.endswith(":")
+        ):
+            return None
+        return 0  # black removes blank lines between a def or class and its docstring
+    if docstring_after:
+        return 1  # and puts one after a class docstring
+    return min(blank, 1)
 
 
 def _stays(comment: int, following: int, code: int) -> bool:

@@ -88,6 +88,29 @@ MODULE_NAMES = frozenset(
         "_REDACTED",
     }
 )
+
+#: Names the generated package's __init__.py defines (package.py.j2): a top-level
+#: module or folder of the same name would be shadowed by them.
+PACKAGE_NAMES = frozenset(
+    {
+        "annotations",
+        "import_module",
+        "Any",
+        "ModuleType",
+        "Error",
+        "Result",
+        "UnknownTool",
+        "TOOLS",
+        "_LOADED",
+        "tool_module",
+        "validate_call",
+        "PLATFORMS",
+        "tool_definitions",
+        "_runtime",
+        "_tool_definitions",
+    }
+)
+
 _MAX_HINT = 24
 _MAX_CONSTANT_HINT = 40
 

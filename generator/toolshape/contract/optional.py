@@ -9,7 +9,7 @@ it is one of the contract's values and is kept.
 
 :func:`converted_keys` makes that decision, once, for the export
 (``platforms/export.py``, ``ConvertedKey``) and for the generated module
-(``codegen/model.py``, the nulls ``validate(..., platform="openai")`` removes).
+(``codegen/masks.py``, the nulls ``validate(..., platform="openai")`` removes).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The reference view of ``x-sensitive``: which values of an instance a sensitive schema governs.
 
 It is the oracle of the generated tests' redaction checks, so it is written apart from
-the masks the generated module carries (``model._Masks``): it reads the contract's
+the masks the generated module carries (``codegen.masks._Masks``): it reads the contract's
 schema and one instance together, the way the reference evaluator walks them, and
 says which values ``log_record()`` must replace. Like the module it is conservative:
 a value that any branch (``anyOf``, ``oneOf``, ``if``/``then``/``else``, ``not``,

@@ -519,6 +519,22 @@ def _format_notes(parameters: Any) -> list[str]:
 # -- the lowering: one contract schema -> what a platform accepts -------------------
 
 
+@dataclass(frozen=True)
+class _Keyword:
+    """One keyword of a contract schema node, met by :meth:`_Lowering.keywords`."""
+
+    keyword: str
+    value: Any
+    #: The node holding it (some keywords are lowered with their siblings) and its path.
+    node: dict[str, Any]
+    path: SchemaPath
+
+    @property
+    def where(self) -> SchemaPath:
+        """The keyword's own path (its subschemas' paths start here)."""
+        return self.path + (self.keyword,)
+
+
 class _Lowering:
     """Translates ``parameters`` for openai (strict), anthropic (strict) or gemini.
 
@@ -746,123 +762,141 @@ class _Lowering:
     def keywords(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """Every keyword of one node except $ref (when inlined) and allOf, lowered."""
         out: dict[str, Any] = {}
-        target = self.target
         for keyword, value in node.items():
-            where = path + (keyword,)
             if keyword.startswith("x-") or keyword in _SILENT:
                 continue
-            if keyword in ("title", "description", "type", "required", "$ref"):
-                out[keyword] = value
-            elif keyword == "default":
-                if (
-                    target != "openai"
-                ):  # every property is required in OpenAI strict mode: defaults never apply
-                    out[keyword] = value
-            elif keyword in ("enum", "const"):
-                if target == "anthropic" and any(
-                    isinstance(v, (dict, list)) for v in (value if keyword == "enum" else [value])
-                ):
-                    self.dropped(path, keyword, "objects and arrays are not allowed in it")
-                else:
-                    out[keyword] = value
-            elif keyword == "properties":
-                out[keyword] = {}
-                for key, sub in value.items():
-                    lowered = out[keyword][key] = self.lower(sub, where + (key,))
-                    self.origins[id(lowered)] = (lowered, where + (key,))
-            elif keyword == "additionalProperties":
-                out[keyword] = value if isinstance(value, bool) else self.lower(value, where)
-            elif keyword == "patternProperties":
-                if target == "gemini":
-                    self.dropped(path, keyword)
-                else:  # refused in finish(): dropping it would refuse keys the contract accepts
-                    out[keyword] = {
-                        key: self.lower(sub, where + (key,)) for key, sub in value.items()
-                    }
-            elif keyword == "prefixItems":
-                out.update(self.prefix_items(node, path))
-            elif keyword == "items":
-                if "prefixItems" in node:
-                    continue  # lowered with prefixItems
-                if value is False:
-                    self.dropped(path, keyword, "the array must be empty", value=False)
-                elif value is not True:
-                    out[keyword] = self.lower(value, where)
-            elif keyword == "$defs":
-                if target != "gemini":  # gemini: every $ref is inlined
-                    out[keyword] = {
-                        key: self.lower(sub, where + (key,)) for key, sub in value.items()
-                    }
-            elif keyword == "anyOf":
-                out[keyword] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
-            elif keyword == "oneOf":
-                if "anyOf" in node:
-                    self.dropped(path, keyword)
-                else:
-                    self.loosened(
-                        path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)"
-                    )
-                    out["anyOf"] = [self.lower(sub, where + (i,)) for i, sub in enumerate(value)]
-            elif keyword == "uniqueItems":
-                if value:
-                    self.dropped(path, keyword, value=True)
-            elif keyword == "format":
-                if value in self.formats:
-                    out[keyword] = value
-                else:
-                    self.dropped(path, keyword, value=value)
-            elif keyword == "pattern":
-                if target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(value):
-                    self.dropped(
-                        path, keyword, "it uses a backreference, lookaround or word boundary"
-                    )
-                else:
-                    out[keyword] = value
-            elif keyword in ("minLength", "maxLength", "minProperties", "maxProperties"):
-                if target == "gemini":
-                    out[keyword] = value
-                else:
-                    self.dropped(path, keyword)
-            elif keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-                if target == "anthropic":
-                    self.dropped(path, keyword)
-                else:
-                    out[keyword] = value
-            elif keyword == "multipleOf":
-                if target == "openai":
-                    out[keyword] = value
-                else:
-                    self.dropped(path, keyword)
-            elif keyword == "minItems":
-                if target == "anthropic" and value > 1:
-                    self.loosened(
-                        path,
-                        f"'minItems' {value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
-                    )
-                    out[keyword] = 1
-                else:
-                    out[keyword] = value
-            elif keyword == "maxItems":
-                if target == "anthropic":
-                    self.dropped(path, keyword)
-                else:
-                    out[keyword] = value
-            elif keyword in (
-                "contains",
-                "minContains",
-                "maxContains",
-                "propertyNames",
-                "dependentRequired",
-                "dependentSchemas",
-                "not",
-                "if",
-                "then",
-                "else",
-            ):
-                self.dropped(path, keyword)
-            else:  # a keyword this module does not know yet: never passed on silently
-                self.dropped(path, keyword, "not translated for this platform")
+            lowering = _KEYWORD_LOWERINGS.get(keyword, _Lowering.untranslated)
+            lowering(self, _Keyword(keyword, value, node, path), out)
         return out
+
+    # -- one method per keyword (dispatched by _KEYWORD_LOWERINGS) -----------------
+    #
+    # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
+    # platform gets less than the contract says.
+
+    def kept(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out[kw.keyword] = kw.value
+
+    def default(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        # Every property is required in OpenAI strict mode: defaults never apply.
+        if self.target != "openai":
+            out[kw.keyword] = kw.value
+
+    def enum_or_const(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        values = kw.value if kw.keyword == "enum" else [kw.value]
+        if self.target == "anthropic" and any(isinstance(v, (dict, list)) for v in values):
+            self.dropped(kw.path, kw.keyword, "objects and arrays are not allowed in it")
+        else:
+            out[kw.keyword] = kw.value
+
+    def properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out[kw.keyword] = {}
+        for key, sub in kw.value.items():
+            lowered = out[kw.keyword][key] = self.lower(sub, kw.where + (key,))
+            self.origins[id(lowered)] = (lowered, kw.where + (key,))
+
+    def additional_properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        value = kw.value
+        out[kw.keyword] = value if isinstance(value, bool) else self.lower(value, kw.where)
+
+    def pattern_properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "gemini":
+            self.dropped(kw.path, kw.keyword)
+        else:  # refused in finish(): dropping it would refuse keys the contract accepts
+            out[kw.keyword] = self.lowered_map(kw)
+
+    def tuple_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out.update(self.prefix_items(kw.node, kw.path))
+
+    def items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if "prefixItems" in kw.node:
+            return  # lowered with prefixItems
+        if kw.value is False:
+            self.dropped(kw.path, kw.keyword, "the array must be empty", value=False)
+        elif kw.value is not True:
+            out[kw.keyword] = self.lower(kw.value, kw.where)
+
+    def local_definitions(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target != "gemini":  # gemini: every $ref is inlined
+            out[kw.keyword] = self.lowered_map(kw)
+
+    def any_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        out[kw.keyword] = self.lowered_list(kw)
+
+    def one_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if "anyOf" in kw.node:
+            self.dropped(kw.path, kw.keyword)
+        else:
+            self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
+            out["anyOf"] = self.lowered_list(kw)
+
+    def unique_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if kw.value:
+            self.dropped(kw.path, kw.keyword, value=True)
+
+    def format_keyword(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if kw.value in self.formats:
+            out[kw.keyword] = kw.value
+        else:
+            self.dropped(kw.path, kw.keyword, value=kw.value)
+
+    def pattern(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(kw.value):
+            self.dropped(
+                kw.path, kw.keyword, "it uses a backreference, lookaround or word boundary"
+            )
+        else:
+            out[kw.keyword] = kw.value
+
+    def length_or_size(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """String lengths and property counts: only Gemini takes them."""
+        if self.target == "gemini":
+            out[kw.keyword] = kw.value
+        else:
+            self.dropped(kw.path, kw.keyword)
+
+    def number_bound(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """Numeric bounds: every platform but Anthropic takes them."""
+        if self.target == "anthropic":
+            self.dropped(kw.path, kw.keyword)
+        else:
+            out[kw.keyword] = kw.value
+
+    def multiple_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "openai":
+            out[kw.keyword] = kw.value
+        else:
+            self.dropped(kw.path, kw.keyword)
+
+    def min_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "anthropic" and kw.value > 1:
+            self.loosened(
+                kw.path,
+                f"'minItems' {kw.value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
+            )
+            out[kw.keyword] = 1
+        else:
+            out[kw.keyword] = kw.value
+
+    def max_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        if self.target == "anthropic":
+            self.dropped(kw.path, kw.keyword)
+        else:
+            out[kw.keyword] = kw.value
+
+    def not_exported(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """A keyword no platform here takes: left out, and noted."""
+        self.dropped(kw.path, kw.keyword)
+
+    def untranslated(self, kw: _Keyword, out: dict[str, Any]) -> None:
+        """A keyword this module does not know yet: never passed on silently."""
+        self.dropped(kw.path, kw.keyword, "not translated for this platform")
+
+    def lowered_map(self, kw: _Keyword) -> dict[str, Any]:
+        return {key: self.lower(sub, kw.where + (key,)) for key, sub in kw.value.items()}
+
+    def lowered_list(self, kw: _Keyword) -> list[Any]:
+        return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
 
     def prefix_items(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
@@ -1069,35 +1103,54 @@ class _Lowering:
         return node
 
     def finish_gemini(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+        """The node in Gemini's legacy spelling (OpenAPI 3.0): one type with ``nullable``,
+        string enums, inclusive bounds, no ``additionalProperties``."""
         node = dict(node)
+        types, nullable = self.gemini_values(node, path)
+        self.gemini_inclusive_bounds(node, path)
+        self.gemini_drop_additional_properties(node, path)
+        node = self.gemini_type(node, types, nullable, path)
+        several_types = len([t for t in types if t != "null"]) > 1
+        self.gemini_refusals(node, path, split=several_types)
+        return node
+
+    def gemini_values(self, node: dict[str, Any], path: SchemaPath) -> tuple[list[str], bool]:
+        """Take ``type``, ``enum`` and ``const`` out of the node: the types it allows (inferred
+        from the values when it has no ``type``) and whether null is one of its values; the
+        string values stay as ``enum``."""
         types = _type_list(node.pop("type", None))
         nullable = "null" in types
         if "enum" in node:
             values = node.pop("enum")
             nullable = nullable or None in values
-            if not types:
-                types = _type_list(_inferred_type(values))
-            strings = [v for v in values if isinstance(v, str)]
-            others = [v for v in values if not isinstance(v, str) and v is not None]
-            if others:
-                shown = ", ".join(json.dumps(v) for v in others[:5]) + (
-                    ", ..." if len(others) > 5 else ""
-                )
-                self.dropped(path, "enum", f"Gemini enums hold only strings; {shown} not enforced")
-            if strings:
-                node["enum"] = strings
+            types = types or _type_list(_inferred_type(values))
+            self.gemini_string_enum(node, values, path)
         if "const" in node:
             value = node.pop("const")
-            if not types:
-                types = _type_list(_inferred_type([value]))
-            if isinstance(value, str):
-                node["enum"] = [value]
-            elif value is None:
-                nullable = True
-            else:
-                self.dropped(
-                    path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced"
-                )
+            types = types or _type_list(_inferred_type([value]))
+            nullable = nullable or value is None
+            self.gemini_const(node, value, path)
+        return types, nullable
+
+    def gemini_string_enum(self, node: dict[str, Any], values: list[Any], path: SchemaPath) -> None:
+        strings = [v for v in values if isinstance(v, str)]
+        others = [v for v in values if not isinstance(v, str) and v is not None]
+        if others:
+            shown = ", ".join(json.dumps(v) for v in others[:5]) + (
+                ", ..." if len(others) > 5 else ""
+            )
+            self.dropped(path, "enum", f"Gemini enums hold only strings; {shown} not enforced")
+        if strings:
+            node["enum"] = strings
+
+    def gemini_const(self, node: dict[str, Any], value: Any, path: SchemaPath) -> None:
+        """A string ``const`` is an enum of one; null is ``nullable`` (see gemini_values)."""
+        if isinstance(value, str):
+            node["enum"] = [value]
+        elif value is not None:
+            self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
+
+    def gemini_inclusive_bounds(self, node: dict[str, Any], path: SchemaPath) -> None:
         for exclusive, inclusive, pick in (
             ("exclusiveMinimum", "minimum", max),
             ("exclusiveMaximum", "maximum", min),
@@ -1109,6 +1162,8 @@ class _Lowering:
                     path,
                     f"'{exclusive}' {bound} is exported as '{inclusive}' {bound} (the bound itself is allowed)",
                 )
+
+    def gemini_drop_additional_properties(self, node: dict[str, Any], path: SchemaPath) -> None:
         if "additionalProperties" in node:
             additional = node.pop("additionalProperties")
             if additional is not True:
@@ -1116,6 +1171,11 @@ class _Lowering:
                     self.dropped(path, "additionalProperties", value=False)
                 else:
                     self.dropped(path, "additionalProperties", "a schema for the keys not listed")
+
+    def gemini_type(
+        self, node: dict[str, Any], types: list[str], nullable: bool, path: SchemaPath
+    ) -> dict[str, Any]:
+        """The node with one ``type`` and ``nullable``; several types become ``anyOf`` a branch each."""
         others = [t for t in types if t != "null"]
         if len(others) == 1 or (not others and nullable):
             node = {"type": others[0] if others else "null", **node}
@@ -1125,21 +1185,13 @@ class _Lowering:
             if "anyOf" in node:
                 self.dropped(path, "type", f"{types} beside 'anyOf'")
             else:
-                branches = []
-                for kind in others:
-                    branch: dict[str, Any] = {"type": kind}
-                    for key in list(node):
-                        if _KIND.get(key) == ("number" if kind == "integer" else kind) or (
-                            key == "enum" and kind == "string"
-                        ):
-                            branch[key] = node[key]
-                    branches.append(branch)
-                for key in list(node):
-                    if key in _KIND or key == "enum":
-                        del node[key]
-                node["anyOf"] = branches
+                node["anyOf"] = _split_by_type(node, others)
         if nullable and (others or "anyOf" in node):
             node["nullable"] = True
+        return node
+
+    def gemini_refusals(self, node: dict[str, Any], path: SchemaPath, *, split: bool) -> None:
+        """What Gemini's legacy parameters cannot take (``split``: the node's types became anyOf)."""
         if node.get("type") == "array" and "items" not in node:
             self.refuse(
                 path,
@@ -1147,7 +1199,7 @@ class _Lowering:
                 "parameters refuse it ('items: missing field'): give the array an items schema, or export "
                 "--target gemini (parametersJsonSchema)",
             )
-        made = node.get("anyOf", []) if len(others) > 1 else []
+        made = node.get("anyOf", []) if split else []
         if path and any(
             n.get("type") == "object" and not n.get("properties") for n in [node, *made]
         ):
@@ -1157,7 +1209,6 @@ class _Lowering:
                 "'properties: should be non-empty for OBJECT type' (--target gemini, with parametersJsonSchema, "
                 "takes such schemas)",
             )
-        return node
 
     # -- platform limits -----------------------------------------------------------
 
@@ -1229,6 +1280,52 @@ class _Lowering:
             )
 
 
+_KeywordLowering = Callable[[_Lowering, _Keyword, dict[str, Any]], None]
+
+#: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`).
+_KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
+    **dict.fromkeys(("title", "description", "type", "required", "$ref"), _Lowering.kept),
+    "default": _Lowering.default,
+    "enum": _Lowering.enum_or_const,
+    "const": _Lowering.enum_or_const,
+    "properties": _Lowering.properties,
+    "additionalProperties": _Lowering.additional_properties,
+    "patternProperties": _Lowering.pattern_properties,
+    "prefixItems": _Lowering.tuple_items,
+    "items": _Lowering.items,
+    "$defs": _Lowering.local_definitions,
+    "anyOf": _Lowering.any_of,
+    "oneOf": _Lowering.one_of,
+    "uniqueItems": _Lowering.unique_items,
+    "format": _Lowering.format_keyword,
+    "pattern": _Lowering.pattern,
+    **dict.fromkeys(
+        ("minLength", "maxLength", "minProperties", "maxProperties"), _Lowering.length_or_size
+    ),
+    **dict.fromkeys(
+        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"), _Lowering.number_bound
+    ),
+    "multipleOf": _Lowering.multiple_of,
+    "minItems": _Lowering.min_items,
+    "maxItems": _Lowering.max_items,
+    **dict.fromkeys(
+        (
+            "contains",
+            "minContains",
+            "maxContains",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "not",
+            "if",
+            "then",
+            "else",
+        ),
+        _Lowering.not_exported,
+    ),
+}
+
+
 # -- helpers --------------------------------------------------------------------------
 
 
@@ -1247,6 +1344,24 @@ def _nullable(schema: Any) -> Any:
             out["type"] = _type_list(out["type"]) + ["null"]
         return out
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _split_by_type(node: dict[str, Any], types: list[str]) -> list[dict[str, Any]]:
+    """One branch per type, each with the node's keywords about that kind of value (integer
+    takes the number keywords, string the enum), which leave the node."""
+    branches = []
+    for kind in types:
+        branch: dict[str, Any] = {"type": kind}
+        for key in list(node):
+            if _KIND.get(key) == ("number" if kind == "integer" else kind) or (
+                key == "enum" and kind == "string"
+            ):
+                branch[key] = node[key]
+        branches.append(branch)
+    for key in list(node):
+        if key in _KIND or key == "enum":
+            del node[key]
+    return branches
 
 
 def _short(value: Any) -> str:

@@ -45,7 +45,7 @@ import keyword
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -53,6 +53,7 @@ from urllib.parse import quote, unquote, urljoin
 
 import yaml
 
+from ..codegen.names import PACKAGE_NAMES
 from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
@@ -730,19 +731,38 @@ def _file_name(name: str) -> str:
     stem = re.sub(r"[^a-z0-9_]", "_", stem).strip("_") or "tool"
     if stem[0].isdigit():
         stem = f"tool_{stem}"
-    reserved = {"tests"}
-    try:
-        from ..project import discovery
-
-        reserved |= {n.lower() for n in getattr(discovery, "PACKAGE_NAMES", ())}
-    except ImportError:  # pragma: no cover - project is part of the package
-        pass
+    reserved = {"tests"} | {n.lower() for n in PACKAGE_NAMES}
     if keyword.iskeyword(stem) or keyword.issoftkeyword(stem) or stem in reserved:
         stem = f"{stem}_tool"
     return f"{stem}.yaml"
 
 
 # -- translating a schema to toolshape's 2020-12 subset ----------------------------------
+
+
+@dataclass(frozen=True)
+class _Keyword:
+    """One keyword of an input schema, met by :meth:`_Translator.node`: what it is, where it
+    was read, and the translated schema its translation goes into."""
+
+    key: str
+    value: Any
+    #: The input schema holding it (some keywords are read with their siblings).
+    schema: dict[str, Any]
+    #: That schema's path in the input, and in the output.
+    old: SchemaPath
+    new: SchemaPath
+    #: The translated schema being built.
+    out: dict[str, Any]
+
+    @property
+    def where(self) -> SchemaPath:
+        """The keyword's own path in the input (where its warnings point)."""
+        return self.old + (self.key,)
+
+    @property
+    def beside_ref(self) -> bool:
+        return isinstance(self.schema.get("$ref"), str)
 
 
 class _Translator:
@@ -950,188 +970,237 @@ class _Translator:
             )
             return {}
         out: dict[str, Any] = {}
-        is_ref = isinstance(schema.get("$ref"), str)
         for key, value in schema.items():
-            where = old + (key,)
-            if key.startswith("x-"):
-                out[key] = value
-            elif key == "$schema":
-                if old:
-                    self.warn(where, "'$schema' inside a schema is dropped")
-            elif key in ("$id", "id") and (key == "$id" or self.draft4) and isinstance(value, str):
-                if is_ref and self.legacy:
-                    self.warn(
-                        where,
-                        f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
-                    )
-                elif old:
-                    self.note(
-                        f"nested '{key}' resolved ($refs through it now point into #/$defs)", where
-                    )
-                else:
-                    self.note(
-                        f"root '{key}' dropped: $refs against it now point into #/$defs", where
-                    )
-            elif key in self.ignored:
-                self.warn(
-                    where,
-                    f"'{key}' is not a keyword of draft {self.draft} (JSON Schema ignores it there): dropped",
-                )
-            elif key in REFUSED_KEYWORDS:
-                self.error(where, REFUSED_KEYWORDS[key])
-            elif key == "$recursiveRef":
-                if value != "#":
-                    self.error(
-                        where,
-                        f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(value)[:40]}",
-                    )
-                else:
-                    out["$ref"] = value
-                    self.refs.append((out, old, "$recursiveRef"))
-            elif key in ("$recursiveAnchor", "$anchor"):
-                self.note(f"'{key}' resolved ($refs to it now point into #/$defs)", where)
-            elif key in DROPPED_ANNOTATIONS:
-                if key != "$vocabulary":
-                    self.warn(where, f"'{key}' is dropped (toolshape has no use for it)")
-            elif (
-                is_ref
-                and self.legacy
-                and key not in ("$ref", *_ANNOTATION_SIBLINGS, "definitions", "$defs")
-            ):
-                self.warn(
-                    where,
-                    f"'{key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
-                )
-            elif key == "$ref":
-                out[key] = value
-                self.refs.append((out, old, "$ref"))
-            elif key in ("definitions", "$defs"):
-                if not isinstance(value, dict):
-                    self.error(where, f"'{key}' must map names to schemas")
-                    continue
-                if key == "definitions":
-                    self.note("definitions -> $defs", where)
-                defs = out.setdefault("$defs", {})
-                for name, sub in value.items():
-                    if name in defs:
-                        self.error(
-                            where + (name,),
-                            f"the definition {name!r} is in both 'definitions' and '$defs'",
-                        )
-                    defs[name] = self.node(sub, where + (name,), new + ("$defs", name))
-            elif key == "items":
-                if isinstance(value, list):
-                    self.note(
-                        "items: [...] -> prefixItems"
-                        + (", additionalItems -> items" if "additionalItems" in schema else ""),
-                        where,
-                    )
-                    out["prefixItems"] = [
-                        self.node(sub, where + (str(i),), new + ("prefixItems", str(i)))
-                        for i, sub in enumerate(value)
-                    ]
-                    if "additionalItems" in schema:
-                        out["items"] = self.node(
-                            schema["additionalItems"], old + ("additionalItems",), new + ("items",)
-                        )
-                else:
-                    out["items"] = self.node(value, where, new + ("items",))
-            elif key == "additionalItems":
-                if not isinstance(schema.get("items"), list):
-                    self.warn(
-                        where, "'additionalItems' without a list of 'items' has no effect: dropped"
-                    )
-            elif key == "dependencies":
-                if not isinstance(value, dict):
-                    self.error(where, "'dependencies' must be an object")
-                    continue
-                for name, dep in value.items():
-                    if isinstance(dep, list):
-                        self.note("dependencies (list) -> dependentRequired", where + (name,))
-                        out.setdefault("dependentRequired", {})[name] = dep
-                    else:
-                        self.note("dependencies (schema) -> dependentSchemas", where + (name,))
-                        out.setdefault("dependentSchemas", {})[name] = self.node(
-                            dep, where + (name,), new + ("dependentSchemas", name)
-                        )
-            elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
-                bound = "minimum" if key == "exclusiveMinimum" else "maximum"
-                if value and bound in schema:
-                    self.note(f"{key}: true (draft 4) -> {key}: <{bound}>", where)
-                    out[key] = schema[bound]
-                elif value:
-                    self.warn(where, f"'{key}: true' without '{bound}' has no effect: dropped")
-            elif (
-                key in ("minimum", "maximum")
-                and schema.get("exclusive" + key[0].upper() + key[1:]) is True
-            ):
-                continue  # draft-04: carried by exclusiveMinimum/exclusiveMaximum above
-            elif key == "format":
-                if value in FORMATS:
-                    out[key] = value
-                elif "x-format" not in schema:
-                    # JSON Schema reads an unknown format as an annotation; so does the contract.
-                    out["x-format"] = value
-                    self.warn(
-                        where,
-                        f"format {json.dumps(value)} is not a JSON Schema 2020-12 format: kept as the annotation 'x-format', not asserted",
-                    )
-                else:
-                    self.warn(
-                        where,
-                        f"format {json.dumps(value)} is not a JSON Schema 2020-12 format: dropped ('x-format' is taken)",
-                    )
-            elif key == "example":
-                # Kept: an example documents the schema, and the contract check warns if it does not pass.
-                self.note("example (OpenAPI) -> examples: [...]", where)
-                out.setdefault("examples", []).append(value)
-            elif key == "nullable":
-                self.nullable(schema, value, where, out)
-            elif key in ONE_SCHEMA or key == "contentSchema":
-                out[key] = self.node(value, where, new + (key,))
-            elif key in SCHEMA_LISTS:
-                if not isinstance(value, list):
-                    self.error(where, f"'{key}' must be a list of schemas")
-                    continue
-                out[key] = [
-                    self.node(sub, where + (str(i),), new + (key, str(i)))
-                    for i, sub in enumerate(value)
-                ]
-            elif key in ("properties", "patternProperties", "dependentSchemas"):
-                if not isinstance(value, dict):
-                    self.error(where, f"'{key}' must map names to schemas")
-                    continue
-                out[key] = {
-                    name: self.node(sub, where + (name,), new + (key, name))
-                    for name, sub in value.items()
-                }
-            elif key in SCHEMA_KEYWORDS:
-                out[key] = value
-            else:
-                self.warn(where, f"unknown keyword '{key}' is dropped (JSON Schema ignores it too)")
+            self.keyword(_Keyword(key, value, schema, old, new, out))
+        # OpenAPI's nullable: true (see nullable) adds null to the type as translated.
         if "nullable" in schema and "type" in out and schema.get("nullable") is True:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]
             if "null" not in types:
                 out["type"] = [*types, "null"]
         return out
 
-    def nullable(
-        self, schema: dict[str, Any], value: Any, where: SchemaPath, out: dict[str, Any]
-    ) -> None:
-        """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema)."""
-        if value is True and "type" in schema:
-            self.note('nullable: true (OpenAPI) -> type: [..., "null"]', where)
-            if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+    def keyword(self, kw: _Keyword) -> None:
+        """Translate one keyword into ``kw.out``, or drop or refuse it, saying why.
+
+        The tests run in order of precedence: a keyword the draft ignores is dropped before
+        it is translated, and before 2019-09 everything beside a ``$ref`` but annotations and
+        definitions is dropped (``$ref`` overrides its siblings there).
+        """
+        key = kw.key
+        if key.startswith("x-"):
+            kw.out[key] = kw.value  # toolshape's own extensions: kept as they are
+        elif key == "$schema":
+            if kw.old:
+                self.warn(kw.where, "'$schema' inside a schema is dropped")
+        elif self.names_resource(kw):
+            self.resource_id(kw)
+        elif key in self.ignored:
+            self.warn(
+                kw.where,
+                f"'{key}' is not a keyword of draft {self.draft} (JSON Schema ignores it there): dropped",
+            )
+        elif key in REFUSED_KEYWORDS:
+            self.error(kw.where, REFUSED_KEYWORDS[key])
+        elif key in _REFERENCE_TRANSLATIONS:
+            _REFERENCE_TRANSLATIONS[key](self, kw)
+        elif (
+            kw.beside_ref
+            and self.legacy
+            and key not in ("$ref", *_ANNOTATION_SIBLINGS, "definitions", "$defs")
+        ):
+            self.dropped_beside_ref(kw)
+        else:
+            _KEYWORD_TRANSLATIONS.get(key, _Translator.carried_over)(self, kw)
+
+    # -- one method per keyword (dispatched by _REFERENCE_TRANSLATIONS and _KEYWORD_TRANSLATIONS)
+
+    def dropped_beside_ref(self, kw: _Keyword) -> None:
+        self.warn(
+            kw.where,
+            f"'{kw.key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
+        )
+
+    def names_resource(self, kw: _Keyword) -> bool:
+        """Whether ``kw`` is an identifier of this draft (``$id``; draft 4 also ``id``) naming a URI."""
+        is_id = kw.key == "$id" or (kw.key == "id" and self.draft4)
+        return is_id and isinstance(kw.value, str)
+
+    def resource_id(self, kw: _Keyword) -> None:
+        """An ``$id`` is dropped: :meth:`rewrite_refs` resolves every $ref against it first."""
+        if kw.beside_ref and self.legacy:
+            self.dropped_beside_ref(kw)
+        elif kw.old:
+            self.note(
+                f"nested '{kw.key}' resolved ($refs through it now point into #/$defs)", kw.where
+            )
+        else:
+            self.note(f"root '{kw.key}' dropped: $refs against it now point into #/$defs", kw.where)
+
+    def recursive_ref(self, kw: _Keyword) -> None:
+        """2019-09's ``$recursiveRef: "#"`` becomes a ``$ref``, resolved with the others."""
+        if kw.value != "#":
+            self.error(
+                kw.where,
+                f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(kw.value)[:40]}",
+            )
+        else:
+            kw.out["$ref"] = kw.value
+            self.refs.append((kw.out, kw.old, "$recursiveRef"))
+
+    def anchor(self, kw: _Keyword) -> None:
+        self.note(f"'{kw.key}' resolved ($refs to it now point into #/$defs)", kw.where)
+
+    def dropped_annotation(self, kw: _Keyword) -> None:
+        if kw.key != "$vocabulary":
+            self.warn(kw.where, f"'{kw.key}' is dropped (toolshape has no use for it)")
+
+    def ref(self, kw: _Keyword) -> None:
+        kw.out[kw.key] = kw.value
+        self.refs.append((kw.out, kw.old, "$ref"))
+
+    def definitions(self, kw: _Keyword) -> None:
+        """``definitions`` and ``$defs`` both become ``$defs``."""
+        if not isinstance(kw.value, dict):
+            self.error(kw.where, f"'{kw.key}' must map names to schemas")
+            return
+        if kw.key == "definitions":
+            self.note("definitions -> $defs", kw.where)
+        defs = kw.out.setdefault("$defs", {})
+        for name, sub in kw.value.items():
+            if name in defs:
+                self.error(
+                    kw.where + (name,),
+                    f"the definition {name!r} is in both 'definitions' and '$defs'",
+                )
+            defs[name] = self.node(sub, kw.where + (name,), kw.new + ("$defs", name))
+
+    def items(self, kw: _Keyword) -> None:
+        """A list of ``items`` is a tuple: ``prefixItems``, and ``additionalItems`` the rest."""
+        if not isinstance(kw.value, list):
+            kw.out["items"] = self.node(kw.value, kw.where, kw.new + ("items",))
+            return
+        rest = "additionalItems" in kw.schema
+        self.note(
+            "items: [...] -> prefixItems" + (", additionalItems -> items" if rest else ""),
+            kw.where,
+        )
+        kw.out["prefixItems"] = [
+            self.node(sub, kw.where + (str(i),), kw.new + ("prefixItems", str(i)))
+            for i, sub in enumerate(kw.value)
+        ]
+        if rest:
+            kw.out["items"] = self.node(
+                kw.schema["additionalItems"], kw.old + ("additionalItems",), kw.new + ("items",)
+            )
+
+    def additional_items(self, kw: _Keyword) -> None:
+        """Translated with a list of ``items`` (see :meth:`items`); alone it does nothing."""
+        if not isinstance(kw.schema.get("items"), list):
+            self.warn(
+                kw.where, "'additionalItems' without a list of 'items' has no effect: dropped"
+            )
+
+    def dependencies(self, kw: _Keyword) -> None:
+        """``dependencies`` splits into ``dependentRequired`` (lists) and ``dependentSchemas``."""
+        if not isinstance(kw.value, dict):
+            self.error(kw.where, "'dependencies' must be an object")
+            return
+        for name, dep in kw.value.items():
+            if isinstance(dep, list):
+                self.note("dependencies (list) -> dependentRequired", kw.where + (name,))
+                kw.out.setdefault("dependentRequired", {})[name] = dep
+            else:
+                self.note("dependencies (schema) -> dependentSchemas", kw.where + (name,))
+                kw.out.setdefault("dependentSchemas", {})[name] = self.node(
+                    dep, kw.where + (name,), kw.new + ("dependentSchemas", name)
+                )
+
+    def exclusive_bound(self, kw: _Keyword) -> None:
+        """Draft 4's boolean ``exclusiveMinimum``/``exclusiveMaximum`` takes its bound's number."""
+        if not isinstance(kw.value, bool):
+            self.carried_over(kw)
+            return
+        bound = "minimum" if kw.key == "exclusiveMinimum" else "maximum"
+        if kw.value and bound in kw.schema:
+            self.note(f"{kw.key}: true (draft 4) -> {kw.key}: <{bound}>", kw.where)
+            kw.out[kw.key] = kw.schema[bound]
+        elif kw.value:
+            self.warn(kw.where, f"'{kw.key}: true' without '{bound}' has no effect: dropped")
+
+    def bound(self, kw: _Keyword) -> None:
+        exclusive = "exclusive" + kw.key[0].upper() + kw.key[1:]
+        if kw.schema.get(exclusive) is not True:
+            self.carried_over(kw)
+        # else draft-04: carried by exclusiveMinimum/exclusiveMaximum (see exclusive_bound)
+
+    def format_keyword(self, kw: _Keyword) -> None:
+        if kw.value in FORMATS:
+            kw.out[kw.key] = kw.value
+        elif "x-format" not in kw.schema:
+            # JSON Schema reads an unknown format as an annotation; so does the contract.
+            kw.out["x-format"] = kw.value
+            self.warn(
+                kw.where,
+                f"format {json.dumps(kw.value)} is not a JSON Schema 2020-12 format: kept as the annotation 'x-format', not asserted",
+            )
+        else:
+            self.warn(
+                kw.where,
+                f"format {json.dumps(kw.value)} is not a JSON Schema 2020-12 format: dropped ('x-format' is taken)",
+            )
+
+    def example(self, kw: _Keyword) -> None:
+        # Kept: an example documents the schema, and the contract check warns if it does not pass.
+        self.note("example (OpenAPI) -> examples: [...]", kw.where)
+        kw.out.setdefault("examples", []).append(kw.value)
+
+    def nullable(self, kw: _Keyword) -> None:
+        """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema).
+
+        The null is added by :meth:`node` once every keyword is translated."""
+        if kw.value is True and "type" in kw.schema:
+            self.note('nullable: true (OpenAPI) -> type: [..., "null"]', kw.where)
+            if isinstance(kw.schema.get("enum"), list) and None not in kw.schema["enum"]:
                 self.warn(
-                    where,
+                    kw.where,
                     "'nullable: true' beside an 'enum' without null: null is still refused by the enum (OpenAPI 3.0.3)",
                 )
-        elif value is True:
+        elif kw.value is True:
             self.warn(
-                where, "'nullable: true' without 'type' has no effect (OpenAPI 3.0.3): dropped"
+                kw.where, "'nullable: true' without 'type' has no effect (OpenAPI 3.0.3): dropped"
             )
-        elif value is not False:
-            self.error(where, "'nullable' must be true or false")
+        elif kw.value is not False:
+            self.error(kw.where, "'nullable' must be true or false")
+
+    def one_schema(self, kw: _Keyword) -> None:
+        kw.out[kw.key] = self.node(kw.value, kw.where, kw.new + (kw.key,))
+
+    def schema_list(self, kw: _Keyword) -> None:
+        if not isinstance(kw.value, list):
+            self.error(kw.where, f"'{kw.key}' must be a list of schemas")
+            return
+        kw.out[kw.key] = [
+            self.node(sub, kw.where + (str(i),), kw.new + (kw.key, str(i)))
+            for i, sub in enumerate(kw.value)
+        ]
+
+    def schema_map(self, kw: _Keyword) -> None:
+        if not isinstance(kw.value, dict):
+            self.error(kw.where, f"'{kw.key}' must map names to schemas")
+            return
+        kw.out[kw.key] = {
+            name: self.node(sub, kw.where + (name,), kw.new + (kw.key, name))
+            for name, sub in kw.value.items()
+        }
+
+    def carried_over(self, kw: _Keyword) -> None:
+        """A keyword of 2020-12 spelled the same in every draft is kept; an unknown one dropped."""
+        if kw.key in SCHEMA_KEYWORDS:
+            kw.out[kw.key] = kw.value
+        else:
+            self.warn(
+                kw.where, f"unknown keyword '{kw.key}' is dropped (JSON Schema ignores it too)"
+            )
 
     # -- pass 3: references ------------------------------------------------------------------
 
@@ -1383,6 +1452,40 @@ class _Translator:
                 return back[new_path[:length]] + new_path[length:]
         return new_path
 
+
+_Translation = Callable[[_Translator, _Keyword], None]
+
+#: Keywords about references and vocabularies: translated (or dropped, saying why) even beside
+#: a ``$ref`` before 2019-09, where every other keyword there is dropped.
+_REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
+    **dict.fromkeys(DROPPED_ANNOTATIONS, _Translator.dropped_annotation),
+    "$recursiveAnchor": _Translator.anchor,
+    "$anchor": _Translator.anchor,
+    "$recursiveRef": _Translator.recursive_ref,
+}
+#: The keywords translated by more than copying them; the rest are carried over as they are
+#: (:meth:`_Translator.carried_over`). Later entries win: a keyword's own translation
+#: (``items``) replaces its group's (one subschema).
+_KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
+    **dict.fromkeys(
+        ("properties", "patternProperties", "dependentSchemas"), _Translator.schema_map
+    ),
+    **dict.fromkeys(SCHEMA_LISTS, _Translator.schema_list),
+    **dict.fromkeys((*ONE_SCHEMA, "contentSchema"), _Translator.one_schema),
+    "$ref": _Translator.ref,
+    "definitions": _Translator.definitions,
+    "$defs": _Translator.definitions,
+    "items": _Translator.items,
+    "additionalItems": _Translator.additional_items,
+    "dependencies": _Translator.dependencies,
+    "exclusiveMinimum": _Translator.exclusive_bound,
+    "exclusiveMaximum": _Translator.exclusive_bound,
+    "minimum": _Translator.bound,
+    "maximum": _Translator.bound,
+    "format": _Translator.format_keyword,
+    "example": _Translator.example,
+    "nullable": _Translator.nullable,
+}
 
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""

@@ -12,30 +12,10 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
+from ..codegen.names import PACKAGE_NAMES
 from ..contract.errors import ContractError, Problem, UsageError
 
 CONTRACT_SUFFIXES = (".yaml", ".yml")
-#: Names the generated package's __init__.py defines (package.py.j2): a top-level
-#: module or folder of the same name would be shadowed by them.
-PACKAGE_NAMES = frozenset(
-    {
-        "annotations",
-        "import_module",
-        "Any",
-        "ModuleType",
-        "Error",
-        "Result",
-        "UnknownTool",
-        "TOOLS",
-        "_LOADED",
-        "tool_module",
-        "validate_call",
-        "PLATFORMS",
-        "tool_definitions",
-        "_runtime",
-        "_tool_definitions",
-    }
-)
 
 
 class ProjectError(Exception):

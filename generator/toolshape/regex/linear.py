@@ -372,58 +372,10 @@ def re_is_bounded(root: Node, max_length: int) -> int | None:
     two tests (a counter, a mark, backing off to the next option) is bounded by the pattern's
     size, so steps count its work up to a constant of the pattern.
 
-    The tail. A try of Z at one position makes at most C_Z tests, whatever the string: the
-    paths of Z's automaton that end in a test (``re_is_finite``: its proof shows every test of
-    ``re`` in a try is the last edge of its own such path), refused above MAX_FINITE_TESTS
-    (``^(?:(?:a|a){6}){4}$`` reads as one tail of 2^24 paths). C_Z = 0 when there is no tail.
-
-    First characters. FIRST(x) is the set of characters the first test of x can take: for a
-    run, C (nothing when M = 0); for a loop, FIRST(R1 ... Rp); for a sequence, the union over
-    its segments up to the first that cannot match empty (a run with m = 0, a loop with m = 0),
-    and FIRST(Z) when all of them can; for Z, the union over its paths of the first character
-    test (assertions read as passing, which only adds characters).
-    A try is a dead end when its next character c (there is one) is in no FIRST of what it
-    tries: every path fails on c without taking it (or reaches the pattern's end where it has
-    no ``$``: a match, which ends the search). A dead end visits each later segment once
-    (a loop: its body's runs, then the exit), and from inside a loop, first the rest of the
-    body, then the next iteration's body, then the tail once: it makes at most
-    T = r + 1 + P + C_Z tests (r runs in all, P the most runs in a loop's body, 1 for ``$``).
-
-    Junctions. Let Fi = FIRST(S(i+1) ... Sk Z). The junction after a run Si is determined when it
-    has one length (m = M) or C is disjoint from Fi: after any length but the longest, the next
-    character is in C (the run took it), so that try is a dead end. The junction after a loop
-    Si is determined when m = M (no choice) or FIRST(body) is disjoint from Fi: at a boundary,
-    of ``iterate`` and ``exit`` only the one whose FIRST holds c can take it, the other is a dead
-    end. Inside a loop the proof demands more: the body cannot match empty (some Rj has m >= 1:
-    each iteration takes a character, so the counter never spins in place), and every run of
-    the body has a determined junction, where the follow of Rj is FIRST(R(j+1) ... Rp), plus,
-    where R(j+1) ... Rp can match empty, FIRST(body) (the next iteration, unless M = 1) and Fi
-    (the exit). ``^(?:[a-z]+-?)*$`` fails this ([a-z] can follow [a-z]+ in the next iteration),
-    and ``^[a-z]+([a-z]+)*$``: a body's undetermined junction comes once per iteration, so its
-    cost would multiply per character.
-
-    The count. An entry of Si (of Z) is ``re`` starting it at some position from a try that is
-    not a dead end. S1 (Z when k = 0) is entered once. Each entry of Si leads to at most one entry
-    of S(i+1) (of Z, after Sk) when the junction after Si is determined (every other option is a
-    dead end), and to at most Li = min(n + 1, M - m + 1) (n + 1 when M is unbounded) when not:
-    one per length of the run (m ... min(n, M)), or one exit per boundary of the loop whose count
-    is in m ... M (boundaries are at distinct positions, each iteration taking a character). So
-    Si is entered at most Ei times, the product of Lj over the undetermined junctions before it
-    (E1 = 1), and Z at most E_Z times, the product over all of them. Let si be the most
-    characters Si can take (M for a run, M (M1 + ... + Mp) for a loop; unbounded when a count
-    is) and xi = min(n, si). An entry of a run costs at most (xi + 1) (T + 1) tests: at most
-    xi + 1 scanning tests and xi + 1 lengths, each followed by a dead end of at most T tests or
-    by an entry of S(i+1), counted there. An entry of a loop follows one path of options that
-    take characters, its spine (at each run only the longest length can take the next
-    character, at each boundary ``iterate`` when c is in FIRST(body); every other option is a
-    dead end, or an exit, which is an entry of S(i+1)): J <= xi complete iterations (each takes
-    a character of the at most xi the loop takes) and at most one more that fails, so at most
-    p (xi + 1) run instances, which make at most xi + p (xi + 1) scanning tests and have as many
-    lengths, and J + 1 <= xi + 1 boundaries. Each length, and each boundary (its exit; a failing
-    ``iterate`` is the last iteration's runs), is followed by at most one dead end of at most T
-    tests: at most (xi + (p + 1) (xi + 1)) (T + 1) <= (p + 2) (xi + 1) (T + 1) tests. An entry
-    of Z costs at most C_Z. Starts other than 0 fail on ``^``: one test each, n + 1 with
-    position 0's. In all, on a string of n characters, at most
+    The proof goes in steps, each in the docstring of the function that computes it: the tail
+    and its tests C_Z (``_splits``), first characters (``_follows``), dead ends and their tests
+    T (``_dead_end_tests``), junctions (``_junction_is_determined``, and inside a loop
+    ``_loop_is_determined``), and the count (``_steps``), which comes to
 
         (n + 1) + sum over i of Ei * wi * (xi + 1) * (T + 1) + E_Z * C_Z
 
@@ -490,7 +442,13 @@ def _splits(root: Node) -> list[_Split]:
     empty, or all of it), the shortest tails first: at most MAX_TAILS of them, and none longer
     than the first tail that is not of finite span or has more than MAX_FINITE_TESTS tests (a
     longer one holds it). Fewer splits only means fewer patterns proved; the work stays linear
-    in the pattern (each tail's automaton once, each item read as a segment once)."""
+    in the pattern (each tail's automaton once, each item read as a segment once).
+
+    The tail. A try of Z at one position makes at most C_Z tests, whatever the string: the
+    paths of Z's automaton that end in a test (``re_is_finite``: its proof shows every test of
+    ``re`` in a try is the last edge of its own such path), refused above MAX_FINITE_TESTS
+    (``^(?:(?:a|a){6}){4}$`` reads as one tail of 2^24 paths). C_Z = 0 when there is no tail.
+    """
     items = _items(root)
     if not items or items[0] != Assert("start"):
         return []
@@ -525,54 +483,30 @@ def _splits(root: Node) -> list[_Split]:
 def _steps(split: _Split, n: int | None) -> list[int] | None:
     """``re_is_bounded``'s bound for ``split`` on strings of n characters, as the coefficients
     of a polynomial in N = n + 1 (one coefficient when n is given; None when n is given and the
-    bound is above WORK_BUDGET, or a loop's body is refused)."""
+    bound is above WORK_BUDGET, or a loop's body is refused).
 
-    def upto(x: float) -> list[int]:
-        """min(N, x)."""
-        if n is not None:
-            return [int(min(n + 1, x))]
-        return [0, 1] if x == INF else [int(x)]
-
-    segments = split.segments
-    runs = sum(len(s.body) if isinstance(s, _Loop) else 1 for s in segments)
-    widest = max((len(s.body) for s in segments if isinstance(s, _Loop)), default=0)
-    dead_end = runs + 1 + widest + split.tests
-    # afters[i]: FIRST of what follows segment i (the tail's where all of it can match empty),
-    # right to left, so that each segment is read once.
-    afters: list[CharSet] = [CharSet(())] * len(segments)
-    following = split.first
-    for i in range(len(segments) - 1, -1, -1):
-        afters[i] = following
-        own = _first(segments[i : i + 1])
-        following = own.union(following) if segments[i].low == 0 else own
-    total = upto(INF)  # a test of '^' at every start
+    The count. An entry of Si (of Z) is ``re`` starting it at some position from a try that is
+    not a dead end. S1 (Z when k = 0) is entered once. Each entry of Si leads to at most one entry
+    of S(i+1) (of Z, after Sk) when the junction after Si is determined (every other option is a
+    dead end), and to at most Li = min(n + 1, M - m + 1) (n + 1 when M is unbounded) when not:
+    one per length of the run (m ... min(n, M)), or one exit per boundary of the loop whose count
+    is in m ... M (boundaries are at distinct positions, each iteration taking a character). So
+    Si is entered at most Ei times, the product of Lj over the undetermined junctions before it
+    (E1 = 1), and Z at most E_Z times, the product over all of them. An entry of Si costs what
+    ``_entry_tests`` says, an entry of Z at most C_Z. Starts other than 0 fail on ``^``: one
+    test each, n + 1 with position 0's.
+    """
+    dead_end = _dead_end_tests(split)
+    total = _upto(n, INF)  # a test of '^' at every start
     entries = [1]
-    for i, segment in enumerate(segments):
-        after = afters[i]
-        if isinstance(segment, _Run):
-            span = INF if segment.high is None else segment.high
-            total = _add(total, _mul(entries, _mul(upto(span + 1), [dead_end + 1])))
-            start = segment.chars
-        else:
-            if _nullable(segment.body):
-                return None  # an iteration could take nothing
-            start = _first(segment.body)
-            again = start if segment.high != 1 else CharSet(())
-            # Right to left: what may follow each run of the body (the next iteration and the
-            # exit after a part of the body that can match empty).
-            follow = again.union(after)
-            for run in reversed(segment.body):
-                if run.low != run.high and _overlap(run.chars, follow):
-                    return None  # undetermined once per iteration: no constant exponent
-                own = run.chars if run.high != 0 else CharSet(())
-                follow = own.union(follow) if run.low == 0 else own
-            span = sum(INF if r.high is None else r.high for r in segment.body)
-            span = span * (INF if segment.high is None else segment.high)
-            weight = len(segment.body) + 2
-            total = _add(total, _mul(entries, _mul(upto(span + 1), [weight * (dead_end + 1)])))
-        if segment.low != segment.high and _overlap(start, after):
+    for segment, after in zip(split.segments, _follows(split), strict=True):
+        tests = _entry_tests(segment, after, n, dead_end)
+        if tests is None:
+            return None
+        total = _add(total, _mul(entries, tests))
+        if not _junction_is_determined(segment, after):
             choices = INF if segment.high is None else segment.high - segment.low + 1
-            entries = _mul(entries, upto(choices))
+            entries = _mul(entries, _upto(n, choices))
         if n is not None and total[0] > WORK_BUDGET:
             return None
         if n is None and (len(total) > 2 or len(entries) > 2):
@@ -580,6 +514,120 @@ def _steps(split: _Split, n: int | None) -> list[int] | None:
             # every later term), and the polynomials would grow with the pattern.
             return None
     return _add(total, _mul(entries, [split.tests]))
+
+
+def _upto(n: int | None, x: float) -> list[int]:
+    """min(N, x), N = n + 1, as a polynomial in N: a number when n is given."""
+    if n is not None:
+        return [int(min(n + 1, x))]
+    return [0, 1] if x == INF else [int(x)]
+
+
+def _follows(split: _Split) -> list[CharSet]:
+    """Fi = FIRST(S(i+1) ... Sk Z) for each segment Si of ``split``: what may follow it.
+
+    First characters. FIRST(x) is the set of characters the first test of x can take: for a
+    run, C (nothing when M = 0); for a loop, FIRST(R1 ... Rp); for a sequence, the union over
+    its segments up to the first that cannot match empty (a run with m = 0, a loop with m = 0),
+    and FIRST(Z) when all of them can; for Z, the union over its paths of the first character
+    test (assertions read as passing, which only adds characters: ``_first_node``).
+    """
+    segments = split.segments
+    # Right to left, so that each segment is read once.
+    afters: list[CharSet] = [CharSet(())] * len(segments)
+    following = split.first
+    for i in range(len(segments) - 1, -1, -1):
+        afters[i] = following
+        own = _first(segments[i : i + 1])
+        following = own.union(following) if segments[i].low == 0 else own
+    return afters
+
+
+def _dead_end_tests(split: _Split) -> int:
+    """T, the most tests a dead end of ``split`` makes.
+
+    A try is a dead end when its next character c (there is one) is in no FIRST of what it
+    tries: every path fails on c without taking it (or reaches the pattern's end where it has
+    no ``$``: a match, which ends the search). A dead end visits each later segment once
+    (a loop: its body's runs, then the exit), and from inside a loop, first the rest of the
+    body, then the next iteration's body, then the tail once: it makes at most
+    T = r + 1 + P + C_Z tests (r runs in all, P the most runs in a loop's body, 1 for ``$``).
+    """
+    segments = split.segments
+    runs = sum(len(s.body) if isinstance(s, _Loop) else 1 for s in segments)
+    widest = max((len(s.body) for s in segments if isinstance(s, _Loop)), default=0)
+    return runs + 1 + widest + split.tests
+
+
+def _junction_is_determined(segment: _Run | _Loop, after: CharSet) -> bool:
+    """Whether every option after ``segment`` but one is a dead end, ``after`` being what may
+    follow it (Fi).
+
+    Junctions. The junction after a run Si is determined when it has one length (m = M) or C is
+    disjoint from Fi: after any length but the longest, the next character is in C (the run
+    took it), so that try is a dead end. The junction after a loop Si is determined when m = M
+    (no choice) or FIRST(body) is disjoint from Fi: at a boundary, of ``iterate`` and ``exit``
+    only the one whose FIRST holds c can take it, the other is a dead end.
+    """
+    start = segment.chars if isinstance(segment, _Run) else _first(segment.body)
+    return segment.low == segment.high or not _overlap(start, after)
+
+
+def _loop_is_determined(loop: _Loop, after: CharSet) -> bool:
+    """Whether ``re`` running ``loop``'s body never has a choice that is not a dead end but one,
+    ``after`` being what may follow the loop (Fi).
+
+    Inside a loop the proof demands more than a determined junction after it: the body cannot
+    match empty (some Rj has m >= 1: each iteration takes a character, so the counter never
+    spins in place), and every run of the body has a determined junction, where the follow of
+    Rj is FIRST(R(j+1) ... Rp), plus, where R(j+1) ... Rp can match empty, FIRST(body) (the next
+    iteration, unless M = 1) and Fi (the exit). ``^(?:[a-z]+-?)*$`` fails this ([a-z] can follow
+    [a-z]+ in the next iteration), and ``^[a-z]+([a-z]+)*$``: a body's undetermined junction
+    comes once per iteration, so its cost would multiply per character.
+    """
+    if _nullable(loop.body):
+        return False  # an iteration could take nothing
+    again = _first(loop.body) if loop.high != 1 else CharSet(())
+    # Right to left: what may follow each run of the body (the next iteration and the exit
+    # after a part of the body that can match empty).
+    follow = again.union(after)
+    for run in reversed(loop.body):
+        if run.low != run.high and _overlap(run.chars, follow):
+            return False  # undetermined once per iteration: no constant exponent
+        own = run.chars if run.high != 0 else CharSet(())
+        follow = own.union(follow) if run.low == 0 else own
+    return True
+
+
+def _entry_tests(
+    segment: _Run | _Loop, after: CharSet, n: int | None, dead_end: int
+) -> list[int] | None:
+    """The most tests one entry of ``segment`` costs, as a polynomial in N (None: a loop whose
+    body ``_loop_is_determined`` refuses), ``dead_end`` being T.
+
+    Let si be the most characters Si can take (M for a run, M (M1 + ... + Mp) for a loop;
+    unbounded when a count is) and xi = min(n, si). An entry of a run costs at most
+    (xi + 1) (T + 1) tests: at most xi + 1 scanning tests and xi + 1 lengths, each followed by
+    a dead end of at most T tests or by an entry of S(i+1), counted there. An entry of a loop
+    follows one path of options that take characters, its spine (at each run only the longest
+    length can take the next character, at each boundary ``iterate`` when c is in FIRST(body);
+    every other option is a dead end, or an exit, which is an entry of S(i+1)): J <= xi
+    complete iterations (each takes a character of the at most xi the loop takes) and at most
+    one more that fails, so at most p (xi + 1) run instances, which make at most
+    xi + p (xi + 1) scanning tests and have as many lengths, and J + 1 <= xi + 1 boundaries.
+    Each length, and each boundary (its exit; a failing ``iterate`` is the last iteration's
+    runs), is followed by at most one dead end of at most T tests: at most
+    (xi + (p + 1) (xi + 1)) (T + 1) <= (p + 2) (xi + 1) (T + 1) tests.
+    """
+    if isinstance(segment, _Run):
+        span = INF if segment.high is None else segment.high
+        return _mul(_upto(n, span + 1), [dead_end + 1])
+    if not _loop_is_determined(segment, after):
+        return None
+    span = sum(INF if r.high is None else r.high for r in segment.body)
+    span = span * (INF if segment.high is None else segment.high)
+    weight = len(segment.body) + 2
+    return _mul(_upto(n, span + 1), [weight * (dead_end + 1)])
 
 
 INF = float("inf")

@@ -141,23 +141,31 @@ def _tool_gone(built: Built, name: str, *, removed: bool) -> Change:
 def _compare_tool(
     old: Built, new: Built, context: Any, report: Report, steps: int = budget.DEFAULT_STEPS
 ) -> list[Change]:
+    """Every change between two versions of one tool: its description, its top-level ``x-*``
+    keys, each changed place of its parameters (with its effect on callers), its examples."""
     if old.raw == new.raw:
         return []
     name = new.checked.name
-    found: list[Change] = []
-    if old.checked.description != new.checked.description:
-        found.append(
-            Change(
-                name,
-                None,
-                f"tool description changed: {show_text(old.checked.description)} -> {show_text(new.checked.description)}",
-                "annotation",
-            )
-        )
     pending: list[Pending] = []
     walk_schemas(old.parameters, new.parameters, (), pending, old.parameters, new.parameters)
-    old_data: dict[str, Any] = old.checked.document.data  # type: ignore[assignment]  # checked: a mapping
-    new_data: dict[str, Any] = new.checked.document.data  # type: ignore[assignment]
+    found = _description_change(name, old.checked, new.checked)
+    found += _extension_changes(name, old.checked, new.checked)
+    found += _judged(name, pending, old, new, context, report, steps)
+    found += _examples_change(name, old.checked, new.checked)
+    return found
+
+
+def _description_change(name: str, old: checker.Contract, new: checker.Contract) -> list[Change]:
+    if old.description == new.description:
+        return []
+    text = f"tool description changed: {show_text(old.description)} -> {show_text(new.description)}"
+    return [Change(name, None, text, "annotation")]
+
+
+def _extension_changes(name: str, old: checker.Contract, new: checker.Contract) -> list[Change]:
+    """The contract's own ``x-*`` keys (beside ``parameters``): annotations."""
+    old_data, new_data = _top_level(old), _top_level(new)
+    found = []
     for key in [k for k in old_data if k.startswith("x-")] + [
         k for k in new_data if k.startswith("x-") and k not in old_data
     ]:
@@ -166,70 +174,82 @@ def _compare_tool(
                 key, old_data.get(key), new_data.get(key), key in old_data, key in new_data
             )
             found.append(Change(name, None, f"{key}: {text}", "annotation"))
-    if (
-        pending
-        and any(not p.annotation for p in pending)
-        and not (ready(old, context, report) and ready(new, context, report))
-    ):
-        # A side cannot be generated (the errors say why): list the places, claim nothing.
-        cannot = "a side's validator could not be generated"
-        found.extend(
-            Change(
-                name,
-                pointers.pointer(p.parts),
-                p.text,
-                p.settled or "undetermined",
-                reason=None if p.settled else cannot,
-            )
-            for p in pending
-        )
-    elif pending and any(not p.annotation for p in pending):
-        try:
-            search: Search | None = Search(old, new, report, steps)
-        except Exception as exc:  # noqa: BLE001 - a bug here must not hide the changes themselves
-            report.notes.append(
-                f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug"
-            )
-            search = None
-        for item in pending:
-            try:
-                if search is None:
-                    raise RuntimeError("no witness search")
-                found.append(search.judge(name, item))
-            except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
-                if search is not None:
-                    report.notes.append(
-                        f"{name} {pointers.pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})"
-                    )
-                why = None if item.settled else "the witness search failed (see the notes)"
-                found.append(
-                    Change(
-                        name,
-                        pointers.pointer(item.parts),
-                        item.text,
-                        item.settled or "undetermined",
-                        reason=why,
-                    )
-                )
-    else:
-        found.extend(
+    return found
+
+
+def _top_level(checked: checker.Contract) -> dict[str, Any]:
+    data = checked.document.data
+    return data if isinstance(data, dict) else {}  # checked: always a mapping
+
+
+def _judged(
+    name: str,
+    pending: list[Pending],
+    old: Built,
+    new: Built,
+    context: Any,
+    report: Report,
+    steps: int,
+) -> list[Change]:
+    """Each changed place with its effect: settled without a search, or by the witness search
+    when both sides' validators can be generated."""
+    if not any(not p.annotation for p in pending):
+        return [
             Change(name, pointers.pointer(p.parts), p.text, p.settled or "annotation")
             for p in pending
+        ]
+    if not (ready(old, context, report) and ready(new, context, report)):
+        # A side cannot be generated (the errors say why): list the places, claim nothing.
+        cannot = "a side's validator could not be generated"
+        return [_unjudged(name, p, cannot) for p in pending]
+    search = _search(name, old, new, report, steps)
+    return [_judge(search, name, item, report) for item in pending]
+
+
+def _search(name: str, old: Built, new: Built, report: Report, steps: int) -> Search | None:
+    try:
+        return Search(old, new, report, steps)
+    except Exception as exc:  # noqa: BLE001 - a bug here must not hide the changes themselves
+        report.notes.append(
+            f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug"
         )
-    old_examples = _examples_key(old.checked)
-    new_examples = _examples_key(new.checked)
-    if old_examples != new_examples:
-        gone = sum(1 for e in old_examples if e not in new_examples)
-        came = sum(1 for e in new_examples if e not in old_examples)
-        found.append(
-            Change(
-                name,
-                None,
-                f"contract examples changed ({came} new or edited, {gone} removed or edited; they are tests, not sent to the model)",
-                "annotation",
+        return None
+
+
+def _judge(search: Search | None, name: str, item: Pending, report: Report) -> Change:
+    if search is not None:
+        try:
+            return search.judge(name, item)
+        except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
+            report.notes.append(
+                f"{name} {pointers.pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})"
             )
-        )
-    return found
+    return _unjudged(name, item, "the witness search failed (see the notes)")
+
+
+def _unjudged(name: str, item: Pending, reason: str) -> Change:
+    """A change whose effect is not known (unless it is settled without a search): ``reason`` says why."""
+    return Change(
+        name,
+        pointers.pointer(item.parts),
+        item.text,
+        item.settled or "undetermined",
+        reason=None if item.settled else reason,
+    )
+
+
+def _examples_change(name: str, old: checker.Contract, new: checker.Contract) -> list[Change]:
+    old_examples = _examples_key(old)
+    new_examples = _examples_key(new)
+    if old_examples == new_examples:
+        return []
+    gone = sum(1 for e in old_examples if e not in new_examples)
+    came = sum(1 for e in new_examples if e not in old_examples)
+    text = (
+        f"contract examples changed ({came} new or edited, {gone} removed or edited; "
+        "they are tests, not sent to the model)"
+    )
+    return [Change(name, None, text, "annotation")]
 
 
 def _examples_key(checked: checker.Contract) -> list[str]:

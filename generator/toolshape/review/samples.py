@@ -216,11 +216,26 @@ def crafted_values(
     ``known`` (and ``items``, known array items) are best given good values first: strings
     and arrays are built from the first few.
     """
-    found: list[Any] = []
     dicts = [s for s in schemas if isinstance(s, dict)]
     strings = [v for v in known if isinstance(v, str)] + ["x"]
     numbers = [v for v in known if isinstance(v, (int, float)) and not isinstance(v, bool)]
     arrays = [v for v in known if isinstance(v, list)]
+    found = _declared_values(dicts)
+    found += _strings_at_lengths(dicts, strings)
+    found += _strings_near_patterns(dicts, strings)
+    found += _numbers_at_bounds(dicts, numbers)
+    pool = _item_pool(dicts, arrays, items)
+    found += _arrays_near(arrays, pool)
+    found += _arrays_at_bounds(dicts, arrays, pool)
+    found += _type_samples(item)
+    found.extend(known)  # last: what is crafted for the bounds must survive the cut
+    return unique(found)[: MAX_VALUES * 3]
+
+
+def _declared_values(dicts: list[dict[str, Any]]) -> list[Any]:
+    """The values the schemas name: enum members, const, default, examples, and a valid and
+    an invalid sample of each format."""
+    found: list[Any] = []
     for schema in dicts:
         found.extend(m for m in schema.get("enum", []))
         if "const" in schema:
@@ -232,28 +247,46 @@ def crafted_values(
         if isinstance(schema.get("format"), str):
             found.extend(sources.format_valid(schema["format"])[:2])
             found.extend(sources.format_invalid(schema["format"])[:2])
-    for schema in dicts:  # strings at each length bound of each side, built from known strings
+    return found
+
+
+def _strings_at_lengths(dicts: list[dict[str, Any]], strings: list[str]) -> list[str]:
+    """Strings at each length bound of each side (and one either side), built from known strings."""
+    found: list[str] = []
+    for schema in dicts:
         for keyword in ("minLength", "maxLength"):
             if is_count(schema.get(keyword)):
                 n = int(schema[keyword])
                 for length in (n - 1, n, n + 1):
                     if 0 <= length <= 2_000_000:
                         found.extend(_stretch(s, length) for s in strings[:4])
-    if any("pattern" in s or "format" in s for s in dicts):  # near misses of known strings
-        for text in strings[:6]:
-            found.extend(near_misses(text))
-        for (
-            schema
-        ) in dicts:  # strings each side's pattern matches, alone and spliced into known ones
-            if isinstance(schema.get("pattern"), str):
-                samples = list(
-                    sources.pattern_strings(
-                        [schema["pattern"]], count=6, steps=budget.SEARCH_STEPS
-                    ).found
-                )
-                found.extend(samples)
-                found.extend(_splices(strings[:4], samples[:6]))
-    for schema in dicts:  # numbers at and around each bound
+    return found
+
+
+def _strings_near_patterns(dicts: list[dict[str, Any]], strings: list[str]) -> list[str]:
+    """Near misses of known strings, and strings each side's pattern matches, alone and
+    spliced into known ones (only where a pattern or format is)."""
+    if not any("pattern" in s or "format" in s for s in dicts):
+        return []
+    found: list[str] = []
+    for text in strings[:6]:
+        found.extend(near_misses(text))
+    for schema in dicts:
+        if isinstance(schema.get("pattern"), str):
+            samples = list(
+                sources.pattern_strings(
+                    [schema["pattern"]], count=6, steps=budget.SEARCH_STEPS
+                ).found
+            )
+            found.extend(samples)
+            found.extend(_splices(strings[:4], samples[:6]))
+    return found
+
+
+def _numbers_at_bounds(dicts: list[dict[str, Any]], numbers: list[Any]) -> list[Any]:
+    """Numbers at and around each bound, and multiples (and halves) of each multipleOf."""
+    found: list[Any] = []
+    for schema in dicts:
         step = schema.get("multipleOf") if is_number(schema.get("multipleOf")) else None
         for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             bound = schema.get(keyword)
@@ -263,35 +296,58 @@ def crafted_values(
         if step:
             found.extend(_number(v) for v in (step, 2 * step, step / 2, 1.5 * step))
             found.extend(_number(v + step / 2) for v in numbers[:3])
-    item_pool = unique(
+    return found
+
+
+def _item_pool(dicts: list[dict[str, Any]], arrays: list[Any], items: Sequence[Any]) -> list[Any]:
+    """The items arrays are built from: known items, the known arrays' items, values crafted
+    for each side's ``items`` schema."""
+    return unique(
         list(items)
         + [i for a in arrays for i in a]
         + [s for d in dicts for s in crafted_values([d.get("items", True)], [])[:6]]
     )
-    for array in arrays[:3]:  # one item more, one fewer
+
+
+def _arrays_near(arrays: list[Any], pool: list[Any]) -> list[Any]:
+    """Known arrays with one item more (a repeat, or a new item from the pool) or one fewer."""
+    found: list[Any] = []
+    for array in arrays[:3]:
         found.extend([array + [copy.deepcopy(array[-1])], array[:-1]] if array else [])
-        found.extend(array + [p] for p in item_pool[:3] if all(dump(p) != dump(a) for a in array))
-    for schema in dicts:  # arrays at each count bound, of distinct and of repeated items
+        found.extend(array + [p] for p in pool[:3] if all(dump(p) != dump(a) for a in array))
+    return found
+
+
+def _arrays_at_bounds(dicts: list[dict[str, Any]], arrays: list[Any], pool: list[Any]) -> list[Any]:
+    """Arrays at each count bound (and one either side), of distinct and of repeated items;
+    arrays with a repeated item where items must be unique."""
+    found: list[Any] = []
+    for schema in dicts:
         for keyword in ("minItems", "maxItems"):
-            if is_count(schema.get(keyword)) and item_pool:
+            if is_count(schema.get(keyword)) and pool:
                 n = int(schema[keyword])
                 for length in (n - 1, n, n + 1):
                     if 0 <= length <= 10_000:
-                        distinct = item_pool[:length]
+                        distinct = pool[:length]
                         if len(distinct) == length:
                             found.append(distinct)
-                        found.append([copy.deepcopy(item_pool[0]) for _ in range(length)])
-        if schema.get("uniqueItems") is True and item_pool:
-            found.append([item_pool[0], copy.deepcopy(item_pool[0])])
+                        found.append([copy.deepcopy(pool[0]) for _ in range(length)])
+        if schema.get("uniqueItems") is True and pool:
+            found.append([pool[0], copy.deepcopy(pool[0])])
             found.extend([a[0], copy.deepcopy(a[0])] for a in arrays[:2] if a)
+    return found
+
+
+def _type_samples(item: Pending | None) -> list[Any]:
+    """A value of each JSON type (the type a change added or removed first), and a few odd ones."""
+    found: list[Any] = []
     if item is not None and item.member and item.parts[-1:] == ("type",):
         found.append(cases.TYPE_SAMPLES.get(str(item.member[0])))
         if item.member[0] == "integer":
             found.append(2)
     found.extend(cases.TYPE_SAMPLES.values())
     found.extend([1.5, -1, "", [1], {"a": 1}])
-    found.extend(known)  # last: what is crafted for the bounds must survive the cut
-    return unique(found)[: MAX_VALUES * 3]
+    return found
 
 
 def _splices(strings: Sequence[str], samples: Sequence[str]) -> list[str]:

@@ -55,93 +55,169 @@ def walk_schemas(
     if dump(old) == dump(new):
         return
     if not (isinstance(old, dict) and isinstance(new, dict)):
-        out.append(
-            _about(
-                Pending(
-                    parts, (), f"{show_json(old)} -> {show_json(new)}", undo=_setter(parts, old)
-                )
-            )
-        )
+        text = f"{show_json(old)} -> {show_json(new)}"
+        out.append(_about(Pending(parts, (), text, undo=_setter(parts, old))))
         return
     for keyword in list(old) + [k for k in new if k not in old]:
-        here = parts + (keyword,)
-        had, has = keyword in old, keyword in new
-        before, after = old.get(keyword), new.get(keyword)
-        if had and has and dump(before) == dump(after):
+        change = _KeywordChange(keyword, old, new, parts, out, old_root, new_root)
+        if change.both and dump(change.before) == dump(change.after):
             continue
         if keyword in ANNOTATION_KEYWORDS or keyword.startswith("x-"):
-            out.append(
-                Pending(
-                    here, parts, keyword_text(keyword, before, after, had, has), annotation=True
-                )
-            )
-        elif keyword in SCHEMA_MAPS:
-            _walk_map(
-                keyword, before if had else {}, after if has else {}, parts, out, old_root, new_root
-            )
-        elif keyword in ONE_SCHEMA and had and has:
-            walk_schemas(before, after, here, out, old_root, new_root)
-        elif keyword in _REORDERABLE and had and has and _reordered(before, after):
-            text = f"order of {keyword} entries changed (no validation effect)"
-            out.append(Pending(here, parts, text, annotation=True, equivalent=True))
-        elif (
-            keyword in SCHEMA_LISTS
-            and had
-            and has
-            and isinstance(before, list)
-            and isinstance(after, list)
-        ):
-            for i in range(max(len(before), len(after))):
-                if i < len(before) and i < len(after):
-                    walk_schemas(before[i], after[i], here + (i,), out, old_root, new_root)
-                elif i < len(after):
-                    out.append(
-                        _about(
-                            Pending(
-                                here + (i,),
-                                (),
-                                f"entry {i} added: {show_json(after[i])}",
-                                undo=_popper(here, i),
-                            )
-                        )
-                    )
-                else:
-                    out.append(
-                        _about(
-                            Pending(
-                                here + (i,),
-                                (),
-                                f"entry {i} removed: {show_json(before[i])}",
-                                undo=_appender(here, before[i]),
-                            )
-                        )
-                    )
-        elif (
-            keyword == "enum"
-            and had
-            and has
-            and isinstance(before, list)
-            and isinstance(after, list)
-            and _overlap(before, after)
-        ):
-            _members(here, parts, before, after, "value", out)
-        elif keyword == "type" and had and has and _overlap(list_of(before), list_of(after)):
-            _members(here, parts, list_of(before), list_of(after), "type", out, as_list=True)
-        elif keyword == "required":
-            _required(
-                here, parts, list_of(before) if had else [], list_of(after) if has else [], out
-            )
+            _annotation_changed(change)
         else:
-            text = keyword_text(keyword, before, after, had, has)
-            pending = _about(Pending(here, (), text, undo=_setter(here, before, had)))
-            if keyword in _DEFAULT_TRUE and (before if had else after) is True:
-                pending.annotation = True  # true is what the keyword means when absent
-                pending.text += " (the same as leaving it out: no validation effect)"
-            out.append(pending)
+            _KEYWORD_WALKS.get(keyword, _value_changed)(change)
+
+
+@dataclass(frozen=True)
+class _KeywordChange:
+    """One keyword of two schemas at ``parts`` that differs (or is on one side only), and the
+    walk it is part of: where its changes go and the roots (for what a $ref reaches)."""
+
+    keyword: str
+    old: dict[str, Any]
+    new: dict[str, Any]
+    parts: Parts
+    out: list[Pending]
+    old_root: Any
+    new_root: Any
+
+    @property
+    def here(self) -> Parts:
+        return self.parts + (self.keyword,)
+
+    @property
+    def had(self) -> bool:
+        return self.keyword in self.old
+
+    @property
+    def has(self) -> bool:
+        return self.keyword in self.new
+
+    @property
+    def both(self) -> bool:
+        """On both sides: its value changed (else it was added or removed)."""
+        return self.had and self.has
+
+    @property
+    def before(self) -> Any:
+        return self.old.get(self.keyword)
+
+    @property
+    def after(self) -> Any:
+        return self.new.get(self.keyword)
+
+
+# -- one function per kind of keyword (dispatched by _KEYWORD_WALKS) -------------------
+
+
+def _annotation_changed(change: _KeywordChange) -> None:
+    text = keyword_text(change.keyword, change.before, change.after, change.had, change.has)
+    change.out.append(Pending(change.here, change.parts, text, annotation=True))
+
+
+def _map_changed(change: _KeywordChange) -> None:
+    _walk_map(
+        change.keyword,
+        change.before if change.had else {},
+        change.after if change.has else {},
+        change.parts,
+        change.out,
+        change.old_root,
+        change.new_root,
+    )
+
+
+def _subschema_changed(change: _KeywordChange) -> None:
+    if change.both:
+        walk_schemas(
+            change.before, change.after, change.here, change.out, change.old_root, change.new_root
+        )
+    else:
+        _value_changed(change)
+
+
+def _list_changed(change: _KeywordChange) -> None:
+    """A list of subschemas: only reordered (for allOf, anyOf, oneOf), or entry by entry."""
+    before, after = change.before, change.after
+    if change.both and change.keyword in _REORDERABLE and _reordered(before, after):
+        text = f"order of {change.keyword} entries changed (no validation effect)"
+        change.out.append(
+            Pending(change.here, change.parts, text, annotation=True, equivalent=True)
+        )
+    elif change.both and isinstance(before, list) and isinstance(after, list):
+        _walk_list(change, before, after)
+    else:
+        _value_changed(change)
+
+
+def _walk_list(change: _KeywordChange, before: list[Any], after: list[Any]) -> None:
+    """Entries at the same index are walked; entries past the other side's end are one change each."""
+    here = change.here
+    for i in range(max(len(before), len(after))):
+        if i < len(before) and i < len(after):
+            walk_schemas(
+                before[i], after[i], here + (i,), change.out, change.old_root, change.new_root
+            )
+        elif i < len(after):
+            text = f"entry {i} added: {show_json(after[i])}"
+            change.out.append(_about(Pending(here + (i,), (), text, undo=_popper(here, i))))
+        else:
+            text = f"entry {i} removed: {show_json(before[i])}"
+            undo = _appender(here, before[i])
+            change.out.append(_about(Pending(here + (i,), (), text, undo=undo)))
+
+
+def _enum_changed(change: _KeywordChange) -> None:
+    before, after = change.before, change.after
+    if (
+        change.both
+        and isinstance(before, list)
+        and isinstance(after, list)
+        and _overlap(before, after)
+    ):
+        _members(change.here, change.parts, before, after, "value", change.out)
+    else:
+        _value_changed(change)
+
+
+def _type_changed(change: _KeywordChange) -> None:
+    before, after = list_of(change.before), list_of(change.after)
+    if change.both and _overlap(before, after):
+        _members(change.here, change.parts, before, after, "type", change.out, as_list=True)
+    else:
+        _value_changed(change)
+
+
+def _required_changed(change: _KeywordChange) -> None:
+    before = list_of(change.before) if change.had else []
+    after = list_of(change.after) if change.has else []
+    _required(change.here, change.parts, before, after, change.out)
+
+
+def _value_changed(change: _KeywordChange) -> None:
+    """Any other keyword: its value changed as a whole (or it was added or removed)."""
+    keyword, before, after = change.keyword, change.before, change.after
+    text = keyword_text(keyword, before, after, change.had, change.has)
+    pending = _about(Pending(change.here, (), text, undo=_setter(change.here, before, change.had)))
+    if keyword in _DEFAULT_TRUE and (before if change.had else after) is True:
+        pending.annotation = True  # true is what the keyword means when absent
+        pending.text += " (the same as leaving it out: no validation effect)"
+    change.out.append(pending)
 
 
 #: Lists of subschemas whose order has no effect on which instances pass.
 _REORDERABLE = frozenset({"allOf", "anyOf", "oneOf"})
+
+#: How each kind of keyword is compared (annotations first, in walk_schemas; the rest:
+#: _value_changed).
+_KEYWORD_WALKS: dict[str, Callable[[_KeywordChange], None]] = {
+    **dict.fromkeys(SCHEMA_MAPS, _map_changed),
+    **dict.fromkeys(ONE_SCHEMA, _subschema_changed),
+    **dict.fromkeys(SCHEMA_LISTS, _list_changed),
+    "enum": _enum_changed,
+    "type": _type_changed,
+    "required": _required_changed,
+}
 
 
 def _reordered(before: Any, after: Any) -> bool:

@@ -1,0 +1,164 @@
+"""What every kind of check shares while one contract is built: the explicit building context.
+
+A :class:`BuildContext` lives for one ``build()``. It holds the namer (so that names never
+collide), the module-level constants and functions made so far, the schemas whose messages
+must not show the value (x-sensitive), and the services every kind uses: messages
+(:meth:`~BuildContext.say`), source positions for comments (:meth:`~BuildContext.where`) and
+constants named for where they are. The kinds (strings.py, arrays.py, ...) are functions
+that take the context; the one thing they cannot do themselves, build a subschema's node,
+they ask of it (:meth:`~BuildContext.node`, which ``nodes.py``'s builder provides).
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+from typing import Any
+
+from ...contract.checker import Contract
+from ...regex import WHITESPACE as ECMA_WHITESPACE
+from ...regex.linear import plan as pattern_plan
+from ...schema.pointers import SchemaPath
+from ..literals import Code, comment, literal
+from ..masks import secret_paths
+from ..model_parts import Constant, ConstantKind, Function, Node, PathPart
+from ..names import Namer
+
+#: Stands for the label in a $ref target's messages (see BuildContext.say).
+REF_LABEL = "\ufdd0label\ufdd0"
+
+
+class BuildContext(abc.ABC):
+    """The state of one contract's build, and what every kind of check asks of it."""
+
+    def __init__(self, contract: Contract) -> None:
+        self.contract = contract
+        self.namer = Namer()
+        self.constants: list[Constant] = []
+        self.functions: list[Function] = []
+        self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
+        #: $ref functions named but not built yet. A $ref's function is built where it is first
+        #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
+        #: wait here and finish() builds them one after another: a chain of thousands of $refs
+        #: costs no deep Python recursion, and the usual contract's output keeps its order
+        #: (functions.py).
+        self.pending: list[tuple[Function, Any, SchemaPath]] = []
+        self.ref_depth = 0
+        self.whitespace: Code | None = None
+        #: The schemas that apply to values an x-sensitive schema governs: their
+        #: messages never name the value or the allowed values.
+        self.secret = secret_paths(contract.parameters)
+        #: The label a $ref target's checks use: say() makes it the function's ``label``
+        #: parameter. (A contract that holds this text keeps the fixed "the value".)
+        text = json.dumps(contract.parameters, ensure_ascii=False)
+        self.ref_label = REF_LABEL if REF_LABEL not in text else "the value"
+
+    @abc.abstractmethod
+    def node(
+        self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> Node:
+        """One schema applied to one value (``var``, at ``path``, called ``label`` in messages)."""
+
+    def where(self, path: SchemaPath) -> str:
+        return f"{self.contract.file}:{self.contract.line_of(path)}"
+
+    def labels(self, label: str) -> bool:
+        """Whether ``label`` is a $ref target's: its code then names the value by ``label``."""
+        return self.ref_label != "the value" and self.ref_label in label
+
+    def say(self, text: str) -> Code:
+        """A message as code: a literal, joined with the ``label`` parameter where the text
+        holds ``ref_label`` (in a $ref target's function, the value is called what its
+        caller calls it: "address", not "the value")."""
+        parts = text.split(self.ref_label) if self.ref_label != "the value" else [text]
+        code = " + label + ".join(literal(part) for part in parts)
+        return Code(code.removeprefix('"" + ').removesuffix(' + ""'))
+
+    # -- constants ------------------------------------------------------------
+
+    def whitespace_constant(self) -> Code:
+        if self.whitespace is None:
+            self.whitespace = self.namer.constant("whitespace")
+            note = Code("what \\s matches in JSON Schema (ECMA-262) patterns")
+            # First among the constants, whichever property needs it first: a
+            # reorder of properties must not move it in the generated diff.
+            self.constants.insert(
+                0, Constant(self.whitespace, "text", literal(ECMA_WHITESPACE), note)
+            )
+        return self.whitespace
+
+    def constant(
+        self, suffix: str, kind: ConstantKind, value: Code, schema_path: SchemaPath
+    ) -> Code:
+        """A module constant for the keyword at ``schema_path``, named for where it is
+        (``_CITY_PATTERN``, ``_ATTENDEES_ITEM_KEYS``), not for the variable it checks."""
+        name = self.namer.constant(f"{path_hint(schema_path[:-1]) or 'value'} {suffix}")
+        self.constants.append(Constant(name, kind, value, comment(self.where(schema_path))))
+        return name
+
+    def pattern_constant(
+        self, suffix: str, pattern: str, schema_path: SchemaPath, max_length: int | None
+    ) -> Code:
+        """The constant that matches ``pattern`` on strings of at most ``max_length`` characters
+        (checked before it runs): compiled by ``re`` where toolshape proves ``re`` linear on
+        them, else the runtime's linear-time matcher (regex.linear.plan)."""
+        plan = pattern_plan(pattern, max_length)
+        if plan.source is not None:
+            return self.constant(suffix, "pattern", literal(plan.source), schema_path)
+        # One JSON text, not a Python list: a program is hundreds of numbers, which black would
+        # lay out one per line; the runtime reads the text once, at import.
+        program = json.dumps(list(plan.parts), separators=(",", ":"), ensure_ascii=False)
+        return self.constant(suffix, "linear", literal(program), schema_path)
+
+    def null_message(self) -> Code:
+        """The message for null arguments: with required keys, a constant naming them (the
+        runtime's own says "send {} for no arguments")."""
+        parameters = self.contract.parameters
+        required = parameters.get("required", []) if isinstance(parameters, dict) else []
+        if not required:
+            return Code("_NULL_ARGUMENTS")
+        shown = ", ".join(show(key) for key in required)
+        name = self.namer.constant("null message")
+        message = literal(
+            f"the arguments must be a JSON object, not null; the required keys are {shown}"
+        )
+        # Placed at the arguments (not at `required`, which a renamed key rewrites).
+        self.constants.append(Constant(name, "text", message, comment(self.where(()))))
+        return name
+
+
+def path_hint(schema_path: SchemaPath) -> str:
+    """Words for names made from a place in the schema: ``attendees item email`` for
+    /properties/attendees/items/properties/email; "" for the root."""
+    words: list[str] = []
+    steps = iter(schema_path)
+    for step in steps:
+        if step in ("properties", "$defs", "dependentSchemas"):
+            words.append(str(next(steps, "")))
+        elif step == "patternProperties":  # the next step is a regex: no name in it
+            next(steps, None)
+            words.append("value")
+        elif step in ("allOf", "anyOf", "oneOf"):
+            words.append(f"{step} {int(next(steps, 0)) + 1}")
+        elif step == "prefixItems":
+            words.append(str(next(steps, "")))
+        else:
+            words.append(_STEP_WORDS.get(str(step), str(step)))
+    return " ".join(words)
+
+
+#: How a schema keyword reads in a name made from a place in the schema.
+_STEP_WORDS = {"items": "item", "additionalProperties": "value", "propertyNames": "key"}
+
+
+def show(value: Any) -> str:
+    """A value as JSON, short: how messages name keys and allowed values."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def length_limit(value: object) -> int | None:
+    """A ``maxLength`` as the bound a pattern may rely on (the length check runs first)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return int(value) if value >= 0 and float(value).is_integer() else None

@@ -1,0 +1,118 @@
+"""One schema applied to one value: its branch per JSON type, each kind's checks, its applicators.
+
+:class:`ModelBuilder` is the :class:`~.context.BuildContext` the kinds get: it builds a node
+(the ``node`` macro of ``templates/checks.py.j2``) by handing each JSON type's keywords to
+their kind (the ``branch`` macro): strings.py, numbers.py, arrays.py, objects.py, values.py
+for enum and const, and applicators.py for the subschemas on the same value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...schema.pointers import SchemaPath
+from ..literals import Code
+from ..model_parts import Branch, Check, JsonType, Node, PathPart
+from ..typing_model import declared_types
+from .applicators import applicators
+from .arrays import array_checks
+from .context import BuildContext
+from .numbers import number_checks
+from .objects import object_checks
+from .strings import string_checks
+from .values import value_checks
+
+#: What a type test admits, in words, for messages.
+TYPE_WORDS = {
+    "null": "null",
+    "boolean": "a boolean",
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+}
+
+
+class ModelBuilder(BuildContext):
+    """Builds the nodes of one contract; the kinds' functions call back through :meth:`node`."""
+
+    def node(
+        self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> Node:
+        with self.namer.block():  # its locals are free again for the next sibling
+            return self._node(schema, var, path, schema_path, label)
+
+    def _node(
+        self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> Node:
+        if schema is False:
+            return Node(
+                var,
+                path,
+                label,
+                False,
+                [],
+                None,
+                [],
+                self.say(f"{label} is not allowed (the schema is false)"),
+            )
+        if schema is True or not isinstance(schema, dict):
+            return Node(var, path, label, False, [], None, [], None)
+        declared = declared_types(schema)
+        kinds = list(declared) if declared else _implied_kinds(schema)
+        branches = [
+            self.branch(kind, schema, var, path, schema_path, label, declared) for kind in kinds
+        ]
+        any_checks: list[Check] = []
+        if declared is None:
+            branches = [b for b in branches if not b.empty]
+            any_checks = value_checks(self, schema, "any", label, schema_path)
+        type_message = None
+        if declared:
+            words = " or ".join(TYPE_WORDS[k] for k in declared)
+            type_message = self.say(f"{label} must be {words}, got ")
+        found = applicators(self, schema, var, path, schema_path, label)
+        node = Node(
+            var, path, label, declared is not None, branches, type_message, any_checks, None
+        )
+        node.secret = schema_path in self.secret
+        if declared is None:
+            node.applicators = found
+        else:
+            # With a type, they run only once the type is right: a value of the
+            # wrong type reports `type` alone.
+            for branch in node.branches:
+                branch.applicators = found
+        return node
+
+    def branch(
+        self,
+        kind: JsonType,
+        schema: dict[str, Any],
+        var: Code,
+        path: list[PathPart],
+        schema_path: SchemaPath,
+        label: str,
+        declared: tuple[str, ...] | None,
+    ) -> Branch:
+        """The checks of ``schema`` that apply when the value is of JSON type ``kind``."""
+        branch = Branch(kind)
+        pinned = declared is not None
+        if kind == "string":
+            branch.checks = string_checks(self, schema, label, schema_path)
+        elif kind in ("integer", "number"):
+            branch.checks = number_checks(self, schema, label)
+            branch.integral = kind == "integer"
+        elif kind == "array":
+            branch.array = array_checks(self, schema, var, path, schema_path, label)
+        elif kind == "object":
+            branch.object = object_checks(self, schema, var, path, schema_path, label)
+        if pinned:
+            branch.checks = value_checks(self, schema, kind, label, schema_path) + branch.checks
+        return branch
+
+
+def _implied_kinds(schema: dict[str, Any]) -> list[JsonType]:
+    """Without `type`, each keyword applies to the values of its own type only."""
+    return ["string", "number", "array", "object"]

@@ -1,0 +1,406 @@
+"""Where the secrets are, and the two masks tables a generated module carries.
+
+A contract marks a schema ``x-sensitive``; the generated module then keeps what that schema
+governs out of its logs and messages. This module answers, from the contract alone:
+
+- which schemas may apply to a value a sensitive schema governs (:func:`secret_paths`): the
+  builder writes their messages without the value or the allowed values;
+- the redaction masks (:func:`redaction_masks`): the data the runtime's ``_redact`` reads;
+- the OpenAI absent nulls (:func:`absent_nulls`): the data the runtime's
+  ``_without_absent_nulls`` reads, where strict mode sent null for a key it left out.
+
+Both tables mirror the validator's schema walk, $refs kept as names, so recursive schemas make
+finite data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..contract.checker import Contract
+from ..contract.optional import converted_keys
+from ..regex.linear import plan as pattern_plan
+from ..schema.keywords import subschemas
+from ..schema.pointers import SchemaPath, ref_path, resolve
+
+#: The keywords whose subschemas apply to the same value as the schema holding them.
+#: For redaction every one counts, whichever branch matched ("conservative").
+_SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
+_SAME_VALUE_ONE = ("not", "if", "then", "else")
+
+
+def _same_value_subschemas(
+    schema: dict[str, Any], schema_path: SchemaPath
+) -> list[tuple[Any, SchemaPath]]:
+    """The subschemas (with their paths) that apply to the very value ``schema`` applies to, $ref aside."""
+    found: list[tuple[Any, SchemaPath]] = []
+    for word in _SAME_VALUE_LISTS:
+        found += [(sub, schema_path + (word, i)) for i, sub in enumerate(schema.get(word, []))]
+    found += [(schema[k], schema_path + (k,)) for k in _SAME_VALUE_ONE if k in schema]
+    found += [
+        (sub, schema_path + ("dependentSchemas", k))
+        for k, sub in schema.get("dependentSchemas", {}).items()
+    ]
+    return found
+
+
+def secret_paths(parameters: Any) -> set[SchemaPath]:
+    """The schema paths of every schema that may apply to a value an x-sensitive schema governs.
+
+    The walk follows values, not schemas: it takes, for one value, the group of every
+    schema that applies to it (branches and $ref targets included, and conservatively each
+    patternProperties schema for each key), so that a schema on the same value as a
+    sensitive one (an allOf sibling, or the same key in another branch) counts too. A $ref
+    target reached from a sensitive value anywhere counts wherever it is used, since its
+    one function serves every place.
+    """
+    found: set[SchemaPath] = set()
+    seen: set[tuple[frozenset[SchemaPath], bool]] = set()
+    todo: list[tuple[list[tuple[Any, SchemaPath]], bool]] = [([(parameters, ())], False)]
+    while todo:
+        members, inside = todo.pop()
+        group = _group(parameters, members)
+        inside = inside or any(schema.get("x-sensitive") is True for schema, _ in group)
+        key = (frozenset(path for _, path in group), inside)
+        if key in seen:
+            continue
+        seen.add(key)
+        if inside:
+            found |= key[0]
+        todo += [(children, inside) for children in _value_groups(group)]
+    return found
+
+
+def _group(
+    parameters: Any, members: list[tuple[Any, SchemaPath]]
+) -> list[tuple[dict[str, Any], SchemaPath]]:
+    """Every schema (with its path) that applies to one value: ``members``, their branches and $ref targets."""
+    found: list[tuple[dict[str, Any], SchemaPath]] = []
+    paths: set[SchemaPath] = set()
+    todo = list(members)
+    while todo:
+        schema, path = todo.pop()
+        if not isinstance(schema, dict) or path in paths:
+            continue
+        paths.add(path)
+        found.append((schema, path))
+        todo += _same_value_subschemas(schema, path)
+        if isinstance(schema.get("$ref"), str):
+            target = ref_path(schema["$ref"])
+            todo.append((resolve(parameters, target), target))
+    return found
+
+
+def _value_groups(
+    group: list[tuple[dict[str, Any], SchemaPath]],
+) -> list[list[tuple[Any, SchemaPath]]]:
+    """For the values inside one value: the schemas that apply to each (by key, by position)."""
+    groups: list[list[tuple[Any, SchemaPath]]] = []
+    patterns = [
+        (sub, path + ("patternProperties", p))
+        for s, path in group
+        for p, sub in s.get("patternProperties", {}).items()
+    ]
+    names = sorted({name for s, _ in group for name in s.get("properties", {})})
+    for name in names + [None]:  # None: a key declared nowhere
+        members = list(patterns)
+        for s, path in group:
+            properties = s.get("properties", {})
+            if name in properties:
+                members.append((properties[name], path + ("properties", name)))
+            elif "additionalProperties" in s:
+                members.append((s["additionalProperties"], path + ("additionalProperties",)))
+        groups.append(members)
+    longest = max([len(s.get("prefixItems", [])) for s, _ in group] + [0])
+    for index in range(longest + 1):  # the last one: positions after every prefix
+        members = [(s["contains"], path + ("contains",)) for s, path in group if "contains" in s]
+        for s, path in group:
+            prefix = s.get("prefixItems", [])
+            if index < len(prefix):
+                members.append((prefix[index], path + ("prefixItems", index)))
+            elif "items" in s:
+                members.append((s["items"], path + ("items",)))
+        groups.append(members)
+    groups += [
+        [(s["propertyNames"], path + ("propertyNames",))]
+        for s, path in group
+        if "propertyNames" in s
+    ]
+    return [members for members in groups if members]
+
+
+def _key_matcher(pattern: str) -> str | list[dict[str, Any]]:
+    """What the runtime's ``_key_matches`` runs for a patternProperties key: the translated
+    regex where ``re`` is proved linear on it, else the parts of its ``_Linear`` matcher."""
+    plan = pattern_plan(pattern)
+    return plan.source if plan.source is not None else list(plan.parts)
+
+
+class _Masks:
+    """The redaction masks: data the runtime's ``_redact`` reads, one per $ref target.
+
+    A mask is ``True`` (the whole value is redacted), ``None`` (nothing to do inside), or
+    a dict of the parts the walk needs:
+
+    - ``keys``: {property: mask}; ``patterns``: [[matcher, mask or None], ...], the matcher
+      the translated regex, or the linear-time matcher's parts (see ``_key_matcher``);
+      ``extra``: the mask of the keys that are in neither (additionalProperties);
+      ``names``: every property name (a key is named by ``names`` or ``patterns``);
+    - ``prefix``: [mask or None, ...] by position; ``items``: after them; ``every``: all
+      items (``contains``); ``placed``: the positions a schema is declared for (``True``:
+      every one; a number: those before it, by ``prefixItems``);
+    - ``all``: masks of other schemas on the same value (allOf, anyOf, oneOf, not, if,
+      then, else, dependentSchemas: any of them counts); ``ref``: [$ref, ...], looked up
+      in the table, so recursive schemas make finite data;
+    - ``object`` / ``array``: this schema's own object (array) keywords lead to an
+      x-sensitive schema, so a value of any other JSON type here is logged as its type
+      and size only (a string holding the object's JSON, an array wrapping it);
+    - ``types``: the JSON types this schema's ``type`` admits: a value that no schema
+      declaring types admits is logged as its type and size only.
+
+    It mirrors the validator's schema walk: wherever a schema applies, its mask applies.
+    In a tool with sensitive parts (the table's ``"#"`` is not empty) every object schema
+    keeps its names and patterns, and every array schema its ``placed``: the log shows a
+    value only under a key a schema names, or at a position a schema is declared for.
+    """
+
+    def __init__(self, parameters: Any) -> None:
+        self.parameters = parameters
+        self.live: set[str] = set()  # the $ref targets whose mask is not None
+        # By id(schema), for the current ``live``: each schema's mask is computed once.
+        self.masks: dict[int, Any] = {}
+        #: The schemas below which (their $refs followed) an x-sensitive schema is.
+        self.reaching = _reaching_secrets(parameters)
+        #: Whether the tool has sensitive parts: then every key's name is kept.
+        self.strict = id(parameters) in self.reaching
+
+    def table(self) -> dict[str, Any]:
+        """{"#": the arguments' mask, $ref: its target's mask} for every $ref whose mask is not None."""
+        refs = sorted(_all_refs(self.parameters))
+        while True:  # grows to a fixed point: a ref is live once its target's mask is not None
+            grown = {ref for ref in refs if self.mask(self.target(ref)) is not None}
+            if grown == self.live:
+                break
+            self.live = grown
+            self.masks.clear()
+        table = {ref: self.mask(self.target(ref)) for ref in sorted(self.live)}
+        table["#"] = self.mask(self.parameters) or {}
+        return table
+
+    def target(self, ref: str) -> Any:
+        return resolve(self.parameters, ref_path(ref))
+
+    def mask(self, schema: Any) -> Any:
+        """The mask of one schema, $refs left as names (see the class)."""
+        if id(schema) not in self.masks:
+            self.masks[id(schema)] = self._mask(schema)
+        return self.masks[id(schema)]
+
+    def _mask(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return None
+        if schema.get("x-sensitive") is True:
+            return True
+        mask: dict[str, Any] = {}
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref in self.live:
+            mask["ref"] = [ref]
+        same = [self.mask(sub) for sub, _ in _same_value_subschemas(schema, ())]
+        if any(m is True for m in same):
+            return True
+        if any(same):
+            mask["all"] = [m for m in same if m]
+        if self.strict and "type" in schema:
+            declared = schema["type"]
+            mask["types"] = sorted(declared) if isinstance(declared, list) else [declared]
+        self.object_parts(schema, mask)
+        self.array_parts(schema, mask)
+        return mask or None
+
+    def object_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
+        properties = schema.get("properties", {})
+        keys = {key: self.mask(sub) for key, sub in properties.items()}
+        if any(m is not None for m in keys.values()):
+            mask["keys"] = {key: m for key, m in keys.items() if m is not None}
+        extra = (
+            self.mask(schema["additionalProperties"]) if "additionalProperties" in schema else None
+        )
+        patterns = [
+            [_key_matcher(p), self.mask(sub)]
+            for p, sub in schema.get("patternProperties", {}).items()
+        ]
+        names = self.strict and bool(properties or patterns)
+        if extra is not None or names:
+            if extra is not None:
+                mask["extra"] = extra
+            mask["names"] = sorted(properties)
+            mask["patterns"] = patterns  # all of them: a key matching any is declared, not extra
+        elif any(m is not None for _, m in patterns):
+            mask["patterns"] = [[p, m] for p, m in patterns if m is not None]
+        subs = [*properties.values(), *schema.get("patternProperties", {}).values()]
+        subs += [schema["additionalProperties"]] if "additionalProperties" in schema else []
+        if any(id(sub) in self.reaching for sub in subs):
+            mask["object"] = True
+
+    def array_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
+        prefix = [self.mask(sub) for sub in schema.get("prefixItems", [])]
+        for word, part in (("items", "items"), ("contains", "every")):
+            m = self.mask(schema[word]) if word in schema else None
+            if m is not None:
+                mask[part] = m
+        # With items masked, the prefix positions are needed too: items starts after them.
+        if any(m is not None for m in prefix) or (prefix and "items" in mask):
+            mask["prefix"] = prefix
+        subs = [*schema.get("prefixItems", []), schema.get("items"), schema.get("contains")]
+        if any(id(sub) in self.reaching for sub in subs if sub is not None):
+            mask["array"] = True
+        if self.strict and (prefix or schema.get("items", False) is not False):
+            mask["placed"] = True if schema.get("items", False) is not False else len(prefix)
+
+
+class _AbsentNulls(_Masks):
+    """Where a null stands for an optional key left out: data the runtime's ``_without_absent_nulls`` reads.
+
+    OpenAI strict mode lists every key as required, so the model sends null for an
+    optional key it leaves out; where the contract refuses null for that key
+    (:func:`~toolshape.contract.optional.converted_keys`, the export's decision too), the
+    null is removed from a call refused as sent. A mask is None (nothing to remove inside) or a dict:
+
+    - ``drop``: the keys whose null is removed;
+    - ``keys``, ``prefix``, ``items``, ``ref``: as in :class:`_Masks`;
+    - ``all``: the masks of allOf, anyOf and oneOf branches (the subschemas the export
+      lowers and converts; ``not``, ``if``, ``contains``, ``dependentSchemas``,
+      ``additionalProperties`` and ``patternProperties`` are not, or keep strict mode off);
+    - ``unsure``: keys whose null one anyOf/oneOf branch removes while another branch keeps
+      it (requires the key, or allows null there): removed only when keeping them fails too.
+    """
+
+    def _mask(self, schema: Any) -> Any:
+        if not isinstance(schema, dict):
+            return None
+        mask: dict[str, Any] = {}
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref in self.live:
+            mask["ref"] = [ref]
+        same = [self.mask(sub) for word in _SAME_VALUE_LISTS for sub in schema.get(word, ())]
+        if any(same):
+            mask["all"] = [m for m in same if m]
+        unsure = self._unsure(schema)
+        if unsure:
+            mask["unsure"] = unsure
+        properties = schema.get("properties", {})
+        optional = converted_keys(self.parameters, properties, schema.get("required", ()))
+        drop = [key for key, allows_null in optional if not allows_null]
+        if drop:
+            mask["drop"] = drop
+        keys = {key: self.mask(sub) for key, sub in properties.items()}
+        if any(m is not None for m in keys.values()):
+            mask["keys"] = {key: m for key, m in keys.items() if m is not None}
+        prefix = [self.mask(sub) for sub in schema.get("prefixItems", ())]
+        items = self.mask(schema["items"]) if "items" in schema else None
+        if items is not None:
+            mask["items"] = items
+        if any(m is not None for m in prefix) or (prefix and items is not None):
+            mask["prefix"] = prefix
+        return mask or None
+
+    def _unsure(self, schema: dict[str, Any]) -> list[str]:
+        """The keys whose null one anyOf/oneOf branch of ``schema`` removes and another keeps."""
+        unsure: set[str] = set()
+        for word in ("anyOf", "oneOf"):
+            sides = [self._null_keys(branch) for branch in schema.get(word, ())]
+            for i, (dropped, _) in enumerate(sides):
+                for j, (_, kept) in enumerate(sides):
+                    if i != j:
+                        unsure |= dropped & kept
+        return sorted(unsure)
+
+    def _null_keys(self, branch: Any) -> tuple[set[str], set[str]]:
+        """The keys whose null a branch (with its same-value subschemas) removes, and those
+        whose null it keeps: required, or optional with null allowed."""
+        dropped: set[str] = set()
+        kept: set[str] = set()
+        for node in _closure(self.parameters, branch):
+            properties = node.get("properties", {})
+            required = node.get("required", ())
+            kept |= {key for key in required if isinstance(key, str)}
+            if isinstance(properties, dict):
+                for key, allows_null in converted_keys(self.parameters, properties, required):
+                    (kept if allows_null else dropped).add(key)
+        return dropped, kept
+
+
+def _closure(parameters: Any, schema: Any) -> list[dict[str, Any]]:
+    """Every schema that applies to the same value as ``schema``: itself, its branches, its $ref targets."""
+    found: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        found.append(node)
+        todo += [sub for sub, _ in _same_value_subschemas(node, ())]
+        if isinstance(node.get("$ref"), str):
+            todo.append(resolve(parameters, ref_path(node["$ref"])))
+    return found
+
+
+def _all_schemas(schema: Any) -> list[dict[str, Any]]:
+    """Every schema in a schema tree."""
+    found: list[dict[str, Any]] = []
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            found.append(node)
+            todo += [sub for sub, _ in subschemas(node)]
+    return found
+
+
+def _all_refs(schema: Any) -> set[str]:
+    """Every $ref string in a schema tree."""
+    return {node["$ref"] for node in _all_schemas(schema) if isinstance(node.get("$ref"), str)}
+
+
+def _reaching_secrets(parameters: Any) -> set[int]:
+    """The ids of the schemas that are, or lead through subschemas and $refs to, an
+    x-sensitive schema used by the parameters ($defs only through the $refs to them).
+
+    One pass over the edges reversed: each schema is visited once.
+    """
+    callers: dict[int, list[dict[str, Any]]] = {}
+    todo: list[Any] = [parameters]
+    seen: set[int] = set()
+    found: list[dict[str, Any]] = []
+    while todo:
+        schema = todo.pop()
+        if not isinstance(schema, dict) or id(schema) in seen:
+            continue
+        seen.add(id(schema))
+        if schema.get("x-sensitive") is True:
+            found.append(schema)
+        subs = [sub for sub, where in subschemas(schema) if where[0] != "$defs"]
+        if isinstance(schema.get("$ref"), str):
+            subs.append(resolve(parameters, ref_path(schema["$ref"])))
+        for sub in subs:
+            callers.setdefault(id(sub), []).append(schema)
+        todo += subs
+    reaching = {id(schema) for schema in found}
+    while found:
+        for caller in callers.get(id(found.pop()), ()):
+            if id(caller) not in reaching:
+                reaching.add(id(caller))
+                found.append(caller)
+    return reaching
+
+
+def redaction_masks(contract: Contract) -> dict[str, Any]:
+    """The masks the generated module's ``_redact`` reads (see :class:`_Masks`)."""
+    return _Masks(contract.parameters).table()
+
+
+def absent_nulls(contract: Contract) -> dict[str, Any]:
+    """The nulls ``validate(..., platform="openai")`` removes (see :class:`_AbsentNulls`)."""
+    return _AbsentNulls(contract.parameters).table()

@@ -1,0 +1,147 @@
+"""Which runtime helpers a generated module imports: only those its checks call.
+
+The shared runtime (``templates/_runtime.py.j2``) holds every helper once; each tool module
+takes from it the names its code prints, and ``math`` and ``re`` from the standard library
+where a check uses them. The names are found by walking the module's model once: each rule
+below mirrors a line of ``templates/checks.py.j2`` or ``module.py.j2`` that prints the name,
+so a new helper in a template gets its rule here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from .literals import Code
+from .model_parts import (
+    Applicator,
+    ArrayChecks,
+    Check,
+    Constant,
+    Function,
+    Node,
+    ObjectChecks,
+    PathPart,
+)
+
+#: What every tool module takes from the runtime, whatever its contract (validate and parse).
+RUNTIME_ALWAYS = frozenset(
+    {
+        "ACCEPT",
+        "MAX_ERRORS",
+        "PARSE_ERROR",
+        "REJECT",
+        "Error",
+        "Result as _Result",
+        "_ARRAY_ARGUMENTS",
+        "_NOT_AN_OBJECT",
+        "_UNREADABLE",
+        "_decode",
+        "_drops_absent_nulls",
+        "_json_type",
+        "_without_absent_nulls",
+    }
+)
+#: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).
+CHECK_NEEDS = {
+    "not_multiple": ("_is_multiple",),
+    "not_multiple_int": ("_is_multiple",),  # (an int by %, a float by _is_multiple)
+    "json_not_in": ("_json_key", "_quoted_hint"),
+    "not_in": ("_did_you_mean",),
+    "has_duplicates": ("_has_duplicates",),
+    "no_match": ("re",),
+}
+#: The helpers that add a hint to a message (a check may leave its hint out).
+HINT_HELPERS = frozenset({"_quoted_hint", "_did_you_mean"})
+#: The runtime helpers an applicator's code calls, by its kind (checks.py.j2).
+APPLICATOR_NEEDS = {
+    "any_of": ("_any_of", "_closest"),
+    "one_of": ("_one_of", "_closest"),
+    "not": ("_errors_of",),
+    "if": ("_errors_of",),
+}
+
+
+class PrintedModule(Protocol):
+    """What of a module's model decides its imports: the fields of
+    :class:`~toolshape.codegen.model.ModuleModel` read here (named by a protocol because
+    ``ModuleModel.runtime_needs`` calls this module: it cannot import model.py back)."""
+
+    @property
+    def root(self) -> Node: ...
+    @property
+    def functions(self) -> list[Function]: ...
+    @property
+    def constants(self) -> list[Constant]: ...
+    @property
+    def null_message(self) -> Code: ...
+    @property
+    def integral(self) -> bool: ...
+    @property
+    def has_secrets(self) -> bool: ...
+
+
+def module_needs(built: PrintedModule) -> set[str]:
+    """The runtime names (and ``math``, ``re``) the module's checks use, found by walking its model.
+
+    Each rule mirrors a line of checks.py.j2 or module.py.j2 that prints the name."""
+    needs = set(RUNTIME_ALWAYS)
+    if built.null_message == "_NULL_ARGUMENTS":
+        needs.add("_NULL_ARGUMENTS")
+    if built.integral:
+        needs.add("_with_integers")
+    if built.has_secrets:
+        needs.add("_without_excerpt")
+    if built.functions:
+        needs.add("_Path")  # their parameter's type
+    for constant in built.constants:
+        if constant.kind == "pattern":
+            needs.add("re")
+        elif constant.kind == "linear":
+            needs.add("_Linear")
+        elif constant.kind == "json_values":
+            needs.add("_json_keys")
+    # validate() prints the root's object branch only (module.py.j2 checks the type itself).
+    todo: list[Any] = [built.root.branches[0], *built.functions]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+            continue
+        if not hasattr(item, "__dataclass_fields__"):
+            continue
+        needs.update(item_needs(item))
+        todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
+    return needs
+
+
+def item_needs(item: Any) -> tuple[str, ...]:
+    """The names one piece of the model makes its template print."""
+    if isinstance(item, Check):
+        if item.test == "bad_format":
+            return (str(item.limit),)
+        needs = CHECK_NEEDS.get(item.test, ())
+        if item.exact:
+            needs = (*needs, "_exact")
+        if item.written:
+            needs = (*needs, "_as_written")
+        if item.test == "json_not_in" and item.extra is not None:
+            needs = (*needs, "_did_you_mean")  # an enum's string members, for the hint
+        # A check whose message carries no hint (a hidden enum value) calls no hint helper.
+        return (
+            needs
+            if getattr(item, "hint", True)
+            else tuple(n for n in needs if n not in HINT_HELPERS)
+        )
+    if isinstance(item, Node):
+        number = ("math",) if any(branch.kind == "number" for branch in item.branches) else ()
+        # A type error names what it got (_got, _got_json), or only its JSON type where the value is secret.
+        return (item.got, *number) if item.typed else number
+    if isinstance(item, PathPart) and item.kind == "key":
+        return ("_key",)
+    if isinstance(item, ObjectChecks) and item.refuse_unknown:
+        return ("_show_key", "_did_you_mean")
+    if isinstance(item, Applicator):
+        return APPLICATOR_NEEDS.get(item.kind, ())
+    if isinstance(item, ArrayChecks) and item.contains is not None:
+        return ("_count_matches",)
+    return ()
