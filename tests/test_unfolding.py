@@ -222,7 +222,7 @@ def test_a_25_level_fan_out_generates() -> None:
         import json, sys
         from pathlib import PurePosixPath
         from toolshape.codegen import render
-        from toolshape.project import pipeline
+        from toolshape.project import pipeline, runtime
         raw = {json.dumps({"name": "fan", "description": "d", "parameters": fan_out(25)})!r}.encode()
         generated = pipeline.generate(raw, "fan.json", PurePosixPath("fan.yaml"), render.generation_context())
         module = runtime.load_module(generated.module_source, "fan")
