@@ -154,6 +154,17 @@ def generator_digest(context: GenerationContext) -> str:
     return _digest(b"\0the shared runtime\0", context.template_fingerprint, model.REGENERATE)
 
 
+def sealed_with_records(
+    text: str,
+    warnings: list[Problem],
+    definitions: dict[str, dict[str, Any]],
+    refusals: dict[str, list[Problem]],
+) -> str:
+    """The generated tests' ``text`` sealed, with its contract's warnings and its tool's
+    definitions recorded below the seal line (what ``reuse`` reads back, without the contract)."""
+    return seal(record_warnings(record_definitions(text, definitions, refusals), warnings))
+
+
 #: How a warning is recorded in the generated tests' header: ``# warning: LINE:COL: "message"``
 #: (the message JSON-escaped, ASCII only, so it stays one comment line whatever it holds).
 WARNING_PREFIX = "# warning: "

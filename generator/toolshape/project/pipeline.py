@@ -189,8 +189,7 @@ def generate(
     label = str(test_path)
     test_source = render.render(context, "tests.py.j2", label, formatted=True, model=tests)
     definitions, refusals = platform_definitions(checked)
-    test_source = headers.record_definitions(test_source, definitions, refusals)
-    test_source = headers.seal(headers.record_warnings(test_source, half.warnings))
+    test_source = headers.sealed_with_records(test_source, half.warnings, definitions, refusals)
     return Generated(
         checked.name,
         module_path,
