@@ -22,6 +22,7 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
+from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
 from ..schema.values import is_integer, json_equal
@@ -673,7 +674,7 @@ class _Deriver:
                         f"{label}: {kind} instead of {' or '.join(declared)}",
                         self.replaced(path, sample),
                     )
-        elif any(k in schema for k in ("$ref", "anyOf", "oneOf", "allOf")):
+        elif "$ref" in schema or any(k in schema for k in _SAME_VALUE_LISTS):
             # The type is decided by a subschema: every sample, the reference tells which pass.
             for kind, sample in TYPE_SAMPLES.items():
                 self.add(f"{label}: a sample {kind}", self.replaced(path, sample))
@@ -901,18 +902,9 @@ MISSING: Any = _Missing()
 
 
 #: Keywords beside a ``$ref`` that change nothing about what is accepted (local_errors follows it).
-_ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "default",
-        "examples",
-        "$comment",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    }
-)
+_ANNOTATIONS = frozenset(vocabulary.annotation_names("meta-data", "comment"))
+#: Lists of schemas that apply to the value itself (one of them may decide its type).
+_SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
 #: How many bare $refs in a row local_errors follows before it evaluates the case whole.
 MAX_REF_CHAIN = 32
 

@@ -20,13 +20,14 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.optional import converted_keys
 from ..regex.linear import plan as pattern_plan
+from ..schema import vocabulary
 from ..schema.keywords import subschemas
 from ..schema.pointers import SchemaPath, ref_path, resolve
 
 #: The keywords whose subschemas apply to the same value as the schema holding them.
 #: For redaction every one counts, whichever branch matched ("conservative").
-_SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
-_SAME_VALUE_ONE = ("not", "if", "then", "else")
+_SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
+_SAME_VALUE_ONE = vocabulary.holders("one", "same value")
 
 
 def _same_value_subschemas(

@@ -19,7 +19,8 @@ from typing import Any
 from ..regex import PatternError, backtracking_problem
 from ..regex import translate as translate_pattern
 from ..regex.linear import problem as linear_problem
-from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, data_keyword
+from ..schema import vocabulary
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.values import enum_has, is_integer, is_number, json_key, json_type, type_allows
 from . import unfolding
@@ -27,7 +28,7 @@ from .errors import ContractError, Problem
 from .source import Document
 
 TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
+JSON_TYPES = vocabulary.JSON_TYPES
 MAX_SCHEMA_DEPTH = 32
 MAX_INT_DIGITS = 300
 #: The size limit of the generated parse() (MAX_TEXT_BYTES in _runtime.py.j2): a
@@ -41,104 +42,28 @@ EXAMPLE_KEYS = ("args", "json", "status", "errors", "description")
 EXAMPLE_STATUSES = ("accept", "reject", "parse_error")
 
 #: Keywords that take a non-negative integer.
-COUNT_KEYWORDS = (
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "minContains",
-    "maxContains",
-)
+COUNT_KEYWORDS = vocabulary.taking("count")
 #: Keywords that take a number.
-BOUND_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+BOUND_KEYWORDS = vocabulary.taking("number")
 #: Keywords with no effect on validation: the 2020-12 meta-data and content vocabularies, $comment and $anchor.
-ANNOTATIONS = (
-    "title",
-    "description",
-    "default",
-    "examples",
-    "$comment",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "$anchor",
-)
+ANNOTATIONS = vocabulary.annotation_names(root=False)
 #: Annotations allowed only on the root of 'parameters' (a nested $id would change how $refs resolve).
-ROOT_ANNOTATIONS = ("$id",)
+ROOT_ANNOTATIONS = vocabulary.root_only()
 #: The form of a $anchor (2020-12: an XML NCName restricted to ASCII).
 ANCHOR_RE = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 #: The formats toolshape asserts: those of JSON Schema 2020-12 (a name outside it is a typo).
-FORMATS = (
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "uri-reference",
-    "iri",
-    "iri-reference",
-    "uri-template",
-    "uuid",
-    "json-pointer",
-    "relative-json-pointer",
-    "regex",
-)
+FORMATS = vocabulary.format_names()
 #: Every schema keyword the generator implements, in the order checks are emitted.
-SCHEMA_KEYWORDS = (
-    "type",
-    "enum",
-    "const",
-    *COUNT_KEYWORDS,
-    "pattern",
-    *BOUND_KEYWORDS,
-    "multipleOf",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "uniqueItems",
-    "prefixItems",
-    "contains",
-    "patternProperties",
-    "propertyNames",
-    "dependentRequired",
-    "dependentSchemas",
-    "$ref",
-    "$defs",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "format",
-    *ANNOTATIONS,
-)
+SCHEMA_KEYWORDS = vocabulary.implemented()
 #: Keywords of the JSON Schema vocabulary this version does not implement yet:
 #: named in the error so nobody mistakes them for typos.
-NOT_YET = (
-    "definitions",
-    "dependencies",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "$schema",
-    "$dynamicRef",
-    "$dynamicAnchor",
-    "$recursiveRef",
-    "$recursiveAnchor",
-    "$vocabulary",
+NOT_YET = vocabulary.not_yet()
+#: Annotations whose value is text, and those that are true or false.
+_TEXT_ANNOTATIONS = vocabulary.names(
+    lambda k: k.implemented and k.annotation is not None and k.value in ("string", "uri")
+)
+_FLAG_ANNOTATIONS = vocabulary.names(
+    lambda k: k.implemented and k.annotation is not None and k.value == "boolean"
 )
 
 
@@ -337,8 +262,8 @@ class _Checker:
                     continue
                 for i, sub in enumerate(value):
                     self.schema(sub, path + (keyword, i), depth + 1)
-        for keyword in ("$defs", "patternProperties", "dependentSchemas"):
-            if keyword in schema:
+        for keyword in SCHEMA_MAPS:
+            if keyword in schema and keyword != "properties":
                 value = schema[keyword]
                 if not isinstance(value, dict):
                     self.error(path + (keyword,), f"'{keyword}' must be a mapping to schemas")
@@ -361,15 +286,10 @@ class _Checker:
                     path + ("format",),
                     f"format '{shown}' is not a JSON Schema 2020-12 format ({', '.join(FORMATS)}){hint}",
                 )
-        for keyword in ("then", "else"):
-            if keyword in schema and "if" not in schema:
+        for keyword, needed in _NEEDS:
+            if keyword in schema and needed not in schema:
                 self.error(
-                    path + (keyword,), f"'{keyword}' has no effect without 'if'", at_key=True
-                )
-        for keyword in ("minContains", "maxContains"):
-            if keyword in schema and "contains" not in schema:
-                self.error(
-                    path + (keyword,), f"'{keyword}' has no effect without 'contains'", at_key=True
+                    path + (keyword,), f"'{keyword}' has no effect without '{needed}'", at_key=True
                 )
         low, high = schema.get("minContains"), schema.get("maxContains")
         if is_integer(low) and is_integer(high) and low > high:
@@ -524,14 +444,15 @@ class _Checker:
                         f"the example value {_yaml_text(example)} does not pass its own schema ({codes}); "
                         "it is kept as an annotation and not used in the generated tests",
                     )
-        for keyword in ("items", "additionalProperties", "contains", "propertyNames"):
+        # Not under not/if/then/else: a value there may well be meant to fail.
+        for keyword in _CHILD_ONE:
             if keyword in schema:
                 self.dead_values(schema[keyword], path + (keyword,), root)
-        for keyword in ("prefixItems", "allOf", "anyOf", "oneOf"):
+        for keyword in SCHEMA_LISTS:
             if isinstance(schema.get(keyword), list):
                 for i, sub in enumerate(schema[keyword]):
                     self.dead_values(sub, path + (keyword, i), root)
-        for keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+        for keyword in SCHEMA_MAPS:
             if isinstance(schema.get(keyword), dict):
                 for key, sub in schema[keyword].items():
                     self.dead_values(sub, path + (keyword, key), root)
@@ -638,11 +559,7 @@ class _Checker:
                         f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
                         f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
                     )
-        for low, high in (
-            ("minLength", "maxLength"),
-            ("minItems", "maxItems"),
-            ("minProperties", "maxProperties"),
-        ):
+        for low, high, _ in vocabulary.ranges("length", "items", "properties"):
             lo, hi = schema.get(low), schema.get(high)
             if is_integer(lo) and is_integer(hi) and lo > hi:
                 self.error(
@@ -774,17 +691,10 @@ class _Checker:
 
     def annotations(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Annotations have no effect on validation, but a malformed one is still a typo to report."""
-        for keyword in (
-            "title",
-            "description",
-            "$comment",
-            "contentEncoding",
-            "contentMediaType",
-            "$id",
-        ):
+        for keyword in _TEXT_ANNOTATIONS:
             if keyword in schema and not isinstance(schema[keyword], str):
                 self.error(path + (keyword,), f"'{keyword}' must be a string")
-        for keyword in ("deprecated", "readOnly", "writeOnly"):
+        for keyword in _FLAG_ANNOTATIONS:
             if keyword in schema and not isinstance(schema[keyword], bool):
                 self.error(path + (keyword,), f"'{keyword}' must be true or false")
         if "examples" in schema and not isinstance(schema["examples"], list):
@@ -952,17 +862,8 @@ class _Checker:
 
 def _schema_place(path: SchemaPath) -> str:
     """How a schema at ``path`` is named in messages: "'items'", "the schema of property 'city'"."""
-    if len(path) >= 2 and path[-2] in (
-        "properties",
-        "patternProperties",
-        "$defs",
-        "dependentSchemas",
-    ):
-        what = {
-            "properties": "property",
-            "patternProperties": "pattern",
-            "$defs": "definition",
-        }.get(str(path[-2]), "key")
+    if len(path) >= 2 and path[-2] in SCHEMA_MAPS:
+        what = vocabulary.keyword(str(path[-2])).entry
         return f"{what} '{path[-1]}' in '{path[-2]}'"
     if len(path) >= 2 and isinstance(path[-1], int):
         return f"entry {path[-1] + 1} of '{path[-2]}'"
@@ -986,49 +887,21 @@ def _yaml_text(value: object, limit: int = 40) -> str:
 
 
 #: The kind of value each validation keyword applies to (JSON Schema ignores it on others).
-_KEYWORD_KIND = {
-    **dict.fromkeys(("minLength", "maxLength", "pattern"), "string"),
-    **dict.fromkeys(
-        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"
-    ),
-    **dict.fromkeys(
-        (
-            "items",
-            "prefixItems",
-            "contains",
-            "minContains",
-            "maxContains",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-        ),
-        "array",
-    ),
-    **dict.fromkeys(
-        (
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "dependentRequired",
-            "dependentSchemas",
-            "minProperties",
-            "maxProperties",
-        ),
-        "object",
-    ),
-}
+#: Not 'format': a format beside another type has always been let stand (JSON Schema passes
+#: the values a format does not apply to).
+_KEYWORD_KIND = {k: t for k, t in vocabulary.type_of_keyword().items() if k != "format"}
 #: The kind of value each validation keyword applies to (public: the importer drops those 'type' rules out).
 KEYWORD_KIND = _KEYWORD_KIND
 #: The lower and upper bound keyword of each type, for did-you-mean hints.
 _COUNTERPART = {
-    "string": {"min": "minLength", "max": "maxLength"},
-    "integer": {"min": "minimum", "max": "maximum"},
-    "number": {"min": "minimum", "max": "maximum"},
-    "array": {"min": "minItems", "max": "maxItems"},
-    "object": {"min": "minProperties", "max": "maxProperties"},
+    type_name: {"min": low, "max": high}
+    for low, high, kind in vocabulary.ranges("length", "items", "properties", "value")
+    for type_name in (("integer", "number") if kind == "number" else (kind,))
 }
+#: Keywords with no effect without another, and that other (then: if).
+_NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented and k.needs)
+#: One-schema keywords whose schema applies to a child of the value.
+_CHILD_ONE = vocabulary.holders("one", "children")
 
 
 def _failures(schema: Any, value: Any, root: Any) -> str:
@@ -1085,7 +958,7 @@ def _under_property_names(path: SchemaPath) -> bool:
     """
     steps = iter(path[1:])
     for step in steps:
-        if step in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+        if step in SCHEMA_MAPS:
             next(steps, None)  # a name, not a keyword
         elif step == "propertyNames":
             return True

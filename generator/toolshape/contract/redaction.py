@@ -27,6 +27,7 @@ from ..schema.graphs import strongly_connected
 from ..schema.keywords import subschemas
 from ..schema.pointers import escape, ref_path, resolve, unescape
 from .reference import matches_pattern
+from .unfolding import SAME_VALUE_LISTS, SAME_VALUE_ONE
 
 
 @dataclass
@@ -128,9 +129,9 @@ def _same_value(parameters: Any, schemas: list[Any]) -> list[dict[str, Any]]:
         found.append(schema)
         if isinstance(schema.get("$ref"), str):
             todo.append(resolve(parameters, ref_path(schema["$ref"])))
-        for keyword in ("allOf", "anyOf", "oneOf"):
+        for keyword in SAME_VALUE_LISTS:
             todo += schema.get(keyword, [])
-        todo += [schema[k] for k in ("not", "if", "then", "else") if k in schema]
+        todo += [schema[k] for k in SAME_VALUE_ONE if k in schema]
         todo += list(schema.get("dependentSchemas", {}).values())
     return found
 

@@ -24,6 +24,7 @@ from typing import Any
 from ..regex import PatternError
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
+from ..schema import vocabulary
 from ..schema.graphs import strongly_connected
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.pointers import pointer as json_pointer
@@ -43,12 +44,14 @@ MAX_UNFOLDED = 100_000
 MAX_GROWTH_STEPS = 2_000_000
 
 #: Keywords whose subschema applies to the value itself (not to a child of it).
-SAME_VALUE_ONE = ("not", "if", "then", "else")
-SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
-#: Keywords that hold subschemas for children of the value (walked, but no edge).
-CHILD_ONE = ("items", "contains", "propertyNames", "additionalProperties")
-CHILD_LISTS = ("prefixItems",)
-CHILD_MAPS = ("properties", "patternProperties", "$defs")
+SAME_VALUE_ONE = vocabulary.holders("one", "same value")
+SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
+#: Keywords that hold subschemas for children of the value, or definitions (walked, but no edge).
+CHILD_ONE = vocabulary.holders("one", "children")
+CHILD_LISTS = vocabulary.holders("list", "children")
+CHILD_MAPS = tuple(
+    k for k in vocabulary.holders("map") if k not in vocabulary.holders("map", "same value")
+)
 
 
 @dataclass(frozen=True)
@@ -88,15 +91,7 @@ class _Edge:
 
 
 #: Keywords whose subschemas apply to a child of the value (an item, a key's value, a key).
-DESCENDING = (
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "items",
-    "prefixItems",
-    "contains",
-    "propertyNames",
-)
+DESCENDING = vocabulary.names(lambda k: k.implemented and k.applies == "children")
 
 #: Which children a descending keyword reaches: ("key", name or None, names left out),
 #: ("item", index or None, first index), ("name",) for propertyNames (the keys themselves).

@@ -108,7 +108,7 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
-from ..schema import pointers
+from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
 from ..schema.values import json_equal, json_key, json_type
@@ -168,30 +168,13 @@ ANTHROPIC_MAX_OPTIONAL = 24
 ANTHROPIC_MAX_UNIONS = 16
 
 #: Keywords that only annotate: never a constraint, so dropping them is never noted.
-_SILENT = (
-    "examples",
-    "$comment",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "$anchor",
-    "$id",
-)
+_SILENT = vocabulary.annotation_names(exported=False)
 #: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
-_LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
-_UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
-#: The kind of value each keyword constrains (to split a schema with several types into anyOf branches).
-_KIND = {
-    **dict.fromkeys(("minLength", "maxLength", "pattern", "format"), "string"),
-    **dict.fromkeys(
-        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"
-    ),
-    **dict.fromkeys(("items", "minItems", "maxItems"), "array"),
-    **dict.fromkeys(("properties", "required", "minProperties", "maxProperties"), "object"),
-}
+_LOWER = vocabulary.bounds("lower")
+_UPPER = vocabulary.bounds("upper")
+#: The kind of value each keyword constrains (to split a schema with several types into anyOf
+#: branches; a Gemini node holds only the keywords Gemini keeps by then).
+_KIND = vocabulary.type_of_keyword()
 #: Regular-expression features Anthropic's strict grammar compiler refuses.
 _ANTHROPIC_PATTERN_REFUSED = re.compile(r"\\[1-9]|\\k<|\(\?<?[=!]|\\[bB]")
 

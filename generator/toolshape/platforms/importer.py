@@ -60,8 +60,8 @@ from ..contract.errors import ContractError
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
-from ..schema import pointers
-from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS
+from ..schema import pointers, vocabulary
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.values import json_equal, type_allows
 
 SchemaPath = tuple[str, ...]
@@ -77,28 +77,21 @@ contract file may have (``source.MAX_DEPTH``)."""
 
 #: Keywords of JSON Schema that toolshape cannot carry over: an error.
 REFUSED_KEYWORDS = {
-    "unevaluatedProperties": "toolshape does not implement 'unevaluatedProperties'; list the properties and use additionalProperties",
-    "unevaluatedItems": "toolshape does not implement 'unevaluatedItems'",
-    "$dynamicRef": "toolshape does not implement '$dynamicRef'",
+    k.name: f"toolshape does not implement '{k.name}'" + (f"; {k.instead}" if k.instead else "")
+    for k in vocabulary.KEYWORDS
+    if not k.implemented and k.asserts and not k.successor
 }
-#: Annotation keywords (no effect on validation in JSON Schema) toolshape has no place for: dropped, with a warning.
-DROPPED_ANNOTATIONS = (
-    "$dynamicAnchor",
-    "$vocabulary",
+#: Annotation keywords (no effect on validation in JSON Schema) toolshape has no place for:
+#: dropped, with a warning ($schema is read first: it names the draft).
+DROPPED_ANNOTATIONS = vocabulary.names(
+    lambda k: (
+        not k.implemented and k.annotation is not None and not k.successor and k.name != "$schema"
+    )
 )
 #: Schema keys in the order contracts are written (the rest keep their order, then $defs).
-KEY_ORDER = ("$ref", "type", "title", "description", "format", "enum", "const", "default")
+KEY_ORDER = vocabulary.READING_ORDER
 _LEGACY_DIALECTS = ("draft-03", "draft-04", "draft-06", "draft-07")
-_ANNOTATION_SIBLINGS = (
-    "title",
-    "description",
-    "default",
-    "examples",
-    "$comment",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-)
+_ANNOTATION_SIBLINGS = vocabulary.annotation_names("meta-data", "comment")
 
 
 @dataclass(frozen=True)
@@ -1455,6 +1448,9 @@ class _Translator:
 
 _Translation = Callable[[_Translator, _Keyword], None]
 
+#: The maps of schemas that apply somewhere (not definitions, which $defs gathers).
+_APPLIED_MAPS = (*vocabulary.holders("map", "children"), *vocabulary.holders("map", "same value"))
+
 #: Keywords about references and vocabularies: translated (or dropped, saying why) even beside
 #: a ``$ref`` before 2019-09, where every other keyword there is dropped.
 _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
@@ -1467,9 +1463,7 @@ _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
 #: (:meth:`_Translator.carried_over`). Later entries win: a keyword's own translation
 #: (``items``) replaces its group's (one subschema).
 _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
-    **dict.fromkeys(
-        ("properties", "patternProperties", "dependentSchemas"), _Translator.schema_map
-    ),
+    **dict.fromkeys(_APPLIED_MAPS, _Translator.schema_map),
     **dict.fromkeys(SCHEMA_LISTS, _Translator.schema_list),
     **dict.fromkeys((*ONE_SCHEMA, "contentSchema"), _Translator.one_schema),
     "$ref": _Translator.ref,
@@ -1498,23 +1492,11 @@ _DIALECT_MARKERS = (
     ("draft/2019-09", "2019-09"),
     ("draft/2020-12", "2020-12"),
 )
-DRAFTS = ("4", "6", "7", "2019-09", "2020-12")
+DRAFTS = vocabulary.DRAFTS
 """The drafts ``import --draft`` accepts."""
 
-_SINCE = {
-    "6": ("const", "contains", "propertyNames"),
-    "7": ("if", "then", "else"),
-    "2019-09": (
-        "dependentRequired",
-        "dependentSchemas",
-        "minContains",
-        "maxContains",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-        "$recursiveRef",
-    ),
-    "2020-12": ("prefixItems", "$dynamicRef"),
-}
+#: The validation keywords each draft added.
+_SINCE = {draft: vocabulary.introduced_in(draft) for draft in DRAFTS[1:]}
 #: Validation keywords a draft does not know (it ignores them): dropped with a warning.
 _IGNORED_BY_DRAFT: dict[str, frozenset[str]] = {
     draft: frozenset(k for later in DRAFTS[i + 1 :] for k in _SINCE.get(later, ()))
@@ -1550,16 +1532,9 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
 
 
 #: Keywords whose value maps names to schemas, in any draft's spelling.
-_SCHEMA_MAPS = (
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "$defs",
-    "definitions",
-    "dependencies",
-)
-#: Keywords whose value holds schemas, in any draft's spelling.
-_SCHEMA_HOLDERS = (*ONE_SCHEMA, *SCHEMA_LISTS, *_SCHEMA_MAPS, "additionalItems", "contentSchema")
+_SCHEMA_MAPS = vocabulary.names(lambda k: k.shape == "map")
+#: Keywords whose value holds schemas, in any draft's spelling (not those refused).
+_SCHEMA_HOLDERS = vocabulary.names(lambda k: k.shape is not None and k.name not in REFUSED_KEYWORDS)
 
 
 def _without_annotations(schema: Any) -> dict[str, Any] | None:
@@ -1727,9 +1702,7 @@ def _ordered(schema: Any) -> Any:
             value = _ordered(value)
         elif key in SCHEMA_LISTS and isinstance(value, list):
             value = [_ordered(v) for v in value]
-        elif key in ("properties", "patternProperties", "dependentSchemas", "$defs") and isinstance(
-            value, dict
-        ):
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
             value = {name: _ordered(sub) for name, sub in value.items()}
         out[key] = value
     return out

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..schema import vocabulary
 from ..schema.values import json_equal, json_key
 from .report import REASON_COMBINATOR, REASON_SAMPLED
 from .samples import is_count, maybe
@@ -18,20 +19,18 @@ from .text import dump, list_of
 from .walk import Parts
 
 #: Keywords whose subschemas make a change a combinator change.
-COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
-_NUMBER_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
-#: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
-_COUNT_BOUNDS = (
-    ("minLength", "maxLength", "string"),
-    ("minItems", "maxItems", "array"),
-    ("minProperties", "maxProperties", "object"),
+COMBINATORS = frozenset(
+    vocabulary.holders("list", "same value") + vocabulary.holders("one", "same value")
 )
+_NUMBER_BOUNDS = vocabulary.bounds(limits="value")
+#: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
+_COUNT_BOUNDS = vocabulary.ranges("length", "items", "properties")
 #: Each bound keyword's family: the keywords that together make one range.
 BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in _NUMBER_BOUNDS}
 BOUND_FAMILY.update(
     {k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)}
 )
-_JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
+_JSON_TYPES = vocabulary.JSON_TYPES
 
 
 @dataclass(frozen=True)
@@ -60,7 +59,7 @@ class Decision:
 
 
 #: Keywords whose outcome depends on what sibling subschemas evaluated: no polarity under them.
-_SIBLING_KEYWORDS = ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")
+_SIBLING_KEYWORDS = vocabulary.names(lambda k: k.dynamic)
 
 
 def polarity_of(root: Any, node: Parts) -> int | None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..codegen import cases
-from ..schema import pointers
+from ..schema import pointers, vocabulary
 from ..schema.keywords import SCHEMA_LISTS
 from ..schema.values import is_integer, is_number
 from ..witness import budget, sources
@@ -18,6 +18,9 @@ from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
 
 MAX_VALUES = 120
 
+
+#: One-schema keywords whose schema applies to the value itself.
+_SAME_VALUE_ONE = vocabulary.holders("one", "same value")
 
 #: Instance-path steps that are not plain keys or indexes.
 ITEM = ("item",)  # every item of an array (index 0 when setting)
@@ -46,7 +49,7 @@ def instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Place
         elif step == "additionalProperties":
             places = [p + (EXTRA,) for p in places]
             i += 1
-        elif step in ("not", "if", "then", "else"):
+        elif step in _SAME_VALUE_ONE:
             i += 1
         elif step == "$defs" and following is not None:
             if depth > 3:

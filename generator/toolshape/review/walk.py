@@ -10,8 +10,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..contract import checker
-from ..schema import pointers
+from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.values import json_equal, json_key
 from .text import dump, keyword_text, list_of, show_json
@@ -20,9 +19,9 @@ Parts = tuple[str | int, ...]
 #: A place in the arguments: keys, indexes, and the markers ITEM and EXTRA.
 Place = tuple[Any, ...]
 
-ANNOTATION_KEYWORDS = frozenset(checker.ANNOTATIONS)
+ANNOTATION_KEYWORDS = frozenset(vocabulary.annotation_names(root=False))
 #: One-schema keywords whose absence means ``true``.
-_DEFAULT_TRUE = frozenset({"items", "additionalProperties", "propertyNames", "then", "else"})
+_DEFAULT_TRUE = frozenset(vocabulary.names(lambda k: k.implemented and k.omitted_is_true))
 
 
 @dataclass
@@ -206,7 +205,15 @@ def _value_changed(change: _KeywordChange) -> None:
 
 
 #: Lists of subschemas whose order has no effect on which instances pass.
-_REORDERABLE = frozenset({"allOf", "anyOf", "oneOf"})
+_REORDERABLE = frozenset(vocabulary.holders("list", "same value"))
+
+
+#: Keywords whose subschemas apply to the value itself (a change in them is about that value).
+_SAME_VALUE_HOLDERS = vocabulary.holders("list", "same value") + vocabulary.holders(
+    "map", "same value"
+)
+#: Keywords about the items of an array.
+_ARRAY_KEYWORDS = vocabulary.applying_to("array")
 
 #: How each kind of keyword is compared (annotations first, in walk_schemas; the rest:
 #: _value_changed).
@@ -238,22 +245,13 @@ def _about(pending: Pending) -> Pending:
             pending.node, pending.extra = parts[:-2], True
         elif parts[-2] == "prefixItems":
             pending.node, pending.items = parts[:-2], True
-        elif parts[-2] in ("allOf", "anyOf", "oneOf", "dependentSchemas"):
+        elif parts[-2] in _SAME_VALUE_HOLDERS:
             pending.node = parts[:-2]
         return pending
     pending.node = parts[:-1]
     keyword = parts[-1] if parts else None
     pending.extra = keyword in ("additionalProperties", "propertyNames", "patternProperties")
-    pending.items = keyword in (
-        "items",
-        "contains",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minContains",
-        "maxContains",
-        "prefixItems",
-    )
+    pending.items = keyword in _ARRAY_KEYWORDS
     return pending
 
 

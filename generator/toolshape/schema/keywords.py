@@ -1,31 +1,24 @@
 """Where a schema holds subschemas, and the one walk over them.
 
 The keywords of the 2020-12 subset toolshape implements, by the shape of what they hold: one
-schema, a list of schemas, or a map of names to schemas. The contract check, the importer, the
-exporter and ``toolshape diff`` read them from here, so a new applicator is added once.
+schema, a list of schemas, or a map of names to schemas (read from the vocabulary table, in
+the order of the walk). The contract check, the importer, the exporter and ``toolshape diff``
+read them from here, so a new applicator is added once, in ``vocabulary.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import vocabulary
 from .pointers import SchemaPath
 
 #: Keywords whose value is one schema.
-ONE_SCHEMA = (
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "items",
-    "additionalProperties",
-)
+ONE_SCHEMA = vocabulary.holders("one")
 #: Keywords whose value is a list of schemas.
-SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SCHEMA_LISTS = vocabulary.holders("list")
 #: Keywords whose value maps names (or patterns) to schemas.
-SCHEMA_MAPS = ("$defs", "properties", "patternProperties", "dependentSchemas")
+SCHEMA_MAPS = vocabulary.holders("map")
 
 _NULL = {"type": "null"}
 

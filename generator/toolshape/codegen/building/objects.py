@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...contract.checker import ANNOTATIONS, ROOT_ANNOTATIONS
+from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment_text, literal
 from ..model_parts import (
@@ -33,7 +33,7 @@ from .context import BuildContext, length_limit, show
 from .counts import count_checks
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
-_ANNOTATIONS = (*ANNOTATIONS, *ROOT_ANNOTATIONS)
+_ANNOTATIONS = vocabulary.annotation_names()
 
 
 def object_checks(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ..literals import Code, literal
 from ..model_parts import Check
@@ -16,27 +17,7 @@ from .context import BuildContext, length_limit
 from .counts import count_checks
 
 #: The formats asserted, and how messages describe them.
-FORMATS = {
-    "date-time": "a date-time such as 2024-05-01T09:30:00Z (RFC 3339)",
-    "date": "a date such as 2024-05-01 (RFC 3339 full-date)",
-    "time": "a time such as 09:30:00Z (RFC 3339 full-time)",
-    "duration": "a duration such as P3DT4H (ISO 8601)",
-    "email": "an email address",
-    "idn-email": "an email address (RFC 6531: non-ASCII allowed)",
-    "hostname": "a hostname (RFC 1123)",
-    "idn-hostname": "an internationalized hostname (IDNA2008)",
-    "ipv4": "an IPv4 address",
-    "ipv6": "an IPv6 address",
-    "uri": "an absolute URI (RFC 3986)",
-    "uri-reference": "a URI reference (RFC 3986)",
-    "iri": "an absolute IRI (RFC 3987)",
-    "iri-reference": "an IRI reference (RFC 3987)",
-    "uri-template": "a URI template (RFC 6570)",
-    "uuid": "a UUID",
-    "json-pointer": "a JSON Pointer such as /items/0 (RFC 6901)",
-    "relative-json-pointer": "a relative JSON Pointer such as 1/name",
-    "regex": "a regular expression (ECMA-262, as toolshape translates it)",
-}
+FORMATS = vocabulary.format_phrases()
 
 
 def format_function(name: str) -> str:

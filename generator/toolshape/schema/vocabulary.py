@@ -1,0 +1,465 @@
+"""The JSON Schema vocabulary toolshape knows: every keyword named once, and the formats.
+
+One row per keyword says what the stages need to know of it: the JSON type it applies to,
+the kind of value it takes, whether it holds subschemas (one, a list, a map) and whether
+those apply to the same value or to its children, whether it is an annotation, whether it
+is allowed only at the root, the drafts that know it and whether toolshape implements it.
+Every keyword list elsewhere in the generator is computed from this table (the checker's
+known keywords, the one walk over subschemas, the importer's draft rules, the exporter's
+silent annotations, ...): a new keyword is named here once, the way Ajv lists its
+vocabulary once in ``lib/vocabularies/*/index.ts``. ``tests/test_vocabulary.py`` fails
+when a keyword of the table is missing from a stage that must know it, and when a module
+spells a list of keyword names of its own.
+
+The base of the package: it imports nothing else of toolshape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+#: The drafts toolshape reads, oldest first (``import --draft`` takes the same names).
+Draft = Literal["4", "6", "7", "2019-09", "2020-12"]
+DRAFTS: tuple[Draft, ...] = ("4", "6", "7", "2019-09", "2020-12")
+
+#: The type names ``type`` takes.
+JSON_TYPES = ("null", "boolean", "object", "array", "string", "integer", "number")
+
+#: The kind of value a keyword takes. "count": a non-negative integer; "number": any number;
+#: "positive number": a number above 0; "names": a list of distinct key names; "names map": a
+#: map from a key to such a list; "schemas or names map": draft 4's ``dependencies`` (a map to
+#: a schema or to a list of names); "reference": a URI reference to a schema; "values": a
+#: list of any JSON values; "value": any JSON value.
+Value = Literal[
+    "types",
+    "value",
+    "values",
+    "count",
+    "number",
+    "positive number",
+    "pattern",
+    "format",
+    "boolean",
+    "string",
+    "names",
+    "names map",
+    "schema",
+    "schema list",
+    "schema map",
+    "schemas or names map",
+    "reference",
+    "anchor",
+    "uri",
+    "vocabulary map",
+]
+#: Where the subschemas of a keyword apply: to the value the keyword's schema checks, to
+#: children of it (items, keys, the values of keys), or nowhere (definitions that only a
+#: ``$ref`` reaches, and ``contentSchema``, which only documents).
+Applies = Literal["same value", "children", "nowhere"]
+#: The annotations (keywords with no effect on validation), by what they are: "meta-data"
+#: (the 2020-12 meta-data vocabulary: what a reader learns of the value), "content" (how a
+#: string encodes other data), "comment" (``$comment``) and "core" (the identifiers and the
+#: dialect: they place a schema, they never describe a value).
+Group = Literal["meta-data", "content", "comment", "core"]
+#: What a subschema-holding keyword holds: one schema, a list of schemas, a map of them.
+Shape = Literal["one", "list", "map"]
+#: Which side of a range a bound keyword closes.
+Side = Literal["lower", "upper"]
+
+_SHAPES: dict[str, Shape] = {
+    "schema": "one",
+    "schema list": "list",
+    "schema map": "map",
+    "schemas or names map": "map",
+}
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One keyword of JSON Schema, as every stage of toolshape needs to know it."""
+
+    name: str
+    value: Value
+    #: The JSON type the keyword constrains ("number" takes in "integer"); None: any value.
+    applies_to: str | None = None
+    #: For a keyword that holds subschemas: where they apply.
+    applies: Applies | None = None
+    #: For an annotation: which kind it is.
+    annotation: Group | None = None
+    #: For a bound: the side of the range it closes, what it limits ("length", "items",
+    #: "properties", "contains" or "value": the keywords limiting one thing make one range)
+    #: and whether the bound itself is outside the range.
+    bound: Side | None = None
+    limits: str | None = None
+    exclusive: bool = False
+    #: The keyword without which this one has no effect (``then`` needs ``if``).
+    needs: str = ""
+    #: Whether leaving the keyword out means what ``true`` means (2020-12: "omitting this
+    #: keyword has the same assertion behavior as an empty schema").
+    omitted_is_true: bool = False
+    #: Whether its outcome depends on more than its own value and subschemas: on what sibling
+    #: keywords evaluated (``unevaluated*``) or on the dynamic scope (``$dynamicRef``).
+    dynamic: bool = False
+    #: Allowed only on the root of ``parameters`` (a nested ``$id`` would change how the
+    #: $refs inside it resolve).
+    root_only: bool = False
+    #: The drafts whose meta-schema names the keyword: from ``since`` to ``until`` (2020-12
+    #: still names ``definitions``, ``dependencies`` and ``$recursive*``, as deprecated).
+    since: Draft = "4"
+    until: Draft = "2020-12"
+    #: Whether contracts may use it (False: known, so never called a typo, but refused).
+    implemented: bool = True
+    #: For a keyword toolshape does not implement: what ``toolshape import`` writes instead.
+    successor: tuple[str, ...] = ()
+    #: For a keyword toolshape does not implement: advice added to the message refusing it.
+    instead: str = ""
+    #: For an annotation: whether the platforms' tool definitions carry it (what a model
+    #: reads about a value).
+    exported: bool = False
+    #: For a map of schemas: what one of its keys names, in messages ("property").
+    entry: str = ""
+
+    @property
+    def shape(self) -> Shape | None:
+        """How the keyword holds subschemas; None when it holds none."""
+        return _SHAPES.get(self.value)
+
+    @property
+    def drafts(self) -> tuple[Draft, ...]:
+        """The drafts that know the keyword, oldest first."""
+        return DRAFTS[DRAFTS.index(self.since) : DRAFTS.index(self.until) + 1]
+
+    @property
+    def asserts(self) -> bool:
+        """Whether the keyword takes part in validation: neither an annotation nor a place
+        for definitions."""
+        return self.annotation is None and self.applies != "nowhere"
+
+
+#: Every keyword toolshape knows. The implemented ones come first, in the order their checks
+#: are emitted; then the root-only ``$id``; then those of drafts 4 to 2020-12 that toolshape
+#: does not implement (named so that nobody takes them for typos).
+KEYWORDS = (
+    Keyword("type", "types"),
+    Keyword("enum", "values"),
+    Keyword("const", "value", since="6"),
+    Keyword("minLength", "count", "string", bound="lower", limits="length"),
+    Keyword("maxLength", "count", "string", bound="upper", limits="length"),
+    Keyword("minItems", "count", "array", bound="lower", limits="items"),
+    Keyword("maxItems", "count", "array", bound="upper", limits="items"),
+    Keyword("minProperties", "count", "object", bound="lower", limits="properties"),
+    Keyword("maxProperties", "count", "object", bound="upper", limits="properties"),
+    Keyword(
+        "minContains",
+        "count",
+        "array",
+        bound="lower",
+        limits="contains",
+        needs="contains",
+        since="2019-09",
+    ),
+    Keyword(
+        "maxContains",
+        "count",
+        "array",
+        bound="upper",
+        limits="contains",
+        needs="contains",
+        since="2019-09",
+    ),
+    Keyword("pattern", "pattern", "string"),
+    Keyword("minimum", "number", "number", bound="lower", limits="value"),
+    Keyword("maximum", "number", "number", bound="upper", limits="value"),
+    Keyword("exclusiveMinimum", "number", "number", bound="lower", limits="value", exclusive=True),
+    Keyword("exclusiveMaximum", "number", "number", bound="upper", limits="value", exclusive=True),
+    Keyword("multipleOf", "positive number", "number"),
+    Keyword("properties", "schema map", "object", applies="children", entry="property"),
+    Keyword("required", "names", "object"),
+    Keyword("additionalProperties", "schema", "object", applies="children", omitted_is_true=True),
+    Keyword("items", "schema", "array", applies="children", omitted_is_true=True),
+    Keyword("uniqueItems", "boolean", "array"),
+    Keyword("prefixItems", "schema list", "array", applies="children", since="2020-12"),
+    Keyword("contains", "schema", "array", applies="children", since="6"),
+    Keyword("patternProperties", "schema map", "object", applies="children", entry="pattern"),
+    Keyword(
+        "propertyNames", "schema", "object", applies="children", since="6", omitted_is_true=True
+    ),
+    Keyword("dependentRequired", "names map", "object", since="2019-09"),
+    Keyword(
+        "dependentSchemas",
+        "schema map",
+        "object",
+        applies="same value",
+        since="2019-09",
+        entry="key",
+    ),
+    Keyword("$ref", "reference"),
+    Keyword("$defs", "schema map", applies="nowhere", since="2019-09", entry="definition"),
+    Keyword("allOf", "schema list", applies="same value"),
+    Keyword("anyOf", "schema list", applies="same value"),
+    Keyword("oneOf", "schema list", applies="same value"),
+    Keyword("not", "schema", applies="same value"),
+    Keyword("if", "schema", applies="same value", since="7"),
+    Keyword("then", "schema", applies="same value", needs="if", omitted_is_true=True, since="7"),
+    Keyword("else", "schema", applies="same value", needs="if", omitted_is_true=True, since="7"),
+    Keyword("format", "format", "string"),
+    Keyword("title", "string", annotation="meta-data", exported=True),
+    Keyword("description", "string", annotation="meta-data", exported=True),
+    Keyword("default", "value", annotation="meta-data", exported=True),
+    Keyword("examples", "values", annotation="meta-data", since="6"),
+    Keyword("$comment", "string", annotation="comment", since="7"),
+    Keyword("readOnly", "boolean", annotation="meta-data", since="7"),
+    Keyword("writeOnly", "boolean", annotation="meta-data", since="7"),
+    Keyword("deprecated", "boolean", annotation="meta-data", since="2019-09"),
+    Keyword("contentEncoding", "string", annotation="content", since="7"),
+    Keyword("contentMediaType", "string", annotation="content", since="7"),
+    Keyword("contentSchema", "schema", applies="nowhere", annotation="content", since="2019-09"),
+    Keyword("$anchor", "anchor", annotation="core", since="2019-09"),
+    Keyword("$id", "uri", annotation="core", root_only=True, since="6"),
+    # Known, not implemented:
+    Keyword(
+        "definitions",
+        "schema map",
+        applies="nowhere",
+        implemented=False,
+        successor=("$defs",),
+        entry="definition",
+    ),
+    Keyword(
+        "dependencies",
+        "schemas or names map",
+        "object",
+        applies="same value",
+        implemented=False,
+        successor=("dependentRequired", "dependentSchemas"),
+    ),
+    Keyword(
+        "unevaluatedProperties",
+        "schema",
+        "object",
+        applies="children",
+        omitted_is_true=True,
+        dynamic=True,
+        since="2019-09",
+        implemented=False,
+        instead="list the properties and use additionalProperties",
+    ),
+    Keyword(
+        "unevaluatedItems",
+        "schema",
+        "array",
+        applies="children",
+        omitted_is_true=True,
+        dynamic=True,
+        since="2019-09",
+        implemented=False,
+    ),
+    Keyword("$schema", "uri", annotation="core", implemented=False),
+    Keyword("$dynamicRef", "reference", dynamic=True, since="2020-12", implemented=False),
+    Keyword("$dynamicAnchor", "anchor", annotation="core", since="2020-12", implemented=False),
+    Keyword(
+        "$recursiveRef",
+        "reference",
+        dynamic=True,
+        since="2019-09",
+        implemented=False,
+        successor=("$ref",),
+    ),
+    Keyword(
+        "$recursiveAnchor",
+        "boolean",
+        annotation="core",
+        since="2019-09",
+        implemented=False,
+        successor=("$anchor",),
+    ),
+    Keyword("$vocabulary", "vocabulary map", annotation="core", since="2019-09", implemented=False),
+    Keyword(
+        "additionalItems",
+        "schema",
+        "array",
+        applies="children",
+        omitted_is_true=True,
+        until="2019-09",
+        implemented=False,
+        successor=("items",),
+    ),
+    Keyword("id", "uri", annotation="core", until="4", implemented=False, successor=("$id",)),
+)
+
+_BY_NAME = {keyword.name: keyword for keyword in KEYWORDS}
+
+#: The order of the one walk over subschemas (``keywords.subschemas``, and the exporter's
+#: rebuild of a schema): one-schema keywords, then lists, then maps. The model, redaction
+#: and the exporter visit schemas in this order, so generated output depends on it: it is
+#: fixed here, apart from the table's order (the order checks are emitted).
+SUBSCHEMA_ORDER = (
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "items",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "prefixItems",
+    "$defs",
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+)
+#: The keywords a written contract shows first, in this order (what a reader looks for
+#: first: where the schema comes from, its type, what it is); ``toolshape import`` writes
+#: schemas this way.
+READING_ORDER = ("$ref", "type", "title", "description", "format", "enum", "const", "default")
+
+
+def keyword(name: str) -> Keyword:
+    """The row of ``name`` (KeyError for a name the vocabulary does not know)."""
+    return _BY_NAME[name]
+
+
+def names(test: Callable[[Keyword], bool], order: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The names of the keywords that pass ``test``, in table order (or in ``order``)."""
+    rows = KEYWORDS if order is None else tuple(_BY_NAME[name] for name in order)
+    return tuple(row.name for row in rows if test(row))
+
+
+def implemented() -> tuple[str, ...]:
+    """Every keyword a contract may use anywhere, in the order checks are emitted."""
+    return names(lambda k: k.implemented and not k.root_only)
+
+
+def root_only() -> tuple[str, ...]:
+    """The keywords a contract may use only on the root of ``parameters``."""
+    return names(lambda k: k.implemented and k.root_only)
+
+
+def not_yet() -> tuple[str, ...]:
+    """The keywords of JSON Schema 2020-12 (its meta-schema) toolshape does not implement."""
+    return names(lambda k: not k.implemented and "2020-12" in k.drafts)
+
+
+def taking(value: Value) -> tuple[str, ...]:
+    """The implemented keywords whose value is of the kind ``value``."""
+    return names(lambda k: k.implemented and k.value == value)
+
+
+def annotation_names(
+    *groups: Group, root: bool = True, exported: bool | None = None
+) -> tuple[str, ...]:
+    """The implemented annotations (of ``groups``, or all), the root-only ones unless ``root``
+    is False; with ``exported``, only those the platforms carry (True) or drop (False)."""
+    return names(
+        lambda k: (
+            k.implemented
+            and k.annotation is not None
+            and (not groups or k.annotation in groups)
+            and (root or not k.root_only)
+            and (exported is None or k.exported == exported)
+        )
+    )
+
+
+def holders(shape: Shape, applies: Applies | None = None) -> tuple[str, ...]:
+    """The implemented keywords that hold subschemas in ``shape`` and apply them (``applies``,
+    or anywhere) and are not annotations, in the order of the one walk over subschemas."""
+    return names(
+        lambda k: (
+            k.implemented
+            and k.shape == shape
+            and k.annotation is None
+            and (applies is None or k.applies == applies)
+        ),
+        SUBSCHEMA_ORDER,
+    )
+
+
+def applying_to(json_type: str) -> tuple[str, ...]:
+    """The implemented keywords that constrain only values of ``json_type``."""
+    return names(lambda k: k.implemented and k.applies_to == json_type)
+
+
+def type_of_keyword() -> dict[str, str]:
+    """The JSON type each implemented type-specific keyword constrains."""
+    return {k.name: k.applies_to for k in KEYWORDS if k.implemented and k.applies_to is not None}
+
+
+def bounds(side: Side | None = None, limits: str | None = None) -> tuple[str, ...]:
+    """The implemented bound keywords (of one ``side``; of what they ``limits``)."""
+    return names(
+        lambda k: (
+            k.implemented
+            and k.bound is not None
+            and (side is None or k.bound == side)
+            and (limits is None or k.limits == limits)
+        )
+    )
+
+
+def ranges(*limits: str) -> tuple[tuple[str, str, str], ...]:
+    """Each inclusive range (of what ``limits`` names, or all): (lower keyword, upper keyword,
+    the JSON type they apply to), in table order: minLength/maxLength, ..., minimum/maximum."""
+    found = []
+    for low in KEYWORDS:
+        if low.bound != "lower" or low.exclusive or low.applies_to is None:
+            continue
+        if limits and low.limits not in limits:
+            continue
+        high = next(
+            k for k in KEYWORDS if k.bound == "upper" and not k.exclusive and k.limits == low.limits
+        )
+        found.append((low.name, high.name, low.applies_to))
+    return tuple(found)
+
+
+def introduced_in(draft: Draft) -> tuple[str, ...]:
+    """The keywords taking part in validation that ``draft`` added (an older draft ignores them)."""
+    return names(lambda k: k.asserts and k.since == draft)
+
+
+@dataclass(frozen=True)
+class Format:
+    """One ``format`` toolshape asserts: its name and how a message describes a valid value."""
+
+    name: str
+    phrase: str
+
+
+#: The formats toolshape asserts: those of JSON Schema 2020-12 (a name outside them is a typo).
+FORMATS = (
+    Format("date-time", "a date-time such as 2024-05-01T09:30:00Z (RFC 3339)"),
+    Format("date", "a date such as 2024-05-01 (RFC 3339 full-date)"),
+    Format("time", "a time such as 09:30:00Z (RFC 3339 full-time)"),
+    Format("duration", "a duration such as P3DT4H (ISO 8601)"),
+    Format("email", "an email address"),
+    Format("idn-email", "an email address (RFC 6531: non-ASCII allowed)"),
+    Format("hostname", "a hostname (RFC 1123)"),
+    Format("idn-hostname", "an internationalized hostname (IDNA2008)"),
+    Format("ipv4", "an IPv4 address"),
+    Format("ipv6", "an IPv6 address"),
+    Format("uri", "an absolute URI (RFC 3986)"),
+    Format("uri-reference", "a URI reference (RFC 3986)"),
+    Format("iri", "an absolute IRI (RFC 3987)"),
+    Format("iri-reference", "an IRI reference (RFC 3987)"),
+    Format("uri-template", "a URI template (RFC 6570)"),
+    Format("uuid", "a UUID"),
+    Format("json-pointer", "a JSON Pointer such as /items/0 (RFC 6901)"),
+    Format("relative-json-pointer", "a relative JSON Pointer such as 1/name"),
+    Format("regex", "a regular expression (ECMA-262, as toolshape translates it)"),
+)
+
+
+def format_names() -> tuple[str, ...]:
+    """The names of the asserted formats, in table order."""
+    return tuple(f.name for f in FORMATS)
+
+
+def format_phrases() -> dict[str, str]:
+    """Each asserted format's name and how messages describe it (``must be <phrase>``)."""
+    return {f.name: f.phrase for f in FORMATS}

@@ -1,0 +1,362 @@
+"""The vocabulary table (``schema/vocabulary.py``) and the stages agree (issue 22: one vocabulary).
+
+Every keyword the table names is known to each stage that must know it, shown by running the
+stage on a small schema using the keyword: the contract check accepts it (or refuses it by
+name when toolshape does not implement it), the reference evaluator and the generated
+validator both enforce it, each platform's export handles it explicitly, the importer knows
+it, the one walk over subschemas visits it; every format has its runtime check, a witness and
+a near miss. And no generator module spells a list of keyword names of its own: such a list
+is computed from the table.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+import pytest
+from support import ROOT, build_module
+from toolshape.contract import checker, source
+from toolshape.contract.errors import ContractError
+from toolshape.contract.reference import errors_of
+from toolshape.platforms import export, importer
+from toolshape.schema import keywords, vocabulary
+from toolshape.schema.vocabulary import Keyword
+from toolshape.witness import formats as format_witness
+
+PACKAGE = ROOT / "generator" / "toolshape"
+
+#: A value of each kind, chosen so that a schema holding it refuses something (a subschema
+#: is ``false``, a bound is 1 or 2), for writing a schema that uses a keyword.
+SAMPLES: dict[str, Any] = {
+    "types": "string",
+    "value": "a",
+    "values": ["a"],
+    "count": 2,
+    "number": 1,
+    "positive number": 2,
+    "pattern": "^a",
+    "format": "date",
+    "boolean": True,
+    "string": "text",
+    "names": ["a"],
+    "names map": {"a": ["b"]},
+    "schema": False,
+    "schema list": [False],
+    "schema map": {"a": False},
+    "schemas or names map": {"a": ["b"]},
+    "reference": "#/$defs/d",
+    "anchor": "here",
+    "uri": "https://example.com/arguments.json",
+    "vocabulary map": {"https://json-schema.org/draft/2020-12/vocab/core": True},
+}
+#: Keywords whose generic sample has no effect of its own: ``not false`` refuses nothing,
+#: ``if`` decides only with a ``then`` or ``else``, an ``else`` only after a failing ``if``.
+SPECIAL: dict[str, dict[str, Any]] = {
+    "not": {"not": True},
+    "if": {"if": False, "else": False},
+    "else": {"if": False, "else": False},
+    "$recursiveRef": {"$recursiveRef": "#"},
+}
+#: Values tried on each schema: some value here tells every keyword's sample apart.
+POOL: list[Any] = [
+    None,
+    True,
+    0,
+    1,
+    2,
+    1.5,
+    "",
+    "a",
+    "b",
+    "abc",
+    [],
+    [1],
+    [1, 1],
+    [1, 1, 1],
+    {},
+    {"a": 1},
+    {"a": 1, "b": 2},
+    {"a": 1, "b": 2, "c": 3},
+]
+
+IMPLEMENTED = [k for k in vocabulary.KEYWORDS if k.implemented and not k.root_only]
+ASSERTING = [k for k in IMPLEMENTED if k.asserts]
+NOT_IMPLEMENTED = [k for k in vocabulary.KEYWORDS if not k.implemented]
+
+
+def using(keyword: Keyword) -> dict[str, Any]:
+    """A small schema that uses ``keyword`` (with the keyword it needs, if any)."""
+    if keyword.name in SPECIAL:
+        return dict(SPECIAL[keyword.name])
+    schema = {keyword.name: SAMPLES[keyword.value]}
+    if keyword.needs:
+        schema[keyword.needs] = {}  # no effect of its own
+    return schema
+
+
+def parameters(sub: dict[str, Any]) -> dict[str, Any]:
+    """Contract parameters with ``sub`` as the schema of the property ``v`` (and a
+    definition ``d`` for a $ref to point at)."""
+    return {"type": "object", "properties": {"v": sub}, "$defs": {"d": False}}
+
+
+def check(params: Any) -> checker.Contract:
+    document = {"name": "t", "description": "A tool.", "parameters": params}
+    return checker.check(source.load(json.dumps(document).encode("utf-8"), "t.yaml"))
+
+
+def telling_value(keyword: Keyword) -> Any:
+    """A value the reference evaluator refuses under the keyword's sample schema and accepts
+    once the keyword is taken out (so the evaluator enforces the keyword itself)."""
+    sub = using(keyword)
+    without = {k: v for k, v in sub.items() if k != keyword.name}
+    with_it, without_it = parameters(sub), parameters(without)
+    for value in POOL:
+        arguments = {"v": value}
+        if errors_of(with_it, arguments, "", root=with_it) and not errors_of(
+            without_it, arguments, "", root=without_it
+        ):
+            return value
+    raise AssertionError(f"the reference evaluator never enforces {keyword.name!r} ({sub})")
+
+
+# -- the table itself -------------------------------------------------------------------------
+
+
+def test_each_keyword_is_named_once_and_its_facts_hold_together() -> None:
+    names = [k.name for k in vocabulary.KEYWORDS]
+    assert len(names) == len(set(names))
+    for k in vocabulary.KEYWORDS:
+        assert k.value in SAMPLES, f"{k.name}: no sample for the value kind {k.value!r}"
+        assert (k.shape is not None) == (k.applies is not None), k.name
+        assert k.applies_to in (None, "string", "number", "array", "object"), k.name
+        assert (k.bound is None) == (k.limits is None), k.name
+        assert k.needs in ("", *names), k.name
+        assert all(s in names for s in k.successor), k.name
+        assert k.drafts, k.name
+        assert k.implemented or not k.exported, k.name
+    for order in (vocabulary.SUBSCHEMA_ORDER, vocabulary.READING_ORDER):
+        assert len(order) == len(set(order)) and set(order) <= set(names)
+    assert set(vocabulary.format_phrases()) == set(vocabulary.format_names())
+
+
+def test_the_walk_order_names_every_subschema_keyword_toolshape_applies() -> None:
+    """SUBSCHEMA_ORDER fixes the order of the one walk; it must name each holder once."""
+    holding = {k.name for k in IMPLEMENTED if k.shape is not None and k.annotation is None}
+    assert set(vocabulary.SUBSCHEMA_ORDER) == holding
+
+
+@pytest.mark.parametrize("keyword", [k for k in IMPLEMENTED if k.shape], ids=lambda k: k.name)
+def test_the_one_walk_visits_every_subschema_keyword(keyword: Keyword) -> None:
+    schema = using(keyword)
+    found = keywords.subschemas(schema)
+    if keyword.annotation is not None:  # contentSchema documents, it is never applied
+        assert all(path[0] != keyword.name for _, path in found)
+        assert keywords.data_keyword({keyword.name: {}}, (keyword.name,)) is None
+    else:
+        assert any(path[0] == keyword.name for _, path in found), keyword.name
+
+
+# -- the contract check -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("keyword", IMPLEMENTED, ids=lambda k: k.name)
+def test_the_contract_check_accepts_every_implemented_keyword(keyword: Keyword) -> None:
+    check(parameters(using(keyword)))
+
+
+def test_root_only_keywords_are_accepted_on_the_root_and_refused_below_it() -> None:
+    for name in vocabulary.root_only():
+        sample = SAMPLES[vocabulary.keyword(name).value]
+        check({"type": "object", name: sample})
+        with pytest.raises(ContractError, match=re.escape(f"'{name}' is allowed only on the root")):
+            check(parameters({name: sample}))
+
+
+@pytest.mark.parametrize("name", vocabulary.not_yet())
+def test_the_contract_check_refuses_by_name_what_toolshape_does_not_implement(name: str) -> None:
+    with pytest.raises(
+        ContractError, match=re.escape(f"'{name}' is not supported by this version")
+    ):
+        check(parameters(using(vocabulary.keyword(name))))
+
+
+# -- the two validators: the reference evaluator and the generated code ------------------------
+
+
+@pytest.mark.parametrize("keyword", ASSERTING, ids=lambda k: k.name)
+def test_the_reference_and_the_generated_validator_enforce_every_keyword(
+    keyword: Keyword,
+) -> None:
+    value = telling_value(keyword)
+    module = build_module(parameters(using(keyword)))
+    assert not module.validate({"v": value}).ok, (keyword.name, value)
+
+
+@pytest.mark.parametrize("name", vocabulary.format_names())
+def test_every_format_has_a_runtime_check_a_witness_and_a_near_miss(name: str) -> None:
+    runtime = "".join(
+        (ROOT / "templates" / template).read_text(encoding="utf-8")
+        for template in ("_runtime.py.j2", "formats.py.j2")
+    )
+    assert f"def _is_{name.replace('-', '_')}(" in runtime
+    (good,) = format_witness.valid(name)
+    (bad,) = format_witness.invalid(name)
+    schema = {"type": "string", "format": name}
+    module = build_module(parameters(schema))
+    assert module.validate({"v": good}).ok
+    assert not module.validate({"v": bad}).ok
+
+
+# -- the side roads: export and import ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("keyword", IMPLEMENTED, ids=lambda k: k.name)
+def test_every_platform_export_handles_every_keyword_explicitly(keyword: Keyword) -> None:
+    """Kept, translated, dropped with a note or refused: never the catch-all for a keyword the
+    exporter does not know."""
+    contract = check(parameters(using(keyword)))
+    for target in export.TARGETS:
+        try:
+            result = export.export(contract, target)
+        except export.ExportError:
+            continue  # refused outright, with its reasons
+        unknown = [n for n in result.notes if "not translated for this platform" in n]
+        assert not unknown, (target, unknown)
+
+
+@pytest.mark.parametrize("keyword", vocabulary.KEYWORDS, ids=lambda k: k.name)
+def test_the_importer_knows_every_keyword(keyword: Keyword) -> None:
+    """Never "unknown keyword": an implemented keyword is carried into the contract; the
+    others are translated, dropped with a reason or refused by name."""
+    document = {"type": "object", "description": "A tool.", **parameters(using(keyword))}
+    draft = "2020-12" if "2020-12" in keyword.drafts else keyword.drafts[-1]
+    try:
+        (imported,) = importer.import_data(document, "in.json", draft=draft)
+    except importer.ContractImportError as error:
+        assert not keyword.implemented and f"'{keyword.name}'" in str(error)
+        return
+    said = [str(w) for w in imported.warnings]
+    assert not [w for w in said if "unknown keyword" in w], said
+    if keyword.implemented and keyword.annotation != "core":
+        assert keyword.name in json.dumps(imported.data["parameters"]), imported.data
+
+
+# -- one spelling -------------------------------------------------------------------------------
+
+#: Every name the vocabulary knows, keywords and formats.
+KNOWN = {k.name for k in vocabulary.KEYWORDS} | set(vocabulary.format_names())
+
+#: The literals that may still spell three or more keyword names outside the vocabulary, by
+#: module and enclosing function, and why. Anything else that does fails the test below: read
+#: the list from ``schema/vocabulary.py`` (or add the fact it stands for to the table).
+ALLOWED = {
+    # The model's check tables and the namer's words (codegen/building/).
+    ("codegen/building/counts.py", "<module>"): "the size checks' table: test, word, message",
+    ("codegen/building/numbers.py", "<module>"): "the number bounds' wording",
+    ("codegen/building/objects.py", "property_comment"): "what a property's comment leaves out",
+    ("codegen/building/context.py", "path_hint"): "how a schema place reads in generated names",
+    ("codegen/building/context.py", "<module>"): "how a schema place reads in generated names",
+    # Schema literals: a schema that uses keywords is not a list of them.
+    ("codegen/cases.py", "_Deriver.good_variant"): "a schema literal",
+    ("witness/formats.py", "_schema"): "a schema literal",
+    # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
+    # with each keyword's family module (issue 22's keyword families), not in the table.
+    ("codegen/cases.py", "<module>"): "_NON_LOCAL: which keywords make a case non-local",
+    ("platforms/export.py", "_Lowering.tool_level_checks"): "Anthropic's top-level refusals",
+    ("platforms/export.py", "_Lowering.merge"): "how two schemas merge, keyword by keyword",
+    ("platforms/export.py", "_Lowering.gemini_inclusive_bounds"): "Gemini's exclusive bounds",
+    ("platforms/export.py", "_Lowering.finish_strict"): "what marks an object for OpenAI strict",
+    ("platforms/export.py", "_nullable"): "what OpenAI strict can make nullable by type",
+    ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
+    ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",
+    ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
+    ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
+    ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
+    ("platforms/importer.py", "_def_name"): "maps whose keys name a hoisted schema well",
+    ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
+    ("review/decisions.py", "decide_structurally"): "changes decided by sampling",
+    ("review/samples.py", "_numbers_at_bounds"): "the values crafted at number bounds",
+    ("review/walk.py", "_about"): "changes about the keys not listed",
+    ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
+    ("witness/values.py", "_hinted"): "keywords that make a type worth trying first",
+    ("witness/values.py", "_numbers"): "the order bounds give anchors in (values follow it)",
+    # Each format's own data (natural value, lengths, samples, platform support): one entry
+    # per format with what differs, not a list of names. (Tables from a keyword or format to
+    # the code handling it are dispatch tables, never counted: see _dispatch.)
+    ("witness/formats.py", "<module>"): "each format's natural value and lengths",
+    ("witness/sources.py", "<module>"): "each format's fallback samples",
+    ("platforms/export.py", "<module>"): "the formats each platform documents",
+}
+
+
+def _spelled(node: ast.expr) -> set[str]:
+    """The known names a collection literal spells, nested literals included."""
+    if isinstance(node, ast.Dict):
+        parts = [k for k in node.keys if k is not None] + list(node.values)
+    elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        parts = list(node.elts)
+    else:
+        return set()
+    found: set[str] = set()
+    for part in parts:
+        if isinstance(part, ast.Constant) and part.value in KNOWN:
+            found.add(part.value)
+        found |= _spelled(part)
+    return found
+
+
+def _dispatch(node: ast.AST) -> bool:
+    """Whether ``node`` is a dispatch table: a dict from keywords to the code handling each
+    (one entry per keyword, the way python-jsonschema dispatches), not a list of names."""
+    return isinstance(node, ast.Dict) and all(
+        isinstance(value, (ast.Name, ast.Attribute, ast.Lambda, ast.Call)) for value in node.values
+    )
+
+
+def _literals(tree: ast.AST, scope: str = "<module>") -> list[tuple[str, ast.expr]]:
+    """Every outermost collection literal under ``tree`` (inside a dispatch table: the lists
+    its values hold), with the function (or class method) it is in."""
+    found: list[tuple[str, ast.expr]] = []
+    for child in ast.iter_child_nodes(tree):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = child.name if scope == "<module>" else f"{scope}.{child.name}"
+            found += _literals(child, inner)
+        elif isinstance(child, (ast.Dict, ast.Tuple, ast.List, ast.Set)) and not _dispatch(child):
+            found.append((scope, child))
+        else:
+            found += _literals(child, scope)
+    return found
+
+
+def _scope_allowed(module: str, scope: str) -> bool:
+    # A method's literal is under its class in _literals: "_Lowering.keywords".
+    return (module, "*") in ALLOWED or (module, scope) in ALLOWED
+
+
+def test_no_module_spells_a_keyword_list_of_its_own() -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = path.relative_to(PACKAGE).as_posix()
+        if module == "schema/vocabulary.py":
+            continue
+        for scope, literal in _literals(ast.parse(path.read_text(encoding="utf-8"))):
+            names = _spelled(literal)
+            if len(names) >= 3 and not _scope_allowed(module, scope):
+                found.append(f"{module}:{literal.lineno} ({scope}): {sorted(names)}")
+    assert not found, "read these from schema/vocabulary.py:\n" + "\n".join(found)
+
+
+def test_every_allowed_place_still_spells_a_list() -> None:
+    """An entry of ALLOWED that no longer matches anything is removed, so the list stays true."""
+    used = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = path.relative_to(PACKAGE).as_posix()
+        for scope, literal in _literals(ast.parse(path.read_text(encoding="utf-8"))):
+            if len(_spelled(literal)) >= 3:
+                used.add((module, scope))
+                used.add((module, "*"))
+    assert set(ALLOWED) <= used, set(ALLOWED) - used
