@@ -15,11 +15,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import jinja2
 import pytest
 from hypothesis import HealthCheck, settings
 from scheduling import GroupScheduling, workers
-from support import BENCH, ENV, ROOT
+from support import BENCH, CONTEXT, ROOT
+from toolshape.codegen.context import GenerationContext
 
 settings.register_profile(
     "toolshape", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
@@ -79,9 +79,9 @@ def root() -> Path:
 
 
 @pytest.fixture(scope="session")
-def env() -> jinja2.Environment:
-    """The built-in templates' Jinja environment (shared: rendering does not change it)."""
-    return ENV
+def context() -> GenerationContext:
+    """The built-in templates' generation context (shared: rendering does not change it)."""
+    return CONTEXT
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 from toolshape.review import diff
 from toolshape.review.report import UNKNOWN_TOOL, Change, Report
 
@@ -48,7 +48,7 @@ def assert_witnesses_hold(report: Report, old: dict[str, bytes], new: dict[str, 
                 checked = checker.check(source.load(raw, "x.yaml"))
                 by_tool[(side, checked.name)] = (
                     checked.parameters,
-                    pipeline.load_module(module_source(raw), "x.py"),
+                    runtime.load_module(module_source(raw), "x.py"),
                 )
             except ContractError:
                 continue
@@ -111,7 +111,7 @@ def module_source(raw: bytes) -> str:
     """pipeline.generate()'s module_source, without rendering its tests (test_diff_examples.py checks it is the same)."""
     if raw not in _MODULES:
         _MODULES[raw] = pipeline.generate_module(
-            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
         ).source
     return _MODULES[raw]
 

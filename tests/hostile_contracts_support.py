@@ -62,9 +62,9 @@ from typing import Any
 import pytest
 import yaml
 from generated_harness import generated_test_calls
-from support import ENV
+from support import CONTEXT
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 #: The hostile texts of issue 5, and then some. Each is put everywhere a contract holds text.
 HOSTILE: dict[str, str] = {
@@ -330,7 +330,7 @@ def generate(raw: bytes, stem: str = "x") -> pipeline.Generated | ContractError:
     with traps() as seen:
         try:
             result: pipeline.Generated | ContractError = pipeline.generate(
-                raw, f"{stem}.yaml", PurePosixPath(f"{stem}.yaml"), ENV
+                raw, f"{stem}.yaml", PurePosixPath(f"{stem}.yaml"), CONTEXT
             )
         except ContractError as exc:
             result = exc
@@ -572,9 +572,9 @@ def exec_spied(
         spied[what] = refuse(what)
     module = types.ModuleType(name)
     module.__dict__["__builtins__"] = spied
-    # In the package where pipeline.load_module puts modules: `from ._runtime import` finds the runtime there.
+    # In the package where runtime.load_module puts modules: `from ._runtime import` finds the runtime there.
     module.__dict__["__package__"] = (
-        package if package is not None else pipeline.runtime_module().__package__
+        package if package is not None else runtime.runtime_module().__package__
     )
     with traps() as trapped:
         exec(compile(source, f"<{name}>", "exec"), module.__dict__)
@@ -606,7 +606,7 @@ def run_generated_tests(generated: pipeline.Generated) -> int:
     module = types.ModuleType(f"{package}.{stem}")
     module.__package__ = package
     sys.modules[f"{package}._runtime"] = (
-        pipeline.runtime_module()
+        runtime.runtime_module()
     )  # what `from ._runtime import` finds
     exec(compile(generated.module_source, module.__name__, "exec"), module.__dict__)
     setattr(top, stem, module)

@@ -1,8 +1,8 @@
-"""What many test files share, importable by name (``from support import ROOT, ENV``):
-the repository's folders and the built-in Jinja environment, built once per session.
+"""What many test files share, importable by name (``from support import ROOT, CONTEXT``):
+the repository's folders and the built-in templates' generation context, built once per session.
 
 Plain module-level names rather than fixtures because parametrize lists need them when a
-test file is imported; ``conftest.py`` offers the same as fixtures (``root``, ``env``).
+test file is imported; ``conftest.py`` offers the same as fixtures (``root``, ``context``).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import pytest
 from toolshape.codegen import model, render
+from toolshape.codegen.context import GenerationContext
 from toolshape.contract import checker, source
-from toolshape.project import pipeline
+from toolshape.project import runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
@@ -66,9 +66,10 @@ def suite_draft(folder: str) -> Path:
     return path
 
 
-#: The built-in templates' environment. Rendering does not change it, so one serves every test
-#: (building it parses every template: about a tenth of a second each time).
-ENV: jinja2.Environment = render.environment()
+#: The built-in templates' generation context. Rendering does not change it (beyond rendering
+#: the shared runtime once), so one serves every test (building its environment parses every
+#: template: about a tenth of a second each time).
+CONTEXT: GenerationContext = render.generation_context()
 
 
 def calls_made(call: Callable[[], object]) -> int:
@@ -107,5 +108,5 @@ def build_module(parameters: Any) -> Any:
     raw = json.dumps(document).encode("utf-8")
     checked = checker.check(source.load(raw, "t.yaml"))
     built = model.build(checked, "t", "0" * 64)
-    text = render.render(ENV, "module.py.j2", "t.py", model=built)
-    return pipeline.load_module(text, "t.py")
+    text = render.render(CONTEXT, "module.py.j2", "t.py", model=built)
+    return runtime.load_module(text, "t.py")

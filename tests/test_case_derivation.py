@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 import synth
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.codegen import cases
 from toolshape.contract import checker, reference, source
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
     ROOT / "tests/bench/contracts/large_order.yaml"
@@ -119,17 +119,17 @@ def test_a_case_the_rows_cannot_rebuild_in_key_order_is_a_toolshape_bug() -> Non
     """The generated tests rebuild each case from BASE and its changes; the key order
     decides the order of the errors, so a case whose keys come in another order
     (no change finds that) must stop generation rather than be written wrong."""
-    from toolshape.project import pipeline
+    from toolshape.codegen import tests_model
 
     base = {"a": 1, "b": 2}
-    row = pipeline._case_row(base, cases.Case("b changed", {"a": 1, "b": 3}, frozenset()))
+    row = tests_model._case_row(base, cases.Case("b changed", {"a": 1, "b": 3}, frozenset()))
     assert [str(change.pointer) for change in row.changes] == ['"/b"']
     with pytest.raises(AssertionError, match="cannot be written as changes"):
-        pipeline._case_row(base, cases.Case("reordered", {"b": 2, "a": 1}, frozenset()))
+        tests_model._case_row(base, cases.Case("reordered", {"b": 2, "a": 1}, frozenset()))
 
 
 def test_the_error_cap_is_the_runtimes() -> None:
-    assert pipeline.runtime_module().MAX_ERRORS == cases.MAX_ERRORS
+    assert runtime.runtime_module().MAX_ERRORS == cases.MAX_ERRORS
 
 
 def test_a_case_with_more_errors_than_the_cap_is_left_out_with_a_warning() -> None:
@@ -147,4 +147,4 @@ def test_a_case_with_more_errors_than_the_cap_is_left_out_with_a_warning() -> No
     assert all(len(case.errors) <= cases.MAX_ERRORS for case in derivation.cases)
     (warning,) = [w for w in derivation.warnings if "more than 100 errors" in w.message]
     assert "maxProperties 100 + 1" in warning.message
-    pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), ENV)  # no AssertionError
+    pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), CONTEXT)  # no AssertionError

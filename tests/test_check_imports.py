@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.cli import main
 from toolshape.project import checking, planning, writing
 
@@ -56,7 +56,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, plann
     before = Path.cwd()
     os.chdir(folder)
     try:
-        plan = planning.plan(Path("contracts"), ENV, out=Path("generated"))
+        plan = planning.plan(Path("contracts"), CONTEXT, out=Path("generated"))
         writing.write(plan, Path("generated"))
     finally:
         os.chdir(before)

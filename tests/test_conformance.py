@@ -32,10 +32,11 @@ from typing import Any
 import pytest
 from support import suite_draft
 from toolshape.codegen import cases, model, render
+from toolshape.codegen.context import GenerationContext
 from toolshape.contract import checker
 from toolshape.contract.errors import ContractError
 from toolshape.contract.source import Document
-from toolshape.project import pipeline
+from toolshape.project import examples, runtime
 
 # Each group's module is generated once per process (_OUTCOMES); under xdist the whole file
 # runs on one worker (conftest.ONE_WORKER_FILES).
@@ -315,12 +316,12 @@ class Outcome:
     source: str | None = None  # the module's source, as render.py laid it out
     refused: str | None = None  # the contract checker's message
     failure: str | None = None  # building, rendering or loading the module went wrong
-    derived_problem: str | None = None  # what the derived cases (pipeline.check_derived) gave
+    derived_problem: str | None = None  # what the derived cases (examples.check_derived) gave
     needs_example: str | None = None  # derive refused without examples; this is its message
 
 
 _OUTCOMES: dict[tuple[str, int], Outcome] = {}
-_ENV = None
+_CONTEXT: GenerationContext | None = None
 
 
 def wrap(schema: Any) -> dict[str, Any]:
@@ -338,8 +339,8 @@ def wrap(schema: Any) -> dict[str, Any]:
 
 def _derived(checked: checker.Contract, module: types.ModuleType) -> None:
     """The end of pipeline.generate: examples, then derived cases vs the reference evaluator."""
-    pipeline.check_examples(checked, module)
-    pipeline.check_derived(checked, module, cases.derive(checked).cases)
+    examples.check_examples(checked, module)
+    examples.check_derived(checked, module, cases.derive(checked).cases)
 
 
 def outcome(group: Group) -> Outcome:
@@ -368,9 +369,9 @@ def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outc
     would: with ``valid[0]`` (the group's first valid case) as the example. ``needs_example``
     records the first refusal.
     """
-    global _ENV
-    if _ENV is None:
-        _ENV = render.environment()
+    global _CONTEXT
+    if _CONTEXT is None:
+        _CONTEXT = render.generation_context()
     result = Outcome(contract=data)
     try:
         checked = checker.check(Document(file=label, data=data, text=""))
@@ -379,9 +380,9 @@ def generate_outcome(data: dict[str, Any], label: str, valid: list[Any]) -> Outc
         return result
     try:
         built = model.build(checked, "case", "0" * 64)
-        source = render.render(_ENV, "module.py.j2", label, model=built)
+        source = render.render(_CONTEXT, "module.py.j2", label, model=built)
         result.source = source
-        result.module = pipeline.load_module(source, label)
+        result.module = runtime.load_module(source, label)
     except Exception:  # noqa: BLE001 - a crash is recorded with its traceback: the test reports it
         result.failure = traceback.format_exc()
         return result

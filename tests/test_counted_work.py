@@ -209,12 +209,12 @@ def test_generate_never_matches_a_contract_pattern_with_re(
 ) -> None:
     """By construction: the generator (checker, reference evaluator, derivation, witness search)
     matches contract patterns only with the counted matcher, for every example contract."""
-    from toolshape.codegen.render import environment
+    from toolshape.codegen.render import generation_context
 
-    env = environment()
+    context = generation_context()
     for path in sorted((ROOT / "contracts").rglob("*.yaml")):
         rel = PurePosixPath(path.relative_to(ROOT / "contracts").as_posix())
-        pipeline.generate(path.read_bytes(), str(path), rel, env)
+        pipeline.generate(path.read_bytes(), str(path), rel, context)
     assert contract_patterns_to_re == []
 
 
@@ -276,13 +276,15 @@ ENUM_SIZES = (100, 200, 400, 800)
 
 
 def test_lint_and_generate_are_linear_in_the_enum_values() -> None:
-    from toolshape.codegen.render import environment
+    from toolshape.codegen.render import generation_context
 
-    env = environment()
+    context = generation_context()
 
     def cost(n: int) -> int:
         raw = _enum_contract(n)
-        return _calls(lambda: pipeline.generate(raw, "many.yaml", PurePosixPath("many.yaml"), env))
+        return _calls(
+            lambda: pipeline.generate(raw, "many.yaml", PurePosixPath("many.yaml"), context)
+        )
 
     _grows_linearly(cost, ENUM_SIZES)
 
@@ -477,7 +479,7 @@ def test_a_reference_match_out_of_steps_is_an_error_at_the_pattern(
 ) -> None:
     """Past its steps, the reference evaluator's match stops; generate reports it at the
     pattern's place in the contract (here with the bound lowered to a few steps)."""
-    from toolshape.codegen.render import environment
+    from toolshape.codegen.render import generation_context
     from toolshape.contract.errors import ContractError
 
     monkeypatch.setattr(matcher, "DEFAULT_MATCH_STEPS", 20)
@@ -487,7 +489,7 @@ def test_a_reference_match_out_of_steps_is_an_error_at_the_pattern(
         b"  required: [code]\n"
     )
     with pytest.raises(ContractError) as caught:
-        pipeline.generate(raw, "costly.yaml", PurePosixPath("costly.yaml"), environment())
+        pipeline.generate(raw, "costly.yaml", PurePosixPath("costly.yaml"), generation_context())
     [problem] = [p for p in caught.value.problems if p.severity == "error"]
     assert (problem.file, problem.line, problem.col) == (
         "costly.yaml",

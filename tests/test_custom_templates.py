@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.cli import main
 from toolshape.codegen.render import BUILTIN_TEMPLATES
 
@@ -228,7 +228,7 @@ def test_sliced_or_edited_code_is_raw_text_again() -> None:
     from toolshape.codegen import render
     from toolshape.codegen.literals import literal
 
-    env = ENV
+    env = CONTEXT.environment
     for template in (
         "{{ x[1:-1] }}",
         "{{ x.strip() }}",

@@ -27,7 +27,7 @@ from diff_support import (
     module_source,
     rename_property,
 )
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline
@@ -274,7 +274,9 @@ def test_module_shortcut_matches_pipeline_generate() -> None:
     raw = dump(load_data(ROOT / "contracts" / "get_weather.yaml"))
     assert (
         module_source(raw)
-        == pipeline.generate(raw, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV).module_source
+        == pipeline.generate(
+            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
+        ).module_source
     )
 
 
@@ -625,10 +627,10 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(
     if {"minProperties", "maxProperties"} & set(load_data(path)["parameters"]):
         pytest.skip("a count bound makes the base itself, and the rows built on it, change")
     before = pipeline.generate(
-        edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+        edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
     ).test_source
     after = pipeline.generate(
-        dump(edit.data), "contracts/x.yaml", PurePosixPath("x.yaml"), ENV
+        dump(edit.data), "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
     ).test_source
     diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
     removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]

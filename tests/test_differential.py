@@ -70,7 +70,7 @@ from differential_strategies import (
 )
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
-from toolshape.project import pipeline
+from toolshape.project import runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
@@ -646,6 +646,6 @@ def test_a_broken_module_is_caught(
     source = (ROOT / "generated" / f"{name}.py").read_text(encoding="utf-8")
     assert source.count(old) == 1, f"the generated code changed shape: update this mutant ({old!r})"
     # In memory, beside the built-in runtime (its `from ._runtime import` finds it there).
-    mutant = pipeline.load_module(source.replace(old, new), f"mutant_{name}_{abs(hash(old))}.py")
+    mutant = runtime.load_module(source.replace(old, new), f"mutant_{name}_{abs(hash(old))}.py")
     with pytest.raises(AssertionError):
         run_differential(mutant, kind, shrink=False)

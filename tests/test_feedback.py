@@ -19,9 +19,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from test_generated_code import find_python
 from toolshape.project import pipeline
+from toolshape.project.runtime import load_module, runtime_module, runtime_source
 
 CORPUS = ROOT / "tests" / "feedback_corpus" / "cases.json"
 CASES: list[dict[str, Any]] = json.loads(CORPUS.read_text(encoding="utf-8"))["cases"]
@@ -34,7 +35,7 @@ PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
 def generated(contract: str) -> pipeline.ModuleOnly:
     """The module generated (in memory) from a contract of the repository."""
     path = ROOT / contract
-    return pipeline.generate_module(path.read_bytes(), contract, PurePosixPath(path.name), ENV)
+    return pipeline.generate_module(path.read_bytes(), contract, PurePosixPath(path.name), CONTEXT)
 
 
 def module_of(contract: str) -> types.ModuleType:
@@ -42,7 +43,7 @@ def module_of(contract: str) -> types.ModuleType:
 
 
 def runtime() -> types.ModuleType:
-    return pipeline.runtime_module()
+    return runtime_module()
 
 
 # -- the corpus ---------------------------------------------------------------------------
@@ -123,7 +124,7 @@ def test_feedback_is_the_same_on_every_python(version: str, tmp_path: Path) -> N
         pytest.skip(f"CPython {version} not found")
     package = tmp_path / "corpus"
     package.mkdir()
-    (package / "_runtime.py").write_text(pipeline.runtime_source(ENV), encoding="utf-8")
+    (package / "_runtime.py").write_text(runtime_source(CONTEXT), encoding="utf-8")
     modules = {}
     for contract in sorted({case["contract"] for case in CASES}):
         name = Path(contract).stem
@@ -460,8 +461,8 @@ parameters:
         path: {type: string}
       additionalProperties: false
 """
-    done = pipeline.generate(raw, "clash.yaml", PurePosixPath("clash.yaml"), ENV)
-    module = pipeline.load_module(done.module_source, "clash")
+    done = pipeline.generate(raw, "clash.yaml", PurePosixPath("clash.yaml"), CONTEXT)
+    module = load_module(done.module_source, "clash")
     result = module.validate({"image": {"label": {}, "integral": 2.0, "other": 1}})
     assert [(e.path, e.code) for e in result.errors] == [("/image/other", "additionalProperties")]
     assert module.validate({"image": {"label": {}, "integral": 2.0}}).value == {
@@ -494,8 +495,8 @@ parameters:
       if: {const: phone}
       then: {minLength: 5}
 """
-    done = pipeline.generate(raw, "reach.yaml", PurePosixPath("reach.yaml"), ENV)
-    module = pipeline.load_module(done.module_source, "reach")
+    done = pipeline.generate(raw, "reach.yaml", PurePosixPath("reach.yaml"), CONTEXT)
+    module = load_module(done.module_source, "reach")
     result = module.validate({"contact": "abc", "backup": 7, "kind": "fax"})
     messages = {e.path: e.message for e in result.errors}
     assert set(messages) == {"/contact", "/backup", "/kind"}, messages

@@ -16,13 +16,13 @@ import black
 import jinja2
 import pytest
 import synth
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape import __version__
 from toolshape.codegen import formatting, model, render
 from toolshape.codegen.literals import Code, literal
 from toolshape.contract import checker, source
 from toolshape.platforms import export
-from toolshape.project import pipeline
+from toolshape.project import headers, pipeline, runtime
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
     ROOT / "tests/bench/contracts/large_order.yaml"
@@ -36,8 +36,8 @@ def _whole(source_text: str) -> str:
 def _module_source(raw: bytes, stem: str) -> str:
     """The module template's output for a contract, before any formatting."""
     checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
-    built = model.build(checked, stem, pipeline.digest(raw, ENV))
-    return ENV.get_template("module.py.j2").render(model=built)
+    built = model.build(checked, stem, headers.digest(raw, CONTEXT))
+    return CONTEXT.environment.get_template("module.py.j2").render(model=built)
 
 
 @pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
@@ -80,9 +80,9 @@ def _package_sources() -> dict[str, str]:
     tools["a_tool_with_a_name_long_enough_to_need_its_own_line_and_more_words"] = (
         ".x.y.z.w.the_module"
     )
-    gate = ENV.get_template("package.py.j2")
-    init = ENV.get_template("subpackage.py.j2")
-    lists = ENV.get_template("tool_definitions.py.j2")
+    gate = CONTEXT.environment.get_template("package.py.j2")
+    init = CONTEXT.environment.get_template("subpackage.py.j2")
+    lists = CONTEXT.environment.get_template("tool_definitions.py.j2")
     version = Code(__version__)
     platforms = literal(export.PLATFORMS)
     command = Code("toolshape generate 'api tools' --out ../src/validators")
@@ -123,7 +123,7 @@ def test_package_files_laid_out_as_whole_file_black(name: str, text: str) -> Non
 
 def test_the_runtime_template_is_written_as_black_formats_it() -> None:
     """_runtime.py is rendered without formatting (it holds no contract data): its template must be black's layout."""
-    text = pipeline.runtime_source(ENV)
+    text = runtime.runtime_source(CONTEXT)
     assert _whole(text) == text
 
 
@@ -146,20 +146,20 @@ def test_built_in_output_of_an_unknown_shape_is_recorded_and_formatted_by_black(
     tmp_path: Path,
 ) -> None:
     """A layout gap never fails a user's contract: black's public format_str formats that
-    module, and render.LAYOUT_GAPS records it (the test below fails on any gap)."""
+    module, and the generation context notes it (the test below fails on any gap)."""
     (tmp_path / "module.py.j2").write_text("X = [\n    1,\n]\n", encoding="utf-8")
-    env = render.environment()
-    env.loader = jinja2.FileSystemLoader(
+    context = render.generation_context()
+    context.environment.loader = jinja2.FileSystemLoader(
         str(tmp_path)
     )  # the built-in environment, its template replaced
-    before = len(render.LAYOUT_GAPS)
-    try:
-        assert render.render(env, "module.py.j2", "x.py") == "X = [\n    1,\n]\n"
-        assert render.LAYOUT_GAPS[before:] == [
-            ("x.py", "layout.py has no rule for this piece of generated code:")
-        ]
-    finally:
-        del render.LAYOUT_GAPS[before:]
+    assert render.render(context, "module.py.j2", "x.py") == "X = [\n    1,\n]\n"
+    assert context.layout_notes == [
+        ("x.py", "layout.py has no rule for this piece of generated code:")
+    ]
+    assert context.take_layout_notes("x.py") == [
+        "layout.py has no rule for this piece of generated code:"
+    ]
+    assert context.layout_notes == []
 
 
 # Shapes found by tests/bench/real_schemas.py on real schemas (JSONSchemaBench), each once a
@@ -193,18 +193,16 @@ parameters:
 
 def test_deeply_nested_real_world_shapes_generate_black_formatted() -> None:
     raw = DEEP.encode()
-    before = len(render.LAYOUT_GAPS)
-    try:
-        done = pipeline.generate(raw, "deep.yaml", PurePosixPath("deep.yaml"), render.environment())
-        assert _whole(done.module_source) == done.module_source
-    finally:
-        del render.LAYOUT_GAPS[before:]
+    done = pipeline.generate(
+        raw, "deep.yaml", PurePosixPath("deep.yaml"), render.generation_context()
+    )
+    assert _whole(done.module_source) == done.module_source
 
 
 def test_custom_templates_are_formatted_by_black(tmp_path: Path) -> None:
     (tmp_path / "module.py.j2").write_text("X = [\n    1,\n]\nY = {'a':1}\n", encoding="utf-8")
-    env = render.environment(tmp_path)
-    assert render.render(env, "module.py.j2", "x.py") == 'X = [\n    1,\n]\nY = {"a": 1}\n'
+    context = render.generation_context(tmp_path)
+    assert render.render(context, "module.py.j2", "x.py") == 'X = [\n    1,\n]\nY = {"a": 1}\n'
 
 
 # The cases the cutting rule must get right, each after a def or a class: the text, and how
@@ -372,7 +370,7 @@ def test_edge_cases_cut_where_black_formats_pieces_alike(text: str, pieces: int)
 def test_invalid_custom_template_output_is_reported(tmp_path: Path) -> None:
     (tmp_path / "module.py.j2").write_text("def f(:\n    pass\n", encoding="utf-8")
     with pytest.raises(render.RenderError, match="invalid Python"):
-        render.render(render.environment(tmp_path), "module.py.j2", "x.py")
+        render.render(render.generation_context(tmp_path), "module.py.j2", "x.py")
 
 
 def test_a_layout_gap_is_said_on_the_command_line_never_silent(
@@ -394,11 +392,7 @@ def test_a_layout_gap_is_said_on_the_command_line_never_silent(
         return real(text, gaps)
 
     monkeypatch.setattr(formatting, "lay_out", lacking)
-    before = len(render.LAYOUT_GAPS)
-    try:
-        code = main(["generate", str(contracts), "--out", str(tmp_path / "out"), "--quiet"])
-    finally:
-        del render.LAYOUT_GAPS[before:]
+    code = main(["generate", str(contracts), "--out", str(tmp_path / "out"), "--quiet"])
     err = capsys.readouterr().err
     assert code == 0, err
     assert f"toolshape: note: {contracts / 'get_weather.yaml'}: black formatted its module" in err

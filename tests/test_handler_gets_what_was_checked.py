@@ -27,16 +27,18 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import ENV
+from support import CONTEXT
 from toolshape.codegen import model, render
 from toolshape.contract import checker, source
-from toolshape.project import pipeline
+from toolshape.project import runtime
 
 
 def module_of(parameters: dict[str, Any], name: str) -> types.ModuleType:
     raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
     built = model.build(checker.check(source.load(raw, "t.json")), name, "0" * 64)
-    return pipeline.load_module(render.render(ENV, "module.py.j2", f"{name}.py", model=built), name)
+    return runtime.load_module(
+        render.render(CONTEXT, "module.py.j2", f"{name}.py", model=built), name
+    )
 
 
 def positions(schema: Any) -> dict[str, Any]:

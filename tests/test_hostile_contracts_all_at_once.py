@@ -29,7 +29,7 @@ from hostile_contracts_support import (
     to_yaml,
 )
 from toolshape.codegen import render
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 #: Every text that is not a plain word, and a few words that name the module's own things.
 #: (Not all 60-odd texts: generation time grows steeply with the number of properties.)
@@ -108,7 +108,7 @@ def all_at_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[pipeline.Gene
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "tests" / "__init__.py").write_text("", encoding="utf-8")
     (package / "_runtime.py").write_text(
-        pipeline.runtime_source(render.environment()), encoding="utf-8"
+        runtime.runtime_source(render.generation_context()), encoding="utf-8"
     )
     outputs = [generated]
     for i, label in enumerate(FORMATTED):

@@ -12,7 +12,7 @@ import os
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support import ENV
+from support import CONTEXT
 from toolshape.contract.errors import ContractError
 from toolshape.project import planning, writing
 
@@ -50,7 +50,7 @@ def contracts_dir(tmp_path: Path) -> Path:
 
 
 def _plan(folder: Path) -> planning.Plan:
-    return planning.plan(folder, ENV)
+    return planning.plan(folder, CONTEXT)
 
 
 def test_a_symlink_to_a_contract_outside_is_refused(contracts_dir: Path, tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from hostile_contracts_support import (
     to_yaml,
     valid_args,
 )
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 # Each text's contract is generated once per process; under xdist the whole file runs on one
 # worker (conftest.ONE_WORKER_FILES).
@@ -106,13 +106,13 @@ def _namer_names(module: types.ModuleType, baseline: types.ModuleType) -> set[st
 def test_the_contract_strings_come_back_as_data(label: str) -> None:
     text = HOSTILE[label]
     contract = hostile_contract(text)
-    module = pipeline.load_module(generated_or_skip(label).module_source, "_hostile_strings_x.py")
+    module = runtime.load_module(generated_or_skip(label).module_source, "_hostile_strings_x.py")
     assert contract["name"] == module.TOOL_NAME
     assert contract["description"] == module.DESCRIPTION
     assert contract["parameters"] == module.INPUT_SCHEMA
     # The module's own names are intact, whatever the contract's keys are called: what it
     # takes from the runtime and the standard library is what they hold.
-    runtime = pipeline.runtime_module()
+    shared = runtime.runtime_module()
     for name in (
         "ACCEPT",
         "REJECT",
@@ -122,8 +122,8 @@ def test_the_contract_strings_come_back_as_data(label: str) -> None:
         "_json_type",
         "_NOT_AN_OBJECT",
     ):
-        assert getattr(module, name) is getattr(runtime, name), name
-    assert issubclass(module.Result, runtime.Result) and module.Error is runtime.Error
+        assert getattr(module, name) is getattr(shared, name), name
+    assert issubclass(module.Result, shared.Result) and module.Error is shared.Error
     for name, stdlib in (("json", json), ("re", re), ("math", math_module()), ("sys", sys)):
         assert vars(module).get(name, stdlib) is stdlib, name
     assert inspect.isfunction(module.validate) and module.validate.__name__ == "validate"
@@ -152,7 +152,7 @@ def math_module() -> types.ModuleType:
 @pytest.mark.parametrize("label", LABELS)
 def test_a_key_with_that_name_is_accepted_where_declared_and_refused_where_not(label: str) -> None:
     text = HOSTILE[label]
-    module = pipeline.load_module(generated_or_skip(label).module_source, "x.py")
+    module = runtime.load_module(generated_or_skip(label).module_source, "x.py")
 
     def pairs(value: Any) -> set[tuple[str, str]]:
         result = module.validate(value)
@@ -219,7 +219,7 @@ def test_keys_that_differ_only_in_punctuation_stay_distinct() -> None:
     }
     generated = generate(to_yaml(contract, "json"))
     assert isinstance(generated, pipeline.Generated), generated
-    module = pipeline.load_module(generated.module_source, "x.py")
+    module = runtime.load_module(generated.module_source, "x.py")
     valid = {k: i for i, k in enumerate(keys)}
     assert module.validate(valid).ok
     for i, key in enumerate(keys):

@@ -21,7 +21,7 @@ from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
 from toolshape.platforms import export, importer
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
 
@@ -41,7 +41,7 @@ def generate(imported: importer.ImportedContract) -> pipeline.Generated:
     raw = imported.yaml_text.encode("utf-8")
     label = f"contracts/{imported.relative_path}"
     generated = pipeline.generate(
-        raw, label, PurePosixPath(imported.relative_path), render.environment()
+        raw, label, PurePosixPath(imported.relative_path), render.generation_context()
     )
     derived = cases.derive(generated.contract).cases
     assert any(not c.errors for c in derived), (
@@ -427,7 +427,7 @@ def test_refs_outside_the_subschemas_are_read_as_schemas_under_defs(tmp_path: Pa
     assert any("reads this 'enum' entry as a schema" in w for w in map(str, imported.warnings))
     assert all(ref.startswith("#/$defs/") for ref in _refs(p))
     generated = generate(imported)
-    module = pipeline.load_module(generated.module_source, str(generated.module_path))
+    module = runtime.load_module(generated.module_source, str(generated.module_path))
     assert module.validate({"name": "x", "names": ["a"], "count": 2}).ok
     assert [(e.path, e.code) for e in module.validate({"name": "", "count": "2"}).errors] == [
         ("/name", "minLength"),
@@ -470,7 +470,7 @@ def test_a_property_its_pattern_checks_alike_is_checked_once(tmp_path: Path) -> 
     assert p["properties"]["other"]["maxItems"] == 1  # not equal to the pattern's: kept
     assert any("its own copy dropped" in t and "/properties/by" in t for t in imported.translations)
     generated = generate(imported)
-    module = pipeline.load_module(generated.module_source, str(generated.module_path))
+    module = runtime.load_module(generated.module_source, str(generated.module_path))
     assert module.validate({"by": [{"by": ["ana", {"by": ["ben"], "x_y": []}]}]}).ok
     nested = {"by": [{"by": ["ana", {"by": [3]}]}]}  # 3 deep down: the outer anyOf fails
     assert [(e.path, e.code) for e in module.validate(nested).errors] == [("/by/0", "anyOf")]
@@ -510,7 +510,7 @@ def test_an_unknown_format_is_kept_as_an_annotation_with_a_warning(tmp_path: Pat
     (warning,) = [w for w in map(str, imported.warnings) if "format" in w]
     assert "/properties/phone/format" in warning and "x-format" in warning
     generated = generate(imported)  # the kept annotation passes the contract check
-    module = pipeline.load_module(generated.module_source, "t_formats.py")
+    module = runtime.load_module(generated.module_source, "t_formats.py")
     assert module.validate({"phone": "not checked", "home": "https://例え.jp/"}).status == "accept"
     result = module.validate({"phone": "x", "home": "not an iri"})
     assert [(e.path, e.code) for e in result.errors] == [("/home", "format")]
@@ -914,7 +914,7 @@ def test_openapi_nullable_and_example(tmp_path: Path) -> None:
     assert p["a"] == {"type": ["string", "null"], "examples": ["hi"]}
     assert p["b"] == {"type": ["integer"]}
     generated = generate(imported)
-    module = pipeline.load_module(generated.module_source, "t_nullable.py")
+    module = runtime.load_module(generated.module_source, "t_nullable.py")
     assert module.validate({"a": None}).status == "accept"
     assert module.validate({"b": None}).status == "reject"
 
@@ -1118,8 +1118,10 @@ def test_import_keeps_what_the_schema_means(name: str, tmp_path: Path) -> None:
     schema = {"title": "t", "description": "d", **parameters}
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     raw = imported.yaml_text.encode("utf-8")
-    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), render.environment())
-    module = pipeline.load_module(generated.module_source, "t.py")
+    generated = pipeline.generate(
+        raw, "t.yaml", PurePosixPath("t.yaml"), render.generation_context()
+    )
+    module = runtime.load_module(generated.module_source, "t.py")
     oracle = jsonschema.Draft202012Validator(parameters)
     wrong = [
         (arguments, oracle.is_valid(arguments))

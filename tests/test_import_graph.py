@@ -34,6 +34,20 @@ RANKS = {
     "toolshape.__main__": 9,
 }
 
+#: A keyword family (``toolshape.families.<family>``) holds one module per stage, each ranked
+#: with its stage: ``rules``/``oracle`` with contract/, ``values`` with witness/, ``cases`` and
+#: ``checks`` with codegen/, ``export`` with platforms/, ``review`` with review/. The
+#: ``families`` package and each family's package hold a docstring only (rank 0).
+FAMILY_MODULES = {
+    "rules": "toolshape.contract",
+    "oracle": "toolshape.contract",
+    "values": "toolshape.witness",
+    "cases": "toolshape.codegen",
+    "checks": "toolshape.codegen",
+    "export": "toolshape.platforms",
+    "review": "toolshape.review",
+}
+
 
 def modules(package: Path) -> dict[str, Path]:
     """Every module of the package under its dotted name (a package is its ``__init__``)."""
@@ -97,8 +111,15 @@ def _cycle_through(group: list[str], edges: dict[str, set[str]]) -> list[str]:
 
 
 def rank(name: str) -> int | None:
-    """The place of the top-level part ``name`` belongs to (None: not listed)."""
-    return RANKS.get(".".join(name.split(".")[:2]))
+    """The place of the top-level part ``name`` belongs to (None: not listed); a family's
+    module takes its stage's place."""
+    parts = name.split(".")
+    if parts[:2] == ["toolshape", "families"]:
+        if len(parts) <= 3:
+            return 0  # the packages: a docstring only
+        stage = FAMILY_MODULES.get(parts[3])
+        return None if stage is None else RANKS[stage]
+    return RANKS.get(".".join(parts[:2]))
 
 
 def backward(edges: dict[str, set[str]]) -> list[str]:
@@ -134,6 +155,14 @@ def test_the_stage_packages_hold_only_a_docstring() -> None:
     """No re-exports: a name lives in one module, imported from there."""
     for name, path in modules(PACKAGE).items():
         if path.name == "__init__.py" and name.count(".") == 1 and rank(name) in (0, 2, 4, 5, 6, 7):
+            body = ast.parse(path.read_bytes()).body
+            assert len(body) == 1 and isinstance(body[0], ast.Expr), f"{path}: only a docstring"
+
+
+def test_the_family_packages_hold_only_a_docstring() -> None:
+    """``families/__init__.py`` and each family's ``__init__.py``: what it is, no code."""
+    for name, path in modules(PACKAGE).items():
+        if path.name == "__init__.py" and name.startswith("toolshape.families"):
             body = ast.parse(path.read_bytes()).body
             assert len(body) == 1 and isinstance(body[0], ast.Expr), f"{path}: only a docstring"
 
@@ -189,7 +218,19 @@ def test_an_import_out_of_schema_or_into_a_later_stage_is_found(tmp_path: Path) 
 
 @pytest.mark.parametrize(
     "name, expected",
-    [("toolshape.codegen.model", 4), ("toolshape.cli", 8), ("toolshape.nowhere", None)],
+    [
+        ("toolshape.codegen.model", 4),
+        ("toolshape.cli", 8),
+        ("toolshape.nowhere", None),
+        ("toolshape.families", 0),
+        ("toolshape.families.numbers", 0),
+        ("toolshape.families.numbers.rules", 2),
+        ("toolshape.families.numbers.values", 3),
+        ("toolshape.families.numbers.checks", 4),
+        ("toolshape.families.numbers.export", 5),
+        ("toolshape.families.numbers.review", 7),
+        ("toolshape.families.numbers.elsewhere", None),
+    ],
 )
 def test_rank_is_the_place_of_the_closest_listed_part(name: str, expected: int | None) -> None:
     assert rank(name) == expected

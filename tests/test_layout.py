@@ -25,7 +25,8 @@ MODE = black.Mode()
 # Derandomized: the same statements on every run, so CI cannot flake. A wider search (drop
 # derandomize, raise max_examples) finds shapes at depth 9 and more (an 'if ... and not x:'
 # whose parts are long) that layout.py has no rule for yet: generation then formats that
-# module with black instead (render.LAYOUT_GAPS), so such a gap costs time, never a failure.
+# module with black instead (noted in the generation context's layout_notes), so such a gap
+# costs time, never a failure.
 SETTINGS = settings(
     max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )

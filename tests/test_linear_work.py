@@ -20,9 +20,10 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import ENV
+from support import CONTEXT
 from toolshape.contract.checker import FORMATS
 from toolshape.project import pipeline
+from toolshape.project.runtime import runtime_module
 from toolshape.regex.ambiguity import analyse
 from work_counting import MAX_GROWTH, Tracked, assert_linear, work
 
@@ -180,11 +181,11 @@ def module(family: str) -> types.ModuleType:
         "parameters": CONTRACTS[family],
     }
     raw = json.dumps(contract).encode()
-    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), ENV).module
+    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), CONTEXT).module
 
 
 def runtime() -> types.ModuleType:
-    return pipeline.runtime_module()
+    return runtime_module()
 
 
 def check_validate(label: str, family: str, make: Callable[[int], Any], base: int) -> None:

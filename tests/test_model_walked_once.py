@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import synth
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.codegen import model, render, runtime_imports
 from toolshape.contract import checker, source
 
@@ -26,12 +26,12 @@ def _built(raw: bytes, stem: str) -> model.ModuleModel:
 
 def _check(raw: bytes, stem: str) -> None:
     rendered = _built(raw, stem)
-    text = render.render(ENV, "module.py.j2", f"{stem}.py", model=rendered)
+    text = render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=rendered)
     # The values the render used, against fresh walks of the same (rendered) model.
     assert rendered.integral == model._has_integral([rendered.root, *rendered.functions])
     assert rendered.runtime_needs == frozenset(runtime_imports.module_needs(rendered))
     # And the render of a model built afresh, every value walked for the first time.
-    assert render.render(ENV, "module.py.j2", f"{stem}.py", model=_built(raw, stem)) == text
+    assert render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=_built(raw, stem)) == text
 
 
 @pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)

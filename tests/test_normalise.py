@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from support import ENV, GENERATED, ROOT
+from support import CONTEXT, GENERATED, ROOT
 from toolshape.cli import main
 from toolshape.codegen import cases
 from toolshape.contract import checker, source
@@ -77,7 +77,7 @@ parameters:
 
 def build(text: str, name: str = "book_trip.yaml") -> types.ModuleType:
     return pipeline.generate_module(
-        text.encode("utf-8"), f"contracts/{name}", PurePosixPath(name), ENV
+        text.encode("utf-8"), f"contracts/{name}", PurePosixPath(name), CONTEXT
     ).module
 
 

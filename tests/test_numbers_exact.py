@@ -24,11 +24,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from support import ENV
+from support import CONTEXT
 from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 
 def raw_contract(parameters: dict[str, Any]) -> bytes:
@@ -39,7 +39,9 @@ def module_of(parameters: dict[str, Any], name: str) -> types.ModuleType:
     built = model.build(
         checker.check(source.load(raw_contract(parameters), "t.json")), name, "0" * 64
     )
-    return pipeline.load_module(render.render(ENV, "module.py.j2", f"{name}.py", model=built), name)
+    return runtime.load_module(
+        render.render(CONTEXT, "module.py.j2", f"{name}.py", model=built), name
+    )
 
 
 def exact(number: float) -> Fraction:
@@ -226,4 +228,4 @@ def test_extreme_bounds_generate_with_their_tests() -> None:
             "properties": {"x": {"type": "number", "minimum": 1e308, "maximum": 1.5e308}},
         }
     )
-    pipeline.generate(raw, "t.json", PurePosixPath("t.yaml"), ENV)
+    pipeline.generate(raw, "t.json", PurePosixPath("t.yaml"), CONTEXT)

@@ -18,10 +18,10 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support import ENV, ROOT
+from support import CONTEXT, ROOT
 from toolshape.cli import main
 from toolshape.platforms import importer
-from toolshape.project import cache, discovery, manifest, pipeline, planning
+from toolshape.project import cache, discovery, headers, manifest, pipeline, planning
 
 CONTRACTS = ROOT / "contracts"
 #: What a tamperer puts at the top of validate(): every call accepted.
@@ -63,8 +63,8 @@ def reseal(text: str) -> str:
     """``text`` with its output-sha256 line recomputed, as a tamperer would."""
     lines = text.splitlines(keepends=True)
     index = next(i for i, line in enumerate(lines) if line.startswith("# output-sha256: "))
-    lines[index] = pipeline.SEAL + "\n"
-    return pipeline.seal("".join(lines))
+    lines[index] = headers.SEAL + "\n"
+    return headers.seal("".join(lines))
 
 
 def backdoored(module: Path) -> bytes:
@@ -75,8 +75,8 @@ def backdoored(module: Path) -> bytes:
     edited = reseal(text[:body] + BACKDOOR + text[body:])
     data = edited.encode("utf-8")
     # The forgery is complete: the header's hash and contract digest both still hold.
-    assert pipeline.is_sealed_intact(data)
-    assert pipeline.header_digest(data) == pipeline.header_digest(module.read_bytes())
+    assert headers.is_sealed_intact(data)
+    assert headers.header_digest(data) == headers.header_digest(module.read_bytes())
     return data
 
 
@@ -159,7 +159,9 @@ def test_a_warm_cache_reuses_and_records_the_bytes_written(
     module = out / "get_weather.py"
     raw = (work / "contracts" / "get_weather.yaml").read_bytes()
     name = cache.key(
-        pipeline.digest(raw, ENV), "contracts/get_weather.yaml", PurePosixPath("get_weather.yaml")
+        headers.digest(raw, CONTEXT),
+        "contracts/get_weather.yaml",
+        PurePosixPath("get_weather.yaml"),
     )
     entry = cache.lookup(name)
     assert (
@@ -170,7 +172,7 @@ def test_a_warm_cache_reuses_and_records_the_bytes_written(
         raise AssertionError("an unchanged contract was generated again")
 
     monkeypatch.setattr(pipeline, "generate", forbidden)
-    planned = planning.plan(work / "contracts", ENV, reuse_from=out)
+    planned = planning.plan(work / "contracts", CONTEXT, reuse_from=out)
     assert planned.reused == {
         PurePosixPath("get_weather.py"),
         PurePosixPath("tests/test_get_weather.py"),
@@ -198,13 +200,13 @@ def test_without_a_usable_cache_generate_regenerates_and_is_right(
         monkeypatch.setenv(cache.ENV_VAR, str(blocker / "cache"))
     module = out / "get_weather.py"
     module.write_bytes(backdoored(module))
-    planned = planning.plan(work / "contracts", ENV, reuse_from=out)
+    planned = planning.plan(work / "contracts", CONTEXT, reuse_from=out)
     assert planned.reused == set()  # nothing to trust: everything generated again
     code, _, err = run(capsys, "generate", "-q")
     assert (code, err) == (0, "")
     assert contents(out) == before
     if state == "absent":  # written now, and trusted on the next run
-        assert planning.plan(work / "contracts", ENV, reuse_from=out).reused
+        assert planning.plan(work / "contracts", CONTEXT, reuse_from=out).reused
 
 
 def test_a_cache_entry_for_other_bytes_is_not_trusted(
@@ -217,7 +219,7 @@ def test_a_cache_entry_for_other_bytes_is_not_trusted(
         entry.write_text(
             '{"module": "' + "0" * 64 + '", "test": "' + "0" * 64 + '"}', encoding="ascii"
         )
-    planned = planning.plan(work / "contracts", ENV, reuse_from=work / "generated")
+    planned = planning.plan(work / "contracts", CONTEXT, reuse_from=work / "generated")
     assert planned.reused == set()
 
 
@@ -330,7 +332,7 @@ def test_a_record_cannot_send_cleanup_out_of_the_folder(
 def test_the_record_lists_every_generated_file_with_its_hash(work: Path) -> None:
     out = work / "generated"
     record = (out / manifest.MANIFEST).read_text(encoding="utf-8")
-    assert pipeline.is_sealed_intact(record)
+    assert headers.is_sealed_intact(record)
     listed = {}
     for line in record.splitlines():
         if not line.startswith("#"):

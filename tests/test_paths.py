@@ -20,18 +20,19 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import ENV
+from support import CONTEXT
 from toolshape.project import pipeline
+from toolshape.project.runtime import runtime_module
 
 
 def runtime() -> types.ModuleType:
-    return pipeline.runtime_module()
+    return runtime_module()
 
 
 def module_of(parameters: dict[str, Any]) -> types.ModuleType:
     contract = {"name": "paths", "description": "Paths.", "parameters": parameters}
     raw = json.dumps(contract).encode()
-    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), ENV).module
+    return pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), CONTEXT).module
 
 
 # -- Error: a str path for its users -----------------------------------------------------

@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 import real_schemas  # tests/bench/real_schemas.py (conftest.py puts tests/bench on the path)
-from toolshape.codegen import cases
+from toolshape.codegen import cases, tests_model
 from toolshape.contract import checker, reference, source
-from toolshape.project import pipeline
 
 DATA = os.environ.get(real_schemas.ENV_VAR)
 
@@ -112,7 +111,7 @@ def test_no_sensitive_schema_means_no_redaction_rows() -> None:
         {"type": "object", "properties": {"token": {"type": "string"}}, "required": ["token"]}
     )
     derived = cases.derive(plain).cases
-    assert pipeline._sensitive_strings(plain, derived) == set()
+    assert tests_model._sensitive_strings(plain, derived) == set()
     secret = _checked(
         {
             "type": "object",
@@ -122,7 +121,7 @@ def test_no_sensitive_schema_means_no_redaction_rows() -> None:
             "required": ["token"],
         }
     )
-    assert "hunter2-secret" in pipeline._sensitive_strings(secret, cases.derive(secret).cases)
+    assert "hunter2-secret" in tests_model._sensitive_strings(secret, cases.derive(secret).cases)
 
 
 def _nested(depth: int) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from regex_strategies import patterns
 from support import ROOT, build_module
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
+from toolshape.project import runtime
 from toolshape.regex import linear, translate
 from toolshape.regex.charset import partition
 from toolshape.regex.linear import (
@@ -66,7 +66,7 @@ from toolshape.regex.syntax import (
     parse,
 )
 
-_Linear = pipeline.runtime_module()._Linear
+_Linear = runtime.runtime_module()._Linear
 
 SIZES = (500, 1000, 2000, 4000, 8000)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import synth
-from support import ENV
+from support import CONTEXT
 from toolshape.contract import source
 from toolshape.contract.errors import ContractError, UsageError
 from toolshape.project import checking, pipeline, planning, writing
@@ -39,7 +39,7 @@ def _write_synthetic(folder: Path, count: int) -> None:
 
 def _problems(folder: Path) -> list[str]:
     with pytest.raises(ContractError) as caught:
-        planning.plan(folder, ENV)
+        planning.plan(folder, CONTEXT)
     return [str(p) for p in caught.value.problems]
 
 
@@ -48,10 +48,10 @@ def test_workers_generate_what_one_process_does(
 ) -> None:
     _write_synthetic(tmp_path / "contracts", 4)
     monkeypatch.setattr(planning, "POOL_THRESHOLD", 10**9)
-    alone = planning.plan(tmp_path / "contracts", ENV)
+    alone = planning.plan(tmp_path / "contracts", CONTEXT)
     monkeypatch.setattr(planning, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
-    pooled = planning.plan(tmp_path / "contracts", ENV)
+    pooled = planning.plan(tmp_path / "contracts", CONTEXT)
     assert pooled.files == alone.files
     assert [g.tool_name for g in pooled.generated] == [g.tool_name for g in alone.generated]
     # The checked contract is not sent back from a worker; it is loaded again when asked for.
@@ -92,14 +92,14 @@ def test_an_unchanged_folder_is_planned_without_loading_a_contract(
 ) -> None:
     folder, out = tmp_path / "contracts", tmp_path / "generated"
     _write_synthetic(folder, 3)
-    writing.write(planning.plan(folder, ENV), out)
+    writing.write(planning.plan(folder, CONTEXT), out)
 
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("an unchanged contract was loaded or generated again")
 
     monkeypatch.setattr(source, "load", forbidden)
     monkeypatch.setattr(pipeline, "generate", forbidden)
-    again = planning.plan(folder, ENV, reuse_from=out)
+    again = planning.plan(folder, CONTEXT, reuse_from=out)
     assert checking.check(again, out) == []
     assert sorted(g.tool_name for g in again.generated) == ["tool_0000", "tool_0001", "tool_0002"]
 
@@ -107,13 +107,13 @@ def test_an_unchanged_folder_is_planned_without_loading_a_contract(
 def test_a_hand_edited_module_is_generated_again(tmp_path: Path) -> None:
     folder, out = tmp_path / "contracts", tmp_path / "generated"
     _write_synthetic(folder, 1)
-    writing.write(planning.plan(folder, ENV), out)
+    writing.write(planning.plan(folder, CONTEXT), out)
     module = out / "group_0" / "tool_0.py"
     module.write_text(
         module.read_text(encoding="utf-8").replace("TOOL_NAME = ", "TOOL_NAME  = "),
         encoding="utf-8",
     )
-    findings = checking.check(planning.plan(folder, ENV, reuse_from=out), out)
+    findings = checking.check(planning.plan(folder, CONTEXT, reuse_from=out), out)
     assert [(str(f.path), f.kind) for f in findings] == [("group_0/tool_0.py", "hand-edited")]
 
 
@@ -134,7 +134,7 @@ def test_a_bug_in_a_worker_reaches_the_caller(
     monkeypatch.setattr(planning, "_usable_cpus", lambda: 2)
     monkeypatch.setattr(pipeline, "generate", explode)  # workers are forked: they see it too
     with pytest.raises(ZeroDivisionError, match="boom") as raised:
-        planning.plan(tmp_path / "contracts", ENV)
+        planning.plan(tmp_path / "contracts", CONTEXT)
     # It came from a worker (concurrent.futures attaches the worker's traceback), not from
     # generating right here.
     assert type(raised.value.__cause__).__name__ == "_RemoteTraceback"

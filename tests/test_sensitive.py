@@ -25,9 +25,9 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, note, settings
 from hypothesis import strategies as st
 from support import build_module
+from toolshape.codegen import tests_model
 from toolshape.contract import redaction
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
 
 EXAMPLES = int(os.environ.get("TOOLSHAPE_SENSITIVE_EXAMPLES", "60"))
 KEYS = ["a", "b", "pan", "card"]
@@ -299,7 +299,7 @@ def test_no_secret_ever_shows_and_nothing_else_is_hidden(parameters: Any, seed: 
     assume(module is not None)
     note(json.dumps(parameters, indent=1))
     allowed = redaction.allowed_secrets(parameters)
-    contract_public = pipeline._contract_strings(parameters)[1] - allowed
+    contract_public = tests_model._contract_strings(parameters)[1] - allowed
     instances = _Instances(parameters, random.Random(seed))
     for _ in range(15):
         data = instances.of(parameters, 0)

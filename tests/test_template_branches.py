@@ -51,10 +51,12 @@ def test_every_value_has_a_branch_and_every_branch_a_value(
 
 
 def test_the_check_tests_the_model_makes_are_all_listed() -> None:
-    """Every ``Check("...")`` the builder writes, and every test in its tables of bounds and
-    counts, names a CheckTest (mypy says so too, statically)."""
-    building = ROOT / "generator" / "toolshape" / "codegen" / "building"
-    source = "\n".join(path.read_text(encoding="utf-8") for path in sorted(building.glob("*.py")))
+    """Every ``Check("...")`` the builder and the families' checks write, and every test in
+    their tables of bounds and counts, names a CheckTest (mypy says so too, statically)."""
+    package = ROOT / "generator" / "toolshape"
+    paths = sorted((package / "codegen" / "building").glob("*.py"))
+    paths += sorted((package / "families").glob("*/checks.py"))
+    source = "\n".join(path.read_text(encoding="utf-8") for path in paths)
     made = set(re.findall(r'\bCheck\(\s*"([a-z_]+)"', source)) | set(
         re.findall(r'\("([a-z_]+)", "(?:at|greater|less|must)', source)
     )

@@ -16,8 +16,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from support import ENV
-from toolshape.project import pipeline
+from support import CONTEXT
+from toolshape.project import pipeline, runtime
 
 #: The branches that constrain nothing.
 UNCONSTRAINED: dict[str, Any] = {"empty": {}, "true": True, "annotation": {"description": "any"}}
@@ -123,9 +123,9 @@ def test_generates_and_agrees_with_jsonschema(shape: str, position: str) -> None
     parameters, tried = _positions(UNIONS[shape])[position]
     document = {"name": "t", "description": "A tool.", "parameters": parameters}
     raw = json.dumps(document).encode("utf-8")
-    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), ENV)
+    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), CONTEXT)
     compile(generated.test_source, "test_t.py", "exec")
-    module = pipeline.load_module(generated.module_source, "t.py", pipeline.runtime_source(ENV))
+    module = runtime.load_module(generated.module_source, "t.py", runtime.runtime_source(CONTEXT))
     oracle = jsonschema.Draft202012Validator(parameters)
     wrong = [
         (arguments, oracle.is_valid(arguments))
@@ -140,5 +140,5 @@ def test_any_or_null_checks_nothing() -> None:
     parameters = {"type": "object", "properties": {"x": {"anyOf": [{}, {"type": "null"}]}}}
     document = {"name": "t", "description": "A tool.", "parameters": parameters}
     raw = json.dumps(document).encode("utf-8")
-    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), ENV)
+    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), CONTEXT)
     assert 'if "x" in value' not in generated.module_source

@@ -25,12 +25,12 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import ENV, calls_made
+from support import CONTEXT, calls_made
 from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source, unfolding
 from toolshape.contract.errors import ContractError
 from toolshape.platforms import export
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 
 
 def raw_contract(parameters: dict[str, Any], name: str = "t") -> bytes:
@@ -44,7 +44,9 @@ def checked(parameters: dict[str, Any]) -> checker.Contract:
 def module_of(parameters: dict[str, Any], name: str = "t") -> types.ModuleType:
     """The generated module alone: check, model, render (formatted), import. No test derivation."""
     built = model.build(checked(parameters), name, "0" * 64)
-    return pipeline.load_module(render.render(ENV, "module.py.j2", f"{name}.py", model=built), name)
+    return runtime.load_module(
+        render.render(CONTEXT, "module.py.j2", f"{name}.py", model=built), name
+    )
 
 
 def calls_into(module: types.ModuleType, action: Callable[[], object]) -> int:
@@ -115,7 +117,7 @@ CYCLES: dict[str, dict[str, Any]] = {
 def test_a_cycle_that_never_descends_is_a_contract_error(label: str) -> None:
     """Today these raise RecursionError (in the reference evaluator, the derivation, the validator)."""
     with pytest.raises(ContractError) as caught:
-        pipeline.generate(raw_contract(CYCLES[label]), "t.json", PurePosixPath("t.yaml"), ENV)
+        pipeline.generate(raw_contract(CYCLES[label]), "t.json", PurePosixPath("t.yaml"), CONTEXT)
     text = str(caught.value)
     assert (
         text.startswith("t.json:1:")
@@ -220,10 +222,10 @@ def test_a_25_level_fan_out_generates() -> None:
         import json, sys
         from pathlib import PurePosixPath
         from toolshape.codegen import render
-        from toolshape.project import pipeline
+        from toolshape.project import pipeline, runtime
         raw = {json.dumps({"name": "fan", "description": "d", "parameters": fan_out(25)})!r}.encode()
-        generated = pipeline.generate(raw, "fan.json", PurePosixPath("fan.yaml"), render.environment())
-        module = pipeline.load_module(generated.module_source, "fan")
+        generated = pipeline.generate(raw, "fan.json", PurePosixPath("fan.yaml"), render.generation_context())
+        module = runtime.load_module(generated.module_source, "fan")
         print(module.validate({{"x": 7}}).ok, module.validate({{"x": -7}}).ok)
         """)
     try:
@@ -312,7 +314,7 @@ def module_work(n: int) -> int:
 
     def check_model_render() -> None:
         built = model.build(checker.check(source.load(raw, "t.json")), "many", "0" * 64)
-        render.render(ENV, "module.py.j2", "many.py", compiles=False, model=built)
+        render.render(CONTEXT, "module.py.j2", "many.py", compiles=False, model=built)
 
     return calls_made(check_model_render)
 
@@ -455,8 +457,8 @@ def test_doubling_recursion_really_doubles_in_the_validator() -> None:
         "expr",
         "0" * 64,
     )
-    module = pipeline.load_module(
-        render.render(ENV, "module.py.j2", "expr.py", model=built), "expr"
+    module = runtime.load_module(
+        render.render(CONTEXT, "module.py.j2", "expr.py", model=built), "expr"
     )
 
     def nested(levels: int) -> dict[str, Any]:

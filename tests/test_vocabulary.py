@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -256,19 +257,21 @@ KNOWN = {k.name for k in vocabulary.KEYWORDS} | set(vocabulary.format_names())
 ALLOWED = {
     # The model's check tables and the namer's words (codegen/building/).
     ("codegen/building/counts.py", "<module>"): "the size checks' table: test, word, message",
-    ("codegen/building/numbers.py", "<module>"): "the number bounds' wording",
     ("codegen/building/objects.py", "property_comment"): "what a property's comment leaves out",
     ("codegen/building/context.py", "path_hint"): "how a schema place reads in generated names",
     ("codegen/building/context.py", "<module>"): "how a schema place reads in generated names",
     # Schema literals: a schema that uses keywords is not a list of them.
     ("codegen/cases.py", "_Deriver.good_variant"): "a schema literal",
     ("witness/formats.py", "_schema"): "a schema literal",
+    # A family's own tables of its keywords (families/<family>/): one entry per keyword with
+    # what the stage does of it.
+    ("families/numbers/checks.py", "<module>"): "the number bounds' tests and wording",
+    ("families/numbers/export.py", "gemini_inclusive_bounds"): "Gemini's exclusive bounds",
     # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
     # with each keyword's family module (issue 22's keyword families), not in the table.
     ("codegen/cases.py", "<module>"): "_NON_LOCAL: which keywords make a case non-local",
     ("platforms/export.py", "_Lowering.tool_level_checks"): "Anthropic's top-level refusals",
     ("platforms/export.py", "_Lowering.merge"): "how two schemas merge, keyword by keyword",
-    ("platforms/export.py", "_Lowering.gemini_inclusive_bounds"): "Gemini's exclusive bounds",
     ("platforms/export.py", "_Lowering.finish_strict"): "what marks an object for OpenAI strict",
     ("platforms/export.py", "_nullable"): "what OpenAI strict can make nullable by type",
     ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
@@ -279,11 +282,9 @@ ALLOWED = {
     ("platforms/importer.py", "_def_name"): "maps whose keys name a hoisted schema well",
     ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
     ("review/decisions.py", "decide_structurally"): "changes decided by sampling",
-    ("review/samples.py", "_numbers_at_bounds"): "the values crafted at number bounds",
     ("review/walk.py", "_about"): "changes about the keys not listed",
     ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
     ("witness/values.py", "_hinted"): "keywords that make a type worth trying first",
-    ("witness/values.py", "_numbers"): "the order bounds give anchors in (values follow it)",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
@@ -360,3 +361,50 @@ def test_every_allowed_place_still_spells_a_list() -> None:
                 used.add((module, scope))
                 used.add((module, "*"))
     assert set(ALLOWED) <= used, set(ALLOWED) - used
+
+
+# -- one place per keyword: the families ------------------------------------------------------
+
+#: Each keyword family (``generator/toolshape/families/<family>/``) and its keywords: outside
+#: the vocabulary and its family, no generator module spells them as a string.
+FAMILIES = {"numbers": vocabulary.applying_to("number")}
+
+#: The modules that may still spell a family's keywords, and why.
+FAMILY_KEYWORDS_ELSEWHERE = {
+    "platforms/importer.py": "draft 4's boolean exclusive bounds: translated and recognised "
+    "(how an older draft spelled them, not what a stage does with them)",
+}
+
+
+def _strings(path: Path) -> set[str]:
+    """Every string constant of a module (not the text of docstrings and f-strings: only a
+    whole string can name a keyword)."""
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_familys_keywords_are_spelled_only_in_the_vocabulary_and_the_family(
+    family: str,
+) -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = path.relative_to(PACKAGE).as_posix()
+        if module == "schema/vocabulary.py" or module.startswith(f"families/{family}/"):
+            continue
+        if module in FAMILY_KEYWORDS_ELSEWHERE:
+            continue
+        spelled = _strings(path) & set(FAMILIES[family])
+        if spelled:
+            found.append(f"{module}: {sorted(spelled)}")
+    assert not found, f"move into families/{family}/:\n" + "\n".join(found)
+
+
+def test_the_modules_allowed_to_spell_a_familys_keywords_still_do() -> None:
+    """An entry of FAMILY_KEYWORDS_ELSEWHERE that spells none of them any more is removed."""
+    every = {name for names in FAMILIES.values() for name in names}
+    for module in FAMILY_KEYWORDS_ELSEWHERE:
+        assert _strings(PACKAGE / module) & every, module

@@ -24,7 +24,7 @@ from generated_harness import first_failure, generated_test_calls
 from test_generated_code import find_mutants
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, reference, source
-from toolshape.project import pipeline
+from toolshape.project import pipeline, runtime
 from toolshape.witness import budget
 from toolshape.witness.values import Engine
 
@@ -313,7 +313,9 @@ def _contract_text(kind: str) -> bytes:
 
 
 def _generate(raw: bytes) -> pipeline.Generated:
-    return pipeline.generate(raw, "c.yaml", PurePosixPath("tool.py"), render.environment(None))
+    return pipeline.generate(
+        raw, "c.yaml", PurePosixPath("tool.py"), render.generation_context(None)
+    )
 
 
 def _test_module(generated: pipeline.Generated, module: types.ModuleType) -> types.ModuleType:
@@ -334,7 +336,7 @@ def _mutation_score(generated: pipeline.Generated) -> tuple[int, int, list[str]]
 
     tree = ast.parse(generated.module_source)
     mutants = find_mutants(tree, generated.module_source)
-    tests = _test_module(generated, pipeline.load_module(generated.module_source, "unmutated"))
+    tests = _test_module(generated, runtime.load_module(generated.module_source, "unmutated"))
     calls = generated_test_calls(tests)
     assert first_failure(calls) is None, "the generated tests fail on the unmutated module"
     survivors = []
@@ -346,7 +348,7 @@ def _mutation_score(generated: pipeline.Generated) -> tuple[int, int, list[str]]
                 continue
         module = types.ModuleType("toolshape_witness_mutant")
         # Beside the runtime load_module uses: `from ._runtime import` must load (else every mutant "dies").
-        module.__package__ = pipeline.runtime_module().__package__
+        module.__package__ = runtime.runtime_module().__package__
         try:
             exec(code, module.__dict__)
         except Exception:  # noqa: BLE001 - a mutant that cannot load is killed

@@ -27,6 +27,7 @@ import jinja2
 
 from . import __version__
 from .codegen import render
+from .codegen.context import GenerationContext
 from .codegen.model import REGENERATE
 from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
@@ -232,7 +233,7 @@ def _contracts_arguments(
 
 def _planned(
     args: argparse.Namespace,
-    env: jinja2.Environment,
+    context: GenerationContext,
     *,
     reuse_from: Path | None = None,
     trust_headers: bool = False,
@@ -241,7 +242,7 @@ def _planned(
     """The contracts planned, their warnings reported; None when ``--strict`` refuses them
     (reported as errors, before anything is written)."""
     plan = planning.plan(
-        Path(args.contracts), env, reuse_from, trust_headers=trust_headers, out=out
+        Path(args.contracts), context, reuse_from, trust_headers=trust_headers, out=out
     )
     if args.strict and plan.warnings:
         _report(_as_errors(plan.warnings))
@@ -275,7 +276,7 @@ def _generate(args: argparse.Namespace) -> int:
     # generate reuses output that the cache (outside the output folder) records as written
     # by this generator for the very same contract bytes.
     out = Path(args.out)
-    plan = _planned(args, render.environment(args.templates), reuse_from=out, out=out)
+    plan = _planned(args, render.generation_context(args.templates), reuse_from=out, out=out)
     if plan is None:
         return 1
     _refuse_partial_run(args, plan, out)
@@ -318,9 +319,9 @@ def _check(args: argparse.Namespace) -> int:
     # check generates everything again and compares bytes, unless --headers-only trusts the
     # files' own headers.
     out = Path(args.out)
-    env = render.environment(args.templates)
+    context = render.generation_context(args.templates)
     reuse_from = out if args.headers_only else None
-    plan = _planned(args, env, reuse_from=reuse_from, trust_headers=args.headers_only, out=out)
+    plan = _planned(args, context, reuse_from=reuse_from, trust_headers=args.headers_only, out=out)
     if plan is None:
         return 1
     _refuse_partial_run(args, plan, out)
@@ -377,10 +378,10 @@ def _lint_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    env = render.environment(args.templates)
+    context = render.generation_context(args.templates)
     if args.format != "text":
-        return _lint_formatted(args, env)
-    plan = _planned(args, env)
+        return _lint_formatted(args, context)
+    plan = _planned(args, context)
     if plan is None:
         return 1
     if args.target:
@@ -405,11 +406,11 @@ def _target_problems(plan: planning.Plan, targets: list[str]) -> list[Problem]:
     return found
 
 
-def _lint_formatted(args: argparse.Namespace, env: jinja2.Environment) -> int:
+def _lint_formatted(args: argparse.Namespace, context: GenerationContext) -> int:
     """``lint --format json|github``: every problem and warning on stdout, in the chosen format."""
     contracts = 0
     try:
-        plan = planning.plan(Path(args.contracts), env)
+        plan = planning.plan(Path(args.contracts), context)
         problems = list(plan.warnings) + (
             _target_problems(plan, args.target) if args.target else []
         )

@@ -27,7 +27,7 @@ from typing import Any
 
 import floor
 import run  # tests/bench/run.py: the loader, the contracts, the timing loop
-import toolshape.project.pipeline
+import toolshape.project.runtime
 
 
 def _subst(
@@ -132,7 +132,7 @@ def main() -> int:
             if changed is None:
                 print(f"{bench.name}: not applicable to the current generated code: {label}")
                 continue
-            module = toolshape.project.pipeline.load_module(changed, f"variant_{bench.name}.py")
+            module = toolshape.project.runtime.load_module(changed, f"variant_{bench.name}.py")
             if kind == "suggestion":
                 for row in rows:
                     want = _errors(bench.module.validate(row.data))

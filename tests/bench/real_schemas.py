@@ -51,7 +51,7 @@ sys.path.insert(0, str(REPO / "generator"))  # toolshape, even when not installe
 from toolshape.codegen import render  # noqa: E402 - after sys.path above
 from toolshape.contract.errors import ContractError  # noqa: E402 - after sys.path above
 from toolshape.platforms import importer  # noqa: E402 - after sys.path above
-from toolshape.project import pipeline  # noqa: E402 - after sys.path above
+from toolshape.project import headers, pipeline, runtime  # noqa: E402 - after sys.path above
 
 ENV_VAR = "TOOLSHAPE_REAL_SCHEMAS"
 #: The sets issue 16 measured (file name prefixes / folder names in JSONSchemaBench).
@@ -162,22 +162,22 @@ def kind_of(message: str) -> str:
     return text[:110]
 
 
-_ENV: list[Any] = []
+_CONTEXT: list[Any] = []
 
 
-def _environment() -> Any:
-    """One template environment for the run, its fingerprints computed once (in the parent,
+def _context() -> Any:
+    """One generation context for the run, its fingerprints computed once (in the parent,
     before forking), as `toolshape generate` computes them once per run: not per schema."""
-    if not _ENV:
-        env = render.environment()
-        pipeline.digest(b"", env)
-        _ENV.append(env)
-    return _ENV[0]
+    if not _CONTEXT:
+        context = render.generation_context()
+        headers.digest(b"", context)
+        _CONTEXT.append(context)
+    return _CONTEXT[0]
 
 
 def run_one(item: Sample) -> Outcome:
     """Import and generate one schema in this process; never raises."""
-    env = _environment()
+    context = _context()
     tools = {
         "tools": [
             {"name": "tool", "description": "A real-world schema.", "inputSchema": item.schema}
@@ -202,7 +202,9 @@ def run_one(item: Sample) -> Outcome:
     contract = imported[0]
     try:
         relative = PurePosixPath(contract.relative_path)
-        done = pipeline.generate(contract.yaml_text.encode(), contract.relative_path, relative, env)
+        done = pipeline.generate(
+            contract.yaml_text.encode(), contract.relative_path, relative, context
+        )
     except ContractError as exc:
         errors = [p for p in exc.problems if p.severity == "error"] or exc.problems
         return Outcome(
@@ -221,7 +223,7 @@ def run_one(item: Sample) -> Outcome:
             time.perf_counter() - start,
         )
     seconds = time.perf_counter() - start
-    module = pipeline.load_module(done.module_source, str(done.module_path))
+    module = runtime.load_module(done.module_source, str(done.module_path))
     outcome = Outcome(item.name, "generated", seconds=seconds)
     for index, (instance, valid) in enumerate(item.labelled):
         try:
@@ -366,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             s for s in (load(root / f"{n}.json", root) for n in args.name) if s is not None
         ]
     chosen = chosen[args.skip :]
-    _environment()
+    _context()
     outcomes = []
     for index, item in enumerate(chosen, 1):
         outcome = run_limited(item, args.timeout)

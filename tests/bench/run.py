@@ -51,6 +51,7 @@ import toolshape.contract.checker  # noqa: E402
 import toolshape.contract.source  # noqa: E402
 import toolshape.platforms.export  # noqa: E402
 import toolshape.project.pipeline  # noqa: E402
+import toolshape.project.runtime  # noqa: E402
 import yaml  # noqa: E402
 
 LARGE_CONTRACT = HERE / "contracts" / "large_order.yaml"
@@ -167,7 +168,7 @@ class Bench:
 
 def _generate(raw: bytes, label: str, relative: str) -> Any:
     return toolshape.project.pipeline.generate(
-        raw, label, PurePosixPath(relative), toolshape.codegen.render.environment()
+        raw, label, PurePosixPath(relative), toolshape.codegen.render.generation_context()
     )
 
 
@@ -187,12 +188,12 @@ def load_benches(workdir: Path) -> list[Bench]:
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "_runtime.py").write_text(
-        toolshape.project.pipeline.runtime_source(toolshape.codegen.render.environment()),
+        toolshape.project.runtime.runtime_source(toolshape.codegen.render.generation_context()),
         encoding="utf-8",
     )
     large_path = package / "large_order.py"
     large_path.write_text(built.module_source, encoding="utf-8")
-    large = toolshape.project.pipeline.load_module(built.module_source, "large_order.py")
+    large = toolshape.project.runtime.load_module(built.module_source, "large_order.py")
 
     weather = Bench(
         "get_weather",
@@ -617,7 +618,7 @@ def gate_package(folder: Path, count: int) -> Path:
 
     The gate imports a tool only when it is called, so what the other modules hold does not
     reach the figure; ``--scale`` measures the package of 1,000 distinct synthetic contracts."""
-    env = toolshape.codegen.render.environment()
+    context = toolshape.codegen.render.generation_context()
     package = folder / "gate_bench"
     package.mkdir(parents=True)
     module = (REPO / "generated" / "get_weather.py").read_text(encoding="utf-8")
@@ -629,7 +630,7 @@ def gate_package(folder: Path, count: int) -> Path:
         )
         tools[name] = "." + name
     gate = toolshape.codegen.render.render(
-        env,
+        context,
         "package.py.j2",
         "__init__.py",
         version=toolshape.codegen.literals.Code(toolshape.__version__),
@@ -639,7 +640,7 @@ def gate_package(folder: Path, count: int) -> Path:
     )
     (package / "__init__.py").write_text(gate, encoding="utf-8")
     (package / "_runtime.py").write_text(
-        toolshape.project.pipeline.runtime_source(env), encoding="utf-8"
+        toolshape.project.runtime.runtime_source(context), encoding="utf-8"
     )
     return package
 
@@ -760,7 +761,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
     import cProfile
     import pstats
 
-    env = toolshape.codegen.render.environment()
+    context = toolshape.codegen.render.generation_context()
     sample = contracts[:count]
     profiler = cProfile.Profile()
     start = time.perf_counter()
@@ -771,7 +772,7 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
             path.read_bytes(),
             f"contracts/{relative.as_posix()}",
             PurePosixPath(relative.as_posix()),
-            env,
+            context,
         )
     profiler.disable()
     wall = time.perf_counter() - start
@@ -807,11 +808,11 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
         ("compile() of generated sources", cumulative("", "<built-in method builtins.compile>")),
         (
             "exec of the generated module (load_module)",
-            cumulative("toolshape/project/pipeline.py", "load_module"),
+            cumulative("toolshape/project/runtime.py", "load_module"),
         ),
         (
             "examples run (check_examples)",
-            cumulative("toolshape/project/pipeline.py", "check_examples"),
+            cumulative("toolshape/project/examples.py", "check_examples"),
         ),
         ("case derivation (cases.derive)", cumulative("toolshape/codegen/cases.py", "derive")),
         (
@@ -828,11 +829,11 @@ def _profile_sample(contracts: list[Path], root: Path, count: int) -> float:
         ),
         (
             "derived cases run (check_derived)",
-            cumulative("toolshape/project/pipeline.py", "check_derived"),
+            cumulative("toolshape/project/examples.py", "check_derived"),
         ),
         (
-            "tests model (_tests_model: literals)",
-            cumulative("toolshape/project/pipeline.py", "_tests_model"),
+            "tests model (tests_model.build: literals)",
+            cumulative("toolshape/codegen/tests_model.py", "build"),
         ),
     ]
     print(

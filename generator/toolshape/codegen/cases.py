@@ -22,6 +22,7 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
+from ..families.numbers import values as number_values
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
@@ -750,24 +751,7 @@ class _Deriver:
                         yield "enum member in the wrong case", member.upper()
                         break
                 yield "not an enum member", "not-a-member"
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            for keyword, step in (("minimum", -1), ("maximum", 1)):
-                if keyword in schema:
-                    bound = schema[keyword]
-                    yield f"{keyword} {bound} exactly", bound
-                    yield f"{keyword} {bound} crossed", bound + step
-            for keyword, step in (("exclusiveMinimum", 1), ("exclusiveMaximum", -1)):
-                if keyword in schema:
-                    bound = schema[keyword]
-                    yield f"{keyword} {bound} itself", bound
-                    yield f"{keyword} {bound} just inside", bound + step * _unit(schema)
-            if "multipleOf" in schema:
-                m = schema["multipleOf"]
-                yield (
-                    f"multipleOf {m}: off by half",
-                    value + m / 2 if not is_integer(m) or m % 2 else value + m // 2,
-                )
-                yield f"multipleOf {m}: off by one", value + 1
+        yield from number_values.bound_variants(schema, value)
         if "const" in schema:
             const = schema["const"]
             yield "the const value", const
@@ -1128,13 +1112,6 @@ def _declared(schema: Any) -> tuple[str, ...] | None:
     return tuple(raw) if isinstance(raw, list) else (raw,)
 
 
-def _unit(schema: dict[str, Any]) -> float:
-    if "multipleOf" in schema:
-        step: float = schema["multipleOf"]  # a number above 0: the contract check saw to it
-        return step
-    return 1 if _declared(schema) == ("integer",) else 0.5
-
-
 def _other_than(const: Any) -> Any:
     if isinstance(const, bool):
         return not const
@@ -1257,10 +1234,7 @@ def _integer_for(
 ) -> int | None:
     """An int for the place (the base's own, or one the contract accepts there), exact as a
     float, that none of the ``earlier`` anyOf branches takes first."""
-    bounds = [schema.get(k) for k in ("minimum", "maximum")] + [
-        schema["exclusiveMinimum"] + 1 if is_integer(schema.get("exclusiveMinimum")) else None,
-        schema["exclusiveMaximum"] - 1 if is_integer(schema.get("exclusiveMaximum")) else None,
-    ]
+    bounds = number_values.integers_at_bounds(schema)
     listed = list(schema.get("enum", [])) + ([schema["const"]] if "const" in schema else [])
     candidates = [value, *listed, *bounds, 0, 1, 2, 7, -1]
     for candidate in candidates:

@@ -4,6 +4,9 @@ The environment is strict: an undefined name fails, and the only values it
 prints are :class:`~toolshape.codegen.literals.Code` (literals, names, comments made by
 ``literals.py``) and numbers. A template that pastes a raw contract string
 fails to render instead of emitting code nobody wrote.
+
+``generation_context`` makes the environment together with what every render of a run shares
+(``context.py``); ``render`` is handed that context, and notes in it the layout gaps it meets.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ import jinja2
 from markupsafe import Markup
 
 from . import formatting
+from .context import GenerationContext, LayoutNote
 from .literals import literal
+from .model import REGENERATE
 
 #: Where the built-in templates are: the top-level templates/ folder in a
 #: checkout, the toolshape/templates package data in an installed wheel.
@@ -78,19 +83,26 @@ def environment(custom: Path | None = None) -> jinja2.Environment:
     env.filters["literal"] = literal
     env.filters["block"] = _block
     env.globals["unreachable"] = _unreachable
-    # How to make this environment again (in a worker process: project/planning.py).
-    env.toolshape_templates = custom  # type: ignore[attr-defined]  # kept on the environment
     return env
 
 
+def generation_context(
+    templates: Path | None = None, command: str = REGENERATE
+) -> GenerationContext:
+    """A new generation context: the strict environment for ``templates`` (None: the built-in
+    ones) and the fingerprint of its templates, for output whose headers name ``command``."""
+    env = environment(templates)
+    return GenerationContext(env, templates, fingerprint(env), command)
+
+
 def render(
-    env: jinja2.Environment,
+    context: GenerationContext,
     template: str,
     label: str,
     *,
     formatted: bool = False,
     compiles: bool = True,
-    **context: Any,
+    **variables: Any,
 ) -> str:
     """Render ``template`` in black's style and prove it compiles (unless the caller proves
     that itself: ``compiles=False``).
@@ -100,15 +112,15 @@ def render(
     ``layout.py`` (see formatting.py), a custom template's goes through black. A template
     written black-formatted already (``formatted``) is not touched."""
     try:
-        source = env.get_template(template).render(**context)
+        source = context.environment.get_template(template).render(**variables)
     except jinja2.TemplateError as exc:
         raise RenderError(f"{template}: {exc}") from exc
     if not formatted:
-        if getattr(env, "toolshape_templates", None) is None:
+        if context.builtin:
             # A shape layout.py has no rule for is toolshape's gap, not the user's error: that
-            # piece (or, where the source cannot be cut, the module) is formatted by black's
-            # public format_str instead (the same bytes layout.py aims at), and the gap is
-            # recorded; the tests lay out every example and synthetic module with layout.py
+            # statement or piece (or, where the source cannot be cut, the module) is formatted
+            # by black's public format_str instead (the same bytes layout.py aims at), and the
+            # gap is noted; the tests lay out every example and synthetic module with layout.py
             # alone, so a gap there fails them.
             gaps: list[str] = []
             try:
@@ -116,17 +128,12 @@ def render(
             except formatting.LayoutError as exc:
                 gaps.append(str(exc).splitlines()[0])
                 source = _black(source, template, label)
-            LAYOUT_GAPS.extend((label, reason) for reason in dict.fromkeys(gaps))
+            context.layout_notes.extend(LayoutNote(label, reason) for reason in dict.fromkeys(gaps))
         else:
             source = _black(source, template, label)
     if compiles:
         compile(source, label, "exec")
     return source
-
-
-#: Built-in template output that layout.py had no rule for and black formatted instead, as
-#: (label, the first line of the reason).
-LAYOUT_GAPS: list[tuple[str, str]] = []
 
 
 def _black(source: str, template: str, label: str) -> str:
@@ -142,16 +149,12 @@ def _black(source: str, template: str, label: str) -> str:
 
 def fingerprint(env: jinja2.Environment) -> str:
     """A hash of every template the environment can load: output depends on all of them."""
-    cached = getattr(env, "toolshape_fingerprint", None)
-    if cached is None:
-        digest = hashlib.sha256()
-        assert env.loader is not None
-        for name in sorted(env.loader.list_templates()):
-            text, _, _ = env.loader.get_source(env, name)
-            digest.update(name.encode() + b"\0" + text.encode() + b"\0")
-        cached = digest.hexdigest()
-        env.toolshape_fingerprint = cached  # type: ignore[attr-defined]  # cached on its environment
-    return cached
+    digest = hashlib.sha256()
+    assert env.loader is not None
+    for name in sorted(env.loader.list_templates()):
+        text, _, _ = env.loader.get_source(env, name)
+        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
+    return digest.hexdigest()
 
 
 def _numbered(source: str) -> str:

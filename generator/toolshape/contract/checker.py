@@ -8,29 +8,27 @@ and every problem is reported at once, located at its YAML node.
 from __future__ import annotations
 
 import difflib
-import json
-import math
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
+from ..families.numbers import rules as number_rules
 from ..regex import PatternError, backtracking_problem
 from ..regex import translate as translate_pattern
 from ..regex.linear import problem as linear_problem
 from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
-from ..schema.values import enum_has, is_integer, is_number, json_key, json_type, type_allows
+from ..schema.values import enum_has, is_integer, json_key, json_type, type_allows
 from . import unfolding
 from .errors import ContractError, Problem
 from .source import Document
+from .wording import with_article, yaml_text
 
 TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 JSON_TYPES = vocabulary.JSON_TYPES
 MAX_SCHEMA_DEPTH = 32
-MAX_INT_DIGITS = 300
 #: The size limit of the generated parse() (MAX_TEXT_BYTES in _runtime.py.j2): a
 #: minimum count above it can never be met by arguments that arrive as text.
 MAX_ARGUMENT_BYTES = 1_048_576
@@ -43,8 +41,6 @@ EXAMPLE_STATUSES = ("accept", "reject", "parse_error")
 
 #: Keywords that take a non-negative integer.
 COUNT_KEYWORDS = vocabulary.taking("count")
-#: Keywords that take a number.
-BOUND_KEYWORDS = vocabulary.taking("number")
 #: Keywords with no effect on validation: the 2020-12 meta-data and content vocabularies, $comment and $anchor.
 ANNOTATIONS = vocabulary.annotation_names(root=False)
 #: Annotations allowed only on the root of 'parameters' (a nested $id would change how $refs resolve).
@@ -134,7 +130,7 @@ class _Checker:
         if not isinstance(data, dict):
             self.error(
                 (),
-                f"a contract is a mapping with name, description and parameters, not {_a(json_type(data))}",
+                f"a contract is a mapping with name, description and parameters, not {with_article(json_type(data))}",
             )
             return "", "", {}, []
         for key in data:
@@ -199,7 +195,7 @@ class _Checker:
             self.error(
                 path,
                 f"{_schema_place(path)} must be a schema (a mapping such as {{type: string}}, or true/false), "
-                f"not {_a(json_type(schema))} ({_yaml_text(schema)}){hint}",
+                f"not {with_article(json_type(schema))} ({yaml_text(schema)}){hint}",
             )
             return
         if depth > MAX_SCHEMA_DEPTH:
@@ -308,11 +304,15 @@ class _Checker:
             return
         for key, needs in value.items():
             if not isinstance(needs, list):
-                self.error(path + (key,), f"{message}; under '{key}' is {_a(json_type(needs))}")
+                self.error(
+                    path + (key,), f"{message}; under '{key}' is {with_article(json_type(needs))}"
+                )
                 continue
             for i, need in enumerate(needs):
                 if not isinstance(need, str):
-                    self.error(path + (key, i), f"{message}; this is {_a(json_type(need))}")
+                    self.error(
+                        path + (key, i), f"{message}; this is {with_article(json_type(need))}"
+                    )
                 elif need in needs[:i]:
                     self.error(
                         path + (key, i), f"{message}; '{need}' is listed twice under '{key}'"
@@ -418,21 +418,21 @@ class _Checker:
             if codes:
                 self.error(
                     path + ("enum", i),
-                    f"the 'enum' value {_yaml_text(member)} could never pass: this schema's {codes} refuses it",
+                    f"the 'enum' value {yaml_text(member)} could never pass: this schema's {codes} refuses it",
                 )
         if "const" in schema:
             codes = _failures(rest, schema["const"], root)
             if codes:
                 self.error(
                     path + ("const",),
-                    f"'const' {_yaml_text(schema['const'])} could never pass: this schema's {codes} refuses it",
+                    f"'const' {yaml_text(schema['const'])} could never pass: this schema's {codes} refuses it",
                 )
         if "default" in schema:
             codes = _failures(schema, schema["default"], root)
             if codes:
                 self.warn(
                     path + ("default",),
-                    f"'default' {_yaml_text(schema['default'])} does not pass its own schema ({codes}); "
+                    f"'default' {yaml_text(schema['default'])} does not pass its own schema ({codes}); "
                     "it is kept as an annotation (the validator never applies a default)",
                 )
         if isinstance(schema.get("examples"), list):
@@ -441,7 +441,7 @@ class _Checker:
                 if codes:
                     self.warn(
                         path + ("examples", i),
-                        f"the example value {_yaml_text(example)} does not pass its own schema ({codes}); "
+                        f"the example value {yaml_text(example)} does not pass its own schema ({codes}); "
                         "it is kept as an annotation and not used in the generated tests",
                     )
         # Not under not/if/then/else: a value there may well be meant to fail.
@@ -477,8 +477,8 @@ class _Checker:
             elif not isinstance(name, str):
                 self.error(
                     where,
-                    f"'type' takes type names (strings such as string or 'null'), not {_a(json_type(name))} "
-                    f"({_yaml_text(name)}); the types are {', '.join(JSON_TYPES)}",
+                    f"'type' takes type names (strings such as string or 'null'), not {with_article(json_type(name))} "
+                    f"({yaml_text(name)}); the types are {', '.join(JSON_TYPES)}",
                 )
             elif name not in JSON_TYPES:
                 hint = suggest(name, JSON_TYPES)
@@ -519,7 +519,7 @@ class _Checker:
                     if key in seen:
                         self.error(
                             path + ("enum", i),
-                            f"the 'enum' value {_yaml_text(member)} is listed twice",
+                            f"the 'enum' value {yaml_text(member)} is listed twice",
                         )
                     seen.add(key)
                     if member is None and not type_allows(types, member):
@@ -531,7 +531,7 @@ class _Checker:
                     elif not type_allows(types, member):
                         self.error(
                             path + ("enum", i),
-                            f"the 'enum' value {_yaml_text(member)} is {_a(json_type(member))}, "
+                            f"the 'enum' value {yaml_text(member)} is {with_article(json_type(member))}, "
                             f"which 'type' ({', '.join(types or ())}) does not allow: it could never pass",
                         )
         if "const" in schema:
@@ -539,7 +539,7 @@ class _Checker:
             if not type_allows(types, const):
                 self.error(
                     path + ("const",),
-                    f"'const' is {_a(json_type(const))}, which 'type' ({', '.join(types or ())}) does not allow: "
+                    f"'const' is {with_article(json_type(const))}, which 'type' ({', '.join(types or ())}) does not allow: "
                     "nothing could pass",
                 )
             if isinstance(schema.get("enum"), list) and not enum_has(schema["enum"], const):
@@ -570,82 +570,9 @@ class _Checker:
     def bounds(
         self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
     ) -> None:
-        for keyword in (*BOUND_KEYWORDS, "multipleOf"):
-            if keyword in schema:
-                value = schema[keyword]
-                if isinstance(value, bool) and keyword.startswith("exclusive"):
-                    bound = "minimum" if keyword == "exclusiveMinimum" else "maximum"
-                    self.error(
-                        path + (keyword,),
-                        f"'{keyword}' must be a number: in JSON Schema 2020-12 it is the bound itself "
-                        f"(write '{keyword}: 0' instead of '{bound}: 0' with '{keyword}: {str(value).lower()}')",
-                    )
-                elif not is_number(value):
-                    self.error(
-                        path + (keyword,),
-                        f"'{keyword}' must be a number, not {_a(json_type(value))} ({_yaml_text(value)})",
-                    )
-                elif isinstance(value, int) and len(str(abs(value))) > MAX_INT_DIGITS:
-                    self.error(
-                        path + (keyword,), f"'{keyword}' has more than {MAX_INT_DIGITS} digits"
-                    )
-                elif keyword == "multipleOf" and value <= 0:
-                    self.error(path + (keyword,), "'multipleOf' must be greater than 0")
-        low = [(k, schema[k]) for k in ("minimum", "exclusiveMinimum") if is_number(schema.get(k))]
-        high = [(k, schema[k]) for k in ("maximum", "exclusiveMaximum") if is_number(schema.get(k))]
-        empty = False
-        for lo_key, lo in low:
-            for hi_key, hi in high:
-                inclusive = lo_key == "minimum" and hi_key == "maximum"
-                if lo > hi or (lo == hi and not inclusive):
-                    empty = True
-                    self.error(
-                        path + (lo_key,),
-                        f"'{lo_key}' ({lo}) and '{hi_key}' ({hi}) leave no number that could pass",
-                    )
-        if types == ("integer",) and low and high and not empty:
-            smallest = max(_ceil_above(k, v) for k, v in low)
-            largest = min(_floor_below(k, v) for k, v in high)
-            if smallest > largest:
-                shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
-                self.error(path + (low[0][0],), f"{shown} leave no integer that could pass")
-                empty = True
-        step = schema.get("multipleOf")
-        if low and high and not empty and is_number(step) and step > 0:
-            self.multiples_between(path, types, low, high, step)
-
-    def multiples_between(
-        self,
-        path: SchemaPath,
-        types: tuple[str, ...] | None,
-        low: list[tuple[str, float]],
-        high: list[tuple[str, float]],
-        step: float,
-    ) -> None:
-        """Report bounds that leave no multiple of ``multipleOf`` (of an integer one, for integers) between them."""
-        unit = _fraction(step)
-        integers_only = types is not None and "number" not in types
-        if integers_only:
-            unit = Fraction(unit.numerator)  # the integer multiples of p/q are the multiples of p
-        first = max(
-            math.floor(_fraction(v) / unit) + 1
-            if k == "exclusiveMinimum"
-            else math.ceil(_fraction(v) / unit)
-            for k, v in low
-        )
-        last = min(
-            math.ceil(_fraction(v) / unit) - 1
-            if k == "exclusiveMaximum"
-            else math.floor(_fraction(v) / unit)
-            for k, v in high
-        )
-        if first > last:
-            kind = "integer multiple" if integers_only else "multiple"
-            shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
-            self.error(
-                path + ("multipleOf",),
-                f"{shown} leave no {kind} of 'multipleOf' ({step}) that could pass",
-            )
+        """The numeric bounds and multipleOf: their family's rules."""
+        for where, message in number_rules.check(schema, path, types):
+            self.error(where, message)
 
     def pattern(self, schema: dict[str, Any], path: SchemaPath) -> None:
         if "pattern" not in schema:
@@ -735,7 +662,7 @@ class _Checker:
         for i in odd:  # at the entry that is not a key name
             self.error(
                 path + ("required", i),
-                f"'required' must be a list of key names; this is {_a(json_type(required[i]))}",
+                f"'required' must be a list of key names; this is {with_article(json_type(required[i]))}",
             )
         if odd:
             return
@@ -875,22 +802,6 @@ def _schema_place(path: SchemaPath) -> str:
     return f"'{path[-1]}'" if path else "the schema"
 
 
-def _a(noun: str) -> str:
-    """``noun`` with its indefinite article: an integer, a string (but plain null)."""
-    if noun == "null":
-        return noun
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
-
-
-def _yaml_text(value: object, limit: int = 40) -> str:
-    """A short JSON rendering of a contract value for messages."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 #: The kind of value each validation keyword applies to (JSON Schema ignores it on others).
 #: Not 'format': a format beside another type has always been let stand (JSON Schema passes
 #: the values a format does not apply to).
@@ -918,19 +829,6 @@ def _failures(schema: Any, value: Any, root: Any) -> str:
     except Exception:  # noqa: BLE001 - a secondary check must not hide the contract's real state
         return ""
     return ", ".join(sorted({code for _, code in errors}))
-
-
-def _fraction(number: float) -> Fraction:
-    """A JSON number exactly as written (0.1 is 1/10, not the nearest binary float)."""
-    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
-
-
-def _ceil_above(keyword: str, bound: float) -> int:
-    return math.floor(bound) + 1 if keyword == "exclusiveMinimum" else math.ceil(bound)
-
-
-def _floor_below(keyword: str, bound: float) -> int:
-    return math.ceil(bound) - 1 if keyword == "exclusiveMaximum" else math.floor(bound)
 
 
 def check(document: Document) -> Contract:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from fractions import Fraction
 from typing import Any
 
+from ..families.numbers import oracle as number_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
 from ..schema.pointers import escape, ref_path, resolve
@@ -203,25 +203,7 @@ def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> No
 
 
 def _number(schema: dict[str, Any], value: float, path: str, errors: Errors) -> None:
-    # Value and bounds as written in decimal, as multipleOf reads them: 1e23 is 10**23.
-    exact = _decimal(value)
-    if "minimum" in schema and exact < _decimal(schema["minimum"]):
-        errors.add((path, "minimum"))
-    if "maximum" in schema and exact > _decimal(schema["maximum"]):
-        errors.add((path, "maximum"))
-    if "exclusiveMinimum" in schema and exact <= _decimal(schema["exclusiveMinimum"]):
-        errors.add((path, "exclusiveMinimum"))
-    if "exclusiveMaximum" in schema and exact >= _decimal(schema["exclusiveMaximum"]):
-        errors.add((path, "exclusiveMaximum"))
-    if "multipleOf" in schema:
-        quotient = _decimal(value) / _decimal(schema["multipleOf"])
-        if quotient.denominator != 1:
-            errors.add((path, "multipleOf"))
-
-
-def _decimal(number: float) -> Fraction:
-    """The number as written in decimal (shortest repr), exactly."""
-    return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
+    errors.update((path, code) for code in number_oracle.refused(schema, value))
 
 
 def _array(schema: dict[str, Any], value: list[Any], path: str, errors: Errors) -> None:

@@ -108,10 +108,12 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
+from ..families.numbers import export as number_export
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
 from ..schema.values import json_equal, json_key, json_type
+from .lowering import KeywordAt
 
 TARGETS = (
     "jsonschema",
@@ -502,22 +504,6 @@ def _format_notes(parameters: Any) -> list[str]:
 # -- the lowering: one contract schema -> what a platform accepts -------------------
 
 
-@dataclass(frozen=True)
-class _Keyword:
-    """One keyword of a contract schema node, met by :meth:`_Lowering.keywords`."""
-
-    keyword: str
-    value: Any
-    #: The node holding it (some keywords are lowered with their siblings) and its path.
-    node: dict[str, Any]
-    path: SchemaPath
-
-    @property
-    def where(self) -> SchemaPath:
-        """The keyword's own path (its subschemas' paths start here)."""
-        return self.path + (self.keyword,)
-
-
 class _Lowering:
     """Translates ``parameters`` for openai (strict), anthropic (strict) or gemini.
 
@@ -749,49 +735,50 @@ class _Lowering:
             if keyword.startswith("x-") or keyword in _SILENT:
                 continue
             lowering = _KEYWORD_LOWERINGS.get(keyword, _Lowering.untranslated)
-            lowering(self, _Keyword(keyword, value, node, path), out)
+            lowering(self, KeywordAt(keyword, value, node, path), out)
         return out
 
     # -- one method per keyword (dispatched by _KEYWORD_LOWERINGS) -----------------
     #
     # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
-    # platform gets less than the contract says.
+    # platform gets less than the contract says. A keyword family's lowering is the
+    # family's ``export.lower`` (families/numbers/export.py), called the same way.
 
-    def kept(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
 
-    def default(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def default(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         # Every property is required in OpenAI strict mode: defaults never apply.
         if self.target != "openai":
             out[kw.keyword] = kw.value
 
-    def enum_or_const(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def enum_or_const(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         values = kw.value if kw.keyword == "enum" else [kw.value]
         if self.target == "anthropic" and any(isinstance(v, (dict, list)) for v in values):
             self.dropped(kw.path, kw.keyword, "objects and arrays are not allowed in it")
         else:
             out[kw.keyword] = kw.value
 
-    def properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = {}
         for key, sub in kw.value.items():
             lowered = out[kw.keyword][key] = self.lower(sub, kw.where + (key,))
             self.origins[id(lowered)] = (lowered, kw.where + (key,))
 
-    def additional_properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def additional_properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         value = kw.value
         out[kw.keyword] = value if isinstance(value, bool) else self.lower(value, kw.where)
 
-    def pattern_properties(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def pattern_properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if self.target == "gemini":
             self.dropped(kw.path, kw.keyword)
         else:  # refused in finish(): dropping it would refuse keys the contract accepts
             out[kw.keyword] = self.lowered_map(kw)
 
-    def tuple_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def tuple_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out.update(self.prefix_items(kw.node, kw.path))
 
-    def items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if "prefixItems" in kw.node:
             return  # lowered with prefixItems
         if kw.value is False:
@@ -799,31 +786,31 @@ class _Lowering:
         elif kw.value is not True:
             out[kw.keyword] = self.lower(kw.value, kw.where)
 
-    def local_definitions(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def local_definitions(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if self.target != "gemini":  # gemini: every $ref is inlined
             out[kw.keyword] = self.lowered_map(kw)
 
-    def any_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def any_of(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = self.lowered_list(kw)
 
-    def one_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def one_of(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if "anyOf" in kw.node:
             self.dropped(kw.path, kw.keyword)
         else:
             self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
             out["anyOf"] = self.lowered_list(kw)
 
-    def unique_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def unique_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if kw.value:
             self.dropped(kw.path, kw.keyword, value=True)
 
-    def format_keyword(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def format_keyword(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if kw.value in self.formats:
             out[kw.keyword] = kw.value
         else:
             self.dropped(kw.path, kw.keyword, value=kw.value)
 
-    def pattern(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def pattern(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if self.target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(kw.value):
             self.dropped(
                 kw.path, kw.keyword, "it uses a backreference, lookaround or word boundary"
@@ -831,27 +818,14 @@ class _Lowering:
         else:
             out[kw.keyword] = kw.value
 
-    def length_or_size(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def length_or_size(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """String lengths and property counts: only Gemini takes them."""
         if self.target == "gemini":
             out[kw.keyword] = kw.value
         else:
             self.dropped(kw.path, kw.keyword)
 
-    def number_bound(self, kw: _Keyword, out: dict[str, Any]) -> None:
-        """Numeric bounds: every platform but Anthropic takes them."""
-        if self.target == "anthropic":
-            self.dropped(kw.path, kw.keyword)
-        else:
-            out[kw.keyword] = kw.value
-
-    def multiple_of(self, kw: _Keyword, out: dict[str, Any]) -> None:
-        if self.target == "openai":
-            out[kw.keyword] = kw.value
-        else:
-            self.dropped(kw.path, kw.keyword)
-
-    def min_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def min_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if self.target == "anthropic" and kw.value > 1:
             self.loosened(
                 kw.path,
@@ -861,24 +835,24 @@ class _Lowering:
         else:
             out[kw.keyword] = kw.value
 
-    def max_items(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def max_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if self.target == "anthropic":
             self.dropped(kw.path, kw.keyword)
         else:
             out[kw.keyword] = kw.value
 
-    def not_exported(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def not_exported(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword no platform here takes: left out, and noted."""
         self.dropped(kw.path, kw.keyword)
 
-    def untranslated(self, kw: _Keyword, out: dict[str, Any]) -> None:
+    def untranslated(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword this module does not know yet: never passed on silently."""
         self.dropped(kw.path, kw.keyword, "not translated for this platform")
 
-    def lowered_map(self, kw: _Keyword) -> dict[str, Any]:
+    def lowered_map(self, kw: KeywordAt) -> dict[str, Any]:
         return {key: self.lower(sub, kw.where + (key,)) for key, sub in kw.value.items()}
 
-    def lowered_list(self, kw: _Keyword) -> list[Any]:
+    def lowered_list(self, kw: KeywordAt) -> list[Any]:
         return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
 
     def prefix_items(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
@@ -1090,7 +1064,7 @@ class _Lowering:
         string enums, inclusive bounds, no ``additionalProperties``."""
         node = dict(node)
         types, nullable = self.gemini_values(node, path)
-        self.gemini_inclusive_bounds(node, path)
+        number_export.gemini_inclusive_bounds(self, node, path)
         self.gemini_drop_additional_properties(node, path)
         node = self.gemini_type(node, types, nullable, path)
         several_types = len([t for t in types if t != "null"]) > 1
@@ -1132,19 +1106,6 @@ class _Lowering:
             node["enum"] = [value]
         elif value is not None:
             self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
-
-    def gemini_inclusive_bounds(self, node: dict[str, Any], path: SchemaPath) -> None:
-        for exclusive, inclusive, pick in (
-            ("exclusiveMinimum", "minimum", max),
-            ("exclusiveMaximum", "maximum", min),
-        ):
-            if exclusive in node:
-                bound = node.pop(exclusive)
-                node[inclusive] = pick(bound, node[inclusive]) if inclusive in node else bound
-                self.loosened(
-                    path,
-                    f"'{exclusive}' {bound} is exported as '{inclusive}' {bound} (the bound itself is allowed)",
-                )
 
     def gemini_drop_additional_properties(self, node: dict[str, Any], path: SchemaPath) -> None:
         if "additionalProperties" in node:
@@ -1263,9 +1224,10 @@ class _Lowering:
             )
 
 
-_KeywordLowering = Callable[[_Lowering, _Keyword, dict[str, Any]], None]
+_KeywordLowering = Callable[[_Lowering, KeywordAt, dict[str, Any]], None]
 
-#: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`).
+#: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`): a method here or
+#: its family's ``export.lower``.
 _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     **dict.fromkeys(("title", "description", "type", "required", "$ref"), _Lowering.kept),
     "default": _Lowering.default,
@@ -1285,10 +1247,7 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     **dict.fromkeys(
         ("minLength", "maxLength", "minProperties", "maxProperties"), _Lowering.length_or_size
     ),
-    **dict.fromkeys(
-        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"), _Lowering.number_bound
-    ),
-    "multipleOf": _Lowering.multiple_of,
+    **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     "minItems": _Lowering.min_items,
     "maxItems": _Lowering.max_items,
     **dict.fromkeys(

@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
 from ..codegen import model
-from . import importable, manifest, output, pipeline
+from . import headers, importable, manifest, output
 from .planning import DEFINITIONS_PATH, Plan
 
 
@@ -102,4 +102,4 @@ def _digest_free(finding: CheckFinding, result: Plan) -> bool:
 
 def _digest(text: str) -> str | None:
     """The contract-sha256 of a generated file's header (None: there is none)."""
-    return pipeline.header_digest(text[:4096].encode("utf-8", "replace"))
+    return headers.header_digest(text[:4096].encode("utf-8", "replace"))

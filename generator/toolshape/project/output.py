@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from . import manifest, pipeline
+from . import headers, manifest
 from .planning import Plan
 
 
@@ -48,7 +48,7 @@ def _inside_nested_output(out: Path, relative: PurePosixPath) -> bool:
 def _has_contract_digest(path: Path) -> bool:
     try:
         with path.open("rb") as handle:
-            return pipeline.header_digest(handle.read(4096)) is not None
+            return headers.header_digest(handle.read(4096)) is not None
     except OSError:
         return False
 

@@ -15,14 +15,13 @@ import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-import jinja2
-
 from .. import __version__
-from ..codegen import model, render
+from ..codegen import render
+from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
-from . import cache, discovery, manifest, pipeline
+from . import cache, discovery, headers, manifest, pipeline, runtime
 
 
 @dataclass
@@ -78,7 +77,7 @@ class _Slot:
 
 def plan(
     root: Path,
-    env: jinja2.Environment,
+    context: GenerationContext,
     reuse_from: Path | None = None,
     trust_headers: bool = False,
     out: Path | None = None,
@@ -96,10 +95,26 @@ def plan(
     generated headers use the stable label instead (see ``discovery.label``). They come
     in the order of the contract files, however many processes generated them.
     The headers name the command that regenerates the output for ``out`` (see
-    ``regenerate_command``; without ``out``, the command line's defaults).
+    ``regenerate_command``; without ``out``, the context's command).
     """
-    command = model.REGENERATE if out is None else regenerate_command(root, out)
+    if out is not None:
+        context = context.for_command(regenerate_command(root, out))
     slots = [_slot(root, path) for path in discovery.find_contracts(root)]
+    pending = _read_or_reuse(slots, context, reuse_from, trust_headers)
+    _generate(pending, context)
+    result = Plan(reused_from=reuse_from)
+    problems = _gather(slots, context, result)
+    if problems:
+        raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
+    _add_files(result, context)
+    return result
+
+
+def _read_or_reuse(
+    slots: list[_Slot], context: GenerationContext, reuse_from: Path | None, trust_headers: bool
+) -> list[_Slot]:
+    """Read each contract whose module clashes with no other, and take its output from
+    ``reuse_from`` when that is up to date (see ``_reused``): the slots left to generate."""
     modules = _ModuleIndex()
     pending = []
     for slot in slots:
@@ -112,7 +127,7 @@ def plan(
         try:
             slot.raw = _read(Path(slot.shown), slot.shown)
             slot.generated = _reused(
-                slot.raw, slot.label, slot.relative, env, reuse_from, trust_headers, command
+                slot.raw, slot.label, slot.relative, context, reuse_from, trust_headers
             )
         except ContractError as exc:
             slot.problems.extend(exc.problems)
@@ -120,8 +135,13 @@ def plan(
         slot.reused = slot.generated is not None
         if not slot.reused:
             pending.append(slot)
-    _generate(pending, env, command)
-    result = Plan(reused_from=reuse_from)
+    return pending
+
+
+def _gather(slots: list[_Slot], context: GenerationContext, result: Plan) -> list[Problem]:
+    """Every slot's output, warnings and layout gaps into ``result``, in the order of the
+    contract files; the problems of every slot (two tools of one name among them), each
+    naming its file by the path it was found at."""
     problems: list[Problem] = []
     names: dict[str, str] = {}
     for slot in slots:
@@ -150,14 +170,9 @@ def plan(
         if slot.reused:
             result.reused.update((generated.module_path, generated.test_path))
         else:
-            entry_key = cache.key(
-                pipeline.digest(slot.raw, env, command), slot.label, slot.relative
-            )
+            entry_key = cache.key(headers.digest(slot.raw, context), slot.label, slot.relative)
             result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
-    if problems:
-        raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
-    _add_files(result, env, command)
-    return result
+    return problems
 
 
 def _slot(root: Path, path: Path) -> _Slot:
@@ -169,16 +184,13 @@ def _slot(root: Path, path: Path) -> _Slot:
     return slot
 
 
-def _generate(pending: list[_Slot], env: jinja2.Environment, command: str) -> None:
+def _generate(pending: list[_Slot], context: GenerationContext) -> None:
     """Generate the contracts that could not be reused: in worker processes when there
-    are many (and the environment can be made again in a worker), else right here."""
+    are many, else right here."""
     workers = min(_usable_cpus(), len(pending))
-    # How the environment was made (render.environment), to make it again in a worker.
-    remakeable = hasattr(env, "toolshape_templates")
-    templates: Path | None = getattr(env, "toolshape_templates", None)
-    if workers < 2 or len(pending) < POOL_THRESHOLD or not remakeable:
+    if workers < 2 or len(pending) < POOL_THRESHOLD:
         for slot in pending:
-            _generate_one(slot, env, command)
+            _generate_one(slot, context)
         return
     import concurrent.futures
     import multiprocessing
@@ -191,9 +203,10 @@ def _generate(pending: list[_Slot], env: jinja2.Environment, command: str) -> No
     with concurrent.futures.ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context(method),
-        initializer=functools.partial(_start_worker, templates),
+        # A worker makes its own context again (an environment cannot be sent to it).
+        initializer=functools.partial(_start_worker, context.templates, context.command),
     ) as pool:
-        jobs = [(slot.raw, slot.label, slot.relative, command) for slot in pending]
+        jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
         try:
             for slot, (generated, problems) in zip(pending, pool.map(_work, jobs), strict=False):
                 slot.generated = generated
@@ -203,9 +216,9 @@ def _generate(pending: list[_Slot], env: jinja2.Environment, command: str) -> No
             raise
 
 
-def _generate_one(slot: _Slot, env: jinja2.Environment, command: str) -> None:
+def _generate_one(slot: _Slot, context: GenerationContext) -> None:
     try:
-        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, env, command)
+        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, context)
     except ContractError as exc:
         slot.problems.extend(exc.problems)
 
@@ -232,14 +245,14 @@ def _usable_cpus() -> int:
     return min(cpus, MAX_WORKERS)
 
 
-_WORKER_ENV: jinja2.Environment | None = None
+_WORKER_CONTEXT: GenerationContext | None = None
 #: A worker's young-generation threshold (gc.set_threshold; Python's default is 700).
 WORKER_GC_THRESHOLD = 10_000
 
 
-def _start_worker(templates: Path | None) -> None:
-    global _WORKER_ENV
-    _WORKER_ENV = render.environment(templates)
+def _start_worker(templates: Path | None, command: str) -> None:
+    global _WORKER_CONTEXT
+    _WORKER_CONTEXT = render.generation_context(templates, command)
     # Everything the worker holds now (the modules, the templates, and under fork the parent's
     # whole heap) lives as long as it does: the collector need not walk it at each of its full
     # collections, which each contract's parse trees and cases set off (gc.freeze, as Python's
@@ -254,14 +267,14 @@ def _start_worker(templates: Path | None) -> None:
 
 
 def _work(
-    job: tuple[bytes, str, PurePosixPath, str],
+    job: tuple[bytes, str, PurePosixPath],
 ) -> tuple[pipeline.Generated | None, list[Problem]]:
     """One contract in a worker process: its output (without the checked contract,
     which the parent loads again only if it needs it), or its problems."""
-    assert _WORKER_ENV is not None
-    raw, label, relative, command = job
+    assert _WORKER_CONTEXT is not None
+    raw, label, relative = job
     try:
-        generated = pipeline.generate(raw, label, relative, _WORKER_ENV, command)
+        generated = pipeline.generate(raw, label, relative, _WORKER_CONTEXT)
     except ContractError as exc:
         return None, exc.problems
     generated.checked = None
@@ -315,10 +328,9 @@ def _reused(
     raw: bytes,
     label: str,
     relative: PurePosixPath,
-    env: jinja2.Environment,
+    context: GenerationContext,
     out: Path | None,
     trust_headers: bool,
-    command: str,
 ) -> pipeline.Generated | None:
     """Output already on disk for exactly this contract and generator, untouched since.
 
@@ -330,7 +342,7 @@ def _reused(
     recorded = (
         None
         if trust_headers
-        else cache.lookup(cache.key(pipeline.digest(raw, env, command), label, relative))
+        else cache.lookup(cache.key(headers.digest(raw, context), label, relative))
     )
     if recorded is None and not trust_headers:
         return None
@@ -345,7 +357,7 @@ def _reused(
         cache.sha256(module_data), cache.sha256(test_data)
     ):
         return None
-    return pipeline.reuse(raw, label, relative, env, module_data, test_data, command)
+    return pipeline.reuse(raw, label, relative, context, module_data, test_data)
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -371,7 +383,7 @@ def _read(path: Path, label: str) -> bytes:
         ) from None
 
 
-def _add_files(result: Plan, env: jinja2.Environment, command: str) -> None:
+def _add_files(result: Plan, context: GenerationContext) -> None:
     version = Code(__version__)
     tools: dict[str, str] = {}
     packages: set[PurePosixPath] = set()
@@ -388,22 +400,22 @@ def _add_files(result: Plan, env: jinja2.Environment, command: str) -> None:
         # Relative to the package, so that it can be vendored under any name.
         tools[generated.tool_name] = "." + ".".join(generated.module_path.with_suffix("").parts)
     # What every module imports (from ._runtime import ...), once, at the top.
-    result.files[pipeline.RUNTIME_PATH] = pipeline.runtime_source(env)
+    result.files[runtime.RUNTIME_PATH] = runtime.runtime_source(context)
     result.files[PurePosixPath("__init__.py")] = render.render(
-        env,
+        context,
         "package.py.j2",
         "__init__.py",
         version=version,
         tools=literal(tools),
         platforms=literal(export.PLATFORMS),
-        command=comment(command, limit=400),
+        command=comment(context.command, limit=400),
     )
-    result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, env, command)
+    result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, context)
     for package in sorted(packages):
         if package.parts:
             init = package / "__init__.py"
             result.files[init] = render.render(
-                env,
+                context,
                 "subpackage.py.j2",
                 str(init),
                 version=version,
@@ -411,7 +423,9 @@ def _add_files(result: Plan, env: jinja2.Environment, command: str) -> None:
             )
     result.files.setdefault(
         PurePosixPath("tests/__init__.py"),
-        render.render(env, "subpackage.py.j2", "tests/__init__.py", version=version, tests=True),
+        render.render(
+            context, "subpackage.py.j2", "tests/__init__.py", version=version, tests=True
+        ),
     )
     result.files[manifest.MANIFEST] = manifest.manifest(result.files)
 
@@ -420,9 +434,7 @@ def _add_files(result: Plan, env: jinja2.Environment, command: str) -> None:
 DEFINITIONS_PATH = PurePosixPath("_tool_definitions.py")
 
 
-def _tool_definitions(
-    generated: list[pipeline.Generated], env: jinja2.Environment, command: str
-) -> str:
+def _tool_definitions(generated: list[pipeline.Generated], context: GenerationContext) -> str:
     """The sealed text of ``_tool_definitions.py``: each platform's list of every tool's definition,
     in the order of the contract files (as ``toolshape schema --all`` prints it), or, when the
     platform refuses any tool, every reason instead (``schema --all`` then prints nothing)."""
@@ -438,16 +450,16 @@ def _tool_definitions(
                 json.dumps(g.definitions[platform], ensure_ascii=False) for g in generated
             ]
     text = render.render(
-        env,
+        context,
         "tool_definitions.py.j2",
         str(DEFINITIONS_PATH),
         formatted=True,  # the template writes black's layout itself (see there)
         version=Code(__version__),
         definitions=[(literal(p), [literal(d) for d in items]) for p, items in definitions.items()],
         refused=[(literal(p), [literal(r) for r in items]) for p, items in refused.items()],
-        command=comment(command, limit=400),
+        command=comment(context.command, limit=400),
     )
-    return pipeline.seal(text)
+    return headers.seal(text)
 
 
 def regenerate_command(root: Path, out: Path) -> str:

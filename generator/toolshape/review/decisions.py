@@ -5,12 +5,12 @@ direction is ruled out (or that the change is equivalent)."""
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..families.numbers import review as number_review
 from ..schema import vocabulary
 from ..schema.values import json_equal, json_key
 from .report import REASON_COMBINATOR, REASON_SAMPLED
@@ -22,7 +22,8 @@ from .walk import Parts
 COMBINATORS = frozenset(
     vocabulary.holders("list", "same value") + vocabulary.holders("one", "same value")
 )
-_NUMBER_BOUNDS = vocabulary.bounds(limits="value")
+#: The numeric bounds: decided by the ranges their family computes.
+_NUMBER_BOUNDS = number_review.BOUNDS
 #: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
 _COUNT_BOUNDS = vocabulary.ranges("length", "items", "properties")
 #: Each bound keyword's family: the keywords that together make one range.
@@ -153,7 +154,10 @@ def decide_structurally(
         if not may_be(before, "integer"):
             return Decision(False, False)
         integers = not may_be(before, "fraction")
-        old_range, new_range = _number_range(before, integers), _number_range(after, integers)
+        old_range, new_range = (
+            number_review.number_range(before, integers),
+            number_review.number_range(after, integers),
+        )
         if old_range is None or new_range is None:
             return None
         return Decision(not _within(old_range, new_range), not _within(new_range, old_range))
@@ -188,7 +192,7 @@ def decide_structurally(
         return Decision(not new_keys <= old_keys, not old_keys <= new_keys)
     if keyword in (
         "const",
-        "multipleOf",
+        *number_review.ADDED_OR_REMOVED,
         "uniqueItems",
         "dependentRequired",
         "not",
@@ -200,49 +204,14 @@ def decide_structurally(
     return None
 
 
-#: An integer or real range: (low, low open, high, high open); None is unbounded.
-_Range = tuple[Fraction | None, bool, Fraction | None, bool]
-
-
-def _number_range(node: dict[str, Any], integers: bool) -> _Range | None:
-    """The numbers a node's bounds admit, as a closed integer range when only integers pass."""
-    low: Fraction | None = None
-    high: Fraction | None = None
-    low_open = high_open = False
-    for keyword in _NUMBER_BOUNDS:
-        if keyword not in node:
-            continue
-        value = node[keyword]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None
-        if isinstance(value, float) and not math.isfinite(value):
-            return None
-        bound, is_open = Fraction(value), keyword.startswith("exclusive")
-        if keyword in ("minimum", "exclusiveMinimum"):
-            if low is None or bound > low or (bound == low and is_open):
-                low, low_open = bound, is_open
-        elif high is None or bound < high or (bound == high and is_open):
-            high, high_open = bound, is_open
-    if not integers:
-        return (low, low_open, high, high_open)
-    first = None if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
-    last = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
-    return (
-        None if first is None else Fraction(first),
-        False,
-        None if last is None else Fraction(last),
-        False,
-    )
-
-
-def _count_range(node: dict[str, Any], low_key: str, high_key: str) -> _Range | None:
+def _count_range(node: dict[str, Any], low_key: str, high_key: str) -> number_review.Range | None:
     low, high = node.get(low_key, 0), node.get(high_key)
     if not is_count(low) or (high is not None and not is_count(high)):
         return None
     return (Fraction(low), False, None if high is None else Fraction(high), False)
 
 
-def _empty(span: _Range) -> bool:
+def _empty(span: number_review.Range) -> bool:
     low, low_open, high, high_open = span
     return (
         low is not None
@@ -251,7 +220,7 @@ def _empty(span: _Range) -> bool:
     )
 
 
-def _within(inner: _Range, outer: _Range) -> bool:
+def _within(inner: number_review.Range, outer: number_review.Range) -> bool:
     """Whether every value of ``inner`` lies in ``outer`` (integer ranges are closed and exact)."""
     if _empty(inner):
         return True

@@ -72,7 +72,7 @@ from ..schema import pointers
 from ..witness import budget
 from .report import UNKNOWN_TOOL, Change, Report, Witness
 from .search import Search
-from .sides import Built, environment_for, load_side, ready
+from .sides import Built, context_for, load_side, ready
 from .text import dump, keyword_text, show_text, size
 from .walk import Pending, walk_schemas
 
@@ -87,7 +87,7 @@ def diff(
     """Compare two sets of contracts (``{display path: raw bytes}`` each); ``steps`` is each changed
     tool's witness budget (:class:`toolshape.witness.budget.Budget`)."""
     report = Report()
-    env = environment_for(templates)
+    context = context_for(templates)
     old_side = load_side(old, report)
     new_side = load_side(new, report)
     before, after = old_side.tools, new_side.tools
@@ -98,14 +98,14 @@ def diff(
             continue  # its file on the other side is broken: the errors say so, nothing is claimed
         if name not in after:
             report.removed.append(name)
-            if ready(before[name], env, report):
+            if ready(before[name], context, report):
                 report.changes.append(_tool_gone(before[name], name, removed=True))
         elif name not in before:
             report.added.append(name)
-            if ready(after[name], env, report):
+            if ready(after[name], context, report):
                 report.changes.append(_tool_gone(after[name], name, removed=False))
         else:
-            found = _compare_tool(before[name], after[name], env, report, steps)
+            found = _compare_tool(before[name], after[name], context, report, steps)
             if found:
                 report.changed.append(name)
                 report.changes.extend(found)
@@ -139,7 +139,7 @@ def _tool_gone(built: Built, name: str, *, removed: bool) -> Change:
 
 
 def _compare_tool(
-    old: Built, new: Built, env: Any, report: Report, steps: int = budget.DEFAULT_STEPS
+    old: Built, new: Built, context: Any, report: Report, steps: int = budget.DEFAULT_STEPS
 ) -> list[Change]:
     """Every change between two versions of one tool: its description, its top-level ``x-*``
     keys, each changed place of its parameters (with its effect on callers), its examples."""
@@ -150,7 +150,7 @@ def _compare_tool(
     walk_schemas(old.parameters, new.parameters, (), pending, old.parameters, new.parameters)
     found = _description_change(name, old.checked, new.checked)
     found += _extension_changes(name, old.checked, new.checked)
-    found += _judged(name, pending, old, new, env, report, steps)
+    found += _judged(name, pending, old, new, context, report, steps)
     found += _examples_change(name, old.checked, new.checked)
     return found
 
@@ -187,7 +187,7 @@ def _judged(
     pending: list[Pending],
     old: Built,
     new: Built,
-    env: Any,
+    context: Any,
     report: Report,
     steps: int,
 ) -> list[Change]:
@@ -198,7 +198,7 @@ def _judged(
             Change(name, pointers.pointer(p.parts), p.text, p.settled or "annotation")
             for p in pending
         ]
-    if not (ready(old, env, report) and ready(new, env, report)):
+    if not (ready(old, context, report) and ready(new, context, report)):
         # A side cannot be generated (the errors say why): list the places, claim nothing.
         cannot = "a side's validator could not be generated"
         return [_unjudged(name, p, cannot) for p in pending]

@@ -9,9 +9,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..codegen import cases
+from ..families.numbers import review as number_review
 from ..schema import pointers, vocabulary
 from ..schema.keywords import SCHEMA_LISTS
-from ..schema.values import is_integer, is_number
+from ..schema.values import is_integer
 from ..witness import budget, sources
 from .text import dump, size, unique
 from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
@@ -226,7 +227,7 @@ def crafted_values(
     found = _declared_values(dicts)
     found += _strings_at_lengths(dicts, strings)
     found += _strings_near_patterns(dicts, strings)
-    found += _numbers_at_bounds(dicts, numbers)
+    found += number_review.numbers_at_bounds(dicts, numbers)
     pool = _item_pool(dicts, arrays, items)
     found += _arrays_near(arrays, pool)
     found += _arrays_at_bounds(dicts, arrays, pool)
@@ -283,22 +284,6 @@ def _strings_near_patterns(dicts: list[dict[str, Any]], strings: list[str]) -> l
             )
             found.extend(samples)
             found.extend(_splices(strings[:4], samples[:6]))
-    return found
-
-
-def _numbers_at_bounds(dicts: list[dict[str, Any]], numbers: list[Any]) -> list[Any]:
-    """Numbers at and around each bound, and multiples (and halves) of each multipleOf."""
-    found: list[Any] = []
-    for schema in dicts:
-        step = schema.get("multipleOf") if is_number(schema.get("multipleOf")) else None
-        for keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-            bound = schema.get(keyword)
-            if is_number(bound):
-                for delta in (0, -1, 1, -0.5, 0.5, *((-step, step) if step else ())):
-                    found.append(_number(bound + delta))
-        if step:
-            found.extend(_number(v) for v in (step, 2 * step, step / 2, 1.5 * step))
-            found.extend(_number(v + step / 2) for v in numbers[:3])
     return found
 
 
@@ -381,14 +366,6 @@ def _stretch(text: str, length: int) -> str:
     if len(text) >= length:
         return text[:length]
     return text + (text[-1:] or "x") * (length - len(text))
-
-
-def _number(value: float) -> float:
-    return (
-        int(value)
-        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53
-        else value
-    )
 
 
 def is_count(value: Any) -> bool:

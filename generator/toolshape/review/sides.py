@@ -10,6 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..codegen import render
+from ..codegen.context import GenerationContext
 from ..contract import checker, source
 from ..contract.errors import ContractError, Problem
 from ..project import pipeline
@@ -33,35 +34,38 @@ class Built:
         return self.checked.parameters
 
 
-#: Generated validators by (contract bytes, templates folder); environments by templates folder.
+#: Generated validators by (contract bytes, templates folder); generation contexts by templates folder.
 _CACHE: dict[tuple[str, str], tuple[Any, list[Any]]] = {}
 #: The derivation's warnings by the same key (each names the file it was first generated for).
 _WARNINGS: dict[tuple[str, str], list[Problem]] = {}
-_ENVIRONMENTS: dict[str, Any] = {}
+_CONTEXTS: dict[str, GenerationContext] = {}
 
 
-def environment_for(templates: Path | None) -> tuple[str, Any]:
+def context_for(templates: Path | None) -> tuple[str, GenerationContext]:
+    """The generation context for ``templates`` (made once per folder), with its cache key."""
     key = str(Path(templates).resolve()) if templates is not None else ""
-    if key not in _ENVIRONMENTS:
-        _ENVIRONMENTS[key] = render.environment(templates)
-    return key, _ENVIRONMENTS[key]
+    if key not in _CONTEXTS:
+        _CONTEXTS[key] = render.generation_context(templates)
+    return key, _CONTEXTS[key]
 
 
-def _generate(raw: bytes, display: str, env: tuple[str, Any]) -> tuple[Any, list[Any]]:
+def _generate(
+    raw: bytes, display: str, context: tuple[str, GenerationContext]
+) -> tuple[Any, list[Any]]:
     """The generated module (and derived cases) of one contract, cached by content."""
-    key = (hashlib.sha256(raw).hexdigest(), env[0])
+    key = (hashlib.sha256(raw).hexdigest(), context[0])
     if key not in _CACHE:
         # pipeline.generate() without rendering the test module (half of its time).
-        half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), env[1])
+        half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), context[1])
         module, derived = half.module, half.derived
         _CACHE[key] = (module, derived)
         _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
     return _CACHE[key]
 
 
-def _derivation_warnings(built: Built, env: tuple[str, Any]) -> list[Problem]:
+def _derivation_warnings(built: Built, context: tuple[str, GenerationContext]) -> list[Problem]:
     """The warnings deriving ``built``'s cases met, named after its own file."""
-    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), env[0]), [])
+    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), context[0]), [])
     return [replace(w, file=built.display) for w in found]
 
 
@@ -121,13 +125,13 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
     return side
 
 
-def ready(built: Built, env: Any, report: Report) -> bool:
+def ready(built: Built, context: Any, report: Report) -> bool:
     """Generate the validator; a failure is reported as an error, never a traceback."""
     if built.module is not None:
         return True
     try:
-        built.module, built.derived = _generate(built.raw, built.display, env)
-        built.derivation_warnings = _derivation_warnings(built, env)
+        built.module, built.derived = _generate(built.raw, built.display, context)
+        built.derivation_warnings = _derivation_warnings(built, context)
     except ContractError as exc:
         report.errors.extend(str(p) for p in exc.problems)
         return False

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from fractions import Fraction
 from typing import Any
 
 from ..contract.reference import errors_of
+from ..families.numbers import values as number_values
 from ..schema.pointers import ref_path, resolve
 from ..schema.values import is_integer, is_number, json_equal
 from . import sources
@@ -218,7 +217,7 @@ class Engine:
             elif kind == "string":
                 yield from self._strings(flat, negated)
             elif kind in ("integer", "number"):
-                yield from _numbers(flat, kind, negated)
+                yield from number_values.candidates(flat, kind, negated)
             elif kind == "array":
                 yield from self._arrays(flat, depth)
             elif kind == "object":
@@ -523,10 +522,7 @@ def _hinted(flat: list[Obj]) -> list[str]:
             hints.append("array")
         if any(k in schema for k in ("pattern", "minLength", "maxLength", "format")):
             hints.append("string")
-        if any(
-            k in schema
-            for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-        ):
+        if number_values.constrains(schema):
             hints.append("integer")
             hints.append("number")
     return list(dict.fromkeys(hints))
@@ -557,89 +553,6 @@ def _closure(keys: list[str], dependents: dict[str, list[str]]) -> list[str]:
     for key in result:
         result += [k for k in dependents.get(key, []) if k not in result]
     return result
-
-
-def _fraction(number: Any) -> Fraction:
-    return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
-
-
-def _numbers(flat: list[Obj], kind: str, negated: Sequence[Any] = ()) -> Iterator[float]:
-    """Numbers on the grid of every multipleOf (integers for ``integer``), inside every bound;
-    also just past the bounds of the schemas that must not hold (the other oneOf branches)."""
-    step = Fraction(1) if kind == "integer" else None
-    for schema in flat:
-        m: Any = schema.get("multipleOf")
-        if is_number(m) and m > 0:
-            f = _fraction(m)
-            step = f if step is None else _lcm(step, f)
-    lows: list[tuple[Fraction, bool]] = []
-    highs: list[tuple[Fraction, bool]] = []
-    for schema in flat:
-        for keyword, exclusive, into in (
-            ("minimum", False, lows),
-            ("exclusiveMinimum", True, lows),
-            ("maximum", False, highs),
-            ("exclusiveMaximum", True, highs),
-        ):
-            if is_number(schema.get(keyword)):
-                into.append((_fraction(schema[keyword]), exclusive))
-    low = max(lows, key=lambda b: (b[0], b[1])) if lows else None
-    high = min(highs, key=lambda b: (b[0], not b[1])) if highs else None
-    anchors: list[Fraction] = [Fraction(0), Fraction(1), Fraction(10)]
-    if low is not None:
-        anchors += [low[0], low[0] + 1, low[0] + Fraction(1, 2)]
-    if high is not None:
-        anchors += [high[0], high[0] - 1, high[0] - Fraction(1, 2)]
-    if low is not None and high is not None:
-        anchors.append((low[0] + high[0]) / 2)
-    for schema in negated:
-        for keyword in (
-            ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
-            if isinstance(schema, dict)
-            else ()
-        ):
-            if is_number(schema.get(keyword)):
-                bound = _fraction(schema[keyword])
-                anchors += [bound - 1, bound + 1, bound - Fraction(1, 2), bound + Fraction(1, 2)]
-    for anchor in anchors:
-        for value in _snapped(anchor, step, low, high):
-            yield _as_json(value, kind)
-
-
-def _snapped(
-    anchor: Fraction,
-    step: Fraction | None,
-    low: tuple[Fraction, bool] | None,
-    high: tuple[Fraction, bool] | None,
-) -> list[Fraction]:
-    """The anchor, moved onto the grid and inside the bounds when it can be."""
-    values = [anchor]
-    if step is not None:
-        values = [math.ceil(anchor / step) * step, math.floor(anchor / step) * step]
-    out = []
-    for value in values:
-        if low is not None and (value < low[0] or (low[1] and value == low[0])):
-            value = low[0] if step is None else (math.floor(low[0] / step) + 1) * step
-            if step is None and low[1]:
-                value = low[0] + (
-                    Fraction(1, 2) if high is None else min(Fraction(1, 2), (high[0] - low[0]) / 2)
-                )
-        if high is not None and (value > high[0] or (high[1] and value == high[0])):
-            continue
-        out.append(value)
-    return out
-
-
-def _lcm(a: Fraction, b: Fraction) -> Fraction:
-    """The least common multiple of two positive fractions."""
-    numerator = a.numerator * b.numerator // math.gcd(a.numerator, b.numerator)
-    return Fraction(numerator, math.gcd(a.denominator, b.denominator))
-
-
-def _as_json(value: Fraction, kind: str) -> float:
-    if value.denominator == 1 and (kind == "integer" or abs(value) < 2**53):
-        return int(value)
-    return float(value)
 
 
 def _key(value: Any) -> str:

@@ -1,16 +1,20 @@
-"""The checks of a number: its bounds (minimum, maximum and their exclusive forms) and multipleOf.
+"""The model's checks of a number: its bounds (minimum, maximum and their exclusive forms)
+and multipleOf (codegen stage).
 
-Both compare as the contract writes the number, where a float would not: from 2**53 up a
-float is not the decimal it is written as, and a step such as 0.1 is no float's exact value.
+``codegen/building/nodes.py`` calls :func:`number_checks` for the number branch of a node;
+each :class:`~toolshape.codegen.model_parts.Check` is printed by its macro in
+``templates/checks.py.j2`` (the test names the macro: ``below``, ``not_multiple``, ...).
+Both sides compare as the contract writes the number, where a float would not: from 2**53 up
+a float is not the decimal it is written as, and a step such as 0.1 is no float's exact value.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..literals import literal
-from ..model_parts import Check, CheckTest
-from .context import BuildContext, show
+from ...codegen.building.context import BuildContext, show
+from ...codegen.literals import literal
+from ...codegen.model_parts import Check, CheckTest
 
 #: Each bound keyword: the test its check makes, and how its message says the bound.
 BOUNDS: dict[str, tuple[CheckTest, str]] = {
@@ -22,6 +26,7 @@ BOUNDS: dict[str, tuple[CheckTest, str]] = {
 
 
 def number_checks(context: BuildContext, schema: dict[str, Any], label: str) -> list[Check]:
+    """The checks of the family's keywords in ``schema``, for a number called ``label``."""
     checks = []
     for bound_keyword, (test, words) in BOUNDS.items():
         if bound_keyword in schema:

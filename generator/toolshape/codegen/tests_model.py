@@ -1,0 +1,254 @@
+"""The model the tests template (``tests.py.j2``) prints: one generated pytest module per contract.
+
+Built beside the module's model (``model.py``) and, like it, holding every contract value as a
+literal already: the contract's examples, the derived cases written as changes to one accepted
+base, the texts ``parse`` must refuse, and what redaction must hide: the secrets of the
+``x-sensitive`` schemas, mined from the cases and examples, which no output may show, and the
+places each case redacts.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..contract import checker, redaction
+from ..schema.pointers import child
+from . import cases, model, render
+from .literals import Code, comment, literal
+
+
+@dataclass
+class TestsModel:
+    """What the tests template prints (every contract value already a literal)."""
+
+    version: Code
+    source: Code
+    digest: Code
+    command: Code
+    tool_comment: Code
+    tool_name: Code
+    schema: Code
+    import_line: Code
+    # Data, one literal per entry: printed one per line between "fmt: off" and
+    # "fmt: on", so black leaves the (long) lines alone and formatting stays fast.
+    examples: list[Code]
+    base: Code
+    cases: list[CaseRow]
+    not_objects: list[Code]
+    parse_cases: list[Code]
+    valid_text: Code
+    sensitive_values: list[Code]
+    redaction_places: list[Code]
+    #: (case, pointers, errors without a platform): nulls that stand for absent keys.
+    absent_nulls: list[Code]
+    #: (case, pointers): integers of the base sent as integral floats.
+    integral: list[Code]
+    #: Whether the base arguments are accepted: a schema may accept nothing (``import`` keeps
+    #: one as written), or no accepted value was found; the tests of an accepted call are
+    #: then skipped, saying why.
+    accepted: bool = True
+
+
+@dataclass
+class CaseChange:
+    """One change a derived case makes to the base arguments."""
+
+    pointer: Code  # a JSON Pointer literal
+    value: Code  # a literal, or MISSING (the key is left out)
+
+
+@dataclass
+class CaseRow:
+    name: Code
+    changes: list[CaseChange]
+    errors: Code
+
+
+def _case_row(base: Any, case: cases.Case) -> CaseRow:
+    found, exact = cases.case_changes(base, case)
+    # The rebuilt case must be the case itself, key order included (it orders the errors).
+    if not exact and not cases.identical(cases.apply(base, found), case.data, ordered=True):
+        raise AssertionError(
+            f"toolshape bug: case {case.name!r} cannot be written as changes to the base"
+        )
+    return CaseRow(
+        literal(case.name),
+        [
+            CaseChange(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new))
+            for pointer, new in found
+        ],
+        literal(frozenset(case.errors)),
+    )
+
+
+def build(
+    checked: checker.Contract,
+    built: model.ModuleModel,
+    module_path: PurePosixPath,
+    derived: list[cases.Case],
+) -> TestsModel:
+    """The tests' model for the module ``built`` at ``module_path`` and its derived cases."""
+    # Relative to the tests' own package, so the generated folder can be vendored
+    # under any name: tests/billing/test_refund.py -> from ...billing import refund
+    parents = module_path.parent.parts
+    import_line = (
+        f"from {'.' * (len(parents) + 2)}{'.'.join(parents)} import {module_path.stem} as module"
+    )
+    examples = [
+        (
+            f"example {e.index + 1}: {e.description}"
+            if e.description
+            else f"example {e.index + 1}",
+            "args" if e.has_args else "json",
+            e.args if e.has_args else e.json,
+            e.status,
+            e.errors,
+        )
+        for e in checked.examples
+    ]
+    # The first accepted case: an arguments object.
+    accepted = next((c.data for c in derived if not c.errors), None)
+    base: dict[str, Any] = {} if accepted is None else accepted
+    valid_text = json.dumps(base, ensure_ascii=False)
+    not_objects = [None, [], [base], "text", json.dumps(base), 42, 1.5, True, False]
+    said = _said_anyway()
+    secrets = sorted(s for s in _sensitive_strings(checked, derived) if s not in said)
+    normalising = cases.normalise_cases(checked, base)
+    return TestsModel(
+        version=built.version,
+        source=built.source,
+        digest=built.digest,
+        command=built.command,
+        tool_comment=comment(checked.name),
+        tool_name=built.tool_name,
+        schema=built.schema,
+        import_line=Code(import_line),
+        examples=[literal(e) for e in examples],
+        base=literal(base),
+        cases=[_case_row(base, c) for c in derived],
+        not_objects=[literal(v) for v in not_objects],
+        parse_cases=[literal((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
+        valid_text=literal(valid_text),
+        sensitive_values=[literal(v) for v in secrets],
+        redaction_places=_redaction_places(checked, derived),
+        absent_nulls=[literal(entry) for entry in normalising.absent_nulls],
+        integral=[literal(entry) for entry in normalising.integral],
+        accepted=accepted is not None,
+    )
+
+
+def _sensitive_strings(checked: checker.Contract, derived: list[cases.Case]) -> set[str]:
+    """Strings (4+ characters) that no output may show: the values at the places the
+    contract's x-sensitive schemas govern (in some case or example), and the allowed
+    values (enum, const) of those schemas; less any that the contract or the cases also
+    show in the open (a key, a pattern, a value elsewhere), where finding one proves nothing."""
+    parameters = checked.parameters
+    if not _marks_sensitive(parameters):
+        return set()  # nothing is redacted: walking every case would only cost time (issue 16)
+    instances = [case.data for case in derived] + [e.args for e in checked.examples if e.has_args]
+    found = redaction.allowed_secrets(parameters)
+    public: set[str] = {checked.name}
+    for instance in instances:
+        if isinstance(instance, dict):
+            found |= redaction.secret_strings(parameters, instance)
+            public |= _public_strings(instance, redaction.places(parameters, instance))
+    keys, strings = _contract_strings(parameters)
+    public |= keys | (strings - redaction.allowed_secrets(parameters))
+    return {s for s in found if len(s) >= 4 and not any(s in text for text in public)}
+
+
+def _marks_sensitive(schema: Any) -> bool:
+    """Whether ``x-sensitive: true`` appears anywhere in the schema (without it no value is redacted)."""
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if node.get("x-sensitive") is True:
+                return True
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return False
+
+
+#: The generator's modules that write the phrases a module's messages are made of: model.py and
+#: what it was split into (its parts, masks, runtime imports, types, and the builder by kind).
+_MESSAGE_SOURCES = (
+    "model.py",
+    "model_parts.py",
+    "masks.py",
+    "runtime_imports.py",
+    "typing_model.py",
+    "building/*.py",
+)
+
+
+@functools.lru_cache(maxsize=1)
+def _said_anyway() -> str:
+    """The words a module prints on its own: the runtime's texts and the phrases its messages are
+    made of (``_MESSAGE_SOURCES``). A secret found in them proves nothing, so the tests do not
+    look for it. Taken from the generator's sources, never from a module's output; read once
+    per process (they do not change while it runs), not once per contract."""
+    here = Path(__file__).resolve().parent
+    sources = [
+        render.BUILTIN_TEMPLATES / "_runtime.py.j2",
+        render.BUILTIN_TEMPLATES / "formats.py.j2",
+        *(path for pattern in _MESSAGE_SOURCES for path in sorted(here.glob(pattern))),
+    ]
+    return "\n".join(path.read_text(encoding="utf-8") for path in sources)
+
+
+def _public_strings(instance: Any, hidden: redaction.Places) -> set[str]:
+    """Keys and strings of an instance outside its redacted places."""
+    skip = set(hidden.redacted) | set(hidden.described)
+    found: set[str] = set()
+
+    def visit(value: Any, pointer: str) -> None:
+        if pointer in skip:
+            return
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                visit(item, f"{pointer}/{index}")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                found.add(key)
+                visit(item, child(pointer, key))
+
+    visit(instance, "")
+    return found
+
+
+def _contract_strings(schema: Any) -> tuple[set[str], set[str]]:
+    """The keys and the strings of a schema (messages name keys, patterns, allowed values)."""
+    keys: set[str] = set()
+    strings: set[str] = set()
+    todo = [schema]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, str):
+            strings.add(value)
+        elif isinstance(value, list):
+            todo += value
+        elif isinstance(value, dict):
+            keys |= set(value)
+            todo += list(value.values())
+    return keys, strings
+
+
+def _redaction_places(checked: checker.Contract, derived: list[cases.Case]) -> list[Code]:
+    """(case, redacted pointers, described pointers) for each derived case with either, from the contract."""
+    rows: list[Code] = []
+    if not _marks_sensitive(checked.parameters):
+        return rows  # no schema is sensitive: no case has a redacted or described place
+    for case in derived:
+        if isinstance(case.data, dict):
+            found = redaction.places(checked.parameters, case.data)
+            if found.redacted or found.described:
+                rows.append(literal((case.name, found.redacted, found.described)))
+    return rows

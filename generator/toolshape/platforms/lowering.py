@@ -1,0 +1,48 @@
+"""What a keyword's lowering gets from the exporter: the keyword where it was met, and the
+lowering it reports to.
+
+``platforms/export.py`` lowers a contract schema for a platform keyword by keyword, through a
+dispatch table from each keyword to the function that lowers it (its own methods, and the
+families' ``export.lower``: ``families/numbers/export.py``). Each such function takes the
+:class:`Lowering` (which platform, and where to note what the platform does not get), the
+:class:`KeywordAt` and the lowered node to fill, the way Ajv's code generator hands a keyword
+definition its ``KeywordCxt``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..schema.pointers import SchemaPath
+
+
+@dataclass(frozen=True)
+class KeywordAt:
+    """One keyword of a contract schema node, met by the exporter's walk."""
+
+    keyword: str
+    value: Any
+    #: The node holding it (some keywords are lowered with their siblings) and its path.
+    node: dict[str, Any]
+    path: SchemaPath
+
+    @property
+    def where(self) -> SchemaPath:
+        """The keyword's own path (its subschemas' paths start here)."""
+        return self.path + (self.keyword,)
+
+
+class Lowering(Protocol):
+    """The exporter's lowering of one contract, as a keyword's lowering sees it."""
+
+    #: The rules lowered for: "openai" (strict mode), "anthropic" (strict tool use) or "gemini".
+    target: str
+
+    def dropped(
+        self, path: SchemaPath, keyword: str, detail: str = "", *, value: Any = None
+    ) -> None:
+        """Note a constraint the export leaves out (``value``: shown as 'keyword: value')."""
+
+    def loosened(self, path: SchemaPath, message: str) -> None:
+        """Note a constraint the export makes looser (``message`` says how)."""

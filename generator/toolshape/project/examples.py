@@ -1,0 +1,105 @@
+"""A freshly generated module run against its contract, in memory, before anything is written.
+
+The contract's examples must behave as declared (a contract error otherwise), and the module
+must agree with the reference evaluator on every case derived from the contract (a bug in
+toolshape otherwise).
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+from ..codegen import cases
+from ..contract import checker
+from ..contract.errors import ContractError, Problem
+from ..regex import matcher
+
+
+def check_module(checked: checker.Contract, module: types.ModuleType) -> cases.Derivation:
+    """Run the contract's examples, then its derived cases, against ``module``: the derivation
+    (the cases and the warnings met deriving them) when they all agree."""
+    try:
+        check_examples(checked, module)
+    except ContractError as exc:  # the contract's warnings are reported with its errors
+        raise ContractError([*exc.problems, *checked.warnings]) from None
+    try:
+        derivation = cases.derive(checked)
+    except matcher.OutOfSteps as exc:
+        raise ContractError([_too_costly(checked, exc), *checked.warnings]) from None
+    check_derived(checked, module, derivation.cases)
+    return derivation
+
+
+def _outcome(module: types.ModuleType, example: checker.Example) -> Any:
+    return module.parse(example.json) if not example.has_args else module.validate(example.args)
+
+
+def check_examples(checked: checker.Contract, module: types.ModuleType) -> None:
+    """Every example must behave as declared: a contract error otherwise."""
+    problems: list[Problem] = []
+    for example in checked.examples:
+        result = _outcome(module, example)
+        got = {(e.path, e.code) for e in result.errors}
+        wrong_status = result.status != example.status
+        wrong_errors = example.errors is not None and got != set(example.errors)
+        if wrong_status or wrong_errors:
+            shown = ", ".join(f"{c} at {p!r}" for p, c in sorted(got)) or "no errors"
+            problems.append(
+                checked.document.problem(
+                    ("examples", example.index),
+                    f"example {example.index + 1} is declared {example.status}"
+                    + (
+                        f" with errors {_pairs(example.errors)}"
+                        if example.errors is not None
+                        else ""
+                    )
+                    + f", but the contract gives {result.status} ({shown})",
+                )
+            )
+    if problems:
+        raise ContractError(problems)
+
+
+def check_derived(
+    checked: checker.Contract, module: types.ModuleType, derived: list[cases.Case]
+) -> None:
+    """The generated module must agree with the reference evaluator before anything is written."""
+    for case in derived:
+        got = {(e.path, e.code) for e in module.validate(case.data).errors}
+        if got != set(case.errors):
+            raise AssertionError(
+                f"toolshape bug: for {checked.file} case {case.name!r} the generated module reports "
+                f"{sorted(got)} but the reference evaluator {sorted(case.errors)}"
+            )
+
+
+def _pairs(errors: frozenset[tuple[str, str]] | None) -> str:
+    return "[" + ", ".join(f"{c} at {p!r}" for p, c in sorted(errors or ())) + "]"
+
+
+def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
+    """The error for a pattern the reference evaluator could not match within its steps, at the
+    first place the contract uses it (a ``pattern`` value or a ``patternProperties`` key)."""
+    where: tuple[str | int, ...] = ()
+    todo: list[tuple[tuple[str | int, ...], Any]] = [((), checked.parameters)]
+    while todo and not where:
+        path, node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(((*path, i), item) for i, item in reversed(list(enumerate(node))))
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                if (key == "pattern" and item == exc.pattern) or (
+                    path[-1:] == ("patternProperties",) and key == exc.pattern
+                ):
+                    where = (*path, key)
+                    break
+            todo.extend(((*path, key), item) for key, item in reversed(list(node.items())))
+    return checked.document.problem(
+        ("parameters", *where),
+        f"matching this pattern against a derived value of {exc.length} characters takes more "
+        f"than {matcher.DEFAULT_MATCH_STEPS:,} steps of toolshape's matcher (lookarounds, "
+        "backreferences and long counted repeats multiply its work); simplify the pattern or "
+        "lower the maxLength",
+        at_key=bool(where) and where[-2:-1] == ("patternProperties",),
+    )
