@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..families.numbers import oracle as number_oracle
+from ..families.objects import oracle as object_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
-from ..schema.pointers import escape, ref_path, resolve
+from ..schema.pointers import ref_path, resolve
 from ..schema.values import enum_has, is_integer, is_number, json_equal
 from .format_oracles import FORMAT_ORACLES
 
@@ -231,38 +232,4 @@ def _array(schema: dict[str, Any], value: list[Any], path: str, errors: Errors) 
 
 
 def _object(schema: dict[str, Any], value: dict[str, Any], path: str, errors: Errors) -> None:
-    properties = schema.get("properties", {})
-    for key, sub in properties.items():
-        if key in value:
-            _value(sub, value[key], f"{path}/{escape(key)}", errors)
-    for key in schema.get("required", []):
-        if key not in value:
-            errors.add((f"{path}/{escape(key)}", "required"))
-    additional = schema.get("additionalProperties", True)
-    patterns = schema.get("patternProperties", {})
-    for key, item in value.items():
-        if "propertyNames" in schema:
-            _value(schema["propertyNames"], key, f"{path}/{escape(key)}", errors)
-        matched = False
-        for pattern, sub in patterns.items():
-            if matches_pattern(pattern, key):
-                matched = True
-                _value(sub, item, f"{path}/{escape(key)}", errors)
-        if key in properties or matched:
-            continue
-        if additional is False:
-            errors.add((f"{path}/{escape(key)}", "additionalProperties"))
-        elif isinstance(additional, dict):
-            _value(additional, item, f"{path}/{escape(key)}", errors)
-    for key, needs in schema.get("dependentRequired", {}).items():
-        if key in value:
-            for need in needs:
-                if need not in value:
-                    errors.add((f"{path}/{escape(need)}", "dependentRequired"))
-    for key, sub in schema.get("dependentSchemas", {}).items():
-        if key in value:
-            _value(sub, value, path, errors)
-    if len(value) < schema.get("minProperties", 0):
-        errors.add((path, "minProperties"))
-    if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-        errors.add((path, "maxProperties"))
+    object_oracle.evaluate(schema, value, path, errors, _value)

@@ -1,0 +1,34 @@
+"""The objects family: what an object's keys must be, every stage's knowledge of them.
+
+Built like ``families/numbers/`` (read its notes first). Nine keywords, named in
+``schema/vocabulary.py`` (``applies_to="object"``):
+
+    properties, additionalProperties, patternProperties   the schema of each key's value
+    propertyNames                                          the schema of each key's name
+    required, dependentRequired                            the keys that must be present
+    dependentSchemas                                       a schema the object meets when a key is present
+    minProperties, maxProperties                           how many keys
+
+Its modules, one per stage, in the order of the stages:
+
+    rules.py    contract stage   what the contract check says: ``properties`` a mapping,
+                                 ``required`` and ``dependentRequired`` lists of distinct key
+                                 names that could be present, no more of them than
+                                 ``maxProperties``, no ``minProperties`` above what
+                                 ``additionalProperties: false`` leaves. Called by
+                                 contract/checker.py: ``rules.check(schema, path)`` yields
+                                 (path, message) problems; the checker walks the subschemas
+                                 itself (``rules.properties_of``), checks the
+                                 ``patternProperties`` names as patterns
+                                 (``rules.key_patterns``) and refuses ``x-sensitive`` on keys
+                                 (``rules.under_property_names``).
+    oracle.py   contract stage   the reference evaluation: ``oracle.evaluate(schema, value, path,
+                                 errors, apply)`` adds the errors of an object, applying
+                                 subschemas through the evaluator's ``apply``. Called by
+                                 contract/reference.py for every object it meets.
+
+What stays in the stages, and why: the walks over subschemas (``schema/keywords.py``,
+``contract/unfolding.py``, ``contract/redaction.py``, ``codegen/masks.py``,
+``codegen/typing_model.py``) read the vocabulary's shapes, or are about the whole object's
+shape rather than one keyword's rule.
+"""
