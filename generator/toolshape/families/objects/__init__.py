@@ -26,6 +26,13 @@ Its modules, one per stage, in the order of the stages:
                                  errors, apply)`` adds the errors of an object, applying
                                  subschemas through the evaluator's ``apply``. Called by
                                  contract/reference.py for every object it meets.
+    checks.py   codegen stage    the model's checks: ``checks.object_checks(context, schema, var,
+                                 path, schema_path, label)`` returns the ``ObjectChecks`` of an
+                                 object (each property present or missing and its node, the
+                                 keys refused, the per-key loop, the dependencies), for
+                                 codegen/building/nodes.py; printed by the ``object_checks``
+                                 macro of templates/checks.py.j2. The size checks come from
+                                 the shared table of codegen/building/counts.py.
 
 What stays in the stages, and why: the walks over subschemas (``schema/keywords.py``,
 ``contract/unfolding.py``, ``contract/redaction.py``, ``codegen/masks.py``,
