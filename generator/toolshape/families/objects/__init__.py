@@ -26,6 +26,13 @@ Its modules, one per stage, in the order of the stages:
                                  errors, apply)`` adds the errors of an object, applying
                                  subschemas through the evaluator's ``apply``. Called by
                                  contract/reference.py for every object it meets.
+    values.py   witness stage    accepted objects: ``values.candidates(engine, flat, negated,
+                                 depth)`` builds objects key by key (required keys and their
+                                 dependents, every declared key, each optional key alone, up
+                                 to minProperties keys under propertyNames), each key's value
+                                 asked of the engine through the small ``values.Builder``
+                                 interface; ``values.constrains(schema)`` says whether an object
+                                 is worth trying first. For witness/values.py.
     checks.py   codegen stage    the model's checks: ``checks.object_checks(context, schema, var,
                                  path, schema_path, label)`` returns the ``ObjectChecks`` of an
                                  object (each property present or missing and its node, the
