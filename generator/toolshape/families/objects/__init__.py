@@ -33,6 +33,11 @@ Its modules, one per stage, in the order of the stages:
                                  asked of the engine through the small ``values.Builder``
                                  interface; ``values.constrains(schema)`` says whether an object
                                  is worth trying first. For witness/values.py.
+    cases.py    codegen stage    the derived cases of an object: ``cases.object_cases(deriver,
+                                 schema, path, schema_path, label, value)`` adds each key
+                                 missing or null, an unknown or extra key, minProperties - 1
+                                 and maxProperties + 1 keys, through the small
+                                 ``cases.Deriver`` interface. Called by codegen/cases.py.
     checks.py   codegen stage    the model's checks: ``checks.object_checks(context, schema, var,
                                  path, schema_path, label)`` returns the ``ObjectChecks`` of an
                                  object (each property present or missing and its node, the
