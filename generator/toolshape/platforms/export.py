@@ -109,6 +109,7 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..families.numbers import export as number_export
+from ..families.objects import export as object_export
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
@@ -742,7 +743,8 @@ class _Lowering:
     #
     # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
     # platform gets less than the contract says. A keyword family's lowering is the
-    # family's ``export.lower`` (families/numbers/export.py), called the same way.
+    # family's ``export.lower`` (families/numbers/export.py, families/objects/export.py),
+    # called the same way.
 
     def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
@@ -758,22 +760,6 @@ class _Lowering:
             self.dropped(kw.path, kw.keyword, "objects and arrays are not allowed in it")
         else:
             out[kw.keyword] = kw.value
-
-    def properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        out[kw.keyword] = {}
-        for key, sub in kw.value.items():
-            lowered = out[kw.keyword][key] = self.lower(sub, kw.where + (key,))
-            self.origins[id(lowered)] = (lowered, kw.where + (key,))
-
-    def additional_properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        value = kw.value
-        out[kw.keyword] = value if isinstance(value, bool) else self.lower(value, kw.where)
-
-    def pattern_properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "gemini":
-            self.dropped(kw.path, kw.keyword)
-        else:  # refused in finish(): dropping it would refuse keys the contract accepts
-            out[kw.keyword] = self.lowered_map(kw)
 
     def tuple_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out.update(self.prefix_items(kw.node, kw.path))
@@ -1229,13 +1215,11 @@ _KeywordLowering = Callable[[_Lowering, KeywordAt, dict[str, Any]], None]
 #: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`): a method here or
 #: its family's ``export.lower``.
 _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
-    **dict.fromkeys(("title", "description", "type", "required", "$ref"), _Lowering.kept),
+    **dict.fromkeys(("title", "description", "type", "$ref"), _Lowering.kept),
     "default": _Lowering.default,
     "enum": _Lowering.enum_or_const,
     "const": _Lowering.enum_or_const,
-    "properties": _Lowering.properties,
-    "additionalProperties": _Lowering.additional_properties,
-    "patternProperties": _Lowering.pattern_properties,
+    **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
     "prefixItems": _Lowering.tuple_items,
     "items": _Lowering.items,
     "$defs": _Lowering.local_definitions,
@@ -1244,9 +1228,7 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     "uniqueItems": _Lowering.unique_items,
     "format": _Lowering.format_keyword,
     "pattern": _Lowering.pattern,
-    **dict.fromkeys(
-        ("minLength", "maxLength", "minProperties", "maxProperties"), _Lowering.length_or_size
-    ),
+    **dict.fromkeys(("minLength", "maxLength", *object_export.SIZES), _Lowering.length_or_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     "minItems": _Lowering.min_items,
     "maxItems": _Lowering.max_items,
@@ -1255,9 +1237,6 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
             "contains",
             "minContains",
             "maxContains",
-            "propertyNames",
-            "dependentRequired",
-            "dependentSchemas",
             "not",
             "if",
             "then",

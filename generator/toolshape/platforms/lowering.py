@@ -3,7 +3,7 @@ lowering it reports to.
 
 ``platforms/export.py`` lowers a contract schema for a platform keyword by keyword, through a
 dispatch table from each keyword to the function that lowers it (its own methods, and the
-families' ``export.lower``: ``families/numbers/export.py``). Each such function takes the
+families' ``export.lower``: ``families/numbers/export.py``, ``families/objects/export.py``). Each such function takes the
 :class:`Lowering` (which platform, and where to note what the platform does not get), the
 :class:`KeywordAt` and the lowered node to fill, the way Ajv's code generator hands a keyword
 definition its ``KeywordCxt``.
@@ -38,6 +38,8 @@ class Lowering(Protocol):
 
     #: The rules lowered for: "openai" (strict mode), "anthropic" (strict tool use) or "gemini".
     target: str
+    #: Each lowered property's schema (by id) and the contract path it was lowered from.
+    origins: dict[int, tuple[Any, SchemaPath]]
 
     def dropped(
         self, path: SchemaPath, keyword: str, detail: str = "", *, value: Any = None
@@ -46,3 +48,6 @@ class Lowering(Protocol):
 
     def loosened(self, path: SchemaPath, message: str) -> None:
         """Note a constraint the export makes looser (``message`` says how)."""
+
+    def lower(self, schema: Any, path: SchemaPath) -> Any:
+        """A subschema lowered for the platform, its notes under ``path``."""

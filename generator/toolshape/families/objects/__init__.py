@@ -45,6 +45,12 @@ Its modules, one per stage, in the order of the stages:
                                  codegen/building/nodes.py; printed by the ``object_checks``
                                  macro of templates/checks.py.j2. The size checks come from
                                  the shared table of codegen/building/counts.py.
+    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
+                                 the family's keywords but the sizes to ``export.lower(lowering,
+                                 keyword, out)`` (properties and additionalProperties lowered in
+                                 turn, patternProperties dropped for Gemini, propertyNames and
+                                 the dependent* keywords dropped with a note); the sizes share
+                                 the exporter's rule for lengths (``export.SIZES``).
 
 What stays in the stages, and why: the walks over subschemas (``schema/keywords.py``,
 ``contract/unfolding.py``, ``contract/redaction.py``, ``codegen/masks.py``,
