@@ -197,17 +197,6 @@ def shrunk(base: dict[str, Any]) -> Iterator[Any]:
         yield {k: v for k, v in base.items() if k != key}
 
 
-def grown(base: dict[str, Any], old_node: Any, new_node: Any) -> Iterator[Any]:
-    for node in (old_node, new_node):
-        if isinstance(node, dict):
-            for key, sub in node.get("properties", {}).items():
-                if key not in base:
-                    for value in crafted_values([sub], [])[:8]:
-                        yield {**base, key: value}
-    for count in range(1, 4):
-        yield {**base, **{f"extra_{i}": 1 for i in range(count)}}
-
-
 def crafted_values(
     schemas: Sequence[Any],
     known: Sequence[Any],

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import regex
 from ..contract import reference
+from ..families.objects.review import grown
 from ..schema import pointers
 from ..witness import budget, sources
 from ..witness.values import Engine
@@ -43,7 +44,6 @@ from .samples import (
     ITEM,
     MAX_VALUES,
     crafted_values,
-    grown,
     instance_paths,
     is_count,
     key_paths,

@@ -51,6 +51,13 @@ Its modules, one per stage, in the order of the stages:
                                  turn, patternProperties dropped for Gemini, propertyNames and
                                  the dependent* keywords dropped with a note); the sizes share
                                  the exporter's rule for lengths (``export.SIZES``).
+    review.py   review stage     how ``toolshape diff`` decides and samples a change:
+                                 ``review.required_change(before, after)`` decides a changed
+                                 ``required`` by set inclusion for review/decisions.py, which
+                                 decides ``ADDED_OR_REMOVED`` only when they come or go (and
+                                 the sizes by its shared count ranges); ``review.grown(base,
+                                 old, new)`` are the objects with one more key that
+                                 review/search.py tries.
 
 What stays in the stages, and why: the walks over subschemas (``schema/keywords.py``,
 ``contract/unfolding.py``, ``contract/redaction.py``, ``codegen/masks.py``,
