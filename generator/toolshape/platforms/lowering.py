@@ -4,9 +4,9 @@ lowering it reports to.
 ``platforms/export.py`` lowers a contract schema for a platform keyword by keyword, through a
 dispatch table from each keyword to the function that lowers it (its own methods, and the
 families' ``export.lower``: ``families/numbers/export.py``, ``families/objects/export.py``).
-Each such function takes the :class:`Lowering` (which platform, and where to note what the platform does not get), the
-:class:`KeywordAt` and the lowered node to fill, the way Ajv's code generator hands a keyword
-definition its ``KeywordCxt``.
+Each such function takes the :class:`Lowering` (which platform, and where to note what the
+platform does not get), the :class:`KeywordAt` and the lowered node to fill, the way Ajv's code
+generator hands a keyword definition its ``KeywordCxt``.
 """
 
 from __future__ import annotations
