@@ -268,12 +268,12 @@ ALLOWED = {
     ("families/numbers/export.py", "gemini_inclusive_bounds"): "Gemini's exclusive bounds",
     ("families/objects/checks.py", "property_comment"): "what a property's comment leaves out",
     ("families/objects/values.py", "<module>"): "the keywords that make an object worth trying",
+    ("families/objects/export.py", "<module>"): "what marks an object for the strict platforms",
     # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
     # with each keyword's family module (issue 22's keyword families), not in the table.
     ("codegen/cases.py", "<module>"): "_NON_LOCAL: which keywords make a case non-local",
     ("platforms/export.py", "_Lowering.tool_level_checks"): "Anthropic's top-level refusals",
     ("platforms/export.py", "_Lowering.merge"): "how two schemas merge, keyword by keyword",
-    ("platforms/export.py", "_Lowering.finish_strict"): "what marks an object for OpenAI strict",
     ("platforms/export.py", "_nullable"): "what OpenAI strict can make nullable by type",
     ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
     ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",

@@ -974,35 +974,8 @@ class _Lowering:
                     "(or 'anyOf' or '$ref') on every schema: add one",
                 )
         types = _type_list(node.get("type"))
-        is_object = "object" in types or (
-            "type" not in node
-            and any(k in node for k in ("properties", "additionalProperties", "patternProperties"))
-        )
-        if is_object:
-            mode = self.platform
-            if "patternProperties" in node:
-                self.refuse(
-                    path + ("patternProperties",),
-                    f"{mode} refuses 'patternProperties' (only listed properties and additionalProperties: false are allowed)",
-                )
-                node = {k: v for k, v in node.items() if k != "patternProperties"}
-            additional = node.get("additionalProperties", True)
-            if additional is not False:
-                if additional is True:
-                    detail = "does not say 'additionalProperties: false'"
-                    if "additionalProperties" in node:
-                        detail = "says 'additionalProperties: true'"
-                    self.refuse(
-                        path,
-                        f"the object at {_where(path)} {detail}; {mode} requires it on every object "
-                        "(add additionalProperties: false if unknown keys may be refused)",
-                    )
-                else:
-                    self.refuse(
-                        path + ("additionalProperties",),
-                        f"'additionalProperties' at {_where(path)} is a schema (a map of free-form keys); "
-                        f"{mode} allows only additionalProperties: false",
-                    )
+        if object_export.is_object(node, types):
+            node = object_export.strict_object(self, node, path)
             if openai:
                 node = self.openai_require_every_key(node, path)
         if openai and "array" in types and "items" not in node:
@@ -1051,7 +1024,7 @@ class _Lowering:
         node = dict(node)
         types, nullable = self.gemini_values(node, path)
         number_export.gemini_inclusive_bounds(self, node, path)
-        self.gemini_drop_additional_properties(node, path)
+        object_export.gemini_drop_additional_properties(self, node, path)
         node = self.gemini_type(node, types, nullable, path)
         several_types = len([t for t in types if t != "null"]) > 1
         self.gemini_refusals(node, path, split=several_types)
@@ -1092,15 +1065,6 @@ class _Lowering:
             node["enum"] = [value]
         elif value is not None:
             self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
-
-    def gemini_drop_additional_properties(self, node: dict[str, Any], path: SchemaPath) -> None:
-        if "additionalProperties" in node:
-            additional = node.pop("additionalProperties")
-            if additional is not True:
-                if additional is False:
-                    self.dropped(path, "additionalProperties", value=False)
-                else:
-                    self.dropped(path, "additionalProperties", "a schema for the keys not listed")
 
     def gemini_type(
         self, node: dict[str, Any], types: list[str], nullable: bool, path: SchemaPath

@@ -38,6 +38,8 @@ class Lowering(Protocol):
 
     #: The rules lowered for: "openai" (strict mode), "anthropic" (strict tool use) or "gemini".
     target: str
+    #: The platform's name in messages ("OpenAI strict mode").
+    platform: str
     #: Each lowered property's schema (by id) and the contract path it was lowered from.
     origins: dict[int, tuple[Any, SchemaPath]]
 
@@ -48,6 +50,9 @@ class Lowering(Protocol):
 
     def loosened(self, path: SchemaPath, message: str) -> None:
         """Note a constraint the export makes looser (``message`` says how)."""
+
+    def refuse(self, path: SchemaPath, message: str) -> None:
+        """Note what the platform refuses (its strict mode; Gemini: the whole tool)."""
 
     def lower(self, schema: Any, path: SchemaPath) -> Any:
         """A subschema lowered for the platform, its notes under ``path``."""

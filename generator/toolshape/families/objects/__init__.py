@@ -50,7 +50,11 @@ Its modules, one per stage, in the order of the stages:
                                  keyword, out)`` (properties and additionalProperties lowered in
                                  turn, patternProperties dropped for Gemini, propertyNames and
                                  the dependent* keywords dropped with a note); the sizes share
-                                 the exporter's rule for lengths (``export.SIZES``).
+                                 the exporter's rule for lengths (``export.SIZES``). The
+                                 exporter's finish of a node calls ``export.strict_object``
+                                 (OpenAI, Anthropic: patternProperties and anything but
+                                 additionalProperties: false refused) and
+                                 ``export.gemini_drop_additional_properties``.
     review.py   review stage     how ``toolshape diff`` decides and samples a change:
                                  ``review.required_change(before, after)`` decides a changed
                                  ``required`` by set inclusion for review/decisions.py, which
