@@ -63,8 +63,30 @@ Its modules, one per stage, in the order of the stages:
                                  old, new)`` are the objects with one more key that
                                  review/search.py tries.
 
-What stays in the stages, and why: the walks over subschemas (``schema/keywords.py``,
-``contract/unfolding.py``, ``contract/redaction.py``, ``codegen/masks.py``,
-``codegen/typing_model.py``) read the vocabulary's shapes, or are about the whole object's
-shape rather than one keyword's rule.
+Each module says what it holds in its docstring; each stage keeps only the call.
+
+What stays in the stages, and why (``tests/test_vocabulary.py`` lists each module that still
+names these keywords, with its reason). The object keywords shape the whole arguments object,
+so the walks over that shape still name them: the one subschema walk (``schema/keywords.py``),
+unfolding, redaction and its masks, the ``Arguments`` TypedDicts, the checker's own walk
+(properties and additionalProperties first: the order sensitive places are found in), the
+base arguments the derived cases vary, the instance places of ``toolshape diff``. Also left:
+the size checks' row in ``codegen/building/counts.py`` (shared with lengths and items; it moves
+here once that table is gone), OpenAI strict mode's every key required in
+``platforms/export.py`` (it records the keys it makes nullable for the generated package),
+the importer's translation of the older drafts' ``dependencies``, and review/walk.py's comparison of
+``required`` (review/walk.py sits below review/samples.py, which review.py here imports).
+
+How to add a keyword to the family (a new object keyword):
+
+1. its row in ``schema/vocabulary.py`` (``applies_to="object"``; a size keyword also
+   ``bound``/``limits="properties"``);
+2. in each module above, the part of its stage: its value rule (rules.py), its evaluation
+   (oracle.py), the objects that meet it (values.py) and the cases that break it (cases.py),
+   its check (checks.py), which platforms take it (export.py, and its entry in the lowering
+   table there), how a change of it is decided and sampled (review.py);
+3. when the generated check is new: its part in the ``object_checks`` macro of
+   ``templates/checks.py.j2`` (and its test's name in ``CheckTest``, for a ``Check``).
+
+``tests/test_vocabulary.py`` fails while a stage does not know it.
 """
