@@ -6,7 +6,7 @@ Built like ``families/numbers/`` (read its notes first). Nine keywords, named in
     properties, additionalProperties, patternProperties   the schema of each key's value
     propertyNames                                          the schema of each key's name
     required, dependentRequired                            the keys that must be present
-    dependentSchemas                                       a schema the object meets when a key is present
+    dependentSchemas                                       what the object meets when a key is there
     minProperties, maxProperties                           how many keys
 
 Its modules, one per stage, in the order of the stages:
@@ -74,8 +74,9 @@ base arguments the derived cases vary, the instance places of ``toolshape diff``
 the size checks' row in ``codegen/building/counts.py`` (shared with lengths and items; it moves
 here once that table is gone), OpenAI strict mode's every key required in
 ``platforms/export.py`` (it records the keys it makes nullable for the generated package),
-the importer's translation of the older drafts' ``dependencies``, and review/walk.py's comparison of
-``required`` (review/walk.py sits below review/samples.py, which review.py here imports).
+the importer's translation of the older drafts' ``dependencies``, and review/walk.py's
+comparison of ``required`` (review/walk.py sits below review/samples.py, which review.py here
+imports).
 
 How to add a keyword to the family (a new object keyword):
 
