@@ -1,0 +1,46 @@
+"""The arrays family: ``items``, ``prefixItems``, ``contains`` and the array counts, every
+stage's knowledge of them.
+
+Built like ``families/numbers/`` (read its docstring first: the layout, the interfaces and
+the notes are the same).
+
+What it covers. Eight keywords, named in ``schema/vocabulary.py`` (their rows say they apply
+to arrays, the kind of value they take, and for a count its side and what it limits):
+
+    prefixItems                 a schema per position, from the first item
+    items                       the schema of every item after the prefixItems
+    contains                    the schema some items must match
+    minContains, maxContains    how many items contains must match (1 and no limit if absent)
+    minItems, maxItems          how many items the array may hold
+    uniqueItems                 no two items equal as JSON values (true is not 1, 1 is 1.0)
+
+They apply to arrays only (JSON Schema lets every other value pass them). ``prefixItems``,
+``items`` and ``contains`` hold subschemas: the walks over subschemas (schema/keywords.py,
+contract/unfolding.py, codegen/masks.py) read them from the vocabulary, not from here.
+
+Its modules, one per stage, in the order of the stages (a module imports its own stage and
+earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
+
+    rules.py    contract stage   what the contract check says: uniqueItems true or false,
+                                 items one schema (a list is prefixItems), and a minItems
+                                 that items: false leaves reachable. Called by
+                                 contract/checker.py: ``rules.check(schema, path)`` yields
+                                 (path, message) problems, and the checker does not descend
+                                 into ``rules.not_schemas(schema)``. The counts' value rules
+                                 and min-above-max are every count's, in the checker.
+    oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value,
+                                 check_item, matches)`` yields the keywords that refuse an
+                                 array and hands each item to the schema of its position.
+                                 Called by contract/reference.py for every array it meets.
+
+Each module says what it holds in its docstring; each stage keeps only the call.
+
+How to add a keyword to the family (a new array keyword):
+
+1. its row in ``schema/vocabulary.py`` (``applies_to="array"``; ``shape``/``applies`` when it
+   holds subschemas, ``bound``/``limits`` for a count);
+2. in each module above, the part of its stage;
+3. when the generated check is new: its branch in ``templates/checks.py.j2``, and its test's
+   name in ``CheckTest`` (``codegen/model_parts.py``; ``tests/test_template_branches.py``
+   fails until both exist).
+"""
