@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
 from ...schema.pointers import SchemaPath
 from ..literals import Code
 from ..model_parts import Branch, Check, JsonType, Node, PathPart
 from ..typing_model import declared_types
 from .applicators import applicators
-from .arrays import array_checks
 from .context import BuildContext
 from .objects import object_checks
 from .strings import string_checks

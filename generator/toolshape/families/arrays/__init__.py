@@ -32,6 +32,16 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  check_item, matches)`` yields the keywords that refuse an
                                  array and hands each item to the schema of its position.
                                  Called by contract/reference.py for every array it meets.
+    checks.py   codegen stage    the model's checks: ``checks.array_checks(context, schema,
+                                 var, path, schema_path, label)`` returns the array's
+                                 ``ArrayChecks`` (its count and uniqueness checks, the node
+                                 of each prefixItems position and of the items after them,
+                                 the contains count), for codegen/building/nodes.py; printed
+                                 by the array macros of templates/checks.py.j2, and
+                                 uniqueItems' ``_has_duplicates`` is in
+                                 templates/_runtime.py.j2. The count checks themselves are
+                                 made by codegen/building/counts.py, shared with the string
+                                 and object counts.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
