@@ -42,6 +42,13 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  templates/_runtime.py.j2. The count checks themselves are
                                  made by codegen/building/counts.py, shared with the string
                                  and object counts.
+    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table
+                                 maps the eight keywords to ``export.lower(lowering, kw,
+                                 out)`` (prefixItems made items that any position
+                                 satisfies, the counts each platform takes, the rest dropped
+                                 with a note). It lowers the subschemas it holds through
+                                 ``lowering.lower`` and ``lowering.finish``, in the
+                                 interface of platforms/lowering.py.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
