@@ -32,6 +32,16 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  check_item, matches)`` yields the keywords that refuse an
                                  array and hands each item to the schema of its position.
                                  Called by contract/reference.py for every array it meets.
+    values.py   witness stage    accepted values and the derived cases: ``values.candidates(flat,
+                                 conjunction, max_size)`` yields the shortest arrays every
+                                 schema of an alternative allows (their items found by the
+                                 engine one level down, through ``conjunction``), for
+                                 witness/values.py, which also asks ``values.hinted(schema)``;
+                                 and the derived cases at minItems, maxItems and uniqueItems
+                                 (``values.size_variants(schema, pool, max_items)``, with
+                                 ``pool_size`` and ``too_large``) for codegen/cases.py. They
+                                 need nothing of codegen/, so they stay at the witness rank.
+                                 The deriver's walk into the items stays in codegen/cases.py.
     checks.py   codegen stage    the model's checks: ``checks.array_checks(context, schema,
                                  var, path, schema_path, label)`` returns the array's
                                  ``ArrayChecks`` (its count and uniqueness checks, the node
