@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..families.arrays import review as array_review
 from ..families.numbers import review as number_review
 from ..schema import vocabulary
 from ..schema.values import json_equal, json_key
@@ -193,11 +194,10 @@ def decide_structurally(
     if keyword in (
         "const",
         *number_review.ADDED_OR_REMOVED,
-        "uniqueItems",
+        *array_review.ADDED_OR_REMOVED,
         "dependentRequired",
         "not",
         "additionalProperties",
-        "items",
     ):
         reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
         return keyword_added_or_removed(keyword, before, after, reason)

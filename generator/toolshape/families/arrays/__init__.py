@@ -59,6 +59,14 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  with a note). It lowers the subschemas it holds through
                                  ``lowering.lower`` and ``lowering.finish``, in the
                                  interface of platforms/lowering.py.
+    review.py   review stage     how ``toolshape diff`` decides and samples a change:
+                                 ``review.ADDED_OR_REMOVED`` (uniqueItems, items) are decided
+                                 only when they come or go, in review/decisions.py (the item
+                                 counts are decided by its shared count ranges);
+                                 ``review.item_schemas(schemas)`` and
+                                 ``review.arrays_at_bounds(schemas, arrays, pool)`` are what
+                                 review/samples.py builds arrays from and tries at each count
+                                 and around uniqueness.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
