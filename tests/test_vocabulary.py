@@ -401,7 +401,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "platforms/export.py": "the platforms need an array's 'items' (filled in, or the "
         "export refused); merging two 'items' schemas",
         "review/samples.py": _WALKS_THROUGH_ITEMS + " (where a changed schema applies)",
-        "review/search.py": _WALKS_THROUGH_ITEMS + " (the items a sampled array is built of)",
         "review/walk.py": _WALKS_THROUGH_ITEMS + " (a change to a prefixItems position)",
     },
 }

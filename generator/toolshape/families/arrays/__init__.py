@@ -66,7 +66,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  ``review.item_schemas(schemas)`` and
                                  ``review.arrays_at_bounds(schemas, arrays, pool)`` are what
                                  review/samples.py builds arrays from and tries at each count
-                                 and around uniqueness.
+                                 and around uniqueness; review/search.py crafts a changed
+                                 array's items from ``review.item_schemas(nodes)`` and
+                                 ``review.contains_schemas(nodes)``.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 

@@ -5,7 +5,8 @@ A change of ``minItems``/``maxItems`` is decided exactly by the count ranges tha
 only when they come or go (``ADDED_OR_REMOVED``), any other change of them is left to the
 witness search. ``review/samples.py`` feeds that search with the item schemas
 (:func:`item_schemas`, whose values it crafts) and the arrays :func:`arrays_at_bounds` builds
-at each count and around uniqueness.
+at each count and around uniqueness; ``review/search.py`` crafts the items of a changed array
+from :func:`item_schemas` and :func:`contains_schemas`.
 """
 
 from __future__ import annotations
@@ -23,9 +24,15 @@ _COUNTS = ("minItems", "maxItems")
 _MAX_SAMPLED = 10_000
 
 
-def item_schemas(dicts: list[dict[str, Any]]) -> list[Any]:
-    """The ``items`` schema of each schema (true where it has none)."""
-    return [d.get("items", True) for d in dicts]
+def item_schemas(nodes: list[Any]) -> list[Any]:
+    """The ``items`` schema of each node (true where it has none, or is no schema object)."""
+    return [n.get("items", True) if isinstance(n, dict) else True for n in nodes]
+
+
+def contains_schemas(nodes: list[Any]) -> list[dict[str, Any]]:
+    """The ``contains`` schema objects of the nodes: items worth trying match them."""
+    found = [n.get("contains") if isinstance(n, dict) else None for n in nodes]
+    return [c for c in found if isinstance(c, dict)]
 
 
 def arrays_at_bounds(dicts: list[dict[str, Any]], arrays: list[Any], pool: list[Any]) -> list[Any]:
