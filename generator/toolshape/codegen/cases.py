@@ -881,7 +881,7 @@ _NON_LOCAL = frozenset(
     {
         "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
         "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
-        "patternProperties", "unevaluatedProperties", "prefixItems", "contains", "uniqueItems",
+        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL,
     }
 )  # fmt: skip
 

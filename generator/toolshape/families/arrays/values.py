@@ -4,7 +4,8 @@
 that must hold) and :func:`hinted` whether a schema makes an array worth trying first;
 ``codegen/cases.py`` asks :func:`pool_size` how many distinct items to have at hand,
 :func:`size_variants` for the derived cases at ``minItems``, ``maxItems`` and
-``uniqueItems``, and :func:`too_large` whether the ``maxItems`` cases are too big to write.
+``uniqueItems``, :func:`too_large` whether the ``maxItems`` cases are too big to write, and
+``NON_LOCAL`` which keywords make a derived case be evaluated whole.
 Every value is still confirmed by the reference evaluator by the caller. They need nothing
 of codegen/, so they stay at the witness rank (no ``cases.py``).
 """
@@ -22,6 +23,10 @@ from ...schema.values import is_integer, is_number, json_equal
 Conjunction = Callable[[list[Any], int], list[Any]]
 #: The keywords that make an array worth trying first (maxItems alone does not).
 HINTS = ("items", "prefixItems", "contains", "minItems", "uniqueItems")
+#: The keywords that look at an array as a whole, or at its items through other schemas:
+#: below them a changed item can change errors elsewhere, so the derived case is evaluated
+#: whole (codegen/cases.py's local evaluation steps through ``items`` alone).
+NON_LOCAL = ("prefixItems", "contains", "uniqueItems")
 
 
 def hinted(schema: dict[str, Any]) -> bool:
