@@ -2,8 +2,9 @@
 
 :class:`ModelBuilder` is the :class:`~.context.BuildContext` the kinds get: it builds a node
 (the ``node`` macro of ``templates/checks.py.j2``) by handing each JSON type's keywords to
-their kind (the ``branch`` macro): strings.py, families/numbers/checks.py, arrays.py, objects.py, values.py
-for enum and const, and applicators.py for the subschemas on the same value.
+their kind (the ``branch`` macro): strings.py, families/numbers/checks.py,
+families/arrays/checks.py, objects.py, values.py for enum and const, and applicators.py for
+the subschemas on the same value.
 """
 
 from __future__ import annotations
