@@ -16,7 +16,9 @@ to arrays, the kind of value they take, and for a count its side and what it lim
 
 They apply to arrays only (JSON Schema lets every other value pass them). ``prefixItems``,
 ``items`` and ``contains`` hold subschemas: the walks over subschemas (schema/keywords.py,
-contract/unfolding.py, codegen/masks.py) read them from the vocabulary, not from here.
+contract/unfolding.py, contract/redaction.py, codegen/masks.py, the derived cases' and the
+review's walks) find them through the vocabulary and step into them themselves; that is not
+this family's knowledge (``tests/test_vocabulary.py`` lists each such module, with why).
 
 Its modules, one per stage, in the order of the stages (a module imports its own stage and
 earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
@@ -39,7 +41,8 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  witness/values.py, which also asks ``values.hinted(schema)``;
                                  and the derived cases at minItems, maxItems and uniqueItems
                                  (``values.size_variants(schema, pool, max_items)``, with
-                                 ``pool_size`` and ``too_large``) for codegen/cases.py. They
+                                 ``pool_size`` and ``too_large``) for codegen/cases.py,
+                                 which also reads ``values.NON_LOCAL``. They
                                  need nothing of codegen/, so they stay at the witness rank.
                                  The deriver's walk into the items stays in codegen/cases.py.
     checks.py   codegen stage    the model's checks: ``checks.array_checks(context, schema,
@@ -71,6 +74,12 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  ``review.contains_schemas(nodes)``.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
+
+Still outside the family: the minItems/maxItems row of codegen/building/counts.py's shared
+count checks (it joins checks.py, as the family's row handed to the shared checks, once
+counts.py is table-free); what each platform requires of an array (an ``items`` schema,
+filled in or refused, in platforms/export.py beside the same rule for an object's
+``properties``); and the importer's translation of draft 2019's list ``items``.
 
 How to add a keyword to the family (a new array keyword):
 
