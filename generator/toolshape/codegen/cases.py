@@ -22,6 +22,7 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
+from ..families.arrays import values as array_values
 from ..families.numbers import values as number_values
 from ..families.objects.cases import object_cases
 from ..schema import vocabulary
@@ -766,33 +767,15 @@ class _Deriver:
         value: list[Any],
     ) -> None:
         item_schema = schema.get("items", True)
-        need = max(_count(schema, "maxItems", 0) + 1, _count(schema, "minItems", 0), 2)
+        need = array_values.pool_size(schema)
         pool = self.distinct(item_schema, schema_path + ("items",), min(need, 60))
         if value:
             pool = [value[0]] + [p for p in pool if not json_equal(p, value[0])]
-        if "minItems" in schema and _count(schema, "minItems") > 0:
-            n = _count(schema, "minItems")
-            self.add(f"{label}: minItems {n} - 1", self.replaced(path, pool[: n - 1]))
-            if len(pool) >= n:
-                self.add(f"{label}: minItems {n} exactly", self.replaced(path, pool[:n]))
-        if "maxItems" in schema and _count(schema, "maxItems") >= MAX_EDGE_ITEMS:
-            self.too_large(schema_path, f"the maxItems {_count(schema, 'maxItems')} edge cases")
-        elif "maxItems" in schema:
-            n = _count(schema, "maxItems")
-            if len(pool) >= n + 1:
-                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, pool[: n + 1]))
-                self.add(f"{label}: maxItems {n} exactly", self.replaced(path, pool[:n]))
-            elif pool:
-                # Too few distinct items: repeat them (with uniqueItems, that also
-                # breaks uniqueness, and the expected errors say so).
-                repeated = [_copy(pool[i % len(pool)]) for i in range(n + 1)]
-                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, repeated))
-        if schema.get("uniqueItems") is True and pool:
-            self.add(
-                f"{label}: the same item twice", self.replaced(path, [pool[0], _copy(pool[0])])
-            )
-            if len(pool) >= 2:
-                self.add(f"{label}: two different items", self.replaced(path, pool[:2]))
+        for what, items in array_values.size_variants(schema, pool, MAX_EDGE_ITEMS):
+            self.add(f"{label}: {what}", self.replaced(path, items))
+        left_out = array_values.too_large(schema, MAX_EDGE_ITEMS)
+        if left_out is not None:
+            self.too_large(schema_path, left_out)
         if value and isinstance(item_schema, dict):
             for i in range(min(len(value), MAX_ITEMS_WALKED)):
                 self.walk(item_schema, path + (i,), schema_path + ("items",), f"{label}[{i}]")
@@ -828,7 +811,7 @@ _NON_LOCAL = frozenset(
     {
         "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
         "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
-        "patternProperties", "unevaluatedProperties", "prefixItems", "contains", "uniqueItems",
+        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL,
     }
 )  # fmt: skip
 

@@ -12,6 +12,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..families.arrays import rules as array_rules
 from ..families.numbers import rules as number_rules
 from ..families.objects import rules as object_rules
 from ..regex import PatternError, backtracking_problem
@@ -215,7 +216,6 @@ class _Checker:
                 self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
         types = self.type_keyword(schema, path)
         self.applicability(schema, path, types)
-        self.dead_ends(schema, path)
         self.extensions(schema, path)
         self.values(schema, path, types)
         self.counts(schema, path)
@@ -225,19 +225,18 @@ class _Checker:
         self.object_keywords(schema, path, depth)
         self.subschemas(schema, path, depth)
         self.applicator_rules(schema, path)
-        if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
-            self.error(path + ("uniqueItems",), "'uniqueItems' must be true or false")
+        self.arrays(schema, path)
+
+    def arrays(self, schema: dict[str, Any], path: SchemaPath) -> None:
+        """items, prefixItems, contains and uniqueItems: their family's rules."""
+        for where, message in array_rules.check(schema, path):
+            self.error(where, message)
 
     def subschemas(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Recurse into every keyword that holds schemas (but those object_keywords walks first)."""
+        refused = array_rules.not_schemas(schema)
         for keyword in ONE_SCHEMA:
-            if keyword in schema and keyword != object_rules.ADDITIONAL:
-                if keyword == "items" and isinstance(schema[keyword], list):
-                    self.error(
-                        path + (keyword,),
-                        "'items' is one schema in 2020-12; a list of schemas is 'prefixItems'",
-                    )
-                    continue
+            if keyword in schema and keyword != object_rules.ADDITIONAL and keyword not in refused:
                 self.schema(schema[keyword], path + (keyword,), depth + 1)
         for keyword in SCHEMA_LISTS:
             if keyword in schema:
@@ -261,7 +260,7 @@ class _Checker:
             self.check_pattern(pattern, where, at_key=True)
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """$ref, format, the if/then/else and contains families."""
+        """$ref, format, the keywords that need another."""
         if "$ref" in schema:
             self.reference(schema["$ref"], path + ("$ref",))
         if "format" in schema:
@@ -278,12 +277,6 @@ class _Checker:
                 self.error(
                     path + (keyword,), f"'{keyword}' has no effect without '{needed}'", at_key=True
                 )
-        low, high = schema.get("minContains"), schema.get("maxContains")
-        if is_integer(low) and is_integer(high) and low > high:
-            self.error(
-                path + ("minContains",),
-                f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass",
-            )
 
     def reference(self, ref: Any, path: SchemaPath) -> None:
         if not isinstance(ref, str):
@@ -337,20 +330,6 @@ class _Checker:
                 f"'{keyword}' applies only to {kind}s, and 'type' ({', '.join(types)}) allows none: "
                 f"it would never be checked{hint}",
                 at_key=True,
-            )
-
-    def dead_ends(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """Counts that a 'false' schema makes impossible to reach (the object family's own
-        are among its rules)."""
-        min_items = schema.get("minItems")
-        prefix = schema.get("prefixItems")
-        allowed = len(prefix) if isinstance(prefix, list) else 0
-        if schema.get("items") is False and is_integer(min_items) and min_items > allowed:
-            self.error(
-                path + ("minItems",),
-                f"'minItems' ({min_items}) but 'items: false' allows "
-                + (f"no more than {allowed} items (the 'prefixItems')" if allowed else "no items")
-                + ": nothing could pass",
             )
 
     def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
@@ -513,7 +492,7 @@ class _Checker:
                         f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
                         f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
                     )
-        for low, high, _ in vocabulary.ranges("length", "items", "properties"):
+        for low, high, _ in vocabulary.ranges("length", "items", "properties", "contains"):
             lo, hi = schema.get(low), schema.get(high)
             if is_integer(lo) and is_integer(hi) and lo > hi:
                 self.error(

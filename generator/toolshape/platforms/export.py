@@ -108,6 +108,7 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
+from ..families.arrays import export as array_export
 from ..families.numbers import export as number_export
 from ..families.objects import export as object_export
 from ..schema import pointers, vocabulary
@@ -743,8 +744,8 @@ class _Lowering:
     #
     # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
     # platform gets less than the contract says. A keyword family's lowering is the
-    # family's ``export.lower`` (families/numbers/export.py, families/objects/export.py),
-    # called the same way.
+    # family's ``export.lower`` (families/numbers/export.py, families/arrays/export.py,
+    # families/objects/export.py), called the same way.
 
     def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
@@ -761,17 +762,6 @@ class _Lowering:
         else:
             out[kw.keyword] = kw.value
 
-    def tuple_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        out.update(self.prefix_items(kw.node, kw.path))
-
-    def items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if "prefixItems" in kw.node:
-            return  # lowered with prefixItems
-        if kw.value is False:
-            self.dropped(kw.path, kw.keyword, "the array must be empty", value=False)
-        elif kw.value is not True:
-            out[kw.keyword] = self.lower(kw.value, kw.where)
-
     def local_definitions(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if self.target != "gemini":  # gemini: every $ref is inlined
             out[kw.keyword] = self.lowered_map(kw)
@@ -785,10 +775,6 @@ class _Lowering:
         else:
             self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
             out["anyOf"] = self.lowered_list(kw)
-
-    def unique_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if kw.value:
-            self.dropped(kw.path, kw.keyword, value=True)
 
     def format_keyword(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if kw.value in self.formats:
@@ -811,22 +797,6 @@ class _Lowering:
         else:
             self.dropped(kw.path, kw.keyword)
 
-    def min_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "anthropic" and kw.value > 1:
-            self.loosened(
-                kw.path,
-                f"'minItems' {kw.value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
-            )
-            out[kw.keyword] = 1
-        else:
-            out[kw.keyword] = kw.value
-
-    def max_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "anthropic":
-            self.dropped(kw.path, kw.keyword)
-        else:
-            out[kw.keyword] = kw.value
-
     def not_exported(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword no platform here takes: left out, and noted."""
         self.dropped(kw.path, kw.keyword)
@@ -840,41 +810,6 @@ class _Lowering:
 
     def lowered_list(self, kw: KeywordAt) -> list[Any]:
         return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
-
-    def prefix_items(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
-        """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
-
-        No target here has tuples; a bare array would be refused ('array schema missing
-        items'), so every item may match any position's schema (and, after the tuple,
-        the 'items' schema); 'items: false' (nothing after the tuple) becomes 'maxItems'.
-        """
-        prefix = node["prefixItems"]
-        rest = node.get("items", True)
-        branches = [self.lower(sub, path + ("prefixItems", i)) for i, sub in enumerate(prefix)]
-        out: dict[str, Any] = {}
-        if rest is False:
-            out["maxItems"] = min(len(prefix), node.get("maxItems", len(prefix)))
-        elif rest is True:
-            self.dropped(
-                path,
-                "prefixItems",
-                "items after the listed positions may be anything, so no items schema is exported",
-            )
-            return out
-        else:
-            branches.append(self.lower(rest, path + ("items",)))
-        if any(b is True or b == {} for b in branches):
-            self.dropped(path, "prefixItems", "a position accepts anything")
-            return out
-        self.loosened(
-            path,
-            "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas",
-        )
-        items = self.finish(
-            {"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",)
-        )
-        out["items"] = items
-        return out
 
     # -- merging ($ref beside keywords, allOf) -------------------------------------
 
@@ -1184,23 +1119,16 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     "enum": _Lowering.enum_or_const,
     "const": _Lowering.enum_or_const,
     **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
-    "prefixItems": _Lowering.tuple_items,
-    "items": _Lowering.items,
     "$defs": _Lowering.local_definitions,
     "anyOf": _Lowering.any_of,
     "oneOf": _Lowering.one_of,
-    "uniqueItems": _Lowering.unique_items,
     "format": _Lowering.format_keyword,
     "pattern": _Lowering.pattern,
     **dict.fromkeys(("minLength", "maxLength", *object_export.SIZES), _Lowering.length_or_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
-    "minItems": _Lowering.min_items,
-    "maxItems": _Lowering.max_items,
+    **dict.fromkeys(array_export.KEYWORDS, array_export.lower),
     **dict.fromkeys(
         (
-            "contains",
-            "minContains",
-            "maxContains",
             "not",
             "if",
             "then",

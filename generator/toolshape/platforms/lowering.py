@@ -3,10 +3,11 @@ lowering it reports to.
 
 ``platforms/export.py`` lowers a contract schema for a platform keyword by keyword, through a
 dispatch table from each keyword to the function that lowers it (its own methods, and the
-families' ``export.lower``: ``families/numbers/export.py``, ``families/objects/export.py``).
-Each such function takes the :class:`Lowering` (which platform, and where to note what the
-platform does not get), the :class:`KeywordAt` and the lowered node to fill, the way Ajv's code
-generator hands a keyword definition its ``KeywordCxt``.
+families' ``export.lower``: ``families/numbers/export.py``, ``families/arrays/export.py``,
+``families/objects/export.py``). Each such function takes the :class:`Lowering` (which
+platform, and where to note what the platform does not get), the :class:`KeywordAt` and the
+lowered node to fill, the way Ajv's code generator hands a keyword definition its
+``KeywordCxt``.
 """
 
 from __future__ import annotations
@@ -55,4 +56,7 @@ class Lowering(Protocol):
         """Note what the platform refuses (its strict mode; Gemini: the whole tool)."""
 
     def lower(self, schema: Any, path: SchemaPath) -> Any:
-        """A subschema lowered for the platform, its notes under ``path``."""
+        """A subschema at ``path`` lowered for the platform (a keyword holding schemas)."""
+
+    def finish(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+        """A node the keyword made up itself, finished as every lowered node is."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..families.arrays import review as array_review
 from ..families.numbers import review as number_review
 from ..families.objects import review as object_review
 from ..schema import vocabulary
@@ -192,10 +193,9 @@ def decide_structurally(
     if keyword in (
         "const",
         *number_review.ADDED_OR_REMOVED,
+        *array_review.ADDED_OR_REMOVED,
         *object_review.ADDED_OR_REMOVED,
-        "uniqueItems",
         "not",
-        "items",
     ):
         reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
         return keyword_added_or_removed(keyword, before, after, reason)

@@ -24,10 +24,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..contract.reference import errors_of
+from ..families.arrays import values as array_values
 from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
 from ..schema.pointers import ref_path, resolve
-from ..schema.values import is_integer, is_number, json_equal
+from ..schema.values import is_integer, is_number
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
@@ -260,59 +261,12 @@ class Engine:
     # -- arrays ------------------------------------------------------------------------
 
     def _arrays(self, flat: list[Obj], depth: int) -> Iterator[list[Any]]:
-        low = max((_int(s.get("minItems"), 0) for s in flat), default=0)
-        highs = [_int(s["maxItems"], 0) for s in flat if "maxItems" in s]
-        high = min(highs) if highs else None
-        if (high is not None and high < low) or low > MAX_SIZE:
-            return
-        prefix: list[list[Schema]] = []
-        for schema in flat:
-            for i, sub in enumerate(schema.get("prefixItems", [])):
-                while len(prefix) <= i:
-                    prefix.append([])
-                prefix[i].append(sub)
-        items = [s["items"] for s in flat if "items" in s]
-        contains = [s for s in flat if "contains" in s]
-        needed = max((_int(s.get("minContains"), 1) for s in contains), default=0)
-        unique = any(s.get("uniqueItems") is True for s in flat)
-        if low == 0 and needed == 0:
-            yield []
-        for length in sorted({max(low, needed), max(low, needed, 1)}):
-            if high is not None and length > high:
-                continue
-            built = self._array(prefix, items, contains, needed, length, unique, depth)
-            if built is not None:
-                yield built
+        """The arrays of one alternative: their family's, with items found one level down."""
 
-    def _array(
-        self,
-        prefix: list[list[Schema]],
-        items: list[Schema],
-        contains: list[Obj],
-        needed: int,
-        length: int,
-        unique: bool,
-        depth: int,
-    ) -> list[Any] | None:
-        """``length`` items: the first ``needed`` match every ``contains``, the others (when a
-        ``maxContains`` is set) match none; prefix positions get their prefixItems."""
-        limited = any("maxContains" in s for s in contains)
-        result: list[Any] = []
-        for i in range(length):
-            where = prefix[i] if i < len(prefix) else items
-            wanted = list(where)
-            if i < needed:
-                wanted += [s["contains"] for s in contains]
-            elif limited:
-                wanted += [{"not": s["contains"]} for s in contains]
-            pool = self.conjunction(wanted, len(result) + 1 if unique else 1, depth=depth + 1)
-            pick = next(
-                (p for p in pool if not unique or not any(json_equal(p, r) for r in result)), None
-            )
-            if pick is None:
-                return None
-            result.append(pick)
-        return result
+        def conjunction(schemas: list[Schema], count: int) -> list[Any]:
+            return self.conjunction(schemas, count, depth=depth + 1)
+
+        return array_values.candidates(flat, conjunction, MAX_SIZE)
 
 
 def _annotated(schema: Obj) -> list[Any]:
@@ -350,9 +304,7 @@ def _hinted(flat: list[Obj]) -> list[str]:
     for schema in flat:
         if object_values.constrains(schema):
             hints.append("object")
-        if any(
-            k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")
-        ):
+        if array_values.hinted(schema):
             hints.append("array")
         if any(k in schema for k in ("pattern", "minLength", "maxLength", "format")):
             hints.append("string")
