@@ -1,10 +1,13 @@
-"""The checks of an object: its properties, then the keys it refuses or checks one by one.
+"""The model's checks of an object (codegen stage): its properties, then the keys it refuses
+or checks one by one.
 
 In the order the template prints them: ``properties`` (present or missing, then each value's
 own checks), keys ``required`` without a schema, unknown keys refused
 (``additionalProperties: false``), the per-key loop (``additionalProperties`` as a schema,
 ``patternProperties``, ``propertyNames``), the size (``minProperties``/``maxProperties``,
-counts.py), ``dependentRequired`` and ``dependentSchemas``.
+codegen/building/counts.py), ``dependentRequired`` and ``dependentSchemas``.
+``codegen/building/nodes.py`` calls :func:`object_checks` for the object branch of a node;
+each part is printed by the ``object_checks`` macro of ``templates/checks.py.j2``.
 
 The order of the steps below is the order names and constants are made in, which the
 generated code shows: a step moved renames variables in every module.
@@ -15,10 +18,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...schema import vocabulary
-from ...schema.pointers import SchemaPath
-from ..literals import Code, comment_text, literal
-from ..model_parts import (
+from ...codegen.building.context import BuildContext, length_limit, show
+from ...codegen.building.counts import count_checks
+from ...codegen.literals import Code, comment_text, literal
+from ...codegen.model_parts import (
     Conditional,
     Dependency,
     Node,
@@ -28,9 +31,9 @@ from ..model_parts import (
     RequiredKey,
     extend,
 )
-from ..typing_model import declared_types
-from .context import BuildContext, length_limit, show
-from .counts import count_checks
+from ...codegen.typing_model import declared_types
+from ...schema import vocabulary
+from ...schema.pointers import SchemaPath
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
