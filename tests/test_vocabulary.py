@@ -372,6 +372,8 @@ FAMILIES = {
     "numbers": vocabulary.applying_to("number"),
     "arrays": vocabulary.applying_to("array"),
     "objects": vocabulary.applying_to("object"),
+    # The keywords that constrain a value whatever its kind (no applies_to of their own).
+    "values": ("type", "enum", "const"),
 }
 
 #: The walks over subschemas read the holders from the vocabulary (``schema/keywords.py``) but
@@ -435,6 +437,34 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "review/search.py": "the schemas of a key's value, for the witness search",
         "review/walk.py": "the parallel walk: required compared as a set, map entries named; "
         "it sits below review/samples.py, which the family's review.py imports",
+    },
+    # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
+    # it allows still read it; what is left of each keyword's own work is said too (it moves
+    # into families/values/ stage by stage).
+    "values": {
+        "schema/keywords.py": "the types a schema declares, read by every stage's walk",
+        "contract/reference.py": "the reference evaluation of type, enum and const",
+        "contract/redaction.py": "the strings a sensitive place may hold (enum, const) and the "
+        "types its schemas declare",
+        "witness/values.py": "the kinds a value is tried in, and the members tried first",
+        "witness/formats.py": "a schema literal",
+        "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
+        "families/objects/cases.py": "whether a key's schema allows null (its type)",
+        "families/objects/checks.py": "the keywords an object's description leaves unsaid",
+        "families/objects/export.py": "whether a node is an object (its type)",
+        "families/objects/values.py": "schema literals: a key's name is a string",
+        "codegen/building/values.py": "the model's enum and const checks",
+        "codegen/cases.py": "the derived cases of type, enum and const; a schema literal",
+        "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
+        "codegen/typing_model.py": "the Arguments types: Literal from enum/const, the declared types",
+        "platforms/export.py": "each platform's lowering of type, enum and const, and the "
+        "finishes that read a node's type",
+        "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
+        "the root's type: object, the tool lists' 'type: function'",
+        "review/decisions.py": "how toolshape diff decides a changed type, enum or const",
+        "review/samples.py": "the values toolshape diff tries from type, enum and const",
+        "review/search.py": "an enum's members as the witness search's candidates",
+        "review/walk.py": "the parallel walk: type and enum compared as sets",
     },
 }
 

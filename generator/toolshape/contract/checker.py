@@ -8,20 +8,20 @@ and every problem is reported at once, located at its YAML node.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..families.arrays import rules as array_rules
 from ..families.numbers import rules as number_rules
 from ..families.objects import rules as object_rules
+from ..families.values import rules as value_rules
 from ..regex import PatternError, backtracking_problem
 from ..regex import translate as translate_pattern
 from ..regex.linear import problem as linear_problem
 from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
-from ..schema.values import enum_has, is_integer, json_key, json_type, type_allows
+from ..schema.values import is_integer, json_type
 from . import unfolding
 from .errors import ContractError, Problem
 from .source import Document
@@ -161,19 +161,8 @@ class _Checker:
         if not isinstance(schema, dict):
             self.error(path, "'parameters' must be an object schema (a mapping with type: object)")
             return
-        if schema.get("type") != "object":
-            where = path + ("type",) if "type" in schema else path
-            self.error(
-                where,
-                "the root of 'parameters' must say 'type: object': tool arguments are one JSON object",
-            )
-        for keyword in ("enum", "const"):
-            if keyword in schema:
-                self.error(
-                    path + (keyword,),
-                    f"'{keyword}' is not supported on the root of 'parameters'",
-                    at_key=True,
-                )
+        for where, message, at_key in value_rules.root(schema, path):
+            self.error(where, message, at_key=at_key)
         self.schema(schema, path, depth=0)
 
     # -- schemas -----------------------------------------------------------
@@ -345,21 +334,10 @@ class _Checker:
         """
         if not isinstance(schema, dict):
             return
-        rest = {k: v for k, v in schema.items() if k not in ("enum", "const")}
-        for i, member in enumerate(schema.get("enum") or ()):
-            codes = _failures(rest, member, root)
-            if codes:
-                self.error(
-                    path + ("enum", i),
-                    f"the 'enum' value {yaml_text(member)} could never pass: this schema's {codes} refuses it",
-                )
-        if "const" in schema:
-            codes = _failures(rest, schema["const"], root)
-            if codes:
-                self.error(
-                    path + ("const",),
-                    f"'const' {yaml_text(schema['const'])} could never pass: this schema's {codes} refuses it",
-                )
+        for where, message in value_rules.dead_members(
+            schema, path, lambda rest, value: _failures(rest, value, root)
+        ):
+            self.error(where, message)
         if "default" in schema:
             codes = _failures(schema, schema["default"], root)
             if codes:
@@ -391,38 +369,11 @@ class _Checker:
                     self.dead_values(sub, path + (keyword, key), root)
 
     def type_keyword(self, schema: dict[str, Any], path: SchemaPath) -> tuple[str, ...] | None:
-        if "type" not in schema:
-            return None
-        raw = schema["type"]
-        names = raw if isinstance(raw, list) else [raw]
-        if isinstance(raw, list) and not raw:
-            self.error(path + ("type",), "'type' must name at least one type")
-            return None
-        good: list[str] = []
-        for i, name in enumerate(names):
-            where = path + ("type", i) if isinstance(raw, list) else path + ("type",)
-            if name is None:
-                self.error(
-                    where,
-                    "an unquoted null here is YAML's null value, not the type name: write 'null' in quotes "
-                    "(type: [string, 'null'])",
-                )
-            elif not isinstance(name, str):
-                self.error(
-                    where,
-                    f"'type' takes type names (strings such as string or 'null'), not {with_article(json_type(name))} "
-                    f"({yaml_text(name)}); the types are {', '.join(JSON_TYPES)}",
-                )
-            elif name not in JSON_TYPES:
-                hint = suggest(name, JSON_TYPES)
-                self.error(
-                    where, f"'{name}' is not a JSON type (one of {', '.join(JSON_TYPES)}){hint}"
-                )
-            elif name in good:
-                self.error(where, f"type '{name}' is listed twice")
-            else:
-                good.append(name)
-        return tuple(good) if len(good) == len(names) else None
+        """The types 'type' allows: its family's rules (None when absent or wrong)."""
+        types, problems = value_rules.declared_types(schema, path)
+        for where, message in problems:
+            self.error(where, message)
+        return types
 
     def extensions(self, schema: dict[str, Any], path: SchemaPath) -> None:
         if "x-sensitive" in schema:
@@ -441,44 +392,9 @@ class _Checker:
     def values(
         self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
     ) -> None:
-        if "enum" in schema:
-            enum = schema["enum"]
-            if not isinstance(enum, list) or not enum:
-                self.error(path + ("enum",), "'enum' must be a non-empty list of allowed values")
-            else:
-                seen: set[Hashable] = set()  # json_key: one look-up per value, not a pass
-                for i, member in enumerate(enum):
-                    key = json_key(member)
-                    if key in seen:
-                        self.error(
-                            path + ("enum", i),
-                            f"the 'enum' value {yaml_text(member)} is listed twice",
-                        )
-                    seen.add(key)
-                    if member is None and not type_allows(types, member):
-                        self.error(
-                            path + ("enum", i),
-                            f"this 'enum' value is null, which 'type' ({', '.join(types or ())}) does not allow: "
-                            "write 'null' in quotes if you mean the string, or add 'null' to 'type'",
-                        )
-                    elif not type_allows(types, member):
-                        self.error(
-                            path + ("enum", i),
-                            f"the 'enum' value {yaml_text(member)} is {with_article(json_type(member))}, "
-                            f"which 'type' ({', '.join(types or ())}) does not allow: it could never pass",
-                        )
-        if "const" in schema:
-            const = schema["const"]
-            if not type_allows(types, const):
-                self.error(
-                    path + ("const",),
-                    f"'const' is {with_article(json_type(const))}, which 'type' ({', '.join(types or ())}) does not allow: "
-                    "nothing could pass",
-                )
-            if isinstance(schema.get("enum"), list) and not enum_has(schema["enum"], const):
-                self.error(
-                    path + ("const",), "'const' is not one of the 'enum' values: nothing could pass"
-                )
+        """enum and const: their family's rules."""
+        for where, message in value_rules.check(schema, path, types):
+            self.error(where, message)
 
     def counts(self, schema: dict[str, Any], path: SchemaPath) -> None:
         for keyword in COUNT_KEYWORDS:

@@ -1,0 +1,25 @@
+"""The values family: ``type``, ``enum`` and ``const``, the keywords that constrain a value
+whatever its kind. Built the way ``families/numbers/`` is (read its notes first).
+
+What it covers. Three keywords, named in ``schema/vocabulary.py``:
+
+    type    the JSON types a value may be (integer is a number with no fraction)
+    enum    the values allowed, compared as JSON compares them (1 and 1.0 are one value)
+    const   the one value allowed
+
+Unlike the other families they apply to every kind of value, so the other stages still
+read ``type`` to pick a value's kind (see "What stays in the stages" below).
+
+Its modules, one per stage, in the order of the stages:
+
+    rules.py    contract stage   what the contract check says: ``type`` names JSON types, each
+                                 once; ``enum`` a non-empty list of distinct values; a member
+                                 ``type`` refuses, a ``const`` outside the ``enum``, a member
+                                 the rest of its schema refuses could never pass; the root is
+                                 ``type: object`` without ``enum``/``const``. Called by
+                                 contract/checker.py: ``rules.root``, ``rules.declared_types``,
+                                 ``rules.check(schema, path, types)`` and ``rules.dead_members``.
+
+What stays in the stages, and why: the stages not listed above still know these keywords
+themselves (issue 22 moves them next, stage by stage).
+"""
