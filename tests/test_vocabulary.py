@@ -443,7 +443,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # into families/values/ stage by stage).
     "values": {
         "schema/keywords.py": "the types a schema declares, read by every stage's walk",
-        "contract/reference.py": "the reference evaluation of type, enum and const",
         "contract/redaction.py": "the strings a sensitive place may hold (enum, const) and the "
         "types its schemas declare",
         "witness/values.py": "the kinds a value is tried in, and the members tried first",

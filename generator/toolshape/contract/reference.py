@@ -18,10 +18,11 @@ from typing import Any
 from ..families.arrays import oracle as array_oracle
 from ..families.numbers import oracle as number_oracle
 from ..families.objects import oracle as object_oracle
+from ..families.values import oracle as value_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
 from ..schema.pointers import ref_path, resolve
-from ..schema.values import enum_has, is_integer, is_number, json_equal
+from ..schema.values import is_number
 from .format_oracles import FORMAT_ORACLES
 
 Errors = set[tuple[str, str]]
@@ -33,7 +34,7 @@ _ROOT: list[Any] = []  # the parameters being evaluated, for $ref
 def evaluate(schema: Any, instance: Any) -> Errors:
     """The set of ``(JSON Pointer, code)`` the contract's parameters report for ``instance``."""
     if not isinstance(instance, dict):
-        return {("", "type")}
+        return {("", value_oracle.TYPE)}
     return errors_of(schema, instance, "", root=schema)
 
 
@@ -62,22 +63,6 @@ def _matches(schema: Any, value: Any, path: str = "") -> bool:
     found: Errors = set()
     _value(schema, value, path, found)
     return not found
-
-
-def _has_type(kind: str, value: Any) -> bool:
-    if kind == "null":
-        return value is None
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "object":
-        return isinstance(value, dict)
-    if kind == "array":
-        return isinstance(value, list)
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "integer":
-        return is_integer(value) and is_number(value)
-    return is_number(value)
 
 
 #: While cases are derived: the errors of (schema, value, path) by the objects' ids
@@ -129,15 +114,10 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
     if schema is False:
         errors.add((path, "false"))
         return
-    if "type" in schema:
-        kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        if not any(_has_type(k, value) for k in kinds):
-            errors.add((path, "type"))
-            return
-    if "enum" in schema and not enum_has(schema["enum"], value):
-        errors.add((path, "enum"))
-    if "const" in schema and not json_equal(value, schema["const"]):
-        errors.add((path, "const"))
+    if value_oracle.wrong_type(schema, value):
+        errors.add((path, value_oracle.TYPE))
+        return
+    errors.update((path, code) for code in value_oracle.refused(schema, value))
     if isinstance(value, str):
         _string(schema, value, path, errors)
     elif is_number(value):

@@ -19,6 +19,11 @@ Its modules, one per stage, in the order of the stages:
                                  ``type: object`` without ``enum``/``const``. Called by
                                  contract/checker.py: ``rules.root``, ``rules.declared_types``,
                                  ``rules.check(schema, path, types)`` and ``rules.dead_members``.
+    oracle.py   contract stage   the reference evaluation: ``oracle.wrong_type(schema, value)``
+                                 (a value of the wrong type is refused by ``type`` alone,
+                                 nothing else of its schema is evaluated), then
+                                 ``oracle.refused(schema, value)`` yields ``enum``/``const``.
+                                 Called by contract/reference.py for every value it meets.
 
 What stays in the stages, and why: the stages not listed above still know these keywords
 themselves (issue 22 moves them next, stage by stage).
