@@ -452,7 +452,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
         "families/objects/export.py": "whether a node is an object (its type)",
         "families/objects/values.py": "schema literals: a key's name is a string",
-        "codegen/building/values.py": "the model's enum and const checks",
         "codegen/cases.py": "the derived cases of type, enum and const; a schema literal",
         "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
         "codegen/typing_model.py": "the Arguments types: Literal from enum/const, the declared types",

@@ -3,8 +3,8 @@
 :class:`ModelBuilder` is the :class:`~.context.BuildContext` the kinds get: it builds a node
 (the ``node`` macro of ``templates/checks.py.j2``) by handing each JSON type's keywords to
 their kind (the ``branch`` macro): strings.py, families/numbers/checks.py,
-families/arrays/checks.py, families/objects/checks.py, values.py for enum and const, and
-applicators.py for the subschemas on the same value.
+families/arrays/checks.py, families/objects/checks.py, families/values/checks.py for type,
+enum and const, and applicators.py for the subschemas on the same value.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Any
 from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
 from ...families.objects.checks import object_checks
+from ...families.values.checks import type_message as type_message_of
+from ...families.values.checks import value_checks
 from ...schema.pointers import SchemaPath
 from ..literals import Code
 from ..model_parts import Branch, Check, JsonType, Node, PathPart
@@ -21,18 +23,6 @@ from ..typing_model import declared_types
 from .applicators import applicators
 from .context import BuildContext
 from .strings import string_checks
-from .values import value_checks
-
-#: What a type test admits, in words, for messages.
-TYPE_WORDS = {
-    "null": "null",
-    "boolean": "a boolean",
-    "object": "an object",
-    "array": "an array",
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-}
 
 
 class ModelBuilder(BuildContext):
@@ -69,10 +59,7 @@ class ModelBuilder(BuildContext):
         if declared is None:
             branches = [b for b in branches if not b.empty]
             any_checks = value_checks(self, schema, "any", label, schema_path)
-        type_message = None
-        if declared:
-            words = " or ".join(TYPE_WORDS[k] for k in declared)
-            type_message = self.say(f"{label} must be {words}, got ")
+        type_message = type_message_of(self, declared, label)
         found = applicators(self, schema, var, path, schema_path, label)
         node = Node(
             var, path, label, declared is not None, branches, type_message, any_checks, None

@@ -24,6 +24,13 @@ Its modules, one per stage, in the order of the stages:
                                  nothing else of its schema is evaluated), then
                                  ``oracle.refused(schema, value)`` yields ``enum``/``const``.
                                  Called by contract/reference.py for every value it meets.
+    checks.py   codegen stage    the model's checks: ``checks.type_message(context, declared,
+                                 label)`` is what a node's type test reports, and
+                                 ``checks.value_checks(context, schema, kind, label, path)``
+                                 returns the ``Check`` of enum and const (a fast comparison
+                                 where the branch pins the type), for codegen/building/nodes.py;
+                                 the macros ``not_in``, ``json_not_in``, ``not_equal``, ... of
+                                 templates/checks.py.j2 print them.
 
 What stays in the stages, and why: the stages not listed above still know these keywords
 themselves (issue 22 moves them next, stage by stage).

@@ -1,4 +1,10 @@
-"""enum and const: the value is one of those the contract lists.
+"""The model's checks of type, enum and const: the value is of a type, and one of those the
+contract lists (codegen stage).
+
+``codegen/building/nodes.py`` calls :func:`type_message` for a node whose schema declares a
+type (the ``node`` macro of ``templates/checks.py.j2`` prints the type test from the node's
+branches; this says what it reports) and :func:`value_checks` for each branch (or, without a
+type, for the whole node).
 
 Where the branch pins the JSON type the comparison is fast (a string in a frozenset, ``is
 None``); elsewhere it compares JSON values as JSON means them (``_json_key``), and the
@@ -11,14 +17,36 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...codegen.building.context import BuildContext, show
+from ...codegen.literals import Code, literal
+from ...codegen.model_parts import Check
 from ...schema.pointers import SchemaPath
-from ..literals import literal
-from ..model_parts import Check
-from .context import BuildContext, show
+
+#: What a type test admits, in words, for messages.
+TYPE_WORDS = {
+    "null": "null",
+    "boolean": "a boolean",
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+}
 
 #: What an enum or const failure says under an x-sensitive schema (the label goes first).
 _SECRET_ENUM = "is not one of the allowed values (not listed: the value is sensitive)"
 _SECRET_CONST = "is not the allowed value (not shown: the value is sensitive)"
+
+
+def type_message(
+    context: BuildContext, declared: tuple[str, ...] | None, label: str
+) -> Code | None:
+    """What the type test of a node called ``label`` says (the value's type follows it);
+    None where the schema declares no type."""
+    if not declared:
+        return None
+    words = " or ".join(TYPE_WORDS[k] for k in declared)
+    return context.say(f"{label} must be {words}, got ")
 
 
 def value_checks(
