@@ -455,8 +455,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "codegen/cases.py": "the derived cases of type, enum and const; a schema literal",
         "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
         "codegen/typing_model.py": "the Arguments types: Literal from enum/const, the declared types",
-        "platforms/export.py": "each platform's lowering of type, enum and const, and the "
-        "finishes that read a node's type",
+        "platforms/export.py": "the finishes of a node that read or set its type (OpenAI "
+        "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",
         "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
         "the root's type: object, the tool lists' 'type: function'",
         "review/decisions.py": "how toolshape diff decides a changed type, enum or const",

@@ -111,10 +111,12 @@ from ..contract.optional import converted_keys
 from ..families.arrays import export as array_export
 from ..families.numbers import export as number_export
 from ..families.objects import export as object_export
+from ..families.values import export as value_export
+from ..families.values.export import inferred_type, type_list
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
-from ..schema.values import json_equal, json_key, json_type
+from ..schema.values import json_equal, json_key
 from .lowering import KeywordAt
 
 TARGETS = (
@@ -444,7 +446,7 @@ def _openai_fillers(parameters: Any) -> Any:
     """
 
     def fill(node: dict[str, Any]) -> dict[str, Any]:
-        types = _type_list(node.get("type"))
+        types = type_list(node.get("type"))
         if "array" in types and "items" not in node:
             node["items"] = {}
         if "object" in types and "properties" not in node:
@@ -745,7 +747,7 @@ class _Lowering:
     # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
     # platform gets less than the contract says. A keyword family's lowering is the
     # family's ``export.lower`` (families/numbers/export.py, families/arrays/export.py,
-    # families/objects/export.py), called the same way.
+    # families/objects/export.py, families/values/export.py), called the same way.
 
     def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
@@ -753,13 +755,6 @@ class _Lowering:
     def default(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         # Every property is required in OpenAI strict mode: defaults never apply.
         if self.target != "openai":
-            out[kw.keyword] = kw.value
-
-    def enum_or_const(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        values = kw.value if kw.keyword == "enum" else [kw.value]
-        if self.target == "anthropic" and any(isinstance(v, (dict, list)) for v in values):
-            self.dropped(kw.path, kw.keyword, "objects and arrays are not allowed in it")
-        else:
             out[kw.keyword] = kw.value
 
     def local_definitions(self, kw: KeywordAt, out: dict[str, Any]) -> None:
@@ -826,7 +821,7 @@ class _Lowering:
             if json_equal(mine, value) or key in ("title", "description", "default", "$comment"):
                 continue
             if key == "type":
-                both = _intersect_types(_type_list(mine), _type_list(value))
+                both = _intersect_types(type_list(mine), type_list(value))
                 if both:
                     out[key] = both[0] if len(both) == 1 else both
                 else:
@@ -901,14 +896,14 @@ class _Lowering:
                 node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
             )
             if values is not None:
-                node = {"type": _inferred_type(values), **node}
+                node = {"type": inferred_type(values), **node}
             elif openai:
                 self.refuse(
                     path,
                     f"the schema at {_where(path)} has no 'type'; OpenAI strict mode needs a 'type' "
                     "(or 'anyOf' or '$ref') on every schema: add one",
                 )
-        types = _type_list(node.get("type"))
+        types = type_list(node.get("type"))
         if object_export.is_object(node, types):
             node = object_export.strict_object(self, node, path)
             if openai:
@@ -957,49 +952,13 @@ class _Lowering:
         """The node in Gemini's legacy spelling (OpenAPI 3.0): one type with ``nullable``,
         string enums, inclusive bounds, no ``additionalProperties``."""
         node = dict(node)
-        types, nullable = self.gemini_values(node, path)
+        types, nullable = value_export.gemini_values(self, node, path)
         number_export.gemini_inclusive_bounds(self, node, path)
         object_export.gemini_drop_additional_properties(self, node, path)
         node = self.gemini_type(node, types, nullable, path)
         several_types = len([t for t in types if t != "null"]) > 1
         self.gemini_refusals(node, path, split=several_types)
         return node
-
-    def gemini_values(self, node: dict[str, Any], path: SchemaPath) -> tuple[list[str], bool]:
-        """Take ``type``, ``enum`` and ``const`` out of the node: the types it allows (inferred
-        from the values when it has no ``type``) and whether null is one of its values; the
-        string values stay as ``enum``."""
-        types = _type_list(node.pop("type", None))
-        nullable = "null" in types
-        if "enum" in node:
-            values = node.pop("enum")
-            nullable = nullable or None in values
-            types = types or _type_list(_inferred_type(values))
-            self.gemini_string_enum(node, values, path)
-        if "const" in node:
-            value = node.pop("const")
-            types = types or _type_list(_inferred_type([value]))
-            nullable = nullable or value is None
-            self.gemini_const(node, value, path)
-        return types, nullable
-
-    def gemini_string_enum(self, node: dict[str, Any], values: list[Any], path: SchemaPath) -> None:
-        strings = [v for v in values if isinstance(v, str)]
-        others = [v for v in values if not isinstance(v, str) and v is not None]
-        if others:
-            shown = ", ".join(json.dumps(v) for v in others[:5]) + (
-                ", ..." if len(others) > 5 else ""
-            )
-            self.dropped(path, "enum", f"Gemini enums hold only strings; {shown} not enforced")
-        if strings:
-            node["enum"] = strings
-
-    def gemini_const(self, node: dict[str, Any], value: Any, path: SchemaPath) -> None:
-        """A string ``const`` is an enum of one; null is ``nullable`` (see gemini_values)."""
-        if isinstance(value, str):
-            node["enum"] = [value]
-        elif value is not None:
-            self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
 
     def gemini_type(
         self, node: dict[str, Any], types: list[str], nullable: bool, path: SchemaPath
@@ -1114,10 +1073,9 @@ _KeywordLowering = Callable[[_Lowering, KeywordAt, dict[str, Any]], None]
 #: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`): a method here or
 #: its family's ``export.lower``.
 _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
-    **dict.fromkeys(("title", "description", "type", "$ref"), _Lowering.kept),
+    **dict.fromkeys(("title", "description", "$ref"), _Lowering.kept),
     "default": _Lowering.default,
-    "enum": _Lowering.enum_or_const,
-    "const": _Lowering.enum_or_const,
+    **dict.fromkeys(value_export.KEYWORDS, value_export.lower),
     **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
     "$defs": _Lowering.local_definitions,
     "anyOf": _Lowering.any_of,
@@ -1149,12 +1107,12 @@ def _nullable(schema: Any) -> Any:
         and "type" in schema
         and set(schema) & {"enum", "const", "$ref", "anyOf"} == set()
     ):
-        return {**schema, "type": _type_list(schema["type"]) + ["null"]}
+        return {**schema, "type": type_list(schema["type"]) + ["null"]}
     plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
     if plain_enum and "const" not in schema and "anyOf" not in schema:
         out = {**schema, "enum": schema["enum"] + [None]}
         if "type" in out:
-            out["type"] = _type_list(out["type"]) + ["null"]
+            out["type"] = type_list(out["type"]) + ["null"]
         return out
     return {"anyOf": [schema, {"type": "null"}]}
 
@@ -1186,29 +1144,11 @@ def _where(path: SchemaPath) -> str:
     return pointers.pointer(path) or "the root"
 
 
-def _type_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else list(value)
-
-
 def _intersect_types(a: list[str], b: list[str]) -> list[str]:
     """The types both lists allow (integer is also a number)."""
     both = [t for t in a if t in b or (t == "integer" and "number" in b)]
     both += [t for t in b if t == "integer" and "number" in a and t not in both]
     return both
-
-
-def _inferred_type(values: list[Any]) -> Any:
-    """The ``type`` that exactly covers the JSON types of ``values`` (integers within number)."""
-    kinds: list[str] = []
-    for value in values:
-        kind = json_type(value)
-        if kind not in kinds:
-            kinds.append(kind)
-    if "number" in kinds and "integer" in kinds:
-        kinds.remove("integer")
-    return kinds[0] if len(kinds) == 1 else kinds
 
 
 def _walk(
@@ -1217,7 +1157,7 @@ def _walk(
     """Every dict schema under ``schema`` with its path and object-nesting depth (the root object is 1)."""
     if not isinstance(schema, dict):
         return
-    types = _type_list(schema.get("type"))
+    types = type_list(schema.get("type"))
     depth = depth + 1 if "object" in types or "properties" in schema else depth
     yield schema, path, depth
     for sub, where in subschemas(schema, path):

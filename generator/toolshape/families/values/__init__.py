@@ -31,6 +31,13 @@ Its modules, one per stage, in the order of the stages:
                                  where the branch pins the type), for codegen/building/nodes.py;
                                  the macros ``not_in``, ``json_not_in``, ``not_equal``, ... of
                                  templates/checks.py.j2 print them.
+    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
+                                 the three keywords to ``export.lower(lowering, keyword, out)``
+                                 (type kept; Anthropic drops objects and arrays among the
+                                 values), its Gemini finish calls ``export.gemini_values``
+                                 (string enums, a string const as an enum of one, null as
+                                 nullable), and it reads a node's types with ``export.type_list``
+                                 and ``export.inferred_type``.
 
 What stays in the stages, and why: the stages not listed above still know these keywords
 themselves (issue 22 moves them next, stage by stage).
