@@ -310,7 +310,8 @@ def test_import_is_linear_in_the_enum_values(tmp_path: Path) -> None:
 
 
 def test_diff_matches_enum_members_in_linear_work() -> None:
-    from toolshape.review import decisions, walk
+    from toolshape.families.values import review as value_review
+    from toolshape.review import walk
 
     def cost(n: int) -> int:
         before = list(range(n))
@@ -320,7 +321,7 @@ def test_diff_matches_enum_members_in_linear_work() -> None:
         def action() -> None:
             walk._overlap(before, after)
             walk._members((), (), before, after, "enum", out)
-            decisions._members_in(before, after)
+            value_review._members_in(before, after)
 
         return _calls(action)
 

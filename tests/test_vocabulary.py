@@ -459,9 +459,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",
         "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
         "the root's type: object, the tool lists' 'type: function'",
-        "review/decisions.py": "how toolshape diff decides a changed type, enum or const",
-        "review/samples.py": "the values toolshape diff tries from type, enum and const",
-        "review/search.py": "an enum's members as the witness search's candidates",
         "review/walk.py": "the parallel walk: type and enum compared as sets",
     },
 }

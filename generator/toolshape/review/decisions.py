@@ -13,11 +13,12 @@ from typing import Any
 from ..families.arrays import review as array_review
 from ..families.numbers import review as number_review
 from ..families.objects import review as object_review
+from ..families.values import review as value_review
+from ..families.values.review import may_be
 from ..schema import vocabulary
-from ..schema.values import json_equal, json_key
 from .report import REASON_COMBINATOR, REASON_SAMPLED
 from .samples import is_count, maybe
-from .text import dump, list_of
+from .text import dump
 from .walk import Parts
 
 #: Keywords whose subschemas make a change a combinator change.
@@ -33,7 +34,6 @@ BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in
 BOUND_FAMILY.update(
     {k: frozenset((low, high)) for low, high, _ in _COUNT_BOUNDS for k in (low, high)}
 )
-_JSON_TYPES = vocabulary.JSON_TYPES
 
 
 @dataclass(frozen=True)
@@ -118,25 +118,6 @@ def _refs(node: Any) -> Iterator[str]:
             yield from _refs(value)
 
 
-def _types(node: dict[str, Any]) -> set[str] | None:
-    """The JSON types a node admits ("number" as "integer" plus non-integers), None for a bad ``type``."""
-    declared = node.get("type", list(_JSON_TYPES))
-    names = list_of(declared)
-    if not all(isinstance(n, str) and n in _JSON_TYPES for n in names):
-        return None
-    found = set(names)
-    if "number" in found:
-        found |= {"integer", "fraction"}
-    found.discard("number")
-    return found
-
-
-def may_be(node: dict[str, Any], kind: str) -> bool:
-    """Whether a node's ``type`` admits values of ``kind`` (unknown: True)."""
-    types = _types(node)
-    return types is None or kind in types
-
-
 def keyword_added_or_removed(
     keyword: str, before: dict[str, Any], after: dict[str, Any], reason: str
 ) -> Decision:
@@ -174,24 +155,13 @@ def decide_structurally(
             if old_count is None or new_count is None:
                 return None
             return Decision(not _within(old_count, new_count), not _within(new_count, old_count))
-    if keyword == "type":
-        old_types, new_types = _types(before), _types(after)
-        if old_types is None or new_types is None:
-            return None
-        return Decision(not old_types <= new_types, not new_types <= old_types)
-    if keyword == "enum":
-        old_enum, new_enum = before.get("enum"), after.get("enum")
-        if not (isinstance(old_enum, list) and isinstance(new_enum, list)):
-            return keyword_added_or_removed(keyword, before, after, REASON_SAMPLED)
-        return Decision(not _members_in(old_enum, new_enum), not _members_in(new_enum, old_enum))
-    if keyword == "const" and "const" in before and "const" in after:
-        if json_equal(before["const"], after["const"]):
-            return Decision(False, False)  # 1 -> 1.0
-        return None
+    if value_review.decides(keyword, before, after):
+        found = value_review.change(keyword, before, after)
+        return None if found is None else Decision(*found)
     if keyword == object_review.REQUIRED:
         return Decision(*object_review.required_change(before, after))
     if keyword in (
-        "const",
+        *value_review.ADDED_OR_REMOVED,
         *number_review.ADDED_OR_REMOVED,
         *array_review.ADDED_OR_REMOVED,
         *object_review.ADDED_OR_REMOVED,
@@ -231,8 +201,3 @@ def _within(inner: number_review.Range, outer: number_review.Range) -> bool:
         high is not None and (high < o_high or (high == o_high and (high_open or not o_high_open)))
     )
     return low_ok and high_ok
-
-
-def _members_in(inner: list[Any], outer: list[Any]) -> bool:
-    keys = {json_key(b) for b in outer}
-    return all(json_key(a) in keys for a in inner)

@@ -11,6 +11,7 @@ from typing import Any
 from ..codegen import cases
 from ..families.arrays import review as array_review
 from ..families.numbers import review as number_review
+from ..families.values import review as value_review
 from ..schema import pointers, vocabulary
 from ..schema.keywords import SCHEMA_LISTS
 from ..schema.values import is_integer
@@ -77,7 +78,7 @@ def _ref_sites(root: Any, ref: str) -> list[Parts]:
             if node.get("$ref") == ref:
                 found.append(parts)
             for key, value in node.items():
-                if key not in ANNOTATION_KEYWORDS and key != "enum" and key != "const":
+                if key not in ANNOTATION_KEYWORDS and key not in value_review.VALUE_LISTS:
                     visit(value, parts + (key,))
         elif isinstance(node, list):
             for i, value in enumerate(node):
@@ -231,9 +232,7 @@ def _declared_values(dicts: list[dict[str, Any]]) -> list[Any]:
     an invalid sample of each format."""
     found: list[Any] = []
     for schema in dicts:
-        found.extend(m for m in schema.get("enum", []))
-        if "const" in schema:
-            found.append(schema["const"])
+        found.extend(value_review.listed_values(schema))
         if "default" in schema:
             found.append(schema["default"])
         if isinstance(schema.get("examples"), list):
@@ -299,7 +298,7 @@ def _arrays_near(arrays: list[Any], pool: list[Any]) -> list[Any]:
 def _type_samples(item: Pending | None) -> list[Any]:
     """A value of each JSON type (the type a change added or removed first), and a few odd ones."""
     found: list[Any] = []
-    if item is not None and item.member and item.parts[-1:] == ("type",):
+    if item is not None and item.member and value_review.changed_type(item.parts):
         found.append(cases.TYPE_SAMPLES.get(str(item.member[0])))
         if item.member[0] == "integer":
             found.append(2)

@@ -16,6 +16,8 @@ from .. import regex
 from ..contract import reference
 from ..families.arrays import review as array_review
 from ..families.objects.review import grown
+from ..families.values import review as value_review
+from ..families.values.review import may_be
 from ..schema import pointers
 from ..witness import budget, sources
 from ..witness.values import Engine
@@ -25,7 +27,6 @@ from .decisions import (
     Decision,
     decide_structurally,
     keyword_added_or_removed,
-    may_be,
     polarity_of,
 )
 from .report import (
@@ -469,7 +470,7 @@ class Search:
                 for base in self.bases:
                     yield from with_values(base, place + (ITEM,), values)
             if place:
-                members = list(item.member) if item.parts[-1:] == ("enum",) else []
+                members = list(item.member) if value_review.changed_enum(item.parts) else []
                 known = self.known(place, nodes)
                 items_known = self.known(place + (ITEM,), items_of_nodes)
                 if item.items and items_known:  # more distinct items, for arrays at a count bound

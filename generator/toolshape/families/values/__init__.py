@@ -38,6 +38,14 @@ Its modules, one per stage, in the order of the stages:
                                  (string enums, a string const as an enum of one, null as
                                  nullable), and it reads a node's types with ``export.type_list``
                                  and ``export.inferred_type``.
+    review.py   review stage     how ``toolshape diff`` decides and samples a change:
+                                 ``review.decides``/``review.change`` decide a changed type or
+                                 enum by set inclusion, and a const that stays the same value,
+                                 for review/decisions.py (``ADDED_OR_REMOVED``: enum and const
+                                 when they come or go); ``review.may_be(node, kind)`` is what a
+                                 node's type admits, for the other families' decisions;
+                                 ``review.listed_values(schema)`` are the members
+                                 review/samples.py tries.
 
 What stays in the stages, and why: the stages not listed above still know these keywords
 themselves (issue 22 moves them next, stage by stage).
