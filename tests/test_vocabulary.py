@@ -445,14 +445,14 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "schema/keywords.py": "the types a schema declares, read by every stage's walk",
         "contract/redaction.py": "the strings a sensitive place may hold (enum, const) and the "
         "types its schemas declare",
-        "witness/values.py": "the kinds a value is tried in, and the members tried first",
+        "witness/values.py": "the kinds a value is tried in (what each schema's type allows)",
         "witness/formats.py": "a schema literal",
         "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
         "families/objects/cases.py": "whether a key's schema allows null (its type)",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
         "families/objects/export.py": "whether a node is an object (its type)",
         "families/objects/values.py": "schema literals: a key's name is a string",
-        "codegen/cases.py": "the derived cases of type, enum and const; a schema literal",
+        "codegen/cases.py": "a case's declared types, schema literals, _NON_LOCAL",
         "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
         "codegen/typing_model.py": "the Arguments types: Literal from enum/const, the declared types",
         "platforms/export.py": "the finishes of a node that read or set its type (OpenAI "

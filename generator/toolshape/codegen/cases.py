@@ -25,6 +25,7 @@ from ..contract.reference import errors_of, evaluate
 from ..families.arrays import values as array_values
 from ..families.numbers import values as number_values
 from ..families.objects.cases import object_cases
+from ..families.values import values as member_values
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
@@ -749,23 +750,9 @@ class _Deriver:
             if isinstance(schema.get("format"), str):
                 for bad in self.engine.format_misses(schema, 1):
                     yield f"not a valid {schema['format']}", bad
-            if "enum" in schema:
-                for member in _tested_members(schema["enum"]):
-                    yield f"enum member {json.dumps(member, ensure_ascii=False)}", member
-                for member in schema["enum"]:
-                    if isinstance(member, str) and member.upper() != member:
-                        yield "enum member in the wrong case", member.upper()
-                        break
-                yield "not an enum member", "not-a-member"
+            yield from member_values.string_member_variants(schema)
         yield from number_values.bound_variants(schema, value)
-        if "const" in schema:
-            const = schema["const"]
-            yield "the const value", const
-            yield "another value than const", _other_than(const)
-        if "enum" in schema and not isinstance(value, str):
-            for member in _tested_members(schema["enum"]):
-                yield f"enum member {json.dumps(member)}", member
-            yield "not an enum member", "not-a-member"
+        yield from member_values.member_variants(schema, value)
 
     def good_variant(
         self, schema: dict[str, Any], name: str, length: int
@@ -1025,18 +1012,6 @@ def _declared(schema: Any) -> tuple[str, ...] | None:
     return tuple(raw) if isinstance(raw, list) else (raw,)
 
 
-def _other_than(const: Any) -> Any:
-    if isinstance(const, bool):
-        return not const
-    if isinstance(const, (int, float)):
-        return const + 1
-    if isinstance(const, str):
-        return const + "x"
-    if const is None:
-        return 0
-    return None
-
-
 def parse_cases(valid_text: str) -> list[ParseCase]:
     """The parse battery: each way raw argument text fails before validation."""
     return [
@@ -1148,7 +1123,7 @@ def _integer_for(
     """An int for the place (the base's own, or one the contract accepts there), exact as a
     float, that none of the ``earlier`` anyOf branches takes first."""
     bounds = number_values.integers_at_bounds(schema)
-    listed = list(schema.get("enum", [])) + ([schema["const"]] if "const" in schema else [])
+    listed = member_values.listed_values(schema)
     candidates = [value, *listed, *bounds, 0, 1, 2, 7, -1]
     for candidate in candidates:
         if not is_integer(candidate) or abs(candidate) > 2**53:
@@ -1212,18 +1187,6 @@ def _says_integer(schema: Any) -> bool:
     """Whether the generated check of ``schema`` takes an integral float as an integer (not a number)."""
     kinds = _declared(schema) or ()
     return "integer" in kinds and "number" not in kinds  # with both, the check is number's
-
-
-#: Enum members each given a case of their own, at most: the first and last halves of this many
-#: (the validator checks every member alike, by one look-up; 100,000 members would otherwise
-#: make 100,000 cases, and a test file to match).
-ENUM_CASES = 32
-
-
-def _tested_members(enum: list[Any]) -> list[Any]:
-    if len(enum) <= ENUM_CASES:
-        return enum
-    return enum[: ENUM_CASES // 2] + enum[-(ENUM_CASES // 2) :]
 
 
 def _key_matches(pattern: str, key: str) -> bool:

@@ -12,6 +12,7 @@ from ..codegen import cases
 from ..families.arrays import review as array_review
 from ..families.numbers import review as number_review
 from ..families.values import review as value_review
+from ..families.values import values as member_values
 from ..schema import pointers, vocabulary
 from ..schema.keywords import SCHEMA_LISTS
 from ..schema.values import is_integer
@@ -232,7 +233,7 @@ def _declared_values(dicts: list[dict[str, Any]]) -> list[Any]:
     an invalid sample of each format."""
     found: list[Any] = []
     for schema in dicts:
-        found.extend(value_review.listed_values(schema))
+        found.extend(member_values.listed_values(schema))
         if "default" in schema:
             found.append(schema["default"])
         if isinstance(schema.get("examples"), list):

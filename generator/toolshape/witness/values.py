@@ -27,6 +27,7 @@ from ..contract.reference import errors_of
 from ..families.arrays import values as array_values
 from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
+from ..families.values import values as member_values
 from ..schema.pointers import ref_path, resolve
 from ..schema.values import is_integer, is_number
 from . import sources
@@ -197,12 +198,12 @@ class Engine:
 
     def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
         """Candidates from the keywords of one alternative (no applicators left)."""
-        fixed = [s for s in flat if "const" in s or "enum" in s]
+        fixed = [s for s in flat if member_values.is_fixed(s)]
         for schema in flat:
             yield from _annotated(schema)
         if fixed:
             first = fixed[0]
-            yield from ([first["const"]] if "const" in first else list(first.get("enum", [])))
+            yield from member_values.fixed_values(first)
             return
         for kind in _kinds(flat, negated):
             if self.budget.exhausted:

@@ -24,6 +24,14 @@ Its modules, one per stage, in the order of the stages:
                                  nothing else of its schema is evaluated), then
                                  ``oracle.refused(schema, value)`` yields ``enum``/``const``.
                                  Called by contract/reference.py for every value it meets.
+    values.py   witness stage    the values enum and const name: ``values.is_fixed`` and
+                                 ``values.fixed_values`` for witness/values.py (a listed value
+                                 is tried instead of a search), and the derived cases at and
+                                 beside them (``values.string_member_variants``,
+                                 ``values.member_variants``: each tested member, one in the
+                                 wrong case, no member, the const and a value beside it) for
+                                 codegen/cases.py. They need nothing of codegen/, so they stay
+                                 at the witness rank (no ``cases.py``).
     checks.py   codegen stage    the model's checks: ``checks.type_message(context, declared,
                                  label)`` is what a node's type test reports, and
                                  ``checks.value_checks(context, schema, kind, label, path)``
@@ -44,8 +52,8 @@ Its modules, one per stage, in the order of the stages:
                                  for review/decisions.py (``ADDED_OR_REMOVED``: enum and const
                                  when they come or go); ``review.may_be(node, kind)`` is what a
                                  node's type admits, for the other families' decisions;
-                                 ``review.listed_values(schema)`` are the members
-                                 review/samples.py tries.
+                                 the members review/samples.py tries are
+                                 ``values.listed_values(schema)``.
 
 What stays in the stages, and why: the stages not listed above still know these keywords
 themselves (issue 22 moves them next, stage by stage).

@@ -7,7 +7,7 @@ asks :func:`decides` whether the family has an exact procedure for the change an
 values). A ``const`` is decided exactly only when it stays the same value (1 -> 1.0); an
 ``enum`` or ``const`` that comes or goes is decided as any refusing keyword is
 (``ADDED_OR_REMOVED``); the rest is left to the witness search, which ``review/samples.py``
-feeds with :func:`listed_values` (every member, every const). :func:`may_be` says whether a
+feeds with every member and const (``values.listed_values``). :func:`may_be` says whether a
 node's ``type`` admits a kind of value, for the decisions of the other families' keywords.
 """
 
@@ -76,14 +76,6 @@ def change(keyword: Any, before: dict[str, Any], after: dict[str, Any]) -> Chang
 def _members_in(members: list[Any], others: list[Any]) -> bool:
     keys = {json_key(m) for m in others}
     return all(json_key(m) in keys for m in members)
-
-
-def listed_values(schema: dict[str, Any]) -> list[Any]:
-    """The values a schema lists: its enum members, then its const."""
-    found = list(schema.get(ENUM, []))
-    if CONST in schema:
-        found.append(schema[CONST])
-    return found
 
 
 def changed_type(parts: tuple[Any, ...]) -> bool:
