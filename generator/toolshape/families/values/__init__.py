@@ -55,6 +55,32 @@ Its modules, one per stage, in the order of the stages:
                                  the members review/samples.py tries are
                                  ``values.listed_values(schema)``.
 
-What stays in the stages, and why: the stages not listed above still know these keywords
-themselves (issue 22 moves them next, stage by stage).
+What stays in the stages, and why (``tests/test_vocabulary.py`` lists each module that still
+names these keywords, with its reason). ``type`` says which kinds a value may be, so every
+walk that picks a kind still reads it: the one subschema walk (``schema/keywords.py``), the
+model's branch per type (``codegen/building/nodes.py``, with ``declared_types`` from
+``codegen/typing_model.py``), the kinds the witness engine tries, the case deriver's declared
+types, redaction and the OpenAI absent-nulls table, the other families' own reading of it
+(an integer step, an object node, a nullable key), and each platform's finish of a node
+(OpenAI strict mode needs a type; Gemini takes one type with ``nullable``; nullable by type;
+merging two schemas). The ``Arguments`` TypedDicts (``codegen/typing_model.py``) type an
+enum or const as a ``Literal``: that is the typing of the arguments, not a check, so it stays
+with the TypedDicts. Also left: the importer's OpenAPI ``nullable`` and its dropping of enum
+members of another type (how an older spelling reads, not what a stage does), redaction's
+strings a sensitive place may hold, review/walk.py's comparison of ``type`` and ``enum`` as
+sets (review/walk.py sits below review/samples.py, which review.py here imports), and
+codegen/cases.py's ``_NON_LOCAL`` (which keywords make a case non-local, for every family).
+
+How to add a keyword to the family (a new keyword about a value whatever its kind):
+
+1. its row in ``schema/vocabulary.py``;
+2. in each module above, the part of its stage: its value rule (rules.py), its evaluation
+   (oracle.py), the values it names and the cases at and beside them (values.py), its
+   ``Check`` (checks.py), which platforms take it (export.py, and its entry in the lowering
+   table there), how a change of it is decided and sampled (review.py);
+3. when the generated check is new: its branch in ``templates/checks.py.j2``, and its test's
+   name in ``CheckTest`` (``codegen/model_parts.py``; ``tests/test_template_branches.py``
+   fails until both exist).
+
+``tests/test_vocabulary.py`` fails while a stage does not know it.
 """
