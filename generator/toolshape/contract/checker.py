@@ -14,9 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..families.numbers import rules as number_rules
-from ..regex import PatternError, backtracking_problem
-from ..regex import translate as translate_pattern
-from ..regex.linear import problem as linear_problem
+from ..families.strings import rules as string_rules
 from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
@@ -575,44 +573,13 @@ class _Checker:
             self.error(where, message)
 
     def pattern(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        if "pattern" not in schema:
-            return
-        pattern = schema["pattern"]
-        if not isinstance(pattern, str):
-            self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
-            return
-        self.check_pattern(pattern, path + ("pattern",))
+        """pattern: its family's rules (minLength/maxLength are counts, checked in counts())."""
+        for where, message in string_rules.check(schema, path):
+            self.error(where, message)
 
     def check_pattern(self, pattern: str, path: SchemaPath, *, at_key: bool = False) -> None:
-        """A pattern must mean in Python exactly what it means in ECMA-262, compile, and run in
-        linear time in the validator (regex.linear: no backreference, no lookaround it cannot
-        serve). The exponential-backtracking lint runs here, before any case derivation, so the
-        generator's own ``re`` confirmations never hang on such a pattern."""
-        try:
-            re.compile(translate_pattern(pattern))
-        except PatternError as exc:
-            self.error(
-                path,
-                f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}",
-                at_key=at_key,
-            )
-            return
-        except (re.error, RecursionError, OverflowError) as exc:
-            self.error(path, f"pattern {pattern!r} does not compile: {exc}", at_key=at_key)
-            return
-        problem = linear_problem(pattern)
-        if problem is not None:
-            self.error(
-                path,
-                f"pattern {pattern!r} cannot be checked in linear time: {problem}",
-                at_key=at_key,
-            )
-            return
-        # The validator runs every pattern in linear time (regex.linear), so polynomial
-        # ambiguity costs nothing there; exponential ambiguity is still refused because
-        # test derivation confirms its strings with Python's re (a bound of 1 keeps only
-        # that verdict and "too large to analyse").
-        problem = backtracking_problem(pattern, 1)
+        """A key of patternProperties is a pattern too: the same rules, reported at the key."""
+        problem = string_rules.pattern_problem(pattern)
         if problem is not None:
             self.error(path, problem, at_key=at_key)
 

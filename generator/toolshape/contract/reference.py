@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..families.numbers import oracle as number_oracle
+from ..families.strings import oracle as string_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
 from ..schema.pointers import escape, ref_path, resolve
@@ -187,19 +188,13 @@ def matches_pattern(pattern: str, text: str) -> bool:
 
 
 def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> None:
-    if len(value) < schema.get("minLength", 0):
-        errors.add((path, "minLength"))
-    too_long = "maxLength" in schema and len(value) > schema["maxLength"]
-    if too_long:
-        errors.add((path, "maxLength"))
+    errors.update((path, code) for code in string_oracle.refused(schema, value))
     if (
         "format" in schema
         and schema["format"] in FORMAT_ORACLES
         and not FORMAT_ORACLES[schema["format"]](value)
     ):
         errors.add((path, "format"))
-    if "pattern" in schema and not too_long and not matches_pattern(schema["pattern"], value):
-        errors.add((path, "pattern"))
 
 
 def _number(schema: dict[str, Any], value: float, path: str, errors: Errors) -> None:

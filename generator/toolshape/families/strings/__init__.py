@@ -1,0 +1,31 @@
+"""The strings family: ``minLength``, ``maxLength`` and ``pattern``, every stage's knowledge of them.
+
+Built as ``families/numbers/`` is (read its ``__init__.py`` first: the layout, the
+interfaces and the rule that a module is ranked with its stage are the same).
+
+What it covers. Three keywords, named in ``schema/vocabulary.py``:
+
+    minLength, maxLength   the length range: counts of code points (a bound row each, limits="length")
+    pattern                a regular expression (ECMA-262) the string must match somewhere
+
+They apply to strings only. A string over ``maxLength`` is never tried against ``pattern``:
+the generated check stops at the length, so a pattern may rely on it (it runs as ``re`` where
+that is linear up to the bound, ``regex.linear``). The pattern machinery itself (parsing,
+translating, matching, the near-miss search) is ``regex/``: the family says what each stage
+does with the keywords and calls ``regex/`` for the work.
+
+Its modules, one per stage, in the order of the stages:
+
+    rules.py    contract stage   what the contract check says of a pattern: a string, with the
+                                 same meaning in Python as in ECMA-262, linear in the validator,
+                                 no exponential backtracking. Called by contract/checker.py:
+                                 ``rules.check(schema, path)`` yields (path, message) problems,
+                                 and ``rules.pattern_problem(pattern)`` judges a
+                                 patternProperties key the same way. (The lengths are counts:
+                                 the checker checks every count range from the vocabulary.)
+    oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value)``
+                                 yields the keywords that refuse a string. Called by
+                                 contract/reference.py for every string it meets.
+
+Each module says what it holds in its docstring; each stage keeps only the call.
+"""
