@@ -13,7 +13,7 @@ from ...schema.pointers import SchemaPath
 from ..literals import Code, literal
 from ..model_parts import ArrayChecks, Check, Contains, Node, PathPart, extend
 from .context import BuildContext
-from .counts import count_checks, counted
+from .counts import ITEM_COUNTS, count_checks, counted
 from .functions import function
 
 
@@ -26,7 +26,7 @@ def array_checks(
     label: str,
 ) -> ArrayChecks:
     """The checks of ``schema`` on an array ``var``; the steps run in the order they name things."""
-    checks = count_checks(context, schema, label, ("minItems", "maxItems"))
+    checks = count_checks(context, schema, label, ITEM_COUNTS)
     if schema.get("uniqueItems") is True:
         checks.append(
             Check(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...families.strings import checks as string_family
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment_text, literal
@@ -29,8 +30,8 @@ from ..model_parts import (
     extend,
 )
 from ..typing_model import declared_types
-from .context import BuildContext, length_limit, show
-from .counts import count_checks
+from .context import BuildContext, show
+from .counts import PROPERTY_COUNTS, count_checks
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
@@ -72,7 +73,7 @@ def object_checks(
         extra=extra,
         key_var=key_var,
         key_path=key_path,
-        counts=count_checks(context, schema, label, ("minProperties", "maxProperties")),
+        counts=count_checks(context, schema, label, PROPERTY_COUNTS),
         dependencies=_dependencies(schema, path),
         dependent_schemas=dependent_schemas,
         pattern_properties=pattern_properties,
@@ -153,7 +154,7 @@ def _extra(
 def _key_limit(schema: dict[str, Any]) -> int | None:
     """propertyNames' maxLength: key patterns may rely on it (ObjectChecks.key_limit)."""
     names = schema.get("propertyNames")
-    return length_limit(names.get("maxLength")) if isinstance(names, dict) else None
+    return string_family.pattern_bound(names) if isinstance(names, dict) else None
 
 
 def _pattern_properties(

@@ -26,6 +26,15 @@ Its modules, one per stage, in the order of the stages:
     oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value)``
                                  yields the keywords that refuse a string. Called by
                                  contract/reference.py for every string it meets.
+    checks.py   codegen stage    the model's checks: ``checks.length_checks(context, schema,
+                                 label)`` (the length rows, ``LENGTHS``, written by the shared
+                                 size checks of codegen/building/counts.py) and
+                                 ``checks.pattern_check(context, schema, label, schema_path,
+                                 follows_length)``, for codegen/building/strings.py, which
+                                 puts an asserted format between them; ``checks.pattern_bound``
+                                 is the maxLength a pattern may rely on (propertyNames' too).
+                                 Each test is printed by its macro in templates/checks.py.j2
+                                 (``shorter``, ``longer``, ``blank``, ``no_match``).
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
