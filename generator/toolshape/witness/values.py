@@ -26,6 +26,7 @@ from typing import Any
 
 from ..contract.reference import errors_of
 from ..families.numbers import values as number_values
+from ..families.strings import values as string_values
 from ..schema.pointers import ref_path, resolve
 from ..schema.values import is_integer, is_number, json_equal
 from . import sources
@@ -37,8 +38,6 @@ MAX_DEPTH = 6
 MAX_ALTERNATIVES = 24
 #: The most items or keys of an array or object the engine builds (bigger bounds are not materialised).
 MAX_SIZE = 4096
-#: The longest string the engine builds.
-MAX_STRING = 100_001
 #: The JSON types, in the order the engine tries them when a schema does not say.
 KINDS = ("string", "integer", "boolean", "null", "number", "array", "object")
 
@@ -101,15 +100,15 @@ class Engine:
     def near_misses(self, schema: Obj, count: int = 1) -> list[str]:
         """Strings that fail ``schema`` only by its ``pattern`` (confirmed): one character off,
         or one too few or too many, within the length bounds."""
-        pattern = schema.get("pattern")
-        if not isinstance(pattern, str):
+        pattern = string_values.pattern_of(schema)
+        if pattern is None:
             return []
-        low, high = _length_bounds([schema])
+        low, high = string_values.length_bounds([schema])
         search = sources.pattern_near_misses(
             pattern, min_length=low, max_length=high, count=count * 4, steps=self.budget.grant()
         )
         self._settle(search)
-        found = [s for s in search.found if self._only(schema, s, "pattern")]
+        found = [s for s in search.found if self._only(schema, s, string_values.PATTERN)]
         return found[:count]
 
     def format_misses(self, schema: Obj, count: int = 1) -> list[str]:
@@ -117,7 +116,7 @@ class Engine:
         name = schema.get("format")
         if not isinstance(name, str):
             return []
-        low, high = _length_bounds([schema])
+        low, high = string_values.length_bounds([schema])
         return [
             s for s in sources.format_invalid(name, low, high) if self._only(schema, s, "format")
         ][:count]
@@ -226,17 +225,10 @@ class Engine:
     # -- strings ----------------------------------------------------------------------
 
     def _strings(self, flat: list[Obj], negated: list[Any]) -> Iterator[str]:
-        low, high = _length_bounds(flat)
+        low, high = string_values.length_bounds(flat)
         if high is not None and high < low:
             return
-        patterns = sorted({s["pattern"] for s in flat if isinstance(s.get("pattern"), str)})
-        excluded = sorted(
-            {
-                n["pattern"]
-                for n in negated
-                if _only_keys(n, {"pattern", "type"}) and isinstance(n.get("pattern"), str)
-            }
-        )
+        patterns, excluded = string_values.patterns(flat, negated)
         formats = sorted({s["format"] for s in flat if isinstance(s.get("format"), str)})
         for name in formats:
             yield from sources.format_valid(name, low, high)
@@ -254,12 +246,7 @@ class Engine:
             )
             self._settle(search)
             yield from search.found
-        if low > MAX_STRING:
-            return
-        top = high if high is not None else max(low, 8)
-        for length in sorted({low, min(top, max(low, 1)), min(top, max(low, 5)), top}):
-            for unit in ("a", "x", "A", "0", "ab", "a1", "-", "é"):
-                yield (unit * length)[:length]
+        yield from string_values.fillers(low, high)
 
     # -- arrays ------------------------------------------------------------------------
 
@@ -428,7 +415,7 @@ class Engine:
         for schema in flat:
             matched = False
             for pattern, sub in schema.get("patternProperties", {}).items():
-                if self.confirms([{"pattern": pattern}], key):
+                if self.confirms([string_values.matching(pattern)], key):
                     wanted.append(sub)
                     matched = True
             if (
@@ -449,7 +436,9 @@ class Engine:
                 found += [
                     s
                     for s in self.conjunction(
-                        [{"type": "string", "pattern": pattern}, *rules], 2, depth=depth + 1
+                        [{"type": "string", **string_values.matching(pattern)}, *rules],
+                        2,
+                        depth=depth + 1,
                     )
                     if isinstance(s, str)
                 ]
@@ -520,7 +509,7 @@ def _hinted(flat: list[Obj]) -> list[str]:
             k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")
         ):
             hints.append("array")
-        if any(k in schema for k in ("pattern", "minLength", "maxLength", "format")):
+        if string_values.constrains(schema) or "format" in schema:
             hints.append("string")
         if number_values.constrains(schema):
             hints.append("integer")
@@ -535,12 +524,6 @@ def _only_keys(schema: Any, keys: set[str]) -> bool:
         and set(schema) <= keys
         and any(k in schema for k in keys - {"type"} or keys)
     )
-
-
-def _length_bounds(flat: Sequence[Obj]) -> tuple[int, int | None]:
-    low = max((_int(s.get("minLength"), 0) for s in flat), default=0)
-    highs = [_int(s["maxLength"], 0) for s in flat if "maxLength" in s]
-    return low, (min(highs) if highs else None)
 
 
 def _int(value: Any, default: int) -> int:

@@ -26,6 +26,20 @@ Its modules, one per stage, in the order of the stages:
     oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value)``
                                  yields the keywords that refuse a string. Called by
                                  contract/reference.py for every string it meets.
+    values.py   witness stage    accepted values: what the family's keywords of one alternative
+                                 say of a string, for witness/values.py:
+                                 ``values.length_bounds(flat)``, ``values.patterns(flat,
+                                 negated)`` (to match, to avoid; the search is regex/'s),
+                                 ``values.fillers(low, high)`` (plain strings at and inside
+                                 the bounds), ``values.constrains(schema)``, and the
+                                 one-keyword pattern schema (``pattern_of``, ``matching``).
+    cases.py    codegen stage    the derived cases: ``cases.bound_variants(deriver, schema,
+                                 schema_path, value)`` yields one character short of
+                                 minLength, one past maxLength, exactly each bound, and a near
+                                 miss of the pattern, for codegen/cases.py. Unlike the
+                                 numbers' variants they need the deriver (the engine, the
+                                 warning for a bound too long to test: ``cases.Deriver``), so
+                                 they sit at the codegen rank.
     checks.py   codegen stage    the model's checks: ``checks.length_checks(context, schema,
                                  label)`` (the length rows, ``LENGTHS``, written by the shared
                                  size checks of codegen/building/counts.py) and
