@@ -109,6 +109,7 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..families.numbers import export as number_export
+from ..families.strings import export as string_export
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
@@ -177,8 +178,6 @@ _UPPER = vocabulary.bounds("upper")
 #: The kind of value each keyword constrains (to split a schema with several types into anyOf
 #: branches; a Gemini node holds only the keywords Gemini keeps by then).
 _KIND = vocabulary.type_of_keyword()
-#: Regular-expression features Anthropic's strict grammar compiler refuses.
-_ANTHROPIC_PATTERN_REFUSED = re.compile(r"\\[1-9]|\\k<|\(\?<?[=!]|\\[bB]")
 
 
 @dataclass(frozen=True)
@@ -810,16 +809,8 @@ class _Lowering:
         else:
             self.dropped(kw.path, kw.keyword, value=kw.value)
 
-    def pattern(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(kw.value):
-            self.dropped(
-                kw.path, kw.keyword, "it uses a backreference, lookaround or word boundary"
-            )
-        else:
-            out[kw.keyword] = kw.value
-
     def length_or_size(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        """String lengths and property counts: only Gemini takes them."""
+        """Property counts: only Gemini takes them."""
         if self.target == "gemini":
             out[kw.keyword] = kw.value
         else:
@@ -1243,10 +1234,8 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     "oneOf": _Lowering.one_of,
     "uniqueItems": _Lowering.unique_items,
     "format": _Lowering.format_keyword,
-    "pattern": _Lowering.pattern,
-    **dict.fromkeys(
-        ("minLength", "maxLength", "minProperties", "maxProperties"), _Lowering.length_or_size
-    ),
+    **dict.fromkeys(string_export.KEYWORDS, string_export.lower),
+    **dict.fromkeys(("minProperties", "maxProperties"), _Lowering.length_or_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     "minItems": _Lowering.min_items,
     "maxItems": _Lowering.max_items,

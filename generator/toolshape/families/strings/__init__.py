@@ -49,6 +49,10 @@ Its modules, one per stage, in the order of the stages:
                                  is the maxLength a pattern may rely on (propertyNames' too).
                                  Each test is printed by its macro in templates/checks.py.j2
                                  (``shorter``, ``longer``, ``blank``, ``no_match``).
+    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table
+                                 maps the three keywords to ``export.lower(lowering, keyword,
+                                 out)``: the lengths kept for Gemini only, the pattern kept
+                                 everywhere but where Anthropic's grammar compiler refuses it.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
