@@ -53,6 +53,17 @@ Its modules, one per stage, in the order of the stages:
                                  maps the three keywords to ``export.lower(lowering, keyword,
                                  out)``: the lengths kept for Gemini only, the pattern kept
                                  everywhere but where Anthropic's grammar compiler refuses it.
+    review.py   review stage     how ``toolshape diff`` decides and samples a change: a changed
+                                 pattern by the regex difference both ways
+                                 (``review.pattern_difference(before, after, budget)``, made a
+                                 Decision by review/search.py, which also tries
+                                 ``review.strings_apart``); the length bounds by
+                                 review/decisions.py's shared interval comparison; and the
+                                 strings review/samples.py tries at each length bound and
+                                 near each pattern (``strings_at_lengths``,
+                                 ``strings_near_patterns``, ``near_misses``). It reads nothing
+                                 of review/ but the report's reasons (decisions.py reads
+                                 samples.py, which reads it).
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
