@@ -259,9 +259,6 @@ ALLOWED = {
     ("codegen/building/objects.py", "property_comment"): "what a property's comment leaves out",
     ("codegen/building/context.py", "path_hint"): "how a schema place reads in generated names",
     ("codegen/building/context.py", "<module>"): "how a schema place reads in generated names",
-    # Schema literals: a schema that uses keywords is not a list of them.
-    ("families/strings/cases.py", "_of_length"): "a schema literal",
-    ("witness/formats.py", "_schema"): "a schema literal",
     # A family's own tables of its keywords (families/<family>/): one entry per keyword with
     # what the stage does of it.
     ("families/numbers/checks.py", "<module>"): "the number bounds' tests and wording",

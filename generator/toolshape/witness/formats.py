@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 
 from ..contract.checker import FORMATS
 from ..contract.reference import errors_of
+from ..families.strings import values as string_values
 
 #: How many lengths either side of the preferred one are tried before giving up. Every
 #: format whose lengths are unbounded has a valid value at every length past a small one,
@@ -426,14 +427,8 @@ def _schema(format: str, min_length: int, max_length: int | None) -> dict[str, o
     """The schema every returned value is confirmed against by the reference evaluator."""
     if format not in _BUILDERS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
-    schema: dict[str, object] = {
-        "type": "string",
-        "format": format,
-        "minLength": max(min_length, 0),
-    }
-    if max_length is not None:
-        schema["maxLength"] = max_length
-    return schema
+    lengths = string_values.of_lengths(max(min_length, 0), max_length)
+    return {"type": "string", "format": format, **lengths}
 
 
 def _lengths(preferred: int, low: int, high: int | None) -> Iterator[int]:

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from ...contract.reference import errors_of
 from ...schema.pointers import SchemaPath
 from ...witness.values import Engine
+from . import values
 
 #: The longest string a derived case holds: a length bound above it is not tested at its
 #: edge (the case is left out, with a warning), so a test file stays small.
@@ -69,13 +70,9 @@ def _exactly(
     deriver: Deriver, schema: dict[str, Any], name: str, length: int
 ) -> Iterator[tuple[str, Any]]:
     """An accepted string of exactly ``length`` characters, when the engine finds one."""
-    for found in deriver.satisfying([schema, _of_length(length)]):
+    exact = {"type": "string", **values.of_lengths(length, length)}
+    for found in deriver.satisfying([schema, exact]):
         yield name, found
-
-
-def _of_length(length: int) -> dict[str, Any]:
-    """The schema of the strings of exactly ``length`` characters."""
-    return {"type": "string", "minLength": length, "maxLength": length}
 
 
 def _count(schema: dict[str, Any], keyword: str, default: Any = 0) -> Any:

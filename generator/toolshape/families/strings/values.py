@@ -4,8 +4,9 @@
 a string: :func:`length_bounds` (the tightest length range), :func:`patterns` (the patterns
 every string must match, and those the schemas that must not hold exclude), :func:`fillers`
 (plain strings at and inside the length bounds, tried after the pattern search) and
-:func:`constrains` whether a schema says anything of strings; :func:`pattern_of` and
-:func:`matching` read and write the one-keyword schema of a pattern (a near miss fails only
+:func:`constrains` whether a schema says anything of strings; :func:`of_lengths` writes a
+length range as keywords (``witness/formats.py``'s samples, the cases' exact lengths);
+:func:`pattern_of` and :func:`matching` read and write the one-keyword schema of a pattern (a near miss fails only
 by it; a key matches a patternProperties pattern). The pattern search itself is
 ``regex/witness.py``, called through ``witness/sources.py``; every value is still confirmed
 by the reference evaluator by the caller.
@@ -37,6 +38,14 @@ def length_bounds(flat: Sequence[dict[str, Any]]) -> tuple[int, int | None]:
     low = max((_int(s.get("minLength"), 0) for s in flat), default=0)
     highs = [_int(s["maxLength"], 0) for s in flat if "maxLength" in s]
     return low, (min(highs) if highs else None)
+
+
+def of_lengths(low: int, high: int | None) -> dict[str, Any]:
+    """The keywords of the strings of ``low`` to ``high`` characters (None: no upper bound)."""
+    keywords: dict[str, Any] = {"minLength": low}
+    if high is not None:
+        keywords["maxLength"] = high
+    return keywords
 
 
 def pattern_of(schema: dict[str, Any]) -> str | None:
