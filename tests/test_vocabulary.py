@@ -363,12 +363,26 @@ def test_every_allowed_place_still_spells_a_list() -> None:
 
 #: Each keyword family (``generator/toolshape/families/<family>/``) and its keywords: outside
 #: the vocabulary and its family, no generator module spells them as a string.
-FAMILIES = {"numbers": vocabulary.applying_to("number")}
+FAMILIES = {
+    "numbers": vocabulary.applying_to("number"),
+    "strings": (*vocabulary.bounds(limits="length"), *vocabulary.taking("pattern")),
+}
 
 #: The modules that may still spell a family's keywords, and why.
 FAMILY_KEYWORDS_ELSEWHERE = {
     "platforms/importer.py": "draft 4's boolean exclusive bounds: translated and recognised "
     "(how an older draft spelled them, not what a stage does with them)",
+}
+
+
+#: A family keyword's name that is also a word of another meaning in a module (never the
+#: keyword there), by name and module, and what it means there.
+SAME_WORD = {
+    ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
+    ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
+    ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
+    ("pattern", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
+    ("pattern", "review/walk.py"): "the diff's word for an entry of patternProperties",
 }
 
 
@@ -393,7 +407,11 @@ def test_a_familys_keywords_are_spelled_only_in_the_vocabulary_and_the_family(
             continue
         if module in FAMILY_KEYWORDS_ELSEWHERE:
             continue
-        spelled = _strings(path) & set(FAMILIES[family])
+        spelled = {
+            name
+            for name in _strings(path) & set(FAMILIES[family])
+            if (name, module) not in SAME_WORD
+        }
         if spelled:
             found.append(f"{module}: {sorted(spelled)}")
     assert not found, f"move into families/{family}/:\n" + "\n".join(found)
@@ -404,3 +422,9 @@ def test_the_modules_allowed_to_spell_a_familys_keywords_still_do() -> None:
     every = {name for names in FAMILIES.values() for name in names}
     for module in FAMILY_KEYWORDS_ELSEWHERE:
         assert _strings(PACKAGE / module) & every, module
+
+
+def test_each_same_word_is_still_spelled_where_it_is_listed() -> None:
+    """An entry of SAME_WORD whose module no longer spells the word is removed."""
+    for name, module in SAME_WORD:
+        assert name in _strings(PACKAGE / module), (name, module)
