@@ -31,7 +31,8 @@ Its modules, one per stage, in the order of the stages:
                                  ``values.length_bounds(flat)``, ``values.patterns(flat,
                                  negated)`` (to match, to avoid; the search is regex/'s),
                                  ``values.fillers(low, high)`` (plain strings at and inside
-                                 the bounds), ``values.constrains(schema)``, and the
+                                 the bounds), ``values.constrains(schema)``, a length range as
+                                 keywords (``of_lengths``, for witness/formats.py too) and the
                                  one-keyword pattern schema (``pattern_of``, ``matching``).
     cases.py    codegen stage    the derived cases: ``cases.bound_variants(deriver, schema,
                                  schema_path, value)`` yields one character short of
@@ -66,4 +67,24 @@ Its modules, one per stage, in the order of the stages:
                                  samples.py, which reads it).
 
 Each module says what it holds in its docstring; each stage keeps only the call.
+
+What stays in the stages, shared with other families: the count checks of the contract
+(every min/max pair from the vocabulary's ranges, contract/checker.py), the size check all
+three size families print (codegen/building/counts.py, fed the family's ``LENGTHS``), the
+interval comparison of review/decisions.py, and the order of a string's checks around an
+asserted ``format`` (codegen/building/strings.py, witness/values.py: the formats family's).
+
+How to add a keyword to the family (a new string keyword):
+
+1. its row in ``schema/vocabulary.py`` (``applies_to="string"``; ``bound``/``limits="length"``
+   for a length bound: the checker's count ranges and the review's intervals read it there);
+2. in each module above, the part of its stage: its value rule (rules.py), its evaluation
+   (oracle.py), the strings that pass it (values.py) and just fail it (cases.py), its
+   ``Check`` (checks.py), which platforms take it (export.py), how a change of it is decided
+   and sampled (review.py);
+3. when the generated check is new: its branch in ``templates/checks.py.j2``, and its test's
+   name in ``CheckTest`` (``codegen/model_parts.py``).
+
+``tests/test_vocabulary.py`` fails while a stage does not know it, and when a module outside
+the family spells one of its names (``SAME_WORD`` lists where "pattern" means something else).
 """
