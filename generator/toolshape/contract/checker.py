@@ -7,12 +7,12 @@ and every problem is reported at once, located at its YAML node.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..families.formats import rules as format_rules
 from ..families.numbers import rules as number_rules
 from ..families.strings import rules as string_rules
 from ..schema import vocabulary
@@ -22,7 +22,7 @@ from ..schema.values import enum_has, is_integer, json_key, json_type, type_allo
 from . import unfolding
 from .errors import ContractError, Problem
 from .source import Document
-from .wording import with_article, yaml_text
+from .wording import suggest, with_article, yaml_text
 
 TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 JSON_TYPES = vocabulary.JSON_TYPES
@@ -94,15 +94,6 @@ class Contract:
     def line_of(self, path: SchemaPath) -> int:
         """The 1-based line of the schema node at ``path`` under ``parameters``."""
         return self.document.value_at(("parameters", *path))[0]
-
-
-def suggest(word: str, known: tuple[str, ...]) -> str:
-    """A did-you-mean hint for ``word`` among ``known``, or ``""``."""
-    lowered = {k.lower(): k for k in known}
-    if word.lower() in lowered:
-        return f"; did you mean '{lowered[word.lower()]}'?"
-    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 class _Checker:
@@ -268,18 +259,12 @@ class _Checker:
                     self.schema(sub, path + (keyword, key), depth + 1)
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """$ref, format, the if/then/else and contains families, dependentRequired."""
+        """$ref, format (its family's rules), the if/then/else and contains families,
+        dependentRequired."""
         if "$ref" in schema:
             self.reference(schema["$ref"], path + ("$ref",))
-        if "format" in schema:
-            name = schema["format"]
-            if not isinstance(name, str) or name not in FORMATS:
-                shown = name if isinstance(name, str) else json_type(name)
-                hint = suggest(shown, FORMATS)
-                self.error(
-                    path + ("format",),
-                    f"format '{shown}' is not a JSON Schema 2020-12 format ({', '.join(FORMATS)}){hint}",
-                )
+        for where, message in format_rules.check(schema, path):
+            self.error(where, message)
         for keyword, needed in _NEEDS:
             if keyword in schema and needed not in schema:
                 self.error(
@@ -767,7 +752,7 @@ def _schema_place(path: SchemaPath) -> str:
 #: The kind of value each validation keyword applies to (JSON Schema ignores it on others).
 #: Not 'format': a format beside another type has always been let stand (JSON Schema passes
 #: the values a format does not apply to).
-_KEYWORD_KIND = {k: t for k, t in vocabulary.type_of_keyword().items() if k != "format"}
+_KEYWORD_KIND = {k: t for k, t in vocabulary.type_of_keyword().items() if k != format_rules.FORMAT}
 #: The kind of value each validation keyword applies to (public: the importer drops those 'type' rules out).
 KEYWORD_KIND = _KEYWORD_KIND
 #: The lower and upper bound keyword of each type, for did-you-mean hints.

@@ -1,4 +1,4 @@
-"""How contract problems name values: "an integer", a short JSON rendering.
+"""How contract problems name values: "an integer", a short JSON rendering, a did-you-mean hint.
 
 Shared by the contract check and the families' contract rules (``families/*/rules.py``), so
 that every message says a value the same way.
@@ -6,6 +6,7 @@ that every message says a value the same way.
 
 from __future__ import annotations
 
+import difflib
 import json
 
 
@@ -23,3 +24,12 @@ def yaml_text(value: object, limit: int = 40) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def suggest(word: str, known: tuple[str, ...]) -> str:
+    """A did-you-mean hint for ``word`` among ``known``, or ``""``."""
+    lowered = {k.lower(): k for k in known}
+    if word.lower() in lowered:
+        return f"; did you mean '{lowered[word.lower()]}'?"
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,26 @@
+"""The formats family: ``format``, every stage's knowledge of it.
+
+Built as ``families/numbers/`` is (read its ``__init__.py`` first: the layout, the
+interfaces and the rule that a module is ranked with its stage are the same).
+
+What it covers. One keyword, ``format``, and the formats it names: every format of JSON
+Schema 2020-12, each listed once in ``schema/vocabulary.py`` (``FORMATS``: its name and how a
+message describes a valid value). toolshape asserts them all (an unknown name is a typo).
+A format applies to strings only; JSON Schema lets a format stand beside another type (the
+values it does not apply to pass), so the checker's applicability rule leaves it out. The
+generated check of each format is a runtime function, ``_is_<format>``, in
+``templates/formats.py.j2``: the family's template.
+
+Its modules, one per stage, in the order of the stages:
+
+    rules.py    contract stage   what the contract check says: the name is one of FORMATS (else
+                                 a did-you-mean hint). Called by contract/checker.py:
+                                 ``rules.check(schema, path)`` yields (path, message) problems.
+    oracle.py   contract stage   the reference evaluation: one oracle per format, written from
+                                 the RFCs apart from the generated checks (``FORMAT_ORACLES``);
+                                 ``oracle.refused(schema, value)`` yields ``format`` for a
+                                 string not of the schema's format. Called by
+                                 contract/reference.py for every string it meets.
+
+Each module says what it holds in its docstring; each stage keeps only the call.
+"""
