@@ -21,6 +21,11 @@ Its modules, one per stage, in the order of the stages:
                                  ``oracle.refused(schema, value)`` yields ``format`` for a
                                  string not of the schema's format. Called by
                                  contract/reference.py for every string it meets.
+    checks.py   codegen stage    the model's check: ``checks.format_check(context, schema,
+                                 label)`` is a ``bad_format`` Check calling the format's
+                                 runtime function (``format_function``), with the format's
+                                 phrase in its message; codegen/building/strings.py puts it
+                                 between the strings family's length and pattern checks.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
