@@ -108,6 +108,7 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
+from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
 from ..families.strings import export as string_export
 from ..schema import pointers, vocabulary
@@ -135,31 +136,6 @@ OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 GEMINI_PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-
-OPENAI_FORMATS = (
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-)
-ANTHROPIC_FORMATS = (
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-)
-GEMINI_FORMATS = ("date-time",)
 
 OPENAI_MAX_PROPERTIES = 5000
 OPENAI_MAX_OBJECT_DEPTH = 10
@@ -488,16 +464,8 @@ def _export_mcp(contract: Contract) -> ExportResult:
 
 def _format_notes(parameters: Any) -> list[str]:
     """'format' is asserted by the generated validator but only annotates in plain JSON Schema 2020-12."""
-    places = [_where(path) for node, path, _ in _walk(parameters) if "format" in node]
-    if not places:
-        return []
-    shown = ", ".join(places[:5]) + (", ..." if len(places) > 5 else "")
-    return [
-        (
-            f"'format' ({shown}) is asserted by the generated validator, but JSON Schema 2020-12 validators treat it "
-            "as an annotation unless format assertion is turned on (in jsonschema: format_checker=FORMAT_CHECKER)"
-        )
-    ]
+    places = [_where(path) for node, path, _ in _walk(parameters) if format_export.FORMAT in node]
+    return format_export.annotation_note(places)
 
 
 # -- the lowering: one contract schema -> what a platform accepts -------------------
@@ -523,11 +491,6 @@ class _Lowering:
             "openai": "OpenAI strict mode",
             "anthropic": "Anthropic strict tool use",
             "gemini": "Gemini",
-        }[target]
-        self.formats = {
-            "openai": OPENAI_FORMATS,
-            "anthropic": ANTHROPIC_FORMATS,
-            "gemini": GEMINI_FORMATS,
         }[target]
         self.findings: dict[tuple[SchemaPath, str], Finding] = {}
         self.notes: dict[str, None] = {}
@@ -802,12 +765,6 @@ class _Lowering:
     def unique_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if kw.value:
             self.dropped(kw.path, kw.keyword, value=True)
-
-    def format_keyword(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if kw.value in self.formats:
-            out[kw.keyword] = kw.value
-        else:
-            self.dropped(kw.path, kw.keyword, value=kw.value)
 
     def length_or_size(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """Property counts: only Gemini takes them."""
@@ -1233,7 +1190,7 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     "anyOf": _Lowering.any_of,
     "oneOf": _Lowering.one_of,
     "uniqueItems": _Lowering.unique_items,
-    "format": _Lowering.format_keyword,
+    format_export.FORMAT: format_export.lower,
     **dict.fromkeys(string_export.KEYWORDS, string_export.lower),
     **dict.fromkeys(("minProperties", "maxProperties"), _Lowering.length_or_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),

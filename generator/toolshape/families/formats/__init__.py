@@ -26,6 +26,11 @@ Its modules, one per stage, in the order of the stages:
                                  runtime function (``format_function``), with the format's
                                  phrase in its message; codegen/building/strings.py puts it
                                  between the strings family's length and pattern checks.
+    export.py   platforms stage  each platform's lowering: the formats each platform documents
+                                 (``OPENAI_FORMATS``, ...); platforms/export.py's dispatch
+                                 table maps ``format`` to ``export.lower(lowering, keyword,
+                                 out)`` (kept when documented, else dropped with a note), and
+                                 the MCP definition's notes take ``export.annotation_note``.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
