@@ -22,10 +22,10 @@ from support import ROOT, build_module
 from toolshape.contract import checker, source
 from toolshape.contract.errors import ContractError
 from toolshape.contract.reference import errors_of
+from toolshape.families.formats import values as format_witness
 from toolshape.platforms import export, importer
 from toolshape.schema import keywords, vocabulary
 from toolshape.schema.vocabulary import Keyword
-from toolshape.witness import formats as format_witness
 
 PACKAGE = ROOT / "generator" / "toolshape"
 
@@ -284,7 +284,7 @@ ALLOWED = {
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
-    ("witness/formats.py", "<module>"): "each format's natural value and lengths",
+    ("families/formats/values.py", "<module>"): "each format's natural value and lengths",
     ("witness/sources.py", "<module>"): "each format's fallback samples",
     ("families/formats/export.py", "<module>"): "the formats each platform documents",
     (

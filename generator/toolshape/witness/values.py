@@ -25,6 +25,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..contract.reference import errors_of
+from ..families.formats import values as format_values
 from ..families.numbers import values as number_values
 from ..families.strings import values as string_values
 from ..schema.pointers import ref_path, resolve
@@ -113,12 +114,14 @@ class Engine:
 
     def format_misses(self, schema: Obj, count: int = 1) -> list[str]:
         """Strings that fail ``schema`` only by its ``format`` (confirmed)."""
-        name = schema.get("format")
-        if not isinstance(name, str):
+        name = format_values.format_of(schema)
+        if name is None:
             return []
         low, high = string_values.length_bounds([schema])
         return [
-            s for s in sources.format_invalid(name, low, high) if self._only(schema, s, "format")
+            s
+            for s in sources.format_invalid(name, low, high)
+            if self._only(schema, s, format_values.FORMAT)
         ][:count]
 
     def _only(self, schema: Obj, value: Any, code: str) -> bool:
@@ -229,12 +232,7 @@ class Engine:
         if high is not None and high < low:
             return
         patterns, excluded = string_values.patterns(flat, negated)
-        formats = sorted({s["format"] for s in flat if isinstance(s.get("format"), str)})
-        for name in formats:
-            yield from sources.format_valid(name, low, high)
-        for n in negated:
-            if _only_keys(n, {"format", "type"}) and isinstance(n.get("format"), str):
-                yield from sources.format_invalid(n["format"], low, high)
+        yield from format_values.strings(flat, negated, low, high)
         if patterns or excluded:
             search = sources.pattern_strings(
                 patterns,
@@ -509,7 +507,7 @@ def _hinted(flat: list[Obj]) -> list[str]:
             k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")
         ):
             hints.append("array")
-        if string_values.constrains(schema) or "format" in schema:
+        if string_values.constrains(schema) or format_values.FORMAT in schema:
             hints.append("string")
         if number_values.constrains(schema):
             hints.append("integer")

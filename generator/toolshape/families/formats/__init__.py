@@ -21,6 +21,13 @@ Its modules, one per stage, in the order of the stages:
                                  ``oracle.refused(schema, value)`` yields ``format`` for a
                                  string not of the schema's format. Called by
                                  contract/reference.py for every string it meets.
+    values.py   witness stage    a valid value and a near miss of each format within length
+                                 bounds (``values.valid``, ``values.invalid``: a builder per
+                                 format, every value confirmed by the reference evaluator),
+                                 handed to the engine by witness/sources.py; the format
+                                 samples of one alternative (``values.strings(flat, negated,
+                                 low, high)``) and the format a near miss fails by
+                                 (``values.format_of``) for witness/values.py.
     checks.py   codegen stage    the model's check: ``checks.format_check(context, schema,
                                  label)`` is a ``bad_format`` Check calling the format's
                                  runtime function (``format_function``), with the format's

@@ -32,7 +32,7 @@ Its modules, one per stage, in the order of the stages:
                                  negated)`` (to match, to avoid; the search is regex/'s),
                                  ``values.fillers(low, high)`` (plain strings at and inside
                                  the bounds), ``values.constrains(schema)``, a length range as
-                                 keywords (``of_lengths``, for witness/formats.py too) and the
+                                 keywords (``of_lengths``, for families/formats/values.py too) and the
                                  one-keyword pattern schema (``pattern_of``, ``matching``).
     cases.py    codegen stage    the derived cases: ``cases.bound_variants(deriver, schema,
                                  schema_path, value)`` yields one character short of

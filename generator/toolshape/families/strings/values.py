@@ -5,7 +5,7 @@ a string: :func:`length_bounds` (the tightest length range), :func:`patterns` (t
 every string must match, and those the schemas that must not hold exclude), :func:`fillers`
 (plain strings at and inside the length bounds, tried after the pattern search) and
 :func:`constrains` whether a schema says anything of strings; :func:`of_lengths` writes a
-length range as keywords (``witness/formats.py``'s samples, the cases' exact lengths);
+length range as keywords (``families/formats/values.py``'s samples, the cases' exact lengths);
 :func:`pattern_of` and :func:`matching` read and write the one-keyword schema of a pattern (a near miss fails only
 by it; a key matches a patternProperties pattern). The pattern search itself is
 ``regex/witness.py``, called through ``witness/sources.py``; every value is still confirmed
