@@ -22,6 +22,7 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
+from ..families.formats import cases as format_cases
 from ..families.numbers import values as number_values
 from ..families.strings import cases as string_cases
 from ..families.strings.cases import MAX_EDGE_LENGTH
@@ -691,9 +692,7 @@ class _Deriver:
     ) -> Iterator[tuple[str, Any]]:
         if isinstance(value, str):
             yield from string_cases.bound_variants(self, schema, schema_path, value)
-            if isinstance(schema.get("format"), str):
-                for bad in self.engine.format_misses(schema, 1):
-                    yield f"not a valid {schema['format']}", bad
+            yield from format_cases.bound_variants(self.engine, schema)
             if "enum" in schema:
                 for member in _tested_members(schema["enum"]):
                     yield f"enum member {json.dumps(member, ensure_ascii=False)}", member

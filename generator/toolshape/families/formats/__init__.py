@@ -28,6 +28,9 @@ Its modules, one per stage, in the order of the stages:
                                  samples of one alternative (``values.strings(flat, negated,
                                  low, high)``) and the format a near miss fails by
                                  (``values.format_of``) for witness/values.py.
+    cases.py    codegen stage    the derived case: ``cases.bound_variants(engine, schema)``
+                                 yields a near miss of the format (confirmed by the engine to
+                                 fail by the format alone), for codegen/cases.py.
     checks.py   codegen stage    the model's check: ``checks.format_check(context, schema,
                                  label)`` is a ``bad_format`` Check calling the format's
                                  runtime function (``format_function``), with the format's
