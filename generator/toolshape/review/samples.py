@@ -9,12 +9,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..codegen import cases
+from ..families.formats import review as format_review
 from ..families.numbers import review as number_review
 from ..families.strings import review as string_review
 from ..schema import pointers, vocabulary
 from ..schema.keywords import SCHEMA_LISTS
 from ..schema.values import is_integer
-from ..witness import sources
 from .text import dump, size, unique
 from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
 
@@ -249,9 +249,7 @@ def _declared_values(dicts: list[dict[str, Any]]) -> list[Any]:
             found.append(schema["default"])
         if isinstance(schema.get("examples"), list):
             found.extend(schema["examples"])
-        if isinstance(schema.get("format"), str):
-            found.extend(sources.format_valid(schema["format"])[:2])
-            found.extend(sources.format_invalid(schema["format"])[:2])
+        found.extend(format_review.samples(schema))
     return found
 
 

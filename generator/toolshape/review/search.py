@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..contract import reference
+from ..families.formats import review as format_review
 from ..families.strings import review as string_review
 from ..schema import pointers
 from ..witness import budget
@@ -267,7 +268,7 @@ class Search:
             return Decision(None, None, open_reason)
         if keyword == string_review.PATTERN:
             return self.decide_pattern(before, after)
-        if keyword == "format":
+        if keyword == format_review.FORMAT:
             return keyword_added_or_removed(keyword, before, after, REASON_FORMAT)
         decided = decide_structurally(keyword, before, after)
         if keyword in BOUND_FAMILY and not (

@@ -41,6 +41,10 @@ Its modules, one per stage, in the order of the stages:
                                  table maps ``format`` to ``export.lower(lowering, keyword,
                                  out)`` (kept when documented, else dropped with a note), and
                                  the MCP definition's notes take ``export.annotation_note``.
+    review.py   review stage     how ``toolshape diff`` decides and samples a change: a format
+                                 decided only when added or removed (review/search.py, for
+                                 ``review.FORMAT``), and ``review.samples(schema)``, a valid
+                                 value and a near miss of each format, for review/samples.py.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ... import regex
+from ...families.formats.values import FORMAT
 from ...review.report import REASON_BUDGET, REASON_PATTERN, REASON_SAMPLED
 from ...schema.values import is_integer
 from ...witness import budget as budgets
@@ -120,7 +121,7 @@ def strings_at_lengths(dicts: list[dict[str, Any]], strings: list[str]) -> list[
 def strings_near_patterns(dicts: list[dict[str, Any]], strings: list[str]) -> list[str]:
     """Near misses of known strings, and strings each side's pattern matches, alone and
     spliced into known ones (only where a pattern or format is)."""
-    if not any(PATTERN in s or "format" in s for s in dicts):
+    if not any(PATTERN in s or FORMAT in s for s in dicts):
         return []
     found: list[str] = []
     for text in strings[:6]:
