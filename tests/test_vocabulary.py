@@ -370,6 +370,7 @@ def test_every_allowed_place_still_spells_a_list() -> None:
 FAMILIES = {
     "numbers": vocabulary.applying_to("number"),
     "strings": (*vocabulary.bounds(limits="length"), *vocabulary.taking("pattern")),
+    "formats": vocabulary.taking("format"),
 }
 
 #: The modules that may still spell a family's keywords, and why.
@@ -387,6 +388,8 @@ SAME_WORD = {
     ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
     ("pattern", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
     ("pattern", "review/walk.py"): "the diff's word for an entry of patternProperties",
+    ("format", "codegen/literals.py"): "str.format: a str method whose result is plain str",
+    ("format", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
 }
 
 

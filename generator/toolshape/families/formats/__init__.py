@@ -47,4 +47,18 @@ Its modules, one per stage, in the order of the stages:
                                  value and a near miss of each format, for review/samples.py.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
+
+What stays outside: the format names and phrases themselves (``schema/vocabulary.py``'s
+``FORMATS``, read by every module here; ``contract/checker.py`` keeps ``FORMATS`` for its
+importers), the runtime functions (``templates/formats.py.j2``), the order of a string's
+checks around the format (codegen/building/strings.py), witness/sources.py's fallback
+samples, and the importer's handling of a format name toolshape does not assert (kept as
+the annotation ``x-format``; the importer is the one module that may still name any keyword).
+
+How to add a format: its row in ``FORMATS`` (name and phrase); its oracle in oracle.py
+(``FORMAT_ORACLES``); its builder of valid values in values.py; its ``_is_<format>`` in
+``templates/formats.py.j2``; and in export.py, the platforms that document it.
+``tests/test_vocabulary.py`` fails until it has a runtime check, a witness and a near miss,
+and when a module outside the family spells ``format`` (``SAME_WORD`` lists where the word
+means something else).
 """
