@@ -22,8 +22,10 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
+from ..families.arrays import values as array_values
 from ..families.formats import cases as format_cases
 from ..families.numbers import values as number_values
+from ..families.objects.cases import object_cases
 from ..families.strings import cases as string_cases
 from ..families.strings.cases import MAX_EDGE_LENGTH
 from ..schema import vocabulary
@@ -86,6 +88,10 @@ class ParseCase:
 
 
 class _Deriver:
+    #: What the families' cases read of the deriver (families/objects/cases.py's Deriver).
+    type_samples = TYPE_SAMPLES
+    edge_items = MAX_EDGE_ITEMS
+
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
         self.schema = contract.parameters
@@ -536,7 +542,7 @@ class _Deriver:
         if path:
             self.value_cases(schema, path, schema_path, label, value)
         if isinstance(value, dict):
-            self.object_cases(schema, path, schema_path, label, value)
+            object_cases(self, schema, path, schema_path, label, value)
         elif isinstance(value, list):
             self.array_cases(schema, path, schema_path, label, value)
 
@@ -711,81 +717,6 @@ class _Deriver:
                 yield f"enum member {json.dumps(member)}", member
             yield "not an enum member", "not-a-member"
 
-    def object_cases(
-        self,
-        schema: dict[str, Any],
-        path: SchemaPath,
-        schema_path: SchemaPath,
-        label: str,
-        value: dict[str, Any],
-    ) -> None:
-        properties = schema.get("properties", {})
-        required = schema.get("required", [])
-        prefix = "" if not path else label + "."
-        for key, sub in properties.items():
-            key_label = prefix + key
-            if key in required and key in value:
-                self.add(f"{key_label}: missing", self.removed(path + (key,)))
-            if key in value:
-                if (declared := _declared(sub)) is not None and "null" not in declared:
-                    self.add(f"{key_label}: null", self.replaced(path + (key,), None))
-                self.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
-        additional = schema.get("additionalProperties", True)
-        unknown = next(
-            k for k in ("unexpected", "unexpected_key", "zz_unknown") if k not in properties
-        )
-        if additional is False:
-            self.add(f"{prefix}{unknown}: unknown key", self.replaced(path + (unknown,), 1))
-        elif isinstance(additional, dict):
-            ok, good = self.synth(additional, schema_path + ("additionalProperties",))
-            if ok:
-                self.add(
-                    f"{prefix}{unknown}: extra key, valid value",
-                    self.replaced(path + (unknown,), good),
-                )
-                for name, variant in self.bound_variants(
-                    additional, schema_path + ("additionalProperties",), good
-                ):
-                    self.add(
-                        f"{prefix}{unknown}: extra key, {name}",
-                        self.replaced(path + (unknown,), variant),
-                    )
-            for kind, sample in TYPE_SAMPLES.items():
-                self.add(
-                    f"{prefix}{unknown}: extra key, {kind} value",
-                    self.replaced(path + (unknown,), sample),
-                )
-        if "minProperties" in schema:
-            n = _count(schema, "minProperties")
-            keep = [k for k in value if k in required][: max(n - 1, 0)]
-            keep += [k for k in value if k not in keep][: max(n - 1 - len(keep), 0)]
-            smaller = {k: value[k] for k in keep}
-            self.add(
-                f"{label}: minProperties {n} - 1", self.replaced(path, smaller) if path else smaller
-            )
-        if "maxProperties" in schema and _count(schema, "maxProperties") >= MAX_EDGE_ITEMS:
-            self.too_large(
-                schema_path, f"the maxProperties {_count(schema, 'maxProperties')} edge case"
-            )
-        elif "maxProperties" in schema:
-            n = _count(schema, "maxProperties")
-            bigger = dict(value)
-            filler = (
-                k for k in [*properties, *(f"extra_{i}" for i in range(n + 2))] if k not in bigger
-            )
-            while len(bigger) <= n:
-                key = next(filler)
-                sub = properties.get(key, additional)
-                ok, good = self.synth(
-                    sub,
-                    schema_path
-                    + (("properties", key) if key in properties else ("additionalProperties",)),
-                )
-                bigger[key] = good if ok else 1
-            self.add(
-                f"{label}: maxProperties {n} + 1", self.replaced(path, bigger) if path else bigger
-            )
-
     def array_cases(
         self,
         schema: dict[str, Any],
@@ -795,33 +726,15 @@ class _Deriver:
         value: list[Any],
     ) -> None:
         item_schema = schema.get("items", True)
-        need = max(_count(schema, "maxItems", 0) + 1, _count(schema, "minItems", 0), 2)
+        need = array_values.pool_size(schema)
         pool = self.distinct(item_schema, schema_path + ("items",), min(need, 60))
         if value:
             pool = [value[0]] + [p for p in pool if not json_equal(p, value[0])]
-        if "minItems" in schema and _count(schema, "minItems") > 0:
-            n = _count(schema, "minItems")
-            self.add(f"{label}: minItems {n} - 1", self.replaced(path, pool[: n - 1]))
-            if len(pool) >= n:
-                self.add(f"{label}: minItems {n} exactly", self.replaced(path, pool[:n]))
-        if "maxItems" in schema and _count(schema, "maxItems") >= MAX_EDGE_ITEMS:
-            self.too_large(schema_path, f"the maxItems {_count(schema, 'maxItems')} edge cases")
-        elif "maxItems" in schema:
-            n = _count(schema, "maxItems")
-            if len(pool) >= n + 1:
-                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, pool[: n + 1]))
-                self.add(f"{label}: maxItems {n} exactly", self.replaced(path, pool[:n]))
-            elif pool:
-                # Too few distinct items: repeat them (with uniqueItems, that also
-                # breaks uniqueness, and the expected errors say so).
-                repeated = [_copy(pool[i % len(pool)]) for i in range(n + 1)]
-                self.add(f"{label}: maxItems {n} + 1", self.replaced(path, repeated))
-        if schema.get("uniqueItems") is True and pool:
-            self.add(
-                f"{label}: the same item twice", self.replaced(path, [pool[0], _copy(pool[0])])
-            )
-            if len(pool) >= 2:
-                self.add(f"{label}: two different items", self.replaced(path, pool[:2]))
+        for what, items in array_values.size_variants(schema, pool, MAX_EDGE_ITEMS):
+            self.add(f"{label}: {what}", self.replaced(path, items))
+        left_out = array_values.too_large(schema, MAX_EDGE_ITEMS)
+        if left_out is not None:
+            self.too_large(schema_path, left_out)
         if value and isinstance(item_schema, dict):
             for i in range(min(len(value), MAX_ITEMS_WALKED)):
                 self.walk(item_schema, path + (i,), schema_path + ("items",), f"{label}[{i}]")
@@ -857,7 +770,7 @@ _NON_LOCAL = frozenset(
     {
         "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
         "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
-        "patternProperties", "unevaluatedProperties", "prefixItems", "contains", "uniqueItems",
+        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL,
     }
 )  # fmt: skip
 

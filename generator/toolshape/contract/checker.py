@@ -12,8 +12,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..families.arrays import rules as array_rules
 from ..families.formats import rules as format_rules
 from ..families.numbers import rules as number_rules
+from ..families.objects import rules as object_rules
 from ..families.strings import rules as string_rules
 from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
@@ -213,7 +215,6 @@ class _Checker:
                 self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
         types = self.type_keyword(schema, path)
         self.applicability(schema, path, types)
-        self.dead_ends(schema, path)
         self.extensions(schema, path)
         self.values(schema, path, types)
         self.counts(schema, path)
@@ -223,19 +224,18 @@ class _Checker:
         self.object_keywords(schema, path, depth)
         self.subschemas(schema, path, depth)
         self.applicator_rules(schema, path)
-        if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
-            self.error(path + ("uniqueItems",), "'uniqueItems' must be true or false")
+        self.arrays(schema, path)
+
+    def arrays(self, schema: dict[str, Any], path: SchemaPath) -> None:
+        """items, prefixItems, contains and uniqueItems: their family's rules."""
+        for where, message in array_rules.check(schema, path):
+            self.error(where, message)
 
     def subschemas(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
-        """Recurse into every keyword that holds schemas (properties are done with `required`)."""
+        """Recurse into every keyword that holds schemas (but those object_keywords walks first)."""
+        refused = array_rules.not_schemas(schema)
         for keyword in ONE_SCHEMA:
-            if keyword in schema and keyword != "additionalProperties":
-                if keyword == "items" and isinstance(schema[keyword], list):
-                    self.error(
-                        path + (keyword,),
-                        "'items' is one schema in 2020-12; a list of schemas is 'prefixItems'",
-                    )
-                    continue
+            if keyword in schema and keyword != object_rules.ADDITIONAL and keyword not in refused:
                 self.schema(schema[keyword], path + (keyword,), depth + 1)
         for keyword in SCHEMA_LISTS:
             if keyword in schema:
@@ -248,19 +248,18 @@ class _Checker:
                 for i, sub in enumerate(value):
                     self.schema(sub, path + (keyword, i), depth + 1)
         for keyword in SCHEMA_MAPS:
-            if keyword in schema and keyword != "properties":
+            if keyword in schema and keyword != object_rules.PROPERTIES:
                 value = schema[keyword]
                 if not isinstance(value, dict):
                     self.error(path + (keyword,), f"'{keyword}' must be a mapping to schemas")
                     continue
                 for key, sub in value.items():
-                    if keyword == "patternProperties":
-                        self.check_pattern(key, path + (keyword, key), at_key=True)
                     self.schema(sub, path + (keyword, key), depth + 1)
+        for pattern, where in object_rules.key_patterns(schema, path):
+            self.check_pattern(pattern, where, at_key=True)
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """$ref, format (its family's rules), the if/then/else and contains families,
-        dependentRequired."""
+        """$ref, format (its family's rules), the keywords that need another."""
         if "$ref" in schema:
             self.reference(schema["$ref"], path + ("$ref",))
         for where, message in format_rules.check(schema, path):
@@ -270,36 +269,6 @@ class _Checker:
                 self.error(
                     path + (keyword,), f"'{keyword}' has no effect without '{needed}'", at_key=True
                 )
-        low, high = schema.get("minContains"), schema.get("maxContains")
-        if is_integer(low) and is_integer(high) and low > high:
-            self.error(
-                path + ("minContains",),
-                f"'minContains' ({low}) is greater than 'maxContains' ({high}): nothing could pass",
-            )
-        if "dependentRequired" in schema:
-            self.dependent_required(schema["dependentRequired"], path + ("dependentRequired",))
-
-    def dependent_required(self, value: Any, path: SchemaPath) -> None:
-        """'dependentRequired' maps a key to a list of distinct key names; a problem points at the entry at fault."""
-        message = "'dependentRequired' maps a key to a list of distinct key names"
-        if not isinstance(value, dict):
-            self.error(path, message)
-            return
-        for key, needs in value.items():
-            if not isinstance(needs, list):
-                self.error(
-                    path + (key,), f"{message}; under '{key}' is {with_article(json_type(needs))}"
-                )
-                continue
-            for i, need in enumerate(needs):
-                if not isinstance(need, str):
-                    self.error(
-                        path + (key, i), f"{message}; this is {with_article(json_type(need))}"
-                    )
-                elif need in needs[:i]:
-                    self.error(
-                        path + (key, i), f"{message}; '{need}' is listed twice under '{key}'"
-                    )
 
     def reference(self, ref: Any, path: SchemaPath) -> None:
         if not isinstance(ref, str):
@@ -353,33 +322,6 @@ class _Checker:
                 f"'{keyword}' applies only to {kind}s, and 'type' ({', '.join(types)}) allows none: "
                 f"it would never be checked{hint}",
                 at_key=True,
-            )
-
-    def dead_ends(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """Counts that a 'false' schema makes impossible to reach."""
-        min_items = schema.get("minItems")
-        prefix = schema.get("prefixItems")
-        allowed = len(prefix) if isinstance(prefix, list) else 0
-        if schema.get("items") is False and is_integer(min_items) and min_items > allowed:
-            self.error(
-                path + ("minItems",),
-                f"'minItems' ({min_items}) but 'items: false' allows "
-                + (f"no more than {allowed} items (the 'prefixItems')" if allowed else "no items")
-                + ": nothing could pass",
-            )
-        min_properties = schema.get("minProperties")
-        properties = schema.get("properties", {})
-        if (
-            schema.get("additionalProperties") is False
-            and "patternProperties" not in schema
-            and isinstance(properties, dict)
-            and is_integer(min_properties)
-            and min_properties > len(properties)
-        ):
-            self.error(
-                path + ("minProperties",),
-                f"'minProperties' ({min_properties}) but 'additionalProperties: false' allows only the "
-                f"{len(properties)} keys in 'properties': nothing could pass",
             )
 
     def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
@@ -478,7 +420,7 @@ class _Checker:
         if "x-sensitive" in schema:
             if not isinstance(schema["x-sensitive"], bool):
                 self.error(path + ("x-sensitive",), "'x-sensitive' must be true or false")
-            elif schema["x-sensitive"] and _under_property_names(path):
+            elif schema["x-sensitive"] and object_rules.under_property_names(path):
                 # Keys are in every error path and "unknown key" message: they cannot be redacted.
                 self.error(
                     path + ("x-sensitive",),
@@ -542,7 +484,7 @@ class _Checker:
                         f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
                         f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
                     )
-        for low, high, _ in vocabulary.ranges("length", "items", "properties"):
+        for low, high, _ in vocabulary.ranges("length", "items", "properties", "contains"):
             lo, hi = schema.get(low), schema.get(high)
             if is_integer(lo) and is_integer(hi) and lo > hi:
                 self.error(
@@ -595,48 +537,16 @@ class _Checker:
             self.schema(schema["contentSchema"], path + ("contentSchema",), depth + 1)
 
     def object_keywords(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
-        properties = schema.get("properties", {})
-        if not isinstance(properties, dict):
-            self.error(path + ("properties",), "'properties' must be a mapping from key to schema")
-            properties = {}
-        for key, sub in properties.items():
-            self.schema(sub, path + ("properties", key), depth + 1)
-        additional = schema.get("additionalProperties", True)
-        if "additionalProperties" in schema:
-            self.schema(additional, path + ("additionalProperties",), depth + 1)
-        if "required" not in schema:
-            return
-        required = schema["required"]
-        if not isinstance(required, list):
-            self.error(path + ("required",), "'required' must be a list of key names")
-            return
-        odd = [i for i, key in enumerate(required) if not isinstance(key, str)]
-        for i in odd:  # at the entry that is not a key name
-            self.error(
-                path + ("required", i),
-                f"'required' must be a list of key names; this is {with_article(json_type(required[i]))}",
-            )
-        if odd:
-            return
-        for i, key in enumerate(required):
-            where = path + ("required", i)
-            if key in required[:i]:
-                self.error(where, f"'{key}' is listed twice in 'required'")
-            elif key not in properties and additional is False:
-                hint = suggest(key, tuple(properties))
-                self.error(
-                    where,
-                    f"'{key}' is required but additionalProperties: false forbids it (not in 'properties'){hint}",
-                )
-            elif properties.get(key) is False:
-                self.error(
-                    where, f"'{key}' is required but its schema is false: nothing could pass"
-                )
-        max_properties = schema.get("maxProperties")
-        if is_integer(max_properties) and len(set(required)) > max_properties:
-            self.error(
-                path + ("maxProperties",),
-                f"'maxProperties' ({max_properties}) is smaller than the number of required keys ({len(required)})",
+        """The object family's rules, then the schemas of ``properties`` and
+        ``additionalProperties``: walked before the other subschemas, the order in which
+        sensitive places are found."""
+        for where, message in object_rules.check(schema, path):
+            self.error(where, message)
+        for key, sub in object_rules.properties_of(schema).items():
+            self.schema(sub, path + (object_rules.PROPERTIES, key), depth + 1)
+        if object_rules.ADDITIONAL in schema:
+            self.schema(
+                schema[object_rules.ADDITIONAL], path + (object_rules.ADDITIONAL,), depth + 1
             )
 
     # -- examples ----------------------------------------------------------
@@ -799,17 +709,3 @@ def check(document: Document) -> Contract:
         sensitive=checker.sensitive,
         warnings=sorted(checker.warnings),
     )
-
-
-def _under_property_names(path: SchemaPath) -> bool:
-    """Whether a schema path (from the document root) passes through a ``propertyNames`` keyword.
-
-    Only keyword positions count: a property that happens to be named "propertyNames" does not.
-    """
-    steps = iter(path[1:])
-    for step in steps:
-        if step in SCHEMA_MAPS:
-            next(steps, None)  # a name, not a keyword
-        elif step == "propertyNames":
-            return True
-    return False

@@ -15,12 +15,14 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from ..families.arrays import oracle as array_oracle
 from ..families.formats import oracle as format_oracle
 from ..families.numbers import oracle as number_oracle
+from ..families.objects import oracle as object_oracle
 from ..families.strings import oracle as string_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
-from ..schema.pointers import escape, ref_path, resolve
+from ..schema.pointers import ref_path, resolve
 from ..schema.values import enum_has, is_integer, is_number, json_equal
 
 Errors = set[tuple[str, str]]
@@ -197,62 +199,13 @@ def _number(schema: dict[str, Any], value: float, path: str, errors: Errors) -> 
 
 
 def _array(schema: dict[str, Any], value: list[Any], path: str, errors: Errors) -> None:
-    if len(value) < schema.get("minItems", 0):
-        errors.add((path, "minItems"))
-    if "maxItems" in schema and len(value) > schema["maxItems"]:
-        errors.add((path, "maxItems"))
-    if schema.get("uniqueItems") is True and any(
-        json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]
-    ):
-        errors.add((path, "uniqueItems"))
-    prefix = schema.get("prefixItems", [])
-    for i, (sub, item) in enumerate(zip(prefix, value, strict=False)):
-        _value(sub, item, f"{path}/{i}", errors)
-    if "items" in schema:
-        for i, item in enumerate(value[len(prefix) :], start=len(prefix)):
-            _value(schema["items"], item, f"{path}/{i}", errors)
-    if "contains" in schema:
-        matches = sum(1 for item in value if _matches(schema["contains"], item))
-        low = schema.get("minContains", 1)
-        if matches < low:
-            errors.add((path, "minContains" if "minContains" in schema else "contains"))
-        if "maxContains" in schema and matches > schema["maxContains"]:
-            errors.add((path, "maxContains"))
+    def check_item(sub: Any, index: int) -> None:
+        _value(sub, value[index], f"{path}/{index}", errors)
+
+    errors.update(
+        (path, code) for code in array_oracle.refused(schema, value, check_item, _matches)
+    )
 
 
 def _object(schema: dict[str, Any], value: dict[str, Any], path: str, errors: Errors) -> None:
-    properties = schema.get("properties", {})
-    for key, sub in properties.items():
-        if key in value:
-            _value(sub, value[key], f"{path}/{escape(key)}", errors)
-    for key in schema.get("required", []):
-        if key not in value:
-            errors.add((f"{path}/{escape(key)}", "required"))
-    additional = schema.get("additionalProperties", True)
-    patterns = schema.get("patternProperties", {})
-    for key, item in value.items():
-        if "propertyNames" in schema:
-            _value(schema["propertyNames"], key, f"{path}/{escape(key)}", errors)
-        matched = False
-        for pattern, sub in patterns.items():
-            if matches_pattern(pattern, key):
-                matched = True
-                _value(sub, item, f"{path}/{escape(key)}", errors)
-        if key in properties or matched:
-            continue
-        if additional is False:
-            errors.add((f"{path}/{escape(key)}", "additionalProperties"))
-        elif isinstance(additional, dict):
-            _value(additional, item, f"{path}/{escape(key)}", errors)
-    for key, needs in schema.get("dependentRequired", {}).items():
-        if key in value:
-            for need in needs:
-                if need not in value:
-                    errors.add((f"{path}/{escape(need)}", "dependentRequired"))
-    for key, sub in schema.get("dependentSchemas", {}).items():
-        if key in value:
-            _value(sub, value, path, errors)
-    if len(value) < schema.get("minProperties", 0):
-        errors.add((path, "minProperties"))
-    if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-        errors.add((path, "maxProperties"))
+    object_oracle.evaluate(schema, value, path, errors, _value)

@@ -1,4 +1,4 @@
-"""How contract problems name values: "an integer", a short JSON rendering, a did-you-mean hint.
+"""How contract problems name values: "an integer", a short JSON rendering, a did-you-mean.
 
 Shared by the contract check and the families' contract rules (``families/*/rules.py``), so
 that every message says a value the same way.

@@ -108,8 +108,10 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
+from ..families.arrays import export as array_export
 from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
+from ..families.objects import export as object_export
 from ..families.strings import export as string_export
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
@@ -704,7 +706,8 @@ class _Lowering:
     #
     # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
     # platform gets less than the contract says. A keyword family's lowering is the
-    # family's ``export.lower`` (families/numbers/export.py), called the same way.
+    # family's ``export.lower`` (families/numbers/export.py, families/arrays/export.py,
+    # families/objects/export.py), called the same way.
 
     def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
@@ -721,33 +724,6 @@ class _Lowering:
         else:
             out[kw.keyword] = kw.value
 
-    def properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        out[kw.keyword] = {}
-        for key, sub in kw.value.items():
-            lowered = out[kw.keyword][key] = self.lower(sub, kw.where + (key,))
-            self.origins[id(lowered)] = (lowered, kw.where + (key,))
-
-    def additional_properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        value = kw.value
-        out[kw.keyword] = value if isinstance(value, bool) else self.lower(value, kw.where)
-
-    def pattern_properties(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "gemini":
-            self.dropped(kw.path, kw.keyword)
-        else:  # refused in finish(): dropping it would refuse keys the contract accepts
-            out[kw.keyword] = self.lowered_map(kw)
-
-    def tuple_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        out.update(self.prefix_items(kw.node, kw.path))
-
-    def items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if "prefixItems" in kw.node:
-            return  # lowered with prefixItems
-        if kw.value is False:
-            self.dropped(kw.path, kw.keyword, "the array must be empty", value=False)
-        elif kw.value is not True:
-            out[kw.keyword] = self.lower(kw.value, kw.where)
-
     def local_definitions(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         if self.target != "gemini":  # gemini: every $ref is inlined
             out[kw.keyword] = self.lowered_map(kw)
@@ -762,32 +738,12 @@ class _Lowering:
             self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
             out["anyOf"] = self.lowered_list(kw)
 
-    def unique_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if kw.value:
-            self.dropped(kw.path, kw.keyword, value=True)
-
     def length_or_size(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """Property counts: only Gemini takes them."""
         if self.target == "gemini":
             out[kw.keyword] = kw.value
         else:
             self.dropped(kw.path, kw.keyword)
-
-    def min_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "anthropic" and kw.value > 1:
-            self.loosened(
-                kw.path,
-                f"'minItems' {kw.value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
-            )
-            out[kw.keyword] = 1
-        else:
-            out[kw.keyword] = kw.value
-
-    def max_items(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "anthropic":
-            self.dropped(kw.path, kw.keyword)
-        else:
-            out[kw.keyword] = kw.value
 
     def not_exported(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword no platform here takes: left out, and noted."""
@@ -802,41 +758,6 @@ class _Lowering:
 
     def lowered_list(self, kw: KeywordAt) -> list[Any]:
         return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
-
-    def prefix_items(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
-        """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
-
-        No target here has tuples; a bare array would be refused ('array schema missing
-        items'), so every item may match any position's schema (and, after the tuple,
-        the 'items' schema); 'items: false' (nothing after the tuple) becomes 'maxItems'.
-        """
-        prefix = node["prefixItems"]
-        rest = node.get("items", True)
-        branches = [self.lower(sub, path + ("prefixItems", i)) for i, sub in enumerate(prefix)]
-        out: dict[str, Any] = {}
-        if rest is False:
-            out["maxItems"] = min(len(prefix), node.get("maxItems", len(prefix)))
-        elif rest is True:
-            self.dropped(
-                path,
-                "prefixItems",
-                "items after the listed positions may be anything, so no items schema is exported",
-            )
-            return out
-        else:
-            branches.append(self.lower(rest, path + ("items",)))
-        if any(b is True or b == {} for b in branches):
-            self.dropped(path, "prefixItems", "a position accepts anything")
-            return out
-        self.loosened(
-            path,
-            "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas",
-        )
-        items = self.finish(
-            {"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",)
-        )
-        out["items"] = items
-        return out
 
     # -- merging ($ref beside keywords, allOf) -------------------------------------
 
@@ -936,35 +857,8 @@ class _Lowering:
                     "(or 'anyOf' or '$ref') on every schema: add one",
                 )
         types = _type_list(node.get("type"))
-        is_object = "object" in types or (
-            "type" not in node
-            and any(k in node for k in ("properties", "additionalProperties", "patternProperties"))
-        )
-        if is_object:
-            mode = self.platform
-            if "patternProperties" in node:
-                self.refuse(
-                    path + ("patternProperties",),
-                    f"{mode} refuses 'patternProperties' (only listed properties and additionalProperties: false are allowed)",
-                )
-                node = {k: v for k, v in node.items() if k != "patternProperties"}
-            additional = node.get("additionalProperties", True)
-            if additional is not False:
-                if additional is True:
-                    detail = "does not say 'additionalProperties: false'"
-                    if "additionalProperties" in node:
-                        detail = "says 'additionalProperties: true'"
-                    self.refuse(
-                        path,
-                        f"the object at {_where(path)} {detail}; {mode} requires it on every object "
-                        "(add additionalProperties: false if unknown keys may be refused)",
-                    )
-                else:
-                    self.refuse(
-                        path + ("additionalProperties",),
-                        f"'additionalProperties' at {_where(path)} is a schema (a map of free-form keys); "
-                        f"{mode} allows only additionalProperties: false",
-                    )
+        if object_export.is_object(node, types):
+            node = object_export.strict_object(self, node, path)
             if openai:
                 node = self.openai_require_every_key(node, path)
         if openai and "array" in types and "items" not in node:
@@ -1013,7 +907,7 @@ class _Lowering:
         node = dict(node)
         types, nullable = self.gemini_values(node, path)
         number_export.gemini_inclusive_bounds(self, node, path)
-        self.gemini_drop_additional_properties(node, path)
+        object_export.gemini_drop_additional_properties(self, node, path)
         node = self.gemini_type(node, types, nullable, path)
         several_types = len([t for t in types if t != "null"]) > 1
         self.gemini_refusals(node, path, split=several_types)
@@ -1054,15 +948,6 @@ class _Lowering:
             node["enum"] = [value]
         elif value is not None:
             self.dropped(path, "const", f"Gemini has no const; {json.dumps(value)} is not enforced")
-
-    def gemini_drop_additional_properties(self, node: dict[str, Any], path: SchemaPath) -> None:
-        if "additionalProperties" in node:
-            additional = node.pop("additionalProperties")
-            if additional is not True:
-                if additional is False:
-                    self.dropped(path, "additionalProperties", value=False)
-                else:
-                    self.dropped(path, "additionalProperties", "a schema for the keys not listed")
 
     def gemini_type(
         self, node: dict[str, Any], types: list[str], nullable: bool, path: SchemaPath
@@ -1177,33 +1062,21 @@ _KeywordLowering = Callable[[_Lowering, KeywordAt, dict[str, Any]], None]
 #: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`): a method here or
 #: its family's ``export.lower``.
 _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
-    **dict.fromkeys(("title", "description", "type", "required", "$ref"), _Lowering.kept),
+    **dict.fromkeys(("title", "description", "type", "$ref"), _Lowering.kept),
     "default": _Lowering.default,
     "enum": _Lowering.enum_or_const,
     "const": _Lowering.enum_or_const,
-    "properties": _Lowering.properties,
-    "additionalProperties": _Lowering.additional_properties,
-    "patternProperties": _Lowering.pattern_properties,
-    "prefixItems": _Lowering.tuple_items,
-    "items": _Lowering.items,
+    **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
     "$defs": _Lowering.local_definitions,
     "anyOf": _Lowering.any_of,
     "oneOf": _Lowering.one_of,
-    "uniqueItems": _Lowering.unique_items,
     format_export.FORMAT: format_export.lower,
     **dict.fromkeys(string_export.KEYWORDS, string_export.lower),
-    **dict.fromkeys(("minProperties", "maxProperties"), _Lowering.length_or_size),
+    **dict.fromkeys(object_export.SIZES, _Lowering.length_or_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
-    "minItems": _Lowering.min_items,
-    "maxItems": _Lowering.max_items,
+    **dict.fromkeys(array_export.KEYWORDS, array_export.lower),
     **dict.fromkeys(
         (
-            "contains",
-            "minContains",
-            "maxContains",
-            "propertyNames",
-            "dependentRequired",
-            "dependentSchemas",
             "not",
             "if",
             "then",

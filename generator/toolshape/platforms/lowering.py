@@ -3,10 +3,11 @@ lowering it reports to.
 
 ``platforms/export.py`` lowers a contract schema for a platform keyword by keyword, through a
 dispatch table from each keyword to the function that lowers it (its own methods, and the
-families' ``export.lower``: ``families/numbers/export.py``). Each such function takes the
-:class:`Lowering` (which platform, and where to note what the platform does not get), the
-:class:`KeywordAt` and the lowered node to fill, the way Ajv's code generator hands a keyword
-definition its ``KeywordCxt``.
+families' ``export.lower``: ``families/numbers/export.py``, ``families/arrays/export.py``,
+``families/objects/export.py``). Each such function takes the :class:`Lowering` (which
+platform, and where to note what the platform does not get), the :class:`KeywordAt` and the
+lowered node to fill, the way Ajv's code generator hands a keyword definition its
+``KeywordCxt``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ class Lowering(Protocol):
 
     #: The rules lowered for: "openai" (strict mode), "anthropic" (strict tool use) or "gemini".
     target: str
+    #: The platform's name in messages ("OpenAI strict mode").
+    platform: str
+    #: Each lowered property's schema (by id) and the contract path it was lowered from.
+    origins: dict[int, tuple[Any, SchemaPath]]
 
     def dropped(
         self, path: SchemaPath, keyword: str, detail: str = "", *, value: Any = None
@@ -46,3 +51,12 @@ class Lowering(Protocol):
 
     def loosened(self, path: SchemaPath, message: str) -> None:
         """Note a constraint the export makes looser (``message`` says how)."""
+
+    def refuse(self, path: SchemaPath, message: str) -> None:
+        """Note what the platform refuses (its strict mode; Gemini: the whole tool)."""
+
+    def lower(self, schema: Any, path: SchemaPath) -> Any:
+        """A subschema at ``path`` lowered for the platform (a keyword holding schemas)."""
+
+    def finish(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+        """A node the keyword made up itself, finished as every lowered node is."""

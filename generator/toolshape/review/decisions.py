@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..families.arrays import review as array_review
 from ..families.numbers import review as number_review
+from ..families.objects import review as object_review
 from ..schema import vocabulary
 from ..schema.values import json_equal, json_key
 from .report import REASON_COMBINATOR, REASON_SAMPLED
@@ -186,18 +188,14 @@ def decide_structurally(
         if json_equal(before["const"], after["const"]):
             return Decision(False, False)  # 1 -> 1.0
         return None
-    if keyword == "required":
-        old_keys = set(map(str, list_of(before.get("required", []))))
-        new_keys = set(map(str, list_of(after.get("required", []))))
-        return Decision(not new_keys <= old_keys, not old_keys <= new_keys)
+    if keyword == object_review.REQUIRED:
+        return Decision(*object_review.required_change(before, after))
     if keyword in (
         "const",
         *number_review.ADDED_OR_REMOVED,
-        "uniqueItems",
-        "dependentRequired",
+        *array_review.ADDED_OR_REMOVED,
+        *object_review.ADDED_OR_REMOVED,
         "not",
-        "additionalProperties",
-        "items",
     ):
         reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
         return keyword_added_or_removed(keyword, before, after, reason)

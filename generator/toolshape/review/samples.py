@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..codegen import cases
+from ..families.arrays import review as array_review
 from ..families.formats import review as format_review
 from ..families.numbers import review as number_review
 from ..families.strings import review as string_review
@@ -198,17 +199,6 @@ def shrunk(base: dict[str, Any]) -> Iterator[Any]:
         yield {k: v for k, v in base.items() if k != key}
 
 
-def grown(base: dict[str, Any], old_node: Any, new_node: Any) -> Iterator[Any]:
-    for node in (old_node, new_node):
-        if isinstance(node, dict):
-            for key, sub in node.get("properties", {}).items():
-                if key not in base:
-                    for value in crafted_values([sub], [])[:8]:
-                        yield {**base, key: value}
-    for count in range(1, 4):
-        yield {**base, **{f"extra_{i}": 1 for i in range(count)}}
-
-
 def crafted_values(
     schemas: Sequence[Any],
     known: Sequence[Any],
@@ -231,7 +221,7 @@ def crafted_values(
     found += number_review.numbers_at_bounds(dicts, numbers)
     pool = _item_pool(dicts, arrays, items)
     found += _arrays_near(arrays, pool)
-    found += _arrays_at_bounds(dicts, arrays, pool)
+    found += array_review.arrays_at_bounds(dicts, arrays, pool)
     found += _type_samples(item)
     found.extend(known)  # last: what is crafted for the bounds must survive the cut
     return unique(found)[: MAX_VALUES * 3]
@@ -259,7 +249,7 @@ def _item_pool(dicts: list[dict[str, Any]], arrays: list[Any], items: Sequence[A
     return unique(
         list(items)
         + [i for a in arrays for i in a]
-        + [s for d in dicts for s in crafted_values([d.get("items", True)], [])[:6]]
+        + [s for sub in array_review.item_schemas(dicts) for s in crafted_values([sub], [])[:6]]
     )
 
 
@@ -269,26 +259,6 @@ def _arrays_near(arrays: list[Any], pool: list[Any]) -> list[Any]:
     for array in arrays[:3]:
         found.extend([array + [copy.deepcopy(array[-1])], array[:-1]] if array else [])
         found.extend(array + [p] for p in pool[:3] if all(dump(p) != dump(a) for a in array))
-    return found
-
-
-def _arrays_at_bounds(dicts: list[dict[str, Any]], arrays: list[Any], pool: list[Any]) -> list[Any]:
-    """Arrays at each count bound (and one either side), of distinct and of repeated items;
-    arrays with a repeated item where items must be unique."""
-    found: list[Any] = []
-    for schema in dicts:
-        for keyword in ("minItems", "maxItems"):
-            if is_count(schema.get(keyword)) and pool:
-                n = int(schema[keyword])
-                for length in (n - 1, n, n + 1):
-                    if 0 <= length <= 10_000:
-                        distinct = pool[:length]
-                        if len(distinct) == length:
-                            found.append(distinct)
-                        found.append([copy.deepcopy(pool[0]) for _ in range(length)])
-        if schema.get("uniqueItems") is True and pool:
-            found.append([pool[0], copy.deepcopy(pool[0])])
-            found.extend([a[0], copy.deepcopy(a[0])] for a in arrays[:2] if a)
     return found
 
 

@@ -13,7 +13,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..contract import reference
+from ..families.arrays import review as array_review
 from ..families.formats import review as format_review
+from ..families.objects.review import grown
 from ..families.strings import review as string_review
 from ..schema import pointers
 from ..witness import budget
@@ -44,7 +46,6 @@ from .samples import (
     ITEM,
     MAX_VALUES,
     crafted_values,
-    grown,
     instance_paths,
     key_paths,
     maybe,
@@ -402,9 +403,8 @@ class Search:
         def children(keyword: str, default: Any = True) -> list[Any]:
             return [n.get(keyword, default) if isinstance(n, dict) else default for n in nodes]
 
-        item_schemas = children("items") + [
-            c for c in children("contains", None) if isinstance(c, dict)
-        ]
+        items_of_nodes = array_review.item_schemas(nodes)
+        item_schemas = items_of_nodes + array_review.contains_schemas(nodes)
         between = self.between(old_node, new_node, item)
         for place in sorted(places, key=len):
             if place:
@@ -425,15 +425,13 @@ class Search:
                 for base in self.bases:
                     yield from with_values(base, place + (EXTRA,), values)
             if item.items:
-                values = crafted_values(
-                    item_schemas, self.known(place + (ITEM,), children("items"))
-                )
+                values = crafted_values(item_schemas, self.known(place + (ITEM,), items_of_nodes))
                 for base in self.bases:
                     yield from with_values(base, place + (ITEM,), values)
             if place:
                 members = list(item.member) if item.parts[-1:] == ("enum",) else []
                 known = self.known(place, nodes)
-                items_known = self.known(place + (ITEM,), children("items"))
+                items_known = self.known(place + (ITEM,), items_of_nodes)
                 if item.items and items_known:  # more distinct items, for arrays at a count bound
                     more = [
                         m
@@ -443,7 +441,7 @@ class Search:
                     ]
                     items_known = sorted(
                         unique(items_known + more),
-                        key=lambda v: not self.passes(children("items"), v),
+                        key=lambda v: not self.passes(items_of_nodes, v),
                     )
                 values = members + crafted_values(
                     [n for n in nodes if n is not None], known, item=item, items=items_known

@@ -23,6 +23,10 @@ SEARCH_STEPS = 20_000
 #: What one pattern search costs the contract's budget (the search does not report what it
 #: used; a search that runs out of its own steps exhausts the budget instead).
 SEARCH_COST = 100
+#: How many `$ref`s and nested values deep a value is built (recursive schemas stop here).
+MAX_DEPTH = 6
+#: The most items or keys of an array or object the engine builds (bigger bounds are not materialised).
+MAX_SIZE = 4096
 #: Last-resort backstop, in seconds per contract (see the module docstring).
 BACKSTOP_SECONDS = 30.0
 

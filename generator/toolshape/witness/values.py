@@ -20,25 +20,22 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..contract.reference import errors_of
+from ..families.arrays import values as array_values
 from ..families.formats import values as format_values
 from ..families.numbers import values as number_values
+from ..families.objects import values as object_values
 from ..families.strings import values as string_values
 from ..schema.pointers import ref_path, resolve
-from ..schema.values import is_integer, is_number, json_equal
+from ..schema.values import is_integer, is_number
 from . import sources
-from .budget import SEARCH_COST, Budget
+from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
-#: How many `$ref`s and nested values deep a value is built (recursive schemas stop here).
-MAX_DEPTH = 6
 #: At most this many alternatives (union branches times if-sides) per conjunction.
 MAX_ALTERNATIVES = 24
-#: The most items or keys of an array or object the engine builds (bigger bounds are not materialised).
-MAX_SIZE = 4096
 #: The JSON types, in the order the engine tries them when a schema does not say.
 KINDS = ("string", "integer", "boolean", "null", "number", "array", "object")
 
@@ -223,7 +220,7 @@ class Engine:
             elif kind == "array":
                 yield from self._arrays(flat, depth)
             elif kind == "object":
-                yield from self._objects(flat, negated, depth)
+                yield from object_values.candidates(self, flat, negated, depth)
 
     # -- strings ----------------------------------------------------------------------
 
@@ -249,214 +246,12 @@ class Engine:
     # -- arrays ------------------------------------------------------------------------
 
     def _arrays(self, flat: list[Obj], depth: int) -> Iterator[list[Any]]:
-        low = max((_int(s.get("minItems"), 0) for s in flat), default=0)
-        highs = [_int(s["maxItems"], 0) for s in flat if "maxItems" in s]
-        high = min(highs) if highs else None
-        if (high is not None and high < low) or low > MAX_SIZE:
-            return
-        prefix: list[list[Schema]] = []
-        for schema in flat:
-            for i, sub in enumerate(schema.get("prefixItems", [])):
-                while len(prefix) <= i:
-                    prefix.append([])
-                prefix[i].append(sub)
-        items = [s["items"] for s in flat if "items" in s]
-        contains = [s for s in flat if "contains" in s]
-        needed = max((_int(s.get("minContains"), 1) for s in contains), default=0)
-        unique = any(s.get("uniqueItems") is True for s in flat)
-        if low == 0 and needed == 0:
-            yield []
-        for length in sorted({max(low, needed), max(low, needed, 1)}):
-            if high is not None and length > high:
-                continue
-            built = self._array(prefix, items, contains, needed, length, unique, depth)
-            if built is not None:
-                yield built
+        """The arrays of one alternative: their family's, with items found one level down."""
 
-    def _array(
-        self,
-        prefix: list[list[Schema]],
-        items: list[Schema],
-        contains: list[Obj],
-        needed: int,
-        length: int,
-        unique: bool,
-        depth: int,
-    ) -> list[Any] | None:
-        """``length`` items: the first ``needed`` match every ``contains``, the others (when a
-        ``maxContains`` is set) match none; prefix positions get their prefixItems."""
-        limited = any("maxContains" in s for s in contains)
-        result: list[Any] = []
-        for i in range(length):
-            where = prefix[i] if i < len(prefix) else items
-            wanted = list(where)
-            if i < needed:
-                wanted += [s["contains"] for s in contains]
-            elif limited:
-                wanted += [{"not": s["contains"]} for s in contains]
-            pool = self.conjunction(wanted, len(result) + 1 if unique else 1, depth=depth + 1)
-            pick = next(
-                (p for p in pool if not unique or not any(json_equal(p, r) for r in result)), None
-            )
-            if pick is None:
-                return None
-            result.append(pick)
-        return result
+        def conjunction(schemas: list[Schema], count: int) -> list[Any]:
+            return self.conjunction(schemas, count, depth=depth + 1)
 
-    # -- objects -------------------------------------------------------------------------
-
-    def _objects(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[dict[str, Any]]:
-        properties: dict[str, list[Schema]] = {}
-        for schema in flat:
-            for key, sub in schema.get("properties", {}).items():
-                properties.setdefault(key, []).append(sub)
-        required: list[str] = []
-        for schema in flat:
-            required += [k for k in schema.get("required", []) if k not in required]
-        dependents: dict[str, list[str]] = {}
-        for schema in flat:
-            for key, needs in schema.get("dependentRequired", {}).items():
-                dependents.setdefault(key, []).extend(needs)
-        low = max((_int(s.get("minProperties"), 0) for s in flat), default=0)
-        highs = [_int(s["maxProperties"], 0) for s in flat if "maxProperties" in s]
-        high = min(highs) if highs else None
-        if low > MAX_SIZE:
-            return
-        keys = _closure(required, dependents)
-        minimal = self._object(flat, keys, properties, low, depth)
-        if minimal is not None:
-            yield minimal
-        everything = _closure(keys + [k for k in properties if k not in keys], dependents)
-        if high is not None:
-            everything = (
-                _closure(keys, dependents)
-                + [k for k in everything if k not in keys][: max(high - len(keys), 0)]
-            )
-        if everything != keys:
-            rich = self._object(
-                flat, everything, properties, low, depth, optional=set(everything) - set(keys)
-            )
-            if rich is not None:
-                yield rich
-        for key in properties:  # one optional key at a time: for a dependentSchemas or an if on it
-            if key not in keys and (high is None or len(keys) < high):
-                one = self._object(flat, _closure(keys + [key], dependents), properties, low, depth)
-                if one is not None:
-                    yield one
-        for schema in negated:  # a schema that must not hold (a failed if, another oneOf branch)
-            for key, sub in (
-                schema.get("properties", {}).items() if isinstance(schema, dict) else ()
-            ):
-                if key in keys or key in properties:
-                    wanted = keys if key in keys else _closure(keys + [key], dependents)
-                    other = self._object(
-                        flat, wanted, properties, low, depth, avoid={key: [{"not": sub}]}
-                    )
-                    if other is not None:
-                        yield other
-
-    def _object(
-        self,
-        flat: list[Obj],
-        keys: list[str],
-        properties: dict[str, list[Schema]],
-        low: int,
-        depth: int,
-        optional: AbstractSet[str] = frozenset(),
-        avoid: Mapping[str, list[Schema]] | None = None,
-    ) -> dict[str, Any] | None:
-        """An object with ``keys`` (those in ``optional`` only when a value is found), filled up
-        to ``low`` keys; ``avoid``: more schemas a key's value must pass."""
-        result: dict[str, Any] = {}
-        for key in keys:
-            value = self._member(flat, key, properties, depth, (avoid or {}).get(key, []))
-            if value is _NONE:
-                if key in optional:
-                    continue
-                return None
-            result[key] = value
-        if len(result) < low:
-            names = self._names(flat, low - len(result) + len(properties), depth)
-            for name in names:
-                if len(result) >= low:
-                    break
-                if name in result:
-                    continue
-                value = self._member(flat, name, properties, depth)
-                if value is not _NONE:
-                    result[name] = value
-            if len(result) < low:
-                return None
-        extra = [s for s in flat if any(k in result for k in s.get("dependentSchemas", {}))]
-        if extra and depth <= MAX_DEPTH:
-            deps = [sub for s in extra for k, sub in s["dependentSchemas"].items() if k in result]
-            if not self.confirms(deps, result):
-                merged = (
-                    self.conjunction([*flat, *deps], 1, extra=[], depth=depth + 1)
-                    if depth < MAX_DEPTH
-                    else []
-                )
-                return merged[0] if merged and isinstance(merged[0], dict) else result
-        return result
-
-    def _member(
-        self,
-        flat: list[Obj],
-        key: str,
-        properties: dict[str, list[Schema]],
-        depth: int,
-        more: Sequence[Schema] = (),
-    ) -> Any:
-        """A value for ``key``: its properties, the patternProperties it matches, or else
-        additionalProperties, of every schema of the alternative."""
-        wanted: list[Schema] = list(properties.get(key, [])) + list(more)
-        for schema in flat:
-            matched = False
-            for pattern, sub in schema.get("patternProperties", {}).items():
-                if self.confirms([string_values.matching(pattern)], key):
-                    wanted.append(sub)
-                    matched = True
-            if (
-                key not in schema.get("properties", {})
-                and not matched
-                and "additionalProperties" in schema
-            ):
-                wanted.append(schema["additionalProperties"])
-        found = self.conjunction(wanted or [True], 1, depth=depth + 1)
-        return found[0] if found else _NONE
-
-    def _names(self, flat: list[Obj], count: int, depth: int) -> list[str]:
-        """Key names for minProperties: allowed by every propertyNames, patternProperties first."""
-        rules = [s["propertyNames"] for s in flat if "propertyNames" in s]
-        found: list[str] = []
-        for schema in flat:
-            for pattern in schema.get("patternProperties", {}):
-                found += [
-                    s
-                    for s in self.conjunction(
-                        [{"type": "string", **string_values.matching(pattern)}, *rules],
-                        2,
-                        depth=depth + 1,
-                    )
-                    if isinstance(s, str)
-                ]
-        names = [f"key_{i}" for i in range(count)] + list("abcdefgh")
-        found += [n for n in names if not rules or self.confirms(rules, n)]
-        if len(found) < count and rules:
-            found += [
-                s
-                for s in self.conjunction([{"type": "string"}, *rules], count, depth=depth + 1)
-                if isinstance(s, str)
-            ]
-        return list(dict.fromkeys(found))
-
-
-class _NoValue:
-    def __repr__(self) -> str:
-        return "NO_VALUE"
-
-
-_NONE: Any = _NoValue()
+        return array_values.candidates(flat, conjunction, MAX_SIZE)
 
 
 def _annotated(schema: Obj) -> list[Any]:
@@ -492,20 +287,9 @@ def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
 def _hinted(flat: list[Obj]) -> list[str]:
     hints: list[str] = []
     for schema in flat:
-        if any(
-            k in schema
-            for k in (
-                "properties",
-                "required",
-                "patternProperties",
-                "minProperties",
-                "dependentRequired",
-            )
-        ):
+        if object_values.constrains(schema):
             hints.append("object")
-        if any(
-            k in schema for k in ("items", "prefixItems", "contains", "minItems", "uniqueItems")
-        ):
+        if array_values.hinted(schema):
             hints.append("array")
         if string_values.constrains(schema) or format_values.FORMAT in schema:
             hints.append("string")
@@ -526,14 +310,6 @@ def _only_keys(schema: Any, keys: set[str]) -> bool:
 
 def _int(value: Any, default: int) -> int:
     return int(value) if is_integer(value) and is_number(value) else default
-
-
-def _closure(keys: list[str], dependents: dict[str, list[str]]) -> list[str]:
-    """``keys`` and every key dependentRequired makes them need, in order."""
-    result = list(keys)
-    for key in result:
-        result += [k for k in dependents.get(key, []) if k not in result]
-    return result
 
 
 def _key(value: Any) -> str:

@@ -4,7 +4,7 @@ A :class:`BuildContext` lives for one ``build()``. It holds the namer (so that n
 collide), the module-level constants and functions made so far, the schemas whose messages
 must not show the value (x-sensitive), and the services every kind uses: messages
 (:meth:`~BuildContext.say`), source positions for comments (:meth:`~BuildContext.where`) and
-constants named for where they are. The kinds (strings.py, arrays.py, ...) are functions
+constants named for where they are. The kinds (strings.py, objects.py, ...) are functions
 that take the context; the one thing they cannot do themselves, build a subschema's node,
 they ask of it (:meth:`~BuildContext.node`, which ``nodes.py``'s builder provides).
 """

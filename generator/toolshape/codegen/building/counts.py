@@ -3,8 +3,8 @@
 Each is one :class:`~toolshape.codegen.model_parts.Check` of the same shape: the size of the
 value (``len()`` of a string, an array or an object) against the bound, ``shorter`` for the
 lower bound and ``longer`` for the upper one; only the message's words differ. Each family
-supplies the rows of its pair (the strings family: ``families/strings/checks.py``'s
-``LENGTHS``); :func:`count_checks` writes the checks of one pair from them.
+supplies the rows of its pair (``LENGTHS``, ``ITEM_COUNTS`` and ``PROPERTY_COUNTS`` in
+``families/strings/``, ``families/arrays/`` and ``families/objects/checks.py``); :func:`count_checks` writes the checks of one pair from them.
 """
 
 from __future__ import annotations
@@ -18,16 +18,6 @@ from .context import BuildContext
 #: One size keyword's row: the test its check makes, what the message says after the label
 #: ("{}" is the bound with its unit: "3 characters"), and the unit counted.
 CountRow = tuple[CheckTest, str, str]
-
-#: The array and object size rows, until their families take them.
-ITEM_COUNTS: dict[str, CountRow] = {
-    "minItems": ("shorter", "must have at least {}", "item"),
-    "maxItems": ("longer", "must have at most {}", "item"),
-}
-PROPERTY_COUNTS: dict[str, CountRow] = {
-    "minProperties": ("shorter", "must have at least {}", "key"),
-    "maxProperties": ("longer", "must have at most {}", "key"),
-}
 
 
 def count_checks(

@@ -2,23 +2,24 @@
 
 :class:`ModelBuilder` is the :class:`~.context.BuildContext` the kinds get: it builds a node
 (the ``node`` macro of ``templates/checks.py.j2``) by handing each JSON type's keywords to
-their kind (the ``branch`` macro): strings.py, families/numbers/checks.py, arrays.py, objects.py, values.py
-for enum and const, and applicators.py for the subschemas on the same value.
+their kind (the ``branch`` macro): strings.py, families/numbers/checks.py,
+families/arrays/checks.py, families/objects/checks.py, values.py for enum and const, and
+applicators.py for the subschemas on the same value.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
+from ...families.objects.checks import object_checks
 from ...schema.pointers import SchemaPath
 from ..literals import Code
 from ..model_parts import Branch, Check, JsonType, Node, PathPart
 from ..typing_model import declared_types
 from .applicators import applicators
-from .arrays import array_checks
 from .context import BuildContext
-from .objects import object_checks
 from .strings import string_checks
 from .values import value_checks
 

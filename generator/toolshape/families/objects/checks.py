@@ -1,10 +1,13 @@
-"""The checks of an object: its properties, then the keys it refuses or checks one by one.
+"""The model's checks of an object (codegen stage): its properties, then the keys it refuses
+or checks one by one.
 
 In the order the template prints them: ``properties`` (present or missing, then each value's
 own checks), keys ``required`` without a schema, unknown keys refused
 (``additionalProperties: false``), the per-key loop (``additionalProperties`` as a schema,
 ``patternProperties``, ``propertyNames``), the size (``minProperties``/``maxProperties``,
-counts.py), ``dependentRequired`` and ``dependentSchemas``.
+codegen/building/counts.py), ``dependentRequired`` and ``dependentSchemas``.
+``codegen/building/nodes.py`` calls :func:`object_checks` for the object branch of a node;
+each part is printed by the ``object_checks`` macro of ``templates/checks.py.j2``.
 
 The order of the steps below is the order names and constants are made in, which the
 generated code shows: a step moved renames variables in every module.
@@ -15,11 +18,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...families.strings import checks as string_family
-from ...schema import vocabulary
-from ...schema.pointers import SchemaPath
-from ..literals import Code, comment_text, literal
-from ..model_parts import (
+from ...codegen.building.context import BuildContext, show
+from ...codegen.building.counts import CountRow, count_checks
+from ...codegen.literals import Code, comment_text, literal
+from ...codegen.model_parts import (
     Conditional,
     Dependency,
     Node,
@@ -29,12 +31,18 @@ from ..model_parts import (
     RequiredKey,
     extend,
 )
-from ..typing_model import declared_types
-from .context import BuildContext, show
-from .counts import PROPERTY_COUNTS, count_checks
+from ...codegen.typing_model import declared_types
+from ...families.strings import checks as string_family
+from ...schema import vocabulary
+from ...schema.pointers import SchemaPath
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
+#: The property count bounds' rows for the shared size checks (``counts.py``), lower first.
+PROPERTY_COUNTS: dict[str, CountRow] = {
+    "minProperties": ("shorter", "must have at least {}", "key"),
+    "maxProperties": ("longer", "must have at most {}", "key"),
+}
 
 
 def object_checks(

@@ -1,20 +1,30 @@
-"""The checks of an array: its size and uniqueness, then prefixItems, contains and items.
+"""The model's checks of an array: its size and uniqueness, then prefixItems, contains and
+items (codegen stage).
 
 The size checks run on the whole array; ``prefixItems`` check the items at their positions,
 ``items`` every item after them (in one loop over an index), and ``contains`` counts the
-items its function accepts (``_count_matches``).
+items its function accepts (``_count_matches``). ``codegen/building/nodes.py`` calls
+:func:`array_checks` for the array branch of a node; the result is printed by the array
+macros of ``templates/checks.py.j2``, and ``uniqueItems``' ``has_duplicates`` by its helper in
+``templates/_runtime.py.j2``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ...codegen.building.context import BuildContext
+from ...codegen.building.counts import CountRow, count_checks, counted
+from ...codegen.building.functions import function
+from ...codegen.literals import Code, literal
+from ...codegen.model_parts import ArrayChecks, Check, Contains, Node, PathPart, extend
 from ...schema.pointers import SchemaPath
-from ..literals import Code, literal
-from ..model_parts import ArrayChecks, Check, Contains, Node, PathPart, extend
-from .context import BuildContext
-from .counts import ITEM_COUNTS, count_checks, counted
-from .functions import function
+
+#: The item count bounds' rows for the shared size checks (``counts.py``), lower bound first.
+ITEM_COUNTS: dict[str, CountRow] = {
+    "minItems": ("shorter", "must have at least {}", "item"),
+    "maxItems": ("longer", "must have at most {}", "item"),
+}
 
 
 def array_checks(

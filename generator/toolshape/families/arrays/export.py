@@ -1,0 +1,117 @@
+"""Each platform's lowering of the array keywords (platforms stage).
+
+An export never refuses arguments the contract accepts (``platforms/export.py``): a keyword
+the platform cannot express is dropped, and a note says the generated validator is the only
+enforcement. No platform here takes ``contains`` and its counts, nor ``uniqueItems: true``;
+Anthropic strict tool use takes ``minItems`` 0 or 1 only (a larger one becomes 1, a
+loosening) and no ``maxItems``. No platform has tuples either: ``prefixItems`` becomes an
+``items`` schema that any position's schema satisfies (a loosening, noted), lowered together
+with the ``items`` after it.
+
+``platforms/export.py`` maps each of the family's keywords to :func:`lower` in its dispatch
+table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...platforms.lowering import KeywordAt, Lowering
+from ...schema import vocabulary
+from ...schema.pointers import SchemaPath
+
+#: The keywords :func:`lower` lowers.
+KEYWORDS = vocabulary.applying_to("array")
+
+
+def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """One of the family's keywords, kept in ``out`` as the platform takes it, else noted."""
+    _LOWERINGS.get(kw.keyword, _not_exported)(lowering, kw, out)
+
+
+def _tuple_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    out.update(_prefix_items(lowering, kw.node, kw.path))
+
+
+def _items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    if "prefixItems" in kw.node:
+        return  # lowered with prefixItems
+    if kw.value is False:
+        lowering.dropped(kw.path, kw.keyword, "the array must be empty", value=False)
+    elif kw.value is not True:
+        out[kw.keyword] = lowering.lower(kw.value, kw.where)
+
+
+def _unique_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    if kw.value:
+        lowering.dropped(kw.path, kw.keyword, value=True)
+
+
+def _min_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    if lowering.target == "anthropic" and kw.value > 1:
+        lowering.loosened(
+            kw.path,
+            f"'minItems' {kw.value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
+        )
+        out[kw.keyword] = 1
+    else:
+        out[kw.keyword] = kw.value
+
+
+def _max_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    if lowering.target == "anthropic":
+        lowering.dropped(kw.path, kw.keyword)
+    else:
+        out[kw.keyword] = kw.value
+
+
+def _not_exported(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """contains, minContains, maxContains: no platform here takes them."""
+    lowering.dropped(kw.path, kw.keyword)
+
+
+def _prefix_items(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+    """'prefixItems' (a tuple) as 'items' that any of the positions' schemas satisfies: a loosening.
+
+    No target here has tuples; a bare array would be refused ('array schema missing
+    items'), so every item may match any position's schema (and, after the tuple,
+    the 'items' schema); 'items: false' (nothing after the tuple) becomes 'maxItems'.
+    """
+    prefix = node["prefixItems"]
+    rest = node.get("items", True)
+    branches = [lowering.lower(sub, path + ("prefixItems", i)) for i, sub in enumerate(prefix)]
+    out: dict[str, Any] = {}
+    if rest is False:
+        out["maxItems"] = min(len(prefix), node.get("maxItems", len(prefix)))
+    elif rest is True:
+        lowering.dropped(
+            path,
+            "prefixItems",
+            "items after the listed positions may be anything, so no items schema is exported",
+        )
+        return out
+    else:
+        branches.append(lowering.lower(rest, path + ("items",)))
+    if any(b is True or b == {} for b in branches):
+        lowering.dropped(path, "prefixItems", "a position accepts anything")
+        return out
+    lowering.loosened(
+        path,
+        "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas",
+    )
+    items = lowering.finish(
+        {"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",)
+    )
+    out["items"] = items
+    return out
+
+
+#: How each keyword is lowered (the rest: :func:`_not_exported`).
+_LOWERINGS: dict[str, Callable[[Lowering, KeywordAt, dict[str, Any]], None]] = {
+    "prefixItems": _tuple_items,
+    "items": _items,
+    "uniqueItems": _unique_items,
+    "minItems": _min_items,
+    "maxItems": _max_items,
+}

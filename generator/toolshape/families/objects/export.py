@@ -1,0 +1,136 @@
+"""Each platform's lowering of the object keywords (platforms stage).
+
+An export never refuses arguments the contract accepts (``platforms/export.py``): a keyword
+the platform cannot express is dropped, and a note says the generated validator is the only
+enforcement. Every platform takes ``properties``, ``required`` and ``additionalProperties``
+(their subschemas lowered in turn); Gemini's legacy schema has no ``patternProperties`` (dropped;
+the others keep it, and the exporter's finish refuses it where dropping it would refuse keys
+the contract accepts); no platform here takes ``propertyNames``, ``dependentRequired`` or
+``dependentSchemas``. ``minProperties`` and ``maxProperties`` are sizes, lowered by the
+exporter's shared rule for lengths and sizes (only Gemini takes them): :data:`SIZES`.
+
+The platforms that take an object node also finish it by their own rules: OpenAI strict mode
+and Anthropic strict tool use refuse ``patternProperties`` and any object without
+``additionalProperties: false`` (:func:`strict_object`; OpenAI's every key required stays with
+the exporter, which records the keys it makes nullable); Gemini's legacy schema has no
+``additionalProperties`` (:func:`gemini_drop_additional_properties`).
+
+``platforms/export.py`` maps each of :data:`KEYWORDS` to :func:`lower` in its dispatch table,
+and calls the finishes when it finishes a node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...platforms.lowering import KeywordAt, Lowering
+from ...schema import pointers, vocabulary
+from ...schema.pointers import SchemaPath
+
+#: The sizes, which the exporter lowers with the string lengths.
+SIZES = vocabulary.bounds(limits="properties")
+#: The keywords :func:`lower` lowers.
+KEYWORDS = tuple(k for k in vocabulary.applying_to("object") if k not in SIZES)
+#: The keywords that make a node without a ``type`` an object, for the strict finish.
+_OBJECT_SHAPED = ("properties", "additionalProperties", "patternProperties")
+
+
+def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """One of the family's keywords, lowered into ``out`` when the platform takes it, else noted."""
+    _LOWERINGS[kw.keyword](lowering, kw, out)
+
+
+def _kept(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    out[kw.keyword] = kw.value
+
+
+def _properties(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """Each property's schema lowered, and where it came from remembered (OpenAI strict mode
+    asks the contract's own schema whether a key allows null)."""
+    out[kw.keyword] = {}
+    for key, sub in kw.value.items():
+        lowered = out[kw.keyword][key] = lowering.lower(sub, kw.where + (key,))
+        lowering.origins[id(lowered)] = (lowered, kw.where + (key,))
+
+
+def _additional_properties(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    value = kw.value
+    out[kw.keyword] = value if isinstance(value, bool) else lowering.lower(value, kw.where)
+
+
+def _pattern_properties(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    if lowering.target == "gemini":
+        lowering.dropped(kw.path, kw.keyword)
+    else:  # refused in finish(): dropping it would refuse keys the contract accepts
+        out[kw.keyword] = {
+            key: lowering.lower(sub, kw.where + (key,)) for key, sub in kw.value.items()
+        }
+
+
+def _not_exported(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """A keyword no platform here takes: left out, and noted."""
+    lowering.dropped(kw.path, kw.keyword)
+
+
+def is_object(node: dict[str, Any], types: list[str]) -> bool:
+    """Whether the strict platforms finish ``node`` as an object (``types``: its type list)."""
+    return "object" in types or ("type" not in node and any(k in node for k in _OBJECT_SHAPED))
+
+
+def strict_object(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+    """An object node for OpenAI strict mode or Anthropic strict tool use: ``patternProperties``
+    refused (and taken out), and anything but ``additionalProperties: false`` refused."""
+    mode = lowering.platform
+    if "patternProperties" in node:
+        lowering.refuse(
+            path + ("patternProperties",),
+            f"{mode} refuses 'patternProperties' (only listed properties and additionalProperties: false are allowed)",
+        )
+        node = {k: v for k, v in node.items() if k != "patternProperties"}
+    additional = node.get("additionalProperties", True)
+    if additional is True:
+        detail = "does not say 'additionalProperties: false'"
+        if "additionalProperties" in node:
+            detail = "says 'additionalProperties: true'"
+        lowering.refuse(
+            path,
+            f"the object at {_where(path)} {detail}; {mode} requires it on every object "
+            "(add additionalProperties: false if unknown keys may be refused)",
+        )
+    elif additional is not False:
+        lowering.refuse(
+            path + ("additionalProperties",),
+            f"'additionalProperties' at {_where(path)} is a schema (a map of free-form keys); "
+            f"{mode} allows only additionalProperties: false",
+        )
+    return node
+
+
+def gemini_drop_additional_properties(
+    lowering: Lowering, node: dict[str, Any], path: SchemaPath
+) -> None:
+    """Gemini's legacy schema has no ``additionalProperties``: taken out, and noted unless true."""
+    if "additionalProperties" in node:
+        additional = node.pop("additionalProperties")
+        if additional is not True:
+            if additional is False:
+                lowering.dropped(path, "additionalProperties", value=False)
+            else:
+                lowering.dropped(path, "additionalProperties", "a schema for the keys not listed")
+
+
+def _where(path: SchemaPath) -> str:
+    """A place as the exporter's messages name it (its JSON Pointer, or the root)."""
+    return pointers.pointer(path) or "the root"
+
+
+_LOWERINGS: dict[str, Callable[[Lowering, KeywordAt, dict[str, Any]], None]] = {
+    "properties": _properties,
+    "required": _kept,
+    "additionalProperties": _additional_properties,
+    "patternProperties": _pattern_properties,
+    "propertyNames": _not_exported,
+    "dependentRequired": _not_exported,
+    "dependentSchemas": _not_exported,
+}

@@ -1,0 +1,154 @@
+"""What the contract check says of the object keywords (contract stage).
+
+``properties`` is a mapping from key to schema; ``required`` a list of distinct key names,
+each of which could be present (not forbidden by ``additionalProperties: false``, not given
+the schema ``false``) and no more of them than ``maxProperties``; ``dependentRequired`` maps a
+key to a list of distinct key names; ``minProperties`` asks for no more keys than
+``additionalProperties: false`` leaves. ``contract/checker.py`` calls :func:`check` on every
+schema and reports what it yields; it walks the subschemas itself (``properties`` and
+``additionalProperties`` first, named here), checks the ``patternProperties`` names as
+patterns (:func:`key_patterns`) and refuses ``x-sensitive`` on keys
+(:func:`under_property_names`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...contract.wording import suggest, with_article
+from ...schema.keywords import SCHEMA_MAPS
+from ...schema.pointers import SchemaPath
+from ...schema.values import is_integer, json_type
+
+PROPERTIES = "properties"
+ADDITIONAL = "additionalProperties"
+PATTERNS = "patternProperties"
+#: The schema every key (as a string) is checked against: keys show in error paths.
+NAMES = "propertyNames"
+REQUIRED = "required"
+DEPENDENT_REQUIRED = "dependentRequired"
+MIN_KEYS = "minProperties"
+MAX_KEYS = "maxProperties"
+
+#: One problem: where (a schema path from the document root) and what.
+Problem = tuple[SchemaPath, str]
+
+
+def check(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
+    """The problems of the family's keywords in one schema (their subschemas aside)."""
+    if not isinstance(schema.get(PROPERTIES, {}), dict):
+        yield path + (PROPERTIES,), f"'{PROPERTIES}' must be a mapping from key to schema"
+    yield from _too_few_keys_allowed(schema, path)
+    yield from _required(schema, path)
+    if DEPENDENT_REQUIRED in schema:
+        yield from _dependent_required(schema[DEPENDENT_REQUIRED], path + (DEPENDENT_REQUIRED,))
+
+
+def properties_of(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema's ``properties`` (none when it is not a mapping: :func:`check` says so)."""
+    properties = schema.get(PROPERTIES, {})
+    return properties if isinstance(properties, dict) else {}
+
+
+def key_patterns(schema: dict[str, Any], path: SchemaPath) -> Iterator[tuple[str, SchemaPath]]:
+    """Each ``patternProperties`` name, a pattern the checker checks like any other, and where."""
+    patterns = schema.get(PATTERNS)
+    if isinstance(patterns, dict):
+        for pattern in patterns:
+            yield pattern, path + (PATTERNS, pattern)
+
+
+def under_property_names(path: SchemaPath) -> bool:
+    """Whether a schema path (from the document root) passes through a ``propertyNames`` keyword.
+
+    Only keyword positions count: a property that happens to be named "propertyNames" does not.
+    """
+    steps = iter(path[1:])
+    for step in steps:
+        if step in SCHEMA_MAPS:
+            next(steps, None)  # a name, not a keyword
+        elif step == NAMES:
+            return True
+    return False
+
+
+def _too_few_keys_allowed(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
+    """``minProperties`` above the keys ``additionalProperties: false`` leaves."""
+    min_properties = schema.get(MIN_KEYS)
+    properties = schema.get(PROPERTIES, {})
+    if (
+        schema.get(ADDITIONAL) is False
+        and PATTERNS not in schema
+        and isinstance(properties, dict)
+        and is_integer(min_properties)
+        and min_properties > len(properties)
+    ):
+        yield (
+            path + (MIN_KEYS,),
+            f"'{MIN_KEYS}' ({min_properties}) but '{ADDITIONAL}: false' allows only the "
+            f"{len(properties)} keys in '{PROPERTIES}': nothing could pass",
+        )
+
+
+def _required(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
+    """``required``: key names, each listed once, each allowed, no more than ``maxProperties``."""
+    if REQUIRED not in schema:
+        return
+    required = schema[REQUIRED]
+    if not isinstance(required, list):
+        yield path + (REQUIRED,), f"'{REQUIRED}' must be a list of key names"
+        return
+    odd = [i for i, key in enumerate(required) if not isinstance(key, str)]
+    for i in odd:  # at the entry that is not a key name
+        yield (
+            path + (REQUIRED, i),
+            f"'{REQUIRED}' must be a list of key names; this is {with_article(json_type(required[i]))}",
+        )
+    if odd:
+        return
+    yield from _required_keys(schema, path, required)
+    max_properties = schema.get(MAX_KEYS)
+    if is_integer(max_properties) and len(set(required)) > max_properties:
+        yield (
+            path + (MAX_KEYS,),
+            f"'{MAX_KEYS}' ({max_properties}) is smaller than the number of required keys ({len(required)})",
+        )
+
+
+def _required_keys(
+    schema: dict[str, Any], path: SchemaPath, required: list[str]
+) -> Iterator[Problem]:
+    """Each required key listed twice, or that no value could hold."""
+    properties = properties_of(schema)
+    additional = schema.get(ADDITIONAL, True)
+    for i, key in enumerate(required):
+        where = path + (REQUIRED, i)
+        if key in required[:i]:
+            yield where, f"'{key}' is listed twice in '{REQUIRED}'"
+        elif key not in properties and additional is False:
+            hint = suggest(key, tuple(properties))
+            yield (
+                where,
+                f"'{key}' is required but {ADDITIONAL}: false forbids it (not in '{PROPERTIES}'){hint}",
+            )
+        elif properties.get(key) is False:
+            yield where, f"'{key}' is required but its schema is false: nothing could pass"
+
+
+def _dependent_required(value: Any, path: SchemaPath) -> Iterator[Problem]:
+    """``dependentRequired`` maps a key to a list of distinct key names; a problem points at
+    the entry at fault."""
+    message = f"'{DEPENDENT_REQUIRED}' maps a key to a list of distinct key names"
+    if not isinstance(value, dict):
+        yield path, message
+        return
+    for key, needs in value.items():
+        if not isinstance(needs, list):
+            yield path + (key,), f"{message}; under '{key}' is {with_article(json_type(needs))}"
+            continue
+        for i, need in enumerate(needs):
+            if not isinstance(need, str):
+                yield path + (key, i), f"{message}; this is {with_article(json_type(need))}"
+            elif need in needs[:i]:
+                yield path + (key, i), f"{message}; '{need}' is listed twice under '{key}'"
