@@ -8,14 +8,15 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 import synth
-from support import ROOT
+from support import CONTEXT, ROOT
 from toolshape.codegen import cases
 from toolshape.contract import checker, reference, source
+from toolshape.project import pipeline, runtime
 
 CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
     ROOT / "tests/bench/contracts/large_order.yaml"
@@ -125,3 +126,25 @@ def test_a_case_the_rows_cannot_rebuild_in_key_order_is_a_toolshape_bug() -> Non
     assert [str(change.pointer) for change in row.changes] == ['"/b"']
     with pytest.raises(AssertionError, match="cannot be written as changes"):
         tests_model._case_row(base, cases.Case("reordered", {"b": 2, "a": 1}, frozenset()))
+
+
+def test_the_error_cap_is_the_runtimes() -> None:
+    assert runtime.runtime_module().MAX_ERRORS == cases.MAX_ERRORS
+
+
+def test_a_case_with_more_errors_than_the_cap_is_left_out_with_a_warning() -> None:
+    """JSONSchemaBench's Handwritten/object2 (issue 24): maxProperties 100 in one allOf branch,
+    propertyNames in another. Its "maxProperties + 1" case holds 101 keys that each break the
+    key pattern: more errors than a module reports (MAX_ERRORS), so no set of them can be the
+    module's; it once ended generation in an internal AssertionError."""
+    parameters = {
+        "type": "object",
+        "allOf": [{"propertyNames": {"pattern": "^...$"}}, {"maxProperties": 100}],
+    }
+    document = {"name": "t", "description": "A tool.", "parameters": parameters}
+    raw = json.dumps(document).encode("utf-8")
+    derivation = cases.derive(checker.check(source.load(raw, "t.yaml")))
+    assert all(len(case.errors) <= cases.MAX_ERRORS for case in derivation.cases)
+    (warning,) = [w for w in derivation.warnings if "more than 100 errors" in w.message]
+    assert "maxProperties 100 + 1" in warning.message
+    pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), CONTEXT)  # no AssertionError

@@ -91,7 +91,7 @@ def test_the_corpus_is_large_and_covers_the_listed_problems() -> None:
         "format_unknown", "unsat_min_length_over_max_length", "unsat_minimum_over_maximum",
         "unsat_exclusive_minimum_equals_maximum", "unsat_integer_bounds", "unsat_max_properties_under_required",
         "enum_empty", "enum_duplicate_value", "enum_value_type_forbids", "const_not_in_enum",
-        "required_forbidden_by_additional_properties", "type_unquoted_null", "pattern_does_not_compile",
+        "type_unquoted_null", "pattern_does_not_compile",
         "example_args_and_json", "example_neither_args_nor_json", "example_bad_status", "example_accept_with_errors",
         "example_declared_accept_but_rejected", "example_declared_reject_wrong_errors",
     }  # fmt: skip

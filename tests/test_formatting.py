@@ -386,15 +386,57 @@ def test_a_layout_gap_is_said_on_the_command_line_never_silent(
     monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", "")
     real = formatting.lay_out
 
-    def lacking(text: str) -> str:
+    def lacking(text: str, gaps: list[str] | None = None) -> str:
         if "def validate(" in text:  # the tool module's template output: a made-up gap
             raise formatting.LayoutError("layout.py has no rule for this piece of generated code:")
-        return real(text)
+        return real(text, gaps)
 
     monkeypatch.setattr(formatting, "lay_out", lacking)
     code = main(["generate", str(contracts), "--out", str(tmp_path / "out"), "--quiet"])
     err = capsys.readouterr().err
     assert code == 0, err
-    assert f"toolshape: note: {contracts / 'get_weather.yaml'}: black formatted its module" in err
+    assert (
+        f"toolshape: note: {contracts / 'get_weather.yaml'}: black formatted part of its module"
+        in err
+    )
     module = (tmp_path / "out/get_weather.py").read_text(encoding="utf-8")
     assert _whole(module) == module  # black's bytes all the same
+
+
+#: A statement layout.py has no rule for (black's own shape for an integer test too deep for
+#: its head), as JSON Schema Store's cityjson has it 107 times at one depth.
+DEEP_INTEGER_TEST = (
+    "if type(values_item_item_item) is int or "
+    "(type(values_item_item_item) is float and values_item_item_item.is_integer()):"
+)
+
+
+def _deep_gaps(count: int) -> str:
+    """A module of ``count`` functions, each with that statement 14 levels deep."""
+    nested = "".join("    " * level + "if x:\n" for level in range(1, 14))
+    body = nested + "    " * 14 + DEEP_INTEGER_TEST + "\n" + "    " * 15 + "pass\n"
+    return "X = 1\n" + "".join(f"\n\ndef f_{i}(x):\n" + body for i in range(count))
+
+
+@pytest.mark.parametrize("count", [1, 4, 16])
+def test_a_statement_without_a_rule_costs_black_one_statement_once(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Black formats what layout.py has no rule for as small as it comes (the statement, at
+    its depth), once per distinct statement: JSON Schema Store's cityjson (issue 24) once sent
+    its 72,000-line module to black whole for such a line, over 200 seconds."""
+    text = _deep_gaps(count)
+    sizes: list[int] = []
+    real = formatting.black_format
+
+    def counting(source_text: str) -> str:
+        sizes.append(source_text.count("\n"))
+        return real(source_text)
+
+    monkeypatch.setattr(formatting, "black_format", counting)
+    formatting._black_lines.cache_clear()
+    gaps: list[str] = []
+    laid = formatting.lay_out(text, gaps)
+    assert len(sizes) == 1 and max(sizes) <= 16, sizes  # one call, on the statement alone
+    assert len(gaps) == count
+    assert laid == _whole(text)

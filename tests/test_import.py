@@ -12,9 +12,12 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import generated_harness
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
 from toolshape.platforms import export, importer
@@ -667,15 +670,18 @@ def test_contract_check_failures_are_reported_at_the_input_pointer(tmp_path: Pat
     del schema["properties"]["b"]["pattern"]  # type: ignore[index]
     (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
     assert imported.data["parameters"]["$defs"]["n"] == {"type": "string"}
-    assert "required" not in imported.data["parameters"]
     assert any(
         w.startswith("/definitions/n/minimum: 'minimum' has no effect")
         for w in map(str, imported.warnings)
     ), imported.warnings
+    # A required key that additionalProperties: false forbids is kept (issue 24): no object
+    # can pass, as the schema says, and the contract check warns.
+    assert imported.data["parameters"]["required"] == ["c"]
     assert any(
-        w.startswith("/required: 'c' is required but 'additionalProperties: false' forbids it")
+        "'c' is required but additionalProperties: false forbids it" in w
+        and "as written, no object can pass here" in w
         for w in map(str, imported.warnings)
-    )
+    ), imported.warnings
 
 
 def test_unreadable_inputs(tmp_path: Path) -> None:
@@ -1055,3 +1061,130 @@ def test_import_warnings_name_their_place_in_the_input_file(
         f"tools.json:{line}:{col}: warning: the MCP tool's 'title' is not carried over "
         "(a contract has no place for it) (contracts/lookup.yaml at /tools/0/title)"
     ) in err.splitlines()
+
+
+# -- import keeps what a schema means (issue 24) -------------------------------------------------
+
+#: Schemas whose spelling the contract check would refuse, each with arguments to try: what the
+#: imported contract's module accepts must be what jsonschema accepts, value for value.
+MEANING_KEPT: dict[str, tuple[dict[str, Any], list[Any]]] = {
+    "required key that additionalProperties: false forbids, at the root": (
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "required": ["a", "b"],
+            "additionalProperties": False,
+        },
+        [{}, {"a": "x"}, {"a": "x", "b": 1}, {"b": 1}],
+    ),
+    "required key that additionalProperties: false forbids, nested": (
+        {
+            "type": "object",
+            "properties": {
+                "o": {
+                    "type": "object",
+                    "properties": {"a": {"type": "string"}},
+                    "required": ["b"],
+                    "additionalProperties": False,
+                }
+            },
+        },
+        [{}, {"o": {}}, {"o": {"a": "x"}}, {"o": {"b": 1}}, {"o": {"a": "x", "b": 1}}],
+    ),
+    "enum values that type excludes": (
+        {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", 1, None, "y"]}}},
+        [{"a": "x"}, {"a": "y"}, {"a": 1}, {"a": None}, {"a": "z"}, {}],
+    ),
+    "enum values that type all excludes": (
+        {"type": "object", "properties": {"a": {"type": "string", "enum": [1, None]}}},
+        [{"a": "x"}, {"a": 1}, {"a": None}, {}],
+    ),
+    "enum values listed twice": (
+        {
+            "type": "object",
+            "properties": {
+                "a": {"enum": ["x", "y", "x", 1, 1.0]},
+                "b": {"type": "integer", "enum": [2, 2.0, 3]},
+            },
+        },
+        [{"a": "x"}, {"a": 1}, {"a": 1.0}, {"a": "z"}, {"b": 2}, {"b": 2.0}, {"b": 4}, {}],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(MEANING_KEPT))
+def test_import_keeps_what_the_schema_means(name: str, tmp_path: Path) -> None:
+    parameters, tried = MEANING_KEPT[name]
+    schema = {"title": "t", "description": "d", **parameters}
+    (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+    raw = imported.yaml_text.encode("utf-8")
+    generated = pipeline.generate(
+        raw, "t.yaml", PurePosixPath("t.yaml"), render.generation_context()
+    )
+    module = runtime.load_module(generated.module_source, "t.py")
+    oracle = jsonschema.Draft202012Validator(parameters)
+    wrong = [
+        (arguments, oracle.is_valid(arguments))
+        for arguments in tried
+        if module.validate(arguments).ok != oracle.is_valid(arguments)
+    ]
+    assert not wrong, f"verdicts that differ from jsonschema's (arguments, jsonschema): {wrong}"
+
+
+def test_import_says_what_it_kept_and_dropped(tmp_path: Path) -> None:
+    def warnings(name: str) -> str:
+        parameters, _ = MEANING_KEPT[name]
+        schema = {"title": "t", "description": "d", **parameters}
+        (imported,) = importer.import_file(write_json(tmp_path, "t.json", schema))
+        return "\n".join(map(str, imported.warnings))
+
+    shown = warnings("required key that additionalProperties: false forbids, nested")
+    assert "'b' is required but additionalProperties: false forbids it" in shown
+    assert "as written, no object can pass here" in shown
+    shown = warnings("enum values that type excludes")
+    assert "/properties/a/enum/1: the 'enum' value 1 is not of 'type'" in shown
+    assert "/properties/a/enum/2: the 'enum' value null is not of 'type'" in shown
+    shown = warnings("enum values that type all excludes")
+    assert "/properties/a/enum: no 'enum' value is of its 'type'" in shown
+    assert "as written, no value can pass here" in shown
+    shown = warnings("enum values listed twice")
+    assert "/properties/a/enum/2: the 'enum' value \"x\" is listed twice: kept once" in shown
+    assert "/properties/a/enum/4: the 'enum' value 1.0 is listed twice: kept once" in shown
+    assert "/properties/b/enum/1: the 'enum' value 2.0 is listed twice: kept once" in shown
+
+
+@pytest.mark.parametrize("count", [10, 40])
+def test_enum_members_cost_no_place_look_up_unless_warned(
+    count: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each look-up of an input place walks every move the translation made: one per enum
+    member made JSON Schema Store's cityjson import take 12 s (issue 24). Only a member warned
+    about is looked up."""
+    looked_up: list[Any] = []
+    real = importer._Translator.input_path
+
+    def counting(self: Any, new_path: Any) -> Any:
+        looked_up.append(new_path)
+        return real(self, new_path)
+
+    monkeypatch.setattr(importer._Translator, "input_path", counting)
+    properties = {f"p{i}": {"type": "string", "enum": ["a", "b", "c"]} for i in range(count)}
+    importer.import_file(write_json(tmp_path, "t.json", bare(DRAFT7, properties)))
+    assert looked_up == []
+
+
+def test_a_schema_that_accepts_nothing_generates_tests_that_pass(tmp_path: Path) -> None:
+    """Kept as written (issue 24), a root that no object can pass generates a module that
+    refuses everything, and tests that pass: those of an accepted call are skipped, saying why."""
+    parameters, _ = MEANING_KEPT[
+        "required key that additionalProperties: false forbids, at the root"
+    ]
+    schema = {"title": "nothing_passes", "description": "d", **parameters}
+    contracts = importer.import_file(write_json(tmp_path, "t.json", schema))
+    importer.write_imported(contracts, tmp_path / "contracts")
+    code = cli.main(["generate", str(tmp_path / "contracts"), "--out", str(tmp_path / "out")])
+    assert code == 0
+    test_source = (tmp_path / "out/tests/test_nothing_passes.py").read_text(encoding="utf-8")
+    assert test_source.count("@pytest.mark.skip(reason=NOTHING_ACCEPTED)") == 2
+    passed, _, failures = generated_harness.run_package(tmp_path, "out")
+    assert failures == [] and passed > 0

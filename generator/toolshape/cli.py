@@ -250,8 +250,9 @@ def _planned(
     _report(plan.warnings)
     for file, reason in plan.layout_gaps:  # never silent, even with --quiet: toolshape's bug
         print(
-            f"toolshape: note: {file}: black formatted its module, since toolshape's layout.py "
-            f"has no rule for a statement in it ({reason.rstrip(':')}); the output is the same, "
+            f"toolshape: note: {file}: black formatted part of its module, since toolshape's "
+            f"layout.py has no rule for a statement in it ({reason.rstrip(':')}); the output is "
+            "the same, "
             "only slower to make: please report it",
             file=sys.stderr,
         )

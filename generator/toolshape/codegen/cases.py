@@ -47,6 +47,11 @@ MAX_ITEMS_WALKED = 3
 #: (the case is left out, with a warning), so a test file stays small (strings: the strings
 #: family's MAX_EDGE_LENGTH).
 MAX_EDGE_ITEMS = 1_000
+#: The most errors a generated module reports for one value: the runtime's ``MAX_ERRORS``
+#: (templates/_runtime.py.j2; tests/test_case_derivation.py holds the two equal). A case the
+#: reference evaluator finds more errors in is left out, with a warning: the module reports
+#: the first of them in contract order, and a case's errors are a set.
+MAX_ERRORS = 100
 
 #: A sample of each JSON type, for the wrong-type cases.
 TYPE_SAMPLES: dict[str, Any] = {
@@ -107,6 +112,8 @@ class _Deriver:
         self.too_big: dict[
             SchemaPath, list[str]
         ] = {}  # the same, for bounds too large to test at their edge
+        #: The cases left out for holding more than MAX_ERRORS errors (for the warning).
+        self.over_cap: list[str] = []
         #: The last one-change instance made (instance, path, value or MISSING), for add().
         self.last: tuple[Any, SchemaPath, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
@@ -173,6 +180,14 @@ class _Deriver:
                     ("parameters", *schema_path), message, severity="warning"
                 )
             )
+        if self.over_cap:
+            message = (
+                f"cases left out: {'; '.join(self.over_cap)}; each holds more than {MAX_ERRORS} "
+                f"errors, and a generated module reports the first {MAX_ERRORS} only"
+            )
+            found.append(
+                self.contract.document.problem(("parameters",), message, severity="warning")
+            )
         for schema_path, names in self.left_out.items():
             node = resolve(self.schema, schema_path) if schema_path else self.schema
             spent = self.engine.budget
@@ -226,6 +241,9 @@ class _Deriver:
         errors = self.local_errors(path, value) if change is not None else None
         if errors is None:
             errors = frozenset(evaluate(self.schema, data))
+        if len(errors) > MAX_ERRORS and data is not self.root:
+            self.over_cap.append(name)
+            return
         # No copy: a case shares what it did not change with the root, and nothing
         # changes a value in place once a case holds it (complete() works on copies).
         self.cases[name] = Case(

@@ -32,7 +32,9 @@ Why laying out the pieces one by one gives what black gives for the whole file:
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
+from collections.abc import Callable
 
 from . import layout
 
@@ -48,22 +50,72 @@ def black_format(source: str) -> str:
     return black.format_str(source, mode=black.Mode())
 
 
-def lay_out(source: str) -> str:
-    """The built-in templates' output as black formats it, laid out by ``layout.py`` alone."""
+def lay_out(source: str, gaps: list[str] | None = None) -> str:
+    """The built-in templates' output as black formats it, laid out by ``layout.py`` alone.
+
+    With ``gaps``, what ``layout.py`` has no rule for is formatted by black, as small as it
+    comes: a long statement on its own at its depth (black formats each logical line by its
+    depth and text alone, which tests/test_layout.py holds layout.py to as well), a piece
+    of another shape on its own (see above); the first line of each reason is added to
+    ``gaps``. Without, it is a ``LayoutError``. Either way black never formats a module of
+    tens of thousands of lines for one statement."""
     pieces = split(source)
     if pieces is None:
         raise LayoutError(
             "the source has a construct the built-in templates never write (see split)"
         )
+    statement = _no_rule if gaps is None else functools.partial(_black_statement, gaps)
     laid = []
     for index, piece in enumerate(pieces):
-        text = layout.head(piece) if index == 0 else None
-        if text is None:
-            text = layout.piece(piece, _no_rule)
-        if text is None:
-            raise LayoutError(f"layout.py has no rule for this piece of generated code:\n{piece}")
-        laid.append(text)
+        try:
+            laid.append(_piece(piece, index, statement))
+        except LayoutError as exc:
+            if gaps is None:
+                raise
+            gaps.append(str(exc).splitlines()[0])
+            laid.append(black_format(piece))
     return pieces.join(laid)
+
+
+def _piece(piece: str, index: int, statement: Callable[[int, str], list[str]]) -> str:
+    """One piece laid out by ``layout.py`` (``statement`` formats a long statement it has
+    no rule for); a LayoutError where the piece is of a shape it does not know."""
+    text = layout.head(piece) if index == 0 else None
+    if text is None:
+        text = layout.piece(piece, statement)
+    if text is None:
+        raise LayoutError(f"layout.py has no rule for this piece of generated code:\n{piece}")
+    return text
+
+
+def _black_statement(gaps: list[str], indent: int, body: str) -> list[str]:
+    """One long statement as black formats it at ``indent``, its gap added to ``gaps``."""
+    gaps.append(f"layout.py has no rule for this long statement (at indent {indent}):")
+    return list(_black_lines(indent, body))
+
+
+@functools.lru_cache(maxsize=1024)
+def _black_lines(indent: int, body: str) -> tuple[str, ...]:
+    """Black's lines for one statement at ``indent``: inside ``if x:`` blocks that give it its
+    depth, a body after it where it opens a block (tests/test_layout.py's black_lines). A
+    module repeats its statements (the integer test of each item, at one depth): black runs
+    once for each."""
+    depth = indent // 4
+    outer = ["    " * level + "if x:" for level in range(depth)]
+    pad = "    " * depth
+    before = [pad + "if x:", pad + "    pass"] if body.startswith(("elif ", "else:")) else []
+    after = [pad + "    pass"] if body.endswith(":") else []
+    snippet = "\n".join([*outer, *before, pad + body, *after]) + "\n"
+    import black
+
+    try:
+        lines = black_format(snippet).split("\n")[:-1]
+    except black.InvalidInput:  # a statement that needs more around it (an except clause)
+        raise LayoutError(f"black cannot format this statement alone:\n{body}") from None
+    start, end = len(outer) + len(before), len(lines) - len(after)
+    if lines[:start] != outer + before or lines[end:] != after:
+        raise LayoutError(f"black moved the lines around this statement:\n{body}")
+    return tuple(lines[start:end])
 
 
 def _no_rule(indent: int, body: str) -> list[str]:

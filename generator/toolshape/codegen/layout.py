@@ -642,7 +642,13 @@ def _kept_parentheses(
         for prefix, value in parts:
             if _parenthesized(layout, value, condition):
                 return []
-            laid = layout.expression(value, inner, prefix, "")
+            if isinstance(value, ast.Call):
+                # Alone on its line (after an operator at most), the call's own brackets are
+                # where black splits it, however long the part before them (a pattern
+                # constant named after a deep place: if _A_B_..._PATTERN.search(v) is None).
+                laid = layout.call(value, inner, prefix, "", long_head=True)
+            else:
+                laid = layout.expression(value, inner, prefix, "")
             if laid is None:
                 return []
             lines.extend(laid)
@@ -852,10 +858,14 @@ class _Layout:
             lines.extend(laid)
         return lines
 
-    def call(self, node: ast.Call, indent: int, prefix: str, suffix: str) -> list[str] | None:
+    def call(
+        self, node: ast.Call, indent: int, prefix: str, suffix: str, long_head: bool = False
+    ) -> list[str] | None:
         """A call too long for its line: split at its own brackets (black's rhs), then its arguments.
 
-        Keyword arguments are taken only with a constant value (``total=False``)."""
+        Keyword arguments are taken only with a constant value (``total=False``). A head too
+        long for its line (up to the opening bracket) is split there too only where the
+        caller knows black has no other bracket to try (``long_head``)."""
         if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return None
         if not _plain_callee(node.func) or not all(
@@ -869,7 +879,7 @@ class _Layout:
         line = head + ", ".join(texts) + ")" + suffix
         if width(line) <= LINE_LENGTH:
             return [line]
-        if width(head) > LINE_LENGTH:
+        if width(head) > LINE_LENGTH and not long_head:
             return None  # black would try other splits first
         inner = indent + 4
         arguments = ", ".join(texts)

@@ -164,6 +164,13 @@ class ObjectChecks:
         return bool(self.pattern_properties or self.extra or self.property_names)
 
     @property
+    def checks_other_keys(self) -> bool:
+        """Whether a key outside ``properties`` is refused or checked: the per-key loop then
+        notes whether a pattern matched it (``key_matched``), which also gives a matching
+        key's block a body when its own schema checks nothing."""
+        return self.refuse_unknown or self.extra is not None
+
+    @property
     def empty(self) -> bool:
         checked = [p for p in self.properties if p.required or p.node.has_checks]
         return not (
@@ -268,6 +275,11 @@ class Applicator:
     ``ref`` calls a definition's function; ``all_of`` checks its nodes inline;
     ``any_of``/``one_of`` try branch functions; ``not`` and ``if`` call one function
     and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
+
+    The builder makes one only when it checks something, and an inline node it holds
+    (``nodes``, ``then``, ``otherwise``) only when that node has checks: each opens a block
+    in the generated code, and a block needs a body (``anyOf: [{}, {type: null}]`` makes
+    none).
     """
 
     kind: ApplicatorKind

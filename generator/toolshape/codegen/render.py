@@ -117,15 +117,18 @@ def render(
         raise RenderError(f"{template}: {exc}") from exc
     if not formatted:
         if context.builtin:
+            # A shape layout.py has no rule for is toolshape's gap, not the user's error: that
+            # statement or piece (or, where the source cannot be cut, the module) is formatted
+            # by black's public format_str instead (the same bytes layout.py aims at), and the
+            # gap is noted; the tests lay out every example and synthetic module with layout.py
+            # alone, so a gap there fails them.
+            gaps: list[str] = []
             try:
-                source = formatting.lay_out(source)
+                source = formatting.lay_out(source, gaps)
             except formatting.LayoutError as exc:
-                # A shape layout.py has no rule for is toolshape's gap, not the user's error: the
-                # module is formatted by black's public format_str instead (the same bytes layout.py
-                # aims at), and the gap is noted; the tests lay out every example and synthetic module
-                # with layout.py alone, so a gap there fails them.
-                context.layout_notes.append(LayoutNote(label, str(exc).splitlines()[0]))
+                gaps.append(str(exc).splitlines()[0])
                 source = _black(source, template, label)
+            context.layout_notes.extend(LayoutNote(label, reason) for reason in dict.fromkeys(gaps))
         else:
             source = _black(source, template, label)
     if compiles:

@@ -47,6 +47,10 @@ class TestsModel:
     absent_nulls: list[Code]
     #: (case, pointers): integers of the base sent as integral floats.
     integral: list[Code]
+    #: Whether the base arguments are accepted: a schema may accept nothing (``import`` keeps
+    #: one as written), or no accepted value was found; the tests of an accepted call are
+    #: then skipped, saying why.
+    accepted: bool = True
 
 
 @dataclass
@@ -107,7 +111,8 @@ def build(
         for e in checked.examples
     ]
     # The first accepted case: an arguments object.
-    base: dict[str, Any] = next((c.data for c in derived if not c.errors), {})
+    accepted = next((c.data for c in derived if not c.errors), None)
+    base: dict[str, Any] = {} if accepted is None else accepted
     valid_text = json.dumps(base, ensure_ascii=False)
     not_objects = [None, [], [base], "text", json.dumps(base), 42, 1.5, True, False]
     said = _said_anyway()
@@ -132,6 +137,7 @@ def build(
         redaction_places=_redaction_places(checked, derived),
         absent_nulls=[literal(entry) for entry in normalising.absent_nulls],
         integral=[literal(entry) for entry in normalising.integral],
+        accepted=accepted is not None,
     )
 
 

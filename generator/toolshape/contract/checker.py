@@ -542,6 +542,8 @@ class _Checker:
         sensitive places are found."""
         for where, message in object_rules.check(schema, path):
             self.error(where, message)
+        for where, message in object_rules.warnings(schema, path):
+            self.warn(where, message)
         for key, sub in object_rules.properties_of(schema).items():
             self.schema(sub, path + (object_rules.PROPERTIES, key), depth + 1)
         if object_rules.ADDITIONAL in schema:

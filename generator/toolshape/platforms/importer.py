@@ -45,7 +45,7 @@ import keyword
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -62,7 +62,7 @@ from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
-from ..schema.values import json_equal, type_allows
+from ..schema.values import json_equal, json_key, type_allows
 
 SchemaPath = tuple[str, ...]
 
@@ -1372,25 +1372,6 @@ class _Translator:
                     self.input_path(path + (key,)),
                     f"'{key}' has no effect without '{needs}': dropped",
                 )
-        required = schema.get("required")
-        properties = schema.get("properties", {})
-        if (
-            isinstance(required, list)
-            and schema.get("additionalProperties") is False
-            and "patternProperties" not in schema
-            and isinstance(properties, dict)
-        ):
-            forbidden = [k for k in required if isinstance(k, str) and k not in properties]
-            if forbidden:
-                schema["required"] = [k for k in required if k not in forbidden]
-                if not schema["required"]:
-                    del schema["required"]
-                for key in forbidden:
-                    self.warn(
-                        self.input_path(path + ("required",)),
-                        f"'{key}' is required but 'additionalProperties: false' forbids it: dropped from 'required' "
-                        "(as written, no object could pass; check what the schema meant)",
-                    )
         self.dead_enum(schema, path)
         self.checked_twice(schema, path)
         for key, sub in _subschemas(schema):
@@ -1421,21 +1402,41 @@ class _Translator:
                     break
 
     def dead_enum(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """Enum members the schema's 'type' refuses can never pass: dropping them keeps the meaning."""
+        """An ``enum`` as its meaning is, in the spelling the contract check takes: a member
+        listed twice is kept once, a member its ``type`` refuses is dropped (it could never
+        pass); when none is left, nothing can pass, and ``allOf: [false]`` says so."""
         members = schema.get("enum")
-        types = schema.get("type")
-        if not isinstance(members, list) or not isinstance(types, (str, list)):
+        if not isinstance(members, list):
             return
-        allowed = tuple(types) if isinstance(types, list) else (types,)
-        kept = [m for m in members if type_allows(allowed, m)]
-        if kept and len(kept) != len(members):
-            for i, member in enumerate(members):
-                if not type_allows(allowed, member):
-                    self.warn(
-                        self.input_path(path + ("enum", str(i))),
-                        f"the 'enum' value {json.dumps(member)[:40]} is not of 'type' {json.dumps(types)}: it could never pass; dropped",
-                    )
-            schema["enum"] = kept
+        types = schema.get("type")
+        allowed = (
+            (tuple(types) if isinstance(types, list) else (types,))
+            if isinstance(types, (str, list))
+            else None
+        )
+        kept: dict[Hashable, Any] = {}
+        for i, member in enumerate(members):
+            if json_key(member) in kept:
+                why = "is listed twice: kept once"
+            elif not type_allows(allowed, member):
+                why = f"is not of 'type' {json.dumps(types)}: it could never pass; dropped"
+            else:
+                kept[json_key(member)] = member
+                continue
+            where = self.input_path(path + ("enum", str(i)))  # (a walk of every move made)
+            self.warn(where, f"the 'enum' value {json.dumps(member)[:40]} {why}")
+        if len(kept) == len(members):
+            return
+        if kept:
+            schema["enum"] = list(kept.values())
+            return
+        del schema["enum"]
+        schema["allOf"] = [*schema.get("allOf", []), False]
+        self.warn(
+            self.input_path(path + ("enum",)),
+            "no 'enum' value is of its 'type': as written, no value can pass here; "
+            "kept as 'allOf: [false]'",
+        )
 
     def input_path(self, new_path: SchemaPath) -> SchemaPath:
         """The input path of a place in the output (for warnings)."""

@@ -14,7 +14,7 @@ from ...contract.unfolding import distinct_entries
 from ...schema.keywords import nullable_alternative
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment
-from ..model_parts import Applicator, ApplicatorKind, PathPart
+from ..model_parts import Applicator, ApplicatorKind, Node, PathPart
 from .context import BuildContext
 from .functions import function, ref_function
 
@@ -36,7 +36,7 @@ def applicators(
         found += _all_of(context, schema["allOf"], var, path, schema_path, label)
     for union in ("anyOf", "oneOf"):
         if union in schema:
-            found.append(_union(context, schema, union, var, path, schema_path, label))
+            found += _union(context, schema, union, var, path, schema_path, label)
     if "not" in schema:
         made = function(context, schema["not"], schema_path + ("not",), label)
         message = context.say(f"{label} must not match the schema under 'not'")
@@ -44,7 +44,7 @@ def applicators(
         passed = _passed_label(context, label)
         found.append(Applicator("not", note, message=message, function=made, label=passed))
     if "if" in schema and ("then" in schema or "else" in schema):
-        found.append(_if(context, schema, var, path, schema_path, label))
+        found += _if(context, schema, var, path, schema_path, label)
     return found
 
 
@@ -88,15 +88,19 @@ def _union(
     path: list[PathPart],
     schema_path: SchemaPath,
     label: str,
-) -> Applicator:
-    """anyOf or oneOf (``union``): a function per branch, or "null, or the other" inline."""
+) -> list[Applicator]:
+    """anyOf or oneOf (``union``): a function per branch, or "null, or the other" inline (none
+    when the other checks nothing: ``anyOf: [{}, {type: null}]``, pydantic's ``Any | None``,
+    accepts every value)."""
     branches = schema[union]
     nullable = nullable_alternative(branches, exclusive=union == "oneOf")
     if nullable is not None:
         index, other = nullable
         inner = context.node(other, var, path, schema_path + (union, index), label)
+        if not inner.has_checks:
+            return []
         note = _note(context, schema_path, f"{union}: null, or the other alternative")
-        return Applicator("nullable", note, nodes=[inner])
+        return [Applicator("nullable", note, nodes=[inner])]
     functions = [
         function(context, sub, schema_path + (union, i), label) for i, sub in enumerate(branches)
     ]
@@ -105,7 +109,7 @@ def _union(
     kind: ApplicatorKind = "any_of" if union == "anyOf" else "one_of"
     note = _note(context, schema_path, union)
     passed = _passed_label(context, label)
-    return Applicator(kind, note, message=message, functions=functions, label=passed)
+    return [Applicator(kind, note, message=message, functions=functions, label=passed)]
 
 
 def _if(
@@ -115,24 +119,37 @@ def _if(
     path: list[PathPart],
     schema_path: SchemaPath,
     label: str,
-) -> Applicator:
-    """if with then and/or else: the ``if`` schema's function decides which node applies."""
+) -> list[Applicator]:
+    """if with then and/or else: the ``if`` schema's function decides which node applies (none
+    when neither checks anything)."""
     made = function(context, schema["if"], schema_path + ("if",), label)
-    then = (
-        context.node(schema["then"], var, path, schema_path + ("then",), label)
-        if "then" in schema
-        else None
-    )
-    otherwise = (
-        context.node(schema["else"], var, path, schema_path + ("else",), label)
-        if "else" in schema
-        else None
-    )
-    return Applicator(
-        "if",
-        _note(context, schema_path, "if"),
-        function=made,
-        then=then,
-        otherwise=otherwise,
-        label=_passed_label(context, label),
-    )
+    then = _checking(context, schema, "then", var, path, schema_path, label)
+    otherwise = _checking(context, schema, "else", var, path, schema_path, label)
+    if then is None and otherwise is None:
+        return []
+    return [
+        Applicator(
+            "if",
+            _note(context, schema_path, "if"),
+            function=made,
+            then=then,
+            otherwise=otherwise,
+            label=_passed_label(context, label),
+        )
+    ]
+
+
+def _checking(
+    context: BuildContext,
+    schema: dict[str, Any],
+    keyword: str,
+    var: Code,
+    path: list[PathPart],
+    schema_path: SchemaPath,
+    label: str,
+) -> Node | None:
+    """The node of ``then`` or ``else``; None when it is absent or checks nothing."""
+    if keyword not in schema:
+        return None
+    node = context.node(schema[keyword], var, path, schema_path + (keyword,), label)
+    return node if node.has_checks else None

@@ -1,8 +1,8 @@
 """What the contract check says of the object keywords (contract stage).
 
 ``properties`` is a mapping from key to schema; ``required`` a list of distinct key names,
-each of which could be present (not forbidden by ``additionalProperties: false``, not given
-the schema ``false``) and no more of them than ``maxProperties``; ``dependentRequired`` maps a
+none given the schema ``false`` and no more of them than ``maxProperties`` (one that
+``additionalProperties: false`` forbids is a warning: :func:`warnings`); ``dependentRequired`` maps a
 key to a list of distinct key names; ``minProperties`` asks for no more keys than
 ``additionalProperties: false`` leaves. ``contract/checker.py`` calls :func:`check` on every
 schema and reports what it yields; it walks the subschemas itself (``properties`` and
@@ -121,19 +121,34 @@ def _required_keys(
 ) -> Iterator[Problem]:
     """Each required key listed twice, or that no value could hold."""
     properties = properties_of(schema)
-    additional = schema.get(ADDITIONAL, True)
     for i, key in enumerate(required):
         where = path + (REQUIRED, i)
         if key in required[:i]:
             yield where, f"'{key}' is listed twice in '{REQUIRED}'"
-        elif key not in properties and additional is False:
-            hint = suggest(key, tuple(properties))
-            yield (
-                where,
-                f"'{key}' is required but {ADDITIONAL}: false forbids it (not in '{PROPERTIES}'){hint}",
-            )
         elif properties.get(key) is False:
             yield where, f"'{key}' is required but its schema is false: nothing could pass"
+
+
+def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
+    """What the contract check warns of in one schema: legal JSON Schema with an exact meaning
+    that is surely not what was meant. A required key that ``additionalProperties: false``
+    forbids (and no ``patternProperties`` could allow) means that no object passes: an
+    imported schema must keep that meaning, so it is a warning, and the generated code
+    refuses every object there."""
+    required = schema.get(REQUIRED)
+    if not isinstance(required, list) or not all(isinstance(key, str) for key in required):
+        return  # (check() reports a malformed list)
+    if schema.get(ADDITIONAL, True) is not False or PATTERNS in schema:
+        return
+    properties = properties_of(schema)
+    for i, key in enumerate(required):
+        if key not in properties and key not in required[:i]:
+            hint = suggest(key, tuple(properties))
+            yield (
+                path + (REQUIRED, i),
+                f"'{key}' is required but {ADDITIONAL}: false forbids it (not in "
+                f"'{PROPERTIES}'): as written, no object can pass here{hint}",
+            )
 
 
 def _dependent_required(value: Any, path: SchemaPath) -> Iterator[Problem]:
