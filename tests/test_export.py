@@ -21,6 +21,7 @@ from support import ROOT, suite_draft
 from toolshape.codegen import cases
 from toolshape.contract import checker, source
 from toolshape.contract.checker import Contract
+from toolshape.families.formats import export as format_export
 from toolshape.platforms import export
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -365,7 +366,7 @@ def assert_openai_strict(parameters: dict[str, Any]) -> None:
         ):
             assert keyword not in node, f"{keyword} at {pointer(where)}"
         if node.get("format") is not None:
-            assert node["format"] in export.OPENAI_FORMATS
+            assert node["format"] in format_export.OPENAI_FORMATS
         if is_object_schema(node):
             assert node.get("additionalProperties") is False, (
                 f"additionalProperties at {pointer(where)}"
@@ -438,9 +439,9 @@ def test_notes_name_every_dropped_constraint(checked: checker.Contract, target: 
         if target == "gemini-legacy" and node.get("additionalProperties") is False:
             present.append("additionalProperties")
         allowed = {
-            "openai": export.OPENAI_FORMATS,
-            "anthropic": export.ANTHROPIC_FORMATS,
-            "gemini-legacy": export.GEMINI_FORMATS,
+            "openai": format_export.OPENAI_FORMATS,
+            "anthropic": format_export.ANTHROPIC_FORMATS,
+            "gemini-legacy": format_export.GEMINI_FORMATS,
         }
         if isinstance(node.get("format"), str) and node["format"] not in allowed[target]:
             present.append("format")

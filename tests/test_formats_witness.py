@@ -1,4 +1,4 @@
-"""toolshape.witness.formats: valid values and near misses for each asserted format, within length bounds.
+"""toolshape.families.formats.values: valid values and near misses for each asserted format, within length bounds.
 
 The verdicts come from the reference evaluator (which defines the formats); the lengths at
 which a format has valid values at all are written here from each grammar, independently
@@ -12,7 +12,7 @@ import itertools
 import pytest
 from toolshape.contract.checker import FORMATS
 from toolshape.contract.reference import errors_of
-from toolshape.witness import formats
+from toolshape.families.formats import values as formats
 
 #: The lengths a valid value of each format can have, from its grammar (README, "Semantics").
 UNBOUNDED = 10**9

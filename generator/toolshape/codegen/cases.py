@@ -23,8 +23,11 @@ from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
 from ..families.arrays import values as array_values
+from ..families.formats import cases as format_cases
 from ..families.numbers import values as number_values
 from ..families.objects.cases import object_cases
+from ..families.strings import cases as string_cases
+from ..families.strings.cases import MAX_EDGE_LENGTH
 from ..families.values import values as member_values
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
@@ -41,10 +44,9 @@ MAX_TARGET_COMPLETIONS = 6
 MAX_BRANCH_DEPTH = 2
 #: How many items of an array get cases of their own (items differ in unions).
 MAX_ITEMS_WALKED = 3
-#: The longest string a derived case holds: a length bound above it is not tested at its
-#: edge (the case is left out, with a warning), so a test file stays small.
-MAX_EDGE_LENGTH = 100_000
-#: The most items (or keys) a derived case holds, for the same reason.
+#: The most items (or keys) a derived case holds: a bound above it is not tested at its edge
+#: (the case is left out, with a warning), so a test file stays small (strings: the strings
+#: family's MAX_EDGE_LENGTH).
 MAX_EDGE_ITEMS = 1_000
 #: The most errors a generated module reports for one value: the runtime's ``MAX_ERRORS``
 #: (templates/_runtime.py.j2; tests/test_case_derivation.py holds the two equal). A case the
@@ -714,54 +716,11 @@ class _Deriver:
         self, schema: dict[str, Any], schema_path: SchemaPath, value: Any
     ) -> Iterator[tuple[str, Any]]:
         if isinstance(value, str):
-            fill = value[-1:] or "a"
-            if "minLength" in schema and _count(schema, "minLength") > 0:
-                n = _count(schema, "minLength")
-                if n > MAX_EDGE_LENGTH + 1:
-                    self.too_large(schema_path, f"the minLength {n} edge cases")
-                else:
-                    yield f"minLength {n} - 1", value[: n - 1] if len(value) >= n else value
-                    yield from self.good_variant(schema, f"minLength {n} exactly", n)
-            if "maxLength" in schema:
-                n = _count(schema, "maxLength")
-                if n >= MAX_EDGE_LENGTH + 1:
-                    self.too_large(schema_path, f"the maxLength {n} edge cases")
-                else:
-                    yield f"maxLength {n} + 1", (value + fill * (n + 1))[: n + 1]
-                    yield from self.good_variant(schema, f"maxLength {n} exactly", n)
-            if "pattern" in schema:
-                misses = (
-                    self.engine.near_misses(schema, 1)
-                    or [
-                        bad
-                        for bad in (
-                            "",
-                            " ",
-                            "!",
-                            "?" * max(_count(schema, "minLength", 1), 1),
-                            "a b",
-                            "0",
-                        )
-                        if errors_of({"pattern": schema["pattern"]}, bad, "", root=self.schema)
-                    ][:1]
-                )
-                for bad in misses:
-                    yield "does not match the pattern", bad
-            if isinstance(schema.get("format"), str):
-                for bad in self.engine.format_misses(schema, 1):
-                    yield f"not a valid {schema['format']}", bad
+            yield from string_cases.bound_variants(self, schema, schema_path, value)
+            yield from format_cases.bound_variants(self.engine, schema)
             yield from member_values.string_member_variants(schema)
         yield from number_values.bound_variants(schema, value)
         yield from member_values.member_variants(schema, value)
-
-    def good_variant(
-        self, schema: dict[str, Any], name: str, length: int
-    ) -> Iterator[tuple[str, Any]]:
-        """An accepted string of exactly ``length`` characters, when the engine finds one."""
-        for found in self.satisfying(
-            [schema, {"type": "string", "minLength": length, "maxLength": length}]
-        ):
-            yield name, found
 
     def array_cases(
         self,

@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..families.arrays import rules as array_rules
+from ..families.formats import rules as format_rules
 from ..families.numbers import rules as number_rules
 from ..families.objects import rules as object_rules
+from ..families.strings import rules as string_rules
 from ..families.values import rules as value_rules
-from ..regex import PatternError, backtracking_problem
-from ..regex import translate as translate_pattern
-from ..regex.linear import problem as linear_problem
 from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
@@ -249,18 +248,11 @@ class _Checker:
             self.check_pattern(pattern, where, at_key=True)
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """$ref, format, the keywords that need another."""
+        """$ref, format (its family's rules), the keywords that need another."""
         if "$ref" in schema:
             self.reference(schema["$ref"], path + ("$ref",))
-        if "format" in schema:
-            name = schema["format"]
-            if not isinstance(name, str) or name not in FORMATS:
-                shown = name if isinstance(name, str) else json_type(name)
-                hint = suggest(shown, FORMATS)
-                self.error(
-                    path + ("format",),
-                    f"format '{shown}' is not a JSON Schema 2020-12 format ({', '.join(FORMATS)}){hint}",
-                )
+        for where, message in format_rules.check(schema, path):
+            self.error(where, message)
         for keyword, needed in _NEEDS:
             if keyword in schema and needed not in schema:
                 self.error(
@@ -424,44 +416,13 @@ class _Checker:
             self.error(where, message)
 
     def pattern(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        if "pattern" not in schema:
-            return
-        pattern = schema["pattern"]
-        if not isinstance(pattern, str):
-            self.error(path + ("pattern",), "'pattern' must be a string (a regular expression)")
-            return
-        self.check_pattern(pattern, path + ("pattern",))
+        """pattern: its family's rules (minLength/maxLength are counts, checked in counts())."""
+        for where, message in string_rules.check(schema, path):
+            self.error(where, message)
 
     def check_pattern(self, pattern: str, path: SchemaPath, *, at_key: bool = False) -> None:
-        """A pattern must mean in Python exactly what it means in ECMA-262, compile, and run in
-        linear time in the validator (regex.linear: no backreference, no lookaround it cannot
-        serve). The exponential-backtracking lint runs here, before any case derivation, so the
-        generator's own ``re`` confirmations never hang on such a pattern."""
-        try:
-            re.compile(translate_pattern(pattern))
-        except PatternError as exc:
-            self.error(
-                path,
-                f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}",
-                at_key=at_key,
-            )
-            return
-        except (re.error, RecursionError, OverflowError) as exc:
-            self.error(path, f"pattern {pattern!r} does not compile: {exc}", at_key=at_key)
-            return
-        problem = linear_problem(pattern)
-        if problem is not None:
-            self.error(
-                path,
-                f"pattern {pattern!r} cannot be checked in linear time: {problem}",
-                at_key=at_key,
-            )
-            return
-        # The validator runs every pattern in linear time (regex.linear), so polynomial
-        # ambiguity costs nothing there; exponential ambiguity is still refused because
-        # test derivation confirms its strings with Python's re (a bound of 1 keeps only
-        # that verdict and "too large to analyse").
-        problem = backtracking_problem(pattern, 1)
+        """A key of patternProperties is a pattern too: the same rules, reported at the key."""
+        problem = string_rules.pattern_problem(pattern)
         if problem is not None:
             self.error(path, problem, at_key=at_key)
 
@@ -619,7 +580,7 @@ def _schema_place(path: SchemaPath) -> str:
 #: The kind of value each validation keyword applies to (JSON Schema ignores it on others).
 #: Not 'format': a format beside another type has always been let stand (JSON Schema passes
 #: the values a format does not apply to).
-_KEYWORD_KIND = {k: t for k, t in vocabulary.type_of_keyword().items() if k != "format"}
+_KEYWORD_KIND = {k: t for k, t in vocabulary.type_of_keyword().items() if k != format_rules.FORMAT}
 #: The kind of value each validation keyword applies to (public: the importer drops those 'type' rules out).
 KEYWORD_KIND = _KEYWORD_KIND
 #: The lower and upper bound keyword of each type, for did-you-mean hints.

@@ -6,7 +6,7 @@ here, from the contract, independently of the generated module under test. It
 follows the same rules the generated code promises (README, "Semantics"): a
 value of the wrong type reports only ``type``; a string over ``maxLength`` is
 not tried against ``pattern``; errors for a key point at the key. Whether a string
-is of a ``format`` is decided by ``format_oracles.py``.
+is of a ``format`` is decided by ``families/formats/oracle.py``.
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..families.arrays import oracle as array_oracle
+from ..families.formats import oracle as format_oracle
 from ..families.numbers import oracle as number_oracle
 from ..families.objects import oracle as object_oracle
+from ..families.strings import oracle as string_oracle
 from ..families.values import oracle as value_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
 from ..schema.pointers import ref_path, resolve
 from ..schema.values import is_number
-from .format_oracles import FORMAT_ORACLES
 
 Errors = set[tuple[str, str]]
 
@@ -169,19 +170,8 @@ def matches_pattern(pattern: str, text: str) -> bool:
 
 
 def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> None:
-    if len(value) < schema.get("minLength", 0):
-        errors.add((path, "minLength"))
-    too_long = "maxLength" in schema and len(value) > schema["maxLength"]
-    if too_long:
-        errors.add((path, "maxLength"))
-    if (
-        "format" in schema
-        and schema["format"] in FORMAT_ORACLES
-        and not FORMAT_ORACLES[schema["format"]](value)
-    ):
-        errors.add((path, "format"))
-    if "pattern" in schema and not too_long and not matches_pattern(schema["pattern"], value):
-        errors.add((path, "pattern"))
+    errors.update((path, code) for code in string_oracle.refused(schema, value))
+    errors.update((path, code) for code in format_oracle.refused(schema, value))
 
 
 def _number(schema: dict[str, Any], value: float, path: str, errors: Errors) -> None:

@@ -109,8 +109,10 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..families.arrays import export as array_export
+from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
 from ..families.objects import export as object_export
+from ..families.strings import export as string_export
 from ..families.values import export as value_export
 from ..families.values.export import inferred_type, type_list
 from ..schema import pointers, vocabulary
@@ -139,31 +141,6 @@ ANTHROPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 GEMINI_PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
-OPENAI_FORMATS = (
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-)
-ANTHROPIC_FORMATS = (
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-)
-GEMINI_FORMATS = ("date-time",)
-
 OPENAI_MAX_PROPERTIES = 5000
 OPENAI_MAX_OBJECT_DEPTH = 10
 OPENAI_MAX_ENUM_VALUES = 1000
@@ -181,8 +158,6 @@ _UPPER = vocabulary.bounds("upper")
 #: The kind of value each keyword constrains (to split a schema with several types into anyOf
 #: branches; a Gemini node holds only the keywords Gemini keeps by then).
 _KIND = vocabulary.type_of_keyword()
-#: Regular-expression features Anthropic's strict grammar compiler refuses.
-_ANTHROPIC_PATTERN_REFUSED = re.compile(r"\\[1-9]|\\k<|\(\?<?[=!]|\\[bB]")
 
 
 @dataclass(frozen=True)
@@ -493,16 +468,8 @@ def _export_mcp(contract: Contract) -> ExportResult:
 
 def _format_notes(parameters: Any) -> list[str]:
     """'format' is asserted by the generated validator but only annotates in plain JSON Schema 2020-12."""
-    places = [_where(path) for node, path, _ in _walk(parameters) if "format" in node]
-    if not places:
-        return []
-    shown = ", ".join(places[:5]) + (", ..." if len(places) > 5 else "")
-    return [
-        (
-            f"'format' ({shown}) is asserted by the generated validator, but JSON Schema 2020-12 validators treat it "
-            "as an annotation unless format assertion is turned on (in jsonschema: format_checker=FORMAT_CHECKER)"
-        )
-    ]
+    places = [_where(path) for node, path, _ in _walk(parameters) if format_export.FORMAT in node]
+    return format_export.annotation_note(places)
 
 
 # -- the lowering: one contract schema -> what a platform accepts -------------------
@@ -528,11 +495,6 @@ class _Lowering:
             "openai": "OpenAI strict mode",
             "anthropic": "Anthropic strict tool use",
             "gemini": "Gemini",
-        }[target]
-        self.formats = {
-            "openai": OPENAI_FORMATS,
-            "anthropic": ANTHROPIC_FORMATS,
-            "gemini": GEMINI_FORMATS,
         }[target]
         self.findings: dict[tuple[SchemaPath, str], Finding] = {}
         self.notes: dict[str, None] = {}
@@ -771,22 +733,8 @@ class _Lowering:
             self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
             out["anyOf"] = self.lowered_list(kw)
 
-    def format_keyword(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if kw.value in self.formats:
-            out[kw.keyword] = kw.value
-        else:
-            self.dropped(kw.path, kw.keyword, value=kw.value)
-
-    def pattern(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target == "anthropic" and _ANTHROPIC_PATTERN_REFUSED.search(kw.value):
-            self.dropped(
-                kw.path, kw.keyword, "it uses a backreference, lookaround or word boundary"
-            )
-        else:
-            out[kw.keyword] = kw.value
-
     def length_or_size(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        """String lengths and property counts: only Gemini takes them."""
+        """Property counts: only Gemini takes them."""
         if self.target == "gemini":
             out[kw.keyword] = kw.value
         else:
@@ -1080,9 +1028,9 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     "$defs": _Lowering.local_definitions,
     "anyOf": _Lowering.any_of,
     "oneOf": _Lowering.one_of,
-    "format": _Lowering.format_keyword,
-    "pattern": _Lowering.pattern,
-    **dict.fromkeys(("minLength", "maxLength", *object_export.SIZES), _Lowering.length_or_size),
+    format_export.FORMAT: format_export.lower,
+    **dict.fromkeys(string_export.KEYWORDS, string_export.lower),
+    **dict.fromkeys(object_export.SIZES, _Lowering.length_or_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     **dict.fromkeys(array_export.KEYWORDS, array_export.lower),
     **dict.fromkeys(

@@ -13,6 +13,7 @@ from typing import Any
 from ..codegen import cases
 from ..contract import checker
 from ..contract.errors import ContractError, Problem
+from ..families.strings.rules import PATTERN
 from ..regex import matcher
 
 
@@ -89,7 +90,7 @@ def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
             todo.extend(((*path, i), item) for i, item in reversed(list(enumerate(node))))
         elif isinstance(node, dict):
             for key, item in node.items():
-                if (key == "pattern" and item == exc.pattern) or (
+                if (key == PATTERN and item == exc.pattern) or (
                     path[-1:] == ("patternProperties",) and key == exc.pattern
                 ):
                     where = (*path, key)

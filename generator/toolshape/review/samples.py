@@ -10,13 +10,14 @@ from typing import Any
 
 from ..codegen import cases
 from ..families.arrays import review as array_review
+from ..families.formats import review as format_review
 from ..families.numbers import review as number_review
+from ..families.strings import review as string_review
 from ..families.values import review as value_review
 from ..families.values import values as member_values
 from ..schema import pointers, vocabulary
 from ..schema.keywords import SCHEMA_LISTS
 from ..schema.values import is_integer
-from ..witness import budget, sources
 from .text import dump, size, unique
 from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
 
@@ -217,8 +218,8 @@ def crafted_values(
     numbers = [v for v in known if isinstance(v, (int, float)) and not isinstance(v, bool)]
     arrays = [v for v in known if isinstance(v, list)]
     found = _declared_values(dicts)
-    found += _strings_at_lengths(dicts, strings)
-    found += _strings_near_patterns(dicts, strings)
+    found += string_review.strings_at_lengths(dicts, strings)
+    found += string_review.strings_near_patterns(dicts, strings)
     found += number_review.numbers_at_bounds(dicts, numbers)
     pool = _item_pool(dicts, arrays, items)
     found += _arrays_near(arrays, pool)
@@ -238,42 +239,7 @@ def _declared_values(dicts: list[dict[str, Any]]) -> list[Any]:
             found.append(schema["default"])
         if isinstance(schema.get("examples"), list):
             found.extend(schema["examples"])
-        if isinstance(schema.get("format"), str):
-            found.extend(sources.format_valid(schema["format"])[:2])
-            found.extend(sources.format_invalid(schema["format"])[:2])
-    return found
-
-
-def _strings_at_lengths(dicts: list[dict[str, Any]], strings: list[str]) -> list[str]:
-    """Strings at each length bound of each side (and one either side), built from known strings."""
-    found: list[str] = []
-    for schema in dicts:
-        for keyword in ("minLength", "maxLength"):
-            if is_count(schema.get(keyword)):
-                n = int(schema[keyword])
-                for length in (n - 1, n, n + 1):
-                    if 0 <= length <= 2_000_000:
-                        found.extend(_stretch(s, length) for s in strings[:4])
-    return found
-
-
-def _strings_near_patterns(dicts: list[dict[str, Any]], strings: list[str]) -> list[str]:
-    """Near misses of known strings, and strings each side's pattern matches, alone and
-    spliced into known ones (only where a pattern or format is)."""
-    if not any("pattern" in s or "format" in s for s in dicts):
-        return []
-    found: list[str] = []
-    for text in strings[:6]:
-        found.extend(near_misses(text))
-    for schema in dicts:
-        if isinstance(schema.get("pattern"), str):
-            samples = list(
-                sources.pattern_strings(
-                    [schema["pattern"]], count=6, steps=budget.SEARCH_STEPS
-                ).found
-            )
-            found.extend(samples)
-            found.extend(_splices(strings[:4], samples[:6]))
+        found.extend(format_review.samples(schema))
     return found
 
 
@@ -306,36 +272,6 @@ def _type_samples(item: Pending | None) -> list[Any]:
     found.extend(cases.TYPE_SAMPLES.values())
     found.extend([1.5, -1, "", [1], {"a": 1}])
     return found
-
-
-def _splices(strings: Sequence[str], samples: Sequence[str]) -> list[str]:
-    """Known strings with a part replaced by a pattern sample, cut where they have punctuation
-    ("mia@security.example.com" and "@sec.example.com" give "mia@sec.example.com")."""
-    found = []
-    for text in strings:
-        cuts = [i for i, ch in enumerate(text) if not ch.isalnum()][:4]
-        for sample in samples:
-            for cut in cuts:
-                found += [text[:cut] + sample, sample + text[cut + 1 :]]
-    return found
-
-
-def near_misses(text: str) -> list[str]:
-    """Small edits of a string that often cross a changed pattern or format."""
-    found = [text.upper(), text.lower(), text[1:], text[:-1], text + text]
-    for extra in (" ", "-", "_", ".", "/", "@", "0", "A", "a", "é"):
-        found += [extra + text, text + extra]
-    if len(text) > 2:
-        middle = len(text) // 2
-        found += [text[:middle] + " " + text[middle:], text[:middle] + "0" + text[middle + 1 :]]
-    return found
-
-
-def _stretch(text: str, length: int) -> str:
-    """``text`` cut or extended (with its own last character) to ``length`` characters."""
-    if len(text) >= length:
-        return text[:length]
-    return text + (text[-1:] or "x") * (length - len(text))
 
 
 def is_count(value: Any) -> bool:

@@ -12,14 +12,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .. import regex
 from ..contract import reference
 from ..families.arrays import review as array_review
+from ..families.formats import review as format_review
 from ..families.objects.review import grown
+from ..families.strings import review as string_review
 from ..families.values import review as value_review
 from ..families.values.review import may_be
 from ..schema import pointers
-from ..witness import budget, sources
+from ..witness import budget
 from ..witness.values import Engine
 from .decisions import (
     BOUND_FAMILY,
@@ -47,10 +48,8 @@ from .samples import (
     MAX_VALUES,
     crafted_values,
     instance_paths,
-    is_count,
     key_paths,
     maybe,
-    near_misses,
     reductions,
     shrunk,
     simplified,
@@ -269,9 +268,9 @@ class Search:
         before, after = maybe(undone, item.node), maybe(self.new.parameters, item.node)
         if not (isinstance(before, dict) and isinstance(after, dict)):
             return Decision(None, None, open_reason)
-        if keyword == "pattern":
+        if keyword == string_review.PATTERN:
             return self.decide_pattern(before, after)
-        if keyword == "format":
+        if keyword == format_review.FORMAT:
             return keyword_added_or_removed(keyword, before, after, REASON_FORMAT)
         decided = decide_structurally(keyword, before, after)
         if keyword in BOUND_FAMILY and not (
@@ -326,50 +325,11 @@ class Search:
         )
 
     def decide_pattern(self, before: dict[str, Any], after: dict[str, Any]) -> Decision:
-        """The regex difference both ways (strings of one pattern the other does not match),
-        within the node's own length bounds; exact when the search is complete."""
+        """The regex difference both ways (the strings family's), within the node's own
+        length bounds; exact when the search is complete."""
         if not may_be(before, "string"):
             return Decision(False, False)
-        low = before.get("minLength", 0)
-        high = before.get("maxLength")
-        low = low if is_count(low) else 0
-        high = high if is_count(high) else None
-        answers: list[bool | None] = []
-        reason: str | None = None
-        old_pattern, new_pattern = before.get("pattern"), after.get("pattern")
-        for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
-            if not isinstance(theirs, str):
-                answers.append(False)  # no pattern on the other side: it refuses no string for it
-                continue
-            steps = self.budget.grant()
-            if steps <= 0:
-                answers.append(None)
-                reason = REASON_BUDGET
-                continue
-            try:
-                search = regex.strings(
-                    [
-                        mine if isinstance(mine, str) else ""
-                    ],  # no pattern: every string ("" matches anywhere)
-                    excluded=[theirs],
-                    min_length=low,
-                    max_length=high,
-                    steps=steps,
-                )
-            except regex.PatternError:
-                answers.append(None)
-                reason = reason or REASON_SAMPLED
-                continue
-            self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
-            if search.found:
-                answers.append(True)
-            elif search.complete:
-                answers.append(False)
-            else:
-                answers.append(None)
-                self.budget.searches_cut = True
-                reason = reason or REASON_PATTERN
-        return Decision(answers[0], answers[1], reason)
+        return Decision(*string_review.pattern_difference(before, after, self.budget))
 
     def minimize(self, arguments: Any, undone: Any, direction: str, clean: bool) -> Any:
         """Drop keys and array items from a witness while it stays one (and stays clean)."""
@@ -475,7 +435,10 @@ class Search:
                 items_known = self.known(place + (ITEM,), items_of_nodes)
                 if item.items and items_known:  # more distinct items, for arrays at a count bound
                     more = [
-                        m for v in items_known[:2] if isinstance(v, str) for m in near_misses(v)
+                        m
+                        for v in items_known[:2]
+                        if isinstance(v, str)
+                        for m in string_review.near_misses(v)
                     ]
                     items_known = sorted(
                         unique(items_known + more),
@@ -495,25 +458,10 @@ class Search:
     def between(self, old_node: Any, new_node: Any, item: Pending) -> list[Any]:
         """Values (from the witness engine) the old node accepts and the new one refuses, and the
         reverse: a changed pattern gets strings of each language outside the other."""
-        found: list[Any] = []
-        if (
-            item.parts[-1:] == ("pattern",)
-            and isinstance(old_node, dict)
-            and isinstance(new_node, dict)
-        ):
-            old_pattern, new_pattern = old_node.get("pattern"), new_node.get("pattern")
-            for mine, theirs in ((old_pattern, new_pattern), (new_pattern, old_pattern)):
-                if isinstance(mine, str):
-                    search = sources.pattern_strings(
-                        [mine],
-                        excluded=[theirs] if isinstance(theirs, str) else [],
-                        count=3,
-                        steps=self.budget.grant(),
-                    )
-                    self.budget.spend(min(self.budget.left, budget.SEARCH_COST))
-                    if not search.complete:
-                        self.budget.searches_cut = True
-                    found.extend(search.found)
+        keyword = item.parts[-1] if item.parts else None
+        found: list[Any] = list(
+            string_review.strings_apart(keyword, old_node, new_node, self.budget)
+        )
         for engine, mine, theirs in (
             (self.old_engine, old_node, new_node),
             (self.new_engine, new_node, old_node),

@@ -1,5 +1,5 @@
 """Where the engine gets strings: the pattern search (``toolshape.regex``) and the format
-samples (``toolshape.witness.formats``), each imported lazily in this one place.
+samples (``toolshape.families.formats.values``), each imported lazily in this one place.
 
 Both are other modules' work; until they are there, small fallbacks keep the engine
 usable (every value is confirmed by the reference evaluator anyway, so a fallback can
@@ -102,7 +102,7 @@ def pattern_near_misses(
 def format_valid(name: str, min_length: int = 0, max_length: int | None = None) -> list[str]:
     """Valid strings of a format within the length bounds (unconfirmed when from the fallback)."""
     try:
-        from . import formats
+        from ..families.formats import values as formats
     except ImportError:
         return _within(_VALID.get(name, []), min_length, max_length)
     return list(formats.valid(name, min_length, max_length))
@@ -111,7 +111,7 @@ def format_valid(name: str, min_length: int = 0, max_length: int | None = None) 
 def format_invalid(name: str, min_length: int = 0, max_length: int | None = None) -> list[str]:
     """Strings just outside a format, within the length bounds."""
     try:
-        from . import formats
+        from ..families.formats import values as formats
     except ImportError:
         return _within(_INVALID.get(name, []), min_length, max_length)
     return list(formats.invalid(name, min_length, max_length))

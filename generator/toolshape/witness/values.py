@@ -25,8 +25,10 @@ from typing import Any
 
 from ..contract.reference import errors_of
 from ..families.arrays import values as array_values
+from ..families.formats import values as format_values
 from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
+from ..families.strings import values as string_values
 from ..families.values import values as member_values
 from ..schema.pointers import ref_path, resolve
 from ..schema.values import is_integer, is_number
@@ -35,8 +37,6 @@ from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
 #: At most this many alternatives (union branches times if-sides) per conjunction.
 MAX_ALTERNATIVES = 24
-#: The longest string the engine builds.
-MAX_STRING = 100_001
 #: The JSON types, in the order the engine tries them when a schema does not say.
 KINDS = ("string", "integer", "boolean", "null", "number", "array", "object")
 
@@ -99,25 +99,27 @@ class Engine:
     def near_misses(self, schema: Obj, count: int = 1) -> list[str]:
         """Strings that fail ``schema`` only by its ``pattern`` (confirmed): one character off,
         or one too few or too many, within the length bounds."""
-        pattern = schema.get("pattern")
-        if not isinstance(pattern, str):
+        pattern = string_values.pattern_of(schema)
+        if pattern is None:
             return []
-        low, high = _length_bounds([schema])
+        low, high = string_values.length_bounds([schema])
         search = sources.pattern_near_misses(
             pattern, min_length=low, max_length=high, count=count * 4, steps=self.budget.grant()
         )
         self._settle(search)
-        found = [s for s in search.found if self._only(schema, s, "pattern")]
+        found = [s for s in search.found if self._only(schema, s, string_values.PATTERN)]
         return found[:count]
 
     def format_misses(self, schema: Obj, count: int = 1) -> list[str]:
         """Strings that fail ``schema`` only by its ``format`` (confirmed)."""
-        name = schema.get("format")
-        if not isinstance(name, str):
+        name = format_values.format_of(schema)
+        if name is None:
             return []
-        low, high = _length_bounds([schema])
+        low, high = string_values.length_bounds([schema])
         return [
-            s for s in sources.format_invalid(name, low, high) if self._only(schema, s, "format")
+            s
+            for s in sources.format_invalid(name, low, high)
+            if self._only(schema, s, format_values.FORMAT)
         ][:count]
 
     def _only(self, schema: Obj, value: Any, code: str) -> bool:
@@ -224,23 +226,11 @@ class Engine:
     # -- strings ----------------------------------------------------------------------
 
     def _strings(self, flat: list[Obj], negated: list[Any]) -> Iterator[str]:
-        low, high = _length_bounds(flat)
+        low, high = string_values.length_bounds(flat)
         if high is not None and high < low:
             return
-        patterns = sorted({s["pattern"] for s in flat if isinstance(s.get("pattern"), str)})
-        excluded = sorted(
-            {
-                n["pattern"]
-                for n in negated
-                if _only_keys(n, {"pattern", "type"}) and isinstance(n.get("pattern"), str)
-            }
-        )
-        formats = sorted({s["format"] for s in flat if isinstance(s.get("format"), str)})
-        for name in formats:
-            yield from sources.format_valid(name, low, high)
-        for n in negated:
-            if _only_keys(n, {"format", "type"}) and isinstance(n.get("format"), str):
-                yield from sources.format_invalid(n["format"], low, high)
+        patterns, excluded = string_values.patterns(flat, negated)
+        yield from format_values.strings(flat, negated, low, high)
         if patterns or excluded:
             search = sources.pattern_strings(
                 patterns,
@@ -252,12 +242,7 @@ class Engine:
             )
             self._settle(search)
             yield from search.found
-        if low > MAX_STRING:
-            return
-        top = high if high is not None else max(low, 8)
-        for length in sorted({low, min(top, max(low, 1)), min(top, max(low, 5)), top}):
-            for unit in ("a", "x", "A", "0", "ab", "a1", "-", "é"):
-                yield (unit * length)[:length]
+        yield from string_values.fillers(low, high)
 
     # -- arrays ------------------------------------------------------------------------
 
@@ -307,7 +292,7 @@ def _hinted(flat: list[Obj]) -> list[str]:
             hints.append("object")
         if array_values.hinted(schema):
             hints.append("array")
-        if any(k in schema for k in ("pattern", "minLength", "maxLength", "format")):
+        if string_values.constrains(schema) or format_values.FORMAT in schema:
             hints.append("string")
         if number_values.constrains(schema):
             hints.append("integer")
@@ -322,12 +307,6 @@ def _only_keys(schema: Any, keys: set[str]) -> bool:
         and set(schema) <= keys
         and any(k in schema for k in keys - {"type"} or keys)
     )
-
-
-def _length_bounds(flat: Sequence[Obj]) -> tuple[int, int | None]:
-    low = max((_int(s.get("minLength"), 0) for s in flat), default=0)
-    highs = [_int(s["maxLength"], 0) for s in flat if "maxLength" in s]
-    return low, (min(highs) if highs else None)
 
 
 def _int(value: Any, default: int) -> int:

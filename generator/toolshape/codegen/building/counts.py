@@ -1,9 +1,10 @@
-"""The size bounds: minLength/maxLength, minItems/maxItems, minProperties/maxProperties.
+"""The size bounds: a string's length, an array's items, an object's keys.
 
 Each is one :class:`~toolshape.codegen.model_parts.Check` of the same shape: the size of the
 value (``len()`` of a string, an array or an object) against the bound, ``shorter`` for the
-lower bound and ``longer`` for the upper one; only the message's words differ. One table
-says them; :func:`count_checks` writes the checks of one pair.
+lower bound and ``longer`` for the upper one; only the message's words differ. Each family
+supplies the rows of its pair (``LENGTHS``, ``ITEM_COUNTS`` and ``PROPERTY_COUNTS`` in
+``families/strings/``, ``families/arrays/`` and ``families/objects/checks.py``); :func:`count_checks` writes the checks of one pair from them.
 """
 
 from __future__ import annotations
@@ -14,26 +15,18 @@ from ..literals import literal
 from ..model_parts import Check, CheckTest
 from .context import BuildContext
 
-#: Each size keyword: the test its check makes, what the message says after the label ("{}"
-#: is the bound with its unit: "3 characters"), and the unit counted.
-COUNTS: dict[str, tuple[CheckTest, str, str]] = {
-    "minLength": ("shorter", "must be at least {} long", "character"),
-    "maxLength": ("longer", "must be at most {} long", "character"),
-    "minItems": ("shorter", "must have at least {}", "item"),
-    "maxItems": ("longer", "must have at most {}", "item"),
-    "minProperties": ("shorter", "must have at least {}", "key"),
-    "maxProperties": ("longer", "must have at most {}", "key"),
-}
+#: One size keyword's row: the test its check makes, what the message says after the label
+#: ("{}" is the bound with its unit: "3 characters"), and the unit counted.
+CountRow = tuple[CheckTest, str, str]
 
 
 def count_checks(
-    context: BuildContext, schema: dict[str, Any], label: str, keywords: tuple[str, str]
+    context: BuildContext, schema: dict[str, Any], label: str, rows: dict[str, CountRow]
 ) -> list[Check]:
-    """The checks of the size keywords ``keywords`` (lower bound first) that ``schema`` has."""
+    """The checks of the size keywords of ``rows`` (lower bound first) that ``schema`` has."""
     checks = []
-    for keyword in keywords:
+    for keyword, (test, words, unit) in rows.items():
         if keyword in schema:
-            test, words, unit = COUNTS[keyword]
             n = int(schema[keyword])
             message = context.say(f"{label} {words.format(counted(n, unit))}")
             checks.append(Check(test, literal(keyword), message, literal(n)))

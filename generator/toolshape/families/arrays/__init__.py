@@ -52,9 +52,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  the contains count), for codegen/building/nodes.py; printed
                                  by the array macros of templates/checks.py.j2, and
                                  uniqueItems' ``_has_duplicates`` is in
-                                 templates/_runtime.py.j2. The count checks themselves are
-                                 made by codegen/building/counts.py, shared with the string
-                                 and object counts.
+                                 templates/_runtime.py.j2. The count checks are the family's
+                                 rows (``ITEM_COUNTS``) written by the shared size checks of
+                                 codegen/building/counts.py, as the string and object counts.
     export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table
                                  maps the eight keywords to ``export.lower(lowering, kw,
                                  out)`` (prefixItems made items that any position
@@ -75,9 +75,7 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
-Still outside the family: the minItems/maxItems row of codegen/building/counts.py's shared
-count checks (it joins checks.py, as the family's row handed to the shared checks, once
-counts.py is table-free); what each platform requires of an array (an ``items`` schema,
+Still outside the family: what each platform requires of an array (an ``items`` schema,
 filled in or refused, in platforms/export.py beside the same rule for an object's
 ``properties``); and the importer's translation of draft 2019's list ``items``.
 

@@ -14,11 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from ...codegen.building.context import BuildContext
-from ...codegen.building.counts import count_checks, counted
+from ...codegen.building.counts import CountRow, count_checks, counted
 from ...codegen.building.functions import function
 from ...codegen.literals import Code, literal
 from ...codegen.model_parts import ArrayChecks, Check, Contains, Node, PathPart, extend
 from ...schema.pointers import SchemaPath
+
+#: The item count bounds' rows for the shared size checks (``counts.py``), lower bound first.
+ITEM_COUNTS: dict[str, CountRow] = {
+    "minItems": ("shorter", "must have at least {}", "item"),
+    "maxItems": ("longer", "must have at most {}", "item"),
+}
 
 
 def array_checks(
@@ -30,7 +36,7 @@ def array_checks(
     label: str,
 ) -> ArrayChecks:
     """The checks of ``schema`` on an array ``var``; the steps run in the order they name things."""
-    checks = count_checks(context, schema, label, ("minItems", "maxItems"))
+    checks = count_checks(context, schema, label, ITEM_COUNTS)
     if schema.get("uniqueItems") is True:
         checks.append(
             Check(

@@ -43,8 +43,9 @@ Its modules, one per stage, in the order of the stages:
                                  object (each property present or missing and its node, the
                                  keys refused, the per-key loop, the dependencies), for
                                  codegen/building/nodes.py; printed by the ``object_checks``
-                                 macro of templates/checks.py.j2. The size checks come from
-                                 the shared table of codegen/building/counts.py.
+                                 macro of templates/checks.py.j2. The size checks are the
+                                 family's rows (``PROPERTY_COUNTS``) written by the shared
+                                 size checks of codegen/building/counts.py.
     export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
                                  the family's keywords but the sizes to ``export.lower(lowering,
                                  keyword, out)`` (properties and additionalProperties lowered in
@@ -71,9 +72,7 @@ so the walks over that shape still name them: the one subschema walk (``schema/k
 unfolding, redaction and its masks, the ``Arguments`` TypedDicts, the checker's own walk
 (properties and additionalProperties first: the order sensitive places are found in), the
 base arguments the derived cases vary, the instance places of ``toolshape diff``. Also left:
-the size checks' row in ``codegen/building/counts.py`` (shared with lengths and items; it moves
-here once that table is gone), OpenAI strict mode's every key required in
-``platforms/export.py`` (it records the keys it makes nullable for the generated package),
+OpenAI strict mode's every key required in ``platforms/export.py`` (it records the keys it makes nullable for the generated package),
 the importer's translation of the older drafts' ``dependencies``, and review/walk.py's
 comparison of ``required`` (review/walk.py sits below review/samples.py, which review.py here
 imports).

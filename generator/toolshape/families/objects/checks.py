@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...codegen.building.context import BuildContext, length_limit, show
-from ...codegen.building.counts import count_checks
+from ...codegen.building.context import BuildContext, show
+from ...codegen.building.counts import CountRow, count_checks
 from ...codegen.literals import Code, comment_text, literal
 from ...codegen.model_parts import (
     Conditional,
@@ -32,11 +32,17 @@ from ...codegen.model_parts import (
     extend,
 )
 from ...codegen.typing_model import declared_types
+from ...families.strings import checks as string_family
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
+#: The property count bounds' rows for the shared size checks (``counts.py``), lower first.
+PROPERTY_COUNTS: dict[str, CountRow] = {
+    "minProperties": ("shorter", "must have at least {}", "key"),
+    "maxProperties": ("longer", "must have at most {}", "key"),
+}
 
 
 def object_checks(
@@ -75,7 +81,7 @@ def object_checks(
         extra=extra,
         key_var=key_var,
         key_path=key_path,
-        counts=count_checks(context, schema, label, ("minProperties", "maxProperties")),
+        counts=count_checks(context, schema, label, PROPERTY_COUNTS),
         dependencies=_dependencies(schema, path),
         dependent_schemas=dependent_schemas,
         pattern_properties=pattern_properties,
@@ -156,7 +162,7 @@ def _extra(
 def _key_limit(schema: dict[str, Any]) -> int | None:
     """propertyNames' maxLength: key patterns may rely on it (ObjectChecks.key_limit)."""
     names = schema.get("propertyNames")
-    return length_limit(names.get("maxLength")) if isinstance(names, dict) else None
+    return string_family.pattern_bound(names) if isinstance(names, dict) else None
 
 
 def _pattern_properties(

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, Protocol
 
+from ...families.strings import values as string_values
 from ...schema.values import is_integer, is_number
 from ...witness.budget import MAX_DEPTH, MAX_SIZE
 
@@ -190,7 +191,7 @@ class _Objects:
         for schema in self.flat:
             matched = False
             for pattern, sub in schema.get("patternProperties", {}).items():
-                if self.engine.confirms([{"pattern": pattern}], key):
+                if self.engine.confirms([string_values.matching(pattern)], key):
                     wanted.append(sub)
                     matched = True
             if (
@@ -212,7 +213,9 @@ class _Objects:
                 found += [
                     s
                     for s in engine.conjunction(
-                        [{"type": "string", "pattern": pattern}, *rules], 2, depth=depth + 1
+                        [{"type": "string", **string_values.matching(pattern)}, *rules],
+                        2,
+                        depth=depth + 1,
                     )
                     if isinstance(s, str)
                 ]

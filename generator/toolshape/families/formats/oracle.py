@@ -1,10 +1,10 @@
-"""The format oracles of the reference evaluator: whether a string is a date-time, an email,
-a hostname, ..., each written independently of the generated checks (``templates/formats.py.j2``):
-from the RFCs' grammars and tables (IDNA2008 included), and for ``regex`` from toolshape's own
-ECMA-262 translation.
+"""The reference evaluation of ``format`` (contract stage): whether a string is a date-time,
+an email, a hostname, ..., each written independently of the generated checks
+(``templates/formats.py.j2``): from the RFCs' grammars and tables (IDNA2008 included), and
+for ``regex`` from toolshape's own ECMA-262 translation.
 
-``FORMAT_ORACLES`` maps each asserted format to its oracle; ``reference.py`` looks a
-``format`` up there.
+``FORMAT_ORACLES`` maps each asserted format to its oracle; ``contract/reference.py`` calls
+:func:`refused` on every string it meets.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ import re
 import string
 import unicodedata
 import uuid
+from collections.abc import Iterator
+from typing import Any
 
-from ..regex import PatternError
-from ..regex import translate as translate_pattern
+from ...regex import PatternError
+from ...regex import translate as translate_pattern
 
 
 def _date(text: str) -> bool:
@@ -634,3 +636,10 @@ FORMAT_ORACLES = {
     "idn-hostname": _idn_hostname,
     "idn-email": _idn_email,
 }
+
+
+def refused(schema: dict[str, Any], value: str) -> Iterator[str]:
+    """``format``, when ``schema`` asserts a format the string ``value`` is not of."""
+    name = schema.get("format")
+    if name is not None and name in FORMAT_ORACLES and not FORMAT_ORACLES[name](value):
+        yield "format"

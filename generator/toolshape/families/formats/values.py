@@ -1,4 +1,5 @@
-"""Valid values and near misses for every asserted ``format``, within length bounds.
+"""Valid values and near misses for every asserted ``format``, within length bounds
+(witness stage).
 
 The derived test cases need a string that a ``format`` accepts (to build an accepted
 instance) and one it refuses (to show the check at work). Both must also respect the
@@ -12,15 +13,25 @@ What a format means is defined by :mod:`toolshape.contract.reference` (the oracl
 tests): every value is confirmed there before it is returned, so a builder that strays
 costs a candidate, never a wrong verdict. Everything is deterministic: no randomness,
 no set iteration, no clock.
+
+``witness/sources.py`` hands :func:`valid` and :func:`invalid` to the witness engine;
+``witness/values.py`` asks :func:`strings` for the format samples of one alternative and
+:func:`format_of` for the format a near miss must fail by.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterator
+from typing import Any
 
-from ..contract.checker import FORMATS
-from ..contract.reference import errors_of
+from ...contract.checker import FORMATS
+from ...contract.reference import errors_of
+from ...families.strings import values as string_values
+from ...schema import vocabulary
+
+#: The keyword naming the format.
+(FORMAT,) = vocabulary.taking("format")
 
 #: How many lengths either side of the preferred one are tried before giving up. Every
 #: format whose lengths are unbounded has a valid value at every length past a small one,
@@ -385,6 +396,25 @@ def _near_misses(format: str, value: str) -> list[str]:
 # -- the public functions -----------------------------------------------------------
 
 
+def format_of(schema: dict[str, Any]) -> str | None:
+    """The format ``schema`` names (None: none, or not a string)."""
+    name = schema.get(FORMAT)
+    return name if isinstance(name, str) else None
+
+
+def strings(
+    flat: list[dict[str, Any]], negated: list[Any], low: int, high: int | None
+) -> Iterator[str]:
+    """The format samples of one alternative within the length bounds: valid strings of each
+    format ``flat`` names, and near misses of a format a schema that must not hold names
+    (when it says nothing but the format, and perhaps a type)."""
+    for name in sorted({s[FORMAT] for s in flat if isinstance(s.get(FORMAT), str)}):
+        yield from valid(name, low, high)
+    for n in negated:
+        if isinstance(n, dict) and isinstance(n.get(FORMAT), str) and set(n) <= {FORMAT, "type"}:
+            yield from invalid(n[FORMAT], low, high)
+
+
 def valid(
     format: str, min_length: int = 0, max_length: int | None = None, count: int = 1
 ) -> list[str]:
@@ -426,14 +456,8 @@ def _schema(format: str, min_length: int, max_length: int | None) -> dict[str, o
     """The schema every returned value is confirmed against by the reference evaluator."""
     if format not in _BUILDERS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
-    schema: dict[str, object] = {
-        "type": "string",
-        "format": format,
-        "minLength": max(min_length, 0),
-    }
-    if max_length is not None:
-        schema["maxLength"] = max_length
-    return schema
+    lengths = string_values.of_lengths(max(min_length, 0), max_length)
+    return {"type": "string", "format": format, **lengths}
 
 
 def _lengths(preferred: int, low: int, high: int | None) -> Iterator[int]:

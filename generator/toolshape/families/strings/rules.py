@@ -1,0 +1,61 @@
+"""What the contract check says of ``pattern`` (contract stage).
+
+A pattern must be a string that means in Python exactly what it means in ECMA-262, compiles,
+and runs in linear time in the validator (``regex.linear``: no backreference, no lookaround
+it cannot serve); one that backtracks exponentially is refused too. ``contract/checker.py``
+calls :func:`check` on every schema and :func:`pattern_problem` on each key of
+``patternProperties`` (the same pattern rules, at a key). ``minLength``/``maxLength`` are
+counts: the checker checks them with the other counts, from the vocabulary's ranges.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ...regex import PatternError, backtracking_problem
+from ...regex import translate as translate_pattern
+from ...regex.linear import problem as linear_problem
+from ...schema import vocabulary
+from ...schema.pointers import SchemaPath
+
+#: The keyword holding a regular expression the value must match.
+(PATTERN,) = vocabulary.taking("pattern")
+
+#: One problem: where (a schema path from the document root) and what.
+Problem = tuple[SchemaPath, str]
+
+
+def check(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
+    """The problems of the family's keywords in one schema."""
+    if PATTERN not in schema:
+        return
+    pattern = schema[PATTERN]
+    if not isinstance(pattern, str):
+        yield path + (PATTERN,), f"'{PATTERN}' must be a string (a regular expression)"
+        return
+    problem = pattern_problem(pattern)
+    if problem is not None:
+        yield path + (PATTERN,), problem
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """What keeps ``pattern`` from being checked as JSON Schema means it (None: nothing).
+
+    The exponential-backtracking lint runs here, before any case derivation, so the
+    generator's own ``re`` confirmations never hang on such a pattern."""
+    try:
+        re.compile(translate_pattern(pattern))
+    except PatternError as exc:
+        return f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}"
+    except (re.error, RecursionError, OverflowError) as exc:
+        return f"pattern {pattern!r} does not compile: {exc}"
+    problem = linear_problem(pattern)
+    if problem is not None:
+        return f"pattern {pattern!r} cannot be checked in linear time: {problem}"
+    # The validator runs every pattern in linear time (regex.linear), so polynomial
+    # ambiguity costs nothing there; exponential ambiguity is still refused because
+    # test derivation confirms its strings with Python's re (a bound of 1 keeps only
+    # that verdict and "too large to analyse").
+    return backtracking_problem(pattern, 1)
