@@ -160,3 +160,18 @@ def test_a_non_editable_install_generates_the_repository_output_from_an_unrelate
     steps.run(
         str(steps.bin / "toolshape"), "lint", "contracts/lookup_order.yaml", "-q", cwd=unrelated
     )
+
+
+def test_every_package_folder_of_the_generator_is_in_the_wheel() -> None:
+    """pyproject.toml lists the packages (the templates come from another folder), so a new
+    folder of the generator that is not listed would be missing from every non-editable
+    install while an editable one, and every test run in it, still works."""
+    package_root = ROOT / "generator"
+    on_disk = {
+        ".".join(init.parent.relative_to(package_root).parts)
+        for init in (package_root / "toolshape").rglob("__init__.py")
+    }
+    listed = set(pyproject()["tool"]["setuptools"]["packages"])
+    assert sorted(on_disk - listed) == [], "add these to [tool.setuptools] packages"
+    data_only = {"toolshape.templates", "toolshape.starter"}
+    assert sorted(listed - on_disk - data_only) == [], "listed, but no such package"
