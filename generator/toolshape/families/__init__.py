@@ -1,5 +1,19 @@
 """Keyword families: what every stage knows of a group of keywords that belong together.
 
+The families, each a sub-package:
+
+    numbers/   minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf
+    strings/   minLength, maxLength, pattern
+    formats/   format (with each format's oracle and its valid and near-miss values)
+    arrays/    items, prefixItems, contains, minContains, maxContains, minItems, maxItems,
+               uniqueItems
+    objects/   properties, required, additionalProperties, patternProperties, propertyNames,
+               minProperties, maxProperties, dependentRequired, dependentSchemas
+    values/    type, enum, const
+
+Not yet in a family, still handled by the stages themselves: the combinators (allOf, anyOf,
+oneOf, not, if, then, else) and the references ($ref, $defs, $anchor, $id).
+
 A family is a sub-package (``families/numbers/``: the numeric bounds and ``multipleOf``)
 holding one module per stage, each with that stage's knowledge of the family's keywords and
 nothing else: the contract rules, the reference evaluation, the values that pass and just
