@@ -110,3 +110,18 @@ def build_module(parameters: Any) -> Any:
     built = model.build(checked, "t", "0" * 64)
     text = render.render(CONTEXT, "module.py.j2", "t.py", model=built)
     return runtime.load_module(text, "t.py")
+
+
+def verdicts_unlike_jsonschema(
+    module: types.ModuleType, parameters: Any, tried: list[Any]
+) -> list[tuple[Any, bool]]:
+    """The arguments of ``tried`` on which the generated ``module`` and jsonschema's 2020-12
+    validator of ``parameters`` disagree, each with jsonschema's verdict."""
+    import jsonschema
+
+    oracle = jsonschema.Draft202012Validator(parameters)
+    return [
+        (arguments, oracle.is_valid(arguments))
+        for arguments in tried
+        if module.validate(arguments).ok != oracle.is_valid(arguments)
+    ]

@@ -13,10 +13,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import generated_harness
-import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import verdicts_unlike_jsonschema
 from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
@@ -1122,12 +1122,7 @@ def test_import_keeps_what_the_schema_means(name: str, tmp_path: Path) -> None:
         raw, "t.yaml", PurePosixPath("t.yaml"), render.generation_context()
     )
     module = runtime.load_module(generated.module_source, "t.py")
-    oracle = jsonschema.Draft202012Validator(parameters)
-    wrong = [
-        (arguments, oracle.is_valid(arguments))
-        for arguments in tried
-        if module.validate(arguments).ok != oracle.is_valid(arguments)
-    ]
+    wrong = verdicts_unlike_jsonschema(module, parameters, tried)
     assert not wrong, f"verdicts that differ from jsonschema's (arguments, jsonschema): {wrong}"
 
 

@@ -14,9 +14,8 @@ import json
 from pathlib import PurePosixPath
 from typing import Any
 
-import jsonschema
 import pytest
-from support import CONTEXT
+from support import CONTEXT, verdicts_unlike_jsonschema
 from toolshape.project import pipeline, runtime
 
 #: The branches that constrain nothing.
@@ -126,12 +125,7 @@ def test_generates_and_agrees_with_jsonschema(shape: str, position: str) -> None
     generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), CONTEXT)
     compile(generated.test_source, "test_t.py", "exec")
     module = runtime.load_module(generated.module_source, "t.py", runtime.runtime_source(CONTEXT))
-    oracle = jsonschema.Draft202012Validator(parameters)
-    wrong = [
-        (arguments, oracle.is_valid(arguments))
-        for arguments in tried
-        if module.validate(arguments).ok != oracle.is_valid(arguments)
-    ]
+    wrong = verdicts_unlike_jsonschema(module, parameters, tried)
     assert not wrong, f"verdicts that differ from jsonschema's (arguments, jsonschema): {wrong}"
 
 
