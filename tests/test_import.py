@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -1166,6 +1167,46 @@ def test_enum_members_cost_no_place_look_up_unless_warned(
     properties = {f"p{i}": {"type": "string", "enum": ["a", "b", "c"]} for i in range(count)}
     importer.import_file(write_json(tmp_path, "t.json", bare(DRAFT7, properties)))
     assert looked_up == []
+
+
+def _importer_lines(call: Any) -> int:
+    """The lines of platforms/importer.py that ``call`` runs (comprehensions included)."""
+    count = 0
+
+    def lines(frame: Any, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return lines
+
+    def calls(frame: Any, event: str, arg: object) -> Any:
+        return lines if frame.f_globals.get("__name__") == importer.__name__ else None
+
+    previous = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        call()
+    finally:
+        sys.settrace(previous)
+    return count
+
+
+def test_moving_ref_targets_under_defs_is_linear_in_their_number(tmp_path: Path) -> None:
+    """Every $ref target outside $defs is moved there, and the paths under it follow. They
+    were rebased at every move: importing n properties, each the target of a $ref, took
+    n x (every translated node) steps (2,000 of them: 4.9 s; the quadratic class of issue 20).
+    Counted in the importer's lines for n, 2n and 4n: the second doubling must not add more
+    than 2.5 times what the first added (2 for linear growth, 4 for quadratic)."""
+
+    def importing(n: int) -> int:
+        properties: dict[str, Any] = {f"p{i}": {"type": "string"} for i in range(n)}
+        properties.update({f"r{i}": {"$ref": f"#/properties/p{i}"} for i in range(n)})
+        path = write_json(tmp_path, f"t{n}.json", bare(DRAFT7, properties))
+        return _importer_lines(lambda: importer.import_file(path))
+
+    small, double, quadruple = (importing(n) for n in (60, 120, 240))
+    ratio = (quadruple - double) / (double - small)
+    assert ratio <= 2.5, f"import work grows super-linearly: {small}, {double}, {quadruple} lines"
 
 
 def test_a_schema_that_accepts_nothing_generates_tests_that_pass(tmp_path: Path) -> None:

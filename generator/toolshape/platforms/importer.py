@@ -786,6 +786,9 @@ class _Translator:
         self.recursive_anchors: list[SchemaPath] = []
         #: old path -> new path of every schema node translated.
         self.moved: dict[SchemaPath, SchemaPath] = {}
+        #: ``moved`` read backwards (output path -> input path), kept as it grows, so that a
+        #: warning's input place costs a lookup per prefix, not a pass over every move.
+        self.moved_back: dict[SchemaPath, SchemaPath] = {}
         #: (new node, old path, "$ref" or "$recursiveRef") of every reference, rewritten at the end.
         self.refs: list[tuple[dict[str, Any], SchemaPath, str]] = []
         self.hoisted: str | None = None
@@ -826,11 +829,7 @@ class _Translator:
 
     def original_pointer(self, new_path: SchemaPath) -> str:
         """The input pointer of a node of the translated schema (its nearest translated ancestor)."""
-        back = {v: k for k, v in self.moved.items()}
-        for length in range(len(new_path), -1, -1):
-            if new_path[:length] in back:
-                return pointers.pointer(back[new_path[:length]] + new_path[length:])
-        return pointers.pointer(new_path)
+        return pointers.pointer(self.input_path(new_path))
 
     # -- pass 1: resources, anchors and base URIs -----------------------------------------
 
@@ -905,6 +904,7 @@ class _Translator:
                 self.note("root $ref hoisted to the root", ("$ref",))
                 result = self.node(node, target, ())
                 self.moved[()] = ()
+                self.moved_back[()] = ()
                 for key in ("title", "description", "$comment"):
                     if key in root and key not in result:
                         result[key] = root[key]
@@ -955,6 +955,7 @@ class _Translator:
     def node(self, schema: Any, old: SchemaPath, new: SchemaPath) -> Any:
         """The translation of the schema at ``old`` (input path), placed at ``new``."""
         self.moved[old] = new
+        self.moved_back[new] = old
         if isinstance(schema, bool):
             return schema
         if not isinstance(schema, dict):
@@ -1245,21 +1246,31 @@ class _Translator:
             if kind == "$recursiveRef":
                 self.note("$recursiveRef -> $ref (it reduces to a plain reference)", where)
             targets.append((node, self.moved[target]))
-        for i, (node, target) in enumerate(targets):
+        # Each hoist moves a subtree; the paths under it (later targets, and where each input
+        # node went) follow it. They are rebased once each, when read (_relocated), not every
+        # time a subtree moves: that was quadratic in the number of hoisted targets.
+        # Messages name the input place of a target: the input path translated to where the
+        # target was before any move (moves keep distinct paths distinct).
+        relocations: dict[SchemaPath, SchemaPath] = {}
+        back = {v: k for k, v in self.moved.items()}
+        for node, recorded in targets:
+            target = _relocated(recorded, relocations)
             if target and not (len(target) == 2 and target[0] == "$defs"):
-                hoisted = self.hoist(result, target)
+                hoisted = self.hoist(result, target, back.get(recorded, target))
                 if hoisted is None:
                     self.error(
-                        self.original_pointer_path(target),
+                        back.get(recorded, target),
                         "a $ref points here, and it cannot be moved under $defs",
                     )
                     continue
-                targets[i + 1 :] = [(n, _rebase(t, target, hoisted)) for n, t in targets[i + 1 :]]
-                self.moved = {k: _rebase(v, target, hoisted) for k, v in self.moved.items()}
+                relocations[target] = hoisted
                 target = hoisted
             node["$ref"] = "#" + "".join(
                 "/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in target
             )
+        if relocations:
+            self.moved = {k: _relocated(v, relocations) for k, v in self.moved.items()}
+            self.moved_back = {v: k for k, v in self.moved.items()}
 
     def adopt(self, target: SchemaPath, result: dict[str, Any]) -> str | None:
         """Translate a $ref target the schema walk did not reach into the root's $defs; or say why not.
@@ -1302,12 +1313,11 @@ class _Translator:
         defs[name] = self.node(node, target, ("$defs", name))
         return None
 
-    def original_pointer_path(self, new_path: SchemaPath) -> SchemaPath:
-        back = {v: k for k, v in self.moved.items()}
-        return back.get(new_path, new_path)
-
-    def hoist(self, result: dict[str, Any], target: SchemaPath) -> SchemaPath | None:
-        """Move the schema at ``target`` to the root's $defs, leaving a $ref in its place; its new path."""
+    def hoist(
+        self, result: dict[str, Any], target: SchemaPath, where: SchemaPath
+    ) -> SchemaPath | None:
+        """Move the schema at ``target`` to the root's $defs, leaving a $ref in its place; its new
+        path. ``where`` is its place in the input, for the note."""
         parent: Any = result
         for step in target[:-1]:
             parent = parent[int(step)] if isinstance(parent, list) else parent.get(step)
@@ -1332,7 +1342,7 @@ class _Translator:
             return None
         self.note(
             "$ref target moved under $defs (every $ref is a #/$defs pointer)",
-            self.original_pointer_path(target),
+            where,
         )
         return ("$defs", name)
 
@@ -1440,7 +1450,7 @@ class _Translator:
 
     def input_path(self, new_path: SchemaPath) -> SchemaPath:
         """The input path of a place in the output (for warnings)."""
-        back = {v: k for k, v in self.moved.items()}
+        back = self.moved_back
         for length in range(len(new_path), -1, -1):
             if new_path[:length] in back:
                 return back[new_path[:length]] + new_path[length:]
@@ -1585,9 +1595,24 @@ def _split_fragment(uri: str) -> tuple[str, str]:
     return resource, fragment
 
 
-def _rebase(path: SchemaPath, old: SchemaPath, new: SchemaPath) -> SchemaPath:
-    """``path`` with the prefix ``old`` replaced by ``new`` (a moved subtree)."""
-    return new + path[len(old) :] if path[: len(old)] == old else path
+def _relocated(path: SchemaPath, relocations: dict[SchemaPath, SchemaPath]) -> SchemaPath:
+    """Where ``path`` is after the subtrees in ``relocations`` (each subtree's path when it moved
+    -> its new path, in the order they moved) were moved.
+
+    The longest moved prefix of the path is replaced by where it went, and the result is read
+    again: a later move may have taken a subtree of that new place (its source is a path after
+    the earlier moves). Each step lands under a newer move's fresh ``$defs`` name, so the
+    steps are at most the moves that nest, each a lookup per prefix length."""
+    moved = True
+    while moved and relocations:
+        moved = False
+        for length in range(len(path), 0, -1):
+            new = relocations.get(path[:length])
+            if new is not None:
+                path = new + path[length:]
+                moved = True
+                break
+    return path
 
 
 def _def_name(target: SchemaPath, defs: dict[str, Any]) -> str:
