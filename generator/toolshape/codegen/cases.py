@@ -884,11 +884,6 @@ def _shallow(container: Any) -> Any:
     return dict(container) if isinstance(container, dict) else list(container)
 
 
-def _count(schema: dict[str, Any], keyword: str, default: Any = 0) -> Any:
-    """A count keyword (minLength, maxItems, ...) as an int: 2.0 is allowed and means 2."""
-    return int(schema[keyword]) if keyword in schema else default
-
-
 def _collect_known_good(contract: Contract) -> dict[SchemaPath, list[Any]]:
     """Values seen in accepted examples, by schema path: candidates for synthesis."""
     found: dict[SchemaPath, list[Any]] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 from decimal import Decimal
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 
 def is_number(value: object) -> TypeGuard[int | float]:
@@ -38,6 +38,18 @@ def is_integer(value: object) -> TypeGuard[int | float]:
     if isinstance(value, bool):
         return False
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def count_or(value: object, default: int) -> int:
+    """A count keyword's value (minLength, maxItems, ...) as an int (2.0 means 2), or
+    ``default`` when it is not an integer."""
+    return int(value) if is_integer(value) else default
+
+
+def count_at(schema: dict[str, Any], keyword: str, default: Any = 0) -> Any:
+    """The count keyword ``keyword`` of a checked schema as an int (2.0 means 2), or
+    ``default`` when the schema does not have it."""
+    return int(schema[keyword]) if keyword in schema else default
 
 
 def json_type(value: object) -> str:

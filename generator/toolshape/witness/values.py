@@ -31,7 +31,6 @@ from ..families.objects import values as object_values
 from ..families.strings import values as string_values
 from ..families.values import values as member_values
 from ..schema.pointers import ref_path, resolve
-from ..schema.values import is_integer, is_number
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
@@ -307,10 +306,6 @@ def _only_keys(schema: Any, keys: set[str]) -> bool:
         and set(schema) <= keys
         and any(k in schema for k in keys - {"type"} or keys)
     )
-
-
-def _int(value: Any, default: int) -> int:
-    return int(value) if is_integer(value) and is_number(value) else default
 
 
 def _key(value: Any) -> str:

@@ -16,7 +16,7 @@ import copy
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...schema.values import is_integer, is_number, json_equal
+from ...schema.values import count_or, json_equal
 
 #: Up to a count of distinct values that every one of some schemas accepts (the witness
 #: engine, one level down).
@@ -39,8 +39,8 @@ def candidates(
 ) -> Iterator[list[Any]]:
     """Arrays of the fewest items every schema of ``flat`` allows (and of one item, when
     that is allowed too): none when their counts leave no length up to ``max_size``."""
-    low = max((_count(s.get("minItems"), 0) for s in flat), default=0)
-    highs = [_count(s["maxItems"], 0) for s in flat if "maxItems" in s]
+    low = max((count_or(s.get("minItems"), 0) for s in flat), default=0)
+    highs = [count_or(s["maxItems"], 0) for s in flat if "maxItems" in s]
     high = min(highs) if highs else None
     if (high is not None and high < low) or low > max_size:
         return
@@ -52,7 +52,7 @@ def candidates(
             prefix[i].append(sub)
     items = [s["items"] for s in flat if "items" in s]
     contains = [s for s in flat if "contains" in s]
-    needed = max((_count(s.get("minContains"), 1) for s in contains), default=0)
+    needed = max((count_or(s.get("minContains"), 1) for s in contains), default=0)
     unique = any(s.get("uniqueItems") is True for s in flat)
     if low == 0 and needed == 0:
         yield []
@@ -97,7 +97,7 @@ def _array(
 def pool_size(schema: dict[str, Any]) -> int:
     """How many distinct items the derived cases want at hand: one past maxItems, minItems,
     and two for uniqueItems' pair."""
-    return max(_count(schema.get("maxItems"), 0) + 1, _count(schema.get("minItems"), 0), 2)
+    return max(count_or(schema.get("maxItems"), 0) + 1, count_or(schema.get("minItems"), 0), 2)
 
 
 def too_large(schema: dict[str, Any], max_items: int) -> str | None:
@@ -131,8 +131,3 @@ def size_variants(
         yield "the same item twice", [pool[0], copy.deepcopy(pool[0])]
         if len(pool) >= 2:
             yield "two different items", pool[:2]
-
-
-def _count(value: Any, default: int) -> int:
-    """A count keyword's value as an int (2.0 means 2), or ``default`` when it is not one."""
-    return int(value) if is_integer(value) and is_number(value) else default

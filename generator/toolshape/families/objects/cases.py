@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from ...schema.pointers import SchemaPath
+from ...schema.values import count_at
 
 #: Names tried, in order, for a key the schema does not declare.
 UNKNOWN_KEYS = ("unexpected", "unexpected_key", "zz_unknown")
@@ -75,7 +76,7 @@ def object_cases(
             deriver.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
     _unknown_key_cases(deriver, schema, path, schema_path, prefix)
     if "minProperties" in schema:
-        n = _count(schema, "minProperties")
+        n = count_at(schema, "minProperties")
         keep = [k for k in value if k in required][: max(n - 1, 0)]
         keep += [k for k in value if k not in keep][: max(n - 1 - len(keep), 0)]
         smaller = {k: value[k] for k in keep}
@@ -83,9 +84,9 @@ def object_cases(
             f"{label}: minProperties {n} - 1",
             deriver.replaced(path, smaller) if path else smaller,
         )
-    if "maxProperties" in schema and _count(schema, "maxProperties") >= deriver.edge_items:
+    if "maxProperties" in schema and count_at(schema, "maxProperties") >= deriver.edge_items:
         deriver.too_large(
-            schema_path, f"the maxProperties {_count(schema, 'maxProperties')} edge case"
+            schema_path, f"the maxProperties {count_at(schema, 'maxProperties')} edge case"
         )
     elif "maxProperties" in schema:
         _one_key_too_many(deriver, schema, path, schema_path, label, value)
@@ -134,7 +135,7 @@ def _one_key_too_many(
     its schema accepts when one is found."""
     properties = schema.get("properties", {})
     additional = schema.get("additionalProperties", True)
-    n = _count(schema, "maxProperties")
+    n = count_at(schema, "maxProperties")
     bigger = dict(value)
     filler = (k for k in [*properties, *(f"extra_{i}" for i in range(n + 2))] if k not in bigger)
     while len(bigger) <= n:
@@ -156,8 +157,3 @@ def _declared(schema: Any) -> tuple[str, ...] | None:
         return None
     raw = schema["type"]
     return tuple(raw) if isinstance(raw, list) else (raw,)
-
-
-def _count(schema: dict[str, Any], keyword: str) -> Any:
-    """A count keyword as an int: 2.0 is allowed and means 2."""
-    return int(schema[keyword])

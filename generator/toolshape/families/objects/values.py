@@ -18,7 +18,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, Protocol
 
 from ...families.strings import values as string_values
-from ...schema.values import is_integer, is_number
+from ...schema.values import count_or
 from ...witness.budget import MAX_DEPTH, MAX_SIZE
 
 #: The keywords that ask for keys, so that an object is worth trying first (the others are
@@ -105,8 +105,8 @@ class _Objects:
         for schema in flat:
             for key, needs in schema.get("dependentRequired", {}).items():
                 self.dependents.setdefault(key, []).extend(needs)
-        self.low = max((_int(s.get("minProperties"), 0) for s in flat), default=0)
-        highs = [_int(s["maxProperties"], 0) for s in flat if "maxProperties" in s]
+        self.low = max((count_or(s.get("minProperties"), 0) for s in flat), default=0)
+        highs = [count_or(s["maxProperties"], 0) for s in flat if "maxProperties" in s]
         self.high = min(highs) if highs else None
 
     def richer(self, keys: list[str]) -> Iterator[dict[str, Any]]:
@@ -228,7 +228,3 @@ class _Objects:
                 if isinstance(s, str)
             ]
         return list(dict.fromkeys(found))
-
-
-def _int(value: Any, default: int) -> int:
-    return int(value) if is_integer(value) and is_number(value) else default

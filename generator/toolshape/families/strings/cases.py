@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from ...contract.reference import errors_of
 from ...schema.pointers import SchemaPath
+from ...schema.values import count_at
 from ...witness.values import Engine
 from . import values
 
@@ -39,15 +40,15 @@ def bound_variants(
 ) -> Iterator[tuple[str, Any]]:
     """The cases of ``schema``'s length bounds and pattern, each a name and the string."""
     fill = value[-1:] or "a"
-    if "minLength" in schema and _count(schema, "minLength") > 0:
-        n = _count(schema, "minLength")
+    if "minLength" in schema and count_at(schema, "minLength") > 0:
+        n = count_at(schema, "minLength")
         if n > MAX_EDGE_LENGTH + 1:
             deriver.too_large(schema_path, f"the minLength {n} edge cases")
         else:
             yield f"minLength {n} - 1", value[: n - 1] if len(value) >= n else value
             yield from _exactly(deriver, schema, f"minLength {n} exactly", n)
     if "maxLength" in schema:
-        n = _count(schema, "maxLength")
+        n = count_at(schema, "maxLength")
         if n >= MAX_EDGE_LENGTH + 1:
             deriver.too_large(schema_path, f"the maxLength {n} edge cases")
         else:
@@ -60,7 +61,7 @@ def bound_variants(
 
 def _plain_misses(deriver: Deriver, schema: dict[str, Any]) -> list[str]:
     """The first plain string the pattern refuses, when the pattern search found none."""
-    shortest = "?" * max(_count(schema, "minLength", 1), 1)
+    shortest = "?" * max(count_at(schema, "minLength", 1), 1)
     candidates = ("", " ", "!", shortest, "a b", "0")
     refusing = {"pattern": schema["pattern"]}
     return [bad for bad in candidates if errors_of(refusing, bad, "", root=deriver.schema)][:1]
@@ -73,8 +74,3 @@ def _exactly(
     exact = {"type": "string", **values.of_lengths(length, length)}
     for found in deriver.satisfying([schema, exact]):
         yield name, found
-
-
-def _count(schema: dict[str, Any], keyword: str, default: Any = 0) -> Any:
-    """A length keyword as an int: 2.0 is allowed and means 2."""
-    return int(schema[keyword]) if keyword in schema else default

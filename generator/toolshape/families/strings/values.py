@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ...schema.values import is_integer, is_number
+from ...schema.values import count_or
 
 #: The keyword holding the pattern, the code it reports under.
 PATTERN = "pattern"
@@ -35,8 +35,8 @@ def constrains(schema: dict[str, Any]) -> bool:
 def length_bounds(flat: Sequence[dict[str, Any]]) -> tuple[int, int | None]:
     """The tightest length range of ``flat`` (every schema must hold): its lowest length, and
     its highest (None: no upper bound)."""
-    low = max((_int(s.get("minLength"), 0) for s in flat), default=0)
-    highs = [_int(s["maxLength"], 0) for s in flat if "maxLength" in s]
+    low = max((count_or(s.get("minLength"), 0) for s in flat), default=0)
+    highs = [count_or(s["maxLength"], 0) for s in flat if "maxLength" in s]
     return low, (min(highs) if highs else None)
 
 
@@ -83,7 +83,3 @@ def fillers(low: int, high: int | None) -> Iterator[str]:
     for length in sorted({low, min(top, max(low, 1)), min(top, max(low, 5)), top}):
         for unit in FILLER_UNITS:
             yield (unit * length)[:length]
-
-
-def _int(value: Any, default: int) -> int:
-    return int(value) if is_integer(value) and is_number(value) else default
