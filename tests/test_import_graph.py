@@ -36,10 +36,13 @@ RANKS = {
 
 #: A keyword family (``toolshape.families.<family>``) holds one module per stage, each ranked
 #: with its stage: ``rules``/``oracle`` with contract/, ``values`` with witness/, ``cases`` and
-#: ``checks`` with codegen/, ``export`` with platforms/, ``review`` with review/. The
-#: ``families`` package and each family's package hold a docstring only (rank 0).
+#: ``checks`` with codegen/, ``export`` with platforms/, ``review`` with review/ (and the
+#: references family's ``targets``, where a reference points, with contract/: every stage from
+#: there on follows a reference). The ``families`` package and each family's package hold a
+#: docstring only (rank 0).
 FAMILY_MODULES = {
     "rules": "toolshape.contract",
+    "targets": "toolshape.contract",
     "oracle": "toolshape.contract",
     "values": "toolshape.witness",
     "cases": "toolshape.codegen",

@@ -375,6 +375,8 @@ FAMILIES = {
     "objects": vocabulary.applying_to("object"),
     # The keywords that constrain a value whatever its kind (no applies_to of their own).
     "values": ("type", "enum", "const"),
+    # The references, and the older name of $defs the importer reads.
+    "references": ("$ref", "$defs", "definitions", "$anchor", "$id"),
 }
 
 #: The walks over subschemas read the holders from the vocabulary (``schema/keywords.py``) but
@@ -465,6 +467,20 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
         "the root's type: object, the tool lists' 'type: function'",
         "review/walk.py": "the parallel walk: type and enum compared as sets",
+    },
+    # What is left of each stage's own reading of a reference moves into families/references/
+    # stage by stage; the importer translates older drafts' spellings (definitions, id).
+    "references": {
+        "witness/values.py": "a reference followed by the witness engine",
+        "codegen/cases.py": "a reference followed by the derived cases; _NON_LOCAL",
+        "codegen/masks.py": "a reference followed by the redaction masks",
+        "codegen/building/applicators.py": "a reference becoming a call to its function",
+        "codegen/building/context.py": "how a schema place reads in generated names",
+        "platforms/export.py": "each platform's inlining or keeping of $defs",
+        "platforms/importer.py": "older drafts' definitions and id; $ref targets moved under $defs",
+        "review/decisions.py": "a change behind a reference",
+        "review/samples.py": "where a changed definition applies",
+        "review/walk.py": "a definition nothing refers to",
     },
 }
 

@@ -15,11 +15,12 @@ from ..families.arrays import rules as array_rules
 from ..families.formats import rules as format_rules
 from ..families.numbers import rules as number_rules
 from ..families.objects import rules as object_rules
+from ..families.references import rules as reference_rules
 from ..families.strings import rules as string_rules
 from ..families.values import rules as value_rules
 from ..schema import vocabulary
-from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
-from ..schema.pointers import SchemaPath, ref_path, resolve
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
+from ..schema.pointers import SchemaPath
 from ..schema.values import is_integer, json_type
 from . import unfolding
 from .errors import ContractError, Problem
@@ -45,8 +46,6 @@ COUNT_KEYWORDS = vocabulary.taking("count")
 ANNOTATIONS = vocabulary.annotation_names(root=False)
 #: Annotations allowed only on the root of 'parameters' (a nested $id would change how $refs resolve).
 ROOT_ANNOTATIONS = vocabulary.root_only()
-#: The form of a $anchor (2020-12: an XML NCName restricted to ASCII).
-ANCHOR_RE = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 #: The formats toolshape asserts: those of JSON Schema 2020-12 (a name outside it is a typo).
 FORMATS = vocabulary.format_names()
 #: Every schema keyword the generator implements, in the order checks are emitted.
@@ -248,9 +247,10 @@ class _Checker:
             self.check_pattern(pattern, where, at_key=True)
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """$ref, format (its family's rules), the keywords that need another."""
-        if "$ref" in schema:
-            self.reference(schema["$ref"], path + ("$ref",))
+        """$ref and format (their families' rules), the keywords that need another."""
+        parameters = self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None
+        for where, message in reference_rules.check(schema, path, parameters):
+            self.error(where, message)
         for where, message in format_rules.check(schema, path):
             self.error(where, message)
         for keyword, needed in _NEEDS:
@@ -258,33 +258,6 @@ class _Checker:
                 self.error(
                     path + (keyword,), f"'{keyword}' has no effect without '{needed}'", at_key=True
                 )
-
-    def reference(self, ref: Any, path: SchemaPath) -> None:
-        if not isinstance(ref, str):
-            self.error(path, "'$ref' must be a string such as '#/$defs/name'")
-            return
-        if not ref.startswith("#"):
-            self.error(
-                path,
-                f"remote '$ref' ({ref[:60]}) is refused: toolshape never fetches; put the schema under $defs",
-            )
-            return
-        parameters = self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None
-        try:
-            target = resolve(parameters, ref_path(ref))
-        except (KeyError, IndexError, ValueError, TypeError):
-            self.error(path, f"'$ref' {ref} points at nothing in 'parameters'")
-            return
-        if not isinstance(target, (dict, bool)):
-            self.error(path, f"'$ref' {ref} points at something that is not a schema")
-            return
-        keyword = data_keyword(parameters, ref_path(ref))
-        if keyword is not None:
-            self.error(
-                path,
-                f"'$ref' {ref} points into '{keyword}', whose value is not a schema (JSON Schema "
-                "leaves such a reference undefined): put the schema under $defs and refer to it there",
-            )
 
     def applicability(
         self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
@@ -436,18 +409,8 @@ class _Checker:
                 self.error(path + (keyword,), f"'{keyword}' must be true or false")
         if "examples" in schema and not isinstance(schema["examples"], list):
             self.error(path + ("examples",), "'examples' in a schema must be a list of values")
-        anchor = schema.get("$anchor")
-        if "$anchor" in schema and not (isinstance(anchor, str) and ANCHOR_RE.fullmatch(anchor)):
-            self.error(
-                path + ("$anchor",),
-                "'$anchor' must be a name: a letter or _, then letters, digits, - _ .",
-            )
-        identifier = schema.get("$id")
-        if isinstance(identifier, str) and "#" in identifier.rstrip("#"):
-            self.error(
-                path + ("$id",),
-                "'$id' must not hold a fragment (2020-12); name a place with '$anchor'",
-            )
+        for where, message in reference_rules.annotation_problems(schema, path):
+            self.error(where, message)
         if "contentSchema" in schema:
             # An annotation, but a schema all the same: checked like one, never applied.
             self.schema(schema["contentSchema"], path + ("contentSchema",), depth + 1)

@@ -23,9 +23,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..families.references import targets
 from ..schema.graphs import strongly_connected
 from ..schema.keywords import subschemas
-from ..schema.pointers import escape, ref_path, resolve, unescape
+from ..schema.pointers import escape, unescape
 from .reference import matches_pattern
 from .unfolding import SAME_VALUE_LISTS, SAME_VALUE_ONE
 
@@ -77,10 +78,8 @@ def _leading_to_secrets(parameters: Any) -> set[int]:
 
 
 def _below(parameters: Any, schema: dict[str, Any]) -> list[Any]:
-    subs = [sub for sub, where in subschemas(schema) if where[0] != "$defs"]
-    if isinstance(schema.get("$ref"), str):
-        subs.append(resolve(parameters, ref_path(schema["$ref"])))
-    return subs
+    subs = [sub for sub, where in subschemas(schema) if not targets.is_definition(where)]
+    return subs + targets.followed(parameters, schema)
 
 
 def secret_strings(parameters: Any, instance: Any) -> set[str]:
@@ -110,9 +109,10 @@ def allowed_secrets(parameters: Any) -> set[str]:
                 _strings(schema["const"], strings)
         # $defs are reached through the $refs that use them: a definition nothing refers to
         # governs no value, so its allowed values are not secrets of any argument.
-        todo += [(sub, inside) for sub, where in subschemas(schema) if where[0] != "$defs"]
-        if isinstance(schema.get("$ref"), str):
-            todo.append((resolve(parameters, ref_path(schema["$ref"])), inside))
+        todo += [
+            (sub, inside) for sub, where in subschemas(schema) if not targets.is_definition(where)
+        ]
+        todo += [(target, inside) for target in targets.followed(parameters, schema)]
     return strings
 
 
@@ -127,8 +127,7 @@ def _same_value(parameters: Any, schemas: list[Any]) -> list[dict[str, Any]]:
             continue
         seen.add(id(schema))
         found.append(schema)
-        if isinstance(schema.get("$ref"), str):
-            todo.append(resolve(parameters, ref_path(schema["$ref"])))
+        todo += targets.followed(parameters, schema)
         for keyword in SAME_VALUE_LISTS:
             todo += schema.get(keyword, [])
         todo += [schema[k] for k in SAME_VALUE_ONE if k in schema]

@@ -19,11 +19,11 @@ from ..families.arrays import oracle as array_oracle
 from ..families.formats import oracle as format_oracle
 from ..families.numbers import oracle as number_oracle
 from ..families.objects import oracle as object_oracle
+from ..families.references import targets
 from ..families.strings import oracle as string_oracle
 from ..families.values import oracle as value_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.keywords import nullable_alternative
-from ..schema.pointers import ref_path, resolve
 from ..schema.values import is_number
 
 Errors = set[tuple[str, str]]
@@ -131,8 +131,9 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
 
 
 def _applicators(schema: dict[str, Any], value: Any, path: str, errors: Errors) -> None:
-    if "$ref" in schema:
-        _value(_resolve(schema["$ref"]), value, path, errors)
+    target = targets.target(_ROOT[-1], schema)
+    if target is not None:
+        _value(target, value, path, errors)
     for sub in schema.get("allOf", []):
         _value(sub, value, path, errors)
     for keyword in ("anyOf", "oneOf"):
@@ -156,10 +157,6 @@ def _applicators(schema: dict[str, Any], value: Any, path: str, errors: Errors) 
                 _value(schema["then"], value, path, errors)
         elif "else" in schema:
             _value(schema["else"], value, path, errors)
-
-
-def _resolve(ref: str) -> Any:
-    return resolve(_ROOT[-1], ref_path(ref))
 
 
 def matches_pattern(pattern: str, text: str) -> bool:

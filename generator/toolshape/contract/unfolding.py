@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.references import targets
 from ..regex import PatternError
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
@@ -194,10 +195,11 @@ class _Graph:
         self, node: dict[str, Any], where: SchemaPath, children: list[tuple[Any, SchemaPath]]
     ) -> list[_Edge]:
         edges: list[_Edge] = []
-        if isinstance(node.get("$ref"), str):
-            target = self._target(node["$ref"])
+        ref = targets.ref_of(node)
+        if ref is not None:
+            target = self._target(ref)
             if target is not None:
-                edges.append(_Edge(where + ("$ref",), id(target), True))
+                edges.append(_Edge(where + (targets.REF,), id(target), True))
         by_path = {p: s for s, p in children}
         for keyword in SAME_VALUE_ONE:
             sub = by_path.get(where + (keyword,))
@@ -550,7 +552,7 @@ def _cycle(graph: _Graph, nodes: list[int], via: list[_Edge], closing: _Edge) ->
     first = nodes.index(closing.target)
     edges = via[first:] + [closing]
     loop = [pointer(graph.paths[n]) for n in nodes[first:]] + [pointer(graph.paths[closing.target])]
-    site = next((e.site for e in edges if e.site[-1:] == ("$ref",)), closing.site)
+    site = next((e.site for e in edges if e.site[-1:] == (targets.REF,)), closing.site)
     return UnfoldingFinding(
         site,
         "this $ref makes a cycle that never moves to a child value ("

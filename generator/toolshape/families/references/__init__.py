@@ -1,0 +1,46 @@
+"""The references family: ``$ref``, ``$defs`` (and the older ``definitions``), ``$anchor``,
+``$id``, every stage's knowledge of them.
+
+Built as ``families/numbers/`` is (read its ``__init__.py`` first: the layout, the
+interfaces and the rule that a module is ranked with its stage are the same).
+
+What it covers. A contract's references are local: a ``$ref`` is ``#`` or a JSON Pointer
+fragment (``#/$defs/name``) into the contract's ``parameters``, never fetched; the schemas
+they share sit under ``$defs`` (the importer moves older drafts' ``definitions``, and any
+other target, there). ``$anchor`` and ``$id`` are annotations: checked for form, never
+followed (an ``$id`` is allowed on the root only). The keywords are named in
+``schema/vocabulary.py``; the family has no template of its own (a reference is printed as a
+call to its target's function, by the ``call`` macro of ``templates/checks.py.j2``).
+
+Its modules, one per stage, in the order of the stages (a module imports its own stage and
+earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
+
+    targets.py  contract stage   where a reference points, for every stage that follows one:
+                                 ``targets.target(root, schema)`` is the schema a node's
+                                 ``$ref`` reaches (None: it holds none), ``targets.followed``
+                                 the same as a list for a walk, ``targets.ref_of`` and
+                                 ``targets.path_of`` the reference itself, and
+                                 ``targets.is_definition(where)`` whether a place is under
+                                 ``$defs``. Called by contract/reference.py (the reference
+                                 evaluation follows a reference: no oracle.py of its own),
+                                 contract/unfolding.py (the edges of the reference graph, whose
+                                 cycles it refuses) and contract/redaction.py.
+    rules.py    contract stage   what the contract check says: a ``$ref`` is a local reference to
+                                 a schema in ``parameters`` (``rules.check(schema, path,
+                                 parameters)``), an ``$anchor`` a name and an ``$id`` without
+                                 a fragment (``rules.annotation_problems(schema, path)``).
+                                 Called by contract/checker.py.
+
+Each module says what it holds in its docstring; each stage keeps only the call.
+
+What stays outside, for now (``tests/test_vocabulary.py`` lists each module and why): the
+stages' own following of a reference not yet moved here, and the importer's translation of
+older drafts (``definitions``, draft 4's ``id``) and its moving of every ``$ref`` target
+under ``$defs`` (platforms/importer.py: the importer is the one module that may still name
+any keyword).
+
+How to add a keyword to the family (``$dynamicRef``, say): its row in
+``schema/vocabulary.py``; its rule in rules.py; how it reaches its target in targets.py
+(every stage that follows a reference then follows it too); and in each stage module of the
+family, what that stage does with it.
+"""
