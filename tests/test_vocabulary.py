@@ -471,9 +471,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # What is left of each stage's own reading of a reference moves into families/references/
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
     "references": {
-        "witness/values.py": "a reference followed by the witness engine",
-        "codegen/cases.py": "a reference followed by the derived cases; _NON_LOCAL",
-        "codegen/masks.py": "a reference followed by the redaction masks",
         "codegen/building/applicators.py": "a reference becoming a call to its function",
         "codegen/building/context.py": "how a schema place reads in generated names",
         "platforms/export.py": "each platform's inlining or keeping of $defs",

@@ -26,6 +26,7 @@ from ..families.arrays import values as array_values
 from ..families.formats import cases as format_cases
 from ..families.numbers import values as number_values
 from ..families.objects.cases import object_cases
+from ..families.references import targets
 from ..families.strings import cases as string_cases
 from ..families.strings.cases import MAX_EDGE_LENGTH
 from ..families.values import values as member_values
@@ -297,11 +298,11 @@ class _Deriver:
         for _ in range(MAX_REF_CHAIN):
             if (
                 not isinstance(schema, dict)
-                or "$ref" not in schema
-                or not _ANNOTATIONS.issuperset(schema.keys() - {"$ref"})
+                or targets.ref_of(schema) is None
+                or not _ANNOTATIONS.issuperset(schema.keys() - {targets.REF})
             ):
                 return schema
-            schema = resolve(self.schema, ref_path(schema["$ref"]))
+            schema = targets.target(self.schema, schema)
         return (
             schema  # a long chain (or a cycle) of bare $refs: the caller evaluates the case whole
         )
@@ -381,13 +382,13 @@ class _Deriver:
     ) -> None:
         if not isinstance(schema, dict):
             return
-        if "$ref" in schema:
+        target = targets.path_of(schema)
+        if target is not None:
             # A recursive schema: a few levels are enough to test every check, and a few values
             # completed through each target. Without the second bound a recursion that fans out
             # (Kubernetes' JSONSchemaProps refers to itself from a dozen keys) made the base grow
             # exponentially with the depth: 21,149 values and 141,081 cases for one 45 kB
             # schema (issue 16). With it the base grows linearly with the schema.
-            target = ref_path(schema["$ref"])
             if refs >= MAX_SYNTH_DEPTH or self.completions[target] >= MAX_TARGET_COMPLETIONS:
                 return
             self.completions[target] += 1
@@ -523,9 +524,10 @@ class _Deriver:
         if not isinstance(schema, dict):
             return
         # Subschemas that apply to this same value: their keywords get cases too.
-        if "$ref" in schema and (path, schema["$ref"]) not in self.followed:
-            self.followed.add((path, schema["$ref"]))
-            target = ref_path(schema["$ref"])
+        ref = targets.ref_of(schema)
+        if ref is not None and (path, ref) not in self.followed:
+            self.followed.add((path, ref))
+            target = ref_path(ref)
             self.walk(resolve(self.schema, target), path, target, label)
         for i, sub in enumerate(schema.get("allOf", [])):
             self.walk(sub, path, schema_path + ("allOf", i), label)
@@ -702,7 +704,7 @@ class _Deriver:
                         f"{label}: {kind} instead of {' or '.join(declared)}",
                         self.replaced(path, sample),
                     )
-        elif "$ref" in schema or any(k in schema for k in _SAME_VALUE_LISTS):
+        elif targets.REF in schema or any(k in schema for k in _SAME_VALUE_LISTS):
             # The type is decided by a subschema: every sample, the reference tells which pass.
             for kind, sample in TYPE_SAMPLES.items():
                 self.add(f"{label}: a sample {kind}", self.replaced(path, sample))
@@ -773,7 +775,7 @@ MAX_REF_CHAIN = 32
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
 _NON_LOCAL = frozenset(
     {
-        "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
+        targets.REF, "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
         "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
         "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL,
     }
@@ -1106,8 +1108,7 @@ def _applying(
             continue
         yield schema, value, pointer, earlier
         deeper = depth + 1
-        if isinstance(schema.get("$ref"), str):
-            todo.append((resolve(root, ref_path(schema["$ref"])), value, pointer, deeper, earlier))
+        todo += [(t, value, pointer, deeper, earlier) for t in targets.followed(root, schema)]
         for sub in schema.get("allOf", []):
             todo.append((sub, value, pointer, deeper, earlier))
         scalar = not isinstance(value, (dict, list))

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..contract.checker import Contract
 from ..contract.optional import converted_keys
+from ..families.references import targets
 from ..regex.linear import plan as pattern_plan
 from ..schema import vocabulary
 from ..schema.keywords import subschemas
@@ -86,8 +87,8 @@ def _group(
         paths.add(path)
         found.append((schema, path))
         todo += _same_value_subschemas(schema, path)
-        if isinstance(schema.get("$ref"), str):
-            target = ref_path(schema["$ref"])
+        target = targets.path_of(schema)
+        if target is not None:
             todo.append((resolve(parameters, target), target))
     return found
 
@@ -203,8 +204,8 @@ class _Masks:
         if schema.get("x-sensitive") is True:
             return True
         mask: dict[str, Any] = {}
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref in self.live:
+        ref = targets.ref_of(schema)
+        if ref is not None and ref in self.live:
             mask["ref"] = [ref]
         same = [self.mask(sub) for sub, _ in _same_value_subschemas(schema, ())]
         if any(m is True for m in same):
@@ -280,8 +281,8 @@ class _AbsentNulls(_Masks):
         if not isinstance(schema, dict):
             return None
         mask: dict[str, Any] = {}
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref in self.live:
+        ref = targets.ref_of(schema)
+        if ref is not None and ref in self.live:
             mask["ref"] = [ref]
         same = [self.mask(sub) for word in _SAME_VALUE_LISTS for sub in schema.get(word, ())]
         if any(same):
@@ -343,8 +344,7 @@ def _closure(parameters: Any, schema: Any) -> list[dict[str, Any]]:
         seen.add(id(node))
         found.append(node)
         todo += [sub for sub, _ in _same_value_subschemas(node, ())]
-        if isinstance(node.get("$ref"), str):
-            todo.append(resolve(parameters, ref_path(node["$ref"])))
+        todo += targets.followed(parameters, node)
     return found
 
 
@@ -362,7 +362,7 @@ def _all_schemas(schema: Any) -> list[dict[str, Any]]:
 
 def _all_refs(schema: Any) -> set[str]:
     """Every $ref string in a schema tree."""
-    return {node["$ref"] for node in _all_schemas(schema) if isinstance(node.get("$ref"), str)}
+    return {ref for node in _all_schemas(schema) if (ref := targets.ref_of(node)) is not None}
 
 
 def _reaching_secrets(parameters: Any) -> set[int]:
@@ -382,9 +382,8 @@ def _reaching_secrets(parameters: Any) -> set[int]:
         seen.add(id(schema))
         if schema.get("x-sensitive") is True:
             found.append(schema)
-        subs = [sub for sub, where in subschemas(schema) if where[0] != "$defs"]
-        if isinstance(schema.get("$ref"), str):
-            subs.append(resolve(parameters, ref_path(schema["$ref"])))
+        subs = [sub for sub, where in subschemas(schema) if not targets.is_definition(where)]
+        subs += targets.followed(parameters, schema)
         for sub in subs:
             callers.setdefault(id(sub), []).append(schema)
         todo += subs

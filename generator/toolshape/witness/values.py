@@ -28,9 +28,9 @@ from ..families.arrays import values as array_values
 from ..families.formats import values as format_values
 from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
+from ..families.references import targets
 from ..families.strings import values as string_values
 from ..families.values import values as member_values
-from ..schema.pointers import ref_path, resolve
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
@@ -164,11 +164,10 @@ class Engine:
                 return  # false (or not a schema): no value at all
             seen.add(id(schema))
             flat.append(schema)
-            if "$ref" in schema:
-                try:
-                    queue.append(resolve(self.root, ref_path(schema["$ref"])))
-                except (KeyError, IndexError, TypeError, ValueError):
-                    return
+            try:
+                queue += targets.followed(self.root, schema)
+            except (KeyError, IndexError, TypeError, ValueError):
+                return
             queue.extend(schema.get("allOf", []))
             if isinstance(schema.get("anyOf"), list):
                 choices.append([([branch], []) for branch in schema["anyOf"]])

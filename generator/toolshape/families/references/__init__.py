@@ -24,7 +24,12 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  ``$defs``. Called by contract/reference.py (the reference
                                  evaluation follows a reference: no oracle.py of its own),
                                  contract/unfolding.py (the edges of the reference graph, whose
-                                 cycles it refuses) and contract/redaction.py.
+                                 cycles it refuses) and contract/redaction.py, and by the
+                                 later stages that follow a reference: the witness engine
+                                 (witness/values.py), the derived cases (codegen/cases.py: a
+                                 bare ``$ref`` stands for its target) and the redaction masks
+                                 (codegen/masks.py). No values.py or cases.py: a reference has
+                                 no values of its own, only its target's.
     rules.py    contract stage   what the contract check says: a ``$ref`` is a local reference to
                                  a schema in ``parameters`` (``rules.check(schema, path,
                                  parameters)``), an ``$anchor`` a name and an ``$id`` without
