@@ -471,8 +471,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # What is left of each stage's own reading of a reference moves into families/references/
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
     "references": {
-        "codegen/building/applicators.py": "a reference becoming a call to its function",
-        "codegen/building/context.py": "how a schema place reads in generated names",
         "platforms/export.py": "each platform's inlining or keeping of $defs",
         "platforms/importer.py": "older drafts' definitions and id; $ref targets moved under $defs",
         "review/decisions.py": "a change behind a reference",

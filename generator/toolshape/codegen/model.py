@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..contract.checker import Contract
-from .building.functions import finish
+from ..families.references.checks import finish
 from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks

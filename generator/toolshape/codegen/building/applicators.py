@@ -1,9 +1,10 @@
 """The keywords that apply whole subschemas to the same value: $ref, allOf, anyOf, oneOf, not, if.
 
 Each becomes an :class:`~toolshape.codegen.model_parts.Applicator`: ``$ref`` calls its
-target's function; ``allOf`` checks its subschemas inline; ``anyOf``/``oneOf`` try a function
-per branch (or, for "null or one schema", check that schema inline); ``not`` and ``if`` call a
-function and act on whether it found errors, ``then``/``else`` checked inline.
+target's function (the references family's: ``families/references/checks.py``); ``allOf``
+checks its subschemas inline; ``anyOf``/``oneOf`` try a function per branch (or, for "null or
+one schema", check that schema inline); ``not`` and ``if`` call a function and act on whether
+it found errors, ``then``/``else`` checked inline.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from ...contract.unfolding import distinct_entries
+from ...families.references import checks as reference_checks
 from ...schema.keywords import nullable_alternative
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment
 from ..model_parts import Applicator, ApplicatorKind, Node, PathPart
 from .context import BuildContext
-from .functions import function, ref_function
+from .functions import function
 
 
 def applicators(
@@ -27,11 +29,7 @@ def applicators(
     schema_path: SchemaPath,
     label: str,
 ) -> list[Applicator]:
-    found: list[Applicator] = []
-    if "$ref" in schema:
-        made = ref_function(context, schema["$ref"])
-        note = _note(context, schema_path, "$ref")
-        found.append(Applicator("ref", note, function=made, label=context.say(label)))
+    found = reference_checks.reference_call(context, schema, schema_path, label)
     if "allOf" in schema:
         found += _all_of(context, schema["allOf"], var, path, schema_path, label)
     for union in ("anyOf", "oneOf"):

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from ...contract.checker import Contract
+from ...families.references import targets
 from ...regex import WHITESPACE as ECMA_WHITESPACE
 from ...regex.linear import plan as pattern_plan
 from ...schema.pointers import SchemaPath
@@ -133,7 +134,7 @@ def path_hint(schema_path: SchemaPath) -> str:
     words: list[str] = []
     steps = iter(schema_path)
     for step in steps:
-        if step in ("properties", "$defs", "dependentSchemas"):
+        if step in ("properties", targets.DEFS, "dependentSchemas"):
             words.append(str(next(steps, "")))
         elif step == "patternProperties":  # the next step is a regex: no name in it
             next(steps, None)

@@ -10,7 +10,8 @@ they share sit under ``$defs`` (the importer moves older drafts' ``definitions``
 other target, there). ``$anchor`` and ``$id`` are annotations: checked for form, never
 followed (an ``$id`` is allowed on the root only). The keywords are named in
 ``schema/vocabulary.py``; the family has no template of its own (a reference is printed as a
-call to its target's function, by the ``call`` macro of ``templates/checks.py.j2``).
+call to its target's function, by the ``ref`` branch of the ``applicator`` macro in
+``templates/checks.py.j2``).
 
 Its modules, one per stage, in the order of the stages (a module imports its own stage and
 earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
@@ -30,6 +31,14 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  bare ``$ref`` stands for its target) and the redaction masks
                                  (codegen/masks.py). No values.py or cases.py: a reference has
                                  no values of its own, only its target's.
+    checks.py   codegen stage    the model's part: a ``$ref`` becomes a call to its target's
+                                 function, made once however often the target is used
+                                 (``checks.reference_call(context, schema, schema_path,
+                                 label)``, the first applicator codegen/building/applicators.py
+                                 lists; ``checks.finish(context)`` builds the functions left
+                                 waiting past ``MAX_NESTED_REFS``, called by codegen/model.py).
+                                 Printed by the ``ref`` branch of the ``applicator`` macro in
+                                 templates/checks.py.j2.
     rules.py    contract stage   what the contract check says: a ``$ref`` is a local reference to
                                  a schema in ``parameters`` (``rules.check(schema, path,
                                  parameters)``), an ``$anchor`` a name and an ``$id`` without
