@@ -471,7 +471,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # What is left of each stage's own reading of a reference moves into families/references/
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
     "references": {
-        "platforms/export.py": "each platform's inlining or keeping of $defs",
         "platforms/importer.py": "older drafts' definitions and id; $ref targets moved under $defs",
         "review/decisions.py": "a change behind a reference",
         "review/samples.py": "where a changed definition applies",

@@ -112,6 +112,8 @@ from ..families.arrays import export as array_export
 from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
 from ..families.objects import export as object_export
+from ..families.references import export as reference_export
+from ..families.references.targets import DEFS, REF
 from ..families.strings import export as string_export
 from ..families.values import export as value_export
 from ..families.values.export import inferred_type, type_list
@@ -602,7 +604,7 @@ class _Lowering:
                     "the arguments are a map of free-form keys (no 'properties'); Gemini parameters need listed properties",
                 )
         if self.target == "anthropic":
-            for path in _recursive_refs(self.root):
+            for path in reference_export.recursive_refs(self.root):
                 self.refuse(
                     path,
                     "Anthropic strict tool use refuses recursive schemas, and this $ref is recursive",
@@ -631,22 +633,22 @@ class _Lowering:
         """One node in the platform's spelling, with its $ref and allOf merged in (not yet finished)."""
         node = dict(schema)
         parts: list[tuple[dict[str, Any], SchemaPath]] = []
-        if "$ref" in node and self.inlines(node):
-            ref = node.pop("$ref")
+        if REF in node and reference_export.inlines(self, self.root, node):
+            ref = node.pop(REF)
             target = pointers.typed(self.root, pointers.ref_path(ref))
             if any(target == open_target[: len(target)] for open_target in self.stack):
                 # Inlining would never end. Gemini inlines every $ref; the strict modes only
                 # a $ref beside other keywords (anthropic's recursion is reported up front).
                 if self.target == "gemini":
                     self.refuse(
-                        path + ("$ref",),
+                        path + (REF,),
                         f"this $ref ({ref}) is recursive; Gemini's legacy parameters have no $ref, "
                         "definitions are inlined, and a recursive one cannot be "
                         "(--target gemini, with parametersJsonSchema, takes it)",
                     )
                 elif self.target == "openai":
                     self.refuse(
-                        path + ("$ref",),
+                        path + (REF,),
                         f"this $ref ({ref}) beside other keywords is recursive, and OpenAI strict mode needs such a $ref inlined",
                     )
             elif target in self.inlined:  # folded once already: the same node (a copy)
@@ -679,21 +681,6 @@ class _Lowering:
             result = self.merge(result, part, where)
         return result
 
-    def inlines(self, node: dict[str, Any]) -> bool:
-        """Whether this node's $ref is replaced by (a lowered copy of) its target."""
-        if self.target == "gemini":
-            return True
-        ref = node["$ref"]
-        siblings = [k for k in node if k != "$ref" and not k.startswith("x-") and k not in _SILENT]
-        if self.target == "openai" and "default" in siblings:
-            siblings.remove("default")
-        if siblings:
-            return True  # $ref beside other keywords: merged into one schema
-        target = pointers.typed(self.root, pointers.ref_path(ref))
-        # Keep references to the root and to $defs entries (which stay in the export);
-        # references into other places may not survive the lowering.
-        return not (target == () or (len(target) == 2 and target[0] == "$defs"))
-
     def keywords(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """Every keyword of one node except $ref (when inlined) and allOf, lowered."""
         out: dict[str, Any] = {}
@@ -719,10 +706,6 @@ class _Lowering:
         if self.target != "openai":
             out[kw.keyword] = kw.value
 
-    def local_definitions(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if self.target != "gemini":  # gemini: every $ref is inlined
-            out[kw.keyword] = self.lowered_map(kw)
-
     def any_of(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = self.lowered_list(kw)
 
@@ -747,9 +730,6 @@ class _Lowering:
     def untranslated(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword this module does not know yet: never passed on silently."""
         self.dropped(kw.path, kw.keyword, "not translated for this platform")
-
-    def lowered_map(self, kw: KeywordAt) -> dict[str, Any]:
-        return {key: self.lower(sub, kw.where + (key,)) for key, sub in kw.value.items()}
 
     def lowered_list(self, kw: KeywordAt) -> list[Any]:
         return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
@@ -780,7 +760,7 @@ class _Lowering:
                 theirs = {json_key(w) for w in value}
                 common = [v for v in mine if json_key(v) in theirs]
                 out[key] = common or mine
-            elif key in ("properties", "patternProperties", "$defs"):
+            elif key in ("properties", "patternProperties", DEFS):
                 merged = dict(mine)
                 for name, sub in value.items():
                     merged[name] = (
@@ -839,7 +819,7 @@ class _Lowering:
 
     def finish_strict(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         openai = self.target == "openai"
-        if "type" not in node and "anyOf" not in node and "$ref" not in node:
+        if "type" not in node and "anyOf" not in node and REF not in node:
             values = (
                 node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
             )
@@ -955,8 +935,8 @@ class _Lowering:
             if isinstance(node.get("properties"), dict):
                 properties += len(node["properties"])
                 chars += sum(len(k) for k in node["properties"])
-            if isinstance(node.get("$defs"), dict):
-                chars += sum(len(k) for k in node["$defs"])
+            if isinstance(node.get(DEFS), dict):
+                chars += sum(len(k) for k in node[DEFS])
             if isinstance(node.get("enum"), list):
                 values = node["enum"]
                 enum_values += len(values)
@@ -1021,11 +1001,11 @@ _KeywordLowering = Callable[[_Lowering, KeywordAt, dict[str, Any]], None]
 #: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`): a method here or
 #: its family's ``export.lower``.
 _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
-    **dict.fromkeys(("title", "description", "$ref"), _Lowering.kept),
+    **dict.fromkeys(("title", "description"), _Lowering.kept),
+    **dict.fromkeys(reference_export.KEYWORDS, reference_export.lower),
     "default": _Lowering.default,
     **dict.fromkeys(value_export.KEYWORDS, value_export.lower),
     **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
-    "$defs": _Lowering.local_definitions,
     "anyOf": _Lowering.any_of,
     "oneOf": _Lowering.one_of,
     format_export.FORMAT: format_export.lower,
@@ -1053,7 +1033,7 @@ def _nullable(schema: Any) -> Any:
     if (
         isinstance(schema, dict)
         and "type" in schema
-        and set(schema) & {"enum", "const", "$ref", "anyOf"} == set()
+        and set(schema) & {"enum", "const", REF, "anyOf"} == set()
     ):
         return {**schema, "type": type_list(schema["type"]) + ["null"]}
     plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
@@ -1110,39 +1090,6 @@ def _walk(
     yield schema, path, depth
     for sub, where in subschemas(schema, path):
         yield from _walk(sub, where, depth)
-
-
-def _recursive_refs(root: Any) -> list[SchemaPath]:
-    """Paths of the ``$ref`` keywords that close a cycle of references."""
-    found: list[SchemaPath] = []
-    state: dict[SchemaPath, str] = {}
-
-    def visit_target(target: SchemaPath) -> None:
-        state[target] = "open"
-        visit(pointers.resolve(root, target), target)
-        state[target] = "done"
-
-    def visit(node: Any, path: SchemaPath) -> None:
-        for sub, where in subschemas(node, path):
-            visit(sub, where)
-        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            try:
-                target = pointers.typed(root, pointers.ref_path(node["$ref"]))
-            except (KeyError, IndexError, ValueError, TypeError):
-                return
-            inside = any(
-                target == open_target[: len(target)]
-                for open_target, s in state.items()
-                if s == "open"
-            )
-            if inside:
-                if path + ("$ref",) not in found:
-                    found.append(path + ("$ref",))
-            elif target not in state:
-                visit_target(target)
-
-    visit_target(())
-    return found
 
 
 def _strip_extensions(schema: Any) -> Any:

@@ -39,6 +39,13 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  waiting past ``MAX_NESTED_REFS``, called by codegen/model.py).
                                  Printed by the ``ref`` branch of the ``applicator`` macro in
                                  templates/checks.py.j2.
+    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
+                                 ``$ref`` and ``$defs`` to ``export.lower(lowering, keyword,
+                                 out)`` (kept; Gemini: ``$defs`` dropped), its fold asks
+                                 ``export.inlines(lowering, root, node)`` whether a ``$ref`` is
+                                 replaced by its target (always for Gemini; beside other
+                                 keywords, or into a place other than the root or ``$defs``),
+                                 and Anthropic's refusals take ``export.recursive_refs(root)``.
     rules.py    contract stage   what the contract check says: a ``$ref`` is a local reference to
                                  a schema in ``parameters`` (``rules.check(schema, path,
                                  parameters)``), an ``$anchor`` a name and an ``$id`` without

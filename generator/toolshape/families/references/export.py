@@ -1,0 +1,89 @@
+"""Each platform's lowering of ``$ref`` and ``$defs`` (platforms stage).
+
+OpenAI strict mode and Anthropic strict tool use take references: a ``$ref`` to the root or
+to an entry of ``$defs`` is kept as written, and ``$defs`` is lowered entry by entry. A
+``$ref`` beside other keywords, or one into another place (which may not survive the
+lowering), is inlined: replaced by a lowered copy of its target, merged with its siblings
+(:func:`inlines` decides; ``platforms/export.py``'s fold does the merge). Gemini's legacy
+parameters have no references at all: every ``$ref`` is inlined and ``$defs`` dropped, so a
+recursive reference is refused; Anthropic refuses recursive schemas too
+(:func:`recursive_refs`).
+
+``platforms/export.py`` maps both keywords to :func:`lower` in its dispatch table, asks
+:func:`inlines` before it folds a node, and :func:`recursive_refs` for Anthropic's
+top-level refusals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...platforms.lowering import KeywordAt, Lowering
+from ...schema import pointers, vocabulary
+from ...schema.keywords import subschemas
+from ...schema.pointers import SchemaPath
+from .targets import DEFS, REF
+
+#: The keywords :func:`lower` lowers.
+KEYWORDS = (REF, DEFS)
+#: Annotations no platform gets: beside a $ref they do not make it a merge.
+_SILENT = vocabulary.annotation_names(exported=False)
+
+
+def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """A kept ``$ref`` as written; ``$defs`` lowered entry by entry (Gemini: dropped, every
+    ``$ref`` being inlined)."""
+    if kw.keyword == REF:
+        out[kw.keyword] = kw.value
+    elif lowering.target != "gemini":
+        out[kw.keyword] = {
+            key: lowering.lower(sub, kw.where + (key,)) for key, sub in kw.value.items()
+        }
+
+
+def inlines(lowering: Lowering, root: Any, node: dict[str, Any]) -> bool:
+    """Whether ``node``'s $ref is replaced by (a lowered copy of) its target."""
+    if lowering.target == "gemini":
+        return True
+    siblings = [k for k in node if k != REF and not k.startswith("x-") and k not in _SILENT]
+    if lowering.target == "openai" and "default" in siblings:
+        siblings.remove("default")
+    if siblings:
+        return True  # $ref beside other keywords: merged into one schema
+    target = pointers.typed(root, pointers.ref_path(node[REF]))
+    # Keep references to the root and to $defs entries (which stay in the export);
+    # references into other places may not survive the lowering.
+    return not (target == () or (len(target) == 2 and target[0] == DEFS))
+
+
+def recursive_refs(root: Any) -> list[SchemaPath]:
+    """Paths of the ``$ref`` keywords that close a cycle of references."""
+    found: list[SchemaPath] = []
+    state: dict[SchemaPath, str] = {}
+
+    def visit_target(target: SchemaPath) -> None:
+        state[target] = "open"
+        visit(pointers.resolve(root, target), target)
+        state[target] = "done"
+
+    def visit(node: Any, path: SchemaPath) -> None:
+        for sub, where in subschemas(node, path):
+            visit(sub, where)
+        if isinstance(node, dict) and isinstance(node.get(REF), str):
+            try:
+                target = pointers.typed(root, pointers.ref_path(node[REF]))
+            except (KeyError, IndexError, ValueError, TypeError):
+                return
+            inside = any(
+                target == open_target[: len(target)]
+                for open_target, s in state.items()
+                if s == "open"
+            )
+            if inside:
+                if path + (REF,) not in found:
+                    found.append(path + (REF,))
+            elif target not in state:
+                visit_target(target)
+
+    visit_target(())
+    return found
