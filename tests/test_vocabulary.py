@@ -472,9 +472,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
     "references": {
         "platforms/importer.py": "older drafts' definitions and id; $ref targets moved under $defs",
-        "review/decisions.py": "a change behind a reference",
-        "review/samples.py": "where a changed definition applies",
-        "review/walk.py": "a definition nothing refers to",
     },
 }
 

@@ -5,7 +5,6 @@ direction is ruled out (or that the change is equivalent)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 from ..families.arrays import review as array_review
 from ..families.numbers import review as number_review
 from ..families.objects import review as object_review
+from ..families.references import review as reference_review
 from ..families.values import review as value_review
 from ..families.values.review import may_be
 from ..schema import vocabulary
@@ -73,7 +73,7 @@ def polarity_of(root: Any, node: Parts) -> int | None:
     text = dump(root)
     if any(json.dumps(k) in text for k in _SIBLING_KEYWORDS):
         return None
-    for ref in _refs(root):
+    for ref in reference_review.refs_in(root):
         if not ref.startswith("#"):
             return None
         target = (
@@ -104,18 +104,6 @@ def polarity_of(root: Any, node: Parts) -> int | None:
         else:
             return None  # oneOf, if, $defs, contains with maxContains, anything unknown
     return sign
-
-
-def _refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str):
-                yield value
-            else:
-                yield from _refs(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _refs(value)
 
 
 def keyword_added_or_removed(

@@ -12,10 +12,12 @@ from ..codegen import cases
 from ..families.arrays import review as array_review
 from ..families.formats import review as format_review
 from ..families.numbers import review as number_review
+from ..families.references import review as reference_review
+from ..families.references import targets
 from ..families.strings import review as string_review
 from ..families.values import review as value_review
 from ..families.values import values as member_values
-from ..schema import pointers, vocabulary
+from ..schema import vocabulary
 from ..schema.keywords import SCHEMA_LISTS
 from ..schema.values import is_integer
 from .text import dump, size, unique
@@ -56,10 +58,10 @@ def instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Place
             i += 1
         elif step in _SAME_VALUE_ONE:
             i += 1
-        elif step == "$defs" and following is not None:
+        elif step == targets.DEFS and following is not None:
             if depth > 3:
                 return []
-            refs = _ref_sites(root, "#/$defs/" + pointers.escape(following))
+            refs = _ref_sites(root, reference_review.definition_ref(following))
             places = [
                 p + q
                 for p in places
@@ -77,7 +79,7 @@ def _ref_sites(root: Any, ref: str) -> list[Parts]:
 
     def visit(node: Any, parts: Parts) -> None:
         if isinstance(node, dict):
-            if node.get("$ref") == ref:
+            if targets.ref_of(node) == ref:
                 found.append(parts)
             for key, value in node.items():
                 if key not in ANNOTATION_KEYWORDS and key not in value_review.VALUE_LISTS:

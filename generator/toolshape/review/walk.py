@@ -5,12 +5,13 @@ with the edit that undoes it in a copy of the new parameters."""
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..schema import pointers, vocabulary
+from ..families.references import review as reference_review
+from ..families.references import targets
+from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.values import json_equal, json_key
 from .text import dump, keyword_text, list_of, show_json
@@ -276,7 +277,7 @@ def _walk_map(
         return
     what = {
         "properties": "property",
-        "$defs": "definition",
+        targets.DEFS: "definition",
         "patternProperties": "pattern",
         "dependentSchemas": "schema for key",
     }[keyword]
@@ -295,7 +296,9 @@ def _walk_map(
             else _key_adder(parts + (keyword,), key, before[key])
         )
         pending = _about(Pending(here, (), text, undo=undo))
-        if keyword == "$defs" and not (_referenced(old_root, key) or _referenced(new_root, key)):
+        if keyword == targets.DEFS and not (
+            reference_review.referenced(old_root, key) or reference_review.referenced(new_root, key)
+        ):
             pending.annotation = True
             pending.text += " (not referenced by any $ref: no validation effect)"
         out.append(pending)
@@ -385,12 +388,6 @@ def _required(
                         key=key,
                     )
                 )
-
-
-def _referenced(root: Any, name: str) -> bool:
-    target = "#/$defs/" + pointers.escape(name)
-    text = dump(root)
-    return json.dumps(target) in text or json.dumps(target.replace("%", "%25")) in text
 
 
 def node_at(root: Any, parts: Parts) -> Any:

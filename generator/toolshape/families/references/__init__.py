@@ -46,6 +46,14 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  replaced by its target (always for Gemini; beside other
                                  keywords, or into a place other than the root or ``$defs``),
                                  and Anthropic's refusals take ``export.recursive_refs(root)``.
+    review.py   review stage     how ``toolshape diff`` reads a change behind a reference: a
+                                 definition no ``$ref`` names has no validation effect
+                                 (``review.referenced(root, name)``, for review/walk.py), the
+                                 instance places of a changed definition are those of the
+                                 references to it (``review.definition_ref(name)``, for
+                                 review/samples.py), and a change's polarity is read through
+                                 every reference of the schema (``review.refs_in(root)``, for
+                                 review/decisions.py).
     rules.py    contract stage   what the contract check says: a ``$ref`` is a local reference to
                                  a schema in ``parameters`` (``rules.check(schema, path,
                                  parameters)``), an ``$anchor`` a name and an ``$id`` without
