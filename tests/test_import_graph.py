@@ -38,8 +38,9 @@ RANKS = {
 #: with its stage: ``rules``/``oracle`` with contract/, ``values`` with witness/, ``cases`` and
 #: ``checks`` with codegen/, ``export`` with platforms/, ``review`` with review/ (and the
 #: references family's ``targets``, where a reference points, with contract/: every stage from
-#: there on follows a reference). The ``families`` package and each family's package hold a
-#: docstring only (rank 0).
+#: there on follows a reference; its ``importing``, the importer's moving of reference targets,
+#: with platforms/). The ``families`` package and each family's package hold a docstring only
+#: (rank 0).
 FAMILY_MODULES = {
     "rules": "toolshape.contract",
     "targets": "toolshape.contract",
@@ -48,6 +49,7 @@ FAMILY_MODULES = {
     "cases": "toolshape.codegen",
     "checks": "toolshape.codegen",
     "export": "toolshape.platforms",
+    "importing": "toolshape.platforms",
     "review": "toolshape.review",
 }
 

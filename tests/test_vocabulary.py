@@ -277,7 +277,6 @@ ALLOWED = {
     ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
     ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
     ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
-    ("platforms/importer.py", "_def_name"): "maps whose keys name a hoisted schema well",
     ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
     ("review/walk.py", "_about"): "changes about the keys not listed",
     ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
@@ -434,6 +433,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "dependentRequired and dependentSchemas), required keys an imported schema forbids, "
         "what makes a root an object, maps whose keys name a hoisted schema",
         "project/examples.py": "an example's pattern error located at a patternProperties key",
+        "families/references/importing.py": "the maps whose keys name a schema moved under "
+        "$defs well (a property's, a dependent schema's)",
         "review/decisions.py": "polarity through subschemas; 'properties' as what the count "
         "ranges limit (vocabulary.ranges)",
         "review/samples.py": "where a changed schema applies in the arguments (instance places)",
@@ -471,7 +472,9 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # What is left of each stage's own reading of a reference moves into families/references/
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
     "references": {
-        "platforms/importer.py": "older drafts' definitions and id; $ref targets moved under $defs",
+        "platforms/importer.py": "the translation of each draft's references (definitions, "
+        "id, $anchor, a root $ref hoisted), and the targets it moves under $defs (the moving "
+        "itself is families/references/importing.py's)",
     },
 }
 

@@ -49,7 +49,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import quote, unquote, urljoin
+from urllib.parse import unquote, urljoin
 
 import yaml
 
@@ -57,6 +57,8 @@ from ..codegen.names import PACKAGE_NAMES
 from ..contract import checker, source
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..families.references import importing
+from ..families.references import targets as reference_targets
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
@@ -1254,8 +1256,8 @@ class _Translator:
         relocations: dict[SchemaPath, SchemaPath] = {}
         back = {v: k for k, v in self.moved.items()}
         for node, recorded in targets:
-            target = _relocated(recorded, relocations)
-            if target and not (len(target) == 2 and target[0] == "$defs"):
+            target = importing.relocated(recorded, relocations)
+            if target and not reference_targets.is_defs_entry(target):
                 hoisted = self.hoist(result, target, back.get(recorded, target))
                 if hoisted is None:
                     self.error(
@@ -1265,11 +1267,9 @@ class _Translator:
                     continue
                 relocations[target] = hoisted
                 target = hoisted
-            node["$ref"] = "#" + "".join(
-                "/" + quote(pointers.escape(p), safe="$-_.!*'()~,;=@:+&") for p in target
-            )
+            node["$ref"] = importing.ref_to(target)
         if relocations:
-            self.moved = {k: _relocated(v, relocations) for k, v in self.moved.items()}
+            self.moved = {k: importing.relocated(v, relocations) for k, v in self.moved.items()}
             self.moved_back = {v: k for k, v in self.moved.items()}
 
     def adopt(self, target: SchemaPath, result: dict[str, Any]) -> str | None:
@@ -1295,7 +1295,7 @@ class _Translator:
             kind = "a list" if isinstance(node, list) else f"{json.dumps(node)[:40]}"
             return f"points at {kind} under '{keyword}', not at a schema"
         defs = result.setdefault("$defs", {})
-        name = _def_name(target, defs)
+        name = importing.definition_name(target, defs)
         defs[name] = {}  # (taken: a $ref inside it to another such place gets another name)
         base = self.bases.get(target[:depth], _DEFAULT_BASE)
         self.index(node, target, base)
@@ -1318,33 +1318,14 @@ class _Translator:
     ) -> SchemaPath | None:
         """Move the schema at ``target`` to the root's $defs, leaving a $ref in its place; its new
         path. ``where`` is its place in the input, for the note."""
-        parent: Any = result
-        for step in target[:-1]:
-            parent = parent[int(step)] if isinstance(parent, list) else parent.get(step)
-            if parent is None:
-                return None
-        last = target[-1]
-        defs = result.setdefault("$defs", {})
-        name = _def_name(target, defs)
-        if isinstance(parent, list):
-            defs[name] = parent[int(last)]
-            parent[int(last)] = {
-                "$ref": "#/$defs/"
-                + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")
-            }
-        elif isinstance(parent, dict) and last in parent:
-            defs[name] = parent[last]
-            parent[last] = {
-                "$ref": "#/$defs/"
-                + quote(name.replace("~", "~0").replace("/", "~1"), safe="$-_.!*'()~,;=@:+&")
-            }
-        else:
+        hoisted = importing.hoist(result, target)
+        if hoisted is None:
             return None
         self.note(
             "$ref target moved under $defs (every $ref is a #/$defs pointer)",
             where,
         )
-        return ("$defs", name)
+        return hoisted
 
     # -- pass 4: keywords with no effect -------------------------------------------------------
 
@@ -1593,38 +1574,6 @@ def _join_uri(base: str, reference: str) -> str:
 def _split_fragment(uri: str) -> tuple[str, str]:
     resource, _, fragment = uri.partition("#")
     return resource, fragment
-
-
-def _relocated(path: SchemaPath, relocations: dict[SchemaPath, SchemaPath]) -> SchemaPath:
-    """Where ``path`` is after the subtrees in ``relocations`` (each subtree's path when it moved
-    -> its new path, in the order they moved) were moved.
-
-    The longest moved prefix of the path is replaced by where it went, and the result is read
-    again: a later move may have taken a subtree of that new place (its source is a path after
-    the earlier moves). Each step lands under a newer move's fresh ``$defs`` name, so the
-    steps are at most the moves that nest, each a lookup per prefix length."""
-    moved = True
-    while moved and relocations:
-        moved = False
-        for length in range(len(path), 0, -1):
-            new = relocations.get(path[:length])
-            if new is not None:
-                path = new + path[length:]
-                moved = True
-                break
-    return path
-
-
-def _def_name(target: SchemaPath, defs: dict[str, Any]) -> str:
-    """A fresh $defs name for a schema hoisted from ``target``: its path, readable."""
-    if len(target) >= 2 and target[-2] in ("properties", "$defs", "dependentSchemas"):
-        base = target[-1]  # a property's or definition's own name reads best
-    else:
-        base = "_".join(step.lstrip("$") for step in target if step not in ("$defs",)) or "schema"
-    name, n = base, 2
-    while name in defs:
-        name, n = f"{base}_{n}", n + 1
-    return name
 
 
 def _follow(root: Any, steps: SchemaPath) -> Any:

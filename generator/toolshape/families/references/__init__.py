@@ -16,57 +16,71 @@ call to its target's function, by the ``ref`` branch of the ``applicator`` macro
 Its modules, one per stage, in the order of the stages (a module imports its own stage and
 earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 
-    targets.py  contract stage   where a reference points, for every stage that follows one:
-                                 ``targets.target(root, schema)`` is the schema a node's
-                                 ``$ref`` reaches (None: it holds none), ``targets.followed``
-                                 the same as a list for a walk, ``targets.ref_of`` and
-                                 ``targets.path_of`` the reference itself, and
-                                 ``targets.is_definition(where)`` whether a place is under
-                                 ``$defs``. Called by contract/reference.py (the reference
-                                 evaluation follows a reference: no oracle.py of its own),
-                                 contract/unfolding.py (the edges of the reference graph, whose
-                                 cycles it refuses) and contract/redaction.py, and by the
-                                 later stages that follow a reference: the witness engine
-                                 (witness/values.py), the derived cases (codegen/cases.py: a
-                                 bare ``$ref`` stands for its target) and the redaction masks
-                                 (codegen/masks.py). No values.py or cases.py: a reference has
-                                 no values of its own, only its target's.
-    checks.py   codegen stage    the model's part: a ``$ref`` becomes a call to its target's
-                                 function, made once however often the target is used
-                                 (``checks.reference_call(context, schema, schema_path,
-                                 label)``, the first applicator codegen/building/applicators.py
-                                 lists; ``checks.finish(context)`` builds the functions left
-                                 waiting past ``MAX_NESTED_REFS``, called by codegen/model.py).
-                                 Printed by the ``ref`` branch of the ``applicator`` macro in
-                                 templates/checks.py.j2.
-    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
-                                 ``$ref`` and ``$defs`` to ``export.lower(lowering, keyword,
-                                 out)`` (kept; Gemini: ``$defs`` dropped), its fold asks
-                                 ``export.inlines(lowering, root, node)`` whether a ``$ref`` is
-                                 replaced by its target (always for Gemini; beside other
-                                 keywords, or into a place other than the root or ``$defs``),
-                                 and Anthropic's refusals take ``export.recursive_refs(root)``.
-    review.py   review stage     how ``toolshape diff`` reads a change behind a reference: a
-                                 definition no ``$ref`` names has no validation effect
-                                 (``review.referenced(root, name)``, for review/walk.py), the
-                                 instance places of a changed definition are those of the
-                                 references to it (``review.definition_ref(name)``, for
-                                 review/samples.py), and a change's polarity is read through
-                                 every reference of the schema (``review.refs_in(root)``, for
-                                 review/decisions.py).
-    rules.py    contract stage   what the contract check says: a ``$ref`` is a local reference to
-                                 a schema in ``parameters`` (``rules.check(schema, path,
-                                 parameters)``), an ``$anchor`` a name and an ``$id`` without
-                                 a fragment (``rules.annotation_problems(schema, path)``).
-                                 Called by contract/checker.py.
+    targets.py    contract stage   where a reference points, for every stage that follows one:
+                                   ``targets.target(root, schema)`` is the schema a node's
+                                   ``$ref`` reaches (None: it holds none), ``targets.followed``
+                                   the same as a list for a walk, ``targets.ref_of`` and
+                                   ``targets.path_of`` the reference itself, and
+                                   ``targets.is_definition(where)`` whether a place is under
+                                   ``$defs`` (``targets.is_defs_entry(path)``: an entry of the
+                                   root's). Called by contract/reference.py (the reference
+                                   evaluation follows a reference: no oracle.py of its own),
+                                   contract/unfolding.py (the edges of the reference graph,
+                                   whose cycles it refuses) and contract/redaction.py, and by
+                                   the later stages that follow a reference: the witness engine
+                                   (witness/values.py), the derived cases (codegen/cases.py: a
+                                   bare ``$ref`` stands for its target) and the redaction masks
+                                   (codegen/masks.py). No values.py or cases.py: a reference has
+                                   no values of its own, only its target's.
+    rules.py      contract stage   what the contract check says: a ``$ref`` is a local reference
+                                   to a schema in ``parameters`` (``rules.check(schema, path,
+                                   parameters)``), an ``$anchor`` a name and an ``$id`` without
+                                   a fragment (``rules.annotation_problems(schema, path)``).
+                                   Called by contract/checker.py.
+    checks.py     codegen stage    the model's part: a ``$ref`` becomes a call to its target's
+                                   function, made once however often the target is used
+                                   (``checks.reference_call(context, schema, schema_path,
+                                   label)``, the first applicator
+                                   codegen/building/applicators.py lists;
+                                   ``checks.finish(context)`` builds the functions left waiting
+                                   past ``MAX_NESTED_REFS``, called by codegen/model.py).
+                                   Printed by the ``ref`` branch of the ``applicator`` macro in
+                                   templates/checks.py.j2.
+    export.py     platforms stage  each platform's lowering: platforms/export.py's dispatch
+                                   table maps ``$ref`` and ``$defs`` to ``export.lower(lowering,
+                                   keyword, out)`` (kept; Gemini: ``$defs`` dropped), its fold
+                                   asks ``export.inlines(lowering, root, node)`` whether a
+                                   ``$ref`` is replaced by its target (always for Gemini; beside
+                                   other keywords, or into a place other than the root or
+                                   ``$defs``), and Anthropic's refusals take
+                                   ``export.recursive_refs(root)``.
+    importing.py  platforms stage  the importer's moving of ``$ref`` targets under ``$defs``
+                                   (every reference of an imported contract a ``#/$defs``
+                                   pointer): ``importing.hoist(result, target)`` moves one and
+                                   leaves a ``$ref`` in its place, under a fresh readable name
+                                   (``importing.definition_name``); ``importing.relocated``
+                                   rebases a recorded path past the moves, once, when read (the
+                                   linear-time behaviour of issue 20);
+                                   ``importing.ref_to(path)`` spells the pointer. Called by
+                                   platforms/importer.py, which keeps its notes and errors.
+    review.py     review stage     how ``toolshape diff`` reads a change behind a reference: a
+                                   definition no ``$ref`` names has no validation effect
+                                   (``review.referenced(root, name)``, for review/walk.py), the
+                                   instance places of a changed definition are those of the
+                                   references to it (``review.definition_ref(name)``, for
+                                   review/samples.py), and a change's polarity is read through
+                                   every reference of the schema (``review.refs_in(root)``, for
+                                   review/decisions.py).
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
-What stays outside, for now (``tests/test_vocabulary.py`` lists each module and why): the
-stages' own following of a reference not yet moved here, and the importer's translation of
-older drafts (``definitions``, draft 4's ``id``) and its moving of every ``$ref`` target
-under ``$defs`` (platforms/importer.py: the importer is the one module that may still name
-any keyword).
+What stays outside (``tests/test_vocabulary.py`` lists the module and why): the importer's
+translation of each draft's references (``definitions``, draft 4's ``id``, ``$anchor``
+indexes, a root ``$ref`` hoisted to the root, resolving a reference against ``$id`` bases)
+in platforms/importer.py, the one module that may still name any keyword. The stages that
+follow a reference name it through ``targets.REF`` and ``targets.DEFS`` where it is a step
+of a path (unfolding's cycle sites, the export's fold of an inlined ``$ref`` with its
+siblings, which is the merge of two schemas, not the reference's own lowering).
 
 How to add a keyword to the family (``$dynamicRef``, say): its row in
 ``schema/vocabulary.py``; its rule in rules.py; how it reaches its target in targets.py

@@ -22,7 +22,7 @@ from ...platforms.lowering import KeywordAt, Lowering
 from ...schema import pointers, vocabulary
 from ...schema.keywords import subschemas
 from ...schema.pointers import SchemaPath
-from .targets import DEFS, REF
+from .targets import DEFS, REF, is_defs_entry
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = (REF, DEFS)
@@ -53,7 +53,7 @@ def inlines(lowering: Lowering, root: Any, node: dict[str, Any]) -> bool:
     target = pointers.typed(root, pointers.ref_path(node[REF]))
     # Keep references to the root and to $defs entries (which stay in the export);
     # references into other places may not survive the lowering.
-    return not (target == () or (len(target) == 2 and target[0] == DEFS))
+    return not (target == () or is_defs_entry(target))
 
 
 def recursive_refs(root: Any) -> list[SchemaPath]:

@@ -46,6 +46,12 @@ def is_definition(where: SchemaPath) -> bool:
     return bool(where) and where[0] == DEFS
 
 
+def is_defs_entry(path: SchemaPath) -> bool:
+    """Whether ``path`` (from the root) is an entry of the root's ``$defs``: where a reference
+    may point and stay a reference in every export."""
+    return len(path) == 2 and path[0] == DEFS
+
+
 def followed(root: Any, schema: Any) -> list[Any]:
     """The schemas a walk steps into through ``schema``'s reference: its target, or none."""
     path = path_of(schema)
