@@ -632,42 +632,7 @@ class _Lowering:
     def fold(self, schema: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """One node in the platform's spelling, with its $ref and allOf merged in (not yet finished)."""
         node = dict(schema)
-        parts: list[tuple[dict[str, Any], SchemaPath]] = []
-        if REF in node and reference_export.inlines(self, self.root, node):
-            ref = node.pop(REF)
-            target = pointers.typed(self.root, pointers.ref_path(ref))
-            if any(target == open_target[: len(target)] for open_target in self.stack):
-                # Inlining would never end. Gemini inlines every $ref; the strict modes only
-                # a $ref beside other keywords (anthropic's recursion is reported up front).
-                if self.target == "gemini":
-                    self.refuse(
-                        path + (REF,),
-                        f"this $ref ({ref}) is recursive; Gemini's legacy parameters have no $ref, "
-                        "definitions are inlined, and a recursive one cannot be "
-                        "(--target gemini, with parametersJsonSchema, takes it)",
-                    )
-                elif self.target == "openai":
-                    self.refuse(
-                        path + (REF,),
-                        f"this $ref ({ref}) beside other keywords is recursive, and OpenAI strict mode needs such a $ref inlined",
-                    )
-            elif target in self.inlined:  # folded once already: the same node (a copy)
-                parts.append((copy.deepcopy(self.inlined[target]), target))
-            else:
-                self.stack.append(target)
-                target_schema = pointers.resolve(self.root, target)
-                if isinstance(target_schema, bool):
-                    folded = self.lower_bool(target_schema, target)
-                    parts.append((folded if isinstance(folded, dict) else {}, target))
-                else:
-                    parts.append((self.fold(target_schema, target), target))
-                    if self.target == "gemini":
-                        # Gemini's legacy parameters inline every $ref: a definition met twice
-                        # (an allOf of two $refs to one, at every level) would be folded
-                        # 2^depth times; its fold does not depend on where it is met (a
-                        # recursion through it is found the first time, and refused).
-                        self.inlined[target] = copy.deepcopy(parts[-1][0])
-                self.stack.pop()
+        parts = reference_export.inlined_target(self, node, path)
         if "allOf" in node:
             for i, branch in enumerate(node.pop("allOf")):
                 where = path + ("allOf", i)

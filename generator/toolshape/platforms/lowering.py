@@ -7,7 +7,8 @@ families' ``export.lower``: ``families/numbers/export.py``, ``families/arrays/ex
 ``families/objects/export.py``). Each such function takes the :class:`Lowering` (which
 platform, and where to note what the platform does not get), the :class:`KeywordAt` and the
 lowered node to fill, the way Ajv's code generator hands a keyword definition its
-``KeywordCxt``.
+``KeywordCxt``. A ``$ref`` the platform inlines sees more of it, the :class:`Folding`
+(``families/references/export.py``).
 """
 
 from __future__ import annotations
@@ -60,3 +61,22 @@ class Lowering(Protocol):
 
     def finish(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """A node the keyword made up itself, finished as every lowered node is."""
+
+
+class Folding(Lowering, Protocol):
+    """The exporter's lowering as the inlining of a ``$ref`` sees it: the target is folded
+    (lowered, its own ``$ref`` and ``allOf`` merged in) and merged into the node referring to
+    it (``families/references/export.py``)."""
+
+    #: The contract's parameters, which every reference resolves in.
+    root: Any
+    #: Targets of the $refs being inlined (the root counts: a "#" reference recurses).
+    stack: list[SchemaPath]
+    #: Gemini: each $ref target's fold, by its path.
+    inlined: dict[SchemaPath, dict[str, Any]]
+
+    def fold(self, schema: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+        """One node in the platform's spelling, its $ref and allOf merged in (not finished)."""
+
+    def lower_bool(self, schema: bool, path: SchemaPath) -> Any:
+        """A boolean schema at ``path`` in the platform's spelling."""

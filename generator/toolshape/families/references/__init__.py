@@ -49,10 +49,12 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
     export.py     platforms stage  each platform's lowering: platforms/export.py's dispatch
                                    table maps ``$ref`` and ``$defs`` to ``export.lower(lowering,
                                    keyword, out)`` (kept; Gemini: ``$defs`` dropped), its fold
-                                   asks ``export.inlines(lowering, root, node)`` whether a
-                                   ``$ref`` is replaced by its target (always for Gemini; beside
-                                   other keywords, or into a place other than the root or
-                                   ``$defs``), and Anthropic's refusals take
+                                   asks ``export.inlined_target(lowering, node, path)`` for
+                                   the folded target of a ``$ref`` the platform replaces by its
+                                   target (``export.inlines``: always for Gemini; beside other
+                                   keywords, or into a place other than the root or ``$defs``;
+                                   the interface it needs is ``Folding``, in
+                                   platforms/lowering.py), and Anthropic's refusals take
                                    ``export.recursive_refs(root)``.
     importing.py  platforms stage  the importer's moving of ``$ref`` targets under ``$defs``
                                    (every reference of an imported contract a ``#/$defs``
@@ -79,8 +81,8 @@ translation of each draft's references (``definitions``, draft 4's ``id``, ``$an
 indexes, a root ``$ref`` hoisted to the root, resolving a reference against ``$id`` bases)
 in platforms/importer.py, the one module that may still name any keyword. The stages that
 follow a reference name it through ``targets.REF`` and ``targets.DEFS`` where it is a step
-of a path (unfolding's cycle sites, the export's fold of an inlined ``$ref`` with its
-siblings, which is the merge of two schemas, not the reference's own lowering).
+of a path or a key a walk meets (unfolding's cycle sites, the export's merge of two schemas'
+``$defs`` and its OpenAI size limits, the review's words for a map's entries).
 
 How to add a keyword to the family (``$dynamicRef``, say): its row in
 ``schema/vocabulary.py``; its rule in rules.py; how it reaches its target in targets.py

@@ -4,21 +4,24 @@ OpenAI strict mode and Anthropic strict tool use take references: a ``$ref`` to 
 to an entry of ``$defs`` is kept as written, and ``$defs`` is lowered entry by entry. A
 ``$ref`` beside other keywords, or one into another place (which may not survive the
 lowering), is inlined: replaced by a lowered copy of its target, merged with its siblings
-(:func:`inlines` decides; ``platforms/export.py``'s fold does the merge). Gemini's legacy
+(:func:`inlines` decides, :func:`inlined_target` folds the target; ``platforms/export.py``'s
+fold merges it, as it merges ``allOf``). Gemini's legacy
 parameters have no references at all: every ``$ref`` is inlined and ``$defs`` dropped, so a
 recursive reference is refused; Anthropic refuses recursive schemas too
 (:func:`recursive_refs`).
 
 ``platforms/export.py`` maps both keywords to :func:`lower` in its dispatch table, asks
-:func:`inlines` before it folds a node, and :func:`recursive_refs` for Anthropic's
-top-level refusals.
+:func:`inlined_target` for the part a node's ``$ref`` adds when it folds the node (through
+the ``Folding`` interface of ``platforms/lowering.py``), and :func:`recursive_refs` for
+Anthropic's top-level refusals.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from ...platforms.lowering import KeywordAt, Lowering
+from ...platforms.lowering import Folding, KeywordAt, Lowering
 from ...schema import pointers, vocabulary
 from ...schema.keywords import subschemas
 from ...schema.pointers import SchemaPath
@@ -54,6 +57,55 @@ def inlines(lowering: Lowering, root: Any, node: dict[str, Any]) -> bool:
     # Keep references to the root and to $defs entries (which stay in the export);
     # references into other places may not survive the lowering.
     return not (target == () or is_defs_entry(target))
+
+
+def inlined_target(
+    lowering: Folding, node: dict[str, Any], path: SchemaPath
+) -> list[tuple[dict[str, Any], SchemaPath]]:
+    """The folded target of ``node``'s ``$ref``, with its path, to merge into ``node`` when the
+    platform inlines the reference (taken out of ``node``, a copy); none when the reference is
+    kept, or when inlining it would never end (refused, for the platforms that need it)."""
+    if REF not in node or not inlines(lowering, lowering.root, node):
+        return []
+    ref = node.pop(REF)
+    target = pointers.typed(lowering.root, pointers.ref_path(ref))
+    if any(target == open_target[: len(target)] for open_target in lowering.stack):
+        _refuse_recursion(lowering, ref, path)
+        return []
+    if target in lowering.inlined:  # folded once already: the same node (a copy)
+        return [(copy.deepcopy(lowering.inlined[target]), target)]
+    lowering.stack.append(target)
+    target_schema = pointers.resolve(lowering.root, target)
+    if isinstance(target_schema, bool):
+        folded = lowering.lower_bool(target_schema, target)
+        part = folded if isinstance(folded, dict) else {}
+    else:
+        part = lowering.fold(target_schema, target)
+        if lowering.target == "gemini":
+            # Gemini's legacy parameters inline every $ref: a definition met twice (an allOf
+            # of two $refs to one, at every level) would be folded 2^depth times; its fold
+            # does not depend on where it is met (a recursion through it is found the first
+            # time, and refused).
+            lowering.inlined[target] = copy.deepcopy(part)
+    lowering.stack.pop()
+    return [(part, target)]
+
+
+def _refuse_recursion(lowering: Lowering, ref: str, path: SchemaPath) -> None:
+    """Inlining would never end. Gemini inlines every $ref; the strict modes only a $ref
+    beside other keywords (Anthropic's recursion is reported up front)."""
+    if lowering.target == "gemini":
+        lowering.refuse(
+            path + (REF,),
+            f"this $ref ({ref}) is recursive; Gemini's legacy parameters have no $ref, "
+            "definitions are inlined, and a recursive one cannot be "
+            "(--target gemini, with parametersJsonSchema, takes it)",
+        )
+    elif lowering.target == "openai":
+        lowering.refuse(
+            path + (REF,),
+            f"this $ref ({ref}) beside other keywords is recursive, and OpenAI strict mode needs such a $ref inlined",
+        )
 
 
 def recursive_refs(root: Any) -> list[SchemaPath]:
