@@ -23,6 +23,17 @@ from typing import Any
 
 from ._runtime import Error, Result, UnknownTool, _drops_absent_nulls
 
+#: What the package offers: the gate, its tables, and the results it returns.
+__all__ = [
+    "PLATFORMS",
+    "TOOLS",
+    "Error",
+    "Result",
+    "UnknownTool",
+    "tool_definitions",
+    "tool_module",
+    "validate_call",
+]
 #: Tool name -> its module, relative to this package.
 TOOLS: dict[str, str] = {
     "create_login": ".accounts.create_login",
