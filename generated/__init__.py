@@ -8,6 +8,10 @@ decoded value (it is validated). An unknown tool name is a rejection with code
 ``unknown_tool``. A tool's module is imported the first time it is called, so
 importing the package costs the same for one tool or a thousand.
 
+``tool_hints(name)`` is a tool's MCP hints (``readOnlyHint``, ``destructiveHint``,
+``idempotentHint``, ``openWorldHint``) from its contract's ``annotations``, MCP's defaults
+filling the rest: what a gate asks before it dispatches a call that may destroy data.
+
 ``tool_definitions(platform)`` is the list of every tool's definition that
 ``toolshape schema --all --target PLATFORM`` prints, in the order of the contract
 files, as a fresh copy, without importing any tool module. It raises ``ValueError``
@@ -49,6 +53,23 @@ PLATFORMS: tuple[str, ...] = (
     "gemini-legacy",
     "mcp",
 )
+#: Tool name -> the MCP tool hints its contract declares (its ``annotations``), for each tool
+#: that declares any; ``tool_hints(name)`` fills in MCP's defaults.
+TOOL_ANNOTATIONS: dict[str, dict[str, bool]] = {
+    "edit_file": {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "openWorldHint": False,
+    },
+    "web_search": {"readOnlyHint": True, "openWorldHint": True},
+}
+#: What MCP assumes of a hint a tool does not declare.
+_HINT_DEFAULTS: dict[str, bool] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
 
 
 def tool_module(name: str) -> ModuleType | None:
@@ -75,6 +96,21 @@ def validate_call(name: str, arguments: Any, platform: str | None = None) -> Res
     else:
         result = module.validate(arguments, platform=platform)
     return result
+
+
+def tool_hints(name: str) -> dict[str, bool] | None:
+    """The four MCP hints of the tool called ``name`` as a client reads them, or None."""
+    # What its contract declares, else MCP's default; a read-only tool modifies nothing, so it
+    # is never destructive and always idempotent. Ask before dispatch: for instance, have a
+    # person confirm a call of a tool whose destructiveHint is true.
+    if type(name) is not str or name not in TOOLS:
+        return None
+    hints = dict(_HINT_DEFAULTS)
+    hints.update(TOOL_ANNOTATIONS.get(name, {}))
+    if hints["readOnlyHint"]:
+        hints["destructiveHint"] = False
+        hints["idempotentHint"] = True
+    return hints
 
 
 def tool_definitions(platform: str) -> list[dict[str, Any]]:

@@ -162,6 +162,7 @@ def hostile_contract(
     other = "other value" if text != "other value" else "another value"
     return {
         "name": name,
+        "title": "Tool: " + text,
         "description": "Tool: " + text,
         "x-note": text,
         "parameters": {

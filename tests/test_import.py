@@ -119,12 +119,15 @@ def test_mcp_tools_list_result(tmp_path: Path) -> None:
     tools = json.loads(fixture("mcp_tools_list.json").read_text())["result"]["tools"]
     assert [c.name for c in contracts] == ["read_text_file", "search_files"]
     assert [c.kind for c in contracts] == ["mcp", "mcp"]
-    assert any("'title' is not carried over" in w for w in map(str, contracts[0].warnings))
-    assert any("'annotations' is not carried over" in w for w in map(str, contracts[0].warnings))
-    for imported, tool in zip(contracts, tools, strict=False):
+    assert not any("not carried over" in w for c in contracts for w in map(str, c.warnings))
+    for imported, tool in zip(contracts, tools, strict=True):
         expected = {k: v for k, v in tool["inputSchema"].items() if k != "$schema"}
         assert imported.data["description"] == tool["description"]
-        assert export.export(checked(imported), "mcp").definition["inputSchema"] == expected
+        definition = export.export(checked(imported), "mcp").definition
+        assert definition["inputSchema"] == expected
+        # The title and the hints come back as the server listed them (the first tool has both).
+        assert definition.get("title") == tool.get("title")
+        assert definition.get("annotations") == tool.get("annotations")
     assert_pipeline_and_write(tmp_path, contracts)
 
 
@@ -1049,19 +1052,20 @@ def test_import_warnings_name_their_place_in_the_input_file(
     monkeypatch.chdir(tmp_path)
     tool = {
         "name": "lookup",
-        "title": "Look up",
         "description": "d",
         "inputSchema": {"type": "object"},
+        "annotations": {"readOnlyHint": "yes"},
     }
     text = json.dumps({"tools": [tool]}, indent=2) + "\n"
     Path("tools.json").write_text(text, encoding="utf-8")
     assert main(["import", "tools.json", "--out", "contracts"]) == 0
     err = capsys.readouterr().err
-    line, col = _offset_place(text, text.index('"Look up"'))
-    assert (
-        f"tools.json:{line}:{col}: warning: the MCP tool's 'title' is not carried over "
-        "(a contract has no place for it) (contracts/lookup.yaml at /tools/0/title)"
-    ) in err.splitlines()
+    line, col = _offset_place(text, text.index('"yes"'))
+    assert any(
+        w.startswith(f"tools.json:{line}:{col}: warning: the MCP tool's 'readOnlyHint' (\"yes\")")
+        and w.endswith("(contracts/lookup.yaml at /tools/0/annotations/readOnlyHint)")
+        for w in err.splitlines()
+    ), err
 
 
 # -- import keeps what a schema means (issue 24) -------------------------------------------------

@@ -21,7 +21,7 @@ from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, data_keyword
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.values import is_integer, json_type
-from . import unfolding
+from . import tool_hints, unfolding
 from .errors import ContractError, Problem
 from .source import Document
 from .wording import suggest, with_article, yaml_text
@@ -34,7 +34,7 @@ MAX_SCHEMA_DEPTH = 32
 MAX_ARGUMENT_BYTES = 1_048_576
 
 #: Top-level keys of a contract file.
-CONTRACT_KEYS = ("name", "description", "parameters", "examples")
+CONTRACT_KEYS = ("name", "description", "parameters", "examples", *tool_hints.CONTRACT_KEYS)
 #: Keys of one entry under ``examples``.
 EXAMPLE_KEYS = ("args", "json", "status", "errors", "description")
 EXAMPLE_STATUSES = ("accept", "reject", "parse_error")
@@ -88,6 +88,9 @@ class Contract:
     sensitive: list[SchemaPath] = field(default_factory=list)
     #: Findings that do not stop generation (``path:line:col: warning: ...``).
     warnings: list[Problem] = field(default_factory=list)
+    #: The MCP display title and tool hints (``tool_hints``), as the contract declares them.
+    title: str | None = None
+    annotations: dict[str, bool] = field(default_factory=dict)
 
     @property
     def file(self) -> str:
@@ -610,6 +613,7 @@ def check(document: Document) -> Contract:
     """Check a loaded document; raise :class:`ContractError` with every problem found."""
     checker = _Checker(document)
     name, description, parameters, examples = checker.contract()
+    title, annotations = _tool_hints(checker)
     if not checker.problems:
         # Before anything evaluates the schema: a cycle would recurse forever.
         for finding in unfolding.check(parameters):
@@ -626,4 +630,18 @@ def check(document: Document) -> Contract:
         document=document,
         sensitive=checker.sensitive,
         warnings=sorted(checker.warnings),
+        title=title,
+        annotations=annotations,
     )
+
+
+def _tool_hints(checker: _Checker) -> tuple[str | None, dict[str, bool]]:
+    """The contract's ``title`` and ``annotations``, checked (``tool_hints``)."""
+    data = checker.doc.data
+    if not isinstance(data, dict):
+        return None, {}  # reported by contract()
+
+    def report(path: SchemaPath, message: str, at_key: bool) -> None:
+        checker.error(path, message, at_key=at_key)
+
+    return tool_hints.check_title(data, report), tool_hints.check_annotations(data, report)

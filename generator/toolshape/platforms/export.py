@@ -91,9 +91,10 @@ Platform rules used (public documentation and API error messages, late 2025):
   ``uri-template``, ``json-pointer``, ``relative-json-pointer``, ``regex``) is dropped with
   a note, for OpenAI, Anthropic and Gemini alike, and passed through to ``jsonschema`` and
   ``mcp``.
-* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema"}`` (MCP specification,
-  https://modelcontextprotocol.io/specification/2025-06-18/server/tools): ``inputSchema``
-  is a JSON Schema object schema, passed through unchanged.
+* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema", "annotations"?}`` (MCP
+  specification, https://modelcontextprotocol.io/specification/2025-06-18/server/tools):
+  ``inputSchema`` is a JSON Schema object schema, passed through unchanged; ``title`` and
+  ``annotations`` (the tool hints) are the contract's, when it has them.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
+from ..contract.tool_hints import HINTS
 from ..families.arrays import export as array_export
 from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
@@ -458,11 +460,16 @@ def _export_jsonschema(contract: Contract) -> ExportResult:
 
 def _export_mcp(contract: Contract) -> ExportResult:
     tool: dict[str, Any] = {"name": contract.name}
-    title = contract.parameters.get("title")
+    # The contract's own title; a contract without one shows its schema's title, if any.
+    title = contract.title if contract.title is not None else contract.parameters.get("title")
     if isinstance(title, str):
         tool["title"] = title
     tool["description"] = contract.description
     tool["inputSchema"] = contract.parameters
+    if contract.annotations:  # as declared: a client applies MCP's defaults to the rest
+        tool["annotations"] = {
+            h: contract.annotations[h] for h in HINTS if h in contract.annotations
+        }
     return ExportResult("mcp", tool, _format_notes(contract.parameters))
 
 

@@ -6,7 +6,8 @@
   named after its ``title`` (when that is a valid tool name) or the file name, described by
   its ``description``;
 * an MCP ``tools/list`` result ``{"tools": [{"name", "description", "inputSchema"}, ...]}``,
-  or the JSON-RPC response that wraps it under ``"result"``;
+  or the JSON-RPC response that wraps it under ``"result"`` (a tool's ``title`` and
+  ``annotations``, MCP's tool hints, become the contract's: ``_mcp_title_and_hints``);
 * an OpenAI tool list ``[{"type": "function", "function": {"name", "description",
   "parameters"}}]`` (also ``{"tools": [...]}``, and the Responses API's flat
   ``{"type": "function", "name", ...}``);
@@ -54,7 +55,7 @@ from urllib.parse import quote, unquote, urljoin
 import yaml
 
 from ..codegen.names import PACKAGE_NAMES
-from ..contract import checker, source
+from ..contract import checker, source, tool_hints
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
 from ..regex.matcher import OutOfSteps
@@ -312,6 +313,54 @@ def _parse(raw: bytes, label: str, suffix: str) -> Any:
         raise fail(f"not valid YAML: {error}") from None
 
 
+def _mcp_title_and_hints(
+    entry: dict[str, Any], pointer: str, warnings: list[ImportNotice]
+) -> dict[str, Any]:
+    """An MCP tool's ``title`` and ``annotations`` as contract keys: the four hints that are
+    booleans, and the title (``annotations.title`` when the tool has no ``title`` of its own).
+    Anything else there is left out with a warning; a null is what an SDK writes for "none"."""
+    title = entry.get("title")
+    if title is not None and not _is_text(title):
+        warnings.append(ImportNotice(f"{pointer}/title", _LEFT_OUT.format("title", _short(title))))
+        title = None
+    annotations = entry.get("annotations")
+    if annotations is not None and not isinstance(annotations, dict):
+        warnings.append(
+            ImportNotice(
+                f"{pointer}/annotations", _LEFT_OUT.format("annotations", _short(annotations))
+            )
+        )
+        annotations = None
+    hints: dict[str, bool] = {}
+    for key, value in (annotations or {}).items():
+        where = f"{pointer}/annotations/{pointers.escape(key)}"
+        if key == "title" and title is None and _is_text(value):
+            title = value  # MCP shows annotations.title when the tool has no title
+        elif key in tool_hints.HINTS and type(value) is bool:
+            hints[key] = value
+        elif value is not None and not (key == "title" and value == title):
+            warnings.append(ImportNotice(where, _LEFT_OUT.format(key, _short(value))))
+    found: dict[str, Any] = {} if title is None else {"title": title}
+    if hints:
+        found["annotations"] = {h: hints[h] for h in tool_hints.HINTS if h in hints}
+    return found
+
+
+_LEFT_OUT = (
+    "the MCP tool's {!r} ({}) is not carried over: a contract keeps a non-empty title and the "
+    "hints readOnlyHint, destructiveHint, idempotentHint, openWorldHint as booleans"
+)
+
+
+def _is_text(value: Any) -> bool:
+    """A title a contract can keep: text, not blank, no lone surrogate (not Unicode)."""
+    return isinstance(value, str) and bool(value.strip()) and not _SURROGATE.search(value)
+
+
+def _short(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:80]
+
+
 def _stem(filename: str) -> str:
     """A file name without its extensions: "get_weather.schema.json" -> "get_weather"."""
     return filename.split(".", 1)[0]
@@ -328,6 +377,8 @@ class _Tool:
     schema_pointer: str  # where the arguments schema is in the input
     tool_pointer: str  # where the tool entry is (its name and description)
     warnings: list[ImportNotice] = field(default_factory=list)
+    #: An MCP tool's ``title`` and ``annotations``, as the contract keeps them (``_mcp_title_and_hints``).
+    title_and_hints: dict[str, Any] = field(default_factory=dict)
 
 
 class _Importer:
@@ -442,15 +493,16 @@ class _Importer:
             fn_pointer = f"{pointer}/function"
             return [self.entry("openai", function, fn_pointer, "parameters", warnings)]
         if "inputSchema" in entry:
-            for key in ("title", "outputSchema", "annotations"):
-                if key in entry:
-                    warnings.append(
-                        ImportNotice(
-                            f"{pointer}/{pointers.escape(key)}",
-                            f"the MCP tool's {key!r} is not carried over (a contract has no place for it)",
-                        )
+            if "outputSchema" in entry:
+                warnings.append(
+                    ImportNotice(
+                        f"{pointer}/outputSchema",
+                        "the MCP tool's 'outputSchema' is not carried over (a contract has no place for it)",
                     )
-            return [self.entry("mcp", entry, pointer, "inputSchema", warnings)]
+                )
+            found = self.entry("mcp", entry, pointer, "inputSchema", warnings)
+            found.title_and_hints = _mcp_title_and_hints(entry, pointer, warnings)
+            return [found]
         if "input_schema" in entry:
             return [self.entry("anthropic", entry, pointer, "input_schema", warnings)]
         if entry.get("type") == "function" or ("parameters" in entry and "name" in entry):
@@ -551,7 +603,12 @@ class _Importer:
             )
         if len(self.problems) > before:
             return None
-        data = {"name": name, "description": description, "parameters": parameters}
+        data = {
+            "name": name,
+            "description": description,
+            **found.title_and_hints,
+            "parameters": parameters,
+        }
         relative = _file_name(name)
         text = to_yaml(
             data,
@@ -1740,9 +1797,8 @@ def to_yaml(data: dict[str, Any], header: str | None = None) -> str:
     Strings YAML 1.1 or toolshape's reader would take for something else (yes, no, y,
     dates, numbers, octal, sexagesimal) are quoted; short schemas and lists go on one line.
     """
-    ordered: dict[str, Any] = {
-        key: data[key] for key in ("name", "description", "parameters", "examples") if key in data
-    }
+    first = ("name", "title", "description", "annotations", "parameters")
+    ordered: dict[str, Any] = {key: data[key] for key in first if key in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     if "parameters" in ordered:
         ordered["parameters"] = _ordered(ordered["parameters"])

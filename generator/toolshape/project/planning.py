@@ -19,6 +19,7 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
+from ..contract import tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
 from . import cache, discovery, headers, manifest, pipeline, runtime
@@ -408,6 +409,8 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
         version=version,
         tools=literal(tools),
         platforms=literal(export.PLATFORMS),
+        annotations=literal(_declared_hints(result.generated)),
+        hint_defaults=literal(tool_hints.DEFAULTS),
         command=comment(context.command, limit=400),
     )
     result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, context)
@@ -428,6 +431,17 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
         ),
     )
     result.files[manifest.MANIFEST] = manifest.manifest(result.files)
+
+
+def _declared_hints(generated: list[pipeline.Generated]) -> dict[str, dict[str, bool]]:
+    """Each tool's declared MCP hints (its MCP definition's ``annotations``: recorded with reused
+    output, so no contract is loaded again), for the tools that declare any."""
+    declared: dict[str, dict[str, bool]] = {}
+    for tool in sorted(generated, key=lambda g: g.module_path):
+        annotations = tool.definitions["mcp"].get("annotations")
+        if annotations:
+            declared[tool.tool_name] = annotations
+    return declared
 
 
 #: The package's tool lists for every platform (tool_definitions.py.j2), imported on first use.
