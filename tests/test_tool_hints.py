@@ -116,6 +116,32 @@ def test_every_problem_is_reported_at_once() -> None:
     ], errors
 
 
+@pytest.mark.parametrize(
+    ("annotations", "warned"),
+    [
+        (
+            "{readOnlyHint: true, destructiveHint: true}",
+            ["c.yaml:3:52: warning: 'destructiveHint: true'"],
+        ),
+        (
+            "{readOnlyHint: true, idempotentHint: false}",
+            ["c.yaml:3:51: warning: 'idempotentHint: false'"],
+        ),
+        ("{readOnlyHint: true, destructiveHint: false, idempotentHint: true}", []),
+        ("{readOnlyHint: false, destructiveHint: true, idempotentHint: false}", []),
+        ("{destructiveHint: true}", []),
+    ],
+)
+def test_a_hint_a_read_only_tool_overrides_is_a_warning(
+    annotations: str, warned: list[str]
+) -> None:
+    # MCP reads destructiveHint and idempotentHint only when readOnlyHint is false.
+    checked = check(contract_text(f"annotations: {annotations}\n"))
+    found = [str(w) for w in checked.warnings]
+    assert [w.split(" has no effect")[0] for w in found] == warned
+    assert all("has no effect on a read-only tool (readOnlyHint: true)" in w for w in found)
+
+
 # -- import and export ---------------------------------------------------------------------------
 
 
@@ -134,8 +160,15 @@ def test_every_combination_of_hints_survives_import_and_export() -> None:
             tool["annotations"] = annotations
         tools.append(tool)
     imported = importer.import_data({"tools": tools}, "tools.json")
-    assert [c.warnings for c in imported] == [[]] * 81
     for contract, tool in zip(imported, tools, strict=True):
+        # Only a read-only tool saying it is destructive, or not idempotent, is warned about.
+        hints = tool.get("annotations", {})
+        contradicted = [
+            f"{contract.name}:/tools/{tool['name'][1:]}/annotations/{hint}"
+            for hint, said in (("destructiveHint", True), ("idempotentHint", False))
+            if hints.get("readOnlyHint") is True and hints.get(hint) is said
+        ]
+        assert [f"{contract.name}:{w.pointer}" for w in contract.warnings] == contradicted
         checked = checker.check(source.load(contract.yaml_text.encode(), "x.yaml"))
         definition = export.export(checked, "mcp").definition
         assert definition == {**tool, "inputSchema": {"type": "object"}}

@@ -644,4 +644,5 @@ def _tool_hints(checker: _Checker) -> tuple[str | None, dict[str, bool]]:
     def report(path: SchemaPath, message: str, at_key: bool) -> None:
         checker.error(path, message, at_key=at_key)
 
-    return tool_hints.check_title(data, report), tool_hints.check_annotations(data, report)
+    title = tool_hints.check_title(data, report)
+    return title, tool_hints.check_annotations(data, report, checker.warn)

@@ -55,8 +55,11 @@ def check_title(data: Mapping[str, Any], report: Report) -> str | None:
     return title
 
 
-def check_annotations(data: Mapping[str, Any], report: Report) -> dict[str, bool]:
-    """The contract's hints as declared (empty when it has none), every bad entry reported."""
+def check_annotations(
+    data: Mapping[str, Any], report: Report, warn: Callable[[SchemaPath, str], None]
+) -> dict[str, bool]:
+    """The contract's hints as declared (empty when it has none), every bad entry reported,
+    and a hint a read-only tool overrides warned about (``_overridden``)."""
     if "annotations" not in data:
         return {}
     annotations = data["annotations"]
@@ -77,7 +80,27 @@ def check_annotations(data: Mapping[str, Any], report: Report) -> dict[str, bool
             report(path, f"'{key}' must be true or false, not {yaml_text(value)}", False)
         else:
             hints[key] = value
+    for hint, message in _overridden(hints):
+        warn(("annotations", hint), message)
     return hints
+
+
+def _overridden(hints: Mapping[str, bool]) -> list[tuple[str, str]]:
+    """The hints a read-only tool declares against what it is: MCP reads destructiveHint and
+    idempotentHint only when readOnlyHint is false, and ``resolved`` overrides them."""
+    if not hints.get("readOnlyHint"):
+        return []
+    effective = resolved(hints)
+    return [
+        (
+            hint,
+            f"'{hint}: {str(hints[hint]).lower()}' has no effect on a read-only tool (readOnlyHint: "
+            f"true): MCP reads it only when the tool is not read-only; clients read "
+            f"{str(effective[hint]).lower()}",
+        )
+        for hint in ("destructiveHint", "idempotentHint")
+        if hint in hints and hints[hint] != effective[hint]
+    ]
 
 
 def _unknown(key: str) -> str:

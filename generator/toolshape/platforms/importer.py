@@ -720,6 +720,9 @@ class _Importer:
         where = _path_at(document, problem.line, problem.col)
         if where and where[0] == "parameters":
             return _join(pointer, translator.original_pointer(tuple(str(p) for p in where[1:])))
+        if where and where[0] == "annotations":  # an MCP tool's hints, beside its inputSchema
+            tool = pointer.rsplit("/", 1)[0]
+            return tool + "".join(f"/{pointers.escape(str(p))}" for p in where)
         return pointer
 
 
