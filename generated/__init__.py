@@ -8,6 +8,11 @@ decoded value (it is validated). An unknown tool name is a rejection with code
 ``unknown_tool``. A tool's module is imported the first time it is called, so
 importing the package costs the same for one tool or a thousand.
 
+``validate_result(name, value)`` checks what a tool returned (for MCP, its
+``structuredContent``) against its contract's ``output``, text or decoded, in the
+same way. A tool whose contract has no ``output`` is a ``ValueError``: its results
+cannot be checked, and none is accepted unchecked.
+
 ``tool_definitions(platform)`` is the list of every tool's definition that
 ``toolshape schema --all --target PLATFORM`` prints, in the order of the contract
 files, as a fresh copy, without importing any tool module. It raises ``ValueError``
@@ -74,6 +79,21 @@ def validate_call(name: str, arguments: Any, platform: str | None = None) -> Res
         result: Result = module.parse(arguments, platform=platform)
     else:
         result = module.validate(arguments, platform=platform)
+    return result
+
+
+def validate_result(name: str, value: Any) -> Result:
+    """Check one tool result: text is parsed then validated, a decoded value is validated."""
+    module = tool_module(name) if type(name) is str else None
+    if module is None:
+        return UnknownTool(name, tuple(sorted(TOOLS)))
+    if not hasattr(module, "validate_result"):
+        reason = "its contract has no 'output', so its results cannot be checked"
+        raise ValueError(f"the tool {name!r}: {reason}")
+    if type(value) in (str, bytes, bytearray):
+        result: Result = module.parse_result(value)
+    else:
+        result = module.validate_result(value)
     return result
 
 

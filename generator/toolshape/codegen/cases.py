@@ -178,7 +178,7 @@ class _Deriver:
             )
             found.append(
                 self.contract.document.problem(
-                    ("parameters", *schema_path), message, severity="warning"
+                    (self.contract.root_key, *schema_path), message, severity="warning"
                 )
             )
         if self.over_cap:
@@ -187,7 +187,9 @@ class _Deriver:
                 f"errors, and a generated module reports the first {MAX_ERRORS} only"
             )
             found.append(
-                self.contract.document.problem(("parameters",), message, severity="warning")
+                self.contract.document.problem(
+                    (self.contract.root_key,), message, severity="warning"
+                )
             )
         for schema_path, names in self.left_out.items():
             node = resolve(self.schema, schema_path) if schema_path else self.schema
@@ -207,7 +209,7 @@ class _Deriver:
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
             found.append(
                 self.contract.document.problem(
-                    ("parameters", *schema_path), message, severity="warning"
+                    (self.contract.root_key, *schema_path), message, severity="warning"
                 )
             )
         return found
