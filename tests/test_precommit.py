@@ -68,9 +68,17 @@ def test_the_hooks_file_declares_a_generate_and_a_check_hook() -> None:
             "contracts/billing/refund.yml",
             "generated/__init__.py",
             "generated/tests/test_get_weather.py",
+            "pyproject.toml",  # [tool.toolshape] may move the folders
         ):
             assert files.search(path), f"{hook_id} does not run when {path} changes"
-        for path in ("README.md", "src/contracts/x.yaml", "mygenerated/x.py", "tests/test_x.py"):
+        for path in (
+            "README.md",
+            "src/contracts/x.yaml",
+            "mygenerated/x.py",
+            "tests/test_x.py",
+            "sub/pyproject.toml",
+            "pyproject.toml.orig",
+        ):
             assert not files.search(path), f"{hook_id} runs when {path} changes"
 
 

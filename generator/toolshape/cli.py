@@ -34,7 +34,7 @@ from .codegen.render import RenderError
 from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
 from .platforms import export, importer
-from .project import checking, discovery, output, planning, writing
+from .project import checking, configuration, discovery, output, planning, writing
 from .review import diff, inputs, report
 
 EXAMPLES = f"""\
@@ -56,6 +56,25 @@ MAX_PROBLEMS_PER_FILE = 50
 
 
 @dataclass(frozen=True)
+class Setting:
+    """An option a command takes from ``[tool.toolshape]`` when the command line leaves it
+    out (its parser's default is None), and from ``default`` when the table does too."""
+
+    dest: str  # the option's attribute in the parsed arguments
+    key: str  # its key in the table (configuration.KEYS)
+    default: object
+
+
+#: The settings of the commands that plan a folder of contracts.
+FOLDER_SETTINGS = (
+    Setting("contracts", "contracts", "contracts"),
+    Setting("templates", "templates", None),
+    Setting("strict", "strict", False),
+)
+OUTPUT_SETTINGS = (*FOLDER_SETTINGS, Setting("out", "out", "generated"))
+
+
+@dataclass(frozen=True)
 class Command:
     """One subcommand: its name and texts for ``--help``, the function that adds its
     arguments to its parser, and the function that runs it (returning the exit status)."""
@@ -67,6 +86,8 @@ class Command:
     run: Callable[[argparse.Namespace], int]
     #: The description atop ``toolshape NAME --help`` (the ``help`` line when empty).
     description: str = ""
+    #: The options ``[tool.toolshape]`` in pyproject.toml can give it.
+    settings: tuple[Setting, ...] = ()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error argparse printed
         return exc.code if isinstance(exc.code, int) else 2
-    if args.templates is not None and not args.templates.is_dir():
-        print(f"toolshape: error: --templates {args.templates}: no such folder", file=sys.stderr)
-        return 2
     try:
-        return _COMMANDS_BY_NAME[args.command].run(args)
+        command = _COMMANDS_BY_NAME[args.command]
+        _settle(args, command)
+        if args.templates is not None and not args.templates.is_dir():
+            raise UsageError(f"--templates {args.templates}: no such folder")
+        return command.run(args)
     except UsageError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 2
@@ -101,6 +123,18 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001  a bug in toolshape: say so, without a traceback
         _internal_error(exc)
         return 1
+
+
+def _settle(args: argparse.Namespace, command: Command) -> None:
+    """Fill in what the command line left out: from the project's ``[tool.toolshape]``
+    (found by walking up from the working folder), else the built-in default. The table's
+    ``settings`` stay on ``args`` (the commands name the shortest command that fixes things)."""
+    settings = configuration.load() if command.settings else configuration.Settings()
+    args.settings = settings
+    for setting in command.settings:
+        if getattr(args, setting.dest) is None:
+            value = settings.value(setting.key)
+            setattr(args, setting.dest, setting.default if value is None else value)
 
 
 def _internal_error(exc: Exception) -> None:
@@ -203,18 +237,23 @@ def _as_errors(warnings: list[Problem]) -> list[Problem]:
 def _contracts_arguments(
     parser: argparse.ArgumentParser, *, out: bool = True, strict_effect: str = ""
 ) -> None:
-    """The arguments ``generate``, ``check`` and ``lint`` share: the contracts, ``--out``
+    """The arguments ``generate``, ``check`` and ``lint`` share: the contracts, ``-o/--out``
     (not for ``lint``), ``--templates``, ``-q`` and ``--strict`` (``strict_effect`` adds
-    what else it does to its help)."""
+    what else it does to its help). Each but ``-q`` defaults to ``[tool.toolshape]``'s key
+    of the same name (see _settle), which the option overrides."""
     parser.add_argument(
         "contracts",
         nargs="?",
-        default="contracts",
-        help="a contract file or folder (default: contracts)",
+        default=None,
+        help="a contract file or folder (default: [tool.toolshape] contracts, else contracts)",
     )
     if out:
         parser.add_argument(
-            "--out", default="generated", help="the output folder (default: generated)"
+            "-o",
+            "--out",
+            default=None,
+            help="the output folder, a Python package: its name must be an identifier "
+            "(default: [tool.toolshape] out, else generated)",
         )
     parser.add_argument(
         "--templates",
@@ -225,7 +264,8 @@ def _contracts_arguments(
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
     parser.add_argument(
         "--strict",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="treat warnings (a default that fails its schema, derived cases left out) as errors: "
         "exit 1" + strict_effect,
     )
@@ -242,7 +282,12 @@ def _planned(
     """The contracts planned, their warnings reported; None when ``--strict`` refuses them
     (reported as errors, before anything is written)."""
     plan = planning.plan(
-        Path(args.contracts), context, reuse_from, trust_headers=trust_headers, out=out
+        Path(args.contracts),
+        context,
+        reuse_from,
+        trust_headers=trust_headers,
+        out=out,
+        settings=args.settings,
     )
     if args.strict and plan.warnings:
         _report(_as_errors(plan.warnings))
@@ -276,7 +321,7 @@ def _generate_arguments(parser: argparse.ArgumentParser) -> None:
 def _generate(args: argparse.Namespace) -> int:
     # generate reuses output that the cache (outside the output folder) records as written
     # by this generator for the very same contract bytes.
-    out = Path(args.out)
+    out = _output_package(args.out)
     plan = _planned(args, render.generation_context(args.templates), reuse_from=out, out=out)
     if plan is None:
         return 1
@@ -300,6 +345,7 @@ GENERATE = Command(
     epilog=f"example:\n  {REGENERATE} contracts --out generated",
     arguments=_generate_arguments,
     run=_generate,
+    settings=OUTPUT_SETTINGS,
 )
 
 
@@ -316,10 +362,26 @@ def _check_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _output_package(out: str) -> Path:
+    """The output folder; refused (UsageError) before any work when its name cannot be
+    imported as a Python package: the generated modules import each other relatively."""
+    name = Path(out).resolve().name
+    if name and discovery.module_name_problem(name) is None:
+        return Path(out)
+    if not name:
+        raise UsageError(f"output folder {out}: the root folder cannot be a Python package")
+    better = os.path.relpath(Path(out).resolve().parent / discovery.suggested_name(name))
+    raise UsageError(
+        f"output folder {out}: the generated package is imported by its folder's name, and "
+        f"'{name}' is not a Python package name (ASCII letters, digits and _, not starting "
+        f"with a digit or __, not a keyword); e.g. {better}"
+    )
+
+
 def _check(args: argparse.Namespace) -> int:
     # check generates everything again and compares bytes, unless --headers-only trusts the
     # files' own headers.
-    out = Path(args.out)
+    out = _output_package(args.out)
     context = render.generation_context(args.templates)
     reuse_from = out if args.headers_only else None
     plan = _planned(args, context, reuse_from=reuse_from, trust_headers=args.headers_only, out=out)
@@ -341,10 +403,13 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _generate_again(args: argparse.Namespace) -> str:
-    """The generate command for the contracts and output folder ``check`` was given, as typed
-    (the defaults left out): what brings that output in line."""
-    templates = None if args.templates is None else str(args.templates)
-    return planning.generate_command(args.contracts, args.out, templates)
+    """The generate command for the contracts and output folder ``check`` was given, with what
+    plain ``toolshape generate`` would take anyway left out (the defaults, or what
+    ``[tool.toolshape]`` says): what brings that output in line."""
+    settings: configuration.Settings = args.settings
+    templates = None if args.templates in (None, settings.templates) else str(args.templates)
+    implied = (settings.contracts or "contracts", settings.out or "generated")
+    return planning.generate_command(args.contracts, args.out, templates, implied=implied)
 
 
 CHECK = Command(
@@ -353,6 +418,7 @@ CHECK = Command(
     epilog="example:\n  toolshape check",
     arguments=_check_arguments,
     run=_check,
+    settings=OUTPUT_SETTINGS,
 )
 
 
@@ -365,9 +431,9 @@ def _lint_arguments(parser: argparse.ArgumentParser) -> None:
         "--target",
         action="append",
         choices=export.TARGETS,
-        default=[],
-        help="also report what this platform refuses (repeatable); for openai and anthropic, every reason "
-        "strict mode cannot be used",
+        default=None,
+        help="also report what this platform refuses (repeatable; default: [tool.toolshape] target); "
+        "for openai and anthropic, every reason strict mode cannot be used",
     )
     parser.add_argument(
         "--format",
@@ -476,6 +542,7 @@ LINT = Command(
     epilog="example:\n  toolshape lint contracts --target openai",
     arguments=_lint_arguments,
     run=_lint,
+    settings=(*FOLDER_SETTINGS, Setting("target", "target", [])),
 )
 
 
@@ -503,13 +570,14 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--strict",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="exit 1, printing nothing, when strict mode cannot be used (openai, anthropic) or a warning is found",
     )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no notes (a strict mode left off is still said)"
     )
-    parser.set_defaults(templates=None)
+    parser.set_defaults(templates=None, folder=None)
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -540,7 +608,7 @@ def _schema_all(args: argparse.Namespace) -> int:
     """Every contract's definition for the target, as one JSON list (what a service registers)."""
     import json
 
-    root = Path(args.contract or "contracts")
+    root = Path(args.contract or args.folder)
     checked: list[checker.Contract] = []
     problems: list[Problem] = []
     for path in discovery.find_contracts(root):
@@ -617,6 +685,7 @@ SCHEMA = Command(
     "  toolshape schema --all --target gemini-legacy    # Gemini's legacy 'parameters' (OpenAPI subset)",
     arguments=_schema_arguments,
     run=_schema,
+    settings=(Setting("strict", "strict", False), Setting("folder", "contracts", "contracts")),
 )
 
 
@@ -626,7 +695,10 @@ SCHEMA = Command(
 def _import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a JSON or YAML file")
     parser.add_argument(
-        "--out", default="contracts", help="where to write the contracts (default: contracts)"
+        "-o",
+        "--out",
+        default=None,
+        help="where to write the contracts (default: [tool.toolshape] contracts, else contracts)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite existing contract files")
     parser.add_argument(
@@ -687,6 +759,7 @@ IMPORT = Command(
     epilog="example:\n  toolshape import tools.json --out contracts",
     arguments=_import_arguments,
     run=_import,
+    settings=(Setting("out", "contracts", "contracts"),),
 )
 
 
@@ -805,7 +878,9 @@ def _new_arguments(parser: argparse.ArgumentParser) -> None:
         "name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)"
     )
     parser.add_argument(
-        "--dir", default="contracts", help="the contracts folder to write into (default: contracts)"
+        "--dir",
+        default=None,
+        help="the contracts folder to write into (default: [tool.toolshape] contracts, else contracts)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     parser.set_defaults(templates=None)
@@ -887,6 +962,7 @@ NEW = Command(
     epilog="examples:\n  toolshape new lookup_order\n  toolshape new refund --dir contracts/billing",
     arguments=_new_arguments,
     run=_new,
+    settings=(Setting("dir", "contracts", "contracts"),),
 )
 
 
