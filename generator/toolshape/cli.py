@@ -35,6 +35,7 @@ from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
 from .platforms import export, importer
 from .project import checking, configuration, discovery, output, planning, writing
+from .project.progress import Progress
 from .review import diff, inputs, report
 
 EXAMPLES = f"""\
@@ -281,14 +282,19 @@ def _planned(
 ) -> planning.Plan | None:
     """The contracts planned, their warnings reported; None when ``--strict`` refuses them
     (reported as errors, before anything is written)."""
-    plan = planning.plan(
-        Path(args.contracts),
-        context,
-        reuse_from,
-        trust_headers=trust_headers,
-        out=out,
-        settings=args.settings,
-    )
+    progress = Progress.on(sys.stderr, quiet=args.quiet)
+    try:
+        plan = planning.plan(
+            Path(args.contracts),
+            context,
+            reuse_from,
+            trust_headers=trust_headers,
+            out=out,
+            settings=args.settings,
+            progress=progress,
+        )
+    finally:  # erased before any problem is reported
+        progress.finish()
     if args.strict and plan.warnings:
         _report(_as_errors(plan.warnings))
         return None

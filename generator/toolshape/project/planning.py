@@ -12,6 +12,7 @@ import gc
 import json
 import os
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -22,6 +23,10 @@ from ..codegen.literals import Code, comment, literal
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
 from . import cache, configuration, discovery, headers, manifest, pipeline, runtime
+
+#: Told ``(done, total, contract)`` before ``plan`` waits for each contract it generates
+#: (``progress.Progress`` shows it on a terminal).
+Listener = Callable[[int, int, str], None]
 
 
 @dataclass
@@ -83,6 +88,7 @@ def plan(
     out: Path | None = None,
     *,
     settings: configuration.Settings | None = None,
+    progress: Listener | None = None,
 ) -> Plan:
     """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
 
@@ -98,13 +104,13 @@ def plan(
     in the order of the contract files, however many processes generated them.
     The headers name the command that regenerates the output for ``out`` (see
     ``regenerate_command``, which ``settings`` can shorten; without ``out``, the context's
-    command).
+    command). ``progress`` hears of each contract generated.
     """
     if out is not None:
         context = context.for_command(regenerate_command(root, out, settings))
     slots = [_slot(root, path) for path in discovery.find_contracts(root)]
     pending = _read_or_reuse(slots, context, reuse_from, trust_headers)
-    _generate(pending, context)
+    _generate(pending, context, progress or _unheard)
     result = Plan(reused_from=reuse_from)
     problems = _gather(slots, context, result)
     if problems:
@@ -187,12 +193,17 @@ def _slot(root: Path, path: Path) -> _Slot:
     return slot
 
 
-def _generate(pending: list[_Slot], context: GenerationContext) -> None:
+def _unheard(done: int, total: int, contract: str) -> None:
+    """The listener of a plan nobody follows."""
+
+
+def _generate(pending: list[_Slot], context: GenerationContext, progress: Listener) -> None:
     """Generate the contracts that could not be reused: in worker processes when there
-    are many, else right here."""
+    are many, else right here; ``progress`` is told before each is waited for."""
     workers = min(_usable_cpus(), len(pending))
     if workers < 2 or len(pending) < POOL_THRESHOLD:
-        for slot in pending:
+        for done, slot in enumerate(pending):
+            progress(done, len(pending), slot.shown)
             _generate_one(slot, context)
         return
     import concurrent.futures
@@ -211,7 +222,10 @@ def _generate(pending: list[_Slot], context: GenerationContext) -> None:
     ) as pool:
         jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
         try:
-            for slot, (generated, problems) in zip(pending, pool.map(_work, jobs), strict=False):
+            results = pool.map(_work, jobs)  # in order: the next is the one waited for
+            for done, slot in enumerate(pending):
+                progress(done, len(pending), slot.shown)
+                generated, problems = next(results)
                 slot.generated = generated
                 slot.problems.extend(problems)
         except BaseException:  # a bug in toolshape, or Ctrl-C: do not generate the rest first
