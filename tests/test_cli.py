@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import toolshape
 from support import ROOT, pyproject, script
+from toolshape import cli
 from toolshape.cli import main
 from toolshape.codegen.context import GenerationContext
 from toolshape.project import headers, pipeline, planning
@@ -462,7 +463,11 @@ def test_check_names_stale_files_with_a_diff(
     before = snapshot(generated)
     code, out, err = run(capsys, "check")
     assert code == 1
-    assert out == ""
+    # The closing summary: the module, its tests, the tool lists and the record differ.
+    assert out == (
+        f"checked 2 modules ({len(before)} files) in generated: 4 files differ (4 stale); "
+        "to fix: run toolshape generate\n"
+    )
     assert "generated/get_weather.py: stale: its contract changed" in err
     assert "generated/tests/test_get_weather.py: stale" in err
     assert "--- get_weather.py (on disk)" in err and "+++ get_weather.py (generated)" in err
@@ -471,6 +476,46 @@ def test_check_names_stale_files_with_a_diff(
     assert "generated/_tool_definitions.py: stale: a contract changed" in err
     assert "transfer_funds.py" not in err
     assert snapshot(generated) == before
+
+
+def test_check_cuts_a_long_diff_and_says_how_much_is_left_out(
+    generated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = generated / "get_weather.py"
+    added = [f"x_{n} = {n}" for n in range(200)]
+    module.write_text(
+        module.read_text(encoding="utf-8") + "".join(f"{line}\n" for line in added),
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "check")
+    assert code == 1
+    assert out.startswith("checked 2 modules (") and ": 1 file differs (1 hand-edited); " in out
+    lines = err.splitlines()
+    assert lines[0].startswith("generated/get_weather.py: hand-edited: ")
+    # The diff: ---, +++, @@, three lines of context and the 200 added: all but MAX_DIFF_LINES cut.
+    shown = lines[1:-1]
+    assert len(shown) == cli.MAX_DIFF_LINES
+    assert shown[:2] == ["--- get_weather.py (on disk)", "+++ get_weather.py (generated)"]
+    assert lines[-1] == f"... {3 + 3 + 200 - cli.MAX_DIFF_LINES} more lines of this diff not shown"
+
+
+def test_check_shows_the_diffs_of_the_first_files_only_and_every_file_s_line(
+    generated: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    weather = generated.parent / "contracts" / "get_weather.yaml"
+    weather.write_text(
+        weather.read_text(encoding="utf-8").replace("Current weather", "Weather"), encoding="utf-8"
+    )
+    monkeypatch.setattr(cli, "MAX_DIFFS", 1)
+    code, out, err = run(capsys, "check")
+    assert code == 1 and "4 files differ (4 stale)" in out
+    stale = [line for line in err.splitlines() if ": stale: " in line]
+    assert len(stale) == 4  # the module, its tests, the tool lists, the record
+    # Three have a diff (the record's only repeats theirs); the first is shown.
+    assert err.count("\n--- ") + err.startswith("--- ") == 1
+    assert err.endswith(
+        "... the diffs of 2 more files are not shown (generate, then read `git diff`)\n"
+    )
 
 
 def test_check_calls_output_of_other_generator_code_stale(

@@ -55,6 +55,13 @@ FORMATS = ("text", "json", "github")
 #: hundreds of thousands); the rest are counted on one line.
 MAX_PROBLEMS_PER_FILE = 50
 
+#: ``check`` prints the diffs of at most this many files, each cut after this many lines of
+#: at most this many characters: enough to see what changed, never a flood (every file
+#: still gets its line saying why it fails, and the closing summary counts them all).
+MAX_DIFFS = 10
+MAX_DIFF_LINES = 60
+MAX_DIFF_WIDTH = 200
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -394,18 +401,70 @@ def _check(args: argparse.Namespace) -> int:
     if plan is None:
         return 1
     _refuse_partial_run(args, plan, out)
-    findings = checking.check(plan, out, _generate_again(args))
-    for finding in findings:
-        print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
-        if finding.diff and not args.quiet:
-            print(finding.diff, file=sys.stderr)
+    command = _generate_again(args)
+    findings = checking.check(plan, out, command)
+    _show_findings(findings, out, args.quiet)
     if findings:
+        if not args.quiet:
+            print(_check_summary(plan, findings, out, command))
         return 1
     if not args.quiet:
         print(
             f"{_count(len(plan.files), 'file')} in {out} {'is' if len(plan.files) == 1 else 'are'} up to date"
         )
     return 0
+
+
+def _show_findings(findings: list[checking.CheckFinding], out: Path, quiet: bool) -> None:
+    """Each finding on stderr: a line naming the file and why it fails, then (unless ``quiet``)
+    its diff, at most MAX_DIFF_LINES lines of it, for the first MAX_DIFFS files."""
+    with_diff = 0
+    for finding in findings:
+        print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
+        if finding.diff and not quiet:
+            with_diff += 1
+            if with_diff <= MAX_DIFFS:
+                print(_bounded(finding.diff), file=sys.stderr)
+    if with_diff > MAX_DIFFS:
+        print(
+            f"... the diffs of {with_diff - MAX_DIFFS} more files are not shown "
+            "(generate, then read `git diff`)",
+            file=sys.stderr,
+        )
+
+
+def _bounded(diff: str) -> str:
+    """A unified diff cut at MAX_DIFF_LINES lines of at most MAX_DIFF_WIDTH characters, saying
+    how much was left out."""
+    lines = diff.splitlines()
+    shown = [
+        line if len(line) <= MAX_DIFF_WIDTH else f"{line[: MAX_DIFF_WIDTH - 3]}..."
+        for line in lines[:MAX_DIFF_LINES]
+    ]
+    if len(lines) > MAX_DIFF_LINES:
+        shown.append(f"... {len(lines) - MAX_DIFF_LINES} more lines of this diff not shown")
+    return "\n".join(shown)
+
+
+def _check_summary(
+    plan: planning.Plan, findings: list[checking.CheckFinding], out: Path, command: str
+) -> str:
+    """The closing line of a failed ``check``: what was checked, how much differs and how, and
+    what fixes it."""
+    kinds: dict[str, int] = {}
+    for finding in findings:
+        kinds[finding.kind] = kinds.get(finding.kind, 0) + 1
+    how = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+    differ = "file differs" if len(findings) == 1 else "files differ"
+    fixes = []
+    if set(kinds) - {"importable"}:
+        fixes.append(f"run {command}")
+    if "importable" in kinds:
+        fixes.append("remove what toolshape did not generate")
+    return (
+        f"checked {_count(len(plan.generated), 'module')} ({_count(len(plan.files), 'file')}) "
+        f"in {out}: {len(findings)} {differ} ({how}); to fix: {' and '.join(fixes)}"
+    )
 
 
 def _generate_again(args: argparse.Namespace) -> str:
