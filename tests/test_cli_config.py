@@ -110,8 +110,17 @@ def test_import_and_new_write_into_the_configured_contracts_folder(
 ) -> None:
     home = project(tmp_path, 'contracts = "api"\n')
     monkeypatch.chdir(home)
-    assert run(capsys, "new", "lookup_order", "-q")[0] == 0
+    code, out, _ = run(capsys, "new", "lookup_order")
     assert (home / "api" / "lookup_order.yaml").is_file()
+    # The table names the folder: plain generate regenerates it.
+    target = Path("api", "lookup_order.yaml")
+    assert out == (
+        f"created {target}: edit it, then run: toolshape lint {target} && toolshape generate\n"
+    )
+    code, out, _ = run(capsys, "new", "refund", "--dir", "api/billing")
+    assert code == 0 and out.endswith(" && toolshape generate\n")
+    code, out, _ = run(capsys, "new", "other", "--dir", "elsewhere")
+    assert code == 0 and out.endswith(" && toolshape generate elsewhere\n")
     tools = home / "tools.json"
     tools.write_text(
         '{"tools": [{"name": "ping", "description": "Ping.", '

@@ -267,7 +267,8 @@ def _contracts_arguments(
         "--templates",
         type=Path,
         default=None,
-        help="a folder of templates overriding the built-in ones by file name",
+        help="a folder of templates overriding the built-in ones by file name "
+        "(default: [tool.toolshape] templates)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
     parser.add_argument(
@@ -971,7 +972,7 @@ def _new(args: argparse.Namespace) -> int:
         handle.write(starter_contract(name))
     if not args.quiet:
         print(
-            f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}"
+            f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder, args.settings)}"
         )
     return 0
 
@@ -990,13 +991,19 @@ def starter_contract(name: str) -> str:
     return template.render(name=name, generate=REGENERATE)
 
 
-def _generate_command(folder: Path) -> str:
-    """The command that regenerates the project ``folder`` belongs to, not a subfolder alone.
+def _generate_command(folder: Path, settings: configuration.Settings) -> str:
+    """The command that regenerates the project ``folder`` belongs to, not a subfolder alone:
+    plain ``toolshape generate`` for the contracts folder ``[tool.toolshape]`` names or one
+    inside it.
 
     Generating ``contracts/billing`` by itself into ``generated/`` would take every other
     tool out of it (``generate`` refuses that); a folder inside one named ``contracts`` is
     generated with it. Otherwise the folder is the only contracts folder known here.
     """
+    if settings.contracts is not None:
+        configured = Path(settings.contracts).resolve()
+        if folder.resolve() == configured or configured in folder.resolve().parents:
+            return REGENERATE
     for ancestor in [folder, *folder.parents]:
         if ancestor.name == "contracts":
             return REGENERATE if ancestor == Path("contracts") else f"{REGENERATE} {ancestor}"
