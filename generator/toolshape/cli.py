@@ -682,8 +682,8 @@ def _import_warning(file: str, written: Path, warning: importer.ImportNotice) ->
 IMPORT = Command(
     "import",
     help="turn a JSON Schema or a tool list into contracts",
-    description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI/Anthropic tool list "
-    "into one contract file per tool.",
+    description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI, Anthropic or Gemini "
+    "tool list (every format `toolshape schema` prints) into one contract file per tool.",
     epilog="example:\n  toolshape import tools.json --out contracts",
     arguments=_import_arguments,
     run=_import,
