@@ -219,13 +219,14 @@ def test_gemini_function_declarations(shape: Any, tmp_path: Path) -> None:
 
 
 def test_gemini_legacy_nullable_enum_and_a_tool_without_parameters(tmp_path: Path) -> None:
-    # The legacy field says "null too" with nullable: true, its enums holding only strings.
-    unit = {"type": "string", "nullable": True, "enum": ["c", "f"]}
+    # The legacy field says "null too" with nullable: true, its enums holding only strings;
+    # its types may be spelt as its Type enum names them (upper case).
+    unit = {"type": "STRING", "nullable": True, "enum": ["c", "f"]}
     declarations = [
         {
             "name": "get_weather",
             "description": "Weather.",
-            "parameters": {"type": "object", "properties": {"unit": unit}, "required": ["unit"]},
+            "parameters": {"type": "OBJECT", "properties": {"unit": unit}, "required": ["unit"]},
         },
         {"name": "ping", "description": "Is the service up?"},
     ]
@@ -234,6 +235,7 @@ def test_gemini_legacy_nullable_enum_and_a_tool_without_parameters(tmp_path: Pat
         "type": ["string", "null"],
         "enum": ["c", "f", None],
     }
+    assert weather.data["parameters"]["type"] == "object"
     assert not [w for w in weather.warnings if "nullable" in str(w)]
     assert ping.data["parameters"] == {"type": "object", "additionalProperties": False}
     assert any("no parameters" in str(w) for w in ping.warnings)

@@ -6,7 +6,8 @@ package (its tools come back as the contracts they were generated from). Against
 server the test writes, every way a server can fail: a command that cannot start, early exit,
 a line that is not JSON, JSON that is not JSON-RPC, an error answer, a server that never
 answers (and ignores SIGTERM), a cursor that never ends; and the happy paths the real servers
-do not take: several pages, the server's own ping request and notifications in between. After
+do not take: several pages, the server's own requests (a ping is answered, anything else
+refused as "method not found") and notifications in between. After
 each, the server's process is gone.
 """
 
@@ -82,6 +83,9 @@ FAKE = textwrap.dedent(
                 send({"jsonrpc": "2.0", "id": "s1", "method": "ping"})
                 echoed = json.loads(sys.stdin.readline())
                 assert echoed == {"jsonrpc": "2.0", "id": "s1", "result": {}}, echoed
+                send({"jsonrpc": "2.0", "id": "s2", "method": "roots/list"})
+                refused = json.loads(sys.stdin.readline())
+                assert refused["id"] == "s2" and refused["error"]["code"] == -32601, refused
                 answer(request, {"tools": [tool(1)], "nextCursor": "p2"})
             elif cursor == "p2":
                 answer(request, {"tools": [tool(2), tool(3)], "nextCursor": "p3"})

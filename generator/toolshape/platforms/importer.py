@@ -12,9 +12,9 @@
   ``{"type": "function", "name", ...}``);
 * an Anthropic tool list ``[{"name", "description", "input_schema"}]`` (also ``{"tools": [...]}``);
 * Gemini FunctionDeclarations ``{"name", "description", "parametersJsonSchema"}``, or the
-  legacy ``parameters`` (an OpenAPI subset, where ``nullable: true`` beside an ``enum`` adds null
-  to the enum too, as Gemini reads it; a tool without parameters has none), alone, listed, or in
-  a Tool's ``functionDeclarations``;
+  legacy ``parameters`` (an OpenAPI subset, where type names may be upper case and
+  ``nullable: true`` beside an ``enum`` adds null to the enum too, as Gemini reads them; a tool
+  without parameters has none), alone, listed, or in a Tool's ``functionDeclarations``;
 
 so every format ``toolshape schema --target X`` prints. A tool OpenAI strict mode exported
 (``strict: true``) has every key required; the keys that also allow null, as strict mode writes
@@ -551,7 +551,7 @@ class _Importer:
                 "the arguments schema must be an object schema (a JSON object with type: object)",
             )
             return None
-        translator = _Translator(schema, self.draft, nullable_enums=kind == "declaration")
+        translator = _Translator(schema, self.draft, gemini=kind == "declaration")
         parameters = translator.translate()
         warnings = list(found.warnings)
         warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
@@ -859,12 +859,13 @@ class _Translator:
     """
 
     def __init__(
-        self, schema: dict[str, Any], draft: str | None = None, *, nullable_enums: bool = False
+        self, schema: dict[str, Any], draft: str | None = None, *, gemini: bool = False
     ) -> None:
         self.root = schema
-        #: ``nullable: true`` beside an ``enum`` adds null to the enum too, as Gemini reads it
-        #: (its enums hold only strings: null can be said only with ``nullable``).
-        self.nullable_enums = nullable_enums
+        #: Read as a Gemini declaration's ``parameters`` (an OpenAPI subset): type names may be
+        #: upper case (its ``Type`` enum), and ``nullable: true`` beside an ``enum`` adds null
+        #: to the enum too (its enums hold only strings: null can be said only with ``nullable``).
+        self.gemini = gemini
         self.errors: list[tuple[str, str]] = []
         self.warnings: list[tuple[str, str]] = []
         #: kind of translation -> input pointers where it was made (reported on stderr).
@@ -1065,11 +1066,7 @@ class _Translator:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]
             if "null" not in types:
                 out["type"] = [*types, "null"]
-            if (
-                self.nullable_enums
-                and isinstance(out.get("enum"), list)
-                and None not in out["enum"]
-            ):
+            if self.gemini and isinstance(out.get("enum"), list) and None not in out["enum"]:
                 out["enum"] = [*out["enum"], None]
         return out
 
@@ -1248,6 +1245,15 @@ class _Translator:
         self.note("example (OpenAPI) -> examples: [...]", kw.where)
         kw.out.setdefault("examples", []).append(kw.value)
 
+    def type_keyword(self, kw: _Keyword) -> None:
+        """``type``; in a Gemini declaration, its upper-case names (``STRING``) in lower case."""
+        if self.gemini and isinstance(kw.value, str) and kw.value.lower() in _GEMINI_TYPES:
+            if kw.value != kw.value.lower():
+                self.note("type in upper case (Gemini) -> lower case", kw.where)
+            kw.out[kw.key] = kw.value.lower()
+        else:
+            self.carried_over(kw)
+
     def nullable(self, kw: _Keyword) -> None:
         """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema).
 
@@ -1256,7 +1262,7 @@ class _Translator:
             self.note('nullable: true (OpenAPI) -> type: [..., "null"]', kw.where)
             if not isinstance(kw.schema.get("enum"), list) or None in kw.schema["enum"]:
                 pass
-            elif self.nullable_enums:
+            elif self.gemini:
                 self.note("nullable: true beside enum (Gemini) -> null added to the enum", kw.where)
             else:
                 self.warn(
@@ -1594,7 +1600,10 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
     "format": _Translator.format_keyword,
     "example": _Translator.example,
     "nullable": _Translator.nullable,
+    "type": _Translator.type_keyword,
 }
+#: The names of Gemini's ``Type`` enum that are JSON Schema types, in lower case.
+_GEMINI_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
