@@ -65,6 +65,8 @@ FAKE = textwrap.dedent(
                 sys.stdout.flush()
             elif mode == "not-rpc":
                 send({"id": request["id"], "result": {}})
+            elif mode == "wrong-id":  # true is not the id 1, though Python says True == 1
+                send({"jsonrpc": "2.0", "id": True, "result": {}})
             else:
                 answer(request, {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
                                  "serverInfo": {"name": "fake\\nserver"}})
@@ -178,6 +180,7 @@ FAILURES = {
     "bad-json": "sent something that is not JSON-RPC 2.0 while initialize was asked: "
     "'Server starting on stdio...'",
     "not-rpc": "sent something that is not JSON-RPC 2.0 while initialize was asked",
+    "wrong-id": "answered request true while initialize was asked",
     "error": 'answered tools/list with an error: -32603 "database offline"',
     "endless": 'answered tools/list with the nextCursor "again", which is no new string',
     "hang": "did not answer initialize within 1 s (--timeout sets the limit)",

@@ -127,6 +127,7 @@ class _Session:
 
     @classmethod
     def start(cls, command: list[str], deadline: float, timeout: float) -> _Session:
+        """Start ``command`` in a process group of its own, its stdout read by a thread."""
         stderr = tempfile.TemporaryFile()  # noqa: SIM115  closed by stop()
         try:
             process = subprocess.Popen(
@@ -155,10 +156,9 @@ class _Session:
             if "method" in message:
                 self.answer_server(message)
                 continue
-            if message.get("id") != number:
-                raise self.failure(
-                    f"answered request {_shown(message.get('id'))} while {method} was asked"
-                )
+            answered = message.get("id")
+            if answered != number or isinstance(answered, bool):  # JSON's true is no id 1
+                raise self.failure(f"answered request {_shown(answered)} while {method} was asked")
             if "error" in message:
                 raise self.failure(
                     f"answered {method} with an error: {_error_text(message['error'])}"
