@@ -72,7 +72,13 @@ FAKE = textwrap.dedent(
                                  "serverInfo": {"name": "fake\\nserver"}})
         elif method == "tools/list":
             cursor = request["params"].get("cursor")
-            if mode == "error":
+            if mode == "long-line":  # one line of over 250 bytes: over the test's limit of 200
+                answer(request, {"tools": [], "padding": "y" * (250 - 52)})
+            elif mode == "flood":  # 20 lines of about 100 bytes: over the test's 1,000 in all
+                for _ in range(20):
+                    send({"jsonrpc": "2.0", "method": "notifications/message",
+                          "params": "z" * (100 - 67)})
+            elif mode == "error":
                 send({"jsonrpc": "2.0", "id": request["id"],
                       "error": {"code": -32603, "message": "database offline"}})
             elif mode == "endless":
@@ -182,6 +188,8 @@ FAILURES = {
     "not-rpc": "sent something that is not JSON-RPC 2.0 while initialize was asked",
     "wrong-id": "answered request true while initialize was asked",
     "error": 'answered tools/list with an error: -32603 "database offline"',
+    "long-line": "sent a line of more than 200 bytes while tools/list was asked",
+    "flood": "sent more than 1000 bytes while tools/list was asked",
     "endless": 'answered tools/list with the nextCursor "again", which is no new string',
     "hang": "did not answer initialize within 1 s (--timeout sets the limit)",
 }
@@ -189,8 +197,15 @@ FAILURES = {
 
 @pytest.mark.parametrize("mode", list(FAILURES))
 def test_a_failing_server_is_one_clear_error(
-    mode: str, fake: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    mode: str,
+    fake: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # limits a test can reach without writing 16 MiB (every other mode stays far below them)
+    monkeypatch.setattr(mcp_stdio, "MAX_LINE_BYTES", 200)
+    monkeypatch.setattr(mcp_stdio, "MAX_OUTPUT_BYTES", 1000)
     code, out, err = import_mcp(tmp_path, capsys, fake(mode), "--timeout", "1")
     assert code == 1 and out == ""
     assert err.startswith("toolshape: error: the MCP server ") and FAILURES[mode] in err, err

@@ -12,8 +12,8 @@ is sent SIGTERM, then SIGKILL (its whole process group on POSIX: ``npx`` and ``u
 server as a grandchild). Every way the exchange can fail is a :class:`ServerError` whose
 message says what happened, to which request, and how the server's stderr ended: the command
 cannot start, the server exits or closes its stdout, answers with a JSON-RPC error, sends a
-line that is not JSON-RPC (or longer than the importer takes), or does not finish within
-``timeout`` seconds in all.
+line that is not JSON-RPC, a line or an output longer than it takes (``MAX_LINE_BYTES``,
+``MAX_OUTPUT_BYTES``), or does not finish within ``timeout`` seconds in all.
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ MAX_TIMEOUT = 86_400.0
 PROTOCOL_VERSION = "2025-06-18"
 #: The longest message line read, in bytes (the importer's limit for a file).
 MAX_LINE_BYTES = 16 * 1_048_576
+#: The most the server may write on stdout in all, in bytes (notifications included): what is
+#: read waits in memory until it is wanted.
+MAX_OUTPUT_BYTES = 4 * MAX_LINE_BYTES
 #: At most this many pages of tools/list: a server handing out cursors forever is refused.
 MAX_PAGES = 1000
 #: Seconds a child gets to exit after its stdin is closed, and again after SIGTERM.
@@ -119,7 +122,8 @@ class _Session:
 
     command: list[str]
     process: subprocess.Popen[bytes]
-    lines: queue.Queue[bytes | None]
+    #: Each line read; at the end None, or the reason reading stopped early (too much output).
+    lines: queue.Queue[bytes | str | None]
     stderr: IO[bytes]
     deadline: float
     timeout: float
@@ -141,7 +145,7 @@ class _Session:
             stderr.close()
             reason = error.strerror or str(error)
             raise ServerError(f"cannot start the MCP server {command[0]!r}: {reason}") from None
-        lines: queue.Queue[bytes | None] = queue.Queue()
+        lines: queue.Queue[bytes | str | None] = queue.Queue()
         assert process.stdout is not None  # stdout=PIPE
         threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
         return cls(command, process, lines, stderr, deadline, timeout)
@@ -200,14 +204,12 @@ class _Session:
                 ) from None
             if line is None:
                 raise self.exited(method)
+            if isinstance(line, str):
+                raise self.failure(f"{line} while {method} was asked")
             if line.strip():
                 return self.decode(line, method)
 
     def decode(self, line: bytes, method: str) -> dict[str, Any]:
-        if len(line) > MAX_LINE_BYTES:
-            raise self.failure(
-                f"sent a line of more than {MAX_LINE_BYTES} bytes while {method} was asked"
-            )
         try:
             message = json.loads(line)
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
@@ -278,17 +280,23 @@ class _Session:
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 
 
-def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
-    """Hand every line of ``stream`` to ``lines`` (a line cut at MAX_LINE_BYTES + 1 bytes is
-    refused by the reader), then None at its end."""
+def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | str | None]) -> None:
+    """Hand every line of ``stream`` to ``lines``, then None at its end; a line longer than
+    MAX_LINE_BYTES, or more than MAX_OUTPUT_BYTES in all, ends the reading with its reason."""
+    total = 0
     try:
         while True:
             line = stream.readline(MAX_LINE_BYTES + 1)
             if not line:
                 break
-            lines.put(line)
+            total += len(line)
             if len(line) > MAX_LINE_BYTES:
-                break
+                lines.put(f"sent a line of more than {MAX_LINE_BYTES} bytes")
+                return
+            if total > MAX_OUTPUT_BYTES:
+                lines.put(f"sent more than {MAX_OUTPUT_BYTES} bytes")
+                return
+            lines.put(line)
     except (OSError, ValueError):
         pass  # the pipe closed under us: the end of the stream
     lines.put(None)
