@@ -10,9 +10,14 @@ rules), ``anthropic``, ``gemini`` (``parametersJsonSchema``: the contract's JSON
 ``gemini-legacy`` (the legacy ``parameters``, an OpenAPI 3.0 subset), ``mcp``.
 
 One principle decides every translation: **an exported schema never refuses arguments
-the contract accepts.** It is the contract's own schema or a loosening of it, so a model
-constrained by it can always produce every valid call, and whatever the export lets
-through that the contract does not is caught by the generated validator.
+the contract accepts**, with one exception, below. It is the contract's own schema or a
+loosening of it, so a model constrained by it can always produce every valid call, and
+whatever the export lets through that the contract does not is caught by the generated
+validator. The exception: both strict modes need ``additionalProperties: false`` on every
+object, and an object the contract leaves open is exported closed (recorded in
+``ExportResult.closed``, and noted): a narrowing, so every call the model can then send
+with its listed keys, the contract accepts, as both platforms' SDKs close a pydantic
+model's objects.
 
 * Where a platform cannot express a constraint (OpenAI strict mode and ``minLength``,
   Anthropic strict tool use and ``maximum``, Gemini and ``additionalProperties``), the
@@ -29,9 +34,11 @@ through that the contract does not is caught by the generated validator.
   decision: :func:`toolshape.contract.optional.converted_keys`). Objects get
   ``properties: {}`` and arrays ``items: {}`` where OpenAI demands them; ``prefixItems``
   become ``items`` with ``anyOf``.
-* Where no loosening is expressible (both strict modes need ``additionalProperties:
-  false`` on every object, OpenAI an ``items`` schema with a type, a recursive definition
-  cannot be inlined for Gemini's legacy field), :func:`lint` reports a finding. For
+* Where neither a loosening nor closing is expressible (``patternProperties``,
+  ``additionalProperties`` as a schema, an object without properties or whose keys are
+  spread over ``anyOf`` branches, for the strict modes; OpenAI an ``items`` schema with a
+  type; a recursive definition cannot be inlined for Gemini's legacy field), :func:`lint`
+  reports a finding. For
   OpenAI and Anthropic, :func:`export` then emits the tool with strict mode off (the schema
   unchanged but for the no-op fillers, a note, and the reasons in
   ``ExportResult.strict_refused``); for Gemini's legacy field, and for a tool name a
@@ -235,6 +242,8 @@ class ExportResult:
     converted: list[ConvertedKey] = field(default_factory=list)
     #: openai and anthropic with strict mode off: why strict mode cannot be used (never silent).
     strict_refused: list[Finding] = field(default_factory=list)
+    #: openai and anthropic with strict mode on: the open objects exported closed (schema paths).
+    closed: list[SchemaPath] = field(default_factory=list)
 
     def to_json(self) -> str:
         """The definition as JSON text (2-space indent, UTF-8 kept), ending in a newline."""
@@ -320,9 +329,13 @@ def _export(contract: Contract, target: str) -> ExportResult:
         return ExportResult(target, declaration, notes)
     strict = not findings
     converted: list[ConvertedKey] = []
+    closed: list[SchemaPath] = []
     if strict:
         parameters = lowered
         converted = list(lowering.converted.values())
+        closed = list(lowering.closed_objects)
+        if closed:
+            notes = notes + [_closed_note(lowering.platform, closed)]
         if converted:
             notes = notes + [_converted_note(converted)]
     else:
@@ -345,7 +358,13 @@ def _export(contract: Contract, target: str) -> ExportResult:
             "strict": strict,
         }
         return ExportResult(
-            target, {"type": "function", "function": function}, notes, strict, converted, findings
+            target,
+            {"type": "function", "function": function},
+            notes,
+            strict,
+            converted,
+            findings,
+            closed,
         )
     if target == "openai-responses":
         responses = {
@@ -355,7 +374,7 @@ def _export(contract: Contract, target: str) -> ExportResult:
             "parameters": parameters,
             "strict": strict,
         }
-        return ExportResult(target, responses, notes, strict, converted, findings)
+        return ExportResult(target, responses, notes, strict, converted, findings, closed)
     tool: dict[str, Any] = {
         "name": contract.name,
         "description": contract.description,
@@ -363,7 +382,18 @@ def _export(contract: Contract, target: str) -> ExportResult:
     }
     if strict:
         tool["strict"] = True
-    return ExportResult(target, tool, notes, strict, [], findings)
+    return ExportResult(target, tool, notes, strict, [], findings, closed)
+
+
+def _closed_note(platform: str, closed: list[SchemaPath]) -> str:
+    """Which open objects the strict export closes, and what that means for the model."""
+    places = ", ".join(_where(path) for path in closed)
+    objects = "objects" if len(closed) != 1 else "object"
+    return (
+        f"{platform}: the open {objects} at {places} {'are' if len(closed) != 1 else 'is'} exported "
+        "closed (additionalProperties: false), as strict mode requires: the model sends only the "
+        "listed keys (a narrowing), and keys the contract would take beyond them cannot be sent"
+    )
 
 
 def _converted_note(converted: list[ConvertedKey]) -> str:
@@ -507,6 +537,8 @@ class _Lowering:
         self.inlined: dict[SchemaPath, dict[str, Any]] = {}
         #: openai: the optional keys listed in 'required' with null allowed, by (object path, key).
         self.converted: dict[tuple[SchemaPath, str], ConvertedKey] = {}
+        #: openai and anthropic: the open objects exported closed, in the order met (see closed).
+        self.closed_objects: dict[SchemaPath, None] = {}
 
     # -- reporting ---------------------------------------------------------------
 
@@ -532,6 +564,10 @@ class _Lowering:
         self.notes.setdefault(
             f"{self.platform} does not enforce {what} at {_where(path)}: the generated validator is the only enforcement"
         )
+
+    def closed(self, path: SchemaPath) -> None:
+        """Record an open object the strict export closes (said in one note when strict is on)."""
+        self.closed_objects.setdefault(path)
 
     def loosened(self, path: SchemaPath, message: str) -> None:
         self.notes.setdefault(

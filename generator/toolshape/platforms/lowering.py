@@ -55,6 +55,9 @@ class Lowering(Protocol):
     def refuse(self, path: SchemaPath, message: str) -> None:
         """Note what the platform refuses (its strict mode; Gemini: the whole tool)."""
 
+    def closed(self, path: SchemaPath) -> None:
+        """Note an open object the strict export closes (``additionalProperties: false`` added)."""
+
     def lower(self, schema: Any, path: SchemaPath) -> Any:
         """A subschema at ``path`` lowered for the platform (a keyword holding schemas)."""
 
