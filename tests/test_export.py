@@ -486,7 +486,12 @@ def test_openai_strict_export_of_get_weather() -> None:
             "parameters": {
                 "type": "object",
                 "properties": {
-                    "city": {"type": "string", "pattern": "\\S", "description": "City name"},
+                    "city": {
+                        "type": "string",
+                        "pattern": "\\S",
+                        # minLength is not enforced: the model is told
+                        "description": "City name (at least 1 character)",
+                    },
                     "unit": {
                         "type": "string",
                         "enum": ["c", "f"],
@@ -660,15 +665,25 @@ def test_anthropic_strict_notes_each_constraint_it_drops() -> None:
     result = export.export(checked, "anthropic")
     assert result.strict is True and result.definition["strict"] is True
     schema = result.definition["input_schema"]
-    assert schema["properties"]["handle"] == {"type": "string", "pattern": "^[a-z0-9_]+$"}
+    # What strict tool use does not enforce, the description tells the model.
+    assert schema["properties"]["handle"] == {
+        "type": "string",
+        "pattern": "^[a-z0-9_]+$",
+        "description": "(at least 3 characters) (at most 20 characters)",
+    }
     assert schema["properties"]["password"] == {
-        "type": "string"
+        "type": "string",
+        "description": "(matching ^(?=.*[0-9]).{12,}$)",
     }  # lookahead: refused by Anthropic's grammar
-    assert schema["properties"]["age"] == {"type": "integer"}
+    assert schema["properties"]["age"] == {
+        "type": "integer",
+        "description": "(at least 13) (at most 130)",
+    }
     assert schema["properties"]["emails"] == {
         "type": "array",
         "items": {"type": "string", "format": "email"},
         "minItems": 1,
+        "description": "(at least 2 items) (at most 4 items)",
     }
     assert schema["properties"]["referrer"] == {"type": ["string", "null"], "format": "uri"}
 
@@ -746,13 +761,21 @@ def test_gemini_spells_the_openapi_subset() -> None:
     p = result.definition["parameters"]
     assert p["type"] == "object" and p["title"] == "Booking" and "additionalProperties" not in p
     props = p["properties"]
-    assert props["party"] == {"type": "integer", "minimum": 0, "maximum": 20}
+    assert props["party"] == {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 20,
+        "description": "(greater than 0)",
+    }
     assert props["when"] == {"type": "string", "format": "date-time"}
-    assert props["day"] == {"type": "string"}
+    assert props["day"] == {"type": "string", "description": "(format: date)"}
     assert props["note"] == {"type": "string", "maxLength": 200, "nullable": True}
     assert props["seating"] == {"type": "string", "enum": ["indoor", "outdoor"], "nullable": True}
-    assert props["size"] == {"anyOf": [{"type": "integer"}, {"type": "string", "enum": ["large"]}]}
-    assert props["vip"] == {"type": "boolean"}
+    assert props["size"] == {
+        "anyOf": [{"type": "integer"}, {"type": "string", "enum": ["large"]}],
+        "description": '(one of 1, 2, "large")',
+    }
+    assert props["vip"] == {"type": "boolean", "description": "(exactly true)"}
     assert props["source"] == {"type": "string", "enum": ["app"]}
     assert props["either"] == {
         "anyOf": [{"type": "string", "minLength": 2}, {"type": "integer", "minimum": 3}]
@@ -764,6 +787,7 @@ def test_gemini_spells_the_openapi_subset() -> None:
             "properties": {"name": {"type": "string"}},
             "required": ["name"],
         },
+        "description": "(no item repeated)",
     }
     notes = "\n".join(result.notes)
     for expected in (

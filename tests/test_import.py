@@ -181,6 +181,7 @@ def test_anthropic_tool_list(tmp_path: Path) -> None:
     assert result.strict is True
     expected = json.loads(json.dumps(tools[1]["input_schema"]))
     del expected["properties"]["amount"]["minimum"], expected["properties"]["on"]["examples"]
+    expected["properties"]["amount"]["description"] = "(at least 0)"  # told, not enforced
     assert result.definition == {**tools[1], "input_schema": expected, "strict": True}
     assert result.notes == [
         "Anthropic strict tool use does not enforce 'minimum' at /properties/amount: the generated validator is the only enforcement"

@@ -22,7 +22,10 @@ model's objects.
 * Where a platform cannot express a constraint (OpenAI strict mode and ``minLength``,
   Anthropic strict tool use and ``maximum``, Gemini and ``additionalProperties``), the
   constraint is dropped from the export and a note says so: "... does not enforce
-  'minLength' at /properties/city: the generated validator is the only enforcement".
+  'minLength' at /properties/city: the generated validator is the only enforcement". A
+  bound so dropped is told to the model in the description of the schema that held it
+  (``City name (at least 1 character)``): each family's ``export.py`` writes its keywords'
+  phrases, ``platforms/lowering.py`` carries them to the description.
   ``oneOf`` becomes ``anyOf``, ``allOf`` and ``$ref`` beside other keywords are merged into
   one schema, Gemini's exclusive bounds become inclusive ones: always a loosening, always
   noted.
@@ -126,7 +129,7 @@ from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
 from ..schema.values import json_equal, json_key
-from .lowering import KeywordAt
+from .lowering import UNENFORCED, KeywordAt, described
 
 TARGETS = (
     "jsonschema",
@@ -769,13 +772,6 @@ class _Lowering:
             self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
             out["anyOf"] = self.lowered_list(kw)
 
-    def length_or_size(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        """Property counts: only Gemini takes them."""
-        if self.target == "gemini":
-            out[kw.keyword] = kw.value
-        else:
-            self.dropped(kw.path, kw.keyword)
-
     def not_exported(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword no platform here takes: left out, and noted."""
         self.dropped(kw.path, kw.keyword)
@@ -810,7 +806,7 @@ class _Lowering:
                     out[key] = both[0] if len(both) == 1 else both
                 else:
                     self.dropped(where, key, "it contradicts the type beside it")
-            elif key == "required":
+            elif key in ("required", UNENFORCED):
                 out[key] = list(mine) + [k for k in value if k not in mine]
             elif key == "enum":
                 theirs = {json_key(w) for w in value}
@@ -870,8 +866,8 @@ class _Lowering:
             else:
                 node["anyOf"] = branches
         if self.target == "gemini":
-            return self.finish_gemini(node, path)
-        return self.finish_strict(node, path)
+            return described(self.finish_gemini(node, path))
+        return described(self.finish_strict(node, path))
 
     def finish_strict(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         openai = self.target == "openai"
@@ -1066,7 +1062,7 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     "oneOf": _Lowering.one_of,
     format_export.FORMAT: format_export.lower,
     **dict.fromkeys(string_export.KEYWORDS, string_export.lower),
-    **dict.fromkeys(object_export.SIZES, _Lowering.length_or_size),
+    **dict.fromkeys(object_export.SIZES, object_export.lower_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     **dict.fromkeys(array_export.KEYWORDS, array_export.lower),
     **dict.fromkeys(

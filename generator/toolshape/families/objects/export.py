@@ -6,8 +6,9 @@ enforcement. Every platform takes ``properties``, ``required`` and ``additionalP
 (their subschemas lowered in turn); Gemini's legacy schema has no ``patternProperties`` (dropped;
 the others keep it, and the exporter's finish refuses it where dropping it would refuse keys
 the contract accepts); no platform here takes ``propertyNames``, ``dependentRequired`` or
-``dependentSchemas``. ``minProperties`` and ``maxProperties`` are sizes, lowered by the
-exporter's shared rule for lengths and sizes (only Gemini takes them): :data:`SIZES`.
+``dependentSchemas``. Only Gemini takes the sizes ``minProperties`` and ``maxProperties``
+(:func:`lower_size`); the others tell the model a size in the description (``(at most 10
+properties)``).
 
 The platforms that take an object node also finish it by their own rules: OpenAI strict mode
 and Anthropic strict tool use need ``additionalProperties: false`` on every object
@@ -29,12 +30,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...platforms.lowering import KeywordAt, Lowering
+from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
 
-#: The sizes, which the exporter lowers with the string lengths.
+#: The sizes, lowered by :func:`lower_size`.
 SIZES = vocabulary.bounds(limits="properties")
+#: How a description tells the model a size the platform does not enforce.
+PHRASES = {"minProperties": "at least {}", "maxProperties": "at most {}"}
 #: The keywords :func:`lower` lowers.
 KEYWORDS = tuple(k for k in vocabulary.applying_to("object") if k not in SIZES)
 #: The keywords that make a node without a ``type`` an object, for the strict finish.
@@ -44,6 +47,15 @@ _OBJECT_SHAPED = ("properties", "additionalProperties", "patternProperties")
 def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
     """One of the family's keywords, lowered into ``out`` when the platform takes it, else noted."""
     _LOWERINGS[kw.keyword](lowering, kw, out)
+
+
+def lower_size(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """``minProperties`` or ``maxProperties``: only Gemini takes them; the others are told."""
+    if lowering.target == "gemini":
+        out[kw.keyword] = kw.value
+    else:
+        lowering.dropped(kw.path, kw.keyword)
+        tell_model(out, PHRASES[kw.keyword].format(counted(kw.value, "property", "properties")))
 
 
 def _kept(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
