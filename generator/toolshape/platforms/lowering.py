@@ -79,9 +79,9 @@ class Lowering(Protocol):
 
 def tell_model(out: dict[str, Any], phrase: str) -> None:
     """Have the finished node's description say ``phrase`` (a bound the platform drops)."""
-    told = out.setdefault(UNENFORCED, [])
+    told = out.get(UNENFORCED, [])
     if phrase not in told:
-        told.append(phrase)
+        out[UNENFORCED] = [*told, phrase]  # a new list: merged nodes may share the old one
 
 
 def described(node: dict[str, Any]) -> dict[str, Any]:
