@@ -29,6 +29,7 @@ from support import CONTEXT, calls_made
 from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source, unfolding
 from toolshape.contract.errors import ContractError
+from toolshape.families.combinators import rules as combinator_rules
 from toolshape.platforms import export
 from toolshape.project import pipeline, runtime
 
@@ -291,7 +292,7 @@ def test_equal_allof_entries_report_one_error() -> None:
 
 
 def test_distinct_entries_keeps_true_and_1_apart() -> None:
-    assert unfolding.distinct_entries(
+    assert combinator_rules.distinct_entries(
         [{"const": 1}, {"const": True}, {"const": 1}, {"const": 1.0}]
     ) == [0, 1, 3]
 

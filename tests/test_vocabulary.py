@@ -375,6 +375,11 @@ FAMILIES = {
     "objects": vocabulary.applying_to("object"),
     # The keywords that constrain a value whatever its kind (no applies_to of their own).
     "values": ("type", "enum", "const"),
+    # The keywords whose subschemas apply to the value itself (one schema, or a list of them).
+    "combinators": (
+        *vocabulary.holders("one", "same value"),
+        *vocabulary.holders("list", "same value"),
+    ),
 }
 
 #: The walks over subschemas read the holders from the vocabulary (``schema/keywords.py``) but
@@ -466,6 +471,27 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "the root's type: object, the tool lists' 'type: function'",
         "review/walk.py": "the parallel walk: type and enum compared as sets",
     },
+    # The combinators move into families/combinators/ stage by stage; what each stage still
+    # does with them is said here until it has moved.
+    "combinators": {
+        "codegen/building/applicators.py": "the model's branch checks (allOf, anyOf/oneOf, "
+        "not, if/then/else)",
+        "codegen/building/context.py": "how a schema place reads in generated names",
+        "codegen/cases.py": "the derived cases of each branch, the base value's branch choice, "
+        "negated schemas, _NON_LOCAL",
+        "codegen/masks.py": "the OpenAI absent-nulls table reads the branches of a union",
+        "families/arrays/export.py": "prefixItems exported as items with anyOf of its schemas",
+        "families/arrays/values.py": "a negated schema: an array that contains nothing wanted",
+        "families/objects/values.py": "a negated schema: a value the key's schema refuses",
+        "platforms/export.py": "each platform's lowering of the combinators, merging allOf, "
+        "OpenAI's nullable as anyOf, Anthropic's union count",
+        "platforms/importer.py": "then/else without if warned, false added to an allOf",
+        "review/decisions.py": "which subschemas keep a change's polarity; how a change under "
+        "a combinator is decided",
+        "review/search.py": "the witness search's schemas: a branch added or removed, a "
+        "negated schema",
+        "witness/values.py": "the witness engine's choice of branches",
+    },
 }
 
 
@@ -479,6 +505,10 @@ SAME_WORD = {
     ("pattern", "review/walk.py"): "the diff's word for an entry of patternProperties",
     ("format", "codegen/literals.py"): "str.format: a str method whose result is plain str",
     ("format", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
+    ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
+    ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
+    ("not", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
+    ("if", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
 }
 
 

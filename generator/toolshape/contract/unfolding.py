@@ -11,16 +11,16 @@ Both are found here statically, in time linear in the contract's size: every sch
 is visited once and the number of applications it causes is counted once per node
 (memoised over the graph, which is acyclic once cycles are refused). The count is what the
 generated code does: a ``$ref`` target is one function, called once per reference reached;
-``allOf`` entries that are the same schema (:func:`distinct_entries`) are applied once.
+``allOf`` entries that are the same schema (``families/combinators/rules.py``) are applied once.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.combinators import rules as combinator_rules
 from ..regex import PatternError
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
@@ -60,25 +60,6 @@ class UnfoldingFinding:
 
     path: SchemaPath
     message: str
-
-
-def distinct_entries(entries: list[Any]) -> list[int]:
-    """The indexes of the entries of an ``allOf`` that are not the same schema as an earlier one.
-
-    allOf is idempotent: a schema applied twice to one value finds the same errors twice.
-    Equality is that of the JSON text with sorted keys, so ``true`` and ``1`` stay apart."""
-    seen: set[str] = set()
-    keep: list[int] = []
-    for i, entry in enumerate(entries):
-        try:
-            key = json.dumps(entry, sort_keys=True, allow_nan=True)
-        except (TypeError, ValueError):
-            keep.append(i)
-            continue
-        if key not in seen:
-            seen.add(key)
-            keep.append(i)
-    return keep
 
 
 @dataclass(frozen=True)
@@ -207,9 +188,7 @@ class _Graph:
             entries = node.get(keyword)
             if not isinstance(entries, list):
                 continue
-            kept = (
-                set(distinct_entries(entries)) if keyword == "allOf" else set(range(len(entries)))
-            )
+            kept = combinator_rules.applied_entries(keyword, entries)
             for i, sub in enumerate(entries):
                 if isinstance(sub, dict):
                     edges.append(_Edge(where + (keyword, i), id(sub), i in kept))
@@ -448,7 +427,7 @@ def _parting(
 
 def _exclusive(a: frozenset[tuple[int, str]], b: frozenset[tuple[int, str]]) -> bool:
     """Whether two applications sit under the 'then' and the 'else' of one 'if': never both run."""
-    return any((node, "else" if side == "then" else "then") in b for node, side in a)
+    return any((node, combinator_rules.other_branch(side)) in b for node, side in a)
 
 
 def _paths_from(
@@ -478,7 +457,11 @@ def _paths_from(
             if edge.counted and edge.target in ways:
                 ways[edge.target] = min(2, ways[edge.target] + ways[node])
                 side = edge.site[-1]
-                step = frozenset([(node, str(side))]) if side in ("then", "else") else frozenset()
+                step = (
+                    frozenset([(node, str(side))])
+                    if side in combinator_rules.BRANCHES
+                    else frozenset()
+                )
                 # Reached two ways: no branch is certain (the check stays on the safe side).
                 branches[edge.target] = (
                     branches.get(node, frozenset()) | step

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...contract.unfolding import distinct_entries
+from ...families.combinators.rules import distinct_entries
 from ...schema.keywords import nullable_alternative
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment

@@ -1,0 +1,32 @@
+"""The combinators family: ``allOf``, ``anyOf``, ``oneOf``, ``not`` and ``if``/``then``/
+``else``, the keywords whose subschemas apply to the same value. Built the way
+``families/numbers/`` is (read its notes first).
+
+What it covers. Seven keywords, named in ``schema/vocabulary.py`` (their rows hold
+subschemas, one or a list, that apply to the same value: ``vocabulary.holders("one", "same
+value")`` and ``vocabulary.holders("list", "same value")``):
+
+    allOf           every subschema holds (an entry that is the same schema is applied once)
+    anyOf, oneOf    at least one branch holds, exactly one branch holds ("null, or X", the
+                    usual spelling of an optional value, reads X's own errors)
+    not             the subschema does not hold
+    if, then, else  when ``if`` holds, ``then`` must; when it does not, ``else`` must
+
+Unlike the other families they apply to every kind of value, and their subschemas hold
+every other family's keywords: a stage that only walks into subschemas (any keyword's, to
+reach the schemas below) reads the holders and their shape from the vocabulary, never these
+names (``schema/keywords.py``, ``contract/redaction.py``, ``codegen/masks.py``).
+
+Its modules, one per stage, in the order of the stages:
+
+    rules.py    contract stage   what contract/unfolding.py knows of their meaning: an
+                                 ``allOf``'s distinct entries (``rules.applied_entries``,
+                                 ``rules.distinct_entries``) and the two branches of an ``if``
+                                 that never run together (``rules.other_branch``).
+    oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value, apply,
+                                 matches)`` yields the keywords that refuse a value, the
+                                 subschemas that must hold going to ``apply``. Called by
+                                 contract/reference.py for every value it meets.
+
+Each module says what it holds in its docstring; each stage keeps only the call.
+"""
