@@ -477,12 +477,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "codegen/building/applicators.py": "the model's branch checks (allOf, anyOf/oneOf, "
         "not, if/then/else)",
         "codegen/building/context.py": "how a schema place reads in generated names",
-        "codegen/cases.py": "the derived cases of each branch, the base value's branch choice, "
-        "negated schemas, _NON_LOCAL",
         "codegen/masks.py": "the OpenAI absent-nulls table reads the branches of a union",
         "families/arrays/export.py": "prefixItems exported as items with anyOf of its schemas",
-        "families/arrays/values.py": "a negated schema: an array that contains nothing wanted",
-        "families/objects/values.py": "a negated schema: a value the key's schema refuses",
         "platforms/export.py": "each platform's lowering of the combinators, merging allOf, "
         "OpenAI's nullable as anyOf, Anthropic's union count",
         "platforms/importer.py": "then/else without if warned, false added to an allOf",
@@ -490,7 +486,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "a combinator is decided",
         "review/search.py": "the witness search's schemas: a branch added or removed, a "
         "negated schema",
-        "witness/values.py": "the witness engine's choice of branches",
     },
 }
 

@@ -23,6 +23,8 @@ from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
 from ..families.arrays import values as array_values
+from ..families.combinators import cases as combinator_cases
+from ..families.combinators.values import negation
 from ..families.formats import cases as format_cases
 from ..families.numbers import values as number_values
 from ..families.objects.cases import object_cases
@@ -527,31 +529,11 @@ class _Deriver:
             self.followed.add((path, schema["$ref"]))
             target = ref_path(schema["$ref"])
             self.walk(resolve(self.schema, target), path, target, label)
-        for i, sub in enumerate(schema.get("allOf", [])):
-            self.walk(sub, path, schema_path + ("allOf", i), label)
-        for keyword in ("anyOf", "oneOf"):
-            for i, sub in enumerate(schema.get(keyword, [])):
-                self.walk_branch(
-                    schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})"
-                )
-        if "if" in schema:
+        for sub, where in combinator_cases.conjuncts(schema):
+            self.walk(sub, path, schema_path + where, label)
+        for branch in combinator_cases.branches(schema, label):
             self.walk_branch(
-                schema,
-                schema.get("then", {}),
-                path,
-                schema_path,
-                ("then",),
-                f"{label} (if, then)",
-                (schema["if"],),
-            )
-            self.walk_branch(
-                schema,
-                schema.get("else", {}),
-                path,
-                schema_path,
-                ("else",),
-                f"{label} (if fails, else)",
-                ({"not": schema["if"]},),
+                schema, branch.schema, path, schema_path, branch.where, branch.label, branch.also
             )
         self.applicator_cases(schema, path, schema_path, label)
         value = _get(self.root, path)
@@ -635,49 +617,10 @@ class _Deriver:
     def applicator_cases(
         self, schema: dict[str, Any], path: SchemaPath, schema_path: SchemaPath, label: str
     ) -> None:
-        """Values that break one applicator and keep the rest of the schema: matching the
-        ``not``, two ``oneOf`` branches or none, no ``anyOf`` branch, one ``allOf`` branch
-        failed, an ``if`` whose ``then`` (or ``else``) fails."""
-        wanted: list[tuple[str, list[Any]]] = []
-        if "not" in schema:
-            wanted.append(("matches the not schema", [_without(schema, "not"), schema["not"]]))
-        for keyword in ("oneOf", "anyOf"):
-            branches = schema.get(keyword)
-            if isinstance(branches, list):
-                rest = _without(schema, keyword)
-                wanted.append(
-                    (f"matches no {keyword} branch", [rest, *({"not": b} for b in branches)])
-                )
-                if keyword == "oneOf":
-                    for i, j in list(itertools.combinations(range(len(branches)), 2))[:3]:
-                        wanted.append(
-                            (
-                                f"matches oneOf branches {i + 1} and {j + 1}",
-                                [rest, branches[i], branches[j]],
-                            )
-                        )
-        for i, branch in enumerate(
-            schema.get("allOf", [])[:4] if isinstance(schema.get("allOf"), list) else []
-        ):
-            others = [b for k, b in enumerate(schema["allOf"]) if k != i]
-            wanted.append(
-                (
-                    f"fails allOf branch {i + 1}",
-                    [_without(schema, "allOf"), *others, {"not": branch}],
-                )
-            )
-        if "if" in schema:
-            rest = _without(schema, "if", "then", "else")
-            if "then" in schema:
-                wanted.append(
-                    ("if holds, then fails", [rest, schema["if"], {"not": schema["then"]}])
-                )
-            if "else" in schema:
-                wanted.append(
-                    ("if fails, else fails", [rest, {"not": schema["if"]}, {"not": schema["else"]}])
-                )
+        """Values that break one combinator and keep the rest of the schema (the family's
+        ``broken``), each as close to the current value as it can be."""
         current = _get(self.root, path)
-        for name, schemas in wanted:
+        for name, schemas in combinator_cases.broken(schema):
             for value in self.satisfying(schemas, 1):
                 if isinstance(current, dict) and isinstance(value, dict):
                     # The current value with the found one's keys over it, when that still
@@ -708,7 +651,7 @@ class _Deriver:
                 self.add(f"{label}: a sample {kind}", self.replaced(path, sample))
         if value is None:
             # A nullable value: cross its bounds from a non-null value of its type.
-            value = next(iter(self.satisfying([schema, {"not": {"type": "null"}}])), None)
+            value = next(iter(self.satisfying([schema, negation({"type": "null"})])), None)
         for name, variant in self.bound_variants(schema, schema_path, value):
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
@@ -773,9 +716,9 @@ MAX_REF_CHAIN = 32
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
 _NON_LOCAL = frozenset(
     {
-        "$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
+        "$ref", "enum", "const",
         "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
-        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL,
+        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL, *combinator_cases.NON_LOCAL,
     }
 )  # fmt: skip
 
@@ -864,11 +807,6 @@ def identical(a: Any, b: Any, ordered: bool = False) -> bool:
     if isinstance(a, float):
         return repr(a) == repr(b)
     return bool(a == b)
-
-
-def _without(schema: dict[str, Any], *keywords: str) -> dict[str, Any]:
-    """The schema without some keywords (the rest of it, that a broken applicator keeps)."""
-    return {k: v for k, v in schema.items() if k not in keywords}
 
 
 def _copy(value: Any) -> Any:
@@ -1108,17 +1046,13 @@ def _applying(
         deeper = depth + 1
         if isinstance(schema.get("$ref"), str):
             todo.append((resolve(root, ref_path(schema["$ref"])), value, pointer, deeper, earlier))
-        for sub in schema.get("allOf", []):
-            todo.append((sub, value, pointer, deeper, earlier))
         scalar = not isinstance(value, (dict, list))
-        for union in ("anyOf", "oneOf"):
-            branches = schema.get(union, [])
-            matching = [i for i, s in enumerate(branches) if not errors_of(s, value, "", root)]
-            taken = matching[:1] if union == "anyOf" or len(matching) == 1 else []
-            for i, sub in enumerate(branches):
-                if i in taken or (scalar and _says_integer(sub)):
-                    before = branches[:i] if union == "anyOf" else []
-                    todo.append((sub, value, pointer, deeper, [*earlier, *before]))
+
+        def matches(sub: Any, value: Any = value) -> bool:
+            return not errors_of(sub, value, "", root)
+
+        for sub, before in combinator_cases.followed(schema, scalar, matches, _says_integer):
+            todo.append((sub, value, pointer, deeper, [*earlier, *before]))
         if isinstance(value, dict):
             properties = schema.get("properties", {})
             patterns = schema.get("patternProperties", {})

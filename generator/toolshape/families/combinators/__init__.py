@@ -27,6 +27,20 @@ Its modules, one per stage, in the order of the stages:
                                  matches)`` yields the keywords that refuse a value, the
                                  subschemas that must hold going to ``apply``. Called by
                                  contract/reference.py for every value it meets.
+    values.py   witness stage    how the witness engine reads them: ``values.conjuncts`` (an
+                                 ``allOf``'s entries hold with the schema), ``values.choices``
+                                 (a branch of each ``anyOf``/``oneOf``, a side of each ``if``)
+                                 and ``values.negated`` (a ``not``), for witness/values.py; and
+                                 ``values.negation(schema)``, the schema of the values another
+                                 refuses, which the stages and the other families use to ask
+                                 for a value that does not match.
+    cases.py    codegen stage    the derived cases: ``cases.conjuncts`` and ``cases.branches``
+                                 (the subschemas codegen/cases.py walks into, from a value
+                                 taking each branch), ``cases.broken`` (the values that break
+                                 one combinator and keep the rest of the schema),
+                                 ``cases.followed`` (the subschemas the generated validator
+                                 applies to a value) and ``cases.NON_LOCAL``. They are at the
+                                 codegen rank because only codegen/cases.py asks.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
