@@ -474,10 +474,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # The combinators move into families/combinators/ stage by stage; what each stage still
     # does with them is said here until it has moved.
     "combinators": {
-        "codegen/building/applicators.py": "the model's branch checks (allOf, anyOf/oneOf, "
-        "not, if/then/else)",
-        "codegen/building/context.py": "how a schema place reads in generated names",
-        "codegen/masks.py": "the OpenAI absent-nulls table reads the branches of a union",
         "families/arrays/export.py": "prefixItems exported as items with anyOf of its schemas",
         "platforms/export.py": "each platform's lowering of the combinators, merging allOf, "
         "OpenAI's nullable as anyOf, Anthropic's union count",

@@ -30,7 +30,9 @@ Its modules, one per stage, in the order of the stages:
     values.py   witness stage    how the witness engine reads them: ``values.conjuncts`` (an
                                  ``allOf``'s entries hold with the schema), ``values.choices``
                                  (a branch of each ``anyOf``/``oneOf``, a side of each ``if``)
-                                 and ``values.negated`` (a ``not``), for witness/values.py; and
+                                 and ``values.negated`` (a ``not``), for witness/values.py;
+                                 ``values.alternatives`` (the branches a value takes one of,
+                                 for codegen/masks.py's absent-nulls table); and
                                  ``values.negation(schema)``, the schema of the values another
                                  refuses, which the stages and the other families use to ask
                                  for a value that does not match.
@@ -41,6 +43,15 @@ Its modules, one per stage, in the order of the stages:
                                  ``cases.followed`` (the subschemas the generated validator
                                  applies to a value) and ``cases.NON_LOCAL``. They are at the
                                  codegen rank because only codegen/cases.py asks.
+    checks.py   codegen stage    the model's checks: ``checks.combinator_checks(context, schema,
+                                 var, path, schema_path, label)`` returns an ``Applicator``
+                                 per combinator (``all_of``, ``nullable``, ``any_of``,
+                                 ``one_of``, ``not``, ``if``), for codegen/building/
+                                 applicators.py, which makes the ``$ref`` one before them and
+                                 keeps what every applicator shares (its comment, the label
+                                 a branch function is handed: codegen/building/functions.py);
+                                 each kind is printed by its branch in
+                                 templates/checks.py.j2.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """

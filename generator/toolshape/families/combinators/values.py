@@ -45,6 +45,12 @@ def choices(schema: dict[str, Any]) -> Iterator[list[Option]]:
         ]
 
 
+def alternatives(schema: dict[str, Any]) -> Iterator[list[Any]]:
+    """Each list of branches of ``schema`` a value takes one of (its ``anyOf``, its ``oneOf``)."""
+    for keyword in ("anyOf", "oneOf"):
+        yield list(schema.get(keyword, ()))
+
+
 def negated(schema: dict[str, Any]) -> list[Any]:
     """The subschemas no value of ``schema`` matches (its ``not``)."""
     return [schema["not"]] if "not" in schema else []
