@@ -269,7 +269,6 @@ ALLOWED = {
     # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
     # with each keyword's family module (issue 22's keyword families), not in the table.
     ("codegen/cases.py", "<module>"): "_NON_LOCAL: which keywords make a case non-local",
-    ("platforms/export.py", "_Lowering.tool_level_checks"): "Anthropic's top-level refusals",
     ("platforms/export.py", "_Lowering.merge"): "how two schemas merge, keyword by keyword",
     ("platforms/export.py", "_nullable"): "what OpenAI strict can make nullable by type",
     ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
@@ -474,10 +473,9 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # The combinators move into families/combinators/ stage by stage; what each stage still
     # does with them is said here until it has moved.
     "combinators": {
-        "families/arrays/export.py": "prefixItems exported as items with anyOf of its schemas",
-        "platforms/export.py": "each platform's lowering of the combinators, merging allOf, "
-        "OpenAI's nullable as anyOf, Anthropic's union count",
-        "platforms/importer.py": "then/else without if warned, false added to an allOf",
+        "platforms/importer.py": "then/else dropped without their if, warned in that order "
+        "with the contains counts; an enum no member of which can pass kept as allOf: [false] "
+        "(what the importer does with an imported schema)",
         "review/decisions.py": "which subschemas keep a change's polarity; how a change under "
         "a combinator is decided",
         "review/search.py": "the witness search's schemas: a branch added or removed, a "

@@ -52,6 +52,15 @@ Its modules, one per stage, in the order of the stages:
                                  a branch function is handed: codegen/building/functions.py);
                                  each kind is printed by its branch in
                                  templates/checks.py.j2.
+    export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
+                                 anyOf, oneOf, not, if, then and else to ``export.lower``
+                                 (``anyOf`` kept, ``oneOf`` loosened to ``anyOf``, the others
+                                 dropped with a note); its fold merges ``allOf`` into the node
+                                 (``export.merged_entries``) and its tool checks take
+                                 ``export.root_refusals``. ``export.ANY_OF`` is how the
+                                 platforms spell a union, read by the finishes that make or
+                                 read one (OpenAI's nullable, Gemini's split types,
+                                 Anthropic's union count) and by the arrays family.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
