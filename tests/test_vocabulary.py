@@ -476,10 +476,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "platforms/importer.py": "then/else dropped without their if, warned in that order "
         "with the contains counts; an enum no member of which can pass kept as allOf: [false] "
         "(what the importer does with an imported schema)",
-        "review/decisions.py": "which subschemas keep a change's polarity; how a change under "
-        "a combinator is decided",
-        "review/search.py": "the witness search's schemas: a branch added or removed, a "
-        "negated schema",
     },
 }
 

@@ -61,6 +61,15 @@ Its modules, one per stage, in the order of the stages:
                                  platforms spell a union, read by the finishes that make or
                                  read one (OpenAI's nullable, Gemini's split types,
                                  Anthropic's union count) and by the arrays family.
+    review.py   review stage     how ``toolshape diff`` decides a change under them (otherwise
+                                 searched with sampled candidates): ``review.polarity_step``
+                                 (a change under an allOf or anyOf entry, a then or an else
+                                 keeps its direction, under a not it turns, under a oneOf or
+                                 an if it is unknown), for review/decisions.py's
+                                 ``polarity_of``; ``review.entry_change`` (an allOf entry
+                                 added only refuses more, an anyOf entry added only accepts
+                                 more), for review/search.py; and ``review.ADDED_OR_REMOVED``
+                                 (a not that comes or goes).
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 """
