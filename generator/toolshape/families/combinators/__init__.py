@@ -15,7 +15,7 @@ value")`` and ``vocabulary.holders("list", "same value")``):
 Unlike the other families they apply to every kind of value, and their subschemas hold
 every other family's keywords: a stage that only walks into subschemas (any keyword's, to
 reach the schemas below) reads the holders and their shape from the vocabulary, never these
-names (``schema/keywords.py``, ``contract/redaction.py``, ``codegen/masks.py``).
+names (see "What stays in the stages" below).
 
 Its modules, one per stage, in the order of the stages:
 
@@ -72,4 +72,37 @@ Its modules, one per stage, in the order of the stages:
                                  (a not that comes or goes).
 
 Each module says what it holds in its docstring; each stage keeps only the call.
+
+What stays in the stages, and why:
+
+- the walks into subschemas (any keyword's, to reach the schemas below, or the graph of the
+  schemas applied to one value) read the holders, their shape and where they apply from the
+  vocabulary (``vocabulary.holders``), never these names: ``schema/keywords.py``,
+  ``contract/unfolding.py``, ``contract/redaction.py``, ``codegen/masks.py``,
+  ``codegen/building/context.py`` (the words of a generated name), ``codegen/cases.py``
+  (a value whose type a subschema decides), ``review/samples.py``, ``review/walk.py`` and
+  ``review/decisions.py`` (``COMBINATORS``);
+- ``$ref``, which applies its target to the same value too, belongs to the references, not
+  to this family: the stages still handle it beside the calls into this family;
+- the applicator kinds ``not`` and ``if`` (``ApplicatorKind`` in codegen/model_parts.py, and
+  the runtime helper they need in codegen/runtime_imports.py) are the names of their
+  branches in templates/checks.py.j2, words of the template, not the keywords;
+- platforms/importer.py: a ``then`` or ``else`` without its ``if`` dropped with a warning
+  (in the order the warnings have always had, with the contains counts), and an ``enum`` no
+  member of which can pass kept as ``allOf: [false]``: what the importer does with an
+  imported schema.
+
+How to add a keyword to the family (a new keyword applying subschemas to the same value):
+
+1. its row in ``schema/vocabulary.py`` (its value ``schema`` or ``schema list``,
+   ``applies="same value"``, ``needs`` if it has no effect alone) and its place in
+   ``SUBSCHEMA_ORDER``: every walk above then steps into it, and the unfolding counts it;
+2. in each module above, the part of its stage: what unfolding must know of its meaning
+   (rules.py), its evaluation (oracle.py), how a value satisfies it (values.py), its
+   branches and the values that break it (cases.py), its ``Applicator`` (checks.py), which
+   platforms take it (export.py), the direction a change under it takes (review.py);
+3. its ``ApplicatorKind`` (``codegen/model_parts.py``) and its branch in
+   ``templates/checks.py.j2`` (``tests/test_template_branches.py`` fails until both exist).
+
+``tests/test_vocabulary.py`` fails while a stage does not know it.
 """
