@@ -338,7 +338,7 @@ def _growth(graph: _Graph) -> list[UnfoldingFinding]:
     Every such recursion has a first point where its two paths part (same schema, two
     descending keywords that may meet), so looking for that point inside each strongly
     connected part of the graph finds them all; a pattern is assumed to match any key, and
-    only the 'then' and 'else' of one 'if' are known never to run together.
+    only the ``then`` and ``else`` of one ``if`` are known never to run together.
 
     The work is bounded (MAX_GROWTH_STEPS, counted, not timed): past it, the contract is refused."""
     findings = []
@@ -394,7 +394,7 @@ def _parting(
     budget: list[int],
 ) -> tuple[_Descent, _Descent] | None:
     """Two descending applications in one unfolding that may reach one child value and both stay
-    in the recursive part (not under the 'then' and 'else' of one 'if'); or one applied twice."""
+    in the recursive part (not under the ``then`` and ``else`` of one ``if``); or one applied twice."""
     exact: dict[tuple[Any, Any], list[tuple[_Descent, frozenset[tuple[int, str]]]]] = {}
     loose: dict[
         Any, list[tuple[_Descent, frozenset[tuple[int, str]]]]
@@ -426,7 +426,7 @@ def _parting(
 
 
 def _exclusive(a: frozenset[tuple[int, str]], b: frozenset[tuple[int, str]]) -> bool:
-    """Whether two applications sit under the 'then' and the 'else' of one 'if': never both run."""
+    """Whether two applications sit under the ``then`` and the ``else`` of one ``if``: never both run."""
     return any((node, combinator_rules.other_branch(side)) in b for node, side in a)
 
 
@@ -435,7 +435,7 @@ def _paths_from(
 ) -> dict[int, tuple[int, frozenset[tuple[int, str]]]]:
     """For each node reached from ``start`` by same-value applications inside ``inside``: how many
     ways (1, or 2 for "more than one"), and for a node reached one way, the then/else branches
-    on that way ((if node, "then" or "else")); in document order. The same-value graph has no cycle here."""
+    on that way ((if node, a side in ``combinator_rules.BRANCHES``)); in document order. The same-value graph has no cycle here."""
     order: list[int] = []
     seen: set[int] = {start}
     stack = [(start, iter(graph.edges[start]))]
