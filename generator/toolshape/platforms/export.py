@@ -119,6 +119,8 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..families.arrays import export as array_export
+from ..families.combinators import export as combinator_export
+from ..families.combinators.export import ANY_OF
 from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
 from ..families.objects import export as object_export
@@ -606,19 +608,8 @@ class _Lowering:
                     fatal=True,
                     document_path=("name",),
                 )
-        if self.target == "anthropic":
-            for keyword in ("anyOf", "oneOf", "allOf"):
-                if keyword in self.root:
-                    self.refuse(
-                        (keyword,),
-                        f"Anthropic refuses '{keyword}' at the top level of input_schema (even without strict tool use)",
-                        fatal=True,
-                    )
-        if self.target == "openai" and "anyOf" in self.root:
-            self.refuse(
-                ("anyOf",),
-                "OpenAI strict mode refuses 'anyOf' at the root: the root must be a plain object schema",
-            )
+        for path, message, fatal in combinator_export.root_refusals(self.target, self.root):
+            self.refuse(path, message, fatal=fatal)
         if self.target == "gemini":
             if not GEMINI_NAME.fullmatch(name):
                 self.refuse(
@@ -705,14 +696,12 @@ class _Lowering:
                         # recursion through it is found the first time, and refused).
                         self.inlined[target] = copy.deepcopy(parts[-1][0])
                 self.stack.pop()
-        if "allOf" in node:
-            for i, branch in enumerate(node.pop("allOf")):
-                where = path + ("allOf", i)
-                if isinstance(branch, bool):
-                    folded = self.lower_bool(branch, where)
-                    parts.append((folded if isinstance(folded, dict) else {}, where))
-                else:
-                    parts.append((self.fold(branch, where), where))
+        for branch, where in combinator_export.merged_entries(node, path):
+            if isinstance(branch, bool):
+                folded = self.lower_bool(branch, where)
+                parts.append((folded if isinstance(folded, dict) else {}, where))
+            else:
+                parts.append((self.fold(branch, where), where))
         result = self.keywords(node, path)
         for part, where in parts:
             result = self.merge(result, part, where)
@@ -748,7 +737,8 @@ class _Lowering:
     # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
     # platform gets less than the contract says. A keyword family's lowering is the
     # family's ``export.lower`` (families/numbers/export.py, families/arrays/export.py,
-    # families/objects/export.py, families/values/export.py), called the same way.
+    # families/combinators/export.py, families/objects/export.py, families/values/export.py),
+    # called the same way.
 
     def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
@@ -762,29 +752,12 @@ class _Lowering:
         if self.target != "gemini":  # gemini: every $ref is inlined
             out[kw.keyword] = self.lowered_map(kw)
 
-    def any_of(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        out[kw.keyword] = self.lowered_list(kw)
-
-    def one_of(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if "anyOf" in kw.node:
-            self.dropped(kw.path, kw.keyword)
-        else:
-            self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
-            out["anyOf"] = self.lowered_list(kw)
-
-    def not_exported(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        """A keyword no platform here takes: left out, and noted."""
-        self.dropped(kw.path, kw.keyword)
-
     def untranslated(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword this module does not know yet: never passed on silently."""
         self.dropped(kw.path, kw.keyword, "not translated for this platform")
 
     def lowered_map(self, kw: KeywordAt) -> dict[str, Any]:
         return {key: self.lower(sub, kw.where + (key,)) for key, sub in kw.value.items()}
-
-    def lowered_list(self, kw: KeywordAt) -> list[Any]:
-        return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
 
     # -- merging ($ref beside keywords, allOf) -------------------------------------
 
@@ -854,24 +827,24 @@ class _Lowering:
     # -- finishing a node --------------------------------------------------------
 
     def finish(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
-        if isinstance(node.get("anyOf"), list):
+        if isinstance(node.get(ANY_OF), list):
             branches: list[Any] = []
-            for branch in node["anyOf"]:
+            for branch in node[ANY_OF]:
                 if not any(json_equal(branch, seen) for seen in branches):
                     branches.append(branch)
             node = dict(node)
             if len(branches) == 1 and isinstance(branches[0], dict):
-                del node["anyOf"]
-                node = self.merge(node, branches[0], path + ("anyOf", 0))
+                del node[ANY_OF]
+                node = self.merge(node, branches[0], path + (ANY_OF, 0))
             else:
-                node["anyOf"] = branches
+                node[ANY_OF] = branches
         if self.target == "gemini":
             return described(self.finish_gemini(node, path))
         return described(self.finish_strict(node, path))
 
     def finish_strict(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         openai = self.target == "openai"
-        if "type" not in node and "anyOf" not in node and "$ref" not in node:
+        if "type" not in node and ANY_OF not in node and "$ref" not in node:
             values = (
                 node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
             )
@@ -950,11 +923,11 @@ class _Lowering:
             if "enum" in node and node["type"] != "string":
                 node.pop("enum")
         elif len(others) > 1:
-            if "anyOf" in node:
+            if ANY_OF in node:
                 self.dropped(path, "type", f"{types} beside 'anyOf'")
             else:
-                node["anyOf"] = _split_by_type(node, others)
-        if nullable and (others or "anyOf" in node):
+                node[ANY_OF] = _split_by_type(node, others)
+        if nullable and (others or ANY_OF in node):
             node["nullable"] = True
         return node
 
@@ -967,7 +940,7 @@ class _Lowering:
                 "parameters refuse it ('items: missing field'): give the array an items schema, or export "
                 "--target gemini (parametersJsonSchema)",
             )
-        made = node.get("anyOf", []) if split else []
+        made = node.get(ANY_OF, []) if split else []
         if path and any(
             n.get("type") == "object" and not n.get("properties") for n in [node, *made]
         ):
@@ -1032,7 +1005,7 @@ class _Lowering:
             properties = node.get("properties")
             if isinstance(properties, dict):
                 optional += sum(1 for key in properties if key not in node.get("required", []))
-            if "anyOf" in node or isinstance(node.get("type"), list):
+            if ANY_OF in node or isinstance(node.get("type"), list):
                 unions += 1
         if optional > ANTHROPIC_MAX_OPTIONAL:
             self.refuse(
@@ -1058,22 +1031,12 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     **dict.fromkeys(value_export.KEYWORDS, value_export.lower),
     **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
     "$defs": _Lowering.local_definitions,
-    "anyOf": _Lowering.any_of,
-    "oneOf": _Lowering.one_of,
+    **dict.fromkeys(combinator_export.KEYWORDS, combinator_export.lower),
     format_export.FORMAT: format_export.lower,
     **dict.fromkeys(string_export.KEYWORDS, string_export.lower),
     **dict.fromkeys(object_export.SIZES, object_export.lower_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     **dict.fromkeys(array_export.KEYWORDS, array_export.lower),
-    **dict.fromkeys(
-        (
-            "not",
-            "if",
-            "then",
-            "else",
-        ),
-        _Lowering.not_exported,
-    ),
 }
 
 
@@ -1085,16 +1048,16 @@ def _nullable(schema: Any) -> Any:
     if (
         isinstance(schema, dict)
         and "type" in schema
-        and set(schema) & {"enum", "const", "$ref", "anyOf"} == set()
+        and set(schema) & {"enum", "const", "$ref", ANY_OF} == set()
     ):
         return {**schema, "type": type_list(schema["type"]) + ["null"]}
     plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
-    if plain_enum and "const" not in schema and "anyOf" not in schema:
+    if plain_enum and "const" not in schema and ANY_OF not in schema:
         out = {**schema, "enum": schema["enum"] + [None]}
         if "type" in out:
             out["type"] = type_list(out["type"]) + ["null"]
         return out
-    return {"anyOf": [schema, {"type": "null"}]}
+    return {ANY_OF: [schema, {"type": "null"}]}
 
 
 def _split_by_type(node: dict[str, Any], types: list[str]) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...families.combinators.export import ANY_OF
 from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
@@ -114,7 +115,7 @@ def _prefix_items(lowering: Lowering, node: dict[str, Any], path: SchemaPath) ->
         "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas",
     )
     items = lowering.finish(
-        {"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",)
+        {ANY_OF: [b for b in branches if b is not False]}, path + ("prefixItems",)
     )
     out["items"] = items
     return out
