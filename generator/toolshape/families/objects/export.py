@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...families.combinators.export import ANY_OF
 from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
@@ -140,9 +141,11 @@ def _why_not_closable(node: dict[str, Any], path: SchemaPath) -> str | None:
     required key is not listed (nothing could pass), or when ``anyOf`` branches list keys of
     their own (the object and its branches would each refuse the other's keys).
     """
-    branches = node.get("anyOf", [])
+    branches = node.get(ANY_OF, [])
     if any(isinstance(b, dict) and b.get("properties") for b in branches):
-        return "its 'anyOf' branches list keys of their own, which the object closed would refuse"
+        return (
+            f"its '{ANY_OF}' branches list keys of their own, which the object closed would refuse"
+        )
     properties = node.get("properties", {})
     if not properties and path:
         return "it lists no properties (a map of free-form keys), so closed it would take only {}"
