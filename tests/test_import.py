@@ -171,13 +171,17 @@ def test_anthropic_tool_list(tmp_path: Path) -> None:
             == tool["input_schema"]
         )
     (stock, currency) = contracts
-    # get_stock_price is not strict-ready (no additionalProperties: false): exported unchanged
-    assert export.export(checked(stock), "anthropic").definition == tools[0]
+    # get_stock_price leaves its arguments open: strict tool use closes them (a narrowing, noted)
+    closed = export.export(checked(stock), "anthropic")
+    assert closed.strict is True and closed.closed == [()]
+    schema = {**tools[0]["input_schema"], "additionalProperties": False}
+    assert closed.definition == {**tools[0], "input_schema": schema, "strict": True}
     # convert_currency is: strict, with 'minimum' dropped (and noted)
     result = export.export(checked(currency), "anthropic")
     assert result.strict is True
     expected = json.loads(json.dumps(tools[1]["input_schema"]))
     del expected["properties"]["amount"]["minimum"], expected["properties"]["on"]["examples"]
+    expected["properties"]["amount"]["description"] = "(at least 0)"  # told, not enforced
     assert result.definition == {**tools[1], "input_schema": expected, "strict": True}
     assert result.notes == [
         "Anthropic strict tool use does not enforce 'minimum' at /properties/amount: the generated validator is the only enforcement"

@@ -317,12 +317,13 @@ def _check_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    # check generates everything again and compares bytes, unless --headers-only trusts the
-    # files' own headers.
+    # check generates again, and compares bytes, everything the cache (outside the output
+    # folder) cannot vouch for: a file whose bytes are not those generate recorded for its
+    # contract, generator and templates is generated again, so an edit is found whatever its
+    # header says. --headers-only trusts the files' own headers instead.
     out = Path(args.out)
     context = render.generation_context(args.templates)
-    reuse_from = out if args.headers_only else None
-    plan = _planned(args, context, reuse_from=reuse_from, trust_headers=args.headers_only, out=out)
+    plan = _planned(args, context, reuse_from=out, trust_headers=args.headers_only, out=out)
     if plan is None:
         return 1
     _refuse_partial_run(args, plan, out)
