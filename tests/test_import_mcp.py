@@ -125,7 +125,11 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 def import_mcp(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], *options: str
 ) -> tuple[int, str, str]:
-    """``toolshape import --out OUT [OPTIONS] --mcp -- COMMAND``: exit code, stdout, stderr."""
+    """``toolshape import --out OUT [OPTIONS] --mcp -- COMMAND``: exit code, stdout, stderr.
+    Unless the test sets one, the timeout is far above what any server here takes to start on
+    a busy machine: the default (30 s) would make a test's verdict depend on the load."""
+    if "--timeout" not in options:
+        options = ("--timeout", "600", *options)
     out = tmp_path / "contracts"
     code = cli.main(["import", "--out", str(out), *options, "--mcp", "--", *command])
     printed = capsys.readouterr()
@@ -206,7 +210,11 @@ def test_a_failing_server_is_one_clear_error(
     # limits a test can reach without writing 16 MiB (every other mode stays far below them)
     monkeypatch.setattr(mcp_stdio, "MAX_LINE_BYTES", 200)
     monkeypatch.setattr(mcp_stdio, "MAX_OUTPUT_BYTES", 1000)
-    code, out, err = import_mcp(tmp_path, capsys, fake(mode), "--timeout", "1")
+    # Only the server that never answers meets the timeout, whatever the machine's load; the
+    # others must fail for their own reason, so they get all the time a busy machine needs to
+    # start them (a limit, not a measurement: a hang would still end).
+    timeout = "1" if mode == "hang" else "600"
+    code, out, err = import_mcp(tmp_path, capsys, fake(mode), "--timeout", timeout)
     assert code == 1 and out == ""
     assert err.startswith("toolshape: error: the MCP server ") and FAILURES[mode] in err, err
     assert err.count("\n") == 1 and "Traceback" not in err
