@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 from support import CONTEXT, ROOT
 from toolshape.cli import main
+from toolshape.codegen.context import GenerationContext
 from toolshape.platforms import importer
 from toolshape.project import cache, discovery, headers, manifest, pipeline, planning
 
@@ -129,14 +130,56 @@ def test_headers_only_check_trusts_headers_as_documented(
     assert code == 1 and "generated/get_weather.py: stale" in err
 
 
-def test_check_reads_nothing_from_the_cache(
+def test_check_with_a_warm_cache_generates_nothing_again_and_still_finds_edits(
     work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def forbidden(name: str) -> None:
-        raise AssertionError("check consulted the cache")
+    """With the cache generate wrote, an unchanged folder is checked without generating any
+    contract again; an edit (its seal recomputed), a removed file and an unlisted module are
+    still found, since the cache vouches only for the bytes generate wrote."""
+    real_generate = pipeline.generate
+    generated_again: list[str] = []
 
-    monkeypatch.setattr(cache, "lookup", forbidden)
+    def counting(
+        raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
+    ) -> pipeline.Generated:
+        generated_again.append(display)
+        return real_generate(raw, display, relative, context)
+
+    monkeypatch.setattr(pipeline, "generate", counting)
     assert run(capsys, "check")[0] == 0
+    assert generated_again == []
+    module = work / "generated" / "get_weather.py"
+    pristine = module.read_bytes()
+    module.write_bytes(backdoored(module))
+    code, _, err = run(capsys, "check")
+    assert code == 1 and "generated/get_weather.py: hand-edited" in err
+    assert generated_again == ["contracts/get_weather.yaml"]  # only what the cache cannot vouch for
+    module.unlink()
+    code, _, err = run(capsys, "check")
+    assert code == 1 and "generated/get_weather.py: missing" in err
+    module.write_bytes(pristine)
+    (work / "generated" / "smuggled.py").write_text("import os\n", encoding="utf-8")
+    code, _, err = run(capsys, "check")
+    assert code == 1 and "generated/smuggled.py" in err
+
+
+@pytest.mark.parametrize("state", ["off", "cold"])
+def test_check_with_the_cache_off_or_cold_generates_everything_again(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, state: str
+) -> None:
+    real_generate = pipeline.generate
+    generated_again: list[str] = []
+
+    def counting(
+        raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
+    ) -> pipeline.Generated:
+        generated_again.append(display)
+        return real_generate(raw, display, relative, context)
+
+    monkeypatch.setattr(pipeline, "generate", counting)
+    monkeypatch.setenv(cache.ENV_VAR, "" if state == "off" else str(work / "a-cold-cache"))
+    assert run(capsys, "check")[0] == 0
+    assert generated_again == ["contracts/get_weather.yaml"]
 
 
 def test_generate_replaces_an_edit_whose_seal_was_recomputed(

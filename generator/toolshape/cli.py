@@ -33,7 +33,7 @@ from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
 from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
-from .platforms import export, importer
+from .platforms import export, importer, mcp_stdio
 from .project import checking, configuration, discovery, output, planning, writing
 from .project.progress import Progress
 from .review import diff, inputs, report
@@ -393,12 +393,13 @@ def _output_package(out: str) -> Path:
 
 
 def _check(args: argparse.Namespace) -> int:
-    # check generates everything again and compares bytes, unless --headers-only trusts the
-    # files' own headers.
+    # check generates again, and compares bytes, everything the cache (outside the output
+    # folder) cannot vouch for: a file whose bytes are not those generate recorded for its
+    # contract, generator and templates is generated again, so an edit is found whatever its
+    # header says. --headers-only trusts the files' own headers instead.
     out = _output_package(args.out)
     context = render.generation_context(args.templates)
-    reuse_from = out if args.headers_only else None
-    plan = _planned(args, context, reuse_from=reuse_from, trust_headers=args.headers_only, out=out)
+    plan = _planned(args, context, reuse_from=out, trust_headers=args.headers_only, out=out)
     if plan is None:
         return 1
     _refuse_partial_run(args, plan, out)
@@ -759,7 +760,24 @@ SCHEMA = Command(
 
 
 def _import_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a JSON or YAML file")
+    parser.add_argument(
+        "source",
+        nargs="*",
+        metavar="FILE | -- COMMAND ARGS",
+        help="a JSON or YAML file; with --mcp, the command that starts the MCP server (after --)",
+    )
+    parser.add_argument(
+        "--mcp",
+        action="store_true",
+        help="start the MCP server COMMAND over stdio and import every tool its tools/list lists",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=mcp_stdio.DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"with --mcp: how long the server may take in all (default: {mcp_stdio.DEFAULT_TIMEOUT:g})",
+    )
     parser.add_argument(
         "-o",
         "--out",
@@ -779,11 +797,14 @@ def _import_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _import(args: argparse.Namespace) -> int:
     try:
-        imported = importer.import_file(Path(args.file), args.draft)
+        label, imported = _imported(args)
     except importer.ContractImportError as exc:
         colour = _use_colour(sys.stderr)
         for problem in exc.problems:
             print(_problem_line(problem, colour), file=sys.stderr)
+        return 1
+    except mcp_stdio.ServerError as exc:
+        print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
     try:
         written = importer.write_imported(imported, Path(args.out), overwrite=args.force)
@@ -795,7 +816,8 @@ def _import(args: argparse.Namespace) -> int:
         for translation in item.translations:
             print(f"{path}: translated: {translation}", file=sys.stderr)
         for warning in item.warnings:
-            print(_problem_line(_import_warning(args.file, path, warning), colour), file=sys.stderr)
+            shown = _import_warning(label, path, warning, live=args.mcp)
+            print(_problem_line(shown, colour), file=sys.stderr)
         if not args.quiet:
             print(f"imported: {path}")
     if not args.quiet:
@@ -805,24 +827,52 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_warning(file: str, written: Path, warning: importer.ImportNotice) -> Problem:
+def _imported(args: argparse.Namespace) -> tuple[str, list[importer.ImportedContract]]:
+    """What to name the input in messages, and its tools as contracts: the file's, or those a
+    live MCP server lists (raises UsageError for a command line that names neither)."""
+    if not args.mcp:
+        if len(args.source) != 1:
+            raise UsageError("import takes one FILE (or --mcp -- COMMAND ARGS...)")
+        return args.source[0], importer.import_file(Path(args.source[0]), args.draft)
+    if not args.source:
+        raise UsageError("--mcp needs the command that starts the server: --mcp -- COMMAND ARGS...")
+    if not 0 < args.timeout <= mcp_stdio.MAX_TIMEOUT:
+        raise UsageError(
+            f"--timeout must be a number of seconds above 0 and at most {mcp_stdio.MAX_TIMEOUT:g}, "
+            f"not {args.timeout:g}"
+        )
+    name, listed = mcp_stdio.list_tools(args.source, args.timeout)
+    # Named by the server's own name, never by its command line (which may carry secrets).
+    label = f"MCP server {name or Path(args.source[0]).name}"
+    return label, importer.import_data(listed, label, "tool", args.draft)
+
+
+def _import_warning(
+    source: str, written: Path, warning: importer.ImportNotice, *, live: bool = False
+) -> Problem | str:
     """An import warning as ``path:line:col: warning:``: at its line in the written contract when
     the contract check found it there, else at its place in the input file (the thing warned
-    about is often not in the contract at all), naming the contract it concerns."""
+    about is often not in the contract at all), naming the contract it concerns. Input from a
+    live server has no lines: ``MCP server NAME: warning: ...``."""
     if warning.contract_at is not None:
         line, col = warning.contract_at
         return Problem(str(written), line, col, warning.message, "warning")
-    line, col = warning.input_at or (1, 1)
     at = "" if warning.pointer is None else f" at {warning.pointer or '/'}"
-    return Problem(file, line, col, f"{warning.message} ({written}{at})", "warning")
+    message = f"{warning.message} ({written}{at})"
+    if live:
+        return f"{source}: warning: {message}"
+    line, col = warning.input_at or (1, 1)
+    return Problem(source, line, col, message, "warning")
 
 
 IMPORT = Command(
     "import",
     help="turn a JSON Schema or a tool list into contracts",
-    description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI/Anthropic tool list "
-    "into one contract file per tool.",
-    epilog="example:\n  toolshape import tools.json --out contracts",
+    description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI, Anthropic or Gemini "
+    "tool list (every format `toolshape schema` prints), or with --mcp the tools a running MCP server "
+    "lists, into one contract file per tool.",
+    epilog="examples:\n  toolshape import tools.json --out contracts\n"
+    "  toolshape import --mcp -- uvx mcp-server-time      # the tools of a live MCP server (stdio)",
     arguments=_import_arguments,
     run=_import,
     settings=(Setting("out", "contracts", "contracts"),),
