@@ -18,6 +18,7 @@ from typing import Any
 from ...contract.checker import Contract
 from ...regex import WHITESPACE as ECMA_WHITESPACE
 from ...regex.linear import plan as pattern_plan
+from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment, literal
 from ..masks import secret_paths
@@ -144,7 +145,7 @@ def path_hint(schema_path: SchemaPath) -> str:
         elif step == "patternProperties":  # the next step is a regex: no name in it
             next(steps, None)
             words.append("value")
-        elif step in ("allOf", "anyOf", "oneOf"):
+        elif step in _SAME_VALUE_LISTS:
             words.append(f"{step} {int(next(steps, 0)) + 1}")
         elif step == "prefixItems":
             words.append(str(next(steps, "")))
@@ -153,6 +154,8 @@ def path_hint(schema_path: SchemaPath) -> str:
     return " ".join(words)
 
 
+#: The lists of subschemas that apply to the value itself: a name says which entry.
+_SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
 #: How a schema keyword reads in a name made from a place in the schema.
 _STEP_WORDS = {"items": "item", "additionalProperties": "value", "propertyNames": "key"}
 
