@@ -12,6 +12,11 @@ importing the package costs the same for one tool or a thousand.
 ``idempotentHint``, ``openWorldHint``) from its contract's ``annotations``, MCP's defaults
 filling the rest: what a gate asks before it dispatches a call that may destroy data.
 
+``validate_result(name, value)`` checks what a tool returned (for MCP, its
+``structuredContent``) against its contract's ``output``, text or decoded, in the
+same way. A tool whose contract has no ``output`` is a ``ValueError``: its results
+cannot be checked, and none is accepted unchecked.
+
 ``tool_definitions(platform)`` is the list of every tool's definition that
 ``toolshape schema --all --target PLATFORM`` prints, in the order of the contract
 files, as a fresh copy, without importing any tool module. It raises ``ValueError``
@@ -111,6 +116,21 @@ def tool_hints(name: str) -> dict[str, bool] | None:
         hints["destructiveHint"] = False
         hints["idempotentHint"] = True
     return hints
+
+
+def validate_result(name: str, value: Any) -> Result:
+    """Check one tool result: text is parsed then validated, a decoded value is validated."""
+    module = tool_module(name) if type(name) is str else None
+    if module is None:
+        return UnknownTool(name, tuple(sorted(TOOLS)))
+    if not hasattr(module, "validate_result"):
+        reason = "its contract has no 'output', so its results cannot be checked"
+        raise ValueError(f"the tool {name!r}: {reason}")
+    if type(value) in (str, bytes, bytearray):
+        result: Result = module.parse_result(value)
+    else:
+        result = module.validate_result(value)
+    return result
 
 
 def tool_definitions(platform: str) -> list[dict[str, Any]]:
