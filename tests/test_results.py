@@ -190,4 +190,8 @@ def test_a_module_template_without_the_result_side_cannot_leave_output_unchecked
     )
     err = capsys.readouterr().err
     assert code == 1 and not out.exists()
-    assert "web_search.yaml:63:1: error: the module template lays out no validate_result()" in err
+    lines = (ROOT / "contracts" / "web_search.yaml").read_text(encoding="utf-8").splitlines()
+    line = lines.index("output:") + 1  # the error points at the contract's output key
+    assert (
+        f"web_search.yaml:{line}:1: error: the module template lays out no validate_result()" in err
+    )
