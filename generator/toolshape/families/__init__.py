@@ -10,9 +10,10 @@ The families, each a sub-package:
     objects/   properties, required, additionalProperties, patternProperties, propertyNames,
                minProperties, maxProperties, dependentRequired, dependentSchemas
     values/    type, enum, const
+    combinators/  allOf, anyOf, oneOf, not, if, then, else
 
-Not yet in a family, still handled by the stages themselves: the combinators (allOf, anyOf,
-oneOf, not, if, then, else) and the references ($ref, $defs, $anchor, $id).
+Not yet in a family, still handled by the stages themselves: the references ($ref, $defs,
+$anchor, $id).
 
 A family is a sub-package (``families/numbers/``: the numeric bounds and ``multipleOf``)
 holding one module per stage, each with that stage's knowledge of the family's keywords and
