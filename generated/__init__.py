@@ -8,6 +8,15 @@ decoded value (it is validated). An unknown tool name is a rejection with code
 ``unknown_tool``. A tool's module is imported the first time it is called, so
 importing the package costs the same for one tool or a thousand.
 
+``tool_hints(name)`` is a tool's MCP hints (``readOnlyHint``, ``destructiveHint``,
+``idempotentHint``, ``openWorldHint``) from its contract's ``annotations``, MCP's defaults
+filling the rest: what a gate asks before it dispatches a call that may destroy data.
+
+``validate_result(name, value)`` checks what a tool returned (for MCP, its
+``structuredContent``) against its contract's ``output``, text or decoded, in the
+same way. A tool whose contract has no ``output`` is a ``ValueError``: its results
+cannot be checked, and none is accepted unchecked.
+
 ``tool_definitions(platform)`` is the list of every tool's definition that
 ``toolshape schema --all --target PLATFORM`` prints, in the order of the contract
 files, as a fresh copy, without importing any tool module. It raises ``ValueError``
@@ -23,6 +32,17 @@ from typing import Any
 
 from ._runtime import Error, Result, UnknownTool, _drops_absent_nulls
 
+#: What the package offers: the gate, its tables, and the results it returns.
+__all__ = [
+    "PLATFORMS",
+    "TOOLS",
+    "Error",
+    "Result",
+    "UnknownTool",
+    "tool_definitions",
+    "tool_module",
+    "validate_call",
+]
 #: Tool name -> its module, relative to this package.
 TOOLS: dict[str, str] = {
     "create_login": ".accounts.create_login",
@@ -49,6 +69,23 @@ PLATFORMS: tuple[str, ...] = (
     "gemini-legacy",
     "mcp",
 )
+#: Tool name -> the MCP tool hints its contract declares (its ``annotations``), for each tool
+#: that declares any; ``tool_hints(name)`` fills in MCP's defaults.
+TOOL_ANNOTATIONS: dict[str, dict[str, bool]] = {
+    "edit_file": {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "openWorldHint": False,
+    },
+    "web_search": {"readOnlyHint": True, "openWorldHint": True},
+}
+#: What MCP assumes of a hint a tool does not declare.
+_HINT_DEFAULTS: dict[str, bool] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
 
 
 def tool_module(name: str) -> ModuleType | None:
@@ -74,6 +111,36 @@ def validate_call(name: str, arguments: Any, platform: str | None = None) -> Res
         result: Result = module.parse(arguments, platform=platform)
     else:
         result = module.validate(arguments, platform=platform)
+    return result
+
+
+def tool_hints(name: str) -> dict[str, bool] | None:
+    """The four MCP hints of the tool called ``name`` as a client reads them, or None."""
+    # What its contract declares, else MCP's default; a read-only tool modifies nothing, so it
+    # is never destructive and always idempotent. Ask before dispatch: for instance, have a
+    # person confirm a call of a tool whose destructiveHint is true.
+    if type(name) is not str or name not in TOOLS:
+        return None
+    hints = dict(_HINT_DEFAULTS)
+    hints.update(TOOL_ANNOTATIONS.get(name, {}))
+    if hints["readOnlyHint"]:
+        hints["destructiveHint"] = False
+        hints["idempotentHint"] = True
+    return hints
+
+
+def validate_result(name: str, value: Any) -> Result:
+    """Check one tool result: text is parsed then validated, a decoded value is validated."""
+    module = tool_module(name) if type(name) is str else None
+    if module is None:
+        return UnknownTool(name, tuple(sorted(TOOLS)))
+    if not hasattr(module, "validate_result"):
+        reason = "its contract has no 'output', so its results cannot be checked"
+        raise ValueError(f"the tool {name!r}: {reason}")
+    if type(value) in (str, bytes, bytearray):
+        result: Result = module.parse_result(value)
+    else:
+        result = module.validate_result(value)
     return result
 
 

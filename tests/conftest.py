@@ -32,14 +32,14 @@ if str(BENCH) not in sys.path:
 
 #: The test files whose tests share what one process builds once, each run whole by one xdist
 #: worker (scheduling.py): a conformance group's module and its summary, each contract's
-#: module and strategies, each hostile text's contract, pre-commit's hook environment.
+#: module and strategies, each hostile text's contract, the platforms' SDKs (imported lazily).
 ONE_WORKER_FILES = frozenset(
     {
+        "tests/test_agent_loops.py",
         "tests/test_conformance.py",
         "tests/test_conformance_drafts.py",
         "tests/test_differential.py",
         "tests/test_hostile_contracts_texts.py",
-        "tests/test_precommit.py",
     }
 )
 

@@ -160,8 +160,20 @@ def hostile_contract(
     """A contract holding ``text`` everywhere a contract holds text."""
     name = text if TOOL_NAME_RE.fullmatch(text) else "hostile_tool"
     other = "other value" if text != "other value" else "another value"
+    contract = _hostile_parameters(text, name, other, pattern_escape)
+    # The result's schema holds the text in the same places: it reaches the module the same way.
+    contract["output"] = json.loads(json.dumps(contract["parameters"]))
+    contract["examples"].append({"description": text, "result": valid_args(text)})
+    return contract
+
+
+def _hostile_parameters(
+    text: str, name: str, other: str, pattern_escape: Callable[[str], str]
+) -> dict[str, Any]:
+    """The contract of ``hostile_contract`` but for its ``output``."""
     return {
         "name": name,
+        "title": "Tool: " + text,
         "description": "Tool: " + text,
         "x-note": text,
         "parameters": {

@@ -20,26 +20,47 @@ import json
 import re
 from collections.abc import Iterator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from support import ROOT
 
 import generated
 
-openai_chat = pytest.importorskip("openai.types.chat", reason="the openai SDK is not installed")
-anthropic_types = pytest.importorskip(
-    "anthropic.types", reason="the anthropic SDK is not installed"
-)
-genai_types = pytest.importorskip("google.genai.types", reason="google-genai is not installed")
-mcp_types = pytest.importorskip("mcp.types", reason="the mcp SDK is not installed")
-pydantic = pytest.importorskip("pydantic")
 
-from anthropic.types import message_create_params  # noqa: E402
-from openai.types.chat import completion_create_params  # noqa: E402
+class _SDKs:
+    """The platforms' SDK modules, imported when a test first reads one: importing them costs
+    each xdist worker that collects this file about 3 s, and only the worker that runs it needs
+    them (conftest.ONE_WORKER_FILES keeps its tests on one). A missing SDK skips the test that
+    needs it, with the reason."""
 
-OPENAI_REQUEST = completion_create_params.CompletionCreateParamsNonStreaming
-ANTHROPIC_REQUEST = message_create_params.MessageCreateParamsNonStreaming
+    _MODULES: ClassVar[dict[str, tuple[str, str]]] = {
+        "openai_chat": ("openai.types.chat", "the openai SDK is not installed"),
+        "openai_request": ("openai.types.chat.completion_create_params", "no openai SDK"),
+        "anthropic_types": ("anthropic.types", "the anthropic SDK is not installed"),
+        "anthropic_request": ("anthropic.types.message_create_params", "no anthropic SDK"),
+        "genai_types": ("google.genai.types", "google-genai is not installed"),
+        "mcp_types": ("mcp.types", "the mcp SDK is not installed"),
+        "pydantic": ("pydantic", "pydantic is not installed"),
+    }
+
+    def __getattr__(self, name: str) -> Any:
+        module, reason = self._MODULES[name]
+        loaded = pytest.importorskip(module, reason=reason)
+        setattr(self, name, loaded)
+        return loaded
+
+
+sdk = _SDKs()
+
+
+def openai_request() -> Any:
+    return sdk.openai_request.CompletionCreateParamsNonStreaming
+
+
+def anthropic_request() -> Any:
+    return sdk.anthropic_request.MessageCreateParamsNonStreaming
+
 
 VALID = {"city": "杭州", "unit": "c"}
 WRONG = {"city": "", "unit": "kelvin", "country": "CN"}
@@ -98,7 +119,9 @@ def drained(value: Any) -> Any:
 
 def sdk_check(request_type: Any, request: dict[str, Any]) -> Any:
     """``request`` checked against the SDK's request TypedDict, unknown keys refused at every level."""
-    adapter = pydantic.TypeAdapter(list[request_type], config=pydantic.ConfigDict(extra="forbid"))
+    adapter = sdk.pydantic.TypeAdapter(
+        list[request_type], config=sdk.pydantic.ConfigDict(extra="forbid")
+    )
     return drained(adapter.validate_python([request])[0])  # (the adapter lives while draining)
 
 
@@ -106,7 +129,7 @@ def test_the_sdk_checks_refuse_what_the_platforms_refuse() -> None:
     """The request checks are not vacuous: a key too many or too few anywhere is refused."""
     tools = generated.tool_definitions("openai")
     user = {"role": "user", "content": "hi"}
-    sdk_check(OPENAI_REQUEST, {"model": "m", "messages": [user], "tools": tools})
+    sdk_check(openai_request(), {"model": "m", "messages": [user], "tools": tools})
     for wrong in (
         {"model": "m", "messages": [user, {"role": "tool", "content": "no call id"}]},
         {"model": "m", "messages": [user], "tools": [{**tools[0], "strict": True}]},
@@ -116,14 +139,16 @@ def test_the_sdk_checks_refuse_what_the_platforms_refuse() -> None:
             "tools": [{"type": "function", "function": {**tools[0]["function"], "x": 1}}],
         },
     ):
-        with pytest.raises(pydantic.ValidationError):
-            sdk_check(OPENAI_REQUEST, wrong)
+        with pytest.raises(sdk.pydantic.ValidationError):
+            sdk_check(openai_request(), wrong)
     result = {"type": "tool_result", "tool_use_id": "t", "content": "x", "is_error": True}
     request = {"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": [result]}]}
-    sdk_check(ANTHROPIC_REQUEST, request)
+    sdk_check(anthropic_request(), request)
     typo = {**result, "is_eror": True}
-    with pytest.raises(pydantic.ValidationError):
-        sdk_check(ANTHROPIC_REQUEST, {**request, "messages": [{"role": "user", "content": [typo]}]})
+    with pytest.raises(sdk.pydantic.ValidationError):
+        sdk_check(
+            anthropic_request(), {**request, "messages": [{"role": "user", "content": [typo]}]}
+        )
 
 
 def test_every_tool_list_is_what_its_sdk_takes() -> None:
@@ -132,19 +157,19 @@ def test_every_tool_list_is_what_its_sdk_takes() -> None:
     from openai.types.responses import response_create_params
 
     user = {"role": "user", "content": "hi"}
-    sdk_check(OPENAI_REQUEST, {"model": "m", "messages": [user], "tools": tool_list("openai")})
+    sdk_check(openai_request(), {"model": "m", "messages": [user], "tools": tool_list("openai")})
     sdk_check(
         response_create_params.ResponseCreateParamsNonStreaming,
         {"model": "m", "input": "hi", "tools": tool_list("openai-responses")},
     )
     sdk_check(
-        ANTHROPIC_REQUEST,
+        anthropic_request(),
         {"model": "m", "max_tokens": 1, "messages": [user], "tools": tool_list("anthropic")},
     )
     for declaration in tool_list("gemini"):
-        genai_types.FunctionDeclaration.model_validate(declaration)  # (extra="forbid")
+        sdk.genai_types.FunctionDeclaration.model_validate(declaration)  # (extra="forbid")
     for tool in tool_list("mcp"):
-        mcp_types.Tool.model_validate(tool)
+        sdk.mcp_types.Tool.model_validate(tool)
     with pytest.raises(ValueError, match="gemini-legacy refuses tools of this package"):
         generated.tool_definitions("gemini-legacy")
 
@@ -202,7 +227,7 @@ class OpenAIStandIn(StandIn):
     """``client.chat.completions.create``."""
 
     def __init__(self, replies: list[dict[str, Any]]) -> None:
-        super().__init__(OPENAI_REQUEST, openai_chat.ChatCompletion, replies)
+        super().__init__(openai_request(), sdk.openai_chat.ChatCompletion, replies)
         self.chat = SimpleNamespace(completions=SimpleNamespace(create=self.create))
 
 
@@ -274,7 +299,7 @@ class AnthropicStandIn(StandIn):
     """``client.messages.create``."""
 
     def __init__(self, replies: list[dict[str, Any]]) -> None:
-        super().__init__(ANTHROPIC_REQUEST, anthropic_types.Message, replies)
+        super().__init__(anthropic_request(), sdk.anthropic_types.Message, replies)
         self.messages = SimpleNamespace(create=self.create)
 
 
@@ -329,7 +354,7 @@ def test_the_anthropic_loop_sends_the_tool_list_and_returns_feedback_as_errors()
 
 def gemini_reply(*parts: dict[str, Any]) -> Any:
     """A generateContent response as the API sends it."""
-    return genai_types.GenerateContentResponse.model_validate(
+    return sdk.genai_types.GenerateContentResponse.model_validate(
         {"candidates": [{"content": {"role": "model", "parts": list(parts)}}]}
     )
 
@@ -345,10 +370,12 @@ class GeminiStandIn:
     def generate_content(self, *, model: str, contents: list[Any], config: Any) -> Any:
         # The SDK's models refuse unknown fields; each content is checked again as sent.
         sent = [
-            genai_types.Content.model_validate(c.model_dump() if hasattr(c, "model_dump") else c)
+            sdk.genai_types.Content.model_validate(
+                c.model_dump() if hasattr(c, "model_dump") else c
+            )
             for c in contents
         ]
-        config = genai_types.GenerateContentConfig.model_validate(config.model_dump())
+        config = sdk.genai_types.GenerateContentConfig.model_validate(config.model_dump())
         self.requests.append({"model": model, "contents": sent, "config": config})
         return next(self.replies)
 
@@ -390,7 +417,7 @@ def test_the_mcp_handlers_list_the_tools_and_refuse_with_feedback() -> None:
     recorder = Recorder()
     server = run_block("call_tool", recorder)
     listed = server["list_tools"]()
-    result = mcp_types.ListToolsResult(tools=listed)
+    result = sdk.mcp_types.ListToolsResult(tools=listed)
     assert [
         tool.model_dump(by_alias=True, exclude_none=True) for tool in result.tools
     ] == generated.tool_definitions("mcp")
@@ -404,7 +431,7 @@ def test_the_mcp_handlers_list_the_tools_and_refuse_with_feedback() -> None:
 
     for name, arguments in (("get_weather", WRONG), ("get_wether", VALID), ("get_weather", None)):
         answer = server["call_tool"](name, arguments)
-        assert isinstance(answer, mcp_types.CallToolResult) and answer.is_error
+        assert isinstance(answer, sdk.mcp_types.CallToolResult) and answer.is_error
         expected = generated.validate_call(name, {} if arguments is None else arguments)
         assert text_of(answer) == expected.feedback()
     answer = server["call_tool"]("get_weather", VALID)

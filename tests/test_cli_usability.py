@@ -277,9 +277,10 @@ def test_the_readme_names_every_layer_a_result_can_have() -> None:
         generated.validate_call("get_weather", '{"city": '),
         generated.validate_call("get_weather", {"city": ""}),
         generated.validate_call("no_such_tool", {}),
+        generated.validate_result("web_search", {"results": "none"}),
     )
     layers = [result.layer for result in results]
-    assert layers == ["parse", "contract", "dispatch"]
+    assert layers == ["parse", "contract", "dispatch", "result"]
     for layer in layers:
         assert f'`"{layer}"`' in described
     assert generated.validate_call("get_weather", {"city": "Oslo", "unit": "c"}).layer is None

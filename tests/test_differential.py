@@ -274,6 +274,57 @@ def test_broken_variants_get_the_same_verdict(name: str, kind: str) -> None:
     run_differential(importlib.import_module(name), kind)
 
 
+# -- The result's side: validate_result against jsonschema on OUTPUT_SCHEMA ----------------
+
+
+class _ResultSide(types.ModuleType):
+    """A module's result validator as the comparison above reads a module: ``validate`` is
+    its ``validate_result`` and ``INPUT_SCHEMA`` its ``OUTPUT_SCHEMA``."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        super().__init__(f"{module.__name__}.validate_result")
+        self.validate = module.validate_result
+        self.INPUT_SCHEMA = module.OUTPUT_SCHEMA
+
+
+@functools.cache
+def result_side(module: types.ModuleType) -> types.ModuleType:
+    """One side object per module, so that its oracle and strategies are built once."""
+    return _ResultSide(module)
+
+
+#: The example contracts that declare an ``output`` (their modules have validate_result).
+RESULT_NAMES = [
+    name
+    for name in MODULE_NAMES
+    if "\noutput:"
+    in (CONTRACTS / (name.removeprefix("generated.").replace(".", "/") + ".yaml")).read_text(
+        encoding="utf-8"
+    )
+]
+
+
+def test_some_contracts_declare_a_result() -> None:
+    assert len(RESULT_NAMES) >= 2, RESULT_NAMES
+    for name in RESULT_NAMES:
+        assert importlib.import_module(name).OUTPUT_SCHEMA["type"] == "object", name
+
+
+@pytest.mark.parametrize(
+    "name", RESULT_NAMES, ids=[n.removeprefix("generated.") for n in RESULT_NAMES]
+)
+def test_valid_results_are_accepted_by_both(name: str) -> None:
+    run_differential(result_side(importlib.import_module(name)), None)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "name", RESULT_NAMES, ids=[n.removeprefix("generated.") for n in RESULT_NAMES]
+)
+def test_broken_results_get_the_same_verdict(name: str, kind: str) -> None:
+    run_differential(result_side(importlib.import_module(name)), kind)
+
+
 # -- Known differences: pinned, with both verdicts ---------------------------------------
 #
 # Each row: the contract, an instance, toolshape's verdict, jsonschema's verdict, and
@@ -649,3 +700,48 @@ def test_a_broken_module_is_caught(
     mutant = runtime.load_module(source.replace(old, new), f"mutant_{name}_{abs(hash(old))}.py")
     with pytest.raises(AssertionError):
         run_differential(mutant, kind, shrink=False)
+
+
+#: Broken result checks (contract, the code as generated, the broken code, the kind of
+#: variant that must catch it, what it breaks): the result's differential is no weaker.
+RESULT_MUTANTS = [
+    (
+        "web_search",
+        'errors.append(\n                                Error(\n                                    ("/results", i, "url"),\n                                    "required"',
+        '[].append(\n                                Error(\n                                    ("/results", i, "url"),\n                                    "required"',
+        "drop_key",
+        "a result item's required url is not required",
+    ),
+    (
+        "accounts/create_login",
+        "if len(token) < 32:",
+        "if len(token) < 31:",
+        "bound_cross",
+        "the session token's minLength is one short",
+    ),
+    (
+        "web_search",
+        "if type(total_estimate) is int or (",
+        "if type(total_estimate) in (int, bool) or (",
+        "type_swap",
+        "true passes as the integer total_estimate",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "name, old, new, kind, what", RESULT_MUTANTS, ids=[row[4] for row in RESULT_MUTANTS]
+)
+def test_a_broken_result_check_is_caught(
+    name: str, old: str, new: str, kind: str, what: str
+) -> None:
+    source = (ROOT / "generated" / f"{name}.py").read_text(encoding="utf-8")
+    result_part = source[source.index("def validate_result") :]
+    assert result_part.count(old) == 1, f"the generated code changed shape: update ({old!r})"
+    broken = source.replace(result_part, result_part.replace(old, new))
+    # Loaded beside the built-in runtime, as a top-level module: its runtime is "._runtime".
+    broken = broken.replace("from .._runtime import", "from ._runtime import")
+    label = f"mutant_{name.replace('/', '_')}_{abs(hash(old))}.py"
+    mutant = runtime.load_module(broken, label)
+    with pytest.raises(AssertionError):
+        run_differential(_ResultSide(mutant), kind, shrink=False)

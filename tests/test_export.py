@@ -154,6 +154,20 @@ def absent_for_null(parameters: Any, result: export.ExportResult) -> Any:
     return relax(parameters)
 
 
+def without_closing(node: Any) -> Any:
+    """The export with every 'additionalProperties: false' taken out: what it accepts before
+    the strict modes' closing of open objects (and before the contract's own closing)."""
+    if isinstance(node, dict):
+        return {
+            k: without_closing(v)
+            for k, v in node.items()
+            if not (k == "additionalProperties" and v is False)
+        }
+    if isinstance(node, list):
+        return [without_closing(v) for v in node]
+    return node
+
+
 def gemini_as_json_schema(node: Any) -> Any:
     """The JSON Schema meaning of an exported Gemini schema (nullable, lowercase types)."""
     if not isinstance(node, dict):
@@ -472,7 +486,12 @@ def test_openai_strict_export_of_get_weather() -> None:
             "parameters": {
                 "type": "object",
                 "properties": {
-                    "city": {"type": "string", "pattern": "\\S", "description": "City name"},
+                    "city": {
+                        "type": "string",
+                        "pattern": "\\S",
+                        # minLength is not enforced: the model is told
+                        "description": "City name (at least 1 character)",
+                    },
                     "unit": {
                         "type": "string",
                         "enum": ["c", "f"],
@@ -562,7 +581,7 @@ parameters:
       type: object
       properties:
         lang: {type: string}
-      required: [lang]
+      required: [lang, region]
     labels: {type: object, additionalProperties: {type: string}}
     anything: {}
   required: [query, filters, labels, anything]
@@ -577,6 +596,8 @@ parameters:
         s.startswith(
             "inline.yaml:9:7: error: the object at /properties/filters does not say 'additionalProperties: false'"
         )
+        and "closing this one cannot express the contract: required 'region' not among its properties"
+        in s
         for s in shown
     )
     assert any(
@@ -644,15 +665,25 @@ def test_anthropic_strict_notes_each_constraint_it_drops() -> None:
     result = export.export(checked, "anthropic")
     assert result.strict is True and result.definition["strict"] is True
     schema = result.definition["input_schema"]
-    assert schema["properties"]["handle"] == {"type": "string", "pattern": "^[a-z0-9_]+$"}
+    # What strict tool use does not enforce, the description tells the model.
+    assert schema["properties"]["handle"] == {
+        "type": "string",
+        "pattern": "^[a-z0-9_]+$",
+        "description": "(at least 3 characters) (at most 20 characters)",
+    }
     assert schema["properties"]["password"] == {
-        "type": "string"
+        "type": "string",
+        "description": "(matching ^(?=.*[0-9]).{12,}$)",
     }  # lookahead: refused by Anthropic's grammar
-    assert schema["properties"]["age"] == {"type": "integer"}
+    assert schema["properties"]["age"] == {
+        "type": "integer",
+        "description": "(at least 13) (at most 130)",
+    }
     assert schema["properties"]["emails"] == {
         "type": "array",
         "items": {"type": "string", "format": "email"},
         "minItems": 1,
+        "description": "(at least 2 items) (at most 4 items)",
     }
     assert schema["properties"]["referrer"] == {"type": ["string", "null"], "format": "uri"}
 
@@ -730,13 +761,21 @@ def test_gemini_spells_the_openapi_subset() -> None:
     p = result.definition["parameters"]
     assert p["type"] == "object" and p["title"] == "Booking" and "additionalProperties" not in p
     props = p["properties"]
-    assert props["party"] == {"type": "integer", "minimum": 0, "maximum": 20}
+    assert props["party"] == {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 20,
+        "description": "(greater than 0)",
+    }
     assert props["when"] == {"type": "string", "format": "date-time"}
-    assert props["day"] == {"type": "string"}
+    assert props["day"] == {"type": "string", "description": "(format: date)"}
     assert props["note"] == {"type": "string", "maxLength": 200, "nullable": True}
     assert props["seating"] == {"type": "string", "enum": ["indoor", "outdoor"], "nullable": True}
-    assert props["size"] == {"anyOf": [{"type": "integer"}, {"type": "string", "enum": ["large"]}]}
-    assert props["vip"] == {"type": "boolean"}
+    assert props["size"] == {
+        "anyOf": [{"type": "integer"}, {"type": "string", "enum": ["large"]}],
+        "description": '(one of 1, 2, "large")',
+    }
+    assert props["vip"] == {"type": "boolean", "description": "(exactly true)"}
     assert props["source"] == {"type": "string", "enum": ["app"]}
     assert props["either"] == {
         "anyOf": [{"type": "string", "minLength": 2}, {"type": "integer", "minimum": 3}]
@@ -748,6 +787,7 @@ def test_gemini_spells_the_openapi_subset() -> None:
             "properties": {"name": {"type": "string"}},
             "required": ["name"],
         },
+        "description": "(no item repeated)",
     }
     notes = "\n".join(result.notes)
     for expected in (
@@ -927,12 +967,17 @@ def test_suite_schemas_export_to_every_target_without_refusing_more_than_the_con
                 jsonschema.validate(result.definition, GEMINI_DECLARATION)
                 parameters = gemini_as_json_schema(parameters)
             jsonschema.Draft202012Validator.check_schema(parameters)
-            parameters = absent_for_null(parameters, result)
-            exported = jsonschema.Draft202012Validator(parameters, format_checker=FORMAT_CHECKER)
-            for instance in kept:
-                assert exported.is_valid(instance), (
-                    f"{label}: the {target} export refuses {instance!r}"
-                )
             if target == "openai" and result.strict:
                 assert_openai_strict(parameters)
+            parameters = absent_for_null(parameters, result)
+            exported = jsonschema.Draft202012Validator(parameters, format_checker=FORMAT_CHECKER)
+            # The one narrowing: a strict export closes open objects, refusing unlisted keys.
+            reopened = jsonschema.Draft202012Validator(
+                without_closing(parameters) if result.closed else parameters,
+                format_checker=FORMAT_CHECKER,
+            )
+            for instance in kept:
+                assert exported.is_valid(instance) or (
+                    result.closed and reopened.is_valid(instance)
+                ), f"{label}: the {target} export refuses {instance!r}"
     assert groups > 100

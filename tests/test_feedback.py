@@ -209,6 +209,31 @@ def test_did_you_mean_prefers_the_closest_and_is_deterministic() -> None:
     assert did_you_mean("xat", many) == '; did you mean "bat" or "cat" or "hat"?'
 
 
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("transfer_fund", '; did you mean "transfer_funds"?'),  # a deletion
+        ("Get-Weather", '; did you mean "get_weather"?'),  # case, - for _
+        ("websearch", '; did you mean "web_search"?'),  # _ left out
+        ("send_emial", '; did you mean "send_email"?'),  # a swap of neighbours
+        ("create", '; did you mean "create_event" or "create_login"?'),  # a prefix of two
+        ("delete_everything", ""),  # nothing near: no guess
+        ("x" * 300, ""),  # too long to be a misspelling
+    ],
+)
+def test_an_unknown_tool_gets_the_nearest_tool_names(name: str, hint: str) -> None:
+    """The gate's refusal of an unknown tool names the nearest tools, in its error and its
+    feedback, as an unknown key gets the nearest keys."""
+    import generated as package
+
+    result = package.validate_call(name, {})
+    shown = json.dumps(name[:64])
+    assert result.errors[0].code == "unknown_tool"
+    assert result.errors[0].message == f"there is no tool named {shown}{hint}"
+    tools = ", ".join(sorted(package.TOOLS))
+    assert result.feedback() == f"There is no tool named {shown}{hint}. The tools are: {tools}."
+
+
 def test_did_you_mean_stays_cheap_on_huge_sets() -> None:
     """Work is bounded by count (no timing): a value far from every member finds nothing."""
     members = frozenset(f"member_{i:05d}" for i in range(20000))

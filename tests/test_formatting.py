@@ -20,7 +20,7 @@ from support import CONTEXT, ROOT
 from toolshape import __version__
 from toolshape.codegen import formatting, model, render
 from toolshape.codegen.literals import Code, literal
-from toolshape.contract import checker, source
+from toolshape.contract import checker, source, tool_hints
 from toolshape.platforms import export
 from toolshape.project import headers, pipeline, runtime
 
@@ -87,12 +87,29 @@ def _package_sources() -> dict[str, str]:
     platforms = literal(export.PLATFORMS)
     command = Code("toolshape generate 'api tools' --out ../src/validators")
     definition = json.dumps({"name": "x", "description": "d " * 60, "inputSchema": {}})
+    hints = {
+        "tool_0": {"readOnlyHint": True},
+        "a_tool_with_a_name_long_enough_to_need_its_own_line_and_more_words": dict(
+            tool_hints.DEFAULTS
+        ),
+    }
+    defaults = literal(tool_hints.DEFAULTS)
     return {
         "gate": gate.render(
-            version=version, tools=literal(tools), platforms=platforms, command=command
+            version=version,
+            tools=literal(tools),
+            platforms=platforms,
+            command=command,
+            annotations=literal(hints),
+            hint_defaults=defaults,
         ),
         "gate of one tool": gate.render(
-            version=version, tools=literal({"x": ".x"}), platforms=platforms, command=command
+            version=version,
+            tools=literal({"x": ".x"}),
+            platforms=platforms,
+            command=command,
+            annotations=literal({}),
+            hint_defaults=defaults,
         ),
         "tool lists": lists.render(
             version=version,

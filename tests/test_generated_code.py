@@ -145,7 +145,7 @@ def _is_not_an_object_return(statement: ast.stmt) -> bool:
         isinstance(statement, ast.Return)
         and isinstance(statement.value, ast.Call)
         and isinstance(statement.value.func, ast.Name)
-        and statement.value.func.id == "Result"
+        and statement.value.func.id in ("Result", "OutputResult")
         and bool(statement.value.args)
         and isinstance(statement.value.args[0], ast.Name)
         and statement.value.args[0].id == "REJECT"

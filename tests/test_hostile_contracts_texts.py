@@ -110,6 +110,7 @@ def test_the_contract_strings_come_back_as_data(label: str) -> None:
     assert contract["name"] == module.TOOL_NAME
     assert contract["description"] == module.DESCRIPTION
     assert contract["parameters"] == module.INPUT_SCHEMA
+    assert contract["output"] == module.OUTPUT_SCHEMA
     # The module's own names are intact, whatever the contract's keys are called: what it
     # takes from the runtime and the standard library is what they hold.
     shared = runtime.runtime_module()
@@ -128,6 +129,9 @@ def test_the_contract_strings_come_back_as_data(label: str) -> None:
         assert vars(module).get(name, stdlib) is stdlib, name
     assert inspect.isfunction(module.validate) and module.validate.__name__ == "validate"
     assert inspect.isfunction(module.parse) and module.parse.__name__ == "parse"
+    assert module.validate_result.__name__ == "validate_result"
+    assert issubclass(module.OutputResult, shared.OutputResult)
+    assert module.validate_result(valid_args(text)).ok, "the result's checks hold the text as data"
     assert isinstance(module.Error, type) and module.Error.__name__ == "Error"
     assert isinstance(module.Result, type) and module.Result.__name__ == "Result"
     assert module.MAX_ERRORS == 100 and module.ACCEPT == "accept"

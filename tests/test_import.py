@@ -1,4 +1,4 @@
-"""Importing JSON Schemas, MCP tools/list results and OpenAI/Anthropic tool lists.
+"""Importing JSON Schemas, MCP tools/list results and OpenAI, Anthropic and Gemini tool lists.
 
 Each fixture under tests/import_fixtures/ is imported, written to a temporary folder, run
 through the whole pipeline in memory, and exported back: the exported parameters equal
@@ -120,12 +120,15 @@ def test_mcp_tools_list_result(tmp_path: Path) -> None:
     tools = json.loads(fixture("mcp_tools_list.json").read_text())["result"]["tools"]
     assert [c.name for c in contracts] == ["read_text_file", "search_files"]
     assert [c.kind for c in contracts] == ["mcp", "mcp"]
-    assert any("'title' is not carried over" in w for w in map(str, contracts[0].warnings))
-    assert any("'annotations' is not carried over" in w for w in map(str, contracts[0].warnings))
-    for imported, tool in zip(contracts, tools, strict=False):
+    assert not any("not carried over" in w for c in contracts for w in map(str, c.warnings))
+    for imported, tool in zip(contracts, tools, strict=True):
         expected = {k: v for k, v in tool["inputSchema"].items() if k != "$schema"}
         assert imported.data["description"] == tool["description"]
-        assert export.export(checked(imported), "mcp").definition["inputSchema"] == expected
+        definition = export.export(checked(imported), "mcp").definition
+        assert definition["inputSchema"] == expected
+        # The title and the hints come back as the server listed them (the first tool has both).
+        assert definition.get("title") == tool.get("title")
+        assert definition.get("annotations") == tool.get("annotations")
     assert_pipeline_and_write(tmp_path, contracts)
 
 
@@ -172,18 +175,103 @@ def test_anthropic_tool_list(tmp_path: Path) -> None:
             == tool["input_schema"]
         )
     (stock, currency) = contracts
-    # get_stock_price is not strict-ready (no additionalProperties: false): exported unchanged
-    assert export.export(checked(stock), "anthropic").definition == tools[0]
+    # get_stock_price leaves its arguments open: strict tool use closes them (a narrowing, noted)
+    closed = export.export(checked(stock), "anthropic")
+    assert closed.strict is True and closed.closed == [()]
+    schema = {**tools[0]["input_schema"], "additionalProperties": False}
+    assert closed.definition == {**tools[0], "input_schema": schema, "strict": True}
     # convert_currency is: strict, with 'minimum' dropped (and noted)
     result = export.export(checked(currency), "anthropic")
     assert result.strict is True
     expected = json.loads(json.dumps(tools[1]["input_schema"]))
     del expected["properties"]["amount"]["minimum"], expected["properties"]["on"]["examples"]
+    expected["properties"]["amount"]["description"] = "(at least 0)"  # told, not enforced
     assert result.definition == {**tools[1], "input_schema": expected, "strict": True}
     assert result.notes == [
         "Anthropic strict tool use does not enforce 'minimum' at /properties/amount: the generated validator is the only enforcement"
     ]
     assert_pipeline_and_write(tmp_path, contracts)
+
+
+WEATHER = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "City name"},
+        "unit": {"type": "string", "enum": ["c", "f"]},
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda d: d,  # one FunctionDeclaration
+        lambda d: [d],  # schema --all --target gemini
+        lambda d: {"functionDeclarations": [d]},  # a Gemini Tool
+        lambda d: {"tools": [{"function_declarations": [d]}]},  # a request, as the SDK spells it
+    ],
+    ids=["declaration", "list", "tool", "request"],
+)
+def test_gemini_function_declarations(shape: Any, tmp_path: Path) -> None:
+    declaration = {
+        "name": "get_weather",
+        "description": "Weather.",
+        "parametersJsonSchema": WEATHER,
+    }
+    (imported,) = importer.import_file(write_json(tmp_path, "gemini.json", shape(declaration)))
+    assert (imported.name, imported.kind) == ("get_weather", "gemini")
+    assert imported.data["parameters"] == WEATHER
+    assert "(Gemini function declarations)" in imported.yaml_text.splitlines()[0]
+
+
+def test_gemini_legacy_nullable_enum_and_a_tool_without_parameters(tmp_path: Path) -> None:
+    # The legacy field says "null too" with nullable: true, its enums holding only strings;
+    # its types may be spelt as its Type enum names them (upper case).
+    unit = {"type": "STRING", "nullable": True, "enum": ["c", "f"]}
+    declarations = [
+        {
+            "name": "get_weather",
+            "description": "Weather.",
+            "parameters": {"type": "OBJECT", "properties": {"unit": unit}, "required": ["unit"]},
+        },
+        {"name": "ping", "description": "Is the service up?"},
+    ]
+    weather, ping = importer.import_file(write_json(tmp_path, "gemini.json", declarations))
+    assert weather.data["parameters"]["properties"]["unit"] == {
+        "type": ["string", "null"],
+        "enum": ["c", "f", None],
+    }
+    assert weather.data["parameters"]["type"] == "object"
+    assert not [w for w in weather.warnings if "nullable" in str(w)]
+    assert ping.data["parameters"] == {"type": "object", "additionalProperties": False}
+    assert any("no parameters" in str(w) for w in ping.warnings)
+
+
+def strict_export(tmp_path: Path, contract: str) -> importer.ImportedContract:
+    """``contracts/CONTRACT`` exported for OpenAI, then imported back."""
+    path = Path(__file__).resolve().parent.parent / "contracts" / contract
+    exported = export.export(checker.check(source.load(path.read_bytes(), contract)), "openai")
+    (imported,) = importer.import_file(write_json(tmp_path, "tools.json", [exported.definition]))
+    return imported
+
+
+def test_an_openai_strict_export_says_which_keys_may_have_been_optional(tmp_path: Path) -> None:
+    imported = strict_export(tmp_path, "send_email.yaml")
+    (warning,) = [w for w in imported.warnings if "OpenAI strict mode:" in w.message]
+    named = warning.message.split(": ", 1)[1].split(" are required")[0].split(", ")
+    base = "/0/function/parameters/properties"
+    # the contract's optional keys ('to', 'subject' and 'body' are required and refuse null)
+    assert named == [
+        f"{base}/{key}"
+        for key in ("cc", "importance", "attachments", "attachments/items/properties/content_type")
+    ]
+    assert "remove it from 'required' and the null from its schema" in warning.message
+    assert warning.pointer == "/0/function/parameters" and warning.input_at is not None
+    # strict mode off: the parameters are the contract's own, required keys and all
+    off = strict_export(tmp_path, "billing/transfer_funds.yaml")
+    assert not [w for w in off.warnings if "OpenAI strict mode:" in w.message]
 
 
 def test_yaml_1_1_surprises_are_quoted() -> None:
@@ -1050,19 +1138,20 @@ def test_import_warnings_name_their_place_in_the_input_file(
     monkeypatch.chdir(tmp_path)
     tool = {
         "name": "lookup",
-        "title": "Look up",
         "description": "d",
         "inputSchema": {"type": "object"},
+        "annotations": {"readOnlyHint": "yes"},
     }
     text = json.dumps({"tools": [tool]}, indent=2) + "\n"
     Path("tools.json").write_text(text, encoding="utf-8")
     assert main(["import", "tools.json", "--out", "contracts"]) == 0
     err = capsys.readouterr().err
-    line, col = _offset_place(text, text.index('"Look up"'))
-    assert (
-        f"tools.json:{line}:{col}: warning: the MCP tool's 'title' is not carried over "
-        "(a contract has no place for it) (contracts/lookup.yaml at /tools/0/title)"
-    ) in err.splitlines()
+    line, col = _offset_place(text, text.index('"yes"'))
+    assert any(
+        w.startswith(f"tools.json:{line}:{col}: warning: the MCP tool's 'readOnlyHint' (\"yes\")")
+        and w.endswith("(contracts/lookup.yaml at /tools/0/annotations/readOnlyHint)")
+        for w in err.splitlines()
+    ), err
 
 
 # -- import keeps what a schema means (issue 24) -------------------------------------------------

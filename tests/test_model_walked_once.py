@@ -29,7 +29,12 @@ def _check(raw: bytes, stem: str) -> None:
     text = render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=rendered)
     # The values the render used, against fresh walks of the same (rendered) model.
     assert rendered.integral == model._has_integral([rendered.root, *rendered.functions])
-    assert rendered.runtime_needs == frozenset(runtime_imports.module_needs(rendered))
+    needs = runtime_imports.module_needs(rendered)
+    if rendered.result is not None:  # the result's side (a contract with output)
+        side = rendered.result
+        assert side.integral == model._has_integral([side.root, *side.functions])
+        needs |= runtime_imports.module_needs(side) | runtime_imports.RESULT_ALWAYS
+    assert rendered.runtime_needs == frozenset(needs)
     # And the render of a model built afresh, every value walked for the first time.
     assert render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=_built(raw, stem)) == text
 

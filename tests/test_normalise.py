@@ -256,7 +256,7 @@ def test_strict_mode_off_still_says_why_under_quiet(
     contract = tmp_path / "open.yaml"
     contract.write_text(
         "name: open\ndescription: Open.\nparameters:\n  type: object\n"
-        "  properties:\n    a: {type: integer}\n"
+        "  properties:\n    a: {type: object}\n"  # a free-form map: strict mode cannot close it
     )
     assert main(["schema", str(contract), "--target", "openai", "-q"]) == 0
     captured = capsys.readouterr()

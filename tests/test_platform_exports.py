@@ -325,7 +325,8 @@ def test_lint_formats(
     (tmp_path / "contracts").mkdir()
     (tmp_path / "contracts" / "tag.yaml").write_text(BARE_ARRAY, encoding="utf-8")
     (tmp_path / "contracts" / "odd.yaml").write_text(
-        "name: odd\ndescription: d\nparameters:\n  type: object\n  properties:\n    n: {type: [integer, 'null'], default: x}\n",
+        "name: odd\ndescription: d\nparameters:\n  type: object\n  properties:\n    n: {type: [integer, 'null'], default: x}\n"
+        "    m: {type: object}\n",  # a free-form map: strict mode cannot close it
         encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)

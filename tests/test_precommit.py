@@ -2,9 +2,9 @@
 
 The hooks file is checked statically here, and the hooks run for real (``pre-commit`` is in
 the test extra) in a throw-away git repository holding contracts and their generated
-output: once through ``pre-commit try-repo`` (the way a user tries them out) and once
-through the README's sample ``.pre-commit-config.yaml``, both on one hooks repository and
-one pre-commit store, so the hook environment is built once.
+output, through the README's sample ``.pre-commit-config.yaml`` (``pre-commit try-repo``
+would build a second hook environment to show the same: the hooks installed from a
+repository pass on up-to-date output and refuse a hand edit).
 
 pre-commit installs a hook repository from a git commit, and the working tree under test
 may hold uncommitted or untracked changes (``try-repo`` would only pick up tracked ones):
@@ -29,10 +29,8 @@ from support import ROOT, pyproject, script
 from toolshape.cli import _parser, main
 
 HOOKS = ROOT / ".pre-commit-hooks.yaml"
-# Both tests that run pre-commit share one hooks repository and one pre-commit store (a
-# module-scoped fixture), so the hook's environment (toolshape installed from the snapshot,
-# with black) is built once per run: under xdist the whole file runs on one worker
-# (conftest.ONE_WORKER_FILES).
+# One test runs pre-commit for real, so the hook's environment (toolshape installed from the
+# snapshot, with black) is built once per run.
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "toolshape tests",
     "GIT_AUTHOR_EMAIL": "tests@toolshape.invalid",
@@ -68,9 +66,17 @@ def test_the_hooks_file_declares_a_generate_and_a_check_hook() -> None:
             "contracts/billing/refund.yml",
             "generated/__init__.py",
             "generated/tests/test_get_weather.py",
+            "pyproject.toml",  # [tool.toolshape] may move the folders
         ):
             assert files.search(path), f"{hook_id} does not run when {path} changes"
-        for path in ("README.md", "src/contracts/x.yaml", "mygenerated/x.py", "tests/test_x.py"):
+        for path in (
+            "README.md",
+            "src/contracts/x.yaml",
+            "mygenerated/x.py",
+            "tests/test_x.py",
+            "sub/pyproject.toml",
+            "pyproject.toml.orig",
+        ):
             assert not files.search(path), f"{hook_id} runs when {path} changes"
 
 
@@ -158,9 +164,9 @@ class Hooks:
     home: Path
 
 
-@pytest.fixture(scope="module")
-def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> Hooks:
-    folder = tmp_path_factory.mktemp("hooks")
+@pytest.fixture
+def hooks_repo(tmp_path: Path) -> Hooks:
+    folder = tmp_path / "hooks"
     commit = snapshot_of_the_working_tree(folder / "toolshape")
     return Hooks(folder / "toolshape", commit, folder / "pre-commit-home")
 
@@ -177,29 +183,6 @@ def hand_edit(project: Path) -> None:
     with open(project / "generated" / "get_weather.py", "a", encoding="utf-8") as handle:
         handle.write("# a hand edit\n")
     git("add", "-A", cwd=project)
-
-
-def test_try_repo_check_passes_then_fails_on_a_hand_edit(project: Path, hooks_repo: Hooks) -> None:
-    home = hooks_repo.home
-
-    result = pre_commit(
-        "try-repo", str(hooks_repo.repo), "toolshape-check", "--all-files", cwd=project, home=home
-    )
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    assert re.search(r"^toolshape check\.+Passed$", result.stdout, re.MULTILINE), result.stdout
-
-    hand_edit(project)
-    result = pre_commit(
-        "try-repo", str(hooks_repo.repo), "toolshape-check", "--all-files", cwd=project, home=home
-    )
-    assert result.returncode == 1, result.stdout[-4000:]
-    assert re.search(r"^toolshape check\.+Failed$", result.stdout, re.MULTILINE)
-    assert "generated/get_weather.py: hand-edited" in result.stdout
-    assert (
-        (project / "generated" / "get_weather.py")
-        .read_text(encoding="utf-8")
-        .endswith("# a hand edit\n")
-    )
 
 
 def test_the_readme_sample_config_regenerates_and_checks(project: Path, hooks_repo: Hooks) -> None:
@@ -227,8 +210,17 @@ def test_the_readme_sample_config_regenerates_and_checks(project: Path, hooks_re
         r"^toolshape generate\.+\(no files to check\)Skipped$", result.stdout, re.MULTILINE
     )
 
-    # A hand edit: the generate hook puts the generated file back and stops the commit.
+    # A hand edit: the check hook refuses it and leaves the file as it is...
     hand_edit(project)
+    result = pre_commit(
+        "run", "--hook-stage", "manual", "toolshape-check", "--all-files", cwd=project, home=home
+    )
+    assert result.returncode == 1, result.stdout[-4000:]
+    assert re.search(r"^toolshape check\.+Failed$", result.stdout, re.MULTILINE), result.stdout
+    assert "generated/get_weather.py: hand-edited" in result.stdout
+    edited = project / "generated" / "get_weather.py"
+    assert edited.read_text(encoding="utf-8").endswith("# a hand edit\n")
+    # ...and the generate hook puts the generated file back and stops the commit.
     result = pre_commit("run", "toolshape-generate", "--all-files", cwd=project, home=home)
     assert result.returncode == 1
     assert "files were modified by this hook" in result.stdout

@@ -444,16 +444,6 @@ parameters:
     )
 
 
-def test_many_properties_derive_in_linear_steps() -> None:
-    """5,000 simple properties: derivation stays within the engine's budget (no quadratic re-checks)."""
-    properties = "".join(f"    p{i}: {{type: integer, minimum: 0}}\n" for i in range(5000))
-    raw = f"name: wide\ndescription: Wide.\nparameters:\n  type: object\n  properties:\n{properties}".encode()
-    document = source.load(raw, "wide.yaml")
-    derivation = cases.derive(checker.check(document))
-    assert not derivation.warnings
-    assert any(c.name == "base: every declared key, all valid" for c in derivation.cases)
-
-
 def test_errors_computed_from_the_change_agree_with_a_whole_evaluation() -> None:
     """add() evaluates a one-change case from its root's errors where it can: for every
     example contract, every case's errors are those of evaluating the whole instance."""

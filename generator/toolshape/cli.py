@@ -33,8 +33,9 @@ from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
 from .contract import checker, source
 from .contract.errors import ContractError, Problem, UsageError
-from .platforms import export, importer
-from .project import checking, discovery, output, planning, writing
+from .platforms import export, importer, mcp_stdio
+from .project import checking, configuration, discovery, output, planning, writing
+from .project.progress import Progress
 from .review import diff, inputs, report
 
 EXAMPLES = f"""\
@@ -54,6 +55,32 @@ FORMATS = ("text", "json", "github")
 #: hundreds of thousands); the rest are counted on one line.
 MAX_PROBLEMS_PER_FILE = 50
 
+#: ``check`` prints the diffs of at most this many files, each cut after this many lines of
+#: at most this many characters: enough to see what changed, never a flood (every file
+#: still gets its line saying why it fails, and the closing summary counts them all).
+MAX_DIFFS = 10
+MAX_DIFF_LINES = 60
+MAX_DIFF_WIDTH = 200
+
+
+@dataclass(frozen=True)
+class Setting:
+    """An option a command takes from ``[tool.toolshape]`` when the command line leaves it
+    out (its parser's default is None), and from ``default`` when the table does too."""
+
+    dest: str  # the option's attribute in the parsed arguments
+    key: str  # its key in the table (configuration.KEYS)
+    default: object
+
+
+#: The settings of the commands that plan a folder of contracts.
+FOLDER_SETTINGS = (
+    Setting("contracts", "contracts", "contracts"),
+    Setting("templates", "templates", None),
+    Setting("strict", "strict", False),
+)
+OUTPUT_SETTINGS = (*FOLDER_SETTINGS, Setting("out", "out", "generated"))
+
 
 @dataclass(frozen=True)
 class Command:
@@ -67,6 +94,8 @@ class Command:
     run: Callable[[argparse.Namespace], int]
     #: The description atop ``toolshape NAME --help`` (the ``help`` line when empty).
     description: str = ""
+    #: The options ``[tool.toolshape]`` in pyproject.toml can give it.
+    settings: tuple[Setting, ...] = ()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error argparse printed
         return exc.code if isinstance(exc.code, int) else 2
-    if args.templates is not None and not args.templates.is_dir():
-        print(f"toolshape: error: --templates {args.templates}: no such folder", file=sys.stderr)
-        return 2
     try:
-        return _COMMANDS_BY_NAME[args.command].run(args)
+        command = _COMMANDS_BY_NAME[args.command]
+        _settle(args, command)
+        if args.templates is not None and not args.templates.is_dir():
+            raise UsageError(f"--templates {args.templates}: no such folder")
+        return command.run(args)
     except UsageError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
         return 2
@@ -101,6 +131,18 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001  a bug in toolshape: say so, without a traceback
         _internal_error(exc)
         return 1
+
+
+def _settle(args: argparse.Namespace, command: Command) -> None:
+    """Fill in what the command line left out: from the project's ``[tool.toolshape]``
+    (found by walking up from the working folder), else the built-in default. The table's
+    ``settings`` stay on ``args`` (the commands name the shortest command that fixes things)."""
+    settings = configuration.load() if command.settings else configuration.Settings()
+    args.settings = settings
+    for setting in command.settings:
+        if getattr(args, setting.dest) is None:
+            value = settings.value(setting.key)
+            setattr(args, setting.dest, setting.default if value is None else value)
 
 
 def _internal_error(exc: Exception) -> None:
@@ -203,29 +245,36 @@ def _as_errors(warnings: list[Problem]) -> list[Problem]:
 def _contracts_arguments(
     parser: argparse.ArgumentParser, *, out: bool = True, strict_effect: str = ""
 ) -> None:
-    """The arguments ``generate``, ``check`` and ``lint`` share: the contracts, ``--out``
+    """The arguments ``generate``, ``check`` and ``lint`` share: the contracts, ``-o/--out``
     (not for ``lint``), ``--templates``, ``-q`` and ``--strict`` (``strict_effect`` adds
-    what else it does to its help)."""
+    what else it does to its help). Each but ``-q`` defaults to ``[tool.toolshape]``'s key
+    of the same name (see _settle), which the option overrides."""
     parser.add_argument(
         "contracts",
         nargs="?",
-        default="contracts",
-        help="a contract file or folder (default: contracts)",
+        default=None,
+        help="a contract file or folder (default: [tool.toolshape] contracts, else contracts)",
     )
     if out:
         parser.add_argument(
-            "--out", default="generated", help="the output folder (default: generated)"
+            "-o",
+            "--out",
+            default=None,
+            help="the output folder, a Python package: its name must be an identifier "
+            "(default: [tool.toolshape] out, else generated)",
         )
     parser.add_argument(
         "--templates",
         type=Path,
         default=None,
-        help="a folder of templates overriding the built-in ones by file name",
+        help="a folder of templates overriding the built-in ones by file name "
+        "(default: [tool.toolshape] templates)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
     parser.add_argument(
         "--strict",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="treat warnings (a default that fails its schema, derived cases left out) as errors: "
         "exit 1" + strict_effect,
     )
@@ -241,9 +290,19 @@ def _planned(
 ) -> planning.Plan | None:
     """The contracts planned, their warnings reported; None when ``--strict`` refuses them
     (reported as errors, before anything is written)."""
-    plan = planning.plan(
-        Path(args.contracts), context, reuse_from, trust_headers=trust_headers, out=out
-    )
+    progress = Progress.on(sys.stderr, quiet=args.quiet)
+    try:
+        plan = planning.plan(
+            Path(args.contracts),
+            context,
+            reuse_from,
+            trust_headers=trust_headers,
+            out=out,
+            settings=args.settings,
+            progress=progress,
+        )
+    finally:  # erased before any problem is reported
+        progress.finish()
     if args.strict and plan.warnings:
         _report(_as_errors(plan.warnings))
         return None
@@ -276,7 +335,7 @@ def _generate_arguments(parser: argparse.ArgumentParser) -> None:
 def _generate(args: argparse.Namespace) -> int:
     # generate reuses output that the cache (outside the output folder) records as written
     # by this generator for the very same contract bytes.
-    out = Path(args.out)
+    out = _output_package(args.out)
     plan = _planned(args, render.generation_context(args.templates), reuse_from=out, out=out)
     if plan is None:
         return 1
@@ -300,6 +359,7 @@ GENERATE = Command(
     epilog=f"example:\n  {REGENERATE} contracts --out generated",
     arguments=_generate_arguments,
     run=_generate,
+    settings=OUTPUT_SETTINGS,
 )
 
 
@@ -316,22 +376,39 @@ def _check_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _output_package(out: str) -> Path:
+    """The output folder; refused (UsageError) before any work when its name cannot be
+    imported as a Python package: the generated modules import each other relatively."""
+    name = Path(out).resolve().name
+    if name and discovery.module_name_problem(name) is None:
+        return Path(out)
+    if not name:
+        raise UsageError(f"output folder {out}: the root folder cannot be a Python package")
+    better = os.path.relpath(Path(out).resolve().parent / discovery.suggested_name(name))
+    raise UsageError(
+        f"output folder {out}: the generated package is imported by its folder's name, and "
+        f"'{name}' is not a Python package name (ASCII letters, digits and _, not starting "
+        f"with a digit or __, not a keyword); e.g. {better}"
+    )
+
+
 def _check(args: argparse.Namespace) -> int:
-    # check generates everything again and compares bytes, unless --headers-only trusts the
-    # files' own headers.
-    out = Path(args.out)
+    # check generates again, and compares bytes, everything the cache (outside the output
+    # folder) cannot vouch for: a file whose bytes are not those generate recorded for its
+    # contract, generator and templates is generated again, so an edit is found whatever its
+    # header says. --headers-only trusts the files' own headers instead.
+    out = _output_package(args.out)
     context = render.generation_context(args.templates)
-    reuse_from = out if args.headers_only else None
-    plan = _planned(args, context, reuse_from=reuse_from, trust_headers=args.headers_only, out=out)
+    plan = _planned(args, context, reuse_from=out, trust_headers=args.headers_only, out=out)
     if plan is None:
         return 1
     _refuse_partial_run(args, plan, out)
-    findings = checking.check(plan, out, _generate_again(args))
-    for finding in findings:
-        print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
-        if finding.diff and not args.quiet:
-            print(finding.diff, file=sys.stderr)
+    command = _generate_again(args)
+    findings = checking.check(plan, out, command)
+    _show_findings(findings, out, args.quiet)
     if findings:
+        if not args.quiet:
+            print(_check_summary(plan, findings, out, command))
         return 1
     if not args.quiet:
         print(
@@ -340,11 +417,66 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _show_findings(findings: list[checking.CheckFinding], out: Path, quiet: bool) -> None:
+    """Each finding on stderr: a line naming the file and why it fails, then (unless ``quiet``)
+    its diff, at most MAX_DIFF_LINES lines of it, for the first MAX_DIFFS files."""
+    with_diff = 0
+    for finding in findings:
+        print(f"{out / finding.path}: {finding.reason}", file=sys.stderr)
+        if finding.diff and not quiet:
+            with_diff += 1
+            if with_diff <= MAX_DIFFS:
+                print(_bounded(finding.diff), file=sys.stderr)
+    if with_diff > MAX_DIFFS:
+        print(
+            f"... the diffs of {with_diff - MAX_DIFFS} more files are not shown "
+            "(generate, then read `git diff`)",
+            file=sys.stderr,
+        )
+
+
+def _bounded(diff: str) -> str:
+    """A unified diff cut at MAX_DIFF_LINES lines of at most MAX_DIFF_WIDTH characters, saying
+    how much was left out."""
+    lines = diff.splitlines()
+    shown = [
+        line if len(line) <= MAX_DIFF_WIDTH else f"{line[: MAX_DIFF_WIDTH - 3]}..."
+        for line in lines[:MAX_DIFF_LINES]
+    ]
+    if len(lines) > MAX_DIFF_LINES:
+        shown.append(f"... {len(lines) - MAX_DIFF_LINES} more lines of this diff not shown")
+    return "\n".join(shown)
+
+
+def _check_summary(
+    plan: planning.Plan, findings: list[checking.CheckFinding], out: Path, command: str
+) -> str:
+    """The closing line of a failed ``check``: what was checked, how much differs and how, and
+    what fixes it."""
+    kinds: dict[str, int] = {}
+    for finding in findings:
+        kinds[finding.kind] = kinds.get(finding.kind, 0) + 1
+    how = ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+    differ = "file differs" if len(findings) == 1 else "files differ"
+    fixes = []
+    if set(kinds) - {"importable"}:
+        fixes.append(f"run {command}")
+    if "importable" in kinds:
+        fixes.append("remove what toolshape did not generate")
+    return (
+        f"checked {_count(len(plan.generated), 'module')} ({_count(len(plan.files), 'file')}) "
+        f"in {out}: {len(findings)} {differ} ({how}); to fix: {' and '.join(fixes)}"
+    )
+
+
 def _generate_again(args: argparse.Namespace) -> str:
-    """The generate command for the contracts and output folder ``check`` was given, as typed
-    (the defaults left out): what brings that output in line."""
-    templates = None if args.templates is None else str(args.templates)
-    return planning.generate_command(args.contracts, args.out, templates)
+    """The generate command for the contracts and output folder ``check`` was given, with what
+    plain ``toolshape generate`` would take anyway left out (the defaults, or what
+    ``[tool.toolshape]`` says): what brings that output in line."""
+    settings: configuration.Settings = args.settings
+    templates = None if args.templates in (None, settings.templates) else str(args.templates)
+    implied = (settings.contracts or "contracts", settings.out or "generated")
+    return planning.generate_command(args.contracts, args.out, templates, implied=implied)
 
 
 CHECK = Command(
@@ -353,6 +485,7 @@ CHECK = Command(
     epilog="example:\n  toolshape check",
     arguments=_check_arguments,
     run=_check,
+    settings=OUTPUT_SETTINGS,
 )
 
 
@@ -365,9 +498,9 @@ def _lint_arguments(parser: argparse.ArgumentParser) -> None:
         "--target",
         action="append",
         choices=export.TARGETS,
-        default=[],
-        help="also report what this platform refuses (repeatable); for openai and anthropic, every reason "
-        "strict mode cannot be used",
+        default=None,
+        help="also report what this platform refuses (repeatable; default: [tool.toolshape] target); "
+        "for openai and anthropic, every reason strict mode cannot be used",
     )
     parser.add_argument(
         "--format",
@@ -476,6 +609,7 @@ LINT = Command(
     epilog="example:\n  toolshape lint contracts --target openai",
     arguments=_lint_arguments,
     run=_lint,
+    settings=(*FOLDER_SETTINGS, Setting("target", "target", [])),
 )
 
 
@@ -503,13 +637,14 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--strict",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="exit 1, printing nothing, when strict mode cannot be used (openai, anthropic) or a warning is found",
     )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no notes (a strict mode left off is still said)"
     )
-    parser.set_defaults(templates=None)
+    parser.set_defaults(templates=None, folder=None)
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -540,7 +675,7 @@ def _schema_all(args: argparse.Namespace) -> int:
     """Every contract's definition for the target, as one JSON list (what a service registers)."""
     import json
 
-    root = Path(args.contract or "contracts")
+    root = Path(args.contract or args.folder)
     checked: list[checker.Contract] = []
     problems: list[Problem] = []
     for path in discovery.find_contracts(root):
@@ -617,6 +752,7 @@ SCHEMA = Command(
     "  toolshape schema --all --target gemini-legacy    # Gemini's legacy 'parameters' (OpenAPI subset)",
     arguments=_schema_arguments,
     run=_schema,
+    settings=(Setting("strict", "strict", False), Setting("folder", "contracts", "contracts")),
 )
 
 
@@ -624,9 +760,29 @@ SCHEMA = Command(
 
 
 def _import_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a JSON or YAML file")
     parser.add_argument(
-        "--out", default="contracts", help="where to write the contracts (default: contracts)"
+        "source",
+        nargs="*",
+        metavar="FILE | -- COMMAND ARGS",
+        help="a JSON or YAML file; with --mcp, the command that starts the MCP server (after --)",
+    )
+    parser.add_argument(
+        "--mcp",
+        action="store_true",
+        help="start the MCP server COMMAND over stdio and import every tool its tools/list lists",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=mcp_stdio.DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"with --mcp: how long the server may take in all (default: {mcp_stdio.DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "-o",
+        "--out",
+        default=None,
+        help="where to write the contracts (default: [tool.toolshape] contracts, else contracts)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite existing contract files")
     parser.add_argument(
@@ -641,11 +797,14 @@ def _import_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _import(args: argparse.Namespace) -> int:
     try:
-        imported = importer.import_file(Path(args.file), args.draft)
+        label, imported = _imported(args)
     except importer.ContractImportError as exc:
         colour = _use_colour(sys.stderr)
         for problem in exc.problems:
             print(_problem_line(problem, colour), file=sys.stderr)
+        return 1
+    except mcp_stdio.ServerError as exc:
+        print(f"toolshape: error: {exc}", file=sys.stderr)
         return 1
     try:
         written = importer.write_imported(imported, Path(args.out), overwrite=args.force)
@@ -657,7 +816,8 @@ def _import(args: argparse.Namespace) -> int:
         for translation in item.translations:
             print(f"{path}: translated: {translation}", file=sys.stderr)
         for warning in item.warnings:
-            print(_problem_line(_import_warning(args.file, path, warning), colour), file=sys.stderr)
+            shown = _import_warning(label, path, warning, live=args.mcp)
+            print(_problem_line(shown, colour), file=sys.stderr)
         if not args.quiet:
             print(f"imported: {path}")
     if not args.quiet:
@@ -667,26 +827,55 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_warning(file: str, written: Path, warning: importer.ImportNotice) -> Problem:
+def _imported(args: argparse.Namespace) -> tuple[str, list[importer.ImportedContract]]:
+    """What to name the input in messages, and its tools as contracts: the file's, or those a
+    live MCP server lists (raises UsageError for a command line that names neither)."""
+    if not args.mcp:
+        if len(args.source) != 1:
+            raise UsageError("import takes one FILE (or --mcp -- COMMAND ARGS...)")
+        return args.source[0], importer.import_file(Path(args.source[0]), args.draft)
+    if not args.source:
+        raise UsageError("--mcp needs the command that starts the server: --mcp -- COMMAND ARGS...")
+    if not 0 < args.timeout <= mcp_stdio.MAX_TIMEOUT:
+        raise UsageError(
+            f"--timeout must be a number of seconds above 0 and at most {mcp_stdio.MAX_TIMEOUT:g}, "
+            f"not {args.timeout:g}"
+        )
+    name, listed = mcp_stdio.list_tools(args.source, args.timeout)
+    # Named by the server's own name, never by its command line (which may carry secrets).
+    label = f"MCP server {name or Path(args.source[0]).name}"
+    return label, importer.import_data(listed, label, "tool", args.draft)
+
+
+def _import_warning(
+    source: str, written: Path, warning: importer.ImportNotice, *, live: bool = False
+) -> Problem | str:
     """An import warning as ``path:line:col: warning:``: at its line in the written contract when
     the contract check found it there, else at its place in the input file (the thing warned
-    about is often not in the contract at all), naming the contract it concerns."""
+    about is often not in the contract at all), naming the contract it concerns. Input from a
+    live server has no lines: ``MCP server NAME: warning: ...``."""
     if warning.contract_at is not None:
         line, col = warning.contract_at
         return Problem(str(written), line, col, warning.message, "warning")
-    line, col = warning.input_at or (1, 1)
     at = "" if warning.pointer is None else f" at {warning.pointer or '/'}"
-    return Problem(file, line, col, f"{warning.message} ({written}{at})", "warning")
+    message = f"{warning.message} ({written}{at})"
+    if live:
+        return f"{source}: warning: {message}"
+    line, col = warning.input_at or (1, 1)
+    return Problem(source, line, col, message, "warning")
 
 
 IMPORT = Command(
     "import",
     help="turn a JSON Schema or a tool list into contracts",
-    description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI/Anthropic tool list "
-    "into one contract file per tool.",
-    epilog="example:\n  toolshape import tools.json --out contracts",
+    description="Turn a JSON Schema, an MCP tools/list result, or an OpenAI, Anthropic or Gemini "
+    "tool list (every format `toolshape schema` prints), or with --mcp the tools a running MCP server "
+    "lists, into one contract file per tool.",
+    epilog="examples:\n  toolshape import tools.json --out contracts\n"
+    "  toolshape import --mcp -- uvx mcp-server-time      # the tools of a live MCP server (stdio)",
     arguments=_import_arguments,
     run=_import,
+    settings=(Setting("out", "contracts", "contracts"),),
 )
 
 
@@ -805,7 +994,9 @@ def _new_arguments(parser: argparse.ArgumentParser) -> None:
         "name", help="the tool name: a Python identifier of A-Z a-z 0-9 _ (at most 64)"
     )
     parser.add_argument(
-        "--dir", default="contracts", help="the contracts folder to write into (default: contracts)"
+        "--dir",
+        default=None,
+        help="the contracts folder to write into (default: [tool.toolshape] contracts, else contracts)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     parser.set_defaults(templates=None)
@@ -831,7 +1022,7 @@ def _new(args: argparse.Namespace) -> int:
         handle.write(starter_contract(name))
     if not args.quiet:
         print(
-            f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder)}"
+            f"created {target}: edit it, then run: toolshape lint {target} && {_generate_command(folder, args.settings)}"
         )
     return 0
 
@@ -850,13 +1041,19 @@ def starter_contract(name: str) -> str:
     return template.render(name=name, generate=REGENERATE)
 
 
-def _generate_command(folder: Path) -> str:
-    """The command that regenerates the project ``folder`` belongs to, not a subfolder alone.
+def _generate_command(folder: Path, settings: configuration.Settings) -> str:
+    """The command that regenerates the project ``folder`` belongs to, not a subfolder alone:
+    plain ``toolshape generate`` for the contracts folder ``[tool.toolshape]`` names or one
+    inside it.
 
     Generating ``contracts/billing`` by itself into ``generated/`` would take every other
     tool out of it (``generate`` refuses that); a folder inside one named ``contracts`` is
     generated with it. Otherwise the folder is the only contracts folder known here.
     """
+    if settings.contracts is not None:
+        configured = Path(settings.contracts).resolve()
+        if folder.resolve() == configured or configured in folder.resolve().parents:
+            return REGENERATE
     for ancestor in [folder, *folder.parents]:
         if ancestor.name == "contracts":
             return REGENERATE if ancestor == Path("contracts") else f"{REGENERATE} {ancestor}"
@@ -887,6 +1084,7 @@ NEW = Command(
     epilog="examples:\n  toolshape new lookup_order\n  toolshape new refund --dir contracts/billing",
     arguments=_new_arguments,
     run=_new,
+    settings=(Setting("dir", "contracts", "contracts"),),
 )
 
 

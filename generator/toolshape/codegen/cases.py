@@ -23,6 +23,8 @@ from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
 from ..families.arrays import values as array_values
+from ..families.combinators import cases as combinator_cases
+from ..families.combinators.values import negation
 from ..families.formats import cases as format_cases
 from ..families.numbers import values as number_values
 from ..families.objects.cases import object_cases
@@ -72,13 +74,31 @@ class Case:
     """One derived test: feed ``data`` to validate() (or text to parse()), expect ``errors``."""
 
     name: str
-    data: Any
+    #: The instance, or BUILT_FROM_CHANGE when ``change`` says how to build it (``data``).
+    given: Any
     errors: frozenset[tuple[str, str]]
     #: How the case was made, when it is one change to a root: (that root, path, new value or
     #: MISSING). It lets the case be written as that change without comparing whole instances.
     change: tuple[Any, tuple[str | int, ...], Any] | None = field(
         default=None, compare=False, repr=False
     )
+
+    @property
+    def data(self) -> Any:
+        """The instance. A case made as one change to a root keeps only that change and builds
+        the instance when asked, sharing all the rest with the root: holding each instance
+        would hold one copy of the changed object per case, and an object of n properties
+        has about 7n cases (memory quadratic in the contract: 2.75 GB at 2,000 properties)."""
+        if self.given is not BUILT_FROM_CHANGE:
+            return self.given
+        assert self.change is not None
+        root, path, value = self.change
+        data, parent = copied_to(root, path)
+        if value is MISSING:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = value
+        return data
 
     @property
     def status(self) -> str:
@@ -179,7 +199,7 @@ class _Deriver:
             )
             found.append(
                 self.contract.document.problem(
-                    ("parameters", *schema_path), message, severity="warning"
+                    (self.contract.root_key, *schema_path), message, severity="warning"
                 )
             )
         if self.over_cap:
@@ -188,7 +208,9 @@ class _Deriver:
                 f"errors, and a generated module reports the first {MAX_ERRORS} only"
             )
             found.append(
-                self.contract.document.problem(("parameters",), message, severity="warning")
+                self.contract.document.problem(
+                    (self.contract.root_key,), message, severity="warning"
+                )
             )
         for schema_path, names in self.left_out.items():
             node = resolve(self.schema, schema_path) if schema_path else self.schema
@@ -208,7 +230,7 @@ class _Deriver:
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
             found.append(
                 self.contract.document.problem(
-                    ("parameters", *schema_path), message, severity="warning"
+                    (self.contract.root_key, *schema_path), message, severity="warning"
                 )
             )
         return found
@@ -247,9 +269,13 @@ class _Deriver:
             self.over_cap.append(name)
             return
         # No copy: a case shares what it did not change with the root, and nothing
-        # changes a value in place once a case holds it (complete() works on copies).
+        # changes a value in place once a case holds it (complete() works on copies). A
+        # case that is one change keeps the change, not the instance (Case.data).
         self.cases[name] = Case(
-            name, data, errors, (self.root, path, value) if change is not None else None
+            name,
+            BUILT_FROM_CHANGE if change is not None and data is not self.root else data,
+            errors,
+            (self.root, path, value) if change is not None else None,
         )
         if data is self.root:
             self.root_key = key
@@ -509,15 +535,7 @@ class _Deriver:
         return data
 
     def copied_to(self, path: SchemaPath) -> tuple[Any, Any]:
-        """A copy of the root in which the containers down to ``path``'s parent are new
-        (that parent is returned too, to be changed); everything else is shared with the
-        root, which nothing changes until ``add`` has copied the case it keeps."""
-        data = _shallow(self.root)
-        parent = data
-        for step in path[:-1]:
-            parent[step] = _shallow(parent[step])
-            parent = parent[step]
-        return data, parent
+        return copied_to(self.root, path)
 
     def walk(self, schema: Any, path: SchemaPath, schema_path: SchemaPath, label: str) -> None:
         """Derive the cases for the value at ``path`` (present in the base) and below."""
@@ -529,31 +547,11 @@ class _Deriver:
             self.followed.add((path, ref))
             target = ref_path(ref)
             self.walk(resolve(self.schema, target), path, target, label)
-        for i, sub in enumerate(schema.get("allOf", [])):
-            self.walk(sub, path, schema_path + ("allOf", i), label)
-        for keyword in ("anyOf", "oneOf"):
-            for i, sub in enumerate(schema.get(keyword, [])):
-                self.walk_branch(
-                    schema, sub, path, schema_path, (keyword, i), f"{label} ({keyword} {i + 1})"
-                )
-        if "if" in schema:
+        for sub, where in combinator_cases.conjuncts(schema):
+            self.walk(sub, path, schema_path + where, label)
+        for branch in combinator_cases.branches(schema, label):
             self.walk_branch(
-                schema,
-                schema.get("then", {}),
-                path,
-                schema_path,
-                ("then",),
-                f"{label} (if, then)",
-                (schema["if"],),
-            )
-            self.walk_branch(
-                schema,
-                schema.get("else", {}),
-                path,
-                schema_path,
-                ("else",),
-                f"{label} (if fails, else)",
-                ({"not": schema["if"]},),
+                schema, branch.schema, path, schema_path, branch.where, branch.label, branch.also
             )
         self.applicator_cases(schema, path, schema_path, label)
         value = _get(self.root, path)
@@ -637,49 +635,10 @@ class _Deriver:
     def applicator_cases(
         self, schema: dict[str, Any], path: SchemaPath, schema_path: SchemaPath, label: str
     ) -> None:
-        """Values that break one applicator and keep the rest of the schema: matching the
-        ``not``, two ``oneOf`` branches or none, no ``anyOf`` branch, one ``allOf`` branch
-        failed, an ``if`` whose ``then`` (or ``else``) fails."""
-        wanted: list[tuple[str, list[Any]]] = []
-        if "not" in schema:
-            wanted.append(("matches the not schema", [_without(schema, "not"), schema["not"]]))
-        for keyword in ("oneOf", "anyOf"):
-            branches = schema.get(keyword)
-            if isinstance(branches, list):
-                rest = _without(schema, keyword)
-                wanted.append(
-                    (f"matches no {keyword} branch", [rest, *({"not": b} for b in branches)])
-                )
-                if keyword == "oneOf":
-                    for i, j in list(itertools.combinations(range(len(branches)), 2))[:3]:
-                        wanted.append(
-                            (
-                                f"matches oneOf branches {i + 1} and {j + 1}",
-                                [rest, branches[i], branches[j]],
-                            )
-                        )
-        for i, branch in enumerate(
-            schema.get("allOf", [])[:4] if isinstance(schema.get("allOf"), list) else []
-        ):
-            others = [b for k, b in enumerate(schema["allOf"]) if k != i]
-            wanted.append(
-                (
-                    f"fails allOf branch {i + 1}",
-                    [_without(schema, "allOf"), *others, {"not": branch}],
-                )
-            )
-        if "if" in schema:
-            rest = _without(schema, "if", "then", "else")
-            if "then" in schema:
-                wanted.append(
-                    ("if holds, then fails", [rest, schema["if"], {"not": schema["then"]}])
-                )
-            if "else" in schema:
-                wanted.append(
-                    ("if fails, else fails", [rest, {"not": schema["if"]}, {"not": schema["else"]}])
-                )
+        """Values that break one combinator and keep the rest of the schema (the family's
+        ``broken``), each as close to the current value as it can be."""
         current = _get(self.root, path)
-        for name, schemas in wanted:
+        for name, schemas in combinator_cases.broken(schema):
             for value in self.satisfying(schemas, 1):
                 if isinstance(current, dict) and isinstance(value, dict):
                     # The current value with the found one's keys over it, when that still
@@ -710,7 +669,7 @@ class _Deriver:
                 self.add(f"{label}: a sample {kind}", self.replaced(path, sample))
         if value is None:
             # A nullable value: cross its bounds from a non-null value of its type.
-            value = next(iter(self.satisfying([schema, {"not": {"type": "null"}}])), None)
+            value = next(iter(self.satisfying([schema, negation({"type": "null"})])), None)
         for name, variant in self.bound_variants(schema, schema_path, value):
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
@@ -762,6 +721,8 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+#: A Case's ``given`` when the case is built from its change (Case.data).
+BUILT_FROM_CHANGE: Any = object()
 
 
 #: Keywords beside a ``$ref`` that change nothing about what is accepted (local_errors follows it).
@@ -775,9 +736,9 @@ MAX_REF_CHAIN = 32
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
 _NON_LOCAL = frozenset(
     {
-        targets.REF, "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "enum", "const",
+        targets.REF, "enum", "const",
         "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
-        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL,
+        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL, *combinator_cases.NON_LOCAL,
     }
 )  # fmt: skip
 
@@ -868,11 +829,6 @@ def identical(a: Any, b: Any, ordered: bool = False) -> bool:
     return bool(a == b)
 
 
-def _without(schema: dict[str, Any], *keywords: str) -> dict[str, Any]:
-    """The schema without some keywords (the rest of it, that a broken applicator keeps)."""
-    return {k: v for k, v in schema.items() if k not in keywords}
-
-
 def _copy(value: Any) -> Any:
     """A deep copy of JSON data (dicts, lists, scalars): copy.deepcopy, several times faster."""
     if isinstance(value, dict):
@@ -880,6 +836,18 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(item) for item in value]
     return value
+
+
+def copied_to(root: Any, path: SchemaPath) -> tuple[Any, Any]:
+    """A copy of ``root`` in which the containers down to ``path``'s parent are new (that
+    parent is returned too, to be changed); everything else is shared with ``root``, which
+    nothing changes once a case holds it."""
+    data = _shallow(root)
+    parent = data
+    for step in path[:-1]:
+        parent[step] = _shallow(parent[step])
+        parent = parent[step]
+    return data, parent
 
 
 def _shallow(container: Any) -> Any:
@@ -1109,17 +1077,13 @@ def _applying(
         yield schema, value, pointer, earlier
         deeper = depth + 1
         todo += [(t, value, pointer, deeper, earlier) for t in targets.followed(root, schema)]
-        for sub in schema.get("allOf", []):
-            todo.append((sub, value, pointer, deeper, earlier))
         scalar = not isinstance(value, (dict, list))
-        for union in ("anyOf", "oneOf"):
-            branches = schema.get(union, [])
-            matching = [i for i, s in enumerate(branches) if not errors_of(s, value, "", root)]
-            taken = matching[:1] if union == "anyOf" or len(matching) == 1 else []
-            for i, sub in enumerate(branches):
-                if i in taken or (scalar and _says_integer(sub)):
-                    before = branches[:i] if union == "anyOf" else []
-                    todo.append((sub, value, pointer, deeper, [*earlier, *before]))
+
+        def matches(sub: Any, value: Any = value) -> bool:
+            return not errors_of(sub, value, "", root)
+
+        for sub, before in combinator_cases.followed(schema, scalar, matches, _says_integer):
+            todo.append((sub, value, pointer, deeper, [*earlier, *before]))
         if isinstance(value, dict):
             properties = schema.get("properties", {})
             patterns = schema.get("patternProperties", {})

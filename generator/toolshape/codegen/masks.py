@@ -19,6 +19,7 @@ from typing import Any
 
 from ..contract.checker import Contract
 from ..contract.optional import converted_keys
+from ..families.combinators import values as combinator_values
 from ..families.references import targets
 from ..regex.linear import plan as pattern_plan
 from ..schema import vocabulary
@@ -309,8 +310,8 @@ class _AbsentNulls(_Masks):
     def _unsure(self, schema: dict[str, Any]) -> list[str]:
         """The keys whose null one anyOf/oneOf branch of ``schema`` removes and another keeps."""
         unsure: set[str] = set()
-        for word in ("anyOf", "oneOf"):
-            sides = [self._null_keys(branch) for branch in schema.get(word, ())]
+        for branches in combinator_values.alternatives(schema):
+            sides = [self._null_keys(branch) for branch in branches]
             for i, (dropped, _) in enumerate(sides):
                 for j, (_, kept) in enumerate(sides):
                     if i != j:

@@ -27,7 +27,7 @@ from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks
 from .model_parts import Branch, Check, Constant, Function, Node
-from .runtime_imports import module_needs
+from .runtime_imports import RESULT_ALWAYS, module_needs
 from .typing_model import TypedDictDef, TypedDicts
 
 
@@ -68,6 +68,10 @@ class ModuleModel:
     #: Whether an x-sensitive schema governs some value: then parse() keeps excerpts of
     #: the text out of its errors (``_without_excerpt``).
     has_secrets: bool = False
+    #: The result's side, built by the same code from the contract's ``output`` (its root,
+    #: ``Output`` types, constants and functions, printed after the arguments' as
+    #: ``validate_result``); None for a contract without ``output``.
+    result: ModuleModel | None = None
 
     @functools.cached_property
     def integral(self) -> bool:
@@ -77,8 +81,27 @@ class ModuleModel:
 
     @functools.cached_property
     def runtime_needs(self) -> frozenset[str]:
-        """The runtime names (and ``math``, ``re``) the module's checks use (see runtime_imports.py)."""
-        return frozenset(module_needs(self))
+        """The runtime names (and ``math``, ``re``) the module's checks use (see runtime_imports.py),
+        the result's side's too."""
+        needs = module_needs(self)
+        if self.result is not None:
+            needs |= module_needs(self.result) | RESULT_ALWAYS
+        return frozenset(needs)
+
+    @property
+    def all_typed_dicts(self) -> list[TypedDictDef]:
+        """The arguments' types, then the result's (``Output`` and those it needs)."""
+        return self.typed_dicts + (self.result.typed_dicts if self.result else [])
+
+    @property
+    def all_constants(self) -> list[Constant]:
+        """The module's constants: the arguments' checks', then the result's."""
+        return self.constants + (self.result.constants if self.result else [])
+
+    @property
+    def all_functions(self) -> list[Function]:
+        """The module's check functions: the arguments', then the result's."""
+        return self.functions + (self.result.functions if self.result else [])
 
     @property
     def keeps_integral(self) -> bool:
@@ -88,7 +111,7 @@ class ModuleModel:
     @property
     def typing_imports(self) -> Code:
         """The names the module takes from ``typing``: only those it uses."""
-        text = " ".join(f.type for d in self.typed_dicts for f in d.required + d.optional)
+        text = " ".join(f.type for d in self.all_typed_dicts for f in d.required + d.optional)
         used = ["Any", "TypedDict"] + ["Literal"] * ("Literal[" in text)
         return Code(", ".join(sorted(used)))
 
@@ -127,11 +150,27 @@ def build(
     contract: Contract, module_name: str, digest: str, depth: int = 0, command: str = REGENERATE
 ) -> ModuleModel:
     """Turn a checked contract into the module model (``depth``: packages between it and the
-    runtime; ``command``: what regenerates it, for the header)."""
+    runtime; ``command``: what regenerates it, for the header). With an ``output``, the
+    result's side is a second model, built by the same code from ``contract.result_side()``."""
     builder = ModelBuilder(contract)
+    made = _build_side(builder, "Arguments", module_name, digest, depth, command)
+    side = contract.result_side()
+    if side is not None:
+        result_builder = ModelBuilder(side, builder.namer)
+        # One constant for what \s matches, whichever side needs it first.
+        result_builder.whitespace = builder.whitespace
+        made.result = _build_side(result_builder, "Output", module_name, digest, depth, command)
+    return made
+
+
+def _build_side(
+    builder: ModelBuilder, type_name: str, module_name: str, digest: str, depth: int, command: str
+) -> ModuleModel:
+    """The model of one side (the arguments, or the result) of ``builder``'s contract."""
+    contract = builder.contract
     types = TypedDicts(builder.namer, contract)
-    types.typed_dict(contract.parameters, "Arguments", ())
-    root = builder.node(contract.parameters, Code("value"), [], (), "the arguments")
+    types.typed_dict(contract.parameters, type_name, ())
+    root = builder.node(contract.parameters, Code("value"), [], (), builder.noun)
     finish(builder)
     null_message = builder.null_message()
     nulls = absent_nulls(contract)

@@ -86,6 +86,17 @@ MODULE_NAMES = frozenset(
         "_NULL_ARGUMENTS",
         "_ARRAY_ARGUMENTS",
         "_REDACTED",
+        # What a module with an ``output`` adds: the result's check (validate_result).
+        "validate_result",
+        "parse_result",
+        "OUTPUT_SCHEMA",
+        "OutputResult",
+        "_OutputResult",
+        "_UNREADABLE_RESULT",
+        "_NOT_AN_OBJECT_RESULT",
+        "_NULL_RESULT",
+        "_ARRAY_RESULT",
+        "_result_parse_error",
     }
 )
 
@@ -104,7 +115,11 @@ PACKAGE_NAMES = frozenset(
         "_LOADED",
         "tool_module",
         "validate_call",
+        "validate_result",
         "PLATFORMS",
+        "TOOL_ANNOTATIONS",
+        "_HINT_DEFAULTS",
+        "tool_hints",
         "tool_definitions",
         "_runtime",
         "_tool_definitions",

@@ -41,6 +41,16 @@ RUNTIME_ALWAYS = frozenset(
         "_without_absent_nulls",
     }
 )
+#: What a tool module with an ``output`` takes besides (validate_result and parse_result).
+RESULT_ALWAYS = frozenset(
+    {
+        "OutputResult as _OutputResult",
+        "_ARRAY_RESULT",
+        "_NOT_AN_OBJECT_RESULT",
+        "_UNREADABLE_RESULT",
+        "_result_parse_error",
+    }
+)
 #: The runtime helpers (and modules) a check's condition calls, by its test (checks.py.j2).
 CHECK_NEEDS = {
     "not_multiple": ("_is_multiple",),
@@ -85,8 +95,8 @@ def module_needs(built: PrintedModule) -> set[str]:
 
     Each rule mirrors a line of checks.py.j2 or module.py.j2 that prints the name."""
     needs = set(RUNTIME_ALWAYS)
-    if built.null_message == "_NULL_ARGUMENTS":
-        needs.add("_NULL_ARGUMENTS")
+    if built.null_message in ("_NULL_ARGUMENTS", "_NULL_RESULT"):
+        needs.add(str(built.null_message))
     if built.integral:
         needs.add("_with_integers")
     if built.has_secrets:

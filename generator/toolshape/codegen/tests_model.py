@@ -51,6 +51,24 @@ class TestsModel:
     #: one as written), or no accepted value was found; the tests of an accepted call are
     #: then skipped, saying why.
     accepted: bool = True
+    #: The tests of the result's side (``validate_result``), when the contract has ``output``.
+    result: ResultTests | None = None
+
+
+@dataclass
+class ResultTests:
+    """What the tests template prints for the result's side: the same kinds of data as the
+    arguments', derived by the same code from ``output`` (the contract's result side)."""
+
+    schema: Code
+    examples: list[Code]
+    base: Code
+    cases: list[CaseRow]
+    not_objects: list[Code]
+    valid_text: Code
+    sensitive_values: list[Code]
+    redaction_places: list[Code]
+    accepted: bool
 
 
 @dataclass
@@ -90,8 +108,10 @@ def build(
     built: model.ModuleModel,
     module_path: PurePosixPath,
     derived: list[cases.Case],
+    result_derived: list[cases.Case] | None = None,
 ) -> TestsModel:
-    """The tests' model for the module ``built`` at ``module_path`` and its derived cases."""
+    """The tests' model for the module ``built`` at ``module_path`` and its derived cases (and
+    those of its result's side, ``result_derived``, when the contract has ``output``)."""
     # Relative to the tests' own package, so the generated folder can be vendored
     # under any name: tests/billing/test_refund.py -> from ...billing import refund
     parents = module_path.parent.parts
@@ -137,6 +157,42 @@ def build(
         redaction_places=_redaction_places(checked, derived),
         absent_nulls=[literal(entry) for entry in normalising.absent_nulls],
         integral=[literal(entry) for entry in normalising.integral],
+        accepted=accepted is not None,
+        result=_result_tests(checked, built, result_derived or []),
+    )
+
+
+def _result_tests(
+    checked: checker.Contract, built: model.ModuleModel, derived: list[cases.Case]
+) -> ResultTests | None:
+    """The result's side of the tests, from the contract's result side and its derived cases."""
+    side = checked.result_side()
+    if side is None or built.result is None:
+        return None
+    examples = [
+        (
+            f"example {e.index + 1}: {e.description}"
+            if e.description
+            else f"example {e.index + 1}",
+            e.args,
+            e.status,
+            e.errors,
+        )
+        for e in side.examples
+    ]
+    accepted = next((c.data for c in derived if not c.errors), None)
+    base: dict[str, Any] = {} if accepted is None else accepted
+    said = _said_anyway()
+    secrets = sorted(s for s in _sensitive_strings(side, derived) if s not in said)
+    return ResultTests(
+        schema=built.result.schema,
+        examples=[literal(e) for e in examples],
+        base=literal(base),
+        cases=[_case_row(base, c) for c in derived],
+        not_objects=[literal(v) for v in [None, [], [base], "text", json.dumps(base), 42, True]],
+        valid_text=literal(json.dumps(base, ensure_ascii=False)),
+        sensitive_values=[literal(v) for v in secrets],
+        redaction_places=_redaction_places(side, derived),
         accepted=accepted is not None,
     )
 

@@ -7,6 +7,7 @@ and every problem is reported at once, located at its YAML node.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.pointers import SchemaPath
 from ..schema.values import is_integer, json_type
-from . import unfolding
+from . import tool_hints, unfolding
 from .errors import ContractError, Problem
 from .source import Document
 from .wording import suggest, with_article, yaml_text
@@ -35,16 +36,30 @@ MAX_SCHEMA_DEPTH = 32
 MAX_ARGUMENT_BYTES = 1_048_576
 
 #: Top-level keys of a contract file.
-CONTRACT_KEYS = ("name", "description", "parameters", "examples")
+CONTRACT_KEYS = (
+    "name",
+    "description",
+    "parameters",
+    "output",
+    "examples",
+    *tool_hints.CONTRACT_KEYS,
+)
 #: Keys of one entry under ``examples``.
-EXAMPLE_KEYS = ("args", "json", "status", "errors", "description")
+EXAMPLE_KEYS = ("args", "json", "result", "status", "errors", "description")
+#: What an example holds: decoded arguments, raw argument text, or a decoded result.
+EXAMPLE_VALUES = ("args", "json", "result")
+_EXAMPLE_VALUE_WORDS = {
+    "args": "'args' (decoded arguments)",
+    "json": "'json' (raw text)",
+    "result": "'result' (a decoded result of the tool)",
+}
 EXAMPLE_STATUSES = ("accept", "reject", "parse_error")
 
 #: Keywords that take a non-negative integer.
 COUNT_KEYWORDS = vocabulary.taking("count")
 #: Keywords with no effect on validation: the 2020-12 meta-data and content vocabularies, $comment and $anchor.
 ANNOTATIONS = vocabulary.annotation_names(root=False)
-#: Annotations allowed only on the root of 'parameters' (a nested $id would change how $refs resolve).
+#: Annotations allowed only on the root of 'parameters' or 'output' (a nested $id would change how $refs resolve).
 ROOT_ANNOTATIONS = vocabulary.root_only()
 #: The formats toolshape asserts: those of JSON Schema 2020-12 (a name outside it is a typo).
 FORMATS = vocabulary.format_names()
@@ -73,6 +88,8 @@ class Example:
     json: str | None = None
     has_args: bool = False
     errors: frozenset[tuple[str, str]] | None = None
+    #: Whether ``args`` holds a tool's result (the example's ``result``), checked against ``output``.
+    of_result: bool = False
 
 
 @dataclass
@@ -87,14 +104,44 @@ class Contract:
     sensitive: list[SchemaPath] = field(default_factory=list)
     #: Findings that do not stop generation (``path:line:col: warning: ...``).
     warnings: list[Problem] = field(default_factory=list)
+    #: The schema of the tool's result (``output``), None when the contract has none.
+    output: Any = None
+    #: The x-sensitive places under ``output``, and the examples that hold a result.
+    output_sensitive: list[SchemaPath] = field(default_factory=list)
+    result_examples: list[Example] = field(default_factory=list)
+    #: The contract key whose schema ``parameters`` holds: "output" in a result side.
+    root_key: str = "parameters"
+    #: The MCP display title and tool hints (``tool_hints``), as the contract declares them.
+    title: str | None = None
+    annotations: dict[str, bool] = field(default_factory=dict)
 
     @property
     def file(self) -> str:
         return self.document.file
 
     def line_of(self, path: SchemaPath) -> int:
-        """The 1-based line of the schema node at ``path`` under ``parameters``."""
-        return self.document.value_at(("parameters", *path))[0]
+        """The 1-based line of the schema node at ``path`` under ``parameters`` (or ``output``)."""
+        return self.document.value_at((self.root_key, *path))[0]
+
+    def result_side(self) -> Contract | None:
+        """The contract as the result's validator sees it: ``output`` in the place of
+        ``parameters``, its sensitive places and result examples (None without ``output``).
+
+        Every stage that reads ``parameters`` (the model builder, the masks, the derived
+        cases, the reference evaluator) then builds the result's part from the same code."""
+        if self.output is None:
+            return None
+        return dataclasses.replace(
+            self,
+            parameters=self.output,
+            examples=self.result_examples,
+            sensitive=self.output_sensitive,
+            warnings=[],
+            output=None,
+            output_sensitive=[],
+            result_examples=[],
+            root_key="output",
+        )
 
 
 class _Checker:
@@ -104,7 +151,10 @@ class _Checker:
         self.doc = document
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
+        #: The x-sensitive places, from the document root (("parameters", ...) or ("output", ...)).
         self.sensitive: list[SchemaPath] = []
+        #: The schema being walked: "parameters", or "output" (its root, and what $refs resolve in).
+        self.top = "parameters"
 
     def error(self, path: SchemaPath, message: str, *, at_key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
@@ -115,14 +165,14 @@ class _Checker:
 
     # -- the contract file -------------------------------------------------
 
-    def contract(self) -> tuple[str, str, Any, list[Example]]:
+    def contract(self) -> tuple[str, str, Any, Any, list[Example]]:
         data = self.doc.data
         if not isinstance(data, dict):
             self.error(
                 (),
                 f"a contract is a mapping with name, description and parameters, not {with_article(json_type(data))}",
             )
-            return "", "", {}, []
+            return "", "", {}, None, []
         for key in data:
             if key not in CONTRACT_KEYS and not key.startswith("x-"):
                 hint = suggest(key, CONTRACT_KEYS)
@@ -145,19 +195,25 @@ class _Checker:
             parameters: Any = {}
         else:
             parameters = data["parameters"]
-            self.root(parameters)
-        examples = self.examples(data.get("examples"), "examples" in data)
+            self.root(parameters, "parameters")
+        output = data.get("output")
+        if "output" in data:
+            self.root(output, "output")
+        examples = self.examples(data.get("examples"), "examples" in data, isinstance(output, dict))
         return (
             name if isinstance(name, str) else "",
             description if isinstance(description, str) else "",
             parameters,
+            output,
             examples,
         )
 
-    def root(self, schema: Any) -> None:
-        path: SchemaPath = ("parameters",)
+    def root(self, schema: Any, top: str) -> None:
+        """One of the contract's schemas (``top``: "parameters" or "output"), every rule the same."""
+        self.top = top
+        path: SchemaPath = (top,)
         if not isinstance(schema, dict):
-            self.error(path, "'parameters' must be an object schema (a mapping with type: object)")
+            self.error(path, f"'{top}' must be an object schema (a mapping with type: object)")
             return
         for where, message, at_key in value_rules.root(schema, path):
             self.error(where, message, at_key=at_key)
@@ -184,10 +240,10 @@ class _Checker:
             if keyword in SCHEMA_KEYWORDS or keyword.startswith("x-"):
                 continue
             if keyword in ROOT_ANNOTATIONS:
-                if path != ("parameters",):
+                if path != (self.top,):
                     self.error(
                         path + (keyword,),
-                        f"'{keyword}' is allowed only on the root of 'parameters': a nested one would change how "
+                        f"'{keyword}' is allowed only on the root of '{self.top}': a nested one would change how "
                         "$refs inside it resolve (toolshape import resolves them to #/$defs pointers)",
                         at_key=True,
                     )
@@ -248,8 +304,8 @@ class _Checker:
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """$ref and format (their families' rules), the keywords that need another."""
-        parameters = self.doc.data.get("parameters") if isinstance(self.doc.data, dict) else None
-        for where, message in reference_rules.check(schema, path, parameters):
+        root = self.doc.data.get(self.top) if isinstance(self.doc.data, dict) else None
+        for where, message in reference_rules.check(schema, path, root, self.top):
             self.error(where, message)
         for where, message in format_rules.check(schema, path):
             self.error(where, message)
@@ -352,7 +408,7 @@ class _Checker:
                     "and messages; mark the values sensitive instead",
                 )
             elif schema["x-sensitive"]:
-                self.sensitive.append(path[1:])
+                self.sensitive.append(path)
 
     def values(
         self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
@@ -432,7 +488,7 @@ class _Checker:
 
     # -- examples ----------------------------------------------------------
 
-    def examples(self, raw: Any, present: bool) -> list[Example]:
+    def examples(self, raw: Any, present: bool, has_output: bool) -> list[Example]:
         if not present or raw is None:
             return []
         if not isinstance(raw, list):
@@ -451,17 +507,27 @@ class _Checker:
                         f"unknown example key '{key}'{suggest(key, EXAMPLE_KEYS)}",
                         at_key=True,
                     )
-            if "args" in entry and "json" in entry:
+            held = [key for key in EXAMPLE_VALUES if key in entry]
+            if len(held) > 1:
+                first, second = (_EXAMPLE_VALUE_WORDS[key] for key in held[:2])
                 self.error(
-                    path + ("json",),
-                    "this example has both 'args' (decoded arguments) and 'json' (raw text); keep one",
+                    path + (held[1],),
+                    f"this example has both {first} and {second}; keep one",
                     at_key=True,
                 )
                 continue
-            if "args" not in entry and "json" not in entry:
+            if not held:
                 self.error(
                     path,
-                    "this example has neither 'args' (decoded arguments) nor 'json' (raw text)",
+                    "this example has neither 'args' (decoded arguments) nor 'json' (raw text)"
+                    " nor 'result' (a decoded result of the tool)",
+                )
+                continue
+            if "result" in entry and not has_output:
+                self.error(
+                    path + ("result",),
+                    "a 'result' example needs the contract's 'output' schema to check it against",
+                    at_key=True,
                 )
                 continue
             if "json" in entry and not isinstance(entry["json"], str):
@@ -476,7 +542,7 @@ class _Checker:
                     f"'status' must be one of {', '.join(EXAMPLE_STATUSES)}{suggest(str(status), EXAMPLE_STATUSES)}",
                 )
                 continue
-            if status == "parse_error" and "args" in entry:
+            if status == "parse_error" and "json" not in entry:
                 self.error(path + ("status",), "only a 'json' example can be a parse_error")
             errors = self.expected_errors(entry, path, status)
             description = entry.get("description", "")
@@ -488,10 +554,11 @@ class _Checker:
                     index=i,
                     description=description,
                     status=status,
-                    args=entry.get("args"),
+                    args=entry.get("result", entry.get("args")),
                     json=entry.get("json"),
-                    has_args="args" in entry,
+                    has_args="json" not in entry,
                     errors=errors,
+                    of_result="result" in entry,
                 )
             )
         return found
@@ -572,21 +639,45 @@ def _failures(schema: Any, value: Any, root: Any) -> str:
 def check(document: Document) -> Contract:
     """Check a loaded document; raise :class:`ContractError` with every problem found."""
     checker = _Checker(document)
-    name, description, parameters, examples = checker.contract()
+    name, description, parameters, output, examples = checker.contract()
+    roots = {"parameters": parameters, "output": output}
+    if output is None:
+        del roots["output"]
+    title, annotations = _tool_hints(checker)
     if not checker.problems:
         # Before anything evaluates the schema: a cycle would recurse forever.
-        for finding in unfolding.check(parameters):
-            checker.error(("parameters", *finding.path), finding.message)
+        for top, schema in roots.items():
+            for finding in unfolding.check(schema):
+                checker.error((top, *finding.path), finding.message)
     if not checker.problems:
-        checker.dead_values(parameters, ("parameters",), parameters)
+        for top, schema in roots.items():
+            checker.dead_values(schema, (top,), schema)
     if checker.problems:
         raise ContractError(checker.problems)
     return Contract(
         name=name,
         description=description,
         parameters=parameters,
-        examples=examples,
+        examples=[e for e in examples if not e.of_result],
         document=document,
-        sensitive=checker.sensitive,
+        sensitive=[p[1:] for p in checker.sensitive if p[0] == "parameters"],
         warnings=sorted(checker.warnings),
+        output=output,
+        output_sensitive=[p[1:] for p in checker.sensitive if p[0] == "output"],
+        result_examples=[e for e in examples if e.of_result],
+        title=title,
+        annotations=annotations,
     )
+
+
+def _tool_hints(checker: _Checker) -> tuple[str | None, dict[str, bool]]:
+    """The contract's ``title`` and ``annotations``, checked (``tool_hints``)."""
+    data = checker.doc.data
+    if not isinstance(data, dict):
+        return None, {}  # reported by contract()
+
+    def report(path: SchemaPath, message: str, at_key: bool) -> None:
+        checker.error(path, message, at_key=at_key)
+
+    title = tool_hints.check_title(data, report)
+    return title, tool_hints.check_annotations(data, report, checker.warn)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..families.arrays import oracle as array_oracle
+from ..families.combinators import oracle as combinator_oracle
 from ..families.formats import oracle as format_oracle
 from ..families.numbers import oracle as number_oracle
 from ..families.objects import oracle as object_oracle
@@ -23,7 +24,6 @@ from ..families.references import targets
 from ..families.strings import oracle as string_oracle
 from ..families.values import oracle as value_oracle
 from ..regex.matcher import search as pattern_search
-from ..schema.keywords import nullable_alternative
 from ..schema.values import is_number
 
 Errors = set[tuple[str, str]]
@@ -134,29 +134,14 @@ def _applicators(schema: dict[str, Any], value: Any, path: str, errors: Errors) 
     target = targets.target(_ROOT[-1], schema)
     if target is not None:
         _value(target, value, path, errors)
-    for sub in schema.get("allOf", []):
+
+    def apply(sub: Any) -> None:
         _value(sub, value, path, errors)
-    for keyword in ("anyOf", "oneOf"):
-        if keyword not in schema:
-            continue
-        branches = schema[keyword]
-        nullable = nullable_alternative(branches, exclusive=keyword == "oneOf")
-        if nullable is not None:
-            other = nullable[1]
-            if value is not None:
-                _value(other, value, path, errors)
-            continue
-        matched = sum(1 for sub in branches if _matches(sub, value, path))
-        if (keyword == "anyOf" and matched == 0) or (keyword == "oneOf" and matched != 1):
-            errors.add((path, keyword))
-    if "not" in schema and _matches(schema["not"], value, path):
-        errors.add((path, "not"))
-    if "if" in schema:
-        if _matches(schema["if"], value, path):
-            if "then" in schema:
-                _value(schema["then"], value, path, errors)
-        elif "else" in schema:
-            _value(schema["else"], value, path, errors)
+
+    def matches(sub: Any) -> bool:
+        return _matches(sub, value, path)
+
+    errors.update((path, code) for code in combinator_oracle.refused(schema, value, apply, matches))
 
 
 def matches_pattern(pattern: str, text: str) -> bool:

@@ -11,16 +11,16 @@ Both are found here statically, in time linear in the contract's size: every sch
 is visited once and the number of applications it causes is counted once per node
 (memoised over the graph, which is acyclic once cycles are refused). The count is what the
 generated code does: a ``$ref`` target is one function, called once per reference reached;
-``allOf`` entries that are the same schema (:func:`distinct_entries`) are applied once.
+``allOf`` entries that are the same schema (``families/combinators/rules.py``) are applied once.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.combinators import rules as combinator_rules
 from ..families.references import targets
 from ..regex import PatternError
 from ..regex.matcher import OutOfSteps
@@ -61,25 +61,6 @@ class UnfoldingFinding:
 
     path: SchemaPath
     message: str
-
-
-def distinct_entries(entries: list[Any]) -> list[int]:
-    """The indexes of the entries of an ``allOf`` that are not the same schema as an earlier one.
-
-    allOf is idempotent: a schema applied twice to one value finds the same errors twice.
-    Equality is that of the JSON text with sorted keys, so ``true`` and ``1`` stay apart."""
-    seen: set[str] = set()
-    keep: list[int] = []
-    for i, entry in enumerate(entries):
-        try:
-            key = json.dumps(entry, sort_keys=True, allow_nan=True)
-        except (TypeError, ValueError):
-            keep.append(i)
-            continue
-        if key not in seen:
-            seen.add(key)
-            keep.append(i)
-    return keep
 
 
 @dataclass(frozen=True)
@@ -209,9 +190,7 @@ class _Graph:
             entries = node.get(keyword)
             if not isinstance(entries, list):
                 continue
-            kept = (
-                set(distinct_entries(entries)) if keyword == "allOf" else set(range(len(entries)))
-            )
+            kept = combinator_rules.applied_entries(keyword, entries)
             for i, sub in enumerate(entries):
                 if isinstance(sub, dict):
                     edges.append(_Edge(where + (keyword, i), id(sub), i in kept))
@@ -361,7 +340,7 @@ def _growth(graph: _Graph) -> list[UnfoldingFinding]:
     Every such recursion has a first point where its two paths part (same schema, two
     descending keywords that may meet), so looking for that point inside each strongly
     connected part of the graph finds them all; a pattern is assumed to match any key, and
-    only the 'then' and 'else' of one 'if' are known never to run together.
+    only the ``then`` and ``else`` of one ``if`` are known never to run together.
 
     The work is bounded (MAX_GROWTH_STEPS, counted, not timed): past it, the contract is refused."""
     findings = []
@@ -417,7 +396,7 @@ def _parting(
     budget: list[int],
 ) -> tuple[_Descent, _Descent] | None:
     """Two descending applications in one unfolding that may reach one child value and both stay
-    in the recursive part (not under the 'then' and 'else' of one 'if'); or one applied twice."""
+    in the recursive part (not under the ``then`` and ``else`` of one ``if``); or one applied twice."""
     exact: dict[tuple[Any, Any], list[tuple[_Descent, frozenset[tuple[int, str]]]]] = {}
     loose: dict[
         Any, list[tuple[_Descent, frozenset[tuple[int, str]]]]
@@ -449,8 +428,8 @@ def _parting(
 
 
 def _exclusive(a: frozenset[tuple[int, str]], b: frozenset[tuple[int, str]]) -> bool:
-    """Whether two applications sit under the 'then' and the 'else' of one 'if': never both run."""
-    return any((node, "else" if side == "then" else "then") in b for node, side in a)
+    """Whether two applications sit under the ``then`` and the ``else`` of one ``if``: never both run."""
+    return any((node, combinator_rules.other_branch(side)) in b for node, side in a)
 
 
 def _paths_from(
@@ -458,7 +437,7 @@ def _paths_from(
 ) -> dict[int, tuple[int, frozenset[tuple[int, str]]]]:
     """For each node reached from ``start`` by same-value applications inside ``inside``: how many
     ways (1, or 2 for "more than one"), and for a node reached one way, the then/else branches
-    on that way ((if node, "then" or "else")); in document order. The same-value graph has no cycle here."""
+    on that way ((if node, a side in ``combinator_rules.BRANCHES``)); in document order. The same-value graph has no cycle here."""
     order: list[int] = []
     seen: set[int] = {start}
     stack = [(start, iter(graph.edges[start]))]
@@ -480,7 +459,11 @@ def _paths_from(
             if edge.counted and edge.target in ways:
                 ways[edge.target] = min(2, ways[edge.target] + ways[node])
                 side = edge.site[-1]
-                step = frozenset([(node, str(side))]) if side in ("then", "else") else frozenset()
+                step = (
+                    frozenset([(node, str(side))])
+                    if side in combinator_rules.BRANCHES
+                    else frozenset()
+                )
                 # Reached two ways: no branch is certain (the check stays on the safe side).
                 branches[edge.target] = (
                     branches.get(node, frozenset()) | step

@@ -10,9 +10,8 @@ The families, each a sub-package:
     objects/   properties, required, additionalProperties, patternProperties, propertyNames,
                minProperties, maxProperties, dependentRequired, dependentSchemas
     values/    type, enum, const
-
-Not yet in a family, still handled by the stages themselves: the combinators (allOf, anyOf,
-oneOf, not, if, then, else) and the references ($ref, $defs, $anchor, $id).
+    combinators/  allOf, anyOf, oneOf, not, if, then, else
+    references/   $ref, $defs (and the older definitions), $anchor, $id
 
 A family is a sub-package (``families/numbers/``: the numeric bounds and ``multipleOf``)
 holding one module per stage, each with that stage's knowledge of the family's keywords and

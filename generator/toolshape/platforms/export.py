@@ -10,14 +10,22 @@ rules), ``anthropic``, ``gemini`` (``parametersJsonSchema``: the contract's JSON
 ``gemini-legacy`` (the legacy ``parameters``, an OpenAPI 3.0 subset), ``mcp``.
 
 One principle decides every translation: **an exported schema never refuses arguments
-the contract accepts.** It is the contract's own schema or a loosening of it, so a model
-constrained by it can always produce every valid call, and whatever the export lets
-through that the contract does not is caught by the generated validator.
+the contract accepts**, with one exception, below. It is the contract's own schema or a
+loosening of it, so a model constrained by it can always produce every valid call, and
+whatever the export lets through that the contract does not is caught by the generated
+validator. The exception: both strict modes need ``additionalProperties: false`` on every
+object, and an object the contract leaves open is exported closed (recorded in
+``ExportResult.closed``, and noted): a narrowing, so every call the model can then send
+with its listed keys, the contract accepts, as both platforms' SDKs close a pydantic
+model's objects.
 
 * Where a platform cannot express a constraint (OpenAI strict mode and ``minLength``,
   Anthropic strict tool use and ``maximum``, Gemini and ``additionalProperties``), the
   constraint is dropped from the export and a note says so: "... does not enforce
-  'minLength' at /properties/city: the generated validator is the only enforcement".
+  'minLength' at /properties/city: the generated validator is the only enforcement". A
+  bound so dropped is told to the model in the description of the schema that held it
+  (``City name (at least 1 character)``): each family's ``export.py`` writes its keywords'
+  phrases, ``platforms/lowering.py`` carries them to the description.
   ``oneOf`` becomes ``anyOf``, ``allOf`` and ``$ref`` beside other keywords are merged into
   one schema, Gemini's exclusive bounds become inclusive ones: always a loosening, always
   noted.
@@ -29,9 +37,11 @@ through that the contract does not is caught by the generated validator.
   decision: :func:`toolshape.contract.optional.converted_keys`). Objects get
   ``properties: {}`` and arrays ``items: {}`` where OpenAI demands them; ``prefixItems``
   become ``items`` with ``anyOf``.
-* Where no loosening is expressible (both strict modes need ``additionalProperties:
-  false`` on every object, OpenAI an ``items`` schema with a type, a recursive definition
-  cannot be inlined for Gemini's legacy field), :func:`lint` reports a finding. For
+* Where neither a loosening nor closing is expressible (``patternProperties``,
+  ``additionalProperties`` as a schema, an object without properties or whose keys are
+  spread over ``anyOf`` branches, for the strict modes; OpenAI an ``items`` schema with a
+  type; a recursive definition cannot be inlined for Gemini's legacy field), :func:`lint`
+  reports a finding. For
   OpenAI and Anthropic, :func:`export` then emits the tool with strict mode off (the schema
   unchanged but for the no-op fillers, a note, and the reasons in
   ``ExportResult.strict_refused``); for Gemini's legacy field, and for a tool name a
@@ -91,9 +101,10 @@ Platform rules used (public documentation and API error messages, late 2025):
   ``uri-template``, ``json-pointer``, ``relative-json-pointer``, ``regex``) is dropped with
   a note, for OpenAI, Anthropic and Gemini alike, and passed through to ``jsonschema`` and
   ``mcp``.
-* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema"}`` (MCP specification,
-  https://modelcontextprotocol.io/specification/2025-06-18/server/tools): ``inputSchema``
-  is a JSON Schema object schema, passed through unchanged.
+* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema", "annotations"?}`` (MCP
+  specification, https://modelcontextprotocol.io/specification/2025-06-18/server/tools):
+  ``inputSchema`` is a JSON Schema object schema, passed through unchanged; ``title`` and
+  ``annotations`` (the tool hints) are the contract's, when it has them.
 """
 
 from __future__ import annotations
@@ -108,7 +119,10 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
+from ..contract.tool_hints import HINTS
 from ..families.arrays import export as array_export
+from ..families.combinators import export as combinator_export
+from ..families.combinators.export import ANY_OF
 from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
 from ..families.objects import export as object_export
@@ -121,7 +135,7 @@ from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
 from ..schema.values import json_equal, json_key
-from .lowering import KeywordAt
+from .lowering import UNENFORCED, KeywordAt, described
 
 TARGETS = (
     "jsonschema",
@@ -237,6 +251,8 @@ class ExportResult:
     converted: list[ConvertedKey] = field(default_factory=list)
     #: openai and anthropic with strict mode off: why strict mode cannot be used (never silent).
     strict_refused: list[Finding] = field(default_factory=list)
+    #: openai and anthropic with strict mode on: the open objects exported closed (schema paths).
+    closed: list[SchemaPath] = field(default_factory=list)
 
     def to_json(self) -> str:
         """The definition as JSON text (2-space indent, UTF-8 kept), ending in a newline."""
@@ -322,9 +338,13 @@ def _export(contract: Contract, target: str) -> ExportResult:
         return ExportResult(target, declaration, notes)
     strict = not findings
     converted: list[ConvertedKey] = []
+    closed: list[SchemaPath] = []
     if strict:
         parameters = lowered
         converted = list(lowering.converted.values())
+        closed = list(lowering.closed_objects)
+        if closed:
+            notes = notes + [_closed_note(lowering.platform, closed)]
         if converted:
             notes = notes + [_converted_note(converted)]
     else:
@@ -347,7 +367,13 @@ def _export(contract: Contract, target: str) -> ExportResult:
             "strict": strict,
         }
         return ExportResult(
-            target, {"type": "function", "function": function}, notes, strict, converted, findings
+            target,
+            {"type": "function", "function": function},
+            notes,
+            strict,
+            converted,
+            findings,
+            closed,
         )
     if target == "openai-responses":
         responses = {
@@ -357,7 +383,7 @@ def _export(contract: Contract, target: str) -> ExportResult:
             "parameters": parameters,
             "strict": strict,
         }
-        return ExportResult(target, responses, notes, strict, converted, findings)
+        return ExportResult(target, responses, notes, strict, converted, findings, closed)
     tool: dict[str, Any] = {
         "name": contract.name,
         "description": contract.description,
@@ -365,7 +391,18 @@ def _export(contract: Contract, target: str) -> ExportResult:
     }
     if strict:
         tool["strict"] = True
-    return ExportResult(target, tool, notes, strict, [], findings)
+    return ExportResult(target, tool, notes, strict, [], findings, closed)
+
+
+def _closed_note(platform: str, closed: list[SchemaPath]) -> str:
+    """Which open objects the strict export closes, and what that means for the model."""
+    places = ", ".join(_where(path) for path in closed)
+    objects = "objects" if len(closed) != 1 else "object"
+    return (
+        f"{platform}: the open {objects} at {places} {'are' if len(closed) != 1 else 'is'} exported "
+        "closed (additionalProperties: false), as strict mode requires: the model sends only the "
+        "listed keys (a narrowing), and keys the contract would take beyond them cannot be sent"
+    )
 
 
 def _converted_note(converted: list[ConvertedKey]) -> str:
@@ -460,11 +497,16 @@ def _export_jsonschema(contract: Contract) -> ExportResult:
 
 def _export_mcp(contract: Contract) -> ExportResult:
     tool: dict[str, Any] = {"name": contract.name}
-    title = contract.parameters.get("title")
+    # The contract's own title; a contract without one shows its schema's title, if any.
+    title = contract.title if contract.title is not None else contract.parameters.get("title")
     if isinstance(title, str):
         tool["title"] = title
     tool["description"] = contract.description
     tool["inputSchema"] = contract.parameters
+    if contract.annotations:  # as declared: a client applies MCP's defaults to the rest
+        tool["annotations"] = {
+            h: contract.annotations[h] for h in HINTS if h in contract.annotations
+        }
     return ExportResult("mcp", tool, _format_notes(contract.parameters))
 
 
@@ -509,6 +551,8 @@ class _Lowering:
         self.inlined: dict[SchemaPath, dict[str, Any]] = {}
         #: openai: the optional keys listed in 'required' with null allowed, by (object path, key).
         self.converted: dict[tuple[SchemaPath, str], ConvertedKey] = {}
+        #: openai and anthropic: the open objects exported closed, in the order met (see closed).
+        self.closed_objects: dict[SchemaPath, None] = {}
 
     # -- reporting ---------------------------------------------------------------
 
@@ -534,6 +578,10 @@ class _Lowering:
         self.notes.setdefault(
             f"{self.platform} does not enforce {what} at {_where(path)}: the generated validator is the only enforcement"
         )
+
+    def closed(self, path: SchemaPath) -> None:
+        """Record an open object the strict export closes (said in one note when strict is on)."""
+        self.closed_objects.setdefault(path)
 
     def loosened(self, path: SchemaPath, message: str) -> None:
         self.notes.setdefault(
@@ -569,19 +617,8 @@ class _Lowering:
                     fatal=True,
                     document_path=("name",),
                 )
-        if self.target == "anthropic":
-            for keyword in ("anyOf", "oneOf", "allOf"):
-                if keyword in self.root:
-                    self.refuse(
-                        (keyword,),
-                        f"Anthropic refuses '{keyword}' at the top level of input_schema (even without strict tool use)",
-                        fatal=True,
-                    )
-        if self.target == "openai" and "anyOf" in self.root:
-            self.refuse(
-                ("anyOf",),
-                "OpenAI strict mode refuses 'anyOf' at the root: the root must be a plain object schema",
-            )
+        for path, message, fatal in combinator_export.root_refusals(self.target, self.root):
+            self.refuse(path, message, fatal=fatal)
         if self.target == "gemini":
             if not GEMINI_NAME.fullmatch(name):
                 self.refuse(
@@ -633,14 +670,12 @@ class _Lowering:
         """One node in the platform's spelling, with its $ref and allOf merged in (not yet finished)."""
         node = dict(schema)
         parts = reference_export.inlined_target(self, node, path)
-        if "allOf" in node:
-            for i, branch in enumerate(node.pop("allOf")):
-                where = path + ("allOf", i)
-                if isinstance(branch, bool):
-                    folded = self.lower_bool(branch, where)
-                    parts.append((folded if isinstance(folded, dict) else {}, where))
-                else:
-                    parts.append((self.fold(branch, where), where))
+        for branch, where in combinator_export.merged_entries(node, path):
+            if isinstance(branch, bool):
+                folded = self.lower_bool(branch, where)
+                parts.append((folded if isinstance(folded, dict) else {}, where))
+            else:
+                parts.append((self.fold(branch, where), where))
         result = self.keywords(node, path)
         for part, where in parts:
             result = self.merge(result, part, where)
@@ -661,7 +696,8 @@ class _Lowering:
     # Each puts the keyword's lowering into ``out`` (the lowered node), or notes why the
     # platform gets less than the contract says. A keyword family's lowering is the
     # family's ``export.lower`` (families/numbers/export.py, families/arrays/export.py,
-    # families/objects/export.py, families/values/export.py), called the same way.
+    # families/combinators/export.py, families/objects/export.py, families/values/export.py),
+    # called the same way.
 
     def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
@@ -671,33 +707,9 @@ class _Lowering:
         if self.target != "openai":
             out[kw.keyword] = kw.value
 
-    def any_of(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        out[kw.keyword] = self.lowered_list(kw)
-
-    def one_of(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        if "anyOf" in kw.node:
-            self.dropped(kw.path, kw.keyword)
-        else:
-            self.loosened(kw.path, "'oneOf' (exactly one) is exported as 'anyOf' (at least one)")
-            out["anyOf"] = self.lowered_list(kw)
-
-    def length_or_size(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        """Property counts: only Gemini takes them."""
-        if self.target == "gemini":
-            out[kw.keyword] = kw.value
-        else:
-            self.dropped(kw.path, kw.keyword)
-
-    def not_exported(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        """A keyword no platform here takes: left out, and noted."""
-        self.dropped(kw.path, kw.keyword)
-
     def untranslated(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword this module does not know yet: never passed on silently."""
         self.dropped(kw.path, kw.keyword, "not translated for this platform")
-
-    def lowered_list(self, kw: KeywordAt) -> list[Any]:
-        return [self.lower(sub, kw.where + (i,)) for i, sub in enumerate(kw.value)]
 
     # -- merging ($ref beside keywords, allOf) -------------------------------------
 
@@ -719,7 +731,7 @@ class _Lowering:
                     out[key] = both[0] if len(both) == 1 else both
                 else:
                     self.dropped(where, key, "it contradicts the type beside it")
-            elif key == "required":
+            elif key in ("required", UNENFORCED):
                 out[key] = list(mine) + [k for k in value if k not in mine]
             elif key == "enum":
                 theirs = {json_key(w) for w in value}
@@ -767,24 +779,24 @@ class _Lowering:
     # -- finishing a node --------------------------------------------------------
 
     def finish(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
-        if isinstance(node.get("anyOf"), list):
+        if isinstance(node.get(ANY_OF), list):
             branches: list[Any] = []
-            for branch in node["anyOf"]:
+            for branch in node[ANY_OF]:
                 if not any(json_equal(branch, seen) for seen in branches):
                     branches.append(branch)
             node = dict(node)
             if len(branches) == 1 and isinstance(branches[0], dict):
-                del node["anyOf"]
-                node = self.merge(node, branches[0], path + ("anyOf", 0))
+                del node[ANY_OF]
+                node = self.merge(node, branches[0], path + (ANY_OF, 0))
             else:
-                node["anyOf"] = branches
+                node[ANY_OF] = branches
         if self.target == "gemini":
-            return self.finish_gemini(node, path)
-        return self.finish_strict(node, path)
+            return described(self.finish_gemini(node, path))
+        return described(self.finish_strict(node, path))
 
     def finish_strict(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         openai = self.target == "openai"
-        if "type" not in node and "anyOf" not in node and REF not in node:
+        if "type" not in node and ANY_OF not in node and REF not in node:
             values = (
                 node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
             )
@@ -863,11 +875,11 @@ class _Lowering:
             if "enum" in node and node["type"] != "string":
                 node.pop("enum")
         elif len(others) > 1:
-            if "anyOf" in node:
+            if ANY_OF in node:
                 self.dropped(path, "type", f"{types} beside 'anyOf'")
             else:
-                node["anyOf"] = _split_by_type(node, others)
-        if nullable and (others or "anyOf" in node):
+                node[ANY_OF] = _split_by_type(node, others)
+        if nullable and (others or ANY_OF in node):
             node["nullable"] = True
         return node
 
@@ -880,7 +892,7 @@ class _Lowering:
                 "parameters refuse it ('items: missing field'): give the array an items schema, or export "
                 "--target gemini (parametersJsonSchema)",
             )
-        made = node.get("anyOf", []) if split else []
+        made = node.get(ANY_OF, []) if split else []
         if path and any(
             n.get("type") == "object" and not n.get("properties") for n in [node, *made]
         ):
@@ -945,7 +957,7 @@ class _Lowering:
             properties = node.get("properties")
             if isinstance(properties, dict):
                 optional += sum(1 for key in properties if key not in node.get("required", []))
-            if "anyOf" in node or isinstance(node.get("type"), list):
+            if ANY_OF in node or isinstance(node.get("type"), list):
                 unions += 1
         if optional > ANTHROPIC_MAX_OPTIONAL:
             self.refuse(
@@ -971,22 +983,12 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     "default": _Lowering.default,
     **dict.fromkeys(value_export.KEYWORDS, value_export.lower),
     **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
-    "anyOf": _Lowering.any_of,
-    "oneOf": _Lowering.one_of,
+    **dict.fromkeys(combinator_export.KEYWORDS, combinator_export.lower),
     format_export.FORMAT: format_export.lower,
     **dict.fromkeys(string_export.KEYWORDS, string_export.lower),
-    **dict.fromkeys(object_export.SIZES, _Lowering.length_or_size),
+    **dict.fromkeys(object_export.SIZES, object_export.lower_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     **dict.fromkeys(array_export.KEYWORDS, array_export.lower),
-    **dict.fromkeys(
-        (
-            "not",
-            "if",
-            "then",
-            "else",
-        ),
-        _Lowering.not_exported,
-    ),
 }
 
 
@@ -998,16 +1000,16 @@ def _nullable(schema: Any) -> Any:
     if (
         isinstance(schema, dict)
         and "type" in schema
-        and set(schema) & {"enum", "const", REF, "anyOf"} == set()
+        and set(schema) & {"enum", "const", REF, ANY_OF} == set()
     ):
         return {**schema, "type": type_list(schema["type"]) + ["null"]}
     plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
-    if plain_enum and "const" not in schema and "anyOf" not in schema:
+    if plain_enum and "const" not in schema and ANY_OF not in schema:
         out = {**schema, "enum": schema["enum"] + [None]}
         if "type" in out:
             out["type"] = type_list(out["type"]) + ["null"]
         return out
-    return {"anyOf": [schema, {"type": "null"}]}
+    return {ANY_OF: [schema, {"type": "null"}]}
 
 
 def _split_by_type(node: dict[str, Any], types: list[str]) -> list[dict[str, Any]]:

@@ -6,11 +6,20 @@
   named after its ``title`` (when that is a valid tool name) or the file name, described by
   its ``description``;
 * an MCP ``tools/list`` result ``{"tools": [{"name", "description", "inputSchema"}, ...]}``,
-  or the JSON-RPC response that wraps it under ``"result"``;
+  or the JSON-RPC response that wraps it under ``"result"`` (a tool's ``title`` and
+  ``annotations``, MCP's tool hints, become the contract's: ``_mcp_title_and_hints``);
 * an OpenAI tool list ``[{"type": "function", "function": {"name", "description",
   "parameters"}}]`` (also ``{"tools": [...]}``, and the Responses API's flat
   ``{"type": "function", "name", ...}``);
 * an Anthropic tool list ``[{"name", "description", "input_schema"}]`` (also ``{"tools": [...]}``);
+* Gemini FunctionDeclarations ``{"name", "description", "parametersJsonSchema"}``, or the
+  legacy ``parameters`` (an OpenAPI subset, where type names may be upper case and
+  ``nullable: true`` beside an ``enum`` adds null to the enum too, as Gemini reads them; a tool
+  without parameters has none), alone, listed, or in a Tool's ``functionDeclarations``;
+
+so every format ``toolshape schema --target X`` prints. A tool OpenAI strict mode exported
+(``strict: true``) has every key required; the keys that also allow null, as strict mode writes
+optional keys, are named in a warning saying how to make them optional again.
 
 and returns one :class:`ImportedContract` per tool: the contract as YAML text, ready for
 ``toolshape generate`` (after review: the importer never invents ``examples``), and the
@@ -54,7 +63,7 @@ from urllib.parse import unquote, urljoin
 import yaml
 
 from ..codegen.names import PACKAGE_NAMES
-from ..contract import checker, source
+from ..contract import checker, source, tool_hints
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
 from ..families.references import importing
@@ -63,7 +72,7 @@ from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
 from ..schema import pointers, vocabulary
-from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
+from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.values import json_equal, json_key, type_allows
 
 SchemaPath = tuple[str, ...]
@@ -314,6 +323,54 @@ def _parse(raw: bytes, label: str, suffix: str) -> Any:
         raise fail(f"not valid YAML: {error}") from None
 
 
+def _mcp_title_and_hints(
+    entry: dict[str, Any], pointer: str, warnings: list[ImportNotice]
+) -> dict[str, Any]:
+    """An MCP tool's ``title`` and ``annotations`` as contract keys: the four hints that are
+    booleans, and the title (``annotations.title`` when the tool has no ``title`` of its own).
+    Anything else there is left out with a warning; a null is what an SDK writes for "none"."""
+    title = entry.get("title")
+    if title is not None and not _is_text(title):
+        warnings.append(ImportNotice(f"{pointer}/title", _LEFT_OUT.format("title", _short(title))))
+        title = None
+    annotations = entry.get("annotations")
+    if annotations is not None and not isinstance(annotations, dict):
+        warnings.append(
+            ImportNotice(
+                f"{pointer}/annotations", _LEFT_OUT.format("annotations", _short(annotations))
+            )
+        )
+        annotations = None
+    hints: dict[str, bool] = {}
+    for key, value in (annotations or {}).items():
+        where = f"{pointer}/annotations/{pointers.escape(key)}"
+        if key == "title" and title is None and _is_text(value):
+            title = value  # MCP shows annotations.title when the tool has no title
+        elif key in tool_hints.HINTS and type(value) is bool:
+            hints[key] = value
+        elif value is not None and not (key == "title" and value == title):
+            warnings.append(ImportNotice(where, _LEFT_OUT.format(key, _short(value))))
+    found: dict[str, Any] = {} if title is None else {"title": title}
+    if hints:
+        found["annotations"] = {h: hints[h] for h in tool_hints.HINTS if h in hints}
+    return found
+
+
+_LEFT_OUT = (
+    "the MCP tool's {!r} ({}) is not carried over: a contract keeps a non-empty title and the "
+    "hints readOnlyHint, destructiveHint, idempotentHint, openWorldHint as booleans"
+)
+
+
+def _is_text(value: Any) -> bool:
+    """A title a contract can keep: text, not blank, no lone surrogate (not Unicode)."""
+    return isinstance(value, str) and bool(value.strip()) and not _SURROGATE.search(value)
+
+
+def _short(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:80]
+
+
 def _stem(filename: str) -> str:
     """A file name without its extensions: "get_weather.schema.json" -> "get_weather"."""
     return filename.split(".", 1)[0]
@@ -330,6 +387,8 @@ class _Tool:
     schema_pointer: str  # where the arguments schema is in the input
     tool_pointer: str  # where the tool entry is (its name and description)
     warnings: list[ImportNotice] = field(default_factory=list)
+    #: An MCP tool's ``title`` and ``annotations``, as the contract keeps them (``_mcp_title_and_hints``).
+    title_and_hints: dict[str, Any] = field(default_factory=dict)
 
 
 class _Importer:
@@ -384,7 +443,7 @@ class _Importer:
             self.error(
                 None,
                 pointer,
-                "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list",
+                "expected a JSON Schema, an MCP tools/list result, or an OpenAI, Anthropic or Gemini tool list",
             )
             return []
         if "jsonrpc" in data:
@@ -410,10 +469,12 @@ class _Importer:
                         )
                     )
             return found
-        if any(k in data for k in ("inputSchema", "input_schema", "function")) or (
+        if any(k in data for k in _TOOL_KEYS) or (
             data.get("type") == "function" and "name" in data
         ):
             return self.tool(data, pointer)
+        if _is_parameterless_declaration(data) or ("name" in data and "parameters" in data):
+            return self.tool(data, pointer)  # a function declaration (OpenAI's or Gemini's)
         if _looks_like_schema(data):
             dropped = []
             if isinstance(data, dict) and "$schema" in data:
@@ -428,7 +489,7 @@ class _Importer:
         self.error(
             None,
             pointer,
-            "expected a JSON Schema, an MCP tools/list result or an OpenAI/Anthropic tool list",
+            "expected a JSON Schema, an MCP tools/list result, or an OpenAI, Anthropic or Gemini tool list",
         )
         return []
 
@@ -439,24 +500,36 @@ class _Importer:
         name = entry.get("name")
         shown = name if isinstance(name, str) else None
         warnings: list[ImportNotice] = []
+        for key in _GEMINI_LISTS:
+            if isinstance(entry.get(key), list) and "name" not in entry:
+                # A Gemini Tool: {"functionDeclarations": [...]}, one tool per declaration.
+                return self.tools(entry[key], f"{pointer}/{key}")
+        for key in _GEMINI_SCHEMAS:
+            if key in entry:
+                return [self.entry("gemini", entry, pointer, key, warnings)]
         if entry.get("type") == "function" and isinstance(entry.get("function"), dict):
             function = entry["function"]
             fn_pointer = f"{pointer}/function"
             return [self.entry("openai", function, fn_pointer, "parameters", warnings)]
         if "inputSchema" in entry:
-            for key in ("title", "outputSchema", "annotations"):
-                if key in entry:
-                    warnings.append(
-                        ImportNotice(
-                            f"{pointer}/{pointers.escape(key)}",
-                            f"the MCP tool's {key!r} is not carried over (a contract has no place for it)",
-                        )
+            if "outputSchema" in entry:
+                warnings.append(
+                    ImportNotice(
+                        f"{pointer}/outputSchema",
+                        "the MCP tool's 'outputSchema' is not carried over (a contract has no place for it)",
                     )
-            return [self.entry("mcp", entry, pointer, "inputSchema", warnings)]
+                )
+            found = self.entry("mcp", entry, pointer, "inputSchema", warnings)
+            found.title_and_hints = _mcp_title_and_hints(entry, pointer, warnings)
+            return [found]
         if "input_schema" in entry:
             return [self.entry("anthropic", entry, pointer, "input_schema", warnings)]
-        if entry.get("type") == "function" or ("parameters" in entry and "name" in entry):
+        if entry.get("type") == "function":
             return [self.entry("openai", entry, pointer, "parameters", warnings)]
+        if ("parameters" in entry and "name" in entry) or _is_parameterless_declaration(entry):
+            # Gemini's legacy declaration (or OpenAI's older "functions"); a tool without
+            # parameters has no 'parameters' field there.
+            return [self.entry("declaration", entry, pointer, "parameters", warnings)]
         if "type" in entry and isinstance(name, str):
             # A platform's built-in tool (Anthropic web_search_..., OpenAI file_search): no schema to import.
             self.error(
@@ -468,7 +541,8 @@ class _Importer:
         self.error(
             shown,
             pointer,
-            "not a tool definition: expected inputSchema (MCP), input_schema (Anthropic) or function/parameters (OpenAI)",
+            "not a tool definition: expected inputSchema (MCP), input_schema (Anthropic), "
+            "function/parameters (OpenAI) or parametersJsonSchema/parameters (Gemini)",
         )
         return []
 
@@ -491,6 +565,8 @@ class _Importer:
             )
         else:
             schema = entry[schema_key]
+        if kind == "openai" and entry.get("strict") is True:
+            warnings.extend(_strict_nullable_keys(schema, f"{pointer}/{schema_key}"))
         if kind == "openai" and "strict" in entry:
             warnings.append(
                 ImportNotice(
@@ -529,7 +605,7 @@ class _Importer:
                 "the arguments schema must be an object schema (a JSON object with type: object)",
             )
             return None
-        translator = _Translator(schema, self.draft)
+        translator = _Translator(schema, self.draft, gemini=kind == "declaration")
         parameters = translator.translate()
         warnings = list(found.warnings)
         warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
@@ -553,7 +629,12 @@ class _Importer:
             )
         if len(self.problems) > before:
             return None
-        data = {"name": name, "description": description, "parameters": parameters}
+        data = {
+            "name": name,
+            "description": description,
+            **found.title_and_hints,
+            "parameters": parameters,
+        }
         relative = _file_name(name)
         text = to_yaml(
             data,
@@ -665,6 +746,9 @@ class _Importer:
         where = _path_at(document, problem.line, problem.col)
         if where and where[0] == "parameters":
             return _join(pointer, translator.original_pointer(tuple(str(p) for p in where[1:])))
+        if where and where[0] == "annotations":  # an MCP tool's hints, beside its inputSchema
+            tool = pointer.rsplit("/", 1)[0]
+            return tool + "".join(f"/{pointers.escape(str(p))}" for p in where)
         return pointer
 
 
@@ -673,7 +757,72 @@ _KIND_NAMES = {
     "mcp": "MCP tools/list",
     "openai": "OpenAI tools",
     "anthropic": "Anthropic tools",
+    "gemini": "Gemini function declarations",
+    "declaration": "function declarations",
 }
+#: Where a Gemini FunctionDeclaration holds its JSON Schema (the API's JSON and the SDK's field).
+_GEMINI_SCHEMAS = ("parametersJsonSchema", "parameters_json_schema")
+#: Where a Gemini Tool lists its FunctionDeclarations (the API's JSON and the SDK's field).
+_GEMINI_LISTS = ("functionDeclarations", "function_declarations")
+#: The keys that make an object a tool entry (or a Gemini Tool) of some platform.
+_TOOL_KEYS = ("inputSchema", "input_schema", "function", *_GEMINI_SCHEMAS, *_GEMINI_LISTS)
+
+
+def _is_parameterless_declaration(entry: dict[str, Any]) -> bool:
+    """A Gemini declaration of a tool without parameters: a name and a description, nothing else
+    (its legacy export leaves ``parameters`` out rather than send an object without properties)."""
+    return isinstance(entry.get("name"), str) and set(entry) == {"name", "description"}
+
+
+def _strict_nullable_keys(schema: Any, pointer: str) -> list[ImportNotice]:
+    """The warning for the keys an OpenAI strict tool requires and lets be null.
+
+    Strict mode makes every key required, so toolshape's export (and OpenAI's SDK) writes each
+    optional key as required with null allowed: read back as written, such a key must be sent."""
+    found = [
+        f"{pointer}{pointers.pointer(path)}/properties/{pointers.escape(key)}"
+        for node, path in _schema_nodes(schema, ())
+        for key in _required_nullable(node)
+    ]
+    if not found:
+        return []
+    message = (
+        f"OpenAI strict mode: {', '.join(found)} {'is' if len(found) == 1 else 'are'} required "
+        "and allow null, which is how a strict tool writes an optional key; for each one that was "
+        "optional, remove it from 'required' and the null from its schema in the contract (unless "
+        "null is a value the tool takes): as imported, every call must send it"
+    )
+    return [ImportNotice(pointer, message)]
+
+
+def _schema_nodes(
+    schema: Any, path: pointers.SchemaPath
+) -> Iterator[tuple[dict[str, Any], pointers.SchemaPath]]:
+    """Every schema object under ``schema`` (itself included), with its path."""
+    if isinstance(schema, dict):
+        yield schema, path
+        for sub, at in subschemas(schema, path):
+            yield from _schema_nodes(sub, at)
+
+
+def _required_nullable(node: dict[str, Any]) -> list[str]:
+    """The keys ``node`` requires whose own schema says null is allowed."""
+    properties, required = node.get("properties"), node.get("required")
+    if not isinstance(properties, dict) or not isinstance(required, list):
+        return []
+    return [key for key in required if isinstance(key, str) and _says_null(properties.get(key))]
+
+
+def _says_null(schema: Any) -> bool:
+    """Whether ``schema`` names null among its values (a type, an enum entry or an anyOf branch),
+    as the strict export spells a nullable key."""
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    branches = schema.get("anyOf")
+    return isinstance(branches, list) and any(_says_null(b) for b in branches)
 
 
 def _looks_like_schema(data: dict[str, Any]) -> bool:
@@ -771,8 +920,14 @@ class _Translator:
     removes what cannot affect validation and toolshape's checker refuses as a likely typo.
     """
 
-    def __init__(self, schema: dict[str, Any], draft: str | None = None) -> None:
+    def __init__(
+        self, schema: dict[str, Any], draft: str | None = None, *, gemini: bool = False
+    ) -> None:
         self.root = schema
+        #: Read as a Gemini declaration's ``parameters`` (an OpenAPI subset): type names may be
+        #: upper case (its ``Type`` enum), and ``nullable: true`` beside an ``enum`` adds null
+        #: to the enum too (its enums hold only strings: null can be said only with ``nullable``).
+        self.gemini = gemini
         self.errors: list[tuple[str, str]] = []
         self.warnings: list[tuple[str, str]] = []
         #: kind of translation -> input pointers where it was made (reported on stderr).
@@ -973,6 +1128,8 @@ class _Translator:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]
             if "null" not in types:
                 out["type"] = [*types, "null"]
+            if self.gemini and isinstance(out.get("enum"), list) and None not in out["enum"]:
+                out["enum"] = [*out["enum"], None]
         return out
 
     def keyword(self, kw: _Keyword) -> None:
@@ -1150,13 +1307,26 @@ class _Translator:
         self.note("example (OpenAPI) -> examples: [...]", kw.where)
         kw.out.setdefault("examples", []).append(kw.value)
 
+    def type_keyword(self, kw: _Keyword) -> None:
+        """``type``; in a Gemini declaration, its upper-case names (``STRING``) in lower case."""
+        if self.gemini and isinstance(kw.value, str) and kw.value.lower() in _GEMINI_TYPES:
+            if kw.value != kw.value.lower():
+                self.note("type in upper case (Gemini) -> lower case", kw.where)
+            kw.out[kw.key] = kw.value.lower()
+        else:
+            self.carried_over(kw)
+
     def nullable(self, kw: _Keyword) -> None:
         """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema).
 
         The null is added by :meth:`node` once every keyword is translated."""
         if kw.value is True and "type" in kw.schema:
             self.note('nullable: true (OpenAPI) -> type: [..., "null"]', kw.where)
-            if isinstance(kw.schema.get("enum"), list) and None not in kw.schema["enum"]:
+            if not isinstance(kw.schema.get("enum"), list) or None in kw.schema["enum"]:
+                pass
+            elif self.gemini:
+                self.note("nullable: true beside enum (Gemini) -> null added to the enum", kw.where)
+            else:
                 self.warn(
                     kw.where,
                     "'nullable: true' beside an 'enum' without null: null is still refused by the enum (OpenAPI 3.0.3)",
@@ -1471,7 +1641,10 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
     "format": _Translator.format_keyword,
     "example": _Translator.example,
     "nullable": _Translator.nullable,
+    "type": _Translator.type_keyword,
 }
+#: The names of Gemini's ``Type`` enum that are JSON Schema types, in lower case.
+_GEMINI_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
@@ -1689,9 +1862,8 @@ def to_yaml(data: dict[str, Any], header: str | None = None) -> str:
     Strings YAML 1.1 or toolshape's reader would take for something else (yes, no, y,
     dates, numbers, octal, sexagesimal) are quoted; short schemas and lists go on one line.
     """
-    ordered: dict[str, Any] = {
-        key: data[key] for key in ("name", "description", "parameters", "examples") if key in data
-    }
+    first = ("name", "title", "description", "annotations", "parameters")
+    ordered: dict[str, Any] = {key: data[key] for key in first if key in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     if "parameters" in ordered:
         ordered["parameters"] = _ordered(ordered["parameters"])

@@ -9,14 +9,26 @@ platform, and where to note what the platform does not get), the :class:`Keyword
 lowered node to fill, the way Ajv's code generator hands a keyword definition its
 ``KeywordCxt``. A ``$ref`` the platform inlines sees more of it, the :class:`Folding`
 (``families/references/export.py``).
+
+A bound the platform does not enforce is never only dropped: the model is told it in the
+description of the node that held it, in a fixed form, one phrase per keyword (``(at most 64
+characters)``, ``(a multiple of 5)``), each phrase written by the keyword's family. A family's
+lowering hands the phrase to :func:`tell_model`; the exporter writes the node's phrases into
+its description when it finishes the node (:func:`described`), so phrases met in a ``$ref``
+target or an ``allOf`` branch merged into the node are kept too.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..schema.pointers import SchemaPath
+
+#: Where a lowered node keeps, until it is finished, the phrases its description will carry
+#: (an ``x-`` key: the lowering never copies a contract's own ``x-`` keywords, so it is ours).
+UNENFORCED = "x-toolshape-unenforced"
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,9 @@ class Lowering(Protocol):
     def refuse(self, path: SchemaPath, message: str) -> None:
         """Note what the platform refuses (its strict mode; Gemini: the whole tool)."""
 
+    def closed(self, path: SchemaPath) -> None:
+        """Note an open object the strict export closes (``additionalProperties: false`` added)."""
+
     def lower(self, schema: Any, path: SchemaPath) -> Any:
         """A subschema at ``path`` lowered for the platform (a keyword holding schemas)."""
 
@@ -80,3 +95,32 @@ class Folding(Lowering, Protocol):
 
     def lower_bool(self, schema: bool, path: SchemaPath) -> Any:
         """A boolean schema at ``path`` in the platform's spelling."""
+
+
+def tell_model(out: dict[str, Any], phrase: str) -> None:
+    """Have the finished node's description say ``phrase`` (a bound the platform drops)."""
+    told = out.get(UNENFORCED, [])
+    if phrase not in told:
+        out[UNENFORCED] = [*told, phrase]  # a new list: merged nodes may share the old one
+
+
+def described(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with its phrases (see :func:`tell_model`) appended to its description, each in
+    parentheses: ``City name (at most 64 characters) (matching ^\\S)``."""
+    if UNENFORCED not in node:
+        return node
+    node = dict(node)
+    told = " ".join(f"({phrase})" for phrase in node.pop(UNENFORCED))
+    own = node.get("description")
+    node["description"] = f"{own} {told}" if isinstance(own, str) and own else told
+    return node
+
+
+def shown(value: Any) -> str:
+    """A keyword's value as a phrase shows it: JSON's spelling (``0.01``, ``true``), strings bare."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def counted(count: Any, one: str, many: str) -> str:
+    """``1 character``, ``64 characters``: a count with its noun."""
+    return f"{shown(count)} {one if count == 1 else many}"

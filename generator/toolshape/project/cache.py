@@ -7,7 +7,8 @@ these contract bytes, this generator and these templates, toolshape wrote exactl
 now on disk (their sha256). An edited file no longer has that sha256 and is generated again.
 
 The cache is an optimisation and nothing more: absent, corrupt or unwritable, it is ignored
-and everything is generated afresh. `check` never reads it.
+and everything is generated afresh. `check` reads it the same way: a file it vouches for is
+compared as it is, everything else is generated again.
 
 Where: ``$TOOLSHAPE_CACHE_DIR`` when set (empty turns the cache off), else
 ``$XDG_CACHE_HOME/toolshape``, else ``~/.cache/toolshape``. One small JSON file per

@@ -8,6 +8,7 @@ toolshape otherwise).
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from typing import Any
 
 from ..codegen import cases
@@ -20,6 +21,19 @@ from ..regex import matcher
 def check_module(checked: checker.Contract, module: types.ModuleType) -> cases.Derivation:
     """Run the contract's examples, then its derived cases, against ``module``: the derivation
     (the cases and the warnings met deriving them) when they all agree."""
+    if checked.output is not None and not hasattr(module, "validate_result"):
+        # A custom module template without the result's side: the output would go unchecked.
+        raise ContractError(
+            [
+                checked.document.problem(
+                    ("output",),
+                    "the module template lays out no validate_result(), so this 'output' would go "
+                    "unchecked: add the result's side to the custom module.py.j2 (see the built-in one)",
+                    at_key=True,
+                ),
+                *checked.warnings,
+            ]
+        )
     try:
         check_examples(checked, module)
     except ContractError as exc:  # the contract's warnings are reported with its errors
@@ -32,14 +46,32 @@ def check_module(checked: checker.Contract, module: types.ModuleType) -> cases.D
     return derivation
 
 
+def check_result_side(
+    checked: checker.Contract, module: types.ModuleType
+) -> cases.Derivation | None:
+    """The result's derived cases (from ``output``), run on ``validate_result`` as the
+    arguments' run on ``validate``: the derivation when they all agree (None without ``output``)."""
+    side = checked.result_side()
+    if side is None:
+        return None
+    try:
+        derivation = cases.derive(side)
+    except matcher.OutOfSteps as exc:
+        raise ContractError([_too_costly(side, exc), *checked.warnings]) from None
+    check_derived(side, module, derivation.cases, module.validate_result)
+    return derivation
+
+
 def _outcome(module: types.ModuleType, example: checker.Example) -> Any:
+    if example.of_result:
+        return module.validate_result(example.args)
     return module.parse(example.json) if not example.has_args else module.validate(example.args)
 
 
 def check_examples(checked: checker.Contract, module: types.ModuleType) -> None:
     """Every example must behave as declared: a contract error otherwise."""
     problems: list[Problem] = []
-    for example in checked.examples:
+    for example in [*checked.examples, *checked.result_examples]:
         result = _outcome(module, example)
         got = {(e.path, e.code) for e in result.errors}
         wrong_status = result.status != example.status
@@ -63,11 +95,16 @@ def check_examples(checked: checker.Contract, module: types.ModuleType) -> None:
 
 
 def check_derived(
-    checked: checker.Contract, module: types.ModuleType, derived: list[cases.Case]
+    checked: checker.Contract,
+    module: types.ModuleType,
+    derived: list[cases.Case],
+    validate: Callable[[Any], Any] | None = None,
 ) -> None:
-    """The generated module must agree with the reference evaluator before anything is written."""
+    """The generated module must agree with the reference evaluator before anything is written
+    (``validate``: the module's function for the cases' side, ``module.validate`` by default)."""
+    run = validate or module.validate
     for case in derived:
-        got = {(e.path, e.code) for e in module.validate(case.data).errors}
+        got = {(e.path, e.code) for e in run(case.data).errors}
         if got != set(case.errors):
             raise AssertionError(
                 f"toolshape bug: for {checked.file} case {case.name!r} the generated module reports "
@@ -97,7 +134,7 @@ def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
                     break
             todo.extend(((*path, key), item) for key, item in reversed(list(node.items())))
     return checked.document.problem(
-        ("parameters", *where),
+        (checked.root_key, *where),
         f"matching this pattern against a derived value of {exc.length} characters takes more "
         f"than {matcher.DEFAULT_MATCH_STEPS:,} steps of toolshape's matcher (lookarounds, "
         "backreferences and long counted repeats multiply its work); simplify the pattern or "

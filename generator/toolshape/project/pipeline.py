@@ -145,6 +145,8 @@ class ModuleOnly:
     warnings: list[Problem]
     #: Why layout.py could not lay out the module (see ``Generated.layout_gaps``).
     layout_gaps: list[str]
+    #: The result's derived cases (from ``output``; empty without it), run on validate_result.
+    result_derived: list[cases.Case] = field(default_factory=list)
 
 
 def generate_module(
@@ -168,10 +170,13 @@ def generate_module(
     layout_gaps = context.take_layout_notes(str(module_path))
     module = runtime.load_module(module_source, str(module_path), runtime.runtime_source(context))
     derivation = examples.check_module(checked, module)
+    result_derivation = examples.check_result_side(checked, module)
+    result_cases = result_derivation.cases if result_derivation else []
+    result_warnings = result_derivation.warnings if result_derivation else []
     # By place in the file, as reused output reads them back (record_warnings sorts too).
-    warnings = sorted([*checked.warnings, *derivation.warnings])
+    warnings = sorted([*checked.warnings, *derivation.warnings, *result_warnings])
     return ModuleOnly(
-        checked, built, module_source, module, derivation.cases, warnings, layout_gaps
+        checked, built, module_source, module, derivation.cases, warnings, layout_gaps, result_cases
     )
 
 
@@ -182,7 +187,7 @@ def generate(
     half = generate_module(raw, display, relative, context)
     checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
     module_path, test_path = paths_for(relative)
-    tests = tests_model.build(checked, built, module_path, derived)
+    tests = tests_model.build(checked, built, module_path, derived, half.result_derived)
     # The tests template is written black-formatted and its data sits between
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).

@@ -12,6 +12,7 @@ import gc
 import json
 import os
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -19,9 +20,14 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
+from ..contract import tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
-from . import cache, discovery, headers, manifest, pipeline, runtime
+from . import cache, configuration, discovery, headers, manifest, pipeline, runtime
+
+#: Told ``(done, total, contract)`` before ``plan`` waits for each contract it generates
+#: (``progress.Progress`` shows it on a terminal).
+Listener = Callable[[int, int, str], None]
 
 
 @dataclass
@@ -81,6 +87,9 @@ def plan(
     reuse_from: Path | None = None,
     trust_headers: bool = False,
     out: Path | None = None,
+    *,
+    settings: configuration.Settings | None = None,
+    progress: Listener | None = None,
 ) -> Plan:
     """Run every contract under ``root`` through the pipeline; raise ContractError with all problems.
 
@@ -95,13 +104,14 @@ def plan(
     generated headers use the stable label instead (see ``discovery.label``). They come
     in the order of the contract files, however many processes generated them.
     The headers name the command that regenerates the output for ``out`` (see
-    ``regenerate_command``; without ``out``, the context's command).
+    ``regenerate_command``, which ``settings`` can shorten; without ``out``, the context's
+    command). ``progress`` hears of each contract generated.
     """
     if out is not None:
-        context = context.for_command(regenerate_command(root, out))
+        context = context.for_command(regenerate_command(root, out, settings))
     slots = [_slot(root, path) for path in discovery.find_contracts(root)]
     pending = _read_or_reuse(slots, context, reuse_from, trust_headers)
-    _generate(pending, context)
+    _generate(pending, context, progress or _unheard)
     result = Plan(reused_from=reuse_from)
     problems = _gather(slots, context, result)
     if problems:
@@ -184,12 +194,17 @@ def _slot(root: Path, path: Path) -> _Slot:
     return slot
 
 
-def _generate(pending: list[_Slot], context: GenerationContext) -> None:
+def _unheard(done: int, total: int, contract: str) -> None:
+    """The listener of a plan nobody follows."""
+
+
+def _generate(pending: list[_Slot], context: GenerationContext, progress: Listener) -> None:
     """Generate the contracts that could not be reused: in worker processes when there
-    are many, else right here."""
+    are many, else right here; ``progress`` is told before each is waited for."""
     workers = min(_usable_cpus(), len(pending))
     if workers < 2 or len(pending) < POOL_THRESHOLD:
-        for slot in pending:
+        for done, slot in enumerate(pending):
+            progress(done, len(pending), slot.shown)
             _generate_one(slot, context)
         return
     import concurrent.futures
@@ -208,7 +223,10 @@ def _generate(pending: list[_Slot], context: GenerationContext) -> None:
     ) as pool:
         jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
         try:
-            for slot, (generated, problems) in zip(pending, pool.map(_work, jobs), strict=False):
+            results = pool.map(_work, jobs)  # in order: the next is the one waited for
+            for done, slot in enumerate(pending):
+                progress(done, len(pending), slot.shown)
+                generated, problems = next(results)
                 slot.generated = generated
                 slot.problems.extend(problems)
         except BaseException:  # a bug in toolshape, or Ctrl-C: do not generate the rest first
@@ -408,6 +426,8 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
         version=version,
         tools=literal(tools),
         platforms=literal(export.PLATFORMS),
+        annotations=literal(_declared_hints(result.generated)),
+        hint_defaults=literal(tool_hints.DEFAULTS),
         command=comment(context.command, limit=400),
     )
     result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, context)
@@ -428,6 +448,17 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
         ),
     )
     result.files[manifest.MANIFEST] = manifest.manifest(result.files)
+
+
+def _declared_hints(generated: list[pipeline.Generated]) -> dict[str, dict[str, bool]]:
+    """Each tool's declared MCP hints (its MCP definition's ``annotations``: recorded with reused
+    output, so no contract is loaded again), for the tools that declare any."""
+    declared: dict[str, dict[str, bool]] = {}
+    for tool in sorted(generated, key=lambda g: g.module_path):
+        annotations = tool.definitions["mcp"].get("annotations")
+        if annotations:
+            declared[tool.tool_name] = annotations
+    return declared
 
 
 #: The package's tool lists for every platform (tool_definitions.py.j2), imported on first use.
@@ -462,16 +493,21 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
     return headers.seal(text)
 
 
-def regenerate_command(root: Path, out: Path) -> str:
+def regenerate_command(
+    root: Path, out: Path, settings: configuration.Settings | None = None
+) -> str:
     """The command a generated file's header says regenerates it: ``toolshape generate``, with
     the contracts and ``--out`` named where they are not the defaults (``contracts``, and
-    ``generated`` beside it).
+    ``generated`` beside it), or plain ``toolshape generate`` when the project's
+    ``[tool.toolshape]`` (``settings``) names both folders (see ``Settings.generates``).
 
     Spelt from the folder that holds the contracts folder, where the header's contract path
     (``contracts/x.yaml``, see ``discovery.label``) starts: the same whatever the working folder
     and however the paths were given (``./contracts``, an absolute path), so the output does not
     depend on either; only where the output folder is, seen from there, changes it.
     """
+    if settings is not None and settings.generates(root, out):
+        return generate_command("contracts", "generated")
     base = root.resolve()
     top = base if root.is_dir() else base.parent
     contracts = PurePosixPath(top.name or ".")
@@ -481,13 +517,20 @@ def regenerate_command(root: Path, out: Path) -> str:
     return generate_command(str(contracts), str(where))
 
 
-def generate_command(contracts: str, out: str, templates: str | None = None) -> str:
+def generate_command(
+    contracts: str,
+    out: str,
+    templates: str | None = None,
+    *,
+    implied: tuple[str, str] = ("contracts", "generated"),
+) -> str:
     """``toolshape generate`` for these folders, as a shell would take it: the contracts and
-    ``--out`` named where they are not the defaults (``contracts``, ``generated``)."""
+    ``--out`` named where they are not those ``implied`` (the defaults, or the folders the
+    project's ``[tool.toolshape]`` names)."""
     words = ["toolshape", "generate"]
-    if contracts != "contracts":
+    if contracts != implied[0]:
         words.append(contracts)
-    if out != "generated":
+    if out != implied[1]:
         words += ["--out", out]
     if templates is not None:
         words += ["--templates", templates]

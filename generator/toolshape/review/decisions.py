@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..families.arrays import review as array_review
+from ..families.combinators import review as combinator_review
 from ..families.numbers import review as number_review
 from ..families.objects import review as object_review
 from ..families.references import review as reference_review
@@ -86,21 +87,16 @@ def polarity_of(root: Any, node: Parts) -> int | None:
     sign, i = 1, 0
     while i < len(node):
         step = node[i]
-        if step in (
-            "properties",
-            "patternProperties",
-            "dependentSchemas",
-            "allOf",
-            "anyOf",
-            "prefixItems",
-        ):
+        through = combinator_review.polarity_step(step)
+        if through is not None:  # allOf, anyOf, then, else keep the sign; not flips it
+            size, flip = through
+            sign, i = sign * flip, i + size
+        elif step in ("properties", "patternProperties", "dependentSchemas", "prefixItems"):
             i += 2
-        elif step in ("then", "else", "items", "additionalProperties", "propertyNames", "contains"):
+        elif step in ("items", "additionalProperties", "propertyNames", "contains"):
             if step == "contains" and "maxContains" in (maybe(root, node[:i]) or {}):
                 return None  # more matching items can fail maxContains
             i += 1
-        elif step == "not":
-            sign, i = -sign, i + 1
         else:
             return None  # oneOf, if, $defs, contains with maxContains, anything unknown
     return sign
@@ -153,9 +149,10 @@ def decide_structurally(
         *number_review.ADDED_OR_REMOVED,
         *array_review.ADDED_OR_REMOVED,
         *object_review.ADDED_OR_REMOVED,
-        "not",
+        *combinator_review.ADDED_OR_REMOVED,
     ):
-        reason = REASON_COMBINATOR if keyword == "not" else REASON_SAMPLED
+        combinator = keyword in combinator_review.ADDED_OR_REMOVED
+        reason = REASON_COMBINATOR if combinator else REASON_SAMPLED
         return keyword_added_or_removed(keyword, before, after, reason)
     return None
 

@@ -70,6 +70,7 @@ from typing import Any
 from ..contract import checker, reference
 from ..schema import pointers
 from ..witness import budget
+from .hints import hint_changes
 from .report import UNKNOWN_TOOL, Change, Report, Witness
 from .search import Search
 from .sides import Built, context_for, load_side, ready
@@ -142,7 +143,7 @@ def _compare_tool(
     old: Built, new: Built, context: Any, report: Report, steps: int = budget.DEFAULT_STEPS
 ) -> list[Change]:
     """Every change between two versions of one tool: its description, its top-level ``x-*``
-    keys, each changed place of its parameters (with its effect on callers), its examples."""
+    keys, its title and MCP hints, each changed place of its parameters (with its effect on callers), its examples."""
     if old.raw == new.raw:
         return []
     name = new.checked.name
@@ -150,6 +151,7 @@ def _compare_tool(
     walk_schemas(old.parameters, new.parameters, (), pending, old.parameters, new.parameters)
     found = _description_change(name, old.checked, new.checked)
     found += _extension_changes(name, old.checked, new.checked)
+    found += hint_changes(name, old.checked, new.checked)
     found += _judged(name, pending, old, new, context, report, steps)
     found += _examples_change(name, old.checked, new.checked)
     return found

@@ -14,6 +14,8 @@ from typing import Any
 
 from ..contract import reference
 from ..families.arrays import review as array_review
+from ..families.combinators import review as combinator_review
+from ..families.combinators.values import negation
 from ..families.formats import review as format_review
 from ..families.objects.review import grown
 from ..families.strings import review as string_review
@@ -258,7 +260,7 @@ class Search:
         open_reason = REASON_COMBINATOR if combinator else REASON_SAMPLED
         if (
             len(item.parts) >= 2
-            and item.parts[-2] in ("allOf", "anyOf")
+            and item.parts[-2] in combinator_review.ENTRY_LISTS
             and item.node == item.parts[:-2]
         ):
             return self.decide_entry(item, undone)
@@ -290,17 +292,12 @@ class Search:
             maybe(undone, item.parts[:-1]),
             maybe(self.new.parameters, item.parts[:-1]),
         )
-        if (
-            not (isinstance(before, list) and isinstance(after, list))
-            or abs(len(after) - len(before)) != 1
-        ):
+        change = None
+        if isinstance(before, list) and isinstance(after, list):
+            change = combinator_review.entry_change(str(item.parts[-2]), before, after)
+        if change is None:
             return Decision(None, None, REASON_COMBINATOR)
-        added = len(after) > len(before)
-        if (item.parts[-2] == "allOf") == added:
-            return Decision(
-                None, False, REASON_COMBINATOR
-            )  # allOf entry added, anyOf entry removed
-        return Decision(False, None, REASON_COMBINATOR)
+        return Decision(*change, REASON_COMBINATOR)
 
     def decide_bounds_together(self, node: Parts, keyword: str) -> Decision | None:
         """Equivalence of the old and the new node when all that differs between them is bounds of
@@ -468,7 +465,7 @@ class Search:
         ):
             if mine is None or mine is False:
                 continue
-            schemas = [mine] if theirs is None else [mine, {"not": theirs}]
+            schemas = [mine] if theirs is None else [mine, negation(theirs)]
             found.extend(engine.conjunction(schemas, 3))
         return unique(found)
 

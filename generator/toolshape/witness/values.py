@@ -25,6 +25,7 @@ from typing import Any
 
 from ..contract.reference import errors_of
 from ..families.arrays import values as array_values
+from ..families.combinators import values as combinator_values
 from ..families.formats import values as format_values
 from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
@@ -154,7 +155,7 @@ class Engine:
         negated: list[Any] = []
         seen: set[int] = set()
         # Per union or if: the options, each (schemas that hold, schemas that must not).
-        choices: list[list[tuple[list[Schema], list[Schema]]]] = []
+        choices: list[list[combinator_values.Option]] = []
         queue = list(schemas)
         while queue:
             schema = queue.pop(0)
@@ -168,21 +169,9 @@ class Engine:
                 queue += targets.followed(self.root, schema)
             except (KeyError, IndexError, TypeError, ValueError):
                 return
-            queue.extend(schema.get("allOf", []))
-            if isinstance(schema.get("anyOf"), list):
-                choices.append([([branch], []) for branch in schema["anyOf"]])
-            if isinstance(schema.get("oneOf"), list):
-                branches = schema["oneOf"]
-                choices.append([([b], [o for o in branches if o is not b]) for b in branches])
-            if "not" in schema:
-                negated.append(schema["not"])
-            if "if" in schema:
-                choices.append(
-                    [
-                        ([schema["if"], schema.get("then", True)], []),
-                        ([schema.get("else", True)], [schema["if"]]),
-                    ]
-                )
+            queue.extend(combinator_values.conjuncts(schema))
+            choices.extend(combinator_values.choices(schema))
+            negated.extend(combinator_values.negated(schema))
         if not choices:
             yield flat, negated
             return

@@ -1,24 +1,20 @@
-"""The keywords that apply whole subschemas to the same value: $ref, allOf, anyOf, oneOf, not, if.
+"""The keywords that apply whole subschemas to the same value: ``$ref`` and the combinators,
+each built by its family (``families/references/checks.py``, ``families/combinators/checks.py``).
 
 Each becomes an :class:`~toolshape.codegen.model_parts.Applicator`: ``$ref`` calls its
-target's function (the references family's: ``families/references/checks.py``); ``allOf``
-checks its subschemas inline; ``anyOf``/``oneOf`` try a function per branch (or, for "null or
-one schema", check that schema inline); ``not`` and ``if`` call a function and act on whether
-it found errors, ``then``/``else`` checked inline.
+target's function, once per reference; the combinators' applicators follow it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...contract.unfolding import distinct_entries
+from ...families.combinators.checks import combinator_checks
 from ...families.references import checks as reference_checks
-from ...schema.keywords import nullable_alternative
 from ...schema.pointers import SchemaPath
-from ..literals import Code, comment
-from ..model_parts import Applicator, ApplicatorKind, Node, PathPart
+from ..literals import Code
+from ..model_parts import Applicator, PathPart
 from .context import BuildContext
-from .functions import function
 
 
 def applicators(
@@ -30,124 +26,5 @@ def applicators(
     label: str,
 ) -> list[Applicator]:
     found = reference_checks.reference_call(context, schema, schema_path, label)
-    if "allOf" in schema:
-        found += _all_of(context, schema["allOf"], var, path, schema_path, label)
-    for union in ("anyOf", "oneOf"):
-        if union in schema:
-            found += _union(context, schema, union, var, path, schema_path, label)
-    if "not" in schema:
-        made = function(context, schema["not"], schema_path + ("not",), label)
-        message = context.say(f"{label} must not match the schema under 'not'")
-        note = _note(context, schema_path, "not")
-        passed = _passed_label(context, label)
-        found.append(Applicator("not", note, message=message, function=made, label=passed))
-    if "if" in schema and ("then" in schema or "else" in schema):
-        found += _if(context, schema, var, path, schema_path, label)
+    found += combinator_checks(context, schema, var, path, schema_path, label)
     return found
-
-
-def _note(context: BuildContext, schema_path: SchemaPath, keyword: str) -> Code:
-    """The comment above an applicator's code: the keyword and where it is written."""
-    return comment(f"{keyword} ({context.where(schema_path + (keyword,))})", limit=120)
-
-
-def _passed_label(context: BuildContext, label: str) -> Code | None:
-    """What a branch function is handed to call the value: inside a $ref target the value is
-    called what the caller calls it, and the branch functions made there take that label too
-    (see functions.function)."""
-    return Code("label") if context.labels(label) else None
-
-
-def _all_of(
-    context: BuildContext,
-    entries: list[Any],
-    var: Code,
-    path: list[PathPart],
-    schema_path: SchemaPath,
-    label: str,
-) -> list[Applicator]:
-    # A schema listed twice applies once: its second run finds the same errors (and a
-    # nest of such pairs would otherwise double the calls at every level).
-    nodes = [
-        context.node(entries[i], var, path, schema_path + ("allOf", i), label)
-        for i in distinct_entries(entries)
-    ]
-    checked = [n for n in nodes if n.has_checks]
-    if not checked:  # allOf: [{}] checks nothing (and would print an empty block)
-        return []
-    return [Applicator("all_of", _note(context, schema_path, "allOf"), nodes=checked)]
-
-
-def _union(
-    context: BuildContext,
-    schema: dict[str, Any],
-    union: str,
-    var: Code,
-    path: list[PathPart],
-    schema_path: SchemaPath,
-    label: str,
-) -> list[Applicator]:
-    """anyOf or oneOf (``union``): a function per branch, or "null, or the other" inline (none
-    when the other checks nothing: ``anyOf: [{}, {type: null}]``, pydantic's ``Any | None``,
-    accepts every value)."""
-    branches = schema[union]
-    nullable = nullable_alternative(branches, exclusive=union == "oneOf")
-    if nullable is not None:
-        index, other = nullable
-        inner = context.node(other, var, path, schema_path + (union, index), label)
-        if not inner.has_checks:
-            return []
-        note = _note(context, schema_path, f"{union}: null, or the other alternative")
-        return [Applicator("nullable", note, nodes=[inner])]
-    functions = [
-        function(context, sub, schema_path + (union, i), label) for i, sub in enumerate(branches)
-    ]
-    how = "at least one" if union == "anyOf" else "exactly one"
-    message = context.say(f"{label} must match {how} of {len(branches)} alternatives")
-    kind: ApplicatorKind = "any_of" if union == "anyOf" else "one_of"
-    note = _note(context, schema_path, union)
-    passed = _passed_label(context, label)
-    return [Applicator(kind, note, message=message, functions=functions, label=passed)]
-
-
-def _if(
-    context: BuildContext,
-    schema: dict[str, Any],
-    var: Code,
-    path: list[PathPart],
-    schema_path: SchemaPath,
-    label: str,
-) -> list[Applicator]:
-    """if with then and/or else: the ``if`` schema's function decides which node applies (none
-    when neither checks anything)."""
-    made = function(context, schema["if"], schema_path + ("if",), label)
-    then = _checking(context, schema, "then", var, path, schema_path, label)
-    otherwise = _checking(context, schema, "else", var, path, schema_path, label)
-    if then is None and otherwise is None:
-        return []
-    return [
-        Applicator(
-            "if",
-            _note(context, schema_path, "if"),
-            function=made,
-            then=then,
-            otherwise=otherwise,
-            label=_passed_label(context, label),
-        )
-    ]
-
-
-def _checking(
-    context: BuildContext,
-    schema: dict[str, Any],
-    keyword: str,
-    var: Code,
-    path: list[PathPart],
-    schema_path: SchemaPath,
-    label: str,
-) -> Node | None:
-    """The node of ``then`` or ``else``; None when it is absent or checks nothing."""
-    if keyword not in schema:
-        return None
-    node = context.node(schema[keyword], var, path, schema_path + (keyword,), label)
-    return node if node.has_checks else None

@@ -19,6 +19,7 @@ from ...contract.checker import Contract
 from ...families.references import targets
 from ...regex import WHITESPACE as ECMA_WHITESPACE
 from ...regex.linear import plan as pattern_plan
+from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment, literal
 from ..masks import secret_paths
@@ -32,9 +33,13 @@ REF_LABEL = "\ufdd0label\ufdd0"
 class BuildContext(abc.ABC):
     """The state of one contract's build, and what every kind of check asks of it."""
 
-    def __init__(self, contract: Contract) -> None:
+    def __init__(self, contract: Contract, namer: Namer | None = None) -> None:
         self.contract = contract
-        self.namer = Namer()
+        #: One namer for the module: a result side's build (``contract.root_key == "output"``)
+        #: takes the arguments' namer, so that no name of one collides with the other's.
+        self.namer = namer or Namer()
+        #: What the checked value is called in messages: "the arguments", or "the result".
+        self.noun = "the result" if contract.root_key == "output" else "the arguments"
         self.constants: list[Constant] = []
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
@@ -112,16 +117,18 @@ class BuildContext(abc.ABC):
         return self.constant(suffix, "linear", literal(program), schema_path)
 
     def null_message(self) -> Code:
-        """The message for null arguments: with required keys, a constant naming them (the
-        runtime's own says "send {} for no arguments")."""
+        """The message for null arguments (or a null result): with required keys, a constant
+        naming them (the runtime's own says "send {} for no arguments")."""
         parameters = self.contract.parameters
         required = parameters.get("required", []) if isinstance(parameters, dict) else []
         if not required:
-            return Code("_NULL_ARGUMENTS")
+            return Code("_NULL_RESULT" if self.noun == "the result" else "_NULL_ARGUMENTS")
         shown = ", ".join(show(key) for key in required)
-        name = self.namer.constant("null message")
+        name = self.namer.constant(
+            "result null message" if self.noun == "the result" else "null message"
+        )
         message = literal(
-            f"the arguments must be a JSON object, not null; the required keys are {shown}"
+            f"{self.noun} must be a JSON object, not null; the required keys are {shown}"
         )
         # Placed at the arguments (not at `required`, which a renamed key rewrites).
         self.constants.append(Constant(name, "text", message, comment(self.where(()))))
@@ -139,7 +146,7 @@ def path_hint(schema_path: SchemaPath) -> str:
         elif step == "patternProperties":  # the next step is a regex: no name in it
             next(steps, None)
             words.append("value")
-        elif step in ("allOf", "anyOf", "oneOf"):
+        elif step in _SAME_VALUE_LISTS:
             words.append(f"{step} {int(next(steps, 0)) + 1}")
         elif step == "prefixItems":
             words.append(str(next(steps, "")))
@@ -148,6 +155,8 @@ def path_hint(schema_path: SchemaPath) -> str:
     return " ".join(words)
 
 
+#: The lists of subschemas that apply to the value itself: a name says which entry.
+_SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
 #: How a schema keyword reads in a name made from a place in the schema.
 _STEP_WORDS = {"items": "item", "additionalProperties": "value", "propertyNames": "key"}
 

@@ -30,3 +30,15 @@ def function(context: BuildContext, schema: Any, schema_path: SchemaPath, label:
             schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label
         )
     return name
+
+
+def applicator_note(context: BuildContext, schema_path: SchemaPath, keyword: str) -> Code:
+    """The comment above an applicator's code: the keyword and where it is written."""
+    return comment(f"{keyword} ({context.where(schema_path + (keyword,))})", limit=120)
+
+
+def passed_label(context: BuildContext, label: str) -> Code | None:
+    """What a branch function is handed to call the value: inside a $ref target the value is
+    called what the caller calls it, and the branch functions made there take that label too
+    (see :func:`function`)."""
+    return Code("label") if context.labels(label) else None

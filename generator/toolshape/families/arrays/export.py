@@ -6,7 +6,8 @@ enforcement. No platform here takes ``contains`` and its counts, nor ``uniqueIte
 Anthropic strict tool use takes ``minItems`` 0 or 1 only (a larger one becomes 1, a
 loosening) and no ``maxItems``. No platform has tuples either: ``prefixItems`` becomes an
 ``items`` schema that any position's schema satisfies (a loosening, noted), lowered together
-with the ``items`` after it.
+with the ``items`` after it. A size or uniqueness a platform does not enforce is told to the
+model in the description instead (:data:`PHRASES`: ``(at least 2 items)``).
 
 ``platforms/export.py`` maps each of the family's keywords to :func:`lower` in its dispatch
 table.
@@ -17,12 +18,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...platforms.lowering import KeywordAt, Lowering
+from ...families.combinators.export import ANY_OF
+from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = vocabulary.applying_to("array")
+#: How a description tells the model a size or uniqueness the platform does not enforce.
+PHRASES = {"minItems": "at least {}", "maxItems": "at most {}", "uniqueItems": "no item repeated"}
+
+
+def phrase(keyword: str, value: Any) -> str:
+    """The description's phrase for a size or ``uniqueItems``: ``at most 3 items``."""
+    if keyword == "uniqueItems":
+        return PHRASES[keyword]
+    return PHRASES[keyword].format(counted(value, "item", "items"))
 
 
 def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
@@ -46,6 +57,7 @@ def _items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
 def _unique_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
     if kw.value:
         lowering.dropped(kw.path, kw.keyword, value=True)
+        tell_model(out, phrase(kw.keyword, kw.value))
 
 
 def _min_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
@@ -55,6 +67,7 @@ def _min_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
             f"'minItems' {kw.value} is exported as 'minItems' 1 (only 0 and 1 are supported)",
         )
         out[kw.keyword] = 1
+        tell_model(out, phrase(kw.keyword, kw.value))
     else:
         out[kw.keyword] = kw.value
 
@@ -62,6 +75,7 @@ def _min_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
 def _max_items(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
     if lowering.target == "anthropic":
         lowering.dropped(kw.path, kw.keyword)
+        tell_model(out, phrase(kw.keyword, kw.value))
     else:
         out[kw.keyword] = kw.value
 
@@ -101,7 +115,7 @@ def _prefix_items(lowering: Lowering, node: dict[str, Any], path: SchemaPath) ->
         "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas",
     )
     items = lowering.finish(
-        {"anyOf": [b for b in branches if b is not False]}, path + ("prefixItems",)
+        {ANY_OF: [b for b in branches if b is not False]}, path + ("prefixItems",)
     )
     out["items"] = items
     return out

@@ -16,6 +16,7 @@ import copy
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ...families.combinators.values import negation
 from ...schema.values import count_or, json_equal
 
 #: Up to a count of distinct values that every one of some schemas accepts (the witness
@@ -83,7 +84,7 @@ def _array(
         if i < needed:
             wanted += [s["contains"] for s in contains]
         elif limited:
-            wanted += [{"not": s["contains"]} for s in contains]
+            wanted += [negation(s["contains"]) for s in contains]
         pool = conjunction(wanted, len(result) + 1 if unique else 1)
         pick = next(
             (p for p in pool if not unique or not any(json_equal(p, r) for r in result)), None

@@ -2,7 +2,8 @@
 
 An export never refuses arguments the contract accepts (``platforms/export.py``): a format
 the platform does not document is dropped, and a note says the generated validator is the
-only enforcement. Each platform keeps the formats its documentation lists (``*_FORMATS``).
+only enforcement. Each platform keeps the formats its documentation lists (``*_FORMATS``); a
+format it drops is told to the model in the description instead (``(format: uri)``).
 In plain JSON Schema (the MCP definition) ``format`` is kept everywhere, but a validator
 treats it as an annotation unless told to assert it: :func:`annotation_note` says so.
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...platforms.lowering import KeywordAt, Lowering
+from ...platforms.lowering import KeywordAt, Lowering, tell_model
 from ...schema import vocabulary
 
 #: The keyword naming the format.
@@ -61,6 +62,12 @@ def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
     else:
         lowering.dropped(kw.path, kw.keyword, value=kw.value)
+        tell_model(out, phrase(kw.value))
+
+
+def phrase(name: str) -> str:
+    """The description's phrase for a format the platform drops: ``format: uri``."""
+    return f"{FORMAT}: {name}"
 
 
 def annotation_note(places: list[str]) -> list[str]:

@@ -6,13 +6,19 @@ enforcement. Every platform takes ``properties``, ``required`` and ``additionalP
 (their subschemas lowered in turn); Gemini's legacy schema has no ``patternProperties`` (dropped;
 the others keep it, and the exporter's finish refuses it where dropping it would refuse keys
 the contract accepts); no platform here takes ``propertyNames``, ``dependentRequired`` or
-``dependentSchemas``. ``minProperties`` and ``maxProperties`` are sizes, lowered by the
-exporter's shared rule for lengths and sizes (only Gemini takes them): :data:`SIZES`.
+``dependentSchemas``. Only Gemini takes the sizes ``minProperties`` and ``maxProperties``
+(:func:`lower_size`); the others tell the model a size in the description (``(at most 10
+properties)``).
 
 The platforms that take an object node also finish it by their own rules: OpenAI strict mode
-and Anthropic strict tool use refuse ``patternProperties`` and any object without
-``additionalProperties: false`` (:func:`strict_object`; OpenAI's every key required stays with
-the exporter, which records the keys it makes nullable); Gemini's legacy schema has no
+and Anthropic strict tool use need ``additionalProperties: false`` on every object
+(:func:`strict_object`). An open object is exported closed where closing is a narrowing that
+keeps the contract's meaning: the model then sends only the listed keys, each of which the
+contract accepts (what both SDKs do to a pydantic model). Where closing cannot express the
+contract (``patternProperties``, ``additionalProperties`` as a schema, an object listing no
+properties, a required key not among the properties, keys listed in ``anyOf`` branches), strict
+mode is refused there, with the reason. OpenAI's every key required stays with the exporter,
+which records the keys it makes nullable. Gemini's legacy schema has no
 ``additionalProperties`` (:func:`gemini_drop_additional_properties`).
 
 ``platforms/export.py`` maps each of :data:`KEYWORDS` to :func:`lower` in its dispatch table,
@@ -24,12 +30,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...platforms.lowering import KeywordAt, Lowering
+from ...families.combinators.export import ANY_OF
+from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
 
-#: The sizes, which the exporter lowers with the string lengths.
+#: The sizes, lowered by :func:`lower_size`.
 SIZES = vocabulary.bounds(limits="properties")
+#: How a description tells the model a size the platform does not enforce.
+PHRASES = {"minProperties": "at least {}", "maxProperties": "at most {}"}
 #: The keywords :func:`lower` lowers.
 KEYWORDS = tuple(k for k in vocabulary.applying_to("object") if k not in SIZES)
 #: The keywords that make a node without a ``type`` an object, for the strict finish.
@@ -39,6 +48,15 @@ _OBJECT_SHAPED = ("properties", "additionalProperties", "patternProperties")
 def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
     """One of the family's keywords, lowered into ``out`` when the platform takes it, else noted."""
     _LOWERINGS[kw.keyword](lowering, kw, out)
+
+
+def lower_size(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
+    """``minProperties`` or ``maxProperties``: only Gemini takes them; the others are told."""
+    if lowering.target == "gemini":
+        out[kw.keyword] = kw.value
+    else:
+        lowering.dropped(kw.path, kw.keyword)
+        tell_model(out, PHRASES[kw.keyword].format(counted(kw.value, "property", "properties")))
 
 
 def _kept(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
@@ -79,32 +97,63 @@ def is_object(node: dict[str, Any], types: list[str]) -> bool:
 
 
 def strict_object(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
-    """An object node for OpenAI strict mode or Anthropic strict tool use: ``patternProperties``
-    refused (and taken out), and anything but ``additionalProperties: false`` refused."""
+    """An object node for OpenAI strict mode or Anthropic strict tool use: closed
+    (``additionalProperties: false`` added, the place reported to ``lowering.closed``) where
+    closing keeps the contract's meaning; otherwise refused, with the reason."""
     mode = lowering.platform
     if "patternProperties" in node:
         lowering.refuse(
             path + ("patternProperties",),
-            f"{mode} refuses 'patternProperties' (only listed properties and additionalProperties: false are allowed)",
+            f"{mode} refuses 'patternProperties' (only listed properties and additionalProperties: false "
+            "are allowed), and closing the object would refuse every key the patterns describe",
         )
         node = {k: v for k, v in node.items() if k != "patternProperties"}
     additional = node.get("additionalProperties", True)
     if additional is True:
+        unclosable = _why_not_closable(node, path)
+        if unclosable is None:
+            lowering.closed(path)
+            return {**node, "additionalProperties": False}
         detail = "does not say 'additionalProperties: false'"
         if "additionalProperties" in node:
             detail = "says 'additionalProperties: true'"
         lowering.refuse(
             path,
-            f"the object at {_where(path)} {detail}; {mode} requires it on every object "
-            "(add additionalProperties: false if unknown keys may be refused)",
+            f"the object at {_where(path)} {detail}; {mode} requires it on every object, and closing "
+            f"this one cannot express the contract: {unclosable}",
         )
     elif additional is not False:
         lowering.refuse(
             path + ("additionalProperties",),
             f"'additionalProperties' at {_where(path)} is a schema (a map of free-form keys); "
-            f"{mode} allows only additionalProperties: false",
+            f"{mode} allows only additionalProperties: false, and closing the object would refuse "
+            "every key the schema describes",
         )
     return node
+
+
+def _why_not_closable(node: dict[str, Any], path: SchemaPath) -> str | None:
+    """Why closing this open object would not keep the contract's meaning (None: it would).
+
+    Closed, an object takes only its listed properties. That is a narrowing the model can
+    work with when those are the keys the contract describes: not when it lists none (a
+    free-form map; the root is a tool without parameters, which closing fits), when a
+    required key is not listed (nothing could pass), or when ``anyOf`` branches list keys of
+    their own (the object and its branches would each refuse the other's keys).
+    """
+    branches = node.get(ANY_OF, [])
+    if any(isinstance(b, dict) and b.get("properties") for b in branches):
+        return (
+            f"its '{ANY_OF}' branches list keys of their own, which the object closed would refuse"
+        )
+    properties = node.get("properties", {})
+    if not properties and path:
+        return "it lists no properties (a map of free-form keys), so closed it would take only {}"
+    missing = [key for key in node.get("required", []) if key not in properties]
+    if missing:
+        shown = ", ".join(repr(key) for key in missing)
+        return f"required {shown} not among its properties, so closed no object would pass"
+    return None
 
 
 def gemini_drop_additional_properties(

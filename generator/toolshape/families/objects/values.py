@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, Protocol
 
+from ...families.combinators.values import negation
 from ...families.strings import values as string_values
 from ...schema.values import count_or
 from ...witness.budget import MAX_DEPTH, MAX_SIZE
@@ -82,7 +83,7 @@ def candidates(
         for key, sub in schema.get("properties", {}).items() if isinstance(schema, dict) else ():
             if key in keys or key in objects.properties:
                 wanted = keys if key in keys else objects.closure(keys + [key])
-                other = objects.build(wanted, avoid={key: [{"not": sub}]})
+                other = objects.build(wanted, avoid={key: [negation(sub)]})
                 if other is not None:
                     yield other
 

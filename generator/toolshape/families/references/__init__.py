@@ -33,15 +33,17 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                    (codegen/masks.py). No values.py or cases.py: a reference has
                                    no values of its own, only its target's.
     rules.py      contract stage   what the contract check says: a ``$ref`` is a local reference
-                                   to a schema in ``parameters`` (``rules.check(schema, path,
-                                   parameters)``), an ``$anchor`` a name and an ``$id`` without
+                                   to a schema in ``parameters`` (or ``output``, where it
+                                   sits: ``rules.check(schema, path, root, top)``), an
+                                   ``$anchor`` a name and an ``$id`` without
                                    a fragment (``rules.annotation_problems(schema, path)``).
                                    Called by contract/checker.py.
     checks.py     codegen stage    the model's part: a ``$ref`` becomes a call to its target's
                                    function, made once however often the target is used
                                    (``checks.reference_call(context, schema, schema_path,
                                    label)``, the first applicator
-                                   codegen/building/applicators.py lists;
+                                   codegen/building/applicators.py lists, its comment
+                                   codegen/building/functions.py's ``applicator_note``;
                                    ``checks.finish(context)`` builds the functions left waiting
                                    past ``MAX_NESTED_REFS``, called by codegen/model.py).
                                    Printed by the ``ref`` branch of the ``applicator`` macro in

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...codegen.building.context import BuildContext
+from ...codegen.building.functions import applicator_note
 from ...codegen.literals import Code, comment
 from ...codegen.model_parts import Applicator, Function, PathPart
 from ...schema.pointers import SchemaPath, ref_path, resolve
@@ -30,7 +31,7 @@ def reference_call(
     if REF not in schema:
         return []
     made = ref_function(context, schema[REF])
-    note = comment(f"{REF} ({context.where(schema_path + (REF,))})", limit=120)
+    note = applicator_note(context, schema_path, REF)
     return [Applicator("ref", note, function=made, label=context.say(label))]
 
 

@@ -1,10 +1,11 @@
 """What the contract check says of ``$ref``, ``$anchor`` and ``$id`` (contract stage).
 
 A ``$ref`` must be a local reference (toolshape never fetches) that points at a schema
-inside ``parameters``, and not into a keyword whose value is not a schema; an ``$anchor``
-is a name; an ``$id`` holds no fragment. ``contract/checker.py`` calls :func:`check` on
-every schema and reports what it yields. (Whether references loop without descending into
-the value is unfolding's finding: contract/unfolding.py, following :mod:`.targets`.)
+inside the contract's schema that holds it (``parameters`` or ``output``), and not into a
+keyword whose value is not a schema; an ``$anchor`` is a name; an ``$id`` holds no fragment.
+``contract/checker.py`` calls :func:`check` on every schema and reports what it yields.
+(Whether references loop without descending into the value is unfolding's finding:
+contract/unfolding.py, following :mod:`.targets`.)
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ ID = "$id"
 Problem = tuple[SchemaPath, str]
 
 
-def check(schema: dict[str, Any], path: SchemaPath, parameters: Any) -> Iterator[Problem]:
-    """The problems of the family's keywords in one schema (``parameters``: the schema its
-    references resolve in)."""
+def check(schema: dict[str, Any], path: SchemaPath, root: Any, top: str) -> Iterator[Problem]:
+    """The problems of the family's keywords in one schema (``root``: the schema its
+    references resolve in, the contract's ``top``: "parameters" or "output")."""
     if REF in schema:
-        yield from _reference(schema[REF], path + (REF,), parameters)
+        yield from _reference(schema[REF], path + (REF,), root, top)
 
 
 def annotation_problems(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
@@ -49,7 +50,7 @@ def annotation_problems(schema: dict[str, Any], path: SchemaPath) -> Iterator[Pr
         )
 
 
-def _reference(ref: Any, path: SchemaPath, parameters: Any) -> Iterator[Problem]:
+def _reference(ref: Any, path: SchemaPath, root: Any, top: str) -> Iterator[Problem]:
     if not isinstance(ref, str):
         yield path, "'$ref' must be a string such as '#/$defs/name'"
         return
@@ -60,14 +61,14 @@ def _reference(ref: Any, path: SchemaPath, parameters: Any) -> Iterator[Problem]
         )
         return
     try:
-        target = resolve(parameters, ref_path(ref))
+        target = resolve(root, ref_path(ref))
     except (KeyError, IndexError, ValueError, TypeError):
-        yield path, f"'$ref' {ref} points at nothing in 'parameters'"
+        yield path, f"'$ref' {ref} points at nothing in '{top}'"
         return
     if not isinstance(target, (dict, bool)):
         yield path, f"'$ref' {ref} points at something that is not a schema"
         return
-    keyword = data_keyword(parameters, ref_path(ref))
+    keyword = data_keyword(root, ref_path(ref))
     if keyword is not None:
         yield (
             path,

@@ -6,7 +6,8 @@ enforcement. ``type`` is kept everywhere (the finishes of a node read it: OpenAI
 needs one, Gemini takes one type with ``nullable``); Anthropic's strict tool use takes no
 object or array among the allowed values; Gemini's legacy schema (OpenAPI 3.0) has string
 enums only and no ``const``: a string ``const`` becomes an enum of one, null becomes
-``nullable``, and the other values are dropped.
+``nullable``, and the other values are dropped. Values a platform drops are told to the model
+in the description instead (``(one of 1, 2, "large")``, ``(exactly true)``).
 
 ``platforms/export.py`` maps the three keywords to :func:`lower` in its dispatch table, calls
 :func:`gemini_values` when it finishes a node for Gemini, and reads a node's types with
@@ -18,13 +19,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...platforms.lowering import KeywordAt, Lowering
+from ...platforms.lowering import KeywordAt, Lowering, tell_model
 from ...schema.pointers import SchemaPath
 from ...schema.values import json_type
 from .rules import CONST, ENUM, TYPE
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = (TYPE, ENUM, CONST)
+
+
+def phrase(keyword: str, value: Any) -> str:
+    """The description's phrase for an ``enum`` or ``const`` the platform drops (values in JSON)."""
+    if keyword == ENUM:
+        return "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in value)
+    return "exactly " + json.dumps(value, ensure_ascii=False)
 
 
 def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
@@ -34,6 +42,7 @@ def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
         out[kw.keyword] = kw.value
     elif lowering.target == "anthropic" and any(isinstance(v, (dict, list)) for v in values):
         lowering.dropped(kw.path, kw.keyword, "objects and arrays are not allowed in it")
+        tell_model(out, phrase(kw.keyword, kw.value))
     else:
         out[kw.keyword] = kw.value
 
@@ -86,6 +95,7 @@ def _gemini_string_enum(
     if others:
         shown = ", ".join(json.dumps(v) for v in others[:5]) + (", ..." if len(others) > 5 else "")
         lowering.dropped(path, ENUM, f"Gemini enums hold only strings; {shown} not enforced")
+        tell_model(node, phrase(ENUM, values))
     if strings:
         node[ENUM] = strings
 
@@ -96,3 +106,4 @@ def _gemini_const(lowering: Lowering, node: dict[str, Any], value: Any, path: Sc
         node[ENUM] = [value]
     elif value is not None:
         lowering.dropped(path, CONST, f"Gemini has no const; {json.dumps(value)} is not enforced")
+        tell_model(node, phrase(CONST, value))

@@ -2,7 +2,7 @@
 
 ``type`` names JSON types, each once, quoted when it is ``'null'``; ``enum`` is a non-empty
 list of distinct values; and a value ``type`` refuses, or a ``const`` outside its ``enum``,
-could never pass. The root of ``parameters`` is one JSON object: ``type: object``, and no
+could never pass. The root of ``parameters`` (and of ``output``) is one JSON object: ``type: object``, and no
 ``enum`` or ``const``. ``contract/checker.py`` calls :func:`root` on the root,
 :func:`declared_types` and :func:`check` on every schema, and, once the whole contract is
 well-formed, :func:`dead_members` (the members the rest of their schema refuses, judged by
@@ -34,20 +34,24 @@ Failures = Callable[[Any, Any], str]
 
 def root(schema: dict[str, Any], path: SchemaPath) -> Iterator[tuple[SchemaPath, str, bool]]:
     """The root's problems: (where, what, whether it is about the key rather than its value)."""
+    top = str(path[0]) if path else "parameters"
     if schema.get(TYPE) != "object":
         where = path + (TYPE,) if TYPE in schema else path
-        yield (
-            where,
-            "the root of 'parameters' must say 'type: object': tool arguments are one JSON object",
-            False,
-        )
+        yield (where, f"the root of '{top}' must say 'type: object': {_ROOT_REASONS[top]}", False)
     for keyword in MEMBERS:
         if keyword in schema:
             yield (
                 path + (keyword,),
-                f"'{keyword}' is not supported on the root of 'parameters'",
+                f"'{keyword}' is not supported on the root of '{top}'",
                 True,
             )
+
+
+#: Why the root of each schema of a contract is one object: the arguments' and the result's.
+_ROOT_REASONS = {
+    "parameters": "tool arguments are one JSON object",
+    "output": "a tool's result is one JSON object (MCP's structuredContent)",
+}
 
 
 def declared_types(

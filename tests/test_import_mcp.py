@@ -1,0 +1,268 @@
+"""``toolshape import --mcp -- COMMAND ARGS...``: the tools of a running MCP server.
+
+Against real servers: the reference ``mcp-server-time`` (a test dependency) and
+tests/fixtures/mcp_server.py, the official SDK's server listing this repository's generated
+package (its tools come back as the contracts they were generated from). Against a fake
+server the test writes, every way a server can fail: a command that cannot start, early exit,
+a line that is not JSON, JSON that is not JSON-RPC, an error answer, a server that never
+answers (and ignores SIGTERM), a cursor that never ends; and the happy paths the real servers
+do not take: several pages, the server's own requests (a ping is answered, anything else
+refused as "method not found") and notifications in between. After
+each, the server's process is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import ROOT
+from toolshape import cli
+from toolshape.contract import checker, source
+from toolshape.platforms import importer, mcp_stdio
+
+import generated
+
+SERVER = ROOT / "tests" / "fixtures" / "mcp_server.py"
+
+#: A fake MCP server: its behaviour is its first argument; it writes its pid to the second.
+FAKE = textwrap.dedent(
+    """
+    import json, signal, sys, time
+
+    mode, pid_file = sys.argv[1], sys.argv[2]
+    open(pid_file, "w").write(str(__import__("os").getpid()))
+    TOOL = {"name": "t%d", "description": "Tool %d.", "inputSchema": {"type": "object"}}
+
+    def send(message):
+        sys.stdout.write(json.dumps(message) + "\\n")
+        sys.stdout.flush()
+
+    def tool(n):
+        return json.loads(json.dumps(TOOL).replace("%d", str(n)))
+
+    def answer(request, result):
+        send({"jsonrpc": "2.0", "id": request["id"], "result": result})
+
+    if mode == "exit":
+        print("fatal: no config", file=sys.stderr)
+        sys.exit(3)
+    if mode == "hang":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        while True:
+            time.sleep(1)
+    for line in sys.stdin:
+        request = json.loads(line)
+        method = request.get("method")
+        if method == "initialize":
+            if mode == "bad-json":
+                sys.stdout.write("Server starting on stdio...\\n")
+                sys.stdout.flush()
+            elif mode == "not-rpc":
+                send({"id": request["id"], "result": {}})
+            elif mode == "wrong-id":  # true is not the id 1, though Python says True == 1
+                send({"jsonrpc": "2.0", "id": True, "result": {}})
+            else:
+                answer(request, {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                                 "serverInfo": {"name": "fake\\nserver"}})
+        elif method == "tools/list":
+            cursor = request["params"].get("cursor")
+            if mode == "long-line":  # one line of over 250 bytes: over the test's limit of 200
+                answer(request, {"tools": [], "padding": "y" * (250 - 52)})
+            elif mode == "flood":  # 20 lines of about 100 bytes: over the test's 1,000 in all
+                for _ in range(20):
+                    send({"jsonrpc": "2.0", "method": "notifications/message",
+                          "params": "z" * (100 - 67)})
+            elif mode == "error":
+                send({"jsonrpc": "2.0", "id": request["id"],
+                      "error": {"code": -32603, "message": "database offline"}})
+            elif mode == "endless":
+                answer(request, {"tools": [], "nextCursor": "again"})
+            elif mode == "exit-later":
+                sys.exit(0)
+            elif cursor is None:
+                send({"jsonrpc": "2.0", "method": "notifications/message",
+                      "params": {"level": "info", "data": "listing"}})
+                send({"jsonrpc": "2.0", "id": "s1", "method": "ping"})
+                echoed = json.loads(sys.stdin.readline())
+                assert echoed == {"jsonrpc": "2.0", "id": "s1", "result": {}}, echoed
+                send({"jsonrpc": "2.0", "id": "s2", "method": "roots/list"})
+                refused = json.loads(sys.stdin.readline())
+                assert refused["id"] == "s2" and refused["error"]["code"] == -32601, refused
+                answer(request, {"tools": [tool(1)], "nextCursor": "p2"})
+            elif cursor == "p2":
+                answer(request, {"tools": [tool(2), tool(3)], "nextCursor": "p3"})
+            else:
+                answer(request, {"tools": [tool(4)]})
+    """
+)
+
+
+@pytest.fixture
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The fake server's command for a mode; the pid file it writes is checked after each call."""
+    monkeypatch.setattr(mcp_stdio, "GRACE_SECONDS", 0.5)  # the hang mode waits out two of them
+    script = tmp_path / "fake_server.py"
+    script.write_text(FAKE, encoding="utf-8")
+    pids: list[Path] = []
+
+    def command(mode: str) -> list[str]:
+        pids.append(tmp_path / f"{mode}.pid")
+        return [sys.executable, str(script), mode, str(pids[-1])]
+
+    yield command
+    for pid_file in pids:
+        if pid_file.exists():  # the server started: it must be gone (waited for, so no zombie)
+            with pytest.raises(ProcessLookupError):
+                os.kill(int(pid_file.read_text()), 0)
+
+
+def import_mcp(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], *options: str
+) -> tuple[int, str, str]:
+    """``toolshape import --out OUT [OPTIONS] --mcp -- COMMAND``: exit code, stdout, stderr.
+    Unless the test sets one, the timeout is far above what any server here takes to start on
+    a busy machine: the default (30 s) would make a test's verdict depend on the load."""
+    if "--timeout" not in options:
+        options = ("--timeout", "600", *options)
+    out = tmp_path / "contracts"
+    code = cli.main(["import", "--out", str(out), *options, "--mcp", "--", *command])
+    printed = capsys.readouterr()
+    return code, printed.out, printed.err
+
+
+# -- real servers ------------------------------------------------------------------------------
+
+
+def test_the_reference_time_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip(
+        "mcp_server_time", reason="mcp-server-time (the test extra) is not installed"
+    )
+    code, out, err = import_mcp(tmp_path, capsys, [sys.executable, "-m", "mcp_server_time"])
+    assert code == 0, err
+    written = sorted(p.name for p in (tmp_path / "contracts").iterdir())
+    assert written == ["convert_time.yaml", "get_current_time.yaml"]
+    assert "imported 2 contracts" in out
+    text = (tmp_path / "contracts" / "convert_time.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# Imported by toolshape from MCP server mcp-time (MCP tools/list)")
+    contract = checker.check(source.load(text.encode("utf-8"), "convert_time.yaml"))
+    assert set(contract.parameters["required"]) == {"source_timezone", "time", "target_timezone"}
+    # what the contract has no place for is said, at the tool it came from
+    assert "MCP server mcp-time: warning: the MCP tool's 'outputSchema' is not carried over" in err
+
+
+def test_the_sdk_server_lists_the_generated_package_back_as_its_contracts(tmp_path: Path) -> None:
+    pytest.importorskip("mcp", reason="the official MCP SDK (the test extra) is not installed")
+    log = tmp_path / "handled.jsonl"
+    name, listed = mcp_stdio.list_tools(
+        [sys.executable, str(SERVER), str(ROOT), "generated", str(log)]
+    )
+    assert name == "toolshape-gate"
+    assert listed == {"tools": generated.tool_definitions("mcp")}
+    imported = importer.import_data(listed, "MCP server toolshape-gate")
+    assert [c.name for c in imported] == list(generated.TOOLS)
+    for contract in imported:
+        module = generated.tool_module(contract.name)
+        assert module is not None and contract.data["parameters"] == module.INPUT_SCHEMA
+    assert not log.exists()  # listing calls no tool
+
+
+# -- a fake server: pagination and the server's own messages -------------------------------------
+
+
+def test_every_page_is_listed_and_the_servers_requests_are_answered(fake: Any) -> None:
+    name, listed = mcp_stdio.list_tools(fake("pages"))
+    assert name == "fake?server"  # printable: it goes into a comment of every contract
+    assert [tool["name"] for tool in listed["tools"]] == ["t1", "t2", "t3", "t4"]
+
+
+# -- a fake server: every failure is one clear error, and the server is gone ---------------------
+
+
+FAILURES = {
+    "exit": "exited (status 3) before answering initialize; its stderr ends: fatal: no config",
+    "exit-later": "exited (status 0) before answering tools/list",
+    "bad-json": "sent something that is not JSON-RPC 2.0 while initialize was asked: "
+    "'Server starting on stdio...'",
+    "not-rpc": "sent something that is not JSON-RPC 2.0 while initialize was asked",
+    "wrong-id": "answered request true while initialize was asked",
+    "error": 'answered tools/list with an error: -32603 "database offline"',
+    "long-line": "sent a line of more than 200 bytes while tools/list was asked",
+    "flood": "sent more than 1000 bytes while tools/list was asked",
+    "endless": 'answered tools/list with the nextCursor "again", which is no new string',
+    "hang": "did not answer initialize within 1 s (--timeout sets the limit)",
+}
+
+
+@pytest.mark.parametrize("mode", list(FAILURES))
+def test_a_failing_server_is_one_clear_error(
+    mode: str,
+    fake: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # limits a test can reach without writing 16 MiB (every other mode stays far below them)
+    monkeypatch.setattr(mcp_stdio, "MAX_LINE_BYTES", 200)
+    monkeypatch.setattr(mcp_stdio, "MAX_OUTPUT_BYTES", 1000)
+    # Only the server that never answers meets the timeout, whatever the machine's load; the
+    # others must fail for their own reason, so they get all the time a busy machine needs to
+    # start them (a limit, not a measurement: a hang would still end).
+    timeout = "1" if mode == "hang" else "600"
+    code, out, err = import_mcp(tmp_path, capsys, fake(mode), "--timeout", timeout)
+    assert code == 1 and out == ""
+    assert err.startswith("toolshape: error: the MCP server ") and FAILURES[mode] in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "contracts").exists()  # nothing written
+
+
+def test_a_command_that_cannot_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = import_mcp(tmp_path, capsys, [str(tmp_path / "no-such-server")])
+    assert code == 1
+    assert err == (
+        f"toolshape: error: cannot start the MCP server '{tmp_path / 'no-such-server'}': "
+        "No such file or directory\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["import", "--mcp"], "--mcp needs the command that starts the server"),
+        (["import", "--mcp", "--timeout", "0", "--", "x"], "--timeout must be a number of seconds"),
+        (
+            ["import", "--mcp", "--timeout", "nan", "--", "x"],
+            "--timeout must be a number of seconds",
+        ),
+        (
+            ["import", "--mcp", "--timeout", "1e300", "--", "x"],
+            "--timeout must be a number of seconds",
+        ),
+        (["import"], "import takes one FILE"),
+        (["import", "a.json", "b.json"], "import takes one FILE"),
+    ],
+)
+def test_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_what_the_server_lists_is_imported_like_a_saved_list(
+    fake: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, listed = mcp_stdio.list_tools(fake("pages"))
+    saved = tmp_path / "tools.json"
+    saved.write_text(json.dumps(listed), encoding="utf-8")
+    code, out, err = import_mcp(tmp_path, capsys, fake("pages"))
+    assert "imported 4 contracts" in out
+    assert code == 0, err
+    live = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "contracts").iterdir()}
+    from_file = {c.relative_path: c.yaml_text for c in importer.import_file(saved)}
+    assert live.keys() == from_file.keys() == {"t1.yaml", "t2.yaml", "t3.yaml", "t4.yaml"}
+    for name, text in live.items():  # the same contract, but for the header naming the source
+        assert text.splitlines()[1:] == from_file[name].splitlines()[1:]
