@@ -159,6 +159,19 @@ def _rows(node: ast.expr | None) -> Iterator[list[object]]:
             yield [item.value if isinstance(item, ast.Constant) else None for item in row.elts]
 
 
+#: Texts with what the resumed reading must see through: brackets, commas, colons and
+#: escaped quotes and backslashes inside strings, text beyond ASCII, nesting, whitespace,
+#: and a value after the end.
+_SEEDS = (
+    '{"a": [1, -2.5e3, "x\\"y\\u00e9", true, false, null, {}], "b": {"c": 0.0}}',
+    '[{"k": "v"}, [], [[0]], -0, 1E+2, "\\\\"]',
+    ' {\n\t"key" : "value" ,\r\n "n": 12 } ',
+    '{"q": "a, b: [c] {d}", "r": ["]", "}", "\\\\", "\\"]"], "s": {"t": "杭州 [x"}}',
+    '{"city": "杭州", "tags": [{"x": "{"}, {"y": "]"}], "n": 1}',
+    '{"a": 1} {"b": [2, {"c": 3}]}',
+)
+
+
 @functools.cache
 def corpus() -> tuple[str, ...]:
     """The feedback corpus's texts, and each generated tests module's parse cases, valid
@@ -183,6 +196,7 @@ def corpus() -> tuple[str, ...]:
         for example in _rows(_assigned(path, "EXAMPLES")):
             if example[1:2] == ["json"] and type(example[2]) is str:
                 texts.add(example[2])
+    texts.update(_SEEDS)
     return tuple(sorted(texts))
 
 
@@ -209,7 +223,7 @@ def test_the_corpus_is_large() -> None:
 def test_the_diagnosis_is_the_one_before() -> None:
     """Every truncation and deletion of the corpus's texts that the decoder refuses gets
     the code and message the whole-text reading gave."""
-    compared = 0
+    compared = resumed = 0
     for seed in corpus():
         for text in sorted(set(_variants(seed))):
             if not text or text.isspace():
@@ -220,7 +234,10 @@ def test_the_diagnosis_is_the_one_before() -> None:
             error = runtime._refusal(text, failure)
             assert (error.code, error.message) == refusal_before(text, failure), text
             compared += 1
+            stop = getattr(failure, "pos", -1)
+            resumed += stop > 0 and runtime._resume(text, stop) is not None
     assert compared > 20_000
+    assert resumed > compared // 2, (resumed, compared)  # most start near the failure
 
 
 def _cut_texts(entries: int) -> list[str]:
