@@ -14,12 +14,12 @@ from __future__ import annotations
 import ast
 import functools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from support import ROOT
-from work_counting import work
+from work_counting import Tracked, work
 
 from generated import _runtime as runtime
 
@@ -259,14 +259,17 @@ def _cut_texts(entries: int) -> list[str]:
 @pytest.mark.parametrize("shape", range(8))
 def test_a_cut_text_costs_the_same_whatever_its_length(shape: int) -> None:
     """Diagnosing text cut near its end runs the same lines of Python for 50, 100 and 200
-    entries before the cut: the prefix is read in C-level passes only."""
-    counts = []
+    entries before the cut (the prefix is read in C-level passes only), and the C-level
+    reads of the text itself stay within a few characters per character."""
+    lines, reads = [], []
     for entries in (50, 100, 200):
         text = _cut_texts(entries)[shape]
         failure = _refused(text)
         assert failure is not None
-        assert (runtime._refusal(text, failure).message) == refusal_before(text, failure)[1]
-        call: Callable[[], object] = lambda: runtime._refusal(text, failure)  # noqa: E731, B023
-        counts.append(work(call))
-    assert counts[0] == counts[1] == counts[2], counts
-    assert counts[0] < 150, counts
+        assert runtime._refusal(text, failure).message == refusal_before(text, failure)[1]
+        lines.append(work(functools.partial(runtime._refusal, text, failure)))
+        tracked = functools.partial(runtime._refusal, Tracked(text), failure)
+        reads.append(work(tracked, runtime) - lines[-1])
+        assert reads[-1] <= 4 * len(text), (reads, len(text))
+    assert lines[0] == lines[1] == lines[2], lines
+    assert lines[0] < 150, lines
