@@ -316,3 +316,101 @@ def test_satisfiable_schemas_are_not_refused(
     )
     code, _, err = lint([str(path)], capsys)
     assert (code, err) == (0, "")
+
+
+# -- hints for what other schema languages spell differently ---------------------------
+
+
+def lint_errors(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The error lines ``lint`` prints for a contract written from ``text`` (exit 1 asserted)."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = lint([str(path)], capsys)
+    assert code == 1, err
+    return [line.removeprefix(f"{path}:") for line in err.splitlines() if ": error: " in line]
+
+
+def contract_with(schema: str) -> str:
+    """A contract whose one property ``a`` (line 6) has ``schema``."""
+    return f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n"
+
+
+@pytest.mark.parametrize(
+    ("schema", "advice"),
+    [
+        ("{type: string, nullable: true}", 'write type: [string, "null"]'),
+        ("{type: [integer, string], nullable: true}", 'write type: [integer, string, "null"]'),
+        ("{nullable: true, type: object}", 'write type: [object, "null"]'),
+        ("{nullable: true}", "add a 'type' that lists \"null\""),
+        ("{nullable: true, type: [1, string]}", "add a 'type' that lists \"null\""),
+        ("{type: [string, 'null'], nullable: true}", "'type' already allows null here"),
+        ("{type: string, nullable: false}", "a value is null only where 'type' allows it"),
+    ],
+)
+def test_openapi_nullable_is_told_the_type_it_should_become(
+    schema: str, advice: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    errors = lint_errors(contract_with(schema), tmp_path, capsys)
+    nullable = [e for e in errors if "'nullable'" in e]
+    assert len(nullable) == 1, errors
+    col = contract_with(schema).splitlines()[5].index("nullable") + 1
+    assert nullable[0].startswith(f"6:{col}: error: unknown keyword 'nullable' (OpenAPI 3.0's)")
+    assert advice in nullable[0], errors
+
+
+@pytest.mark.parametrize(
+    ("text", "parent"),
+    [
+        (contract_with("{type: string, required: true}"), "(parameters)"),
+        (contract_with("{required: true}"), "(parameters)"),
+        (
+            "name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n"
+            "    box:\n      type: object\n      properties:\n"
+            "        inner: {type: integer, required: true}\n",
+            "(parameters/properties/box)",
+        ),
+    ],
+)
+def test_required_true_on_a_property_is_one_error_naming_the_parent(
+    text: str, parent: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``required: true`` on a property (OpenAPI 2's and many hand-written schemas' habit) is
+    one error that says where the key belongs: the parent object's ``required`` list."""
+    errors = lint_errors(text, tmp_path, capsys)
+    assert len(errors) == 1, errors
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "required: true" in row)
+    col = text.splitlines()[line - 1].index("true") + 1  # at the value, as other wrong values
+    assert errors[0].startswith(
+        f"{line}:{col}: error: 'required: true' does not make a property required"
+    )
+    assert f"in the 'required' of its parent object {parent}" in errors[0], errors
+
+
+def test_required_false_on_a_property_says_it_means_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    errors = lint_errors(contract_with("{type: string, required: false}"), tmp_path, capsys)
+    assert len(errors) == 1, errors
+    assert "'required: false' has no meaning on a property" in errors[0]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "shown"),
+    [
+        (r"'^(\w+\s?)*$'", r"pattern '^(\w+\s?)*$' can backtrack catastrophically: '(\w+\s?)*'"),
+        (r"'^\d+(?P<n>x)$'", r"pattern '^\d+(?P<n>x)$' cannot keep its JSON Schema"),
+        (r"'^(a)\1$'", r"pattern '^(a)\1$' cannot be checked in linear time"),
+        (r'"^(\t+|\t\t)*\n$"', r"pattern '^(\t+|\t\t)*\n$' can backtrack catastrophically"),
+        (r"'\p{Lu}(?i)x'", r"pattern '\p{Lu}(?i)x'"),
+    ],
+)
+def test_patterns_are_shown_as_the_contract_writes_them(
+    pattern: str, shown: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One backslash per escape, as in the contract and in JSON Schema's spelling: never
+    Python's repr with its doubled backslashes; a tab or a line break (a YAML double-quoted
+    escape) is shown as the escape, so the message stays one line."""
+    errors = lint_errors(contract_with(f"{{type: string, pattern: {pattern}}}"), tmp_path, capsys)
+    assert len(errors) == 1, errors
+    assert shown in errors[0], errors
+    assert "\\\\" not in errors[0], errors

@@ -254,6 +254,9 @@ class _Checker:
                     f"'{keyword}' is not supported by this version of toolshape",
                     at_key=True,
                 )
+            elif keyword == value_rules.NULLABLE:
+                hint = value_rules.nullable_hint(schema)
+                self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
             else:
                 hint = suggest(keyword, SCHEMA_KEYWORDS)
                 self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
@@ -326,6 +329,8 @@ class _Checker:
             kind = _KEYWORD_KIND.get(keyword)
             if kind is None or kind in kinds:
                 continue
+            if keyword == object_rules.REQUIRED and isinstance(schema[keyword], bool):
+                continue  # a property's 'required: true': its family's rules say where it belongs
             side = (
                 "min"
                 if keyword.startswith(("min", "exclusiveMin"))
