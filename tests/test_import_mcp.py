@@ -17,14 +17,16 @@ import json
 import os
 import sys
 import textwrap
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 from support import ROOT
 from toolshape import cli
+from toolshape.codegen import render
 from toolshape.contract import checker, source
 from toolshape.platforms import importer, mcp_stdio
+from toolshape.project import pipeline, runtime
 
 import generated
 
@@ -136,6 +138,14 @@ def import_mcp(
     return code, printed.out, printed.err
 
 
+def validator_of(text: str) -> Any:
+    """The module generated from contract text, loaded."""
+    made = pipeline.generate(
+        text.encode("utf-8"), "t.yaml", PurePosixPath("t.yaml"), render.generation_context()
+    )
+    return runtime.load_module(made.module_source, "t.py")
+
+
 # -- real servers ------------------------------------------------------------------------------
 
 
@@ -152,8 +162,28 @@ def test_the_reference_time_server(tmp_path: Path, capsys: pytest.CaptureFixture
     assert text.startswith("# Imported by toolshape from MCP server mcp-time (MCP tools/list)")
     contract = checker.check(source.load(text.encode("utf-8"), "convert_time.yaml"))
     assert set(contract.parameters["required"]) == {"source_timezone", "time", "target_timezone"}
-    # what the contract has no place for is said, at the tool it came from
-    assert "MCP server mcp-time: warning: the MCP tool's 'outputSchema' is not carried over" in err
+    # its outputSchema is the contract's output, the shared result under $defs as listed
+    assert contract.output is not None
+    assert contract.output["properties"]["source"] == {"$ref": "#/$defs/TimeResult"}
+    assert set(contract.output["$defs"]["TimeResult"]["required"]) == {
+        "timezone",
+        "datetime",
+        "day_of_week",
+        "is_dst",
+    }
+    assert "outputSchema" not in err
+    # ... and the module generated from it checks the server's results
+    module = validator_of(text)
+    result: dict[str, Any] = {"timezone": "Asia/Tokyo", "datetime": "2026-12-06T14:00:00+09:00"}
+    result |= {"day_of_week": "Sunday", "is_dst": False}
+    assert module.validate_result(
+        {"source": result, "target": result, "time_difference": "+9.0h"}
+    ).ok
+    refused = module.validate_result({"source": result, "target": {**result, "is_dst": "no"}})
+    assert {(e.path, e.code) for e in refused.errors} == {
+        ("/target/is_dst", "type"),
+        ("/time_difference", "required"),
+    }
 
 
 def test_the_sdk_server_lists_the_generated_package_back_as_its_contracts(tmp_path: Path) -> None:
@@ -169,6 +199,8 @@ def test_the_sdk_server_lists_the_generated_package_back_as_its_contracts(tmp_pa
     for contract in imported:
         module = generated.tool_module(contract.name)
         assert module is not None and contract.data["parameters"] == module.INPUT_SCHEMA
+        assert contract.data.get("output") == getattr(module, "OUTPUT_SCHEMA", None)
+    assert [c.name for c in imported if "output" in c.data] == ["create_login", "web_search"]
     assert not log.exists()  # listing calls no tool
 
 
