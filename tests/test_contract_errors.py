@@ -177,9 +177,10 @@ def test_problems_are_capped_per_file(capsys: pytest.CaptureFixture[str]) -> Non
     """The billion-laughs file has one problem per anchor and alias: the first ones, then a count."""
     path = CORPUS / "yaml_billion_laughs.yaml"
     text = path.read_text(encoding="utf-8")
-    total = len(
-        re.findall(r"[&*]a\d*\b", text.split("\n", 2)[2])
-    )  # anchors and aliases below the header
+    body = text.split("\n", 2)[2]  # below the header
+    # Each anchor and alias, and each top-level key a contract does not have (reported too:
+    # the YAML could be read whole, so the schema is checked in the same run).
+    total = len(re.findall(r"[&*]a\d*\b", body)) + len(re.findall(r"^a\d*:", body, re.M))
     assert total > MAX_PROBLEMS_PER_FILE
     code, _, err = lint([str(path)], capsys)
     assert code == 1
@@ -206,7 +207,8 @@ def test_a_big_alias_bomb_prints_a_bounded_report(
     assert code == 1
     lines = err.splitlines()
     assert len(lines) == MAX_PROBLEMS_PER_FILE + 1
-    assert lines[-1].startswith(f"{path}: ... {aliases + 1 - MAX_PROBLEMS_PER_FILE} more problems")
+    # the anchor, each alias, and the unknown contract keys x and z
+    assert lines[-1].startswith(f"{path}: ... {aliases + 3 - MAX_PROBLEMS_PER_FILE} more problems")
 
 
 def test_the_problems_of_several_files_are_each_capped(
@@ -228,7 +230,7 @@ def test_the_problems_of_several_files_are_each_capped(
             if line.startswith(f"{shown}:") and ": error: " in line
         ]
         assert len(located) == MAX_PROBLEMS_PER_FILE
-        assert f"{shown}: ... {81 - MAX_PROBLEMS_PER_FILE} more problems not shown" in err
+        assert f"{shown}: ... {83 - MAX_PROBLEMS_PER_FILE} more problems not shown" in err
 
 
 def test_a_well_formed_contract_passes_lint(
@@ -316,3 +318,169 @@ def test_satisfiable_schemas_are_not_refused(
     )
     code, _, err = lint([str(path)], capsys)
     assert (code, err) == (0, "")
+
+
+# -- hints for what other schema languages spell differently ---------------------------
+
+
+def lint_errors(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The error lines ``lint`` prints for a contract written from ``text`` (exit 1 asserted)."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = lint([str(path)], capsys)
+    assert code == 1, err
+    return [line.removeprefix(f"{path}:") for line in err.splitlines() if ": error: " in line]
+
+
+def contract_with(schema: str) -> str:
+    """A contract whose one property ``a`` (line 6) has ``schema``."""
+    return f"name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {schema}\n"
+
+
+@pytest.mark.parametrize(
+    ("schema", "advice"),
+    [
+        ("{type: string, nullable: true}", 'write type: [string, "null"]'),
+        ("{type: [integer, string], nullable: true}", 'write type: [integer, string, "null"]'),
+        ("{nullable: true, type: object}", 'write type: [object, "null"]'),
+        ("{nullable: true}", "add a 'type' that lists \"null\""),
+        ("{nullable: true, type: [1, string]}", "add a 'type' that lists \"null\""),
+        ("{type: [string, 'null'], nullable: true}", "'type' already allows null here"),
+        ("{type: string, nullable: false}", "a value is null only where 'type' allows it"),
+    ],
+)
+def test_openapi_nullable_is_told_the_type_it_should_become(
+    schema: str, advice: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    errors = lint_errors(contract_with(schema), tmp_path, capsys)
+    nullable = [e for e in errors if "'nullable'" in e]
+    assert len(nullable) == 1, errors
+    col = contract_with(schema).splitlines()[5].index("nullable") + 1
+    assert nullable[0].startswith(f"6:{col}: error: unknown keyword 'nullable' (OpenAPI 3.0's)")
+    assert advice in nullable[0], errors
+
+
+@pytest.mark.parametrize(
+    ("text", "parent"),
+    [
+        (contract_with("{type: string, required: true}"), "(parameters)"),
+        (contract_with("{required: true}"), "(parameters)"),
+        (
+            "name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n"
+            "    box:\n      type: object\n      properties:\n"
+            "        inner: {type: integer, required: true}\n",
+            "(parameters/properties/box)",
+        ),
+    ],
+)
+def test_required_true_on_a_property_is_one_error_naming_the_parent(
+    text: str, parent: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``required: true`` on a property (OpenAPI 2's and many hand-written schemas' habit) is
+    one error that says where the key belongs: the parent object's ``required`` list."""
+    errors = lint_errors(text, tmp_path, capsys)
+    assert len(errors) == 1, errors
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "required: true" in row)
+    col = text.splitlines()[line - 1].index("true") + 1  # at the value, as other wrong values
+    assert errors[0].startswith(
+        f"{line}:{col}: error: 'required: true' does not make a property required"
+    )
+    assert f"in the 'required' of its parent object {parent}" in errors[0], errors
+
+
+def test_required_false_on_a_property_says_it_means_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    errors = lint_errors(contract_with("{type: string, required: false}"), tmp_path, capsys)
+    assert len(errors) == 1, errors
+    assert "'required: false' has no meaning on a property" in errors[0]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "shown"),
+    [
+        (r"'^(\w+\s?)*$'", r"pattern '^(\w+\s?)*$' can backtrack catastrophically: '(\w+\s?)*'"),
+        (r"'^\d+(?P<n>x)$'", r"pattern '^\d+(?P<n>x)$' cannot keep its JSON Schema"),
+        (r"'^(a)\1$'", r"pattern '^(a)\1$' cannot be checked in linear time"),
+        (r'"^(\t+|\t\t)*\n$"', r"pattern '^(\t+|\t\t)*\n$' can backtrack catastrophically"),
+        (r"'\p{Lu}(?i)x'", r"pattern '\p{Lu}(?i)x'"),
+    ],
+)
+def test_patterns_are_shown_as_the_contract_writes_them(
+    pattern: str, shown: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One backslash per escape, as in the contract and in JSON Schema's spelling: never
+    Python's repr with its doubled backslashes; a tab or a line break (a YAML double-quoted
+    escape) is shown as the escape, so the message stays one line."""
+    errors = lint_errors(contract_with(f"{{type: string, pattern: {pattern}}}"), tmp_path, capsys)
+    assert len(errors) == 1, errors
+    assert shown in errors[0], errors
+    assert "\\\\" not in errors[0], errors
+
+
+# -- YAML problems and schema problems in one run ---------------------------------------
+
+#: A contract with one schema error (line 6, 'strin'); each YAML snippet below follows it.
+_ONE_SCHEMA_ERROR = (
+    "name: t\ndescription: d\nparameters:\n  type: object\n  properties:\n    a: {type: strin}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("snippet", "yaml_problems"),
+    [
+        ("    b: {type: string}\n    b: {type: integer}\n", ["duplicate key 'b'"]),
+        ("    b: {type: string, enum: [x, yes]}\n", ["'yes' is read as a boolean"]),
+        ("    b: {type: yes}\n", ["'yes' is read as a boolean"]),
+        ("    b: {type: string, default: 2024-01-01}\n", ["is read as a date"]),
+        ("    b: {type: string, minLength: 017, maxLength: 2}\n", ["a surprising number"]),
+        ("    b: {type: number, maximum: .inf}\n", ["not a JSON number"]),
+        ("    b: &s {type: string}\n    c: *s\n", ["anchors and aliases"] * 2),
+        ("    b: {<<: {type: string}}\n", ["merge keys"]),
+        ("    b: {type: string, 1: x}\n", ["mapping keys must be strings"]),
+        ("    b: !!binary aGk=\n", ["the tag !!binary is not allowed"]),
+        ("    b: !!str {type: string}\n", ["the tag !!str cannot be used on a mapping"]),
+        ('    b: {type: string, description: "\\ud800"}\n', ["lone surrogate"]),
+        ('    "\\ud800": {type: string}\n', ["lone surrogate"]),
+        ("    b: {type: string}\n---\nname: u\n", ["more than one YAML document"]),
+    ],
+)
+def test_yaml_and_schema_problems_are_reported_in_one_run(
+    snippet: str, yaml_problems: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Wherever the YAML can be read whole, its problems do not hide the schema's: one run
+    reports both, and says nothing more about a value the YAML check refused (no second
+    error about the null or missing key that stands for it)."""
+    errors = lint_errors(_ONE_SCHEMA_ERROR + snippet, tmp_path, capsys)
+    assert any(e.startswith("6:15: error: 'strin' is not a JSON type") for e in errors), errors
+    for words in yaml_problems:
+        assert any(words in e for e in errors), (words, errors)
+    assert len(errors) == 1 + len(yaml_problems), errors
+
+
+@pytest.mark.parametrize(
+    ("snippet", "words"),
+    [
+        ("    b: {type: string\n", "invalid YAML"),
+        ("    b:\n\t{type: string}\n", "use spaces, not tabs"),
+        ("    b: {type: string}\n\x07\n", "which YAML does not allow"),
+    ],
+)
+def test_yaml_that_cannot_be_read_whole_reports_the_yaml_problem_alone(
+    snippet: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A syntax error (or a character YAML refuses) leaves no document to check: the YAML
+    problem alone is reported, never a guess at the schema."""
+    errors = lint_errors(_ONE_SCHEMA_ERROR + snippet, tmp_path, capsys)
+    assert len(errors) == 1 and words in errors[0], errors
+
+
+def test_a_schema_error_beside_a_refused_value_is_still_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only what is about the refused value is left unsaid: a sibling keyword's error in the
+    same schema is reported with the YAML problem."""
+    text = contract_with("{type: string, minLength: 017, pattern: '(?P<n>x)'}")
+    errors = lint_errors(text, tmp_path, capsys)
+    assert len(errors) == 2, errors
+    assert "a surprising number" in errors[0] and "cannot keep its JSON Schema" in errors[1]

@@ -410,6 +410,24 @@ def test_a_string_holding_json_gets_a_hint_only_where_a_structure_is_wanted() ->
     assert number == '"milestone" must be an integer, got a string'
 
 
+def test_a_null_is_worded_by_whether_its_key_is_required() -> None:
+    """A required key sent as null cannot be fixed by leaving it out: the hint says to send a
+    value. An optional key's null keeps the leave-it-out hint; so does a required key whose
+    value is an object or array (the _got_json path) where the hint must not be lost."""
+    issue = module_of("tests/feedback_corpus/create_issue.yaml")
+    required = issue.validate({"title": None}).errors[0].message
+    assert required.startswith('"title" must be a string, got null')
+    assert "leave it out" not in required
+    assert "the key is required: send it with a value of the right type" in required
+    optional = issue.validate({"title": "x", "body": None}).errors[0].message
+    assert "leave it out instead of sending null" in optional
+    assert "required" not in optional
+    nested = issue.validate({"title": "x", "reviewer": {"login": None}}).errors[0].message
+    assert "the key is required" in nested and "leave it out" not in nested
+    structure = issue.validate({"title": "x", "labels": None}).errors[0].message
+    assert "leave it out instead of sending null" in structure
+
+
 def test_the_unwrap_hint_needs_a_better_fit_inside() -> None:
     issue = module_of("tests/feedback_corpus/create_issue.yaml")
     hint = "wrapped in"

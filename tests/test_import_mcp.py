@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import textwrap
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+import jsonschema
 import pytest
 from support import ROOT
 from toolshape import cli
+from toolshape.codegen import cases, render
 from toolshape.contract import checker, source
 from toolshape.platforms import importer, mcp_stdio
+from toolshape.project import pipeline, runtime
 
 import generated
 
@@ -136,6 +140,14 @@ def import_mcp(
     return code, printed.out, printed.err
 
 
+def validator_of(text: str) -> Any:
+    """The module generated from contract text, loaded."""
+    made = pipeline.generate(
+        text.encode("utf-8"), "t.yaml", PurePosixPath("t.yaml"), render.generation_context()
+    )
+    return runtime.load_module(made.module_source, "t.py")
+
+
 # -- real servers ------------------------------------------------------------------------------
 
 
@@ -152,8 +164,82 @@ def test_the_reference_time_server(tmp_path: Path, capsys: pytest.CaptureFixture
     assert text.startswith("# Imported by toolshape from MCP server mcp-time (MCP tools/list)")
     contract = checker.check(source.load(text.encode("utf-8"), "convert_time.yaml"))
     assert set(contract.parameters["required"]) == {"source_timezone", "time", "target_timezone"}
-    # what the contract has no place for is said, at the tool it came from
-    assert "MCP server mcp-time: warning: the MCP tool's 'outputSchema' is not carried over" in err
+    # its outputSchema is the contract's output, the shared result under $defs as listed
+    assert contract.output is not None
+    assert contract.output["properties"]["source"] == {"$ref": "#/$defs/TimeResult"}
+    assert set(contract.output["$defs"]["TimeResult"]["required"]) == {
+        "timezone",
+        "datetime",
+        "day_of_week",
+        "is_dst",
+    }
+    assert "outputSchema" not in err
+    # ... and the module generated from it checks the server's results
+    module = validator_of(text)
+    result: dict[str, Any] = {"timezone": "Asia/Tokyo", "datetime": "2026-12-06T14:00:00+09:00"}
+    result |= {"day_of_week": "Sunday", "is_dst": False}
+    assert module.validate_result(
+        {"source": result, "target": result, "time_difference": "+9.0h"}
+    ).ok
+    refused = module.validate_result({"source": result, "target": {**result, "is_dst": "no"}})
+    assert {(e.path, e.code) for e in refused.errors} == {
+        ("/target/is_dst", "type"),
+        ("/time_difference", "required"),
+    }
+
+
+#: Official reference servers that declare outputSchema: their command, and what they need.
+REFERENCE_SERVERS = {
+    "time": ([sys.executable, "-m", "mcp_server_time"], "mcp_server_time"),
+    # npm's cache only: this machine has no network; a server not cached there is skipped.
+    "everything": (
+        ["npx", "--offline", "-y", "@modelcontextprotocol/server-everything", "stdio"],
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("server", REFERENCE_SERVERS)
+def test_a_reference_servers_result_schemas_import_and_agree_with_jsonschema(server: str) -> None:
+    command, module_name = REFERENCE_SERVERS[server]
+    if module_name is not None:
+        pytest.importorskip(module_name, reason=f"{module_name} (the test extra) is not installed")
+    elif shutil.which(command[0]) is None:
+        pytest.skip(f"{command[0]} is not installed")
+    try:
+        name, listed = mcp_stdio.list_tools(command, timeout=600)
+    except mcp_stdio.ServerError as error:
+        if "ENOTCACHED" in str(error):
+            pytest.skip(f"the {server} server is not in npm's cache: {error}")
+        raise
+    originals = {
+        tool["name"]: tool["outputSchema"] for tool in listed["tools"] if "outputSchema" in tool
+    }
+    assert originals, f"the {server} server lists no outputSchema"
+    imported = {c.name: c for c in importer.import_data(listed, f"MCP server {name}")}
+    for tool, original in originals.items():
+        contract = imported[tool]
+        assert "output" in contract.data, [str(w) for w in contract.warnings]
+        assert not [
+            w for w in contract.warnings if "'outputSchema' is not carried over" in w.message
+        ]
+        checked = checker.check(source.load(contract.yaml_text.encode("utf-8"), "t.yaml"))
+        side = checked.result_side()
+        assert side is not None
+        derived = cases.derive(side).cases
+        assert (
+            len(derived) > 3
+            and any(c.errors for c in derived)
+            and any(not c.errors for c in derived)
+        )
+        module = validator_of(contract.yaml_text)
+        # The server's own schema, read in its own draft ($schema), is the judge.
+        judge = jsonschema.validators.validator_for(
+            original, default=jsonschema.Draft202012Validator
+        )
+        for case in derived:
+            expected = judge(original).is_valid(case.data)
+            assert module.validate_result(case.data).ok is expected, (tool, case.name)
 
 
 def test_the_sdk_server_lists_the_generated_package_back_as_its_contracts(tmp_path: Path) -> None:
@@ -169,6 +255,8 @@ def test_the_sdk_server_lists_the_generated_package_back_as_its_contracts(tmp_pa
     for contract in imported:
         module = generated.tool_module(contract.name)
         assert module is not None and contract.data["parameters"] == module.INPUT_SCHEMA
+        assert contract.data.get("output") == getattr(module, "OUTPUT_SCHEMA", None)
+    assert [c.name for c in imported if "output" in c.data] == ["create_login", "web_search"]
     assert not log.exists()  # listing calls no tool
 
 

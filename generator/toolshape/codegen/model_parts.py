@@ -248,6 +248,8 @@ class Node:
     applicators: list[Applicator] = field(default_factory=list)  # $ref, anyOf, ... on this value
     #: Under an x-sensitive schema: a type error names the JSON type only (no hint that repeats the value).
     secret: bool = False
+    #: The value of a key ``required`` lists: a null there is told to send a value, not to leave the key out.
+    required_key: bool = False
 
     @property
     def got(self) -> Code:
@@ -256,6 +258,14 @@ class Node:
             return Code("_json_type")  # the JSON type only: no hint that repeats the value
         wants_structure = any(b.kind in ("object", "array") for b in self.branches)
         return Code("_got_json" if wants_structure else "_got")
+
+    @property
+    def got_arguments(self) -> Code:
+        """The arguments of :attr:`got`'s call: the value, and for a required key's value a flag
+        that words a null as a required key's (send a value), not an optional one's (leave it out)."""
+        if self.required_key and not self.secret:
+            return Code(f"{self.var}, required=True")
+        return self.var
 
     @property
     def has_checks(self) -> bool:

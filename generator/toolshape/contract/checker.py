@@ -23,7 +23,7 @@ from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.pointers import SchemaPath
 from ..schema.values import is_integer, json_type
-from . import tool_hints, unfolding
+from . import source, tool_hints, unfolding
 from .errors import ContractError, Problem
 from .source import Document
 from .wording import suggest, with_article, yaml_text
@@ -155,13 +155,28 @@ class _Checker:
         self.sensitive: list[SchemaPath] = []
         #: The schema being walked: "parameters", or "output" (its root, and what $refs resolve in).
         self.top = "parameters"
+        #: Errors left unsaid because they were about a value the YAML check refused.
+        self.unread = 0
 
     def error(self, path: SchemaPath, message: str, *, at_key: bool = False) -> None:
+        if not at_key and self.refused(path):  # a key is read as written, whatever its value
+            self.unread += 1
+            return
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
 
     def warn(self, path: SchemaPath, message: str) -> None:
         """A finding that does not stop generation (an annotation that contradicts its schema)."""
-        self.warnings.append(self.doc.problem(path, message, severity="warning"))
+        if not self.refused(path):
+            self.warnings.append(self.doc.problem(path, message, severity="warning"))
+
+    def refused(self, path: SchemaPath) -> bool:
+        """Whether a finding at ``path`` is about a value the YAML check refused (a null that
+        stands for it, or the mapping or list that holds it): the YAML problem already says
+        what is wrong there, and a second message about the stand-in would mislead."""
+        return any(
+            path[: len(place)] == place or (len(place) == len(path) + 1 and place[:-1] == path)
+            for place in self.doc.refused
+        )
 
     # -- the contract file -------------------------------------------------
 
@@ -254,6 +269,9 @@ class _Checker:
                     f"'{keyword}' is not supported by this version of toolshape",
                     at_key=True,
                 )
+            elif keyword == value_rules.NULLABLE:
+                hint = value_rules.nullable_hint(schema)
+                self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
             else:
                 hint = suggest(keyword, SCHEMA_KEYWORDS)
                 self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
@@ -326,6 +344,8 @@ class _Checker:
             kind = _KEYWORD_KIND.get(keyword)
             if kind is None or kind in kinds:
                 continue
+            if keyword == object_rules.REQUIRED and isinstance(schema[keyword], bool):
+                continue  # a property's 'required: true': its family's rules say where it belongs
             side = (
                 "min"
                 if keyword.startswith(("min", "exclusiveMin"))
@@ -644,12 +664,12 @@ def check(document: Document) -> Contract:
     if output is None:
         del roots["output"]
     title, annotations = _tool_hints(checker)
-    if not checker.problems:
+    if not checker.problems and not checker.unread:
         # Before anything evaluates the schema: a cycle would recurse forever.
         for top, schema in roots.items():
             for finding in unfolding.check(schema):
                 checker.error((top, *finding.path), finding.message)
-    if not checker.problems:
+    if not checker.problems and not checker.unread:
         for top, schema in roots.items():
             checker.dead_values(schema, (top,), schema)
     if checker.problems:
@@ -668,6 +688,28 @@ def check(document: Document) -> Contract:
         title=title,
         annotations=annotations,
     )
+
+
+def load_and_check(raw: bytes, file: str) -> Contract:
+    """Load contract bytes and check them; raise ContractError with every problem found.
+
+    Where the YAML has problems but could be read whole (a duplicate key, an unquoted ``yes``,
+    an alias), the schema is checked as well, so that one run reports both; nothing is said
+    about the values the YAML check refused."""
+    try:
+        document = source.load(raw, file)
+    except source.YamlProblems as error:
+        raise ContractError([*error.problems, *_problems_of(error.document)]) from None
+    return check(document)
+
+
+def _problems_of(document: Document) -> list[Problem]:
+    """The contract check's errors on ``document`` (none when it passes)."""
+    try:
+        check(document)
+    except ContractError as error:
+        return error.problems
+    return []
 
 
 def _tool_hints(checker: _Checker) -> tuple[str | None, dict[str, bool]]:

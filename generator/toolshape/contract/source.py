@@ -87,9 +87,9 @@ _DECIMAL_FLOAT = re.compile(r"[-+]?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?
 _YAML12_ONLY_NUMBER = re.compile(r"[-+]?0(?:o[0-7]+|[0-9]+)")
 _NOT_JSON_NUMBER = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-# Path element for values that are checked but not stored (their key was refused);
-# any problem means no Document is returned, so their positions are never looked up.
-_UNSTORED = "<not stored>"
+# Path element for values that are checked but not stored (their key was refused): not a
+# string, so that no key of the data shares their paths, and their positions are never looked up.
+_UNSTORED = -1
 # The line breaks pyyaml counts when it numbers lines.
 _LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
 
@@ -105,6 +105,9 @@ class Document:
         default_factory=dict, repr=False, compare=False
     )
     key_positions: dict[PathKey, Position] = field(default_factory=dict, repr=False, compare=False)
+    #: Where a value could not be read as written (a problem refused it): the data holds null
+    #: there, or lacks the key. Only a YamlProblems' document has any.
+    refused: frozenset[PathKey] = field(default=frozenset(), repr=False, compare=False)
 
     def value_at(self, path: PathKey) -> Position:
         """(line, col) of the node at `path`, or of its deepest existing ancestor."""
@@ -131,8 +134,20 @@ class Document:
         return Problem(self.file, line, col, message, severity)
 
 
+class YamlProblems(ContractError):
+    """YAML problems in text that could still be read whole: ``document`` holds its data, null
+    (or no key) at each place a problem refused (its ``refused`` paths), so that the schema
+    can be checked in the same run. Syntax errors, an empty or oversized file, text that is
+    not UTF-8 and nesting past MAX_DEPTH leave nothing to read: a plain ContractError."""
+
+    def __init__(self, problems: list[Problem], document: Document) -> None:
+        super().__init__(problems)
+        self.document = document
+
+
 def load(raw: bytes, file: str) -> Document:
-    """Read contract bytes into a Document; raise ContractError listing every problem."""
+    """Read contract bytes into a Document; raise ContractError listing every problem
+    (YamlProblems, with the document as far as it could be read, when the text was read whole)."""
     raw = bytes(raw)
     if len(raw) > MAX_CONTRACT_BYTES:
         raise ContractError([_too_large(file, len(raw))])
@@ -144,10 +159,12 @@ def load(raw: bytes, file: str) -> Document:
     root = loader.compose_contract()
     builder = _DataBuilder(file, loader.explicitly_tagged)
     data = builder.build(root, ())
+    document = Document(file, data, text, builder.value_positions, builder.key_positions)
     problems = loader.problems + builder.problems
     if problems:
-        raise ContractError(problems)
-    return Document(file, data, text, builder.value_positions, builder.key_positions)
+        document.refused = frozenset(builder.refused)
+        raise YamlProblems(problems, document)
+    return document
 
 
 # Text the libyaml path leaves to the pure-Python one: what the two readers could tell apart
@@ -444,20 +461,28 @@ class _DataBuilder:
         self.problems: list[Problem] = []
         self.value_positions: dict[PathKey, Position] = {}
         self.key_positions: dict[PathKey, Position] = {}
+        #: The paths of values built as null after a problem, and of mappings that lost a
+        #: key (as the path of an unstored entry under them): see Document.refused.
+        self.refused: set[PathKey] = set()
 
     def build(self, node: Node, path: PathKey) -> object:
         """The data for `node`, found at `path`; records its position."""
         self.value_positions[path] = _position(node.start_mark)
         if isinstance(node, _AliasPlaceholder):
+            self.refused.add(path)
             return None  # already reported
-        if id(node) in self.explicitly_tagged:
-            self._check_tag(node)
+        if id(node) in self.explicitly_tagged and self._check_tag(node):
+            self.refused.add(path)  # read all the same, but not as its tag says
         if isinstance(node, MappingNode):
             return self._build_mapping(node, path)
         if isinstance(node, SequenceNode):
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         assert isinstance(node, ScalarNode)  # a composed node is a mapping, a list or a scalar
-        return self._build_scalar(node)
+        reported = len(self.problems)
+        value = self._build_scalar(node)
+        if len(self.problems) > reported:
+            self.refused.add(path)
+        return value
 
     def _build_mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
         """A dict from a mapping node, refusing duplicate and non-string keys."""
@@ -466,6 +491,7 @@ class _DataBuilder:
         for key_node, value_node in node.value:
             key = self._key(key_node)
             if key is None:
+                self.refused.add((*path, _UNSTORED))  # the mapping lacks an entry it was given
                 self.build(value_node, (*path, _UNSTORED))  # still checked, for its own problems
                 continue
             line, col = _position(key_node.start_mark)
@@ -512,8 +538,15 @@ class _DataBuilder:
             return None
         return self._checked_text(node, value)
 
-    def _check_tag(self, node: Node) -> None:
-        """Report an explicit tag that is not standard or does not fit the node's kind."""
+    def _check_tag(self, node: Node) -> bool:
+        """Report an explicit tag that is not standard or does not fit the node's kind;
+        whether there was one."""
+        reported = len(self.problems)
+        self._report_tag(node)
+        return len(self.problems) > reported
+
+    def _report_tag(self, node: Node) -> None:
+        """The reports of :meth:`_check_tag`."""
         tag = _show_tag(node.tag)
         if node.tag not in _ALLOWED_TAGS:
             allowed = ", ".join(_show_tag(allowed) for allowed in _ALLOWED_TAGS)

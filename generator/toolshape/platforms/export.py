@@ -101,10 +101,14 @@ Platform rules used (public documentation and API error messages, late 2025):
   ``uri-template``, ``json-pointer``, ``relative-json-pointer``, ``regex``) is dropped with
   a note, for OpenAI, Anthropic and Gemini alike, and passed through to ``jsonschema`` and
   ``mcp``.
-* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema", "annotations"?}`` (MCP
-  specification, https://modelcontextprotocol.io/specification/2025-06-18/server/tools):
-  ``inputSchema`` is a JSON Schema object schema, passed through unchanged; ``title`` and
-  ``annotations`` (the tool hints) are the contract's, when it has them.
+* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema", "outputSchema"?,
+  "annotations"?}`` (MCP specification,
+  https://modelcontextprotocol.io/specification/2025-06-18/server/tools): ``inputSchema`` is
+  a JSON Schema object schema, passed through unchanged, and so is ``outputSchema``, the
+  contract's ``output`` (the schema of the tool's ``structuredContent``), when it has one;
+  ``title`` and ``annotations`` (the tool hints) are the contract's, when it has them. The
+  other platforms' tool definitions have no place for a result schema: their exports leave
+  ``output`` out.
 """
 
 from __future__ import annotations
@@ -503,17 +507,25 @@ def _export_mcp(contract: Contract) -> ExportResult:
         tool["title"] = title
     tool["description"] = contract.description
     tool["inputSchema"] = contract.parameters
+    places = _format_places(contract.parameters)
+    if contract.output is not None:  # the result's schema, as the arguments' is written
+        tool["outputSchema"] = contract.output
+        places += [f"outputSchema {place}" for place in _format_places(contract.output)]
     if contract.annotations:  # as declared: a client applies MCP's defaults to the rest
         tool["annotations"] = {
             h: contract.annotations[h] for h in HINTS if h in contract.annotations
         }
-    return ExportResult("mcp", tool, _format_notes(contract.parameters))
+    return ExportResult("mcp", tool, format_export.annotation_note(places))
 
 
 def _format_notes(parameters: Any) -> list[str]:
     """'format' is asserted by the generated validator but only annotates in plain JSON Schema 2020-12."""
-    places = [_where(path) for node, path, _ in _walk(parameters) if format_export.FORMAT in node]
-    return format_export.annotation_note(places)
+    return format_export.annotation_note(_format_places(parameters))
+
+
+def _format_places(schema: Any) -> list[str]:
+    """Where ``schema`` holds a 'format' (for the note of :func:`_format_notes`)."""
+    return [_where(path) for node, path, _ in _walk(schema) if format_export.FORMAT in node]
 
 
 # -- the lowering: one contract schema -> what a platform accepts -------------------

@@ -7,7 +7,9 @@
   its ``description``;
 * an MCP ``tools/list`` result ``{"tools": [{"name", "description", "inputSchema"}, ...]}``,
   or the JSON-RPC response that wraps it under ``"result"`` (a tool's ``title`` and
-  ``annotations``, MCP's tool hints, become the contract's: ``_mcp_title_and_hints``);
+  ``annotations``, MCP's tool hints, become the contract's: ``_mcp_title_and_hints``; its
+  ``outputSchema`` becomes the contract's ``output``, translated as ``inputSchema`` is, or
+  left out with a warning at its place when it cannot be carried over: ``result_schema``);
 * an OpenAI tool list ``[{"type": "function", "function": {"name", "description",
   "parameters"}}]`` (also ``{"tools": [...]}``, and the Responses API's flat
   ``{"type": "function", "name", ...}``);
@@ -164,7 +166,7 @@ class ImportedContract:
     warnings: list[ImportNotice] = field(default_factory=list)
     #: The input kind: "jsonschema", "mcp", "openai" or "anthropic".
     kind: str = "jsonschema"
-    #: The contract as data: {"name", "description", "parameters"}.
+    #: The contract as data: {"name", "description", "parameters"} (and "output", ...).
     data: dict[str, Any] = field(default_factory=dict)
     #: What was translated to 2020-12, one line per kind with the input's JSON Pointers.
     translations: list[str] = field(default_factory=list)
@@ -389,6 +391,9 @@ class _Tool:
     warnings: list[ImportNotice] = field(default_factory=list)
     #: An MCP tool's ``title`` and ``annotations``, as the contract keeps them (``_mcp_title_and_hints``).
     title_and_hints: dict[str, Any] = field(default_factory=dict)
+    #: An MCP tool's ``outputSchema`` (None: it has none) and where it is in the input.
+    output: Any = None
+    output_pointer: str = ""
 
 
 class _Importer:
@@ -512,15 +517,11 @@ class _Importer:
             fn_pointer = f"{pointer}/function"
             return [self.entry("openai", function, fn_pointer, "parameters", warnings)]
         if "inputSchema" in entry:
-            if "outputSchema" in entry:
-                warnings.append(
-                    ImportNotice(
-                        f"{pointer}/outputSchema",
-                        "the MCP tool's 'outputSchema' is not carried over (a contract has no place for it)",
-                    )
-                )
             found = self.entry("mcp", entry, pointer, "inputSchema", warnings)
             found.title_and_hints = _mcp_title_and_hints(entry, pointer, warnings)
+            # A null is what an SDK writes for "no outputSchema".
+            found.output = entry.get("outputSchema")
+            found.output_pointer = f"{pointer}/outputSchema"
             return [found]
         if "input_schema" in entry:
             return [self.entry("anthropic", entry, pointer, "input_schema", warnings)]
@@ -635,19 +636,62 @@ class _Importer:
             **found.title_and_hints,
             "parameters": parameters,
         }
+        sides = {"parameters": (pointer, translator)}
+        result = self.result_schema(found, warnings)
+        if result is not None:
+            data["output"] = result[0]
+            sides["output"] = (found.output_pointer, result[1])
         relative = _file_name(name)
-        text = to_yaml(
-            data,
-            header=f"Imported by toolshape from {self.label} ({_KIND_NAMES[kind]}); review it and add examples.",
-        )
-        verified = self.verify(text, relative, data, tool, pointer, translator, warnings)
+        header = f"Imported by toolshape from {self.label} ({_KIND_NAMES[kind]}); review it and add examples."
+        text = to_yaml(data, header=header)
+        verified = self.verify(text, relative, data, tool, sides, warnings)
+        if verified is None and "output" in data:  # the check refused the output: without it
+            del data["output"], sides["output"]
+            text = to_yaml(data, header=header)
+            verified = self.verify(text, relative, data, tool, sides, warnings)
         if not verified:
             return None
         translations = [
-            f"{kind_}: {', '.join(_join(pointer, p) or '/' for p in places)}"
-            for kind_, places in translator.notes.items()
+            f"{kind_}: {', '.join(_join(where, p) or '/' for p in places)}"
+            for where, side in sides.values()
+            for kind_, places in side.notes.items()
         ]
         return ImportedContract(name, relative, text, warnings, kind, data, translations)
+
+    def result_schema(
+        self, found: _Tool, warnings: list[ImportNotice]
+    ) -> tuple[dict[str, Any], _Translator] | None:
+        """An MCP tool's ``outputSchema`` as the contract's ``output`` (translated as the
+        arguments are), and its translator; None when the tool has none, or when it cannot
+        be carried over: then each reason is a warning at its place, and the contract is
+        written without ``output`` (its arguments are no less usable for that)."""
+        schema, pointer = found.output, found.output_pointer
+        if schema is None:
+            return None
+        if not isinstance(schema, dict):
+            warnings.append(ImportNotice(pointer, _OUTPUT_LEFT_OUT.format(_NOT_OBJECT)))
+            return None
+        translator = _Translator(schema, self.draft, values=_RESULT_VALUES)
+        output = translator.translate()
+        if "$schema" in schema:
+            warnings.append(
+                ImportNotice(
+                    f"{pointer}/$schema",
+                    f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
+                    "a contract's output is always JSON Schema 2020-12",
+                )
+            )
+        warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
+        refused = [(_join(pointer, p), message) for p, message in translator.errors]
+        refused += [
+            (
+                _join(pointer, where),
+                "a string here holds a lone surrogate, which is not Unicode text",
+            )
+            for where, _ in _lone_surrogates(schema, "")
+        ]
+        warnings.extend(ImportNotice(at, _OUTPUT_LEFT_OUT.format(why)) for at, why in refused)
+        return None if refused else (output, translator)
 
     def bare_identity(
         self,
@@ -701,14 +745,16 @@ class _Importer:
         relative: str,
         data: dict[str, Any],
         tool: str | None,
-        pointer: str,
-        translator: _Translator,
+        sides: dict[str, tuple[str, _Translator]],
         warnings: list[ImportNotice],
-    ) -> bool:
+    ) -> bool | None:
         """Load the emitted text back and check it: it must be the intended contract, and pass.
 
-        The check's warnings (a ``default: null`` on a key that refuses null) join the
-        import's, at their place in the input file: the contract is written all the same."""
+        ``sides`` maps "parameters" (and "output") to where that schema is in the input and
+        its translator. The check's warnings (a ``default: null`` on a key that refuses null)
+        join the import's, at their place in the input file: the contract is written all the
+        same. A check that fails only in ``output`` returns None, each problem a warning
+        (the caller writes the contract without it); any other failure is an error (False)."""
         try:
             document = source.load(text.encode("utf-8"), relative)
         except (
@@ -724,14 +770,24 @@ class _Importer:
         try:
             checked = checker.check(document)
         except ContractError as error:
-            for problem in error.problems:
-                at = self.input_pointer(document, problem, pointer, translator)
+            found = [
+                (problem, _path_at(document, problem.line, problem.col))
+                for problem in error.problems
+            ]
+            if "output" in sides and all(where and where[0] == "output" for _, where in found):
+                for problem, where in found:
+                    at = self.input_pointer(where, sides)
+                    why = f"{problem.message} (toolshape's contract check)"
+                    warnings.append(ImportNotice(at, _OUTPUT_LEFT_OUT.format(why)))
+                return None
+            for problem, where in found:
+                at = self.input_pointer(where, sides)
                 self.error(tool, at, f"{problem.message} (toolshape's contract check)")
             return False
         for problem in checked.warnings:
             warnings.append(
                 ImportNotice(
-                    self.input_pointer(document, problem, pointer, translator),
+                    self.input_pointer(_path_at(document, problem.line, problem.col), sides),
                     problem.message,
                     contract_at=(problem.line, problem.col),
                 )
@@ -740,17 +796,27 @@ class _Importer:
 
     @staticmethod
     def input_pointer(
-        document: source.Document, problem: Any, pointer: str, translator: _Translator
+        where: source.PathKey | None, sides: dict[str, tuple[str, _Translator]]
     ) -> str:
-        """Where in the input file the contract check's finding is (the tool's schema, at worst)."""
-        where = _path_at(document, problem.line, problem.col)
-        if where and where[0] == "parameters":
-            return _join(pointer, translator.original_pointer(tuple(str(p) for p in where[1:])))
+        """Where in the input file the contract check's finding at ``where`` (its path in the
+        contract) is: in the schema it came from (the tool's arguments schema, at worst)."""
+        pointer = sides["parameters"][0]
+        if where and where[0] in sides:
+            at, translator = sides[str(where[0])]
+            return _join(at, translator.original_pointer(tuple(str(p) for p in where[1:])))
         if where and where[0] == "annotations":  # an MCP tool's hints, beside its inputSchema
             tool = pointer.rsplit("/", 1)[0]
             return tool + "".join(f"/{pointers.escape(str(p))}" for p in where)
         return pointer
 
+
+#: How the root checks speak of a result, and the warning for an outputSchema left out.
+_RESULT_VALUES = "an MCP tool's result (its structuredContent) is"
+_NOT_OBJECT = f"the root must be an object schema: {_RESULT_VALUES} one JSON object"
+_OUTPUT_LEFT_OUT = (
+    "{}; the MCP tool's 'outputSchema' is not carried over: the contract is written without "
+    "'output' (add one by hand to check the tool's results)"
+)
 
 _KIND_NAMES = {
     "jsonschema": "JSON Schema",
@@ -921,9 +987,17 @@ class _Translator:
     """
 
     def __init__(
-        self, schema: dict[str, Any], draft: str | None = None, *, gemini: bool = False
+        self,
+        schema: dict[str, Any],
+        draft: str | None = None,
+        *,
+        gemini: bool = False,
+        values: str = "tool arguments are",
     ) -> None:
         self.root = schema
+        #: What the root schema describes, as the root checks say it ("tool arguments are",
+        #: or, for an MCP outputSchema, the result's words).
+        self.values = values
         #: Read as a Gemini declaration's ``parameters`` (an OpenAPI subset): type names may be
         #: upper case (its ``Type`` enum), and ``nullable: true`` beside an ``enum`` adds null
         #: to the enum too (its enums hold only strings: null can be said only with ``nullable``).
@@ -1081,25 +1155,25 @@ class _Translator:
 
     def root_checks(self, result: object) -> dict[str, Any]:
         if not isinstance(result, dict):
-            self.error((), "the arguments schema must be an object schema")
+            self.error((), f"the root must be an object schema: {self.values} one JSON object")
             return {}
         kind = result.get("type")
         if kind is None:
             if any(k in result for k in ("properties", "required", "additionalProperties")):
                 self.warn(
                     (),
-                    "the root has no 'type': added 'type: object' (tool arguments are always one JSON object)",
+                    f"the root has no 'type': added 'type: object' ({self.values} always one JSON object)",
                 )
                 result = {"type": "object", **result}
             else:
                 self.error(
                     (),
-                    "the root schema says nothing about objects: tool arguments are one JSON object (type: object)",
+                    f"the root schema says nothing about objects: {self.values} one JSON object (type: object)",
                 )
         elif kind != "object":
             self.error(
                 ("type",),
-                f'the root type is {json.dumps(kind)}, not "object": tool arguments are one JSON object',
+                f'the root type is {json.dumps(kind)}, not "object": {self.values} one JSON object',
             )
         return result
 
@@ -1865,8 +1939,9 @@ def to_yaml(data: dict[str, Any], header: str | None = None) -> str:
     first = ("name", "title", "description", "annotations", "parameters")
     ordered: dict[str, Any] = {key: data[key] for key in first if key in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
-    if "parameters" in ordered:
-        ordered["parameters"] = _ordered(ordered["parameters"])
+    for schema_key in ("parameters", "output"):
+        if schema_key in ordered:
+            ordered[schema_key] = _ordered(ordered[schema_key])
     text: str = yaml.dump(
         _Block(ordered), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=88
     )

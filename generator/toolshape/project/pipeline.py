@@ -18,7 +18,7 @@ from typing import Any
 
 from ..codegen import cases, model, render, tests_model
 from ..codegen.context import GenerationContext
-from ..contract import checker, source
+from ..contract import checker
 from ..contract.errors import Problem
 from ..platforms import export
 from . import examples, headers, runtime
@@ -55,7 +55,7 @@ class Generated:
     def contract(self) -> checker.Contract:
         """The checked contract (loaded again from its bytes when the output was reused)."""
         if self.checked is None:
-            self.checked = checker.check(source.load(self.raw, self.display))
+            self.checked = checker.load_and_check(self.raw, self.display)
         return self.checked
 
     @property
@@ -97,7 +97,7 @@ def reuse(
         return None
     name = headers.tool_name(module_text)
     if name is None:  # a custom module template without a plain TOOL_NAME line
-        name = checker.check(source.load(raw, display)).name
+        name = checker.load_and_check(raw, display).name
     module_path, test_path = paths_for(relative)
     warnings = headers.recorded_warnings(test_data, display)
     recorded = headers.recorded_definitions(test_data, display)
@@ -154,7 +154,7 @@ def generate_module(
 ) -> ModuleOnly:
     """Load, check, render and run one contract's module, with its examples and derived cases
     checked; its header names the context's command as what regenerates it."""
-    checked = checker.check(source.load(raw, display))
+    checked = checker.load_and_check(raw, display)
     module_path, _ = paths_for(relative)
     built = model.build(
         checked,

@@ -49,6 +49,7 @@ from .syntax import (
     PatternError,
     Repeat,
     Seq,
+    as_written,
     parse,
 )
 
@@ -443,13 +444,13 @@ def backtracking_problem(pattern: str, max_length: int | None) -> str | None:
         return None  # reported by the pattern check itself
     except (_TooComplex, RecursionError):
         return (
-            f"pattern {pattern!r} is too large for the backtracking analysis; split it or simplify its "
+            f"pattern {as_written(pattern)} is too large for the backtracking analysis; split it or simplify its "
             "repeats so it can be shown not to backtrack catastrophically"
         )
     if verdict.exponential is not None:
         where = _show(pattern, verdict.exponential)
         return (
-            f"pattern {pattern!r} can backtrack catastrophically: {where} can match the same text in "
+            f"pattern {as_written(pattern)} can backtrack catastrophically: {where} can match the same text in "
             "exponentially many ways, so a string that almost matches takes about 2^n steps at any maxLength; "
             "rewrite it so each character has one way to match (e.g. '(a+)+' -> 'a+', '(a|ab)*' -> '(ab?)*', "
             "'(\\w+\\s?)*' -> '\\w+(\\s\\w+)*')"
@@ -465,7 +466,7 @@ def backtracking_problem(pattern: str, max_length: int | None) -> str | None:
         else f"maxLength {max_length} is too long for it"
     )
     return (
-        f"pattern {pattern!r} can backtrack polynomially: {loops} can each take the same characters, so a "
+        f"pattern {as_written(pattern)} can backtrack polynomially: {loops} can each take the same characters, so a "
         f"string of n characters that almost matches takes about n^{degree + 1} steps, and {bound}; add a "
         f"maxLength of at most {limit} (checked before the pattern runs), or make the repeats take different "
         "characters (anchor with '^' and '$', or separate them by a character they cannot take)"
@@ -483,4 +484,4 @@ def _limit(degree: int) -> int:
 def _show(pattern: str, span: tuple[int, int] | None) -> str:
     if span is None:
         return "the search retrying at every start (the pattern does not begin with '^')"
-    return repr(pattern[span[0] : span[1]])
+    return as_written(pattern[span[0] : span[1]])

@@ -12,6 +12,7 @@ spelling (for ``translate``), computed here where the source text is at hand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -19,6 +20,25 @@ from .charset import DIGITS, DOT, SPACE, WORD, CharSet
 
 #: The largest repeat count accepted: every supported Python compiles it, and the automaton stays small.
 MAX_REPEAT = 1000
+
+
+#: Characters a message cannot show as they are: controls (a line break would split the
+#: ``path:line:col`` line) and the two Unicode line separators.
+_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def as_written(pattern: str) -> str:
+    """A pattern (or a part of one) quoted for a message the way a contract spells it: ECMA-262,
+    one backslash per escape (``'^(\\w+\\s?)*$'``), not Python's repr with its doubled ones.
+    Only the characters a one-line message cannot hold are escaped, with the ECMA-262 escape
+    that means the same character (``\\n``, ``\\u0007``)."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        return _SHORT_ESCAPES.get(char, f"\\u{ord(char):04x}")
+
+    return "'" + _UNSHOWABLE.sub(escape, pattern) + "'"
 
 
 class PatternError(ValueError):

@@ -111,6 +111,7 @@ def _properties(
                 sub_path,
                 key_label,
             )
+        child.required_key = key in required
         properties.append(
             Property(
                 key=literal(key),

@@ -96,6 +96,9 @@ def _required(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
     if REQUIRED not in schema:
         return
     required = schema[REQUIRED]
+    if isinstance(required, bool):
+        yield path + (REQUIRED,), required_flag_problem(path, required)
+        return
     if not isinstance(required, list):
         yield path + (REQUIRED,), f"'{REQUIRED}' must be a list of key names"
         return
@@ -114,6 +117,27 @@ def _required(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
             path + (MAX_KEYS,),
             f"'{MAX_KEYS}' ({max_properties}) is smaller than the number of required keys ({len(required)})",
         )
+
+
+def required_flag_problem(path: SchemaPath, flag: bool) -> str:
+    """``required: true`` (or false) written on a property, as some other schema languages do:
+    in JSON Schema the object lists its required keys, so the message names that object."""
+    if len(path) < 2 or path[-2] != PROPERTIES:
+        return (
+            f"'{REQUIRED}' must be a list of key names, not {str(flag).lower()}: an object lists "
+            f"its required keys in its own '{REQUIRED}'"
+        )
+    key, parent = path[-1], "/".join(str(part) for part in path[:-2])
+    if not flag:
+        return (
+            f"'{REQUIRED}: false' has no meaning on a property: '{key}' is optional unless the "
+            f"'{REQUIRED}' list of its parent object ({parent}) names it; remove it"
+        )
+    return (
+        f"'{REQUIRED}: true' does not make a property required in JSON Schema: list '{key}' in "
+        f"the '{REQUIRED}' of its parent object ({parent}), beside its '{PROPERTIES}', and "
+        "remove it here"
+    )
 
 
 def _required_keys(

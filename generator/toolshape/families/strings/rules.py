@@ -17,6 +17,7 @@ from typing import Any
 from ...regex import PatternError, backtracking_problem
 from ...regex import translate as translate_pattern
 from ...regex.linear import problem as linear_problem
+from ...regex.syntax import as_written
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 
@@ -48,12 +49,14 @@ def pattern_problem(pattern: str) -> str | None:
     try:
         re.compile(translate_pattern(pattern))
     except PatternError as exc:
-        return f"pattern {pattern!r} cannot keep its JSON Schema (ECMA-262) meaning: {exc}"
+        return (
+            f"pattern {as_written(pattern)} cannot keep its JSON Schema (ECMA-262) meaning: {exc}"
+        )
     except (re.error, RecursionError, OverflowError) as exc:
-        return f"pattern {pattern!r} does not compile: {exc}"
+        return f"pattern {as_written(pattern)} does not compile: {exc}"
     problem = linear_problem(pattern)
     if problem is not None:
-        return f"pattern {pattern!r} cannot be checked in linear time: {problem}"
+        return f"pattern {as_written(pattern)} cannot be checked in linear time: {problem}"
     # The validator runs every pattern in linear time (regex.linear), so polynomial
     # ambiguity costs nothing there; exponential ambiguity is still refused because
     # test derivation confirms its strings with Python's re (a bound of 1 keeps only

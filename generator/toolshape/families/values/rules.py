@@ -54,6 +54,28 @@ _ROOT_REASONS = {
 }
 
 
+#: OpenAPI 3.0's keyword for "may also be null", which JSON Schema says in ``type``.
+NULLABLE = "nullable"
+
+
+def nullable_hint(schema: dict[str, Any]) -> str:
+    """The hint for an unknown ``nullable`` keyword: the ``type`` that says the same in JSON
+    Schema (``"null"`` added to the types listed), or that ``nullable: false`` says nothing."""
+    if schema.get(NULLABLE) is not True:
+        return f" (OpenAPI 3.0's); JSON Schema has no '{NULLABLE}': a value is null only where 'type' allows it, so remove it"
+    declared = schema.get(TYPE)
+    names = declared if isinstance(declared, list) else [declared]
+    if not names or not all(isinstance(name, str) for name in names):
+        return (
+            f" (OpenAPI 3.0's); JSON Schema says 'may be null' in '{TYPE}': add a '{TYPE}' that lists "
+            '"null" with the other types allowed, such as type: [string, "null"]'
+        )
+    if "null" in names:
+        return f" (OpenAPI 3.0's); '{TYPE}' already allows null here, so remove it"
+    written = ", ".join([*names, '"null"'])
+    return f" (OpenAPI 3.0's); JSON Schema says 'may be null' in '{TYPE}': write type: [{written}] and remove '{NULLABLE}'"
+
+
 def declared_types(
     schema: dict[str, Any], path: SchemaPath
 ) -> tuple[tuple[str, ...] | None, list[Problem]]:
