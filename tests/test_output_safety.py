@@ -130,22 +130,29 @@ def test_headers_only_check_trusts_headers_as_documented(
     assert code == 1 and "generated/get_weather.py: stale" in err
 
 
-def test_check_with_a_warm_cache_generates_nothing_again_and_still_finds_edits(
-    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With the cache generate wrote, an unchanged folder is checked without generating any
-    contract again; an edit (its seal recomputed), a removed file and an unlisted module are
-    still found, since the cache vouches only for the bytes generate wrote."""
+@pytest.fixture
+def generated_again(work: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The contracts (as displayed) that pipeline.generate is asked for once ``work`` is
+    generated."""
     real_generate = pipeline.generate
-    generated_again: list[str] = []
+    asked: list[str] = []
 
     def counting(
         raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
     ) -> pipeline.Generated:
-        generated_again.append(display)
+        asked.append(display)
         return real_generate(raw, display, relative, context)
 
     monkeypatch.setattr(pipeline, "generate", counting)
+    return asked
+
+
+def test_check_with_a_warm_cache_generates_nothing_again_and_still_finds_edits(
+    work: Path, capsys: pytest.CaptureFixture[str], generated_again: list[str]
+) -> None:
+    """With the cache generate wrote, an unchanged folder is checked without generating any
+    contract again; an edit (its seal recomputed), a removed file and an unlisted module are
+    still found, since the cache vouches only for the bytes generate wrote."""
     assert run(capsys, "check")[0] == 0
     assert generated_again == []
     module = work / "generated" / "get_weather.py"
@@ -165,18 +172,12 @@ def test_check_with_a_warm_cache_generates_nothing_again_and_still_finds_edits(
 
 @pytest.mark.parametrize("state", ["off", "cold"])
 def test_check_with_the_cache_off_or_cold_generates_everything_again(
-    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, state: str
+    work: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    generated_again: list[str],
+    state: str,
 ) -> None:
-    real_generate = pipeline.generate
-    generated_again: list[str] = []
-
-    def counting(
-        raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
-    ) -> pipeline.Generated:
-        generated_again.append(display)
-        return real_generate(raw, display, relative, context)
-
-    monkeypatch.setattr(pipeline, "generate", counting)
     monkeypatch.setenv(cache.ENV_VAR, "" if state == "off" else str(work / "a-cold-cache"))
     assert run(capsys, "check")[0] == 0
     assert generated_again == ["contracts/get_weather.yaml"]
