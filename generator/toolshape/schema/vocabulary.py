@@ -67,6 +67,20 @@ Group = Literal["meta-data", "content", "comment", "core"]
 Shape = Literal["one", "list", "map"]
 #: Which side of a range a bound keyword closes.
 Side = Literal["lower", "upper"]
+#: What a keyword's subschemas evaluate of an object or an array when they apply (the
+#: annotation 2020-12 says it leaves, which ``unevaluated*`` reads): "named keys" (the keys of
+#: its map), "matching keys" (the keys one of its patterns matches), "other keys" and "other
+#: items" (every one, together with its siblings), "prefix" (the first items, one per schema
+#: of its list), "matching items" (the items its schema matches).
+Evaluates = Literal[
+    "named keys", "matching keys", "other keys", "prefix", "other items", "matching items"
+]
+#: For a keyword applying subschemas to the value itself: when what they evaluate counts for
+#: ``unevaluated*`` (only a subschema that passes leaves annotations): "always" (each must
+#: pass for the schema to pass), "passing" (the ones that pass), "if passes" and "if fails"
+#: (the branch ``if`` chose), "key present" (a map's entry, when the object holds its key),
+#: "never" (``not``: a schema that passes under it makes the value fail).
+Collects = Literal["always", "passing", "if passes", "if fails", "key present", "never"]
 
 _SHAPES: dict[str, Shape] = {
     "schema": "one",
@@ -99,6 +113,10 @@ class Keyword:
     #: Whether leaving the keyword out means what ``true`` means (2020-12: "omitting this
     #: keyword has the same assertion behavior as an empty schema").
     omitted_is_true: bool = False
+    #: What its subschemas evaluate of the value's keys or items (``unevaluated*`` reads it).
+    evaluates: Evaluates | None = None
+    #: For a keyword applying subschemas to the same value: when what they evaluate counts.
+    collects: Collects | None = None
     #: Whether its outcome depends on more than its own value and subschemas: on what sibling
     #: keywords evaluated (``unevaluated*``) or on the dynamic scope (``$dynamicRef``).
     dynamic: bool = False
@@ -175,14 +193,51 @@ KEYWORDS = (
     Keyword("exclusiveMinimum", "number", "number", bound="lower", limits="value", exclusive=True),
     Keyword("exclusiveMaximum", "number", "number", bound="upper", limits="value", exclusive=True),
     Keyword("multipleOf", "positive number", "number"),
-    Keyword("properties", "schema map", "object", applies="children", entry="property"),
+    Keyword(
+        "properties",
+        "schema map",
+        "object",
+        applies="children",
+        entry="property",
+        evaluates="named keys",
+    ),
     Keyword("required", "names", "object"),
-    Keyword("additionalProperties", "schema", "object", applies="children", omitted_is_true=True),
-    Keyword("items", "schema", "array", applies="children", omitted_is_true=True),
+    Keyword(
+        "additionalProperties",
+        "schema",
+        "object",
+        applies="children",
+        omitted_is_true=True,
+        evaluates="other keys",
+    ),
+    Keyword(
+        "items",
+        "schema",
+        "array",
+        applies="children",
+        omitted_is_true=True,
+        evaluates="other items",
+    ),
     Keyword("uniqueItems", "boolean", "array"),
-    Keyword("prefixItems", "schema list", "array", applies="children", since="2020-12"),
-    Keyword("contains", "schema", "array", applies="children", since="6"),
-    Keyword("patternProperties", "schema map", "object", applies="children", entry="pattern"),
+    Keyword(
+        "prefixItems",
+        "schema list",
+        "array",
+        applies="children",
+        since="2020-12",
+        evaluates="prefix",
+    ),
+    Keyword(
+        "contains", "schema", "array", applies="children", since="6", evaluates="matching items"
+    ),
+    Keyword(
+        "patternProperties",
+        "schema map",
+        "object",
+        applies="children",
+        entry="pattern",
+        evaluates="matching keys",
+    ),
     Keyword(
         "propertyNames", "schema", "object", applies="children", since="6", omitted_is_true=True
     ),
@@ -194,16 +249,33 @@ KEYWORDS = (
         applies="same value",
         since="2019-09",
         entry="key",
+        collects="key present",
     ),
     Keyword("$ref", "reference"),
     Keyword("$defs", "schema map", applies="nowhere", since="2019-09", entry="definition"),
-    Keyword("allOf", "schema list", applies="same value"),
-    Keyword("anyOf", "schema list", applies="same value"),
-    Keyword("oneOf", "schema list", applies="same value"),
-    Keyword("not", "schema", applies="same value"),
-    Keyword("if", "schema", applies="same value", since="7"),
-    Keyword("then", "schema", applies="same value", needs="if", omitted_is_true=True, since="7"),
-    Keyword("else", "schema", applies="same value", needs="if", omitted_is_true=True, since="7"),
+    Keyword("allOf", "schema list", applies="same value", collects="always"),
+    Keyword("anyOf", "schema list", applies="same value", collects="passing"),
+    Keyword("oneOf", "schema list", applies="same value", collects="passing"),
+    Keyword("not", "schema", applies="same value", collects="never"),
+    Keyword("if", "schema", applies="same value", since="7", collects="passing"),
+    Keyword(
+        "then",
+        "schema",
+        applies="same value",
+        needs="if",
+        omitted_is_true=True,
+        since="7",
+        collects="if passes",
+    ),
+    Keyword(
+        "else",
+        "schema",
+        applies="same value",
+        needs="if",
+        omitted_is_true=True,
+        since="7",
+        collects="if fails",
+    ),
     Keyword("format", "format", "string"),
     Keyword("title", "string", annotation="meta-data", exported=True),
     Keyword("description", "string", annotation="meta-data", exported=True),
@@ -245,6 +317,7 @@ KEYWORDS = (
         since="2019-09",
         implemented=False,
         instead="list the properties and use additionalProperties",
+        evaluates="other keys",
     ),
     Keyword(
         "unevaluatedItems",
@@ -255,6 +328,7 @@ KEYWORDS = (
         dynamic=True,
         since="2019-09",
         implemented=False,
+        evaluates="other items",
     ),
     Keyword("$schema", "uri", annotation="core", implemented=False),
     Keyword("$dynamicRef", "reference", dynamic=True, since="2020-12", implemented=False),
@@ -416,6 +490,17 @@ def ranges(*limits: str) -> tuple[tuple[str, str, str], ...]:
         )
         found.append((low.name, high.name, low.applies_to))
     return tuple(found)
+
+
+def evaluating(evaluates: Evaluates) -> tuple[str, ...]:
+    """The implemented keywords whose subschemas evaluate ``evaluates`` (for unevaluated*)."""
+    return names(lambda k: k.implemented and k.evaluates == evaluates)
+
+
+def collecting(collects: Collects) -> tuple[str, ...]:
+    """The implemented keywords applying subschemas to the same value whose evaluations count
+    ``collects`` (for unevaluated*), in the order of the one walk over subschemas."""
+    return names(lambda k: k.implemented and k.collects == collects, SUBSCHEMA_ORDER)
 
 
 def introduced_in(draft: Draft) -> tuple[str, ...]:
