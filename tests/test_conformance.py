@@ -93,6 +93,8 @@ SUPPORTED = frozenset(
         "then",
         "else",
         "format",
+        "unevaluatedProperties",
+        "unevaluatedItems",
         # annotations
         "title",
         "description",
@@ -240,6 +242,8 @@ def unsupported_keywords(schema: Any, *, root: bool = False) -> list[str]:
                 "else",
                 "contains",
                 "propertyNames",
+                "unevaluatedProperties",
+                "unevaluatedItems",
             ):
                 visit(value, False)
 

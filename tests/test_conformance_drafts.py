@@ -11,7 +11,7 @@ is then fed to ``validate({"v": data})`` and must get the suite's verdict (one p
 per group, ``test_cases``, listing every case that disagrees).
 
 Left out, each with its reason (``test_drafts_summary`` prints them with ``-s``):
-keywords out of scope (``unevaluated*``, ``$vocabulary``...), remote references (the suite's
+keywords out of scope (``$vocabulary``...), remote references (the suite's
 ``remotes/`` are not served), formats toolshape does not assert, a ``$schema`` of another
 draft inside a group, and groups the importer or the contract checker refuses (their
 message is the reason).

@@ -679,11 +679,6 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
                     "properties": {"a": {"$ref": "https://example.com/a.json"}},
                 },
             },
-            {
-                "name": "unevaluated",
-                "description": "d",
-                "inputSchema": {"type": "object", "unevaluatedProperties": False},
-            },
             {"name": "array_root", "description": "d", "inputSchema": {"type": "array"}},
             {"name": "bad name!", "description": "d", "inputSchema": {"type": "object"}},
             {"name": "no_description", "inputSchema": {"type": "object"}},
@@ -718,21 +713,20 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
     shown = [(p.tool, p.pointer) for p in problems]
     assert shown == [
         ("remote", "/tools/0/inputSchema/properties/a/$ref"),
-        ("unevaluated", "/tools/1/inputSchema/unevaluatedProperties"),
-        ("array_root", "/tools/2/inputSchema/type"),
-        ("bad name!", "/tools/3/name"),
-        ("no_description", "/tools/4/description"),
-        ("anchor", "/tools/5/inputSchema/properties/a/$ref"),
-        ("dangling", "/tools/6/inputSchema/properties/a/$ref"),
-        ("recursive", "/tools/7/inputSchema/properties/a/$recursiveRef"),
-        ("dynamic", "/tools/8/inputSchema/properties/a/$dynamicRef"),
+        ("array_root", "/tools/1/inputSchema/type"),
+        ("bad name!", "/tools/2/name"),
+        ("no_description", "/tools/3/description"),
+        ("anchor", "/tools/4/inputSchema/properties/a/$ref"),
+        ("dangling", "/tools/5/inputSchema/properties/a/$ref"),
+        ("recursive", "/tools/6/inputSchema/properties/a/$recursiveRef"),
+        ("dynamic", "/tools/7/inputSchema/properties/a/$dynamicRef"),
     ]
     text = "\n".join(str(p) for p in problems)
     assert (
         "tools.json: tool 'remote' at /tools/0/inputSchema/properties/a/$ref: error: remote $ref"
         in text
     )
-    assert "toolshape does not implement 'unevaluatedProperties'" in text
+    assert "toolshape does not implement '$dynamicRef'" in text
     assert 'the root type is "array", not "object"' in text
     assert "names an anchor that no '$anchor'" in text
     assert "points at nothing" in text

@@ -39,11 +39,13 @@ RANKS = {
 #: ``checks`` with codegen/, ``export`` with platforms/, ``review`` with review/ (and the
 #: references family's ``targets``, where a reference points, with contract/: every stage from
 #: there on follows a reference; its ``importing``, the importer's moving of reference targets,
-#: with platforms/). The ``families`` package and each family's package hold a docstring only
+#: with platforms/; the unevaluated family's ``evaluation``, what a schema evaluates, read by
+#: the later stages, with contract/). The ``families`` package and each family's package hold a docstring only
 #: (rank 0).
 FAMILY_MODULES = {
     "rules": "toolshape.contract",
     "targets": "toolshape.contract",
+    "evaluation": "toolshape.contract",
     "oracle": "toolshape.contract",
     "values": "toolshape.witness",
     "cases": "toolshape.codegen",

@@ -287,9 +287,9 @@ def test_an_output_schema_refs_resolve_within_the_output_not_the_arguments() -> 
         (True, "/tools/0/outputSchema", "structuredContent"),
         ([{"type": "object"}], "/tools/0/outputSchema", "structuredContent"),
         (
-            {"type": "object", "unevaluatedProperties": False},
-            "/tools/0/outputSchema/unevaluatedProperties",
-            "unevaluatedProperties",
+            {"type": "object", "properties": {"a": {"$dynamicRef": "#node"}}},
+            "/tools/0/outputSchema/properties/a/$dynamicRef",
+            "$dynamicRef",
         ),
         (
             {"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}},
@@ -313,7 +313,7 @@ def test_an_output_schema_refs_resolve_within_the_output_not_the_arguments() -> 
         "no-type",
         "true",
         "list",
-        "unevaluated",
+        "dynamic-ref",
         "remote-ref",
         "bad-pattern",
         "surrogate",

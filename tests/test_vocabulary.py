@@ -366,8 +366,14 @@ FAMILIES = {
     "numbers": vocabulary.applying_to("number"),
     "strings": (*vocabulary.bounds(limits="length"), *vocabulary.taking("pattern")),
     "formats": vocabulary.taking("format"),
-    "arrays": vocabulary.applying_to("array"),
-    "objects": vocabulary.applying_to("object"),
+    "arrays": tuple(
+        k for k in vocabulary.applying_to("array") if not vocabulary.keyword(k).dynamic
+    ),
+    "objects": tuple(
+        k for k in vocabulary.applying_to("object") if not vocabulary.keyword(k).dynamic
+    ),
+    # The keywords whose outcome depends on what the keywords beside them evaluated.
+    "unevaluated": vocabulary.names(lambda k: k.implemented and k.dynamic),
     # The keywords that constrain a value whatever its kind (no applies_to of their own).
     "values": ("type", "enum", "const"),
     # The references, and the older name of $defs the importer reads.

@@ -31,6 +31,7 @@ from ..families.objects.cases import object_cases
 from ..families.references import targets
 from ..families.strings import cases as string_cases
 from ..families.strings.cases import MAX_EDGE_LENGTH
+from ..families.unevaluated import cases as unevaluated_cases
 from ..families.values import values as member_values
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
@@ -564,6 +565,10 @@ class _Deriver:
             object_cases(self, schema, path, schema_path, label, value)
         elif isinstance(value, list):
             self.array_cases(schema, path, schema_path, label, value)
+        if isinstance(value, (dict, list)):
+            unevaluated_cases.unevaluated_cases(
+                self, self.schema, schema, path, schema_path, label, value
+            )
 
     def put(self, path: SchemaPath, value: Any) -> Any:
         """The root with the value at ``path`` replaced (the value itself at the root)."""
@@ -738,7 +743,7 @@ _NON_LOCAL = frozenset(
     {
         targets.REF, "enum", "const",
         "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
-        "patternProperties", "unevaluatedProperties", *array_values.NON_LOCAL, *combinator_cases.NON_LOCAL,
+        "patternProperties", *unevaluated_cases.NON_LOCAL, *array_values.NON_LOCAL, *combinator_cases.NON_LOCAL,
     }
 )  # fmt: skip
 

@@ -48,6 +48,10 @@ PathPartKind = Literal["text", "base", "name", "position", "index", "key"]
 ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
 ConstantKind = Literal["pattern", "linear", "text", "strings", "json_values"]
+#: How an ``unevaluated*`` guard is decided on the value (the ``unevaluated`` macro).
+GuardTest = Literal["passes", "fails", "key present"]
+#: What an evaluated part tests of one key or item (the ``evaluated_by`` macro).
+EvaluatedTest = Literal["named", "matching", "prefix", "matched"]
 #: The JSON type a :class:`Branch` tests (``type_test`` in templates/checks.py.j2).
 JsonType = Literal["null", "boolean", "object", "array", "string", "integer", "number"]
 
@@ -221,6 +225,8 @@ class Branch:
     applicators: list[Applicator] = field(default_factory=list)
     #: integer: a float that passes (10.0, 1e2) is recorded, to reach the handler as an int.
     integral: bool = False
+    #: unevaluatedProperties or unevaluatedItems, after every other check of the value.
+    unevaluated: Unevaluated | None = None
 
     @property
     def empty(self) -> bool:
@@ -228,6 +234,7 @@ class Branch:
             not self.checks
             and not self.integral
             and not self.applicators
+            and self.unevaluated is None
             and (self.object is None or self.object.empty)
             and (self.array is None or self.array.empty)
         )
@@ -302,6 +309,62 @@ class Applicator:
     otherwise: Node | None = None
     #: For ``ref``: what the caller calls the value, handed to the function.
     label: Code | None = None
+
+
+@dataclass
+class Guard:
+    """A condition an evaluated part counts under, decided once per value into ``var``:
+    a subschema's ``function`` passes on it, or fails (``not`` the guard ``passed``), or the
+    object holds ``key``; ``within`` the guard of the part it is nested in."""
+
+    var: Code
+    test: GuardTest
+    function: Code | None = None
+    passed: Code | None = None
+    key: Code | None = None
+    within: Code | None = None
+    label: Code | None = None
+    #: For "passes": the subschema's place (a comment above the guard).
+    note: Code | None = None
+
+
+@dataclass
+class EvaluatedBy:
+    """One test of a key (an item) against an evaluated part: in the ``named`` keys (a
+    frozenset constant), ``matching`` a pattern constant, below the ``prefix`` length, or
+    ``matched`` by a contains function."""
+
+    test: EvaluatedTest
+    code: Code
+
+
+@dataclass
+class EvaluatedPart:
+    """What a part evaluates: every key or item (``everything``) or those its ``tests``
+    accept; under ``guard`` (None: whatever the value)."""
+
+    guard: Code | None
+    tests: list[EvaluatedBy]
+    everything: bool = False
+
+
+@dataclass
+class Unevaluated:
+    """unevaluatedProperties or unevaluatedItems: the loop over the keys (``kind`` "object")
+    or items ("array") that no part evaluated. ``guards`` are decided first; a key no part
+    evaluated is refused (``refuse_message``, with did-you-mean among ``known``) or checked
+    by ``node``."""
+
+    kind: Literal["object", "array"]
+    comment: Code
+    guards: list[Guard]
+    parts: list[EvaluatedPart]
+    key_var: Code
+    item_var: Code
+    key_path: list[PathPart]
+    node: Node | None = None
+    refuse_message: Code | None = None
+    known: Code | None = None
 
 
 @dataclass

@@ -17,10 +17,13 @@ from .model_parts import (
     ArrayChecks,
     Check,
     Constant,
+    EvaluatedBy,
     Function,
+    Guard,
     Node,
     ObjectChecks,
     PathPart,
+    Unevaluated,
 )
 
 #: What every tool module takes from the runtime, whatever its contract (validate and parse).
@@ -154,4 +157,10 @@ def item_needs(item: Any) -> tuple[str, ...]:
         return APPLICATOR_NEEDS.get(item.kind, ())
     if isinstance(item, ArrayChecks) and item.contains is not None:
         return ("_count_matches",)
+    if isinstance(item, Unevaluated) and item.refuse_message is not None:
+        return ("_show_key", "_did_you_mean")
+    if isinstance(item, Guard) and item.test == "passes":
+        return ("_errors_of",)
+    if isinstance(item, EvaluatedBy) and item.test == "matched":
+        return ("_errors_of",)
     return ()

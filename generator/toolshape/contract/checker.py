@@ -18,6 +18,7 @@ from ..families.numbers import rules as number_rules
 from ..families.objects import rules as object_rules
 from ..families.references import rules as reference_rules
 from ..families.strings import rules as string_rules
+from ..families.unevaluated import rules as unevaluated_rules
 from ..families.values import rules as value_rules
 from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
@@ -375,6 +376,8 @@ class _Checker:
         """
         if not isinstance(schema, dict):
             return
+        for where, message in unevaluated_rules.warnings(root, schema, path):
+            self.warn(where, message)
         for where, message in value_rules.dead_members(
             schema, path, lambda rest, value: _failures(rest, value, root)
         ):

@@ -22,6 +22,7 @@ from ..families.numbers import oracle as number_oracle
 from ..families.objects import oracle as object_oracle
 from ..families.references import targets
 from ..families.strings import oracle as string_oracle
+from ..families.unevaluated import oracle as unevaluated_oracle
 from ..families.values import oracle as value_oracle
 from ..regex.matcher import search as pattern_search
 from ..schema.values import is_number
@@ -142,6 +143,7 @@ def _applicators(schema: dict[str, Any], value: Any, path: str, errors: Errors) 
         return _matches(sub, value, path)
 
     errors.update((path, code) for code in combinator_oracle.refused(schema, value, apply, matches))
+    unevaluated_oracle.refused(schema, value, path, errors, _value, _matches, _ROOT[-1])
 
 
 def matches_pattern(pattern: str, text: str) -> bool:

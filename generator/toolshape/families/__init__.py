@@ -12,6 +12,8 @@ The families, each a sub-package:
     values/    type, enum, const
     combinators/  allOf, anyOf, oneOf, not, if, then, else
     references/   $ref, $defs (and the older definitions), $anchor, $id
+    unevaluated/  unevaluatedProperties, unevaluatedItems (what the others evaluated, read
+                  from the vocabulary's ``evaluates`` and ``collects``)
 
 A family is a sub-package (``families/numbers/``: the numeric bounds and ``multipleOf``)
 holding one module per stage, each with that stage's knowledge of the family's keywords and

@@ -133,6 +133,7 @@ from ..families.objects import export as object_export
 from ..families.references import export as reference_export
 from ..families.references.targets import DEFS, REF
 from ..families.strings import export as string_export
+from ..families.unevaluated import export as unevaluated_export
 from ..families.values import export as value_export
 from ..families.values.export import inferred_type, type_list
 from ..schema import pointers, vocabulary
@@ -1001,6 +1002,7 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
     **dict.fromkeys(object_export.SIZES, object_export.lower_size),
     **dict.fromkeys(number_export.KEYWORDS, number_export.lower),
     **dict.fromkeys(array_export.KEYWORDS, array_export.lower),
+    **dict.fromkeys(unevaluated_export.KEYWORDS, unevaluated_export.lower),
 }
 
 

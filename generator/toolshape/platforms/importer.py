@@ -39,7 +39,7 @@ know, are dropped as that draft ignores them. OpenAPI's ``nullable: true`` adds 
 a warning. ``ImportedContract.translations`` says what was translated. What cannot be
 carried over is an error naming the tool and the JSON Pointer of the offending place in
 the input file (:class:`ContractImportError`, every problem at once): remote ``$ref``,
-keywords toolshape does not implement (``unevaluatedProperties``, ``$dynamicRef``, ...),
+keywords toolshape does not implement (``$dynamicRef``, ...),
 a root that is not an object schema, an invalid tool name, a missing description. Every
 contract is verified before it is returned: its text is loaded back with
 :func:`toolshape.contract.source.load` (which refuses YAML surprises) and checked with

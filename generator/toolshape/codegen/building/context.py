@@ -43,6 +43,9 @@ class BuildContext(abc.ABC):
         self.constants: list[Constant] = []
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
+        #: (place, label) -> the function made for the subschema there: a branch that both its
+        #: combinator and an unevaluated* check call is written once.
+        self.made: dict[tuple[SchemaPath, str], Code] = {}
         #: $ref functions named but not built yet. A $ref's function is built where it is first
         #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
         #: wait here and finish() builds them one after another: a chain of thousands of $refs

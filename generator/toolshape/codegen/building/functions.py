@@ -18,7 +18,9 @@ from .context import BuildContext, path_hint
 
 def function(context: BuildContext, schema: Any, schema_path: SchemaPath, label: str) -> Code:
     """A module-level function that checks ``schema`` on (value, path, errors)."""
-    name = context.namer.function(path_hint(schema_path))
+    if (schema_path, label) in context.made:
+        return context.made[(schema_path, label)]
+    name = context.made[(schema_path, label)] = context.namer.function(path_hint(schema_path))
     # Inside a $ref target its callers (_any_of, _one_of, _errors_of) hand it the target's
     # label, so that its messages name the value as the target's do.
     made = Function(

@@ -14,6 +14,7 @@ from typing import Any
 from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
 from ...families.objects.checks import object_checks
+from ...families.unevaluated.checks import unevaluated_checks
 from ...families.values.checks import type_message as type_message_of
 from ...families.values.checks import value_checks
 from ...schema.pointers import SchemaPath
@@ -96,6 +97,10 @@ class ModelBuilder(BuildContext):
             branch.array = array_checks(self, schema, var, path, schema_path, label)
         elif kind == "object":
             branch.object = object_checks(self, schema, var, path, schema_path, label)
+        if kind in ("array", "object"):
+            branch.unevaluated = unevaluated_checks(
+                self, schema, var, path, schema_path, label, kind
+            )
         if pinned:
             branch.checks = value_checks(self, schema, kind, label, schema_path) + branch.checks
         return branch

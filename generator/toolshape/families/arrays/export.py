@@ -24,7 +24,8 @@ from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 
 #: The keywords :func:`lower` lowers.
-KEYWORDS = vocabulary.applying_to("array")
+#: (unevaluatedItems is the unevaluated family's: it depends on what its siblings evaluate.)
+KEYWORDS = tuple(k for k in vocabulary.applying_to("array") if not vocabulary.keyword(k).dynamic)
 #: How a description tells the model a size or uniqueness the platform does not enforce.
 PHRASES = {"minItems": "at least {}", "maxItems": "at most {}", "uniqueItems": "no item repeated"}
 

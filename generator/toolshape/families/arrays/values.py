@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...families.combinators.values import negation
+from ...families.unevaluated.values import rest_of_items
 from ...schema.values import count_or, json_equal
 
 #: Up to a count of distinct values that every one of some schemas accepts (the witness
@@ -60,7 +61,8 @@ def candidates(
     for length in sorted({max(low, needed), max(low, needed, 1)}):
         if high is not None and length > high:
             continue
-        built = _array(conjunction, prefix, items, contains, needed, length, unique)
+        rest = items or rest_of_items(flat)
+        built = _array(conjunction, prefix, items, rest, contains, needed, length, unique)
         if built is not None:
             yield built
 
@@ -69,17 +71,19 @@ def _array(
     conjunction: Conjunction,
     prefix: list[list[Any]],
     items: list[Any],
+    rest: list[Any],
     contains: list[dict[str, Any]],
     needed: int,
     length: int,
     unique: bool,
 ) -> list[Any] | None:
     """``length`` items: the first ``needed`` match every ``contains``, the others (when a
-    ``maxContains`` is set) match none; prefix positions get their prefixItems."""
+    ``maxContains`` is set) match none; prefix positions get their prefixItems, the items
+    after them ``items`` (``rest``: or, where nothing evaluates them, unevaluatedItems)."""
     limited = any("maxContains" in s for s in contains)
     result: list[Any] = []
     for i in range(length):
-        where = prefix[i] if i < len(prefix) else items
+        where = prefix[i] if i < len(prefix) else items if i < needed else rest
         wanted = list(where)
         if i < needed:
             wanted += [s["contains"] for s in contains]

@@ -40,7 +40,12 @@ SIZES = vocabulary.bounds(limits="properties")
 #: How a description tells the model a size the platform does not enforce.
 PHRASES = {"minProperties": "at least {}", "maxProperties": "at most {}"}
 #: The keywords :func:`lower` lowers.
-KEYWORDS = tuple(k for k in vocabulary.applying_to("object") if k not in SIZES)
+#: (unevaluatedProperties is the unevaluated family's: it depends on what its siblings evaluate.)
+KEYWORDS = tuple(
+    k
+    for k in vocabulary.applying_to("object")
+    if k not in SIZES and not vocabulary.keyword(k).dynamic
+)
 #: The keywords that make a node without a ``type`` an object, for the strict finish.
 _OBJECT_SHAPED = ("properties", "additionalProperties", "patternProperties")
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from ...families.combinators.values import negation
 from ...families.strings import values as string_values
+from ...families.unevaluated.values import rest_of_keys
 from ...schema.values import count_or
 from ...witness.budget import MAX_DEPTH, MAX_SIZE
 
@@ -189,18 +190,22 @@ class _Objects:
         """A value for ``key``: its properties, the patternProperties it matches, or else
         additionalProperties, of every schema of the alternative."""
         wanted: list[Any] = list(self.properties.get(key, [])) + list(more)
+        evaluated = key in self.properties
         for schema in self.flat:
             matched = False
             for pattern, sub in schema.get("patternProperties", {}).items():
                 if self.engine.confirms([string_values.matching(pattern)], key):
                     wanted.append(sub)
-                    matched = True
+                    matched = evaluated = True
             if (
                 key not in schema.get("properties", {})
                 and not matched
                 and "additionalProperties" in schema
             ):
                 wanted.append(schema["additionalProperties"])
+                evaluated = True
+        if not evaluated:  # nothing else evaluates it: unevaluatedProperties does
+            wanted += rest_of_keys(self.flat)
         found = self.engine.conjunction(wanted or [True], 1, depth=self.depth + 1)
         return found[0] if found else _NONE
 
