@@ -5,7 +5,8 @@ Built like ``families/numbers/`` (read its docstring first: the layout, the inte
 the notes are the same).
 
 What it covers. Eight keywords, named in ``schema/vocabulary.py`` (their rows say they apply
-to arrays, the kind of value they take, and for a count its side and what it limits):
+to arrays, the kind of value they take, and for a count its side and what it limits;
+``unevaluatedItems``, which depends on what these evaluate, is the unevaluated family's):
 
     prefixItems                 a schema per position, from the first item
     items                       the schema of every item after the prefixItems

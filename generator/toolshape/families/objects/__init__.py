@@ -1,7 +1,8 @@
 """The objects family: what an object's keys must be, every stage's knowledge of them.
 
 Built like ``families/numbers/`` (read its notes first). Nine keywords, named in
-``schema/vocabulary.py`` (``applies_to="object"``):
+``schema/vocabulary.py`` (``applies_to="object"``; ``unevaluatedProperties``, which depends on
+what these evaluate, is the unevaluated family's):
 
     properties, additionalProperties, patternProperties   the schema of each key's value
     propertyNames                                          the schema of each key's name
