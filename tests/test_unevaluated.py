@@ -25,11 +25,12 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
+import black
 import jsonschema
 import pytest
 from support import CONTEXT, build_module
 from test_diff_determined import compare, tool
-from toolshape.codegen import cases
+from toolshape.codegen import cases, layout
 from toolshape.contract import checker, source
 from toolshape.contract.reference import errors_of
 from toolshape.platforms import export
@@ -217,11 +218,11 @@ def test_a_static_set_is_a_plain_loop(name: str) -> None:
 @pytest.mark.parametrize("name", [n for n in SCHEMAS if n.startswith("dynamic")])
 def test_a_dynamic_set_decides_each_condition_once(name: str) -> None:
     text = _source(SCHEMAS[name])
-    block = text[text.index("# unevaluated") :]
-    loop = block.index(" in enumerate(") if "enumerate(" in block else block.index(".items():")
-    guards = block[:loop]
+    lines = text[text.index("# unevaluated") :].splitlines()
+    loop = next(i for i, line in enumerate(lines) if line.lstrip().startswith("for "))
+    guards, body = "\n".join(lines[:loop]), "\n".join(lines[loop:])
     assert "passed = " in guards or "has_key = " in guards, guards
-    assert "passed = " not in block[loop:] and "has_key = " not in block[loop:]
+    assert "passed = " not in body and "has_key = " not in body
 
 
 def test_nothing_is_printed_where_a_sibling_evaluates_every_key() -> None:
@@ -265,6 +266,31 @@ def test_exports_keep_or_leave_out_the_keywords_with_a_note() -> None:
             assert any("unevaluatedProperties" in note for note in result.notes), target
             left_out += 1
     assert left_out >= 2  # (Anthropic's strict tool use and Gemini's legacy schema, at least)
+
+
+@pytest.mark.parametrize(
+    "schema, items",
+    [
+        ({"prefixItems": [{}], "unevaluatedItems": False}, False),
+        (
+            {"prefixItems": [{}], "contains": {"type": "string"}, "unevaluatedItems": False},
+            {"anyOf": [{"type": "string"}, False]},
+        ),
+        ({"anyOf": [{"prefixItems": [{}]}, {}], "unevaluatedItems": False}, {}),
+    ],
+    ids=["prefix", "prefix and contains", "dynamic"],
+)
+def test_openai_fills_in_items_that_mean_what_unevaluated_items_means(
+    schema: dict[str, Any], items: Any
+) -> None:
+    """OpenAI needs ``items`` on every array; an empty one would evaluate every item, so
+    where the evaluated set is the node's own prefix and contains, items takes its meaning."""
+    checked = contract({"type": "array", **schema})
+    result = export.export(checked, "openai")
+    exported = result.definition["function"]["parameters"]["properties"]["v"]
+    assert exported["items"] == items
+    if items == {}:  # a dynamic set has no such items: the model reads a looser schema
+        assert not result.strict
 
 
 # -- linear work --------------------------------------------------------------------------
@@ -394,3 +420,18 @@ def test_a_sensitive_unevaluated_value_never_reaches_the_log() -> None:
         assert '"bob"' in logged and '"a"' in logged and "hunter2" not in logged
         assert result.ok == (token == "hunter2")
         assert all("hunter2" not in e.message for e in result.errors)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'passed_2 = passed and not _errors_of(_check_delivery_anyof_2_anyof, delivery, "/delivery")',
+        'passed_3 = not _errors_of(_check_delivery_anyof_2_anyof_long_name_here, delivery, "/delivery")',
+    ],
+)
+def test_a_long_guard_is_laid_out_as_black_lays_it_out(line: str) -> None:
+    source = "def f():\n    if True:\n        if True:\n            if True:\n                "
+    expected = black.format_str(source + line + "\n", mode=black.Mode(line_length=88))
+    laid_out = layout.long_statement(16, line)
+    assert laid_out is not None
+    assert expected.splitlines()[4:] == laid_out

@@ -377,6 +377,10 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
         return layout.call(
             value, indent, target, ""
         )  # matched, failures = _one_of(value, path, (...))
+    negated = _negated_call(value)
+    if negated is not None:  # passed = not _errors_of(check, value, path)
+        before = layout.text(value)[: negated.col_offset - value.col_offset]
+        return layout.call(negated, indent, target + before, "")
     if (
         isinstance(value, ast.Call)
         and len(value.args) == 1
@@ -395,6 +399,20 @@ def _assignment(indent: int, body: str, statement: ast.stmt) -> list[str] | None
             else [" " * (indent + 4) + layout.text(argument)]
         )
         return None if inner is None else [head, *inner, " " * indent + ")"]
+    return None
+
+
+def _negated_call(node: ast.expr) -> ast.Call | None:
+    """The call of ``not f(a, b)`` or ``name and not f(a, b)`` (an unevaluated* guard), the
+    last bracket black splits at; None for any other expression."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) and len(node.values) == 2:
+        if not isinstance(node.values[0], ast.Name):
+            return None
+        node = node.values[1]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        call = node.operand
+        if isinstance(call, ast.Call) and len(call.args) > 1:
+            return call
     return None
 
 

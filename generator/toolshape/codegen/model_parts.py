@@ -366,6 +366,13 @@ class Unevaluated:
     refuse_message: Code | None = None
     known: Code | None = None
 
+    @property
+    def reads_items(self) -> bool:
+        """Whether the loop needs each key's value (item): its node checks it, or a
+        contains function is tried on it (else the loop goes over the keys, the indexes)."""
+        matched = any(t.test == "matched" for p in self.parts for t in p.tests)
+        return matched or (self.node is not None and not self.node.refuse_all)
+
 
 @dataclass
 class Function:

@@ -467,7 +467,9 @@ def _openai_fillers(parameters: Any) -> Any:
     def fill(node: dict[str, Any]) -> dict[str, Any]:
         types = type_list(node.get("type"))
         if "array" in types and "items" not in node:
-            node["items"] = {}
+            # (An empty items evaluates every item: unevaluatedItems' meaning moves into it.)
+            in_its_place = unevaluated_export.items_in_its_place(node)
+            node["items"] = {} if in_its_place is None else in_its_place
         if "object" in types and "properties" not in node:
             node["properties"] = {}
         return node

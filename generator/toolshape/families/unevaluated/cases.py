@@ -9,6 +9,7 @@ the keyword are unlikely to evaluate it, and the oracle says whether they did.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from ...schema import vocabulary
@@ -30,6 +31,15 @@ _PROPERTIES, _ITEMS = (
 class Deriver(Protocol):
     """What the family asks of ``codegen.cases._Deriver``."""
 
+    @property
+    def type_samples(self) -> Mapping[str, Any]:
+        """A sample of each JSON type, for the wrong-type cases."""
+
+    def bound_variants(
+        self, schema: dict[str, Any], schema_path: SchemaPath, value: Any
+    ) -> Iterator[tuple[str, Any]]:
+        """Named variants of ``value`` at and across the bounds of ``schema``."""
+
     def add(self, name: str, data: Any) -> None:
         """Add the case ``name`` with the arguments ``data`` (once per name)."""
 
@@ -50,15 +60,19 @@ def unevaluated_cases(
     value: Any,
 ) -> None:
     """The cases of ``value`` (at ``path`` in the base, an object or an array) under
-    ``schema``'s unevaluated*: one more key (item), with a value the keyword's schema accepts
-    when one is found, and with a value of another kind."""
+    ``schema``'s unevaluated*: one more key (item), its value one the keyword's schema accepts
+    (when one is found), that value across each bound, and a value of each JSON type."""
     keyword = _PROPERTIES if isinstance(value, dict) else _ITEMS
     if keyword not in schema:
         return
-    sub = schema[keyword]
-    ok, good = deriver.synth(sub, schema_path + (keyword,))
-    tried = [("valid value", good)] if ok else []
-    tried.append(("value 1", 1) if good != 1 else ("value null", None))
+    sub, where = schema[keyword], schema_path + (keyword,)
+    tried: list[tuple[str, Any]] = []
+    ok, good = deriver.synth(sub, where)
+    if ok:
+        tried.append(("valid value", good))
+        if isinstance(sub, dict):
+            tried += list(deriver.bound_variants(sub, where, good))
+    tried += [(f"{kind} value", sample) for kind, sample in deriver.type_samples.items()]
     if isinstance(value, dict):
         names = _names(evaluated(root, schema, schema_path, keyword))
         key = next((k for k in UNEVALUATED_KEYS if k not in names and k not in value), None)
