@@ -55,6 +55,7 @@ TOOLS: dict[str, str] = {
     "get_weather": ".get_weather",
     "allow_ip": ".net.allow_ip",
     "send_email": ".send_email",
+    "ship_order": ".shop.ship_order",
     "open_ticket": ".support.open_ticket",
     "web_search": ".web_search",
 }
