@@ -2,23 +2,27 @@
 
 * worker processes (planning.plan, above POOL_THRESHOLD contracts) write the same
   files and report the same problems, in the same order, as one process;
-* on an unchanged folder, plan() loads, checks and renders no contract at all.
+* on an unchanged folder, plan() loads, checks and renders no contract at all;
+* the generator's fingerprint is parsed out of its modules once per generator, not per run.
 
 Speed itself is measured by the benchmark (tests/bench/run.py --scale), never here.
 """
 
 from __future__ import annotations
 
+import ast
 import multiprocessing
 import random
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import synth
 from support import CONTEXT
 from toolshape.contract import source
 from toolshape.contract.errors import ContractError, UsageError
-from toolshape.project import checking, pipeline, planning, writing
+from toolshape.project import checking, headers, pipeline, planning, writing
 
 
 def _write_synthetic(folder: Path, count: int) -> None:
@@ -151,3 +155,67 @@ def test_toolshape_jobs_sets_the_number_of_workers(monkeypatch: pytest.MonkeyPat
         monkeypatch.setenv("TOOLSHAPE_JOBS", wrong)
         with pytest.raises(UsageError, match="TOOLSHAPE_JOBS"):
             planning._usable_cpus()
+
+
+def _fingerprint_counting_parses(monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
+    """The generator fingerprint computed as a new process would (nothing remembered in
+    memory), and how many modules it parsed to find it."""
+    parsed = []
+    real_parse = ast.parse
+
+    def counting(source: str | bytes, *args: Any, **kwargs: Any) -> Any:
+        parsed.append(source)
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    headers._generator_fingerprint.cache_clear()
+    try:
+        return headers._generator_fingerprint(), len(parsed)
+    finally:
+        monkeypatch.setattr(ast, "parse", real_parse)
+        headers._generator_fingerprint.cache_clear()
+
+
+def test_the_generator_fingerprint_parses_its_modules_once_per_generator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every run needs the fingerprint (it is in every header digest); the modules that shape
+    output are parsed to find them only when the cache has none for these very sources."""
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", "")  # off: computed every time
+    expected, parsed = _fingerprint_counting_parses(monkeypatch)
+    assert parsed > 50  # planning, writing, checking and what they import
+    assert _fingerprint_counting_parses(monkeypatch) == (expected, parsed)
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", str(tmp_path / "cache"))
+    assert _fingerprint_counting_parses(monkeypatch) == (expected, parsed)  # cold: remembered
+    assert _fingerprint_counting_parses(monkeypatch) == (expected, 0)  # warm: nothing parsed
+    # An entry the cache cannot vouch for is computed again (and then remembered again).
+    (entry,) = (tmp_path / "cache" / "generator").iterdir()
+    for corrupt in ("", "not json", "[]", '{"fingerprint": 1}', '{"fingerprint": "abc"}'):
+        entry.write_text(corrupt, encoding="utf-8")
+        assert _fingerprint_counting_parses(monkeypatch) == (expected, parsed)
+        assert _fingerprint_counting_parses(monkeypatch) == (expected, 0)
+
+
+def test_the_remembered_fingerprint_is_keyed_by_every_source_file(tmp_path: Path) -> None:
+    """The key covers each Python file of the package, by path and bytes: any edit, added or
+    renamed module, or other black makes a new key (and the fingerprint is computed again)."""
+    package = Path(headers.__file__).resolve().parent.parent
+    copy = tmp_path / "toolshape"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    seen = {headers._sources_digest(copy, b"black 1\0")}
+
+    def changed(note: str) -> None:
+        digest = headers._sources_digest(copy, b"black 1\0")
+        assert digest not in seen, note
+        seen.add(digest)
+
+    assert headers._sources_digest(package, b"black 1\0") in seen  # the same files, elsewhere
+    changed_black = headers._sources_digest(copy, b"black 2\0")
+    assert changed_black not in seen
+    for path in (copy / "project" / "planning.py", copy / "codegen" / "model.py", copy / "cli.py"):
+        path.write_bytes(path.read_bytes() + b"\n")
+        changed(f"edited {path.name}")
+    (copy / "codegen" / "extra.py").write_text("X = 1\n", encoding="utf-8")
+    changed("a module added")
+    (copy / "codegen" / "extra.py").rename(copy / "codegen" / "extra2.py")
+    changed("a module renamed")
