@@ -3,7 +3,8 @@
 * worker processes (planning.plan, above POOL_THRESHOLD contracts) write the same
   files and report the same problems, in the same order, as one process;
 * on an unchanged folder, plan() loads, checks and renders no contract at all;
-* the generator's fingerprint is parsed out of its modules once per generator, not per run.
+* the generator's fingerprint is parsed out of its modules once per generator, not per run;
+* the files of a plan are written several at a time, each atomically, the record last.
 
 Speed itself is measured by the benchmark (tests/bench/run.py --scale), never here.
 """
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 import ast
 import multiprocessing
+import os
 import random
 import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +222,44 @@ def test_the_remembered_fingerprint_is_keyed_by_every_source_file(tmp_path: Path
     changed("a module added")
     (copy / "codegen" / "extra.py").rename(copy / "codegen" / "extra2.py")
     changed("a module renamed")
+
+
+def test_files_are_written_several_at_a_time_and_the_record_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each write waits for the disk (fsync), and a cold run writes two files a contract:
+    write() keeps several under way at once, each still atomic, the record still last."""
+    folder, out = tmp_path / "contracts", tmp_path / "generated"
+    _write_synthetic(folder, 3)
+    plan = planning.plan(folder, CONTEXT)
+    real_fsync, real_replace = os.fsync, os.replace
+    # The first two fsyncs wait for each other: they meet only if both are under way at once
+    # (one at a time, the first waits out the timeout alone).
+    meeting = threading.Barrier(2, timeout=10)
+    started, met, replaced = [], [], []
+
+    def fsync(descriptor: int) -> None:
+        started.append(descriptor)
+        if len(started) <= 2:
+            try:
+                meeting.wait()
+                met.append(descriptor)
+            except threading.BrokenBarrierError:
+                pass
+        real_fsync(descriptor)
+
+    def replace(source: str, destination: str) -> None:
+        if Path(destination).is_relative_to(out):  # not the cache's entries
+            replaced.append(Path(destination).relative_to(out).as_posix())
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    writing.write(plan, out)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert len(met) == 2, "the first two files were written one after the other"
+    assert len(started) == len(plan.files)  # every file on the disk before it replaced the old
+    assert sorted(replaced) == sorted(p.as_posix() for p in plan.files)
+    assert replaced[-1] == "toolshape-manifest.txt"
+    assert {p: (out / p).read_text(encoding="utf-8") for p in plan.files} == plan.files
+    assert checking.check(planning.plan(folder, CONTEXT, reuse_from=out), out) == []
