@@ -4,7 +4,8 @@
   files and report the same problems, in the same order, as one process;
 * on an unchanged folder, plan() loads, checks and renders no contract at all;
 * the generator's fingerprint is parsed out of its modules once per generator, not per run;
-* the files of a plan are written several at a time, each atomically, the record last.
+* the files of a plan are written several at a time, each atomically, the record last;
+* output reused on the cache's word is hashed once, and the record lists the bytes on disk.
 
 Speed itself is measured by the benchmark (tests/bench/run.py --scale), never here.
 """
@@ -12,6 +13,7 @@ Speed itself is measured by the benchmark (tests/bench/run.py --scale), never he
 from __future__ import annotations
 
 import ast
+import hashlib
 import multiprocessing
 import os
 import random
@@ -25,7 +27,7 @@ import synth
 from support import CONTEXT
 from toolshape.contract import source
 from toolshape.contract.errors import ContractError, UsageError
-from toolshape.project import checking, headers, pipeline, planning, writing
+from toolshape.project import cache, checking, headers, pipeline, planning, writing
 
 
 def _write_synthetic(folder: Path, count: int) -> None:
@@ -263,3 +265,49 @@ def test_files_are_written_several_at_a_time_and_the_record_last(
     assert replaced[-1] == "toolshape-manifest.txt"
     assert {p: (out / p).read_text(encoding="utf-8") for p in plan.files} == plan.files
     assert checking.check(planning.plan(folder, CONTEXT, reuse_from=out), out) == []
+
+
+def test_reused_output_is_hashed_once_and_the_record_lists_the_bytes_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the cache's word a reused module or test file is hashed once (the cache compares
+    that sha256; its seal is not checked again, and the record takes the same sha256); the
+    record still lists the sha256 of every file's bytes on disk, fresh and reused alike."""
+    folder, out = tmp_path / "contracts", tmp_path / "generated"
+    _write_synthetic(folder, 4)
+    writing.write(planning.plan(folder, CONTEXT), out)
+    changed = folder / "group_1" / "tool_1.yaml"
+    changed.write_text(changed.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    hashed: list[bytes] = []
+    seals: list[object] = []
+    real_sha256, real_sealed = cache.sha256, headers.is_sealed_intact
+
+    def counting_sha256(data: bytes) -> str:
+        hashed.append(data)
+        return real_sha256(data)
+
+    def counting_seal(text: str | bytes) -> bool:
+        seals.append(text)
+        return real_sealed(text)
+
+    monkeypatch.setattr(cache, "sha256", counting_sha256)
+    monkeypatch.setattr(headers, "is_sealed_intact", counting_seal)
+    plan = planning.plan(folder, CONTEXT, reuse_from=out)
+    monkeypatch.setattr(cache, "sha256", real_sha256)
+    monkeypatch.setattr(headers, "is_sealed_intact", real_sealed)
+    assert len(plan.reused) == 6  # three contracts' modules and tests
+    for path in plan.reused | {p for p in plan.files if "tool_1" in p.name}:
+        data = plan.files[path].encode("utf-8")
+        assert hashed.count(data) == 1, f"{path} hashed {hashed.count(data)} times"
+    assert seals == []
+    writing.write(plan, out)
+    listed = (out / "toolshape-manifest.txt").read_text(encoding="utf-8").splitlines()[4:]
+    on_disk = {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in out.rglob("*.py")
+    }
+    assert sorted(listed) == sorted(f"{digest}  {path}" for path, digest in on_disk.items())
+    # With the headers trusted (check --headers-only, no cache) the seals are read.
+    monkeypatch.setattr(headers, "is_sealed_intact", counting_seal)
+    assert checking.check(planning.plan(folder, CONTEXT, out, trust_headers=True), out) == []
+    assert len(seals) == 2 * 4
