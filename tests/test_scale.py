@@ -5,7 +5,8 @@
 * on an unchanged folder, plan() loads, checks and renders no contract at all;
 * the generator's fingerprint is parsed out of its modules once per generator, not per run;
 * the files of a plan are written several at a time, each atomically, the record last;
-* output reused on the cache's word is hashed once, and the record lists the bytes on disk.
+* output reused on the cache's word is hashed once, and the record lists the bytes on disk;
+* check's walk indexes the plan's names once, not once per folder.
 
 Speed itself is measured by the benchmark (tests/bench/run.py --scale), never here.
 """
@@ -19,7 +20,7 @@ import os
 import random
 import shutil
 import threading
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ import synth
 from support import CONTEXT
 from toolshape.contract import source
 from toolshape.contract.errors import ContractError, UsageError
-from toolshape.project import cache, checking, headers, pipeline, planning, writing
+from toolshape.project import cache, checking, headers, importable, pipeline, planning, writing
 
 
 def _write_synthetic(folder: Path, count: int) -> None:
@@ -311,3 +312,38 @@ def test_reused_output_is_hashed_once_and_the_record_lists_the_bytes_on_disk(
     monkeypatch.setattr(headers, "is_sealed_intact", counting_seal)
     assert checking.check(planning.plan(folder, CONTEXT, out, trust_headers=True), out) == []
     assert len(seals) == 2 * 4
+
+
+def _names_in(files: list[PurePosixPath], folder: PurePosixPath) -> dict[str, str]:
+    """The names a plan puts in ``folder``, by a pass over every file (what the walk of
+    importable.py asked of each folder before it indexed the plan once)."""
+    names: dict[str, str] = {}
+    for path in files:
+        if path.parent == folder and path.suffix == ".py":
+            names[path.stem.lower()] = path.name
+        elif len(path.parts) > len(folder.parts) + 1 and path.parts[: len(folder.parts)] == (
+            folder.parts
+        ):
+            name = path.parts[len(folder.parts)]
+            names.setdefault(name.lower(), f"{name}/")
+    return names
+
+
+def test_the_names_a_plan_puts_in_each_folder_are_indexed_in_one_pass() -> None:
+    """check's walk asks, for every folder, which modules and packages the plan puts there:
+    one index over the plan gives what a pass over its files per folder gives, for plans
+    where names differ only by case, a module and a package share a name, files are not
+    modules, at any depth (random plans)."""
+    rng = random.Random(7)
+    for _ in range(500):
+        files = []
+        for _ in range(rng.randint(0, 12)):
+            parts = [
+                rng.choice(["a", "A", "pay", "Pay", "tests"]) for _ in range(rng.randint(0, 3))
+            ]
+            stem = rng.choice(["a", "A", "pay", "Pay", "x", "__init__"])
+            files.append(PurePosixPath(*parts, stem + rng.choice([".py", ".py", ".txt", ""])))
+        index = importable._names_by_folder(files)
+        folders = {PurePosixPath(*f.parts[:depth]) for f in files for depth in range(len(f.parts))}
+        for folder in folders | {PurePosixPath("elsewhere")}:
+            assert index.get(folder, {}) == _names_in(files, folder), (files, folder)
