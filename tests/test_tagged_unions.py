@@ -190,6 +190,11 @@ def test_a_discriminated_oneof_names_the_alternative_its_tag_picks() -> None:
         "got an integer"
     }
     assert module.validate({"trip": {"kind": "one_way", "depart_date": "2026-07-01"}}).ok
+    # A Python float that is no JSON number is no alternative's tag: refused by the union,
+    # as by each alternative's own check of the string it must be.
+    for not_json in (float("nan"), float("inf")):
+        result = module.validate({"trip": {"kind": not_json, "depart_date": "2026-07-01"}})
+        assert [(e.path, e.code) for e in result.errors] == [("/trip", "oneOf")], result.errors
 
 
 def test_the_discriminator_mapping_goes_and_the_constants_still_tell_the_alternatives_apart() -> (
