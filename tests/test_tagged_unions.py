@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import CONTEXT
+from support import CONTEXT, ROOT
 from toolshape.contract import reference
 from toolshape.platforms import importer
 from toolshape.project import pipeline
@@ -236,6 +236,31 @@ def test_a_union_inside_an_array_item_names_the_item_and_its_tag() -> None:
         "/pets/1": 'for pet_type "dog", at /pets/1/barks: "barks" must be a number, got a string',
         "/pets/2": 'for pet_type "cat", at /pets/2/meows: missing required key "meows"',
     }
+
+
+def test_the_booking_contract_tells_the_model_which_trip_and_passenger_it_meant() -> None:
+    """contracts/travel/reserve_trip.yaml, the issue's call and a child without an age: the
+    feedback a model reads names each alternative by its tag."""
+    path = ROOT / "contracts" / "travel" / "reserve_trip.yaml"
+    text = path.read_text(encoding="utf-8")
+    module = generated(text, "reserve_trip").module
+    trip = {
+        "kind": "round_trip",
+        "origin": "LHR",
+        "destination": "JFK",
+        "depart_date": "2026-07-01",
+    }
+    passengers = [{"type": "adult", "name": "Ana"}, {"type": "child", "name": "Ben"}]
+    call = {"trip": trip, "passengers": passengers}
+    feedback = module.parse(json.dumps(call)).feedback()
+    assert (
+        '- at /trip: for kind "round_trip", at /trip/return_date: '
+        'missing required key "return_date"\n'
+    ) in feedback, feedback
+    assert (
+        '- at /passengers/1: for type "child", at /passengers/1/age: missing required key "age"\n'
+    ) in feedback, feedback
+    assert "alternative 1" not in feedback
 
 
 # -- without a tag: what the tag must be ----------------------------------------------------
