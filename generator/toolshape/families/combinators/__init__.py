@@ -46,7 +46,10 @@ Its modules, one per stage, in the order of the stages:
     checks.py   codegen stage    the model's checks: ``checks.combinator_checks(context, schema,
                                  var, path, schema_path, label)`` returns an ``Applicator``
                                  per combinator (``all_of``, ``nullable``, ``any_of``,
-                                 ``one_of``, ``not``, ``if``), for codegen/building/
+                                 ``one_of``, ``tagged``, ``not``, ``if``; ``tagged`` is an
+                                 anyOf/oneOf whose alternatives each fix one key to a
+                                 constant of their own, ``checks.union_tag``: the value's
+                                 tag picks the alternative), for codegen/building/
                                  applicators.py, which asks the references family for the
                                  ``$ref`` one before them; what every applicator shares (its
                                  comment, the label a branch function is handed) is
