@@ -238,6 +238,49 @@ def test_a_union_inside_an_array_item_names_the_item_and_its_tag() -> None:
     }
 
 
+def test_a_tagged_union_in_a_shared_definition_names_each_value_as_its_caller_does() -> None:
+    """One $ref target serves two properties: its tag's messages name "outbound" and
+    "inbound", never "the value"."""
+    union = _trip_with("oneOf", "const")["properties"]["trip"]
+    parameters = {
+        "type": "object",
+        "$defs": {"trip": union},
+        "properties": {
+            "outbound": {"$ref": "#/$defs/trip"},
+            "inbound": {"$ref": "#/$defs/trip"},
+        },
+    }
+    module = module_of(parameters, "legs")
+    found = messages(
+        module,
+        {"outbound": {"kind": "round_trip", "depart_date": "x"}, "inbound": {"depart_date": "x"}},
+    )
+    assert found == {
+        "/outbound": 'for kind "round_trip", at /outbound/return_date: '
+        'missing required key "return_date"',
+        "/inbound": '"inbound" must match exactly one of 2 alternatives: '
+        'missing required key "kind" (one of "one_way", "round_trip")',
+    }
+
+
+def test_the_tag_is_the_key_whose_constants_differ() -> None:
+    """Both alternatives fix ``version`` to 1 and ``kind`` to a constant of their own: a
+    key whose constants two alternatives share tells nothing apart, so ``kind`` is the tag."""
+    parameters = _trip_with("oneOf", "const")
+    for branch in parameters["properties"]["trip"]["oneOf"]:
+        branch["properties"] = {"version": {"const": 1}, **branch["properties"]}
+    module = module_of(parameters, "versioned")
+    found = messages(module, {"trip": {"version": 1, "kind": "round_trip", "depart_date": "x"}})
+    assert found == {
+        "/trip": 'for kind "round_trip", at /trip/return_date: missing required key "return_date"'
+    }
+    found = messages(module, {"trip": {"version": 1, "kind": "one_way", "depart_date": 5}})
+    assert found == {
+        "/trip": 'for kind "one_way", at /trip/depart_date: "depart_date" must be a string, '
+        "got an integer"
+    }
+
+
 def test_the_booking_contract_tells_the_model_which_trip_and_passenger_it_meant() -> None:
     """contracts/travel/reserve_trip.yaml, the issue's call and a child without an age: the
     feedback a model reads names each alternative by its tag."""
