@@ -24,7 +24,8 @@ from typing import Any
 
 import pytest
 from support import CONTEXT, ROOT
-from toolshape.contract import reference
+from toolshape.contract import checker, reference
+from toolshape.contract.errors import ContractError
 from toolshape.platforms import importer
 from toolshape.project import pipeline
 
@@ -208,6 +209,23 @@ def test_the_discriminator_mapping_goes_and_the_constants_still_tell_the_alterna
     source = generated(contract.yaml_text, contract.name).source
     assert '_Tag(\n    "kind", ["one_way", "round_trip"]' in source, source
     assert '# oneOf, told apart by the key "kind"' in source
+
+
+def test_a_discriminator_written_in_a_contract_is_refused_with_what_does_its_work() -> None:
+    """A contract is JSON Schema: OpenAPI's ``discriminator``, pasted from pydantic's output,
+    is refused at its place, and the message says the constants already tell the
+    alternatives apart."""
+    contract = {"name": "book", "description": "d", "parameters": TRIP_DISCRIMINATED}
+    with pytest.raises(ContractError) as refused:
+        checker.load_and_check(json.dumps(contract, indent=1).encode("utf-8"), "book.json")
+    [problem] = [str(p) for p in refused.value.problems]
+    assert problem.startswith("book.json:"), problem
+    assert problem.endswith(
+        "error: unknown keyword 'discriminator' (OpenAPI's); JSON Schema tells the "
+        'alternatives apart by "kind" fixed to a constant of its own in each one (const, or '
+        "an enum of one), and toolshape names each alternative by it in its messages: keep "
+        "those and remove 'discriminator'"
+    ), problem
 
 
 def test_an_anyof_of_enums_of_one_is_tagged_too() -> None:
