@@ -20,14 +20,17 @@ import itertools
 import json
 import types
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from support import CONTEXT, ROOT
+from toolshape.codegen.building.context import BuildContext
 from toolshape.contract import checker, reference
 from toolshape.contract.errors import ContractError
+from toolshape.families.combinators import checks as combinator_checks
 from toolshape.platforms import importer
 from toolshape.project import pipeline
+from toolshape.schema.values import json_key
 
 # -- schemas as pydantic writes them (pydantic 2's model_json_schema()) ---------------------
 
@@ -525,3 +528,29 @@ def _counting(function: Any, name: str, calls: list[str]) -> Any:
         return function(*arguments)
 
     return counted
+
+
+def test_deciding_the_tag_costs_one_look_up_per_alternative(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted, not timed: whether the constants differ is one look-up per alternative, so a
+    contract's union of thousands of alternatives costs its size, not its size squared."""
+    size = 3000
+    branches = [
+        {"type": "object", "properties": {"t": {"const": f"k{i}"}}, "required": ["t"]}
+        for i in range(size)
+    ]
+    parameters = {"type": "object", "properties": {"u": {"oneOf": branches}}}
+    looked_up: list[Any] = []
+    real = json_key
+
+    def counted(value: Any) -> Any:
+        looked_up.append(value)
+        return real(value)
+
+    monkeypatch.setattr(combinator_checks, "json_key", counted)
+    contract = types.SimpleNamespace(parameters=parameters)
+    context = cast(BuildContext, types.SimpleNamespace(secret=set(), contract=contract))
+    tag = combinator_checks.union_tag(context, branches, ("properties", "u", "oneOf"))
+    assert tag is not None and tag.key == "t" and len(tag.values) == size
+    assert len(looked_up) == size

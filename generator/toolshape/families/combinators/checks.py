@@ -29,7 +29,7 @@ from ...codegen.literals import Code, comment, literal
 from ...codegen.model_parts import Applicator, ApplicatorKind, Node, PathPart
 from ...schema.keywords import nullable_alternative
 from ...schema.pointers import SchemaPath, resolve
-from ...schema.values import json_equal
+from ...schema.values import json_key
 from ..objects.rules import PROPERTIES, properties_of
 from ..references.targets import path_of
 from ..values.values import fixed_values, is_fixed
@@ -220,11 +220,9 @@ def union_tag(
         if not all(key in keys for keys in fixed):
             continue
         values = tuple(keys[key] for keys in fixed)
-        if all(
-            not json_equal(values[i], values[j])
-            for i in range(len(values))
-            for j in range(i + 1, len(values))
-        ):
+        # One look-up per alternative, not a comparison of each pair: a union of thousands
+        # of alternatives costs its size.
+        if len({json_key(value) for value in values}) == len(values):
             return UnionTag(key, values)
     return None
 
