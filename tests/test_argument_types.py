@@ -380,3 +380,26 @@ def test_a_literal_spelled_any_is_not_an_open_type() -> None:
     arguments = typed_dicts(one_key({"enum": ["Any", "b"]}))["Arguments"]
     assert [f.type for f in arguments.optional] == ['Literal["Any", "b"]']
     assert arguments.open_note is None
+
+
+def test_an_all_of_is_typed_by_its_entries_together() -> None:
+    """Every entry holds with the schema around it: a reference's target (a string beside a
+    ``not``), or properties and required keys added to the object's."""
+    handle = {"type": "string", "pattern": "^[a-z]+$"}
+    parameters = one_key(
+        {"allOf": [{"$ref": "#/$defs/handle"}, {"not": {"const": "admin"}}]}, handle=handle
+    )
+    parameters["properties"]["o"] = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "allOf": [True, {"properties": {"b": {"type": "integer"}}, "required": ["b"]}],
+    }
+    parameters["properties"]["never"] = {"allOf": [{"type": "string"}, {"type": "integer"}]}
+    defs = typed_dicts(parameters)
+    assert [(f.key, f.type) for f in defs["Arguments"].optional] == [
+        ("v", "str"),
+        ("o", "ArgumentsO"),
+        ("never", "Any"),  # no value has both types: nothing to type
+    ]
+    assert [(f.key, f.type) for f in defs["ArgumentsO"].required] == [("b", "int")]
+    assert [(f.key, f.type) for f in defs["ArgumentsO"].optional] == [("a", "str")]

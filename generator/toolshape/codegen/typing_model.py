@@ -7,8 +7,9 @@ The templates print :class:`TypedDictDef` in class syntax where every key allows
 
 A value a schema types is one of its *variants* (:meth:`TypedDicts.variants`): the schema
 itself when it says its type (``type``, or an ``enum``/``const`` of literals), the target of
-its reference, or each branch of its ``anyOf``/``oneOf`` taken with what the schema says
-beside them (:func:`merged`: a value taking the branch matches both). A union of objects is
+its reference, each branch of its ``anyOf``/``oneOf`` taken with what the schema says
+beside them (:func:`merged`: a value taking the branch matches both), or its ``allOf``
+entries taken together with the schema (:func:`folded`). A union of objects is
 then a union of TypedDicts, each branch's own (named by its tag where the branch fixes one
 with a ``const``, so ``kind: {const: round_trip}`` reads ``Literal["round_trip"]`` and
 ``mypy`` narrows on it), and ``null`` beside a type is ``| None``. Every type is sound: a
@@ -223,6 +224,11 @@ class TypedDicts:
             found = self.branch_variants(schema, keyword_name, branches, hint, place, depth, via)
             if found is not None:
                 return found
+        for keyword_name, entries in combinators.intersections(schema):
+            both, at = folded(schema, keyword_name, entries, place)
+            found = [] if both is None else self.variants(both, hint, at, depth + 1, via)
+            if found is not None:
+                return found
         if literal_type(schema) is None and declared_types(schema) is None:
             return None
         return [Variant(schema, hint, place, via)]
@@ -377,6 +383,22 @@ def merged(rest: dict[str, Any], branch: dict[str, Any]) -> dict[str, Any] | Non
         required = [*rest.get("required", []), *branch.get("required", [])]
         both["required"] = list(dict.fromkeys(required))
     return both
+
+
+def folded(
+    schema: dict[str, Any], keyword_name: str, entries: list[Any], place: Place
+) -> tuple[dict[str, Any] | None, Place]:
+    """An ``allOf`` taken as one schema: every entry :func:`merged` into the schema around it
+    (None: no value matches them all), and where each of its properties is written."""
+    both: dict[str, Any] | None = {k: v for k, v in schema.items() if k != keyword_name}
+    paths = {key: place.property_path(key) for key in schema.get("properties", {})}
+    for index, entry in enumerate(entries):
+        if entry is True or both is None:
+            continue
+        both = merged(both, entry) if isinstance(entry, dict) else None
+        for key in entry.get("properties", {}) if isinstance(entry, dict) else ():
+            paths[key] = place.path + (keyword_name, index, "properties", key)
+    return both, Place(place.path, merged=True, property_paths=tuple(paths.items()))
 
 
 def merged_place(

@@ -61,6 +61,14 @@ def unions(schema: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
             yield keyword, branches
 
 
+def intersections(schema: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+    """Each list of subschemas that all hold with ``schema`` (its ``allOf``), with the keyword
+    holding it: codegen/typing_model.py types such a value by all of them at once."""
+    entries = schema.get("allOf")
+    if isinstance(entries, list) and entries:
+        yield "allOf", entries
+
+
 def negated(schema: dict[str, Any]) -> list[Any]:
     """The subschemas no value of ``schema`` matches (its ``not``)."""
     return [schema["not"]] if "not" in schema else []
