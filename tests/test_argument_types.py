@@ -17,16 +17,22 @@ without mypy, from the model: ``model.build`` and its TypedDicts.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import re
 import subprocess
 import sys
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support import user_cache
+from hypothesis import given
+from hypothesis import strategies as st
+from support import CONTRACTS, user_cache
+from test_differential import MODULE_NAMES, SETTINGS, valid_instances
 from toolshape.cli import main
 from toolshape.codegen import model
 from toolshape.codegen.typing_model import TypedDictDef
@@ -403,3 +409,86 @@ def test_an_all_of_is_typed_by_its_entries_together() -> None:
     ]
     assert [(f.key, f.type) for f in defs["ArgumentsO"].required] == [("b", "int")]
     assert [(f.key, f.type) for f in defs["ArgumentsO"].optional] == [("a", "str")]
+
+
+# -- every accepted value has its type ----------------------------------------------------------
+
+
+class Conformance:
+    """Whether a value has a type of the generated module (``Arguments``, ``Output``): the
+    check a handler trusts mypy with, made at runtime. ``unions`` counts the union types a
+    value was checked against, so that a run that met none (every value ``Any``) shows."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self.namespace = vars(module)
+        self.unions = 0
+
+    def holds(self, value: Any, annotation: Any) -> bool:
+        origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+        if annotation is Any:
+            return True
+        if origin in (typing.Union, types.UnionType):
+            self.unions += 1
+            return any(self.holds(value, member) for member in args)
+        if origin is typing.Literal:
+            return any(value == a and type(value) is type(a) for a in args)
+        if origin is list:
+            return type(value) is list and all(self.holds(item, args[0]) for item in value)
+        if origin is dict:
+            return type(value) is dict and all(self.holds(v, args[1]) for v in value.values())
+        if typing.is_typeddict(annotation):
+            return self.typed_dict(value, annotation)
+        scalars: dict[Any, tuple[type, ...]] = {
+            type(None): (type(None),),
+            bool: (bool,),
+            int: (int,),
+            float: (int, float),  # mypy's promotion: an int is a float
+            str: (str,),
+        }
+        return type(value) in scalars[annotation]
+
+    def typed_dict(self, value: Any, annotation: Any) -> bool:
+        hints = typing.get_type_hints(annotation, globalns=self.namespace)
+        return (
+            type(value) is dict
+            and annotation.__required_keys__ <= value.keys()
+            and all(self.holds(value[key], hint) for key, hint in hints.items() if key in value)
+        )
+
+
+#: The example contracts' modules whose arguments hold a union (anyOf, oneOf).
+UNION_MODULES = [
+    name
+    for name in MODULE_NAMES
+    if re.search(
+        r"\b(anyOf|oneOf):",
+        (CONTRACTS / name.removeprefix("generated.").replace(".", "/"))
+        .with_suffix(".yaml")
+        .read_text(encoding="utf-8"),
+    )
+]
+
+
+def unions_met(module: types.ModuleType) -> int:
+    """Draws accepted values of ``module`` and checks each against ``Arguments``; how many
+    union types the checks met."""
+    check = Conformance(module)
+
+    @SETTINGS
+    @given(data=st.data())
+    def accepted_values_conform(data: st.DataObject) -> None:
+        result = module.validate(data.draw(valid_instances(module), label="valid instance"))
+        assert result.ok, result.errors
+        assert check.holds(result.value, module.Arguments), result.value
+
+    accepted_values_conform()
+    return check.unions
+
+
+def test_every_accepted_value_has_the_arguments_type() -> None:
+    """Valid instances of each example contract with a union, drawn from its schema
+    (test_differential.py's strategies, confirmed by jsonschema) and accepted: the value the
+    handler gets has the type ``Arguments`` says, and the values met union types."""
+    assert len(UNION_MODULES) >= 4, UNION_MODULES
+    unions = sum(unions_met(importlib.import_module(name)) for name in UNION_MODULES)
+    assert unions > 0  # checked against union types, not Any alone
