@@ -1,8 +1,9 @@
 """The Python types of the accepted arguments: the ``Arguments`` TypedDict and those it needs.
 
 A call once accepted holds its arguments typed (``Result.value``): each object schema with
-``properties`` becomes a TypedDict (children first, named by the namer for where they are),
-every other schema a type expression (``list[str]``, ``Literal["a", "b"] | None``, ``Any``).
+``properties`` becomes a TypedDict (children first but where an object holds itself, named
+by the namer for where they are), every other schema a type expression (``list[str]``,
+``Literal["a", "b"] | None``, ``Any``).
 The templates print :class:`TypedDictDef` in class syntax where every key allows it.
 
 A value a schema types is one of its *variants* (:meth:`TypedDicts.variants`): the schema
