@@ -54,6 +54,7 @@ _NOT_AN_OBJECT = "the arguments must be a JSON object (keys and values in {...})
 _NULL_ARGUMENTS = "the arguments must be a JSON object, not null (send {} for no arguments)"
 _ARRAY_ARGUMENTS = "the arguments must be one JSON object, not an array"
 _NULL_GOT = "null (if the key is optional, leave it out instead of sending null)"
+_NULL_REQUIRED_GOT = "null (the key is required: send it with a value of the right type, not null)"
 #: What \\s matches in JSON Schema (ECMA-262) patterns: "\\S" fails when only these are left.
 _WHITESPACE = (
     "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
@@ -110,7 +111,9 @@ def _json_type(value: object) -> str:
     return f"a Python {type(value).__name__} (not a JSON value)"
 
 
-def _got(value: object) -> str:
+def _got(value: object, required: bool = False) -> str:
+    if value is None and required:
+        return _NULL_REQUIRED_GOT
     if value is None:
         return _NULL_GOT
     if type(value) is str:
@@ -246,7 +249,11 @@ def validate_get_weather(value: object) -> Result:
                 elif not city.strip(_WHITESPACE):
                     errors.append(Error("/city", "pattern", '"city" must match the pattern \\S'))
             else:
-                errors.append(Error("/city", "type", '"city" must be a string, got ' + _got(city)))
+                errors.append(
+                    Error(
+                        "/city", "type", '"city" must be a string, got ' + _got(city, required=True)
+                    )
+                )
         else:
             errors.append(Error("/city", "required", 'missing required key "city"'))
         if "unit" in value:
@@ -262,7 +269,11 @@ def validate_get_weather(value: object) -> Result:
                         )
                     )
             else:
-                errors.append(Error("/unit", "type", '"unit" must be a string, got ' + _got(unit)))
+                errors.append(
+                    Error(
+                        "/unit", "type", '"unit" must be a string, got ' + _got(unit, required=True)
+                    )
+                )
         else:
             errors.append(Error("/unit", "required", 'missing required key "unit"'))
         if len(value) != present:
@@ -371,7 +382,11 @@ def validate_large_order(value: object) -> Result:
                     )
             else:
                 errors.append(
-                    Error("/customer_id", "type", '"customer_id" must be a string, got ' + _got(v))
+                    Error(
+                        "/customer_id",
+                        "type",
+                        '"customer_id" must be a string, got ' + _got(v, required=True),
+                    )
                 )
         else:
             errors.append(Error("/customer_id", "required", 'missing required key "customer_id"'))
@@ -393,7 +408,11 @@ def validate_large_order(value: object) -> Result:
                         )
                     )
             else:
-                errors.append(Error("/email", "type", '"email" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error(
+                        "/email", "type", '"email" must be a string, got ' + _got(v, required=True)
+                    )
+                )
         else:
             errors.append(Error("/email", "required", 'missing required key "email"'))
         # channel: optional enum
@@ -430,7 +449,11 @@ def validate_large_order(value: object) -> Result:
                     )
             else:
                 errors.append(
-                    Error("/currency", "type", '"currency" must be a string, got ' + _got(v))
+                    Error(
+                        "/currency",
+                        "type",
+                        '"currency" must be a string, got ' + _got(v, required=True),
+                    )
                 )
         else:
             errors.append(Error("/currency", "required", 'missing required key "currency"'))
@@ -463,7 +486,7 @@ def validate_large_order(value: object) -> Result:
                                     Error(
                                         f"/items/{i}/sku",
                                         "type",
-                                        '"sku" must be a string, got ' + _got(v),
+                                        '"sku" must be a string, got ' + _got(v, required=True),
                                     )
                                 )
                         else:
@@ -496,7 +519,8 @@ def validate_large_order(value: object) -> Result:
                                     Error(
                                         f"/items/{i}/quantity",
                                         "type",
-                                        '"quantity" must be an integer, got ' + _got(v),
+                                        '"quantity" must be an integer, got '
+                                        + _got(v, required=True),
                                     )
                                 )
                         else:
@@ -533,7 +557,8 @@ def validate_large_order(value: object) -> Result:
                                     Error(
                                         f"/items/{i}/unit_price",
                                         "type",
-                                        '"unit_price" must be a number, got ' + _got(v),
+                                        '"unit_price" must be a number, got '
+                                        + _got(v, required=True),
                                     )
                                 )
                         else:
@@ -587,7 +612,11 @@ def validate_large_order(value: object) -> Result:
                         )
             else:
                 errors.append(
-                    Error("/items", "type", '"items" must be an array, got ' + _got(items))
+                    Error(
+                        "/items",
+                        "type",
+                        '"items" must be an array, got ' + _got(items, required=True),
+                    )
                 )
         else:
             errors.append(Error("/items", "required", 'missing required key "items"'))
@@ -622,7 +651,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/name",
                                 "type",
-                                '"name" must be a string, got ' + _got(v),
+                                '"name" must be a string, got ' + _got(v, required=True),
                             )
                         )
                 else:
@@ -654,7 +683,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/line1",
                                 "type",
-                                '"line1" must be a string, got ' + _got(v),
+                                '"line1" must be a string, got ' + _got(v, required=True),
                             )
                         )
                 else:
@@ -706,7 +735,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/city",
                                 "type",
-                                '"city" must be a string, got ' + _got(v),
+                                '"city" must be a string, got ' + _got(v, required=True),
                             )
                         )
                 else:
@@ -730,7 +759,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/postal_code",
                                 "type",
-                                '"postal_code" must be a string, got ' + _got(v),
+                                '"postal_code" must be a string, got ' + _got(v, required=True),
                             )
                         )
                 else:
@@ -758,7 +787,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/country",
                                 "type",
-                                '"country" must be a string, got ' + _got(v),
+                                '"country" must be a string, got ' + _got(v, required=True),
                             )
                         )
                 else:
@@ -782,7 +811,7 @@ def validate_large_order(value: object) -> Result:
                     Error(
                         "/shipping_address",
                         "type",
-                        '"shipping_address" must be an object, got ' + _got(address),
+                        '"shipping_address" must be an object, got ' + _got(address, required=True),
                     )
                 )
         else:
@@ -820,7 +849,7 @@ def validate_large_order(value: object) -> Result:
                     Error(
                         "/shipping_method",
                         "type",
-                        '"shipping_method" must be a string, got ' + _got(v),
+                        '"shipping_method" must be a string, got ' + _got(v, required=True),
                     )
                 )
         else:
@@ -1050,7 +1079,7 @@ def validate_large_order(value: object) -> Result:
                     Error(
                         "/payment_method",
                         "type",
-                        '"payment_method" must be a string, got ' + _got(v),
+                        '"payment_method" must be a string, got ' + _got(v, required=True),
                     )
                 )
         else:

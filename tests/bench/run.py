@@ -49,6 +49,7 @@ import toolshape.codegen.literals  # noqa: E402
 import toolshape.codegen.render  # noqa: E402
 import toolshape.contract.checker  # noqa: E402
 import toolshape.contract.source  # noqa: E402
+import toolshape.contract.tool_hints  # noqa: E402
 import toolshape.platforms.export  # noqa: E402
 import toolshape.project.pipeline  # noqa: E402
 import toolshape.project.runtime  # noqa: E402
@@ -664,6 +665,8 @@ def gate_package(folder: Path, count: int) -> Path:
         version=toolshape.codegen.literals.Code(toolshape.__version__),
         tools=toolshape.codegen.literals.literal(tools),
         platforms=toolshape.codegen.literals.literal(toolshape.platforms.export.PLATFORMS),
+        annotations=toolshape.codegen.literals.literal({}),
+        hint_defaults=toolshape.codegen.literals.literal(toolshape.contract.tool_hints.DEFAULTS),
         command=toolshape.codegen.literals.Code("toolshape generate"),
     )
     (package / "__init__.py").write_text(gate, encoding="utf-8")
