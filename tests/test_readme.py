@@ -451,3 +451,27 @@ def test_no_history_in_the_manual() -> None:
         hashes = re.findall(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b", text)
         assert hashes == [], f"{path.relative_to(ROOT)}: {hashes}"
         assert not re.findall(r"this round|since this|before this", text), path
+
+
+# -- links --------------------------------------------------------------------------------
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives the headings of ``text``."""
+    headings = re.findall(r"^#+ (.+)$", without_code_blocks(text), flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+def test_every_link_between_the_manual_and_docs_resolves() -> None:
+    for path in [README, *DOCS]:
+        text = path.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", without_code_blocks(text)):
+            if re.match(r"\w+://", target):
+                continue
+            file, _, anchor = target.partition("#")
+            linked = (path.parent / file).resolve() if file else path
+            assert linked.exists(), f"{path.relative_to(ROOT)}: {target}: no such file"
+            if anchor:
+                assert anchor in anchors(linked.read_text(encoding="utf-8")), (
+                    f"{path.relative_to(ROOT)}: {target}: no such heading"
+                )
