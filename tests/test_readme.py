@@ -11,7 +11,7 @@ the names the README leaves to the reader (``tests/test_agent_loops.py`` runs th
 Figures: a measurement (a number with a unit: s, ms, us, ns, x, %, MB, ...) may stand only in
 the Performance table or in the table of what the test run costs; anywhere else in README.md
 and docs/*.md a number with a unit must be a limit listed in ``LIMITS``, whose value is read
-from the code. A figure repeated in prose, or one that contradicts the table, fails here.
+from the code. So no figure is given twice, and none can contradict the table.
 """
 
 from __future__ import annotations
@@ -55,10 +55,11 @@ def blocks(text: str) -> list[Block]:
 
 
 def section(text: str, heading: str) -> str:
-    """The text under ``heading`` (a whole heading line), up to the next heading of its level."""
-    level = heading.split(" ", 1)[0]
+    """The text under ``heading`` (a whole heading line), up to the next heading of its level
+    or above."""
+    level = len(heading.split(" ", 1)[0])
     start = text.index(f"\n{heading}\n") + len(heading) + 2
-    following = re.search(rf"^{level} ", text[start:], flags=re.MULTILINE)
+    following = re.search(rf"^#{{1,{level}}} ", without_code_blocks(text[start:]), re.MULTILINE)
     return text[start : start + following.start()] if following else text[start:]
 
 
@@ -383,8 +384,14 @@ def measurement_tables(text: str) -> list[str]:
 
 
 def without_code_blocks(text: str) -> str:
-    """The text with each fenced block blanked (its lines kept, so that line numbers hold)."""
-    return re.sub(r"^```.*?^```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.M | re.S)
+    """The text with each fenced block blanked: its characters made spaces, its line breaks kept,
+    so that offsets and line numbers hold."""
+    return re.sub(
+        r"^```.*?^```",
+        lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+        text,
+        flags=re.MULTILINE | re.DOTALL,
+    )
 
 
 def stray_figures(text: str, allowed: list[str]) -> list[str]:
