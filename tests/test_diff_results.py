@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from diff_support import compare, dump, load_data, only, weather
+from diff_support import compare, dump, load_data, only
 from support import ROOT
 from test_diff_cli import cli, write_tree
 from toolshape.review.report import (
@@ -229,9 +229,7 @@ def test_fail_on_breaking_fails_on_a_result_change_alone(tmp_path: Path) -> None
     assert code == 1 and "breaks callers that read `status`" in out
     code, out, _ = cli(["wider", "base", "--fail-on", "breaking"], tmp_path)
     assert code == 0 and "-> narrowing" in out
-    # get_weather has no output: its argument change alone reports as it always did.
-    write_tree(tmp_path / "weather", {"get_weather.yaml": weather()})
-    assert cli(["weather", "weather", "--fail-on", "any"], tmp_path)[:2] == (0, "no changes\n")
+    assert cli(["wider", "base", "--fail-on", "widening"], tmp_path)[0] == 1
 
 
 def test_an_overlapping_pattern_swap_is_both_and_the_breaking_witness_comes_first() -> None:
