@@ -1,8 +1,8 @@
 """The README's agent loops (issue 14), run as written against the official SDKs' own types.
 
 Each loop's code block is taken from README.md's "Agent loops" section and executed, so the
-README cannot drift from what is tested; the MCP result loops (issue 23) are taken from the same
-section of tests/fixtures/result_loops.md, written to move into the README. A stand-in client with the SDK method's signature
+README cannot drift from what is tested (the MCP server and client loops that check results too).
+A stand-in client with the SDK method's signature
 checks every request the loop sends against the SDK's request type (a TypedDict, checked
 with pydantic's ``TypeAdapter``, unknown keys refused) and answers with the SDK's response
 model, built from the JSON the platform sends. Nothing goes over the network.
@@ -69,10 +69,8 @@ CUT_OFF = '{"city": "Oslo", "unit": "c"'
 WEATHER = {"temperature": 21, "unit": "c"}
 
 
-#: The files whose "Agent loops" section holds loops: the README, and the MCP result loops
-#: written to move into it (its server's call_tool is the README's with the result check added).
+#: The file whose "Agent loops" section holds the loops.
 README = "README.md"
-RESULT_LOOPS = "tests/fixtures/result_loops.md"
 
 
 def readme_blocks(source: str = README) -> list[str]:
@@ -425,10 +423,9 @@ def test_the_gemini_loop_declares_the_tool_list_and_returns_feedback() -> None:
 # -- MCP --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("source", [README, RESULT_LOOPS])
-def test_the_mcp_handlers_list_the_tools_and_refuse_with_feedback(source: str) -> None:
+def test_the_mcp_handlers_list_the_tools_and_refuse_with_feedback() -> None:
     recorder = Recorder()
-    server = run_block("call_tool", recorder, source)
+    server = run_block("call_tool", recorder)
     listed = server["list_tools"]()
     result = sdk.mcp_types.ListToolsResult(tools=listed)
     assert [
@@ -490,7 +487,7 @@ def test_the_mcp_server_returns_a_result_only_when_it_matches_its_output_schema(
     judge = jsonschema.Draft202012Validator(output_schema("web_search"))
     assert judge.is_valid(HITS) and not any(judge.is_valid(b) for b in BROKEN_HITS)
     recorder = Recorder({"web_search": HITS})
-    server = run_block("call_tool", recorder, RESULT_LOOPS)
+    server = run_block("call_tool", recorder)
     answer = server["call_tool"]("web_search", SEARCH)
     sent = sdk.mcp_types.CallToolResult.model_validate(answer.model_dump(by_alias=True))
     assert not sent.is_error and sent.structured_content == HITS
@@ -504,7 +501,7 @@ def test_the_mcp_server_returns_a_result_only_when_it_matches_its_output_schema(
 
     for broken in BROKEN_HITS:
         recorder = Recorder({"web_search": broken})
-        server = run_block("call_tool", recorder, RESULT_LOOPS)
+        server = run_block("call_tool", recorder)
         answer = server["call_tool"]("web_search", SEARCH)
         assert answer.is_error and answer.structured_content is None, broken
         (text,) = answer.content
@@ -523,7 +520,7 @@ def test_the_mcp_server_logs_a_refused_result_without_its_sensitive_values() -> 
     token = "a-token-too-short-to-be-one"  # x-sensitive, and under its minLength of 32
     result = {"login_id": "lg_0123456789ab", "session": {"token": token, "expires_at": "soon"}}
     recorder = Recorder({"create_login": result})
-    server = run_block("call_tool", recorder, RESULT_LOOPS)
+    server = run_block("call_tool", recorder)
     answer = server["call_tool"]("create_login", arguments)
     assert answer.is_error and token not in answer.model_dump_json()
     (logged,) = recorder.logged
@@ -559,7 +556,7 @@ def test_the_mcp_client_checks_each_result_it_receives() -> None:
     import asyncio
 
     recorder = Recorder()
-    client = run_block("call_checked", recorder, RESULT_LOOPS)
+    client = run_block("call_checked", recorder)
     replies = [
         sent_by_server(HITS),
         sent_by_server(WEATHER, structured=False),  # get_weather has no output: as received
