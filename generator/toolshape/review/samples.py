@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -72,6 +73,33 @@ def instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Place
         else:  # patternProperties, propertyNames, ...: only the corpus can tell
             return []
     return unique(places)
+
+
+def read_place(old_root: Any, new_root: Any, item: Pending) -> str:
+    """The place of a value that a change is about, as a caller reading it would name it
+    (``status``, ``results[].title``, ``labels.*``); "" for the whole value, or when the place
+    cannot be told. A change about a key names the key when the old schema declared it (a
+    caller may read it); a key only the new schema declares is read as part of its object."""
+    places = instance_paths(new_root, item.node) or instance_paths(old_root, item.node)
+    if not places:
+        return ""
+    place = places[0]
+    declared = maybe(old_root, item.node + ("properties",))
+    if item.key is not None and isinstance(declared, dict) and item.key in declared:
+        place += (item.key,)
+    return "".join(_read_step(step, first=i == 0) for i, step in enumerate(place))
+
+
+def _read_step(step: Any, *, first: bool) -> str:
+    if step == ITEM:
+        return "[]"
+    if step == EXTRA:
+        return "*" if first else ".*"
+    if isinstance(step, int):
+        return f"[{step}]"
+    if str(step).isidentifier():
+        return str(step) if first else f".{step}"
+    return f"[{json.dumps(step, ensure_ascii=False)}]"
 
 
 def _ref_sites(root: Any, ref: str) -> list[Parts]:
