@@ -55,6 +55,7 @@ from .samples import (
     EXTRA,
     ITEM,
     MAX_VALUES,
+    corpus_of,
     crafted_values,
     instance_paths,
     key_paths,
@@ -87,11 +88,17 @@ class Search:
         report: Report,
         steps: int = budget.DEFAULT_STEPS,
         flow: Flow = ARGUMENTS,
+        places: Sequence[Place] | None = None,
     ) -> None:
+        """``places``: the instance places the changes are about (:func:`samples.focus`), so
+        that only the derived cases near them are searched; None searches every case."""
         self.old, self.new, self.report, self.flow = old, new, report, flow
         self.verdicts: dict[str, tuple[Any, Any] | None] = {}
         self.reference_cache: dict[str, tuple[set[tuple[str, str]], set[tuple[str, str]]]] = {}
-        corpus = [*old.samples, *new.samples]
+        corpus = [
+            *corpus_of(old.examples, old.cases, places),
+            *corpus_of(new.examples, new.cases, places),
+        ]
         self.corpus = unique(c for c in corpus if isinstance(c, dict))
         both = [c for c in self.corpus if self.verdict(c) == ("accept", "accept")]
         old_only = [c for c in self.corpus if self.verdict(c) == ("accept", "reject")]
