@@ -32,7 +32,9 @@ Its modules, one per stage, in the order of the stages:
                                  (a branch of each ``anyOf``/``oneOf``, a side of each ``if``)
                                  and ``values.negated`` (a ``not``), for witness/values.py;
                                  ``values.alternatives`` (the branches a value takes one of,
-                                 for codegen/masks.py's absent-nulls table); and
+                                 for codegen/masks.py's absent-nulls table);
+                                 ``values.unions`` (each ``anyOf``/``oneOf`` with its
+                                 keyword, for codegen/typing_model.py's union types); and
                                  ``values.negation(schema)``, the schema of the values another
                                  refuses, which the stages and the other families use to ask
                                  for a value that does not match.
