@@ -81,10 +81,11 @@ from ..schema import pointers
 from ..witness import budget
 from .hints import hint_changes
 from .report import ARGUMENTS, NO_OUTPUT, RESULTS, UNKNOWN_TOOL, Change, Flow, Report, Witness
+from .samples import focus
 from .search import Search
 from .sides import Built, View, context_for, load_side, ready
 from .text import dump, keyword_text, show_text, size
-from .walk import Pending, walk_schemas
+from .walk import Pending, Place, walk_schemas
 
 
 def diff(
@@ -217,7 +218,7 @@ def _judged(
         # A side cannot be generated (the errors say why): list the places, claim nothing.
         cannot = "a side's validator could not be generated"
         return [_unjudged(name, p, cannot, flow) for p in pending]
-    search = _search(name, old, new, report, steps, flow)
+    search = _search(name, old, new, report, steps, flow, focus(before, after, pending))
     return [_judge(search, name, item, report, flow) for item in pending]
 
 
@@ -226,10 +227,16 @@ def _schema_of(built: Built, flow: Flow) -> Any:
 
 
 def _search(
-    name: str, old: Built, new: Built, report: Report, steps: int, flow: Flow
+    name: str,
+    old: Built,
+    new: Built,
+    report: Report,
+    steps: int,
+    flow: Flow,
+    places: list[Place] | None,
 ) -> Search | None:
     try:
-        return Search(old.view(flow), new.view(flow), report, steps, flow)
+        return Search(old.view(flow), new.view(flow), report, steps, flow, places)
     except Exception as exc:  # noqa: BLE001 - a bug here must not hide the changes themselves
         report.notes.append(
             f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug"

@@ -55,6 +55,7 @@ from .samples import (
     EXTRA,
     ITEM,
     MAX_VALUES,
+    corpus_of,
     crafted_values,
     instance_paths,
     key_paths,
@@ -87,11 +88,17 @@ class Search:
         report: Report,
         steps: int = budget.DEFAULT_STEPS,
         flow: Flow = ARGUMENTS,
+        places: Sequence[Place] | None = None,
     ) -> None:
+        """``places``: the instance places the changes are about (:func:`samples.focus`), so
+        that only the derived cases near them are searched; None searches every case."""
         self.old, self.new, self.report, self.flow = old, new, report, flow
         self.verdicts: dict[str, tuple[Any, Any] | None] = {}
         self.reference_cache: dict[str, tuple[set[tuple[str, str]], set[tuple[str, str]]]] = {}
-        corpus = [*old.samples, *new.samples]
+        corpus = [
+            *corpus_of(old.examples, old.cases, places),
+            *corpus_of(new.examples, new.cases, places),
+        ]
         self.corpus = unique(c for c in corpus if isinstance(c, dict))
         both = [c for c in self.corpus if self.verdict(c) == ("accept", "accept")]
         old_only = [c for c in self.corpus if self.verdict(c) == ("accept", "reject")]
@@ -139,18 +146,43 @@ class Search:
         return self.verdicts[dump(arguments)]  # type: ignore[return-value]
 
     def prune(self, arguments: dict[str, Any], want: tuple[str, str]) -> dict[str, Any]:
-        """Smaller arguments with the same verdicts: optional keys dropped, at every depth."""
+        """Smaller arguments with the same verdicts: optional keys dropped, at every depth.
+
+        The keys are tried in blocks, deepest first. A block whose dropping keeps the verdicts
+        goes whole; one that does not first gives back the keys that a side meant to accept now
+        reports missing (``required``) and is tried again without them, else it is split in
+        halves. Where dropping one key never makes dropping another possible, that drops what
+        trying each key alone drops, in a few checks: one check per key would run both
+        validators on the whole arguments once per key, quadratic work in their width."""
         current = copy.deepcopy(arguments)
-        for path in list(key_paths(current)):
-            trial = copy.deepcopy(current)
-            try:
-                parent = node_at(trial, path[:-1])
-                del parent[path[-1]]
-            except (KeyError, IndexError, TypeError):
-                continue
+        blocks = [list(key_paths(current))]
+        while blocks:
+            block = blocks.pop()
+            trial = _without(current, block)
+            if trial is None:
+                continue  # every key of the block went with a block before it
             if self.verdict(trial) == want:
                 current = trial
+                continue
+            missing = self.missing(trial, want)
+            rest = [path for path in block if pointers.pointer(path) not in missing]
+            if rest and len(rest) < len(block):
+                blocks.append(rest)  # the keys reported missing stay
+            elif len(block) > 1:
+                middle = len(block) // 2
+                blocks += [block[middle:], block[:middle]]  # the first half is tried first
         return current
+
+    def missing(self, arguments: Any, want: tuple[str, str]) -> set[str]:
+        """The places of the keys reported missing by each side that ``want`` has accept but
+        refuses ``arguments``."""
+        found: set[str] = set()
+        if self.verdicts.get(dump(arguments)) is None:
+            return found  # a validator raised: nothing to read
+        for wanted, result in zip(want, self.results(arguments), strict=True):
+            if wanted == "accept" and result.status != "accept":
+                found.update(e.path for e in result.errors if e.code == "required")
+        return found
 
     # -- judging one change --------------------------------------------------------------
 
@@ -516,3 +548,17 @@ class Search:
                 except Exception:  # noqa: BLE001 - a $ref into the other side: try the next root
                     continue
         return False
+
+
+def _without(arguments: Any, paths: Sequence[Parts]) -> Any:
+    """A copy of ``arguments`` without the keys at ``paths`` (None when none of them is there)."""
+    trial = copy.deepcopy(arguments)
+    dropped = False
+    for path in paths:
+        try:
+            parent = node_at(trial, path[:-1])
+            del parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue
+        dropped = True
+    return trial if dropped else None

@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..codegen import render
+from ..codegen.cases import Case
 from ..codegen.context import GenerationContext
 from ..contract import checker, source
 from ..contract.errors import ContractError, Problem
@@ -42,8 +43,9 @@ class Built:
         """The tool's arguments, or its result, as the witness search sees them (once generated)."""
         if flow is RESULTS:
             examples = [e.args for e in self.checked.result_examples]
-            derived = [c.data for c in self.result_derived]
-            return View(self.checked.output, self.module.validate_result, examples + derived)
+            return View(
+                self.checked.output, self.module.validate_result, examples, self.result_derived
+            )
         found: list[Any] = []
         for example in self.checked.examples:
             if example.has_args:
@@ -51,19 +53,26 @@ class Built:
             elif example.json is not None:
                 with contextlib.suppress(ValueError):
                     found.append(json.loads(example.json))
-        found.extend(c.data for c in self.derived)
-        return View(self.parameters, self.module.validate, found)
+        return View(self.parameters, self.module.validate, found, self.derived)
 
 
 @dataclass(frozen=True)
 class View:
     """One side of a tool as one flow sees it: the schema compared (``parameters`` or
-    ``output``), the generated validator of its values, and the values the contract offers
-    (its examples, decoded, then its derived cases)."""
+    ``output``), the generated validator of its values, and the values the contract offers:
+    its examples (decoded) and its derived cases. A case holds its instance as one change to a
+    shared root until ``data`` is read, so the cases are kept as cases: reading every one
+    would copy the changed object once per case (quadratic in the contract's width)."""
 
     schema: Any
     validate: Callable[[Any], Any]
-    samples: list[Any]
+    examples: list[Any]
+    cases: list[Case]
+
+    @property
+    def samples(self) -> list[Any]:
+        """Every value the contract offers: its examples, then each derived case's instance."""
+        return [*self.examples, *(case.data for case in self.cases)]
 
 
 #: Generated validators by (contract bytes, templates folder); generation contexts by templates folder.
@@ -88,8 +97,13 @@ def _generate(
     cached by content."""
     key = (hashlib.sha256(raw).hexdigest(), context[0])
     if key not in _CACHE:
-        # pipeline.generate() without rendering the test module (half of its time).
-        half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), context[1])
+        # pipeline.generate() without rendering the test module (half of its time), and
+        # without running every derived case: each is a whole instance, so running them all
+        # is quadratic in the contract's width; the witness search checks each instance it
+        # uses against the reference evaluator instead.
+        half = pipeline.generate_module(
+            raw, display, PurePosixPath("x.yaml"), context[1], run_cases=False
+        )
         _CACHE[key] = (half.module, half.derived, half.result_derived)
         _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
     return _CACHE[key]
