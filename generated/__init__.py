@@ -56,6 +56,7 @@ TOOLS: dict[str, str] = {
     "allow_ip": ".net.allow_ip",
     "send_email": ".send_email",
     "open_ticket": ".support.open_ticket",
+    "reserve_trip": ".travel.reserve_trip",
     "web_search": ".web_search",
 }
 #: The tool modules imported so far, by tool name.
