@@ -57,6 +57,7 @@ TOOLS: dict[str, str] = {
     "send_email": ".send_email",
     "ship_order": ".shop.ship_order",
     "open_ticket": ".support.open_ticket",
+    "reserve_trip": ".travel.reserve_trip",
     "web_search": ".web_search",
 }
 #: The tool modules imported so far, by tool name.

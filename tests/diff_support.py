@@ -1,7 +1,7 @@
 """What the ``toolshape diff`` tests share: contracts as YAML, the get_weather contract with
 edits, and ``assert_witnesses_hold``, which checks every witness of a report again,
-independently of review/: both sides generated here, run through both validators and the
-reference evaluator."""
+independently of review/: both sides generated here, run through both validators (a
+result's through ``validate_result``) and the reference evaluator."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline, runtime
 from toolshape.review import diff
-from toolshape.review.report import UNKNOWN_TOOL, Change, Report
+from toolshape.review.report import NO_OUTPUT, RESULTS, UNKNOWN_TOOL, Change, Report
 
 CONTRACT_FILES = sorted(
     p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
@@ -47,35 +47,50 @@ def assert_witnesses_hold(report: Report, old: dict[str, bytes], new: dict[str, 
             try:
                 checked = checker.check(source.load(raw, "x.yaml"))
                 by_tool[(side, checked.name)] = (
-                    checked.parameters,
+                    checked,
                     runtime.load_module(module_source(raw), "x.py"),
                 )
             except ContractError:
                 continue
     for change in report.changes:
-        if change.effect in ("breaking", "widening", "both"):
+        directions = {"breaking", "narrowing" if change.flow is RESULTS else "widening"}
+        if change.effect in directions | {"both"}:
             assert change.witnesses, change
         else:
             assert not change.witnesses, change
         if change.effect == "both":
-            assert {w.direction for w in change.witnesses} == {"breaking", "widening"}, change
+            assert {w.direction for w in change.witnesses} == directions, change
         for witness in change.witnesses:
-            if change.effect in ("breaking", "widening"):
+            assert witness.flow is change.flow, change
+            if change.effect in directions:
                 assert witness.direction == change.effect, change
             for side, status in (("old", witness.old_status), ("new", witness.new_status)):
-                found = by_tool.get((side, change.tool))
-                if found is None:
-                    assert status == UNKNOWN_TOOL, change
-                    continue
-                parameters, module = found
-                result = module.validate(copy.deepcopy(witness.arguments))
-                assert result.status == status, (change, side)
-                expected = reference.evaluate(parameters, witness.arguments)
-                assert {(e.path, e.code) for e in result.errors} == expected, (change, side)
+                _assert_status(by_tool.get((side, change.tool)), change, witness.arguments, status)
             assert {witness.old_status, witness.new_status} in (
                 {"accept", "reject"},
                 {"accept", UNKNOWN_TOOL},
+                {"reject", NO_OUTPUT},
             ), change
+
+
+def _assert_status(found: Any, change: Change, value: Any, status: str) -> None:
+    """One side's generated validator (``validate``, or ``validate_result`` for a result) gives
+    ``value`` that status, with the reference evaluator's errors."""
+    if found is None:
+        assert status == UNKNOWN_TOOL, change
+        return
+    checked, module = found
+    if change.flow is RESULTS and checked.output is None:
+        assert status == NO_OUTPUT and not hasattr(module, "validate_result"), change
+        return
+    schema, validate = (
+        (checked.output, module.validate_result)
+        if change.flow is RESULTS
+        else (checked.parameters, module.validate)
+    )
+    result = validate(copy.deepcopy(value))
+    assert result.status == status, change
+    assert {(e.path, e.code) for e in result.errors} == reference.evaluate(schema, value), change
 
 
 def compare(old: dict[str, bytes], new: dict[str, bytes]) -> Report:

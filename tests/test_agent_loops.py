@@ -1,7 +1,8 @@
 """The README's agent loops (issue 14), run as written against the official SDKs' own types.
 
 Each loop's code block is taken from README.md's "Agent loops" section and executed, so the
-README cannot drift from what is tested. A stand-in client with the SDK method's signature
+README cannot drift from what is tested (the MCP server and client loops that check results too).
+A stand-in client with the SDK method's signature
 checks every request the loop sends against the SDK's request type (a TypedDict, checked
 with pydantic's ``TypeAdapter``, unknown keys refused) and answers with the SDK's response
 model, built from the JSON the platform sends. Nothing goes over the network.
@@ -68,42 +69,51 @@ CUT_OFF = '{"city": "Oslo", "unit": "c"'
 WEATHER = {"temperature": 21, "unit": "c"}
 
 
-def readme_blocks() -> list[str]:
-    """The python code blocks of README.md's "Agent loops" section, in order."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The file whose "Agent loops" section holds the loops.
+README = "README.md"
+
+
+def readme_blocks(source: str = README) -> list[str]:
+    """The python code blocks of ``source``'s "Agent loops" section, in order."""
+    text = (ROOT / source).read_text(encoding="utf-8")
     section = text.split("\n## Agent loops\n", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
 
 
-def readme_block(defines: str) -> str:
-    (block,) = [b for b in readme_blocks() if f"\ndef {defines}(" in b]
+def readme_block(defines: str, source: str = README) -> str:
+    defined = re.compile(rf"^(async )?def {defines}\(", flags=re.MULTILINE)
+    (block,) = [b for b in readme_blocks(source) if defined.search(b)]
     return block
 
 
 class Recorder:
     """What the loop's surroundings see: the handler's calls and the logger's warnings."""
 
-    def __init__(self) -> None:
+    def __init__(self, results: dict[str, Any] | None = None) -> None:
         self.handled: list[tuple[str, Any]] = []
         self.logged: list[dict[str, Any]] = []
+        self.results = {} if results is None else results  # by tool: what run_tool returns
 
-    def run_tool(self, name: str, arguments: Any) -> dict[str, Any]:
+    def run_tool(self, name: str, arguments: Any) -> Any:
         self.handled.append((name, copy.deepcopy(arguments)))
-        return WEATHER
+        return copy.deepcopy(self.results.get(name, WEATHER))
 
     def warning(self, message: str, extra: dict[str, Any]) -> None:
         self.logged.append(extra)
 
+    error = warning  # a refused result is logged as an error
 
-def run_block(defines: str, recorder: Recorder) -> dict[str, Any]:
-    """Execute the README block that defines ``defines``, with the names it leaves to the reader."""
+
+def run_block(defines: str, recorder: Recorder, source: str = README) -> dict[str, Any]:
+    """Execute the block of ``source`` that defines ``defines``, with the names it leaves to the
+    reader."""
     namespace: dict[str, Any] = {
         "__name__": "readme_agent_loop",
         "MODEL": "a-model",
         "run_tool": recorder.run_tool,
         "logger": recorder,
     }
-    exec(compile(readme_block(defines), f"README.md ({defines})", "exec"), namespace)
+    exec(compile(readme_block(defines, source), f"{source} ({defines})", "exec"), namespace)
     return namespace
 
 
@@ -437,3 +447,141 @@ def test_the_mcp_handlers_list_the_tools_and_refuse_with_feedback() -> None:
     answer = server["call_tool"]("get_weather", VALID)
     assert not answer.is_error and json.loads(text_of(answer)) == WEATHER
     assert recorder.handled == [("get_weather", VALID)]
+
+
+# -- MCP results: checked by the server before they leave, and by the client on receipt ---------
+
+SEARCH = {"query": "asyncio"}
+HITS = {
+    "results": [
+        {
+            "title": "asyncio",
+            "url": "https://docs.python.org/3/library/asyncio.html",
+            "published": None,
+        }
+    ],
+    "total_estimate": 1200,
+}
+#: Results web_search's output refuses, each in a different way: a hit without its url, a
+#: boolean count, an undeclared key, the list itself instead of an object, nothing at all.
+BROKEN_HITS = [
+    {"results": [{"title": "asyncio"}]},
+    {"results": [], "total_estimate": True},
+    {"results": [], "page": 2},
+    [HITS],
+    None,
+]
+
+
+def output_schema(name: str) -> dict[str, Any]:
+    (tool,) = [t for t in generated.tool_definitions("mcp") if t["name"] == name]
+    schema: dict[str, Any] = tool["outputSchema"]
+    return schema
+
+
+def test_the_mcp_server_returns_a_result_only_when_it_matches_its_output_schema() -> None:
+    import jsonschema
+
+    # The cases are real refusals: jsonschema, on the outputSchema the tools list hands out,
+    # accepts HITS and refuses every one of BROKEN_HITS.
+    judge = jsonschema.Draft202012Validator(output_schema("web_search"))
+    assert judge.is_valid(HITS) and not any(judge.is_valid(b) for b in BROKEN_HITS)
+    recorder = Recorder({"web_search": HITS})
+    server = run_block("call_tool", recorder)
+    answer = server["call_tool"]("web_search", SEARCH)
+    sent = sdk.mcp_types.CallToolResult.model_validate(answer.model_dump(by_alias=True))
+    assert not sent.is_error and sent.structured_content == HITS
+    (text,) = sent.content
+    assert json.loads(text.text) == HITS  # the same result, for clients that read only content
+    # A tool without an output keeps its text result, with no structuredContent.
+    weather = server["call_tool"]("get_weather", VALID)
+    assert not weather.is_error and weather.structured_content is None
+    assert recorder.handled == [("web_search", SEARCH), ("get_weather", VALID)]
+    assert recorder.logged == []
+
+    for broken in BROKEN_HITS:
+        recorder = Recorder({"web_search": broken})
+        server = run_block("call_tool", recorder)
+        answer = server["call_tool"]("web_search", SEARCH)
+        assert answer.is_error and answer.structured_content is None, broken
+        (text,) = answer.content
+        assert text.text == "the tool web_search failed; see the server's log"
+        expected = generated.validate_result("web_search", broken)
+        assert expected.status == "reject" and recorder.logged == [expected.log_record()]
+        assert recorder.handled == [("web_search", SEARCH)]  # the tool ran; its result stays
+
+
+def test_the_mcp_server_logs_a_refused_result_without_its_sensitive_values() -> None:
+    import yaml
+
+    contract = yaml.safe_load((ROOT / "contracts/accounts/create_login.yaml").read_text("utf-8"))
+    arguments = contract["examples"][0]["args"]
+    assert generated.validate_call("create_login", arguments).ok
+    token = "a-token-too-short-to-be-one"  # x-sensitive, and under its minLength of 32
+    result = {"login_id": "lg_0123456789ab", "session": {"token": token, "expires_at": "soon"}}
+    recorder = Recorder({"create_login": result})
+    server = run_block("call_tool", recorder)
+    answer = server["call_tool"]("create_login", arguments)
+    assert answer.is_error and token not in answer.model_dump_json()
+    (logged,) = recorder.logged
+    assert logged == generated.validate_result("create_login", result).log_record()
+    assert {e["path"] for e in logged["errors"]} == {"/session/token", "/session/expires_at"}
+    assert token not in json.dumps(logged) and "soon" in json.dumps(logged)
+
+
+class SessionStandIn:
+    """``ClientSession.call_tool``: answers each call with the next scripted ``tools/call``
+    result, as the server sends it (JSON), read by the SDK's ``CallToolResult``."""
+
+    def __init__(self, replies: list[dict[str, Any]]) -> None:
+        self.replies = iter(replies)
+        self.calls: list[tuple[str, Any]] = []
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
+        self.calls.append((name, arguments))
+        return sdk.mcp_types.CallToolResult.model_validate(next(self.replies))
+
+
+def sent_by_server(result: Any, *, structured: bool = True, error: bool = False) -> dict[str, Any]:
+    reply: dict[str, Any] = {
+        "content": [{"type": "text", "text": json.dumps(result)}],
+        "isError": error,
+    }
+    if structured:
+        reply["structuredContent"] = result
+    return reply
+
+
+def test_the_mcp_client_checks_each_result_it_receives() -> None:
+    import asyncio
+
+    recorder = Recorder()
+    client = run_block("call_checked", recorder)
+    replies = [
+        sent_by_server(HITS),
+        sent_by_server(WEATHER, structured=False),  # get_weather has no output: as received
+        sent_by_server("rate limited", structured=False, error=True),  # a tool error: as received
+        sent_by_server(HITS, structured=False),  # web_search promised structuredContent
+        *(sent_by_server(broken) for broken in BROKEN_HITS),
+    ]
+    session = SessionStandIn(replies)
+    names = ["web_search", "get_weather", "web_search", "web_search"] + ["web_search"] * len(
+        BROKEN_HITS
+    )
+
+    async def conversation() -> list[Any]:
+        return [await client["call_checked"](session, name, SEARCH) for name in names]
+
+    answers = asyncio.run(conversation())
+    assert session.calls == [(name, SEARCH) for name in names]
+    received = [sdk.mcp_types.CallToolResult.model_validate(reply) for reply in replies]
+    assert answers[:3] == received[:3]  # matching, unstructured, or an error: passed on
+    refused = [None, *BROKEN_HITS]  # no structuredContent is a null one: refused
+    for answer, content in zip(answers[3:], refused, strict=True):
+        assert answer.is_error and answer.structured_content is None, content
+        (text,) = answer.content
+        assert text.text == "the tool web_search returned a malformed result"
+    assert recorder.logged == [
+        generated.validate_result("web_search", content).log_record() for content in refused
+    ]
+    assert recorder.handled == []  # the client runs no tool

@@ -418,13 +418,17 @@ def test_an_interrupted_write_leaves_old_or_new_files_and_check_sees_the_mix(
     monkeypatch.setattr(os, "replace", real_replace)
     assert code == 1
     assert "No space left on device" in err
-    assert len(calls) == 3
+    # Files are written several at a time (writing.WRITERS): those under way when the third
+    # replacement failed still land, and the rest are not started.
+    assert 3 <= len(calls) <= len(changed)
     now = contents(generated)
     assert set(now) == set(old)
     written = {name for name in changed if now[name] == new[name]}
     untouched = {name for name in changed if now[name] == old[name]}
     assert written | untouched == changed, "a file is neither the old nor the new version"
-    assert len(written) == 2 and untouched, "expected a mix: two files replaced, the rest not"
+    assert len(written) == len(calls) - 1 and untouched, (
+        "expected a mix: every replacement but the failed one made, the rest not"
+    )
     assert not temporary_files(generated)
 
     code, _, err = run(capsys, "check")

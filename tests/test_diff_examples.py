@@ -454,12 +454,13 @@ def allowed_lines(
                 allowed.update(
                     (i - 1, i) if lines[i - 1].startswith("# ") else (i,)
                 )  # with its comment
-    if typed_dicts:  # a key added or removed may reshape its object's TypedDict (total=False split)
+    if typed_dicts:  # a key added or removed may reshape its object's TypedDict (total=False split,
+        # the @final of a closed object moving to the half that is the object's type)
         allowed.update(
             i
             for i in range(types_start, types_end)
             if not lines[i].strip()
-            or lines[i].startswith(("class ", "_"))
+            or lines[i].startswith(("class ", "_", "@final"))
             or lines[i].strip().startswith('"""')
         )
     starts = logical_lines(lines)

@@ -129,13 +129,21 @@ IDS = [name.removeprefix("generated.") for name in MODULE_NAMES]
 
 
 @functools.cache
-def oracle(module: types.ModuleType) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(module.INPUT_SCHEMA, format_checker=FORMAT_CHECKER)
+def oracle(module: types.ModuleType) -> jsonschema.protocols.Validator:
+    """The judge: Draft 2020-12 on ``INPUT_SCHEMA``; for a module imported from a schema that
+    names another draft, that draft's validator on the schema as written, its ``SOURCE_SCHEMA``
+    (tests/test_reference_servers.py), so that the import's translation is judged too."""
+    written = getattr(module, "SOURCE_SCHEMA", None)
+    if written is None:
+        return jsonschema.Draft202012Validator(module.INPUT_SCHEMA, format_checker=FORMAT_CHECKER)
+    draft = jsonschema.validators.validator_for(written, default=jsonschema.Draft202012Validator)
+    return draft(written, format_checker=draft.FORMAT_CHECKER)
 
 
 @functools.cache
 def _builder(module: types.ModuleType) -> Builder:
-    validator = oracle(module)
+    # The builder walks INPUT_SCHEMA's subschemas, so it asks a 2020-12 validator of that schema.
+    validator = jsonschema.Draft202012Validator(module.INPUT_SCHEMA, format_checker=FORMAT_CHECKER)
     evolved: dict[int, jsonschema.protocols.Validator] = {}
 
     def accepts(schema: Any, value: Any) -> bool:

@@ -231,7 +231,8 @@ def test_common_long_statements_are_laid_out_without_black(indent: int, body: st
 
 
 PIECES_LEFT_TO_BLACK = {
-    "a decorator": "@functools.cache\ndef f():\n    return 1\n",
+    "a decorator in a class body": "class C:\n    @property\n    def f(self):\n        return 1\n",
+    "a decorator above a statement": "@final\nX = 1\n",
     "a statement over two lines": "X = [\n    1,\n]\n",
     "a comment right above a def, no blank line before the comment": "X = 1\n# f\ndef f():\n    return 1\n",
     "two defs": "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
@@ -257,6 +258,10 @@ BLANK_LINES = [
     "def f():\n    if x:\n        y = 1\n        # about z\n    z = 2\n",
     "def f():\n    if x:\n        if y:\n            y = 1\n        # about z\n    # about w\n",
     "def f():\n    if x:\n        if y:\n            y = 1\n        # about z\n\n    z = 2\n",
+    # A closed object's TypedDict: @final right above its class (black removes the blank lines
+    # after a decorator and puts the two before it).
+    "X = 1\n# about C\n\n\n\n@final\n\nclass C(TypedDict):\n    a: int\n",
+    "# about C\n@final\nclass C(TypedDict):\n    a: int\n",
 ]
 
 

@@ -906,7 +906,7 @@ def diff_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         choices=report.FAIL_ON,
         default=None,
         help="exit 1 when a change has this effect (breaking and widening include 'not determined'; "
-        "any: every change but an equivalent one)",
+        "widening also matches a result narrowing; any: every change but an equivalent one)",
     )
     parser.add_argument(
         "--templates",

@@ -125,6 +125,7 @@ def main() -> int:
     for bench in benches:
         source = sources[bench.name]
         rows = [row for row in bench.rows if row.kind == "validate"]
+        validate_name = bench.functions[0]  # validate, or validate_result for a result bench
         modules = {"generated": bench.module}
         kinds = {"generated": "", "floor": ""}
         for kind, label, transform in VARIANTS:
@@ -135,14 +136,18 @@ def main() -> int:
             module = toolshape.project.runtime.load_module(changed, f"variant_{bench.name}.py")
             if kind == "suggestion":
                 for row in rows:
-                    want = _errors(bench.module.validate(row.data))
-                    got = _errors(module.validate(row.data))
+                    want = _errors(bench.validate(row.data))
+                    got = _errors(getattr(module, validate_name)(row.data))
                     assert got == want, f"{label}: changes behaviour on {row.name}: {got} vs {want}"
             modules[label] = module
             kinds[label] = kind
         names = ["floor", *modules]
         calls = {
-            name: (floor.FLOORS[bench.name][0] if name == "floor" else modules[name].validate)
+            name: (
+                floor.FLOORS[bench.name][0]
+                if name == "floor"
+                else getattr(modules[name], validate_name)
+            )
             for name in names
         }
         best: dict[tuple[str, str], float] = {}
@@ -191,7 +196,7 @@ def main() -> int:
             except ValueError:
                 decoded = None
             parts: dict[str, tuple[Callable[..., Any], object]] = {
-                "generated parse()": (module.parse, text),
+                "generated parse()": (bench.parse, text),
                 "generated _decode() (pre-checks + decode)": (module._decode, text),
                 "generated _DECODER.decode (hooks: pairs, constant, float)": (
                     module._DECODER.decode,
@@ -202,7 +207,7 @@ def main() -> int:
                 "floor parse()": (floor.FLOORS[bench.name][1], text),
             }
             if decoded is not None:
-                parts["generated validate() on the decoded value"] = (module.validate, decoded)
+                parts["generated validate() on the decoded value"] = (bench.validate, decoded)
                 parts["floor validate() on the decoded value"] = (
                     floor.FLOORS[bench.name][0],
                     decoded,

@@ -118,6 +118,24 @@ def _got(value: object) -> str:
     return _json_type(value)
 
 
+_REQUIRED_NULL_GOT = "null (the key is required: send it with a value of the right type, not null)"
+
+
+def _got_required(value: object) -> str:
+    """_got for a required key: a null there cannot be avoided by leaving the key out."""
+    return _REQUIRED_NULL_GOT if value is None else _got(value)
+
+
+def _got_json(value: object, required: bool = False) -> str:
+    """_got where an object or array is wanted: a string holding one gets its own hint."""
+    if type(value) is str:
+        text = value.strip()
+        for kind, first, last in (("object", "{", "}"), ("array", "[", "]")):
+            if text[:1] == first and text[-1:] == last:
+                return f"a string holding a JSON {kind} (send the {kind} itself, not a string holding JSON)"
+    return _got_required(value) if required else _got(value)
+
+
 def _quoted_hint(value: str) -> str:
     if len(value) > 40:
         return ""
@@ -246,7 +264,9 @@ def validate_get_weather(value: object) -> Result:
                 elif not city.strip(_WHITESPACE):
                     errors.append(Error("/city", "pattern", '"city" must match the pattern \\S'))
             else:
-                errors.append(Error("/city", "type", '"city" must be a string, got ' + _got(city)))
+                errors.append(
+                    Error("/city", "type", '"city" must be a string, got ' + _got_required(city))
+                )
         else:
             errors.append(Error("/city", "required", 'missing required key "city"'))
         if "unit" in value:
@@ -262,7 +282,9 @@ def validate_get_weather(value: object) -> Result:
                         )
                     )
             else:
-                errors.append(Error("/unit", "type", '"unit" must be a string, got ' + _got(unit)))
+                errors.append(
+                    Error("/unit", "type", '"unit" must be a string, got ' + _got_required(unit))
+                )
         else:
             errors.append(Error("/unit", "required", 'missing required key "unit"'))
         if len(value) != present:
@@ -371,7 +393,11 @@ def validate_large_order(value: object) -> Result:
                     )
             else:
                 errors.append(
-                    Error("/customer_id", "type", '"customer_id" must be a string, got ' + _got(v))
+                    Error(
+                        "/customer_id",
+                        "type",
+                        '"customer_id" must be a string, got ' + _got_required(v),
+                    )
                 )
         else:
             errors.append(Error("/customer_id", "required", 'missing required key "customer_id"'))
@@ -393,7 +419,9 @@ def validate_large_order(value: object) -> Result:
                         )
                     )
             else:
-                errors.append(Error("/email", "type", '"email" must be a string, got ' + _got(v)))
+                errors.append(
+                    Error("/email", "type", '"email" must be a string, got ' + _got_required(v))
+                )
         else:
             errors.append(Error("/email", "required", 'missing required key "email"'))
         # channel: optional enum
@@ -430,7 +458,9 @@ def validate_large_order(value: object) -> Result:
                     )
             else:
                 errors.append(
-                    Error("/currency", "type", '"currency" must be a string, got ' + _got(v))
+                    Error(
+                        "/currency", "type", '"currency" must be a string, got ' + _got_required(v)
+                    )
                 )
         else:
             errors.append(Error("/currency", "required", 'missing required key "currency"'))
@@ -463,7 +493,7 @@ def validate_large_order(value: object) -> Result:
                                     Error(
                                         f"/items/{i}/sku",
                                         "type",
-                                        '"sku" must be a string, got ' + _got(v),
+                                        '"sku" must be a string, got ' + _got_required(v),
                                     )
                                 )
                         else:
@@ -496,7 +526,7 @@ def validate_large_order(value: object) -> Result:
                                     Error(
                                         f"/items/{i}/quantity",
                                         "type",
-                                        '"quantity" must be an integer, got ' + _got(v),
+                                        '"quantity" must be an integer, got ' + _got_required(v),
                                     )
                                 )
                         else:
@@ -533,7 +563,7 @@ def validate_large_order(value: object) -> Result:
                                     Error(
                                         f"/items/{i}/unit_price",
                                         "type",
-                                        '"unit_price" must be a number, got ' + _got(v),
+                                        '"unit_price" must be a number, got ' + _got_required(v),
                                     )
                                 )
                         else:
@@ -582,12 +612,16 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 f"/items/{i}",
                                 "type",
-                                'each item of "items" must be an object, got ' + _got(line),
+                                'each item of "items" must be an object, got ' + _got_json(line),
                             )
                         )
             else:
                 errors.append(
-                    Error("/items", "type", '"items" must be an array, got ' + _got(items))
+                    Error(
+                        "/items",
+                        "type",
+                        '"items" must be an array, got ' + _got_json(items, required=True),
+                    )
                 )
         else:
             errors.append(Error("/items", "required", 'missing required key "items"'))
@@ -622,7 +656,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/name",
                                 "type",
-                                '"name" must be a string, got ' + _got(v),
+                                '"name" must be a string, got ' + _got_required(v),
                             )
                         )
                 else:
@@ -654,7 +688,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/line1",
                                 "type",
-                                '"line1" must be a string, got ' + _got(v),
+                                '"line1" must be a string, got ' + _got_required(v),
                             )
                         )
                 else:
@@ -706,7 +740,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/city",
                                 "type",
-                                '"city" must be a string, got ' + _got(v),
+                                '"city" must be a string, got ' + _got_required(v),
                             )
                         )
                 else:
@@ -730,7 +764,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/postal_code",
                                 "type",
-                                '"postal_code" must be a string, got ' + _got(v),
+                                '"postal_code" must be a string, got ' + _got_required(v),
                             )
                         )
                 else:
@@ -758,7 +792,7 @@ def validate_large_order(value: object) -> Result:
                             Error(
                                 "/shipping_address/country",
                                 "type",
-                                '"country" must be a string, got ' + _got(v),
+                                '"country" must be a string, got ' + _got_required(v),
                             )
                         )
                 else:
@@ -782,7 +816,8 @@ def validate_large_order(value: object) -> Result:
                     Error(
                         "/shipping_address",
                         "type",
-                        '"shipping_address" must be an object, got ' + _got(address),
+                        '"shipping_address" must be an object, got '
+                        + _got_json(address, required=True),
                     )
                 )
         else:
@@ -820,7 +855,7 @@ def validate_large_order(value: object) -> Result:
                     Error(
                         "/shipping_method",
                         "type",
-                        '"shipping_method" must be a string, got ' + _got(v),
+                        '"shipping_method" must be a string, got ' + _got_required(v),
                     )
                 )
         else:
@@ -1030,7 +1065,9 @@ def validate_large_order(value: object) -> Result:
                             )
                         )
             else:
-                errors.append(Error("/tags", "type", '"tags" must be an array, got ' + _got(tags)))
+                errors.append(
+                    Error("/tags", "type", '"tags" must be an array, got ' + _got_json(tags))
+                )
         # payment_method: required enum
         if "payment_method" in value:
             present += 1
@@ -1050,7 +1087,7 @@ def validate_large_order(value: object) -> Result:
                     Error(
                         "/payment_method",
                         "type",
-                        '"payment_method" must be a string, got ' + _got(v),
+                        '"payment_method" must be a string, got ' + _got_required(v),
                     )
                 )
         else:
@@ -1202,9 +1239,131 @@ def parse_large_order(text: str) -> Result:
     return validate_large_order(value)
 
 
+# == convert_time's result (tests/bench/contracts/convert_time.yaml) ====================
+#
+# The result of the reference time server's convert_time: two TimeResult objects and a
+# string. The result's own messages (worded for the tool's developer); the shared TimeResult
+# is checked by one function, as anyone writing it by hand would.
+
+_RESULT_UNREADABLE = "the result could not be read as JSON data (a Python object raised an error)"
+_RESULT_NOT_AN_OBJECT = "the result must be a JSON object (keys and values in {...}), got "
+_RESULT_ARRAY = "the result must be one JSON object, not an array"
+_RESULT_NULL = (
+    "the result must be a JSON object, not null; "
+    'the required keys are "source", "target", "time_difference"'
+)
+
+
+def _check_time_result(value: Any, path: str, errors: list[Error], label: str) -> None:
+    if not isinstance(value, dict):
+        errors.append(Error(path, "type", label + " must be an object, got " + _got_json(value)))
+        return
+    if "timezone" in value:
+        v = value["timezone"]
+        if not isinstance(v, str):
+            errors.append(
+                Error(
+                    path + "/timezone",
+                    "type",
+                    '"timezone" must be a string, got ' + _got_required(v),
+                )
+            )
+    else:
+        errors.append(Error(path + "/timezone", "required", 'missing required key "timezone"'))
+    if "datetime" in value:
+        v = value["datetime"]
+        if not isinstance(v, str):
+            errors.append(
+                Error(
+                    path + "/datetime",
+                    "type",
+                    '"datetime" must be a string, got ' + _got_required(v),
+                )
+            )
+    else:
+        errors.append(Error(path + "/datetime", "required", 'missing required key "datetime"'))
+    if "day_of_week" in value:
+        v = value["day_of_week"]
+        if not isinstance(v, str):
+            errors.append(
+                Error(
+                    path + "/day_of_week",
+                    "type",
+                    '"day_of_week" must be a string, got ' + _got_required(v),
+                )
+            )
+    else:
+        errors.append(
+            Error(path + "/day_of_week", "required", 'missing required key "day_of_week"')
+        )
+    if "is_dst" in value:
+        v = value["is_dst"]
+        if v is not True and v is not False:
+            errors.append(
+                Error(
+                    path + "/is_dst", "type", '"is_dst" must be a boolean, got ' + _got_required(v)
+                )
+            )
+    else:
+        errors.append(Error(path + "/is_dst", "required", 'missing required key "is_dst"'))
+
+
+def validate_convert_time_result(value: object) -> Result:
+    if not isinstance(value, dict):
+        if value is None:
+            message = _RESULT_NULL
+        elif isinstance(value, list):
+            message = _RESULT_ARRAY
+        else:
+            message = _RESULT_NOT_AN_OBJECT + _json_type(value)
+        return Result(REJECT, value, (Error("", "type", message),))
+    errors: list[Error] = []
+    try:
+        if "source" in value:
+            _check_time_result(value["source"], "/source", errors, '"source"')
+        else:
+            errors.append(Error("/source", "required", 'missing required key "source"'))
+        if "target" in value:
+            _check_time_result(value["target"], "/target", errors, '"target"')
+        else:
+            errors.append(Error("/target", "required", 'missing required key "target"'))
+        if "time_difference" in value:
+            v = value["time_difference"]
+            if not isinstance(v, str):
+                errors.append(
+                    Error(
+                        "/time_difference",
+                        "type",
+                        '"time_difference" must be a string, got ' + _got_required(v),
+                    )
+                )
+        else:
+            errors.append(
+                Error("/time_difference", "required", 'missing required key "time_difference"')
+            )
+    except Exception:  # noqa: BLE001 - as in the generated module: a value that raises is unreadable
+        return Result(REJECT, value, (Error("", "unreadable", _RESULT_UNREADABLE),))
+    if errors:
+        return Result(
+            REJECT,
+            value,
+            tuple(errors) if len(errors) <= MAX_ERRORS else tuple(errors[:MAX_ERRORS]),
+        )
+    return Result(ACCEPT, value, ())
+
+
+def parse_convert_time_result(text: str) -> Result:
+    try:
+        value = _decode(text)
+    except ValueError as exc:
+        return _parse_error(text, exc)
+    return validate_convert_time_result(value)
+
+
 FLOORS = {
     "get_weather": (validate_get_weather, parse_get_weather),
     "large_order": (validate_large_order, parse_large_order),
+    "convert_time": (validate_convert_time_result, parse_convert_time_result),
 }
 
 

@@ -162,6 +162,25 @@ class PlaceOrder(_Strict):
     contact_phone: Annotated[str, StringConstraints(pattern=r"^\+[1-9][0-9]{6,14}$")] = None  # type: ignore[assignment]
 
 
+# The time server's own result models (mcp_server_time: TimeResult, TimeConversionResult),
+# strict; its schema allows other keys, so they are ignored, not refused.
+class _StrictOpen(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+
+class TimeResult(_StrictOpen):
+    timezone: str
+    datetime: str
+    day_of_week: str
+    is_dst: bool
+
+
+class TimeConversionResult(_StrictOpen):
+    source: TimeResult
+    target: TimeResult
+    time_difference: str
+
+
 def pydantic_pair(model: type[BaseModel]) -> tuple[Any, ...]:
     # What model_validate / model_validate_json call, minus their Python wrapper
     # (about 300 ns): the fastest way into pydantic-core, so the targets get harder.
@@ -248,6 +267,19 @@ class PlaceOrderS(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     contact_phone: Annotated[str, Meta(pattern=r"^\+[1-9][0-9]{6,14}$")] | _Unset = _UNSET
 
 
+class TimeResultS(msgspec.Struct):
+    timezone: str
+    datetime: str
+    day_of_week: str
+    is_dst: bool
+
+
+class TimeConversionResultS(msgspec.Struct):
+    source: TimeResultS
+    target: TimeResultS
+    time_difference: str
+
+
 def msgspec_pair(struct: type[msgspec.Struct]) -> tuple[Any, ...]:
     convert = msgspec.convert
     decoder: msgspec.json.Decoder[msgspec.Struct] = msgspec.json.Decoder(struct)
@@ -270,5 +302,13 @@ def msgspec_pair(struct: type[msgspec.Struct]) -> tuple[Any, ...]:
     return validate, parse, lambda outcome: isinstance(outcome, struct)
 
 
-MODELS: dict[str, type[BaseModel]] = {"get_weather": GetWeather, "large_order": PlaceOrder}
-STRUCTS: dict[str, type[msgspec.Struct]] = {"get_weather": GetWeatherS, "large_order": PlaceOrderS}
+MODELS: dict[str, type[BaseModel]] = {
+    "get_weather": GetWeather,
+    "large_order": PlaceOrder,
+    "convert_time": TimeConversionResult,
+}
+STRUCTS: dict[str, type[msgspec.Struct]] = {
+    "get_weather": GetWeatherS,
+    "large_order": PlaceOrderS,
+    "convert_time": TimeConversionResultS,
+}

@@ -49,12 +49,15 @@ import toolshape.codegen.literals  # noqa: E402
 import toolshape.codegen.render  # noqa: E402
 import toolshape.contract.checker  # noqa: E402
 import toolshape.contract.source  # noqa: E402
+import toolshape.contract.tool_hints  # noqa: E402
 import toolshape.platforms.export  # noqa: E402
 import toolshape.project.pipeline  # noqa: E402
 import toolshape.project.runtime  # noqa: E402
 import yaml  # noqa: E402
 
 LARGE_CONTRACT = HERE / "contracts" / "large_order.yaml"
+#: A contract with an ``output``: its result is benchmarked (validate_result, parse_result).
+RESULT_CONTRACT = HERE / "contracts" / "convert_time.yaml"
 
 CONTENDERS = (
     "generated",
@@ -66,6 +69,7 @@ CONTENDERS = (
     "msgspec",
 )
 PEERS = CONTENDERS[3:]
+RESULT_FUNCTIONS = ("validate_result", "parse_result")
 
 #: validate(): the generated module at most this many times the floor.
 FLOOR_TARGET = 1.10
@@ -176,6 +180,19 @@ class Bench:
     module_path: Path  # a file holding the generated module (for the import time)
     rows: list[Row] = field(default_factory=list)
     accepted: dict[str, Callable[[Any], bool]] = field(default_factory=dict)
+    #: The module's functions under test: the arguments' pair, or the result's
+    #: ("validate_result", "parse_result").
+    functions: tuple[str, str] = ("validate", "parse")
+
+    @property
+    def validate(self) -> Callable[[Any], Any]:
+        found: Callable[[Any], Any] = getattr(self.module, self.functions[0])
+        return found
+
+    @property
+    def parse(self) -> Callable[[Any], Any]:
+        found: Callable[[Any], Any] = getattr(self.module, self.functions[1])
+        return found
 
 
 def _generate(raw: bytes, label: str, relative: str) -> Any:
@@ -263,15 +280,12 @@ def load_benches(workdir: Path) -> list[Bench]:
         ),
     ]
 
+    benches = [weather, order, result_bench(package)]
     plain = floor.plain_floors()
-    for bench in (weather, order):
+    for bench in benches:
         floor_validate, floor_parse = floor.FLOORS[bench.name]
         pairs = {
-            "generated": (
-                bench.module.validate,
-                bench.module.parse,
-                lambda r: r.status == "accept",
-            ),
+            "generated": (bench.validate, bench.parse, lambda r: r.status == "accept"),
             "floor": (floor_validate, floor_parse, lambda r: r.status == "accept"),
             "plain floor": (*plain[bench.name], lambda r: r.status == "accept"),
             "fastjsonschema": peers.fastjsonschema_pair(bench.schema),
@@ -283,7 +297,43 @@ def load_benches(workdir: Path) -> list[Bench]:
             bench.accepted[name] = accepted
             for row in bench.rows:
                 row.calls[name] = validate if row.kind == "validate" else parse
-    return [weather, order]
+    return benches
+
+
+def result_bench(package: Path) -> Bench:
+    """The reference time server's convert_time result, through validate_result and
+    parse_result: the result side's accept path against the floor."""
+    raw = RESULT_CONTRACT.read_bytes()
+    built = _generate(raw, "tests/bench/contracts/convert_time.yaml", "convert_time.yaml")
+    path = package / "convert_time.py"
+    path.write_text(built.module_source, encoding="utf-8")
+    module = toolshape.project.runtime.load_module(built.module_source, "convert_time.py")
+    side = built.contract.result_side()
+    assert side is not None
+    bench = Bench(
+        "convert_time", module, module.OUTPUT_SCHEMA, side, path, functions=RESULT_FUNCTIONS
+    )
+    good = yaml.safe_load(raw)["examples"][0]["result"]
+    missing = copy.deepcopy(good)
+    del missing["target"]["is_dst"]
+    wrong_nested = copy.deepcopy(good)
+    wrong_nested["source"]["is_dst"] = "false"
+    text = json.dumps(good)
+    bench.rows = [
+        Row("convert_time", "result: valid", "validate", good, "accept"),
+        Row("convert_time", "result: missing key", "validate", missing, "reject"),
+        Row("convert_time", "result: wrong type", "validate", wrong_nested, "reject"),
+        Row("convert_time", "result: top-level array", "validate", [good], "reject"),
+        Row("convert_time", "parse_result: valid", "parse", text, "accept"),
+        Row(
+            "convert_time",
+            "parse_result: cut off",
+            "parse",
+            text[: len(text) * 2 // 3],
+            "parse_error",
+        ),
+    ]
+    return bench
 
 
 # -- agreement, before any timing ------------------------------------------------------------
@@ -334,7 +384,7 @@ def check_agreement(benches: list[Bench]) -> list[str]:
         want: Collection[tuple[str, ...]]
         for case in cases:
             got = _triples(validate_floor(copy.deepcopy(case.data)))
-            want = _triples(bench.module.validate(copy.deepcopy(case.data)))
+            want = _triples(bench.validate(copy.deepcopy(case.data)))
             assert got == want, (
                 f"floor differs from generated on {bench.name} case {case.name!r}: {got} vs {want}"
             )
@@ -342,10 +392,10 @@ def check_agreement(benches: list[Bench]) -> list[str]:
         for example in examples:
             if example.has_args:
                 got = _triples(validate_floor(copy.deepcopy(example.args)))
-                want = _triples(bench.module.validate(copy.deepcopy(example.args)))
+                want = _triples(bench.validate(copy.deepcopy(example.args)))
             else:
                 got = {(e.path, e.code) for e in floor.FLOORS[bench.name][1](example.json).errors}
-                want = {(e.path, e.code) for e in bench.module.parse(example.json).errors}
+                want = {(e.path, e.code) for e in bench.parse(example.json).errors}
             assert got == want, (
                 f"floor differs from generated on {bench.name} example {example.index + 1}: {sorted(got)} vs {sorted(want)}"
             )
@@ -664,6 +714,8 @@ def gate_package(folder: Path, count: int) -> Path:
         version=toolshape.codegen.literals.Code(toolshape.__version__),
         tools=toolshape.codegen.literals.literal(tools),
         platforms=toolshape.codegen.literals.literal(toolshape.platforms.export.PLATFORMS),
+        annotations=toolshape.codegen.literals.literal({}),
+        hint_defaults=toolshape.codegen.literals.literal(toolshape.contract.tool_hints.DEFAULTS),
         command=toolshape.codegen.literals.Code("toolshape generate"),
     )
     (package / "__init__.py").write_text(gate, encoding="utf-8")

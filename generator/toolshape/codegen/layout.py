@@ -18,9 +18,9 @@ changes is:
   indentation needs, and black's answer is kept.
 
 ``piece()`` takes one piece as ``formatting.split`` cuts it and returns None for any
-shape it does not know (an import, a decorator, a second def, a docstring not right
-after its def or class, a statement over several lines, ...): black then formats the
-piece as before. It is used only for the built-in templates (``render.py``);
+shape it does not know (an import, a decorator but one right above the def or class, a
+second def, a docstring not right after its def or class, a statement over several lines,
+...): black then formats the piece as before. It is used only for the built-in templates (``render.py``);
 ``tests/test_formatting.py`` checks its output against whole-file black on every
 example contract and synthetic ones, ``tests/test_layout.py`` on random statements.
 """
@@ -169,8 +169,10 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         ):
             return None  # black would move a comment to the indentation of what follows it
         if indent == 0:
-            if block or body.startswith(_OTHER_TOP_LEVEL):
+            if block or (body.startswith(_OTHER_TOP_LEVEL) and not body.startswith("@")):
                 return None  # one def or class per piece, and it comes last
+            if previous.startswith("@") and not body.startswith(("def ", "class ", "@")):
+                return None  # a decorator (``@final``) stands right above its def or class
             if body.startswith(("def ", "class ")):
                 block = "def " if body.startswith("def ") else "class "
             before = _blank_before_top_level(body, bool(out), previous, blank, comments_before)
@@ -201,8 +203,11 @@ def _blank_before_top_level(
     body: str, written: bool, previous: str, blank: int, comments_before: int
 ) -> int | None:
     """The blank lines black puts before a line at column 0 (``written``: lines came before
-    it), or None where black would move a comment (see :func:`piece`)."""
-    if not body.startswith(("def ", "class ")):
+    it), or None where black would move a comment (see :func:`piece`). A decorator counts
+    as the start of its def or class, which black puts right below it."""
+    if previous.startswith("@"):
+        return 0
+    if not body.startswith(("def ", "class ", "@")):
         return min(blank, 2) if written else 0
     if not written:
         return 0

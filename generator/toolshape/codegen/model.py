@@ -113,6 +113,7 @@ class ModuleModel:
         """The names the module takes from ``typing``: only those it uses."""
         text = " ".join(f.type for d in self.all_typed_dicts for f in d.required + d.optional)
         used = ["Any", "TypedDict"] + ["Literal"] * ("Literal[" in text)
+        used += ["final"] * any(d.closed for d in self.all_typed_dicts)
         return Code(", ".join(sorted(used)))
 
     @property
@@ -168,7 +169,7 @@ def _build_side(
 ) -> ModuleModel:
     """The model of one side (the arguments, or the result) of ``builder``'s contract."""
     contract = builder.contract
-    types = TypedDicts(builder.namer, contract)
+    types = TypedDicts(builder.namer, contract, type_name)
     types.typed_dict(contract.parameters, type_name, ())
     root = builder.node(contract.parameters, Code("value"), [], (), builder.noun)
     finish(builder)

@@ -45,9 +45,9 @@ CheckTest = Literal[
 #: steps: a key or an array position the contract names, an index or a key in a variable.
 PathPartKind = Literal["text", "base", "name", "position", "index", "key"]
 #: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
-ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "not", "if"]
+ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "tagged", "not", "if"]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
-ConstantKind = Literal["pattern", "linear", "text", "strings", "json_values"]
+ConstantKind = Literal["pattern", "linear", "text", "strings", "json_values", "tag"]
 #: How an ``unevaluated*`` guard is decided on the value (the ``unevaluated`` macro).
 GuardTest = Literal["passes", "fails", "key present"]
 #: What an evaluated part tests of one key or item (the ``evaluated_by`` macro).
@@ -290,7 +290,8 @@ class Applicator:
     """A keyword that applies whole subschemas to the same value.
 
     ``ref`` calls a definition's function; ``all_of`` checks its nodes inline;
-    ``any_of``/``one_of`` try branch functions; ``not`` and ``if`` call one function
+    ``any_of``/``one_of`` try branch functions (``tagged``: the one a value's tag picks, see
+    ``families/combinators/checks.py``); ``not`` and ``if`` call one function
     and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
 
     The builder makes one only when it checks something, and an inline node it holds
@@ -309,6 +310,10 @@ class Applicator:
     otherwise: Node | None = None
     #: For ``ref``: what the caller calls the value, handed to the function.
     label: Code | None = None
+    #: For ``tagged``: the union's keyword ("anyOf" or "oneOf", its errors' code) and the
+    #: module's ``_Tag`` constant that tells its alternatives apart.
+    keyword: Code | None = None
+    tag: Code | None = None
 
 
 @dataclass

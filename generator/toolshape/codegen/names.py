@@ -51,6 +51,7 @@ MODULE_NAMES = frozenset(
         "message",
         "TypedDict",
         "Literal",
+        "final",  # a closed object's TypedDict is @final (typing_model.py)
         "TYPE_CHECKING",
         "ModuleType",
         "path",

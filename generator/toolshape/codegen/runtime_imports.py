@@ -69,6 +69,7 @@ HINT_HELPERS = frozenset({"_quoted_hint", "_did_you_mean"})
 APPLICATOR_NEEDS = {
     "any_of": ("_any_of", "_closest"),
     "one_of": ("_one_of", "_closest"),
+    "tagged": ("_tagged",),
     "not": ("_errors_of",),
     "if": ("_errors_of",),
 }
@@ -113,6 +114,8 @@ def module_needs(built: PrintedModule) -> set[str]:
             needs.add("_Linear")
         elif constant.kind == "json_values":
             needs.add("_json_keys")
+        elif constant.kind == "tag":
+            needs.add("_Tag")
     # validate() prints the root's object branch only (module.py.j2 checks the type itself).
     todo: list[Any] = [built.root.branches[0], *built.functions]
     while todo:

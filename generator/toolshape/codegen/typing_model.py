@@ -1,22 +1,45 @@
 """The Python types of the accepted arguments: the ``Arguments`` TypedDict and those it needs.
 
 A call once accepted holds its arguments typed (``Result.value``): each object schema with
-``properties`` becomes a TypedDict (children first, named by the namer for where they are),
-every other schema a type expression (``list[str]``, ``Literal["a", "b"] | None``, ``Any``).
+``properties`` becomes a TypedDict (children first but where an object holds itself, named
+by the namer for where they are), every other schema a type expression (``list[str]``,
+``Literal["a", "b"] | None``, ``Any``).
 The templates print :class:`TypedDictDef` in class syntax where every key allows it.
+
+A value a schema types is one of its *variants* (:meth:`TypedDicts.variants`): the schema
+itself when it says its type (``type``, or an ``enum``/``const`` of literals), the target of
+its reference, each branch of its ``anyOf``/``oneOf`` taken with what the schema says
+beside them (:func:`merged`: a value taking the branch matches both), or its ``allOf``
+entries taken together with the schema (:func:`folded`). A union of objects is
+then a union of TypedDicts, each branch's own (named by its tag where the branch fixes one
+with a ``const``, so ``kind: {const: round_trip}`` reads ``Literal["round_trip"]`` and
+``mypy`` narrows on it), and ``null`` beside a type is ``| None``. Every type is sound: a
+value the contract accepts has it. Where the contract does not fix a value's type (a schema
+with no type, a branch that is anything), ``Any`` stays, and a comment above the TypedDict
+names the keys that hold it.
 """
 
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract.checker import Contract
-from ..schema.pointers import SchemaPath
+from ..families.combinators import values as combinators
+from ..families.references import targets
+from ..schema.pointers import SchemaPath, resolve, typed
 from .literals import Code, comment_text, literal
 from .model_parts import JsonType
 from .names import Namer
+
+#: How many variants one value's type may list, and how deep the branches and references
+#: that make them may go: past either, the value is ``Any`` (nested unions multiply).
+MAX_VARIANTS = 32
+MAX_DEPTH = 16
+#: A string literal in a type expression (a ``Literal`` member), as literals.py writes it.
+_STRINGS = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
 
 
 @dataclass
@@ -44,6 +67,12 @@ class Field:
         """The type as a string: functional TypedDicts evaluate their values at runtime."""
         return literal(self.type)
 
+    @property
+    def leaves_open(self) -> bool:
+        """Whether the type holds ``Any`` somewhere (not inside a ``Literal``'s string): the
+        contract leaves that value open."""
+        return re.search(r"\bAny\b", _STRINGS.sub("", self.type)) is not None
+
 
 @dataclass
 class TypedDictDef:
@@ -53,6 +82,9 @@ class TypedDictDef:
     required: list[Field]
     optional: list[Field]
     comment: Code
+    #: Whether the object holds no key but those declared (``additionalProperties: false``, no
+    #: ``patternProperties``): printed ``@final``, so that ``"key" in value`` narrows a union.
+    closed: bool = False
 
     @property
     def name_literal(self) -> Code:
@@ -61,37 +93,190 @@ class TypedDictDef:
     @property
     def class_syntax(self) -> bool:
         """Class syntax reads best, but needs every key to be a plain identifier."""
-        return all(
-            f.key.isidentifier()
-            and f.key.isascii()
-            and not keyword.iskeyword(f.key)
-            and not f.key.startswith("_")
-            for f in self.required + self.optional
-        )
+        return class_syntax_allows(self.required + self.optional)
+
+    @property
+    def parts(self) -> list[TypedDictPart]:
+        """Without class syntax: the required keys' TypedDict and the optional keys', those
+        that hold any, which the TypedDict itself extends."""
+        halves = [("Required", self.required, True), ("Optional", self.optional, False)]
+        return [
+            TypedDictPart(Code(f"_{self.name}{half}"), fields, total)
+            for half, fields, total in halves
+            if fields
+        ]
+
+    @property
+    def part_names(self) -> Code:
+        return Code(", ".join(str(part.name) for part in self.parts))
+
+    @property
+    def open_note(self) -> Code | None:
+        """The comment naming the keys typed ``Any`` (in part): None when there are none."""
+        keys = [f.key for f in self.required + self.optional if f.leaves_open]
+        if not keys:
+            return None
+        return Code(comment_text(f"Any where the contract leaves the type open: {', '.join(keys)}"))
 
 
+@dataclass
+class TypedDictPart:
+    """The required or the optional keys of a TypedDict some of whose keys are not Python
+    names: in class syntax where its own keys allow it (ruff's UP013 asks for it), else
+    ``TypedDict("_NameRequired", {...})``."""
+
+    name: Code
+    fields: list[Field]
+    total: bool
+
+    @property
+    def name_literal(self) -> Code:
+        return literal(str(self.name))
+
+    @property
+    def class_syntax(self) -> bool:
+        return class_syntax_allows(self.fields)
+
+
+def class_syntax_allows(fields: list[Field]) -> bool:
+    """Whether every key is a plain identifier, as a class body needs."""
+    return all(
+        f.key.isidentifier()
+        and f.key.isascii()
+        and not keyword.iskeyword(f.key)
+        and not f.key.startswith("_")
+        for f in fields
+    )
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a variant's schema is written, for the TypedDicts' comments and names.
+
+    A merged branch (:func:`merged`) sits at the branch's path; the properties it takes from
+    the schema around the union are written there, listed in ``property_paths``."""
+
+    path: SchemaPath
+    merged: bool = False
+    property_paths: tuple[tuple[str, SchemaPath], ...] = ()
+
+    def property_path(self, key: str) -> SchemaPath:
+        return dict(self.property_paths).get(key, self.path + ("properties", key))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One shape a value may take, with a type of its own (an ``enum``/``const`` of literals,
+    or a declared ``type``), the words of its name and where it is written."""
+
+    schema: dict[str, Any]
+    hint: str
+    place: Place
+    #: The references followed to reach it (their targets' paths).
+    via: frozenset[SchemaPath] = frozenset()
+
+
+@dataclass
 class TypedDicts:
-    """Python type expressions for schemas, and the TypedDicts they need (children first)."""
+    """Python type expressions for schemas, and the TypedDicts they need (children first).
 
-    def __init__(self, namer: Namer, contract: Contract) -> None:
-        self.namer = namer
-        self.contract = contract
-        self.defs: list[TypedDictDef] = []
+    ``side`` names the root (``Arguments``, ``Output``); a referenced object's TypedDict is
+    named after its definition (``ArgumentsAccount``) and made once, so recursion ends."""
+
+    namer: Namer
+    contract: Contract
+    side: str = "Arguments"
+    defs: list[TypedDictDef] = field(default_factory=list)
+    #: The TypedDict made for the object written at a place (merged or not).
+    made: dict[tuple[SchemaPath, bool], str] = field(default_factory=dict)
+    #: The references whose targets' types are being written, since the last TypedDict
+    #: began: met again, the value nests in itself with no TypedDict to name it (a list of
+    #: lists of ...), and its type is ``Any`` there.
+    active: frozenset[SchemaPath] = frozenset()
 
     def of(self, schema: Any, hint: str, schema_path: SchemaPath) -> str:
-        if not isinstance(schema, dict):
-            return "Any"
-        values = schema.get("enum", [schema["const"]] if "const" in schema else None)
-        if values is not None and all(v is None or isinstance(v, (str, bool, int)) for v in values):
-            members = [v for v in values if v is not None]
-            literal_type = f"Literal[{', '.join(literal(v) for v in members)}]" if members else ""
-            return union([literal_type] * bool(members) + ["None"] * (None in values)) or "Any"
-        kinds = declared_types(schema)
-        if kinds is None:
-            return "Any"
-        return union([self.of_kind(kind, schema, hint, schema_path) for kind in kinds])
+        found = self.variants(schema, hint, Place(schema_path), 0, frozenset())
+        if not found or len(found) > MAX_VARIANTS:
+            return "Any"  # open, or (no variant) a place no value reaches
+        return union([self.of_variant(variant) for variant in found])
 
-    def of_kind(self, kind: str, schema: dict[str, Any], hint: str, schema_path: SchemaPath) -> str:
+    def variants(
+        self, schema: Any, hint: str, place: Place, depth: int, via: frozenset[SchemaPath]
+    ) -> list[Variant] | None:
+        """The shapes a value of ``schema`` takes one of; None when some value's type is open.
+
+        The reference's target first, then each union's branches, then the schema's own type:
+        each is a sound type of the value, the unions the most precise."""
+        if not isinstance(schema, dict) or depth > MAX_DEPTH:
+            return None
+        ref = targets.path_of(schema)
+        if ref is not None:
+            root = self.contract.parameters
+            target = typed(root, ref)
+            if target in self.active | via:
+                return None
+            words = f"{self.side} {ref[-1]}" if ref else self.side
+            found = self.variants(
+                resolve(root, ref), words, Place(target), depth + 1, via | {target}
+            )
+            if found is not None:
+                return found
+        for keyword_name, branches in combinators.unions(schema):
+            found = self.branch_variants(schema, keyword_name, branches, hint, place, depth, via)
+            if found is not None:
+                return found
+        for keyword_name, entries in combinators.intersections(schema):
+            both, at = folded(schema, keyword_name, entries, place)
+            found = [] if both is None else self.variants(both, hint, at, depth + 1, via)
+            if found is not None:
+                return found
+        if literal_type(schema) is None and declared_types(schema) is None:
+            return None
+        return [Variant(schema, hint, place, via)]
+
+    def branch_variants(
+        self,
+        schema: dict[str, Any],
+        keyword_name: str,
+        branches: list[Any],
+        hint: str,
+        place: Place,
+        depth: int,
+        via: frozenset[SchemaPath],
+    ) -> list[Variant] | None:
+        """The variants of a union's branches, each merged with the schema around the union."""
+        rest = {k: v for k, v in schema.items() if k != keyword_name}
+        found: list[Variant] = []
+        for index, branch in enumerate(branches):
+            if branch is False:
+                continue  # no value takes it
+            if not isinstance(branch, dict):
+                return None
+            both = merged(rest, branch)
+            if both is None:
+                continue  # the branch's types and the schema's have none in common
+            words = f"{hint} {branch_words(branch, both) or f'option {index + 1}'}"
+            at = merged_place(place, keyword_name, index, rest, branch)
+            more = self.variants(both, words, at, depth + 1, via)
+            if more is None:
+                return None
+            found += more
+            if len(found) > MAX_VARIANTS:
+                return None
+        return found
+
+    def of_variant(self, variant: Variant) -> str:
+        known = literal_type(variant.schema)
+        if known is not None:
+            return known
+        kinds = declared_types(variant.schema) or ()
+        outer, self.active = self.active, self.active | variant.via
+        try:
+            return union([self.of_kind(kind, variant) for kind in kinds])
+        finally:
+            self.active = outer
+
+    def of_kind(self, kind: str, variant: Variant) -> str:
         simple = {
             "null": "None",
             "boolean": "bool",
@@ -101,29 +286,41 @@ class TypedDicts:
         }
         if kind in simple:
             return simple[kind]
+        schema, hint, path = variant.schema, variant.hint, variant.place.path
         if kind == "array":
-            return f"list[{self.of(schema.get('items', True), hint + ' item', schema_path + ('items',))}]"
+            return f"list[{self.of(schema.get('items', True), hint + ' item', path + ('items',))}]"
         if not schema.get("properties"):
             additional = schema.get("additionalProperties", True)
-            return f"dict[str, {self.of(additional, hint + ' value', schema_path + ('additionalProperties',))}]"
-        return self.typed_dict(schema, hint, schema_path)
+            return f"dict[str, {self.of(additional, hint + ' value', path + ('additionalProperties',))}]"
+        return self.typed_dict(schema, hint, variant.place)
 
-    def typed_dict(self, schema: dict[str, Any], hint: str, schema_path: SchemaPath) -> str:
+    def typed_dict(self, schema: dict[str, Any], hint: str, place: Place | SchemaPath) -> str:
+        """The TypedDict of an object schema's properties: made once per place."""
+        place = place if isinstance(place, Place) else Place(place)
+        key = (place.path, place.merged)
+        if key in self.made:
+            return self.made[key]
         name = self.namer.type_name(hint)
+        self.made[key] = str(name)  # before the fields: a field may refer to it again
         required = set(schema.get("required", []))
-        fields = [
-            Field(key, self.of(sub, f"{hint} {key}", schema_path + ("properties", key)))
-            for key, sub in schema.get("properties", {}).items()
-        ]
-        where = comment_text(
-            f"{self.contract.file}:{self.contract.line_of(schema_path)}", limit=120
-        )
+        # Its name ends any recursion through it: the references met above it are free again.
+        outer, self.active = self.active, frozenset()
+        try:
+            fields = [
+                Field(key, self.of(sub, f"{hint} {key}", place.property_path(key)))
+                for key, sub in schema.get("properties", {}).items()
+            ]
+        finally:
+            self.active = outer
+        where = comment_text(f"{self.contract.file}:{self.contract.line_of(place.path)}", limit=120)
         self.defs.append(
             TypedDictDef(
                 name=name,
                 required=[f for f in fields if f.key in required],
                 optional=[f for f in fields if f.key not in required],
                 comment=Code(where),
+                closed=schema.get("additionalProperties") is False
+                and not schema.get("patternProperties"),
             )
         )
         return str(name)
@@ -131,6 +328,19 @@ class TypedDicts:
 
 def union(types: list[str]) -> str:
     return " | ".join(dict.fromkeys(types))
+
+
+def literal_type(schema: dict[str, Any]) -> str | None:
+    """``Literal[...]`` (``| None``) of an ``enum``/``const`` whose members are all literals
+    Python's ``Literal`` takes (strings, integers, booleans, null); None otherwise."""
+    values = schema.get("enum", [schema["const"]] if "const" in schema else None)
+    if not isinstance(values, list) or not values:
+        return None
+    if not all(v is None or isinstance(v, (str, bool, int)) for v in values):
+        return None
+    members = [v for v in values if v is not None]
+    literal_part = [f"Literal[{', '.join(literal(v) for v in members)}]"] if members else []
+    return union(literal_part + ["None"] * (None in values))
 
 
 def declared_types(schema: dict[str, Any]) -> tuple[JsonType, ...] | None:
@@ -143,3 +353,76 @@ def declared_types(schema: dict[str, Any]) -> tuple[JsonType, ...] | None:
     if "integer" in types and "number" in types:
         types = tuple(t for t in types if t != "integer")
     return types
+
+
+def common_types(outer: tuple[JsonType, ...], inner: tuple[JsonType, ...]) -> list[JsonType]:
+    """The JSON types both lists admit (an integer is a number)."""
+    common: list[JsonType] = []
+    for kind in inner:
+        if kind in outer:
+            common.append(kind)
+        elif {kind, *outer} >= {"integer", "number"}:
+            common.append("integer")  # one says integer, the other number: an integer
+    return list(dict.fromkeys(common))
+
+
+def merged(rest: dict[str, Any], branch: dict[str, Any]) -> dict[str, Any] | None:
+    """A union's branch taken with what its schema says beside the union (``rest``): a value
+    taking the branch matches both, so it has the types both admit, the properties of both
+    (the branch's schema for a key both name: the value matches it) and the required keys of
+    both. None when the two admit no type in common."""
+    both = {**rest, **branch}
+    outer, inner = declared_types(rest), declared_types(branch)
+    if outer is not None and inner is not None:
+        common = common_types(outer, inner)
+        if not common:
+            return None
+        both["type"] = common
+    if "properties" in rest or "properties" in branch:
+        both["properties"] = {**rest.get("properties", {}), **branch.get("properties", {})}
+    if "required" in rest or "required" in branch:
+        required = [*rest.get("required", []), *branch.get("required", [])]
+        both["required"] = list(dict.fromkeys(required))
+    return both
+
+
+def folded(
+    schema: dict[str, Any], keyword_name: str, entries: list[Any], place: Place
+) -> tuple[dict[str, Any] | None, Place]:
+    """An ``allOf`` taken as one schema: every entry :func:`merged` into the schema around it
+    (None: no value matches them all), and where each of its properties is written."""
+    both: dict[str, Any] | None = {k: v for k, v in schema.items() if k != keyword_name}
+    paths = {key: place.property_path(key) for key in schema.get("properties", {})}
+    for index, entry in enumerate(entries):
+        if entry is True or both is None:
+            continue
+        both = merged(both, entry) if isinstance(entry, dict) else None
+        for key in entry.get("properties", {}) if isinstance(entry, dict) else ():
+            paths[key] = place.path + (keyword_name, index, "properties", key)
+    return both, Place(place.path, merged=True, property_paths=tuple(paths.items()))
+
+
+def merged_place(
+    place: Place, keyword_name: str, index: int, rest: dict[str, Any], branch: dict[str, Any]
+) -> Place:
+    """Where a merged branch is written: the branch, and the properties it takes from ``rest``."""
+    path = place.path + (keyword_name, index)
+    own = branch.get("properties", {})
+    taken = tuple(
+        (key, place.property_path(key)) for key in rest.get("properties", {}) if key not in own
+    )
+    return Place(path, merged=True, property_paths=taken)
+
+
+def branch_words(branch: dict[str, Any], both: dict[str, Any]) -> str | None:
+    """The words that name a union's branch: the value it fixes for a required key of its own
+    (``kind: {const: round_trip}``: ``round_trip``), else the keys it requires (``with
+    email``); None when it says neither."""
+    required = both.get("required", [])
+    for key, sub in branch.get("properties", {}).items():
+        if key in required and isinstance(sub, dict):
+            values = sub.get("enum", [sub["const"]] if "const" in sub else None)
+            if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str):
+                return values[0]
+    own = branch.get("required", [])
+    return f"with {' '.join(own)}" if own else None

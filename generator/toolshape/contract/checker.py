@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..families.arrays import rules as array_rules
+from ..families.combinators import rules as combinator_rules
 from ..families.formats import rules as format_rules
 from ..families.numbers import rules as number_rules
 from ..families.objects import rules as object_rules
@@ -272,6 +273,9 @@ class _Checker:
                 )
             elif keyword == value_rules.NULLABLE:
                 hint = value_rules.nullable_hint(schema)
+                self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
+            elif keyword == combinator_rules.DISCRIMINATOR:
+                hint = combinator_rules.discriminator_hint(schema)
                 self.error(path + (keyword,), f"unknown keyword '{keyword}'{hint}", at_key=True)
             else:
                 hint = suggest(keyword, SCHEMA_KEYWORDS)

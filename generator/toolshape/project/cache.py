@@ -12,7 +12,8 @@ compared as it is, everything else is generated again.
 
 Where: ``$TOOLSHAPE_CACHE_DIR`` when set (empty turns the cache off), else
 ``$XDG_CACHE_HOME/toolshape``, else ``~/.cache/toolshape``. One small JSON file per
-contract version, ``<key[:2]>/<key>.json``; delete the folder at any time.
+contract version, ``<key[:2]>/<key>.json``, and one per version of the generator's source,
+``generator/<digest>.json``, its fingerprint (``headers.py``); delete the folder at any time.
 """
 
 from __future__ import annotations
@@ -96,19 +97,58 @@ def record(entries: dict[str, Entry]) -> None:
     if base is None:
         return
     for name, entry in sorted(entries.items()):
-        target = _path(base, name)
         text = json.dumps(
             {"module": entry.module_sha256, "test": entry.test_sha256}, sort_keys=True
         )
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".entry.", suffix=".tmp")
-            try:
-                with os.fdopen(handle, "w", encoding="ascii") as stream:
-                    stream.write(text)
-                os.replace(temporary, target)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError:  # read-only home, full disk, a file where the folder goes: no cache
+        if not _write(_path(base, name), text):
             return
+
+
+#: Where the generator's fingerprint is remembered (see ``recall_generator``), beside the entries.
+_GENERATOR = "generator"
+
+
+def recall_generator(sources_digest: str) -> str | None:
+    """The generator fingerprint ``remember_generator`` recorded for the generator whose
+    source files have ``sources_digest``; None when there is none, or it cannot be read.
+
+    Computing the fingerprint parses every module that shapes output (about 0.3 s, paid by
+    every run, even one that generates nothing); the sources' digest is a few ms of reads."""
+    base = folder()
+    if base is None:
+        return None
+    try:
+        data = json.loads((base / _GENERATOR / f"{sources_digest}.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+    fingerprint = data.get("fingerprint") if isinstance(data, dict) else None
+    if not (isinstance(fingerprint, str) and _SHA256.fullmatch(fingerprint)):
+        return None
+    return fingerprint
+
+
+def remember_generator(sources_digest: str, fingerprint: str) -> None:
+    """Record ``fingerprint`` for the generator whose source files have ``sources_digest``
+    (failures are ignored, as in ``record``)."""
+    base = folder()
+    if base is not None:
+        target = base / _GENERATOR / f"{sources_digest}.json"
+        _write(target, json.dumps({"fingerprint": fingerprint}))
+
+
+def _write(target: Path, text: str) -> bool:
+    """Write ``target`` atomically; False when it cannot be written (read-only home, full
+    disk, a file where the folder goes): the cache is then left alone."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".entry.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="ascii") as stream:
+                stream.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return False
+    return True

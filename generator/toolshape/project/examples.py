@@ -18,9 +18,11 @@ from ..families.strings.rules import PATTERN
 from ..regex import matcher
 
 
-def check_module(checked: checker.Contract, module: types.ModuleType) -> cases.Derivation:
-    """Run the contract's examples, then its derived cases, against ``module``: the derivation
-    (the cases and the warnings met deriving them) when they all agree."""
+def check_module(
+    checked: checker.Contract, module: types.ModuleType, *, run_cases: bool = True
+) -> cases.Derivation:
+    """Run the contract's examples, then its derived cases (unless not ``run_cases``), against
+    ``module``: the derivation (the cases and the warnings met deriving them) when they all agree."""
     if checked.output is not None and not hasattr(module, "validate_result"):
         # A custom module template without the result's side: the output would go unchecked.
         raise ContractError(
@@ -42,15 +44,17 @@ def check_module(checked: checker.Contract, module: types.ModuleType) -> cases.D
         derivation = cases.derive(checked)
     except matcher.OutOfSteps as exc:
         raise ContractError([_too_costly(checked, exc), *checked.warnings]) from None
-    check_derived(checked, module, derivation.cases)
+    if run_cases:
+        check_derived(checked, module, derivation.cases)
     return derivation
 
 
 def check_result_side(
-    checked: checker.Contract, module: types.ModuleType
+    checked: checker.Contract, module: types.ModuleType, *, run_cases: bool = True
 ) -> cases.Derivation | None:
     """The result's derived cases (from ``output``), run on ``validate_result`` as the
-    arguments' run on ``validate``: the derivation when they all agree (None without ``output``)."""
+    arguments' run on ``validate`` (unless not ``run_cases``): the derivation when they all
+    agree (None without ``output``)."""
     side = checked.result_side()
     if side is None:
         return None
@@ -58,7 +62,8 @@ def check_result_side(
         derivation = cases.derive(side)
     except matcher.OutOfSteps as exc:
         raise ContractError([_too_costly(side, exc), *checked.warnings]) from None
-    check_derived(side, module, derivation.cases, module.validate_result)
+    if run_cases:
+        check_derived(side, module, derivation.cases, module.validate_result)
     return derivation
 
 

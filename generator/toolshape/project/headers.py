@@ -22,6 +22,7 @@ from ..codegen import model
 from ..codegen.context import GenerationContext
 from ..contract.errors import Problem
 from ..platforms import export
+from . import cache
 
 
 def digest(raw: bytes, context: GenerationContext) -> str:
@@ -46,14 +47,35 @@ def _generator_fingerprint() -> str:
     project/'s planning, writing and checking and every toolshape module they import,
     directly or not (cli.py, review/ and the like stay out), and black's version. In a
     checkout the version stays the same while model.py changes: `check` must then call
-    every output stale."""
+    every output stale.
+
+    Finding those modules parses each of them; the cache (cache.py) remembers the result
+    under the digest of every source file of the package, so a run of the same generator
+    reads the files but parses none."""
     from importlib.metadata import version
 
     package = Path(__file__).resolve().parent.parent
-    total = hashlib.sha256(f"black {version('black')}\0".encode())
+    black = f"black {version('black')}\0".encode()
+    sources = _sources_digest(package, black)
+    remembered = cache.recall_generator(sources)
+    if remembered is not None:
+        return remembered
+    total = hashlib.sha256(black)
     for path in _output_modules(package):
         source = path.read_bytes().replace(b"\r\n", b"\n")  # the same on every checkout
         total.update(path.relative_to(package).as_posix().encode() + b"\0" + source + b"\0")
+    cache.remember_generator(sources, total.hexdigest())
+    return total.hexdigest()
+
+
+def _sources_digest(package: Path, black: bytes) -> str:
+    """The sha256 of black's version and every Python source file of the package (its path and
+    bytes): whatever the fingerprint reads is among them, so the same digest means the same
+    fingerprint."""
+    total = hashlib.sha256(b"toolshape sources\0" + black)
+    for path in sorted(package.rglob("*.py")):
+        total.update(path.relative_to(package).as_posix().encode() + b"\0")
+        total.update(hashlib.sha256(path.read_bytes()).digest())
     return total.hexdigest()
 
 

@@ -22,6 +22,7 @@ import marshal
 import os
 import sys
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -109,19 +110,11 @@ class _Walk:
         self.packages = {p.parent for p in result.files if p.name == "__init__.py"}
         self.found: list[Importable] = []
         self.seen: set[tuple[int, int]] = set()
+        self.names = _names_by_folder(result.files)
 
     def _generated_names(self, folder: PurePosixPath) -> dict[str, str]:
         """Lower-cased module and package names the plan puts in ``folder`` -> their paths."""
-        names = {}
-        for path in self.files:
-            if path.parent == folder and path.suffix == ".py":
-                names[path.stem.lower()] = path.name
-            elif len(path.parts) > len(folder.parts) + 1 and path.parts[: len(folder.parts)] == (
-                folder.parts
-            ):
-                name = path.parts[len(folder.parts)]
-                names.setdefault(name.lower(), f"{name}/")
-        return names
+        return self.names.get(folder, {})
 
     def report(self, relative: PurePosixPath, what: str) -> None:
         if relative not in self.skip:
@@ -299,3 +292,20 @@ def _bytecode_problem(
             "(its header matches, or it is not checked): Python would run it in place of the source"
         )
     return None
+
+
+def _names_by_folder(files: Iterable[PurePosixPath]) -> dict[PurePosixPath, dict[str, str]]:
+    """For each folder, the lower-cased names of the modules and packages the plan puts in it
+    -> their file or folder name (``pay.py``, ``billing/``), in one pass over the plan (a walk
+    asks for every folder, and a plan of a thousand contracts lists two thousand files).
+    In the plan's order: a module's entry replaces an earlier one of the same name, a
+    package's never does."""
+    names: dict[PurePosixPath, dict[str, str]] = {}
+    for path in files:
+        parts = path.parts
+        for depth in range(len(parts) - 1):  # each folder above the file's own
+            folder = PurePosixPath(*parts[:depth])
+            names.setdefault(folder, {}).setdefault(parts[depth].lower(), f"{parts[depth]}/")
+        if path.suffix == ".py":
+            names.setdefault(path.parent, {})[path.stem.lower()] = path.name
+    return names

@@ -78,15 +78,19 @@ def reuse(
     context: GenerationContext,
     module_data: bytes,
     test_data: bytes,
+    *,
+    vouched: bool = False,
 ) -> Generated | None:
     """The existing output (its bytes), when it was generated from these very contract bytes
     by this generator and nobody edited it since; None means generate afresh.
 
     Nothing is loaded, checked or rendered: the same bytes through the same generator
-    and templates passed every check when the output was written, and would again.
+    and templates passed every check when the output was written, and would again. Their
+    headers must name these contract bytes and generator, and their seals hold, unless the
+    cache ``vouched`` for them (planning.py): then they are the bytes generate wrote.
     """
     wanted = headers.digest(raw, context)
-    if not all(
+    if not vouched and not all(
         headers.header_digest(d) == wanted and headers.is_sealed_intact(d)
         for d in (module_data, test_data)
     ):
@@ -150,10 +154,17 @@ class ModuleOnly:
 
 
 def generate_module(
-    raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    context: GenerationContext,
+    *,
+    run_cases: bool = True,
 ) -> ModuleOnly:
     """Load, check, render and run one contract's module, with its examples and derived cases
-    checked; its header names the context's command as what regenerates it."""
+    checked; its header names the context's command as what regenerates it. Without
+    ``run_cases`` the derived cases are derived but not run on the module (``toolshape diff``
+    checks each instance it uses against the reference evaluator itself)."""
     checked = checker.load_and_check(raw, display)
     module_path, _ = paths_for(relative)
     built = model.build(
@@ -169,8 +180,8 @@ def generate_module(
     )
     layout_gaps = context.take_layout_notes(str(module_path))
     module = runtime.load_module(module_source, str(module_path), runtime.runtime_source(context))
-    derivation = examples.check_module(checked, module)
-    result_derivation = examples.check_result_side(checked, module)
+    derivation = examples.check_module(checked, module, run_cases=run_cases)
+    result_derivation = examples.check_result_side(checked, module, run_cases=run_cases)
     result_cases = result_derivation.cases if result_derivation else []
     result_warnings = result_derivation.warnings if result_derivation else []
     # By place in the file, as reused output reads them back (record_warnings sorts too).

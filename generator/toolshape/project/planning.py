@@ -50,6 +50,9 @@ class Plan:
     layout_gaps: list[tuple[str, str]] = field(default_factory=list)
     #: What to record in the cache (cache.py) once the freshly generated files are written.
     cache_entries: dict[str, cache.Entry] = field(default_factory=dict)
+    #: The sha256 of files' bytes, where planning computed it already (the modules and tests
+    #: it generated, or reused on the cache's word): the record need not hash them again.
+    digests: dict[PurePosixPath, str] = field(default_factory=dict)
 
     def read_already(self, out: Path) -> set[PurePosixPath]:
         """The files known to be as planned in ``out`` (those reused from it)."""
@@ -79,6 +82,8 @@ class _Slot:
     problems: list[Problem] = field(default_factory=list)
     generated: pipeline.Generated | None = None
     reused: bool = False  # its output on disk is up to date (pipeline.reuse)
+    #: The sha256 of its module and tests (what the cache records for them), once known.
+    entry: cache.Entry | None = None
 
 
 def plan(
@@ -136,12 +141,14 @@ def _read_or_reuse(
             continue
         try:
             slot.raw = _read(Path(slot.shown), slot.shown)
-            slot.generated = _reused(
+            reused = _reused(
                 slot.raw, slot.label, slot.relative, context, reuse_from, trust_headers
             )
         except ContractError as exc:
             slot.problems.extend(exc.problems)
             continue
+        if reused is not None:
+            slot.generated, slot.entry = reused
         slot.reused = slot.generated is not None
         if not slot.reused:
             pending.append(slot)
@@ -181,7 +188,11 @@ def _gather(slots: list[_Slot], context: GenerationContext, result: Plan) -> lis
             result.reused.update((generated.module_path, generated.test_path))
         else:
             entry_key = cache.key(headers.digest(slot.raw, context), slot.label, slot.relative)
-            result.cache_entries[entry_key] = _entry(generated.module_source, generated.test_source)
+            slot.entry = _entry(generated.module_source, generated.test_source)
+            result.cache_entries[entry_key] = slot.entry
+        if slot.entry is not None:
+            result.digests[generated.module_path] = slot.entry.module_sha256
+            result.digests[generated.test_path] = slot.entry.test_sha256
     return problems
 
 
@@ -349,12 +360,13 @@ def _reused(
     context: GenerationContext,
     out: Path | None,
     trust_headers: bool,
-) -> pipeline.Generated | None:
-    """Output already on disk for exactly this contract and generator, untouched since.
+) -> tuple[pipeline.Generated, cache.Entry | None] | None:
+    """Output already on disk for exactly this contract and generator, untouched since, and
+    the sha256 of its files when the cache vouched for them.
 
-    Its headers must say so (``pipeline.reuse``), and, unless ``trust_headers``, the
-    cache must record these very bytes as what toolshape wrote for this contract: the
-    headers alone are written by whoever edits the file."""
+    Unless ``trust_headers``, the cache must record these very bytes as what toolshape wrote
+    for this contract: the headers alone are written by whoever edits the file. With
+    ``trust_headers`` they are all the evidence there is (``pipeline.reuse`` reads them)."""
     if out is None:
         return None
     recorded = (
@@ -375,7 +387,12 @@ def _reused(
         cache.sha256(module_data), cache.sha256(test_data)
     ):
         return None
-    return pipeline.reuse(raw, label, relative, context, module_data, test_data)
+    # Bytes the cache vouches for are the very bytes generate wrote for this digest: their
+    # headers name it and their seals hold, and need not be read again.
+    generated = pipeline.reuse(
+        raw, label, relative, context, module_data, test_data, vouched=recorded is not None
+    )
+    return None if generated is None else (generated, recorded)
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -447,7 +464,7 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
             context, "subpackage.py.j2", "tests/__init__.py", version=version, tests=True
         ),
     )
-    result.files[manifest.MANIFEST] = manifest.manifest(result.files)
+    result.files[manifest.MANIFEST] = manifest.manifest(result.files, result.digests)
 
 
 def _declared_hints(generated: list[pipeline.Generated]) -> dict[str, dict[str, bool]]:

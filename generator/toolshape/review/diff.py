@@ -9,7 +9,9 @@ and compared:
 * tools added and removed;
 * for a changed tool, every changed place of its ``parameters``, by JSON Pointer:
   both schemas are walked in parallel, and each keyword, enum member, type,
-  required key, property, subschema and list entry that differs is one change.
+  required key, property, subschema and list entry that differs is one change;
+* then every changed place of its ``output`` the same way (the same walk and witness
+  search, on ``validate_result``), and an ``output`` added or removed as one change.
 
 Each change gets an effect on callers:
 
@@ -58,6 +60,13 @@ A candidate becomes a witness only when
    side reports; widening: undoing it makes the new side refuse).
 
 The smallest witness (as JSON text) is kept for each direction.
+
+A result flows the other way (``report.RESULTS``): a wider ``output`` (a result refused
+before is accepted now) is ``breaking``, for callers that read the result may get a value
+they were never promised; a narrower one is ``narrowing`` (no reader breaks; the tool may no
+longer return what it now refuses). Each result change names the place callers read
+(``Change.reads``). A tool that loses its ``output`` is breaking (a result the old schema
+refused is not checked now), one that gains it is narrowing.
 """
 
 from __future__ import annotations
@@ -71,11 +80,12 @@ from ..contract import checker, reference
 from ..schema import pointers
 from ..witness import budget
 from .hints import hint_changes
-from .report import UNKNOWN_TOOL, Change, Report, Witness
+from .report import ARGUMENTS, NO_OUTPUT, RESULTS, UNKNOWN_TOOL, Change, Flow, Report, Witness
+from .samples import focus
 from .search import Search
-from .sides import Built, context_for, load_side, ready
+from .sides import Built, View, context_for, load_side, ready
 from .text import dump, keyword_text, show_text, size
-from .walk import Pending, walk_schemas
+from .walk import Pending, Place, walk_schemas
 
 
 def diff(
@@ -143,16 +153,19 @@ def _compare_tool(
     old: Built, new: Built, context: Any, report: Report, steps: int = budget.DEFAULT_STEPS
 ) -> list[Change]:
     """Every change between two versions of one tool: its description, its top-level ``x-*``
-    keys, its title and MCP hints, each changed place of its parameters (with its effect on callers), its examples."""
+    keys, its title and MCP hints, each changed place of its parameters and then of its output
+    (with its effect on callers; each schema has its own witness budget), its examples."""
     if old.raw == new.raw:
         return []
     name = new.checked.name
-    pending: list[Pending] = []
-    walk_schemas(old.parameters, new.parameters, (), pending, old.parameters, new.parameters)
     found = _description_change(name, old.checked, new.checked)
     found += _extension_changes(name, old.checked, new.checked)
     found += hint_changes(name, old.checked, new.checked)
-    found += _judged(name, pending, old, new, context, report, steps)
+    found += _judged(name, old, new, context, report, steps, ARGUMENTS)
+    if old.checked.output is not None and new.checked.output is not None:
+        found += _judged(name, old, new, context, report, steps, RESULTS)
+    elif old.checked.output is not None or new.checked.output is not None:
+        found += _output_gone(name, old, new, context, report)
     found += _examples_change(name, old.checked, new.checked)
     return found
 
@@ -186,31 +199,44 @@ def _top_level(checked: checker.Contract) -> dict[str, Any]:
 
 def _judged(
     name: str,
-    pending: list[Pending],
     old: Built,
     new: Built,
     context: Any,
     report: Report,
     steps: int,
+    flow: Flow,
 ) -> list[Change]:
-    """Each changed place with its effect: settled without a search, or by the witness search
-    when both sides' validators can be generated."""
+    """Each changed place of the schema ``flow`` compares (``parameters`` or ``output``) with
+    its effect: settled without a search, or by the witness search when both sides' validators
+    can be generated."""
+    before, after = (_schema_of(built, flow) for built in (old, new))
+    pending: list[Pending] = []
+    walk_schemas(before, after, (), pending, before, after)
     if not any(not p.annotation for p in pending):
-        return [
-            Change(name, pointers.pointer(p.parts), p.text, p.settled or "annotation")
-            for p in pending
-        ]
+        return [_unjudged(name, p, "", flow) for p in pending]
     if not (ready(old, context, report) and ready(new, context, report)):
         # A side cannot be generated (the errors say why): list the places, claim nothing.
         cannot = "a side's validator could not be generated"
-        return [_unjudged(name, p, cannot) for p in pending]
-    search = _search(name, old, new, report, steps)
-    return [_judge(search, name, item, report) for item in pending]
+        return [_unjudged(name, p, cannot, flow) for p in pending]
+    search = _search(name, old, new, report, steps, flow, focus(before, after, pending))
+    return [_judge(search, name, item, report, flow) for item in pending]
 
 
-def _search(name: str, old: Built, new: Built, report: Report, steps: int) -> Search | None:
+def _schema_of(built: Built, flow: Flow) -> Any:
+    return built.checked.output if flow is RESULTS else built.parameters
+
+
+def _search(
+    name: str,
+    old: Built,
+    new: Built,
+    report: Report,
+    steps: int,
+    flow: Flow,
+    places: list[Place] | None,
+) -> Search | None:
     try:
-        return Search(old, new, report, steps)
+        return Search(old.view(flow), new.view(flow), report, steps, flow, places)
     except Exception as exc:  # noqa: BLE001 - a bug here must not hide the changes themselves
         report.notes.append(
             f"{name}: witness search failed ({type(exc).__name__}: {exc}); this is a toolshape bug"
@@ -218,18 +244,19 @@ def _search(name: str, old: Built, new: Built, report: Report, steps: int) -> Se
         return None
 
 
-def _judge(search: Search | None, name: str, item: Pending, report: Report) -> Change:
+def _judge(search: Search | None, name: str, item: Pending, report: Report, flow: Flow) -> Change:
     if search is not None:
         try:
             return search.judge(name, item)
         except Exception as exc:  # noqa: BLE001 - claim nothing rather than crash
+            where = _unjudged(name, item, "", flow).where  # the pointer as the report shows it
             report.notes.append(
-                f"{name} {pointers.pointer(item.parts)}: witness search failed ({type(exc).__name__}: {exc})"
+                f"{name} {where}: witness search failed ({type(exc).__name__}: {exc})"
             )
-    return _unjudged(name, item, "the witness search failed (see the notes)")
+    return _unjudged(name, item, "the witness search failed (see the notes)", flow)
 
 
-def _unjudged(name: str, item: Pending, reason: str) -> Change:
+def _unjudged(name: str, item: Pending, reason: str, flow: Flow) -> Change:
     """A change whose effect is not known (unless it is settled without a search): ``reason`` says why."""
     return Change(
         name,
@@ -237,7 +264,46 @@ def _unjudged(name: str, item: Pending, reason: str) -> Change:
         item.text,
         item.settled or "undetermined",
         reason=None if item.settled else reason,
+        flow=flow,
     )
+
+
+def _output_gone(name: str, old: Built, new: Built, context: Any, report: Report) -> list[Change]:
+    """A tool that gains an ``output`` (its results are checked now: narrowing, witnessed by a
+    result the new schema refuses) or loses one (nothing is promised now: breaking, witnessed by
+    a result the old schema refused)."""
+    gained = new.checked.output is not None
+    built = new if gained else old
+    text = (
+        "output added: results are checked now"
+        if gained
+        else "output removed: results are no longer checked"
+    )
+    if not ready(built, context, report):
+        reason = "a side's validator could not be generated"
+        return [Change(name, "", text, "undetermined", reason=reason, flow=RESULTS)]
+    witness = _refused_result(built.view(RESULTS), gained)
+    if witness is None:
+        reason = "no refused example or derived case to witness it"
+        return [Change(name, "", text, "undetermined", reason=reason, flow=RESULTS)]
+    effect = "narrowing" if gained else "breaking"
+    return [Change(name, "", text, effect, (witness,), flow=RESULTS)]
+
+
+def _refused_result(view: View, gained: bool) -> Witness | None:
+    """The smallest example or derived result the side with ``output`` refuses (the reference
+    agreeing), as a witness against the side without it, whose results nothing checks."""
+    # An object first: a result that is not one shows less than one missing a key.
+    for value in sorted(view.samples, key=lambda v: (not isinstance(v, dict), size(v))):
+        result = view.validate(value)
+        errors = tuple(sorted((e.path, e.code) for e in result.errors))
+        if result.status == "reject" and reference.evaluate(view.schema, value) == set(errors):
+            if gained:
+                return Witness(
+                    copy.deepcopy(value), NO_OUTPUT, "reject", (), errors, errors, RESULTS
+                )
+            return Witness(copy.deepcopy(value), "reject", NO_OUTPUT, errors, (), errors, RESULTS)
+    return None
 
 
 def _examples_change(name: str, old: checker.Contract, new: checker.Contract) -> list[Change]:

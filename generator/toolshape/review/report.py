@@ -4,15 +4,16 @@ printed: text, markdown (a pull-request comment) or JSON, and the exit status.""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract.errors import UsageError
 from .text import shown_arguments
 
-#: The effects a change can have, most severe first (the order of the summary).
-EFFECTS = ("breaking", "both", "widening", "undetermined", "equivalent", "annotation")
+#: The effects a change can have, most severe first (the order of the summary); "narrowing"
+#: is the result side's only (a result refused now that was accepted before).
+EFFECTS = ("breaking", "both", "widening", "narrowing", "undetermined", "equivalent", "annotation")
 #: Values of ``--fail-on``.
 FAIL_ON = ("breaking", "widening", "any")
 #: Values of ``--format``.
@@ -20,6 +21,46 @@ FORMATS = ("text", "markdown", "json")
 
 #: The status of arguments for a tool a side does not define (the dispatch gate's code).
 UNKNOWN_TOOL = "unknown_tool"
+#: The status of a result of a tool whose contract has no ``output``: nothing checks it.
+NO_OUTPUT = "no_output"
+
+#: Which way a value moved between the two sides, as the validators see it: accepted before
+#: and refused now, or refused before and accepted now. A flow names each for the report.
+NARROWS, WIDENS = "narrows", "widens"
+
+
+@dataclass(frozen=True)
+class Flow:
+    """One of a tool's two schemas, and what a change of it means for whom.
+
+    Arguments flow from the caller to the tool: a narrower ``parameters`` breaks callers whose
+    calls passed, a wider one hands the tool calls it did not get before. Results flow back:
+    a wider ``output`` breaks callers that read the result (they may get a value they were
+    never promised), a narrower one breaks no reader (the tool may no longer return what it
+    now refuses). The search only knows :data:`NARROWS` and :data:`WIDENS`; the flow says
+    which effect each is.
+    """
+
+    #: "arguments" or "result": what the compared values are (a result change's JSON "side").
+    noun: str
+    #: The contract key of the schema compared (where a result change's pointer points).
+    schema_key: str
+    #: The effect of a value accepted before and refused now, and of the reverse.
+    narrower: str
+    wider: str
+
+    def effect(self, direction: str) -> str:
+        """The effect on callers of a witness that ``direction`` (:data:`NARROWS` or :data:`WIDENS`)."""
+        return self.narrower if direction == NARROWS else self.wider
+
+    @property
+    def order(self) -> tuple[str, str]:
+        """The two directions, the one that breaks callers first (as witnesses are listed)."""
+        return (NARROWS, WIDENS) if self.narrower == "breaking" else (WIDENS, NARROWS)
+
+
+ARGUMENTS = Flow("arguments", "parameters", "breaking", "widening")
+RESULTS = Flow("result", "output", "narrowing", "breaking")
 
 
 #: Why an effect is not (fully) determined: ``Change.reason``.
@@ -30,28 +71,50 @@ REASON_COMBINATOR = "combinators are searched with sampled candidates, not decid
 REASON_SAMPLED = "no witness among the arguments tried, and no exhaustive search for this change"
 REASON_PLACE = "under oneOf, if, a $ref target or unevaluated*, a narrower schema can also widen callers' arguments"
 REASON_MASKED = "the changed schema differs, but no arguments tried show it (the rest of the schema may hide it)"
+#: The reasons that name the values tried, as a result change says them.
+_RESULT_REASONS = {
+    REASON_SAMPLED: "no witness among the results tried, and no exhaustive search for this change",
+    REASON_PLACE: "under oneOf, if, a $ref target or unevaluated*, a narrower schema can also widen the results",
+    REASON_MASKED: "the changed schema differs, but no results tried show it (the rest of the schema may hide it)",
+}
+
+
+def reason_for(flow: Flow, reason: str | None) -> str | None:
+    """``reason`` as a change of ``flow`` says it (a result change tried results)."""
+    if flow is RESULTS and reason is not None:
+        for said, worded in _RESULT_REASONS.items():
+            reason = reason.replace(said, worded)
+    return reason
 
 
 @dataclass(frozen=True)
 class Witness:
-    """Arguments accepted by one side and refused by the other, as both validators said."""
+    """A value (arguments, or a result) accepted by one side and refused by the other, as both
+    validators said."""
 
-    arguments: Any
-    old_status: str  # "accept", "reject" or "unknown_tool"
+    arguments: Any  # the arguments, or the result for the result flow
+    old_status: str  # "accept", "reject", "unknown_tool" or "no_output"
     new_status: str
     old_errors: tuple[tuple[str, str], ...] = ()  # (path, code) the old validator reported
     new_errors: tuple[tuple[str, str], ...] = ()
     #: The refusing side's errors this change is responsible for (the others come from other changes).
     cause: tuple[tuple[str, str], ...] = ()
+    flow: Flow = ARGUMENTS
+
+    @property
+    def refused_now(self) -> bool:
+        """Whether the value moved out: accepted before (or unchecked) and refused (or unknown) now."""
+        return self.old_status == "accept" or self.new_status == "reject"
 
     @property
     def direction(self) -> str:
-        """ "breaking" (accepted before, refused now) or "widening" (the reverse)."""
-        return "breaking" if self.old_status == "accept" else "widening"
+        """The effect this witness shows: for arguments "breaking" (accepted before, refused now)
+        or "widening" (the reverse); for a result "narrowing" or "breaking"."""
+        return self.flow.effect(NARROWS if self.refused_now else WIDENS)
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "arguments": self.arguments,
+            "arguments" if self.flow is ARGUMENTS else "result": self.arguments,
             "old_status": self.old_status,
             "new_status": self.new_status,
             "old_errors": [{"path": p, "code": c} for p, c in self.old_errors],
@@ -65,24 +128,31 @@ class Change:
     """One changed place of one tool, with its effect on callers."""
 
     tool: str
-    pointer: str | None  # a JSON Pointer into ``parameters``; None for the tool itself
+    #: A JSON Pointer into ``parameters`` (into ``output`` for a result change); None for the tool itself.
+    pointer: str | None
     change: str  # what changed, in words
     effect: str  # one of EFFECTS
-    witnesses: tuple[Witness, ...] = ()  # breaking first; two for "both"
+    witnesses: tuple[Witness, ...] = ()  # the one that breaks callers first; two for "both"
     #: Why the effect is not fully determined: for "undetermined", why no direction is known; for
     #: "breaking" or "widening", why the other direction is not ruled out. None: fully determined.
     reason: str | None = None
+    flow: Flow = ARGUMENTS
+    #: For a result change: the place of the result that callers read and the change is about,
+    #: as :func:`samples.read_place` words it ("" for the whole result).
+    reads: str = ""
 
     @property
     def where(self) -> str:
         """The pointer, or what a tool-level change is about."""
+        if self.flow is not ARGUMENTS:
+            return f"{self.flow.schema_key} {self.pointer}".rstrip()
         if self.pointer is not None:
             return self.pointer or "(the parameters)"
         return "(tool)"
 
     def as_dict(self) -> dict[str, Any]:
         first = self.witnesses[0] if self.witnesses else None
-        return {
+        found = {
             "tool": self.tool,
             "pointer": self.pointer,
             "change": self.change,
@@ -93,6 +163,9 @@ class Change:
             "witnesses": [w.as_dict() for w in self.witnesses],
             "reason": self.reason,
         }
+        if self.flow is not ARGUMENTS:  # the argument side's objects keep their keys
+            found.update(side=self.flow.noun, meaning=meaning(self, lambda place: f"`{place}`"))
+        return found
 
 
 @dataclass
@@ -121,6 +194,8 @@ _BEFORE_NOW = {
     ("reject", "accept"): "refused before, accepted now",
     ("accept", UNKNOWN_TOOL): "accepted before, unknown tool now",
     (UNKNOWN_TOOL, "accept"): "unknown tool before, accepted now",
+    (NO_OUTPUT, "reject"): "not checked before (no output), refused now",
+    ("reject", NO_OUTPUT): "refused before, not checked now (no output)",
 }
 
 
@@ -130,7 +205,7 @@ def _why(witness: Witness) -> str:
         (witness.old_status, witness.new_status),
         f"{witness.old_status} before, {witness.new_status} now",
     )
-    errors = witness.new_errors if witness.direction == "breaking" else witness.old_errors
+    errors = witness.new_errors if witness.refused_now else witness.old_errors
     cause = [e for e in witness.cause if e in errors] or list(errors)
     if cause:
         shown = ", ".join(f"{code} at {path or '/'}" for path, code in cause[:3])
@@ -142,21 +217,39 @@ def _why(witness: Witness) -> str:
     return said
 
 
-def _effect_words(change: Change) -> str:
-    """The effect as the reports print it; "not determined" carries its reason."""
+def _effect_words(change: Change, quote: Callable[[str], str] = lambda place: f"`{place}`") -> str:
+    """The effect as the reports print it; "not determined" carries its reason, and a result's
+    effect says who it breaks (``quote`` marks up the place callers read)."""
     if change.effect == "undetermined":
         return "changed, effect not determined" + (f" ({change.reason})" if change.reason else "")
-    return change.effect
+    said = meaning(change, quote)
+    return f"{change.effect} ({said})" if said else change.effect
+
+
+def meaning(change: Change, quote: Callable[[str], str]) -> str | None:
+    """Who a result change breaks, in words (None for an argument change, which its effect
+    says, and for a result change that changes no verdict)."""
+    if change.flow is not RESULTS:
+        return None
+    reader = (
+        f"callers that read {quote(change.reads)}"
+        if change.reads
+        else "callers that read the result"
+    )
+    return {
+        "breaking": f"breaks {reader}: they may get a result they were never promised",
+        "narrowing": "breaks no caller that reads the result: the tool may no longer return it",
+        "both": f"breaks {reader}, and the tool may no longer return some results",
+    }.get(change.effect)
 
 
 def summary(report: Report) -> str:
     """One line: the counts of changes by effect, and of tools."""
     counts = report.counts()
-    parts = [
-        f"{counts['breaking']} breaking",
-        f"{counts['widening']} widening",
-        f"{counts['both']} both",
-    ]
+    parts = [f"{counts['breaking']} breaking", f"{counts['widening']} widening"]
+    if any(change.flow is RESULTS for change in report.changes):
+        parts.append(f"{counts['narrowing']} narrowing")  # only the result side narrows
+    parts.append(f"{counts['both']} both")
     parts += [f"{counts['equivalent']} equivalent", f"{counts['annotation']} annotation"]
     parts.append(f"{counts['undetermined']} not determined")
     tools = f"{_plural(len(report.changed), 'tool')} changed, {len(report.added)} added, {len(report.removed)} removed"
@@ -176,12 +269,18 @@ def format_text(report: Report) -> str:
     for change in report.changes:
         line = f"{change.tool} {change.where}: {change.change} -> {_effect_words(change)}"
         for witness in change.witnesses:
-            line += f"; witness {shown_arguments(witness.arguments)} ({_why(witness)})"
+            line += (
+                f"; {_witness_word(witness)} {shown_arguments(witness.arguments)} ({_why(witness)})"
+            )
         lines.append(line)
     lines.extend(report.errors)
     lines.extend(f"note: {n}" for n in report.notes)
     lines.append(summary(report) if report.changes or report.errors else "no changes")
     return "\n".join(lines) + "\n"
+
+
+def _witness_word(witness: Witness) -> str:
+    return "witness" if witness.flow is ARGUMENTS else f"witness {witness.flow.noun}"
 
 
 def format_markdown(report: Report) -> str:
@@ -210,16 +309,10 @@ def format_markdown(report: Report) -> str:
             "|---|---|---|---|",
         ]
         for change in changes:
-            effect = _effect_words(change)
+            effect = _effect_words(change, _code)
             if change.effect in ("breaking", "widening", "both"):
                 effect = f"**{effect}**"
-            witness = (
-                "<br>".join(
-                    f"{_code(shown_arguments(w.arguments))} {_cell(_why(w))}"
-                    for w in change.witnesses
-                )
-                or ""
-            )
+            witness = "<br>".join(_witness_cell(w) for w in change.witnesses)
             out.append(f"| {_code(change.where)} | {_cell(change.change)} | {effect} | {witness} |")
         out.append("")
     if report.notes:
@@ -230,7 +323,23 @@ def format_markdown(report: Report) -> str:
         "no argument either way. Long strings are shortened here; "
         "`toolshape diff --format json` has them whole.</sub>"
     )
+    if any(change.flow is RESULTS for change in report.changes):
+        out.append("")
+        out.append(
+            "<sub>A result (`output`) flows the other way: breaking = a result refused before is "
+            "accepted now (callers that read it may get a value they were never promised); "
+            "narrowing = accepted before, refused now (no reader breaks; the tool may no longer "
+            "return it).</sub>"
+        )
     return "\n".join(out) + "\n"
+
+
+def _witness_cell(witness: Witness) -> str:
+    """A witness in a table cell: the value (a result says so), and what each side said."""
+    value = _code(shown_arguments(witness.arguments))
+    if witness.flow is not ARGUMENTS:
+        value = f"{witness.flow.noun} {value}"
+    return f"{value} {_cell(_why(witness))}"
 
 
 def _cell(text: str) -> str:
@@ -287,9 +396,11 @@ def render_report(report: Report, fmt: str = "text") -> str:
 
 
 def should_fail(changes: Iterable[Change], fail_on: str | None) -> bool:
-    """Whether ``--fail-on`` matches: "breaking" (breaking, both, or not determined), "widening"
-    (widening, both, or not determined), "any" (any change but an equivalent one: a rewrite shown
-    to change nothing, such as a pattern spelled another way); None never fails.
+    """Whether ``--fail-on`` matches: "breaking" (breaking, both, or not determined, on either
+    side: arguments refused now, results accepted now), "widening" (the other way on each side,
+    what the tool's own code must now follow: arguments widening, results narrowing; both, or not
+    determined), "any" (any change but an equivalent one: a rewrite shown to change nothing, such
+    as a pattern spelled another way); None never fails.
 
     A change whose effect could not be determined matches both breaking and widening:
     nothing proves it is neither, so CI asks a person to look.
@@ -300,7 +411,7 @@ def should_fail(changes: Iterable[Change], fail_on: str | None) -> bool:
         raise UsageError(f"--fail-on {fail_on}: choose one of {', '.join(FAIL_ON)}")
     wanted = {
         "breaking": {"breaking", "both", "undetermined"},
-        "widening": {"widening", "both", "undetermined"},
+        "widening": {"widening", "narrowing", "both", "undetermined"},
         "any": set(EFFECTS) - {"equivalent"},
     }[fail_on]
     return any(c.effect in wanted for c in changes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -72,6 +73,33 @@ def instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Place
         else:  # patternProperties, propertyNames, ...: only the corpus can tell
             return []
     return unique(places)
+
+
+def read_place(old_root: Any, new_root: Any, item: Pending) -> str:
+    """The place of a value that a change is about, as a caller reading it would name it
+    (``status``, ``results[].title``, ``labels.*``); "" for the whole value, or when the place
+    cannot be told. A change about a key names the key when the old schema declared it (a
+    caller may read it); a key only the new schema declares is read as part of its object."""
+    places = instance_paths(new_root, item.node) or instance_paths(old_root, item.node)
+    if not places:
+        return ""
+    place = places[0]
+    declared = maybe(old_root, item.node + ("properties",))
+    if item.key is not None and isinstance(declared, dict) and item.key in declared:
+        place += (item.key,)
+    return "".join(_read_step(step, first=i == 0) for i, step in enumerate(place))
+
+
+def _read_step(step: Any, *, first: bool) -> str:
+    if step == ITEM:
+        return "[]"
+    if step == EXTRA:
+        return "*" if first else ".*"
+    if isinstance(step, int):
+        return f"[{step}]"
+    if str(step).isidentifier():
+        return str(step) if first else f".{step}"
+    return f"[{json.dumps(step, ensure_ascii=False)}]"
 
 
 def _ref_sites(root: Any, ref: str) -> list[Parts]:
@@ -296,3 +324,65 @@ def maybe(root: Any, parts: Parts) -> Any:
         return node_at(root, parts)
     except (KeyError, IndexError, TypeError):
         return None
+
+
+# -- the corpus a tool's changes are searched with -------------------------------------------
+
+
+def focus(old_root: Any, new_root: Any, items: Sequence[Pending]) -> list[Place] | None:
+    """The instance places a tool's changes are about (both schemas' places of each changed
+    node; a key the change is about, such as a property or a required key of the arguments
+    object, is its own place), or None when a change's place cannot be told."""
+    found: list[Place] = []
+    for item in items:
+        if item.annotation:
+            continue
+        places = instance_paths(old_root, item.node) + instance_paths(new_root, item.node)
+        if not places:
+            return None  # patternProperties, propertyNames, an unreferenced $defs entry, ...
+        for place in places:
+            about_key = item.key is not None and not (item.extra or item.items)
+            # known() reads a non-empty place whole, so only the root gives way to the key.
+            found.append((item.key,) if about_key and not place else place)
+    return unique(found)
+
+
+def near(path: Parts, places: Sequence[Place]) -> bool:
+    """Whether a value changed at ``path`` is at, inside or around one of ``places`` (one a
+    prefix of the other; ITEM stands for any index, EXTRA for any key)."""
+    return any(_near_one(path, place) for place in places)
+
+
+def _near_one(path: Parts, place: Place) -> bool:
+    for step, at in zip(place, path, strict=False):  # the shorter one is a prefix
+        if step == ITEM:
+            if not isinstance(at, int):
+                return False
+        elif step == EXTRA:
+            if not isinstance(at, str):
+                return False
+        elif step != at:
+            return False
+    return True
+
+
+def corpus_of(
+    examples: Sequence[Any], derived: Sequence[cases.Case], places: Sequence[Place] | None
+) -> list[Any]:
+    """The instances a witness search takes from one side: its examples and its derived cases,
+    only those near ``places`` when they are known (every case otherwise).
+
+    A derived case is mostly one change to a shared root; one changed far from every place
+    holds there what its root holds, so it shows the search nothing its root's first such
+    case does not (``known()`` finds the same values at each place, in the same order). Reading
+    every case would copy the whole object once per case and run both validators on it:
+    quadratic work in the contract's width for a change of one property."""
+    chosen = list(examples)
+    roots: set[int] = set()
+    for case in derived:
+        if places is None or case.change is None or near(case.change[1], places):
+            chosen.append(case.data)
+        elif id(case.change[0]) not in roots:  # the first far case of each root stands for it
+            roots.add(id(case.change[0]))
+            chosen.append(case.data)
+    return chosen

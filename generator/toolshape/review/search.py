@@ -1,13 +1,14 @@
-"""The witness search for the changes of one tool: candidates from examples, derived cases
-and crafted values, checked by both generated validators and the reference evaluator, and
-attributed to the change that is responsible."""
+"""The witness search for the changes of one tool's arguments or result (one flow): candidates
+from examples, derived cases and crafted values, checked by both generated validators and the
+reference evaluator, and attributed to the change that is responsible.
+
+The search only knows which way a value moved (``NARROWS``: accepted before, refused now;
+``WIDENS``: the reverse); the flow names the effect each has on callers."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import itertools
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -33,6 +34,8 @@ from .decisions import (
     polarity_of,
 )
 from .report import (
+    ARGUMENTS,
+    NARROWS,
     REASON_BUDGET,
     REASON_COMBINATOR,
     REASON_FORMAT,
@@ -40,25 +43,31 @@ from .report import (
     REASON_PATTERN,
     REASON_PLACE,
     REASON_SAMPLED,
+    RESULTS,
+    WIDENS,
     Change,
+    Flow,
     Report,
     Witness,
+    reason_for,
 )
 from .samples import (
     EXTRA,
     ITEM,
     MAX_VALUES,
+    corpus_of,
     crafted_values,
     instance_paths,
     key_paths,
     maybe,
+    read_place,
     reductions,
     shrunk,
     simplified,
     values_at,
     with_values,
 )
-from .sides import Built
+from .sides import View
 from .text import dump, shown_arguments, size, unique
 from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
 
@@ -69,23 +78,27 @@ _MAX_REFERENCE_CHECKS = 400
 
 
 class Search:
-    """Finds, checks and attributes witnesses for the changes of one tool."""
+    """Finds, checks and attributes witnesses for the changes of one tool's arguments or result:
+    ``old`` and ``new`` are the two sides as ``flow`` sees them."""
 
     def __init__(
-        self, old: Built, new: Built, report: Report, steps: int = budget.DEFAULT_STEPS
+        self,
+        old: View,
+        new: View,
+        report: Report,
+        steps: int = budget.DEFAULT_STEPS,
+        flow: Flow = ARGUMENTS,
+        places: Sequence[Place] | None = None,
     ) -> None:
-        self.old, self.new, self.report = old, new, report
+        """``places``: the instance places the changes are about (:func:`samples.focus`), so
+        that only the derived cases near them are searched; None searches every case."""
+        self.old, self.new, self.report, self.flow = old, new, report, flow
         self.verdicts: dict[str, tuple[Any, Any] | None] = {}
         self.reference_cache: dict[str, tuple[set[tuple[str, str]], set[tuple[str, str]]]] = {}
-        corpus: list[Any] = []
-        for built in (old, new):
-            for example in built.checked.examples:
-                if example.has_args:
-                    corpus.append(example.args)
-                elif example.json is not None:
-                    with contextlib.suppress(ValueError):
-                        corpus.append(json.loads(example.json))
-            corpus.extend(c.data for c in built.derived)
+        corpus = [
+            *corpus_of(old.examples, old.cases, places),
+            *corpus_of(new.examples, new.cases, places),
+        ]
         self.corpus = unique(c for c in corpus if isinstance(c, dict))
         both = [c for c in self.corpus if self.verdict(c) == ("accept", "accept")]
         old_only = [c for c in self.corpus if self.verdict(c) == ("accept", "reject")]
@@ -99,8 +112,8 @@ class Search:
         self.budget = budget.Budget(steps)
         #: The per-change limit on reference checks cut a witness search short.
         self.checks_cut = False
-        self.old_engine = Engine(old.parameters, self.budget)
-        self.new_engine = Engine(new.parameters, self.budget)
+        self.old_engine = Engine(old.schema, self.budget)
+        self.new_engine = Engine(new.schema, self.budget)
 
     # -- verdicts ---------------------------------------------------------------
 
@@ -110,8 +123,8 @@ class Search:
         if key not in self.verdicts:
             try:
                 self.verdicts[key] = (
-                    self.old.module.validate(arguments),
-                    self.new.module.validate(arguments),
+                    self.old.validate(arguments),
+                    self.new.validate(arguments),
                 )
             except Exception:  # noqa: BLE001 - validate() never raises; be safe anyway
                 self.verdicts[key] = None
@@ -123,8 +136,8 @@ class Search:
         key = dump(arguments)
         if key not in self.reference_cache:
             self.reference_cache[key] = (
-                reference.evaluate(self.old.parameters, arguments),
-                reference.evaluate(self.new.parameters, arguments),
+                reference.evaluate(self.old.schema, arguments),
+                reference.evaluate(self.new.schema, arguments),
             )
         return self.reference_cache[key]
 
@@ -133,45 +146,88 @@ class Search:
         return self.verdicts[dump(arguments)]  # type: ignore[return-value]
 
     def prune(self, arguments: dict[str, Any], want: tuple[str, str]) -> dict[str, Any]:
-        """Smaller arguments with the same verdicts: optional keys dropped, at every depth."""
+        """Smaller arguments with the same verdicts: optional keys dropped, at every depth.
+
+        The keys are tried in blocks, deepest first. A block whose dropping keeps the verdicts
+        goes whole; one that does not first gives back the keys that a side meant to accept now
+        reports missing (``required``) and is tried again without them, else it is split in
+        halves. Where dropping one key never makes dropping another possible, that drops what
+        trying each key alone drops, in a few checks: one check per key would run both
+        validators on the whole arguments once per key, quadratic work in their width."""
         current = copy.deepcopy(arguments)
-        for path in list(key_paths(current)):
-            trial = copy.deepcopy(current)
-            try:
-                parent = node_at(trial, path[:-1])
-                del parent[path[-1]]
-            except (KeyError, IndexError, TypeError):
-                continue
+        blocks = [list(key_paths(current))]
+        while blocks:
+            block = blocks.pop()
+            trial = _without(current, block)
+            if trial is None:
+                continue  # every key of the block went with a block before it
             if self.verdict(trial) == want:
                 current = trial
+                continue
+            missing = self.missing(trial, want)
+            rest = [path for path in block if pointers.pointer(path) not in missing]
+            if rest and len(rest) < len(block):
+                blocks.append(rest)  # the keys reported missing stay
+            elif len(block) > 1:
+                middle = len(block) // 2
+                blocks += [block[middle:], block[:middle]]  # the first half is tried first
         return current
+
+    def missing(self, arguments: Any, want: tuple[str, str]) -> set[str]:
+        """The places of the keys reported missing by each side that ``want`` has accept but
+        refuses ``arguments``."""
+        found: set[str] = set()
+        if self.verdicts.get(dump(arguments)) is None:
+            return found  # a validator raised: nothing to read
+        for wanted, result in zip(want, self.results(arguments), strict=True):
+            if wanted == "accept" and result.status != "accept":
+                found.update(e.path for e in result.errors if e.code == "required")
+        return found
 
     # -- judging one change --------------------------------------------------------------
 
+    def change(
+        self,
+        tool: str,
+        item: Pending,
+        effect: str,
+        witnesses: tuple[Witness, ...] = (),
+        reason: str | None = None,
+    ) -> Change:
+        """A judged change as its flow says it (a result change names the place callers read)."""
+        reads = read_place(self.old.schema, self.new.schema, item) if self.flow is RESULTS else ""
+        return Change(
+            tool,
+            pointers.pointer(item.parts),
+            item.text,
+            effect,
+            witnesses,
+            reason_for(self.flow, reason),
+            self.flow,
+            reads,
+        )
+
     def judge(self, tool: str, item: Pending) -> Change:
-        pointer = pointers.pointer(item.parts)
         if item.annotation:
-            return Change(tool, pointer, item.text, item.settled or "annotation")
-        undone = copy.deepcopy(self.new.parameters)
+            return self.change(tool, item, item.settled or "annotation")
+        undone = copy.deepcopy(self.new.schema)
         try:
             assert item.undo is not None
             item.undo(undone)
         except Exception:  # noqa: BLE001 - the change cannot be isolated: claim nothing
-            return Change(
-                tool,
-                pointer,
-                item.text,
-                "undetermined",
-                reason="the change cannot be undone on its own",
+            return self.change(
+                tool, item, "undetermined", reason="the change cannot be undone on its own"
             )
-        clean: dict[str, Any] = {}  # direction -> arguments this change alone explains
+        clean: dict[
+            str, Any
+        ] = {}  # direction (NARROWS, WIDENS) -> arguments this change alone explains
         loose: dict[str, Any] = {}  # direction -> arguments it only contributes to
         budget = _MAX_REFERENCE_CHECKS
         for arguments in sorted(unique(self.candidates(item)), key=size):
             status = self.verdict(arguments)
             if status not in (("accept", "reject"), ("reject", "accept")):
                 continue
-            direction = "breaking" if status[0] == "accept" else "widening"
+            direction = NARROWS if status[0] == "accept" else WIDENS
             if direction in clean:
                 continue
             budget -= 1
@@ -188,7 +244,7 @@ class Search:
             else:
                 loose.setdefault(direction, arguments)
         best: dict[str, Witness] = {}
-        for direction in ("breaking", "widening"):
+        for direction in (NARROWS, WIDENS):
             if direction in clean or direction in loose:
                 is_clean = direction in clean
                 arguments = self.minimize(
@@ -205,9 +261,8 @@ class Search:
         direction possible is "equivalent"; otherwise a missing direction stays open, with the
         reason no search could close it.
         """
-        pointer = pointers.pointer(item.parts)
         decision = self.decide(item, undone)
-        polarity = polarity_of(self.new.parameters, item.node)
+        polarity = polarity_of(self.new.schema, item.node)
         ruled_out = decision.ruled_out(polarity)
         if (
             polarity is None
@@ -217,29 +272,31 @@ class Search:
             decision = replace(
                 decision, reason=REASON_PLACE
             )  # the node's direction is known, the callers' is not
-        witnesses = tuple(best[d] for d in ("breaking", "widening") if d in best)
+        witnesses = tuple(best[d] for d in self.flow.order if d in best)
         contradicted = [d for d in best if d in ruled_out]
         if contradicted:  # a checked witness beats the search: say so, claim what the witness shows
             self.report.notes.append(
-                f"{tool} {pointer}: a {contradicted[0]} witness was found that the exhaustive search ruled out; "
-                "this is a toolshape bug"
+                f"{tool} {pointers.pointer(item.parts)}: a {self.flow.effect(contradicted[0])} "
+                "witness was found that the exhaustive search ruled out; this is a toolshape bug"
             )
             ruled_out = set()
         if len(best) == 2:
-            return Change(tool, pointer, item.text, "both", witnesses)
+            return self.change(tool, item, "both", witnesses)
         if best:
             direction = next(iter(best))
-            other = "widening" if direction == "breaking" else "breaking"
+            other = WIDENS if direction == NARROWS else NARROWS
             reason = (
-                None if other in ruled_out else f"whether it is also {other}: {self.why(decision)}"
+                None
+                if other in ruled_out
+                else f"whether it is also {self.flow.effect(other)}: {self.why(decision)}"
             )
-            return Change(tool, pointer, item.text, direction, witnesses, reason)
-        if ruled_out == {"breaking", "widening"}:
-            return Change(tool, pointer, item.text, "equivalent")
+            return self.change(tool, item, self.flow.effect(direction), witnesses, reason)
+        if ruled_out == {NARROWS, WIDENS}:
+            return self.change(tool, item, "equivalent")
         reason = self.why(decision)
         if reason == REASON_SAMPLED and (decision.narrows or decision.widens):
             reason = REASON_MASKED  # the exhaustive search found a difference at the node itself
-        return Change(tool, pointer, item.text, "undetermined", reason=reason)
+        return self.change(tool, item, "undetermined", reason=reason)
 
     def why(self, decision: Decision) -> str:
         """Why a direction stays open: the search that was cut, else what kind of search this change has."""
@@ -267,7 +324,7 @@ class Search:
         if item.parts[:-1] != item.node or not item.parts:
             return Decision(None, None, open_reason)  # a whole subschema or list entry
         keyword = item.parts[-1]
-        before, after = maybe(undone, item.node), maybe(self.new.parameters, item.node)
+        before, after = maybe(undone, item.node), maybe(self.new.schema, item.node)
         if not (isinstance(before, dict) and isinstance(after, dict)):
             return Decision(None, None, open_reason)
         if keyword == string_review.PATTERN:
@@ -290,7 +347,7 @@ class Search:
         (and the reverse for one removed); what the entry itself admits is sampled, not decided."""
         before, after = (
             maybe(undone, item.parts[:-1]),
-            maybe(self.new.parameters, item.parts[:-1]),
+            maybe(self.new.schema, item.parts[:-1]),
         )
         change = None
         if isinstance(before, list) and isinstance(after, list):
@@ -302,7 +359,7 @@ class Search:
     def decide_bounds_together(self, node: Parts, keyword: str) -> Decision | None:
         """Equivalence of the old and the new node when all that differs between them is bounds of
         ``keyword``'s family (and annotations); None when that is not so or they differ."""
-        old_node, new_node = maybe(self.old.parameters, node), maybe(self.new.parameters, node)
+        old_node, new_node = maybe(self.old.schema, node), maybe(self.new.schema, node)
         if not (isinstance(old_node, dict) and isinstance(new_node, dict)):
             return None
         family = BOUND_FAMILY[keyword]
@@ -349,7 +406,7 @@ class Search:
         old_errors = {(e.path, e.code) for e in old_result.errors}
         new_errors = {(e.path, e.code) for e in new_result.errors}
         without = reference.evaluate(undone, arguments)
-        cause = new_errors - without if direction == "breaking" else without & old_errors or without
+        cause = new_errors - without if direction == NARROWS else without & old_errors or without
         return Witness(
             copy.deepcopy(arguments),
             old_result.status,
@@ -357,6 +414,7 @@ class Search:
             tuple(sorted(old_errors)),
             tuple(sorted(new_errors)),
             tuple(sorted(cause)),
+            self.flow,
         )
 
     def witness(self, arguments: Any, undone: Any, direction: str) -> bool | None:
@@ -381,9 +439,9 @@ class Search:
             if note not in self.report.notes:
                 self.report.notes.append(note)
             return None
-        if direction == "breaking" and not (new_ref - without):
+        if direction == NARROWS and not (new_ref - without):
             return None  # refused now, but not because of this change
-        if direction == "widening" and not without:
+        if direction == WIDENS and not without:
             return None  # accepted now, but not because of this change
         return without == old_ref
 
@@ -391,11 +449,11 @@ class Search:
 
     def candidates(self, item: Pending) -> Iterator[Any]:
         """Crafted arguments for this change first, then every corpus instance."""
-        old_node = maybe(self.old.parameters, item.node)
-        new_node = maybe(self.new.parameters, item.node)
+        old_node = maybe(self.old.schema, item.node)
+        new_node = maybe(self.new.schema, item.node)
         nodes = [old_node, new_node]
-        places = set(instance_paths(self.old.parameters, item.node)) | set(
-            instance_paths(self.new.parameters, item.node)
+        places = set(instance_paths(self.old.schema, item.node)) | set(
+            instance_paths(self.new.schema, item.node)
         )
 
         def children(keyword: str, default: Any = True) -> list[Any]:
@@ -483,10 +541,24 @@ class Search:
         for schema in schemas:
             if schema is None:
                 continue
-            for root in (self.old.parameters, self.new.parameters):
+            for root in (self.old.schema, self.new.schema):
                 try:
                     if not reference.errors_of(schema, value, "", root=root):
                         return True
                 except Exception:  # noqa: BLE001 - a $ref into the other side: try the next root
                     continue
         return False
+
+
+def _without(arguments: Any, paths: Sequence[Parts]) -> Any:
+    """A copy of ``arguments`` without the keys at ``paths`` (None when none of them is there)."""
+    trial = copy.deepcopy(arguments)
+    dropped = False
+    for path in paths:
+        try:
+            parent = node_at(trial, path[:-1])
+            del parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue
+        dropped = True
+    return trial if dropped else None

@@ -1,20 +1,24 @@
 """One side of a diff: its contracts checked and generated in memory, the validators
-loaded (cached per contract and templates folder), by tool name."""
+loaded (cached per contract and templates folder), by tool name; and a tool's arguments or
+its result as the witness search sees them (``Built.view``)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..codegen import render
+from ..codegen.cases import Case
 from ..codegen.context import GenerationContext
 from ..contract import checker, source
 from ..contract.errors import ContractError, Problem
 from ..project import pipeline
-from .report import Report
+from .report import RESULTS, Flow, Report
 
 
 @dataclass
@@ -28,14 +32,51 @@ class Built:
     derived: list[Any] = field(default_factory=list)
     #: The warnings met deriving its cases (once its validator is generated).
     derivation_warnings: list[Problem] = field(default_factory=list)
+    #: The cases derived from its ``output`` (empty without one).
+    result_derived: list[Any] = field(default_factory=list)
 
     @property
     def parameters(self) -> Any:
         return self.checked.parameters
 
+    def view(self, flow: Flow) -> View:
+        """The tool's arguments, or its result, as the witness search sees them (once generated)."""
+        if flow is RESULTS:
+            examples = [e.args for e in self.checked.result_examples]
+            return View(
+                self.checked.output, self.module.validate_result, examples, self.result_derived
+            )
+        found: list[Any] = []
+        for example in self.checked.examples:
+            if example.has_args:
+                found.append(example.args)
+            elif example.json is not None:
+                with contextlib.suppress(ValueError):
+                    found.append(json.loads(example.json))
+        return View(self.parameters, self.module.validate, found, self.derived)
+
+
+@dataclass(frozen=True)
+class View:
+    """One side of a tool as one flow sees it: the schema compared (``parameters`` or
+    ``output``), the generated validator of its values, and the values the contract offers:
+    its examples (decoded) and its derived cases. A case holds its instance as one change to a
+    shared root until ``data`` is read, so the cases are kept as cases: reading every one
+    would copy the changed object once per case (quadratic in the contract's width)."""
+
+    schema: Any
+    validate: Callable[[Any], Any]
+    examples: list[Any]
+    cases: list[Case]
+
+    @property
+    def samples(self) -> list[Any]:
+        """Every value the contract offers: its examples, then each derived case's instance."""
+        return [*self.examples, *(case.data for case in self.cases)]
+
 
 #: Generated validators by (contract bytes, templates folder); generation contexts by templates folder.
-_CACHE: dict[tuple[str, str], tuple[Any, list[Any]]] = {}
+_CACHE: dict[tuple[str, str], tuple[Any, list[Any], list[Any]]] = {}
 #: The derivation's warnings by the same key (each names the file it was first generated for).
 _WARNINGS: dict[tuple[str, str], list[Problem]] = {}
 _CONTEXTS: dict[str, GenerationContext] = {}
@@ -51,14 +92,19 @@ def context_for(templates: Path | None) -> tuple[str, GenerationContext]:
 
 def _generate(
     raw: bytes, display: str, context: tuple[str, GenerationContext]
-) -> tuple[Any, list[Any]]:
-    """The generated module (and derived cases) of one contract, cached by content."""
+) -> tuple[Any, list[Any], list[Any]]:
+    """The generated module and derived cases (the arguments', the result's) of one contract,
+    cached by content."""
     key = (hashlib.sha256(raw).hexdigest(), context[0])
     if key not in _CACHE:
-        # pipeline.generate() without rendering the test module (half of its time).
-        half = pipeline.generate_module(raw, display, PurePosixPath("x.yaml"), context[1])
-        module, derived = half.module, half.derived
-        _CACHE[key] = (module, derived)
+        # pipeline.generate() without rendering the test module (half of its time), and
+        # without running every derived case: each is a whole instance, so running them all
+        # is quadratic in the contract's width; the witness search checks each instance it
+        # uses against the reference evaluator instead.
+        half = pipeline.generate_module(
+            raw, display, PurePosixPath("x.yaml"), context[1], run_cases=False
+        )
+        _CACHE[key] = (half.module, half.derived, half.result_derived)
         _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
     return _CACHE[key]
 
@@ -130,7 +176,9 @@ def ready(built: Built, context: Any, report: Report) -> bool:
     if built.module is not None:
         return True
     try:
-        built.module, built.derived = _generate(built.raw, built.display, context)
+        built.module, built.derived, built.result_derived = _generate(
+            built.raw, built.display, context
+        )
         built.derivation_warnings = _derivation_warnings(built, context)
     except ContractError as exc:
         report.errors.extend(str(p) for p in exc.problems)

@@ -2,7 +2,7 @@
 
 A branch of anyOf/oneOf, the schema under ``not`` or ``if``, and ``contains`` get a function
 each, called by the runtime helper that needs to know whether it found errors (``_any_of``,
-``_one_of``, ``_errors_of``, ``_count_matches``). A $ref target's function is the references
+``_one_of``, ``_tagged``, ``_errors_of``, ``_count_matches``). A $ref target's function is the references
 family's (``families/references/checks.py``).
 """
 
@@ -21,8 +21,8 @@ def function(context: BuildContext, schema: Any, schema_path: SchemaPath, label:
     if (schema_path, label) in context.made:
         return context.made[(schema_path, label)]
     name = context.made[(schema_path, label)] = context.namer.function(path_hint(schema_path))
-    # Inside a $ref target its callers (_any_of, _one_of, _errors_of) hand it the target's
-    # label, so that its messages name the value as the target's do.
+    # Inside a $ref target its callers (_any_of, _one_of, _tagged, _errors_of) hand it the
+    # target's label, so that its messages name the value as the target's do.
     made = Function(
         name, comment(context.where(schema_path), limit=120), labelled=context.labels(label)
     )

@@ -32,7 +32,9 @@ Its modules, one per stage, in the order of the stages:
                                  (a branch of each ``anyOf``/``oneOf``, a side of each ``if``)
                                  and ``values.negated`` (a ``not``), for witness/values.py;
                                  ``values.alternatives`` (the branches a value takes one of,
-                                 for codegen/masks.py's absent-nulls table); and
+                                 for codegen/masks.py's absent-nulls table);
+                                 ``values.unions`` (each ``anyOf``/``oneOf`` with its
+                                 keyword, for codegen/typing_model.py's union types); and
                                  ``values.negation(schema)``, the schema of the values another
                                  refuses, which the stages and the other families use to ask
                                  for a value that does not match.
@@ -46,7 +48,10 @@ Its modules, one per stage, in the order of the stages:
     checks.py   codegen stage    the model's checks: ``checks.combinator_checks(context, schema,
                                  var, path, schema_path, label)`` returns an ``Applicator``
                                  per combinator (``all_of``, ``nullable``, ``any_of``,
-                                 ``one_of``, ``not``, ``if``), for codegen/building/
+                                 ``one_of``, ``tagged``, ``not``, ``if``; ``tagged`` is an
+                                 anyOf/oneOf whose alternatives each fix one key to a
+                                 constant of their own, ``checks.union_tag``: the value's
+                                 tag picks the alternative), for codegen/building/
                                  applicators.py, which asks the references family for the
                                  ``$ref`` one before them; what every applicator shares (its
                                  comment, the label a branch function is handed) is

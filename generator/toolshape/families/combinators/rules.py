@@ -21,6 +21,23 @@ from typing import Any
 #: The two branches of an ``if``: one of them runs on a value, never both.
 BRANCHES = ("then", "else")
 
+#: OpenAPI's keyword naming the key that tells a union's alternatives apart (pydantic writes
+#: it beside a oneOf of models); JSON Schema says the same with a constant in each one.
+DISCRIMINATOR = "discriminator"
+
+
+def discriminator_hint(schema: dict[str, Any]) -> str:
+    """The hint for an unknown ``discriminator``: the constants that do its work in JSON
+    Schema, which toolshape reads to tell the alternatives apart (``checks.union_tag``)."""
+    named = schema.get(DISCRIMINATOR)
+    name = named.get("propertyName") if isinstance(named, dict) else None
+    key = json.dumps(name, ensure_ascii=False) if isinstance(name, str) else "the key"
+    return (
+        f" (OpenAPI's); JSON Schema tells the alternatives apart by {key} fixed to a constant"
+        " of its own in each one (const, or an enum of one), and toolshape names each"
+        f" alternative by it in its messages: keep those and remove '{DISCRIMINATOR}'"
+    )
+
 
 def distinct_entries(entries: list[Any]) -> list[int]:
     """The indexes of the entries of an ``allOf`` that are not the same schema as an earlier one.

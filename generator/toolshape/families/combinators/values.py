@@ -51,6 +51,24 @@ def alternatives(schema: dict[str, Any]) -> Iterator[list[Any]]:
         yield list(schema.get(keyword, ()))
 
 
+def unions(schema: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+    """Each list of branches ``schema`` holds that a value takes one of, with the keyword
+    holding it (``anyOf``, ``oneOf``): codegen/typing_model.py types such a value as the
+    union of its branches' types."""
+    for keyword in ("anyOf", "oneOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and branches:
+            yield keyword, branches
+
+
+def intersections(schema: dict[str, Any]) -> Iterator[tuple[str, list[Any]]]:
+    """Each list of subschemas that all hold with ``schema`` (its ``allOf``), with the keyword
+    holding it: codegen/typing_model.py types such a value by all of them at once."""
+    entries = schema.get("allOf")
+    if isinstance(entries, list) and entries:
+        yield "allOf", entries
+
+
 def negated(schema: dict[str, Any]) -> list[Any]:
     """The subschemas no value of ``schema`` matches (its ``not``)."""
     return [schema["not"]] if "not" in schema else []
