@@ -20,6 +20,7 @@ from support import ROOT
 from toolshape.codegen import cases
 from toolshape.contract import checker as contract
 from toolshape.contract import reference, source
+from work_counting import json_values
 
 
 def _checked(parameters: dict[str, Any]) -> contract.Contract:
@@ -60,14 +61,6 @@ def _wide(objects: int) -> dict[str, Any]:
     }
 
 
-def _values(data: Any) -> int:
-    if isinstance(data, dict):
-        return 1 + sum(_values(v) for v in data.values())
-    if isinstance(data, list):
-        return 1 + sum(_values(v) for v in data)
-    return 1
-
-
 @pytest.fixture
 def evaluations(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """How many (schema, value) pairs the reference evaluator looks at: one count per call of
@@ -90,7 +83,7 @@ def _derive(parameters: dict[str, Any], evaluations: list[int]) -> tuple[int, in
     derived = cases.derive(checked).cases
     base = derived[0]
     assert base.name.startswith("base") and not base.errors
-    return _values(base.data), len(derived), evaluations[0]
+    return json_values(base.data), len(derived), evaluations[0]
 
 
 def test_a_recursion_that_fans_out_is_completed_a_few_times_not_at_every_depth(

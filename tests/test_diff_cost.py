@@ -24,6 +24,7 @@ from diff_support import dump
 from toolshape.contract import reference
 from toolshape.project import runtime
 from toolshape.review import diff
+from work_counting import json_values
 
 SIZES = (50, 100, 200, 400)
 #: The largest ratio of the work added by one doubling of the width to the work added by the
@@ -81,15 +82,6 @@ EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], str, str, Callable[[Any
 }
 
 
-def _values(data: Any) -> int:
-    """The JSON values in ``data``: what a validator looks at."""
-    if isinstance(data, dict):
-        return 1 + sum(_values(v) for v in data.values())
-    if isinstance(data, list):
-        return 1 + sum(_values(v) for v in data)
-    return 1
-
-
 @dataclass
 class Looked:
     """What the generated validators and the reference evaluator were given."""
@@ -114,7 +106,7 @@ def looked_at(monkeypatch: pytest.MonkeyPatch) -> Iterator[Looked]:
 
     def counting(validate: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def counted(instance: Any) -> Any:
-            looked.values += _values(instance)
+            looked.values += json_values(instance)
             looked.calls += 1
             return validate(instance)
 

@@ -332,3 +332,13 @@ def assert_linear(
         f"{label}: work {counts} for sizes {base}, {2 * base}, {4 * base}: each doubling adds"
         f" {ratio:.2f} times the work of the one before (at most {MAX_GROWTH} for linear growth)"
     )
+
+
+def json_values(data: Any) -> int:
+    """The JSON values in ``data`` (each object, array and scalar counts one): what a
+    validator looks at, the size a count of work is compared with."""
+    if isinstance(data, dict):
+        return 1 + sum(json_values(v) for v in data.values())
+    if isinstance(data, list):
+        return 1 + sum(json_values(v) for v in data)
+    return 1
