@@ -171,6 +171,7 @@ def _build_side(
     contract = builder.contract
     types = TypedDicts(builder.namer, contract, type_name)
     types.typed_dict(contract.parameters, type_name, ())
+    types.finish()
     root = builder.node(contract.parameters, Code("value"), [], (), builder.noun)
     finish(builder)
     null_message = builder.null_message()

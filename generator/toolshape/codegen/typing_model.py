@@ -38,6 +38,10 @@ from .names import Namer
 #: that make them may go: past either, the value is ``Any`` (nested unions multiply).
 MAX_VARIANTS = 32
 MAX_DEPTH = 16
+#: How many TypedDicts are written inside each other (an object holding an object, through
+#: references too) before the next waits its turn in ``TypedDicts.pending``: a chain of
+#: hundreds of definitions is typed whole, one after another, never by deep recursion.
+MAX_NESTED_TYPES = 16
 #: A string literal in a type expression (a ``Literal`` member), as literals.py writes it.
 _STRINGS = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
 
@@ -193,6 +197,10 @@ class TypedDicts:
     #: began: met again, the value nests in itself with no TypedDict to name it (a list of
     #: lists of ...), and its type is ``Any`` there.
     active: frozenset[SchemaPath] = frozenset()
+    #: How many TypedDicts are being written inside each other now, and the ones named but
+    #: left to write (past ``MAX_NESTED_TYPES``): ``finish()`` writes them.
+    nesting: int = 0
+    pending: list[tuple[dict[str, Any], str, Place, Code]] = field(default_factory=list)
 
     def of(self, schema: Any, hint: str, schema_path: SchemaPath) -> str:
         found = self.variants(schema, hint, Place(schema_path), 0, frozenset())
@@ -302,9 +310,27 @@ class TypedDicts:
             return self.made[key]
         name = self.namer.type_name(hint)
         self.made[key] = str(name)  # before the fields: a field may refer to it again
+        if self.nesting >= MAX_NESTED_TYPES:
+            # Its name is enough where it is used (annotations are strings in the module).
+            self.pending.append((schema, hint, place, name))
+            return str(name)
+        self.write(schema, hint, place, name)
+        return str(name)
+
+    def finish(self) -> None:
+        """Write the TypedDicts left waiting, each with its own nesting, until none is left."""
+        done = 0
+        while done < len(self.pending):
+            self.write(*self.pending[done])
+            done += 1
+        self.pending.clear()
+
+    def write(self, schema: dict[str, Any], hint: str, place: Place, name: Code) -> None:
+        """The TypedDict ``name`` of an object schema's properties, added to ``defs``."""
         required = set(schema.get("required", []))
         # Its name ends any recursion through it: the references met above it are free again.
         outer, self.active = self.active, frozenset()
+        self.nesting += 1
         try:
             fields = [
                 Field(key, self.of(sub, f"{hint} {key}", place.property_path(key)))
@@ -312,6 +338,7 @@ class TypedDicts:
             ]
         finally:
             self.active = outer
+            self.nesting -= 1
         where = comment_text(f"{self.contract.file}:{self.contract.line_of(place.path)}", limit=120)
         self.defs.append(
             TypedDictDef(
@@ -323,7 +350,6 @@ class TypedDicts:
                 and not schema.get("patternProperties"),
             )
         )
-        return str(name)
 
 
 def union(types: list[str]) -> str:
