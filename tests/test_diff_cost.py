@@ -27,6 +27,9 @@ from toolshape.review import diff
 from work_counting import json_values
 
 SIZES = (50, 100, 200, 400)
+#: Tracing every allocation makes a diff some times slower: memory is compared on the first
+#: three widths (on main before the fix, each doubling there added 3.7 times the one before).
+TRACED_SIZES = SIZES[:3]
 #: The largest ratio of the work added by one doubling of the width to the work added by the
 #: doubling before (2 for linear growth, 4 for quadratic growth; the fixed cost cancels out).
 MAX_GROWTH = 2.5
@@ -145,11 +148,11 @@ def _diff_of_one_property(width: int, tag: str, edit: str = "minimum raised") ->
     assert (witness.old_status, witness.new_status) == statuses, witness
 
 
-def _assert_linear(label: str, measured: list[int]) -> None:
+def _assert_linear(label: str, measured: list[int], sizes: tuple[int, ...] = SIZES) -> None:
     added = [high - low for low, high in itertools.pairwise(measured)]
     for before, after in itertools.pairwise(added):
         assert after <= MAX_GROWTH * before, (
-            f"{label} {measured} for widths {SIZES}: a doubling of the width adds more than "
+            f"{label} {measured} for widths {sizes}: a doubling of the width adds more than "
             f"{MAX_GROWTH} times what the doubling before it added"
         )
 
@@ -173,11 +176,11 @@ def test_a_diff_of_one_property_holds_memory_in_proportion_to_the_width() -> Non
     measured = []
     tracemalloc.start()
     try:
-        for width in SIZES:
+        for width in TRACED_SIZES:
             tracemalloc.reset_peak()
             start = tracemalloc.get_traced_memory()[0]
             _diff_of_one_property(width, "traced")
             measured.append(tracemalloc.get_traced_memory()[1] - start)
     finally:
         tracemalloc.stop()
-    _assert_linear("peak bytes", measured)
+    _assert_linear("peak bytes", measured, TRACED_SIZES)
