@@ -60,9 +60,9 @@ def did_you_mean_before(value: object, allowed: frozenset[str]) -> str:
                 score, best = distance, list(options)
             elif distance == score:
                 best.extend(options)
-    if not best:
+    names = sorted(name for name in best if name != value)[:3]  # never the value itself
+    if not names:
         return ""
-    names = sorted(best)[:3]
     return "; did you mean " + " or ".join(runtime._quote(name) for name in names) + "?"
 
 

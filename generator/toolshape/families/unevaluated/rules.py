@@ -39,8 +39,10 @@ def warnings(root: Any, schema: dict[str, Any], path: SchemaPath) -> Iterator[Pr
     if _open(found):
         return
     names = _names(found)
+    seen: set[str] = set()
     for i, key in enumerate(required):
-        if isinstance(key, str) and key not in names and key not in required[:i]:
+        if isinstance(key, str) and key not in names and key not in seen:
+            seen.add(key)
             yield (
                 path + (REQUIRED, i),
                 f"'{key}' is required but {_PROPERTIES}: false refuses it (no keyword here "
