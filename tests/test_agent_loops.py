@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 import pytest
 from support import ROOT
+from test_readme import blocks, readme, section
 
 import generated
 
@@ -69,20 +70,16 @@ CUT_OFF = '{"city": "Oslo", "unit": "c"'
 WEATHER = {"temperature": 21, "unit": "c"}
 
 
-#: The file whose "Agent loops" section holds the loops.
-README = "README.md"
+def readme_blocks() -> list[str]:
+    """The python code blocks of the README's "Agent loops" section, in order (the section as
+    test_readme reads it, which runs every python block outside it)."""
+    loops = section(readme(), "## Agent loops")
+    return [block.text for block in blocks(loops) if block.language == "python"]
 
 
-def readme_blocks(source: str = README) -> list[str]:
-    """The python code blocks of ``source``'s "Agent loops" section, in order."""
-    text = (ROOT / source).read_text(encoding="utf-8")
-    section = text.split("\n## Agent loops\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.DOTALL)
-
-
-def readme_block(defines: str, source: str = README) -> str:
+def readme_block(defines: str) -> str:
     defined = re.compile(rf"^(async )?def {defines}\(", flags=re.MULTILINE)
-    (block,) = [b for b in readme_blocks(source) if defined.search(b)]
+    (block,) = [b for b in readme_blocks() if defined.search(b)]
     return block
 
 
@@ -104,8 +101,8 @@ class Recorder:
     error = warning  # a refused result is logged as an error
 
 
-def run_block(defines: str, recorder: Recorder, source: str = README) -> dict[str, Any]:
-    """Execute the block of ``source`` that defines ``defines``, with the names it leaves to the
+def run_block(defines: str, recorder: Recorder) -> dict[str, Any]:
+    """Execute the README's block that defines ``defines``, with the names it leaves to the
     reader."""
     namespace: dict[str, Any] = {
         "__name__": "readme_agent_loop",
@@ -113,7 +110,7 @@ def run_block(defines: str, recorder: Recorder, source: str = README) -> dict[st
         "run_tool": recorder.run_tool,
         "logger": recorder,
     }
-    exec(compile(readme_block(defines, source), f"{source} ({defines})", "exec"), namespace)
+    exec(compile(readme_block(defines), f"README.md ({defines})", "exec"), namespace)
     return namespace
 
 

@@ -24,15 +24,12 @@ from diff_support import dump
 from toolshape.contract import reference
 from toolshape.project import runtime
 from toolshape.review import diff
-from work_counting import json_values
+from work_counting import MAX_GROWTH, json_values
 
 SIZES = (50, 100, 200, 400)
 #: Tracing every allocation makes a diff some times slower: memory is compared on the first
 #: three widths (on main before the fix, each doubling there added 3.7 times the one before).
 TRACED_SIZES = SIZES[:3]
-#: The largest ratio of the work added by one doubling of the width to the work added by the
-#: doubling before (2 for linear growth, 4 for quadratic growth; the fixed cost cancels out).
-MAX_GROWTH = 2.5
 
 
 def _wide(width: int, tag: str) -> dict[str, Any]:
