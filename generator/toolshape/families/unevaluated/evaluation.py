@@ -29,7 +29,8 @@ from ...schema.pointers import SchemaPath
 from ..references import targets
 
 #: The keywords whose subschemas evaluate keys or items, by name (their rows).
-_EVALUATING = {k.name: k for k in vocabulary.KEYWORDS if k.implemented and k.evaluates}
+#: The keywords whose subschemas evaluate keys or items, by name (the oracle reads them too).
+EVALUATING = {k.name: k for k in vocabulary.KEYWORDS if k.implemented and k.evaluates}
 #: The applicators to the same value, by when their subschemas' evaluations count.
 _ALWAYS = vocabulary.collecting("always")
 _PASSING = vocabulary.collecting("passing")
@@ -103,7 +104,7 @@ def _collect(
         return
     seen = seen | {id(schema)}
     for name, held in schema.items():
-        row = _EVALUATING.get(name)
+        row = EVALUATING.get(name)
         if row is not None and row.applies_to == kind and name != skip:
             _own(row.evaluates, held, path + (name,), into)
     reached = targets.target(root, schema)

@@ -19,6 +19,7 @@ from ...regex.matcher import search as pattern_search
 from ...schema import vocabulary
 from ...schema.pointers import escape
 from ..references import targets
+from .evaluation import EVALUATING
 
 #: The evaluator's errors: (JSON Pointer, keyword) pairs.
 Errors = set[tuple[str, str]]
@@ -29,7 +30,6 @@ Matches = Callable[[Any, Any], bool]
 
 _PROPERTIES = next(n for n in vocabulary.names(lambda k: k.dynamic) if n.endswith("Properties"))
 _ITEMS = next(n for n in vocabulary.names(lambda k: k.dynamic) if n.endswith("Items"))
-_EVALUATING = {k.name: k for k in vocabulary.KEYWORDS if k.implemented and k.evaluates}
 
 
 def refused(
@@ -68,7 +68,7 @@ def _evaluated(
     kind = "object" if isinstance(value, dict) else "array"
     done: set[Any] = set()
     for name, held in schema.items():
-        row = _EVALUATING.get(name)
+        row = EVALUATING.get(name)
         if row is not None and row.applies_to == kind and name != skip:
             done |= _own(row.evaluates, held, value, matches)
     for sub in _passing(root, schema, value, matches):
