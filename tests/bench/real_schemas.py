@@ -3,6 +3,7 @@
     TOOLSHAPE_REAL_SCHEMAS=/path/to/data python tests/bench/real_schemas.py            # 400 schemas
     python tests/bench/real_schemas.py --data /path/to/data --count 100 --timeout 60
     python tests/bench/real_schemas.py --data /path/to/data --only WashingtonPost     # one set
+    python tests/bench/real_schemas.py --data /path/to/data --count 0                 # all of them
 
 The data is JSONSchemaBench (github.com/guidance-ai/jsonschemabench), which is not part of
 this project (licence and size): point ``--data`` or ``TOOLSHAPE_REAL_SCHEMAS`` at either of
@@ -16,7 +17,8 @@ A file holding ``{"json_schema": ...}`` (a string or an object) is read too. Onl
 with an object root (``"type": "object"``, or no type and ``properties``) from the sets the
 issue measured are sampled: the function-calling set, GitHub, the JSON Schema Store,
 Kubernetes, Snowplow and the Washington Post. The sample is deterministic: every k-th file
-of those sorted by path, so the same data gives the same sample on every machine.
+of those sorted by path, so the same data gives the same sample on every machine;
+``--count 0`` runs every one of them instead.
 
 Each schema becomes an MCP tool list ``{"tools": [{"name", "description", "inputSchema"}]}``,
 goes through the importer and the generator in-process, each in a forked child with a
@@ -141,9 +143,9 @@ def load(path: Path, root: Path) -> Sample | None:
 
 def sample(root: Path, count: int, only: str | None = None) -> tuple[list[Sample], int]:
     """``count`` object-root samples spread evenly over the sorted files (every k-th), and
-    how many object-root schemas there were in all."""
+    how many object-root schemas there were in all; a ``count`` of 0 takes them all."""
     usable = [s for s in (load(p, root) for p in candidates(root, only)) if s is not None]
-    if count >= len(usable):
+    if count <= 0 or count >= len(usable):
         return usable, len(usable)
     step = len(usable) / count
     return [usable[int(i * step)] for i in range(count)], len(usable)
@@ -336,7 +338,10 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the data folder (or ${ENV_VAR})",
     )
     parser.add_argument(
-        "--count", type=int, default=400, help="how many schemas to sample (default 400)"
+        "--count",
+        type=int,
+        default=400,
+        help="how many schemas to sample (default 400; 0 runs them all)",
     )
     parser.add_argument(
         "--timeout",
