@@ -20,6 +20,7 @@ from support import ROOT
 from toolshape.codegen import cases
 from toolshape.contract import checker as contract
 from toolshape.contract import reference, source
+from toolshape.witness import budget
 from work_counting import json_values
 
 
@@ -164,6 +165,52 @@ def test_the_base_of_a_recursion_still_nests_several_levels() -> None:
     while isinstance(node, dict) and "k0" in node:
         depth, node = depth + 1, node["k0"]
     assert depth >= cases.MAX_TARGET_COMPLETIONS - 1, derived[0].data
+
+
+def _steps(branches: int) -> dict[str, Any]:
+    """A list of steps, each exactly one of ``branches`` closed objects of twelve strings
+    (Ansible's tasks, a CI file's jobs): every case is checked against every branch, and the
+    cases grow with the branches too, so the work of deriving them grows as their square."""
+
+    def branch(i: int) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {f"b{i}_{j}": {"type": "string", "maxLength": 9} for j in range(12)},
+            "required": [f"b{i}_0"],
+            "additionalProperties": False,
+        }
+
+    union = {"oneOf": [branch(i) for i in range(branches)]}
+    return {
+        "type": "object",
+        "properties": {"steps": {"type": "array", "items": union}},
+        "required": ["steps"],
+    }
+
+
+#: The checks budget the next test sets, small to keep it quick (the default is 250,000).
+_CHECKS = 8_000
+
+
+@pytest.mark.parametrize("branches", [12, 24, 48])
+def test_deriving_stops_at_the_checks_budget_and_says_so(
+    branches: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the budget's reference checks no case is evaluated: the work stays within the
+    budget (and one case's evaluation) whatever the union's width, where it grew as the
+    square (a real schema of this shape took minutes), and a warning names where the
+    derived cases stop. The cases derived before keep their outcomes: the base is accepted."""
+    monkeypatch.setattr(budget, "DEFAULT_CHECKS", _CHECKS)
+    checked = _checked(_steps(branches))
+    start = reference.checks_made()
+    derivation = cases.derive(checked)
+    spent = reference.checks_made() - start
+    assert spent <= _CHECKS + 40 * branches, (branches, spent)
+    stopped = [w.message for w in derivation.warnings if "the witness budget ran out" in w.message]
+    assert len(stopped) == 1, derivation.warnings
+    assert "derived cases left out from '" in stopped[0], stopped
+    base = derivation.cases[0]
+    assert base.name.startswith("base") and not base.errors
 
 
 # -- the shortcuts change nothing ---------------------------------------------------------

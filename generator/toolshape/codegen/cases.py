@@ -137,6 +137,8 @@ class _Deriver:
         ] = {}  # the same, for bounds too large to test at their edge
         #: The cases left out for holding more than MAX_ERRORS errors (for the warning).
         self.over_cap: list[str] = []
+        #: The first case left out because the budget had run out (the rest are not walked).
+        self.first_unpaid: str | None = None
         #: The last one-change instance made (instance, path, value or MISSING), for add().
         self.last: tuple[Any, SchemaPath, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
@@ -213,6 +215,16 @@ class _Deriver:
                     (self.contract.root_key,), message, severity="warning"
                 )
             )
+        if self.first_unpaid is not None:
+            message = (
+                f"the witness budget ran out; derived cases left out from '{self.first_unpaid}' "
+                f"on; the generated tests hold the {len(self.cases)} cases derived before"
+            )
+            found.append(
+                self.contract.document.problem(
+                    (self.contract.root_key,), message, severity="warning"
+                )
+            )
         for schema_path, names in self.left_out.items():
             node = resolve(self.schema, schema_path) if schema_path else self.schema
             spent = self.engine.budget
@@ -240,6 +252,11 @@ class _Deriver:
 
     def add(self, name: str, data: Any) -> None:
         if name in self.cases:
+            return
+        if not self.engine.budget.afford():
+            # Each outcome is a reference evaluation: past the budget, the case is named
+            # in a warning instead (generation stays bounded whatever the schema's size).
+            self.first_unpaid = self.first_unpaid or name
             return
         change = self.last if self.last is not None and self.last[0] is data else None
         if self.top is not None and (change is None or self.root is not self.top):
@@ -540,7 +557,7 @@ class _Deriver:
 
     def walk(self, schema: Any, path: SchemaPath, schema_path: SchemaPath, label: str) -> None:
         """Derive the cases for the value at ``path`` (present in the base) and below."""
-        if not isinstance(schema, dict):
+        if not isinstance(schema, dict) or self.engine.budget.exhausted:
             return
         # Subschemas that apply to this same value: their keywords get cases too.
         ref = targets.ref_of(schema)
@@ -586,7 +603,11 @@ class _Deriver:
     ) -> None:
         """Cases inside one union branch (or one side of an if): start from a value that
         matches it (and ``also``), then break it."""
-        if not isinstance(branch, dict) or self.branch_depth >= MAX_BRANCH_DEPTH:
+        if (
+            not isinstance(branch, dict)
+            or self.branch_depth >= MAX_BRANCH_DEPTH
+            or self.engine.budget.exhausted  # (the warning names the first case left out)
+        ):
             return
         wanted = [schema, branch, *also]
         current = _get(self.root, path)
