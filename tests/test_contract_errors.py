@@ -399,10 +399,10 @@ def test_required_false_on_a_property_says_it_means_nothing(
 @pytest.mark.parametrize(
     ("pattern", "shown"),
     [
-        (r"'^(\w+\s?)*$'", r"pattern '^(\w+\s?)*$' can backtrack catastrophically: '(\w+\s?)*'"),
+        (r"'^(\w+\s?)\1$'", r"pattern '^(\w+\s?)\1$' cannot be checked in linear time"),
         (r"'^\d+(?P<n>x)$'", r"pattern '^\d+(?P<n>x)$' cannot keep its JSON Schema"),
         (r"'^(a)\1$'", r"pattern '^(a)\1$' cannot be checked in linear time"),
-        (r'"^(\t+|\t\t)*\n$"', r"pattern '^(\t+|\t\t)*\n$' can backtrack catastrophically"),
+        (r'"^(\t+|\t\t)\\1\n$"', r"pattern '^(\t+|\t\t)\1\n$' cannot be checked in linear time"),
         (r"'\p{Lu}(?i)x'", r"pattern '\p{Lu}(?i)x'"),
     ],
 )

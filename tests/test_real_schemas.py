@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 import real_schemas  # tests/bench/real_schemas.py (conftest.py puts tests/bench on the path)
+from support import CONTEXT, verdicts_unlike_jsonschema
 from toolshape.codegen import cases, tests_model
 from toolshape.contract import checker, reference, source
+from toolshape.project import pipeline
+from toolshape.project.runtime import runtime_module
+from work_counting import assert_linear
 
 DATA = os.environ.get(real_schemas.ENV_VAR)
 
@@ -158,3 +162,45 @@ def test_completing_the_base_checks_the_whole_root_once_per_object(
     assert accepted and reference.evaluate(deriver.schema, base) == set()
     # One check when completion starts, one after each of the depth + 1 objects' keys.
     assert len(checks) <= depth + 3, len(checks)
+
+
+#: Patterns a backtracking engine runs for exponential time on a string that almost matches,
+#: as real schemas write them (Composer's package name, an e-mail, a tag list).
+_EXPONENTIAL = [
+    r"^[a-z0-9]([_.-]?[a-z0-9]+)*/[a-z0-9](([_.]|-{1,2})?[a-z0-9]+)*$",
+    r"^[a-z\d_\.\+-]+@([a-z\d\.-]+\.)*(([a-z]+)|\(none\))$",
+    r"^(\w+\s?)*$",
+    r"^(a+)+$",
+    r"(a|aa)*b",
+    r"^(a{1,30})+$",
+    r"^(a+)+b",  # (the generator hung deriving cases for it when it matched with re)
+]
+
+
+@pytest.mark.parametrize("pattern", _EXPONENTIAL)
+def test_a_pattern_that_backtracks_exponentially_generates_with_a_warning(pattern: str) -> None:
+    """Refused until now (about 1% of JSONSchemaBench's object-root schemas): the generated
+    validator and the generator's own matcher both run every pattern in linear time, so the
+    pattern is kept and only warned about (another platform's backtracking engine would hang
+    on it). The module agrees with jsonschema, and an almost-matching string of n characters
+    costs it linear work."""
+    parameters = {
+        "type": "object",
+        "properties": {"s": {"type": "string", "pattern": pattern}},
+        "patternProperties": {pattern: {"type": "string"}},  # a key is a pattern too
+        "required": ["s"],
+    }
+    raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
+    done = pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), CONTEXT)
+    warned = [w for w in done.warnings if "backtrack catastrophically" in w.message]
+    assert len(warned) == 2, done.warnings  # the value of `pattern`, and the key
+    samples = ("a", "aa", "ab", "a-b", "a b", "a/b", "a@b.c", "a!", "", "b")
+    tried = [{"s": s} for s in samples] + [{"s": "a", s: s} for s in samples]
+    assert verdicts_unlike_jsonschema(done.module, parameters, tried) == []
+
+    def call(n: int) -> Any:
+        value = {"s": "a" * n + "!"}
+        return lambda: done.module.validate(value)
+
+    call(4000)()  # the matcher builds its automaton's states lazily, once: not per string
+    assert_linear(pattern, call, 1000, done.module, runtime_module())

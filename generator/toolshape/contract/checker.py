@@ -475,12 +475,18 @@ class _Checker:
         """pattern: its family's rules (minLength/maxLength are counts, checked in counts())."""
         for where, message in string_rules.check(schema, path):
             self.error(where, message)
+        for where, message in string_rules.warnings(schema, path):
+            self.warn(where, message)
 
     def check_pattern(self, pattern: str, path: SchemaPath, *, at_key: bool = False) -> None:
         """A key of patternProperties is a pattern too: the same rules, reported at the key."""
         problem = string_rules.pattern_problem(pattern)
         if problem is not None:
             self.error(path, problem, at_key=at_key)
+            return
+        warning = string_rules.backtracking_warning(pattern)
+        if warning is not None:
+            self.warn(path, warning)
 
     def annotations(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Annotations have no effect on validation, but a malformed one is still a typo to report."""
