@@ -163,10 +163,17 @@ def _class_escape_py(letter: str, in_class: bool) -> tuple[CharSet, str]:
     if letter == "s":
         return chars, spelled if in_class else f"[{spelled}]"
     if in_class:
-        raise PatternError(
-            "'\\S' inside a character class has no exact translation; use (?:\\S|[...]) instead"
-        )
+        # Python's \S is Unicode's non-space, not ECMA-262's: inside a class ([\s\S], [\S]+)
+        # it is spelled as the ranges it stands for, which a class can always hold.
+        return chars, "".join(_class_range(low, high) for low, high in chars.ranges)
     return chars, f"[^{spelled}]"
+
+
+def _class_range(low: int, high: int) -> str:
+    """One range of code points as Python class text (a single character when they are one)."""
+    if low == high:
+        return _render(low, True)
+    return f"{_render(low, True)}-{_render(high, True)}"
 
 
 class _Parser:
