@@ -1311,3 +1311,46 @@ def test_a_schema_that_accepts_nothing_generates_tests_that_pass(tmp_path: Path)
     assert test_source.count("@pytest.mark.skip(reason=NOTHING_ACCEPTED)") == 2
     passed, _, failures = generated_harness.run_package(tmp_path, "out")
     assert failures == [] and passed > 0
+
+
+#: One optional string property.
+_NAME = {"name": {"type": "string"}}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        # draft-07 ignores $ref's siblings: the root is the definition, two levels down
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "$ref": "#/definitions/v1/full",
+            "type": "object",
+            "patternProperties": {"^x-": {"type": "string"}},
+            "definitions": {"v1": {"full": {"type": "object", "properties": _NAME}}},
+        },
+        # a chain of $refs to a definition with properties and no type (as a root may be)
+        {
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "$ref": "#/definitions/alias",
+            "description": "A configuration.",
+            "definitions": {
+                "alias": {"$ref": "#/definitions/configuration"},
+                "configuration": {"properties": _NAME},
+            },
+        },
+    ],
+)
+def test_a_root_whose_ref_leads_to_an_object_schema_imports(schema: dict[str, Any]) -> None:
+    """JSON Schema Store roots: no type at the root once $ref's siblings are dropped, but
+    the $ref leads to an object schema, so the root is one (a warning says type: object
+    was added); the module agrees with jsonschema on the draft's meaning."""
+    tools = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    imported = importer.import_data(tools, "tools.json", "t")[0]
+    assert any("its $ref leads to an object schema" in str(w) for w in imported.warnings)
+    generated = generate(imported)
+    module = runtime.load_module(generated.module_source, str(generated.module_path))
+    import jsonschema
+
+    oracle = jsonschema.validators.validator_for(schema)(schema)  # the draft $schema names
+    tried: list[dict[str, Any]] = [{}, {"name": "a"}, {"name": 1}, {"x-a": 1}, {"other": None}]
+    assert [module.validate(v).ok for v in tried] == [oracle.is_valid(v) for v in tried]

@@ -80,6 +80,8 @@ from ..schema.values import json_equal, json_key, type_allows
 SchemaPath = tuple[str, ...]
 
 MAX_INPUT_BYTES = 16 * 1_048_576
+#: How many $refs the root's type is looked for through (a chain of aliases, never a cycle).
+MAX_ROOT_REF_CHAIN = 32
 """Input files larger than this are refused unread."""
 
 MAX_INPUT_DEPTH = source.MAX_DEPTH - 4
@@ -1158,8 +1160,19 @@ class _Translator:
             self.error((), f"the root must be an object schema: {self.values} one JSON object")
             return {}
         kind = result.get("type")
-        if kind is None:
-            if any(k in result for k in ("properties", "required", "additionalProperties")):
+        # Keywords that make a root without a type an object schema (type: object is added).
+        object_keywords = ("properties", "required", "additionalProperties")
+        if kind is None and self.refers_to_an_object(result, object_keywords):
+            # The root's $ref (its siblings dropped, as drafts 4 to 7 ignore them) leads to
+            # an object schema: saying so at the root changes nothing it accepts.
+            self.warn(
+                (),
+                f"the root has no 'type' but its $ref leads to an object schema: added "
+                f"'type: object' ({self.values} always one JSON object)",
+            )
+            result = {"type": "object", **result}
+        elif kind is None:
+            if any(k in result for k in object_keywords):
                 self.warn(
                     (),
                     f"the root has no 'type': added 'type: object' ({self.values} always one JSON object)",
@@ -1176,6 +1189,20 @@ class _Translator:
                 f'the root type is {json.dumps(kind)}, not "object": {self.values} one JSON object',
             )
         return result
+
+    def refers_to_an_object(self, result: dict[str, Any], object_keywords: tuple[str, ...]) -> bool:
+        """Whether the root's ``$ref`` chain (within the imported schema) ends at an object
+        schema: ``type: object``, or no type and keywords of objects (as the root itself)."""
+        node: Any = result
+        for _ in range(MAX_ROOT_REF_CHAIN):
+            ref = node.get("$ref") if isinstance(node, dict) else None
+            if not isinstance(ref, str) or not ref.startswith("#"):
+                break
+            node = _follow(result, self.steps(ref))
+        if node is result or not isinstance(node, dict):
+            return False
+        kind = node.get("type")
+        return kind == "object" or (kind is None and any(k in node for k in object_keywords))
 
     def steps(self, ref: str) -> SchemaPath:
         pointer = ref[1:]
