@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import io
 import json
 import re
@@ -46,6 +47,11 @@ class Edit:
         bool  # a single constraint: the generated diff must stay within MAX_CONSTRAINT_LINES
     )
     expect: tuple[str, ...] = ()  # the effects diff may report for the edited place
+
+    @functools.cached_property
+    def edited(self) -> bytes:
+        """The edited contract (dumped): dumped once, though every test reads it several times."""
+        return dump(self.data)
 
 
 def property_sites(parameters: Any) -> list[tuple[tuple[Any, ...], str, dict[str, Any]]]:
@@ -107,8 +113,13 @@ def first_valid(data: Any, path: tuple[Any, ...], keyword: str, values: list[Any
     return None, None
 
 
+@functools.cache
 def edits(path: Path) -> list[Edit]:
-    """The single-keyword edits that apply to one contract (each keeps the contract valid)."""
+    """The single-keyword edits that apply to one contract (each keeps the contract valid).
+
+    Made once per contract and process: collection makes them all (EDIT_CASES), and
+    test_diff_reports_each_single_edit_with_a_checked_witness reads the same list again instead
+    of checking every candidate edit a second time. Nothing changes an ``Edit`` once made."""
     data = load_data(path)
     original = dump(data)
     sites = property_sites(data["parameters"])
@@ -285,7 +296,7 @@ def test_diff_reports_each_single_edit_with_a_checked_witness(path: Path) -> Non
     """All the edits of one contract at once: each edited place is reported, every witness holds."""
     original = dump(load_data(path))
     for edit in [e for e in edits(path) if e.expect]:
-        report = compare({"old.yaml": original}, {"new.yaml": dump(edit.data)})
+        report = compare({"old.yaml": original}, {"new.yaml": edit.edited})
         assert not report.errors and not report.notes, (edit.name, report.errors, report.notes)
         effects = {c.effect for c in report.changes if c.pointer is not None}
         assert effects and effects <= set(edit.expect), (
@@ -480,13 +491,11 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
     allowed_a = allowed_lines(
         a, edit.keys, property_spans(edit.original, edit.keys), helpers, typed
     )
-    allowed_b = allowed_lines(
-        b, edit.keys, property_spans(dump(edit.data), edit.keys), helpers, typed
-    )
+    allowed_b = allowed_lines(b, edit.keys, property_spans(edit.edited, edit.keys), helpers, typed)
     # Matched with the old side's contract line references moved where the edit moved those
     # lines: a comment "# contracts/x.yaml:52" of one constant must not pair with the same
     # text that now names another (which makes a constant look moved when nothing moved).
-    mapping = line_map(edit.original, dump(edit.data))
+    mapping = line_map(edit.original, edit.edited)
     shifted = [
         _LINE_REF.sub(lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", line)
         for line in a
@@ -515,7 +524,7 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
     # A line that is only a closing bracket says nothing by itself (the lines of its statement
     # are checked), and difflib pairs identical ones with whichever statement is nearest.
     stray = [line for line in stray if line.split(": ", 1)[1].strip() not in _CLOSING]
-    return without_shifted_references(stray, edit.original, dump(edit.data))
+    return without_shifted_references(stray, edit.original, edit.edited)
 
 
 _CLOSING = {")", "]", "}", "),", "],", "},", "):"}
@@ -598,7 +607,7 @@ def touched_lines(before: str, after: str) -> int:
 @pytest.mark.parametrize(("path", "edit"), EDIT_CASES)
 def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Edit) -> None:
     before = module_source(edit.original)
-    after = module_source(dump(edit.data))
+    after = module_source(edit.edited)
     touched = touched_lines(before, after)
     assert touched > 0
     stray = stray_lines(before, after, edit)
@@ -631,7 +640,7 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(
         edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
     ).test_source
     after = pipeline.generate(
-        dump(edit.data), "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
+        edit.edited, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
     ).test_source
     diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
     removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
