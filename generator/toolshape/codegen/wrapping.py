@@ -18,38 +18,46 @@ Every piece of contract text still reaches the source through :func:`literal`. A
 
 from __future__ import annotations
 
-import itertools
-
 from .literals import Code, literal
-from .widths import char_width, width
+from .widths import width
 
 #: The width no line of a table passes: black's, the narrowest a user's linter is likely to ask.
 LINE_LENGTH = 88
-
-#: What a piece is best cut after: a space, or a slash (the steps of a JSON Pointer).
-_BREAKS = (" ", "/", b" ", b"/")
 
 #: The least a string piece holds, however deep its line: a piece per character at worst.
 _MIN_PIECE = 1
 
 
-def entry(value: object, indent: int = 4, after: str = ",", before: str = "") -> Code:
+#: The widest line a formatter joins an implicit concatenation into: ruff's formatter at
+#: 100 columns (black never joins one). A string in code that formatters read is cut only
+#: when its line is wider: cut pieces would be joined back.
+JOINED_WIDTH = 100
+
+
+def entry(
+    value: object, indent: int = 4, after: str = ",", before: str = "", whole: int = LINE_LENGTH
+) -> Code:
     """``value`` as the lines of one table entry that the template writes at ``indent``
     columns, after ``before`` (``BASE = ``) and followed by ``after``: the first line
     without its indentation and ``before``, the last without ``after`` (the template
-    writes those)."""
-    lines = laid_out(value, indent, before, after)
+    writes those). A string whose line is at most ``whole`` columns wide stays whole
+    (:data:`JOINED_WIDTH` where a formatter reads the code)."""
+    lines = laid_out(value, indent, before, after, whole)
     text = "\n".join(lines)[indent + len(before) :]
     return Code(text[: len(text) - len(after)])
 
 
-def laid_out(value: object, indent: int, prefix: str = "", suffix: str = "") -> list[str]:
+def laid_out(
+    value: object, indent: int, prefix: str = "", suffix: str = "", whole: int = LINE_LENGTH
+) -> list[str]:
     """The lines of ``prefix + value + suffix`` at ``indent`` columns, none wider than
     :data:`LINE_LENGTH` where a line can be cut (a one-character piece at a deep indent,
-    or a long number, is left as it is)."""
+    or a long number, is left as it is), but a string whose line is at most ``whole``."""
     pad = " " * indent
     line = pad + prefix + _text(value) + suffix
     if width(line) <= LINE_LENGTH:
+        return [line]
+    if isinstance(value, (str, bytes)) and width(line) <= whole:
         return [line]
     if isinstance(value, (str, bytes)) and not isinstance(value, Code):
         if prefix:  # after a dict key: the pieces in parentheses of their own, below it
@@ -129,38 +137,33 @@ def _pieces(text: str | bytes, indent: int, suffix: str) -> list[str]:
     """``text`` as string (or bytes) literals, one per line at ``indent``, the last
     followed by ``suffix``.
 
-    A piece takes characters while its literal fits: each character costs the most
-    columns its escape can take (:func:`_cost`), plus the quotes. A full piece is cut
-    after its last space or slash, if that is in its second half."""
-    quotes = 2 if isinstance(text, str) else 3  # b"..."
-    room = max(LINE_LENGTH - indent - quotes - len(suffix), _MIN_PIECE)
-    characters = [text[i : i + 1] for i in range(len(text))]
-    costs = [_cost(character) for character in characters]
-    cuts = [0]
-    used = 0
-    for index, cost in enumerate(costs):
-        start = cuts[-1]
-        if used + cost > room and index > start:
-            spaces = [i + 1 for i in range(start, index) if characters[i] in _BREAKS]
-            cut = spaces[-1] if spaces and spaces[-1] > start + (index - start) // 2 else index
-            cuts.append(cut)
-            used = sum(costs[cut:index])
-        used += cost
-    cuts.append(len(text))
-    pad = " " * indent
-    lines = [f"{pad}{literal(text[a:b])}" for a, b in itertools.pairwise(cuts)]
-    lines[-1] += suffix
-    return lines
+    A piece takes as much of the text as fits, its literal measured (escapes and wide
+    characters included); a full piece is cut after its last space or slash, if that is
+    in its second half."""
+    room = max(LINE_LENGTH - indent - len(suffix), _MIN_PIECE)
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + room)
+        over = width(literal(text[start:end])) - room
+        while over > 0 and end > start + _MIN_PIECE:
+            # An escape takes at most 10 columns (\U0001f600): drop enough to fit, or one.
+            end = max(start + _MIN_PIECE, end - max(1, over // 10))
+            over = width(literal(text[start:end])) - room
+        if end < len(text):
+            end = _last_break(text, start + (end - start) // 2, end) or end
+        pieces.append(f"{' ' * indent}{literal(text[start:end])}")
+        start = end
+    if not pieces:
+        pieces.append(f"{' ' * indent}{literal(text)}")
+    pieces[-1] += suffix
+    return pieces
 
 
-def _cost(character: str | bytes) -> int:
-    """The most columns one character (or byte) takes inside a literal: what ``repr``
-    writes for it, a quote counted two (it may be escaped), a wide character two."""
-    if isinstance(character, bytes):
-        return len(repr(character)) - 3 + (character in (b'"', b"'"))
-    if character in ('"', "'", "\\"):
-        return 2
-    if " " <= character <= "~":
-        return 1
-    escaped = repr(character)[1:-1]
-    return len(escaped) if escaped != character else char_width(character)
+def _last_break(text: str | bytes, low: int, high: int) -> int:
+    """Where a piece is best cut: after the last space or slash in ``text[low:high]``; 0: none."""
+    if isinstance(text, str):
+        found = max(text.rfind(" ", low, high), text.rfind("/", low, high))
+    else:
+        found = max(text.rfind(b" ", low, high), text.rfind(b"/", low, high))
+    return found + 1 if found > low else 0

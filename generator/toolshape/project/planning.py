@@ -20,6 +20,7 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
+from ..codegen.wrapping import JOINED_WIDTH, entry
 from ..contract import tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
@@ -503,11 +504,17 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
         str(DEFINITIONS_PATH),
         formatted=True,  # the template writes black's layout itself (see there)
         version=Code(__version__),
-        definitions=[(literal(p), [literal(d) for d in items]) for p, items in definitions.items()],
-        refused=[(literal(p), [literal(r) for r in items]) for p, items in refused.items()],
+        definitions=[(literal(p), _items(items)) for p, items in definitions.items()],
+        refused=[(literal(p), _items(items)) for p, items in refused.items()],
         command=comment(context.command, limit=400),
     )
     return headers.seal(text)
+
+
+def _items(texts: list[str]) -> list[Code]:
+    """The strings of one platform's list, as the template writes them (8 columns in, a
+    comma after): whole where a formatter leaves them, else cut into pieces that fit."""
+    return [entry(text, 8, whole=JOINED_WIDTH) for text in texts]
 
 
 def regenerate_command(
