@@ -6,7 +6,8 @@ long property names, descriptions, enum strings, constants, patterns and tool
 descriptions, at lengths around the widths that matter (88 and 100 columns, and the
 indentation before them), generated into one output folder, and that folder is held to
 the same checks: black, ruff's formatter at 88 and at 100 columns, ruff check with E501
-at 100 (for the files test_code_quality.py holds at 100: all but the contracts' modules).
+at 100 (for the files test_code_quality.py holds at 100: all but the contracts' modules),
+and at 88 for the generated tests.
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ CHECKS: dict[str, Callable[[Path], list[str]]] = {
     ],
     "ruff format at 100": lambda out: [
         *("ruff", "format", "--isolated", "--check", "--line-length", "100", *held_at_100(out)),
+    ],
+    "ruff check E,F,W,B,UP at 88, the tests": lambda out: [
+        *("ruff", "check", "--isolated", "--target-version", "py39"),
+        *("--select", "E,F,W,B,UP", "--line-length", "88", str(out / "tests")),
     ],
     "ruff check E,F,W,B,UP at 100": lambda out: [
         *("ruff", "check", "--isolated", "--target-version", "py39"),

@@ -29,6 +29,7 @@ scalars = (
     | st.floats(allow_nan=False, allow_infinity=False)
     | texts
     | st.binary(max_size=200)
+    | st.just(Code("MISSING"))
 )
 values = st.recursive(
     scalars,
@@ -87,7 +88,8 @@ def _uncuttable(line: str) -> bool:
 @pytest.mark.parametrize("char", ["a", " ", '"', "\\", "\n", "杭", "😀", "\u2028"])
 def test_a_string_of_any_length_is_cut_into_pieces_that_fit(size: int, char: str) -> None:
     text = ("x" + char) * (size // 2) + "y" * (size % 2)
-    for value in (text, {text: text}, (text, [text]), text.encode("utf-8")):
+    missing = Code("MISSING")  # a name the template defines, after a long key
+    for value in (text, {text: text}, {text: missing}, (text, [text]), text.encode("utf-8")):
         lines = _lines(value, 4)
         assert all(width(line) <= wrapping.LINE_LENGTH for line in lines), lines
         assert _read_back("\n".join(lines)[4:].rstrip(",")) == value

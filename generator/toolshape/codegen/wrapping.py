@@ -85,7 +85,8 @@ def _pair(key: str, value: object, indent: int) -> list[str]:
         return lines
     # A key too long for a line: its pieces first, the value after the last one (room
     # kept there for an atom value, or for the bracket that opens a longer one).
-    atom = _shape(value) is None and not isinstance(value, (str, bytes))
+    cut = isinstance(value, (str, bytes)) and not isinstance(value, Code)
+    atom = _shape(value) is None and not cut
     tail = ": " + (_text(value) + "," if atom else "(")
     key_lines = _pieces(key, indent, tail)
     last = key_lines[-1][indent : len(key_lines[-1]) - len(tail)]
