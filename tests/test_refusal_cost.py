@@ -12,6 +12,7 @@ separators, and unrelated words. The work is counted (lines of Python run), neve
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import string
 from collections.abc import Iterator
@@ -182,3 +183,44 @@ def test_a_near_key_is_compared_with_the_keys_in_reach_only() -> None:
     runtime._did_you_mean("emial", small)
     assert runtime._did_you_mean("emial", allowed) == '; did you mean "email"?'
     assert few == work(lambda: runtime._did_you_mean("emial", small))
+
+
+def _near_key_work(alike: int) -> int:
+    """Lines run to suggest "labels" for "lables" beside ``alike`` longer keys that only
+    begin as it does (a prefix suggestion would name them, were nothing nearer)."""
+    allowed = frozenset(["labels", *(f"label_group_{i:04d}" for i in range(alike))])
+    assert runtime._did_you_mean("lables", allowed) == '; did you mean "labels"?'
+    return work(lambda: runtime._did_you_mean("lables", allowed))
+
+
+def test_a_key_one_edit_away_does_not_read_the_keys_that_only_begin_alike() -> None:
+    """A form within the edit limit beats every prefix: once one is found, the keys sharing
+    only the first three characters are not read, however many there are."""
+    assert _near_key_work(1) == _near_key_work(10) == _near_key_work(100)
+
+
+def _full_table_distance(a: str, b: str) -> int:
+    """The optimal string alignment distance from the whole table: the reference."""
+    table = [[i + j if not i or not j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            table[i][j] = min(
+                table[i - 1][j] + 1,
+                table[i][j - 1] + 1,
+                table[i - 1][j - 1] + (a[i - 1] != b[j - 1]),
+            )
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+    return table[-1][-1]
+
+
+def test_edit_distance_agrees_with_the_full_table() -> None:
+    """_edit_distance's shortcuts (one replaced character or one swap of neighbours seen
+    without a table, a band of cells otherwise) give the whole table's answer, capped at the
+    limit + 1: every pair of strings of up to four letters over a three-letter alphabet."""
+    words = ["".join(letters) for n in range(5) for letters in itertools.product("abc", repeat=n)]
+    for a in words:
+        for b in words:
+            full = _full_table_distance(a, b)
+            for limit in (1, 2):
+                assert runtime._edit_distance(a, b, limit) == min(full, limit + 1), (a, b, limit)
