@@ -224,3 +224,17 @@ def test_edit_distance_agrees_with_the_full_table() -> None:
             full = _full_table_distance(a, b)
             for limit in (1, 2):
                 assert runtime._edit_distance(a, b, limit) == min(full, limit + 1), (a, b, limit)
+
+
+def _short_key_work(others: int) -> int:
+    """Lines run to suggest "gift_message" for "gift" beside ``others`` keys of its length
+    that neither begin with its first character nor end with its last."""
+    allowed = frozenset(["gift_message", *(f"k{i:03d}" for i in range(others))])
+    assert runtime._did_you_mean("gift", allowed) == '; did you mean "gift_message"?'
+    return work(lambda: runtime._did_you_mean("gift", allowed))
+
+
+def test_a_short_key_is_compared_only_with_keys_sharing_an_end() -> None:
+    """One edit to a key of three to five characters leaves its first or its last character
+    in place: the keys of a length in reach that share neither are not read."""
+    assert _short_key_work(1) == _short_key_work(10) == _short_key_work(100)
