@@ -1,8 +1,11 @@
 """What a refusal costs (issue 25): the feedback's searches read only what can matter.
 
 An unknown key's did-you-mean looks only at the allowed strings that can be near it (a
-length within reach, or the same first three characters for a prefix), after a cheap test
-of the characters they share. The suggestions must be those of the full search it
+length within reach and, for a key of three to five characters, its first or its last
+character; or the same first three characters for a prefix, sought only when nothing is
+within the edit limit), after a cheap test of the characters they share. One edit is
+recognised without the table of edits (checked against the whole table on every pair of
+short words). The suggestions must be those of the full search it
 replaces, kept here as ``did_you_mean_before`` (the runtime's search as it was: every
 allowed string read in turn), over a class of inputs: every contract's keys, enum values
 and tool names, each at edit distance 1 and 2, cut to a prefix, in other case and
