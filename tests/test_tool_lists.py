@@ -15,12 +15,12 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support import CONTEXT, CONTRACTS, ROOT
+from support import CONTEXT, ROOT, check_example, example_contracts
 from toolshape.cli import main
 from toolshape.contract import checker, source
 from toolshape.contract.errors import Problem
 from toolshape.platforms import export
-from toolshape.project import discovery, headers, planning, writing
+from toolshape.project import headers, planning, writing
 
 import generated
 
@@ -55,10 +55,7 @@ def test_each_platform_list_is_what_schema_all_prints(
 
 def test_one_platform_of_the_examples_refuses_and_the_others_list_every_tool() -> None:
     # What the parametrized test above meets in the example contracts (so neither branch is empty).
-    checked = [
-        checker.check(source.load_file(p, str(p.relative_to(ROOT))))
-        for p in discovery.find_contracts(CONTRACTS)
-    ]
+    checked = [check_example(p, str(p.relative_to(ROOT))) for p in example_contracts()]
     for platform in export.PLATFORMS:
         if platform == "gemini-legacy":  # recursive $refs: the legacy field has no $ref
             with pytest.raises(export.ExportError):
@@ -131,10 +128,7 @@ def test_the_lists_need_no_toolshape_and_import_no_tool_module(python: str) -> N
     )
     assert done.returncode == 0, done.stderr
     lists = json.loads(done.stdout)
-    checked = [
-        checker.check(source.load_file(p, str(p.relative_to(ROOT))))
-        for p in discovery.find_contracts(CONTRACTS)
-    ]
+    checked = [check_example(p, str(p.relative_to(ROOT))) for p in example_contracts()]
     for platform, listed in lists.items():
         assert listed == export.definitions(checked, platform)
 

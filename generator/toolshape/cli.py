@@ -31,7 +31,7 @@ from .codegen.context import GenerationContext
 from .codegen.model import REGENERATE
 from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
-from .contract import checker, source
+from .contract import checker
 from .contract.errors import ContractError, Problem, UsageError
 from .platforms import export, importer, mcp_stdio
 from .project import checking, configuration, discovery, output, planning, writing
@@ -663,7 +663,7 @@ def _schema(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    checked = checker.check(source.load_file(path, args.contract))
+    checked = planning.checked_contract(path, path, args.contract)
     results = _exported([checked], args)
     if results is None:
         return 1
@@ -678,9 +678,9 @@ def _schema_all(args: argparse.Namespace) -> int:
     root = Path(args.contract or args.folder)
     checked: list[checker.Contract] = []
     problems: list[Problem] = []
-    for path in discovery.find_contracts(root):
+    for path in planning.tool_files(root):
         try:
-            checked.append(checker.check(source.load_file(path, str(path))))
+            checked.append(planning.checked_contract(root, path, str(path)))
         except ContractError as exc:
             problems.extend(exc.problems)
     if problems:
