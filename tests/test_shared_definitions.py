@@ -345,3 +345,18 @@ def test_every_spelling_of_a_reference_to_another_file_is_found(spelling: str) -
     )
     assert read_from == [PurePosixPath("common/money.yaml")]
     assert set(files) == {"common/money.yaml"}
+
+
+def test_diff_says_a_broken_shared_file_once_and_claims_no_tool_removed(tmp_path: Path) -> None:
+    old = copy_example(tmp_path / "old")
+    new = copy_example(tmp_path / "new")
+    money = new / "common" / "money.yaml"
+    money.write_text(money.read_text(encoding="utf-8").replace("minimum: 0", "minimun: 0"))
+    parser = diff_arguments(argparse.ArgumentParser(prog="toolshape diff"))
+    out, err = io.StringIO(), io.StringIO()
+    code = run_diff(parser.parse_args([str(old), str(new)]), stdout=out, stderr=err, cwd=tmp_path)
+    said = (out.getvalue() + err.getvalue()).splitlines()
+    typo = [line for line in said if "'minimun'" in line]
+    assert code == 1
+    assert len(typo) == 1 and typo[0].startswith("new/contracts/common/money.yaml:"), said
+    assert "0 tools changed, 0 added, 0 removed" in said[-1]

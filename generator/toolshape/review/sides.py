@@ -195,6 +195,8 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
             continue
         tools[checked.name] = Built(bytes(raw), display, checked, relative=relative, files=reached)
         where[checked.name] = display
+    # A broken shared file is said once, however many tools reach it.
+    report.errors[:] = list(dict.fromkeys(report.errors))
     return side
 
 
