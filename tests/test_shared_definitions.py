@@ -171,6 +171,8 @@ REFUSED = {
     "missing file": ("../common/nowhere.yaml#/$defs/amount", "no such file common/nowhere.yaml"),
     "bad pointer": ("../common/money.yaml#/$defs/price", "points at nothing in common/money.yaml"),
     "not a definition": ("../common/money.yaml#/description", "not a definition"),
+    "a nul in the name": ("../common/mo%00ney.yaml#/$defs/amount", "cannot read"),
+    "a name too long": ("../common/" + "m" * 300 + ".yaml#/$defs/amount", "cannot read"),
 }
 
 

@@ -605,11 +605,16 @@ def shared_reader(root: Path) -> shared.Reader:
 
     def read(relative: PurePosixPath) -> bytes:
         path = top.joinpath(*relative.parts)
-        if not path.resolve().is_relative_to(top):
+        try:
+            inside = path.resolve().is_relative_to(top)
+            found = path.is_file()
+        except (OSError, ValueError) as error:  # a name too long, a NUL in it, a symlink loop
+            raise shared.Unreadable(f"cannot read {relative!r}: {error}") from None
+        if not inside:
             raise shared.Unreadable(
                 f"{relative} is a symlink that leads out of the contracts folder"
             )
-        if not path.is_file():
+        if not found:
             raise shared.Unreadable(f"no such file {relative} in the contracts folder")
         try:
             return _read(path, str(path))
