@@ -92,9 +92,16 @@ def tighten_money(contracts: Path) -> None:
 
 
 def test_the_example_tools_share_the_money_amount_and_stay_standalone() -> None:
+    money = (CONTRACTS / "common" / "money.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(money, 1) if text.strip().startswith("minor_units:"))
     for name in ("place_order", "refund_order"):
         module = (ROOT / "generated" / "shop" / f"{name}.py").read_text(encoding="utf-8")
         assert "def _check_money_amount(" in module  # compiled in, not imported
+        # The reviewer is sent to the shared file's line, where the check is written.
+        assert (
+            f"# minor_units: required, integer, minimum 0, maximum 100000000 (contracts/common/money.yaml:{line})"
+            in module
+        )
         assert "common" not in "".join(line for line in module.splitlines() if "import" in line)
     assert not (ROOT / "generated" / "common").exists()  # a shared file is not a tool
 

@@ -339,7 +339,7 @@ class TypedDicts:
         finally:
             self.active = outer
             self.nesting -= 1
-        where = comment_text(f"{self.contract.file}:{self.contract.line_of(place.path)}", limit=120)
+        where = comment_text(self.contract.source_of(place.path), limit=120)
         self.defs.append(
             TypedDictDef(
                 name=name,

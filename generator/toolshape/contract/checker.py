@@ -127,6 +127,11 @@ class Contract:
     def file(self) -> str:
         return self.document.file
 
+    def source_of(self, path: SchemaPath) -> str:
+        """``file:line`` of the schema node at ``path`` under ``parameters`` (or ``output``): in
+        the shared-definitions file it was copied from, for a shared definition."""
+        return self.document.source_of((self.root_key, *path))
+
     def line_of(self, path: SchemaPath) -> int:
         """The 1-based line of the schema node at ``path`` under ``parameters`` (or ``output``)."""
         return self.document.value_at((self.root_key, *path))[0]

@@ -257,6 +257,7 @@ class _Bundler:
         defs[name] = schema
         self.document.value_positions[(top, DEFS, name)] = self.document.value_at(origin)
         self.document.key_positions[(top, DEFS, name)] = self.document.value_at(origin)
+        self.document.copied_from[(top, DEFS, name)] = (shared, place)
         self.localize(schema, top, file, shared, origin)
         return name
 

@@ -108,6 +108,20 @@ class Document:
     #: Where a value could not be read as written (a problem refused it): the data holds null
     #: there, or lacks the key. Only a YamlProblems' document has any.
     refused: frozenset[PathKey] = field(default=frozenset(), repr=False, compare=False)
+    #: The places whose data was copied in from another file (contract/shared.py): for each,
+    #: that file's document and the place in it.
+    copied_from: dict[PathKey, tuple[Document, PathKey]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def source_of(self, path: PathKey) -> str:
+        """``file:line`` of the node at ``path``: in the file it was copied from, if it was."""
+        for length in range(len(path), 0, -1):
+            origin = self.copied_from.get(tuple(path[:length]))
+            if origin is not None:
+                other, place = origin
+                return other.source_of((*place, *path[length:]))
+        return f"{self.file}:{self.value_at(path)[0]}"
 
     def value_at(self, path: PathKey) -> Position:
         """(line, col) of the node at `path`, or of its deepest existing ancestor."""
