@@ -268,7 +268,7 @@ class _Checker:
             if keyword in NOT_YET:
                 self.error(
                     path + (keyword,),
-                    f"'{keyword}' is not supported by this version of toolshape",
+                    f"'{keyword}' is not supported by this version of toolshape" + _advice(keyword),
                     at_key=True,
                 )
             elif keyword == value_rules.NULLABLE:
@@ -650,6 +650,12 @@ _COUNTERPART = {
 _NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented and k.needs)
 #: One-schema keywords whose schema applies to a child of the value.
 _CHILD_ONE = vocabulary.holders("one", "children")
+
+
+def _advice(keyword: str) -> str:
+    """What the vocabulary advises instead of a keyword the contract refuses ("" when nothing)."""
+    instead = vocabulary.keyword(keyword).instead
+    return f"; {instead}" if instead else ""
 
 
 def _failures(schema: Any, value: Any, root: Any) -> str:
