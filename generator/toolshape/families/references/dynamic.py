@@ -13,8 +13,8 @@ Within one schema the dynamic scope is known on each path of references, so the 
 makes it static: each place a reference reaches (a "unit": the root, or an entry of the
 root's ``$defs``) is built once per binding of the anchor names that matter below it. The
 first binding a unit is reached with keeps its place; each other one is a copy under
-``$defs`` whose name says what it binds (``tree__node_strict_tree``: ``tree`` with the anchor
-``node`` bound to ``strict_tree``), and in which every dynamic reference is a plain ``$ref``
+``$defs`` whose name says what it binds (``list__item_of_numbers``: ``list`` with the anchor ``item``
+bound to the declaration in the resource ``numbers``), and in which every dynamic reference is a plain ``$ref``
 to its bound target. The binding changes only where a resource is entered, and only the
 names a unit can reach a dynamic reference of are part of its key, so real schemas need a
 few copies; past :data:`MAX_VARIANTS` the schema is refused at the reference that asked for
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...schema import pointers
+from ...schema.graphs import strongly_connected
 from ...schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from .importing import SchemaPath, ref_to
 from .targets import DEFS, REF
@@ -101,6 +102,12 @@ class _Specialiser:
         self.built: dict[SchemaPath, Any] = {}
         self.comments: dict[SchemaPath, str] = {}
         self.past_bound: list[tuple[SchemaPath, str]] = []
+        #: Each declaration's unit -> the root of the resource declaring it (for names).
+        self.owners = {
+            unit: resource
+            for resource, declared in scope.resources.items()
+            for unit in declared.values()
+        }
 
     def run(self) -> None:
         self.place((), {}, ())
@@ -135,10 +142,9 @@ class _Specialiser:
     def variant_name(self, unit: SchemaPath, binding: Binding) -> str:
         """A fresh ``$defs`` name saying which unit and what it binds."""
         parts = [unit[-1] if unit else "arguments"]
-        parts += [
-            f"{name or 'recursive'}_{bound[-1] if bound else 'arguments'}"
-            for name, bound in binding
-        ]
+        for name, bound in binding:
+            owner = self.owners.get(bound, bound)
+            parts.append(f"{name or 'recursive'}_of_{owner[-1] if owner else 'arguments'}")
         base, n = "__".join(parts), 2
         name = base
         while name in self.defs or (DEFS, name) in self.comments:
@@ -261,12 +267,13 @@ def _needs(
             if looked_up is not None:
                 names[unit].add(looked_up)
                 edges[unit] |= declarations.get(looked_up, set())
-    changed = True
-    while changed:  # a fixpoint: the names grow, and there are finitely many
-        changed = False
-        for unit in units:
-            reached = set().union(*(names.get(e, set()) for e in edges[unit]))
-            if not reached <= names[unit]:
-                names[unit] |= reached
-                changed = True
-    return {unit: frozenset(found) for unit, found in names.items()}
+    # The names grow along the edges: read once per strongly connected part of the graph,
+    # successors first (a fixpoint over every unit would go round once per step of a chain).
+    needs: dict[SchemaPath, frozenset[str]] = {}
+    for part in strongly_connected(list(units), lambda unit: sorted(edges.get(unit, ()))):
+        found = set().union(*(names.get(unit, set()) for unit in part))
+        for unit in part:
+            found |= set().union(*(needs.get(e, frozenset()) for e in edges.get(unit, ())))
+        for unit in part:
+            needs[unit] = frozenset(found)
+    return needs
