@@ -11,6 +11,8 @@ reference's place; a generated validator's work stays linear in the instance.
 
 from __future__ import annotations
 
+import copy
+import itertools
 import json
 import re
 import types
@@ -20,7 +22,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from support import CONTEXT
+from support import CONTEXT, calls_made
 from toolshape.codegen import cases
 from toolshape.contract import checker
 from toolshape.families.references.dynamic import MAX_VARIANTS
@@ -334,3 +336,38 @@ def test_every_platform_gets_plain_references_kept_inlined_or_refused(tmp_path: 
         else:
             inlined = export.export(checked, "gemini-legacy").definition
             assert '"$ref"' not in json.dumps(inlined)
+
+
+def _chain(links: int) -> dict[str, Any]:
+    """The strict tree reached through ``links`` resources in a chain, each declaring the
+    anchor again (the outermost, the root's, stays bound) and reaching the tree."""
+    defs: dict[str, Any] = {"tree": copy.deepcopy(STRICT_TREE["$defs"]["tree"])}
+    for n in range(links):
+        follow = {"$ref": f"link{n + 1}"} if n + 1 < links else {"$ref": "tree"}
+        defs[f"link{n}"] = {
+            "$id": f"link{n}",
+            "$dynamicAnchor": "node",
+            "type": "object",
+            "properties": {"next": follow, "tree": {"$ref": "tree"}},
+        }
+    return {**STRICT_TREE, "$ref": "link0", "$defs": defs}
+
+
+def test_import_binds_a_chain_of_resources_in_linear_work(tmp_path: Path) -> None:
+    """Counted, never timed: the calls import makes grow linearly with the resources a
+    dynamic reference is reached through (each doubling adds about twice what the one
+    before added), and the chain needs no copy (the root's anchor stays the outermost)."""
+
+    def cost(links: int) -> int:
+        path = tmp_path / f"chain{links}.json"
+        path.write_text(json.dumps(_chain(links)), encoding="utf-8")
+        made: list[importer.ImportedContract] = []
+        calls = calls_made(lambda: made.extend(importer.import_file(path)))
+        assert not any("__" in name for name in made[0].data["parameters"]["$defs"])
+        return calls
+
+    cost(8)  # once before counting: what is built once per process
+    costs = [cost(n) for n in (25, 50, 100, 200)]
+    added = [high - low for low, high in itertools.pairwise(costs)]
+    for before, after in itertools.pairwise(added):
+        assert after <= 2.5 * before + 100, costs

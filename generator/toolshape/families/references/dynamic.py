@@ -99,6 +99,9 @@ class _Specialiser:
         #: (unit, binding) -> where its schema goes; the first binding keeps the unit's place.
         self.places: dict[tuple[SchemaPath, Binding], SchemaPath] = {}
         self.todo: list[tuple[SchemaPath, Binding]] = []
+        #: The units placed so far, and how many copies were made of them.
+        self.placed: set[SchemaPath] = set()
+        self.copies = 0
         self.built: dict[SchemaPath, Any] = {}
         self.comments: dict[SchemaPath, str] = {}
         self.past_bound: list[tuple[SchemaPath, str]] = []
@@ -127,12 +130,14 @@ class _Specialiser:
         key = (unit, tuple(sorted((n, u) for n, u in inside.items() if n in self.needs[unit])))
         if key in self.places:
             return self.places[key]
-        if not any(known == unit for known, _ in self.places):
+        if unit not in self.placed:
             where = unit
-        elif len(self.places) - len({known for known, _ in self.places}) >= MAX_VARIANTS:
+            self.placed.add(unit)
+        elif self.copies >= MAX_VARIANTS:
             self.past_bound.append((asked_at, _variant_words(unit, key[1])))
             return unit
         else:
+            self.copies += 1
             where = (DEFS, self.variant_name(unit, key[1]))
             self.comments[where] = _variant_words(unit, key[1])
         self.places[key] = where
