@@ -87,6 +87,35 @@ TYPED_LISTS: dict[str, Any] = {
     },
 }
 
+#: A tree whose node type the outer schema extends: every node, at every depth, also needs an
+#: integer ``id`` (the outer node is the tree's node and more; the tree alone never asks for it).
+EXTENDED_TREE: dict[str, Any] = {
+    "$schema": DRAFT2020,
+    "$id": "https://example.com/numbered-tree",
+    "title": "numbered_tree",
+    "description": "A tree of labelled nodes, each numbered.",
+    "type": "object",
+    "$ref": "#/$defs/numbered",
+    "$defs": {
+        "numbered": {
+            "$dynamicAnchor": "node",
+            "$ref": "tree",
+            "properties": {"id": {"type": "integer"}},
+            "required": ["id"],
+        },
+        "tree": {
+            "$id": "tree",
+            "$dynamicAnchor": "node",
+            "type": "object",
+            "properties": {
+                "label": {"type": "string"},
+                "children": {"type": "array", "items": {"$dynamicRef": "#node"}},
+            },
+            "required": ["label"],
+        },
+    },
+}
+
 #: 2019-09's spelling of the strict tree: $recursiveRef and $recursiveAnchor.
 RECURSIVE_TREE: dict[str, Any] = {
     "$schema": DRAFT2019,
@@ -111,7 +140,12 @@ RECURSIVE_TREE: dict[str, Any] = {
     },
 }
 
-SCHEMAS = {"strict_tree": STRICT_TREE, "typed_lists": TYPED_LISTS, "recursive_tree": RECURSIVE_TREE}
+SCHEMAS = {
+    "strict_tree": STRICT_TREE,
+    "extended_tree": EXTENDED_TREE,
+    "typed_lists": TYPED_LISTS,
+    "recursive_tree": RECURSIVE_TREE,
+}
 
 
 def oracle(schema: dict[str, Any]) -> Callable[[Any], bool]:
@@ -149,13 +183,31 @@ def tree(depth: int, extra: dict[str, Any] | None = None, at: int = -1) -> dict[
     return node
 
 
+def _numbered(node: Any, skip: int = -1, depth: int = 0) -> Any:
+    """``node`` with an integer ``id`` added at every depth but ``skip`` (one it has is kept)."""
+    if not isinstance(node, dict):
+        return node
+    out = {
+        k: [_numbered(c, skip, depth + 1) for c in v] if k == "children" else v
+        for k, v in node.items()
+    }
+    if depth != skip:
+        out.setdefault("id", depth)
+    return out
+
+
 def tree_instances() -> list[Any]:
     """Trees of depth 0 to 4, each with one mutation at every depth: an unknown key (what the
-    outer schema refuses), a label of the wrong type, a child that is not an object."""
+    strict tree refuses), a label of the wrong type, a child that is not an object; and each
+    numbered at every depth, then with the ``id`` the numbered tree needs left out or a string
+    at one depth."""
     found: list[Any] = []
     for depth in range(5):
         found.append(tree(depth))
+        found.append(_numbered(tree(depth)))
         for at in range(depth + 1):
+            found.append(_numbered(tree(depth), skip=at))
+            found.append(_numbered(tree(depth, {"id": "7"}, at)))
             found.append(tree(depth, {"colour": "red"}, at))
             found.append(tree(depth, {"label": 7}, at))
             found.append(tree(depth, {"children": [3]}, at))
@@ -174,6 +226,7 @@ def list_instances() -> list[Any]:
 
 INSTANCES = {
     "strict_tree": tree_instances,
+    "extended_tree": tree_instances,
     "typed_lists": list_instances,
     "recursive_tree": tree_instances,
 }
@@ -371,3 +424,33 @@ def test_import_binds_a_chain_of_resources_in_linear_work(tmp_path: Path) -> Non
     added = [high - low for low, high in itertools.pairwise(costs)]
     for before, after in itertools.pairwise(added):
         assert after <= 2.5 * before + 100, costs
+
+
+@pytest.mark.parametrize(
+    ("node", "says"),
+    [
+        ({"$dynamicRef": "#node", "$ref": "#/$defs/other"}, "'$dynamicRef' beside '$ref'"),
+        ({"$dynamicRef": 3}, "'$dynamicRef' must be a URI reference"),
+        ({"$dynamicRef": "#nowhere"}, "$dynamicRef '#nowhere' names an anchor that no"),
+        ({"$dynamicRef": "https://example.com/other#node"}, "remote $dynamicRef"),
+    ],
+)
+def test_a_dynamic_reference_import_cannot_bind_is_an_error_at_its_place(
+    node: dict[str, Any], says: str, tmp_path: Path
+) -> None:
+    """Each malformed or unresolvable dynamic reference: one error at its own pointer, no
+    contract."""
+    schema = {
+        "$schema": DRAFT2020,
+        "description": "d",
+        "type": "object",
+        "properties": {"a": node},
+        "$defs": {"other": {"$dynamicAnchor": "node"}},
+    }
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    with pytest.raises(importer.ContractImportError) as raised:
+        importer.import_file(path)
+    (problem,) = raised.value.problems
+    assert problem.pointer == "/properties/a/$dynamicRef"
+    assert says in problem.message, problem.message
