@@ -454,3 +454,25 @@ def test_a_dynamic_reference_import_cannot_bind_is_an_error_at_its_place(
     (problem,) = raised.value.problems
     assert problem.pointer == "/properties/a/$dynamicRef"
     assert says in problem.message, problem.message
+
+
+def test_an_anchor_in_a_target_outside_the_subschemas_is_bound_too(tmp_path: Path) -> None:
+    """A schema kept under a keyword JSON Schema does not know (``components``, as OpenAPI
+    documents keep them) is read as a schema only when a $ref reaches it, while the references
+    are being resolved: a dynamic anchor found there then is bound like the others."""
+    schema = copy.deepcopy(STRICT_TREE)
+    schema["$defs"]["tree"]["properties"]["note"] = {
+        "$ref": "https://example.com/strict-tree#/components/note"
+    }
+    schema["components"] = {
+        "note": {"$dynamicAnchor": "note", "type": "string", "maxLength": 3},
+    }
+    _, module, derived = imported_module(schema, tmp_path)
+    valid = oracle(schema)
+    instances = (
+        derived + tree_instances() + [tree(1, {"note": "long"}, 1), tree(1, {"note": "ok"}, 1)]
+    )
+    for value in instances:
+        assert module.validate(value).ok == valid(value), value
+    assert not module.validate(tree(2, {"colour": "red"}, 2)).ok
+    assert not module.validate(tree(1, {"note": "long"}, 1)).ok

@@ -1018,7 +1018,7 @@ class _Translator:
         self.anchors: dict[tuple[str, str], SchemaPath] = {}
         #: (input path, name) of every dynamic anchor: 2020-12's ``$dynamicAnchor``, 2019-09's
         #: ``$recursiveAnchor: true`` on a resource's root (named ``dynamic.RECURSIVE``).
-        self.dynamic_anchors: list[tuple[SchemaPath, str]] = []
+        self.dynamic_anchors: dict[SchemaPath, str] = {}
         #: old path -> new path of every schema node translated.
         self.moved: dict[SchemaPath, SchemaPath] = {}
         #: ``moved`` read backwards (output path -> input path), kept as it grows, so that a
@@ -1101,9 +1101,9 @@ class _Translator:
         name = node.get("$dynamicAnchor")
         if isinstance(name, str) and self.draft == "2020-12":
             self.anchors.setdefault((base, name), path)
-            self.dynamic_anchors.append((path, name))
+            self.dynamic_anchors[path] = name
         if node.get("$recursiveAnchor") is True and self.draft == "2019-09" and resource_root:
-            self.dynamic_anchors.append((path, dynamic.RECURSIVE))
+            self.dynamic_anchors[path] = dynamic.RECURSIVE
 
     # -- pass 2: keyword by keyword --------------------------------------------------------
 
@@ -1550,10 +1550,14 @@ class _Translator:
         if not any(kind != "$ref" for _, _, kind in self.refs):
             return []
         made = []
-        for path, _ in self.dynamic_anchors:
-            resource = self.resources[self.bases[path]]
+        for path in self.dynamic_anchors:
+            resource = self.resource_of(path)
             made.append(({"$ref": importing.ref_to(path[len(resource) :])}, path, "$ref"))
         return made
+
+    def resource_of(self, path: SchemaPath) -> SchemaPath:
+        """The input path of the root of the resource ``path`` lies in."""
+        return self.resources.get(self.bases.get(path, _DEFAULT_BASE), ())
 
     def specialise(
         self, result: dict[str, Any], anchors: list[tuple[dict[str, Any], SchemaPath, str]]
@@ -1564,14 +1568,14 @@ class _Translator:
         for resource in self.resources.values():
             if resource in self.moved:
                 scope.resources.setdefault(self.moved[resource], {})
-        for (path, name), (stand_in, _, _) in zip(self.dynamic_anchors, anchors, strict=True):
-            resource = self.resources[self.bases[path]]
+        for stand_in, path, _ in anchors:
+            resource = self.resource_of(path)
             if resource in self.moved and stand_in["$ref"].startswith("#"):
                 declared = scope.resources[self.moved[resource]]
                 unit = tuple(str(step) for step in pointers.ref_path(stand_in["$ref"]))
-                declared.setdefault(name, unit)
+                declared.setdefault(self.dynamic_anchors[path], unit)
         for old, new in self.moved.items():
-            resource = self.moved.get(self.resources.get(self.bases.get(old, ""), ()), ())
+            resource = self.moved.get(self.resource_of(old), ())
             if reference_targets.is_defs_entry(new) and new != resource:
                 scope.within[new] = resource
         kinds: dict[SchemaPath, str] = {}
@@ -1599,7 +1603,7 @@ class _Translator:
         """The anchor name the reference at ``old`` looks up in the dynamic scope; None when it
         reduces to a plain reference (its initial target does not declare that anchor)."""
         if kind == "$recursiveRef":
-            root = _follow(self.root, self.resources.get(self.bases.get(old, _DEFAULT_BASE), ()))
+            root = _follow(self.root, self.resource_of(old))
             recursive = isinstance(root, dict) and root.get("$recursiveAnchor") is True
             return dynamic.RECURSIVE if recursive else None
         if kind != "$dynamicRef":
