@@ -1500,21 +1500,21 @@ class _Translator:
     def rewrite_refs(self, result: dict[str, Any]) -> None:
         """Point every $ref at its target's place in the output, under the root's $defs."""
         targets: list[tuple[dict[str, Any], SchemaPath]] = []
-        anchors = self.anchor_refs()
-        self.refs.extend(anchors)
-        for node, old, kind in self.refs:  # (adopting a target adds the references inside it)
-            ref = node["$ref"]
-            where = old + (kind,)
-            target = self.target_of(ref, old, kind)
-            if isinstance(target, str):
-                self.error(where, target)
-                continue
-            if target not in self.moved:
-                refused = self.adopt(target, result)
-                if refused is not None:
-                    self.error(where, f"$ref {ref!r} {refused}")
-                    continue
-            targets.append((node, self.moved[target]))
+        anchors: list[tuple[dict[str, Any], SchemaPath, str]] = []
+        done = 0
+        while True:
+            # Adopting a target adds the references (and dynamic anchors) inside it.
+            while done < len(self.refs):
+                node, old, kind = self.refs[done]
+                done += 1
+                target = self.resolved(node["$ref"], old, kind, result)
+                if target is not None:
+                    targets.append((node, target))
+            more = self.anchor_refs(anchors)
+            if not more:
+                break
+            anchors += more
+            self.refs += more
         # Each hoist moves a subtree; the paths under it (later targets, and where each input
         # node went) follow it. They are rebased once each, when read (_relocated), not every
         # time a subtree moves: that was quadratic in the number of hoisted targets.
@@ -1541,19 +1541,41 @@ class _Translator:
         if anchors and not self.errors:
             self.specialise(result, anchors)
 
+    def resolved(
+        self, ref: str, old: SchemaPath, kind: str, result: dict[str, Any]
+    ) -> SchemaPath | None:
+        """The output place of the target of ``ref`` (found at ``old``), adopted into $defs
+        when the walk did not reach it; None after an error saying why there is none."""
+        where = old + (kind,)
+        target = self.target_of(ref, old, kind)
+        if isinstance(target, str):
+            self.error(where, target)
+            return None
+        if target not in self.moved:
+            refused = self.adopt(target, result)
+            if refused is not None:
+                self.error(where, f"$ref {ref!r} {refused}")
+                return None
+        return self.moved[target]
+
     # -- pass 3b: dynamic references ------------------------------------------------------
 
-    def anchor_refs(self) -> list[tuple[dict[str, Any], SchemaPath, str]]:
-        """A stand-in ``$ref`` to each dynamic anchor's schema (when the schema has dynamic
-        references), resolved with the others: so each declaration is moved under $defs, where
-        a reference can name it, and its new place is read from the stand-in."""
+    def anchor_refs(
+        self, made: list[tuple[dict[str, Any], SchemaPath, str]]
+    ) -> list[tuple[dict[str, Any], SchemaPath, str]]:
+        """A stand-in ``$ref`` to each dynamic anchor's schema that has none among ``made``
+        yet (when the schema has dynamic references), resolved with the others: so each
+        declaration is moved under $defs, where a reference can name it, and its new place is
+        read from the stand-in."""
         if not any(kind != "$ref" for _, _, kind in self.refs):
             return []
-        made = []
+        covered = {path for _, path, _ in made}
+        more = []
         for path in self.dynamic_anchors:
-            resource = self.resource_of(path)
-            made.append(({"$ref": importing.ref_to(path[len(resource) :])}, path, "$ref"))
-        return made
+            if path not in covered:
+                resource = self.resource_of(path)
+                more.append(({"$ref": importing.ref_to(path[len(resource) :])}, path, "$ref"))
+        return more
 
     def resource_of(self, path: SchemaPath) -> SchemaPath:
         """The input path of the root of the resource ``path`` lies in."""
