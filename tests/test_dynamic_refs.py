@@ -271,7 +271,14 @@ def test_each_binding_is_one_function_named_for_what_it_binds(tmp_path: Path) ->
     defs = contract.data["parameters"]["$defs"]
     copies = [name for name in defs if "__item_" in name]
     assert len(copies) == 1, list(defs)
-    assert defs[copies[0]]["$comment"].startswith("#/$defs/list with $dynamicAnchor item bound to")
+    comment = defs[copies[0]]["$comment"]
+    assert comment.startswith("#/$defs/list with $dynamicAnchor item bound to")
+    # The copy's name and its comment name the same user, one of the two that bind the item.
+    user = copies[0].removeprefix("list__item_of_")
+    assert user in ("numbers", "words") and comment.endswith(f"(declared in #/$defs/{user})")
+    # The list its copy binds takes that user's item type: the other user's is refused there.
+    other_user_item = {"numbers": "a", "words": 1}[user]
+    assert not module.validate({user: [other_user_item]}).ok
     assert module.validate({"numbers": [1, 2], "words": ["a"]}).ok
     assert not module.validate({"numbers": ["a"]}).ok
     assert not module.validate({"words": [1]}).ok

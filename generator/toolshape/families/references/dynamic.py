@@ -134,12 +134,12 @@ class _Specialiser:
             where = unit
             self.placed.add(unit)
         elif self.copies >= MAX_VARIANTS:
-            self.past_bound.append((asked_at, _variant_words(unit, key[1])))
+            self.past_bound.append((asked_at, self.variant_words(unit, key[1])))
             return unit
         else:
             self.copies += 1
             where = (DEFS, self.variant_name(unit, key[1]))
-            self.comments[where] = _variant_words(unit, key[1])
+            self.comments[where] = self.variant_words(unit, key[1])
         self.places[key] = where
         self.todo.append(key)
         return where
@@ -167,6 +167,15 @@ class _Specialiser:
         if path in self.scope.resources:
             _enter(inside, self.scope.resources[path])
         return inside
+
+    def variant_words(self, unit: SchemaPath, binding: Binding) -> str:
+        """What a copy is: ``#/$defs/list with $dynamicAnchor item bound to #/$defs/item_2
+        (declared in #/$defs/numbers)``."""
+        return f"{ref_to(unit)} with " + ", ".join(
+            f"{_anchor_words(name)} bound to {ref_to(bound)}"
+            + f" (declared in {ref_to(self.owners.get(bound, bound))})"
+            for name, bound in binding
+        )
 
     def rewrite(self, node: Any, path: SchemaPath, binding: dict[str, SchemaPath]) -> Any:
         """A copy of the schema ``node`` (at ``path``) with its references bound."""
@@ -219,13 +228,6 @@ class _Specialiser:
         self.result.update(root)
         if defs:
             self.result[DEFS] = defs
-
-
-def _variant_words(unit: SchemaPath, binding: Binding) -> str:
-    """What a copy is: ``#/$defs/list with $dynamicAnchor item bound to #/$defs/item``."""
-    return f"{ref_to(unit)} with " + ", ".join(
-        f"{_anchor_words(name)} bound to {ref_to(bound)}" for name, bound in binding
-    )
 
 
 def _anchor_words(name: str) -> str:
