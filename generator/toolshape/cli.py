@@ -664,7 +664,7 @@ def _schema(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    checked = checker.check(source.load_file(path, args.contract))
+    checked = _checked_file(path, args.contract)
     results = _exported([checked], args)
     if results is None:
         return 1
@@ -697,7 +697,7 @@ def _schema_all(args: argparse.Namespace) -> int:
     problems: list[Problem] = []
     for path in discovery.find_contracts(root):
         try:
-            checked.append(checker.check(source.load_file(path, str(path))))
+            checked.append(_checked_file(path, str(path)))
         except ContractError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -709,6 +709,12 @@ def _schema_all(args: argparse.Namespace) -> int:
     listed = [r.definition for r in results]
     print(json.dumps(listed, indent=2, ensure_ascii=False))
     return 0
+
+
+def _checked_file(path: Path, shown: str) -> checker.Contract:
+    """The contract at ``path`` checked; ContractError with its YAML and schema problems at
+    once, as ``lint`` reports them."""
+    return checker.load_and_check(source.read_file(path, shown), shown)
 
 
 def _exported(
