@@ -74,6 +74,7 @@ parameters:
           - {type: object, properties: {from: {type: string}, to: {type: string}}, required: [from, to]}
     lead: {$ref: '#/$defs/traveller'}
     note: {anyOf: [{type: string}, {minLength: 1}]}
+    window: {type: array, prefixItems: [{type: string, format: date}, {type: integer}], items: false}
   required: [trip]
   additionalProperties: false
 output:
@@ -140,6 +141,10 @@ def companions(args: Arguments) -> list[str]:
     return [c["name"] + str(len(c.get("companions", []))) for c in lead.get("companions", [])]
 
 
+def window_days(args: Arguments) -> int:
+    return sum(part if isinstance(part, int) else 0 for part in args.get("window", []))
+
+
 def position(out: Output) -> int:
     booking = out["booking"]
     if booking["status"] == "waitlisted":
@@ -171,6 +176,10 @@ def budget(args: Arguments) -> int:
 
 def note(args: Arguments) -> int:
     return args["note"]  # error: Returning Any from function declared to return "int"
+
+
+def window(args: Arguments) -> str:
+    return args["window"][0]  # error: Incompatible return value type (got "str | int", expected "str")
 
 
 def ref(out: Output) -> str:
@@ -325,7 +334,7 @@ def assert_mypy_refuses_each_marked_line(
 def test_mypy_refuses_a_key_of_the_wrong_branch_and_the_open_value_as_a_precise_type(
     checked: tuple[Path, dict[tuple[str, int], str]],
 ) -> None:
-    assert_mypy_refuses_each_marked_line(checked[1], "mistakes.py", 5)
+    assert_mypy_refuses_each_marked_line(checked[1], "mistakes.py", 6)
 
 
 def test_a_union_at_the_root_types_arguments_and_output_branch_by_branch(
@@ -410,6 +419,14 @@ UNIONS = {
         {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
         "list[str | int]",
     ),
+    "positions and no more items": (
+        {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": False},
+        "list[str | int]",  # a list, as the handler gets it: never a tuple
+    ),
+    "positions, then items": (
+        {"type": "array", "prefixItems": [{"enum": ["a"]}], "items": {"type": "boolean"}},
+        'list[Literal["a"] | bool]',
+    ),
     "a union holding a union": (
         {"anyOf": [{"type": "null"}, {"oneOf": [{"type": "string"}, {"type": "integer"}]}]},
         "None | str | int",
@@ -437,6 +454,7 @@ OPEN = {
     "a branch with no type": {"anyOf": [{"type": "string"}, {"minLength": 1}]},
     "an array of an open union": {"type": "array", "items": {"oneOf": [{"type": "null"}, {}]}},
     "too many alternatives": {"anyOf": [{"const": n} for n in range(40)]},
+    "positions, then anything": {"type": "array", "prefixItems": [{"type": "string"}]},
 }
 
 

@@ -339,11 +339,28 @@ class TypedDicts:
             return simple[kind]
         schema, hint, path = variant.schema, variant.hint, variant.place.path
         if kind == "array":
-            return f"list[{self.of(schema.get('items', True), hint + ' item', path + ('items',))}]"
+            return f"list[{self.item_types(schema, hint, path)}]"
         if not schema.get("properties"):
             additional = schema.get("additionalProperties", True)
             return f"dict[str, {self.of(additional, hint + ' value', path + ('additionalProperties',))}]"
         return self.typed_dict(schema, hint, variant.place)
+
+    def item_types(self, schema: dict[str, Any], hint: str, path: SchemaPath) -> str:
+        """The type of an array's items: ``items``', and with ``prefixItems`` each position's
+        too. Their union, in a ``list``, never a ``tuple[...]``: the handler gets the decoded
+        JSON array, a list, and a tuple type would promise what a list does not do (hashing,
+        equality with a tuple)."""
+        items = schema.get("items", True)
+        positions = schema.get("prefixItems")
+        if not isinstance(positions, list):
+            return self.of(items, f"{hint} item", path + ("items",))
+        types = [
+            self.of(position, f"{hint} item {index + 1}", path + ("prefixItems", index))
+            for index, position in enumerate(positions)
+        ]
+        if items is not False:  # more items after the positions, of ``items``' type
+            types.append(self.of(items, f"{hint} item", path + ("items",)))
+        return "Any" if not types or "Any" in types else union(types)
 
     def typed_dict(self, schema: dict[str, Any], hint: str, place: Place | SchemaPath) -> str:
         """The TypedDict of an object schema's properties: made once per place."""
