@@ -17,6 +17,7 @@ without mypy, from the model: ``model.build`` and its TypedDicts.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import json
@@ -490,6 +491,26 @@ def test_the_schema_around_a_union_holds_in_each_branch() -> None:
         assert [f.key for f in branch.required] == [key]
         assert sorted(f.key for f in branch.required + branch.optional) == ["all", "not"]
         assert branch.closed  # additionalProperties: false around it: @final
+
+
+def test_a_root_union_of_open_objects_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """pydantic's shape with branches that allow other keys: each branch's function prints no
+    key path, so the module imports no ``_key`` it never calls (ruff's F401)."""
+    contract = ROOT_CONTRACT.replace("      additionalProperties: false\n", "")
+    assert contract.count("additionalProperties") == 0
+    (tmp_path / "contracts").mkdir()
+    (tmp_path / "contracts" / "adopt_pet.yaml").write_text(contract, encoding="utf-8")
+    assert main(["generate", str(tmp_path / "contracts"), "-o", str(tmp_path / "pets"), "-q"]) == 0
+    tree = ast.parse((tmp_path / "pets" / "adopt_pet.py").read_text(encoding="utf-8"))
+    imported = {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert "_tagged" in imported  # the branch is chosen by its tag
+    assert imported - used - {"annotations"} == set()
 
 
 def root_union(parameters: dict[str, Any]) -> tuple[list[str] | None, list[str]]:
