@@ -703,8 +703,18 @@ def check(document: Document) -> Contract:
     )
 
 
+class DocumentProblems(ContractError):
+    """The problems of a contract whose YAML was read whole: ``document`` holds what it says
+    (its tool name, say), null where a YAML problem refused a value."""
+
+    def __init__(self, problems: list[Problem], document: Document) -> None:
+        super().__init__(problems)
+        self.document = document
+
+
 def load_and_check(raw: bytes, file: str) -> Contract:
-    """Load contract bytes and check them; raise ContractError with every problem found.
+    """Load contract bytes and check them; raise ContractError with every problem found
+    (DocumentProblems where the YAML was read whole).
 
     Where the YAML has problems but could be read whole (a duplicate key, an unquoted ``yes``,
     an alias), the schema is checked as well, so that one run reports both; nothing is said
@@ -712,8 +722,12 @@ def load_and_check(raw: bytes, file: str) -> Contract:
     try:
         document = source.load(raw, file)
     except source.YamlProblems as error:
-        raise ContractError([*error.problems, *_problems_of(error.document)]) from None
-    return check(document)
+        problems = [*error.problems, *_problems_of(error.document)]
+        raise DocumentProblems(problems, error.document) from None
+    try:
+        return check(document)
+    except ContractError as error:
+        raise DocumentProblems(error.problems, document) from None
 
 
 def _problems_of(document: Document) -> list[Problem]:

@@ -15,7 +15,7 @@ from typing import Any
 from ..codegen import render
 from ..codegen.cases import Case
 from ..codegen.context import GenerationContext
-from ..contract import checker, source
+from ..contract import checker
 from ..contract.errors import ContractError, Problem
 from ..project import pipeline
 from .report import RESULTS, Flow, Report
@@ -138,17 +138,11 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
     where: dict[str, str] = {}
     for display, raw in files.items():
         try:
-            document = source.load(raw, display)
+            checked = checker.load_and_check(raw, display)
         except ContractError as exc:
             report.errors.extend(str(p) for p in exc.problems)
-            side.broken_files.add(PurePosixPath(display).name)
-            continue
-        try:
-            checked = checker.check(document)
-        except ContractError as exc:
-            report.errors.extend(str(p) for p in exc.problems)
-            name = document.data.get("name") if isinstance(document.data, dict) else None
-            if isinstance(name, str):
+            name = _tool_name(exc)
+            if name is not None:
                 side.broken_names.add(name)
             else:
                 side.broken_files.add(PurePosixPath(display).name)
@@ -169,6 +163,16 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
         tools[checked.name] = Built(bytes(raw), display, checked)
         where[checked.name] = display
     return side
+
+
+def _tool_name(error: ContractError) -> str | None:
+    """The tool name a contract that does not check still gives (None: its YAML could not be
+    read, or it names none)."""
+    if not isinstance(error, checker.DocumentProblems):
+        return None
+    data = error.document.data
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def ready(built: Built, context: Any, report: Report) -> bool:
