@@ -308,7 +308,7 @@ class _Checker:
             if keyword in NOT_YET:
                 self.error(
                     path + (keyword,),
-                    f"'{keyword}' is not supported by this version of toolshape",
+                    f"'{keyword}' is not supported by this version of toolshape" + _advice(keyword),
                     at_key=True,
                 )
             elif keyword == value_rules.NULLABLE:
@@ -692,6 +692,12 @@ _NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented a
 _CHILD_ONE = vocabulary.holders("one", "children")
 
 
+def _advice(keyword: str) -> str:
+    """What the vocabulary advises instead of a keyword the contract refuses ("" when nothing)."""
+    instead = vocabulary.keyword(keyword).instead
+    return f"; {instead}" if instead else ""
+
+
 def _failures(schema: Any, value: Any, root: Any) -> str:
     """The keywords (comma-separated) of ``schema`` that refuse ``value``; "" when it passes."""
     from .reference import errors_of  # reference imports this module
@@ -737,13 +743,23 @@ def check(document: Document) -> Contract:
     )
 
 
+class DocumentProblems(ContractError):
+    """The problems of a contract whose YAML was read whole: ``document`` holds what it says
+    (its tool name, say), null where a YAML problem refused a value."""
+
+    def __init__(self, problems: list[Problem], document: Document) -> None:
+        super().__init__(problems)
+        self.document = document
+
+
 def load_and_check(
     raw: bytes,
     file: str,
     relative: PurePosixPath = _AT_TOP,
     files: shared.Files = _NO_FILES,
 ) -> Contract:
-    """Load contract bytes and check them; raise ContractError with every problem found.
+    """Load contract bytes and check them; raise ContractError with every problem found
+    (DocumentProblems where the YAML was read whole).
 
     Where the YAML has problems but could be read whole (a duplicate key, an unquoted ``yes``,
     an alias), the schema is checked as well, so that one run reports both; nothing is said
@@ -753,9 +769,13 @@ def load_and_check(
     try:
         document = source.load(raw, file)
     except source.YamlProblems as error:
-        raise ContractError([*error.problems, *_problems_of(error.document)]) from None
-    shared.bundle(document, relative, files, check_shared)
-    return check(document)
+        problems = [*error.problems, *_problems_of(error.document)]
+        raise DocumentProblems(problems, error.document) from None
+    try:
+        shared.bundle(document, relative, files, check_shared)
+        return check(document)
+    except ContractError as error:
+        raise DocumentProblems(error.problems, document) from None
 
 
 def check_shared(document: Document) -> None:

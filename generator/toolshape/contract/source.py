@@ -216,7 +216,12 @@ def _load_fast(text: str, file: str) -> Document | None:
 
 
 def load_file(path: pathlib.Path, file: str) -> Document:
-    """Read the contract at `path` (shown as `file` in problems) and load it.
+    """Read the contract at `path` (shown as `file` in problems) and load it (see read_file)."""
+    return load(read_file(path, file), file)
+
+
+def read_file(path: pathlib.Path, file: str) -> bytes:
+    """The bytes of the contract at `path` (shown as `file` in problems).
 
     The size is checked before reading, so an oversized file is never read whole;
     a file that cannot be read is reported as a ContractError too.
@@ -232,7 +237,7 @@ def load_file(path: pathlib.Path, file: str) -> Document:
         raise ContractError(
             [Problem(file, 1, 1, f"cannot read the contract file: {reason}")]
         ) from None
-    return load(raw, file)
+    return raw
 
 
 def _too_large(file: str, size: int) -> Problem:

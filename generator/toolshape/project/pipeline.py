@@ -21,7 +21,8 @@ from ..codegen.context import GenerationContext
 from ..contract import checker, shared
 from ..contract.errors import Problem
 from ..platforms import export
-from . import examples, headers, runtime
+from . import examples, headers, listing, runtime
+from .listing import Listing
 
 #: A contract that reaches no shared-definitions file.
 _NO_FILES: shared.Files = {}
@@ -47,9 +48,8 @@ class Generated:
     #: The contract's warnings and those met deriving its cases (printed, never fatal).
     warnings: list[Problem] = field(default_factory=list)
     #: The tool's definition for each platform that takes it (export.PLATFORMS), and why
-    #: each other platform refuses it: the package's tool lists are made of these.
-    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
-    refusals: dict[str, list[Problem]] = field(default_factory=dict)
+    #: each other platform refuses it, as the package's tool lists take them.
+    listing: Listing = field(default_factory=lambda: Listing({}, {}, {}))
     #: Why layout.py could not lay out its module, which black's format_str formatted instead
     #: (the context's layout notes): toolshape's gap, never the contract's; the command line says so.
     layout_gaps: list[str] = field(default_factory=list)
@@ -88,6 +88,7 @@ def reuse(
     *,
     vouched: bool = False,
     files: shared.Files = _NO_FILES,
+    listed: Listing | None = None,
 ) -> Generated | None:
     """The existing output (its bytes), when it was generated from these very contract bytes
     by this generator and nobody edited it since; None means generate afresh.
@@ -95,7 +96,9 @@ def reuse(
     Nothing is loaded, checked or rendered: the same bytes through the same generator
     and templates passed every check when the output was written, and would again. Their
     headers must name these contract bytes and generator, and their seals hold, unless the
-    cache ``vouched`` for them (planning.py): then they are the bytes generate wrote.
+    cache ``vouched`` for them (planning.py): then they are the bytes generate wrote, and
+    ``listed`` is the tool's listing the cache kept with them (else it is read from the
+    tests' header).
     """
     wanted = headers.digest(raw, context, files)
     if not vouched and not all(
@@ -112,10 +115,11 @@ def reuse(
         name = checker.load_and_check(raw, display, relative, files).name
     module_path, test_path = paths_for(relative)
     warnings = headers.recorded_warnings(test_data, display)
-    recorded = headers.recorded_definitions(test_data, display)
-    if recorded is None:  # written by a toolshape that did not record them: generate afresh
-        return None
-    definitions, refusals = recorded
+    if listed is None:
+        recorded = headers.recorded_definitions(test_data, display)
+        if recorded is None:  # written by a toolshape that did not record them: generate afresh
+            return None
+        listed = listing.of(*recorded)
     return Generated(
         name,
         module_path,
@@ -125,8 +129,7 @@ def reuse(
         raw,
         display,
         warnings=warnings,
-        definitions=definitions,
-        refusals=refusals,
+        listing=listed,
         files=files,
     )
 
@@ -232,8 +235,7 @@ def generate(
         display,
         checked,
         half.warnings,
-        definitions,
-        refusals,
+        listing.of(definitions, refusals),
         half.layout_gaps,
         files,
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
 import os
 import shlex
 from collections.abc import Callable
@@ -196,7 +195,7 @@ def _gather(slots: list[_Slot], context: GenerationContext, result: Plan) -> lis
         else:
             digest = headers.digest(slot.raw, context, slot.files)
             entry_key = cache.key(digest, slot.label, slot.relative)
-            slot.entry = _entry(generated.module_source, generated.test_source)
+            slot.entry = _entry(generated)
             result.cache_entries[entry_key] = slot.entry
         if slot.entry is not None:
             result.digests[generated.module_path] = slot.entry.module_sha256
@@ -369,9 +368,11 @@ class _ModuleIndex:
         return None
 
 
-def _entry(module_source: str, test_source: str) -> cache.Entry:
+def _entry(generated: pipeline.Generated) -> cache.Entry:
     return cache.Entry(
-        cache.sha256(module_source.encode("utf-8")), cache.sha256(test_source.encode("utf-8"))
+        cache.sha256(generated.module_source.encode("utf-8")),
+        cache.sha256(generated.test_source.encode("utf-8")),
+        generated.listing,
     )
 
 
@@ -416,6 +417,7 @@ def _reused(
         test_data,
         vouched=recorded is not None,
         files=slot.files,
+        listed=None if recorded is None else recorded.listing,
     )
     return None if generated is None else (generated, recorded)
 
@@ -497,9 +499,8 @@ def _declared_hints(generated: list[pipeline.Generated]) -> dict[str, dict[str, 
     output, so no contract is loaded again), for the tools that declare any."""
     declared: dict[str, dict[str, bool]] = {}
     for tool in sorted(generated, key=lambda g: g.module_path):
-        annotations = tool.definitions["mcp"].get("annotations")
-        if annotations:
-            declared[tool.tool_name] = annotations
+        if tool.listing.hints:
+            declared[tool.tool_name] = tool.listing.hints
     return declared
 
 
@@ -514,14 +515,11 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
     definitions: dict[str, list[str]] = {}
     refused: dict[str, list[str]] = {}
     for platform in export.PLATFORMS:
-        reasons = [str(p) for g in generated for p in g.refusals.get(platform, ())]
+        reasons = [r for g in generated for r in g.listing.refused.get(platform, ())]
         if reasons:
             refused[platform] = reasons
-        else:  # JSON text, one string per tool: a data module of dict displays compiles and
-            # lays out far slower (seconds for a thousand tools) than one of strings
-            definitions[platform] = [
-                json.dumps(g.definitions[platform], ensure_ascii=False) for g in generated
-            ]
+        else:  # JSON text, one string per tool (see listing.py)
+            definitions[platform] = [g.listing.entries[platform] for g in generated]
     text = render.render(
         context,
         "tool_definitions.py.j2",

@@ -163,19 +163,12 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
             report.errors.extend(str(p) for p in _shared_problems(raw, display))
             continue
         try:
-            document = source.load(raw, display)
             reached = shared.gather(raw, display, relative, _reader(files, top))
-            shared.bundle(document, relative, reached, checker.check_shared)
+            checked = checker.load_and_check(raw, display, relative, reached)
         except ContractError as exc:
             report.errors.extend(str(p) for p in exc.problems)
-            side.broken_files.add(PurePosixPath(display).name)
-            continue
-        try:
-            checked = checker.check(document)
-        except ContractError as exc:
-            report.errors.extend(str(p) for p in exc.problems)
-            name = document.data.get("name") if isinstance(document.data, dict) else None
-            if isinstance(name, str):
+            name = _tool_name(exc)
+            if name is not None:
                 side.broken_names.add(name)
             else:
                 side.broken_files.add(PurePosixPath(display).name)
@@ -231,6 +224,16 @@ def _shared_problems(raw: bytes, display: str) -> list[Problem]:
     except ContractError as exc:
         return exc.problems
     return []
+
+
+def _tool_name(error: ContractError) -> str | None:
+    """The tool name a contract that does not check still gives (None: its YAML could not be
+    read, or it names none)."""
+    if not isinstance(error, checker.DocumentProblems):
+        return None
+    data = error.document.data
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def ready(built: Built, context: Any, report: Report) -> bool:
