@@ -158,7 +158,9 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
     where: dict[str, str] = {}
     top = _folder_of(files)
     for display, raw in files.items():
-        relative = PurePosixPath(display[len(top) :])
+        # Without a contracts folder of shared files each file stands alone, named by its
+        # file name (a display may start with "../" or a revision).
+        relative = PurePosixPath(display[len(top) :] if top else PurePosixPath(display).name)
         if shared.is_shared(relative):
             report.errors.extend(str(p) for p in _shared_problems(raw, display))
             continue
