@@ -20,17 +20,31 @@ from typing import Any
 from .. import __version__
 from ..codegen import model
 from ..codegen.context import GenerationContext
+from ..contract import shared
 from ..contract.errors import Problem
 from ..platforms import export
 from . import cache
 
+#: A contract that reaches no shared-definitions file.
+_NO_FILES: shared.Files = {}
 
-def digest(raw: bytes, context: GenerationContext) -> str:
-    """What the header records: the contract's bytes, the generator (its version, the source
-    of its modules that make output, and black's version), the context's templates and the
-    command the header names. Output made by other generator code, or for another place, is
+
+def digest(raw: bytes, context: GenerationContext, files: shared.Files = _NO_FILES) -> str:
+    """What the header records: the contract's bytes and those of each shared-definitions file
+    it reaches (``files``, by path), the generator (its version, the source of its modules that
+    make output, and black's version), the context's templates and the command the header
+    names. Output made from other inputs, by other generator code, or for another place, is
     never reused."""
-    return _digest(raw, context.template_fingerprint, context.command)
+    return _digest(raw + _shared_part(files), context.template_fingerprint, context.command)
+
+
+def _shared_part(files: shared.Files) -> bytes:
+    """The shared files' part of a contract's digest: each file's path and sha256 (nothing for a
+    contract that reaches none, so its digest stays what it was before shared files existed)."""
+    return b"".join(
+        b"\0shared " + path.encode() + b"\0" + hashlib.sha256(files[path]).hexdigest().encode()
+        for path in sorted(files)
+    )
 
 
 def _digest(raw: bytes, templates: str, command: str) -> str:
