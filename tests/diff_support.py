@@ -12,16 +12,16 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
-from support import CONTEXT, ROOT
+from support import CONTEXT, ROOT, standalone_contracts
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline, runtime
 from toolshape.review import diff
 from toolshape.review.report import NO_OUTPUT, RESULTS, UNKNOWN_TOOL, Change, Report
 
-CONTRACT_FILES = sorted(
-    p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
-)
+#: The examples compared as single files (those that reach shared definitions need their
+#: folder: tests/test_shared_definitions.py compares those).
+CONTRACT_FILES = standalone_contracts()
 CONTRACT_IDS = [p.relative_to(ROOT / "contracts").as_posix() for p in CONTRACT_FILES]
 
 # -- helpers ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from support import ROOT
+from support import ROOT, check_example, example_contracts
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, source
 from toolshape.platforms import export, importer
@@ -27,12 +27,12 @@ from toolshape.project import pipeline, runtime
 
 import generated
 
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml"))
+CONTRACTS = example_contracts()
 CONTEXT = render.generation_context()
 
 
 def checked(path: Path) -> checker.Contract:
-    return checker.check(source.load(path.read_bytes(), str(path.relative_to(ROOT))))
+    return check_example(path, str(path.relative_to(ROOT)))
 
 
 def reimported(name: str, definition: dict[str, Any], tmp_path: Path) -> importer.ImportedContract:
