@@ -620,10 +620,49 @@ def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Ed
         assert touched <= MAX_CONSTRAINT_LINES, f"{edit.name}: {touched} lines changed"
 
 
-#: Lines of a generated tests file that hold the base arguments, or text made from them.
+#: Rows of a generated tests file (see ``rows_of``) that hold the base arguments, or text made
+#: from them.
 _BASE_LINES = re.compile(
-    r"""^(# (contract|output)-sha256: |# definition |# refused |BASE = |VALID_TEXT = |SCHEMA = |    \[\{|    '\{|    \(["']cut off at the end["'], |    \(["']byte order mark["'], )"""
+    r"""^(# (contract|output)-sha256: |# definition |# refused |BASE = |VALID_TEXT = |SCHEMA = |    \[ ?\{|    '\{|    \( ?["']cut off at the end["'], |    \( ?["']byte order mark["'], )"""
 )
+
+
+def rows_of(source: str) -> list[str]:
+    """The generated tests file as rows: each line with the lines that continue it, joined
+    with single spaces: a header record's ``# | `` lines, and, for a line inside a block or a
+    table (indented), the lines indented deeper and those that close its brackets at its own
+    indentation, or go on a string its line left open (a piece of an implicit concatenation):
+    a table row that the layout spreads over lines is one row. A row inside the data of
+    ``BASE``, ``VALID_TEXT`` or ``SCHEMA`` (spread over lines) starts with that name."""
+    rows: list[str] = []
+    first = previous = owner = ""
+    for line in source.splitlines():
+        depth = len(line) - len(line.lstrip(" "))
+        start = len(first) - len(first.lstrip(" "))
+        text = line.strip()
+        continues = line.startswith("# | ") or (
+            start >= 4
+            and bool(text)
+            and (
+                depth > start
+                or (depth == start and text[0] in ")]}")
+                or (previous.endswith(("'", '"')) and text[0] in "'\"")
+            )
+        )
+        if rows and continues:
+            rows[-1] += line[4:] if line.startswith("# | ") else " " + text
+        else:
+            if depth == 0 and text:
+                owner = next((n for n in _BASE_DATA if line.startswith(f"{n} = ")), "")
+            rows.append(f"{owner} = {line}" if owner and depth else line)
+            first = line
+        previous = line.rstrip()
+    return rows
+
+
+#: The top-level names of a generated tests file whose data is the base arguments or made
+#: from them.
+_BASE_DATA = ("BASE", "VALID_TEXT", "SCHEMA")
 
 
 @pytest.mark.parametrize(
@@ -642,7 +681,7 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(
     after = pipeline.generate(
         edit.edited, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
     ).test_source
-    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
+    diff = list(difflib.unified_diff(rows_of(before), rows_of(after), lineterm="", n=0))
     removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
     assert [line for line in removed if not _BASE_LINES.match(line)] == []
