@@ -123,11 +123,12 @@ _MODULES: dict[bytes, str] = {}
 
 
 def module_source(raw: bytes) -> str:
-    """pipeline.generate()'s module_source, without rendering its tests (test_diff_examples.py checks it is the same)."""
+    """pipeline.generate()'s module_source, rendered only (test_diff_examples.py checks it is
+    the same)."""
     if raw not in _MODULES:
-        _MODULES[raw] = pipeline.generate_module(
+        _MODULES[raw] = pipeline.module_source(
             raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
-        ).source
+        )
     return _MODULES[raw]
 
 

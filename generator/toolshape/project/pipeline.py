@@ -165,6 +165,45 @@ class ModuleOnly:
     result_derived: list[cases.Case] = field(default_factory=list)
 
 
+def module_source(
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    context: GenerationContext,
+    files: shared.Files = _NO_FILES,
+) -> str:
+    """The module ``generate`` writes for one contract, rendered only: nothing is run on it
+    (no examples, no derived cases), so it is for a contract that generates (raise
+    ContractError when it does not check)."""
+    checked = checker.load_and_check(raw, display, relative, files)
+    source = _rendered(checked, raw, relative, context, files)[1]
+    context.take_layout_notes(str(paths_for(relative)[0]))
+    return source
+
+
+def _rendered(
+    checked: checker.Contract,
+    raw: bytes,
+    relative: PurePosixPath,
+    context: GenerationContext,
+    files: shared.Files,
+) -> tuple[model.ModuleModel, str]:
+    """The module's model and its source, rendered and sealed (not compiled: load_module
+    compiles it, once)."""
+    module_path, _ = paths_for(relative)
+    built = model.build(
+        checked,
+        module_path.stem,
+        headers.digest(raw, context, files),
+        depth=len(module_path.parent.parts),
+        command=context.command,
+    )
+    source = headers.seal(
+        render.render(context, "module.py.j2", str(module_path), compiles=False, model=built)
+    )
+    return built, source
+
+
 def generate_module(
     raw: bytes,
     display: str,
@@ -181,17 +220,7 @@ def generate_module(
     shared-definitions files the contract reaches (shared.gather), part of its inputs."""
     checked = checker.load_and_check(raw, display, relative, files)
     module_path, _ = paths_for(relative)
-    built = model.build(
-        checked,
-        module_path.stem,
-        headers.digest(raw, context, files),
-        depth=len(module_path.parent.parts),
-        command=context.command,
-    )
-    # load_module compiles it (once, not twice).
-    module_source = headers.seal(
-        render.render(context, "module.py.j2", str(module_path), compiles=False, model=built)
-    )
+    built, module_source = _rendered(checked, raw, relative, context, files)
     layout_gaps = context.take_layout_notes(str(module_path))
     module = runtime.load_module(module_source, str(module_path), runtime.runtime_source(context))
     derivation = examples.check_module(checked, module, run_cases=run_cases)
