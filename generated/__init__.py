@@ -55,6 +55,8 @@ TOOLS: dict[str, str] = {
     "get_weather": ".get_weather",
     "allow_ip": ".net.allow_ip",
     "send_email": ".send_email",
+    "place_order": ".shop.place_order",
+    "refund_order": ".shop.refund_order",
     "ship_order": ".shop.ship_order",
     "open_ticket": ".support.open_ticket",
     "reserve_trip": ".travel.reserve_trip",

@@ -12,16 +12,16 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
-from support import CONTEXT, ROOT
+from support import CONTEXT, ROOT, standalone_contracts
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
 from toolshape.project import pipeline, runtime
 from toolshape.review import diff
 from toolshape.review.report import NO_OUTPUT, RESULTS, UNKNOWN_TOOL, Change, Report
 
-CONTRACT_FILES = sorted(
-    p for p in (ROOT / "contracts").rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
-)
+#: The examples compared as single files (those that reach shared definitions need their
+#: folder: tests/test_shared_definitions.py compares those).
+CONTRACT_FILES = standalone_contracts()
 CONTRACT_IDS = [p.relative_to(ROOT / "contracts").as_posix() for p in CONTRACT_FILES]
 
 # -- helpers ---------------------------------------------------------------------------
@@ -123,11 +123,12 @@ _MODULES: dict[bytes, str] = {}
 
 
 def module_source(raw: bytes) -> str:
-    """pipeline.generate()'s module_source, without rendering its tests (test_diff_examples.py checks it is the same)."""
+    """pipeline.generate()'s module_source, rendered only (test_diff_examples.py checks it is
+    the same)."""
     if raw not in _MODULES:
-        _MODULES[raw] = pipeline.generate_module(
+        _MODULES[raw] = pipeline.module_source(
             raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
-        ).source
+        )
     return _MODULES[raw]
 
 

@@ -12,14 +12,14 @@ import os
 import sys
 import types
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 from toolshape.codegen import model, render
 from toolshape.codegen.context import GenerationContext
-from toolshape.contract import checker, source
-from toolshape.project import runtime
+from toolshape.contract import checker, shared, source
+from toolshape.project import planning, runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
@@ -28,6 +28,39 @@ BENCH = ROOT / "tests" / "bench"
 #: The scripts folder of the environment under test: a subprocess runs ``sys.executable`` or an
 #: entry point from here, never whatever ``PATH`` finds (the venv need not be activated).
 SCRIPTS = Path(sys.executable).parent
+
+
+def example_contracts(folder: Path = CONTRACTS, pattern: str = "*.yaml") -> list[Path]:
+    """The tool contracts under ``folder`` (the repository's examples), sorted: files under its
+    ``common/`` hold shared definitions, not tools."""
+    return [
+        path
+        for path in sorted(folder.rglob(pattern))
+        if not shared.is_shared(PurePosixPath(*path.relative_to(folder).parts))
+    ]
+
+
+def standalone_contracts(folder: Path = CONTRACTS) -> list[Path]:
+    """The tool contracts under ``folder`` that reach no shared definitions: each can be read,
+    changed and compared alone (as one file, without its folder)."""
+    reader = planning.shared_reader(folder)
+
+    def alone(path: Path) -> bool:
+        relative = PurePosixPath(*path.relative_to(folder).parts)
+        return not shared.gather(path.read_bytes(), str(path), relative, reader)
+
+    return [p for p in example_contracts(folder) + example_contracts(folder, "*.yml") if alone(p)]
+
+
+def check_example(path: Path, display: str | None = None) -> checker.Contract:
+    """The contract at ``path`` checked as ``toolshape generate`` checks it: with the shared
+    definitions it reaches in its contracts folder (the repository's for an example, else the
+    file's own folder)."""
+    root = CONTRACTS if path.is_relative_to(CONTRACTS) else path.parent
+    raw, shown = path.read_bytes(), display or str(path)
+    relative = PurePosixPath(*path.relative_to(root).parts)
+    files = shared.gather(raw, shown, relative, planning.shared_reader(root))
+    return checker.load_and_check(raw, shown, relative, files)
 
 
 def user_cache(name: str, variable: str) -> Path:

@@ -17,6 +17,7 @@ without mypy, from the model: ``model.build`` and its TypedDicts.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import json
@@ -74,6 +75,7 @@ parameters:
           - {type: object, properties: {from: {type: string}, to: {type: string}}, required: [from, to]}
     lead: {$ref: '#/$defs/traveller'}
     note: {anyOf: [{type: string}, {minLength: 1}]}
+    window: {type: array, prefixItems: [{type: string, format: date}, {type: integer}], items: false}
   required: [trip]
   additionalProperties: false
 output:
@@ -140,6 +142,10 @@ def companions(args: Arguments) -> list[str]:
     return [c["name"] + str(len(c.get("companions", []))) for c in lead.get("companions", [])]
 
 
+def window_days(args: Arguments) -> int:
+    return sum(part if isinstance(part, int) else 0 for part in args.get("window", []))
+
+
 def position(out: Output) -> int:
     booking = out["booking"]
     if booking["status"] == "waitlisted":
@@ -173,12 +179,97 @@ def note(args: Arguments) -> int:
     return args["note"]  # error: Returning Any from function declared to return "int"
 
 
+def window(args: Arguments) -> str:
+    return args["window"][0]  # error: Incompatible return value type (got "str | int", expected "str")
+
+
 def ref(out: Output) -> str:
     booking = out["booking"]
     if booking["status"] == "waitlisted":
         return booking["ref"]  # error: TypedDict "OutputBookingWaitlisted" has no key "ref"
     return booking["ref"]
 """
+
+#: A contract whose arguments and result are each a union at the root: pydantic's shape for a
+#: discriminated-union model (branches by reference, each fixing its tag), and branches that
+#: add to the keys of the object around them.
+ROOT_CONTRACT = """\
+name: adopt_pet
+description: Adopt a pet.
+parameters:
+  type: object
+  oneOf:
+    - $ref: '#/$defs/Cat'
+    - $ref: '#/$defs/Dog'
+  $defs:
+    Cat:
+      type: object
+      properties:
+        pet_type: {const: cat}
+        meows: {type: integer}
+      required: [pet_type, meows]
+      additionalProperties: false
+    Dog:
+      type: object
+      properties:
+        pet_type: {const: dog}
+        barks: {type: number}
+      required: [pet_type, barks]
+      additionalProperties: false
+output:
+  type: object
+  properties:
+    request_id: {type: string}
+  required: [request_id]
+  oneOf:
+    - properties: {status: {const: adopted}, tag: {type: string}}
+      required: [status, tag]
+    - properties: {status: {const: refused}, reason: {type: string}}
+      required: [status, reason]
+"""
+
+ROOT_NARROWING = """\
+from __future__ import annotations
+
+from trips.adopt_pet import Arguments, Output
+
+
+def noise(args: Arguments) -> float:
+    if args["pet_type"] == "cat":
+        return args["meows"]
+    return args["barks"]
+
+
+def outcome(out: Output) -> str:
+    if out["status"] == "adopted":
+        return out["request_id"] + out["tag"]
+    return out["request_id"] + out["reason"]
+"""
+
+ROOT_MISTAKES = """\
+from __future__ import annotations
+
+from trips.adopt_pet import Arguments, Output
+
+
+def meows(args: Arguments) -> int:
+    return args["meows"]  # error: TypedDict "ArgumentsDog" has no key "meows"
+
+
+def tag(out: Output) -> str:
+    if out["status"] == "refused":
+        return out["tag"]  # error: TypedDict "OutputRefused" has no key "tag"
+    return out["tag"]
+"""
+
+#: The handlers mypy checks, by file name: each ``mistakes`` file marks every line mypy must
+#: refuse with ``# error: <what mypy says>``; the others must pass.
+HANDLERS = {
+    "narrowing.py": NARROWING,
+    "mistakes.py": MISTAKES,
+    "root_narrowing.py": ROOT_NARROWING,
+    "root_mistakes.py": ROOT_MISTAKES,
+}
 
 #: mypy's line for one error: ``mistakes.py:9: error: message  [code]``.
 ERROR_LINE = re.compile(r"^(?P<file>[\w.]+):(?P<line>\d+): error: (?P<message>.*?)(  \[[\w-]+\])?$")
@@ -193,14 +284,15 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[tuple[
     work = tmp_path_factory.mktemp("argument-types")
     (work / "contracts").mkdir()
     (work / "contracts" / "book_trip.yaml").write_text(CONTRACT, encoding="utf-8")
+    (work / "contracts" / "adopt_pet.yaml").write_text(ROOT_CONTRACT, encoding="utf-8")
     generated = main(["generate", str(work / "contracts"), "--out", str(work / "trips"), "-q"])
     assert generated == 0
-    (work / "narrowing.py").write_text(NARROWING, encoding="utf-8")
-    (work / "mistakes.py").write_text(MISTAKES, encoding="utf-8")
+    for name, text in HANDLERS.items():
+        (work / name).write_text(text, encoding="utf-8")
     cache = user_cache("toolshape-test-mypy", "TOOLSHAPE_TEST_MYPY_CACHE")
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.10"]
-        + ["--cache-dir", str(cache), "narrowing.py", "mistakes.py"],
+        + ["--cache-dir", str(cache), *HANDLERS],
         cwd=work,
         capture_output=True,
         text=True,
@@ -223,20 +315,56 @@ def test_a_handler_that_narrows_every_union_type_checks(
     assert {key: message for key, message in errors.items() if key[0] == "narrowing.py"} == {}
 
 
-def test_mypy_refuses_a_key_of_the_wrong_branch_and_the_open_value_as_a_precise_type(
-    checked: tuple[Path, dict[tuple[str, int], str]],
+def assert_mypy_refuses_each_marked_line(
+    errors: dict[tuple[str, int], str], file: str, count: int
 ) -> None:
-    _, errors = checked
+    """mypy reports each line of ``file`` marked ``# error: ...`` (``count`` of them) with
+    those words, and no other line."""
     expected = {
-        ("mistakes.py", number): line.split("# error: ")[1]
-        for number, line in enumerate(MISTAKES.splitlines(), start=1)
+        (file, number): line.split("# error: ")[1]
+        for number, line in enumerate(HANDLERS[file].splitlines(), start=1)
         if "# error: " in line
     }
-    assert len(expected) == 5
-    found = {key: message for key, message in errors.items() if key[0] == "mistakes.py"}
+    assert len(expected) == count
+    found = {key: message for key, message in errors.items() if key[0] == file}
     assert set(found) == set(expected), found
     for key, message in expected.items():
         assert message in found[key], (key, found[key])
+
+
+def test_mypy_refuses_a_key_of_the_wrong_branch_and_the_open_value_as_a_precise_type(
+    checked: tuple[Path, dict[tuple[str, int], str]],
+) -> None:
+    assert_mypy_refuses_each_marked_line(checked[1], "mistakes.py", 6)
+
+
+def test_a_union_at_the_root_types_arguments_and_output_branch_by_branch(
+    checked: tuple[Path, dict[tuple[str, int], str]],
+) -> None:
+    """``Arguments`` and ``Output`` are unions of their branches' TypedDicts where the root
+    itself is the union: a handler narrows them by tag, and mypy refuses a key of the other
+    branch."""
+    _, errors = checked
+    assert {key: message for key, message in errors.items() if key[0] == "root_narrowing.py"} == {}
+    assert_mypy_refuses_each_marked_line(errors, "root_mistakes.py", 2)
+
+
+def test_a_root_union_s_alias_names_its_branches_at_import_and_accepted_values_have_it(
+    checked: tuple[Path, dict[tuple[str, int], str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work, _ = checked
+    monkeypatch.syspath_prepend(str(work))
+    module = importlib.import_module("trips.adopt_pet")
+    assert typing.get_args(module.Arguments) == (module.ArgumentsCat, module.ArgumentsDog)
+    assert typing.get_args(module.Output) == (module.OutputAdopted, module.OutputRefused)
+    check = Conformance(module)
+    for value in ({"pet_type": "cat", "meows": 3}, {"pet_type": "dog", "barks": 2.5}):
+        result = module.validate(value)
+        assert result.ok and check.holds(result.value, module.Arguments), value
+    result = module.validate_result({"request_id": "r1", "status": "refused", "reason": "no"})
+    assert result.ok and check.holds(result.value, module.Output)
+    assert not check.holds({"pet_type": "cat", "barks": 1.0}, module.Arguments)
+    assert check.unions == 4
 
 
 def test_the_open_value_is_any_and_a_comment_says_so(
@@ -292,6 +420,14 @@ UNIONS = {
         {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
         "list[str | int]",
     ),
+    "positions and no more items": (
+        {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": False},
+        "list[str | int]",  # a list, as the handler gets it: never a tuple
+    ),
+    "positions, then items": (
+        {"type": "array", "prefixItems": [{"enum": ["a"]}], "items": {"type": "boolean"}},
+        'list[Literal["a"] | bool]',
+    ),
     "a union holding a union": (
         {"anyOf": [{"type": "null"}, {"oneOf": [{"type": "string"}, {"type": "integer"}]}]},
         "None | str | int",
@@ -319,6 +455,7 @@ OPEN = {
     "a branch with no type": {"anyOf": [{"type": "string"}, {"minLength": 1}]},
     "an array of an open union": {"type": "array", "items": {"oneOf": [{"type": "null"}, {}]}},
     "too many alternatives": {"anyOf": [{"const": n} for n in range(40)]},
+    "positions, then anything": {"type": "array", "prefixItems": [{"type": "string"}]},
 }
 
 
@@ -354,6 +491,64 @@ def test_the_schema_around_a_union_holds_in_each_branch() -> None:
         assert [f.key for f in branch.required] == [key]
         assert sorted(f.key for f in branch.required + branch.optional) == ["all", "not"]
         assert branch.closed  # additionalProperties: false around it: @final
+
+
+def test_a_root_union_of_open_objects_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """pydantic's shape with branches that allow other keys: each branch's function prints no
+    key path, so the module imports no ``_key`` it never calls (ruff's F401)."""
+    contract = ROOT_CONTRACT.replace("      additionalProperties: false\n", "")
+    assert contract.count("additionalProperties") == 0
+    (tmp_path / "contracts").mkdir()
+    (tmp_path / "contracts" / "adopt_pet.yaml").write_text(contract, encoding="utf-8")
+    assert main(["generate", str(tmp_path / "contracts"), "-o", str(tmp_path / "pets"), "-q"]) == 0
+    tree = ast.parse((tmp_path / "pets" / "adopt_pet.py").read_text(encoding="utf-8"))
+    imported = {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert "_tagged" in imported  # the branch is chosen by its tag
+    assert imported - used - {"annotations"} == set()
+
+
+def root_union(parameters: dict[str, Any]) -> tuple[list[str] | None, list[str]]:
+    """The members of ``Arguments`` where it is a root union's alias (None: a TypedDict of its
+    own), and the names of the contract's TypedDicts."""
+    document = {"name": "t", "description": "A tool.", "parameters": parameters}
+    checked = checker.check(source.load(json.dumps(document).encode(), "t.yaml"))
+    built = model.build(checked, "t", "0" * 64)
+    members = None if built.root_union is None else built.root_union.members
+    return members, [str(d.name) for d in built.typed_dicts]
+
+
+def test_a_root_union_is_an_alias_only_where_each_branch_is_one_typed_dict() -> None:
+    """Each branch an object with declared keys (with the root's own, merged in): the alias of
+    their union. A branch whose type is open, or an object with no declared keys, leaves
+    ``Arguments`` the root's own TypedDict, as for any object, and makes no TypedDict of the
+    branches."""
+    shared: dict[str, Any] = {
+        "type": "object",
+        "properties": {"id": {"type": "string"}},
+        "required": ["id"],
+    }
+    precise = {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "email": {"type": "string"}},
+        "required": ["id"],
+        "anyOf": [{"required": ["email"]}, OBJECT_A],
+    }
+    assert root_union(precise) == (
+        ["ArgumentsWithEmail", "ArgumentsWithA"],
+        ["ArgumentsWithEmail", "ArgumentsWithA"],
+    )
+    # A branch that is anything; objects with no declared keys (beside a root that has none).
+    assert root_union(shared | {"oneOf": [OBJECT_A, True]}) == (None, ["Arguments"])
+    for branch in ({"type": "object"}, {"minProperties": 1, "properties": {}}):
+        bare = {"type": "object", "oneOf": [OBJECT_A, branch]}
+        assert root_union(bare) == (None, ["Arguments"])
+    assert root_union(shared) == (None, ["Arguments"])  # no union
 
 
 def test_a_reference_is_its_target_s_type_and_a_recursive_one_ends() -> None:

@@ -13,33 +13,40 @@ from typing import Any
 
 import pytest
 import synth
-from support import CONTEXT, ROOT
+from support import CONTEXT, ROOT, check_example, example_contracts
 from toolshape.codegen import cases
 from toolshape.contract import checker, reference, source
 from toolshape.project import pipeline, runtime
 
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
-    ROOT / "tests/bench/contracts/large_order.yaml"
-]
+CONTRACTS = example_contracts() + [ROOT / "tests/bench/contracts/large_order.yaml"]
 
 
-def _derived(raw: bytes, stem: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
-    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
+def _checked(raw: bytes, stem: str, path: Path | None) -> checker.Contract:
+    """A contract's bytes checked (an example's at ``path``, with the shared definitions it reaches)."""
+    if path is not None:
+        return check_example(path, f"contracts/{stem}.yaml")
+    return checker.check(source.load(raw, f"contracts/{stem}.yaml"))
+
+
+def _derived(
+    raw: bytes, stem: str, path: Path | None = None
+) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    checked = _checked(raw, stem, path)
     return [(c.name, json.dumps(c.data), sorted(c.errors)) for c in cases.derive(checked).cases]
 
 
 def _from_scratch(
-    raw: bytes, stem: str, monkeypatch: pytest.MonkeyPatch
+    raw: bytes, stem: str, monkeypatch: pytest.MonkeyPatch, path: Path | None = None
 ) -> list[tuple[str, str, list[tuple[str, str]]]]:
     with monkeypatch.context() as patched:
         patched.setattr(reference, "remembering", contextlib.nullcontext)
-        return _derived(raw, stem)
+        return _derived(raw, stem, path)
 
 
 @pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
 def test_remembered_evaluations_change_no_case(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     raw = path.read_bytes()
-    assert _derived(raw, path.stem) == _from_scratch(raw, path.stem, monkeypatch)
+    assert _derived(raw, path.stem, path) == _from_scratch(raw, path.stem, monkeypatch, path)
 
 
 @pytest.mark.parametrize("index", range(8))
@@ -50,8 +57,8 @@ def test_remembered_evaluations_change_no_synthetic_case(
     assert _derived(raw, f"tool_{index}") == _from_scratch(raw, f"tool_{index}", monkeypatch)
 
 
-def _normalising(raw: bytes, stem: str) -> cases.NormaliseCases:
-    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
+def _normalising(raw: bytes, stem: str, path: Path | None = None) -> cases.NormaliseCases:
+    checked = _checked(raw, stem, path)
     base: Any = next((c.data for c in cases.derive(checked).cases if not c.errors), {})
     return cases.normalise_cases(checked, base)
 
@@ -61,10 +68,10 @@ def test_remembered_evaluations_change_no_normalising_case(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     raw = path.read_bytes()
-    remembered = _normalising(raw, path.stem)
+    remembered = _normalising(raw, path.stem, path)
     with monkeypatch.context() as patched:
         patched.setattr(reference, "remembering", contextlib.nullcontext)
-        assert _normalising(raw, path.stem) == remembered
+        assert _normalising(raw, path.stem, path) == remembered
 
 
 @pytest.mark.parametrize("index", range(8))

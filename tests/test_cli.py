@@ -223,7 +223,9 @@ def test_output_does_not_depend_on_the_working_folder_or_the_path_spelling(
         header = "".join(  # (the record of the tool's definitions holds the contract's own values)
             line
             for line in text.splitlines(keepends=True)[:5]
-            if not line.startswith((headers.DEFINITION_PREFIX, headers.REFUSED_PREFIX))
+            if not line.startswith(
+                (headers.DEFINITION_PREFIX, headers.REFUSED_PREFIX, headers.CONTINUED)
+            )
         )
         assert not re.search(r"\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d:\d\d\b", header), (
             f"{name}: a timestamp in the header"

@@ -8,8 +8,10 @@ pyproject.toml written by the test.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +131,75 @@ def test_import_and_new_write_into_the_configured_contracts_folder(
     )
     assert run(capsys, "import", "tools.json", "-q")[0] == 0
     assert (home / "api" / "ping.yaml").is_file()
+
+
+def git(home: Path, *args: str) -> None:
+    """Run git in ``home`` as a throw-away identity (the repository's own settings aside)."""
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+        + ["-c", "commit.gpgsign=false", *args],
+        cwd=home,
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_diff_base_compares_the_configured_contracts_folder_and_takes_its_templates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    home = project(tmp_path, 'contracts = "api"\n')
+    shutil.rmtree(home / ".git")
+    shutil.copytree(home / "api", home / "other")  # a second folder, left unchanged
+    git(home, "init", "-q")
+    git(home, "add", "-A")
+    git(home, "commit", "-q", "-m", "base")
+    contract = home / "api" / "get_weather.yaml"
+    text = contract.read_text(encoding="utf-8")
+    assert "minLength: 1, " in text
+    contract.write_text(text.replace("minLength: 1, ", "minLength: 1, maxLength: 50, "), "utf-8")
+    (home / "sub").mkdir()
+    monkeypatch.chdir(home / "sub")  # the table's paths start at pyproject.toml
+    code, out, err = run(capsys, "diff", "--base", "HEAD")
+    assert (code, err) == (0, "")
+    assert out.startswith("get_weather /properties/city/maxLength: 50 added -> breaking; ")
+    # templates from the table: one that cannot render makes each side's validator fail.
+    (home / "broken").mkdir()
+    (home / "broken" / "module.py.j2").write_text("{{ no_such_value }}\n", encoding="utf-8")
+    with open(home / "pyproject.toml", "a", encoding="utf-8") as table:
+        table.write('templates = "broken"\n')
+    code, out, err = run(capsys, "diff", "--base", "HEAD")
+    assert code == 1
+    assert "cannot generate the validator" in out and "no_such_value" in out
+    # The command line wins over the table, for both.
+    (home / "empty").mkdir()
+    code, out, _ = run(capsys, "diff", "--base", "HEAD", "--templates", "../empty")
+    assert code == 0 and out.startswith("get_weather /properties/city/maxLength: 50 added ")
+    code, out, _ = run(capsys, "diff", "--base", "HEAD", "../other", "--templates", "../empty")
+    assert (code, out) == (0, "no changes\n")
+
+
+def test_schema_takes_its_one_target_from_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = project(tmp_path, 'contracts = "api"\ntarget = "anthropic"\n')
+    monkeypatch.chdir(home)
+    code, out, _ = run(capsys, "schema", "api/get_weather.yaml")
+    assert code == 0 and "input_schema" in json.loads(out)  # Anthropic's spelling
+    code, out, _ = run(capsys, "schema", "--all")
+    assert code == 0 and "input_schema" in json.loads(out)[0]
+    code, out, _ = run(capsys, "schema", "--all", "--target", "mcp")
+    assert code == 0 and "inputSchema" in json.loads(out)[0]  # the option wins
+    (home / "pyproject.toml").write_text(
+        '[tool.toolshape]\ntarget = ["openai", "anthropic"]\n', encoding="utf-8"
+    )
+    code, out, err = run(capsys, "schema", "api/get_weather.yaml")
+    assert (code, out) == (2, "")
+    assert err == (
+        "toolshape: error: schema prints one platform's definitions, and pyproject.toml: "
+        "[tool.toolshape] target names 2 (openai, anthropic): give --target\n"
+    )
 
 
 # -- strictness and targets --------------------------------------------------------------------

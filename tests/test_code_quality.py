@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support import ROOT, user_cache
@@ -25,14 +26,29 @@ CHECKS = {
 }
 
 
+def held_at_100(folder: Path) -> list[str]:
+    """The files of a generated ``folder`` held to a user's checks at 100 columns too: the
+    runtime, the tool lists, the package files and the generated tests; the contracts'
+    modules not yet."""
+    named = [folder / "tests", folder / "_runtime.py", folder / "_tool_definitions.py"]
+    packages = sorted(folder.glob("*/__init__.py"))
+    return [str(path) for path in [*named, folder / "__init__.py", *packages]]
+
+
+HELD_AT_100 = [str(Path(p).relative_to(ROOT)) for p in held_at_100(ROOT / "generated")]
+
 #: What a user's project may hold the committed generated/ to (issue 25), with the user's
 #: settings unknown (``--isolated``: none of this repository's): ruff's usual rule families,
 #: for the oldest Python the generated code runs on; ruff's formatter and black (which
-#: formats generated code) at 88 columns; mypy --strict. Not yet held: E501 (contract text
-#: in string literals and test rows runs past 88 and 100 columns: no formatter splits a
-#: string), ruff format at 100 columns (it joins what black split at 88), and
-#: create_login's 120-character key, whose ``key: str`` field black wraps in parentheses
-#: and ruff format does not.
+#: formats generated code) at 88 columns; mypy --strict. All but the contracts' modules are
+#: held to more: E501 at 100 columns and ruff's formatter at 100 (the tests' tables are laid
+#: out within 88 columns by wrapping.py, their header records folded at 88 by headers.py,
+#: so that the tests pass E501 at 88 as well;
+#: the runtime's template is written so that both widths keep its layout). Not yet held for
+#: the contracts' modules: E501 (contract text in string literals runs past 100 columns),
+#: ruff format at 100 columns (it joins what black split at 88), and create_login's
+#: 120-character key, whose ``key: str`` field black wraps in parentheses and ruff format
+#: does not.
 GENERATED_CHECKS = {
     "ruff check E,F,W,B,UP": [
         *("ruff", "check", "--isolated", "--target-version", "py39"),
@@ -44,6 +60,17 @@ GENERATED_CHECKS = {
     ],
     "black": ["black", "--check", "generated"],
     "mypy --strict": ["mypy", "--strict", "generated"],
+    "ruff check E,F,W,B,UP at 100, but the modules": [
+        *("ruff", "check", "--isolated", "--target-version", "py39"),
+        *("--select", "E,F,W,B,UP", "--line-length", "100", *HELD_AT_100),
+    ],
+    "tests: ruff check E,F,W,B,UP at 88": [
+        *("ruff", "check", "--isolated", "--target-version", "py39"),
+        *("--select", "E,F,W,B,UP", "--line-length", "88", "generated/tests"),
+    ],
+    "ruff format at 100, but the modules": [
+        *("ruff", "format", "--isolated", "--check", "--line-length", "100", *HELD_AT_100),
+    ],
 }
 
 

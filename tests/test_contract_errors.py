@@ -426,7 +426,8 @@ _ONE_SCHEMA_ERROR = (
 )
 
 
-@pytest.mark.parametrize(
+#: YAML problems that leave the text readable whole, each with the words of its messages.
+_READABLE_YAML_PROBLEMS = pytest.mark.parametrize(
     ("snippet", "yaml_problems"),
     [
         ("    b: {type: string}\n    b: {type: integer}\n", ["duplicate key 'b'"]),
@@ -445,6 +446,9 @@ _ONE_SCHEMA_ERROR = (
         ("    b: {type: string}\n---\nname: u\n", ["more than one YAML document"]),
     ],
 )
+
+
+@_READABLE_YAML_PROBLEMS
 def test_yaml_and_schema_problems_are_reported_in_one_run(
     snippet: str, yaml_problems: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -456,6 +460,37 @@ def test_yaml_and_schema_problems_are_reported_in_one_run(
     for words in yaml_problems:
         assert any(words in e for e in errors), (words, errors)
     assert len(errors) == 1 + len(yaml_problems), errors
+
+
+@_READABLE_YAML_PROBLEMS
+def test_every_command_that_reads_contracts_reports_both_in_one_run_as_lint_does(
+    snippet: str,
+    yaml_problems: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``schema`` (one file, or ``--all``) and ``diff`` report exactly ``lint``'s errors."""
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "c.yaml").write_text(_ONE_SCHEMA_ERROR + snippet, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    runs = {
+        "lint": ["lint", "new/c.yaml"],
+        "schema": ["schema", "new/c.yaml", "--target", "mcp"],
+        "schema --all": ["schema", "--all", "new", "--target", "mcp"],
+        "diff": ["diff", "old", "new", "--format", "json"],
+    }
+    errors = {}
+    for name, argv in runs.items():
+        code = main(argv)
+        err = capsys.readouterr().err
+        assert code == 1 and "Traceback" not in err, (name, err)
+        errors[name] = sorted(line for line in err.splitlines() if ": error: " in line)
+    assert len(errors["lint"]) == 1 + len(yaml_problems), errors["lint"]
+    assert any("'strin' is not a JSON type" in line for line in errors["lint"])
+    for name, found in errors.items():
+        assert found == errors["lint"], name
 
 
 @pytest.mark.parametrize(

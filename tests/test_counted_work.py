@@ -22,8 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from regex_strategies import patterns
-from support import ROOT, calls_made
-from toolshape.project import pipeline
+from support import CONTRACTS, calls_made, example_contracts
+from toolshape.contract import shared
+from toolshape.project import pipeline, planning
 from toolshape.regex import linear, matcher, translate
 from toolshape.regex.witness import near_misses, strings
 
@@ -212,9 +213,11 @@ def test_generate_never_matches_a_contract_pattern_with_re(
     from toolshape.codegen.render import generation_context
 
     context = generation_context()
-    for path in sorted((ROOT / "contracts").rglob("*.yaml")):
-        rel = PurePosixPath(path.relative_to(ROOT / "contracts").as_posix())
-        pipeline.generate(path.read_bytes(), str(path), rel, context)
+    for path in example_contracts():
+        rel = PurePosixPath(path.relative_to(CONTRACTS).as_posix())
+        raw = path.read_bytes()
+        files = shared.gather(raw, str(path), rel, planning.shared_reader(CONTRACTS))
+        pipeline.generate(raw, str(path), rel, context, files)
     assert contract_patterns_to_re == []
 
 

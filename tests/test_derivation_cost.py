@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import synth
-from support import ROOT
+from support import check_example, example_contracts
 from toolshape.codegen import cases
 from toolshape.contract import checker as contract
 from toolshape.contract import reference, source
@@ -215,7 +216,7 @@ def test_deriving_stops_at_the_checks_budget_and_says_so(
 
 # -- the shortcuts change nothing ---------------------------------------------------------
 
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml"))
+CONTRACTS = example_contracts()
 
 #: Schemas whose cases change values below additionalProperties, bare $refs and items.
 SHORTCUTS: dict[str, dict[str, Any]] = {
@@ -259,19 +260,22 @@ def _without_shortcuts(
 
 
 def _shortcut_contracts() -> Iterator[Any]:
-    for path in CONTRACTS:
-        yield pytest.param(path.read_bytes(), id=path.stem)
+    for path in CONTRACTS:  # each example with the shared definitions it reaches
+        yield pytest.param(path.read_bytes(), path, id=path.stem)
     for label, parameters in SHORTCUTS.items():
         raw = json.dumps({"name": "t", "description": "d", "parameters": parameters})
-        yield pytest.param(raw.encode(), id=label)
+        yield pytest.param(raw.encode(), None, id=label)
     for index in range(6):
         raw = synth.render(synth.contract(random.Random(5000 + index), index))
-        yield pytest.param(raw.encode(), id=f"synthetic {index}")
+        yield pytest.param(raw.encode(), None, id=f"synthetic {index}")
 
 
-@pytest.mark.parametrize("raw", list(_shortcut_contracts()))
+@pytest.mark.parametrize("raw, path", list(_shortcut_contracts()))
 def test_local_checks_derive_what_whole_checks_derive(
-    raw: bytes, monkeypatch: pytest.MonkeyPatch
+    raw: bytes, path: Path | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    checked = contract.check(source.load(raw, "contracts/t.yaml"))
+    if path is not None:
+        checked = check_example(path, "contracts/t.yaml")
+    else:
+        checked = contract.check(source.load(raw, "contracts/t.yaml"))
     assert _cases(checked) == _without_shortcuts(checked, monkeypatch)

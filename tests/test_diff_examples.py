@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import io
 import json
 import re
@@ -46,6 +47,11 @@ class Edit:
         bool  # a single constraint: the generated diff must stay within MAX_CONSTRAINT_LINES
     )
     expect: tuple[str, ...] = ()  # the effects diff may report for the edited place
+
+    @functools.cached_property
+    def edited(self) -> bytes:
+        """The edited contract (dumped): dumped once, though every test reads it several times."""
+        return dump(self.data)
 
 
 def property_sites(parameters: Any) -> list[tuple[tuple[Any, ...], str, dict[str, Any]]]:
@@ -107,8 +113,13 @@ def first_valid(data: Any, path: tuple[Any, ...], keyword: str, values: list[Any
     return None, None
 
 
+@functools.cache
 def edits(path: Path) -> list[Edit]:
-    """The single-keyword edits that apply to one contract (each keeps the contract valid)."""
+    """The single-keyword edits that apply to one contract (each keeps the contract valid).
+
+    Made once per contract and process: collection makes them all (EDIT_CASES), and
+    test_diff_reports_each_single_edit_with_a_checked_witness reads the same list again instead
+    of checking every candidate edit a second time. Nothing changes an ``Edit`` once made."""
     data = load_data(path)
     original = dump(data)
     sites = property_sites(data["parameters"])
@@ -285,7 +296,7 @@ def test_diff_reports_each_single_edit_with_a_checked_witness(path: Path) -> Non
     """All the edits of one contract at once: each edited place is reported, every witness holds."""
     original = dump(load_data(path))
     for edit in [e for e in edits(path) if e.expect]:
-        report = compare({"old.yaml": original}, {"new.yaml": dump(edit.data)})
+        report = compare({"old.yaml": original}, {"new.yaml": edit.edited})
         assert not report.errors and not report.notes, (edit.name, report.errors, report.notes)
         effects = {c.effect for c in report.changes if c.pointer is not None}
         assert effects and effects <= set(edit.expect), (
@@ -480,13 +491,11 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
     allowed_a = allowed_lines(
         a, edit.keys, property_spans(edit.original, edit.keys), helpers, typed
     )
-    allowed_b = allowed_lines(
-        b, edit.keys, property_spans(dump(edit.data), edit.keys), helpers, typed
-    )
+    allowed_b = allowed_lines(b, edit.keys, property_spans(edit.edited, edit.keys), helpers, typed)
     # Matched with the old side's contract line references moved where the edit moved those
     # lines: a comment "# contracts/x.yaml:52" of one constant must not pair with the same
     # text that now names another (which makes a constant look moved when nothing moved).
-    mapping = line_map(edit.original, dump(edit.data))
+    mapping = line_map(edit.original, edit.edited)
     shifted = [
         _LINE_REF.sub(lambda m: f"contracts/x.yaml:{mapping.get(int(m.group(1)), 0)}", line)
         for line in a
@@ -515,7 +524,7 @@ def stray_lines(before: str, after: str, edit: Edit) -> list[str]:
     # A line that is only a closing bracket says nothing by itself (the lines of its statement
     # are checked), and difflib pairs identical ones with whichever statement is nearest.
     stray = [line for line in stray if line.split(": ", 1)[1].strip() not in _CLOSING]
-    return without_shifted_references(stray, edit.original, dump(edit.data))
+    return without_shifted_references(stray, edit.original, edit.edited)
 
 
 _CLOSING = {")", "]", "}", "),", "],", "},", "):"}
@@ -598,7 +607,7 @@ def touched_lines(before: str, after: str) -> int:
 @pytest.mark.parametrize(("path", "edit"), EDIT_CASES)
 def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Edit) -> None:
     before = module_source(edit.original)
-    after = module_source(dump(edit.data))
+    after = module_source(edit.edited)
     touched = touched_lines(before, after)
     assert touched > 0
     stray = stray_lines(before, after, edit)
@@ -611,10 +620,49 @@ def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Ed
         assert touched <= MAX_CONSTRAINT_LINES, f"{edit.name}: {touched} lines changed"
 
 
-#: Lines of a generated tests file that hold the base arguments, or text made from them.
+#: Rows of a generated tests file (see ``rows_of``) that hold the base arguments, or text made
+#: from them.
 _BASE_LINES = re.compile(
-    r"""^(# (contract|output)-sha256: |# definition |# refused |BASE = |VALID_TEXT = |SCHEMA = |    \[\{|    '\{|    \(["']cut off at the end["'], |    \(["']byte order mark["'], )"""
+    r"""^(# (contract|output)-sha256: |# definition |# refused |BASE = |VALID_TEXT = |SCHEMA = |    \[ ?\{|    '\{|    \( ?["']cut off at the end["'], |    \( ?["']byte order mark["'], )"""
 )
+
+
+def rows_of(source: str) -> list[str]:
+    """The generated tests file as rows: each line with the lines that continue it, joined
+    with single spaces: a header record's ``# | `` lines, and, for a line inside a block or a
+    table (indented), the lines indented deeper and those that close its brackets at its own
+    indentation, or go on a string its line left open (a piece of an implicit concatenation):
+    a table row that the layout spreads over lines is one row. A row inside the data of
+    ``BASE``, ``VALID_TEXT`` or ``SCHEMA`` (spread over lines) starts with that name."""
+    rows: list[str] = []
+    first = previous = owner = ""
+    for line in source.splitlines():
+        depth = len(line) - len(line.lstrip(" "))
+        start = len(first) - len(first.lstrip(" "))
+        text = line.strip()
+        continues = line.startswith("# | ") or (
+            start >= 4
+            and bool(text)
+            and (
+                depth > start
+                or (depth == start and text[0] in ")]}")
+                or (previous.endswith(("'", '"')) and text[0] in "'\"")
+            )
+        )
+        if rows and continues:
+            rows[-1] += line[4:] if line.startswith("# | ") else " " + text
+        else:
+            if depth == 0 and text:
+                owner = next((n for n in _BASE_DATA if line.startswith(f"{n} = ")), "")
+            rows.append(f"{owner} = {line}" if owner and depth else line)
+            first = line
+        previous = line.rstrip()
+    return rows
+
+
+#: The top-level names of a generated tests file whose data is the base arguments or made
+#: from them.
+_BASE_DATA = ("BASE", "VALID_TEXT", "SCHEMA")
 
 
 @pytest.mark.parametrize(
@@ -631,9 +679,9 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(
         edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
     ).test_source
     after = pipeline.generate(
-        dump(edit.data), "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
+        edit.edited, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
     ).test_source
-    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
+    diff = list(difflib.unified_diff(rows_of(before), rows_of(after), lineterm="", n=0))
     removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
     assert [line for line in removed if not _BASE_LINES.match(line)] == []

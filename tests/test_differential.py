@@ -70,6 +70,7 @@ from differential_strategies import (
 )
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
+from support import example_contracts
 from toolshape.project import runtime
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,8 +117,8 @@ MISSING_KEY_CODES = {"required", "dependentRequired"}
 
 def _module_names() -> list[str]:
     names = []
-    for path in sorted(CONTRACTS.rglob("*")):
-        if path.suffix in (".yaml", ".yml") and path.is_file():
+    for path in example_contracts() + example_contracts(pattern="*.yml"):
+        if path.is_file():
             names.append(
                 ".".join(("generated",) + path.relative_to(CONTRACTS).with_suffix("").parts)
             )

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ROOT, build_module
+import support
+from support import build_module, check_example
 from toolshape.cli import main
 from toolshape.contract import checker, source
 from toolshape.platforms import export
-from toolshape.project import discovery
 from toolshape.schema import pointers
 from toolshape.witness.values import Engine
 
@@ -229,8 +229,7 @@ def test_lint_target_openai_says_why_an_object_cannot_be_closed(
 
 
 def example_contracts() -> list[checker.Contract]:
-    folder = ROOT / "contracts"
-    return [checker.check(source.load_file(p, str(p))) for p in discovery.find_contracts(folder)]
+    return [check_example(p) for p in support.example_contracts()]
 
 
 def test_example_contracts_strict_exports_are_what_the_sdk_sends() -> None:

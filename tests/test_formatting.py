@@ -16,7 +16,7 @@ import black
 import jinja2
 import pytest
 import synth
-from support import CONTEXT, ROOT
+from support import CONTEXT, ROOT, check_example, example_contracts
 from toolshape import __version__
 from toolshape.codegen import formatting, model, render
 from toolshape.codegen.literals import Code, literal
@@ -24,18 +24,18 @@ from toolshape.contract import checker, source, tool_hints
 from toolshape.platforms import export
 from toolshape.project import headers, pipeline, runtime
 
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
-    ROOT / "tests/bench/contracts/large_order.yaml"
-]
+CONTRACTS = example_contracts() + [ROOT / "tests/bench/contracts/large_order.yaml"]
 
 
 def _whole(source_text: str) -> str:
     return black.format_str(source_text, mode=black.Mode())
 
 
-def _module_source(raw: bytes, stem: str) -> str:
-    """The module template's output for a contract, before any formatting."""
-    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
+def _module_source(raw: bytes, stem: str, path: Path | None = None) -> str:
+    """The module template's output for a contract (an example's at ``path``, with the shared
+    definitions it reaches), before any formatting."""
+    display = f"contracts/{stem}.yaml"
+    checked = check_example(path, display) if path else checker.check(source.load(raw, display))
     built = model.build(checked, stem, headers.digest(raw, CONTEXT))
     return CONTEXT.environment.get_template("module.py.j2").render(model=built)
 
@@ -43,7 +43,7 @@ def _module_source(raw: bytes, stem: str) -> str:
 @pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
 def test_example_modules_laid_out_as_whole_file_black(path: Path) -> None:
     """What render.py does for the built-in templates: layout.py alone, never black."""
-    text = _module_source(path.read_bytes(), path.stem)
+    text = _module_source(path.read_bytes(), path.stem, path)
     assert len(formatting.split(text) or []) > 4, "the module should be cut into pieces"
     assert formatting.lay_out(text) == _whole(text)
 

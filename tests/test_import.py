@@ -726,7 +726,7 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
         "tools.json: tool 'remote' at /tools/0/inputSchema/properties/a/$ref: error: remote $ref"
         in text
     )
-    assert "toolshape does not implement '$dynamicRef'" in text
+    assert "$dynamicRef '#node' names an anchor that no '$anchor' (nor '$dynamicAnchor'" in text
     assert 'the root type is "array", not "object"' in text
     assert "names an anchor that no '$anchor'" in text
     assert "points at nothing" in text

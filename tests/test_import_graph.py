@@ -39,7 +39,7 @@ RANKS = {
 #: ``checks`` with codegen/, ``export`` with platforms/, ``review`` with review/ (and the
 #: references family's ``targets``, where a reference points, with contract/: every stage from
 #: there on follows a reference; its ``importing``, the importer's moving of reference targets,
-#: with platforms/; the unevaluated family's ``evaluation``, what a schema evaluates, read by
+#: and ``dynamic``, the importer's binding of dynamic references, with platforms/; the unevaluated family's ``evaluation``, what a schema evaluates, read by
 #: the later stages, with contract/). The ``families`` package and each family's package hold a docstring only
 #: (rank 0).
 FAMILY_MODULES = {
@@ -52,6 +52,7 @@ FAMILY_MODULES = {
     "checks": "toolshape.codegen",
     "export": "toolshape.platforms",
     "importing": "toolshape.platforms",
+    "dynamic": "toolshape.platforms",
     "review": "toolshape.review",
 }
 

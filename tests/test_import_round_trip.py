@@ -13,12 +13,13 @@ made required, a key its warning names.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from support import ROOT
+from support import ROOT, check_example, example_contracts
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, source
 from toolshape.platforms import export, importer
@@ -26,12 +27,12 @@ from toolshape.project import pipeline, runtime
 
 import generated
 
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml"))
+CONTRACTS = example_contracts()
 CONTEXT = render.generation_context()
 
 
 def checked(path: Path) -> checker.Contract:
-    return checker.check(source.load(path.read_bytes(), str(path.relative_to(ROOT))))
+    return check_example(path, str(path.relative_to(ROOT)))
 
 
 def reimported(name: str, definition: dict[str, Any], tmp_path: Path) -> importer.ImportedContract:
@@ -43,10 +44,20 @@ def reimported(name: str, definition: dict[str, Any], tmp_path: Path) -> importe
     return imported
 
 
-def validator(imported: importer.ImportedContract) -> Any:
-    raw = imported.yaml_text.encode("utf-8")
+@functools.cache
+def validator(yaml_text: str) -> Any:
+    """The validator generated from an imported contract's YAML: generated once per text, since
+    several targets often import back to the same contract (generation is deterministic)."""
+    raw = yaml_text.encode("utf-8")
     made = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), CONTEXT)
     return runtime.load_module(made.module_source, "t.py")
+
+
+@functools.cache
+def derived_cases(path: Path) -> list[cases.Case]:
+    """The cases derived from a contract: the same for each of the targets it is exported to,
+    so derived once per contract (the reference evaluator is the slow part of this file)."""
+    return cases.derive(checked(path)).cases
 
 
 def lossless(result: export.ExportResult) -> bool:
@@ -70,8 +81,8 @@ def test_every_export_imports_back_to_a_validator_that_agrees(
     assert original is not None
     imported = reimported(contract.name, result.definition, tmp_path)
     assert imported.name == contract.name
-    module = validator(imported)
-    derived = cases.derive(contract).cases
+    module = validator(imported.yaml_text)
+    derived = derived_cases(path)
     assert derived
     differ = [c for c in derived if original.validate(c.data).ok != module.validate(c.data).ok]
     if lossless(result):

@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from support import ROOT
+from support import ROOT, check_example, example_contracts
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, source
 from toolshape.platforms import export, importer
@@ -61,10 +61,7 @@ def contract_of(text: str, name: str = "t.yaml") -> checker.Contract:
 
 def contracts_with_output() -> list[checker.Contract]:
     """Every example contract of the repository that declares ``output``, and SESSION."""
-    found = [
-        contract_of(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
-        for path in sorted((ROOT / "contracts").rglob("*.yaml"))
-    ]
+    found = [check_example(path, str(path.relative_to(ROOT))) for path in example_contracts()]
     with_output = [c for c in found if c.output is not None] + [contract_of(SESSION)]
     assert len(with_output) >= 3
     return with_output

@@ -10,22 +10,21 @@ from pathlib import Path
 
 import pytest
 import synth
-from support import CONTEXT, ROOT
+from support import CONTEXT, ROOT, check_example, example_contracts
 from toolshape.codegen import model, render, runtime_imports
 from toolshape.contract import checker, source
 
-CONTRACTS = sorted((ROOT / "contracts").rglob("*.yaml")) + [
-    ROOT / "tests/bench/contracts/large_order.yaml"
-]
+CONTRACTS = example_contracts() + [ROOT / "tests/bench/contracts/large_order.yaml"]
 
 
-def _built(raw: bytes, stem: str) -> model.ModuleModel:
-    checked = checker.check(source.load(raw, f"contracts/{stem}.yaml"))
+def _built(raw: bytes, stem: str, path: Path | None = None) -> model.ModuleModel:
+    display = f"contracts/{stem}.yaml"
+    checked = check_example(path, display) if path else checker.check(source.load(raw, display))
     return model.build(checked, stem, "0" * 64)
 
 
-def _check(raw: bytes, stem: str) -> None:
-    rendered = _built(raw, stem)
+def _check(raw: bytes, stem: str, path: Path | None = None) -> None:
+    rendered = _built(raw, stem, path)
     text = render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=rendered)
     # The values the render used, against fresh walks of the same (rendered) model.
     assert rendered.integral == model._has_integral([rendered.root, *rendered.functions])
@@ -36,12 +35,14 @@ def _check(raw: bytes, stem: str) -> None:
         needs |= runtime_imports.module_needs(side) | runtime_imports.RESULT_ALWAYS
     assert rendered.runtime_needs == frozenset(needs)
     # And the render of a model built afresh, every value walked for the first time.
-    assert render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=_built(raw, stem)) == text
+    assert (
+        render.render(CONTEXT, "module.py.j2", f"{stem}.py", model=_built(raw, stem, path)) == text
+    )
 
 
 @pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
 def test_walking_the_model_once_changes_no_module(path: Path) -> None:
-    _check(path.read_bytes(), path.stem)
+    _check(path.read_bytes(), path.stem, path)
 
 
 @pytest.mark.parametrize("index", range(6))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import pytest
 from support import CONTEXT, ROOT
@@ -138,10 +139,14 @@ def generated_again(work: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     asked: list[str] = []
 
     def counting(
-        raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
+        raw: bytes,
+        display: str,
+        relative: PurePosixPath,
+        context: GenerationContext,
+        *files: Any,
     ) -> pipeline.Generated:
         asked.append(display)
-        return real_generate(raw, display, relative, context)
+        return real_generate(raw, display, relative, context, *files)
 
     monkeypatch.setattr(pipeline, "generate", counting)
     return asked

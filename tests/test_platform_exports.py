@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ROOT
+from support import ROOT, check_example, example_contracts
 from toolshape.cli import github_annotation, main
 from toolshape.contract import checker, source
 from toolshape.contract.errors import Problem
 from toolshape.platforms import export, importer
-from toolshape.project import discovery
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -252,7 +251,7 @@ def test_gemini_refuses_a_bad_function_name_in_both_fields() -> None:
 
 
 def all_contracts() -> list[checker.Contract]:
-    return [checker.check(source.load_file(p, str(p))) for p in discovery.find_contracts(CONTRACTS)]
+    return [check_example(p) for p in example_contracts()]
 
 
 @pytest.mark.parametrize("target", ["openai", "openai-responses", "anthropic", "gemini", "mcp"])
@@ -269,7 +268,7 @@ def test_schema_all_prints_the_definitions_list(
         c.name for c in checked
     ]
     # each entry is exactly what `schema --target X` prints for that contract alone
-    for one, entry in zip(discovery.find_contracts(Path("contracts"))[:3], listed, strict=False):
+    for one, entry in zip(example_contracts(Path("contracts"))[:3], listed, strict=False):
         assert (
             run(capsys, "schema", str(one), "--target", target, "-q")[1]
             == json.dumps(entry, indent=2, ensure_ascii=False) + "\n\n"

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import ROOT
+from support import ROOT, example_contracts
 from toolshape.cli import main
 from toolshape.project import planning, progress
 from toolshape.project.progress import ERASE, Progress
@@ -164,7 +164,7 @@ def test_generate_in_worker_processes_shows_each_contract_in_order(
     shutil.rmtree(contracts)
     shutil.copytree(ROOT / "contracts", contracts)
     monkeypatch.setenv("TOOLSHAPE_JOBS", "2")
-    names = sorted(p.relative_to(contracts).parts for p in contracts.rglob("*.yaml"))
+    names = sorted(p.relative_to(contracts).parts for p in example_contracts(contracts))
     assert len(names) >= planning.POOL_THRESHOLD
     code, written = on_a_terminal("generate")
     assert code == 0, written

@@ -1,8 +1,11 @@
 """What a refusal costs (issue 25): the feedback's searches read only what can matter.
 
 An unknown key's did-you-mean looks only at the allowed strings that can be near it (a
-length within reach, or the same first three characters for a prefix), after a cheap test
-of the characters they share. The suggestions must be those of the full search it
+length within reach and, for a key of three to five characters, its first or its last
+character; or the same first three characters for a prefix, sought only when nothing is
+within the edit limit), after a cheap test of the characters they share. One edit is
+recognised without the table of edits (checked against the whole table on every pair of
+short words). The suggestions must be those of the full search it
 replaces, kept here as ``did_you_mean_before`` (the runtime's search as it was: every
 allowed string read in turn), over a class of inputs: every contract's keys, enum values
 and tool names, each at edit distance 1 and 2, cut to a prefix, in other case and
@@ -12,6 +15,7 @@ separators, and unrelated words. The work is counted (lines of Python run), neve
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import string
 from collections.abc import Iterator
@@ -182,3 +186,58 @@ def test_a_near_key_is_compared_with_the_keys_in_reach_only() -> None:
     runtime._did_you_mean("emial", small)
     assert runtime._did_you_mean("emial", allowed) == '; did you mean "email"?'
     assert few == work(lambda: runtime._did_you_mean("emial", small))
+
+
+def _near_key_work(alike: int) -> int:
+    """Lines run to suggest "labels" for "lables" beside ``alike`` longer keys that only
+    begin as it does (a prefix suggestion would name them, were nothing nearer)."""
+    allowed = frozenset(["labels", *(f"label_group_{i:04d}" for i in range(alike))])
+    assert runtime._did_you_mean("lables", allowed) == '; did you mean "labels"?'
+    return work(lambda: runtime._did_you_mean("lables", allowed))
+
+
+def test_a_key_one_edit_away_does_not_read_the_keys_that_only_begin_alike() -> None:
+    """A form within the edit limit beats every prefix: once one is found, the keys sharing
+    only the first three characters are not read, however many there are."""
+    assert _near_key_work(1) == _near_key_work(10) == _near_key_work(100)
+
+
+def _full_table_distance(a: str, b: str) -> int:
+    """The optimal string alignment distance from the whole table: the reference."""
+    table = [[i + j if not i or not j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            table[i][j] = min(
+                table[i - 1][j] + 1,
+                table[i][j - 1] + 1,
+                table[i - 1][j - 1] + (a[i - 1] != b[j - 1]),
+            )
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+    return table[-1][-1]
+
+
+def test_edit_distance_agrees_with_the_full_table() -> None:
+    """_edit_distance's shortcuts (one replaced character or one swap of neighbours seen
+    without a table, a band of cells otherwise) give the whole table's answer, capped at the
+    limit + 1: every pair of strings of up to four letters over a three-letter alphabet."""
+    words = ["".join(letters) for n in range(5) for letters in itertools.product("abc", repeat=n)]
+    for a in words:
+        for b in words:
+            full = _full_table_distance(a, b)
+            for limit in (1, 2):
+                assert runtime._edit_distance(a, b, limit) == min(full, limit + 1), (a, b, limit)
+
+
+def _short_key_work(others: int) -> int:
+    """Lines run to suggest "gift_message" for "gift" beside ``others`` keys of its length
+    that neither begin with its first character nor end with its last."""
+    allowed = frozenset(["gift_message", *(f"k{i:03d}" for i in range(others))])
+    assert runtime._did_you_mean("gift", allowed) == '; did you mean "gift_message"?'
+    return work(lambda: runtime._did_you_mean("gift", allowed))
+
+
+def test_a_short_key_is_compared_only_with_keys_sharing_an_end() -> None:
+    """One edit to a key of three to five characters leaves its first or its last character
+    in place: the keys of a length in reach that share neither are not read."""
+    assert _short_key_work(1) == _short_key_work(10) == _short_key_work(100)

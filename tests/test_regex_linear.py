@@ -630,11 +630,17 @@ def _holds_within_the_bound(pattern: str, texts: list[str]) -> None:
     ``re_is_bounded`` bounds ``re``'s steps by for strings of that length."""
     root = parse(pattern).root
     compiled = re.compile(translate(pattern))
+    # One oracle for the pattern (it parses it), its cap set per text; one bound per length
+    # (many texts share a length, and the bound depends on nothing else).
+    oracle = Backtracker(pattern)
+    bounds: dict[int, int | None] = {}
     with _deep():
         for text in texts:
-            bound = re_is_bounded(root, len(text))
+            if len(text) not in bounds:
+                bounds[len(text)] = re_is_bounded(root, len(text))
+            bound = bounds[len(text)]
             assert bound is not None, (pattern, len(text))
-            oracle = Backtracker(pattern, cap=bound)
+            oracle.cap = bound
             try:
                 found = oracle.search(text)
             except _TooMany:
@@ -739,9 +745,9 @@ def test_the_oracle_answers_as_re_does(pattern: str, texts: list[str]) -> None:
     """
     assume("\\b" not in pattern and "\\B" not in pattern)
     compiled = re.compile(translate(pattern))
+    oracle = Backtracker(pattern, cap=200_000)  # search() starts each text's count at 0
     with _deep():
         for text in texts + ["", "abc", "a1 b", "aaab", "ab\n"]:
-            oracle = Backtracker(pattern, cap=200_000)
             try:
                 found = oracle.search(text)
             except _TooMany:
@@ -839,9 +845,10 @@ def _holds_within_the_linear_bound(pattern: str, texts: list[str]) -> None:
     bound = _linear_bound(pattern)
     assert bound is not None, pattern
     compiled = re.compile(translate(pattern))
+    oracle = Backtracker(pattern)  # one per pattern (it parses it), its cap set per text
     with _deep():
         for text in texts:
-            oracle = Backtracker(pattern, cap=bound(len(text)))
+            oracle.cap = bound(len(text))
             try:
                 found = oracle.search(text)
             except _TooMany:

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -67,7 +68,11 @@ def _leaves() -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+@functools.cache
 def _schemas(depth: int) -> st.SearchStrategy[Any]:
+    """Schemas nested up to ``depth`` levels. Built once per depth: ``contracts`` draws from
+    them for every example, and a strategy built anew is validated anew (most of the time of
+    an example went there)."""
     if depth == 0:
         return _maybe_sensitive(_leaves())
     sub = _schemas(depth - 1)

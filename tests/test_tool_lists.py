@@ -12,15 +12,17 @@ import importlib
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import pytest
-from support import CONTEXT, CONTRACTS, ROOT
+from support import CONTEXT, CONTRACTS, ROOT, check_example, example_contracts
 from toolshape.cli import main
 from toolshape.contract import checker, source
 from toolshape.contract.errors import Problem
 from toolshape.platforms import export
-from toolshape.project import discovery, headers, planning, writing
+from toolshape.project import headers, planning, writing
 
 import generated
 
@@ -55,10 +57,7 @@ def test_each_platform_list_is_what_schema_all_prints(
 
 def test_one_platform_of_the_examples_refuses_and_the_others_list_every_tool() -> None:
     # What the parametrized test above meets in the example contracts (so neither branch is empty).
-    checked = [
-        checker.check(source.load_file(p, str(p.relative_to(ROOT))))
-        for p in discovery.find_contracts(CONTRACTS)
-    ]
+    checked = [check_example(p, str(p.relative_to(ROOT))) for p in example_contracts()]
     for platform in export.PLATFORMS:
         if platform == "gemini-legacy":  # recursive $refs: the legacy field has no $ref
             with pytest.raises(export.ExportError):
@@ -131,10 +130,7 @@ def test_the_lists_need_no_toolshape_and_import_no_tool_module(python: str) -> N
     )
     assert done.returncode == 0, done.stderr
     lists = json.loads(done.stdout)
-    checked = [
-        checker.check(source.load_file(p, str(p.relative_to(ROOT))))
-        for p in discovery.find_contracts(CONTRACTS)
-    ]
+    checked = [check_example(p, str(p.relative_to(ROOT))) for p in example_contracts()]
     for platform, listed in lists.items():
         assert listed == export.definitions(checked, platform)
 
@@ -241,6 +237,85 @@ def test_reused_output_makes_the_same_lists_from_its_record(
     assert headers.recorded_definitions(without, "tools/more/tree.yaml") is None
 
 
+#: Every way a cache entry's listing can be malformed (corrupt, or from another toolshape):
+#: (what the case is, how the listing is changed; None removes it).
+MALFORMED_LISTINGS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
+    ("absent", lambda listing: None),
+    ("not an object", lambda listing: "listing"),
+    ("a platform neither listed nor refused", lambda listing: _without(listing, "mcp")),
+    ("an entry that is not JSON text", lambda listing: _entry(listing, {"name": "x"})),
+    ("a refusal that is not a list", lambda listing: _refused(listing, "reason")),
+    ("a refusal reason that is not a string", lambda listing: _refused(listing, [1])),
+    ("a hint MCP does not have", lambda listing: _hints(listing, {"fastHint": True})),
+    (
+        "a hint that is not a boolean (1 is not true)",
+        lambda listing: _hints(listing, {"readOnlyHint": 1}),
+    ),
+    ("hints that are not an object", lambda listing: _hints(listing, ["readOnlyHint"])),
+]
+
+
+def _without(listing: dict[str, Any], platform: str) -> dict[str, Any]:
+    entries = {p: e for p, e in listing["entries"].items() if p != platform}
+    refused = {p: r for p, r in listing["refused"].items() if p != platform}
+    return {**listing, "entries": entries, "refused": refused}
+
+
+def _entry(listing: dict[str, Any], value: object) -> dict[str, Any]:
+    return {**listing, "entries": {**listing["entries"], "mcp": value}}
+
+
+def _refused(listing: dict[str, Any], value: object) -> dict[str, Any]:
+    return {**listing, "refused": {**listing["refused"], "gemini-legacy": value}}
+
+
+def _hints(listing: dict[str, Any], value: object) -> dict[str, Any]:
+    return {**listing, "hints": value}
+
+
+def test_output_reused_on_the_caches_word_takes_its_lists_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The cache keeps each tool's part of the lists with the digests of its files: a contract
+    # reused on the cache's word is not read for its definitions (none is decoded from its
+    # header), and the lists are the same bytes. A listing the cache holds in any malformed
+    # shape is not used: the definitions are read from the header, as without a cache.
+    tools = project_with_a_refused_tool(tmp_path)
+    (tools / "web_search.yaml").write_bytes((CONTRACTS / "web_search.yaml").read_bytes())
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    fresh = planning.plan(tools, CONTEXT, out=out)
+    writing.write(fresh, out)
+    read: list[str] = []
+    recorded_definitions = headers.recorded_definitions
+
+    def counted(data: bytes, display: str) -> object:
+        read.append(display)
+        return recorded_definitions(data, display)
+
+    monkeypatch.setattr(headers, "recorded_definitions", counted)
+    reused = planning.plan(tools, CONTEXT, reuse_from=out, out=out)
+    assert len(reused.reused) == 6 and read == []
+    assert reused.files == fresh.files
+    assert (
+        '"web_search": {"readOnlyHint": True, "openWorldHint": True}'
+        in fresh.files[PurePosixPath("__init__.py")]
+    )
+    entries = [p for p in (tmp_path / "cache").rglob("*.json") if p.parent.name != "generator"]
+    assert len(entries) == 3
+    whole = {p: json.loads(p.read_bytes()) for p in entries}
+    for case, change in MALFORMED_LISTINGS:
+        for path, data in whole.items():
+            listing = change(data["listing"])
+            path.write_text(json.dumps({**data, "listing": listing}), encoding="ascii")
+            if listing is None:
+                path.write_text(json.dumps({k: data[k] for k in ("module", "test")}))
+        read.clear()
+        again = planning.plan(tools, CONTEXT, reuse_from=out, out=out)
+        assert len(again.reused) == 6 and len(read) == 3, case
+        assert again.files == fresh.files, case
+
+
 def test_the_record_reads_back_what_was_written() -> None:
     body = f"# Generated by toolshape\n{headers.SEAL}\nX = 1\n"
     definitions = {
@@ -272,3 +347,23 @@ def test_the_tool_lists_file_is_sealed_recorded_and_checked(
     lists.write_text(text.replace('"leaf"', '"lea"', 1), encoding="utf-8")
     code, _, err = run(capsys, "check", str(tools), "--out", str(out), "-q")
     assert code == 1 and f"{lists}: hand-edited" in err
+
+
+@pytest.mark.parametrize("size", [10, 60, 83, 84, 85, 86, 87, 88, 89, 200, 1000])
+def test_every_record_line_fits_88_columns_and_reads_back(size: int) -> None:
+    # Texts of every length around the width, with spaces where a line may be cut (a cut
+    # must leave no space at a line's end: black would strip it and break the seal).
+    text = ("ab " * size)[:size]
+    definitions = {p: {"name": "t", "description": text, "n": [size]} for p in export.PLATFORMS}
+    del definitions["gemini"]
+    refusals = {"gemini": [Problem("c.yaml", 3, 4, text), Problem("c.yaml", 5, 6, " " * size)]}
+    warnings = [Problem("c.yaml", 1, 2, text + '"\\', "warning")]
+    body = f"# Generated by toolshape\n{headers.SEAL}\nX = 1\n"
+    text_file = headers.seal(
+        headers.record_warnings(headers.record_definitions(body, definitions, refusals), warnings)
+    )
+    header = text_file.split("X = 1\n")[0].splitlines()
+    assert all(len(line) <= 88 for line in header), header  # ruff E501 at 88
+    assert all(line == line.rstrip() for line in header)
+    assert headers.recorded_warnings(text_file.encode(), "c.yaml") == warnings
+    assert headers.recorded_definitions(text_file.encode(), "c.yaml") == (definitions, refusals)

@@ -400,6 +400,19 @@ DOUBLING = {
     },
 }
 
+# Keys of dependentSchemas named like the branches of an if: both run on an object that
+# holds both keys (only an if's own then and else never run together).
+DOUBLING["dependentSchemas entries named then and else"] = recursive(
+    {
+        "type": "object",
+        "if": {"required": ["z"]},
+        "dependentSchemas": {
+            "then": {"properties": {"c": {"$ref": "#/$defs/n"}}},
+            "else": {"properties": {"c": {"$ref": "#/$defs/n"}}},
+        },
+    }
+)
+
 NOT_DOUBLING = {
     "a tree": TREE,
     "any JSON value": recursive(

@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import textwrap
 import types
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
 from generated_harness import first_failure, generated_test_calls
+from support import check_example, example_contracts
 from test_generated_code import find_mutants
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, reference, source
@@ -447,11 +448,9 @@ parameters:
 def test_errors_computed_from_the_change_agree_with_a_whole_evaluation() -> None:
     """add() evaluates a one-change case from its root's errors where it can: for every
     example contract, every case's errors are those of evaluating the whole instance."""
-    root = Path(__file__).resolve().parents[1] / "contracts"
     checked = 0
-    for path in sorted(root.rglob("*.yaml")):
-        document = source.load(path.read_bytes(), str(path))
-        found = checker.check(document)
+    for path in example_contracts():
+        found = check_example(path)
         for case in cases.derive(found).cases:
             assert case.errors == frozenset(reference.evaluate(found.parameters, case.data)), (
                 path.name,

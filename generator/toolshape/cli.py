@@ -31,7 +31,7 @@ from .codegen.context import GenerationContext
 from .codegen.model import REGENERATE
 from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
-from .contract import checker, source
+from .contract import checker
 from .contract.errors import ContractError, Problem, UsageError
 from .platforms import export, importer, mcp_stdio
 from .project import checking, configuration, discovery, output, planning, writing
@@ -625,12 +625,12 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--target",
-        required=True,
+        default=None,
         choices=export.TARGETS,
         help="openai: Chat Completions tools; openai-responses: the Responses API shape; anthropic; "
         "gemini: a FunctionDeclaration with parametersJsonSchema (JSON Schema: $ref, anyOf, recursion); "
         "gemini-legacy: the legacy 'parameters' field (an OpenAPI 3.0 subset: no $ref, no recursion); "
-        "mcp; jsonschema",
+        "mcp; jsonschema (default: [tool.toolshape] target, when it names one platform)",
     )
     parser.add_argument(
         "--all", action="store_true", help="print a JSON list of every tool's definition"
@@ -648,6 +648,7 @@ def _schema_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _schema(args: argparse.Namespace) -> int:
+    args.target = _schema_target(args.target, args.settings)
     if args.all:
         return _schema_all(args)
     if args.contract is None:
@@ -663,12 +664,28 @@ def _schema(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    checked = checker.check(source.load_file(path, args.contract))
+    checked = planning.checked_contract(path, path, args.contract)
     results = _exported([checked], args)
     if results is None:
         return 1
     print(results[0].to_json())
     return 0
+
+
+def _schema_target(given: str | None, settings: configuration.Settings) -> str:
+    """The one platform ``schema`` prints for: ``--target``, else the table's ``target`` when it
+    names exactly one (a table naming several, for ``lint``, cannot say which)."""
+    if given is not None:
+        return given
+    if len(settings.target) == 1:
+        return settings.target[0]
+    if settings.target:
+        raise UsageError(
+            f"schema prints one platform's definitions, and {settings.file}: "
+            f"{configuration.TABLE} target names {len(settings.target)} "
+            f"({', '.join(settings.target)}): give --target"
+        )
+    raise UsageError(f"schema needs --target ({', '.join(export.TARGETS)})")
 
 
 def _schema_all(args: argparse.Namespace) -> int:
@@ -678,9 +695,9 @@ def _schema_all(args: argparse.Namespace) -> int:
     root = Path(args.contract or args.folder)
     checked: list[checker.Contract] = []
     problems: list[Problem] = []
-    for path in discovery.find_contracts(root):
+    for path in planning.tool_files(root):
         try:
-            checked.append(checker.check(source.load_file(path, str(path))))
+            checked.append(planning.checked_contract(root, path, str(path)))
         except ContractError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -888,7 +905,8 @@ def diff_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "paths",
         nargs="*",
         metavar="PATH",
-        help="OLD NEW (contract files or folders); with --base: the contracts folder or file (default: contracts)",
+        help="OLD NEW (contract files or folders); with --base: the contracts folder or file "
+        "(default: [tool.toolshape] contracts, else contracts)",
     )
     parser.add_argument(
         "--base",
@@ -912,8 +930,10 @@ def diff_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--templates",
         type=Path,
         default=None,
-        help="a folder of templates overriding the built-in ones by file name",
+        help="a folder of templates overriding the built-in ones by file name "
+        "(default: [tool.toolshape] templates)",
     )
+    parser.set_defaults(contracts=None)  # with --base and no PATH: see _diff_sides
     return parser
 
 
@@ -925,7 +945,9 @@ def _diff_sides(
     if args.base is not None:
         if len(args.paths) > 1:
             raise UsageError("with --base, give at most one contracts folder or file")
-        target = args.paths[0] if args.paths else "contracts"
+        # The contracts folder main() settled from [tool.toolshape]; "contracts" for a caller
+        # that parsed the arguments itself.
+        target = args.paths[0] if args.paths else (args.contracts or "contracts")
         new = inputs.read_folder(here / target if not Path(target).is_absolute() else target)
         new = {_relative_display(k, here): v for k, v in new.items()}
         return inputs.read_git(args.base, target, cwd=here), new
@@ -983,6 +1005,10 @@ DIFF = Command(
     "  toolshape diff --base origin/main --format markdown --fail-on breaking",
     arguments=diff_arguments,
     run=run_diff,
+    settings=(
+        Setting("contracts", "contracts", "contracts"),
+        Setting("templates", "templates", None),
+    ),
 )
 
 

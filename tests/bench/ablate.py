@@ -25,7 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import floor
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # floor.py imports `generated`
+
+import floor  # after sys.path above
 import run  # tests/bench/run.py: the loader, the contracts, the timing loop
 import toolshape.project.runtime
 
@@ -199,7 +201,7 @@ def main() -> int:
                 "generated parse()": (bench.parse, text),
                 "generated _decode() (pre-checks + decode)": (module._decode, text),
                 "generated _DECODER.decode (hooks: pairs, constant, float)": (
-                    module._DECODER.decode,
+                    sys.modules[module._decode.__module__]._DECODER.decode,
                     text,
                 ),
                 "floor decoder (hooks: pairs, constant)": (floor._DECODER.decode, text),

@@ -28,7 +28,7 @@ from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks
 from .model_parts import Branch, Check, Constant, Function, Node
 from .runtime_imports import RESULT_ALWAYS, module_needs
-from .typing_model import TypedDictDef, TypedDicts
+from .typing_model import RootUnion, TypedDictDef, TypedDicts
 
 
 @dataclass
@@ -53,6 +53,9 @@ class ModuleModel:
     )
     module_name: Code
     typed_dicts: list[TypedDictDef]
+    #: ``Arguments`` (or ``Output``) where the root is a union of objects: an alias of its
+    #: branches' TypedDicts; None where it is a TypedDict of its own (in ``typed_dicts``).
+    root_union: RootUnion | None
     #: The message for null arguments: the runtime's, or one naming the required keys.
     null_message: Code
     #: Whether the arguments declare keys (``properties``): the Result names them for feedback.
@@ -94,6 +97,13 @@ class ModuleModel:
         return self.typed_dicts + (self.result.typed_dicts if self.result else [])
 
     @property
+    def root_unions(self) -> list[RootUnion]:
+        """The aliases of the arguments' and the result's root unions (printed after every
+        TypedDict: they name them at import)."""
+        sides = [self, *([self.result] if self.result else [])]
+        return [side.root_union for side in sides if side.root_union is not None]
+
+    @property
     def all_constants(self) -> list[Constant]:
         """The module's constants: the arguments' checks', then the result's."""
         return self.constants + (self.result.constants if self.result else [])
@@ -114,6 +124,7 @@ class ModuleModel:
         text = " ".join(f.type for d in self.all_typed_dicts for f in d.required + d.optional)
         used = ["Any", "TypedDict"] + ["Literal"] * ("Literal[" in text)
         used += ["final"] * any(d.closed for d in self.all_typed_dicts)
+        used += ["Union"] * any(len(alias.members) > 1 for alias in self.root_unions)
         return Code(", ".join(sorted(used)))
 
     @property
@@ -170,7 +181,7 @@ def _build_side(
     """The model of one side (the arguments, or the result) of ``builder``'s contract."""
     contract = builder.contract
     types = TypedDicts(builder.namer, contract, type_name)
-    types.typed_dict(contract.parameters, type_name, ())
+    root_union = types.root(contract.parameters)
     types.finish()
     root = builder.node(contract.parameters, Code("value"), [], (), builder.noun)
     finish(builder)
@@ -191,6 +202,7 @@ def _build_side(
         sensitive=literal(masks),
         module_name=Code(module_name),
         typed_dicts=types.defs,
+        root_union=root_union,
         depth=depth,
         null_message=null_message,
         declares_keys=bool(

@@ -126,8 +126,18 @@ def module_needs(built: PrintedModule) -> set[str]:
         if not hasattr(item, "__dataclass_fields__"):
             continue
         needs.update(item_needs(item))
-        todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
+        todo.extend(getattr(item, name) for name in printed_fields(item))
     return needs
+
+
+def printed_fields(item: Any) -> list[str]:
+    """The fields of a piece of the model that its template may print: all but an object's
+    ``key_path``, which is printed only where an unknown key is refused (an object that
+    allows other keys, alone in a function of its own, would import ``_key`` for nothing)."""
+    fields = list(item.__dataclass_fields__)
+    if isinstance(item, ObjectChecks) and not item.refuse_unknown:
+        fields.remove("key_path")
+    return fields
 
 
 def item_needs(item: Any) -> tuple[str, ...]:

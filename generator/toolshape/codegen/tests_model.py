@@ -19,6 +19,7 @@ from ..contract import checker, redaction
 from ..schema.pointers import child
 from . import cases, model, render
 from .literals import Code, comment, literal
+from .wrapping import entry
 
 
 @dataclass
@@ -33,8 +34,8 @@ class TestsModel:
     tool_name: Code
     schema: Code
     import_line: Code
-    # Data, one literal per entry: printed one per line between "fmt: off" and
-    # "fmt: on", so black leaves the (long) lines alone and formatting stays fast.
+    # Data, one literal per entry, laid out within 88 columns by ``wrapping.py``:
+    # printed between "fmt: off" and "fmt: on", so no formatter rewrites them.
     examples: list[Code]
     base: Code
     cases: list[CaseRow]
@@ -84,6 +85,8 @@ class CaseRow:
     name: Code
     changes: list[CaseChange]
     errors: Code
+    #: The row as the CASES table prints it: (name, {pointer: value}, errors), laid out.
+    row: Code
 
 
 def _case_row(base: Any, case: cases.Case) -> CaseRow:
@@ -93,6 +96,7 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
         raise AssertionError(
             f"toolshape bug: case {case.name!r} cannot be written as changes to the base"
         )
+    changes = {pointer: Code("MISSING") if new is cases.MISSING else new for pointer, new in found}
     return CaseRow(
         literal(case.name),
         [
@@ -100,6 +104,7 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
             for pointer, new in found
         ],
         literal(frozenset(case.errors)),
+        entry((case.name, changes, frozenset(case.errors))),
     )
 
 
@@ -145,18 +150,18 @@ def build(
         command=built.command,
         tool_comment=comment(checked.name),
         tool_name=built.tool_name,
-        schema=built.schema,
+        schema=entry(checked.parameters, 0, "", before="SCHEMA = "),
         import_line=Code(import_line),
-        examples=[literal(e) for e in examples],
-        base=literal(base),
+        examples=[entry(e) for e in examples],
+        base=entry(base, 0, "", before="BASE = "),
         cases=[_case_row(base, c) for c in derived],
-        not_objects=[literal(v) for v in not_objects],
-        parse_cases=[literal((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
-        valid_text=literal(valid_text),
-        sensitive_values=[literal(v) for v in secrets],
+        not_objects=[entry(v) for v in not_objects],
+        parse_cases=[entry((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
+        valid_text=entry(valid_text, 0, "", before="VALID_TEXT = "),
+        sensitive_values=[entry(v) for v in secrets],
         redaction_places=_redaction_places(checked, derived),
-        absent_nulls=[literal(entry) for entry in normalising.absent_nulls],
-        integral=[literal(entry) for entry in normalising.integral],
+        absent_nulls=[entry(row) for row in normalising.absent_nulls],
+        integral=[entry(row) for row in normalising.integral],
         accepted=accepted is not None,
         result=_result_tests(checked, built, result_derived or []),
     )
@@ -185,13 +190,15 @@ def _result_tests(
     said = _said_anyway()
     secrets = sorted(s for s in _sensitive_strings(side, derived) if s not in said)
     return ResultTests(
-        schema=built.result.schema,
-        examples=[literal(e) for e in examples],
-        base=literal(base),
+        schema=entry(side.parameters, 0, "", before="OUTPUT_SCHEMA = "),
+        examples=[entry(e) for e in examples],
+        base=entry(base, 0, "", before="RESULT_BASE = "),
         cases=[_case_row(base, c) for c in derived],
-        not_objects=[literal(v) for v in [None, [], [base], "text", json.dumps(base), 42, True]],
-        valid_text=literal(json.dumps(base, ensure_ascii=False)),
-        sensitive_values=[literal(v) for v in secrets],
+        not_objects=[entry(v) for v in [None, [], [base], "text", json.dumps(base), 42, True]],
+        valid_text=entry(
+            json.dumps(base, ensure_ascii=False), 0, "", before="RESULT_VALID_TEXT = "
+        ),
+        sensitive_values=[entry(v) for v in secrets],
         redaction_places=_redaction_places(side, derived),
         accepted=accepted is not None,
     )
@@ -306,5 +313,5 @@ def _redaction_places(checked: checker.Contract, derived: list[cases.Case]) -> l
         if isinstance(case.data, dict):
             found = redaction.places(checked.parameters, case.data)
             if found.redacted or found.described:
-                rows.append(literal((case.name, found.redacted, found.described)))
+                rows.append(entry((case.name, found.redacted, found.described)))
     return rows

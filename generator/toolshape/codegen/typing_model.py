@@ -153,6 +153,23 @@ def class_syntax_allows(fields: list[Field]) -> bool:
     )
 
 
+@dataclass
+class RootUnion:
+    """``Arguments`` (or ``Output``) where the root is a union of objects: a type alias of its
+    branches' TypedDicts. ``Union[...]``, not ``|``: the module runs on Python 3.9, whose
+    classes have no ``|``, and mypy reads the assignment as an alias."""
+
+    name: Code
+    members: list[str]
+    comment: Code
+
+    @property
+    def value(self) -> Code:
+        if len(self.members) == 1:
+            return Code(self.members[0])
+        return Code(f"Union[{', '.join(self.members)}]")
+
+
 @dataclass(frozen=True)
 class Place:
     """Where a variant's schema is written, for the TypedDicts' comments and names.
@@ -201,6 +218,32 @@ class TypedDicts:
     #: left to write (past ``MAX_NESTED_TYPES``): ``finish()`` writes them.
     nesting: int = 0
     pending: list[tuple[dict[str, Any], str, Place, Code]] = field(default_factory=list)
+
+    def root(self, schema: Any) -> RootUnion | None:
+        """The root's type, named ``side``: its own TypedDict, in ``defs`` (None returned), or
+        where the root is a union of objects, the alias of its branches' TypedDicts' union
+        (each TypedDict in ``defs``, named by its tag or its definition)."""
+        found = self.root_variants(schema)
+        if found is None:
+            self.typed_dict(schema, self.side, ())
+            return None
+        name = self.namer.type_name(self.side)  # claimed first: the branches' names extend it
+        members = list(dict.fromkeys(self.of_variant(variant) for variant in found))
+        where = comment_text(f"{self.contract.file}:{self.contract.line_of(())}", limit=120)
+        return RootUnion(name, members, Code(where))
+
+    def root_variants(self, schema: Any) -> list[Variant] | None:
+        """The branches of a root union (each merged with the root around it), when each is an
+        object with declared keys: one TypedDict each. None when the root is no union (an
+        object of its own), or a branch's type is open or not one TypedDict."""
+        if not isinstance(schema, dict) or targets.path_of(schema) is not None:
+            return None
+        if next(combinators.unions(schema), None) is None:
+            return None
+        found = self.variants(schema, self.side, Place(()), 0, frozenset())
+        if not found or len(found) > MAX_VARIANTS or Place(()) in (v.place for v in found):
+            return None  # no union typed (the root's own type stands for an open branch)
+        return found if all(keyed_object(variant.schema) for variant in found) else None
 
     def of(self, schema: Any, hint: str, schema_path: SchemaPath) -> str:
         found = self.variants(schema, hint, Place(schema_path), 0, frozenset())
@@ -296,11 +339,28 @@ class TypedDicts:
             return simple[kind]
         schema, hint, path = variant.schema, variant.hint, variant.place.path
         if kind == "array":
-            return f"list[{self.of(schema.get('items', True), hint + ' item', path + ('items',))}]"
+            return f"list[{self.item_types(schema, hint, path)}]"
         if not schema.get("properties"):
             additional = schema.get("additionalProperties", True)
             return f"dict[str, {self.of(additional, hint + ' value', path + ('additionalProperties',))}]"
         return self.typed_dict(schema, hint, variant.place)
+
+    def item_types(self, schema: dict[str, Any], hint: str, path: SchemaPath) -> str:
+        """The type of an array's items: ``items``', and with ``prefixItems`` each position's
+        too. Their union, in a ``list``, never a ``tuple[...]``: the handler gets the decoded
+        JSON array, a list, and a tuple type would promise what a list does not do (hashing,
+        equality with a tuple)."""
+        items = schema.get("items", True)
+        positions = schema.get("prefixItems")
+        if not isinstance(positions, list):
+            return self.of(items, f"{hint} item", path + ("items",))
+        types = [
+            self.of(position, f"{hint} item {index + 1}", path + ("prefixItems", index))
+            for index, position in enumerate(positions)
+        ]
+        if items is not False:  # more items after the positions, of ``items``' type
+            types.append(self.of(items, f"{hint} item", path + ("items",)))
+        return "Any" if not types or "Any" in types else union(types)
 
     def typed_dict(self, schema: dict[str, Any], hint: str, place: Place | SchemaPath) -> str:
         """The TypedDict of an object schema's properties: made once per place."""
@@ -339,7 +399,7 @@ class TypedDicts:
         finally:
             self.active = outer
             self.nesting -= 1
-        where = comment_text(f"{self.contract.file}:{self.contract.line_of(place.path)}", limit=120)
+        where = comment_text(self.contract.source_of(place.path), limit=120)
         self.defs.append(
             TypedDictDef(
                 name=name,
@@ -350,6 +410,15 @@ class TypedDicts:
                 and not schema.get("patternProperties"),
             )
         )
+
+
+def keyed_object(schema: dict[str, Any]) -> bool:
+    """Whether a variant's type is one TypedDict: an object (not a literal) with declared keys."""
+    return (
+        literal_type(schema) is None
+        and declared_types(schema) == ("object",)
+        and bool(schema.get("properties"))
+    )
 
 
 def union(types: list[str]) -> str:

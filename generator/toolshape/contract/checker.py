@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
 from ..families.arrays import rules as array_rules
@@ -18,6 +19,7 @@ from ..families.formats import rules as format_rules
 from ..families.numbers import rules as number_rules
 from ..families.objects import rules as object_rules
 from ..families.references import rules as reference_rules
+from ..families.references.targets import DEFS, REF
 from ..families.strings import rules as string_rules
 from ..families.unevaluated import rules as unevaluated_rules
 from ..families.values import rules as value_rules
@@ -25,7 +27,7 @@ from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.pointers import SchemaPath
 from ..schema.values import is_integer, json_type
-from . import source, tool_hints, unfolding
+from . import shared, source, tool_hints, unfolding
 from .errors import ContractError, Problem
 from .source import Document
 from .wording import suggest, with_article, yaml_text
@@ -56,6 +58,10 @@ _EXAMPLE_VALUE_WORDS = {
     "result": "'result' (a decoded result of the tool)",
 }
 EXAMPLE_STATUSES = ("accept", "reject", "parse_error")
+#: A contract that reaches no shared-definitions file.
+_NO_FILES: shared.Files = {}
+#: Where a contract sits when nobody says: at the top of its contracts folder.
+_AT_TOP = PurePosixPath("contract.yaml")
 
 #: Keywords that take a non-negative integer.
 COUNT_KEYWORDS = vocabulary.taking("count")
@@ -121,6 +127,11 @@ class Contract:
     def file(self) -> str:
         return self.document.file
 
+    def source_of(self, path: SchemaPath) -> str:
+        """``file:line`` of the schema node at ``path`` under ``parameters`` (or ``output``): in
+        the shared-definitions file it was copied from, for a shared definition."""
+        return self.document.source_of((self.root_key, *path))
+
     def line_of(self, path: SchemaPath) -> int:
         """The 1-based line of the schema node at ``path`` under ``parameters`` (or ``output``)."""
         return self.document.value_at((self.root_key, *path))[0]
@@ -159,6 +170,12 @@ class _Checker:
         self.top = "parameters"
         #: Errors left unsaid because they were about a value the YAML check refused.
         self.unread = 0
+        #: The schema local $refs resolve in, and the path of the schema that may hold $id.
+        self.root_schema: Any = None
+        self.root_path: SchemaPath = ("parameters",)
+        #: Whether the document is a shared-definitions file (shared.py): its references to
+        #: other files are followed, and checked, where a contract uses them.
+        self.shared = False
 
     def error(self, path: SchemaPath, message: str, *, at_key: bool = False) -> None:
         if not at_key and self.refused(path):  # a key is read as written, whatever its value
@@ -229,12 +246,35 @@ class _Checker:
         """One of the contract's schemas (``top``: "parameters" or "output"), every rule the same."""
         self.top = top
         path: SchemaPath = (top,)
+        self.root_schema, self.root_path = schema, path
         if not isinstance(schema, dict):
             self.error(path, f"'{top}' must be an object schema (a mapping with type: object)")
             return
         for where, message, at_key in value_rules.root(schema, path):
             self.error(where, message, at_key=at_key)
         self.schema(schema, path, depth=0)
+
+    def definitions(self) -> None:
+        """A shared-definitions file (shared.py): ``$defs`` of schemas, each checked as any
+        contract schema is, with its local references resolved in the file."""
+        data = self.doc.data
+        for key in data if isinstance(data, dict) else ():
+            if key not in shared.SHARED_KEYS and not key.startswith("x-"):
+                hint = suggest(key, shared.SHARED_KEYS)
+                if key in CONTRACT_KEYS:
+                    hint = f"; a file under {shared.SHARED_FOLDER}/ holds shared definitions, not a tool"
+                self.error((key,), f"unknown key '{key}'{hint}", at_key=True)
+        if not isinstance(data, dict) or not isinstance(data.get(DEFS), dict):
+            self.error(
+                (),
+                f"a file under {shared.SHARED_FOLDER}/ holds shared definitions: a mapping with "
+                "'$defs', the schemas contracts refer to (a tool's contract goes elsewhere)",
+            )
+            return
+        self.shared = True
+        self.top, self.root_schema, self.root_path = self.doc.file, data, ()
+        for name, schema in data[DEFS].items():
+            self.schema(schema, (DEFS, name), depth=1)
 
     # -- schemas -----------------------------------------------------------
 
@@ -257,7 +297,7 @@ class _Checker:
             if keyword in SCHEMA_KEYWORDS or keyword.startswith("x-"):
                 continue
             if keyword in ROOT_ANNOTATIONS:
-                if path != (self.top,):
+                if path != self.root_path:
                     self.error(
                         path + (keyword,),
                         f"'{keyword}' is allowed only on the root of '{self.top}': a nested one would change how "
@@ -268,7 +308,7 @@ class _Checker:
             if keyword in NOT_YET:
                 self.error(
                     path + (keyword,),
-                    f"'{keyword}' is not supported by this version of toolshape",
+                    f"'{keyword}' is not supported by this version of toolshape" + _advice(keyword),
                     at_key=True,
                 )
             elif keyword == value_rules.NULLABLE:
@@ -327,9 +367,9 @@ class _Checker:
 
     def applicator_rules(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """$ref and format (their families' rules), the keywords that need another."""
-        root = self.doc.data.get(self.top) if isinstance(self.doc.data, dict) else None
-        for where, message in reference_rules.check(schema, path, root, self.top):
-            self.error(where, message)
+        if not (self.shared and shared.is_external(schema.get(REF))):
+            for where, message in reference_rules.check(schema, path, self.root_schema, self.top):
+                self.error(where, message)
         for where, message in format_rules.check(schema, path):
             self.error(where, message)
         for keyword, needed in _NEEDS:
@@ -658,6 +698,12 @@ _NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented a
 _CHILD_ONE = vocabulary.holders("one", "children")
 
 
+def _advice(keyword: str) -> str:
+    """What the vocabulary advises instead of a keyword the contract refuses ("" when nothing)."""
+    instead = vocabulary.keyword(keyword).instead
+    return f"; {instead}" if instead else ""
+
+
 def _failures(schema: Any, value: Any, root: Any) -> str:
     """The keywords (comma-separated) of ``schema`` that refuse ``value``; "" when it passes."""
     from .reference import errors_of  # reference imports this module
@@ -703,17 +749,47 @@ def check(document: Document) -> Contract:
     )
 
 
-def load_and_check(raw: bytes, file: str) -> Contract:
-    """Load contract bytes and check them; raise ContractError with every problem found.
+class DocumentProblems(ContractError):
+    """The problems of a contract whose YAML was read whole: ``document`` holds what it says
+    (its tool name, say), null where a YAML problem refused a value."""
+
+    def __init__(self, problems: list[Problem], document: Document) -> None:
+        super().__init__(problems)
+        self.document = document
+
+
+def load_and_check(
+    raw: bytes,
+    file: str,
+    relative: PurePosixPath = _AT_TOP,
+    files: shared.Files = _NO_FILES,
+) -> Contract:
+    """Load contract bytes and check them; raise ContractError with every problem found
+    (DocumentProblems where the YAML was read whole).
 
     Where the YAML has problems but could be read whole (a duplicate key, an unquoted ``yes``,
     an alias), the schema is checked as well, so that one run reports both; nothing is said
-    about the values the YAML check refused."""
+    about the values the YAML check refused. ``files`` are the shared-definitions files the
+    contract reaches (shared.gather, by path in the contracts folder), the contract at
+    ``relative`` there: their definitions are copied in before the check (shared.bundle)."""
     try:
         document = source.load(raw, file)
     except source.YamlProblems as error:
-        raise ContractError([*error.problems, *_problems_of(error.document)]) from None
-    return check(document)
+        problems = [*error.problems, *_problems_of(error.document)]
+        raise DocumentProblems(problems, error.document) from None
+    try:
+        shared.bundle(document, relative, files, check_shared)
+        return check(document)
+    except ContractError as error:
+        raise DocumentProblems(error.problems, document) from None
+
+
+def check_shared(document: Document) -> None:
+    """Check a loaded shared-definitions file; raise ContractError with every problem found."""
+    checker = _Checker(document)
+    checker.definitions()
+    if checker.problems:
+        raise ContractError(checker.problems)
 
 
 def _problems_of(document: Document) -> list[Problem]:

@@ -108,6 +108,20 @@ class Document:
     #: Where a value could not be read as written (a problem refused it): the data holds null
     #: there, or lacks the key. Only a YamlProblems' document has any.
     refused: frozenset[PathKey] = field(default=frozenset(), repr=False, compare=False)
+    #: The places whose data was copied in from another file (contract/shared.py): for each,
+    #: that file's document and the place in it.
+    copied_from: dict[PathKey, tuple[Document, PathKey]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def source_of(self, path: PathKey) -> str:
+        """``file:line`` of the node at ``path``: in the file it was copied from, if it was."""
+        for length in range(len(path), 0, -1):
+            origin = self.copied_from.get(tuple(path[:length]))
+            if origin is not None:
+                other, place = origin
+                return other.source_of((*place, *path[length:]))
+        return f"{self.file}:{self.value_at(path)[0]}"
 
     def value_at(self, path: PathKey) -> Position:
         """(line, col) of the node at `path`, or of its deepest existing ancestor."""
@@ -202,7 +216,12 @@ def _load_fast(text: str, file: str) -> Document | None:
 
 
 def load_file(path: pathlib.Path, file: str) -> Document:
-    """Read the contract at `path` (shown as `file` in problems) and load it.
+    """Read the contract at `path` (shown as `file` in problems) and load it (see read_file)."""
+    return load(read_file(path, file), file)
+
+
+def read_file(path: pathlib.Path, file: str) -> bytes:
+    """The bytes of the contract at `path` (shown as `file` in problems).
 
     The size is checked before reading, so an oversized file is never read whole;
     a file that cannot be read is reported as a ContractError too.
@@ -218,7 +237,7 @@ def load_file(path: pathlib.Path, file: str) -> Document:
         raise ContractError(
             [Problem(file, 1, 1, f"cannot read the contract file: {reason}")]
         ) from None
-    return load(raw, file)
+    return raw
 
 
 def _too_large(file: str, size: int) -> Problem:

@@ -458,10 +458,13 @@ def _paths_from(
         for edge in graph.edges[node]:
             if edge.counted and edge.target in ways:
                 ways[edge.target] = min(2, ways[edge.target] + ways[node])
+                # An if's own then or else (by place: a dependentSchemas entry may be
+                # named "then" or "else", and those run together).
                 side = edge.site[-1]
+                own = edge.site[:-1] == graph.paths[node]
                 step = (
                     frozenset([(node, str(side))])
-                    if side in combinator_rules.BRANCHES
+                    if own and side in combinator_rules.BRANCHES
                     else frozenset()
                 )
                 # Reached two ways: no branch is certain (the check stays on the safe side).

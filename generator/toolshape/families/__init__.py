@@ -11,7 +11,8 @@ The families, each a sub-package:
                minProperties, maxProperties, dependentRequired, dependentSchemas
     values/    type, enum, const
     combinators/  allOf, anyOf, oneOf, not, if, then, else
-    references/   $ref, $defs (and the older definitions), $anchor, $id
+    references/   $ref, $defs (and the older definitions), $anchor, $id; through import,
+                  $dynamicRef, $dynamicAnchor, $recursiveRef, $recursiveAnchor
     unevaluated/  unevaluatedProperties, unevaluatedItems (what the others evaluated, read
                   from the vocabulary's ``evaluates`` and ``collects``)
 

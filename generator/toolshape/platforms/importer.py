@@ -32,14 +32,16 @@ warnings worth a look. Older JSON Schema spellings are translated to 2020-12:
 draft-07 root ``$ref`` (zod-to-json-schema's ``{"$ref": "#/definitions/x", "definitions":
 ...}``) hoisted to the root; ``$schema`` and every ``$id``/``id`` are dropped after every
 ``$ref`` is resolved against its nearest base (ids, ``$anchor``, plain-name fragments) to a
-``#/$defs/...`` pointer. Each schema is read in its own draft (its ``$schema``, the caller's
-``draft``, or a guess): keywords beside ``$ref`` before 2019-09, and keywords a draft does not
-know, are dropped as that draft ignores them. OpenAPI's ``nullable: true`` adds null to
+``#/$defs/...`` pointer; ``$dynamicRef`` and ``$recursiveRef`` become plain ``$ref``
+pointers, one per dynamic scope they are reached in (``families/references/dynamic.py``).
+Each schema is read in its own draft (its ``$schema``, the caller's ``draft``, or a guess):
+keywords beside ``$ref`` before 2019-09, and keywords a draft does not know, are dropped as
+that draft ignores them. OpenAPI's ``nullable: true`` adds null to
 ``type``. Keywords with no effect that the contract checker refuses as typos are dropped with
 a warning. ``ImportedContract.translations`` says what was translated. What cannot be
 carried over is an error naming the tool and the JSON Pointer of the offending place in
 the input file (:class:`ContractImportError`, every problem at once): remote ``$ref``,
-keywords toolshape does not implement (``$dynamicRef``, ...),
+keywords toolshape does not implement (``$vocabulary``, ...),
 a root that is not an object schema, an invalid tool name, a missing description. Every
 contract is verified before it is returned: its text is loaded back with
 :func:`toolshape.contract.source.load` (which refuses YAML surprises) and checked with
@@ -68,7 +70,7 @@ from ..codegen.names import PACKAGE_NAMES
 from ..contract import checker, source, tool_hints
 from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
-from ..families.references import importing
+from ..families.references import dynamic, importing
 from ..families.references import targets as reference_targets
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
@@ -1016,13 +1018,16 @@ class _Translator:
         self.bases: dict[SchemaPath, str] = {}
         self.resources: dict[str, SchemaPath] = {}
         self.anchors: dict[tuple[str, str], SchemaPath] = {}
-        self.recursive_anchors: list[SchemaPath] = []
+        #: (input path, name) of every dynamic anchor: 2020-12's ``$dynamicAnchor``, 2019-09's
+        #: ``$recursiveAnchor: true`` on a resource's root (named ``dynamic.RECURSIVE``).
+        self.dynamic_anchors: dict[SchemaPath, str] = {}
         #: old path -> new path of every schema node translated.
         self.moved: dict[SchemaPath, SchemaPath] = {}
         #: ``moved`` read backwards (output path -> input path), kept as it grows, so that a
         #: warning's input place costs a lookup per prefix, not a pass over every move.
         self.moved_back: dict[SchemaPath, SchemaPath] = {}
-        #: (new node, old path, "$ref" or "$recursiveRef") of every reference, rewritten at the end.
+        #: (new node, old path, "$ref", "$dynamicRef" or "$recursiveRef") of every reference,
+        #: rewritten at the end.
         self.refs: list[tuple[dict[str, Any], SchemaPath, str]] = []
         self.hoisted: str | None = None
 
@@ -1085,11 +1090,22 @@ class _Translator:
         anchor = node.get("$anchor")
         if isinstance(anchor, str) and not self.legacy:
             self.anchors.setdefault((base, anchor), path)
-        if node.get("$recursiveAnchor") is True and self.draft == "2019-09":
-            self.recursive_anchors.append(path)
+        self.index_dynamic_anchor(node, path, base, isinstance(identifier, str) or not path)
         self.bases[path] = base
         for key, sub in _subschemas(node):
             self.index(sub, path + key, base)
+
+    def index_dynamic_anchor(
+        self, node: dict[str, Any], path: SchemaPath, base: str, resource_root: bool
+    ) -> None:
+        """Record a dynamic anchor: a ``$dynamicAnchor`` (2020-12, also a plain-name fragment
+        a ``$ref`` may name) or a ``$recursiveAnchor: true`` on a resource's root (2019-09)."""
+        name = node.get("$dynamicAnchor")
+        if isinstance(name, str) and self.draft == "2020-12":
+            self.anchors.setdefault((base, name), path)
+            self.dynamic_anchors[path] = name
+        if node.get("$recursiveAnchor") is True and self.draft == "2019-09" and resource_root:
+            self.dynamic_anchors[path] = dynamic.RECURSIVE
 
     # -- pass 2: keyword by keyword --------------------------------------------------------
 
@@ -1291,15 +1307,30 @@ class _Translator:
             self.note(f"root '{kw.key}' dropped: $refs against it now point into #/$defs", kw.where)
 
     def recursive_ref(self, kw: _Keyword) -> None:
-        """2019-09's ``$recursiveRef: "#"`` becomes a ``$ref``, resolved with the others."""
+        """2019-09's ``$recursiveRef: "#"`` becomes a ``$ref`` to its initial target (the
+        resource's root), bound to the dynamic scope at the end (:meth:`specialise`)."""
         if kw.value != "#":
             self.error(
                 kw.where,
                 f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(kw.value)[:40]}",
             )
         else:
+            self.dynamic_ref(kw)
+
+    def dynamic_ref(self, kw: _Keyword) -> None:
+        """A ``$dynamicRef`` becomes a ``$ref`` to its initial target, bound to the dynamic
+        scope at the end (:meth:`specialise`)."""
+        if not isinstance(kw.value, str):
+            self.error(kw.where, f"'{kw.key}' must be a URI reference such as '#name'")
+        elif "$ref" in kw.schema:
+            self.error(
+                kw.where,
+                f"'{kw.key}' beside '$ref' in one schema: toolshape imports one reference per "
+                "schema (put one of them in an 'allOf')",
+            )
+        else:
             kw.out["$ref"] = kw.value
-            self.refs.append((kw.out, kw.old, "$recursiveRef"))
+            self.refs.append((kw.out, kw.old, kw.key))
 
     def anchor(self, kw: _Keyword) -> None:
         self.note(f"'{kw.key}' resolved ($refs to it now point into #/$defs)", kw.where)
@@ -1475,22 +1506,11 @@ class _Translator:
         """The input path ``ref`` (found at ``old``) points at, or the reason it cannot be resolved."""
         base = self.bases.get(old, _DEFAULT_BASE)
         if kind == "$recursiveRef":
-            resource = self.resources.get(base, ())
-            target_node = _follow(self.root, resource)
-            if (
-                isinstance(target_node, dict)
-                and target_node.get("$recursiveAnchor") is True
-                and self.recursive_anchors != [resource]
-            ):
-                return (
-                    "'$recursiveRef' here depends on the dynamic scope (more than one resource has "
-                    "'$recursiveAnchor: true'); toolshape cannot reduce it to a plain $ref"
-                )
-            return resource
+            return self.resources.get(base, ())  # the initial target: its resource's root
         absolute = _join_uri(base, ref)
         resource_uri, fragment = _split_fragment(absolute)
         if resource_uri not in self.resources:
-            return f"remote $ref {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs and refer to it as #/$defs/..."
+            return f"remote {kind} {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs and refer to it as #/$defs/..."
         resource = self.resources[resource_uri]
         if fragment == "":
             return resource
@@ -1498,27 +1518,30 @@ class _Translator:
             return resource + self.steps("#" + fragment)
         anchored = self.anchors.get((resource_uri, unquote(fragment)))
         if anchored is None:
-            return f"$ref {ref!r} names an anchor that no '$anchor' (or '$id'/'id' '#name' before 2019-09) declares: it points at nothing"
+            return (
+                f"{kind} {ref!r} names an anchor that no '$anchor' (nor '$dynamicAnchor'; '$id'/'id' "
+                "'#name' before 2019-09) declares: it points at nothing"
+            )
         return anchored
 
     def rewrite_refs(self, result: dict[str, Any]) -> None:
         """Point every $ref at its target's place in the output, under the root's $defs."""
         targets: list[tuple[dict[str, Any], SchemaPath]] = []
-        for node, old, kind in self.refs:
-            ref = node["$ref"]
-            where = old + (kind,)
-            target = self.target_of(ref, old, kind)
-            if isinstance(target, str):
-                self.error(where, target)
-                continue
-            if target not in self.moved:
-                refused = self.adopt(target, result)
-                if refused is not None:
-                    self.error(where, f"$ref {ref!r} {refused}")
-                    continue
-            if kind == "$recursiveRef":
-                self.note("$recursiveRef -> $ref (it reduces to a plain reference)", where)
-            targets.append((node, self.moved[target]))
+        anchors: list[tuple[dict[str, Any], SchemaPath, str]] = []
+        done = 0
+        while True:
+            # Adopting a target adds the references (and dynamic anchors) inside it.
+            while done < len(self.refs):
+                node, old, kind = self.refs[done]
+                done += 1
+                target = self.resolved(node["$ref"], old, kind, result)
+                if target is not None:
+                    targets.append((node, target))
+            more = self.anchor_refs(anchors)
+            if not more:
+                break
+            anchors += more
+            self.refs += more
         # Each hoist moves a subtree; the paths under it (later targets, and where each input
         # node went) follow it. They are rebased once each, when read (_relocated), not every
         # time a subtree moves: that was quadratic in the number of hoisted targets.
@@ -1542,6 +1565,106 @@ class _Translator:
         if relocations:
             self.moved = {k: importing.relocated(v, relocations) for k, v in self.moved.items()}
             self.moved_back = {v: k for k, v in self.moved.items()}
+        if anchors and not self.errors:
+            self.specialise(result, anchors)
+
+    def resolved(
+        self, ref: str, old: SchemaPath, kind: str, result: dict[str, Any]
+    ) -> SchemaPath | None:
+        """The output place of the target of ``ref`` (found at ``old``), adopted into $defs
+        when the walk did not reach it; None after an error saying why there is none."""
+        where = old + (kind,)
+        target = self.target_of(ref, old, kind)
+        if isinstance(target, str):
+            self.error(where, target)
+            return None
+        if target not in self.moved:
+            refused = self.adopt(target, result)
+            if refused is not None:
+                self.error(where, f"$ref {ref!r} {refused}")
+                return None
+        return self.moved[target]
+
+    # -- pass 3b: dynamic references ------------------------------------------------------
+
+    def anchor_refs(
+        self, made: list[tuple[dict[str, Any], SchemaPath, str]]
+    ) -> list[tuple[dict[str, Any], SchemaPath, str]]:
+        """A stand-in ``$ref`` to each dynamic anchor's schema that has none among ``made``
+        yet (when the schema has dynamic references), resolved with the others: so each
+        declaration is moved under $defs, where a reference can name it, and its new place is
+        read from the stand-in."""
+        if not any(kind != "$ref" for _, _, kind in self.refs):
+            return []
+        covered = {path for _, path, _ in made}
+        more = []
+        for path in self.dynamic_anchors:
+            if path not in covered:
+                resource = self.resource_of(path)
+                more.append(({"$ref": importing.ref_to(path[len(resource) :])}, path, "$ref"))
+        return more
+
+    def resource_of(self, path: SchemaPath) -> SchemaPath:
+        """The input path of the root of the resource ``path`` lies in."""
+        return self.resources.get(self.bases.get(path, _DEFAULT_BASE), ())
+
+    def specialise(
+        self, result: dict[str, Any], anchors: list[tuple[dict[str, Any], SchemaPath, str]]
+    ) -> None:
+        """Bind every dynamic reference to its target in each dynamic scope it is reached in
+        (:mod:`..families.references.dynamic`)."""
+        scope = dynamic.Scope()
+        for resource in self.resources.values():
+            if resource in self.moved:
+                scope.resources.setdefault(self.moved[resource], {})
+        for stand_in, path, _ in anchors:
+            resource = self.resource_of(path)
+            if resource in self.moved and stand_in["$ref"].startswith("#"):
+                declared = scope.resources[self.moved[resource]]
+                unit = tuple(str(step) for step in pointers.ref_path(stand_in["$ref"]))
+                declared.setdefault(self.dynamic_anchors[path], unit)
+        for old, new in self.moved.items():
+            resource = self.moved.get(self.resource_of(old), ())
+            if reference_targets.is_defs_entry(new) and new != resource:
+                scope.within[new] = resource
+        kinds: dict[SchemaPath, str] = {}
+        for _, old, kind in self.refs:
+            looked_up = self.dynamic_name(old, kind)
+            if looked_up is None:
+                if kind != "$ref":
+                    self.note(f"{kind} -> $ref (it reduces to a plain reference)", old + (kind,))
+                continue
+            scope.dynamic[self.moved[old]] = looked_up
+            kinds[self.moved[old]] = kind
+            self.note(
+                f"{kind} -> $ref (one for each dynamic scope it is reached in)", old + (kind,)
+            )
+        for where, copy_asked in dynamic.specialise(result, scope):
+            kind = kinds.get(where, "$ref")
+            self.error(
+                self.input_path(where) + (kind,),
+                f"'{kind}' here reaches {copy_asked}: one copy more than the "
+                f"{dynamic.MAX_VARIANTS} a schema may need to bind its dynamic references "
+                "(one per binding of the dynamic anchors in scope); refused",
+            )
+
+    def dynamic_name(self, old: SchemaPath, kind: str) -> str | None:
+        """The anchor name the reference at ``old`` looks up in the dynamic scope; None when it
+        reduces to a plain reference (its initial target does not declare that anchor)."""
+        if kind == "$recursiveRef":
+            root = _follow(self.root, self.resource_of(old))
+            recursive = isinstance(root, dict) and root.get("$recursiveAnchor") is True
+            return dynamic.RECURSIVE if recursive else None
+        if kind != "$dynamicRef":
+            return None
+        ref = _follow(self.root, old).get(kind)
+        fragment = _split_fragment(_join_uri(self.bases.get(old, _DEFAULT_BASE), ref))[1]
+        if not fragment or fragment.startswith("/"):
+            return None  # a JSON Pointer: no anchor to look up
+        target = self.target_of(ref, old, kind)
+        node = _follow(self.root, target) if not isinstance(target, str) else None
+        declared = isinstance(node, dict) and node.get("$dynamicAnchor") == unquote(fragment)
+        return unquote(fragment) if declared else None
 
     def adopt(self, target: SchemaPath, result: dict[str, Any]) -> str | None:
         """Translate a $ref target the schema walk did not reach into the root's $defs; or say why not.
@@ -1721,6 +1844,8 @@ _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
     "$recursiveAnchor": _Translator.anchor,
     "$anchor": _Translator.anchor,
     "$recursiveRef": _Translator.recursive_ref,
+    "$dynamicAnchor": _Translator.anchor,
+    "$dynamicRef": _Translator.dynamic_ref,
 }
 #: The keywords translated by more than copying them; the rest are carried over as they are
 #: (:meth:`_Translator.carried_over`). Later entries win: a keyword's own translation

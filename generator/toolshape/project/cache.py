@@ -14,6 +14,8 @@ Where: ``$TOOLSHAPE_CACHE_DIR`` when set (empty turns the cache off), else
 ``$XDG_CACHE_HOME/toolshape``, else ``~/.cache/toolshape``. One small JSON file per
 contract version, ``<key[:2]>/<key>.json``, and one per version of the generator's source,
 ``generator/<digest>.json``, its fingerprint (``headers.py``); delete the folder at any time.
+An entry also keeps the tool's part of the package's tool lists (``listing.py``), so that a
+contract reused on the cache's word is not read for it again.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import json
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from .listing import Listing, from_json
 
 ENV_VAR = "TOOLSHAPE_CACHE_DIR"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -32,10 +36,13 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 @dataclass(frozen=True)
 class Entry:
-    """The sha256 of the module and of the tests toolshape wrote for one contract version."""
+    """The sha256 of the module and of the tests toolshape wrote for one contract version, and
+    the tool's listing (None in an entry that has none: it is then read from the tests' header).
+    Two entries are equal when their digests are: the listing follows from the bytes."""
 
     module_sha256: str
     test_sha256: str
+    listing: Listing | None = field(default=None, compare=False)
 
 
 def folder() -> Path | None:
@@ -85,7 +92,7 @@ def lookup(name: str) -> Entry | None:
         and _SHA256.fullmatch(test)
     ):
         return None
-    return Entry(module, test)
+    return Entry(module, test, from_json(data.get("listing")))
 
 
 def record(entries: dict[str, Entry]) -> None:
@@ -97,9 +104,11 @@ def record(entries: dict[str, Entry]) -> None:
     if base is None:
         return
     for name, entry in sorted(entries.items()):
-        text = json.dumps(
-            {"module": entry.module_sha256, "test": entry.test_sha256}, sort_keys=True
-        )
+        data: dict[str, object] = {"module": entry.module_sha256, "test": entry.test_sha256}
+        if entry.listing is not None:
+            data["listing"] = entry.listing.as_json()
+        # Keys in their order, not sorted: the hints are listed in the order the tool declares them.
+        text = json.dumps(data, ensure_ascii=True)
         if not _write(_path(base, name), text):
             return
 

@@ -20,17 +20,31 @@ from typing import Any
 from .. import __version__
 from ..codegen import model
 from ..codegen.context import GenerationContext
+from ..contract import shared
 from ..contract.errors import Problem
 from ..platforms import export
 from . import cache
 
+#: A contract that reaches no shared-definitions file.
+_NO_FILES: shared.Files = {}
 
-def digest(raw: bytes, context: GenerationContext) -> str:
-    """What the header records: the contract's bytes, the generator (its version, the source
-    of its modules that make output, and black's version), the context's templates and the
-    command the header names. Output made by other generator code, or for another place, is
+
+def digest(raw: bytes, context: GenerationContext, files: shared.Files = _NO_FILES) -> str:
+    """What the header records: the contract's bytes and those of each shared-definitions file
+    it reaches (``files``, by path), the generator (its version, the source of its modules that
+    make output, and black's version), the context's templates and the command the header
+    names. Output made from other inputs, by other generator code, or for another place, is
     never reused."""
-    return _digest(raw, context.template_fingerprint, context.command)
+    return _digest(raw + _shared_part(files), context.template_fingerprint, context.command)
+
+
+def _shared_part(files: shared.Files) -> bytes:
+    """The shared files' part of a contract's digest: each file's path and sha256 (nothing for a
+    contract that reaches none, so its digest stays what it was before shared files existed)."""
+    return b"".join(
+        b"\0shared " + path.encode() + b"\0" + hashlib.sha256(files[path]).hexdigest().encode()
+        for path in sorted(files)
+    )
 
 
 def _digest(raw: bytes, templates: str, command: str) -> str:
@@ -202,26 +216,68 @@ def record_warnings(text: str, warnings: list[Problem]) -> str:
     if not warnings or SEAL not in text:
         return text
     lines = "".join(
-        f"{WARNING_PREFIX}{w.line}:{w.col}: {json.dumps(w.message, ensure_ascii=True)}\n"
+        _folded(f"{WARNING_PREFIX}{w.line}:{w.col}: {json.dumps(w.message, ensure_ascii=True)}")
         for w in sorted(warnings)
     )
     return text.replace(SEAL + "\n", SEAL + "\n" + lines, 1)
 
 
+#: A record longer than :data:`RECORD_WIDTH` columns runs on over lines that begin with
+#: this (a user's linter reads the header too: ruff's E501). Not a space after the ``#``:
+#: no text of the contract can then begin a comment that a tool reads as its own (mypy's
+#: type comments, ruff's and black's directives).
+CONTINUED = "# | "
+RECORD_WIDTH = 88
+
+
+def _folded(record: str) -> str:
+    """One record (ASCII) as comment lines of at most RECORD_WIDTH columns, each ending in a
+    newline. No line ends in a space (black would strip it): a cut that would leave one
+    moves before the spaces; a run of spaces as wide as a line is written ``\\u0020`` (past
+    its head, a record's spaces are all inside JSON strings, where that reads as a space)."""
+    lines = []
+    head = ""
+    while len(head) + len(record) > RECORD_WIDTH:
+        cut = RECORD_WIDTH - len(head)
+        while cut > 0 and record[cut - 1] == " ":
+            cut -= 1
+        if cut:
+            line, taken = record[:cut], cut
+        else:
+            taken = (RECORD_WIDTH - len(head)) // len("\\u0020")
+            line = "\\u0020" * taken
+        lines.append(head + line)
+        record, head = record[taken:], CONTINUED
+    lines.append(head + record)
+    return "".join(line + "\n" for line in lines)
+
+
+def _records(data: bytes) -> list[str]:
+    """The record lines just below the seal line of a generated file (``# warning: ...``,
+    ``# definition ...``, ``# refused ...``), each with its continued lines joined to it."""
+    start = data.find(b"\n# output-sha256: ", 0, 4096)
+    if start < 0:
+        return []
+    records: list[str] = []
+    prefixes = (WARNING_PREFIX, DEFINITION_PREFIX, REFUSED_PREFIX)
+    for raw in data[data.find(b"\n", start + 1) + 1 :].split(b"\n"):
+        line = raw.decode("ascii", "replace")
+        if line.startswith(CONTINUED) and records:
+            records[-1] += line.removeprefix(CONTINUED)
+        elif line.startswith(prefixes):
+            records.append(line)
+        else:
+            break
+    return records
+
+
 def recorded_warnings(data: bytes, display: str) -> list[Problem]:
     """The warnings ``record_warnings`` wrote below the seal line of a generated file (for ``display``)."""
     found: list[Problem] = []
-    start = data.find(b"\n# output-sha256: ", 0, 4096)
-    if start < 0:
-        return found
-    position = data.find(b"\n", start + 1) + 1
-    prefix = WARNING_PREFIX.encode()
-    while position > 0 and data.startswith(prefix, position):
-        end = data.find(b"\n", position)
-        line = data[position + len(prefix) : end if end >= 0 else len(data)].decode(
-            "ascii", "replace"
-        )
-        place, _, message = line.partition(": ")
+    for record in _records(data):
+        if not record.startswith(WARNING_PREFIX):
+            break
+        place, _, message = record.removeprefix(WARNING_PREFIX).partition(": ")
         row, _, col = place.partition(":")
         try:
             text = json.loads(message)
@@ -236,7 +292,6 @@ def recorded_warnings(data: bytes, display: str) -> list[Problem]:
             )
         except ValueError:  # not a line this module wrote: the seal would not hold either
             break
-        position = end + 1 if end >= 0 else 0
     return found
 
 
@@ -261,10 +316,11 @@ def record_definitions(
     for platform in export.PLATFORMS:
         if platform in definitions:
             data = json.dumps(definitions[platform], ensure_ascii=True, separators=(",", ":"))
-            lines.append(f"{DEFINITION_PREFIX}{platform}: {data}\n")
+            lines.append(_folded(f"{DEFINITION_PREFIX}{platform}: {data}"))
         for problem in refusals.get(platform, ()):
             message = json.dumps(problem.message, ensure_ascii=True)
-            lines.append(f"{REFUSED_PREFIX}{platform}: {problem.line}:{problem.col}: {message}\n")
+            place = f"{problem.line}:{problem.col}"
+            lines.append(_folded(f"{REFUSED_PREFIX}{platform}: {place}: {message}"))
     return text.replace(SEAL + "\n", SEAL + "\n" + "".join(lines), 1)
 
 
@@ -275,15 +331,9 @@ def recorded_definitions(
     file, for the contract ``display``; None unless every platform is recorded one way or the other."""
     definitions: dict[str, dict[str, Any]] = {}
     refusals: dict[str, list[Problem]] = {}
-    start = data.find(b"\n# output-sha256: ", 0, 4096)
-    if start < 0:
+    if data.find(b"\n# output-sha256: ", 0, 4096) < 0:
         return None
-    position = data.find(b"\n", start + 1) + 1
-    while 0 < position < len(data):
-        end = data.find(b"\n", position)
-        end = len(data) if end < 0 else end
-        line = data[position:end].decode("ascii", "replace")
-        position = end + 1
+    for line in _records(data):
         if line.startswith(WARNING_PREFIX):
             continue
         try:

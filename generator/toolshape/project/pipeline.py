@@ -18,10 +18,14 @@ from typing import Any
 
 from ..codegen import cases, model, render, tests_model
 from ..codegen.context import GenerationContext
-from ..contract import checker
+from ..contract import checker, shared
 from ..contract.errors import Problem
 from ..platforms import export
-from . import examples, headers, runtime
+from . import examples, headers, listing, runtime
+from .listing import Listing
+
+#: A contract that reaches no shared-definitions file.
+_NO_FILES: shared.Files = {}
 
 
 @dataclass
@@ -44,18 +48,21 @@ class Generated:
     #: The contract's warnings and those met deriving its cases (printed, never fatal).
     warnings: list[Problem] = field(default_factory=list)
     #: The tool's definition for each platform that takes it (export.PLATFORMS), and why
-    #: each other platform refuses it: the package's tool lists are made of these.
-    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
-    refusals: dict[str, list[Problem]] = field(default_factory=dict)
+    #: each other platform refuses it, as the package's tool lists take them.
+    listing: Listing = field(default_factory=lambda: Listing({}, {}, {}))
     #: Why layout.py could not lay out its module, which black's format_str formatted instead
     #: (the context's layout notes): toolshape's gap, never the contract's; the command line says so.
     layout_gaps: list[str] = field(default_factory=list)
+    #: The shared-definitions files the contract reaches, by path in the contracts folder.
+    files: shared.Files = field(default_factory=dict, repr=False)
 
     @property
     def contract(self) -> checker.Contract:
         """The checked contract (loaded again from its bytes when the output was reused)."""
         if self.checked is None:
-            self.checked = checker.load_and_check(self.raw, self.display)
+            # The module's path sits in the contract's folder: shared $refs resolve from there.
+            at = self.module_path.with_suffix(".yaml")
+            self.checked = checker.load_and_check(self.raw, self.display, at, self.files)
         return self.checked
 
     @property
@@ -80,6 +87,8 @@ def reuse(
     test_data: bytes,
     *,
     vouched: bool = False,
+    files: shared.Files = _NO_FILES,
+    listed: Listing | None = None,
 ) -> Generated | None:
     """The existing output (its bytes), when it was generated from these very contract bytes
     by this generator and nobody edited it since; None means generate afresh.
@@ -87,9 +96,11 @@ def reuse(
     Nothing is loaded, checked or rendered: the same bytes through the same generator
     and templates passed every check when the output was written, and would again. Their
     headers must name these contract bytes and generator, and their seals hold, unless the
-    cache ``vouched`` for them (planning.py): then they are the bytes generate wrote.
+    cache ``vouched`` for them (planning.py): then they are the bytes generate wrote, and
+    ``listed`` is the tool's listing the cache kept with them (else it is read from the
+    tests' header).
     """
-    wanted = headers.digest(raw, context)
+    wanted = headers.digest(raw, context, files)
     if not vouched and not all(
         headers.header_digest(d) == wanted and headers.is_sealed_intact(d)
         for d in (module_data, test_data)
@@ -101,13 +112,14 @@ def reuse(
         return None
     name = headers.tool_name(module_text)
     if name is None:  # a custom module template without a plain TOOL_NAME line
-        name = checker.load_and_check(raw, display).name
+        name = checker.load_and_check(raw, display, relative, files).name
     module_path, test_path = paths_for(relative)
     warnings = headers.recorded_warnings(test_data, display)
-    recorded = headers.recorded_definitions(test_data, display)
-    if recorded is None:  # written by a toolshape that did not record them: generate afresh
-        return None
-    definitions, refusals = recorded
+    if listed is None:
+        recorded = headers.recorded_definitions(test_data, display)
+        if recorded is None:  # written by a toolshape that did not record them: generate afresh
+            return None
+        listed = listing.of(*recorded)
     return Generated(
         name,
         module_path,
@@ -117,8 +129,8 @@ def reuse(
         raw,
         display,
         warnings=warnings,
-        definitions=definitions,
-        refusals=refusals,
+        listing=listed,
+        files=files,
     )
 
 
@@ -153,6 +165,45 @@ class ModuleOnly:
     result_derived: list[cases.Case] = field(default_factory=list)
 
 
+def module_source(
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    context: GenerationContext,
+    files: shared.Files = _NO_FILES,
+) -> str:
+    """The module ``generate`` writes for one contract, rendered only: nothing is run on it
+    (no examples, no derived cases), so it is for a contract that generates (raise
+    ContractError when it does not check)."""
+    checked = checker.load_and_check(raw, display, relative, files)
+    source = _rendered(checked, raw, relative, context, files)[1]
+    context.take_layout_notes(str(paths_for(relative)[0]))
+    return source
+
+
+def _rendered(
+    checked: checker.Contract,
+    raw: bytes,
+    relative: PurePosixPath,
+    context: GenerationContext,
+    files: shared.Files,
+) -> tuple[model.ModuleModel, str]:
+    """The module's model and its source, rendered and sealed (not compiled: load_module
+    compiles it, once)."""
+    module_path, _ = paths_for(relative)
+    built = model.build(
+        checked,
+        module_path.stem,
+        headers.digest(raw, context, files),
+        depth=len(module_path.parent.parts),
+        command=context.command,
+    )
+    source = headers.seal(
+        render.render(context, "module.py.j2", str(module_path), compiles=False, model=built)
+    )
+    return built, source
+
+
 def generate_module(
     raw: bytes,
     display: str,
@@ -160,24 +211,16 @@ def generate_module(
     context: GenerationContext,
     *,
     run_cases: bool = True,
+    files: shared.Files = _NO_FILES,
 ) -> ModuleOnly:
     """Load, check, render and run one contract's module, with its examples and derived cases
     checked; its header names the context's command as what regenerates it. Without
     ``run_cases`` the derived cases are derived but not run on the module (``toolshape diff``
-    checks each instance it uses against the reference evaluator itself)."""
-    checked = checker.load_and_check(raw, display)
+    checks each instance it uses against the reference evaluator itself). ``files``: the
+    shared-definitions files the contract reaches (shared.gather), part of its inputs."""
+    checked = checker.load_and_check(raw, display, relative, files)
     module_path, _ = paths_for(relative)
-    built = model.build(
-        checked,
-        module_path.stem,
-        headers.digest(raw, context),
-        depth=len(module_path.parent.parts),
-        command=context.command,
-    )
-    # load_module compiles it (once, not twice).
-    module_source = headers.seal(
-        render.render(context, "module.py.j2", str(module_path), compiles=False, model=built)
-    )
+    built, module_source = _rendered(checked, raw, relative, context, files)
     layout_gaps = context.take_layout_notes(str(module_path))
     module = runtime.load_module(module_source, str(module_path), runtime.runtime_source(context))
     derivation = examples.check_module(checked, module, run_cases=run_cases)
@@ -192,10 +235,15 @@ def generate_module(
 
 
 def generate(
-    raw: bytes, display: str, relative: PurePosixPath, context: GenerationContext
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    context: GenerationContext,
+    files: shared.Files = _NO_FILES,
 ) -> Generated:
-    """Generate module and tests for one contract file; raise ContractError on any problem."""
-    half = generate_module(raw, display, relative, context)
+    """Generate module and tests for one contract file (with the shared-definitions ``files``
+    it reaches); raise ContractError on any problem."""
+    half = generate_module(raw, display, relative, context, files=files)
     checked, built, module_source, derived = half.contract, half.built, half.source, half.derived
     module_path, test_path = paths_for(relative)
     tests = tests_model.build(checked, built, module_path, derived, half.result_derived)
@@ -216,7 +264,7 @@ def generate(
         display,
         checked,
         half.warnings,
-        definitions,
-        refusals,
+        listing.of(definitions, refusals),
         half.layout_gaps,
+        files,
     )

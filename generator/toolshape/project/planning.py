@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
 import os
 import shlex
 from collections.abc import Callable
@@ -20,7 +19,8 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
-from ..contract import tool_hints
+from ..codegen.wrapping import JOINED_WIDTH, entry
+from ..contract import checker, shared, source, tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
 from . import cache, configuration, discovery, headers, manifest, pipeline, runtime
@@ -84,6 +84,8 @@ class _Slot:
     reused: bool = False  # its output on disk is up to date (pipeline.reuse)
     #: The sha256 of its module and tests (what the cache records for them), once known.
     entry: cache.Entry | None = None
+    #: The shared-definitions files it reaches (shared.gather), by path in the contracts folder.
+    files: dict[str, bytes] = field(default_factory=dict)
 
 
 def plan(
@@ -114,11 +116,14 @@ def plan(
     """
     if out is not None:
         context = context.for_command(regenerate_command(root, out, settings))
-    slots = [_slot(root, path) for path in discovery.find_contracts(root)]
-    pending = _read_or_reuse(slots, context, reuse_from, trust_headers)
+    found = discovery.find_contracts(root)
+    definitions = [path for path in found if shared.is_shared(_relative(root, path))]
+    slots = [_slot(root, path) for path in found if path not in definitions]
+    pending = _read_or_reuse(slots, context, reuse_from, trust_headers, shared_reader(root))
     _generate(pending, context, progress or _unheard)
     result = Plan(reused_from=reuse_from)
-    problems = _gather(slots, context, result)
+    # A broken shared file is reported once, however many contracts reach it.
+    problems = list(dict.fromkeys(_gather(slots, context, result) + _shared_problems(definitions)))
     if problems:
         raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
     _add_files(result, context)
@@ -126,10 +131,15 @@ def plan(
 
 
 def _read_or_reuse(
-    slots: list[_Slot], context: GenerationContext, reuse_from: Path | None, trust_headers: bool
+    slots: list[_Slot],
+    context: GenerationContext,
+    reuse_from: Path | None,
+    trust_headers: bool,
+    read: shared.Reader,
 ) -> list[_Slot]:
-    """Read each contract whose module clashes with no other, and take its output from
-    ``reuse_from`` when that is up to date (see ``_reused``): the slots left to generate."""
+    """Read each contract whose module clashes with no other, with the shared files it reaches
+    (by ``read``), and take its output from ``reuse_from`` when that is up to date (see
+    ``_reused``): the slots left to generate."""
     modules = _ModuleIndex()
     pending = []
     for slot in slots:
@@ -141,9 +151,8 @@ def _read_or_reuse(
             continue
         try:
             slot.raw = _read(Path(slot.shown), slot.shown)
-            reused = _reused(
-                slot.raw, slot.label, slot.relative, context, reuse_from, trust_headers
-            )
+            slot.files = shared.gather(slot.raw, slot.label, slot.relative, read)
+            reused = _reused(slot, context, reuse_from, trust_headers)
         except ContractError as exc:
             slot.problems.extend(exc.problems)
             continue
@@ -162,9 +171,7 @@ def _gather(slots: list[_Slot], context: GenerationContext, result: Plan) -> lis
     problems: list[Problem] = []
     names: dict[str, str] = {}
     for slot in slots:
-        problems.extend(
-            replace(p, file=slot.shown) if p.file == slot.label else p for p in slot.problems
-        )
+        problems.extend(_as_found(p, slot) for p in slot.problems)
         generated = slot.generated
         if slot.problems or generated is None:
             continue
@@ -187,13 +194,28 @@ def _gather(slots: list[_Slot], context: GenerationContext, result: Plan) -> lis
         if slot.reused:
             result.reused.update((generated.module_path, generated.test_path))
         else:
-            entry_key = cache.key(headers.digest(slot.raw, context), slot.label, slot.relative)
-            slot.entry = _entry(generated.module_source, generated.test_source)
+            digest = headers.digest(slot.raw, context, slot.files)
+            entry_key = cache.key(digest, slot.label, slot.relative)
+            slot.entry = _entry(generated)
             result.cache_entries[entry_key] = slot.entry
         if slot.entry is not None:
             result.digests[generated.module_path] = slot.entry.module_sha256
             result.digests[generated.test_path] = slot.entry.test_sha256
     return problems
+
+
+def _as_found(problem: Problem, slot: _Slot) -> Problem:
+    """``problem`` naming its file by the path it was found at: the contract's, or a shared
+    file's (named after the contract's label, contract/shared.py) under the same folder."""
+    if problem.file == slot.label:
+        return replace(problem, file=slot.shown)
+    inside = slot.relative.as_posix()
+    label_base, shown_base = (
+        name[: -len(inside)] if name.endswith(inside) else None for name in (slot.label, slot.shown)
+    )
+    if label_base is None or shown_base is None or not problem.file.startswith(label_base):
+        return problem
+    return replace(problem, file=shown_base + problem.file[len(label_base) :])
 
 
 def _slot(root: Path, path: Path) -> _Slot:
@@ -232,7 +254,7 @@ def _generate(pending: list[_Slot], context: GenerationContext, progress: Listen
         # A worker makes its own context again (an environment cannot be sent to it).
         initializer=functools.partial(_start_worker, context.templates, context.command),
     ) as pool:
-        jobs = [(slot.raw, slot.label, slot.relative) for slot in pending]
+        jobs = [(slot.raw, slot.label, slot.relative, slot.files) for slot in pending]
         try:
             results = pool.map(_work, jobs)  # in order: the next is the one waited for
             for done, slot in enumerate(pending):
@@ -247,7 +269,7 @@ def _generate(pending: list[_Slot], context: GenerationContext, progress: Listen
 
 def _generate_one(slot: _Slot, context: GenerationContext) -> None:
     try:
-        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, context)
+        slot.generated = pipeline.generate(slot.raw, slot.label, slot.relative, context, slot.files)
     except ContractError as exc:
         slot.problems.extend(exc.problems)
 
@@ -296,14 +318,14 @@ def _start_worker(templates: Path | None, command: str) -> None:
 
 
 def _work(
-    job: tuple[bytes, str, PurePosixPath],
+    job: tuple[bytes, str, PurePosixPath, dict[str, bytes]],
 ) -> tuple[pipeline.Generated | None, list[Problem]]:
     """One contract in a worker process: its output (without the checked contract,
     which the parent loads again only if it needs it), or its problems."""
     assert _WORKER_CONTEXT is not None
-    raw, label, relative = job
+    raw, label, relative, files = job
     try:
-        generated = pipeline.generate(raw, label, relative, _WORKER_CONTEXT)
+        generated = pipeline.generate(raw, label, relative, _WORKER_CONTEXT, files)
     except ContractError as exc:
         return None, exc.problems
     generated.checked = None
@@ -347,19 +369,16 @@ class _ModuleIndex:
         return None
 
 
-def _entry(module_source: str, test_source: str) -> cache.Entry:
+def _entry(generated: pipeline.Generated) -> cache.Entry:
     return cache.Entry(
-        cache.sha256(module_source.encode("utf-8")), cache.sha256(test_source.encode("utf-8"))
+        cache.sha256(generated.module_source.encode("utf-8")),
+        cache.sha256(generated.test_source.encode("utf-8")),
+        generated.listing,
     )
 
 
 def _reused(
-    raw: bytes,
-    label: str,
-    relative: PurePosixPath,
-    context: GenerationContext,
-    out: Path | None,
-    trust_headers: bool,
+    slot: _Slot, context: GenerationContext, out: Path | None, trust_headers: bool
 ) -> tuple[pipeline.Generated, cache.Entry | None] | None:
     """Output already on disk for exactly this contract and generator, untouched since, and
     the sha256 of its files when the cache vouched for them.
@@ -369,10 +388,11 @@ def _reused(
     ``trust_headers`` they are all the evidence there is (``pipeline.reuse`` reads them)."""
     if out is None:
         return None
+    raw, label, relative = slot.raw, slot.label, slot.relative
     recorded = (
         None
         if trust_headers
-        else cache.lookup(cache.key(headers.digest(raw, context), label, relative))
+        else cache.lookup(cache.key(headers.digest(raw, context, slot.files), label, relative))
     )
     if recorded is None and not trust_headers:
         return None
@@ -390,7 +410,15 @@ def _reused(
     # Bytes the cache vouches for are the very bytes generate wrote for this digest: their
     # headers name it and their seals hold, and need not be read again.
     generated = pipeline.reuse(
-        raw, label, relative, context, module_data, test_data, vouched=recorded is not None
+        raw,
+        label,
+        relative,
+        context,
+        module_data,
+        test_data,
+        vouched=recorded is not None,
+        files=slot.files,
+        listed=None if recorded is None else recorded.listing,
     )
     return None if generated is None else (generated, recorded)
 
@@ -472,9 +500,8 @@ def _declared_hints(generated: list[pipeline.Generated]) -> dict[str, dict[str, 
     output, so no contract is loaded again), for the tools that declare any."""
     declared: dict[str, dict[str, bool]] = {}
     for tool in sorted(generated, key=lambda g: g.module_path):
-        annotations = tool.definitions["mcp"].get("annotations")
-        if annotations:
-            declared[tool.tool_name] = annotations
+        if tool.listing.hints:
+            declared[tool.tool_name] = tool.listing.hints
     return declared
 
 
@@ -489,25 +516,28 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
     definitions: dict[str, list[str]] = {}
     refused: dict[str, list[str]] = {}
     for platform in export.PLATFORMS:
-        reasons = [str(p) for g in generated for p in g.refusals.get(platform, ())]
+        reasons = [r for g in generated for r in g.listing.refused.get(platform, ())]
         if reasons:
             refused[platform] = reasons
-        else:  # JSON text, one string per tool: a data module of dict displays compiles and
-            # lays out far slower (seconds for a thousand tools) than one of strings
-            definitions[platform] = [
-                json.dumps(g.definitions[platform], ensure_ascii=False) for g in generated
-            ]
+        else:  # JSON text, one string per tool (see listing.py)
+            definitions[platform] = [g.listing.entries[platform] for g in generated]
     text = render.render(
         context,
         "tool_definitions.py.j2",
         str(DEFINITIONS_PATH),
         formatted=True,  # the template writes black's layout itself (see there)
         version=Code(__version__),
-        definitions=[(literal(p), [literal(d) for d in items]) for p, items in definitions.items()],
-        refused=[(literal(p), [literal(r) for r in items]) for p, items in refused.items()],
+        definitions=[(literal(p), _items(items)) for p, items in definitions.items()],
+        refused=[(literal(p), _items(items)) for p, items in refused.items()],
         command=comment(context.command, limit=400),
     )
     return headers.seal(text)
+
+
+def _items(texts: list[str]) -> list[Code]:
+    """The strings of one platform's list, as the template writes them (8 columns in, a
+    comma after): whole where a formatter leaves them, else cut into pieces that fit."""
+    return [entry(text, 8, whole=JOINED_WIDTH) for text in texts]
 
 
 def regenerate_command(
@@ -552,3 +582,60 @@ def generate_command(
     if templates is not None:
         words += ["--templates", templates]
     return shlex.join(words)
+
+
+def tool_files(root: Path) -> list[Path]:
+    """The contract files under ``root`` that are tools (shared-definitions files left out)."""
+    return [p for p in discovery.find_contracts(root) if not shared.is_shared(_relative(root, p))]
+
+
+def checked_contract(root: Path, path: Path, shown: str) -> checker.Contract:
+    """The checked contract at ``path`` (shown as ``shown``) in the contracts folder ``root``
+    (a lone file: its folder), with the shared definitions it reaches; raise ContractError."""
+    raw = _read(path, shown)
+    relative = _relative(root, path)
+    files = shared.gather(raw, shown, relative, shared_reader(root))
+    return checker.load_and_check(raw, shown, relative, files)
+
+
+def _relative(root: Path, path: Path) -> PurePosixPath:
+    """Where ``path`` sits in the contracts folder ``root`` (a lone file: its name)."""
+    return PurePosixPath(*(path.relative_to(root) if root.is_dir() else Path(path.name)).parts)
+
+
+def shared_reader(root: Path) -> shared.Reader:
+    """Reads a shared-definitions file by its path in the contracts folder ``root`` (a lone
+    contract's folder), and nothing outside it: a symlink that leads out is refused."""
+    top = (root if root.is_dir() else root.parent).resolve()
+
+    def read(relative: PurePosixPath) -> bytes:
+        path = top.joinpath(*relative.parts)
+        try:
+            inside = path.resolve().is_relative_to(top)
+            found = path.is_file()
+        except (OSError, ValueError) as error:  # a name too long, a NUL in it, a symlink loop
+            raise shared.Unreadable(f"cannot read {relative!r}: {error}") from None
+        if not inside:
+            raise shared.Unreadable(
+                f"{relative} is a symlink that leads out of the contracts folder"
+            )
+        if not found:
+            raise shared.Unreadable(f"no such file {relative} in the contracts folder")
+        try:
+            return _read(path, str(path))
+        except ContractError as error:
+            raise shared.Unreadable(error.problems[0].message) from None
+
+    return read
+
+
+def _shared_problems(paths: list[Path]) -> list[Problem]:
+    """The problems of every shared-definitions file, used or not: each is checked on its own
+    (a broken definition nobody uses yet is found before someone does)."""
+    problems: list[Problem] = []
+    for path in paths:
+        try:
+            checker.check_shared(source.load(_read(path, str(path)), str(path)))
+        except ContractError as error:
+            problems.extend(error.problems)
+    return problems

@@ -155,7 +155,7 @@ def _compare_tool(
     """Every change between two versions of one tool: its description, its top-level ``x-*``
     keys, its title and MCP hints, each changed place of its parameters and then of its output
     (with its effect on callers; each schema has its own witness budget), its examples."""
-    if old.raw == new.raw:
+    if old.raw == new.raw and old.files == new.files:  # the same inputs: nothing changed
         return []
     name = new.checked.name
     found = _description_change(name, old.checked, new.checked)

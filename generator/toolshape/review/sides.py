@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
@@ -15,7 +16,7 @@ from typing import Any
 from ..codegen import render
 from ..codegen.cases import Case
 from ..codegen.context import GenerationContext
-from ..contract import checker, source
+from ..contract import checker, shared, source
 from ..contract.errors import ContractError, Problem
 from ..project import pipeline
 from .report import RESULTS, Flow, Report
@@ -34,6 +35,9 @@ class Built:
     derivation_warnings: list[Problem] = field(default_factory=list)
     #: The cases derived from its ``output`` (empty without one).
     result_derived: list[Any] = field(default_factory=list)
+    #: Where it sits in its contracts folder, and the shared-definitions files it reaches.
+    relative: PurePosixPath = field(default_factory=lambda: PurePosixPath("x.yaml"))
+    files: shared.Files = field(default_factory=dict)
 
     @property
     def parameters(self) -> Any:
@@ -90,19 +94,33 @@ def context_for(templates: Path | None) -> tuple[str, GenerationContext]:
     return key, _CONTEXTS[key]
 
 
+def _key(built: Built, context: tuple[str, GenerationContext]) -> tuple[str, str]:
+    """What a generated validator is cached by: the contract's bytes, where it sits and the
+    shared files it reaches (the inputs of its module), and the templates."""
+    inputs = hashlib.sha256(built.raw)
+    if built.files:
+        inputs.update(built.relative.as_posix().encode())
+        for path in sorted(built.files):
+            inputs.update(
+                b"\0" + path.encode() + b"\0" + hashlib.sha256(built.files[path]).digest()
+            )
+    return inputs.hexdigest(), context[0]
+
+
 def _generate(
-    raw: bytes, display: str, context: tuple[str, GenerationContext]
+    built: Built, context: tuple[str, GenerationContext]
 ) -> tuple[Any, list[Any], list[Any]]:
     """The generated module and derived cases (the arguments', the result's) of one contract,
     cached by content."""
-    key = (hashlib.sha256(raw).hexdigest(), context[0])
+    key = _key(built, context)
+    raw, display = built.raw, built.display
     if key not in _CACHE:
         # pipeline.generate() without rendering the test module (half of its time), and
         # without running every derived case: each is a whole instance, so running them all
         # is quadratic in the contract's width; the witness search checks each instance it
         # uses against the reference evaluator instead.
         half = pipeline.generate_module(
-            raw, display, PurePosixPath("x.yaml"), context[1], run_cases=False
+            raw, display, built.relative, context[1], run_cases=False, files=built.files
         )
         _CACHE[key] = (half.module, half.derived, half.result_derived)
         _WARNINGS[key] = [w for w in half.warnings if w not in half.contract.warnings]
@@ -111,7 +129,7 @@ def _generate(
 
 def _derivation_warnings(built: Built, context: tuple[str, GenerationContext]) -> list[Problem]:
     """The warnings deriving ``built``'s cases met, named after its own file."""
-    found = _WARNINGS.get((hashlib.sha256(built.raw).hexdigest(), context[0]), [])
+    found = _WARNINGS.get(_key(built, context), [])
     return [replace(w, file=built.display) for w in found]
 
 
@@ -132,23 +150,27 @@ class _Side:
 
 
 def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
-    """Load and check every file; problems go to the report."""
+    """Load and check every file; problems go to the report. Files under the folder's
+    ``common/`` hold shared definitions (contract/shared.py): each is checked, and each tool
+    that refers to one is read with it, so a change there is a change of every such tool."""
     side = _Side()
     tools = side.tools
     where: dict[str, str] = {}
+    top = _folder_of(files)
     for display, raw in files.items():
-        try:
-            document = source.load(raw, display)
-        except ContractError as exc:
-            report.errors.extend(str(p) for p in exc.problems)
-            side.broken_files.add(PurePosixPath(display).name)
+        # Without a contracts folder of shared files each file stands alone, named by its
+        # file name (a display may start with "../" or a revision).
+        relative = PurePosixPath(display[len(top) :] if top else PurePosixPath(display).name)
+        if shared.is_shared(relative):
+            report.errors.extend(str(p) for p in _shared_problems(raw, display))
             continue
         try:
-            checked = checker.check(document)
+            reached = shared.gather(raw, display, relative, _reader(files, top))
+            checked = checker.load_and_check(raw, display, relative, reached)
         except ContractError as exc:
             report.errors.extend(str(p) for p in exc.problems)
-            name = document.data.get("name") if isinstance(document.data, dict) else None
-            if isinstance(name, str):
+            name = _tool_name(exc)
+            if name is not None:
                 side.broken_names.add(name)
             else:
                 side.broken_files.add(PurePosixPath(display).name)
@@ -166,9 +188,54 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
                 )
             )
             continue
-        tools[checked.name] = Built(bytes(raw), display, checked)
+        tools[checked.name] = Built(bytes(raw), display, checked, relative=relative, files=reached)
         where[checked.name] = display
+    # A broken shared file is said once, however many tools reach it.
+    report.errors[:] = list(dict.fromkeys(report.errors))
     return side
+
+
+def _folder_of(files: Mapping[str, bytes]) -> str:
+    """The contracts folder of a side, as the prefix of its display paths (``contracts/``,
+    ``REV:contracts/``): the outermost folder holding a ``common/`` that holds every file;
+    "" (each file stands alone) when there is none."""
+    found = [""]
+    for display in files:
+        for match in re.finditer(rf"(?:^|[/:])(?={shared.SHARED_FOLDER}/)", display):
+            found.append(display[: match.end()])
+    usable = [p for p in found if p and all(d.startswith(p) for d in files)]
+    return min(usable, key=len) if usable else ""
+
+
+def _reader(files: Mapping[str, bytes], top: str) -> shared.Reader:
+    """Reads a shared file of this side by its path in the side's contracts folder."""
+
+    def read(relative: PurePosixPath) -> bytes:
+        raw = files.get(top + relative.as_posix())
+        if raw is None:
+            raise shared.Unreadable(f"no such file {relative} in the contracts folder")
+        return raw
+
+    return read
+
+
+def _shared_problems(raw: bytes, display: str) -> list[Problem]:
+    """A shared-definitions file's problems (none when it checks)."""
+    try:
+        checker.check_shared(source.load(raw, display))
+    except ContractError as exc:
+        return exc.problems
+    return []
+
+
+def _tool_name(error: ContractError) -> str | None:
+    """The tool name a contract that does not check still gives (None: its YAML could not be
+    read, or it names none)."""
+    if not isinstance(error, checker.DocumentProblems):
+        return None
+    data = error.document.data
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def ready(built: Built, context: Any, report: Report) -> bool:
@@ -176,9 +243,7 @@ def ready(built: Built, context: Any, report: Report) -> bool:
     if built.module is not None:
         return True
     try:
-        built.module, built.derived, built.result_derived = _generate(
-            built.raw, built.display, context
-        )
+        built.module, built.derived, built.result_derived = _generate(built, context)
         built.derivation_warnings = _derivation_warnings(built, context)
     except ContractError as exc:
         report.errors.extend(str(p) for p in exc.problems)

@@ -156,6 +156,12 @@ class Keyword:
         return self.annotation is None and self.applies != "nowhere"
 
 
+#: What a contract refusing a dynamic reference advises: ``toolshape import`` makes it static.
+_BY_IMPORT = (
+    "write the schema as JSON Schema and run 'toolshape import' on it: import binds each "
+    "dynamic reference to a plain $ref, once per dynamic scope it is reached in"
+)
+
 #: Every keyword toolshape knows. The implemented ones come first, in the order their checks
 #: are emitted; then the root-only ``$id``; then those of drafts 4 to 2020-12 that toolshape
 #: does not implement (named so that nobody takes them for typos).
@@ -328,8 +334,24 @@ KEYWORDS = (
         evaluates="other items",
     ),
     Keyword("$schema", "uri", annotation="core", implemented=False),
-    Keyword("$dynamicRef", "reference", dynamic=True, since="2020-12", implemented=False),
-    Keyword("$dynamicAnchor", "anchor", annotation="core", since="2020-12", implemented=False),
+    Keyword(
+        "$dynamicRef",
+        "reference",
+        dynamic=True,
+        since="2020-12",
+        implemented=False,
+        successor=("$ref",),
+        instead=_BY_IMPORT,
+    ),
+    Keyword(
+        "$dynamicAnchor",
+        "anchor",
+        annotation="core",
+        since="2020-12",
+        implemented=False,
+        successor=("$anchor",),
+        instead=_BY_IMPORT,
+    ),
     Keyword(
         "$recursiveRef",
         "reference",

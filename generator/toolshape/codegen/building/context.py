@@ -69,7 +69,7 @@ class BuildContext(abc.ABC):
         """One schema applied to one value (``var``, at ``path``, called ``label`` in messages)."""
 
     def where(self, path: SchemaPath) -> str:
-        return f"{self.contract.file}:{self.contract.line_of(path)}"
+        return self.contract.source_of(path)
 
     def labels(self, label: str) -> bool:
         """Whether ``label`` is a $ref target's: its code then names the value by ``label``."""

@@ -67,6 +67,15 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                    linear-time behaviour of issue 20);
                                    ``importing.ref_to(path)`` spells the pointer. Called by
                                    platforms/importer.py, which keeps its notes and errors.
+    dynamic.py    platforms stage  the importer's binding of ``$dynamicRef`` and 2019-09's
+                                   ``$recursiveRef`` to the dynamic scope: each definition a
+                                   dynamic reference is reached from, built once per binding of
+                                   the anchors in scope, every dynamic reference a plain ``$ref``
+                                   (``dynamic.specialise(result, scope)``, bounded by
+                                   ``MAX_VARIANTS``). Called by platforms/importer.py, which
+                                   learns the resources and anchors (``dynamic.Scope``). A
+                                   contract itself never holds a dynamic reference: the contract
+                                   check refuses one, naming ``toolshape import``.
     review.py     review stage     how ``toolshape diff`` reads a change behind a reference: a
                                    definition no ``$ref`` names has no validation effect
                                    (``review.referenced(root, name)``, for review/walk.py), the
@@ -86,7 +95,7 @@ follow a reference name it through ``targets.REF`` and ``targets.DEFS`` where it
 of a path or a key a walk meets (unfolding's cycle sites, the export's merge of two schemas'
 ``$defs`` and its OpenAI size limits, the review's words for a map's entries).
 
-How to add a keyword to the family (``$dynamicRef``, say): its row in
+How to add a keyword to the family: its row in
 ``schema/vocabulary.py``; its rule in rules.py; how it reaches its target in targets.py
 (every stage that follows a reference then follows it too); and in each stage module of the
 family, what that stage does with it.

@@ -1,0 +1,119 @@
+"""The generated tests' table rows fit a user's line length (issue 25): ``wrapping.entry``
+lays out any JSON-like value within 88 columns and writes the same value.
+
+Every line of an entry is at most 88 columns wide (as ruff's E501 measures: a wide
+character counts two), whatever the value holds: long strings of any character (quotes,
+backslashes, line breaks, wide and non-printable characters), long keys, bytes, deep
+nesting; and the entry, read back by Python, is the value it was made from."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from toolshape.codegen import wrapping
+from toolshape.codegen.literals import Code
+from toolshape.codegen.widths import width
+
+#: Characters that take more than one column in a literal, or in a line.
+TRICKY = "'\"\\\n\r\t\x00\u2028\u200f é杭州😀 /"
+
+texts = st.text(alphabet=st.sampled_from(TRICKY) | st.characters(), max_size=300)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | texts
+    | st.binary(max_size=200)
+    | st.just(Code("MISSING"))
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.dictionaries(texts, inner, max_size=4)
+        | st.frozensets(st.tuples(texts, texts), max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+def _read_back(text: str) -> Any:
+    """An entry's value, read where the template prints it: inside a table's brackets."""
+    table = eval("[\n" + text + "\n]", {"frozenset": frozenset, "MISSING": Code("MISSING")})
+    return table[0]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, with -0.0 and 0.0 told apart (a literal must keep the sign)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    if isinstance(a, (list, tuple)) and type(a) is type(b):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def _lines(value: object, indent: int) -> list[str]:
+    """The entry as the template prints it: indented, followed by a comma."""
+    return f"{' ' * indent}{wrapping.entry(value, indent)},".split("\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=values, indent=st.sampled_from([0, 4, 12]))
+def test_every_line_of_an_entry_fits_and_the_entry_is_the_value(value: object, indent: int) -> None:
+    lines = _lines(value, indent)
+    for line in lines:
+        if width(line) > wrapping.LINE_LENGTH:
+            assert _uncuttable(line), line
+    assert _same(_read_back("\n".join(lines)[indent:].rstrip(",")), value)
+
+
+def _uncuttable(line: str) -> bool:
+    """A line that holds nothing to cut: one number (a long float's repr) after its indent."""
+    body = line.strip().removesuffix(",").rsplit(": ", 1)[-1]
+    try:
+        return isinstance(float(body), float)
+    except ValueError:
+        return False
+
+
+@pytest.mark.parametrize("size", [1, 60, 85, 86, 87, 88, 89, 100, 300, 5000])
+@pytest.mark.parametrize("char", ["a", " ", '"', "\\", "\n", "杭", "😀", "\u2028"])
+def test_a_string_of_any_length_is_cut_into_pieces_that_fit(size: int, char: str) -> None:
+    text = ("x" + char) * (size // 2) + "y" * (size % 2)
+    missing = Code("MISSING")  # a name the template defines, after a long key
+    for value in (text, {text: text}, {text: missing}, (text, [text]), text.encode("utf-8")):
+        lines = _lines(value, 4)
+        assert all(width(line) <= wrapping.LINE_LENGTH for line in lines), lines
+        assert _read_back("\n".join(lines)[4:].rstrip(",")) == value
+
+
+def test_a_short_row_stays_on_its_line_and_a_long_one_splits_as_black_would() -> None:
+    assert wrapping.entry(("case", {"/a": 1}, frozenset({("/a", "type")}))) == (
+        '("case", {"/a": 1}, frozenset({("/a", "type")}))'
+    )
+    row = ("case " * 20, {"/a": Code("MISSING")}, frozenset({("/a", "required")}))
+    assert _lines(row, 4) == [
+        "    (",
+        '        "case case case case case case case case case case case case case case case "',
+        '        "case case case case case ",',
+        '        {"/a": MISSING},',
+        '        frozenset({("/a", "required")}),',
+        "    ),",
+    ]
+
+
+def test_a_long_string_is_cut_after_a_space_or_a_slash_where_one_is_near() -> None:
+    pointer = "/delegates/0" * 10
+    lines = _lines(pointer, 4)
+    assert [line.strip().strip('",') for line in lines[:-1]] == [
+        "/delegates/0/delegates/0/delegates/0/delegates/0/delegates/0/delegates/0/",
+    ]
+    assert "".join(line.strip().strip('",') for line in lines) == pointer
