@@ -199,6 +199,31 @@ def check_validate(label: str, family: str, make: Callable[[int], Any], base: in
     assert_linear(f"{family}: {label}", call, base, validator, runtime())
 
 
+class _Left:
+    """Garbage an earlier test may leave: a cycle whose finalizer runs Python lines."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+    def __del__(self) -> None:
+        for _ in range(20):
+            pass
+
+
+def test_the_meter_counts_the_call_not_what_a_collection_runs() -> None:
+    """A garbage collection inside the counted call would run the finalizers of cycles that
+    earlier code left, and count their lines as the call's: the same call then counts more
+    work in a full run than alone."""
+
+    def call() -> object:
+        return [[] for _ in range(5000)]  # enough new containers to start a collection
+
+    quiet = work(call)
+    for _ in range(50):
+        _Left()
+    assert work(call) == quiet
+
+
 def test_the_meter_sees_quadratic_work() -> None:
     """The harness itself: a quadratic scan and a flooded set fail it, a linear one passes."""
 
