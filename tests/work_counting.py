@@ -292,13 +292,12 @@ def work(call: Callable[[], object], *modules: types.ModuleType, allocations: bo
         METER.lines = METER.chars = METER.bytes = 0
         METER.active = True
         previous = sys.gettrace()
-        # A collection now, and none during the call: a collection inside it would run the
-        # finalizers of whatever earlier tests left (their lines counted as the call's), and
-        # it empties the free lists, so that every object the call makes is traced.
-        gc.collect()
+        # No collection during the call: one would run the finalizers of whatever earlier
+        # tests left, their lines counted as the call's.
         collecting = gc.isenabled()
         gc.disable()
         if allocations:
+            gc.collect()  # empties the free lists: every object the call makes is traced
             tracemalloc.start()
             METER.held = tracemalloc.get_traced_memory()[0]
         sys.settrace(_allocating if allocations else _tracer)
