@@ -82,11 +82,29 @@ class CaseChange:
 
 @dataclass
 class CaseRow:
-    name: Code
-    changes: list[CaseChange]
-    errors: Code
+    """One derived case. The built-in template prints ``row``; a custom one may print the
+    parts itself (``name``, ``changes``, ``errors``: literals made when read, so that the
+    built-in template does not pay for them)."""
+
     #: The row as the CASES table prints it: (name, {pointer: value}, errors), laid out.
     row: Code
+    case: cases.Case
+    found: list[tuple[str, Any]]
+
+    @property
+    def name(self) -> Code:
+        return literal(self.case.name)
+
+    @property
+    def changes(self) -> list[CaseChange]:
+        return [
+            CaseChange(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new))
+            for pointer, new in self.found
+        ]
+
+    @property
+    def errors(self) -> Code:
+        return literal(frozenset(self.case.errors))
 
 
 def _case_row(base: Any, case: cases.Case) -> CaseRow:
@@ -97,15 +115,7 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
             f"toolshape bug: case {case.name!r} cannot be written as changes to the base"
         )
     changes = {pointer: Code("MISSING") if new is cases.MISSING else new for pointer, new in found}
-    return CaseRow(
-        literal(case.name),
-        [
-            CaseChange(literal(pointer), Code("MISSING") if new is cases.MISSING else literal(new))
-            for pointer, new in found
-        ],
-        literal(frozenset(case.errors)),
-        entry((case.name, changes, frozenset(case.errors))),
-    )
+    return CaseRow(entry((case.name, changes, frozenset(case.errors))), case, list(found))
 
 
 def build(
