@@ -12,10 +12,10 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from toolshape.codegen import wrapping
-from toolshape.codegen.literals import Code
+from toolshape.codegen.literals import Code, literal
 from toolshape.codegen.widths import width
 
 #: Characters that take more than one column in a literal, or in a line.
@@ -73,6 +73,23 @@ def test_every_line_of_an_entry_fits_and_the_entry_is_the_value(value: object, i
         if width(line) > wrapping.LINE_LENGTH:
             assert _uncuttable(line), line
     assert _same(_read_back("\n".join(lines)[indent:].rstrip(",")), value)
+
+
+def _holds_code(value: object) -> bool:
+    if isinstance(value, Code):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_code(item) for item in value)
+    return isinstance(value, dict) and any(_holds_code(item) for item in value.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=values)
+def test_a_value_on_one_line_is_the_literal_of_it(value: object) -> None:
+    """wrapping writes a tuple, list or dict from its items' texts (each made once); that is
+    literal()'s text of it, quotes and all, for every JSON-like value."""
+    assume(not _holds_code(value))
+    assert wrapping._text(value, {}) == str(literal(value))
 
 
 def _uncuttable(line: str) -> bool:

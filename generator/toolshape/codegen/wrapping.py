@@ -42,19 +42,26 @@ def entry(
     without its indentation and ``before``, the last without ``after`` (the template
     writes those). A string whose line is at most ``whole`` columns wide stays whole
     (:data:`JOINED_WIDTH` where a formatter reads the code)."""
-    lines = laid_out(value, indent, before, after, whole)
+    lines = laid_out(value, indent, before, after, whole, {})
     text = "\n".join(lines)[indent + len(before) :]
     return Code(text[: len(text) - len(after)])
 
 
 def laid_out(
-    value: object, indent: int, prefix: str = "", suffix: str = "", whole: int = LINE_LENGTH
+    value: object,
+    indent: int,
+    prefix: str = "",
+    suffix: str = "",
+    whole: int = LINE_LENGTH,
+    texts: Texts | None = None,
 ) -> list[str]:
     """The lines of ``prefix + value + suffix`` at ``indent`` columns, none wider than
     :data:`LINE_LENGTH` where a line can be cut (a one-character piece at a deep indent,
-    or a long number, is left as it is), but a string whose line is at most ``whole``."""
+    or a long number, is left as it is), but a string whose line is at most ``whole``.
+    ``texts``: the one-line texts already made of the parts of the value (see ``_text``)."""
+    texts = {} if texts is None else texts
     pad = " " * indent
-    line = pad + prefix + _text(value) + suffix
+    line = pad + prefix + _text(value, texts) + suffix
     if width(line) <= LINE_LENGTH:
         return [line]
     if isinstance(value, (str, bytes)) and width(line) <= whole:
@@ -63,37 +70,37 @@ def laid_out(
         if prefix:  # after a dict key: the pieces in parentheses of their own, below it
             return [pad + prefix + "(", *_pieces(value, indent + 4, ""), pad + ")" + suffix]
         return _pieces(value, indent, suffix)
-    shape = _shape(value)
+    shape = _shape(value, texts)
     if shape is None:
         return [line]  # a number, None, a boolean, a Code: nothing to cut
     opening, items, closing = shape
     inner: list[str] = []
     if isinstance(value, dict):
         for key, item in value.items():
-            inner.extend(_pair(str(key), item, indent + 4))
+            inner.extend(_pair(str(key), item, indent + 4, texts))
     else:
         for item in items:
-            inner.extend(laid_out(item, indent + 4, "", ","))
+            inner.extend(laid_out(item, indent + 4, "", ",", texts=texts))
     return [pad + prefix + opening, *inner, pad + closing + suffix]
 
 
-def _pair(key: str, value: object, indent: int) -> list[str]:
+def _pair(key: str, value: object, indent: int, texts: Texts) -> list[str]:
     """One key-value pair of a split dict, with its trailing comma."""
     key_text = literal(key)
-    lines = laid_out(value, indent, key_text + ": ", ",")
+    lines = laid_out(value, indent, key_text + ": ", ",", texts=texts)
     if width(lines[0]) <= LINE_LENGTH:
         return lines
     # A key too long for a line: its pieces first, the value after the last one (room
     # kept there for an atom value, or for the bracket that opens a longer one).
     cut = isinstance(value, (str, bytes)) and not isinstance(value, Code)
-    atom = _shape(value) is None and not cut
-    tail = ": " + (_text(value) + "," if atom else "(")
+    atom = _shape(value, texts) is None and not cut
+    tail = ": " + (_text(value, texts) + "," if atom else "(")
     key_lines = _pieces(key, indent, tail)
     last = key_lines[-1][indent : len(key_lines[-1]) - len(tail)]
-    return key_lines[:-1] + laid_out(value, indent, last + ": ", ",")
+    return key_lines[:-1] + laid_out(value, indent, last + ": ", ",", texts=texts)
 
 
-def _shape(value: object) -> tuple[str, list[object], str] | None:
+def _shape(value: object, texts: Texts) -> tuple[str, list[object], str] | None:
     """The opening bracket, the items and the closing bracket of a display; None for an atom."""
     if isinstance(value, Code):
         return None
@@ -104,34 +111,38 @@ def _shape(value: object) -> tuple[str, list[object], str] | None:
     if isinstance(value, dict):
         return "{", list(value.values()), "}"
     if isinstance(value, (set, frozenset)) and value:
-        return "frozenset({", sorted(value, key=_text), "})"
+        return "frozenset({", sorted(value, key=lambda item: _text(item, texts)), "})"
     return None
 
 
-def _text(value: object) -> str:
-    """``value`` on one line: :func:`literal`'s text, with any :class:`Code` inside as it is."""
-    if isinstance(value, Code):
-        return str(value)
-    if not _holds_code(value):
-        return str(literal(value))
-    if isinstance(value, tuple):
-        inner = ", ".join(_text(item) for item in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, list):
-        return "[" + ", ".join(_text(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{literal(str(k))}: {_text(v)}" for k, v in value.items()) + "}"
-    return str(literal(value))
+#: The one-line texts of the parts of one value, by ``id`` (the value outlives the call
+#: that lays it out, so no id is reused meanwhile).
+Texts = dict[int, str]
 
 
-def _holds_code(value: object) -> bool:
+def _text(value: object, texts: Texts) -> str:
+    """``value`` on one line: :func:`literal`'s text, with any :class:`Code` inside as it is.
+
+    A tuple, list or dict is written from its items' texts, each made once (a row that is
+    split is measured whole, then item by item): :func:`literal` writes a display the same
+    way (``tests/test_wrapping.py`` holds the two equal over JSON-like values)."""
+    known = texts.get(id(value))
+    if known is not None:
+        return known
     if isinstance(value, Code):
-        return True
-    if isinstance(value, (tuple, list)):
-        return any(_holds_code(item) for item in value)
-    if isinstance(value, dict):
-        return any(_holds_code(item) for item in value.values())
-    return False
+        text = str(value)
+    elif isinstance(value, tuple):
+        inner = ", ".join(_text(item, texts) for item in value)
+        text = f"({inner},)" if len(value) == 1 else f"({inner})"
+    elif isinstance(value, list):
+        text = "[" + ", ".join(_text(item, texts) for item in value) + "]"
+    elif isinstance(value, dict):
+        pairs = (f"{literal(str(k))}: {_text(v, texts)}" for k, v in value.items())
+        text = "{" + ", ".join(pairs) + "}"
+    else:
+        text = str(literal(value))
+    texts[id(value)] = text
+    return text
 
 
 def _pieces(text: str | bytes, indent: int, suffix: str) -> list[str]:
