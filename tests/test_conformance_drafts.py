@@ -47,8 +47,10 @@ DRAFTS = {
     "draft2020-12": ("2020-12", "https://json-schema.org/draft/2020-12/schema", "$id"),
 }
 #: The drafts whose groups run here only when they use one of these keywords: a contract
-#: refuses them (test_conformance.py runs the rest of 2020-12 directly), import makes them static.
-THROUGH_IMPORT_ONLY = {"draft2020-12": ("$dynamicRef", "$dynamicAnchor")}
+#: refuses them (a dynamic reference, a resource or an anchor inside the schema;
+#: test_conformance.py runs the rest of 2020-12 directly), import resolves them to plain
+#: `$ref`s under `$defs`.
+THROUGH_IMPORT_ONLY = {"draft2020-12": ("$dynamicRef", "$dynamicAnchor", "$id", "$anchor")}
 #: The resource the group's schema becomes when it has no id of its own.
 CASE_URI = "https://toolshape.invalid/conformance/case.json"
 
