@@ -34,6 +34,19 @@ from work_counting import assert_linear
 DRAFT2020 = "https://json-schema.org/draft/2020-12/schema"
 DRAFT2019 = "https://json-schema.org/draft/2019-09/schema"
 
+#: The generic tree both tree schemas extend: its children are whatever the dynamic scope
+#: binds "node" to.
+TREE: dict[str, Any] = {
+    "$id": "tree",
+    "$dynamicAnchor": "node",
+    "type": "object",
+    "properties": {
+        "label": {"type": "string"},
+        "children": {"type": "array", "items": {"$dynamicRef": "#node"}},
+    },
+    "required": ["label"],
+}
+
 #: A tree whose every node refuses keys it does not know: the outer schema closes the node
 #: type the tree's schema leaves open, at every depth, through the dynamic anchor ``node``.
 STRICT_TREE: dict[str, Any] = {
@@ -46,16 +59,7 @@ STRICT_TREE: dict[str, Any] = {
     "$ref": "tree",
     "unevaluatedProperties": False,
     "$defs": {
-        "tree": {
-            "$id": "tree",
-            "$dynamicAnchor": "node",
-            "type": "object",
-            "properties": {
-                "label": {"type": "string"},
-                "children": {"type": "array", "items": {"$dynamicRef": "#node"}},
-            },
-            "required": ["label"],
-        }
+        "tree": TREE,
     },
 }
 
@@ -103,16 +107,7 @@ EXTENDED_TREE: dict[str, Any] = {
             "properties": {"id": {"type": "integer"}},
             "required": ["id"],
         },
-        "tree": {
-            "$id": "tree",
-            "$dynamicAnchor": "node",
-            "type": "object",
-            "properties": {
-                "label": {"type": "string"},
-                "children": {"type": "array", "items": {"$dynamicRef": "#node"}},
-            },
-            "required": ["label"],
-        },
+        "tree": TREE,
     },
 }
 
