@@ -106,6 +106,30 @@ def test_the_example_tools_share_the_money_amount_and_stay_standalone() -> None:
     assert not (ROOT / "generated" / "common").exists()  # a shared file is not a tool
 
 
+def test_schema_of_one_contract_file_reaches_its_shared_definitions(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`toolshape schema FILE` on a file under the contracts folder finds `common/` there (the
+    file's own folder would put `../common/` outside)."""
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "schema", "contracts/shop/refund_order.yaml", "--target", "mcp")
+    assert code == 0, err
+    assert '"$ref"' in out and "money.amount" in out and "common/" not in out
+
+
+def test_a_yaml_problem_beside_a_shared_reference_is_told_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A contract whose YAML has a problem is still checked whole, its shared definitions
+    copied in first: its reference to them is not taken for a remote one."""
+    folder = copy_example(tmp_path)
+    contract = folder / "shop" / "refund_order.yaml"
+    contract.write_text("x-a: 1\nx-a: 2\n" + contract.read_text(encoding="utf-8"), "utf-8")
+    code, _, err = run(capsys, "lint", str(folder))
+    assert code == 1
+    assert "duplicate key 'x-a'" in err and "remote" not in err and "$ref" not in err, err
+
+
 @pytest.mark.parametrize("mode", [[], ["--headers-only"]], ids=["full", "headers-only"])
 def test_check_fails_after_editing_the_shared_file_alone(
     tmp_path: Path,

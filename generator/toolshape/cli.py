@@ -664,12 +664,25 @@ def _schema(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    checked = planning.checked_contract(path, path, args.contract)
+    root = _contracts_folder_of(path, args.settings)
+    checked = planning.checked_contract(root, path, args.contract)
     results = _exported([checked], args)
     if results is None:
         return 1
     print(results[0].to_json())
     return 0
+
+
+def _contracts_folder_of(path: Path, settings: configuration.Settings) -> Path:
+    """The contracts folder a lone contract file belongs to, where its shared definitions
+    (``common/``) are found: the configured one (``contracts`` by default) when the file lies
+    under it, else the file stands alone."""
+    folder = Path(settings.contracts or "contracts")
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return path
+    return folder
 
 
 def _schema_target(given: str | None, settings: configuration.Settings) -> str:

@@ -775,7 +775,7 @@ def load_and_check(
     try:
         document = source.load(raw, file)
     except source.YamlProblems as error:
-        problems = [*error.problems, *_problems_of(error.document)]
+        problems = [*error.problems, *_problems_of(error.document, relative, files)]
         raise DocumentProblems(problems, error.document) from None
     try:
         shared.bundle(document, relative, files, check_shared)
@@ -792,9 +792,11 @@ def check_shared(document: Document) -> None:
         raise ContractError(checker.problems)
 
 
-def _problems_of(document: Document) -> list[Problem]:
-    """The contract check's errors on ``document`` (none when it passes)."""
+def _problems_of(document: Document, relative: PurePosixPath, files: shared.Files) -> list[Problem]:
+    """The contract check's errors on ``document`` (none when it passes), with the shared
+    definitions it reaches copied in first, as :func:`load_and_check` checks it."""
     try:
+        shared.bundle(document, relative, files, check_shared)
         check(document)
     except ContractError as error:
         return error.problems
