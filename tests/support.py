@@ -7,11 +7,13 @@ test file is imported; ``conftest.py`` offers the same as fixtures (``root``, ``
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -115,12 +117,26 @@ def calls_made(call: Callable[[], object]) -> int:
         if event == "call":
             count += 1
 
-    sys.setprofile(profile)
-    try:
-        call()
-    finally:
-        sys.setprofile(None)
+    with no_collection():
+        sys.setprofile(profile)
+        try:
+            call()
+        finally:
+            sys.setprofile(None)
     return count
+
+
+@contextlib.contextmanager
+def no_collection() -> Iterator[None]:
+    """No garbage collection inside a counted call: one would run the finalizers of whatever
+    earlier tests left, and their calls or lines would count as the call's."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def pyproject() -> dict[str, Any]:

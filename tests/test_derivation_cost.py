@@ -189,7 +189,7 @@ def _steps(branches: int) -> dict[str, Any]:
     }
 
 
-#: The checks budget the next test sets, small to keep it quick (the default is 250,000).
+#: The checks budget the next test sets, small to keep it quick (the default is budget.DEFAULT_CHECKS, 100,000).
 _CHECKS = 8_000
 
 

@@ -40,6 +40,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from support import no_collection
+
 #: The largest ratio of the work added by the second doubling to that of the first.
 MAX_GROWTH = 2.5
 
@@ -292,22 +294,17 @@ def work(call: Callable[[], object], *modules: types.ModuleType, allocations: bo
         METER.lines = METER.chars = METER.bytes = 0
         METER.active = True
         previous = sys.gettrace()
-        # No collection during the call: one would run the finalizers of whatever earlier
-        # tests left, their lines counted as the call's.
-        collecting = gc.isenabled()
-        gc.disable()
         if allocations:
             gc.collect()  # empties the free lists: every object the call makes is traced
             tracemalloc.start()
             METER.held = tracemalloc.get_traced_memory()[0]
         sys.settrace(_allocating if allocations else _tracer)
         try:
-            call()
+            with no_collection():  # a collection would count earlier tests' finalizers
+                call()
         finally:
             sys.settrace(previous)
             METER.active = False
-            if collecting:
-                gc.enable()
             if allocations:
                 tracemalloc.stop()
     return METER.lines + METER.chars + METER.bytes

@@ -229,7 +229,7 @@ class TypedDicts:
             return None
         name = self.namer.type_name(self.side)  # claimed first: the branches' names extend it
         members = list(dict.fromkeys(self.of_variant(variant) for variant in found))
-        where = comment_text(f"{self.contract.file}:{self.contract.line_of(())}", limit=120)
+        where = comment_text(self.contract.source_of(()), limit=120)
         return RootUnion(name, members, Code(where))
 
     def root_variants(self, schema: Any) -> list[Variant] | None:
