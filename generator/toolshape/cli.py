@@ -664,7 +664,7 @@ def _schema(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    root = _contracts_folder_of(path, args.settings)
+    root, path = _contracts_folder_of(path, args.settings)
     checked = planning.checked_contract(root, path, args.contract)
     results = _exported([checked], args)
     if results is None:
@@ -673,16 +673,14 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _contracts_folder_of(path: Path, settings: configuration.Settings) -> Path:
+def _contracts_folder_of(path: Path, settings: configuration.Settings) -> tuple[Path, Path]:
     """The contracts folder a lone contract file belongs to, where its shared definitions
-    (``common/``) are found: the configured one (``contracts`` by default) when the file lies
-    under it, else the file stands alone."""
-    folder = Path(settings.contracts or "contracts")
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return path
-    return folder
+    (``common/``) are found, and the file as a path in it: the configured folder
+    (``contracts`` by default) when the file lies under it, else the file stands alone."""
+    folder, file = Path(settings.contracts or "contracts").resolve(), path.resolve()
+    if not file.is_relative_to(folder):
+        return path, path
+    return folder, file
 
 
 def _schema_target(given: str | None, settings: configuration.Settings) -> str:
