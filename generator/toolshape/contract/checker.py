@@ -784,6 +784,15 @@ def load_and_check(
         raise DocumentProblems(error.problems, document) from None
 
 
+def shared_problems(raw: bytes, file: str) -> list[Problem]:
+    """A shared-definitions file's problems, YAML and schema (none when it checks)."""
+    try:
+        check_shared(source.load(raw, file))
+    except ContractError as error:
+        return error.problems
+    return []
+
+
 def check_shared(document: Document) -> None:
     """Check a loaded shared-definitions file; raise ContractError with every problem found."""
     checker = _Checker(document)

@@ -35,10 +35,10 @@ def digest(raw: bytes, context: GenerationContext, files: shared.Files = _NO_FIL
     make output, and black's version), the context's templates and the command the header
     names. Output made from other inputs, by other generator code, or for another place, is
     never reused."""
-    return _digest(raw + _shared_part(files), context.template_fingerprint, context.command)
+    return _digest(raw + shared_part(files), context.template_fingerprint, context.command)
 
 
-def _shared_part(files: shared.Files) -> bytes:
+def shared_part(files: shared.Files) -> bytes:
     """The shared files' part of a contract's digest: each file's path and sha256 (nothing for a
     contract that reaches none, so its digest stays what it was before shared files existed)."""
     return b"".join(

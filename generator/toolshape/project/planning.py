@@ -20,7 +20,7 @@ from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
 from ..codegen.wrapping import JOINED_WIDTH, entry
-from ..contract import checker, shared, source, tool_hints
+from ..contract import checker, shared, tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
 from . import cache, configuration, discovery, headers, manifest, pipeline, runtime
@@ -117,8 +117,9 @@ def plan(
     if out is not None:
         context = context.for_command(regenerate_command(root, out, settings))
     found = discovery.find_contracts(root)
-    definitions = [path for path in found if shared.is_shared(_relative(root, path))]
-    slots = [_slot(root, path) for path in found if path not in definitions]
+    tools = set(tool_files(root))
+    definitions = [path for path in found if path not in tools]
+    slots = [_slot(root, path) for path in found if path in tools]
     pending = _read_or_reuse(slots, context, reuse_from, trust_headers, shared_reader(root))
     _generate(pending, context, progress or _unheard)
     result = Plan(reused_from=reuse_from)
@@ -632,10 +633,4 @@ def shared_reader(root: Path) -> shared.Reader:
 def _shared_problems(paths: list[Path]) -> list[Problem]:
     """The problems of every shared-definitions file, used or not: each is checked on its own
     (a broken definition nobody uses yet is found before someone does)."""
-    problems: list[Problem] = []
-    for path in paths:
-        try:
-            checker.check_shared(source.load(_read(path, str(path)), str(path)))
-        except ContractError as error:
-            problems.extend(error.problems)
-    return problems
+    return [p for path in paths for p in checker.shared_problems(_read(path, str(path)), str(path))]

@@ -16,9 +16,9 @@ from typing import Any
 from ..codegen import render
 from ..codegen.cases import Case
 from ..codegen.context import GenerationContext
-from ..contract import checker, shared, source
+from ..contract import checker, shared
 from ..contract.errors import ContractError, Problem
-from ..project import pipeline
+from ..project import headers, pipeline
 from .report import RESULTS, Flow, Report
 
 
@@ -97,14 +97,9 @@ def context_for(templates: Path | None) -> tuple[str, GenerationContext]:
 def _key(built: Built, context: tuple[str, GenerationContext]) -> tuple[str, str]:
     """What a generated validator is cached by: the contract's bytes, where it sits and the
     shared files it reaches (the inputs of its module), and the templates."""
-    inputs = hashlib.sha256(built.raw)
-    if built.files:
-        inputs.update(built.relative.as_posix().encode())
-        for path in sorted(built.files):
-            inputs.update(
-                b"\0" + path.encode() + b"\0" + hashlib.sha256(built.files[path]).digest()
-            )
-    return inputs.hexdigest(), context[0]
+    where = built.relative.as_posix().encode() if built.files else b""
+    inputs = built.raw + headers.shared_part(built.files) + where
+    return hashlib.sha256(inputs).hexdigest(), context[0]
 
 
 def _generate(
@@ -162,7 +157,7 @@ def load_side(files: Mapping[str, bytes], report: Report) -> _Side:
         # file name (a display may start with "../" or a revision).
         relative = PurePosixPath(display[len(top) :] if top else PurePosixPath(display).name)
         if shared.is_shared(relative):
-            report.errors.extend(str(p) for p in _shared_problems(raw, display))
+            report.errors.extend(str(p) for p in checker.shared_problems(raw, display))
             continue
         try:
             reached = shared.gather(raw, display, relative, _reader(files, top))
@@ -217,15 +212,6 @@ def _reader(files: Mapping[str, bytes], top: str) -> shared.Reader:
         return raw
 
     return read
-
-
-def _shared_problems(raw: bytes, display: str) -> list[Problem]:
-    """A shared-definitions file's problems (none when it checks)."""
-    try:
-        checker.check_shared(source.load(raw, display))
-    except ContractError as exc:
-        return exc.problems
-    return []
 
 
 def _tool_name(error: ContractError) -> str | None:
