@@ -268,7 +268,7 @@ def test_a_shared_file_is_checked_and_its_errors_point_at_its_own_lines(
         ("name: pay\ndescription: d\nparameters: {type: object}\n", "not a tool"),
         ("description: no definitions\n", "holds shared definitions: a mapping with '$defs'"),
         ("$defs: {a: {type: string}\n", "expected ','"),  # not YAML
-        ("\x00\x01binary", "error"),
+        ("\x00\x01binary", "contains the character U+0000, which YAML does not allow"),
     ],
     ids=["a tool", "no $defs", "not yaml", "binary"],
 )

@@ -94,7 +94,7 @@ def test_a_value_on_one_line_is_the_literal_of_it(value: object) -> None:
 
 def _uncuttable(line: str) -> bool:
     """A line that holds nothing to cut: one number (a long float's repr) after its indent."""
-    body = line.strip().removesuffix(",").rsplit(": ", 1)[-1]
+    body = line.strip().removesuffix(",")
     try:
         return isinstance(float(body), float)
     except ValueError:
