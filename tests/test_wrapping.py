@@ -134,3 +134,62 @@ def test_a_long_string_is_cut_after_a_space_or_a_slash_where_one_is_near() -> No
         "/delegates/0/delegates/0/delegates/0/delegates/0/delegates/0/delegates/0/",
     ]
     assert "".join(line.strip().strip('",') for line in lines) == pointer
+
+
+def _measured_cuts(text: str | bytes, indent: int, suffix: str) -> list[str]:
+    """The pieces as the rule says, every candidate literal written and measured: as many
+    characters as fit (at least one), then back to after the last space or slash in the
+    piece's second half (the oracle for ``wrapping._pieces``, which measures otherwise)."""
+    room = max(wrapping.LINE_LENGTH - indent - len(suffix), 1)
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        end = start + 1
+        while end < len(text) and end - start < room:
+            if width(literal(text[start : end + 1])) > room:
+                break
+            end += 1
+        if end < len(text):
+            middle = start + (end - start) // 2
+            breaks = [i + 1 for i in range(middle + 1, end) if text[i : i + 1] in _BREAKS]
+            end = breaks[-1] if breaks else end
+        pieces.append(" " * indent + str(literal(text[start:end])))
+        start = end
+    pieces = pieces or [" " * indent + str(literal(text))]
+    pieces[-1] += suffix
+    return pieces
+
+
+_BREAKS = (" ", "/", b" ", b"/")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(TRICKY + "ab"), max_size=400),
+    indent=st.sampled_from([0, 4, 8, 40, 86, 90]),
+    suffix=st.sampled_from(["", ",", "),"]),
+    as_bytes=st.booleans(),
+)
+def test_a_long_string_is_cut_as_measured_with_one_literal_for_the_text(
+    text: str, indent: int, suffix: str, as_bytes: bool
+) -> None:
+    """The pieces are those of measuring every candidate piece's literal, yet ``literal`` is
+    called for the whole text and not per piece (but for a piece that quotes otherwise
+    than the whole text, or a character not measured before): cutting the package's tool
+    lists, thousands of definitions of thousands of characters, stays a slicing job."""
+    value: str | bytes = text.encode("utf-8") if as_bytes else text
+    calls = 0
+    real = literal  # what wrapping imported
+
+    def counted(item: object) -> Code:
+        nonlocal calls
+        calls += 1
+        return real(item)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(wrapping, "literal", counted)
+        pieces = wrapping._pieces(value, indent, suffix)
+    assert pieces == _measured_cuts(value, indent, suffix)
+    whole_quote = str(literal(value))[-1]
+    quoted_otherwise = sum(1 for piece in pieces if piece.rstrip(suffix)[-1] != whole_quote)
+    assert calls <= 1 + quoted_otherwise + len(set(value)), (calls, len(pieces))

@@ -18,6 +18,11 @@ Every piece of contract text still reaches the source through :func:`literal`. A
 
 from __future__ import annotations
 
+import functools
+import re
+from bisect import bisect_left
+from itertools import accumulate
+
 from .literals import Code, literal
 from .widths import width
 
@@ -149,27 +154,114 @@ def _pieces(text: str | bytes, indent: int, suffix: str) -> list[str]:
     """``text`` as string (or bytes) literals, one per line at ``indent``, the last
     followed by ``suffix``.
 
-    A piece takes as much of the text as fits, its literal measured (escapes and wide
-    characters included); a full piece is cut after its last space or slash, if that is
-    in its second half."""
+    A piece takes as much of the text as its line has room for, its literal measured
+    (escapes and wide characters included), at least one character; a full piece is cut
+    after its last space or slash, if that is in its second half. Measuring and writing
+    the pieces costs one :func:`literal`, of the whole text (see ``_Cutter``)."""
+    pad = " " * indent
+    if not text:
+        return [f"{pad}{literal(text)}{suffix}"]
     room = max(LINE_LENGTH - indent - len(suffix), _MIN_PIECE)
+    cutter = _Cutter(text)
     pieces: list[str] = []
     start = 0
     while start < len(text):
-        end = min(len(text), start + room)
-        over = width(literal(text[start:end])) - room
-        while over > 0 and end > start + _MIN_PIECE:
-            # An escape takes at most 10 columns (\U0001f600): drop enough to fit, or one.
-            end = max(start + _MIN_PIECE, end - max(1, over // 10))
-            over = width(literal(text[start:end])) - room
+        end = start + cutter.fitting(start, room)
         if end < len(text):
             end = _last_break(text, start + (end - start) // 2, end) or end
-        pieces.append(f"{' ' * indent}{literal(text[start:end])}")
+        pieces.append(pad + cutter.piece(start, end))
         start = end
-    if not pieces:
-        pieces.append(f"{' ' * indent}{literal(text)}")
     pieces[-1] += suffix
     return pieces
+
+
+class _Cutter:
+    """One text's literal, cut into the literals of consecutive pieces of the text.
+
+    The literal of a piece is its characters' escapes between quotes: the same escapes as in
+    the literal of the whole text when the two take the same quote (black's choice: a double
+    quote unless the text holds more double quotes than single ones, see :func:`literal`),
+    or when the piece holds no quote. So a piece's width follows from its characters'
+    columns and its quote counts, and its text is a slice of the whole literal; a piece
+    that quotes otherwise is written by :func:`literal` itself. Every character is one
+    column and one character of the literal, but the few ``_SPECIAL`` ones (escapes, wide
+    characters), whose extra columns and lengths are totalled once for the text.
+    ``tests/test_wrapping.py`` holds the pieces equal to the literals of the pieces."""
+
+    def __init__(self, text: str | bytes) -> None:
+        self.text = text
+        whole = str(literal(text))
+        #: ``b`` before a bytes literal's quote, or nothing.
+        self.lead = "b" if isinstance(text, bytes) else ""
+        self.quote = whole[-1]
+        self.body = whole[len(self.lead) + 1 : -1]
+        #: Where in ``body`` the next piece starts (pieces are asked for in order).
+        self.at = 0
+        #: Where the special characters are, and the extra columns and lengths of the first
+        #: 0, 1, 2, ... of them (beyond one each).
+        self.specials = _specials(text)
+        extras = [_escaped(text[at]) for at in self.specials]
+        self.columns = list(accumulate((c - 1 for c, _ in extras), initial=0))
+        self.lengths = list(accumulate((n - 1 for _, n in extras), initial=0))
+
+    def fitting(self, start: int, room: int) -> int:
+        """How many characters from ``start`` the next piece takes: as many as fit in
+        ``room`` columns, at least one."""
+        size = max(min(len(self.text) - start, room - len(self.lead) - 2), _MIN_PIECE)
+        over = self.width(start, start + size) - room
+        while over > 0 and size > _MIN_PIECE:
+            # A character takes at most 10 columns (\U0001f600): drop enough to fit, or one.
+            size = max(_MIN_PIECE, size - max(1, over // 10))
+            over = self.width(start, start + size) - room
+        return size
+
+    def width(self, start: int, end: int) -> int:
+        """The columns of the literal of ``text[start:end]``."""
+        extra = self._extra(self.columns, start, end)
+        return len(self.lead) + 2 + end - start + extra + min(self._quotes(start, end))
+
+    def piece(self, start: int, end: int) -> str:
+        """The literal of ``text[start:end]``, the piece after the last one asked for."""
+        singles, doubles = self._quotes(start, end)
+        quote = "'" if doubles > singles else '"'
+        escaped = singles if self.quote == "'" else doubles
+        size = end - start + self._extra(self.lengths, start, end) + escaped
+        first, self.at = self.at, self.at + size
+        if quote != self.quote and (singles or doubles):
+            return str(literal(self.text[start:end]))
+        return f"{self.lead}{quote}{self.body[first : self.at]}{quote}"
+
+    def _extra(self, totals: list[int], start: int, end: int) -> int:
+        """The extra columns or lengths (``totals``) of the special characters in ``text[start:end]``."""
+        return totals[bisect_left(self.specials, end)] - totals[bisect_left(self.specials, start)]
+
+    def _quotes(self, start: int, end: int) -> tuple[int, int]:
+        """How many single and double quotes ``text[start:end]`` holds."""
+        text = self.text
+        if isinstance(text, str):
+            return text.count("'", start, end), text.count('"', start, end)
+        return text.count(b"'", start, end), text.count(b'"', start, end)
+
+
+#: The characters (and bytes) a literal writes as other than one column, one character:
+#: all but printable ASCII, and the backslash. Quotes are counted apart (``_Cutter``).
+_SPECIAL = re.compile(r"[^ -\[\]-~]")
+_SPECIAL_BYTES = re.compile(rb"[^ -\[\]-~]")
+
+
+def _specials(text: str | bytes) -> list[int]:
+    """Where ``text``'s special characters are (see ``_SPECIAL``)."""
+    if isinstance(text, bytes):
+        return [found.start() for found in _SPECIAL_BYTES.finditer(text)]
+    return [found.start() for found in _SPECIAL.finditer(text)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _escaped(unit: str | int) -> tuple[int, int]:
+    """The columns and the length of one character (or byte) in a literal: measured on
+    :func:`literal`'s own text of it."""
+    text = str(literal(unit)) if isinstance(unit, str) else str(literal(bytes([unit])))[1:]
+    return width(text) - 2, len(text) - 2
 
 
 def _last_break(text: str | bytes, low: int, high: int) -> int:
