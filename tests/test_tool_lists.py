@@ -252,6 +252,20 @@ MALFORMED_LISTINGS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
         lambda listing: _hints(listing, {"readOnlyHint": 1}),
     ),
     ("hints that are not an object", lambda listing: _hints(listing, ["readOnlyHint"])),
+    ("no cuts", lambda listing: {k: v for k, v in listing.items() if k != "cuts"}),
+    ("cuts that are not an object", lambda listing: _cuts(listing, [[3]])),
+    ("a listed platform without its cuts", lambda listing: _cut(listing, None)),
+    ("cuts that are not a list", lambda listing: _cut(listing, lambda end: str(end))),
+    ("a cut that is not a whole number", lambda listing: _cut(listing, lambda end: [1.0, end])),
+    (
+        "a cut that is a boolean (true is not 1)",
+        lambda listing: _cut(listing, lambda end: [True, end]),
+    ),
+    ("cuts that fall back", lambda listing: _cut(listing, lambda end: [9, 8, end])),
+    ("a cut repeated", lambda listing: _cut(listing, lambda end: [8, 8, end])),
+    ("a cut at the start", lambda listing: _cut(listing, lambda end: [0, end])),
+    ("cuts short of the end", lambda listing: _cut(listing, lambda end: [8, end - 1])),
+    ("cuts past the end", lambda listing: _cut(listing, lambda end: [8, end, end + 1])),
 ]
 
 
@@ -271,6 +285,18 @@ def _refused(listing: dict[str, Any], value: object) -> dict[str, Any]:
 
 def _hints(listing: dict[str, Any], value: object) -> dict[str, Any]:
     return {**listing, "hints": value}
+
+
+def _cuts(listing: dict[str, Any], value: object) -> dict[str, Any]:
+    return {**listing, "cuts": value}
+
+
+def _cut(listing: dict[str, Any], cuts: Callable[[int], object] | None) -> dict[str, Any]:
+    """The MCP definition's cuts made by ``cuts`` from the definition's length (None: removed)."""
+    others = {p: c for p, c in listing["cuts"].items() if p != "mcp"}
+    if cuts is None:
+        return {**listing, "cuts": others}
+    return {**listing, "cuts": {**others, "mcp": cuts(len(listing["entries"]["mcp"]))}}
 
 
 def test_output_reused_on_the_caches_word_takes_its_lists_from_the_cache(

@@ -193,3 +193,18 @@ def test_a_long_string_is_cut_as_measured_with_one_literal_for_the_text(
     whole_quote = str(literal(value))[-1]
     quoted_otherwise = sum(1 for piece in pieces if piece.rstrip(suffix)[-1] != whole_quote)
     assert calls <= 1 + quoted_otherwise + len(set(value)), (calls, len(pieces))
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=texts, indent=st.sampled_from([0, 8, 40]), whole=st.sampled_from([88, 100]))
+def test_a_string_written_again_from_its_cuts_is_the_entry(
+    text: str, indent: int, whole: int
+) -> None:
+    """The package's tool lists keep each definition's cuts (listing.py): written again from
+    them, the entry is the one made by measuring; ends that do not rise to the end are refused."""
+    cuts = wrapping.string_cuts(text, indent, whole)
+    assert wrapping.string_entry(text, cuts, indent) == wrapping.entry(text, indent, whole=whole)
+    for wrong in ([0, len(text)], [len(text) + 1], [2, 1, len(text)]):
+        if text and wrong != cuts:
+            with pytest.raises(ValueError, match="must rise"):
+                wrapping.string_entry(text, wrong, indent)

@@ -158,21 +158,32 @@ def _pieces(text: str | bytes, indent: int, suffix: str) -> list[str]:
     (escapes and wide characters included), at least one character; a full piece is cut
     after its last space or slash, if that is in its second half. Measuring and writing
     the pieces costs one :func:`literal`, of the whole text (see ``_Cutter``)."""
-    pad = " " * indent
     if not text:
-        return [f"{pad}{literal(text)}{suffix}"]
-    room = max(LINE_LENGTH - indent - len(suffix), _MIN_PIECE)
+        return [f"{' ' * indent}{literal(text)}{suffix}"]
     cutter = _Cutter(text)
-    pieces: list[str] = []
-    start = 0
-    while start < len(text):
-        end = start + cutter.fitting(start, room)
-        if end < len(text):
-            end = _last_break(text, start + (end - start) // 2, end) or end
-        pieces.append(pad + cutter.piece(start, end))
-        start = end
+    pieces = cutter.pieces(cutter.ends(max(LINE_LENGTH - indent - len(suffix), _MIN_PIECE)), indent)
     pieces[-1] += suffix
     return pieces
+
+
+def string_cuts(text: str, indent: int, whole: int) -> list[int]:
+    """Where :func:`entry` cuts the string ``text`` it writes at ``indent`` with a comma after
+    (``whole`` as there): the end of each piece, or none where it stays whole. With them,
+    :func:`string_entry` writes the entry again without measuring anything."""
+    if not text or width(str(literal(text))) + indent + 1 <= max(LINE_LENGTH, whole):
+        return []
+    return _Cutter(text).ends(max(LINE_LENGTH - indent - 1, _MIN_PIECE))
+
+
+def string_entry(text: str, ends: list[int], indent: int) -> Code:
+    """``entry(text, indent, whole=...)`` for a string whose pieces end where ``ends`` says
+    (``string_cuts``; none: whole). Every piece is still a literal of a piece of ``text``,
+    whatever ``ends`` says, as long as the ends rise and the last is the text's end."""
+    if not ends:
+        return literal(text)
+    if ends != sorted(set(ends)) or ends[0] <= 0 or ends[-1] != len(text):
+        raise ValueError("the ends of a string's pieces must rise to the end of the string")
+    return Code("\n".join(_Cutter(text).pieces(ends, indent))[indent:])
 
 
 class _Cutter:
@@ -204,6 +215,25 @@ class _Cutter:
         self.columns = list(accumulate((c - 1 for c, _ in extras), initial=0))
         self.lengths = list(accumulate((n - 1 for _, n in extras), initial=0))
 
+    def ends(self, room: int) -> list[int]:
+        """Where each piece ends, each taking at most ``room`` columns (or one character)."""
+        text = self.text
+        ends: list[int] = []
+        start = 0
+        while start < len(text):
+            end = start + self.fitting(start, room)
+            if end < len(text):
+                end = _last_break(text, start + (end - start) // 2, end) or end
+            ends.append(end)
+            start = end
+        return ends
+
+    def pieces(self, ends: list[int], indent: int) -> list[str]:
+        """The literals of the pieces that end at ``ends``, each on a line at ``indent``."""
+        pad = " " * indent
+        starts = [0, *ends[:-1]]
+        return [pad + self.piece(start, end) for start, end in zip(starts, ends, strict=True)]
+
     def fitting(self, start: int, room: int) -> int:
         """How many characters from ``start`` the next piece takes: as many as fit in
         ``room`` columns, at least one."""
@@ -221,7 +251,7 @@ class _Cutter:
         return len(self.lead) + 2 + end - start + extra + min(self._quotes(start, end))
 
     def piece(self, start: int, end: int) -> str:
-        """The literal of ``text[start:end]``, the piece after the last one asked for."""
+        """The literal of ``text[start:end]``, the piece right after the last one asked for."""
         singles, doubles = self._quotes(start, end)
         quote = "'" if doubles > singles else '"'
         escaped = singles if self.quote == "'" else doubles

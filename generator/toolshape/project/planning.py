@@ -19,11 +19,12 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
-from ..codegen.wrapping import JOINED_WIDTH, entry
+from ..codegen.wrapping import JOINED_WIDTH, entry, string_entry
 from ..contract import checker, shared, tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
 from . import cache, configuration, discovery, headers, manifest, pipeline, runtime
+from .listing import INDENT
 
 #: Told ``(done, total, contract)`` before ``plan`` waits for each contract it generates
 #: (``progress.Progress`` shows it on a terminal).
@@ -514,31 +515,34 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
     """The sealed text of ``_tool_definitions.py``: each platform's list of every tool's definition,
     in the order of the contract files (as ``toolshape schema --all`` prints it), or, when the
     platform refuses any tool, every reason instead (``schema --all`` then prints nothing)."""
-    definitions: dict[str, list[str]] = {}
-    refused: dict[str, list[str]] = {}
+    definitions: dict[str, list[Code]] = {}
+    refused: dict[str, list[Code]] = {}
     for platform in export.PLATFORMS:
         reasons = [r for g in generated for r in g.listing.refused.get(platform, ())]
         if reasons:
-            refused[platform] = reasons
-        else:  # JSON text, one string per tool (see listing.py)
-            definitions[platform] = [g.listing.entries[platform] for g in generated]
+            refused[platform] = _items(reasons)
+        else:  # JSON text, one string per tool, cut where the listing says (see listing.py)
+            definitions[platform] = [
+                string_entry(g.listing.entries[platform], g.listing.cuts[platform], INDENT)
+                for g in generated
+            ]
     text = render.render(
         context,
         "tool_definitions.py.j2",
         str(DEFINITIONS_PATH),
         formatted=True,  # the template writes black's layout itself (see there)
         version=Code(__version__),
-        definitions=[(literal(p), _items(items)) for p, items in definitions.items()],
-        refused=[(literal(p), _items(items)) for p, items in refused.items()],
+        definitions=[(literal(p), items) for p, items in definitions.items()],
+        refused=[(literal(p), items) for p, items in refused.items()],
         command=comment(context.command, limit=400),
     )
     return headers.seal(text)
 
 
 def _items(texts: list[str]) -> list[Code]:
-    """The strings of one platform's list, as the template writes them (8 columns in, a
+    """The reasons a platform refuses the list, as the template writes them (8 columns in, a
     comma after): whole where a formatter leaves them, else cut into pieces that fit."""
-    return [entry(text, 8, whole=JOINED_WIDTH) for text in texts]
+    return [entry(text, INDENT, whole=JOINED_WIDTH) for text in texts]
 
 
 def regenerate_command(
