@@ -252,31 +252,34 @@ def _folded(record: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _records(data: bytes) -> list[str]:
+def _records(data: bytes, kinds: tuple[str, ...] | None = None) -> list[str]:
     """The record lines just below the seal line of a generated file (``# warning: ...``,
-    ``# definition ...``, ``# refused ...``), each with its continued lines joined to it."""
+    ``# definition ...``, ``# refused ...``), each with its continued lines joined to it, up to
+    the first of a kind not in ``kinds`` (None: every kind). Read line by line from the seal line on: the file
+    below the records (a module, thousands of lines of tests) is never split or decoded."""
     start = data.find(b"\n# output-sha256: ", 0, 4096)
     if start < 0:
         return []
+    kinds = kinds or (WARNING_PREFIX, DEFINITION_PREFIX, REFUSED_PREFIX)
     records: list[str] = []
-    prefixes = (WARNING_PREFIX, DEFINITION_PREFIX, REFUSED_PREFIX)
-    for raw in data[data.find(b"\n", start + 1) + 1 :].split(b"\n"):
-        line = raw.decode("ascii", "replace")
+    at = data.find(b"\n", start + 1) + 1
+    while at:
+        end = data.find(b"\n", at)
+        line = data[at : end if end >= 0 else len(data)].decode("ascii", "replace")
         if line.startswith(CONTINUED) and records:
             records[-1] += line.removeprefix(CONTINUED)
-        elif line.startswith(prefixes):
+        elif line.startswith(kinds):
             records.append(line)
         else:
             break
+        at = end + 1
     return records
 
 
 def recorded_warnings(data: bytes, display: str) -> list[Problem]:
     """The warnings ``record_warnings`` wrote below the seal line of a generated file (for ``display``)."""
     found: list[Problem] = []
-    for record in _records(data):
-        if not record.startswith(WARNING_PREFIX):
-            break
+    for record in _records(data, (WARNING_PREFIX,)):  # they come first
         place, _, message = record.removeprefix(WARNING_PREFIX).partition(": ")
         row, _, col = place.partition(":")
         try:
