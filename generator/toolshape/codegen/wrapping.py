@@ -19,9 +19,10 @@ Every piece of contract text still reaches the source through :func:`literal`. A
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from bisect import bisect_left
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from .literals import Code, literal
 from .widths import width
@@ -181,7 +182,7 @@ def string_entry(text: str, ends: list[int], indent: int) -> Code:
     whatever ``ends`` says, as long as the ends rise and the last is the text's end."""
     if not ends:
         return literal(text)
-    if ends != sorted(set(ends)) or ends[0] <= 0 or ends[-1] != len(text):
+    if ends[0] <= 0 or ends[-1] != len(text) or not all(map(operator.lt, ends, ends[1:])):
         raise ValueError("the ends of a string's pieces must rise to the end of the string")
     return Code("\n".join(_Cutter(text).pieces(ends, indent))[indent:])
 
@@ -231,6 +232,15 @@ class _Cutter:
     def pieces(self, ends: list[int], indent: int) -> list[str]:
         """The literals of the pieces that end at ``ends``, each on a line at ``indent``."""
         pad = " " * indent
+        if isinstance(self.text, str) and self.quote not in self.text:
+            # The common case (JSON text holds double quotes, and no single one): no escaped
+            # quote, so a piece's place in the body follows from the special characters
+            # before it, and a piece takes the whole's quote, or '"' where it holds no quote.
+            at = [0, *(end + self.lengths[bisect_left(self.specials, end)] for end in ends)]
+            slices = [self.body[first:last] for first, last in pairwise(at)]
+            if self.quote == '"':
+                return [f'{pad}"{body}"' for body in slices]
+            return [f"{pad}'{body}'" if '"' in body else f'{pad}"{body}"' for body in slices]
         starts = [0, *ends[:-1]]
         return [pad + self.piece(start, end) for start, end in zip(starts, ends, strict=True)]
 
