@@ -204,3 +204,37 @@ def test_a_pattern_that_backtracks_exponentially_generates_with_a_warning(patter
 
     call(4000)()  # the matcher builds its automaton's states lazily, once: not per string
     assert_linear(pattern, call, 1000, done.module, runtime_module())
+
+
+#: Strings that fail any mix of maxLength, an asserted format and the pattern below.
+_STRING_SAMPLES = ("", "x", "2024", "2024-05-01", "2024-5-1", "9" * 12, "2024-05-01" * 2, "a@b")
+
+
+@pytest.mark.parametrize("asserted", ["date", "email", "uuid"])
+@pytest.mark.parametrize("lengths", [{"maxLength": 10}, {"minLength": 1, "maxLength": 10}])
+def test_a_pattern_is_checked_whether_or_not_the_format_passes(
+    asserted: str, lengths: dict[str, int]
+) -> None:
+    """maxLength, an asserted format and a pattern on one string (a birth date in a real
+    schema): the pattern ran only when the format passed (an ``elif`` of the format check),
+    so a string failing both reported only the format, unlike the reference evaluator (an
+    internal error in generate). The pattern is checked unless the string is too long."""
+    parameters = {
+        "type": "object",
+        "properties": {
+            "d": {
+                "type": "string",
+                "format": asserted,
+                **lengths,
+                "pattern": "^([0-9]{4})(-([0-9]{2}))?(-([0-9]{2}))?$",
+            }
+        },
+    }
+    raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
+    done = pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), CONTEXT)
+    checked = _checked(parameters)
+    for text in _STRING_SAMPLES:
+        got = {(e.path, e.code) for e in done.module.validate({"d": text}).errors}
+        assert got == reference.evaluate(checked.parameters, {"d": text}), text
+    both = {("/d", "format"), ("/d", "pattern")}
+    assert both <= {(e.path, e.code) for e in done.module.validate({"d": "x"}).errors}
