@@ -1193,6 +1193,12 @@ class _Translator:
                     (),
                     f"the root has no 'type': added 'type: object' ({self.values} always one JSON object)",
                 )
+                kept = importing.untyped_root(result)
+                if kept is not None:
+                    self.note(
+                        f"$ref '#' -> '#/$defs/{kept}' (the root as written, without the type added)",
+                        (),
+                    )
                 result = {"type": "object", **result}
             else:
                 self.error(

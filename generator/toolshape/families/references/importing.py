@@ -18,6 +18,7 @@ keeps the calls, and the notes and errors it reports about them.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 from urllib.parse import quote
 
@@ -89,3 +90,36 @@ def relocated(path: SchemaPath, relocations: dict[SchemaPath, SchemaPath]) -> Sc
                 moved = True
                 break
     return path
+
+
+def root_refs(schema: Any) -> list[dict[str, Any]]:
+    """Every schema object under ``schema`` whose ``$ref`` is the root (``#``), nested
+    ``$defs`` included."""
+    found: list[dict[str, Any]] = []
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if node.get(REF) == "#":
+                found.append(node)
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return found
+
+
+def untyped_root(result: dict[str, Any]) -> str | None:
+    """Before ``type: object`` is added to a root that has none: the root as written, copied
+    under ``$defs`` (its name returned; None when nothing refers to the root), and every
+    ``$ref: '#'`` pointed at the copy. A reference to the root means the schema as written,
+    which accepts any value its keywords allow (``false``, a string), not only objects."""
+    refs = root_refs(result)
+    if not refs:
+        return None
+    defs = result.setdefault(DEFS, {})
+    name = definition_name(("root",), defs)
+    for node in refs:
+        node[REF] = ref_to((DEFS, name))
+    # A deep copy: the YAML written must not share a node between two places.
+    defs[name] = copy.deepcopy({k: v for k, v in result.items() if k != DEFS})
+    return name
