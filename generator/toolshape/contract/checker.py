@@ -726,7 +726,8 @@ def check(document: Document) -> Contract:
     if not checker.problems and not checker.unread:
         # Before anything evaluates the schema: a cycle would recurse forever.
         for top, schema in roots.items():
-            for finding in unfolding.check(schema):
+            secret = any(place[0] == top for place in checker.sensitive)
+            for finding in unfolding.check(schema, tagged=not secret):
                 checker.error((top, *finding.path), finding.message)
     if not checker.problems and not checker.unread:
         for top, schema in roots.items():

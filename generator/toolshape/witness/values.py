@@ -31,7 +31,7 @@ from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
 from ..families.references import targets
 from ..families.strings import values as string_values
-from ..families.values import values as member_values
+from ..families.values import rules as member_rules
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
@@ -187,12 +187,12 @@ class Engine:
 
     def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
         """Candidates from the keywords of one alternative (no applicators left)."""
-        fixed = [s for s in flat if member_values.is_fixed(s)]
+        fixed = [s for s in flat if member_rules.is_fixed(s)]
         for schema in flat:
             yield from _annotated(schema)
         if fixed:
             first = fixed[0]
-            yield from member_values.fixed_values(first)
+            yield from member_rules.fixed_values(first)
             return
         for kind in _kinds(flat, negated):
             if self.budget.exhausted:

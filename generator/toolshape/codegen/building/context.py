@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import abc
 import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from ...contract.checker import Contract
@@ -28,6 +30,9 @@ from ..names import Namer
 
 #: Stands for the label in a $ref target's messages (see BuildContext.say).
 REF_LABEL = "\ufdd0label\ufdd0"
+#: The places of a function whose checks of a key its caller makes (BuildContext.settled),
+#: with the key, in order: () for an ordinary function.
+Settled = tuple[tuple[SchemaPath, str], ...]
 
 
 class BuildContext(abc.ABC):
@@ -43,9 +48,16 @@ class BuildContext(abc.ABC):
         self.constants: list[Constant] = []
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
-        #: (place, label) -> the function made for the subschema there: a branch that both its
-        #: combinator and an unevaluated* check call is written once.
-        self.made: dict[tuple[SchemaPath, str], Code] = {}
+        #: (place, label, settled places) -> the function made for the subschema there: a
+        #: branch that both its combinator and an unevaluated* check call is written once.
+        self.made: dict[tuple[SchemaPath, str, Settled], Code] = {}
+        #: The places, in the function being built, whose checks of one key its caller has
+        #: made already: place -> key. A decisive union (``families/combinators/rules.Tag``)
+        #: picks an alternative by its tag, so the alternative's own checks of the tag could
+        #: never fail: they are left out of it (``families/objects/checks.py``), and a $ref
+        #: target among the places is checked in place, not by its shared function
+        #: (``families/references/checks.py``). Set for one function body (:meth:`settling`).
+        self.settled: Mapping[SchemaPath, str] = {}
         #: $ref functions named but not built yet. A $ref's function is built where it is first
         #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
         #: wait here and finish() builds them one after another: a chain of thousands of $refs
@@ -70,6 +82,16 @@ class BuildContext(abc.ABC):
 
     def where(self, path: SchemaPath) -> str:
         return self.contract.source_of(path)
+
+    @contextmanager
+    def settling(self, places: Settled) -> Iterator[None]:
+        """While one function body is built: the places whose checks of a key are made by its
+        caller (:attr:`settled`); none in any other function built meanwhile."""
+        outer, self.settled = self.settled, dict(places)
+        try:
+            yield
+        finally:
+            self.settled = outer
 
     def labels(self, label: str) -> bool:
         """Whether ``label`` is a $ref target's: its code then names the value by ``label``."""

@@ -40,8 +40,8 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                    Called by contract/checker.py.
     checks.py     codegen stage    the model's part: a ``$ref`` becomes a call to its target's
                                    function, made once however often the target is used
-                                   (``checks.reference_call(context, schema, schema_path,
-                                   label)``, the first applicator
+                                   (``checks.reference_call(context, schema, var, path,
+                                   schema_path, label)``, the first applicator
                                    codegen/building/applicators.py lists, its comment
                                    codegen/building/functions.py's ``applicator_note``;
                                    ``checks.finish(context)`` builds the functions left waiting

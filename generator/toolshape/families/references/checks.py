@@ -7,6 +7,10 @@ does). Targets are built inside the function that first refers to them, up to
 so a long chain of references never nests Python calls past the stack. The call itself is
 printed by the ``applicator`` macro of ``templates/checks.py.j2`` (an ``Applicator`` of
 kind ``ref``); ``codegen/building/applicators.py`` asks :func:`reference_call` for it first.
+
+In an alternative of a decisive union, whose checks of the tag are left out
+(``BuildContext.settled``), a target at the alternative's root is checked in place instead:
+its shared function keeps those checks for its other callers.
 """
 
 from __future__ import annotations
@@ -20,20 +24,30 @@ from ...codegen.building.functions import applicator_note
 from ...codegen.literals import Code, comment
 from ...codegen.model_parts import Applicator, Function, Node, PathPart
 from ...schema.pointers import SchemaPath, ref_path, resolve
-from .targets import REF
+from .targets import REF, path_of
 
 #: How many $ref functions are built inside each other before the next waits (see BuildContext.pending).
 MAX_NESTED_REFS = 16
 
 
 def reference_call(
-    context: BuildContext, schema: dict[str, Any], schema_path: SchemaPath, label: str
+    context: BuildContext,
+    schema: dict[str, Any],
+    var: Code,
+    path: list[PathPart],
+    schema_path: SchemaPath,
+    label: str,
 ) -> list[Applicator]:
-    """The call of the function of ``schema``'s ``$ref`` target (none when it holds none)."""
+    """The call of the function of ``schema``'s ``$ref`` target (none when it holds none); or
+    the target's checks in place, where the caller settled some of them (see module doc)."""
     if REF not in schema:
         return []
-    made = ref_function(context, schema[REF])
     note = applicator_note(context, schema_path, REF)
+    target = path_of(schema)
+    if target is not None and schema_path in context.settled and target in context.settled:
+        node = context.node(resolve(context.contract.parameters, target), var, path, target, label)
+        return [Applicator("all_of", note, nodes=[node])] if node.has_checks else []
+    made = ref_function(context, schema[REF])
     return [Applicator("ref", note, function=made, label=context.say(label))]
 
 
@@ -62,7 +76,7 @@ def ref_function(context: BuildContext, ref: str) -> Code:
 def _ref_body(context: BuildContext, made: Function, schema: Any, target: SchemaPath) -> None:
     context.ref_depth += 1
     try:
-        with context.namer.function_body():
+        with context.namer.function_body(), context.settling(()):
             made.node = context.node(
                 schema,
                 Code("value"),

@@ -18,16 +18,17 @@ Its modules, one per stage, in the order of the stages:
                                  the rest of its schema refuses could never pass; the root is
                                  ``type: object`` without ``enum``/``const``. Called by
                                  contract/checker.py: ``rules.root``, ``rules.declared_types``,
-                                 ``rules.check(schema, path, types)`` and ``rules.dead_members``.
+                                 ``rules.check(schema, path, types)`` and ``rules.dead_members``;
+                                 ``rules.is_fixed`` and ``rules.fixed_values`` (the values a
+                                 schema lists) for witness/values.py (a listed value is tried
+                                 instead of a search) and the combinators' tagged unions.
     oracle.py   contract stage   the reference evaluation: ``oracle.wrong_type(schema, value)``
                                  (a value of the wrong type is refused by ``type`` alone,
                                  nothing else of its schema is evaluated), then
                                  ``oracle.refused(schema, value)`` yields ``enum``/``const``.
                                  Called by contract/reference.py for every value it meets.
-    values.py   witness stage    the values enum and const name: ``values.is_fixed`` and
-                                 ``values.fixed_values`` for witness/values.py (a listed value
-                                 is tried instead of a search), and the derived cases at and
-                                 beside them (``values.string_member_variants``,
+    values.py   witness stage    the derived cases at and beside the values enum and const
+                                 name (``values.string_member_variants``,
                                  ``values.member_variants``: each tested member, one in the
                                  wrong case, no member, the const and a value beside it) for
                                  codegen/cases.py. They need nothing of codegen/, so they stay

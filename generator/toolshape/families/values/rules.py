@@ -26,6 +26,17 @@ CONST = "const"
 MEMBERS = (ENUM, CONST)
 JSON_TYPES = vocabulary.JSON_TYPES
 
+
+def is_fixed(schema: dict[str, Any]) -> bool:
+    """Whether the schema lists its values (``enum`` or ``const``)."""
+    return CONST in schema or ENUM in schema
+
+
+def fixed_values(schema: dict[str, Any]) -> list[Any]:
+    """The values a schema that :func:`is_fixed` allows at most: its const, else its members."""
+    return [schema[CONST]] if CONST in schema else list(schema.get(ENUM, []))
+
+
 #: One problem: where (a schema path from the document root) and what.
 Problem = tuple[SchemaPath, str]
 #: The keywords (comma-separated) of a schema that refuse a value; "" when it passes.

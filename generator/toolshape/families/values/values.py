@@ -2,7 +2,7 @@
 stage).
 
 An ``enum`` or ``const`` fixes the value: the witness engine (``witness/values.py``) tries
-:func:`fixed_values` instead of searching a kind (:func:`is_fixed`); the derived cases
+``rules.fixed_values`` instead of searching a kind (``rules.is_fixed``); the derived cases
 (``codegen/cases.py``) try each member (the first and last ``ENUM_CASES // 2`` of a long
 enum), a string member in the wrong case, a value that is no member, the const and a value
 beside it (:func:`string_member_variants`, :func:`member_variants`); and
@@ -25,16 +25,6 @@ ENUM_CASES = 32
 
 #: One derived case: what it tries, and the value.
 Variant = tuple[str, Any]
-
-
-def is_fixed(schema: dict[str, Any]) -> bool:
-    """Whether the schema lists its values (``enum`` or ``const``)."""
-    return CONST in schema or ENUM in schema
-
-
-def fixed_values(schema: dict[str, Any]) -> list[Any]:
-    """The values a schema that :func:`is_fixed` allows at most: its const, else its members."""
-    return [schema[CONST]] if CONST in schema else list(schema.get(ENUM, []))
 
 
 def listed_values(schema: dict[str, Any]) -> list[Any]:
