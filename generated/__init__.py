@@ -53,6 +53,7 @@ TOOLS: dict[str, str] = {
     "search_documents": ".docs.search_documents",
     "edit_file": ".files.edit_file",
     "get_weather": ".get_weather",
+    "evaluate": ".math.evaluate",
     "allow_ip": ".net.allow_ip",
     "send_email": ".send_email",
     "place_order": ".shop.place_order",
