@@ -406,7 +406,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "contract/redaction.py": _WALKS_THROUGH_ITEMS,
         "codegen/masks.py": _WALKS_THROUGH_ITEMS,
         "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
-        "codegen/typing_model.py": _WALKS_THROUGH_ITEMS + " (list[...] of the items' type)",
         "codegen/building/context.py": _WALKS_THROUGH_ITEMS + " (the words of a place's name)",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
         "platforms/export.py": "the platforms need an array's 'items' (filled in, or the "
@@ -428,7 +427,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "by property, the OpenAI null normalisation",
         "codegen/masks.py": "the redaction masks and OpenAI absent-nulls table, walked by key",
         "codegen/model.py": "whether the parameters declare any property",
-        "codegen/typing_model.py": "the Arguments TypedDicts, from properties and required",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
         "contract/redaction.py": "the reference's walk of sensitive places, key by key",
@@ -469,7 +467,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "search serves whole)",
         "codegen/cases.py": "a case's declared types, schema literals, _NON_LOCAL",
         "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
-        "codegen/typing_model.py": "the Arguments types: Literal from enum/const, the declared types",
         "platforms/export.py": "the finishes of a node that read or set its type (OpenAI "
         "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",
         "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "

@@ -17,10 +17,10 @@ from ...families.objects.checks import object_checks
 from ...families.unevaluated.checks import unevaluated_checks
 from ...families.values.checks import type_message as type_message_of
 from ...families.values.checks import value_checks
+from ...families.values.typing import declared_types
 from ...schema.pointers import SchemaPath
 from ..literals import Code
 from ..model_parts import Branch, Check, JsonType, Node, PathPart
-from ..typing_model import declared_types
 from .applicators import applicators
 from .context import BuildContext
 from .strings import string_checks

@@ -56,6 +56,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  templates/_runtime.py.j2. The count checks are the family's
                                  rows (``ITEM_COUNTS``) written by the shared size checks of
                                  codegen/building/counts.py, as the string and object counts.
+    typing.py   codegen stage    the items' Python type: ``typing.item_types(of, schema, hint,
+                                 path)`` lists each prefixItems position's type and the other
+                                 items', for codegen/typing_model.py's ``list[...]``.
     export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table
                                  maps the eight keywords to ``export.lower(lowering, kw,
                                  out)`` (prefixItems made items that any position

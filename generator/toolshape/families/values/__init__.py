@@ -39,6 +39,11 @@ Its modules, one per stage, in the order of the stages:
                                  where the branch pins the type), for codegen/building/nodes.py;
                                  the macros ``not_in``, ``json_not_in``, ``not_equal``, ... of
                                  templates/checks.py.j2 print them.
+    typing.py   codegen stage    what the keywords make of a value's Python type, for
+                                 codegen/typing_model.py: the JSON types ``type`` admits
+                                 (``declared_types``, the model's branch per type reads it
+                                 too), the ``Literal`` of an enum or const (``literal_type``),
+                                 the types a union's branch and its schema share.
     export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
                                  the three keywords to ``export.lower(lowering, keyword, out)``
                                  (type kept; Anthropic drops objects and arrays among the
@@ -58,14 +63,11 @@ Its modules, one per stage, in the order of the stages:
 What stays in the stages, and why (``tests/test_vocabulary.py`` lists each module that still
 names these keywords, with its reason). ``type`` says which kinds a value may be, so every
 walk that picks a kind still reads it: the one subschema walk (``schema/keywords.py``), the
-model's branch per type (``codegen/building/nodes.py``, with ``declared_types`` from
-``codegen/typing_model.py``), the kinds the witness engine tries, the case deriver's declared
+model's branch per type (``codegen/building/nodes.py``, with ``typing.declared_types``), the kinds the witness engine tries, the case deriver's declared
 types, redaction and the OpenAI absent-nulls table, the other families' own reading of it
 (an integer step, an object node, a nullable key), and each platform's finish of a node
 (OpenAI strict mode needs a type; Gemini takes one type with ``nullable``; nullable by type;
-merging two schemas). The ``Arguments`` TypedDicts (``codegen/typing_model.py``) type an
-enum or const as a ``Literal``: that is the typing of the arguments, not a check, so it stays
-with the TypedDicts. Also left: the importer's OpenAPI ``nullable`` and its dropping of enum
+merging two schemas). Also left: the importer's OpenAPI ``nullable`` and its dropping of enum
 members of another type (how an older spelling reads, not what a stage does), redaction's
 strings a sensitive place may hold, review/walk.py's comparison of ``type`` and ``enum`` as
 sets (review/walk.py sits below review/samples.py, which review.py here imports), and
