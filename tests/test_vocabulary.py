@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from support import ROOT, build_module
+from toolshape.codegen.building.context import path_hint
 from toolshape.contract import checker, source
 from toolshape.contract.errors import ContractError
 from toolshape.contract.reference import errors_of
@@ -161,6 +162,20 @@ def test_the_one_walk_visits_every_subschema_keyword(keyword: Keyword) -> None:
         assert any(path[0] == keyword.name for _, path in found), keyword.name
 
 
+@pytest.mark.parametrize(
+    "keyword", [k for k in IMPLEMENTED if k.shape in ("list", "map")], ids=lambda k: k.name
+)
+def test_every_list_or_map_of_schemas_says_how_its_entries_read_in_names(keyword: Keyword) -> None:
+    """The namer (codegen/building/context.py) reads a place's words from the table: a list or
+    a map of schemas says how the entry a place is in reads, and the namer steps over it."""
+    assert keyword.in_names, keyword.name
+    entry = 1 if keyword.shape == "list" else "city"
+    words = path_hint((keyword.name, entry, "items")).split()
+    assert words[-1] == "item", words  # the entry was taken as the entry, not as a step
+    shown = keyword.in_names.format(keyword=keyword.name, entry=entry, position=2)
+    assert words[:-1] == shown.split(), words
+
+
 # -- the contract check -------------------------------------------------------------------------
 
 
@@ -255,8 +270,6 @@ KNOWN = {k.name for k in vocabulary.KEYWORDS} | set(vocabulary.format_names())
 #: module and enclosing function, and why. Anything else that does fails the test below: read
 #: the list from ``schema/vocabulary.py`` (or add the fact it stands for to the table).
 ALLOWED = {
-    # The model's check tables and the namer's words (codegen/building/).
-    ("codegen/building/context.py", "<module>"): "how a schema place reads in generated names",
     # A family's own tables of its keywords (families/<family>/): one entry per keyword with
     # what the stage does of it.
     ("families/numbers/checks.py", "<module>"): "the number bounds' tests and wording",
@@ -406,7 +419,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "contract/redaction.py": _WALKS_THROUGH_ITEMS,
         "codegen/masks.py": _WALKS_THROUGH_ITEMS,
         "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
-        "codegen/building/context.py": _WALKS_THROUGH_ITEMS + " (the words of a place's name)",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
         "platforms/export.py": "the platforms need an array's 'items' (filled in, or the "
         "export refused); merging two 'items' schemas",
@@ -421,12 +433,10 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "codegen/building/context.py": "how a schema place reads in generated names",
         "codegen/cases.py": "the base arguments built key by key (partial, complete, "
         "local_schema), which keywords make a case non-local (_NON_LOCAL), known-good values "
         "by property, the OpenAI null normalisation",
         "codegen/masks.py": "the redaction masks and OpenAI absent-nulls table, walked by key",
-        "codegen/model.py": "whether the parameters declare any property",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
         "contract/redaction.py": "the reference's walk of sensitive places, key by key",

@@ -138,6 +138,12 @@ class Keyword:
     exported: bool = False
     #: For a map of schemas: what one of its keys names, in messages ("property").
     entry: str = ""
+    #: How a place under the keyword reads in the names made for generated code
+    #: (``attendees item email`` for /properties/attendees/items/properties/email): a word,
+    #: or for a list or a map of schemas, a form of its entry: ``{entry}`` (the key or the
+    #: index), ``{position}`` (the index counted from 1), ``{keyword}`` (the name). Empty: the
+    #: keyword's own name.
+    in_names: str = ""
 
     @property
     def shape(self) -> Shape | None:
@@ -161,6 +167,9 @@ _BY_IMPORT = (
     "write the schema as JSON Schema and run 'toolshape import' on it: import binds each "
     "dynamic reference to a plain $ref, once per dynamic scope it is reached in"
 )
+
+#: How an entry of a list of schemas applying to the value itself reads in generated names.
+_NTH = "{keyword} {position}"
 
 #: Every keyword toolshape knows. The implemented ones come first, in the order their checks
 #: are emitted; then the root-only ``$id``; then those of drafts 4 to 2020-12 that toolshape
@@ -206,6 +215,7 @@ KEYWORDS = (
         applies="children",
         entry="property",
         evaluates="named keys",
+        in_names="{entry}",
     ),
     Keyword("required", "names", "object"),
     Keyword(
@@ -215,6 +225,7 @@ KEYWORDS = (
         applies="children",
         omitted_is_true=True,
         evaluates="other keys",
+        in_names="value",
     ),
     Keyword(
         "items",
@@ -223,6 +234,7 @@ KEYWORDS = (
         applies="children",
         omitted_is_true=True,
         evaluates="other items",
+        in_names="item",
     ),
     Keyword("uniqueItems", "boolean", "array"),
     Keyword(
@@ -232,6 +244,7 @@ KEYWORDS = (
         applies="children",
         since="2020-12",
         evaluates="prefix",
+        in_names="{entry}",
     ),
     Keyword(
         "contains", "schema", "array", applies="children", since="6", evaluates="matching items"
@@ -243,9 +256,16 @@ KEYWORDS = (
         applies="children",
         entry="pattern",
         evaluates="matching keys",
+        in_names="value",  # its entries' keys are regular expressions: no name in them
     ),
     Keyword(
-        "propertyNames", "schema", "object", applies="children", since="6", omitted_is_true=True
+        "propertyNames",
+        "schema",
+        "object",
+        applies="children",
+        since="6",
+        omitted_is_true=True,
+        in_names="key",
     ),
     Keyword("dependentRequired", "names map", "object", since="2019-09"),
     Keyword(
@@ -256,12 +276,20 @@ KEYWORDS = (
         since="2019-09",
         entry="key",
         collects="key present",
+        in_names="{entry}",
     ),
     Keyword("$ref", "reference"),
-    Keyword("$defs", "schema map", applies="nowhere", since="2019-09", entry="definition"),
-    Keyword("allOf", "schema list", applies="same value", collects="always"),
-    Keyword("anyOf", "schema list", applies="same value", collects="passing"),
-    Keyword("oneOf", "schema list", applies="same value", collects="passing"),
+    Keyword(
+        "$defs",
+        "schema map",
+        applies="nowhere",
+        since="2019-09",
+        entry="definition",
+        in_names="{entry}",
+    ),
+    Keyword("allOf", "schema list", applies="same value", collects="always", in_names=_NTH),
+    Keyword("anyOf", "schema list", applies="same value", collects="passing", in_names=_NTH),
+    Keyword("oneOf", "schema list", applies="same value", collects="passing", in_names=_NTH),
     Keyword("not", "schema", applies="same value", collects="never"),
     Keyword("if", "schema", applies="same value", since="7", collects="passing"),
     Keyword(
@@ -412,6 +440,16 @@ SUBSCHEMA_ORDER = (
 #: first: where the schema comes from, its type, what it is); ``toolshape import`` writes
 #: schemas this way.
 READING_ORDER = ("$ref", "type", "title", "description", "format", "enum", "const", "default")
+
+
+def name_words() -> dict[str, tuple[str, bool]]:
+    """For each implemented keyword: how a place under it reads in generated names (see
+    ``Keyword.in_names``) and whether the step after it is an entry of its list or map."""
+    return {
+        k.name: (k.in_names or k.name, k.shape in ("list", "map"))
+        for k in KEYWORDS
+        if k.implemented
+    }
 
 
 def keyword(name: str) -> Keyword:

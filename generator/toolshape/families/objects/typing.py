@@ -15,54 +15,52 @@ from typing import Any
 
 from ...schema.pointers import SchemaPath
 from ..values.typing import pinned_values
+from .rules import ADDITIONAL, PATTERNS, PROPERTIES, REQUIRED
+
+# A TypedDict's keys are the declared keys the contract check reads: one reading of them.
+from .rules import properties_of as properties_of
 
 #: The type expression of a subschema: ``of(schema, hint, schema_path)``, the TypedDicts'.
 TypeOf = Callable[[Any, str, SchemaPath], str]
 
 
-def properties_of(schema: dict[str, Any]) -> dict[str, Any]:
-    """The declared keys of an object schema and their schemas ({}: none)."""
-    properties: dict[str, Any] = schema.get("properties", {})
-    return properties
-
-
 def declares_keys(schema: Any) -> bool:
     """Whether ``schema`` declares some key (a TypedDict types it)."""
-    return isinstance(schema, dict) and bool(schema.get("properties"))
+    return isinstance(schema, dict) and bool(schema.get(PROPERTIES))
 
 
 def required_of(schema: dict[str, Any]) -> list[str]:
     """The keys an object schema requires ([]: none)."""
-    required: list[str] = schema.get("required", [])
+    required: list[str] = schema.get(REQUIRED, [])
     return required
 
 
 def property_path(path: SchemaPath, key: str) -> SchemaPath:
     """Where the schema of the declared key ``key`` of the object schema at ``path`` is."""
-    return path + ("properties", key)
+    return path + (PROPERTIES, key)
 
 
 def closed(schema: dict[str, Any]) -> bool:
     """Whether an object holds no key but those declared (printed ``@final``, so that
     ``"key" in value`` narrows a union)."""
-    return schema.get("additionalProperties") is False and not schema.get("patternProperties")
+    return schema.get(ADDITIONAL) is False and not schema.get(PATTERNS)
 
 
 def map_type(of: TypeOf, schema: dict[str, Any], hint: str, path: SchemaPath) -> str:
     """``dict[str, ...]`` of an object that declares no key: its values are its other keys'."""
-    additional = schema.get("additionalProperties", True)
-    return f"dict[str, {of(additional, hint + ' value', path + ('additionalProperties',))}]"
+    additional = schema.get(ADDITIONAL, True)
+    return f"dict[str, {of(additional, hint + ' value', path + (ADDITIONAL,))}]"
 
 
 def merge_keys(both: dict[str, Any], rest: dict[str, Any], branch: dict[str, Any]) -> None:
     """Have ``both`` (a union's branch merged with the schema around it, ``rest``) declare the
     keys of both (the branch's schema for a key both name: the value matches it) and require
     the required keys of both."""
-    if "properties" in rest or "properties" in branch:
-        both["properties"] = {**properties_of(rest), **properties_of(branch)}
-    if "required" in rest or "required" in branch:
+    if PROPERTIES in rest or PROPERTIES in branch:
+        both[PROPERTIES] = {**properties_of(rest), **properties_of(branch)}
+    if REQUIRED in rest or REQUIRED in branch:
         required = [*required_of(rest), *required_of(branch)]
-        both["required"] = list(dict.fromkeys(required))
+        both[REQUIRED] = list(dict.fromkeys(required))
 
 
 def branch_words(branch: dict[str, Any], both: dict[str, Any]) -> str | None:
