@@ -508,7 +508,6 @@ SAME_WORD = {
     ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
     ("pattern", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
     ("pattern", "review/walk.py"): "the diff's word for an entry of patternProperties",
-    ("format", "codegen/literals.py"): "str.format: a str method whose result is plain str",
     ("format", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
     ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
     ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",

@@ -310,7 +310,7 @@ class Applicator:
     otherwise: Node | None = None
     #: For ``ref``: what the caller calls the value, handed to the function.
     label: Code | None = None
-    #: For ``tagged``: the union's keyword ("anyOf" or "oneOf", its errors' code) and the
+    #: For ``tagged``: the union's keyword (its errors' code: ``anyOf`` or ``oneOf``) and the
     #: module's ``_Tag`` constant that tells its alternatives apart.
     keyword: Code | None = None
     tag: Code | None = None
