@@ -283,7 +283,6 @@ ALLOWED = {
     ("families/arrays/export.py", "<module>"): "each keyword's phrase in a description",
     # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
     # with each keyword's family module (issue 22's keyword families), not in the table.
-    ("codegen/cases.py", "<module>"): "_NON_LOCAL: which keywords make a case non-local",
     ("platforms/export.py", "_Lowering.merge"): "how two schemas merge, keyword by keyword",
     ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
     ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",
@@ -418,7 +417,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "contract/unfolding.py": _WALKS_THROUGH_ITEMS,
         "contract/redaction.py": _WALKS_THROUGH_ITEMS,
         "codegen/masks.py": _WALKS_THROUGH_ITEMS,
-        "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
         "platforms/export.py": "the platforms need an array's 'items' (filled in, or the "
         "export refused); merging two 'items' schemas",
@@ -433,9 +431,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "codegen/cases.py": "the base arguments built key by key (partial, complete, "
-        "local_schema), which keywords make a case non-local (_NON_LOCAL), known-good values "
-        "by property, the OpenAI null normalisation",
         "codegen/masks.py": "the redaction masks and OpenAI absent-nulls table, walked by key",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
@@ -475,7 +470,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/cases.py": "schema literals: a string of an exact length",
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
-        "codegen/cases.py": "a case's declared types, schema literals, _NON_LOCAL",
         "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
         "platforms/export.py": "the finishes of a node that read or set its type (OpenAI "
         "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",
@@ -503,6 +497,7 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
+    ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
     ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
     ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
     ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",

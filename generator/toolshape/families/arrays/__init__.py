@@ -45,7 +45,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  ``pool_size`` and ``too_large``) for codegen/cases.py,
                                  which also reads ``values.NON_LOCAL``. They
                                  need nothing of codegen/, so they stay at the witness rank.
-                                 The deriver's walk into the items stays in codegen/cases.py.
+    cases.py    codegen stage    where codegen/cases.py's walk steps into an array: the
+                                 schema of an item and where it is written (``items_of``,
+                                 ``positions``, ``item_schema``, ``items_path``).
     checks.py   codegen stage    the model's checks: ``checks.array_checks(context, schema,
                                  var, path, schema_path, label)`` returns the array's
                                  ``ArrayChecks`` (its count and uniqueness checks, the node

@@ -38,7 +38,11 @@ Its modules, one per stage, in the order of the stages:
                                  schema, path, schema_path, label, value)`` adds each key
                                  missing or null, an unknown or extra key, minProperties - 1
                                  and maxProperties + 1 keys, through the small
-                                 ``cases.Deriver`` interface. Called by codegen/cases.py.
+                                 ``cases.Deriver`` interface. Called by codegen/cases.py,
+                                 whose walk over the base arguments also asks it where it
+                                 steps into an object (``declared``, ``required_of``,
+                                 ``key_schemas``, ``other_keys``), the evaluator's codes for
+                                 a key left out or refused, and ``NON_LOCAL``.
     checks.py   codegen stage    the model's checks: ``checks.object_checks(context, schema, var,
                                  path, schema_path, label)`` returns the ``ObjectChecks`` of an
                                  object (each property present or missing and its node, the
@@ -78,7 +82,7 @@ names these keywords, with its reason). The object keywords shape the whole argu
 so the walks over that shape still name them: the one subschema walk (``schema/keywords.py``),
 unfolding, redaction and its masks, the checker's own walk
 (properties and additionalProperties first: the order sensitive places are found in), the
-base arguments the derived cases vary, the instance places of ``toolshape diff``. Also left:
+instance places of ``toolshape diff``. Also left:
 OpenAI strict mode's every key required in ``platforms/export.py`` (it records the keys it makes nullable for the generated package),
 the importer's translation of the older drafts' ``dependencies``, and review/walk.py's
 comparison of ``required`` (review/walk.py sits below review/samples.py, which review.py here

@@ -30,7 +30,9 @@ Its modules, one per stage, in the order of the stages:
                                  beside them (``values.string_member_variants``,
                                  ``values.member_variants``: each tested member, one in the
                                  wrong case, no member, the const and a value beside it) for
-                                 codegen/cases.py. They need nothing of codegen/, so they stay
+                                 codegen/cases.py (with a schema's types as written,
+                                 ``values.declared``, and ``NON_LOCAL``). They need nothing
+                                 of codegen/, so they stay
                                  at the witness rank (no ``cases.py``).
     checks.py   codegen stage    the model's checks: ``checks.type_message(context, declared,
                                  label)`` is what a node's type test reports, and
@@ -63,15 +65,14 @@ Its modules, one per stage, in the order of the stages:
 What stays in the stages, and why (``tests/test_vocabulary.py`` lists each module that still
 names these keywords, with its reason). ``type`` says which kinds a value may be, so every
 walk that picks a kind still reads it: the one subschema walk (``schema/keywords.py``), the
-model's branch per type (``codegen/building/nodes.py``, with ``typing.declared_types``), the kinds the witness engine tries, the case deriver's declared
-types, redaction and the OpenAI absent-nulls table, the other families' own reading of it
+model's branch per type (``codegen/building/nodes.py``, with ``typing.declared_types``), the
+kinds the witness engine tries, redaction and the OpenAI absent-nulls table, the other families' own reading of it
 (an integer step, an object node, a nullable key), and each platform's finish of a node
 (OpenAI strict mode needs a type; Gemini takes one type with ``nullable``; nullable by type;
 merging two schemas). Also left: the importer's OpenAPI ``nullable`` and its dropping of enum
 members of another type (how an older spelling reads, not what a stage does), redaction's
 strings a sensitive place may hold, review/walk.py's comparison of ``type`` and ``enum`` as
-sets (review/walk.py sits below review/samples.py, which review.py here imports), and
-codegen/cases.py's ``_NON_LOCAL`` (which keywords make a case non-local, for every family).
+sets (review/walk.py sits below review/samples.py, which review.py here imports).
 
 How to add a keyword to the family (a new keyword about a value whatever its kind):
 
