@@ -283,7 +283,6 @@ ALLOWED = {
     ("families/arrays/export.py", "<module>"): "each keyword's phrase in a description",
     # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
     # with each keyword's family module (issue 22's keyword families), not in the table.
-    ("platforms/export.py", "_Lowering.merge"): "how two schemas merge, keyword by keyword",
     ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
     ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",
     ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",

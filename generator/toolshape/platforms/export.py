@@ -139,8 +139,8 @@ from ..families.values.export import inferred_type, type_list
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
-from ..schema.values import json_equal, json_key
-from .lowering import UNENFORCED, KeywordAt, described
+from ..schema.values import json_equal
+from .lowering import CANNOT_MERGE, UNENFORCED, KeywordAt, Lowering, Merge, described, merge_listed
 
 TARGETS = (
     "jsonschema",
@@ -173,6 +173,8 @@ ANTHROPIC_MAX_UNIONS = 16
 
 #: Keywords that only annotate: never a constraint, so dropping them is never noted.
 _SILENT = vocabulary.annotation_names(exported=False)
+#: The annotations a merged node keeps from the node merged into (base wins).
+_BASE_WINS = vocabulary.annotation_names(exported=True)
 #: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
 _LOWER = vocabulary.bounds("lower")
 _UPPER = vocabulary.bounds("upper")
@@ -738,48 +740,9 @@ class _Lowering:
                 out[key] = value
                 continue
             mine = out[key]
-            if json_equal(mine, value) or key in ("title", "description", "default", "$comment"):
+            if json_equal(mine, value) or key in _BASE_WINS:
                 continue
-            if key == "type":
-                both = _intersect_types(type_list(mine), type_list(value))
-                if both:
-                    out[key] = both[0] if len(both) == 1 else both
-                else:
-                    self.dropped(where, key, "it contradicts the type beside it")
-            elif key in ("required", UNENFORCED):
-                out[key] = list(mine) + [k for k in value if k not in mine]
-            elif key == "enum":
-                theirs = {json_key(w) for w in value}
-                common = [v for v in mine if json_key(v) in theirs]
-                out[key] = common or mine
-            elif key in ("properties", "patternProperties", DEFS):
-                merged = dict(mine)
-                for name, sub in value.items():
-                    merged[name] = (
-                        self.merge_schemas(merged[name], sub, where + (key, name))
-                        if name in merged
-                        else sub
-                    )
-                out[key] = merged
-            elif key == "items":
-                out[key] = self.merge_schemas(mine, value, where + (key,))
-            elif key == "additionalProperties":
-                if mine is False or value is False:
-                    out[key] = False
-                elif mine is True:
-                    out[key] = value
-                elif value is not True:
-                    self.dropped(where, key)
-            elif (
-                key in _LOWER and isinstance(mine, (int, float)) and isinstance(value, (int, float))
-            ):
-                out[key] = max(mine, value)
-            elif (
-                key in _UPPER and isinstance(mine, (int, float)) and isinstance(value, (int, float))
-            ):
-                out[key] = min(mine, value)
-            else:
-                self.dropped(where, key, "it cannot be merged with the same keyword beside it")
+            _KEYWORD_MERGES.get(key, _cannot_merge)(self, key, mine, value, where, out)
         return out
 
     def merge_schemas(self, a: Any, b: Any, where: SchemaPath) -> Any:
@@ -1008,6 +971,45 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
 }
 
 
+def _cannot_merge(
+    lowering: Lowering, key: str, mine: Any, value: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    lowering.dropped(where, key, CANNOT_MERGE)
+
+
+def _tighter_lower(
+    lowering: Lowering, key: str, mine: Any, value: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two lower bounds merged: the higher (the tighter)."""
+    if isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+        out[key] = max(mine, value)
+    else:
+        _cannot_merge(lowering, key, mine, value, where, out)
+
+
+def _tighter_upper(
+    lowering: Lowering, key: str, mine: Any, value: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two upper bounds merged: the lower (the tighter)."""
+    if isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+        out[key] = min(mine, value)
+    else:
+        _cannot_merge(lowering, key, mine, value, where, out)
+
+
+#: How two values of each keyword merge (the rest: :func:`_cannot_merge`): its family's
+#: ``export.merge``, or a bound's tighter value.
+_KEYWORD_MERGES: dict[str, Merge] = {
+    **dict.fromkeys(value_export.MERGED, value_export.merge),
+    **dict.fromkeys(object_export.MERGED, object_export.merge),
+    **dict.fromkeys(reference_export.MERGED, reference_export.merge),
+    **dict.fromkeys(array_export.MERGED, array_export.merge),
+    **dict.fromkeys(_LOWER, _tighter_lower),
+    **dict.fromkeys(_UPPER, _tighter_upper),
+    UNENFORCED: merge_listed,
+}
+
+
 # -- helpers --------------------------------------------------------------------------
 
 
@@ -1053,13 +1055,6 @@ def _short(value: Any) -> str:
 
 def _where(path: SchemaPath) -> str:
     return pointers.pointer(path) or "the root"
-
-
-def _intersect_types(a: list[str], b: list[str]) -> list[str]:
-    """The types both lists allow (integer is also a number)."""
-    both = [t for t in a if t in b or (t == "integer" and "number" in b)]
-    both += [t for t in b if t == "integer" and "number" in a and t not in both]
-    return both
 
 
 def _walk(

@@ -10,7 +10,7 @@ with the ``items`` after it. A size or uniqueness a platform does not enforce is
 model in the description instead (:data:`PHRASES`: ``(at least 2 items)``).
 
 ``platforms/export.py`` maps each of the family's keywords to :func:`lower` in its dispatch
-table.
+table, and ``items`` to :func:`merge` (two nodes made one).
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from ...schema.pointers import SchemaPath
 #: The keywords :func:`lower` lowers.
 #: (unevaluatedItems is the unevaluated family's: it depends on what its siblings evaluate.)
 KEYWORDS = tuple(k for k in vocabulary.applying_to("array") if not vocabulary.keyword(k).dynamic)
+#: The keywords :func:`merge` merges (the others cannot be merged: dropped, noted).
+MERGED = ("items",)
 #: How a description tells the model a size or uniqueness the platform does not enforce.
 PHRASES = {"minItems": "at least {}", "maxItems": "at most {}", "uniqueItems": "no item repeated"}
 
@@ -130,3 +132,10 @@ _LOWERINGS: dict[str, Callable[[Lowering, KeywordAt, dict[str, Any]], None]] = {
     "minItems": _min_items,
     "maxItems": _max_items,
 }
+
+
+def merge(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two nodes' ``items`` made one schema for both."""
+    out[keyword] = lowering.merge_schemas(mine, theirs, where + (keyword,))

@@ -21,8 +21,9 @@ mode is refused there, with the reason. OpenAI's every key required stays with t
 which records the keys it makes nullable. Gemini's legacy schema has no
 ``additionalProperties`` (:func:`gemini_drop_additional_properties`).
 
-``platforms/export.py`` maps each of :data:`KEYWORDS` to :func:`lower` in its dispatch table,
-and calls the finishes when it finishes a node.
+``platforms/export.py`` maps each of :data:`KEYWORDS` to :func:`lower` in its dispatch table
+(and each of :data:`MERGED` to :func:`merge`, when two nodes become one), and calls the
+finishes when it finishes a node.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...families.combinators.export import ANY_OF
-from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
+from ...platforms.lowering import KeywordAt, Lowering, counted, merge_listed, merge_map, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
 
@@ -46,6 +47,8 @@ KEYWORDS = tuple(
     for k in vocabulary.applying_to("object")
     if k not in SIZES and not vocabulary.keyword(k).dynamic
 )
+#: The keywords :func:`merge` merges (the others cannot be merged: dropped, noted).
+MERGED = ("properties", "required", "additionalProperties", "patternProperties")
 #: The keywords that make a node without a ``type`` an object, for the strict finish.
 _OBJECT_SHAPED = ("properties", "additionalProperties", "patternProperties")
 
@@ -172,6 +175,24 @@ def gemini_drop_additional_properties(
                 lowering.dropped(path, "additionalProperties", value=False)
             else:
                 lowering.dropped(path, "additionalProperties", "a schema for the keys not listed")
+
+
+def merge(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two nodes' object keywords made one: the properties and patterns of both (a key both
+    hold: one schema for both), the required keys of both, the stricter of two
+    ``additionalProperties`` when one is a boolean (two schemas: dropped, noted)."""
+    if keyword == "required":
+        merge_listed(lowering, keyword, mine, theirs, where, out)
+    elif keyword != "additionalProperties":
+        merge_map(lowering, keyword, mine, theirs, where, out)
+    elif mine is False or theirs is False:
+        out[keyword] = False
+    elif mine is True:
+        out[keyword] = theirs
+    elif theirs is not True:
+        lowering.dropped(where, keyword)
 
 
 def _where(path: SchemaPath) -> str:

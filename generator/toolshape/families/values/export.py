@@ -9,7 +9,8 @@ enums only and no ``const``: a string ``const`` becomes an enum of one, null bec
 ``nullable``, and the other values are dropped. Values a platform drops are told to the model
 in the description instead (``(one of 1, 2, "large")``, ``(exactly true)``).
 
-``platforms/export.py`` maps the three keywords to :func:`lower` in its dispatch table, calls
+``platforms/export.py`` maps the three keywords to :func:`lower` in its dispatch table (and
+``type`` and ``enum`` to :func:`merge`, when two nodes become one), calls
 :func:`gemini_values` when it finishes a node for Gemini, and reads a node's types with
 :func:`type_list` (and, where it must say a type, :func:`inferred_type`).
 """
@@ -21,11 +22,13 @@ from typing import Any
 
 from ...platforms.lowering import KeywordAt, Lowering, tell_model
 from ...schema.pointers import SchemaPath
-from ...schema.values import json_type
+from ...schema.values import json_key, json_type
 from .rules import CONST, ENUM, TYPE
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = (TYPE, ENUM, CONST)
+#: The keywords :func:`merge` merges (two different consts cannot be merged).
+MERGED = (TYPE, ENUM)
 
 
 def phrase(keyword: str, value: Any) -> str:
@@ -107,3 +110,27 @@ def _gemini_const(lowering: Lowering, node: dict[str, Any], value: Any, path: Sc
     elif value is not None:
         lowering.dropped(path, CONST, f"Gemini has no const; {json.dumps(value)} is not enforced")
         tell_model(node, phrase(CONST, value))
+
+
+def merge(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two nodes' ``type`` (the types both allow; none: dropped, noted) or ``enum`` (the
+    members both list, else mine) made one."""
+    if keyword == TYPE:
+        both = intersect_types(type_list(mine), type_list(theirs))
+        if both:
+            out[keyword] = both[0] if len(both) == 1 else both
+        else:
+            lowering.dropped(where, keyword, "it contradicts the type beside it")
+    else:
+        listed = {json_key(w) for w in theirs}
+        common = [v for v in mine if json_key(v) in listed]
+        out[keyword] = common or mine
+
+
+def intersect_types(a: list[str], b: list[str]) -> list[str]:
+    """The types both lists allow (integer is also a number)."""
+    both = [t for t in a if t in b or (t == "integer" and "number" in b)]
+    both += [t for t in b if t == "integer" and "number" in a and t not in both]
+    return both
