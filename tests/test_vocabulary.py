@@ -417,8 +417,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "contract/redaction.py": _WALKS_THROUGH_ITEMS,
         "codegen/masks.py": _WALKS_THROUGH_ITEMS,
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
-        "platforms/export.py": "the platforms need an array's 'items' (filled in, or the "
-        "export refused); merging two 'items' schemas",
         "review/samples.py": _WALKS_THROUGH_ITEMS + " (where a changed schema applies)",
         "review/walk.py": _WALKS_THROUGH_ITEMS + " (a change to a prefixItems position)",
     },
@@ -435,9 +433,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "(vocabulary.ranges), not the keyword",
         "contract/redaction.py": "the reference's walk of sensitive places, key by key",
         "contract/unfolding.py": "how a schema unfolds on one value: keys are children",
-        "platforms/export.py": "each platform's finish of an object node (OpenAI strict mode: "
-        "every key required, additionalProperties false; Gemini: additionalProperties dropped), "
-        "the platforms' property-count limits, Anthropic's top-level refusals, merging two objects",
         "platforms/importer.py": "older drafts' spellings (dependencies split into "
         "dependentRequired and dependentSchemas), required keys an imported schema forbids, "
         "what makes a root an object, maps whose keys name a hoisted schema",
@@ -470,8 +465,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
         "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
-        "platforms/export.py": "the finishes of a node that read or set its type (OpenAI "
-        "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",
         "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
         "the root's type: object, the tool lists' 'type: function'",
         "review/walk.py": "the parallel walk: type and enum compared as sets",
@@ -496,6 +489,7 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
+    ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
     ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
     ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
     ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",

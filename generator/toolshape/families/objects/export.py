@@ -195,6 +195,77 @@ def merge(
         lowering.dropped(where, keyword)
 
 
+def declares_keys(node: dict[str, Any]) -> bool:
+    """Whether the node lists some key (``properties`` not empty)."""
+    return bool(node.get("properties"))
+
+
+def has_keys(node: dict[str, Any]) -> bool:
+    """Whether the node says ``properties`` (an object's nesting counts it, even empty)."""
+    return "properties" in node
+
+
+def keys_of(node: dict[str, Any]) -> dict[str, Any]:
+    """The keys a (lowered) node lists and their schemas, a copy ({}: none)."""
+    properties = node.get("properties")
+    return dict(properties) if isinstance(properties, dict) else {}
+
+
+def required_of(node: dict[str, Any]) -> list[str]:
+    """The keys the node requires, a copy ([]: none)."""
+    return list(node.get("required", []))
+
+
+def optional_keys(node: dict[str, Any]) -> list[str]:
+    """The keys the node lists and does not require."""
+    required = node.get("required", [])
+    return [key for key in keys_of(node) if key not in required]
+
+
+def with_keys(
+    node: dict[str, Any], properties: dict[str, Any], required: list[str]
+) -> dict[str, Any]:
+    """The node (the caller's own copy, changed) listing ``properties`` and requiring
+    ``required``."""
+    node["properties"] = properties
+    node["required"] = required
+    return node
+
+
+def property_path(path: SchemaPath, key: str) -> SchemaPath:
+    """Where the schema of the listed key ``key`` of the node at ``path`` is."""
+    return path + ("properties", key)
+
+
+def fill_properties(node: dict[str, Any], types: list[str]) -> None:
+    """The no-op ``properties: {}`` OpenAI requires on every object schema, even with strict
+    mode off (``types``: the node's type list)."""
+    if "object" in types and "properties" not in node:
+        node["properties"] = {}
+
+
+def gemini_root_map(lowering: Lowering, root: dict[str, Any]) -> None:
+    """Gemini's parameters need listed keys: arguments that are a map of free-form keys (no
+    ``properties``, keys under ``additionalProperties`` or ``patternProperties``) are refused."""
+    if not root.get("properties") and (
+        isinstance(root.get("additionalProperties"), dict) or "patternProperties" in root
+    ):
+        lowering.refuse(
+            (),
+            "the arguments are a map of free-form keys (no 'properties'); Gemini parameters need listed properties",
+        )
+
+
+def gemini_free_form(lowering: Lowering, path: SchemaPath) -> None:
+    """Gemini's legacy parameters refuse an object schema that lists no keys."""
+    lowering.refuse(
+        path,
+        f"Gemini refuses an object schema without properties (a free-form map) at {_where(path)}: "
+        "'properties: should be non-empty for OBJECT type' (--target gemini, with parametersJsonSchema, "
+        "takes such schemas)",
+    )
+
+
 def _where(path: SchemaPath) -> str:
     """A place as the exporter's messages name it (its JSON Pointer, or the root)."""
     return pointers.pointer(path) or "the root"
