@@ -403,12 +403,13 @@ _WALKS_THROUGH_ITEMS = "a walk over subschemas, stepping into an array's items b
 #: a module allowed to spell one family's keywords is still checked for the others'.
 FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     "numbers": {
-        "platforms/importer.py": "draft 4's boolean exclusive bounds: translated and recognised "
-        "(how an older draft spelled them, not what a stage does with them)",
+        "platforms/importer.py": "draft 4's boolean exclusive bounds, recognised when guessing a "
+        "schema's draft (families/numbers/importing.py translates them)",
     },
     "arrays": {
-        "platforms/importer.py": "draft 2019's list 'items' and 'additionalItems' translated; "
-        "then/else and the contains counts dropped without what they need, warned in that order",
+        "platforms/importer.py": "a list 'items' that tells a schema's draft, and the walk over "
+        "an input schema stepping into it; then/else and the contains counts dropped without "
+        "what they need, warned in that order",
         "contract/checker.py": "'items' and 'contains' as what a count range limits "
         "(vocabulary.ranges), not as keywords",
         "review/decisions.py": "'items' as what a count range limits; which subschemas keep a "
@@ -420,10 +421,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "review/samples.py": _WALKS_THROUGH_ITEMS + " (where a changed schema applies)",
         "review/walk.py": _WALKS_THROUGH_ITEMS + " (a change to a prefixItems position)",
     },
-    "formats": {
-        "platforms/importer.py": "a format toolshape does not assert, kept as the annotation "
-        "'x-format' (what the importer does with an older schema's format)",
-    },
     # The object keywords shape the whole arguments object, so the walks over an object's
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
@@ -433,8 +430,7 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "(vocabulary.ranges), not the keyword",
         "contract/redaction.py": "the reference's walk of sensitive places, key by key",
         "contract/unfolding.py": "how a schema unfolds on one value: keys are children",
-        "platforms/importer.py": "older drafts' spellings (dependencies split into "
-        "dependentRequired and dependentSchemas), required keys an imported schema forbids, "
+        "platforms/importer.py": "required keys an imported schema forbids, "
         "what makes a root an object, maps whose keys name a hoisted schema",
         "project/examples.py": "an example's pattern error located at a patternProperties key",
         "families/references/importing.py": "the maps whose keys name a schema moved under "

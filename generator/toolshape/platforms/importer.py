@@ -68,16 +68,22 @@ import yaml
 
 from ..codegen.names import PACKAGE_NAMES
 from ..contract import checker, source, tool_hints
-from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
+from ..contract.checker import KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..families.arrays import importing as array_importing
+from ..families.formats import importing as format_importing
+from ..families.numbers import importing as number_importing
+from ..families.objects import importing as object_importing
 from ..families.references import dynamic, importing
 from ..families.references import targets as reference_targets
+from ..families.values import importing as value_importing
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.values import json_equal, json_key, type_allows
+from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
 
@@ -954,31 +960,6 @@ def _file_name(name: str) -> str:
 # -- translating a schema to toolshape's 2020-12 subset ----------------------------------
 
 
-@dataclass(frozen=True)
-class _Keyword:
-    """One keyword of an input schema, met by :meth:`_Translator.node`: what it is, where it
-    was read, and the translated schema its translation goes into."""
-
-    key: str
-    value: Any
-    #: The input schema holding it (some keywords are read with their siblings).
-    schema: dict[str, Any]
-    #: That schema's path in the input, and in the output.
-    old: SchemaPath
-    new: SchemaPath
-    #: The translated schema being built.
-    out: dict[str, Any]
-
-    @property
-    def where(self) -> SchemaPath:
-        """The keyword's own path in the input (where its warnings point)."""
-        return self.old + (self.key,)
-
-    @property
-    def beside_ref(self) -> bool:
-        return isinstance(self.schema.get("$ref"), str)
-
-
 class _Translator:
     """One schema, translated to toolshape's 2020-12 dialect; paths are tuples of strings (list indexes too).
 
@@ -1239,7 +1220,7 @@ class _Translator:
             return {}
         out: dict[str, Any] = {}
         for key, value in schema.items():
-            self.keyword(_Keyword(key, value, schema, old, new, out))
+            self.keyword(KeywordIn(key, value, schema, old, new, out))
         # OpenAPI's nullable: true (see nullable) adds null to the type as translated.
         if "nullable" in schema and "type" in out and schema.get("nullable") is True:
             types = out["type"] if isinstance(out["type"], list) else [out["type"]]
@@ -1249,7 +1230,7 @@ class _Translator:
                 out["enum"] = [*out["enum"], None]
         return out
 
-    def keyword(self, kw: _Keyword) -> None:
+    def keyword(self, kw: KeywordIn) -> None:
         """Translate one keyword into ``kw.out``, or drop or refuse it, saying why.
 
         The tests run in order of precedence: a keyword the draft ignores is dropped before
@@ -1284,18 +1265,18 @@ class _Translator:
 
     # -- one method per keyword (dispatched by _REFERENCE_TRANSLATIONS and _KEYWORD_TRANSLATIONS)
 
-    def dropped_beside_ref(self, kw: _Keyword) -> None:
+    def dropped_beside_ref(self, kw: KeywordIn) -> None:
         self.warn(
             kw.where,
             f"'{kw.key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
         )
 
-    def names_resource(self, kw: _Keyword) -> bool:
+    def names_resource(self, kw: KeywordIn) -> bool:
         """Whether ``kw`` is an identifier of this draft (``$id``; draft 4 also ``id``) naming a URI."""
         is_id = kw.key == "$id" or (kw.key == "id" and self.draft4)
         return is_id and isinstance(kw.value, str)
 
-    def resource_id(self, kw: _Keyword) -> None:
+    def resource_id(self, kw: KeywordIn) -> None:
         """An ``$id`` is dropped: :meth:`rewrite_refs` resolves every $ref against it first."""
         if kw.beside_ref and self.legacy:
             self.dropped_beside_ref(kw)
@@ -1306,7 +1287,7 @@ class _Translator:
         else:
             self.note(f"root '{kw.key}' dropped: $refs against it now point into #/$defs", kw.where)
 
-    def recursive_ref(self, kw: _Keyword) -> None:
+    def recursive_ref(self, kw: KeywordIn) -> None:
         """2019-09's ``$recursiveRef: "#"`` becomes a ``$ref`` to its initial target (the
         resource's root), bound to the dynamic scope at the end (:meth:`specialise`)."""
         if kw.value != "#":
@@ -1317,7 +1298,7 @@ class _Translator:
         else:
             self.dynamic_ref(kw)
 
-    def dynamic_ref(self, kw: _Keyword) -> None:
+    def dynamic_ref(self, kw: KeywordIn) -> None:
         """A ``$dynamicRef`` becomes a ``$ref`` to its initial target, bound to the dynamic
         scope at the end (:meth:`specialise`)."""
         if not isinstance(kw.value, str):
@@ -1332,18 +1313,18 @@ class _Translator:
             kw.out["$ref"] = kw.value
             self.refs.append((kw.out, kw.old, kw.key))
 
-    def anchor(self, kw: _Keyword) -> None:
+    def anchor(self, kw: KeywordIn) -> None:
         self.note(f"'{kw.key}' resolved ($refs to it now point into #/$defs)", kw.where)
 
-    def dropped_annotation(self, kw: _Keyword) -> None:
+    def dropped_annotation(self, kw: KeywordIn) -> None:
         if kw.key != "$vocabulary":
             self.warn(kw.where, f"'{kw.key}' is dropped (toolshape has no use for it)")
 
-    def ref(self, kw: _Keyword) -> None:
+    def ref(self, kw: KeywordIn) -> None:
         kw.out[kw.key] = kw.value
         self.refs.append((kw.out, kw.old, "$ref"))
 
-    def definitions(self, kw: _Keyword) -> None:
+    def definitions(self, kw: KeywordIn) -> None:
         """``definitions`` and ``$defs`` both become ``$defs``."""
         if not isinstance(kw.value, dict):
             self.error(kw.where, f"'{kw.key}' must map names to schemas")
@@ -1359,121 +1340,15 @@ class _Translator:
                 )
             defs[name] = self.node(sub, kw.where + (name,), kw.new + ("$defs", name))
 
-    def items(self, kw: _Keyword) -> None:
-        """A list of ``items`` is a tuple: ``prefixItems``, and ``additionalItems`` the rest."""
-        if not isinstance(kw.value, list):
-            kw.out["items"] = self.node(kw.value, kw.where, kw.new + ("items",))
-            return
-        rest = "additionalItems" in kw.schema
-        self.note(
-            "items: [...] -> prefixItems" + (", additionalItems -> items" if rest else ""),
-            kw.where,
-        )
-        kw.out["prefixItems"] = [
-            self.node(sub, kw.where + (str(i),), kw.new + ("prefixItems", str(i)))
-            for i, sub in enumerate(kw.value)
-        ]
-        if rest:
-            kw.out["items"] = self.node(
-                kw.schema["additionalItems"], kw.old + ("additionalItems",), kw.new + ("items",)
-            )
-
-    def additional_items(self, kw: _Keyword) -> None:
-        """Translated with a list of ``items`` (see :meth:`items`); alone it does nothing."""
-        if not isinstance(kw.schema.get("items"), list):
-            self.warn(
-                kw.where, "'additionalItems' without a list of 'items' has no effect: dropped"
-            )
-
-    def dependencies(self, kw: _Keyword) -> None:
-        """``dependencies`` splits into ``dependentRequired`` (lists) and ``dependentSchemas``."""
-        if not isinstance(kw.value, dict):
-            self.error(kw.where, "'dependencies' must be an object")
-            return
-        for name, dep in kw.value.items():
-            if isinstance(dep, list):
-                self.note("dependencies (list) -> dependentRequired", kw.where + (name,))
-                kw.out.setdefault("dependentRequired", {})[name] = dep
-            else:
-                self.note("dependencies (schema) -> dependentSchemas", kw.where + (name,))
-                kw.out.setdefault("dependentSchemas", {})[name] = self.node(
-                    dep, kw.where + (name,), kw.new + ("dependentSchemas", name)
-                )
-
-    def exclusive_bound(self, kw: _Keyword) -> None:
-        """Draft 4's boolean ``exclusiveMinimum``/``exclusiveMaximum`` takes its bound's number."""
-        if not isinstance(kw.value, bool):
-            self.carried_over(kw)
-            return
-        bound = "minimum" if kw.key == "exclusiveMinimum" else "maximum"
-        if kw.value and bound in kw.schema:
-            self.note(f"{kw.key}: true (draft 4) -> {kw.key}: <{bound}>", kw.where)
-            kw.out[kw.key] = kw.schema[bound]
-        elif kw.value:
-            self.warn(kw.where, f"'{kw.key}: true' without '{bound}' has no effect: dropped")
-
-    def bound(self, kw: _Keyword) -> None:
-        exclusive = "exclusive" + kw.key[0].upper() + kw.key[1:]
-        if kw.schema.get(exclusive) is not True:
-            self.carried_over(kw)
-        # else draft-04: carried by exclusiveMinimum/exclusiveMaximum (see exclusive_bound)
-
-    def format_keyword(self, kw: _Keyword) -> None:
-        if kw.value in FORMATS:
-            kw.out[kw.key] = kw.value
-        elif "x-format" not in kw.schema:
-            # JSON Schema reads an unknown format as an annotation; so does the contract.
-            kw.out["x-format"] = kw.value
-            self.warn(
-                kw.where,
-                f"format {json.dumps(kw.value)} is not a JSON Schema 2020-12 format: kept as the annotation 'x-format', not asserted",
-            )
-        else:
-            self.warn(
-                kw.where,
-                f"format {json.dumps(kw.value)} is not a JSON Schema 2020-12 format: dropped ('x-format' is taken)",
-            )
-
-    def example(self, kw: _Keyword) -> None:
+    def example(self, kw: KeywordIn) -> None:
         # Kept: an example documents the schema, and the contract check warns if it does not pass.
         self.note("example (OpenAPI) -> examples: [...]", kw.where)
         kw.out.setdefault("examples", []).append(kw.value)
 
-    def type_keyword(self, kw: _Keyword) -> None:
-        """``type``; in a Gemini declaration, its upper-case names (``STRING``) in lower case."""
-        if self.gemini and isinstance(kw.value, str) and kw.value.lower() in _GEMINI_TYPES:
-            if kw.value != kw.value.lower():
-                self.note("type in upper case (Gemini) -> lower case", kw.where)
-            kw.out[kw.key] = kw.value.lower()
-        else:
-            self.carried_over(kw)
-
-    def nullable(self, kw: _Keyword) -> None:
-        """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema).
-
-        The null is added by :meth:`node` once every keyword is translated."""
-        if kw.value is True and "type" in kw.schema:
-            self.note('nullable: true (OpenAPI) -> type: [..., "null"]', kw.where)
-            if not isinstance(kw.schema.get("enum"), list) or None in kw.schema["enum"]:
-                pass
-            elif self.gemini:
-                self.note("nullable: true beside enum (Gemini) -> null added to the enum", kw.where)
-            else:
-                self.warn(
-                    kw.where,
-                    "'nullable: true' beside an 'enum' without null: null is still refused by the enum (OpenAPI 3.0.3)",
-                )
-        elif kw.value is True:
-            self.warn(
-                kw.where, "'nullable: true' without 'type' has no effect (OpenAPI 3.0.3): dropped"
-            )
-        elif kw.value is not False:
-            self.error(kw.where, "'nullable' must be true or false")
-
-    def one_schema(self, kw: _Keyword) -> None:
+    def one_schema(self, kw: KeywordIn) -> None:
         kw.out[kw.key] = self.node(kw.value, kw.where, kw.new + (kw.key,))
 
-    def schema_list(self, kw: _Keyword) -> None:
+    def schema_list(self, kw: KeywordIn) -> None:
         if not isinstance(kw.value, list):
             self.error(kw.where, f"'{kw.key}' must be a list of schemas")
             return
@@ -1482,7 +1357,7 @@ class _Translator:
             for i, sub in enumerate(kw.value)
         ]
 
-    def schema_map(self, kw: _Keyword) -> None:
+    def schema_map(self, kw: KeywordIn) -> None:
         if not isinstance(kw.value, dict):
             self.error(kw.where, f"'{kw.key}' must map names to schemas")
             return
@@ -1491,7 +1366,7 @@ class _Translator:
             for name, sub in kw.value.items()
         }
 
-    def carried_over(self, kw: _Keyword) -> None:
+    def carried_over(self, kw: KeywordIn) -> None:
         """A keyword of 2020-12 spelled the same in every draft is kept; an unknown one dropped."""
         if kw.key in SCHEMA_KEYWORDS:
             kw.out[kw.key] = kw.value
@@ -1832,7 +1707,7 @@ class _Translator:
         return new_path
 
 
-_Translation = Callable[[_Translator, _Keyword], None]
+_Translation = Callable[[_Translator, KeywordIn], None]
 
 #: The maps of schemas that apply somewhere (not definitions, which $defs gathers).
 _APPLIED_MAPS = (*vocabulary.holders("map", "children"), *vocabulary.holders("map", "same value"))
@@ -1857,20 +1732,13 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
     "$ref": _Translator.ref,
     "definitions": _Translator.definitions,
     "$defs": _Translator.definitions,
-    "items": _Translator.items,
-    "additionalItems": _Translator.additional_items,
-    "dependencies": _Translator.dependencies,
-    "exclusiveMinimum": _Translator.exclusive_bound,
-    "exclusiveMaximum": _Translator.exclusive_bound,
-    "minimum": _Translator.bound,
-    "maximum": _Translator.bound,
-    "format": _Translator.format_keyword,
+    **array_importing.TRANSLATIONS,
+    **object_importing.TRANSLATIONS,
+    **number_importing.TRANSLATIONS,
+    **format_importing.TRANSLATIONS,
     "example": _Translator.example,
-    "nullable": _Translator.nullable,
-    "type": _Translator.type_keyword,
+    **value_importing.TRANSLATIONS,
 }
-#: The names of Gemini's ``Type`` enum that are JSON Schema types, in lower case.
-_GEMINI_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""

@@ -81,9 +81,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
-Still outside the family: what each platform requires of an array (an ``items`` schema,
-filled in or refused, in platforms/export.py beside the same rule for an object's
-``properties``); and the importer's translation of draft 2019's list ``items``.
+The importer's translation of draft 2019's list ``items`` (and ``additionalItems``) is
+``importing.py``'s; platforms/export.py calls ``export.openai_items``, ``gemini_items`` and
+``fill_items`` for what each platform requires of an array.
 
 How to add a keyword to the family (a new array keyword):
 

@@ -52,8 +52,8 @@ What stays outside: the format names and phrases themselves (``schema/vocabulary
 ``FORMATS``, read by every module here; ``contract/checker.py`` keeps ``FORMATS`` for its
 importers), the runtime functions (``templates/formats.py.j2``), the order of a string's
 checks around the format (codegen/building/strings.py), witness/sources.py's fallback
-samples, and the importer's handling of a format name toolshape does not assert (kept as
-the annotation ``x-format``; the importer is the one module that may still name any keyword).
+samples. (The importer's handling of a format name toolshape does not assert, kept as the
+annotation ``x-format``, is ``importing.py``'s.)
 
 How to add a format: its row in ``FORMATS`` (name and phrase); its oracle in oracle.py
 (``FORMAT_ORACLES``); its builder of valid values in values.py; its ``_is_<format>`` in

@@ -82,9 +82,10 @@ names these keywords, with its reason). The object keywords shape the whole argu
 so the walks over that shape still name them: the one subschema walk (``schema/keywords.py``),
 unfolding, redaction and its masks, the checker's own walk
 (properties and additionalProperties first: the order sensitive places are found in), the
-instance places of ``toolshape diff``. Also left:
+instance places of ``toolshape diff``. (The importer's translation of the older drafts'
+``dependencies`` is ``importing.py``'s.) Also left:
 OpenAI strict mode's every key required in ``platforms/export.py`` (it records the keys it makes nullable for the generated package),
-the importer's translation of the older drafts' ``dependencies``, and review/walk.py's
+and review/walk.py's
 comparison of ``required`` (review/walk.py sits below review/samples.py, which review.py here
 imports).
 

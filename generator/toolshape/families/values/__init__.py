@@ -69,8 +69,8 @@ model's branch per type (``codegen/building/nodes.py``, with ``typing.declared_t
 kinds the witness engine tries, redaction and the OpenAI absent-nulls table, the other families' own reading of it
 (an integer step, an object node, a nullable key), and each platform's finish of a node
 (OpenAI strict mode needs a type; Gemini takes one type with ``nullable``; nullable by type;
-merging two schemas). Also left: the importer's OpenAPI ``nullable`` and its dropping of enum
-members of another type (how an older spelling reads, not what a stage does), redaction's
+merging two schemas). Also left (``importing.py`` translates ``type`` and OpenAPI's
+``nullable``): the importer's dropping of enum members of another type (how an older spelling reads, not what a stage does), redaction's
 strings a sensitive place may hold, review/walk.py's comparison of ``type`` and ``enum`` as
 sets (review/walk.py sits below review/samples.py, which review.py here imports).
 
