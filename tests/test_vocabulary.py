@@ -461,8 +461,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
         "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
-        "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
-        "the root's type: object, the tool lists' 'type: function'",
+        "platforms/importer.py": "the root's type: object, a schema's kinds when it is checked "
+        "for effect, the tool lists' 'type: function'",
         "review/walk.py": "the parallel walk: type and enum compared as sets",
     },
     # What is left of each stage's own reading of a reference moves into families/references/
@@ -476,8 +476,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # does with them is said here until it has moved.
     "combinators": {
         "platforms/importer.py": "then/else dropped without their if, warned in that order "
-        "with the contains counts; an enum no member of which can pass kept as allOf: [false] "
-        "(what the importer does with an imported schema)",
+        "with the contains counts; a key's anyOf branches read for null (the strict export's "
+        "nullable spelling)",
     },
 }
 

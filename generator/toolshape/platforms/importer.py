@@ -58,7 +58,7 @@ import keyword
 import os
 import re
 import tempfile
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -82,7 +82,7 @@ from ..regex.matcher import search as pattern_search
 from ..regex.syntax import PatternError
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
-from ..schema.values import json_equal, json_key, type_allows
+from ..schema.values import json_equal
 from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
@@ -1221,13 +1221,7 @@ class _Translator:
         out: dict[str, Any] = {}
         for key, value in schema.items():
             self.keyword(KeywordIn(key, value, schema, old, new, out))
-        # OpenAPI's nullable: true (see nullable) adds null to the type as translated.
-        if "nullable" in schema and "type" in out and schema.get("nullable") is True:
-            types = out["type"] if isinstance(out["type"], list) else [out["type"]]
-            if "null" not in types:
-                out["type"] = [*types, "null"]
-            if self.gemini and isinstance(out.get("enum"), list) and None not in out["enum"]:
-                out["enum"] = [*out["enum"], None]
+        value_importing.add_null(schema, out, self.gemini)
         return out
 
     def keyword(self, kw: KeywordIn) -> None:
@@ -1632,7 +1626,7 @@ class _Translator:
                     self.input_path(path + (key,)),
                     f"'{key}' has no effect without '{needs}': dropped",
                 )
-        self.dead_enum(schema, path)
+        value_importing.dead_members(schema, path, self.warn_at_output)
         self.checked_twice(schema, path)
         for key, sub in _subschemas(schema):
             self.no_effect(sub, path + key)
@@ -1661,42 +1655,9 @@ class _Translator:
                     )
                     break
 
-    def dead_enum(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """An ``enum`` as its meaning is, in the spelling the contract check takes: a member
-        listed twice is kept once, a member its ``type`` refuses is dropped (it could never
-        pass); when none is left, nothing can pass, and ``allOf: [false]`` says so."""
-        members = schema.get("enum")
-        if not isinstance(members, list):
-            return
-        types = schema.get("type")
-        allowed = (
-            (tuple(types) if isinstance(types, list) else (types,))
-            if isinstance(types, (str, list))
-            else None
-        )
-        kept: dict[Hashable, Any] = {}
-        for i, member in enumerate(members):
-            if json_key(member) in kept:
-                why = "is listed twice: kept once"
-            elif not type_allows(allowed, member):
-                why = f"is not of 'type' {json.dumps(types)}: it could never pass; dropped"
-            else:
-                kept[json_key(member)] = member
-                continue
-            where = self.input_path(path + ("enum", str(i)))  # (a walk of every move made)
-            self.warn(where, f"the 'enum' value {json.dumps(member)[:40]} {why}")
-        if len(kept) == len(members):
-            return
-        if kept:
-            schema["enum"] = list(kept.values())
-            return
-        del schema["enum"]
-        schema["allOf"] = [*schema.get("allOf", []), False]
-        self.warn(
-            self.input_path(path + ("enum",)),
-            "no 'enum' value is of its 'type': as written, no value can pass here; "
-            "kept as 'allOf: [false]'",
-        )
+    def warn_at_output(self, new_path: SchemaPath, message: str) -> None:
+        """Warn at the input place of ``new_path``, a place in the output."""
+        self.warn(self.input_path(new_path), message)  # (a walk of every move made)
 
     def input_path(self, new_path: SchemaPath) -> SchemaPath:
         """The input path of a place in the output (for warnings)."""

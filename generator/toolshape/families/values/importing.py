@@ -10,7 +10,13 @@ except in a Gemini declaration, whose enums hold only strings (null is added to 
 
 from __future__ import annotations
 
-from ...platforms.translating import KeywordIn, Translating, Translation
+import json
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from ...platforms.translating import KeywordIn, SchemaPath, Translating, Translation
+from ...schema.values import json_key, type_allows
+from ..combinators.importing import refuse_every_value
 from .rules import ENUM, NULLABLE, TYPE
 
 #: The names of Gemini's ``Type`` enum that are JSON Schema types, in lower case.
@@ -51,6 +57,57 @@ def nullable(translator: Translating, kw: KeywordIn) -> None:
         )
     elif kw.value is not False:
         translator.error(kw.where, f"'{NULLABLE}' must be true or false")
+
+
+def add_null(schema: dict[str, Any], out: dict[str, Any], gemini: bool) -> None:
+    """OpenAPI's ``nullable: true`` in ``schema`` (see :func:`nullable`) adds null to the type
+    translated into ``out`` (and, in a Gemini declaration, to its enum)."""
+    if NULLABLE in schema and TYPE in out and schema.get(NULLABLE) is True:
+        types = out[TYPE] if isinstance(out[TYPE], list) else [out[TYPE]]
+        if "null" not in types:
+            out[TYPE] = [*types, "null"]
+        if gemini and isinstance(out.get(ENUM), list) and None not in out[ENUM]:
+            out[ENUM] = [*out[ENUM], None]
+
+
+def dead_members(
+    schema: dict[str, Any], path: SchemaPath, warn: Callable[[SchemaPath, str], None]
+) -> None:
+    """An ``enum`` as its meaning is, in the spelling the contract check takes: a member
+    listed twice is kept once, a member its ``type`` refuses is dropped (it could never
+    pass); when none is left, nothing can pass, and ``allOf: [false]`` says so. ``warn``
+    takes a place in the output (``path`` is the schema's)."""
+    members = schema.get(ENUM)
+    if not isinstance(members, list):
+        return
+    types = schema.get(TYPE)
+    allowed = (
+        (tuple(types) if isinstance(types, list) else (types,))
+        if isinstance(types, (str, list))
+        else None
+    )
+    kept: dict[Hashable, Any] = {}
+    for i, member in enumerate(members):
+        if json_key(member) in kept:
+            why = "is listed twice: kept once"
+        elif not type_allows(allowed, member):
+            why = f"is not of '{TYPE}' {json.dumps(types)}: it could never pass; dropped"
+        else:
+            kept[json_key(member)] = member
+            continue
+        warn(path + (ENUM, str(i)), f"the '{ENUM}' value {json.dumps(member)[:40]} {why}")
+    if len(kept) == len(members):
+        return
+    if kept:
+        schema[ENUM] = list(kept.values())
+        return
+    del schema[ENUM]
+    refuse_every_value(schema)
+    warn(
+        path + (ENUM,),
+        f"no '{ENUM}' value is of its '{TYPE}': as written, no value can pass here; "
+        "kept as 'allOf: [false]'",
+    )
 
 
 #: Each keyword this module translates, and how.
