@@ -1281,58 +1281,12 @@ class _Translator:
         else:
             self.note(f"root '{kw.key}' dropped: $refs against it now point into #/$defs", kw.where)
 
-    def recursive_ref(self, kw: KeywordIn) -> None:
-        """2019-09's ``$recursiveRef: "#"`` becomes a ``$ref`` to its initial target (the
-        resource's root), bound to the dynamic scope at the end (:meth:`specialise`)."""
-        if kw.value != "#":
-            self.error(
-                kw.where,
-                f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(kw.value)[:40]}",
-            )
-        else:
-            self.dynamic_ref(kw)
-
-    def dynamic_ref(self, kw: KeywordIn) -> None:
-        """A ``$dynamicRef`` becomes a ``$ref`` to its initial target, bound to the dynamic
-        scope at the end (:meth:`specialise`)."""
-        if not isinstance(kw.value, str):
-            self.error(kw.where, f"'{kw.key}' must be a URI reference such as '#name'")
-        elif "$ref" in kw.schema:
-            self.error(
-                kw.where,
-                f"'{kw.key}' beside '$ref' in one schema: toolshape imports one reference per "
-                "schema (put one of them in an 'allOf')",
-            )
-        else:
-            kw.out["$ref"] = kw.value
-            self.refs.append((kw.out, kw.old, kw.key))
-
-    def anchor(self, kw: KeywordIn) -> None:
-        self.note(f"'{kw.key}' resolved ($refs to it now point into #/$defs)", kw.where)
+    def reference(self, out: dict[str, Any], old: SchemaPath, kind: str) -> None:
+        self.refs.append((out, old, kind))
 
     def dropped_annotation(self, kw: KeywordIn) -> None:
         if kw.key != "$vocabulary":
             self.warn(kw.where, f"'{kw.key}' is dropped (toolshape has no use for it)")
-
-    def ref(self, kw: KeywordIn) -> None:
-        kw.out[kw.key] = kw.value
-        self.refs.append((kw.out, kw.old, "$ref"))
-
-    def definitions(self, kw: KeywordIn) -> None:
-        """``definitions`` and ``$defs`` both become ``$defs``."""
-        if not isinstance(kw.value, dict):
-            self.error(kw.where, f"'{kw.key}' must map names to schemas")
-            return
-        if kw.key == "definitions":
-            self.note("definitions -> $defs", kw.where)
-        defs = kw.out.setdefault("$defs", {})
-        for name, sub in kw.value.items():
-            if name in defs:
-                self.error(
-                    kw.where + (name,),
-                    f"the definition {name!r} is in both 'definitions' and '$defs'",
-                )
-            defs[name] = self.node(sub, kw.where + (name,), kw.new + ("$defs", name))
 
     def example(self, kw: KeywordIn) -> None:
         # Kept: an example documents the schema, and the contract check warns if it does not pass.
@@ -1677,11 +1631,7 @@ _APPLIED_MAPS = (*vocabulary.holders("map", "children"), *vocabulary.holders("ma
 #: a ``$ref`` before 2019-09, where every other keyword there is dropped.
 _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
     **dict.fromkeys(DROPPED_ANNOTATIONS, _Translator.dropped_annotation),
-    "$recursiveAnchor": _Translator.anchor,
-    "$anchor": _Translator.anchor,
-    "$recursiveRef": _Translator.recursive_ref,
-    "$dynamicAnchor": _Translator.anchor,
-    "$dynamicRef": _Translator.dynamic_ref,
+    **importing.REFERENCE_TRANSLATIONS,
 }
 #: The keywords translated by more than copying them; the rest are carried over as they are
 #: (:meth:`_Translator.carried_over`). Later entries win: a keyword's own translation
@@ -1690,9 +1640,7 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
     **dict.fromkeys(_APPLIED_MAPS, _Translator.schema_map),
     **dict.fromkeys(SCHEMA_LISTS, _Translator.schema_list),
     **dict.fromkeys((*ONE_SCHEMA, "contentSchema"), _Translator.one_schema),
-    "$ref": _Translator.ref,
-    "definitions": _Translator.definitions,
-    "$defs": _Translator.definitions,
+    **importing.TRANSLATIONS,
     **array_importing.TRANSLATIONS,
     **object_importing.TRANSLATIONS,
     **number_importing.TRANSLATIONS,

@@ -70,6 +70,10 @@ class Translating(Protocol):
     def carried_over(self, kw: KeywordIn) -> None:
         """The keyword kept as it is (a keyword of 2020-12), or dropped when unknown."""
 
+    def reference(self, out: dict[str, Any], old: SchemaPath, kind: str) -> None:
+        """Record the reference of ``kind`` (``$ref``, ``$dynamicRef``, ``$recursiveRef``)
+        now in ``out``, read at ``old`` in the input: rewritten at the end."""
+
 
 #: How one keyword is translated: ``translation(translator, keyword)``.
 Translation = Callable[[Translating, KeywordIn], None]
