@@ -77,9 +77,6 @@ from ..families.objects import importing as object_importing
 from ..families.references import dynamic, importing
 from ..families.references import targets as reference_targets
 from ..families.values import importing as value_importing
-from ..regex.matcher import OutOfSteps
-from ..regex.matcher import search as pattern_search
-from ..regex.syntax import PatternError
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.values import json_equal
@@ -1581,33 +1578,13 @@ class _Translator:
                     f"'{key}' has no effect without '{needs}': dropped",
                 )
         value_importing.dead_members(schema, path, self.warn_at_output)
-        self.checked_twice(schema, path)
+        object_importing.checked_twice(schema, path, self.note_at_output)
         for key, sub in _subschemas(schema):
             self.no_effect(sub, path + key)
 
-    def checked_twice(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """A property whose name a ``patternProperties`` pattern matches, with the same schema but
-        for annotations, is checked by that pattern already: its own copy has no effect, and where
-        the schema recurses the two copies would double the checking at every level (the contract
-        check refuses that). It is dropped, the property's annotations kept."""
-        properties, patterns = schema.get("properties"), schema.get("patternProperties")
-        if not isinstance(properties, dict) or not isinstance(patterns, dict):
-            return
-        for name, sub in properties.items():
-            checks = _without_annotations(sub)
-            if not checks:
-                continue
-            for pattern, other in patterns.items():
-                if _pattern_matches(pattern, name) and json_equal(
-                    checks, _without_annotations(other)
-                ):
-                    properties[name] = {k: v for k, v in sub.items() if k in _ANNOTATION_SIBLINGS}
-                    self.note(
-                        "a property that a patternProperties pattern checks with the same schema: "
-                        "its own copy dropped (annotations kept)",
-                        self.input_path(path + ("properties", name)),
-                    )
-                    break
+    def note_at_output(self, kind: str, new_path: SchemaPath) -> None:
+        """Note a translation made at the input place of ``new_path``, a place in the output."""
+        self.note(kind, self.input_path(new_path))
 
     def warn_at_output(self, new_path: SchemaPath, message: str) -> None:
         """Warn at the input place of ``new_path``, a place in the output."""
@@ -1703,21 +1680,6 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
 _SCHEMA_MAPS = vocabulary.names(lambda k: k.shape == "map")
 #: Keywords whose value holds schemas, in any draft's spelling (not those refused).
 _SCHEMA_HOLDERS = vocabulary.names(lambda k: k.shape is not None and k.name not in REFUSED_KEYWORDS)
-
-
-def _without_annotations(schema: Any) -> dict[str, Any] | None:
-    """A schema object's keywords that check something (None for a boolean schema)."""
-    if not isinstance(schema, dict):
-        return None
-    return {k: v for k, v in schema.items() if k not in _ANNOTATION_SIBLINGS}
-
-
-def _pattern_matches(pattern: str, name: str) -> bool:
-    """Whether the ECMA-262 ``pattern`` matches somewhere in ``name`` (False when it is not one)."""
-    try:
-        return pattern_search(pattern, name)
-    except (PatternError, OutOfSteps):
-        return False
 
 
 def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
