@@ -476,8 +476,7 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # does with them is said here until it has moved.
     "combinators": {
         "platforms/importer.py": "then/else dropped without their if, warned in that order "
-        "with the contains counts; a key's anyOf branches read for null (the strict export's "
-        "nullable spelling)",
+        "with the contains counts",
     },
 }
 

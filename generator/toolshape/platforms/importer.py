@@ -853,9 +853,9 @@ def _strict_nullable_keys(schema: Any, pointer: str) -> list[ImportNotice]:
     Strict mode makes every key required, so toolshape's export (and OpenAI's SDK) writes each
     optional key as required with null allowed: read back as written, such a key must be sent."""
     found = [
-        f"{pointer}{pointers.pointer(path)}/properties/{pointers.escape(key)}"
+        f"{pointer}{pointers.pointer(path)}{object_importing.property_pointer(key)}"
         for node, path in _schema_nodes(schema, ())
-        for key in _required_nullable(node)
+        for key in object_importing.required_nullable(node, value_importing.says_null)
     ]
     if not found:
         return []
@@ -876,26 +876,6 @@ def _schema_nodes(
         yield schema, path
         for sub, at in subschemas(schema, path):
             yield from _schema_nodes(sub, at)
-
-
-def _required_nullable(node: dict[str, Any]) -> list[str]:
-    """The keys ``node`` requires whose own schema says null is allowed."""
-    properties, required = node.get("properties"), node.get("required")
-    if not isinstance(properties, dict) or not isinstance(required, list):
-        return []
-    return [key for key in required if isinstance(key, str) and _says_null(properties.get(key))]
-
-
-def _says_null(schema: Any) -> bool:
-    """Whether ``schema`` names null among its values (a type, an enum entry or an anyOf branch),
-    as the strict export spells a nullable key."""
-    if not isinstance(schema, dict):
-        return False
-    kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    branches = schema.get("anyOf")
-    return isinstance(branches, list) and any(_says_null(b) for b in branches)
 
 
 def _looks_like_schema(data: dict[str, Any]) -> bool:

@@ -15,9 +15,9 @@ from ...platforms.translating import KeywordIn, SchemaPath, Translating, Transla
 from ...regex.matcher import OutOfSteps
 from ...regex.matcher import search as pattern_search
 from ...regex.syntax import PatternError
-from ...schema import vocabulary
+from ...schema import pointers, vocabulary
 from ...schema.values import json_equal
-from .rules import DEPENDENT_REQUIRED, PATTERNS, PROPERTIES
+from .rules import DEPENDENT_REQUIRED, PATTERNS, PROPERTIES, REQUIRED
 
 #: The annotations a property keeps when its own copy of a pattern's schema is dropped.
 _ANNOTATIONS = vocabulary.annotation_names("meta-data", "comment")
@@ -83,6 +83,20 @@ def _matches(pattern: str, name: str) -> bool:
         return pattern_search(pattern, name)
     except (PatternError, OutOfSteps):
         return False
+
+
+def required_nullable(node: dict[str, Any], says_null: Callable[[Any], bool]) -> list[str]:
+    """The keys ``node`` requires whose own schema says null is allowed (``says_null``): how
+    an OpenAI strict tool writes an optional key."""
+    properties, required = node.get(PROPERTIES), node.get(REQUIRED)
+    if not isinstance(properties, dict) or not isinstance(required, list):
+        return []
+    return [key for key in required if isinstance(key, str) and says_null(properties.get(key))]
+
+
+def property_pointer(key: str) -> str:
+    """The pointer from an object schema to the schema of its declared key ``key``."""
+    return f"/{PROPERTIES}/{pointers.escape(key)}"
 
 
 #: Each keyword this module translates, and how.

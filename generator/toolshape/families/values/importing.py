@@ -16,6 +16,7 @@ from typing import Any
 
 from ...platforms.translating import KeywordIn, SchemaPath, Translating, Translation
 from ...schema.values import json_key, type_allows
+from ..combinators.export import ANY_OF
 from ..combinators.importing import refuse_every_value
 from .rules import ENUM, NULLABLE, TYPE
 
@@ -108,6 +109,18 @@ def dead_members(
         f"no '{ENUM}' value is of its '{TYPE}': as written, no value can pass here; "
         "kept as 'allOf: [false]'",
     )
+
+
+def says_null(schema: Any) -> bool:
+    """Whether ``schema`` names null among its values (a type, or an ``anyOf`` branch that
+    does), as the strict export spells a nullable key (see ``export.or_null``)."""
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get(TYPE)
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    branches = schema.get(ANY_OF)
+    return isinstance(branches, list) and any(says_null(b) for b in branches)
 
 
 #: Each keyword this module translates, and how.
