@@ -24,7 +24,7 @@ from toolshape.contract.errors import ContractError
 from toolshape.contract.reference import errors_of
 from toolshape.families.formats import values as format_witness
 from toolshape.platforms import export, importer
-from toolshape.schema import keywords, vocabulary
+from toolshape.schema import children, keywords, vocabulary
 from toolshape.schema.vocabulary import Keyword
 
 PACKAGE = ROOT / "generator" / "toolshape"
@@ -159,6 +159,54 @@ def test_the_one_walk_visits_every_subschema_keyword(keyword: Keyword) -> None:
         assert keywords.data_keyword({keyword.name: {}}, (keyword.name,)) is None
     else:
         assert any(path[0] == keyword.name for _, path in found), keyword.name
+
+
+APPLYING = [k for k in IMPLEMENTED if k.applies in ("same value", "children")]
+
+
+def _reached(schema: dict[str, Any]) -> list[Any]:
+    """The places of the subschemas the walk of ``schema/children.py`` reaches: on the same
+    value, under the key "a" (every pattern matching), at the first item, on the key names."""
+    found = children.same_value(schema)
+    found += children.for_key(schema, "a", lambda pattern, key: True)[0]
+    found += children.for_index(schema, 0)[0]
+    found += children.reaching(schema, "key names")
+    return [steps for _, steps in found]
+
+
+@pytest.mark.parametrize("keyword", APPLYING, ids=lambda k: k.name)
+def test_the_walk_to_children_reaches_every_applying_keyword(keyword: Keyword) -> None:
+    """A keyword the table says applies subschemas is walked from its row alone: a new one
+    needs its ``applies`` (and, for children, what ``children`` it reaches), no other edit."""
+    assert keyword.applies == "same value" or keyword.children is not None, keyword.name
+    schema = using(keyword)
+    assert [steps for steps in _reached(schema) if steps[0] == keyword.name], keyword.name
+
+
+def test_the_walk_to_children_takes_each_child_from_its_keywords_alone() -> None:
+    """Under one schema of every kind, each child gets the schemas the table says reach it:
+    a named key its own, a matched key its patterns', any other key the other keys' schema;
+    a prefix position its own, a later one the other items', every item the matched ones'."""
+    schema = {
+        "properties": {"a": True},
+        "patternProperties": {"^b": {}},
+        "additionalProperties": False,
+        "prefixItems": [True],
+        "items": False,
+        "contains": {},
+    }
+
+    def starts(pattern: str, key: str) -> bool:  # "^b" matches the keys starting with b
+        return key.startswith(pattern[1:])
+
+    assert [s for _, s in children.for_key(schema, "a", starts)[0]] == [("properties", "a")]
+    assert children.for_key(schema, "bc", starts) == ([({}, ("patternProperties", "^b"))], True)
+    assert children.for_key(schema, "c", starts) == ([(False, ("additionalProperties",))], False)
+    assert children.for_index(schema, 0) == (
+        [(True, ("prefixItems", 0)), ({}, ("contains",))],
+        True,
+    )
+    assert children.for_index(schema, 1) == ([(False, ("items",)), ({}, ("contains",))], False)
 
 
 # -- the contract check -------------------------------------------------------------------------

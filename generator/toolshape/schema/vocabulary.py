@@ -75,6 +75,17 @@ Side = Literal["lower", "upper"]
 Evaluates = Literal[
     "named keys", "matching keys", "other keys", "prefix", "other items", "matching items"
 ]
+#: For a keyword applying subschemas to children: which children they apply to, what it
+#: evaluates (``Evaluates``) or "key names" (the keys themselves, as strings).
+Reaches = Literal[
+    "named keys",
+    "matching keys",
+    "other keys",
+    "prefix",
+    "other items",
+    "matching items",
+    "key names",
+]
 #: For a keyword applying subschemas to the value itself: when what they evaluate counts for
 #: ``unevaluated*`` (only a subschema that passes leaves annotations): "always" (each must
 #: pass for the schema to pass), "passing" (the ones that pass), "if passes" and "if fails"
@@ -138,11 +149,21 @@ class Keyword:
     exported: bool = False
     #: For a map of schemas: what one of its keys names, in messages ("property").
     entry: str = ""
+    #: For a keyword applying its subschema to children: whether the children are the
+    #: object's key names (as strings), not values inside it.
+    key_names: bool = False
 
     @property
     def shape(self) -> Shape | None:
         """How the keyword holds subschemas; None when it holds none."""
         return _SHAPES.get(self.value)
+
+    @property
+    def children(self) -> Reaches | None:
+        """For a keyword applying subschemas to children: which ones; None for any other."""
+        if self.applies != "children":
+            return None
+        return "key names" if self.key_names else self.evaluates
 
     @property
     def drafts(self) -> tuple[Draft, ...]:
@@ -245,7 +266,13 @@ KEYWORDS = (
         evaluates="matching keys",
     ),
     Keyword(
-        "propertyNames", "schema", "object", applies="children", since="6", omitted_is_true=True
+        "propertyNames",
+        "schema",
+        "object",
+        applies="children",
+        since="6",
+        omitted_is_true=True,
+        key_names=True,
     ),
     Keyword("dependentRequired", "names map", "object", since="2019-09"),
     Keyword(
@@ -522,6 +549,12 @@ def collecting(collects: Collects) -> tuple[str, ...]:
     """The implemented keywords applying subschemas to the same value whose evaluations count
     ``collects`` (for unevaluated*), in the order of the one walk over subschemas."""
     return names(lambda k: k.implemented and k.collects == collects, SUBSCHEMA_ORDER)
+
+
+def reaching(children: Reaches) -> tuple[str, ...]:
+    """The implemented keywords applying subschemas to ``children``, in the order of the one
+    walk over subschemas."""
+    return names(lambda k: k.implemented and k.children == children, SUBSCHEMA_ORDER)
 
 
 def introduced_in(draft: Draft) -> tuple[str, ...]:
