@@ -451,7 +451,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "review/decisions.py": "'items' as what a count range limits; which subschemas keep a "
         "change's polarity (contains with maxContains does not)",
         "contract/unfolding.py": _WALKS_THROUGH_ITEMS,
-        "contract/redaction.py": _WALKS_THROUGH_ITEMS,
         "codegen/masks.py": _WALKS_THROUGH_ITEMS,
         "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
         "codegen/typing_model.py": _WALKS_THROUGH_ITEMS + " (list[...] of the items' type)",
@@ -479,7 +478,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "codegen/typing_model.py": "the Arguments TypedDicts, from properties and required",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
-        "contract/redaction.py": "the reference's walk of sensitive places, key by key",
         "contract/unfolding.py": "how a schema unfolds on one value: keys are children",
         "platforms/export.py": "each platform's finish of an object node (OpenAI strict mode: "
         "every key required, additionalProperties false; Gemini: additionalProperties dropped), "
@@ -502,8 +500,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # into families/values/ stage by stage).
     "values": {
         "schema/keywords.py": "the types a schema declares, read by every stage's walk",
-        "contract/redaction.py": "the strings a sensitive place may hold (enum, const) and the "
-        "types its schemas declare",
         "witness/values.py": "the kinds a value is tried in (what each schema's type allows)",
         "families/formats/values.py": "schema literals: a string schema of one format, and a "
         "format alone beside its type",

@@ -23,6 +23,10 @@ from .pointers import SchemaPath
 #: A subschema and its steps below the schema holding it.
 Child = tuple[Any, SchemaPath]
 
+#: The children of an object that are values (under its keys), and those of an array.
+KEY_VALUES: tuple[vocabulary.Reaches, ...] = ("named keys", "matching keys", "other keys")
+ITEMS: tuple[vocabulary.Reaches, ...] = ("prefix", "other items", "matching items")
+
 
 def held(schema: Any, keyword: str) -> list[Child]:
     """The subschemas ``keyword`` holds in ``schema`` (its shape read from the table): a list's

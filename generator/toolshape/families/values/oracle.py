@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...schema.values import enum_has, is_integer, is_number, json_equal
+from .rules import CONST, ENUM
 
 #: The error code of a value of the wrong type (also the root's, when it is not an object).
 TYPE = "type"
@@ -24,6 +25,21 @@ def wrong_type(schema: dict[str, Any], value: Any) -> bool:
         return False
     kinds = schema[TYPE] if isinstance(schema[TYPE], list) else [schema[TYPE]]
     return not any(_has_type(kind, value) for kind in kinds)
+
+
+def refused_by_declared_types(schemas: list[dict[str, Any]], value: Any) -> bool:
+    """Whether some of ``schemas`` (the schemas on one value) declare a ``type`` and none of
+    those admits ``value``: the redaction oracle then logs the value as its type and size."""
+    declaring = [schema for schema in schemas if TYPE in schema]
+    return bool(declaring) and all(wrong_type(schema, value) for schema in declaring)
+
+
+def listed_values(schema: dict[str, Any]) -> list[Any]:
+    """The values a schema lists: its enum members, then its const."""
+    found = list(schema.get(ENUM, []))
+    if CONST in schema:
+        found.append(schema[CONST])
+    return found
 
 
 def refused(schema: dict[str, Any], value: Any) -> Iterator[str]:
