@@ -451,7 +451,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "review/decisions.py": "'items' as what a count range limits; which subschemas keep a "
         "change's polarity (contains with maxContains does not)",
         "contract/unfolding.py": _WALKS_THROUGH_ITEMS,
-        "codegen/masks.py": _WALKS_THROUGH_ITEMS,
         "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
         "codegen/typing_model.py": _WALKS_THROUGH_ITEMS + " (list[...] of the items' type)",
         "codegen/building/context.py": _WALKS_THROUGH_ITEMS + " (the words of a place's name)",
@@ -473,7 +472,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "codegen/cases.py": "the base arguments built key by key (partial, complete, "
         "local_schema), which keywords make a case non-local (_NON_LOCAL), known-good values "
         "by property, the OpenAI null normalisation",
-        "codegen/masks.py": "the redaction masks and OpenAI absent-nulls table, walked by key",
         "codegen/model.py": "whether the parameters declare any property",
         "codegen/typing_model.py": "the Arguments TypedDicts, from properties and required",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
@@ -512,7 +510,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
         "codegen/cases.py": "a case's declared types, schema literals, _NON_LOCAL",
-        "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
         "codegen/typing_model.py": "the Arguments types: Literal from enum/const, the declared types",
         "platforms/export.py": "the finishes of a node that read or set its type (OpenAI "
         "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",

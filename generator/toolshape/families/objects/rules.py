@@ -51,6 +51,11 @@ def properties_of(schema: dict[str, Any]) -> dict[str, Any]:
     return properties if isinstance(properties, dict) else {}
 
 
+def required_of(schema: dict[str, Any]) -> Any:
+    """The schema's ``required`` as written (none: an empty tuple)."""
+    return schema.get(REQUIRED, ())
+
+
 def key_patterns(schema: dict[str, Any], path: SchemaPath) -> Iterator[tuple[str, SchemaPath]]:
     """Each ``patternProperties`` name, a pattern the checker checks like any other, and where."""
     patterns = schema.get(PATTERNS)

@@ -21,10 +21,15 @@ TYPE = "type"
 
 def wrong_type(schema: dict[str, Any], value: Any) -> bool:
     """Whether ``schema``'s ``type`` refuses ``value`` (False when it has none)."""
+    kinds = type_names(schema)
+    return kinds is not None and not any(_has_type(kind, value) for kind in kinds)
+
+
+def type_names(schema: dict[str, Any]) -> list[Any] | None:
+    """The types ``schema``'s ``type`` names (one name as a list of one); None without one."""
     if TYPE not in schema:
-        return False
-    kinds = schema[TYPE] if isinstance(schema[TYPE], list) else [schema[TYPE]]
-    return not any(_has_type(kind, value) for kind in kinds)
+        return None
+    return list(schema[TYPE]) if isinstance(schema[TYPE], list) else [schema[TYPE]]
 
 
 def refused_by_declared_types(schemas: list[dict[str, Any]], value: Any) -> bool:
