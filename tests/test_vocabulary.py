@@ -450,7 +450,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "(vocabulary.ranges), not as keywords",
         "review/decisions.py": "'items' as what a count range limits; which subschemas keep a "
         "change's polarity (contains with maxContains does not)",
-        "contract/unfolding.py": _WALKS_THROUGH_ITEMS,
         "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
         "codegen/typing_model.py": _WALKS_THROUGH_ITEMS + " (list[...] of the items' type)",
         "codegen/building/context.py": _WALKS_THROUGH_ITEMS + " (the words of a place's name)",
@@ -476,7 +475,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "codegen/typing_model.py": "the Arguments TypedDicts, from properties and required",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
-        "contract/unfolding.py": "how a schema unfolds on one value: keys are children",
         "platforms/export.py": "each platform's finish of an object node (OpenAI strict mode: "
         "every key required, additionalProperties false; Gemini: additionalProperties dropped), "
         "the platforms' property-count limits, Anthropic's top-level refusals, merging two objects",
