@@ -25,6 +25,7 @@ from toolshape.contract.reference import errors_of
 from toolshape.families.formats import values as format_witness
 from toolshape.platforms import export, importer
 from toolshape.schema import children, keywords, vocabulary
+from toolshape.schema import values as schema_values
 from toolshape.schema.vocabulary import Keyword
 
 PACKAGE = ROOT / "generator" / "toolshape"
@@ -139,6 +140,7 @@ def test_each_keyword_is_named_once_and_its_facts_hold_together() -> None:
         assert all(s in names for s in k.successor), k.name
         assert k.drafts, k.name
         assert k.implemented or not k.exported, k.name
+        assert not k.offers or (k.annotation and k.value in ("value", "values")), k.name
     for order in (vocabulary.SUBSCHEMA_ORDER, vocabulary.READING_ORDER):
         assert len(order) == len(set(order)) and set(order) <= set(names)
     assert set(vocabulary.format_phrases()) == set(vocabulary.format_names())
@@ -207,6 +209,23 @@ def test_the_walk_to_children_takes_each_child_from_its_keywords_alone() -> None
         True,
     )
     assert children.for_index(schema, 1) == ([(False, ("items",)), ({}, ("contains",))], False)
+
+
+def test_the_values_a_schema_offers_come_from_each_offering_annotation() -> None:
+    """The witness search and the review try a schema's default and examples first: read from
+    the rows marked ``offers``, one value or a list by the row's kind, in the order asked."""
+    offering = [k for k in IMPLEMENTED if k.offers]
+    assert offering
+    held = {"value": [1], "values": [2, 3]}  # what a row of each kind offers: told apart
+    schema = {k.name: held[k.value] if k.value == "values" else held[k.value][0] for k in offering}
+    for first in ("value", "values"):
+        expected: list[Any] = []
+        for k in sorted(offering, key=lambda k: k.value != first):
+            expected += held[k.value]
+        assert schema_values.offered_values(schema, first) == expected
+    assert schema_values.offered_values({k.name: "not a list" for k in offering}, "value") == [
+        "not a list" for k in offering if k.value == "value"
+    ]
 
 
 # -- the contract check -------------------------------------------------------------------------
@@ -496,7 +515,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # into families/values/ stage by stage).
     "values": {
         "schema/keywords.py": "the types a schema declares, read by every stage's walk",
-        "witness/values.py": "the kinds a value is tried in (what each schema's type allows)",
         "families/formats/values.py": "schema literals: a string schema of one format, and a "
         "format alone beside its type",
         "families/numbers/values.py": "whether a number must be an integer (its schema's type)",

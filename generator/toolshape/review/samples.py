@@ -20,7 +20,7 @@ from ..families.values import review as value_review
 from ..families.values import values as member_values
 from ..schema import vocabulary
 from ..schema.keywords import SCHEMA_LISTS
-from ..schema.values import is_integer
+from ..schema.values import is_integer, offered_values
 from .text import dump, size, unique
 from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
 
@@ -265,10 +265,7 @@ def _declared_values(dicts: list[dict[str, Any]]) -> list[Any]:
     found: list[Any] = []
     for schema in dicts:
         found.extend(member_values.listed_values(schema))
-        if "default" in schema:
-            found.append(schema["default"])
-        if isinstance(schema.get("examples"), list):
-            found.extend(schema["examples"])
+        found.extend(offered_values(schema, first="value"))
         found.extend(format_review.samples(schema))
     return found
 

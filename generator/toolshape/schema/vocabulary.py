@@ -149,6 +149,9 @@ class Keyword:
     exported: bool = False
     #: For a map of schemas: what one of its keys names, in messages ("property").
     entry: str = ""
+    #: For an annotation: whether its value is a value the schema expects (``default``), or
+    #: a list of them (``examples``): the witness search and the review try those first.
+    offers: bool = False
     #: For a keyword applying its subschema to children: whether the children are the
     #: object's key names (as strings), not values inside it.
     key_names: bool = False
@@ -312,8 +315,8 @@ KEYWORDS = (
     Keyword("format", "format", "string"),
     Keyword("title", "string", annotation="meta-data", exported=True),
     Keyword("description", "string", annotation="meta-data", exported=True),
-    Keyword("default", "value", annotation="meta-data", exported=True),
-    Keyword("examples", "values", annotation="meta-data", since="6"),
+    Keyword("default", "value", annotation="meta-data", exported=True, offers=True),
+    Keyword("examples", "values", annotation="meta-data", since="6", offers=True),
     Keyword("$comment", "string", annotation="comment", since="7"),
     Keyword("readOnly", "boolean", annotation="meta-data", since="7"),
     Keyword("writeOnly", "boolean", annotation="meta-data", since="7"),
