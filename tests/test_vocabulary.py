@@ -500,7 +500,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "platforms/importer.py": "older drafts' spellings (dependencies split into "
         "dependentRequired and dependentSchemas), required keys an imported schema forbids, "
         "what makes a root an object, maps whose keys name a hoisted schema",
-        "project/examples.py": "an example's pattern error located at a patternProperties key",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
         "review/decisions.py": "polarity through subschemas; 'properties' as what the count "
