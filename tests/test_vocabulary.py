@@ -163,7 +163,17 @@ def test_the_one_walk_visits_every_subschema_keyword(keyword: Keyword) -> None:
         assert any(path[0] == keyword.name for _, path in found), keyword.name
 
 
-APPLYING = [k for k in IMPLEMENTED if k.applies in ("same value", "children")]
+#: The keywords the walk of ``schema/children.py`` reaches: every one applying subschemas but
+#: those whose children depend on what their siblings evaluated (their family walks them).
+APPLYING = [k for k in IMPLEMENTED if k.applies in ("same value", "children") and not k.dynamic]
+
+
+def test_the_walk_to_children_leaves_the_dynamic_keywords_to_their_family() -> None:
+    """``unevaluated*`` reach the children no sibling evaluated: not a static walk's question."""
+    dynamic = [k for k in IMPLEMENTED if k.dynamic and k.applies == "children"]
+    assert dynamic
+    for keyword in dynamic:
+        assert not [steps for steps in _reached(using(keyword)) if steps[0] == keyword.name]
 
 
 def _reached(schema: dict[str, Any]) -> list[Any]:
@@ -344,9 +354,6 @@ ALLOWED = {
     ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
     ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
     ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
-    ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
-    ("review/walk.py", "_about"): "changes about the keys not listed",
-    ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
@@ -467,16 +474,12 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "then/else and the contains counts dropped without what they need, warned in that order",
         "contract/checker.py": "'items' and 'contains' as what a count range limits "
         "(vocabulary.ranges), not as keywords",
-        "review/decisions.py": "'items' as what a count range limits; which subschemas keep a "
-        "change's polarity (contains with maxContains does not)",
         "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
         "codegen/typing_model.py": _WALKS_THROUGH_ITEMS + " (list[...] of the items' type)",
         "codegen/building/context.py": _WALKS_THROUGH_ITEMS + " (the words of a place's name)",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
         "platforms/export.py": "the platforms need an array's 'items' (filled in, or the "
         "export refused); merging two 'items' schemas",
-        "review/samples.py": _WALKS_THROUGH_ITEMS + " (where a changed schema applies)",
-        "review/walk.py": _WALKS_THROUGH_ITEMS + " (a change to a prefixItems position)",
     },
     "formats": {
         "platforms/importer.py": "a format toolshape does not assert, kept as the annotation "
@@ -502,12 +505,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "what makes a root an object, maps whose keys name a hoisted schema",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
-        "review/decisions.py": "polarity through subschemas; 'properties' as what the count "
-        "ranges limit (vocabulary.ranges)",
-        "review/samples.py": "where a changed schema applies in the arguments (instance places)",
-        "review/search.py": "the schemas of a key's value, for the witness search",
-        "review/walk.py": "the parallel walk: required compared as a set, map entries named; "
-        "it sits below review/samples.py, which the family's review.py imports",
     },
     # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
     # it allows still read it; what is left of each keyword's own work is said too (it moves
@@ -530,7 +527,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",
         "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
         "the root's type: object, the tool lists' 'type: function'",
-        "review/walk.py": "the parallel walk: type and enum compared as sets",
     },
     # What is left of each stage's own reading of a reference moves into families/references/
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
@@ -555,10 +551,7 @@ SAME_WORD = {
     ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
     ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
     ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
-    ("pattern", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
-    ("pattern", "review/walk.py"): "the diff's word for an entry of patternProperties",
     ("format", "codegen/literals.py"): "str.format: a str method whose result is plain str",
-    ("format", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
     ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
     ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
     ("not", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",

@@ -6,7 +6,9 @@ or to children, and then to which (``Keyword.children``: the keys its map names,
 patterns match, the other keys, the first items, the other items, the items it matches, the
 key names). The redaction oracle, the redaction masks, the unfolding check and the review ask
 this module instead of naming keywords, so a keyword added to the table with those facts is
-walked with no other edit.
+walked with no other edit. A keyword whose children depend on what its siblings evaluated
+(``Keyword.dynamic``: ``unevaluated*``) is not walked here: its family decides which
+children it reaches.
 
 Each subschema comes with its steps below the schema holding it (``(keyword,)``,
 ``(keyword, index)`` or ``(keyword, key)``), for a caller that needs its place.

@@ -54,6 +54,9 @@ Value = Literal[
     "uri",
     "vocabulary map",
 ]
+#: The kinds of value that are a piece of syntax (a pattern, a format's name, a reference):
+#: messages and the diff show them as written.
+SYNTAX_VALUES: tuple[Value, ...] = ("pattern", "format", "reference")
 #: Where the subschemas of a keyword apply: to the value the keyword's schema checks, to
 #: children of it (items, keys, the values of keys), or nowhere (definitions that only a
 #: ``$ref`` reaches, and ``contentSchema``, which only documents).
@@ -555,9 +558,12 @@ def collecting(collects: Collects) -> tuple[str, ...]:
 
 
 def reaching(children: Reaches) -> tuple[str, ...]:
-    """The implemented keywords applying subschemas to ``children``, in the order of the one
-    walk over subschemas."""
-    return names(lambda k: k.implemented and k.children == children, SUBSCHEMA_ORDER)
+    """The implemented keywords applying subschemas to ``children`` whatever their siblings
+    evaluated (not the ``dynamic`` ones: their family decides which children they reach), in
+    the order of the one walk over subschemas."""
+    return names(
+        lambda k: k.implemented and not k.dynamic and k.children == children, SUBSCHEMA_ORDER
+    )
 
 
 def introduced_in(draft: Draft) -> tuple[str, ...]:
