@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,40 @@ def test_the_walk_to_children_reaches_every_applying_keyword(keyword: Keyword) -
     assert keyword.applies == "same value" or keyword.children is not None, keyword.name
     schema = using(keyword)
     assert [steps for steps in _reached(schema) if steps[0] == keyword.name], keyword.name
+
+
+@pytest.fixture
+def fresh_walk() -> Iterator[None]:
+    """The vocabulary's remembered answers forgotten before and after (a test changing the table)."""
+    vocabulary.holders.cache_clear()
+    vocabulary.reaching.cache_clear()
+    yield
+    vocabulary.holders.cache_clear()
+    vocabulary.reaching.cache_clear()
+
+
+def test_a_keyword_added_to_the_table_is_walked_with_no_other_edit(
+    monkeypatch: pytest.MonkeyPatch, fresh_walk: None
+) -> None:
+    """Two new rows, one applying a schema to the other keys, one a list to the same value,
+    and the walk reaches both: the table is all it reads."""
+    rows = (
+        Keyword("otherKeysToo", "schema", "object", applies="children", evaluates="other keys"),
+        Keyword("allOfToo", "schema list", applies="same value", collects="always"),
+    )
+    monkeypatch.setattr(vocabulary, "KEYWORDS", vocabulary.KEYWORDS + rows)
+    monkeypatch.setattr(
+        vocabulary, "_BY_NAME", {**vocabulary._BY_NAME, **{r.name: r for r in rows}}
+    )
+    order = vocabulary.SUBSCHEMA_ORDER + tuple(r.name for r in rows)
+    monkeypatch.setattr(vocabulary, "SUBSCHEMA_ORDER", order)
+    schema = {"properties": {"a": True}, "otherKeysToo": False, "allOfToo": [{}]}
+    assert children.for_key(schema, "b", lambda pattern, key: False) == (
+        [(False, ("otherKeysToo",))],
+        False,
+    )
+    assert children.for_key(schema, "a", lambda pattern, key: False)[1]
+    assert children.same_value(schema) == [({}, ("allOfToo", 0))]
 
 
 def test_the_walk_to_children_takes_each_child_from_its_keywords_alone() -> None:

@@ -51,19 +51,20 @@ def reaching(schema: Any, children: vocabulary.Reaches) -> list[Child]:
     return [child for keyword in vocabulary.reaching(children) for child in held(schema, keyword)]
 
 
-#: The keywords applying subschemas to the same value: lists, then single schemas, then maps
-#: (those of a map apply when the object holds the entry's key).
-_SAME_VALUE = (
-    *vocabulary.holders("list", "same value"),
-    *vocabulary.holders("one", "same value"),
-    *vocabulary.holders("map", "same value"),
-)
-
-
 def same_value(schema: Any) -> list[Child]:
     """The subschemas applying to the very value ``schema`` applies to ($ref aside), each one
-    whatever the value (every branch, every entry of a map by key)."""
-    return [child for keyword in _SAME_VALUE for child in held(schema, keyword)]
+    whatever the value (every branch, every entry of a map by key): the keywords holding a
+    list, then one schema, then a map (whose entries apply when the object holds their key)."""
+    return [
+        child
+        for shape in _SAME_VALUE_SHAPES
+        for keyword in vocabulary.holders(shape, "same value")
+        for child in held(schema, keyword)
+    ]
+
+
+#: The order in which :func:`same_value` takes the shapes (the masks' order of ``all``).
+_SAME_VALUE_SHAPES: tuple[vocabulary.Shape, ...] = ("list", "one", "map")
 
 
 def named(schema: Any) -> dict[str, Child]:

@@ -16,6 +16,7 @@ The base of the package: it imports nothing else of toolshape.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -494,6 +495,7 @@ def annotation_names(
     )
 
 
+@functools.cache  # (the walks ask it for every schema they visit)
 def holders(shape: Shape, applies: Applies | None = None) -> tuple[str, ...]:
     """The implemented keywords that hold subschemas in ``shape`` and apply them (``applies``,
     or anywhere) and are not annotations, in the order of the one walk over subschemas."""
@@ -557,6 +559,7 @@ def collecting(collects: Collects) -> tuple[str, ...]:
     return names(lambda k: k.implemented and k.collects == collects, SUBSCHEMA_ORDER)
 
 
+@functools.cache  # (the walks ask it for every schema they visit)
 def reaching(children: Reaches) -> tuple[str, ...]:
     """The implemented keywords applying subschemas to ``children`` whatever their siblings
     evaluated (not the ``dynamic`` ones: their family decides which children they reach), in
