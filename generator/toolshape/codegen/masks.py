@@ -277,11 +277,7 @@ class _Masks:
     ) -> bool:
         """Whether a subschema of ``schema`` applying to the ``reached`` children leads to an
         x-sensitive schema."""
-        return any(
-            id(sub) in self.reaching
-            for kind in reached
-            for sub, _ in children.reaching(schema, kind)
-        )
+        return any(id(sub) in self.reaching for sub, _ in children.reaching(schema, *reached))
 
 
 class _AbsentNulls(_Masks):

@@ -174,10 +174,7 @@ def _leads_to_secrets(
 ) -> bool:
     """Whether a subschema of ``applied`` applying to the ``reached`` children leads to secrets."""
     return any(
-        id(sub) in below
-        for schema in applied
-        for kind in reached
-        for sub, _ in children.reaching(schema, kind)
+        id(sub) in below for schema in applied for sub, _ in children.reaching(schema, *reached)
     )
 
 

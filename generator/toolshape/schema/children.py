@@ -46,19 +46,32 @@ def held(schema: Any, keyword: str) -> list[Child]:
     return [(value, (keyword,))]
 
 
-def reaching(schema: Any, children: vocabulary.Reaches) -> list[Child]:
-    """The subschemas of ``schema`` applying to ``children`` (every keyword that does)."""
-    return [child for keyword in vocabulary.reaching(children) for child in held(schema, keyword)]
+def reaching(schema: Any, *children: vocabulary.Reaches) -> list[Child]:
+    """The subschemas of ``schema`` applying to ``children`` (every keyword that does), in
+    the order the kinds of children are given."""
+    if not isinstance(schema, dict):
+        return []
+    # (whether the schema uses a keyword is asked first: most schemas use none of them)
+    return [
+        child
+        for kind in children
+        for keyword in vocabulary.reaching(kind)
+        if keyword in schema
+        for child in held(schema, keyword)
+    ]
 
 
 def same_value(schema: Any) -> list[Child]:
     """The subschemas applying to the very value ``schema`` applies to ($ref aside), each one
     whatever the value (every branch, every entry of a map by key): the keywords holding a
     list, then one schema, then a map (whose entries apply when the object holds their key)."""
+    if not isinstance(schema, dict):
+        return []
     return [
         child
         for shape in _SAME_VALUE_SHAPES
         for keyword in vocabulary.holders(shape, "same value")
+        if keyword in schema
         for child in held(schema, keyword)
     ]
 
@@ -83,7 +96,7 @@ def patterns(schema: Any) -> list[tuple[str, Child]]:
 def for_key(schema: Any, key: str, matches: Callable[[str, str], bool]) -> tuple[list[Child], bool]:
     """The subschemas applying to the value under ``key`` (``matches(pattern, key)`` tells
     whether a pattern matches), and whether the key is named or matched (not "other")."""
-    found = [child for name, child in named(schema).items() if name == key]
+    found = _entries(schema, "named keys", key)
     found += [child for pattern, child in patterns(schema) if matches(pattern, key)]
     if found:
         return found, True
@@ -93,10 +106,25 @@ def for_key(schema: Any, key: str, matches: Callable[[str, str], bool]) -> tuple
 def for_index(schema: Any, index: int) -> tuple[list[Child], bool]:
     """The subschemas applying to the item at ``index`` (the items a schema matches count for
     every item), and whether a schema is declared for its position (``false`` is none)."""
-    prefix = reaching(schema, "prefix")
-    if index < len(prefix):
-        found, placed = [prefix[index]], True
+    found = _entries(schema, "prefix", index)
+    if found:
+        placed = True
     else:
         found = reaching(schema, "other items")
         placed = any(sub is not False for sub, _ in found)
     return found + reaching(schema, "matching items"), placed
+
+
+def _entries(schema: Any, children: vocabulary.Reaches, at: str | int) -> list[Child]:
+    """The entries at ``at`` (a key, an index) of the maps or lists applying to ``children``:
+    looked up, not listed, so that each child costs one step however many its schema names."""
+    if not isinstance(schema, dict):
+        return []
+    found: list[Child] = []
+    for keyword in vocabulary.reaching(children):
+        value: Any = schema.get(keyword)
+        in_map = isinstance(value, dict) and at in value
+        in_list = isinstance(value, list) and isinstance(at, int) and 0 <= at < len(value)
+        if in_map or in_list:
+            found.append((value[at], (keyword, at)))
+    return found
