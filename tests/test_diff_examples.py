@@ -28,10 +28,9 @@ from diff_support import (
     module_source,
     rename_property,
 )
-from support import CONTEXT, ROOT
+from support import ROOT, generated
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
-from toolshape.project import pipeline
 from toolshape.schema.values import is_integer, is_number
 
 
@@ -285,9 +284,7 @@ def test_module_shortcut_matches_pipeline_generate() -> None:
     raw = dump(load_data(ROOT / "contracts" / "get_weather.yaml"))
     assert (
         module_source(raw)
-        == pipeline.generate(
-            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
-        ).module_source
+        == generated(raw, "contracts/x.yaml", PurePosixPath("x.yaml")).module_source
     )
 
 
@@ -675,12 +672,9 @@ def test_a_property_added_adds_test_rows_without_rewriting_the_others(
     the texts made from it) and adds the property's own rows; every other row stays."""
     if {"minProperties", "maxProperties"} & set(load_data(path)["parameters"]):
         pytest.skip("a count bound makes the base itself, and the rows built on it, change")
-    before = pipeline.generate(
-        edit.original, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
-    ).test_source
-    after = pipeline.generate(
-        edit.edited, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
-    ).test_source
+    # The original's tests are generated once for both of its edits (added first, added last).
+    before = generated(edit.original, "contracts/x.yaml", PurePosixPath("x.yaml")).test_source
+    after = generated(edit.edited, "contracts/x.yaml", PurePosixPath("x.yaml")).test_source
     diff = list(difflib.unified_diff(rows_of(before), rows_of(after), lineterm="", n=0))
     removed = [line[1:] for line in diff if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
