@@ -168,8 +168,10 @@ def generated(
 ) -> pipeline.Generated:
     """``pipeline.generate`` of these inputs, made once per test process: the tests that read the
     same contract's output (its module or tests text, its listing) share one generation. Only
-    for tests that read the output: a test that counts or watches generation calls the
-    pipeline itself. A ContractError is raised again on each call (nothing is kept)."""
+    for tests that read the output: a test that counts, watches or patches generation (a
+    monkeypatched engine, a starved budget) calls the pipeline itself, or it would be handed
+    what an unpatched generator made. A ContractError is raised again on each call (nothing
+    is kept)."""
     reached = files or {}
     key = (raw, display, str(relative), tuple(sorted(reached.items())), id(context))
     if key not in _GENERATED:
