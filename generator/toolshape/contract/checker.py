@@ -183,10 +183,11 @@ class _Checker:
             return
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
 
-    def warn(self, path: SchemaPath, message: str) -> None:
-        """A finding that does not stop generation (an annotation that contradicts its schema)."""
+    def warn(self, path: SchemaPath, message: str, *, at_key: bool = False) -> None:
+        """A finding that does not stop generation (an annotation that contradicts its schema,
+        legal JSON Schema that surely says what was not meant)."""
         if not self.refused(path):
-            self.warnings.append(self.doc.problem(path, message, severity="warning"))
+            self.warnings.append(self.doc.problem(path, message, at_key=at_key, severity="warning"))
 
     def refused(self, path: SchemaPath) -> bool:
         """Whether a finding at ``path`` is about a value the YAML check refused (a null that
@@ -372,10 +373,16 @@ class _Checker:
                 self.error(where, message)
         for where, message in format_rules.check(schema, path):
             self.error(where, message)
+        for where, message in format_rules.warnings(schema, path):
+            self.warn(where, message)
         for keyword, needed in _NEEDS:
             if keyword in schema and needed not in schema:
-                self.error(
-                    path + (keyword,), f"'{keyword}' has no effect without '{needed}'", at_key=True
+                # Legal JSON Schema that means nothing: the generated code ignores it too.
+                self.warn(
+                    path + (keyword,),
+                    f"'{keyword}' has no effect without '{needed}': it is ignored, and nothing "
+                    "is generated for it",
+                    at_key=True,
                 )
 
     def applicability(
@@ -498,7 +505,8 @@ class _Checker:
                     )
         for low, high, _ in vocabulary.ranges("length", "items", "properties", "contains"):
             lo, hi = schema.get(low), schema.get(high)
-            if is_integer(lo) and is_integer(hi) and lo > hi:
+            needed = vocabulary.keyword(low).needs  # without it, both are ignored (a warning)
+            if is_integer(lo) and is_integer(hi) and lo > hi and (not needed or needed in schema):
                 self.error(
                     path + (low,),
                     f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass",
