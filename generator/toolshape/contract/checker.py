@@ -429,10 +429,14 @@ class _Checker:
             return
         for where, message in unevaluated_rules.warnings(root, schema, path):
             self.warn(where, message)
-        for where, message in value_rules.dead_members(
-            schema, path, lambda rest, value: _failures(rest, value, root)
-        ):
+
+        def failures(rest: Any, value: Any) -> str:
+            return _failures(rest, value, root)
+
+        for where, message in value_rules.dead_members(schema, path, failures):
             self.error(where, message)
+        for where, message in value_rules.dead_const(schema, path, failures):
+            self.warn(where, message)
         if "default" in schema:
             codes = _failures(schema, schema["default"], root)
             if codes:
@@ -490,6 +494,8 @@ class _Checker:
         """enum and const: their family's rules."""
         for where, message in value_rules.check(schema, path, types):
             self.error(where, message)
+        for where, message in value_rules.warnings(schema, path, types):
+            self.warn(where, message)
 
     def counts(self, schema: dict[str, Any], path: SchemaPath) -> None:
         for keyword in COUNT_KEYWORDS:
@@ -503,13 +509,15 @@ class _Checker:
                         f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
                         f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
                     )
-        for low, high, _ in vocabulary.ranges("length", "items", "properties", "contains"):
+        for low, high, kind in vocabulary.ranges("length", "items", "properties", "contains"):
             lo, hi = schema.get(low), schema.get(high)
             needed = vocabulary.keyword(low).needs  # without it, both are ignored (a warning)
             if is_integer(lo) and is_integer(hi) and lo > hi and (not needed or needed in schema):
-                self.error(
+                # Legal JSON Schema with an exact meaning: the generated code refuses them all.
+                self.warn(
                     path + (low,),
-                    f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass",
+                    f"'{low}' ({lo}) is greater than '{high}' ({hi}): as written, no {kind} "
+                    "can pass here",
                 )
 
     def bounds(
@@ -706,6 +714,15 @@ _NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented a
 _CHILD_ONE = vocabulary.holders("one", "children")
 
 
+#: The warning on a root that no value can pass, said loudly: the tool is unusable as written.
+_NOTHING_PASSES = {
+    "parameters": "as written, NO ARGUMENTS CAN PASS: the generated validator refuses every "
+    "call of this tool (see the warnings at the places no value can pass)",
+    "output": "as written, NO RESULT CAN PASS: the generated validator refuses every result "
+    "of this tool (see the warnings at the places no value can pass)",
+}
+
+
 def _advice(keyword: str) -> str:
     """What the vocabulary advises instead of a keyword the contract refuses ("" when nothing)."""
     instead = vocabulary.keyword(keyword).instead
@@ -739,6 +756,8 @@ def check(document: Document) -> Contract:
     if not checker.problems and not checker.unread:
         for top, schema in roots.items():
             checker.dead_values(schema, (top,), schema)
+            if value_rules.unsatisfiable(schema):
+                checker.warn((top,), _NOTHING_PASSES[top])
     if checker.problems:
         raise ContractError(checker.problems)
     return Contract(

@@ -1,8 +1,9 @@
 """What the contract check says of the object keywords (contract stage).
 
 ``properties`` is a mapping from key to schema; ``required`` a list of distinct key names,
-none given the schema ``false`` and no more of them than ``maxProperties`` (one that
-``additionalProperties: false`` forbids is a warning: :func:`warnings`); ``dependentRequired`` maps a
+no more of them than ``maxProperties`` (one whose schema is ``false``, or that
+``additionalProperties: false`` forbids, is a warning: no object passes, :func:`warnings`,
+:func:`no_object`); ``dependentRequired`` maps a
 key to a list of distinct key names; ``minProperties`` asks for no more keys than
 ``additionalProperties: false`` leaves. ``contract/checker.py`` calls :func:`check` on every
 schema and reports what it yields; it walks the subschemas itself (``properties`` and
@@ -13,7 +14,7 @@ patterns (:func:`key_patterns`) and refuses ``x-sensitive`` on keys
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...contract.wording import suggest, with_article
@@ -143,14 +144,11 @@ def required_flag_problem(path: SchemaPath, flag: bool) -> str:
 def _required_keys(
     schema: dict[str, Any], path: SchemaPath, required: list[str]
 ) -> Iterator[Problem]:
-    """Each required key listed twice, or that no value could hold."""
-    properties = properties_of(schema)
+    """Each required key listed twice."""
     for i, key in enumerate(required):
         where = path + (REQUIRED, i)
         if key in required[:i]:
             yield where, f"'{key}' is listed twice in '{REQUIRED}'"
-        elif properties.get(key) is False:
-            yield where, f"'{key}' is required but its schema is false: nothing could pass"
 
 
 def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
@@ -162,9 +160,15 @@ def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
     required = schema.get(REQUIRED)
     if not isinstance(required, list) or not all(isinstance(key, str) for key in required):
         return  # (check() reports a malformed list)
+    properties = properties_of(schema)
+    for i, key in enumerate(required):
+        if properties.get(key) is False and key not in required[:i]:
+            yield (
+                path + (REQUIRED, i),
+                f"'{key}' is required but its schema is false: as written, no object can pass here",
+            )
     if schema.get(ADDITIONAL, True) is not False or PATTERNS in schema:
         return
-    properties = properties_of(schema)
     for i, key in enumerate(required):
         if key not in properties and key not in required[:i]:
             hint = suggest(key, tuple(properties))
@@ -173,6 +177,21 @@ def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
                 f"'{key}' is required but {ADDITIONAL}: false forbids it (not in "
                 f"'{PROPERTIES}'): as written, no object can pass here{hint}",
             )
+
+
+def no_object(schema: dict[str, Any], unsatisfiable: Callable[[Any], bool]) -> bool:
+    """Whether no object passes ``schema``'s object keywords as written: a required key whose
+    schema is ``unsatisfiable``, or that ``additionalProperties: false`` forbids (and no
+    ``patternProperties`` could allow). What :func:`warnings` warns of, as a verdict."""
+    required = schema.get(REQUIRED)
+    if not isinstance(required, list):
+        return False
+    properties = properties_of(schema)
+    closed = schema.get(ADDITIONAL) is False and PATTERNS not in schema
+    return any(
+        isinstance(key, str) and (unsatisfiable(properties[key]) if key in properties else closed)
+        for key in required
+    )
 
 
 def _dependent_required(value: Any, path: SchemaPath) -> Iterator[Problem]:
