@@ -134,6 +134,24 @@ NO_VALUE = [
     ({"type": "object", "properties": {"a": False}, "required": ["a"]}, False),
     ({"properties": {"a": {"enum": []}}, "required": ["a"]}, False),
     ({"type": "object", "minProperties": 2, "maxProperties": 1}, False),
+    ({"type": "number", "minimum": 10, "maximum": 1}, False),
+    ({"type": "number", "exclusiveMinimum": 5, "maximum": 5}, False),
+    ({"type": "integer", "minimum": 1.2, "maximum": 1.8}, False),
+    ({"type": "integer", "multipleOf": 3, "minimum": 1, "maximum": 2}, False),
+    ({"type": "number", "multipleOf": 3, "exclusiveMinimum": 0, "exclusiveMaximum": 3}, False),
+    ({"minimum": 10, "maximum": 1}, False),  # every value but a number passes
+    ({"type": "array", "prefixItems": [{}], "items": False, "minItems": 2}, False),
+    (
+        {
+            "type": "object",
+            "properties": {"a": {}},
+            "additionalProperties": False,
+            "minProperties": 2,
+        },
+        False,
+    ),
+    ({"type": "object", "required": ["a", "b"], "maxProperties": 1}, False),
+    ({"required": ["a", "b"], "maxProperties": 1}, False),  # every value but an object passes
 ]
 
 
@@ -165,6 +183,7 @@ REQUIRED_NO_VALUE = [
     ({"type": "string", "const": ["a"]}, "v", ("/v", "false")),
     ({"enum": [1, 2], "const": 3}, "v", ("/v", "false")),
     ({"type": "string", "minLength": 3, "maxLength": 2}, "v", ("/v", "type")),
+    ({"type": "integer", "multipleOf": 3, "minimum": 1, "maximum": 2}, "v", ("/v", "type")),
     # The base holds v as {} (its own required key missing): the case sends its key a.
     ({"type": "object", "properties": {"a": False}, "required": ["a"]}, "v.a", ("/v/a", "false")),
 ]

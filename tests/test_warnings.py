@@ -82,6 +82,12 @@ def test_the_corpus_covers_legal_schemas_the_check_once_refused() -> None:
         "unsat_min_length_over_max_length",
         "unsat_min_items_over_max_items",
         "required_false_and_nothing_passes",
+        "unsat_minimum_over_maximum",
+        "unsat_exclusive_minimum_equals_maximum",
+        "unsat_integer_bounds",
+        "unsat_multiple_of_bounds",
+        "unsat_items_false_min_items",
+        "unsat_max_properties_under_required",
     } <= names
 
 

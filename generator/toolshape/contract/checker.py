@@ -338,6 +338,8 @@ class _Checker:
         """items, prefixItems, contains and uniqueItems: their family's rules."""
         for where, message in array_rules.check(schema, path):
             self.error(where, message)
+        for where, message in array_rules.warnings(schema, path):
+            self.warn(where, message)
 
     def subschemas(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Recurse into every keyword that holds schemas (but those object_keywords walks first)."""
@@ -526,6 +528,8 @@ class _Checker:
         """The numeric bounds and multipleOf: their family's rules."""
         for where, message in number_rules.check(schema, path, types):
             self.error(where, message)
+        for where, message in number_rules.warnings(schema, path, types):
+            self.warn(where, message)
 
     def pattern(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """pattern: its family's rules (minLength/maxLength are counts, checked in counts())."""

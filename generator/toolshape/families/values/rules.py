@@ -25,7 +25,9 @@ from ...contract.wording import suggest, with_article, yaml_text
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ...schema.values import enum_has, is_integer, json_key, json_type, type_allows
+from ..arrays import rules as array_rules
 from ..combinators import rules as combinator_rules
+from ..numbers import rules as number_rules
 from ..objects import rules as object_rules
 
 TYPE = "type"
@@ -180,15 +182,17 @@ def unsatisfiable(schema: Any) -> bool:
     keywords tell: ``false``, an ``enum``/``const`` no value passes (:func:`no_value`), an
     object-only schema that no object passes (the objects family's
     :func:`~toolshape.families.objects.rules.no_object`), a count range of the one type it
-    allows that leaves no count, or a conjunct (the combinators family's) that is
+    allows that leaves no count, number bounds that leave no number where only numbers pass, or a conjunct (the combinators family's) that is
     unsatisfiable. A ``$ref`` is not followed: True is always right, False may miss one."""
     if schema is False:
         return True
     if not isinstance(schema, dict):
         return False
-    if no_value(schema) or _no_count_between(schema):
+    if no_value(schema) or _no_count_between(schema) or _no_number_between(schema):
         return True
     if any(unsatisfiable(entry) for entry in combinator_rules.conjuncts(schema)):
+        return True
+    if schema.get(TYPE) in ("array", ["array"]) and array_rules.no_array(schema):
         return True
     return schema.get(TYPE) in ("object", ["object"]) and object_rules.no_object(
         schema, unsatisfiable
@@ -198,6 +202,17 @@ def unsatisfiable(schema: Any) -> bool:
 #: The count ranges (low, high, the one type they apply to) that can leave no value: every
 #: inclusive range but the numbers' (their bounds are the numbers family's rules).
 _COUNT_RANGES = tuple(r for r in vocabulary.ranges() if r[2] not in ("number", "integer"))
+
+
+def _no_number_between(schema: dict[str, Any]) -> bool:
+    """Whether a schema that allows numbers only has bounds that leave none (the numbers
+    family's warnings)."""
+    declared = schema.get(TYPE)
+    listed: list[Any] = declared if isinstance(declared, list) else [declared]
+    kinds = tuple(str(kind) for kind in listed if kind in ("integer", "number"))
+    return (
+        bool(kinds) and len(kinds) == len(listed) and any(number_rules.warnings(schema, (), kinds))
+    )
 
 
 def _no_count_between(schema: dict[str, Any]) -> bool:
