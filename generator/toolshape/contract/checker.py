@@ -417,12 +417,14 @@ class _Checker:
             )
 
     def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
-        """enum/const values the rest of their schema refuses (errors); default/examples their
-        schema refuses (warnings).
+        """enum values the rest of their schema refuses (errors); a const it refuses, and
+        default/examples their schema refuses (warnings).
 
         Run only on a contract that passed every other check (the reference
         evaluator expects well-formed schemas). An enum value that can never pass is
-        a contract bug: it is still listed to the model as allowed. ``default`` and a
+        a contract bug: it is still listed to the model as allowed. A const that can never
+        pass is legal JSON Schema that no value passes: the generated checks keep that
+        meaning. ``default`` and a
         schema's ``examples`` are annotations in JSON Schema, and real definitions
         often say ``default: null`` on an optional key that refuses null ("absent"):
         a warning, and nothing downstream takes such a value for a valid one.
