@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from . import comments, formatting
+from . import comments, formatting, long_literals
 from .context import GenerationContext, LayoutNote
 from .literals import literal
 from .model import REGENERATE
@@ -126,6 +126,7 @@ def render(
             source = comments.folded(source)  # no formatter folds a comment: E501 would flag it
             try:
                 source = formatting.lay_out(source, gaps)
+                source = long_literals.cut(source)  # black leaves a long string as it is
             except formatting.LayoutError as exc:
                 gaps.append(str(exc).splitlines()[0])
                 source = _black(source, template, label)

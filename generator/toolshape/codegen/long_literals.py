@@ -1,0 +1,86 @@
+"""String literals too long for a line, cut into parenthesized pieces after layout.
+
+A contract's text reaches a module as one string literal (a description, a message that
+names keys, a pattern's source), and black leaves a string as long as it is: nothing in
+it to split at. A line of one such literal wider than
+:data:`~toolshape.codegen.wrapping.JOINED_WIDTH` (100 columns) fails a user's E501 at
+100 columns, so the literal is written instead as an implicit concatenation in
+parentheses of its own, one piece per line, each within 88 columns, cut where
+``wrapping.py`` cuts the tests' strings (after a space or slash, never inside an
+escape)::
+
+    DESCRIPTION = (
+        "Send a plain-text email from the user's account. Call it only after the user "
+        "has confirmed the recipients, subject and body."
+    )
+
+Both formatters keep that as it is, at 88 columns and at 100: the pieces joined would
+not fit in 100 columns (the literal alone did not), and each piece fits in 88. The value
+is the same string: Python joins the pieces back.
+
+Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
+before it and a comma or a closing bracket after it, is cut (the shapes black leaves
+long); any other line is kept as it is.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .widths import width
+from .wrapping import JOINED_WIDTH, parenthesized, pieces
+
+#: One string literal (black's double quotes, or single ones around a double quote).
+_STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+#: A line black leaves long around one literal: what may stand before it and after it.
+_LONE = re.compile(
+    r"(?P<pad> *)(?P<before>(?:[A-Za-z_][A-Za-z0-9_]*(?:: [A-Za-z_][\w\[\], .]*)? = "
+    r"|\+ |(?:" + _STRING + r"): )?)(?P<literal>" + _STRING + r")(?P<after>[,)\]}]*:?)"
+)
+
+
+def cut(source: str) -> str:
+    """``source`` with each line of one string literal wider than :data:`JOINED_WIDTH`
+    written as parenthesized pieces (see above); a source with none is returned as it is."""
+    lines = source.split("\n")
+    if all(width(line) <= JOINED_WIDTH for line in lines):
+        return source  # the common case, and a cheap one
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH else None
+        if found is None:
+            out.append(line)
+            continue
+        value = ast.literal_eval(found["literal"])
+        before = found["before"]
+        indent = len(found["pad"])
+        if before and width(" " * indent + before + "(") > JOINED_WIDTH:
+            out.append(line)  # a key too long for any line: nothing to gain
+            continue
+        where = _place(lines, index, before, found["after"])
+        if where == "alone":
+            # All its brackets hold: they hold the pieces (parentheses more would be UP034's
+            # extraneous ones).
+            out.extend(pieces(value, indent))
+        elif where == "part":
+            out.extend(parenthesized(value, indent, before, found["after"]))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _place(lines: list[str], index: int, before: str, after: str) -> str:
+    """Where the literal on ``lines[index]`` stands, for the shapes both formatters keep once
+    it is cut: "alone" between a call's or a subscript's brackets, "part" of a statement
+    (assigned, a dict's value, an item or argument followed by a comma, an operand of
+    ``+``), or "" for another place (the left side of ``in``: black would move the
+    parentheses), where the line stays as it is."""
+    following = lines[index + 1].lstrip(" ") if index + 1 < len(lines) else ""
+    if before or after.startswith(","):
+        return "part"
+    if after:
+        return ""
+    if lines[index - 1].endswith(("(", "[")) and following.startswith((")", "]")):
+        return "alone"
+    return "part" if following.startswith("+ ") else ""
