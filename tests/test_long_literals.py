@@ -87,6 +87,7 @@ def test_a_line_of_another_shape_or_a_short_one_is_kept() -> None:
         f"    if (\n        {long}\n        in value\n    ):\n        pass",  # black moves the brackets
         "    NAME = " + literal("short text"),
         "    " + "# " + "comment " * 20,
+        f'    """A docstring, a line of it code:\n\n    TEXT = {long}\n    """',
     ]
     for body in kept:
         source = f"def check(value):\n{body}\n"

@@ -47,8 +47,10 @@ def cut(source: str) -> str:
     if all(width(line) <= JOINED_WIDTH for line in lines):
         return source  # the common case, and a cheap one
     out: list[str] = []
+    in_docstring = False  # inside a triple-quoted string: its lines are text, not literals
     for index, line in enumerate(lines):
-        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH else None
+        inside, in_docstring = in_docstring, in_docstring ^ (line.count('"""') % 2 == 1)
+        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH and not inside else None
         if found is None:
             out.append(line)
             continue
