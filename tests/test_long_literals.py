@@ -34,23 +34,34 @@ PLACES = {
 
 
 def _text(rng: random.Random) -> str:
+    """Around and past the widths: a literal that fits a line of its own in parentheses
+    (after a ``+`` or a dict key) and one that must be cut."""
     words: list[str] = []
-    while sum(len(w) + 1 for w in words) < rng.randint(96, 400):
+    while sum(len(w) + 1 for w in words) < rng.choice([80, 84, 88, 92, rng.randint(96, 400)]):
         words.append(rng.choice(WORDS))
     return " ".join(words)
 
 
 def _sources(count: int) -> list[tuple[str, str]]:
-    """(place, source) pairs: each place with texts of many lengths and characters."""
+    """(place, source) pairs: each place with texts of many lengths and characters, as black
+    lays them out, where that leaves a line over 100 columns."""
     rng = random.Random(25)
-    return [
-        (place, "def check(x, value, d, f, g, re):\n" + shape.format(literal(_text(rng))) + "\n")
-        for _ in range(count)
-        for place, shape in PLACES.items()
-    ]
+    sources = []
+    texts = [_text(rng) for _ in range(count)]
+    # Each length from where a line passes 100 columns to where the literal no longer fits
+    # one of its own: every width of the band where it is written whole.
+    texts += [("a quick fox " * 10)[:length] + "." for length in range(76, 100)]
+    for text in texts:
+        for place, shape in PLACES.items():
+            body = shape.format(literal(text))
+            source = black.format_str(f"def check(x, value, d, f, g, re):\n{body}\n", mode=MODE)
+            if any(width(line) > 100 for line in source.split("\n")):
+                sources.append((place, source))
+    return sources
 
 
-SOURCES = _sources(12)
+MODE = black.Mode()
+SOURCES = _sources(16)
 
 
 def _strings(source: str) -> list[object]:
@@ -59,22 +70,22 @@ def _strings(source: str) -> list[object]:
 
 @pytest.mark.parametrize(("place", "source"), SOURCES, ids=[p for p, _ in SOURCES])
 def test_a_long_literal_is_cut_to_the_same_value_within_the_widths(place: str, source: str) -> None:
-    # What the literal is cut from: black's layout, which leaves it long.
-    source = black.format_str(source, mode=black.Mode())
-    assert any(width(line) > 100 for line in source.split("\n"))
     cut = long_literals.cut(source)
     assert cut != source
     assert _strings(cut) == _strings(source)
     assert all(width(line) <= 100 for line in cut.split("\n")), cut
-    pieces = [line for line in cut.split("\n") if line.lstrip().startswith(("'", '"'))]
-    assert all(width(line) <= 88 for line in pieces), cut
-    assert black.format_str(cut, mode=black.Mode()) == cut
+    kept = set(source.split("\n"))
+    new = [line for line in cut.split("\n") if line not in kept]
+    pieces = [line for line in new if line.lstrip()[:1] in "'\"" and not line.endswith("(")]
+    # One piece: the literal whole on a line of its own (see long_literals.py).
+    assert len(pieces) == 1 or all(width(line) <= 88 for line in pieces), cut
+    assert black.format_str(cut, mode=MODE) == cut
 
 
 def test_ruffs_formatter_keeps_every_cut_literal_at_88_and_100(tmp_path: Path) -> None:
     for index, (_, source) in enumerate(SOURCES):
-        laid_out = black.format_str(source, mode=black.Mode())
-        (tmp_path / f"m{index}.py").write_text(long_literals.cut(laid_out), encoding="utf-8")
+        if "NAME = " not in source:  # (an assigned string: see long_literals.py)
+            (tmp_path / f"m{index}.py").write_text(long_literals.cut(source), encoding="utf-8")
     for length in ("88", "100"):
         argv = ["ruff", "format", "--isolated", "--check", "--line-length", length, str(tmp_path)]
         done = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True)

@@ -14,9 +14,13 @@ escape)::
         "has confirmed the recipients, subject and body."
     )
 
-Both formatters keep that as it is, at 88 columns and at 100: the pieces joined would
-not fit in 100 columns (the literal alone did not), and each piece fits in 88. The value
-is the same string: Python joins the pieces back.
+Black keeps that as it is, and so does ruff's formatter at 88 columns; at 100 it does
+too where the pieces joined would not fit a line of their own (each piece fits in 88).
+The value is the same string: Python joins the pieces back. A literal that does fit a
+line of its own in the parentheses, after a ``+`` or a dict key, is written there whole
+(cut, ruff would join it); an assigned one is cut all the same, as black drops
+parentheses around an assigned string and ruff's formatter at 100 columns puts them back:
+no layout satisfies both, and E501 is the check a user's project runs on every line.
 
 Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
 before it and a comma or a closing bracket after it, is cut (the shapes black leaves
@@ -65,11 +69,23 @@ def cut(source: str) -> str:
             # All its brackets hold: they hold the pieces (parentheses more would be UP034's
             # extraneous ones).
             out.extend(pieces(value, indent))
+        elif where == "part" and _fits_alone(found["literal"], indent, before):
+            # Whole in parentheses of its own: cut, ruff's formatter at 100 columns would
+            # join the pieces again, there.
+            pad = " " * indent
+            opened = [pad + before + "(", pad + "    " + found["literal"]]
+            out.extend([*opened, pad + ")" + found["after"]])
         elif where == "part":
             out.extend(parenthesized(value, indent, before, found["after"]))
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _fits_alone(literal: str, indent: int, before: str) -> bool:
+    """Whether the literal fits a line of its own in parentheses, after something that keeps
+    them: a ``+`` or a dict key (black drops parentheses around an assigned string)."""
+    return not before.endswith("= ") and width(" " * (indent + 4) + literal) <= JOINED_WIDTH
 
 
 def _place(lines: list[str], index: int, before: str, after: str) -> str:
