@@ -32,6 +32,7 @@ from ..families.objects import values as object_values
 from ..families.references import targets
 from ..families.strings import values as string_values
 from ..families.values import values as member_values
+from ..families.values.rules import unsatisfiable
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
@@ -69,6 +70,8 @@ class Engine:
         depth: int = 0,
     ) -> list[Any]:
         """Up to ``count`` distinct values every one of ``schemas`` accepts."""
+        if any(unsatisfiable(s) for s in schemas):
+            return []  # as written, no value passes: none to search for (the checker warns)
         key = (tuple(id(s) for s in schemas), count, depth)
         if not extra and key in self._memo:
             return list(self._memo[key][0])
