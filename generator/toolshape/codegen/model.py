@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..contract.checker import Contract
-from ..families.references.checks import finish
+from ..families.references.checks import finish, settle_required
 from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks
@@ -185,6 +185,7 @@ def _build_side(
     types.finish()
     root = builder.node(contract.parameters, Code("value"), [], (), builder.noun)
     finish(builder)
+    settle_required(root, builder.functions)
     null_message = builder.null_message()
     nulls = absent_nulls(contract)
     masks = redaction_masks(contract)

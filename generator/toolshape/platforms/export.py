@@ -528,7 +528,11 @@ def _format_notes(parameters: Any) -> list[str]:
 
 def _format_places(schema: Any) -> list[str]:
     """Where ``schema`` holds a 'format' (for the note of :func:`_format_notes`)."""
-    return [_where(path) for node, path, _ in _walk(schema) if format_export.FORMAT in node]
+    return [
+        _where(path)
+        for node, path, _ in _walk(schema)
+        if format_export.asserted(node.get(format_export.FORMAT))
+    ]
 
 
 # -- the lowering: one contract schema -> what a platform accepts -------------------
@@ -815,7 +819,7 @@ class _Lowering:
             values = (
                 node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
             )
-            if values is not None:
+            if values:  # (an empty enum names no type: no value passes it)
                 node = {"type": inferred_type(values), **node}
             elif openai:
                 self.refuse(

@@ -33,6 +33,7 @@ from ..families.references import targets
 from ..families.strings import values as string_values
 from ..families.values import oracle as value_oracle
 from ..families.values import values as member_values
+from ..families.values.rules import unsatisfiable
 from ..schema.values import offered_values
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
@@ -71,6 +72,8 @@ class Engine:
         depth: int = 0,
     ) -> list[Any]:
         """Up to ``count`` distinct values every one of ``schemas`` accepts."""
+        if any(unsatisfiable(s) for s in schemas):
+            return []  # as written, no value passes: none to search for (the checker warns)
         key = (tuple(id(s) for s in schemas), count, depth)
         if not extra and key in self._memo:
             return list(self._memo[key][0])

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...schema.values import enum_has, is_integer, is_number, json_equal
-from .rules import CONST, ENUM
+from .rules import CONST, ENUM, no_value
 
 #: The error code of a value of the wrong type (also the root's, when it is not an object).
 TYPE = "type"
@@ -45,6 +45,17 @@ def listed_values(schema: dict[str, Any]) -> list[Any]:
     if CONST in schema:
         found.append(schema[CONST])
     return found
+
+
+def refuses_all(schema: dict[str, Any]) -> bool:
+    """Whether ``enum`` and ``const`` let no value pass (rules.no_value): the schema then
+    refuses every value as ``false`` does, with its code (``REFUSES_ALL``), as the
+    generated node does."""
+    return (ENUM in schema or CONST in schema) and bool(no_value(schema))
+
+
+#: The code of a value at a place no value can pass: that of the ``false`` schema.
+REFUSES_ALL = "false"
 
 
 def refused(schema: dict[str, Any], value: Any) -> Iterator[str]:
