@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,8 @@ from toolshape.contract.errors import ContractError
 from toolshape.contract.reference import errors_of
 from toolshape.families.formats import values as format_witness
 from toolshape.platforms import export, importer
-from toolshape.schema import keywords, vocabulary
+from toolshape.schema import children, keywords, vocabulary
+from toolshape.schema import values as schema_values
 from toolshape.schema.vocabulary import Keyword
 
 PACKAGE = ROOT / "generator" / "toolshape"
@@ -140,6 +142,7 @@ def test_each_keyword_is_named_once_and_its_facts_hold_together() -> None:
         assert all(s in names for s in k.successor), k.name
         assert k.drafts, k.name
         assert k.implemented or not k.exported, k.name
+        assert not k.offers or (k.annotation and k.value in ("value", "values")), k.name
     for order in (vocabulary.SUBSCHEMA_ORDER, vocabulary.READING_ORDER):
         assert len(order) == len(set(order)) and set(order) <= set(names)
     assert set(vocabulary.format_phrases()) == set(vocabulary.format_names())
@@ -174,6 +177,115 @@ def test_every_list_or_map_of_schemas_says_how_its_entries_read_in_names(keyword
     assert words[-1] == "item", words  # the entry was taken as the entry, not as a step
     shown = keyword.in_names.format(keyword=keyword.name, entry=entry, position=2)
     assert words[:-1] == shown.split(), words
+
+
+#: The keywords the walk of ``schema/children.py`` reaches: every one applying subschemas but
+#: those whose children depend on what their siblings evaluated (their family walks them).
+APPLYING = [k for k in IMPLEMENTED if k.applies in ("same value", "children") and not k.dynamic]
+
+
+def test_the_walk_to_children_leaves_the_dynamic_keywords_to_their_family() -> None:
+    """``unevaluated*`` reach the children no sibling evaluated: not a static walk's question."""
+    dynamic = [k for k in IMPLEMENTED if k.dynamic and k.applies == "children"]
+    assert dynamic
+    for keyword in dynamic:
+        assert not [steps for steps in _reached(using(keyword)) if steps[0] == keyword.name]
+
+
+def _reached(schema: dict[str, Any]) -> list[Any]:
+    """The places of the subschemas the walk of ``schema/children.py`` reaches: on the same
+    value, under the key "a" (every pattern matching), at the first item, on the key names."""
+    found = children.same_value(schema)
+    found += children.for_key(schema, "a", lambda pattern, key: True)[0]
+    found += children.for_index(schema, 0)[0]
+    found += children.reaching(schema, "key names")
+    return [steps for _, steps in found]
+
+
+@pytest.mark.parametrize("keyword", APPLYING, ids=lambda k: k.name)
+def test_the_walk_to_children_reaches_every_applying_keyword(keyword: Keyword) -> None:
+    """A keyword the table says applies subschemas is walked from its row alone: a new one
+    needs its ``applies`` (and, for children, what ``children`` it reaches), no other edit."""
+    assert keyword.applies == "same value" or keyword.children is not None, keyword.name
+    schema = using(keyword)
+    assert [steps for steps in _reached(schema) if steps[0] == keyword.name], keyword.name
+
+
+@pytest.fixture
+def fresh_walk() -> Iterator[None]:
+    """The vocabulary's remembered answers forgotten before and after (a test changing the table)."""
+    vocabulary.holders.cache_clear()
+    vocabulary.reaching.cache_clear()
+    yield
+    vocabulary.holders.cache_clear()
+    vocabulary.reaching.cache_clear()
+
+
+def test_a_keyword_added_to_the_table_is_walked_with_no_other_edit(
+    monkeypatch: pytest.MonkeyPatch, fresh_walk: None
+) -> None:
+    """Two new rows, one applying a schema to the other keys, one a list to the same value,
+    and the walk reaches both: the table is all it reads."""
+    rows = (
+        Keyword("otherKeysToo", "schema", "object", applies="children", evaluates="other keys"),
+        Keyword("allOfToo", "schema list", applies="same value", collects="always"),
+    )
+    monkeypatch.setattr(vocabulary, "KEYWORDS", vocabulary.KEYWORDS + rows)
+    monkeypatch.setattr(
+        vocabulary, "_BY_NAME", {**vocabulary._BY_NAME, **{r.name: r for r in rows}}
+    )
+    order = vocabulary.SUBSCHEMA_ORDER + tuple(r.name for r in rows)
+    monkeypatch.setattr(vocabulary, "SUBSCHEMA_ORDER", order)
+    schema = {"properties": {"a": True}, "otherKeysToo": False, "allOfToo": [{}]}
+    assert children.for_key(schema, "b", lambda pattern, key: False) == (
+        [(False, ("otherKeysToo",))],
+        False,
+    )
+    assert children.for_key(schema, "a", lambda pattern, key: False)[1]
+    assert children.same_value(schema) == [({}, ("allOfToo", 0))]
+
+
+def test_the_walk_to_children_takes_each_child_from_its_keywords_alone() -> None:
+    """Under one schema of every kind, each child gets the schemas the table says reach it:
+    a named key its own, a matched key its patterns', any other key the other keys' schema;
+    a prefix position its own, a later one the other items', every item the matched ones'."""
+    schema = {
+        "properties": {"a": True},
+        "patternProperties": {"^b": {}},
+        "additionalProperties": False,
+        "prefixItems": [True],
+        "items": False,
+        "contains": {},
+    }
+
+    def starts(pattern: str, key: str) -> bool:  # "^b" matches the keys starting with b
+        return key.startswith(pattern[1:])
+
+    assert [s for _, s in children.for_key(schema, "a", starts)[0]] == [("properties", "a")]
+    assert children.for_key(schema, "bc", starts) == ([({}, ("patternProperties", "^b"))], True)
+    assert children.for_key(schema, "c", starts) == ([(False, ("additionalProperties",))], False)
+    assert children.for_index(schema, 0) == (
+        [(True, ("prefixItems", 0)), ({}, ("contains",))],
+        True,
+    )
+    assert children.for_index(schema, 1) == ([(False, ("items",)), ({}, ("contains",))], False)
+
+
+def test_the_values_a_schema_offers_come_from_each_offering_annotation() -> None:
+    """The witness search and the review try a schema's default and examples first: read from
+    the rows marked ``offers``, one value or a list by the row's kind, in the order asked."""
+    offering = [k for k in IMPLEMENTED if k.offers]
+    assert offering
+    held = {"value": [1], "values": [2, 3]}  # what a row of each kind offers: told apart
+    schema = {k.name: held[k.value] if k.value == "values" else held[k.value][0] for k in offering}
+    for first in ("value", "values"):
+        expected: list[Any] = []
+        for k in sorted(offering, key=lambda k: k.value != first):
+            expected += held[k.value]
+        assert schema_values.offered_values(schema, first) == expected
+    assert schema_values.offered_values({k.name: "not a list" for k in offering}, "value") == [
+        "not a list" for k in offering if k.value == "value"
+    ]
 
 
 # -- the contract check -------------------------------------------------------------------------
@@ -288,9 +400,6 @@ ALLOWED = {
     ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
     ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
     ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
-    ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
-    ("review/walk.py", "_about"): "changes about the keys not listed",
-    ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
@@ -412,44 +521,24 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "what they need, warned in that order",
         "contract/checker.py": "'items' and 'contains' as what a count range limits "
         "(vocabulary.ranges), not as keywords",
-        "review/decisions.py": "'items' as what a count range limits; which subschemas keep a "
-        "change's polarity (contains with maxContains does not)",
-        "contract/unfolding.py": _WALKS_THROUGH_ITEMS,
-        "contract/redaction.py": _WALKS_THROUGH_ITEMS,
-        "codegen/masks.py": _WALKS_THROUGH_ITEMS,
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
-        "review/samples.py": _WALKS_THROUGH_ITEMS + " (where a changed schema applies)",
-        "review/walk.py": _WALKS_THROUGH_ITEMS + " (a change to a prefixItems position)",
     },
     # The object keywords shape the whole arguments object, so the walks over an object's
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "codegen/masks.py": "the redaction masks and OpenAI absent-nulls table, walked by key",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
-        "contract/redaction.py": "the reference's walk of sensitive places, key by key",
-        "contract/unfolding.py": "how a schema unfolds on one value: keys are children",
         "platforms/importer.py": "required keys an imported schema forbids, "
         "what makes a root an object, maps whose keys name a hoisted schema",
-        "project/examples.py": "an example's pattern error located at a patternProperties key",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
-        "review/decisions.py": "polarity through subschemas; 'properties' as what the count "
-        "ranges limit (vocabulary.ranges)",
-        "review/samples.py": "where a changed schema applies in the arguments (instance places)",
-        "review/search.py": "the schemas of a key's value, for the witness search",
-        "review/walk.py": "the parallel walk: required compared as a set, map entries named; "
-        "it sits below review/samples.py, which the family's review.py imports",
     },
     # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
     # it allows still read it; what is left of each keyword's own work is said too (it moves
     # into families/values/ stage by stage).
     "values": {
         "schema/keywords.py": "the types a schema declares, read by every stage's walk",
-        "contract/redaction.py": "the strings a sensitive place may hold (enum, const) and the "
-        "types its schemas declare",
-        "witness/values.py": "the kinds a value is tried in (what each schema's type allows)",
         "families/formats/values.py": "schema literals: a string schema of one format, and a "
         "format alone beside its type",
         "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
@@ -460,10 +549,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/cases.py": "schema literals: a string of an exact length",
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
-        "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
         "platforms/importer.py": "the root's type: object, a schema's kinds when it is checked "
         "for effect, the tool lists' 'type: function'",
-        "review/walk.py": "the parallel walk: type and enum compared as sets",
     },
     # What is left of each stage's own reading of a reference moves into families/references/
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
@@ -489,9 +576,6 @@ SAME_WORD = {
     ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
     ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
     ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
-    ("pattern", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
-    ("pattern", "review/walk.py"): "the diff's word for an entry of patternProperties",
-    ("format", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
     ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
     ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
     ("not", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",

@@ -35,6 +35,7 @@ from ..families.strings import cases as string_cases
 from ..families.strings.cases import MAX_EDGE_LENGTH
 from ..families.unevaluated import cases as unevaluated_cases
 from ..families.values import values as member_values
+from ..families.values.rules import NO_VALUE, unsatisfiable
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
@@ -242,6 +243,8 @@ class _Deriver:
                 if isinstance(node, dict) and schema_path
                 else "add an accepted example"
             )
+            if unsatisfiable(node):  # no example could help: the checker warned of it
+                why, hint = NO_VALUE, "the cases that send a value here expect its refusal"
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
             found.append(
                 self.contract.document.problem(

@@ -586,9 +586,10 @@ def def_line(indent: int, body: str) -> list[str] | None:
     pad = " " * indent
     middle = [f"{pad}    {match[3]}"]
     if width(middle[0]) > LINE_LENGTH:  # one per line, and a trailing comma
-        middle = [f"{pad}    {item.strip()}," for item in match[3].split(",")]
-        if any(_BRACKETS.search(item) and "," in item for item in middle[:-1]):
-            return None
+        items = match[3].split(",")
+        if any(item.count("[") != item.count("]") for item in items):
+            return None  # a comma inside brackets (``dict[str, int]``): not one item per piece
+        middle = [f"{pad}    {item.strip()}," for item in items]
     lines = [f"{pad}{match[1]} {match[2]}(", *middle, f"{pad}){match[4] or ''}:"]
     return lines if all(width(line) <= LINE_LENGTH for line in lines) else None
 

@@ -23,7 +23,7 @@ from typing import Any
 from .. import __version__
 from ..contract.checker import Contract
 from ..families.objects import typing as object_types
-from ..families.references.checks import finish
+from ..families.references.checks import finish, settle_required
 from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks
@@ -186,6 +186,7 @@ def _build_side(
     types.finish()
     root = builder.node(contract.parameters, Code("value"), [], (), builder.noun)
     finish(builder)
+    settle_required(root, builder.functions)
     null_message = builder.null_message()
     nulls = absent_nulls(contract)
     masks = redaction_masks(contract)

@@ -523,7 +523,11 @@ def _format_notes(parameters: Any) -> list[str]:
 
 def _format_places(schema: Any) -> list[str]:
     """Where ``schema`` holds a ``format`` (for the note of :func:`_format_notes`)."""
-    return [_where(path) for node, path, _ in _walk(schema) if format_export.FORMAT in node]
+    return [
+        _where(path)
+        for node, path, _ in _walk(schema)
+        if format_export.asserted(node.get(format_export.FORMAT))
+    ]
 
 
 # -- the lowering: one contract schema -> what a platform accepts -------------------

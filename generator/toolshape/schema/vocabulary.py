@@ -16,6 +16,7 @@ The base of the package: it imports nothing else of toolshape.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -54,6 +55,9 @@ Value = Literal[
     "uri",
     "vocabulary map",
 ]
+#: The kinds of value that are a piece of syntax (a pattern, a format's name, a reference):
+#: messages and the diff show them as written.
+SYNTAX_VALUES: tuple[Value, ...] = ("pattern", "format", "reference")
 #: Where the subschemas of a keyword apply: to the value the keyword's schema checks, to
 #: children of it (items, keys, the values of keys), or nowhere (definitions that only a
 #: ``$ref`` reaches, and ``contentSchema``, which only documents).
@@ -74,6 +78,17 @@ Side = Literal["lower", "upper"]
 #: of its list), "matching items" (the items its schema matches).
 Evaluates = Literal[
     "named keys", "matching keys", "other keys", "prefix", "other items", "matching items"
+]
+#: For a keyword applying subschemas to children: which children they apply to, what it
+#: evaluates (``Evaluates``) or "key names" (the keys themselves, as strings).
+Reaches = Literal[
+    "named keys",
+    "matching keys",
+    "other keys",
+    "prefix",
+    "other items",
+    "matching items",
+    "key names",
 ]
 #: For a keyword applying subschemas to the value itself: when what they evaluate counts for
 #: ``unevaluated*`` (only a subschema that passes leaves annotations): "always" (each must
@@ -144,11 +159,24 @@ class Keyword:
     #: index), ``{position}`` (the index counted from 1), ``{keyword}`` (the name). Empty: the
     #: keyword's own name.
     in_names: str = ""
+    #: For an annotation: whether its value is a value the schema expects (``default``), or
+    #: a list of them (``examples``): the witness search and the review try those first.
+    offers: bool = False
+    #: For a keyword applying its subschema to children: whether the children are the
+    #: object's key names (as strings), not values inside it.
+    key_names: bool = False
 
     @property
     def shape(self) -> Shape | None:
         """How the keyword holds subschemas; None when it holds none."""
         return _SHAPES.get(self.value)
+
+    @property
+    def children(self) -> Reaches | None:
+        """For a keyword applying subschemas to children: which ones; None for any other."""
+        if self.applies != "children":
+            return None
+        return "key names" if self.key_names else self.evaluates
 
     @property
     def drafts(self) -> tuple[Draft, ...]:
@@ -266,6 +294,7 @@ KEYWORDS = (
         since="6",
         omitted_is_true=True,
         in_names="key",
+        key_names=True,
     ),
     Keyword("dependentRequired", "names map", "object", since="2019-09"),
     Keyword(
@@ -313,8 +342,8 @@ KEYWORDS = (
     Keyword("format", "format", "string"),
     Keyword("title", "string", annotation="meta-data", exported=True),
     Keyword("description", "string", annotation="meta-data", exported=True),
-    Keyword("default", "value", annotation="meta-data", exported=True),
-    Keyword("examples", "values", annotation="meta-data", since="6"),
+    Keyword("default", "value", annotation="meta-data", exported=True, offers=True),
+    Keyword("examples", "values", annotation="meta-data", since="6", offers=True),
     Keyword("$comment", "string", annotation="comment", since="7"),
     Keyword("readOnly", "boolean", annotation="meta-data", since="7"),
     Keyword("writeOnly", "boolean", annotation="meta-data", since="7"),
@@ -499,6 +528,7 @@ def annotation_names(
     )
 
 
+@functools.cache  # (the walks ask it for every schema they visit)
 def holders(shape: Shape, applies: Applies | None = None) -> tuple[str, ...]:
     """The implemented keywords that hold subschemas in ``shape`` and apply them (``applies``,
     or anywhere) and are not annotations, in the order of the one walk over subschemas."""
@@ -560,6 +590,16 @@ def collecting(collects: Collects) -> tuple[str, ...]:
     """The implemented keywords applying subschemas to the same value whose evaluations count
     ``collects`` (for unevaluated*), in the order of the one walk over subschemas."""
     return names(lambda k: k.implemented and k.collects == collects, SUBSCHEMA_ORDER)
+
+
+@functools.cache  # (the walks ask it for every schema they visit)
+def reaching(children: Reaches) -> tuple[str, ...]:
+    """The implemented keywords applying subschemas to ``children`` whatever their siblings
+    evaluated (not the ``dynamic`` ones: their family decides which children they reach), in
+    the order of the one walk over subschemas."""
+    return names(
+        lambda k: k.implemented and not k.dynamic and k.children == children, SUBSCHEMA_ORDER
+    )
 
 
 def introduced_in(draft: Draft) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ...schema.pointers import SchemaPath
 from ...schema.values import count_at
+from ..values.rules import unsatisfiable
 from .rules import (
     ADDITIONAL,
     DEPENDENT_REQUIRED,
@@ -89,6 +90,8 @@ def object_cases(
             if (declared := _declared(sub)) is not None and "null" not in declared:
                 deriver.add(f"{key_label}: null", deriver.replaced(path + (key,), None))
             deriver.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
+        elif unsatisfiable(sub):  # no value has a witness here: any one sent is refused
+            deriver.add(f"{key_label}: no value can pass", deriver.replaced(path + (key,), None))
     _unknown_key_cases(deriver, schema, path, schema_path, prefix)
     if "minProperties" in schema:
         n = count_at(schema, "minProperties")

@@ -111,7 +111,8 @@ def _properties(
                 sub_path,
                 key_label,
             )
-        child.required_key = key in required
+        if key in required:
+            child.mark_required(Code("True"))
         properties.append(
             Property(
                 key=literal(key),

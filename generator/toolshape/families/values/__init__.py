@@ -13,12 +13,14 @@ read ``type`` to pick a value's kind (see "What stays in the stages" below).
 Its modules, one per stage, in the order of the stages:
 
     rules.py    contract stage   what the contract check says: ``type`` names JSON types, each
-                                 once; ``enum`` a non-empty list of distinct values; a member
-                                 ``type`` refuses, a ``const`` outside the ``enum``, a member
-                                 the rest of its schema refuses could never pass; the root is
-                                 ``type: object`` without ``enum``/``const``. Called by
-                                 contract/checker.py: ``rules.root``, ``rules.declared_types``,
-                                 ``rules.check(schema, path, types)`` and ``rules.dead_members``.
+                                 once; ``enum`` a list of distinct values; a member ``type``
+                                 refuses or the rest of its schema refuses could never pass;
+                                 an empty ``enum`` or a ``const`` no value passes is a warning
+                                 (``rules.no_value``; ``rules.unsatisfiable``: a schema no
+                                 value passes); the root is ``type: object`` without
+                                 ``enum``/``const``. Called by contract/checker.py:
+                                 ``rules.root``, ``rules.declared_types``, ``rules.check``,
+                                 ``rules.warnings``, ``rules.dead_members``, ``rules.dead_const``.
     oracle.py   contract stage   the reference evaluation: ``oracle.wrong_type(schema, value)``
                                  (a value of the wrong type is refused by ``type`` alone,
                                  nothing else of its schema is evaluated), then

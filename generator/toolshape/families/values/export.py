@@ -171,7 +171,7 @@ def strict_type(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> d
     if TYPE in node or ANY_OF in node or REF in node:
         return node
     values = node[ENUM] if ENUM in node else [node[CONST]] if CONST in node else None
-    if values is not None:
+    if values:  # (an empty enum names no type: no value passes it)
         return {TYPE: inferred_type(values), **node}
     if lowering.target == "openai":
         lowering.refuse(

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from .oracle import listed_values as listed_values  # (the redaction oracle's too)
 from .rules import CONST, ENUM, MEMBERS, TYPE
 
 #: Enum members each given a case of their own, at most: the first and last halves of this many
@@ -39,14 +40,6 @@ def is_fixed(schema: dict[str, Any]) -> bool:
 def fixed_values(schema: dict[str, Any]) -> list[Any]:
     """The values a schema that :func:`is_fixed` allows at most: its const, else its members."""
     return [schema[CONST]] if CONST in schema else list(schema.get(ENUM, []))
-
-
-def listed_values(schema: dict[str, Any]) -> list[Any]:
-    """The values a schema lists: its enum members, then its const."""
-    found = list(schema.get(ENUM, []))
-    if CONST in schema:
-        found.append(schema[CONST])
-    return found
 
 
 def string_member_variants(schema: dict[str, Any]) -> Iterator[Variant]:
