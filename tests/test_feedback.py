@@ -469,7 +469,7 @@ def test_a_null_through_a_definition_is_worded_by_whether_its_key_is_required() 
     inner = pay.validate({**valid, "amount": {"units": None}}).errors[0].message
     assert "the key is required" in inner
     told = {
-        name: "required" in inspect.signature(function).parameters
+        name: "key_required" in inspect.signature(function).parameters
         for name, function in vars(pay).items()
         if name.startswith("_check_")
     }

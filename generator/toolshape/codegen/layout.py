@@ -9,8 +9,8 @@ changes is:
 
 * blank lines at the start of a piece and runs longer than black allows;
 * lines wider than 88 columns. This module splits the ones the templates write as
-  black does: a call statement such as ``errors.append(Error(path, "minLength",
-  message))`` at its last bracket pair (black's "right hand split"), the arguments on
+  black does: a call statement such as ``errors.append(Error(path, code, message))``
+  at its last bracket pair (black's "right hand split"), the arguments on
   one line if they fit, else one per line with a trailing comma, a ``+`` chain broken
   before each ``+``; an ``if`` condition inside parentheses, or split at its last
   bracket pair; an assignment of a data display or of a one-argument call. Any other

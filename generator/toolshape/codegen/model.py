@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..contract.checker import Contract
+from ..families.objects import typing as object_types
 from ..families.references.checks import finish, settle_required
 from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
@@ -206,9 +207,7 @@ def _build_side(
         root_union=root_union,
         depth=depth,
         null_message=null_message,
-        declares_keys=bool(
-            isinstance(contract.parameters, dict) and contract.parameters.get("properties")
-        ),
+        declares_keys=object_types.declares_keys(contract.parameters),
         command=comment(command, limit=400),
         absent_nulls=literal(nulls),
         has_secrets=bool(masks["#"]),

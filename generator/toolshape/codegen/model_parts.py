@@ -327,7 +327,7 @@ class Applicator:
     #: For ``ref``: whether the value is a required key's (see ``Node.mark_required``), handed
     #: to the function; None leaves its default (not required).
     required: Code | None = None
-    #: For ``tagged``: the union's keyword ("anyOf" or "oneOf", its errors' code) and the
+    #: For ``tagged``: the union's keyword (its errors' code: ``anyOf`` or ``oneOf``) and the
     #: module's ``_Tag`` constant that tells its alternatives apart.
     keyword: Code | None = None
     tag: Code | None = None

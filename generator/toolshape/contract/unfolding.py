@@ -26,6 +26,7 @@ from ..regex import PatternError
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..schema import vocabulary
+from ..schema.children import held, named, reaching
 from ..schema.graphs import strongly_connected
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.pointers import pointer as json_pointer
@@ -47,12 +48,11 @@ MAX_GROWTH_STEPS = 2_000_000
 #: Keywords whose subschema applies to the value itself (not to a child of it).
 SAME_VALUE_ONE = vocabulary.holders("one", "same value")
 SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
-#: Keywords that hold subschemas for children of the value, or definitions (walked, but no edge).
-CHILD_ONE = vocabulary.holders("one", "children")
-CHILD_LISTS = vocabulary.holders("list", "children")
-CHILD_MAPS = tuple(
-    k for k in vocabulary.holders("map") if k not in vocabulary.holders("map", "same value")
-)
+#: Keywords whose map's entries apply to the value itself (each when its key is present).
+SAME_VALUE_MAPS = vocabulary.holders("map", "same value")
+#: Every keyword holding subschemas, by shape: those for the value, for its children, and
+#: definitions (all walked; only the first make edges).
+_ONE, _LISTS, _MAPS = (vocabulary.holders(shape) for shape in ("one", "list", "map"))
 
 
 @dataclass(frozen=True)
@@ -102,20 +102,20 @@ class _Descent:
 
 
 def _label(node: dict[str, Any], steps: SchemaPath) -> Label:
-    keyword = steps[0]
-    if keyword == "properties":
+    """The children the descending keyword at ``steps`` (under ``node``) reaches, by what the
+    vocabulary says it reaches."""
+    reached = vocabulary.keyword(str(steps[0])).children
+    if reached == "named keys":
         return ("key", steps[1], frozenset())
-    if keyword == "patternProperties":
+    if reached == "matching keys":
         return ("key", None, frozenset(), steps[1])
-    if keyword == "additionalProperties":
-        declared = node.get("properties")
-        return ("key", None, frozenset(declared) if isinstance(declared, dict) else frozenset())
-    if keyword == "prefixItems":
+    if reached == "other keys":
+        return ("key", None, frozenset(named(node)))
+    if reached == "prefix":
         return ("item", steps[1], 0)
-    if keyword == "items":
-        prefix = node.get("prefixItems")
-        return ("item", None, len(prefix) if isinstance(prefix, list) else 0)
-    if keyword == "contains":
+    if reached == "other items":
+        return ("item", None, len(reaching(node, "prefix")))
+    if reached == "matching items":
         return ("item", None, 0)
     return ("name",)
 
@@ -216,11 +216,10 @@ class _Graph:
             for i, sub in enumerate(entries):
                 if isinstance(sub, dict):
                     edges.append(_Edge(where + (keyword, i), id(sub), i in kept))
-        dependent = node.get("dependentSchemas")
-        if isinstance(dependent, dict):
-            for key, sub in dependent.items():
+        for keyword in SAME_VALUE_MAPS:
+            for sub, steps in held(node, keyword):
                 if isinstance(sub, dict):
-                    edges.append(_Edge(where + ("dependentSchemas", key), id(sub), True))
+                    edges.append(_Edge(where + steps, id(sub), True))
         return edges
 
     def choice(self, node: int, edge: _Edge) -> Choices:
@@ -252,12 +251,12 @@ class _Graph:
 def _subschemas(node: dict[str, Any], where: SchemaPath) -> Iterator[tuple[Any, SchemaPath]]:
     """Every subschema directly under ``node``, with its place, in document order."""
     for keyword, value in node.items():
-        if keyword in SAME_VALUE_ONE or keyword in CHILD_ONE:
+        if keyword in _ONE:
             yield value, where + (keyword,)
-        elif (keyword in SAME_VALUE_LISTS or keyword in CHILD_LISTS) and isinstance(value, list):
+        elif keyword in _LISTS and isinstance(value, list):
             for i, sub in enumerate(value):
                 yield sub, where + (keyword, i)
-        elif (keyword in CHILD_MAPS or keyword == "dependentSchemas") and isinstance(value, dict):
+        elif keyword in _MAPS and isinstance(value, dict):
             for key, sub in value.items():
                 yield sub, where + (keyword, key)
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...contract.checker import Contract
-from ...families.references import targets
+from ...families.objects import typing as object_types
 from ...regex import WHITESPACE as ECMA_WHITESPACE
 from ...regex.linear import plan as pattern_plan
 from ...schema import vocabulary
@@ -145,7 +145,7 @@ class BuildContext(abc.ABC):
         """The message for null arguments (or a null result): with required keys, a constant
         naming them (the runtime's own says "send {} for no arguments")."""
         parameters = self.contract.parameters
-        required = parameters.get("required", []) if isinstance(parameters, dict) else []
+        required = object_types.required_of(parameters) if isinstance(parameters, dict) else []
         if not required:
             return Code("_NULL_RESULT" if self.noun == "the result" else "_NULL_ARGUMENTS")
         shown = ", ".join(show(key) for key in required)
@@ -166,24 +166,19 @@ def path_hint(schema_path: SchemaPath) -> str:
     words: list[str] = []
     steps = iter(schema_path)
     for step in steps:
-        if step in ("properties", targets.DEFS, "dependentSchemas"):
-            words.append(str(next(steps, "")))
-        elif step == "patternProperties":  # the next step is a regex: no name in it
-            next(steps, None)
-            words.append("value")
-        elif step in _SAME_VALUE_LISTS:
-            words.append(f"{step} {int(next(steps, 0)) + 1}")
-        elif step == "prefixItems":
-            words.append(str(next(steps, "")))
-        else:
-            words.append(_STEP_WORDS.get(str(step), str(step)))
+        word, has_entries = _NAME_WORDS.get(str(step), (str(step), False))
+        if has_entries:
+            entry = next(steps, None)
+            position = int(entry or 0) + 1 if "{position}" in word else 0
+            word = word.format(
+                keyword=step, entry="" if entry is None else entry, position=position
+            )
+        words.append(word)
     return " ".join(words)
 
 
-#: The lists of subschemas that apply to the value itself: a name says which entry.
-_SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
-#: How a schema keyword reads in a name made from a place in the schema.
-_STEP_WORDS = {"items": "item", "additionalProperties": "value", "propertyNames": "key"}
+#: How each keyword reads in a name made from a place in the schema (from the vocabulary).
+_NAME_WORDS = vocabulary.name_words()
 
 
 def show(value: Any) -> str:

@@ -57,6 +57,16 @@ def discriminator_hint(schema: dict[str, Any]) -> str:
     )
 
 
+#: The combinator whose entries all apply to the value.
+ALL_OF = "allOf"
+
+
+def conjuncts(schema: dict[str, Any]) -> list[Any]:
+    """The entries of ``schema``'s ``allOf`` (none when it has none, or not a list)."""
+    entries = schema.get(ALL_OF)
+    return entries if isinstance(entries, list) else []
+
+
 def distinct_entries(entries: list[Any]) -> list[int]:
     """The indexes of the entries of an ``allOf`` that are not the same schema as an earlier one.
 
@@ -79,7 +89,7 @@ def distinct_entries(entries: list[Any]) -> list[int]:
 def applied_entries(keyword: str, entries: list[Any]) -> set[int]:
     """The indexes of the entries of the list ``keyword`` holds that are applied to a value:
     an ``allOf``'s distinct ones, every branch of the others."""
-    return set(distinct_entries(entries)) if keyword == "allOf" else set(range(len(entries)))
+    return set(distinct_entries(entries)) if keyword == ALL_OF else set(range(len(entries)))
 
 
 # -- tagged unions ----------------------------------------------------------------------------

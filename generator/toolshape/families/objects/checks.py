@@ -31,10 +31,10 @@ from ...codegen.model_parts import (
     RequiredKey,
     extend,
 )
-from ...codegen.typing_model import declared_types
 from ...families.strings import checks as string_family
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
+from ..values.typing import declared_types
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()

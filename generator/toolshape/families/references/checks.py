@@ -26,6 +26,9 @@ from ...codegen.model_parts import Applicator, Function, Node, PathPart
 from ...schema.pointers import SchemaPath, ref_path, resolve
 from .targets import REF, path_of
 
+#: The parameter a $ref target's function is told by whether its value is a required key's
+#: (``module.py.j2`` declares it).
+KEY_REQUIRED = Code("key_required")
 #: How many $ref functions are built inside each other before the next waits (see BuildContext.pending).
 MAX_NESTED_REFS = 16
 
@@ -85,7 +88,7 @@ def _ref_body(context: BuildContext, made: Function, schema: Any, target: Schema
                 context.ref_label,
             )
             # Its caller says whether the value is a required key's (a null is then worded so).
-            made.node.mark_required(Code("required"))
+            made.node.mark_required(KEY_REQUIRED)
     finally:
         context.ref_depth -= 1
 
@@ -104,7 +107,7 @@ def settle_required(root: Node, functions: list[Function]) -> None:
     key's value calls, directly or through another function so told. The others take no such
     parameter, and their calls pass none: a function no required key reaches reads as before.
 
-    Each function's body was built saying ``required`` (``_ref_body``), before its callers
+    Each function's body was built saying ``key_required`` (``_ref_body``), before its callers
     were known; here the calls are followed from those that pass ``True``."""
     calls = {f.name: list(_ref_calls(f.node)) for f in functions if f.node is not None}
     told: set[str] = set()
@@ -120,7 +123,7 @@ def settle_required(root: Node, functions: list[Function]) -> None:
         if name is None or name in told:
             continue
         told.add(name)
-        waiting.extend(a.function for a in calls.get(name, []) if a.required == "required")
+        waiting.extend(a.function for a in calls.get(name, []) if a.required == KEY_REQUIRED)
     for made in functions:
         if made.takes_required and made.name not in told:
             made.takes_required = False

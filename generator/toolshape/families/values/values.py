@@ -16,23 +16,20 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from .rules import CONST, ENUM
+from .oracle import listed_values as listed_values  # (the redaction oracle's too)
+from .rules import CONST, ENUM, MEMBERS, TYPE
 
 #: Enum members each given a case of their own, at most: the first and last halves of this many
 #: (the validator checks every member alike, by one look-up; 100,000 members would otherwise
 #: make 100,000 cases, and a test file to match).
 ENUM_CASES = 32
 
+#: The keywords that look at a value whole (a changed key or item can change their verdict):
+#: below them, a derived case is evaluated whole.
+NON_LOCAL = MEMBERS
+
 #: One derived case: what it tries, and the value.
 Variant = tuple[str, Any]
-
-
-def listed_values(schema: dict[str, Any]) -> list[Any]:
-    """The values a schema lists: its enum members, then its const."""
-    found = list(schema.get(ENUM, []))
-    if CONST in schema:
-        found.append(schema[CONST])
-    return found
 
 
 def string_member_variants(schema: dict[str, Any]) -> Iterator[Variant]:
@@ -80,3 +77,16 @@ def other_than(const: Any) -> Any:
     if const is None:
         return 0
     return None
+
+
+def declared(schema: Any) -> tuple[str, ...] | None:
+    """The JSON types ``schema``'s ``type`` names, as written (None: no ``type``)."""
+    if not isinstance(schema, dict) or TYPE not in schema:
+        return None
+    raw = schema[TYPE]
+    return tuple(raw) if isinstance(raw, list) else (raw,)
+
+
+def of_type(kind: str) -> dict[str, Any]:
+    """The schema of the values of one JSON type."""
+    return {TYPE: kind}
