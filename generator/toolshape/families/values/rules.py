@@ -26,7 +26,6 @@ from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ...schema.values import enum_has, is_integer, json_key, json_type, type_allows
 from ..arrays import rules as array_rules
-from ..combinators import rules as combinator_rules
 from ..numbers import rules as number_rules
 from ..objects import rules as object_rules
 
@@ -36,6 +35,21 @@ CONST = "const"
 #: The keywords that list the values a schema allows, refused on the root (one object).
 MEMBERS = (ENUM, CONST)
 JSON_TYPES = vocabulary.JSON_TYPES
+#: The keywords whose every schema applies to the value and must pass (``allOf``), read from
+#: the table: the combinators family (above this one, it reads the tags' values here) owns them.
+_EVERY_ONE_PASSES = tuple(
+    k.name for k in vocabulary.KEYWORDS if k.collects == "always" and k.shape == "list"
+)
+
+
+def _conjuncts(schema: dict[str, Any]) -> list[Any]:
+    """The schemas of ``schema`` that must all pass on its value (an ``allOf``'s entries)."""
+    return [
+        entry
+        for keyword in _EVERY_ONE_PASSES
+        if isinstance(schema.get(keyword), list)
+        for entry in schema[keyword]
+    ]
 
 
 def is_fixed(schema: dict[str, Any]) -> bool:
@@ -193,7 +207,7 @@ def unsatisfiable(schema: Any) -> bool:
     keywords tell: ``false``, an ``enum``/``const`` no value passes (:func:`no_value`), an
     object-only schema that no object passes (the objects family's
     :func:`~toolshape.families.objects.rules.no_object`), a count range of the one type it
-    allows that leaves no count, number bounds that leave no number where only numbers pass, or a conjunct (the combinators family's) that is
+    allows that leaves no count, number bounds that leave no number where only numbers pass, or a conjunct (an ``allOf`` entry) that is
     unsatisfiable. A ``$ref`` is not followed: True is always right, False may miss one."""
     if schema is False:
         return True
@@ -201,7 +215,7 @@ def unsatisfiable(schema: Any) -> bool:
         return False
     if no_value(schema) or _no_count_between(schema) or _no_number_between(schema):
         return True
-    if any(unsatisfiable(entry) for entry in combinator_rules.conjuncts(schema)):
+    if any(unsatisfiable(entry) for entry in _conjuncts(schema)):
         return True
     if schema.get(TYPE) in ("array", ["array"]) and array_rules.no_array(schema):
         return True
