@@ -53,6 +53,7 @@ TOOLS: dict[str, str] = {
     "search_documents": ".docs.search_documents",
     "edit_file": ".files.edit_file",
     "get_weather": ".get_weather",
+    "evaluate": ".math.evaluate",
     "allow_ip": ".net.allow_ip",
     "send_email": ".send_email",
     "place_order": ".shop.place_order",
@@ -120,9 +121,9 @@ def validate_call(name: str, arguments: Any, platform: str | None = None) -> Res
 
 def tool_hints(name: str) -> dict[str, bool] | None:
     """The four MCP hints of the tool called ``name`` as a client reads them, or None."""
-    # What its contract declares, else MCP's default; a read-only tool modifies nothing, so it
-    # is never destructive and always idempotent. Ask before dispatch: for instance, have a
-    # person confirm a call of a tool whose destructiveHint is true.
+    # What its contract declares, else MCP's default; a read-only tool modifies nothing,
+    # so it is never destructive and always idempotent. Ask before dispatch: for
+    # instance, have a person confirm a call of a tool whose destructiveHint is true.
     if type(name) is not str or name not in TOOLS:
         return None
     hints = dict(_HINT_DEFAULTS)

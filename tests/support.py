@@ -21,7 +21,7 @@ import pytest
 from toolshape.codegen import model, render
 from toolshape.codegen.context import GenerationContext
 from toolshape.contract import checker, shared, source
-from toolshape.project import planning, runtime
+from toolshape.project import pipeline, planning, runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = ROOT / "contracts"
@@ -148,6 +148,38 @@ def pyproject() -> dict[str, Any]:
         data: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
         return data
     pytest.skip("reading pyproject.toml needs tomllib (Python 3.11+)", allow_module_level=True)
+
+
+#: What ``generated`` made, by its inputs: the contract's bytes, how it is shown, where it sits,
+#: the shared-definitions files it reaches, and the context (by identity: the context is kept
+#: in the value, so its id cannot be reused by another while the entry lives).
+_GENERATED: dict[
+    tuple[bytes, str, str, tuple[tuple[str, bytes], ...], int],
+    tuple[GenerationContext, pipeline.Generated],
+] = {}
+
+
+def generated(
+    raw: bytes,
+    display: str,
+    relative: PurePosixPath,
+    context: GenerationContext = CONTEXT,
+    files: shared.Files | None = None,
+) -> pipeline.Generated:
+    """``pipeline.generate`` of these inputs, made once per test process: the tests that read the
+    same contract's output (its module or tests text, its listing) share one generation. Only
+    for tests that read the output: a test that counts, watches or patches generation (a
+    monkeypatched engine, a starved budget) calls the pipeline itself, or it would be handed
+    what an unpatched generator made. A ContractError is raised again on each call (nothing
+    is kept)."""
+    reached = files or {}
+    key = (raw, display, str(relative), tuple(sorted(reached.items())), id(context))
+    if key not in _GENERATED:
+        _GENERATED[key] = (
+            context,
+            pipeline.generate(raw, display, relative, context, files=reached),
+        )
+    return _GENERATED[key][1]
 
 
 def build_module(parameters: Any) -> Any:

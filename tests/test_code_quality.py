@@ -40,14 +40,16 @@ HELD_AT_100 = [str(Path(p).relative_to(ROOT)) for p in held_at_100(ROOT / "gener
 #: What a user's project may hold the committed generated/ to (issue 25), with the user's
 #: settings unknown (``--isolated``: none of this repository's): ruff's usual rule families,
 #: for the oldest Python the generated code runs on; ruff's formatter and black (which
-#: formats generated code) at 88 columns; mypy --strict. All but the contracts' modules are
-#: held to more: E501 at 100 columns and ruff's formatter at 100 (the tests' tables are laid
+#: formats generated code) at 88 columns; mypy --strict. Every file is held to E501 at 100
+#: columns as well (the modules' long comments folded by comments.py, their long literals
+#: cut by long_literals.py), but create_login, whose 120-character key no line holds; all
+#: but the contracts' modules to ruff's formatter at 100 too (the tests' tables are laid
 #: out within 88 columns by wrapping.py, their header records folded at 88 by headers.py,
-#: so that the tests pass E501 at 88 as well;
-#: the runtime's template is written so that both widths keep its layout). Not yet held for
-#: the contracts' modules: E501 (contract text in string literals runs past 100 columns),
-#: ruff format at 100 columns (it joins what black split at 88), and create_login's
-#: 120-character key, whose ``key: str`` field black wraps in parentheses and ruff format
+#: so that the tests pass E501 at 88 as well; the runtime's template is written so that
+#: both widths keep its layout). Not yet held for the contracts' modules: E501 at 88 (a
+#: literal between 88 and 100 columns stays whole: cut, ruff's formatter at 100 would join
+#: it again), ruff format at 100 columns (it joins what black split at 88), and
+#: create_login's key, whose ``key: str`` field black wraps in parentheses and ruff format
 #: does not.
 GENERATED_CHECKS = {
     "ruff check E,F,W,B,UP": [
@@ -60,9 +62,10 @@ GENERATED_CHECKS = {
     ],
     "black": ["black", "--check", "generated"],
     "mypy --strict": ["mypy", "--strict", "generated"],
-    "ruff check E,F,W,B,UP at 100, but the modules": [
+    "ruff check E,F,W,B,UP at 100": [
         *("ruff", "check", "--isolated", "--target-version", "py39"),
-        *("--select", "E,F,W,B,UP", "--line-length", "100", *HELD_AT_100),
+        *("--select", "E,F,W,B,UP", "--line-length", "100", "generated"),
+        *("--exclude", "generated/accounts/create_login.py"),
     ],
     "tests: ruff check E,F,W,B,UP at 88": [
         *("ruff", "check", "--isolated", "--target-version", "py39"),

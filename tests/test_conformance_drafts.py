@@ -199,10 +199,9 @@ def scope(folder: str, relative: str, schema: Any) -> str | None:
         return (
             "format as an annotation only (toolshape asserts format, as optional/format/ tests it)"
         )
-    if (
-        relative.startswith("optional/format/")
-        and relative.removeprefix("optional/format/").removesuffix(".json") not in FORMATS
-    ):
+    named = relative.removeprefix("optional/format/").removesuffix(".json")
+    # unknown.json: an unknown format is an annotation, in a contract as in JSON Schema.
+    if relative.startswith("optional/format/") and named not in (*FORMATS, "unknown"):
         return "a format outside JSON Schema 2020-12 (import keeps it as the annotation x-format, with a warning)"
     unsupported = out_of_scope(schema, uri)
     if unsupported:

@@ -506,6 +506,27 @@ def test_a_reference_match_out_of_steps_is_an_error_at_the_pattern(
     assert "more than 20 steps" in problem.message
 
 
+def test_a_reference_match_out_of_steps_is_an_error_at_the_key_pattern(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pattern used as a key of a map of patterns (the keys it matches get its schema) is
+    reported at that key, not at the schema it maps to."""
+    from toolshape.codegen.render import generation_context
+    from toolshape.contract.errors import ContractError
+
+    monkeypatch.setattr(matcher, "DEFAULT_MATCH_STEPS", 20)
+    raw = (
+        b"name: costly\ndescription: Costly.\nparameters:\n  type: object\n"
+        b"  patternProperties:\n    '^[a-z]+-[0-9]+$': {type: string}\n"
+        b"  examples: [{abcdefgh-12345678: x}]\n"
+    )
+    with pytest.raises(ContractError) as caught:
+        pipeline.generate(raw, "costly.yaml", PurePosixPath("costly.yaml"), generation_context())
+    [problem] = [p for p in caught.value.problems if p.severity == "error"]
+    assert (problem.line, problem.col) == (6, 5)  # the key, where its quote opens
+    assert "more than 20 steps" in problem.message
+
+
 @pytest.mark.parametrize("text", ["", "ab" * 40 + "c", "x" * 500])
 def test_a_remembered_match_charges_the_steps_of_matching_again(text: str) -> None:
     """matcher.search remembers finished matches; a second ask costs the same steps as the

@@ -11,6 +11,7 @@ output of the generated package.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import re
 import subprocess
@@ -19,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from support import CONTEXT, ROOT
+from support import CONTEXT, ROOT, build_module
 from test_generated_code import find_python
 from toolshape.project import pipeline
 from toolshape.project.runtime import load_module, runtime_module, runtime_source
@@ -426,6 +427,58 @@ def test_a_null_is_worded_by_whether_its_key_is_required() -> None:
     assert "the key is required" in nested and "leave it out" not in nested
     structure = issue.validate({"title": "x", "labels": None}).errors[0].message
     assert "leave it out instead of sending null" in structure
+
+
+#: Required and optional keys whose schema is a definition (through ``allOf`` or a second
+#: ``$ref`` too), and a definition only an optional key uses.
+REFERRED = {
+    "type": "object",
+    "properties": {
+        "amount": {"$ref": "#/$defs/money"},
+        "tip": {"$ref": "#/$defs/money"},
+        "note": {"allOf": [{"$ref": "#/$defs/alias"}]},
+        "memo": {"$ref": "#/$defs/text"},
+    },
+    "required": ["amount", "note"],
+    "$defs": {
+        "money": {
+            "type": "object",
+            "properties": {"units": {"type": "integer"}},
+            "required": ["units"],
+        },
+        "alias": {"$ref": "#/$defs/words"},
+        "words": {"type": "string"},
+        "text": {"type": "string"},
+    },
+}
+
+
+def test_a_null_through_a_definition_is_worded_by_whether_its_key_is_required() -> None:
+    """A definition's function does not know the key its value came under: its caller says
+    whether that key is required, through ``allOf`` and a chain of references too; a
+    definition that no required key uses takes no such parameter."""
+    pay = build_module(REFERRED)
+    valid = {"amount": {"units": 1}, "note": "n"}
+    for key in ("amount", "note"):
+        message = pay.validate({**valid, key: None}).errors[0].message
+        assert "the key is required: send it with a value" in message, (key, message)
+        assert "leave it out" not in message
+    for key in ("tip", "memo"):
+        message = pay.validate({**valid, key: None}).errors[0].message
+        assert "leave it out instead of sending null" in message, (key, message)
+    inner = pay.validate({**valid, "amount": {"units": None}}).errors[0].message
+    assert "the key is required" in inner
+    told = {
+        name: "key_required" in inspect.signature(function).parameters
+        for name, function in vars(pay).items()
+        if name.startswith("_check_")
+    }
+    assert told == {
+        "_check_money": True,
+        "_check_alias": True,
+        "_check_words": True,
+        "_check_text": False,
+    }
 
 
 def test_the_unwrap_hint_needs_a_better_fit_inside() -> None:

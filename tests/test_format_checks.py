@@ -72,6 +72,13 @@ PIECES = [
     "[\\S]",
     "[\\d-z]",
     "\\p{L}",
+    "\\P{Nd}",
+    "\\p{gc=Lu}",
+    "\\p{Script=Greek}",
+    "\\p{letter}",
+    "\\P{Any}",
+    "\\p{",
+    "\\pL",
     "é",
     "\u0661",  # ARABIC-INDIC DIGIT ONE: a digit to str.isdigit, not to ECMA-262
     "²",
@@ -121,10 +128,19 @@ def test_the_runtime_regex_check_agrees_on_any_text(pattern: str) -> None:
 
 def test_the_regex_check_refuses_what_the_translation_cannot_keep() -> None:
     # Each is a pattern some engine accepts; each is refused, with its reason named by toolshape.
-    for pattern in [r"\p{L}", r"[^]", r"\Z", r"(?P<n>a)", r"a++", r"(?<=a+)", r"\1(a)"]:
+    for pattern in [r"\p{Alphabetic}", r"[^]", r"\Z", r"(?P<n>a)", r"a++", r"(?<=a+)", r"\1(a)"]:
         assert not runtime._is_regex(pattern), pattern
         assert not toolshape_accepts(pattern), pattern
-    for pattern in [r"^[a-z]+$", r"a{", r"a]", r"(?<year>\d{4})-\k<year>", r"[\d-z]", r"[\S]", ""]:
+    for pattern in [
+        r"^[a-z]+$",
+        r"a{",
+        r"a]",
+        r"(?<year>\d{4})-\k<year>",
+        r"[\d-z]",
+        r"[\S]",
+        "",
+        r"^\p{L}[\P{Nd}]$",
+    ]:
         assert runtime._is_regex(pattern), pattern
 
 

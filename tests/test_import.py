@@ -1354,3 +1354,46 @@ def test_a_root_whose_ref_leads_to_an_object_schema_imports(schema: dict[str, An
     oracle = jsonschema.validators.validator_for(schema)(schema)  # the draft $schema names
     tried: list[dict[str, Any]] = [{}, {"name": "a"}, {"name": 1}, {"x-a": 1}, {"other": None}]
     assert [module.validate(v).ok for v in tried] == [oracle.is_valid(v) for v in tried]
+
+
+#: Roots without a type that refer to themselves (a meta-schema's shape), in three drafts.
+_SELF_REFERRING_ROOTS = [
+    {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "properties": {"next": {"$ref": "#"}, "n": {"type": "integer"}},
+    },
+    {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "definitions": {"list": {"type": "array", "items": {"$ref": "#"}}},
+        "properties": {"all": {"$ref": "#/definitions/list"}, "n": {"type": "integer"}},
+    },
+    {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "additionalProperties": {"anyOf": [{"$ref": "#"}, {"type": "null"}]},
+        "properties": {"n": {"type": "integer"}},
+    },
+]
+
+
+@pytest.mark.parametrize("schema", _SELF_REFERRING_ROOTS)
+def test_a_reference_to_a_root_without_type_keeps_its_meaning(schema: dict[str, Any]) -> None:
+    """Import adds 'type: object' to a root without a type (arguments are an object), and a
+    '$ref: "#"' inside used to get that type too: 'false' or a string there, which the schema
+    accepts, was refused (a labelled JSONSchemaBench instance disagreed). The references now
+    point at the root as written, copied under $defs."""
+    tools = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    contract = importer.import_data(tools, "x.json", "t")[0]
+    raw = contract.yaml_text.encode()
+    done = pipeline.generate_module(
+        raw, "t.yaml", PurePosixPath("t.yaml"), render.generation_context()
+    )
+    tried = [
+        {wrap: inner}
+        for wrap in ("next", "all", "extra")
+        for inner in (False, "text", 3, None, {"n": 1}, {"n": "x"}, [False, "text"], [{"n": "x"}])
+    ]
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    wrong = [t for t in tried if done.module.validate(t).ok != validator.is_valid(t)]
+    assert wrong == []
+    assert not done.module.validate(False).ok  # the root itself is still an object

@@ -35,8 +35,8 @@ RANKS = {
 }
 
 #: A keyword family (``toolshape.families.<family>``) holds one module per stage, each ranked
-#: with its stage: ``rules``/``oracle`` with contract/, ``values`` with witness/, ``cases`` and
-#: ``checks`` with codegen/, ``export`` with platforms/, ``review`` with review/ (and the
+#: with its stage: ``rules``/``oracle`` with contract/, ``values`` with witness/, ``cases``,
+#: ``checks`` and ``typing`` with codegen/, ``export`` with platforms/, ``review`` with review/ (and the
 #: references family's ``targets``, where a reference points, with contract/: every stage from
 #: there on follows a reference; its ``importing``, the importer's moving of reference targets,
 #: and ``dynamic``, the importer's binding of dynamic references, with platforms/; the unevaluated family's ``evaluation``, what a schema evaluates, read by
@@ -50,6 +50,7 @@ FAMILY_MODULES = {
     "values": "toolshape.witness",
     "cases": "toolshape.codegen",
     "checks": "toolshape.codegen",
+    "typing": "toolshape.codegen",
     "export": "toolshape.platforms",
     "importing": "toolshape.platforms",
     "dynamic": "toolshape.platforms",

@@ -31,7 +31,10 @@ CONTRACTS = example_contracts()
 CONTEXT = render.generation_context()
 
 
+@functools.cache
 def checked(path: Path) -> checker.Contract:
+    """The example contract checked once per process: each of its export targets reads the same
+    contract (nothing here changes it), and its derived cases are made from it."""
     return check_example(path, str(path.relative_to(ROOT)))
 
 

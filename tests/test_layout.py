@@ -335,7 +335,9 @@ def test_typed_dict_fields_as_black_lays_them_out(depth: int, name: str, type_co
 
 #: The def and class lines the templates write (module.py.j2), ``{}`` the name.
 DEF_LINES = [
-    "def {}(value: Any, path: str, errors: list[Error]) -> None:",
+    "def {}(value: Any, path: _Path, errors: list[Error], integral: list[Any]) -> None:",
+    "def {}(value: Any, path: _Path, errors: list[Error], integral: list[Any], label: str) -> None:",
+    "def {}(value: Any, path: _Path, errors: list[Error], integral: list[Any], label: str, required: bool = False) -> None:",
     "class {}(_{}Required, total=False):",
     "class {}(_{}Required, _{}Optional):",
 ]
@@ -346,6 +348,12 @@ DEF_LINES = [
 def test_def_and_class_lines_as_black_lays_them_out(line: str, name: str) -> None:
     body = line.replace("{}", name)
     _check(layout.long_statement(0, body), 0, body)
+
+
+def test_a_def_line_with_a_comma_inside_brackets_is_left_to_black() -> None:
+    """One parameter per line cuts at every comma: one inside brackets would cut a type apart."""
+    body = "def f(value: Any, pairs: dict[str, int], errors: list[Error], integral: list[Any], label: str) -> None:"
+    assert layout.long_statement(0, body) is None
 
 
 #: The for lines the templates write (checks.py.j2): {0} an index or key, {1} an item, {2} the container.

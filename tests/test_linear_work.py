@@ -10,9 +10,9 @@ strings, worst-case charges for hashing a key that is not a str and for
 from __future__ import annotations
 
 import functools
-import gc
 import json
 import re
+import sys
 import tracemalloc
 import types
 from collections.abc import Callable
@@ -25,7 +25,7 @@ from toolshape.contract.checker import FORMATS
 from toolshape.project import pipeline
 from toolshape.project.runtime import runtime_module
 from toolshape.regex.ambiguity import analyse
-from work_counting import MAX_GROWTH, Tracked, assert_linear, work
+from work_counting import MAX_GROWTH, Tracked, assert_linear, empty_free_lists, work
 
 #: 2**61 - 1, the modulus of CPython's int hash: its multiples all hash to 0.
 MODULUS = 2**61 - 1
@@ -222,6 +222,36 @@ def test_the_meter_counts_the_call_not_what_a_collection_runs() -> None:
     for _ in range(50):
         _Left()
     assert work(call) == quiet
+
+
+@pytest.mark.parametrize(
+    "kind, make",
+    [
+        ("floats", lambda i: i + 0.5),
+        ("tuples", lambda i: (i, -i)),
+        ("dicts", lambda i: {}),
+        ("lists", lambda i: []),
+    ],
+    ids=["floats", "tuples", "dicts", "lists"],
+)
+def test_the_meter_traces_what_a_free_list_would_have_served(
+    kind: str, make: Callable[[int], object]
+) -> None:
+    """CPython keeps the memory of small objects just freed (its free lists) and serves new
+    ones from there unallocated, so untraced: empty_free_lists, run before every count of
+    bytes, leaves none, however full an earlier test left them."""
+    count = 40  # fewer than any of these free lists holds
+    for _ in range(3):
+        made = [make(i) for i in range(count)]
+        del made  # every list of the free list full of them
+    empty_free_lists()
+    tracemalloc.start()
+    try:
+        made = [make(i) for i in range(count)]
+        traced = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert traced >= count * sys.getsizeof(made[0]), (kind, traced)
 
 
 def test_the_meter_sees_quadratic_work() -> None:
@@ -471,9 +501,8 @@ def assert_memory_linear(label: str, make: Callable[[int], Any], base: int) -> N
     peaks = []
     for n in (base, 2 * base, 4 * base):
         value = make(n)
-        # A full collection empties the free lists (of tuples, dicts...): every object the
-        # call makes is then traced, whatever ran before it.
-        gc.collect()
+        # Every object the call makes is then traced, whatever ran before it.
+        empty_free_lists()
         tracemalloc.start()
         try:
             validator.validate(value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -204,3 +205,63 @@ def test_a_pattern_that_backtracks_exponentially_generates_with_a_warning(patter
 
     call(4000)()  # the matcher builds its automaton's states lazily, once: not per string
     assert_linear(pattern, call, 1000, done.module, runtime_module())
+
+
+#: Strings that fail any mix of maxLength, an asserted format and the pattern below.
+_STRING_SAMPLES = ("", "x", "2024", "2024-05-01", "2024-5-1", "9" * 12, "2024-05-01" * 2, "a@b")
+
+
+@pytest.mark.parametrize("asserted", ["date", "email", "uuid"])
+@pytest.mark.parametrize("lengths", [{"maxLength": 10}, {"minLength": 1, "maxLength": 10}])
+def test_a_pattern_is_checked_whether_or_not_the_format_passes(
+    asserted: str, lengths: dict[str, int]
+) -> None:
+    """maxLength, an asserted format and a pattern on one string (a birth date in a real
+    schema): the pattern ran only when the format passed (an ``elif`` of the format check),
+    so a string failing both reported only the format, unlike the reference evaluator (an
+    internal error in generate). The pattern is checked unless the string is too long."""
+    parameters = {
+        "type": "object",
+        "properties": {
+            "d": {
+                "type": "string",
+                "format": asserted,
+                **lengths,
+                "pattern": "^([0-9]{4})(-([0-9]{2}))?(-([0-9]{2}))?$",
+            }
+        },
+    }
+    raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
+    done = pipeline.generate_module(raw, "x.yaml", PurePosixPath("x.yaml"), CONTEXT)
+    checked = _checked(parameters)
+    for text in _STRING_SAMPLES:
+        got = {(e.path, e.code) for e in done.module.validate({"d": text}).errors}
+        assert got == reference.evaluate(checked.parameters, {"d": text}), text
+    both = {("/d", "format"), ("/d", "pattern")}
+    assert both <= {(e.path, e.code) for e in done.module.validate({"d": "x"}).errors}
+
+
+def _waiting(item: real_schemas.Sample) -> real_schemas.Outcome:
+    time.sleep(2)  # two seconds of wall clock, next to no CPU
+    return real_schemas.Outcome(item.name, "generated")
+
+
+def _spinning(item: real_schemas.Sample) -> real_schemas.Outcome:
+    while True:
+        pass
+
+
+def test_a_real_schema_is_limited_by_the_cpu_it_spends_not_by_the_wall_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a machine shared with other work a schema needing 8 s of CPU took over 60 s of wall
+    clock and was counted as a timeout: the limit is the CPU the child spends, with a wall
+    clock limit only for a child that waits."""
+    item = real_schemas.Sample(Path("x.json"), "x", {"type": "object"}, ())
+    monkeypatch.setattr(real_schemas, "run_one", _waiting)
+    assert real_schemas.run_limited(item, 1.0).stage == "generated"
+    monkeypatch.setattr(real_schemas, "run_one", _spinning)
+    spun = real_schemas.run_limited(item, 1.0, wall_timeout=120.0)
+    assert (spun.stage, spun.reason) == ("timeout", "more than 1 s of CPU")
+    waited = real_schemas.run_limited(item, 60.0, wall_timeout=1.0)
+    assert waited.stage == "timeout" and "wall clock" in waited.reason

@@ -426,20 +426,24 @@ def test_a_key_pattern_relies_on_property_names_max_length() -> None:
     assert [e.code for e in result.errors] == ["maxLength"]
 
 
-def test_a_format_between_max_length_and_pattern_voids_the_bound() -> None:
-    """The pattern's check follows the format check (elif), so a too-long string that is of
-    the format reaches the pattern: re_is_bounded's bound does not hold there."""
+def test_a_format_beside_max_length_and_pattern_keeps_the_bound() -> None:
+    """The pattern's check is an elif of maxLength even when a format is asserted too (the
+    format check comes after it), so a too-long string never reaches the pattern and
+    re_is_bounded's bound holds: the pattern runs as re, as it does without the format."""
     email = "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$"
-    module = build_module(
-        {
-            "type": "object",
-            "properties": {
-                "v": {"type": "string", "maxLength": 254, "format": "email", "pattern": email}
-            },
-        }
-    )
-    assert not any(isinstance(v, re.Pattern) for v in vars(module).values())
-    assert any(isinstance(v, _Linear) for v in vars(module).values())
+    for extra in ({}, {"format": "email"}):
+        module = build_module(
+            {
+                "type": "object",
+                "properties": {
+                    "v": {"type": "string", "maxLength": 254, **extra, "pattern": email}
+                },
+            }
+        )
+        assert any(isinstance(v, re.Pattern) for v in vars(module).values()), extra
+        assert not any(isinstance(v, _Linear) for v in vars(module).values()), extra
+        too_long = "a" * 250 + "@b.co"  # of the format and the pattern, but over maxLength
+        assert {e.code for e in module.validate({"v": too_long}).errors} == {"maxLength"}
 
 
 def test_the_hostname_pattern_keeps_re_under_its_max_length() -> None:

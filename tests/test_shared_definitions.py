@@ -98,10 +98,11 @@ def test_the_example_tools_share_the_money_amount_and_stay_standalone() -> None:
         module = (ROOT / "generated" / "shop" / f"{name}.py").read_text(encoding="utf-8")
         assert "def _check_money_amount(" in module  # compiled in, not imported
         # The reviewer is sent to the shared file's line, where the check is written.
+        # (the comment is folded within 88 columns: the file and line continue it)
         assert (
-            f"# minor_units: required, integer, minimum 0, maximum 100000000 (contracts/common/money.yaml:{line})"
-            in module
-        )
+            "# minor_units: required, integer, minimum 0, maximum 100000000\n"
+            f"        #   (contracts/common/money.yaml:{line})\n"
+        ) in module
         assert "common" not in "".join(line for line in module.splitlines() if "import" in line)
     assert not (ROOT / "generated" / "common").exists()  # a shared file is not a tool
 
@@ -115,6 +116,31 @@ def test_schema_of_one_contract_file_reaches_its_shared_definitions(
     code, out, err = run(capsys, "schema", "contracts/shop/refund_order.yaml", "--target", "mcp")
     assert code == 0, err
     assert '"$ref"' in out and "money.amount" in out and "common/" not in out
+
+
+@pytest.mark.parametrize("part", ["shop/refund_order.yaml", "shop"], ids=["file", "subfolder"])
+def test_lint_and_generate_of_part_of_the_contracts_folder_reach_its_shared_definitions(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    part: str,
+) -> None:
+    """A file or a subfolder under the contracts folder (the configured one, ``contracts`` by
+    default) finds ``common/`` there, for every command that takes one: its own folder would put
+    ``../common/`` outside. Its modules are named by their place in the folder, as the whole
+    folder's run names them, so the reference resolves exactly as there."""
+    copy_example(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    given = f"contracts/{part}"
+    code, out, err = run(capsys, "lint", given)
+    assert (code, err) == (0, ""), err
+    code, out, err = run(capsys, "generate", given, "--out", "part")
+    assert (code, err) == (0, ""), err
+    module = (tmp_path / "part" / "shop" / "refund_order.py").read_text(encoding="utf-8")
+    assert "def _check_money_amount(" in module
+    assert run(capsys, "check", given, "--out", "part", "-q")[0] == 0
+    code, out, err = run(capsys, "schema", "--all", given, "--target", "mcp")
+    assert code == 0 and "money.amount" in out, err
 
 
 def test_a_yaml_problem_beside_a_shared_reference_is_told_alone(

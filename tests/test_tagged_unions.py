@@ -28,6 +28,7 @@ from toolshape.codegen.building.context import BuildContext
 from toolshape.contract import checker, reference
 from toolshape.contract.errors import ContractError
 from toolshape.families.combinators import checks as combinator_checks
+from toolshape.families.combinators import rules as combinator_rules
 from toolshape.platforms import importer
 from toolshape.project import pipeline
 from toolshape.schema.values import json_key
@@ -499,7 +500,9 @@ def _json_equal(a: Any, b: Any) -> bool:
 def test_a_tagged_value_runs_only_the_alternative_its_tag_picks() -> None:
     """Counted, not timed: each branch function of the module is wrapped to count its calls.
     An untagged oneOf runs every alternative to know that exactly one matches; a tag rules
-    out every other alternative, accepted or refused."""
+    out every other alternative, accepted or refused. When every alternative requires the
+    tag, an object whose tag is none of theirs fails them all at the tag: none runs; a value
+    that is not an object runs each (to say which it is closest to)."""
     branches = [
         {
             "type": "object",
@@ -517,9 +520,21 @@ def test_a_tagged_value_runs_only_the_alternative_its_tag_picks() -> None:
         calls.clear()
         assert module.validate({"u": value}).ok is ok
         assert len(calls) == 1, calls
-    calls.clear()
-    assert not module.validate({"u": {"t": "k9", "n": 1}}).ok
-    assert len(calls) == 8, calls  # no tag of theirs: every alternative is tried
+    for value, tried in [({"t": "k9", "n": 1}, 0), ({"n": 1}, 0), (5, 8), ([{"t": "k5"}], 8)]:
+        calls.clear()
+        assert not module.validate({"u": value}).ok
+        assert len(calls) == tried, (value, calls)
+    # With the tag optional in one alternative, an object without a tag of theirs may still
+    # match that one: every alternative is tried.
+    branches[3]["required"] = ["n"]
+    module = module_of(parameters, "eight_open")
+    calls = []
+    for name in [n for n in vars(module) if n.startswith("_check_")]:
+        setattr(module, name, _counting(getattr(module, name), name, calls))
+    for value in [{"t": "k9", "n": 1}, {"n": 1}]:
+        calls.clear()
+        module.validate({"u": value})
+        assert len(calls) == 8, (value, calls)
 
 
 def _counting(function: Any, name: str, calls: list[str]) -> Any:
@@ -548,7 +563,7 @@ def test_deciding_the_tag_costs_one_look_up_per_alternative(
         looked_up.append(value)
         return real(value)
 
-    monkeypatch.setattr(combinator_checks, "json_key", counted)
+    monkeypatch.setattr(combinator_rules, "json_key", counted)
     contract = types.SimpleNamespace(parameters=parameters)
     context = cast(BuildContext, types.SimpleNamespace(secret=set(), contract=contract))
     tag = combinator_checks.union_tag(context, branches, ("properties", "u", "oneOf"))

@@ -400,21 +400,72 @@ DOUBLING = {
     },
 }
 
-# Keys of dependentSchemas named like the branches of an if: both run on an object that
-# holds both keys (only an if's own then and else never run together).
-DOUBLING["dependentSchemas entries named then and else"] = recursive(
-    {
-        "type": "object",
-        "if": {"required": ["z"]},
-        "dependentSchemas": {
-            "then": {"properties": {"c": {"$ref": "#/$defs/n"}}},
-            "else": {"properties": {"c": {"$ref": "#/$defs/n"}}},
+#: EXPR_PARTS as pydantic writes a tagged union of models: each part an object that
+#: requires its tag, so the tag alone decides every object (``rules.Tag.decisive``).
+DECIDED_PARTS: dict[str, Any] = {
+    name: {"type": "object", "required": ["op", "left", "right"], **part}
+    for name, part in EXPR_PARTS.items()
+}
+DECIDED_EXPR: dict[str, Any] = {
+    "type": "object",
+    "$defs": {
+        "expr": {
+            "oneOf": [{"$ref": "#/$defs/add"}, {"$ref": "#/$defs/mul"}, {"$ref": "#/$defs/num"}]
         },
+        **DECIDED_PARTS,
+        "num": {
+            "type": "object",
+            "required": ["op"],
+            "properties": {"op": {"const": "num"}, "value": {"type": "number"}},
+        },
+    },
+    "properties": {"e": {"$ref": "#/$defs/expr"}},
+}
+
+DOUBLING.update(
+    {
+        "a tagged union whose tag an x-sensitive schema may hide": {
+            **DECIDED_EXPR,
+            "properties": {"e": {"$ref": "#/$defs/expr"}, "key": {"x-sensitive": True}},
+        },
+        "a tagged union where one alternative may leave the tag out": {
+            **DECIDED_EXPR,
+            "$defs": {
+                **DECIDED_EXPR["$defs"],
+                "num": {"type": "object", "properties": {"op": {"const": "num"}}},
+            },
+        },
+        "a tagged union where one alternative refuses objects": {
+            **DECIDED_EXPR,
+            "$defs": {
+                **DECIDED_EXPR["$defs"],
+                "expr": {
+                    "oneOf": [
+                        {"$ref": "#/$defs/add"},
+                        {"$ref": "#/$defs/mul"},
+                        {"$ref": "#/$defs/num", "type": "array"},
+                    ]
+                },
+            },
+        },
+        # Keys of dependentSchemas named like the branches of an if: both run on an object
+        # that holds both keys (only an if's own then and else never run together).
+        "dependentSchemas entries named then and else": recursive(
+            {
+                "type": "object",
+                "if": {"required": ["z"]},
+                "dependentSchemas": {
+                    "then": {"properties": {"c": {"$ref": "#/$defs/n"}}},
+                    "else": {"properties": {"c": {"$ref": "#/$defs/n"}}},
+                },
+            }
+        ),
     }
 )
 
 NOT_DOUBLING = {
     "a tree": TREE,
+    "a tagged union whose every alternative requires its tag": DECIDED_EXPR,
     "any JSON value": recursive(
         {
             "anyOf": [

@@ -14,17 +14,20 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support import ROOT, build_module
+from toolshape.codegen.building.context import path_hint
 from toolshape.contract import checker, source
 from toolshape.contract.errors import ContractError
 from toolshape.contract.reference import errors_of
 from toolshape.families.formats import values as format_witness
 from toolshape.platforms import export, importer
-from toolshape.schema import keywords, vocabulary
+from toolshape.schema import children, keywords, vocabulary
+from toolshape.schema import values as schema_values
 from toolshape.schema.vocabulary import Keyword
 
 PACKAGE = ROOT / "generator" / "toolshape"
@@ -139,6 +142,7 @@ def test_each_keyword_is_named_once_and_its_facts_hold_together() -> None:
         assert all(s in names for s in k.successor), k.name
         assert k.drafts, k.name
         assert k.implemented or not k.exported, k.name
+        assert not k.offers or (k.annotation and k.value in ("value", "values")), k.name
     for order in (vocabulary.SUBSCHEMA_ORDER, vocabulary.READING_ORDER):
         assert len(order) == len(set(order)) and set(order) <= set(names)
     assert set(vocabulary.format_phrases()) == set(vocabulary.format_names())
@@ -159,6 +163,129 @@ def test_the_one_walk_visits_every_subschema_keyword(keyword: Keyword) -> None:
         assert keywords.data_keyword({keyword.name: {}}, (keyword.name,)) is None
     else:
         assert any(path[0] == keyword.name for _, path in found), keyword.name
+
+
+@pytest.mark.parametrize(
+    "keyword", [k for k in IMPLEMENTED if k.shape in ("list", "map")], ids=lambda k: k.name
+)
+def test_every_list_or_map_of_schemas_says_how_its_entries_read_in_names(keyword: Keyword) -> None:
+    """The namer (codegen/building/context.py) reads a place's words from the table: a list or
+    a map of schemas says how the entry a place is in reads, and the namer steps over it."""
+    assert keyword.in_names, keyword.name
+    entry = 1 if keyword.shape == "list" else "city"
+    words = path_hint((keyword.name, entry, "items")).split()
+    assert words[-1] == "item", words  # the entry was taken as the entry, not as a step
+    shown = keyword.in_names.format(keyword=keyword.name, entry=entry, position=2)
+    assert words[:-1] == shown.split(), words
+
+
+#: The keywords the walk of ``schema/children.py`` reaches: every one applying subschemas but
+#: those whose children depend on what their siblings evaluated (their family walks them).
+APPLYING = [k for k in IMPLEMENTED if k.applies in ("same value", "children") and not k.dynamic]
+
+
+def test_the_walk_to_children_leaves_the_dynamic_keywords_to_their_family() -> None:
+    """``unevaluated*`` reach the children no sibling evaluated: not a static walk's question."""
+    dynamic = [k for k in IMPLEMENTED if k.dynamic and k.applies == "children"]
+    assert dynamic
+    for keyword in dynamic:
+        assert not [steps for steps in _reached(using(keyword)) if steps[0] == keyword.name]
+
+
+def _reached(schema: dict[str, Any]) -> list[Any]:
+    """The places of the subschemas the walk of ``schema/children.py`` reaches: on the same
+    value, under the key "a" (every pattern matching), at the first item, on the key names."""
+    found = children.same_value(schema)
+    found += children.for_key(schema, "a", lambda pattern, key: True)[0]
+    found += children.for_index(schema, 0)[0]
+    found += children.reaching(schema, "key names")
+    return [steps for _, steps in found]
+
+
+@pytest.mark.parametrize("keyword", APPLYING, ids=lambda k: k.name)
+def test_the_walk_to_children_reaches_every_applying_keyword(keyword: Keyword) -> None:
+    """A keyword the table says applies subschemas is walked from its row alone: a new one
+    needs its ``applies`` (and, for children, what ``children`` it reaches), no other edit."""
+    assert keyword.applies == "same value" or keyword.children is not None, keyword.name
+    schema = using(keyword)
+    assert [steps for steps in _reached(schema) if steps[0] == keyword.name], keyword.name
+
+
+@pytest.fixture
+def fresh_walk() -> Iterator[None]:
+    """The vocabulary's remembered answers forgotten before and after (a test changing the table)."""
+    vocabulary.holders.cache_clear()
+    vocabulary.reaching.cache_clear()
+    yield
+    vocabulary.holders.cache_clear()
+    vocabulary.reaching.cache_clear()
+
+
+def test_a_keyword_added_to_the_table_is_walked_with_no_other_edit(
+    monkeypatch: pytest.MonkeyPatch, fresh_walk: None
+) -> None:
+    """Two new rows, one applying a schema to the other keys, one a list to the same value,
+    and the walk reaches both: the table is all it reads."""
+    rows = (
+        Keyword("otherKeysToo", "schema", "object", applies="children", evaluates="other keys"),
+        Keyword("allOfToo", "schema list", applies="same value", collects="always"),
+    )
+    monkeypatch.setattr(vocabulary, "KEYWORDS", vocabulary.KEYWORDS + rows)
+    monkeypatch.setattr(
+        vocabulary, "_BY_NAME", {**vocabulary._BY_NAME, **{r.name: r for r in rows}}
+    )
+    order = vocabulary.SUBSCHEMA_ORDER + tuple(r.name for r in rows)
+    monkeypatch.setattr(vocabulary, "SUBSCHEMA_ORDER", order)
+    schema = {"properties": {"a": True}, "otherKeysToo": False, "allOfToo": [{}]}
+    assert children.for_key(schema, "b", lambda pattern, key: False) == (
+        [(False, ("otherKeysToo",))],
+        False,
+    )
+    assert children.for_key(schema, "a", lambda pattern, key: False)[1]
+    assert children.same_value(schema) == [({}, ("allOfToo", 0))]
+
+
+def test_the_walk_to_children_takes_each_child_from_its_keywords_alone() -> None:
+    """Under one schema of every kind, each child gets the schemas the table says reach it:
+    a named key its own, a matched key its patterns', any other key the other keys' schema;
+    a prefix position its own, a later one the other items', every item the matched ones'."""
+    schema = {
+        "properties": {"a": True},
+        "patternProperties": {"^b": {}},
+        "additionalProperties": False,
+        "prefixItems": [True],
+        "items": False,
+        "contains": {},
+    }
+
+    def starts(pattern: str, key: str) -> bool:  # "^b" matches the keys starting with b
+        return key.startswith(pattern[1:])
+
+    assert [s for _, s in children.for_key(schema, "a", starts)[0]] == [("properties", "a")]
+    assert children.for_key(schema, "bc", starts) == ([({}, ("patternProperties", "^b"))], True)
+    assert children.for_key(schema, "c", starts) == ([(False, ("additionalProperties",))], False)
+    assert children.for_index(schema, 0) == (
+        [(True, ("prefixItems", 0)), ({}, ("contains",))],
+        True,
+    )
+    assert children.for_index(schema, 1) == ([(False, ("items",)), ({}, ("contains",))], False)
+
+
+def test_the_values_a_schema_offers_come_from_each_offering_annotation() -> None:
+    """The witness search and the review try a schema's default and examples first: read from
+    the rows marked ``offers``, one value or a list by the row's kind, in the order asked."""
+    offering = [k for k in IMPLEMENTED if k.offers]
+    assert offering
+    held = {"value": [1], "values": [2, 3]}  # what a row of each kind offers: told apart
+    schema = {k.name: held[k.value] if k.value == "values" else held[k.value][0] for k in offering}
+    for first in ("value", "values"):
+        expected: list[Any] = []
+        for k in sorted(offering, key=lambda k: k.value != first):
+            expected += held[k.value]
+        assert schema_values.offered_values(schema, first) == expected
+    assert schema_values.offered_values({k.name: "not a list" for k in offering}, "value") == [
+        "not a list" for k in offering if k.value == "value"
+    ]
 
 
 # -- the contract check -------------------------------------------------------------------------
@@ -255,8 +382,6 @@ KNOWN = {k.name for k in vocabulary.KEYWORDS} | set(vocabulary.format_names())
 #: module and enclosing function, and why. Anything else that does fails the test below: read
 #: the list from ``schema/vocabulary.py`` (or add the fact it stands for to the table).
 ALLOWED = {
-    # The model's check tables and the namer's words (codegen/building/).
-    ("codegen/building/context.py", "<module>"): "how a schema place reads in generated names",
     # A family's own tables of its keywords (families/<family>/): one entry per keyword with
     # what the stage does of it.
     ("families/numbers/checks.py", "<module>"): "the number bounds' tests and wording",
@@ -270,16 +395,11 @@ ALLOWED = {
     ("families/arrays/export.py", "<module>"): "each keyword's phrase in a description",
     # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
     # with each keyword's family module (issue 22's keyword families), not in the table.
-    ("codegen/cases.py", "<module>"): "_NON_LOCAL: which keywords make a case non-local",
-    ("platforms/export.py", "_Lowering.merge"): "how two schemas merge, keyword by keyword",
     ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
     ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",
     ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
     ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
     ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
-    ("review/decisions.py", "polarity_of"): "which subschemas keep a change's polarity",
-    ("review/walk.py", "_about"): "changes about the keys not listed",
-    ("review/walk.py", "_walk_map"): "the diff's words for a map's entries",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
@@ -392,71 +512,33 @@ _WALKS_THROUGH_ITEMS = "a walk over subschemas, stepping into an array's items b
 #: a module allowed to spell one family's keywords is still checked for the others'.
 FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     "numbers": {
-        "platforms/importer.py": "draft 4's boolean exclusive bounds: translated and recognised "
-        "(how an older draft spelled them, not what a stage does with them)",
+        "platforms/importer.py": "draft 4's boolean exclusive bounds, recognised when guessing a "
+        "schema's draft (families/numbers/importing.py translates them)",
     },
     "arrays": {
-        "platforms/importer.py": "draft 2019's list 'items' and 'additionalItems' translated; "
-        "then/else and the contains counts dropped without what they need, warned in that order",
+        "platforms/importer.py": "a list 'items' that tells a schema's draft, and the walk over "
+        "an input schema stepping into it; then/else and the contains counts dropped without "
+        "what they need, warned in that order",
         "contract/checker.py": "'items' and 'contains' as what a count range limits "
         "(vocabulary.ranges), not as keywords",
-        "review/decisions.py": "'items' as what a count range limits; which subschemas keep a "
-        "change's polarity (contains with maxContains does not)",
-        "contract/unfolding.py": _WALKS_THROUGH_ITEMS,
-        "contract/redaction.py": _WALKS_THROUGH_ITEMS,
-        "codegen/masks.py": _WALKS_THROUGH_ITEMS,
-        "codegen/cases.py": _WALKS_THROUGH_ITEMS + "; _NON_LOCAL",
-        "codegen/typing_model.py": _WALKS_THROUGH_ITEMS + " (list[...] of the items' type)",
-        "codegen/building/context.py": _WALKS_THROUGH_ITEMS + " (the words of a place's name)",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
-        "platforms/export.py": "the platforms need an array's 'items' (filled in, or the "
-        "export refused); merging two 'items' schemas",
-        "review/samples.py": _WALKS_THROUGH_ITEMS + " (where a changed schema applies)",
-        "review/walk.py": _WALKS_THROUGH_ITEMS + " (a change to a prefixItems position)",
-    },
-    "formats": {
-        "platforms/importer.py": "a format toolshape does not assert, kept as the annotation "
-        "'x-format' (what the importer does with an older schema's format)",
     },
     # The object keywords shape the whole arguments object, so the walks over an object's
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "codegen/building/context.py": "how a schema place reads in generated names",
-        "codegen/cases.py": "the base arguments built key by key (partial, complete, "
-        "local_schema), which keywords make a case non-local (_NON_LOCAL), known-good values "
-        "by property, the OpenAI null normalisation",
-        "codegen/masks.py": "the redaction masks and OpenAI absent-nulls table, walked by key",
-        "codegen/model.py": "whether the parameters declare any property",
-        "codegen/typing_model.py": "the Arguments TypedDicts, from properties and required",
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
-        "contract/redaction.py": "the reference's walk of sensitive places, key by key",
-        "contract/unfolding.py": "how a schema unfolds on one value: keys are children",
-        "platforms/export.py": "each platform's finish of an object node (OpenAI strict mode: "
-        "every key required, additionalProperties false; Gemini: additionalProperties dropped), "
-        "the platforms' property-count limits, Anthropic's top-level refusals, merging two objects",
-        "platforms/importer.py": "older drafts' spellings (dependencies split into "
-        "dependentRequired and dependentSchemas), required keys an imported schema forbids, "
+        "platforms/importer.py": "required keys an imported schema forbids, "
         "what makes a root an object, maps whose keys name a hoisted schema",
-        "project/examples.py": "an example's pattern error located at a patternProperties key",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
-        "review/decisions.py": "polarity through subschemas; 'properties' as what the count "
-        "ranges limit (vocabulary.ranges)",
-        "review/samples.py": "where a changed schema applies in the arguments (instance places)",
-        "review/search.py": "the schemas of a key's value, for the witness search",
-        "review/walk.py": "the parallel walk: required compared as a set, map entries named; "
-        "it sits below review/samples.py, which the family's review.py imports",
     },
     # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
     # it allows still read it; what is left of each keyword's own work is said too (it moves
     # into families/values/ stage by stage).
     "values": {
         "schema/keywords.py": "the types a schema declares, read by every stage's walk",
-        "contract/redaction.py": "the strings a sensitive place may hold (enum, const) and the "
-        "types its schemas declare",
-        "witness/values.py": "the kinds a value is tried in (what each schema's type allows)",
         "families/formats/values.py": "schema literals: a string schema of one format, and a "
         "format alone beside its type",
         "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
@@ -467,14 +549,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/cases.py": "schema literals: a string of an exact length",
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
-        "codegen/cases.py": "a case's declared types, schema literals, _NON_LOCAL",
-        "codegen/masks.py": "which types the OpenAI absent-nulls table reads",
-        "codegen/typing_model.py": "the Arguments types: Literal from enum/const, the declared types",
-        "platforms/export.py": "the finishes of a node that read or set its type (OpenAI "
-        "strict mode's type, Gemini's one type per node), nullable by type, merging two schemas",
-        "platforms/importer.py": "OpenAPI's nullable, enum members of another type dropped, "
-        "the root's type: object, the tool lists' 'type: function'",
-        "review/walk.py": "the parallel walk: type and enum compared as sets",
+        "platforms/importer.py": "the root's type: object, a schema's kinds when it is checked "
+        "for effect, the tool lists' 'type: function'",
     },
     # What is left of each stage's own reading of a reference moves into families/references/
     # stage by stage; the importer translates older drafts' spellings (definitions, id).
@@ -487,8 +563,7 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # does with them is said here until it has moved.
     "combinators": {
         "platforms/importer.py": "then/else dropped without their if, warned in that order "
-        "with the contains counts; an enum no member of which can pass kept as allOf: [false] "
-        "(what the importer does with an imported schema)",
+        "with the contains counts",
     },
 }
 
@@ -496,13 +571,11 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
+    ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
+    ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
     ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
     ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
     ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
-    ("pattern", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
-    ("pattern", "review/walk.py"): "the diff's word for an entry of patternProperties",
-    ("format", "codegen/literals.py"): "str.format: a str method whose result is plain str",
-    ("format", "review/text.py"): "a kind of value in the vocabulary (a row's value)",
     ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
     ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
     ("not", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",

@@ -69,6 +69,29 @@ def test_the_corpus_covers_defaults_and_schema_examples() -> None:
     } <= names
 
 
+def test_the_corpus_covers_legal_schemas_the_check_once_refused() -> None:
+    """JSON Schema accepts these, with an exact meaning the generated module keeps: a keyword
+    with no effect, an unknown format, and places no value can pass."""
+    names = {path.stem for path in FILES}
+    assert {
+        "keyword_without_its_condition",
+        "format_unknown_is_an_annotation",
+        "enum_empty",
+        "const_not_in_enum",
+        "const_fails_its_schema",
+        "wrong_type_const",
+        "unsat_min_length_over_max_length",
+        "unsat_min_items_over_max_items",
+        "required_false_and_nothing_passes",
+        "unsat_minimum_over_maximum",
+        "unsat_exclusive_minimum_equals_maximum",
+        "unsat_integer_bounds",
+        "unsat_multiple_of_bounds",
+        "unsat_items_false_min_items",
+        "unsat_max_properties_under_required",
+    } <= names
+
+
 # -- lint ----------------------------------------------------------------------------
 
 

@@ -664,23 +664,13 @@ def _schema(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    root, path = _contracts_folder_of(path, args.settings)
-    checked = planning.checked_contract(root, path, args.contract)
+    folder = planning.contracts_folder_of(path, args.settings)
+    checked = planning.checked_contract(folder, path, args.contract)
     results = _exported([checked], args)
     if results is None:
         return 1
     print(results[0].to_json())
     return 0
-
-
-def _contracts_folder_of(path: Path, settings: configuration.Settings) -> tuple[Path, Path]:
-    """The contracts folder a lone contract file belongs to, where its shared definitions
-    (``common/``) are found, and the file as a path in it: the configured folder
-    (``contracts`` by default) when the file lies under it, else the file stands alone."""
-    folder, file = Path(settings.contracts or "contracts").resolve(), path.resolve()
-    if not file.is_relative_to(folder):
-        return path, path
-    return folder, file
 
 
 def _schema_target(given: str | None, settings: configuration.Settings) -> str:
@@ -704,11 +694,12 @@ def _schema_all(args: argparse.Namespace) -> int:
     import json
 
     root = Path(args.contract or args.folder)
+    folder = planning.contracts_folder_of(root, args.settings)
     checked: list[checker.Contract] = []
     problems: list[Problem] = []
-    for path in planning.tool_files(root):
+    for path in planning.tool_files(root, folder):
         try:
-            checked.append(planning.checked_contract(root, path, str(path)))
+            checked.append(planning.checked_contract(folder, path, str(path)))
         except ContractError as exc:
             problems.extend(exc.problems)
     if problems:

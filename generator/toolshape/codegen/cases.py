@@ -22,17 +22,20 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.reference import errors_of, evaluate
+from ..families.arrays import cases as array_walk
 from ..families.arrays import values as array_values
 from ..families.combinators import cases as combinator_cases
 from ..families.combinators.values import negation
 from ..families.formats import cases as format_cases
 from ..families.numbers import values as number_values
+from ..families.objects import cases as object_walk
 from ..families.objects.cases import object_cases
 from ..families.references import targets
 from ..families.strings import cases as string_cases
 from ..families.strings.cases import MAX_EDGE_LENGTH
 from ..families.unevaluated import cases as unevaluated_cases
 from ..families.values import values as member_values
+from ..families.values.rules import NO_VALUE, unsatisfiable
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
@@ -240,6 +243,8 @@ class _Deriver:
                 if isinstance(node, dict) and schema_path
                 else "add an accepted example"
             )
+            if unsatisfiable(node):  # no example could help: the checker warned of it
+                why, hint = NO_VALUE, "the cases that send a value here expect its refusal"
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
             found.append(
                 self.contract.document.problem(
@@ -323,13 +328,14 @@ class _Deriver:
         pointer = pointers[-1]
         kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
         above = self.through_refs(parent)
+        # An undeclared key whose schema is false: the evaluator's code for a key it refuses.
+        refused = object_walk.refused_key_code(above, path[-1]) if schema is False else None
         if value is MISSING:
-            if path[-1] in above.get("required", []):
-                kept.add((pointer, "required"))
-        elif schema is False and path[-1] not in above.get("properties", {}):
-            kept.add(
-                (pointer, "additionalProperties")
-            )  # (the evaluator's code for a key it refuses)
+            missing = object_walk.missing_key_code(above, path[-1])
+            if missing is not None:
+                kept.add((pointer, missing))
+        elif refused is not None:
+            kept.add((pointer, refused))
         else:
             kept |= errors_of(schema, value, pointer, root=self.schema)
         return frozenset(kept)
@@ -376,23 +382,23 @@ class _Deriver:
     def partial(self, schema: Any, schema_path: SchemaPath) -> Any:
         """When no accepted instance was found: the object with every property that has a
         witness, and a warning at each (deepest) property that has none."""
-        if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        if not object_walk.declares_keys(schema):
             self.leave_out(schema_path, "the accepted base arguments and every case changing them")
             return {}
         built: dict[str, Any] = {}
         blamed = False
-        for key, sub in schema["properties"].items():
-            ok, value = self.synth(sub, schema_path + ("properties", key))
+        for key, sub in object_walk.declared(schema).items():
+            ok, value = self.synth(sub, object_walk.property_path(schema_path, key))
             if ok:
                 built[key] = value
-            elif key in schema.get("required", []):
+            elif key in object_walk.required_of(schema):
                 blamed = True
-                inner = self.partial(sub, schema_path + ("properties", key))
-                if isinstance(sub, dict) and isinstance(sub.get("properties"), dict):
+                inner = self.partial(sub, object_walk.property_path(schema_path, key))
+                if object_walk.declares_keys(sub):
                     built[key] = inner
                 else:
                     self.leave_out(
-                        schema_path + ("properties", key),
+                        object_walk.property_path(schema_path, key),
                         f"an accepted value for '{key}', so the accepted base arguments "
                         "(the cases change arguments that leave it out)",
                     )
@@ -439,20 +445,20 @@ class _Deriver:
             self._complete(value, resolve(self.schema, target), target, at, refs + 1)
         if isinstance(value, dict):
             self._complete_keys(value, schema, schema_path, at)
-            for key, sub in schema.get("properties", {}).items():
+            for key, sub in object_walk.declared(schema).items():
                 if key in value:
-                    self._complete(
-                        value[key], sub, schema_path + ("properties", key), at + (key,), refs
-                    )
-        elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+                    where = object_walk.property_path(schema_path, key)
+                    self._complete(value[key], sub, where, at + (key,), refs)
+        elif isinstance(value, list) and isinstance(array_walk.items_of(schema), dict):
+            items, where = array_walk.items_of(schema), array_walk.items_path(schema_path)
             if not value:
-                ok, item = self.synth(schema["items"], schema_path + ("items",))
+                ok, item = self.synth(items, where)
                 if ok:
                     value.append(item)
                     if not self.still_good_at(at):
                         value.pop()
             for item in value[:1]:
-                self._complete(item, schema["items"], schema_path + ("items",), at + (0,), refs)
+                self._complete(item, items, where, at + (0,), refs)
 
     def still_good_at(self, at: SchemaPath) -> bool:
         """still_good() after a change to the value at ``at`` alone (keys added, an item appended)
@@ -488,13 +494,13 @@ class _Deriver:
             if not isinstance(schema, dict) or not _NON_LOCAL.isdisjoint(schema):
                 return None
             if isinstance(step, int):
-                if not isinstance(schema.get("items"), dict):
+                if not isinstance(array_walk.items_of(schema), dict):
                     return None
-                schema = schema["items"]
-            elif step in schema.get("properties", {}):
-                schema = schema["properties"][step]
+                schema = array_walk.items_of(schema)
+            elif step in object_walk.declared(schema):
+                schema = object_walk.declared(schema)[step]
             else:
-                schema = schema.get("additionalProperties", True)
+                schema = object_walk.other_keys(schema)
         return schema
 
     def _complete_keys(
@@ -508,15 +514,15 @@ class _Deriver:
         number of keys); only when that fails, key by key (a maxProperties, a not, a oneOf)."""
         before = self.root_good or self.still_good()
         added: dict[str, Any] = {}
-        for key, sub in schema.get("properties", {}).items():
+        for key, sub in object_walk.declared(schema).items():
             if key not in value:
-                ok, synthesized = self.synth(sub, schema_path + ("properties", key))
+                ok, synthesized = self.synth(sub, object_walk.property_path(schema_path, key))
                 if ok:
                     value[key] = added[key] = synthesized
                 else:
-                    what = "required" if key in schema.get("required", []) else "optional"
+                    what = "required" if key in object_walk.required_of(schema) else "optional"
                     self.leave_out(
-                        schema_path + ("properties", key),
+                        object_walk.property_path(schema_path, key),
                         f"the cases of the {what} property '{key}'",
                     )
         if not added or not before or self.still_good_at(at):
@@ -574,8 +580,10 @@ class _Deriver:
         self.applicator_cases(schema, path, schema_path, label)
         value = _get(self.root, path)
         if isinstance(value, list):
-            for i, sub in enumerate(schema.get("prefixItems", [])[: len(value)]):
-                self.walk(sub, path + (i,), schema_path + ("prefixItems", i), f"{label}[{i}]")
+            for i, sub in enumerate(array_walk.positions(schema)[: len(value)]):
+                self.walk(
+                    sub, path + (i,), array_walk.position_path(schema_path, i), f"{label}[{i}]"
+                )
         if path:
             self.value_cases(schema, path, schema_path, label, value)
         if isinstance(value, dict):
@@ -680,7 +688,7 @@ class _Deriver:
         label: str,
         value: Any,
     ) -> None:
-        declared = _declared(schema)
+        declared = member_values.declared(schema)
         if declared is not None:
             for kind, sample in TYPE_SAMPLES.items():
                 allowed = kind in declared or (kind == "integer" and "number" in declared)
@@ -695,7 +703,9 @@ class _Deriver:
                 self.add(f"{label}: a sample {kind}", self.replaced(path, sample))
         if value is None:
             # A nullable value: cross its bounds from a non-null value of its type.
-            value = next(iter(self.satisfying([schema, negation({"type": "null"})])), None)
+            value = next(
+                iter(self.satisfying([schema, negation(member_values.of_type("null"))])), None
+            )
         for name, variant in self.bound_variants(schema, schema_path, value):
             self.add(f"{label}: {name}", self.replaced(path, variant))
 
@@ -717,9 +727,9 @@ class _Deriver:
         label: str,
         value: list[Any],
     ) -> None:
-        item_schema = schema.get("items", True)
+        item_schema = array_walk.items_of(schema, True)
         need = array_values.pool_size(schema)
-        pool = self.distinct(item_schema, schema_path + ("items",), min(need, 60))
+        pool = self.distinct(item_schema, array_walk.items_path(schema_path), min(need, 60))
         if value:
             pool = [value[0]] + [p for p in pool if not json_equal(p, value[0])]
         for what, items in array_values.size_variants(schema, pool, MAX_EDGE_ITEMS):
@@ -729,7 +739,9 @@ class _Deriver:
             self.too_large(schema_path, left_out)
         if value and isinstance(item_schema, dict):
             for i in range(min(len(value), MAX_ITEMS_WALKED)):
-                self.walk(item_schema, path + (i,), schema_path + ("items",), f"{label}[{i}]")
+                self.walk(
+                    item_schema, path + (i,), array_walk.items_path(schema_path), f"{label}[{i}]"
+                )
 
 
 # -- cases written as changes to one base ---------------------------------------------
@@ -761,12 +773,15 @@ MAX_REF_CHAIN = 32
 #: Keywords that look at an object (or array) as a whole, or at it through other schemas:
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
 _NON_LOCAL = frozenset(
-    {
-        targets.REF, "enum", "const",
-        "dependentRequired", "dependentSchemas", "minProperties", "maxProperties", "propertyNames",
-        "patternProperties", *unevaluated_cases.NON_LOCAL, *array_values.NON_LOCAL, *combinator_cases.NON_LOCAL,
-    }
-)  # fmt: skip
+    (
+        targets.REF,
+        *member_values.NON_LOCAL,
+        *object_walk.NON_LOCAL,
+        *unevaluated_cases.NON_LOCAL,
+        *array_values.NON_LOCAL,
+        *combinator_cases.NON_LOCAL,
+    )
+)
 
 
 def case_changes(base: Any, case: Case) -> tuple[list[tuple[str, Any]], bool]:
@@ -889,18 +904,15 @@ def _collect_known_good(contract: Contract) -> dict[SchemaPath, list[Any]]:
         if not isinstance(schema, dict):
             return
         if isinstance(value, dict):
+            properties, extra = object_walk.declared(schema), object_walk.other_keys(schema, None)
             for key, item in value.items():
-                if key in schema.get("properties", {}):
-                    visit(schema["properties"][key], item, schema_path + ("properties", key))
-                elif isinstance(schema.get("additionalProperties"), dict):
-                    visit(
-                        schema["additionalProperties"],
-                        item,
-                        schema_path + ("additionalProperties",),
-                    )
-        elif isinstance(value, list) and "items" in schema:
+                if key in properties:
+                    visit(properties[key], item, object_walk.property_path(schema_path, key))
+                elif isinstance(extra, dict):
+                    visit(extra, item, object_walk.other_keys_path(schema_path))
+        elif isinstance(value, list) and array_walk.items_of(schema) is not None:
             for item in value:
-                visit(schema["items"], item, schema_path + ("items",))
+                visit(array_walk.items_of(schema), item, array_walk.items_path(schema_path))
 
     for example in contract.examples:
         if example.status == "accept":
@@ -953,13 +965,6 @@ def _get(data: Any, path: SchemaPath) -> Any:
     for step in path:
         data = data[step]
     return data
-
-
-def _declared(schema: Any) -> tuple[str, ...] | None:
-    if not isinstance(schema, dict) or "type" not in schema:
-        return None
-    raw = schema["type"]
-    return tuple(raw) if isinstance(raw, list) else (raw,)
 
 
 def parse_cases(valid_text: str) -> list[ParseCase]:
@@ -1040,8 +1045,7 @@ def _normalise_cases(root: Any, base: Any) -> NormaliseCases:
     integers: dict[str, int] = {}  # where the contract says integer: the int sent as a float
     for schema, value, pointer, earlier in _applying(root, root, base, ""):
         if isinstance(value, dict):
-            properties = schema.get("properties", {})
-            required = schema.get("required", [])
+            properties, required = object_walk.declared(schema), object_walk.required_of(schema)
             for key, allows_null in converted_keys(root, properties, required):
                 place = pointer + "/" + escape(key)
                 if not allows_null and key in value and place not in nullable:
@@ -1111,26 +1115,19 @@ def _applying(
         for sub, before in combinator_cases.followed(schema, scalar, matches, _says_integer):
             todo.append((sub, value, pointer, deeper, [*earlier, *before]))
         if isinstance(value, dict):
-            properties = schema.get("properties", {})
-            patterns = schema.get("patternProperties", {})
-            extra = schema.get("additionalProperties")
             for key, item in value.items():
                 place = pointer + "/" + escape(key)
-                subs = [properties[key]] if key in properties else []
-                matched = [s for p, s in patterns.items() if _key_matches(p, key)]
-                if not subs and not matched and isinstance(extra, dict):
-                    subs.append(extra)
-                todo += [(sub, item, place, deeper, []) for sub in subs + matched]
+                subs = object_walk.key_schemas(schema, key, _key_matches)
+                todo += [(sub, item, place, deeper, []) for sub in subs]
         elif isinstance(value, list):
-            prefix = schema.get("prefixItems", [])
             for index, item in enumerate(value):
-                sub = prefix[index] if index < len(prefix) else schema.get("items")
+                sub = array_walk.item_schema(schema, index)
                 todo.append((sub, item, f"{pointer}/{index}", deeper, []))
 
 
 def _says_integer(schema: Any) -> bool:
     """Whether the generated check of ``schema`` takes an integral float as an integer (not a number)."""
-    kinds = _declared(schema) or ()
+    kinds = member_values.declared(schema) or ()
     return "integer" in kinds and "number" not in kinds  # with both, the check is number's
 
 

@@ -9,8 +9,8 @@ changes is:
 
 * blank lines at the start of a piece and runs longer than black allows;
 * lines wider than 88 columns. This module splits the ones the templates write as
-  black does: a call statement such as ``errors.append(Error(path, "minLength",
-  message))`` at its last bracket pair (black's "right hand split"), the arguments on
+  black does: a call statement such as ``errors.append(Error(path, code, message))``
+  at its last bracket pair (black's "right hand split"), the arguments on
   one line if they fit, else one per line with a trailing comma, a ``+`` chain broken
   before each ``+``; an ``if`` condition inside parentheses, or split at its last
   bracket pair; an assignment of a data display or of a one-argument call. Any other
@@ -586,9 +586,10 @@ def def_line(indent: int, body: str) -> list[str] | None:
     pad = " " * indent
     middle = [f"{pad}    {match[3]}"]
     if width(middle[0]) > LINE_LENGTH:  # one per line, and a trailing comma
-        middle = [f"{pad}    {item.strip()}," for item in match[3].split(",")]
-        if any(_BRACKETS.search(item) and "," in item for item in middle[:-1]):
-            return None
+        items = match[3].split(",")
+        if any(item.count("[") != item.count("]") for item in items):
+            return None  # a comma inside brackets (``dict[str, int]``): not one item per piece
+        middle = [f"{pad}    {item.strip()}," for item in items]
     lines = [f"{pad}{match[1]} {match[2]}(", *middle, f"{pad}){match[4] or ''}:"]
     return lines if all(width(line) <= LINE_LENGTH for line in lines) else None
 

@@ -41,35 +41,36 @@ def _plain_result(name: str) -> object:
     return plain
 
 
-for _name in (
-    "__getitem__",
-    "__add__",
-    "__mul__",
-    "__rmul__",
-    "__mod__",
-    "format",
-    "format_map",
-    "strip",
-    "lstrip",
-    "rstrip",
-    "replace",
-    "join",
-    "lower",
-    "upper",
-    "title",
-    "capitalize",
-    "casefold",
-    "swapcase",
-    "center",
-    "ljust",
-    "rjust",
-    "zfill",
-    "expandtabs",
-    "translate",
-    "removeprefix",
-    "removesuffix",
+# The methods named by their objects, not their names: a typo fails at import.
+for _method in (
+    str.__getitem__,
+    str.__add__,
+    str.__mul__,
+    str.__rmul__,
+    str.__mod__,
+    str.format,
+    str.format_map,
+    str.strip,
+    str.lstrip,
+    str.rstrip,
+    str.replace,
+    str.join,
+    str.lower,
+    str.upper,
+    str.title,
+    str.capitalize,
+    str.casefold,
+    str.swapcase,
+    str.center,
+    str.ljust,
+    str.rjust,
+    str.zfill,
+    str.expandtabs,
+    str.translate,
+    str.removeprefix,
+    str.removesuffix,
 ):
-    setattr(Code, _name, _plain_result(_name))
+    setattr(Code, _method.__name__, _plain_result(_method.__name__))
 Code.__radd__ = lambda self, other: str(other) + str(self)  # type: ignore[method-assign, assignment, return-value]  # plain str, as above
 for _name in ("split", "rsplit", "partition", "rpartition", "splitlines"):
     setattr(

@@ -20,31 +20,27 @@ from typing import Any
 from ..contract.checker import Contract
 from ..contract.optional import converted_keys
 from ..families.combinators import values as combinator_values
+from ..families.objects import rules as object_rules
 from ..families.references import targets
+from ..families.values import oracle as value_oracle
 from ..regex.linear import plan as pattern_plan
-from ..schema import vocabulary
+from ..schema import children, vocabulary
 from ..schema.keywords import subschemas
 from ..schema.pointers import SchemaPath, ref_path, resolve
 
-#: The keywords whose subschemas apply to the same value as the schema holding them.
-#: For redaction every one counts, whichever branch matched ("conservative").
+#: The keywords whose subschemas are lists applying to the same value (allOf, anyOf, oneOf):
+#: the branches the export lowers, so the only ones the absent-nulls table walks.
 _SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
-_SAME_VALUE_ONE = vocabulary.holders("one", "same value")
+#: The mask part of the items after the prefix: the runtime names it after its keyword.
+_OTHER_ITEMS = vocabulary.reaching("other items")[0]
 
 
 def _same_value_subschemas(
     schema: dict[str, Any], schema_path: SchemaPath
 ) -> list[tuple[Any, SchemaPath]]:
-    """The subschemas (with their paths) that apply to the very value ``schema`` applies to, $ref aside."""
-    found: list[tuple[Any, SchemaPath]] = []
-    for word in _SAME_VALUE_LISTS:
-        found += [(sub, schema_path + (word, i)) for i, sub in enumerate(schema.get(word, []))]
-    found += [(schema[k], schema_path + (k,)) for k in _SAME_VALUE_ONE if k in schema]
-    found += [
-        (sub, schema_path + ("dependentSchemas", k))
-        for k, sub in schema.get("dependentSchemas", {}).items()
-    ]
-    return found
+    """The subschemas (with their paths) that apply to the very value ``schema`` applies to,
+    $ref aside. For redaction every one counts, whichever branch matched ("conservative")."""
+    return [(sub, schema_path + steps) for sub, steps in children.same_value(schema)]
 
 
 def secret_paths(parameters: Any) -> set[SchemaPath]:
@@ -98,38 +94,56 @@ def _value_groups(
     group: list[tuple[dict[str, Any], SchemaPath]],
 ) -> list[list[tuple[Any, SchemaPath]]]:
     """For the values inside one value: the schemas that apply to each (by key, by position)."""
+    groups = _key_groups(group) + _item_groups(group)
+    groups += [
+        [(sub, path + steps)]
+        for s, path in group
+        for sub, steps in children.reaching(s, "key names")
+    ]
+    return [members for members in groups if members]
+
+
+def _key_groups(
+    group: list[tuple[dict[str, Any], SchemaPath]],
+) -> list[list[tuple[Any, SchemaPath]]]:
+    """For each key some schema names, and for a key named nowhere: the schemas of its value
+    (every pattern's, conservatively)."""
     groups: list[list[tuple[Any, SchemaPath]]] = []
     patterns = [
-        (sub, path + ("patternProperties", p))
-        for s, path in group
-        for p, sub in s.get("patternProperties", {}).items()
+        (sub, path + steps) for s, path in group for _, (sub, steps) in children.patterns(s)
     ]
-    names = sorted({name for s, _ in group for name in s.get("properties", {})})
+    names = sorted({name for s, _ in group for name in children.named(s)})
     for name in names + [None]:  # None: a key declared nowhere
         members = list(patterns)
         for s, path in group:
-            properties = s.get("properties", {})
-            if name in properties:
-                members.append((properties[name], path + ("properties", name)))
-            elif "additionalProperties" in s:
-                members.append((s["additionalProperties"], path + ("additionalProperties",)))
+            named = children.named(s)
+            reached = [named[name]] if name in named else children.reaching(s, "other keys")
+            members += [(sub, path + steps) for sub, steps in reached]
         groups.append(members)
-    longest = max([len(s.get("prefixItems", [])) for s, _ in group] + [0])
+    return groups
+
+
+def _item_groups(
+    group: list[tuple[dict[str, Any], SchemaPath]],
+) -> list[list[tuple[Any, SchemaPath]]]:
+    """For each position some schema's prefix declares, and for the positions after every
+    prefix: the schemas of the item there (the schemas matching items, for every one)."""
+    groups: list[list[tuple[Any, SchemaPath]]] = []
+    longest = max([len(children.reaching(s, "prefix")) for s, _ in group] + [0])
     for index in range(longest + 1):  # the last one: positions after every prefix
-        members = [(s["contains"], path + ("contains",)) for s, path in group if "contains" in s]
+        members = [
+            (sub, path + steps)
+            for s, path in group
+            for sub, steps in children.reaching(s, "matching items")
+        ]
         for s, path in group:
-            prefix = s.get("prefixItems", [])
-            if index < len(prefix):
-                members.append((prefix[index], path + ("prefixItems", index)))
-            elif "items" in s:
-                members.append((s["items"], path + ("items",)))
+            prefix = children.reaching(s, "prefix")
+            reached = (
+                [prefix[index]] if index < len(prefix) else children.reaching(s, "other items")
+            )
+            members += [(sub, path + steps) for sub, steps in reached]
         groups.append(members)
-    groups += [
-        [(s["propertyNames"], path + ("propertyNames",))]
-        for s, path in group
-        if "propertyNames" in s
-    ]
-    return [members for members in groups if members]
+    return groups
 
 
 def _key_matcher(pattern: str) -> str | list[dict[str, Any]]:
@@ -213,25 +227,21 @@ class _Masks:
             return True
         if any(same):
             mask["all"] = [m for m in same if m]
-        if self.strict and "type" in schema:
-            declared = schema["type"]
-            mask["types"] = sorted(declared) if isinstance(declared, list) else [declared]
+        declared = value_oracle.type_names(schema)
+        if self.strict and declared is not None:
+            mask["types"] = sorted(declared)
         self.object_parts(schema, mask)
         self.array_parts(schema, mask)
         return mask or None
 
     def object_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
-        properties = schema.get("properties", {})
+        properties = {key: sub for key, (sub, _) in children.named(schema).items()}
         keys = {key: self.mask(sub) for key, sub in properties.items()}
         if any(m is not None for m in keys.values()):
             mask["keys"] = {key: m for key, m in keys.items() if m is not None}
-        extra = (
-            self.mask(schema["additionalProperties"]) if "additionalProperties" in schema else None
-        )
-        patterns = [
-            [_key_matcher(p), self.mask(sub)]
-            for p, sub in schema.get("patternProperties", {}).items()
-        ]
+        others = children.reaching(schema, "other keys")
+        extra = self.mask(others[0][0]) if others else None
+        patterns = [[_key_matcher(p), self.mask(sub)] for p, (sub, _) in children.patterns(schema)]
         names = self.strict and bool(properties or patterns)
         if extra is not None or names:
             if extra is not None:
@@ -240,25 +250,34 @@ class _Masks:
             mask["patterns"] = patterns  # all of them: a key matching any is declared, not extra
         elif any(m is not None for _, m in patterns):
             mask["patterns"] = [[p, m] for p, m in patterns if m is not None]
-        subs = [*properties.values(), *schema.get("patternProperties", {}).values()]
-        subs += [schema["additionalProperties"]] if "additionalProperties" in schema else []
-        if any(id(sub) in self.reaching for sub in subs):
+        if self.leads_to_secrets(schema, children.KEY_VALUES):
             mask["object"] = True
 
     def array_parts(self, schema: dict[str, Any], mask: dict[str, Any]) -> None:
-        prefix = [self.mask(sub) for sub in schema.get("prefixItems", [])]
-        for word, part in (("items", "items"), ("contains", "every")):
-            m = self.mask(schema[word]) if word in schema else None
+        prefix = [self.mask(sub) for sub, _ in children.reaching(schema, "prefix")]
+        others = children.reaching(schema, "other items")
+        for reached, part in (
+            (others, _OTHER_ITEMS),
+            (children.reaching(schema, "matching items"), "every"),
+        ):
+            m = self.mask(reached[0][0]) if reached else None
             if m is not None:
                 mask[part] = m
-        # With items masked, the prefix positions are needed too: items starts after them.
-        if any(m is not None for m in prefix) or (prefix and "items" in mask):
+        # With the other items masked, the prefix positions are needed too: they start after them.
+        if any(m is not None for m in prefix) or (prefix and _OTHER_ITEMS in mask):
             mask["prefix"] = prefix
-        subs = [*schema.get("prefixItems", []), schema.get("items"), schema.get("contains")]
-        if any(id(sub) in self.reaching for sub in subs if sub is not None):
+        if self.leads_to_secrets(schema, children.ITEMS):
             mask["array"] = True
-        if self.strict and (prefix or schema.get("items", False) is not False):
-            mask["placed"] = True if schema.get("items", False) is not False else len(prefix)
+        every_position = any(sub is not False for sub, _ in others)
+        if self.strict and (prefix or every_position):
+            mask["placed"] = True if every_position else len(prefix)
+
+    def leads_to_secrets(
+        self, schema: dict[str, Any], reached: tuple[vocabulary.Reaches, ...]
+    ) -> bool:
+        """Whether a subschema of ``schema`` applying to the ``reached`` children leads to an
+        x-sensitive schema."""
+        return any(id(sub) in self.reaching for sub, _ in children.reaching(schema, *reached))
 
 
 class _AbsentNulls(_Masks):
@@ -285,24 +304,27 @@ class _AbsentNulls(_Masks):
         ref = targets.ref_of(schema)
         if ref is not None and ref in self.live:
             mask["ref"] = [ref]
-        same = [self.mask(sub) for word in _SAME_VALUE_LISTS for sub in schema.get(word, ())]
+        same = [
+            self.mask(sub) for word in _SAME_VALUE_LISTS for sub, _ in children.held(schema, word)
+        ]
         if any(same):
             mask["all"] = [m for m in same if m]
         unsure = self._unsure(schema)
         if unsure:
             mask["unsure"] = unsure
-        properties = schema.get("properties", {})
-        optional = converted_keys(self.parameters, properties, schema.get("required", ()))
+        properties = {key: sub for key, (sub, _) in children.named(schema).items()}
+        optional = converted_keys(self.parameters, properties, object_rules.required_of(schema))
         drop = [key for key, allows_null in optional if not allows_null]
         if drop:
             mask["drop"] = drop
         keys = {key: self.mask(sub) for key, sub in properties.items()}
         if any(m is not None for m in keys.values()):
             mask["keys"] = {key: m for key, m in keys.items() if m is not None}
-        prefix = [self.mask(sub) for sub in schema.get("prefixItems", ())]
-        items = self.mask(schema["items"]) if "items" in schema else None
+        prefix = [self.mask(sub) for sub, _ in children.reaching(schema, "prefix")]
+        others = children.reaching(schema, "other items")
+        items = self.mask(others[0][0]) if others else None
         if items is not None:
-            mask["items"] = items
+            mask[_OTHER_ITEMS] = items
         if any(m is not None for m in prefix) or (prefix and items is not None):
             mask["prefix"] = prefix
         return mask or None
@@ -324,12 +346,11 @@ class _AbsentNulls(_Masks):
         dropped: set[str] = set()
         kept: set[str] = set()
         for node in _closure(self.parameters, branch):
-            properties = node.get("properties", {})
-            required = node.get("required", ())
+            properties = {key: sub for key, (sub, _) in children.named(node).items()}
+            required = object_rules.required_of(node)
             kept |= {key for key in required if isinstance(key, str)}
-            if isinstance(properties, dict):
-                for key, allows_null in converted_keys(self.parameters, properties, required):
-                    (kept if allows_null else dropped).add(key)
+            for key, allows_null in converted_keys(self.parameters, properties, required):
+                (kept if allows_null else dropped).add(key)
         return dropped, kept
 
 

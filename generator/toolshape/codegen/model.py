@@ -22,7 +22,8 @@ from typing import Any
 
 from .. import __version__
 from ..contract.checker import Contract
-from ..families.references.checks import finish
+from ..families.objects import typing as object_types
+from ..families.references.checks import finish, settle_required
 from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks
@@ -185,6 +186,7 @@ def _build_side(
     types.finish()
     root = builder.node(contract.parameters, Code("value"), [], (), builder.noun)
     finish(builder)
+    settle_required(root, builder.functions)
     null_message = builder.null_message()
     nulls = absent_nulls(contract)
     masks = redaction_masks(contract)
@@ -205,9 +207,7 @@ def _build_side(
         root_union=root_union,
         depth=depth,
         null_message=null_message,
-        declares_keys=bool(
-            isinstance(contract.parameters, dict) and contract.parameters.get("properties")
-        ),
+        declares_keys=object_types.declares_keys(contract.parameters),
         command=comment(command, limit=400),
         absent_nulls=literal(nulls),
         has_secrets=bool(masks["#"]),

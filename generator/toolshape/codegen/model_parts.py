@@ -255,8 +255,10 @@ class Node:
     applicators: list[Applicator] = field(default_factory=list)  # $ref, anyOf, ... on this value
     #: Under an x-sensitive schema: a type error names the JSON type only (no hint that repeats the value).
     secret: bool = False
-    #: The value of a key ``required`` lists: a null there is told to send a value, not to leave the key out.
-    required_key: bool = False
+    #: Whether the value is a key ``required`` lists, as code: ``True``, or a $ref function's
+    #: ``required`` parameter (its caller knows); None: not a required key's value. A null
+    #: there is told to send a value, not to leave the key out.
+    required_key: Code | None = None
 
     @property
     def got(self) -> Code:
@@ -270,9 +272,21 @@ class Node:
     def got_arguments(self) -> Code:
         """The arguments of :attr:`got`'s call: the value, and for a required key's value a flag
         that words a null as a required key's (send a value), not an optional one's (leave it out)."""
-        if self.required_key and not self.secret:
-            return Code(f"{self.var}, required=True")
+        if self.required_key is not None and not self.secret:
+            return Code(f"{self.var}, required={self.required_key}")
         return self.var
+
+    def mark_required(self, required: Code | None) -> None:
+        """Say (``required``: the code that says it; None: it is not) whether the value is a
+        required key's, here and wherever the same value is checked again: the nodes of an
+        ``allOf``, and the function a ``$ref`` calls, which is handed it."""
+        self.required_key = required
+        for applicator in self.applicators:
+            if applicator.kind == "ref":
+                applicator.required = required
+            elif applicator.kind == "all_of":
+                for node in applicator.nodes:
+                    node.mark_required(required)
 
     @property
     def has_checks(self) -> bool:
@@ -310,7 +324,10 @@ class Applicator:
     otherwise: Node | None = None
     #: For ``ref``: what the caller calls the value, handed to the function.
     label: Code | None = None
-    #: For ``tagged``: the union's keyword ("anyOf" or "oneOf", its errors' code) and the
+    #: For ``ref``: whether the value is a required key's (see ``Node.mark_required``), handed
+    #: to the function; None leaves its default (not required).
+    required: Code | None = None
+    #: For ``tagged``: the union's keyword (its errors' code: ``anyOf`` or ``oneOf``) and the
     #: module's ``_Tag`` constant that tells its alternatives apart.
     keyword: Code | None = None
     tag: Code | None = None
@@ -388,6 +405,8 @@ class Function:
     node: Node | None = None
     #: A $ref target's function takes the label its caller calls the value by.
     labelled: bool = False
+    #: A $ref target's function is told whether the value is a required key's.
+    takes_required: bool = False
 
 
 @dataclass

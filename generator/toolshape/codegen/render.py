@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from . import formatting
+from . import comments, formatting, long_literals
 from .context import GenerationContext, LayoutNote
 from .literals import literal
 from .model import REGENERATE
@@ -123,8 +123,10 @@ def render(
             # gap is noted; the tests lay out every example and synthetic module with layout.py
             # alone, so a gap there fails them.
             gaps: list[str] = []
+            source = comments.folded(source)  # no formatter folds a comment: E501 would flag it
             try:
                 source = formatting.lay_out(source, gaps)
+                source = long_literals.cut(source)  # black leaves a long string as it is
             except formatting.LayoutError as exc:
                 gaps.append(str(exc).splitlines()[0])
                 source = _black(source, template, label)

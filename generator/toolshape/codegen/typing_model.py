@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract.checker import Contract
+from ..families.arrays import typing as arrays
 from ..families.combinators import values as combinators
+from ..families.objects import typing as objects
 from ..families.references import targets
+from ..families.values.typing import common_types, declared_types, literal_type, union, with_types
 from ..schema.pointers import SchemaPath, resolve, typed
 from .literals import Code, comment_text, literal
-from .model_parts import JsonType
 from .names import Namer
 
 #: How many variants one value's type may list, and how deep the branches and references
@@ -182,7 +184,7 @@ class Place:
     property_paths: tuple[tuple[str, SchemaPath], ...] = ()
 
     def property_path(self, key: str) -> SchemaPath:
-        return dict(self.property_paths).get(key, self.path + ("properties", key))
+        return dict(self.property_paths).get(key, objects.property_path(self.path, key))
 
 
 @dataclass(frozen=True)
@@ -306,7 +308,7 @@ class TypedDicts:
             both = merged(rest, branch)
             if both is None:
                 continue  # the branch's types and the schema's have none in common
-            words = f"{hint} {branch_words(branch, both) or f'option {index + 1}'}"
+            words = f"{hint} {objects.branch_words(branch, both) or f'option {index + 1}'}"
             at = merged_place(place, keyword_name, index, rest, branch)
             more = self.variants(both, words, at, depth + 1, via)
             if more is None:
@@ -340,26 +342,13 @@ class TypedDicts:
         schema, hint, path = variant.schema, variant.hint, variant.place.path
         if kind == "array":
             return f"list[{self.item_types(schema, hint, path)}]"
-        if not schema.get("properties"):
-            additional = schema.get("additionalProperties", True)
-            return f"dict[str, {self.of(additional, hint + ' value', path + ('additionalProperties',))}]"
+        if not objects.declares_keys(schema):
+            return objects.map_type(self.of, schema, hint, path)
         return self.typed_dict(schema, hint, variant.place)
 
     def item_types(self, schema: dict[str, Any], hint: str, path: SchemaPath) -> str:
-        """The type of an array's items: ``items``', and with ``prefixItems`` each position's
-        too. Their union, in a ``list``, never a ``tuple[...]``: the handler gets the decoded
-        JSON array, a list, and a tuple type would promise what a list does not do (hashing,
-        equality with a tuple)."""
-        items = schema.get("items", True)
-        positions = schema.get("prefixItems")
-        if not isinstance(positions, list):
-            return self.of(items, f"{hint} item", path + ("items",))
-        types = [
-            self.of(position, f"{hint} item {index + 1}", path + ("prefixItems", index))
-            for index, position in enumerate(positions)
-        ]
-        if items is not False:  # more items after the positions, of ``items``' type
-            types.append(self.of(items, f"{hint} item", path + ("items",)))
+        """The type of an array's items: the union of each position's and the other items'."""
+        types = arrays.item_types(self.of, schema, hint, path)
         return "Any" if not types or "Any" in types else union(types)
 
     def typed_dict(self, schema: dict[str, Any], hint: str, place: Place | SchemaPath) -> str:
@@ -387,14 +376,14 @@ class TypedDicts:
 
     def write(self, schema: dict[str, Any], hint: str, place: Place, name: Code) -> None:
         """The TypedDict ``name`` of an object schema's properties, added to ``defs``."""
-        required = set(schema.get("required", []))
+        required = set(objects.required_of(schema))
         # Its name ends any recursion through it: the references met above it are free again.
         outer, self.active = self.active, frozenset()
         self.nesting += 1
         try:
             fields = [
                 Field(key, self.of(sub, f"{hint} {key}", place.property_path(key)))
-                for key, sub in schema.get("properties", {}).items()
+                for key, sub in objects.properties_of(schema).items()
             ]
         finally:
             self.active = outer
@@ -406,8 +395,7 @@ class TypedDicts:
                 required=[f for f in fields if f.key in required],
                 optional=[f for f in fields if f.key not in required],
                 comment=Code(where),
-                closed=schema.get("additionalProperties") is False
-                and not schema.get("patternProperties"),
+                closed=objects.closed(schema),
             )
         )
 
@@ -417,48 +405,8 @@ def keyed_object(schema: dict[str, Any]) -> bool:
     return (
         literal_type(schema) is None
         and declared_types(schema) == ("object",)
-        and bool(schema.get("properties"))
+        and objects.declares_keys(schema)
     )
-
-
-def union(types: list[str]) -> str:
-    return " | ".join(dict.fromkeys(types))
-
-
-def literal_type(schema: dict[str, Any]) -> str | None:
-    """``Literal[...]`` (``| None``) of an ``enum``/``const`` whose members are all literals
-    Python's ``Literal`` takes (strings, integers, booleans, null); None otherwise."""
-    values = schema.get("enum", [schema["const"]] if "const" in schema else None)
-    if not isinstance(values, list) or not values:
-        return None
-    if not all(v is None or isinstance(v, (str, bool, int)) for v in values):
-        return None
-    members = [v for v in values if v is not None]
-    literal_part = [f"Literal[{', '.join(literal(v) for v in members)}]"] if members else []
-    return union(literal_part + ["None"] * (None in values))
-
-
-def declared_types(schema: dict[str, Any]) -> tuple[JsonType, ...] | None:
-    """The JSON types a schema's ``type`` admits (None: no ``type``); with both ``integer``
-    and ``number``, ``number`` alone (it admits every integer)."""
-    if "type" not in schema:
-        return None
-    raw = schema["type"]
-    types = tuple(raw) if isinstance(raw, list) else (raw,)
-    if "integer" in types and "number" in types:
-        types = tuple(t for t in types if t != "integer")
-    return types
-
-
-def common_types(outer: tuple[JsonType, ...], inner: tuple[JsonType, ...]) -> list[JsonType]:
-    """The JSON types both lists admit (an integer is a number)."""
-    common: list[JsonType] = []
-    for kind in inner:
-        if kind in outer:
-            common.append(kind)
-        elif {kind, *outer} >= {"integer", "number"}:
-            common.append("integer")  # one says integer, the other number: an integer
-    return list(dict.fromkeys(common))
 
 
 def merged(rest: dict[str, Any], branch: dict[str, Any]) -> dict[str, Any] | None:
@@ -472,12 +420,8 @@ def merged(rest: dict[str, Any], branch: dict[str, Any]) -> dict[str, Any] | Non
         common = common_types(outer, inner)
         if not common:
             return None
-        both["type"] = common
-    if "properties" in rest or "properties" in branch:
-        both["properties"] = {**rest.get("properties", {}), **branch.get("properties", {})}
-    if "required" in rest or "required" in branch:
-        required = [*rest.get("required", []), *branch.get("required", [])]
-        both["required"] = list(dict.fromkeys(required))
+        with_types(both, common)
+    objects.merge_keys(both, rest, branch)
     return both
 
 
@@ -487,13 +431,13 @@ def folded(
     """An ``allOf`` taken as one schema: every entry :func:`merged` into the schema around it
     (None: no value matches them all), and where each of its properties is written."""
     both: dict[str, Any] | None = {k: v for k, v in schema.items() if k != keyword_name}
-    paths = {key: place.property_path(key) for key in schema.get("properties", {})}
+    paths = {key: place.property_path(key) for key in objects.properties_of(schema)}
     for index, entry in enumerate(entries):
         if entry is True or both is None:
             continue
         both = merged(both, entry) if isinstance(entry, dict) else None
-        for key in entry.get("properties", {}) if isinstance(entry, dict) else ():
-            paths[key] = place.path + (keyword_name, index, "properties", key)
+        for key in objects.properties_of(entry) if isinstance(entry, dict) else ():
+            paths[key] = objects.property_path(place.path + (keyword_name, index), key)
     return both, Place(place.path, merged=True, property_paths=tuple(paths.items()))
 
 
@@ -502,22 +446,8 @@ def merged_place(
 ) -> Place:
     """Where a merged branch is written: the branch, and the properties it takes from ``rest``."""
     path = place.path + (keyword_name, index)
-    own = branch.get("properties", {})
+    own = objects.properties_of(branch)
     taken = tuple(
-        (key, place.property_path(key)) for key in rest.get("properties", {}) if key not in own
+        (key, place.property_path(key)) for key in objects.properties_of(rest) if key not in own
     )
     return Place(path, merged=True, property_paths=taken)
-
-
-def branch_words(branch: dict[str, Any], both: dict[str, Any]) -> str | None:
-    """The words that name a union's branch: the value it fixes for a required key of its own
-    (``kind: {const: round_trip}``: ``round_trip``), else the keys it requires (``with
-    email``); None when it says neither."""
-    required = both.get("required", [])
-    for key, sub in branch.get("properties", {}).items():
-        if key in required and isinstance(sub, dict):
-            values = sub.get("enum", [sub["const"]] if "const" in sub else None)
-            if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str):
-                return values[0]
-    own = branch.get("required", [])
-    return f"with {' '.join(own)}" if own else None

@@ -90,6 +90,20 @@ def laid_out(
     return [pad + prefix + opening, *inner, pad + closing + suffix]
 
 
+def parenthesized(text: str, indent: int, before: str = "", after: str = "") -> list[str]:
+    """``before + text + after`` at ``indent``, the string cut into pieces, one per line, in
+    parentheses of their own: the shape of a long literal in code that formatters read
+    (``long_literals.py``)."""
+    pad = " " * indent
+    return [pad + before + "(", *_pieces(text, indent + 4, ""), pad + ")" + after]
+
+
+def pieces(text: str, indent: int) -> list[str]:
+    """``text`` cut into string literals, one per line at ``indent``, as :func:`parenthesized`
+    writes them, without the parentheses (the one argument of a call)."""
+    return _pieces(text, indent, "")
+
+
 def _pair(key: str, value: object, indent: int, texts: Texts) -> list[str]:
     """One key-value pair of a split dict, with its trailing comma."""
     key_text = literal(key)
@@ -305,9 +319,13 @@ def _escaped(unit: str | int) -> tuple[int, int]:
 
 
 def _last_break(text: str | bytes, low: int, high: int) -> int:
-    """Where a piece is best cut: after the last space or slash in ``text[low:high]``; 0: none."""
+    """Where a piece is best cut: after the last space or slash in ``text[low:high]``, or
+    before its last backslash (a pattern's escape, ``\\u205f``, stays whole); 0: none."""
     if isinstance(text, str):
-        found = max(text.rfind(" ", low, high), text.rfind("/", low, high))
+        after = max(text.rfind(" ", low, high), text.rfind("/", low, high)) + 1
+        before = text.rfind("\\", low, high)
     else:
-        found = max(text.rfind(b" ", low, high), text.rfind(b"/", low, high))
-    return found + 1 if found > low else 0
+        after = max(text.rfind(b" ", low, high), text.rfind(b"/", low, high)) + 1
+        before = text.rfind(b"\\", low, high)
+    found = max(after, before)
+    return found if found > low else 0

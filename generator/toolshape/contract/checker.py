@@ -183,10 +183,11 @@ class _Checker:
             return
         self.problems.append(self.doc.problem(path, message, at_key=at_key))
 
-    def warn(self, path: SchemaPath, message: str) -> None:
-        """A finding that does not stop generation (an annotation that contradicts its schema)."""
+    def warn(self, path: SchemaPath, message: str, *, at_key: bool = False) -> None:
+        """A finding that does not stop generation (an annotation that contradicts its schema,
+        legal JSON Schema that surely says what was not meant)."""
         if not self.refused(path):
-            self.warnings.append(self.doc.problem(path, message, severity="warning"))
+            self.warnings.append(self.doc.problem(path, message, at_key=at_key, severity="warning"))
 
     def refused(self, path: SchemaPath) -> bool:
         """Whether a finding at ``path`` is about a value the YAML check refused (a null that
@@ -337,6 +338,8 @@ class _Checker:
         """items, prefixItems, contains and uniqueItems: their family's rules."""
         for where, message in array_rules.check(schema, path):
             self.error(where, message)
+        for where, message in array_rules.warnings(schema, path):
+            self.warn(where, message)
 
     def subschemas(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Recurse into every keyword that holds schemas (but those object_keywords walks first)."""
@@ -372,10 +375,16 @@ class _Checker:
                 self.error(where, message)
         for where, message in format_rules.check(schema, path):
             self.error(where, message)
+        for where, message in format_rules.warnings(schema, path):
+            self.warn(where, message)
         for keyword, needed in _NEEDS:
             if keyword in schema and needed not in schema:
-                self.error(
-                    path + (keyword,), f"'{keyword}' has no effect without '{needed}'", at_key=True
+                # Legal JSON Schema that means nothing: the generated code ignores it too.
+                self.warn(
+                    path + (keyword,),
+                    f"'{keyword}' has no effect without '{needed}': it is ignored, and nothing "
+                    "is generated for it",
+                    at_key=True,
                 )
 
     def applicability(
@@ -408,12 +417,14 @@ class _Checker:
             )
 
     def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
-        """enum/const values the rest of their schema refuses (errors); default/examples their
-        schema refuses (warnings).
+        """enum values the rest of their schema refuses (errors); a const it refuses, and
+        default/examples their schema refuses (warnings).
 
         Run only on a contract that passed every other check (the reference
         evaluator expects well-formed schemas). An enum value that can never pass is
-        a contract bug: it is still listed to the model as allowed. ``default`` and a
+        a contract bug: it is still listed to the model as allowed. A const that can never
+        pass is legal JSON Schema that no value passes: the generated checks keep that
+        meaning. ``default`` and a
         schema's ``examples`` are annotations in JSON Schema, and real definitions
         often say ``default: null`` on an optional key that refuses null ("absent"):
         a warning, and nothing downstream takes such a value for a valid one.
@@ -422,10 +433,14 @@ class _Checker:
             return
         for where, message in unevaluated_rules.warnings(root, schema, path):
             self.warn(where, message)
-        for where, message in value_rules.dead_members(
-            schema, path, lambda rest, value: _failures(rest, value, root)
-        ):
+
+        def failures(rest: Any, value: Any) -> str:
+            return _failures(rest, value, root)
+
+        for where, message in value_rules.dead_members(schema, path, failures):
             self.error(where, message)
+        for where, message in value_rules.dead_const(schema, path, failures):
+            self.warn(where, message)
         if "default" in schema:
             codes = _failures(schema, schema["default"], root)
             if codes:
@@ -483,6 +498,8 @@ class _Checker:
         """enum and const: their family's rules."""
         for where, message in value_rules.check(schema, path, types):
             self.error(where, message)
+        for where, message in value_rules.warnings(schema, path, types):
+            self.warn(where, message)
 
     def counts(self, schema: dict[str, Any], path: SchemaPath) -> None:
         for keyword in COUNT_KEYWORDS:
@@ -496,12 +513,15 @@ class _Checker:
                         f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
                         f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
                     )
-        for low, high, _ in vocabulary.ranges("length", "items", "properties", "contains"):
+        for low, high, kind in vocabulary.ranges("length", "items", "properties", "contains"):
             lo, hi = schema.get(low), schema.get(high)
-            if is_integer(lo) and is_integer(hi) and lo > hi:
-                self.error(
+            needed = vocabulary.keyword(low).needs  # without it, both are ignored (a warning)
+            if is_integer(lo) and is_integer(hi) and lo > hi and (not needed or needed in schema):
+                # Legal JSON Schema with an exact meaning: the generated code refuses them all.
+                self.warn(
                     path + (low,),
-                    f"'{low}' ({lo}) is greater than '{high}' ({hi}): nothing could pass",
+                    f"'{low}' ({lo}) is greater than '{high}' ({hi}): as written, no {kind} "
+                    "can pass here",
                 )
 
     def bounds(
@@ -510,6 +530,8 @@ class _Checker:
         """The numeric bounds and multipleOf: their family's rules."""
         for where, message in number_rules.check(schema, path, types):
             self.error(where, message)
+        for where, message in number_rules.warnings(schema, path, types):
+            self.warn(where, message)
 
     def pattern(self, schema: dict[str, Any], path: SchemaPath) -> None:
         """pattern: its family's rules (minLength/maxLength are counts, checked in counts())."""
@@ -698,6 +720,15 @@ _NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented a
 _CHILD_ONE = vocabulary.holders("one", "children")
 
 
+#: The warning on a root that no value can pass, said loudly: the tool is unusable as written.
+_NOTHING_PASSES = {
+    "parameters": "as written, NO ARGUMENTS CAN PASS: the generated validator refuses every "
+    "call of this tool (see the warnings at the places no value can pass)",
+    "output": "as written, NO RESULT CAN PASS: the generated validator refuses every result "
+    "of this tool (see the warnings at the places no value can pass)",
+}
+
+
 def _advice(keyword: str) -> str:
     """What the vocabulary advises instead of a keyword the contract refuses ("" when nothing)."""
     instead = vocabulary.keyword(keyword).instead
@@ -726,11 +757,14 @@ def check(document: Document) -> Contract:
     if not checker.problems and not checker.unread:
         # Before anything evaluates the schema: a cycle would recurse forever.
         for top, schema in roots.items():
-            for finding in unfolding.check(schema):
+            secret = any(place[0] == top for place in checker.sensitive)
+            for finding in unfolding.check(schema, tagged=not secret):
                 checker.error((top, *finding.path), finding.message)
     if not checker.problems and not checker.unread:
         for top, schema in roots.items():
             checker.dead_values(schema, (top,), schema)
+            if value_rules.unsatisfiable(schema):
+                checker.warn((top,), _NOTHING_PASSES[top])
     if checker.problems:
         raise ContractError(checker.problems)
     return Contract(

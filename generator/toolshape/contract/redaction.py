@@ -19,16 +19,17 @@ logged as their JSON type and size.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..families.references import targets
+from ..families.values import oracle as value_oracle
+from ..schema import children
 from ..schema.graphs import strongly_connected
 from ..schema.keywords import subschemas
 from ..schema.pointers import escape, unescape
+from ..schema.vocabulary import Reaches
 from .reference import matches_pattern
-from .unfolding import SAME_VALUE_LISTS, SAME_VALUE_ONE
 
 
 @dataclass
@@ -104,9 +105,7 @@ def allowed_secrets(parameters: Any) -> set[str]:
             continue
         seen.add((id(schema), inside))
         if inside:
-            _strings(schema.get("enum", []), strings)
-            if "const" in schema:
-                _strings(schema["const"], strings)
+            _strings(value_oracle.listed_values(schema), strings)
         # $defs are reached through the $refs that use them: a definition nothing refers to
         # governs no value, so its allowed values are not secrets of any argument.
         todo += [
@@ -128,10 +127,7 @@ def _same_value(parameters: Any, schemas: list[Any]) -> list[dict[str, Any]]:
         seen.add(id(schema))
         found.append(schema)
         todo += targets.followed(parameters, schema)
-        for keyword in SAME_VALUE_LISTS:
-            todo += schema.get(keyword, [])
-        todo += [schema[k] for k in SAME_VALUE_ONE if k in schema]
-        todo += list(schema.get("dependentSchemas", {}).values())
+        todo += [sub for sub, _ in children.same_value(schema)]
     return found
 
 
@@ -148,24 +144,11 @@ def _walk(
         found.redacted.append(pointer)
         return
     if below is not None:
-        objects = any(
-            id(sub) in below
-            for s in applied
-            for sub in [
-                *s.get("properties", {}).values(),
-                *s.get("patternProperties", {}).values(),
-                s.get("additionalProperties"),
-            ]
-        )
-        arrays = any(
-            id(sub) in below
-            for s in applied
-            for sub in [*s.get("prefixItems", []), s.get("items"), s.get("contains")]
-        )
+        objects = _leads_to_secrets(applied, children.KEY_VALUES, below)
+        arrays = _leads_to_secrets(applied, children.ITEMS, below)
         fits = (objects and isinstance(value, dict)) or (arrays and isinstance(value, list))
-        declared = [s["type"] for s in applied if "type" in s]
-        if ((objects or arrays) and not fits) or (
-            declared and not any(_admits(types, value) for types in declared)
+        if ((objects or arrays) and not fits) or value_oracle.refused_by_declared_types(
+            applied, value
         ):
             found.described.append(pointer)
             return
@@ -176,15 +159,9 @@ def _walk(
             subs: list[Any] = []
             placed = False
             for schema in applied:
-                prefix = schema.get("prefixItems", [])
-                if index < len(prefix):
-                    subs.append(prefix[index])
-                    placed = True
-                elif "items" in schema:
-                    subs.append(schema["items"])
-                    placed = placed or schema["items"] is not False
-                if "contains" in schema:
-                    subs.append(schema["contains"])
+                reached, declared = children.for_index(schema, index)
+                subs += [sub for sub, _ in reached]
+                placed = placed or declared
             child = f"{pointer}/{index}"
             if below is not None and not placed and not _sensitive(parameters, subs):
                 found.described.append(child)
@@ -192,22 +169,13 @@ def _walk(
                 _walk(parameters, subs, item, child, found, below)
 
 
-def _admits(types: Any, value: Any) -> bool:
-    """Whether a ``type`` keyword's value admits ``value`` (JSON's types, not Python's)."""
-    names = types if isinstance(types, list) else [types]
-    if isinstance(value, bool):
-        kind = "boolean"
-    elif isinstance(value, int):
-        kind = "integer"
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            return False
-        kind = "integer" if value.is_integer() else "number"
-    else:
-        kind = {str: "string", list: "array", dict: "object", type(None): "null"}.get(
-            type(value), ""
-        )
-    return kind in names or (kind == "integer" and "number" in names)
+def _leads_to_secrets(
+    applied: list[dict[str, Any]], reached: tuple[Reaches, ...], below: Any
+) -> bool:
+    """Whether a subschema of ``applied`` applying to the ``reached`` children leads to secrets."""
+    return any(
+        id(sub) in below for schema in applied for sub, _ in children.reaching(schema, *reached)
+    )
 
 
 def _walk_object(
@@ -222,18 +190,9 @@ def _walk_object(
         subs: list[Any] = []
         named = False
         for schema in applied:
-            properties = schema.get("properties", {})
-            if key in properties:
-                subs.append(properties[key])
-            matched = [
-                sub
-                for p, sub in schema.get("patternProperties", {}).items()
-                if matches_pattern(p, key)
-            ]
-            subs += matched
-            named = named or key in properties or bool(matched)
-            if key not in properties and not matched and "additionalProperties" in schema:
-                subs.append(schema["additionalProperties"])
+            reached, declared = children.for_key(schema, key, matches_pattern)
+            subs += [sub for sub, _ in reached]
+            named = named or declared
         child = f"{pointer}/{escape(key)}"
         if _sensitive(parameters, subs):
             found.redacted.append(child)

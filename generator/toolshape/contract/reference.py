@@ -124,8 +124,8 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
     _CHECKED[0] += 1
     if schema is True:
         return
-    if schema is False:
-        errors.add((path, "false"))
+    if schema is False or value_oracle.refuses_all(schema):
+        errors.add((path, value_oracle.REFUSES_ALL))
         return
     if value_oracle.wrong_type(schema, value):
         errors.add((path, value_oracle.TYPE))

@@ -26,6 +26,7 @@ from ..regex import PatternError
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..schema import vocabulary
+from ..schema.children import held, named, reaching
 from ..schema.graphs import strongly_connected
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from ..schema.pointers import pointer as json_pointer
@@ -47,12 +48,11 @@ MAX_GROWTH_STEPS = 2_000_000
 #: Keywords whose subschema applies to the value itself (not to a child of it).
 SAME_VALUE_ONE = vocabulary.holders("one", "same value")
 SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
-#: Keywords that hold subschemas for children of the value, or definitions (walked, but no edge).
-CHILD_ONE = vocabulary.holders("one", "children")
-CHILD_LISTS = vocabulary.holders("list", "children")
-CHILD_MAPS = tuple(
-    k for k in vocabulary.holders("map") if k not in vocabulary.holders("map", "same value")
-)
+#: Keywords whose map's entries apply to the value itself (each when its key is present).
+SAME_VALUE_MAPS = vocabulary.holders("map", "same value")
+#: Every keyword holding subschemas, by shape: those for the value, for its children, and
+#: definitions (all walked; only the first make edges).
+_ONE, _LISTS, _MAPS = (vocabulary.holders(shape) for shape in ("one", "list", "map"))
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,18 @@ DESCENDING = vocabulary.names(lambda k: k.implemented and k.applies == "children
 #: ("item", index or None, first index), ("name",) for propertyNames (the keys themselves).
 Label = tuple[Any, ...]
 
+#: The alternatives chosen on one way through the same-value graph: (the node holding them,
+#: the keyword, the one taken): an ``if``'s "then" or "else", a decisive tagged union's
+#: index. Two applications under two different alternatives of one node never both run
+#: (for a union: on an object, so only for the keys of one).
+Choices = frozenset[tuple[int, str, str]]
+#: The keyword part of an ``if``'s choice (its "then" or its "else").
+_IF = "/".join(combinator_rules.BRANCHES)
+#: The labels of descents that reach a key of an object (or the key itself).
+_KEYED = ("key", "name")
+#: The unions: the lists of subschemas of which those that pass on a value count for it.
+_UNIONS = tuple(k for k in vocabulary.collecting("passing") if k in SAME_VALUE_LISTS)
+
 
 @dataclass(frozen=True)
 class _Descent:
@@ -90,20 +102,20 @@ class _Descent:
 
 
 def _label(node: dict[str, Any], steps: SchemaPath) -> Label:
-    keyword = steps[0]
-    if keyword == "properties":
+    """The children the descending keyword at ``steps`` (under ``node``) reaches, by what the
+    vocabulary says it reaches."""
+    reached = vocabulary.keyword(str(steps[0])).children
+    if reached == "named keys":
         return ("key", steps[1], frozenset())
-    if keyword == "patternProperties":
+    if reached == "matching keys":
         return ("key", None, frozenset(), steps[1])
-    if keyword == "additionalProperties":
-        declared = node.get("properties")
-        return ("key", None, frozenset(declared) if isinstance(declared, dict) else frozenset())
-    if keyword == "prefixItems":
+    if reached == "other keys":
+        return ("key", None, frozenset(named(node)))
+    if reached == "prefix":
         return ("item", steps[1], 0)
-    if keyword == "items":
-        prefix = node.get("prefixItems")
-        return ("item", None, len(prefix) if isinstance(prefix, list) else 0)
-    if keyword == "contains":
+    if reached == "other items":
+        return ("item", None, len(reaching(node, "prefix")))
+    if reached == "matching items":
         return ("item", None, 0)
     return ("name",)
 
@@ -139,8 +151,12 @@ def _key_fits(key: str | None, label: Label) -> bool:
 class _Graph:
     """The schema nodes of one ``parameters`` tree and their same-value edges."""
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, tagged: bool = True) -> None:
         self.root = root
+        #: Whether decisive tagged unions count as alternatives (see :func:`check`).
+        self.tagged = tagged
+        #: (id(node), keyword) of each union whose tag decides every object (rules.Tag).
+        self.decisive: set[tuple[int, str]] = set()
         self.paths: dict[int, SchemaPath] = {}  # id(node) -> its first place, in document order
         self.edges: dict[int, list[_Edge]] = {}
         self.descents: dict[int, list[_Descent]] = {}
@@ -191,15 +207,32 @@ class _Graph:
             if not isinstance(entries, list):
                 continue
             kept = combinator_rules.applied_entries(keyword, entries)
+            if self.tagged and keyword in _UNIONS:
+                tag = combinator_rules.union_tag(
+                    self.root, entries, where + (keyword,), lambda _: False
+                )
+                if tag is not None and tag.decisive:
+                    self.decisive.add((id(node), keyword))
             for i, sub in enumerate(entries):
                 if isinstance(sub, dict):
                     edges.append(_Edge(where + (keyword, i), id(sub), i in kept))
-        dependent = node.get("dependentSchemas")
-        if isinstance(dependent, dict):
-            for key, sub in dependent.items():
+        for keyword in SAME_VALUE_MAPS:
+            for sub, steps in held(node, keyword):
                 if isinstance(sub, dict):
-                    edges.append(_Edge(where + ("dependentSchemas", key), id(sub), True))
+                    edges.append(_Edge(where + steps, id(sub), True))
         return edges
+
+    def choice(self, node: int, edge: _Edge) -> Choices:
+        """The alternative ``edge`` takes from ``node``, when it is one of alternatives that
+        never run together (:data:`Choices`); else nothing."""
+        where, site = self.paths[node], edge.site
+        # The keywords from the node to the subschema ($ref's edge from the root is one).
+        step = site[len(where) :] if site[: len(where)] == where else ()
+        if len(step) == 1 and step[0] in combinator_rules.BRANCHES:
+            return frozenset([(node, _IF, str(step[0]))])
+        if len(step) == 2 and (node, str(step[0])) in self.decisive:
+            return frozenset([(node, str(step[0]), str(step[1]))])
+        return frozenset()
 
     def _target(self, ref: str) -> dict[str, Any] | None:
         """The schema a local $ref points at, walked if it lies outside the schema tree."""
@@ -218,12 +251,12 @@ class _Graph:
 def _subschemas(node: dict[str, Any], where: SchemaPath) -> Iterator[tuple[Any, SchemaPath]]:
     """Every subschema directly under ``node``, with its place, in document order."""
     for keyword, value in node.items():
-        if keyword in SAME_VALUE_ONE or keyword in CHILD_ONE:
+        if keyword in _ONE:
             yield value, where + (keyword,)
-        elif (keyword in SAME_VALUE_LISTS or keyword in CHILD_LISTS) and isinstance(value, list):
+        elif keyword in _LISTS and isinstance(value, list):
             for i, sub in enumerate(value):
                 yield sub, where + (keyword, i)
-        elif (keyword in CHILD_MAPS or keyword == "dependentSchemas") and isinstance(value, dict):
+        elif keyword in _MAPS and isinstance(value, dict):
             for key, sub in value.items():
                 yield sub, where + (keyword, key)
 
@@ -244,10 +277,14 @@ def pointer(path: SchemaPath) -> str:
     return "#" + json_pointer(path)
 
 
-def check(parameters: Any) -> list[UnfoldingFinding]:
+def check(parameters: Any, tagged: bool = True) -> list[UnfoldingFinding]:
     """Cycles of same-value applications; schemas past :data:`MAX_APPLICATIONS` on one value;
-    a schema past :data:`MAX_UNFOLDED` in all; recursion whose work doubles at each level."""
-    graph = _Graph(parameters)
+    a schema past :data:`MAX_UNFOLDED` in all; recursion whose work doubles at each level.
+
+    ``tagged``: whether the generated code tells decisive tagged unions apart by their tag,
+    as it does unless an x-sensitive schema may hide a tag (then every union counts as
+    trying all its alternatives)."""
+    graph = _Graph(parameters, tagged)
     findings: list[UnfoldingFinding] = []
     counts: dict[int, int] = {}
     depths: dict[int, int] = {}
@@ -349,7 +386,7 @@ def _growth(graph: _Graph) -> list[UnfoldingFinding]:
         inside = set(part)
         internal = {n: [d for d in graph.descents[n] if d.target in inside] for n in part}
         internal = {n: found for n, found in internal.items() if found}
-        done: set[tuple[tuple[int, int, frozenset[tuple[int, str]]], ...]] = set()
+        done: set[tuple[tuple[int, int, Choices], ...]] = set()
         for start in dict.fromkeys(d.target for n in part for d in internal.get(n, ())):
             paths = _paths_from(graph, start, inside)
             budget[0] -= len(paths)
@@ -386,21 +423,20 @@ def _doubling(graph: _Graph, start: int, first: _Descent, second: _Descent) -> U
         second.site,
         f"a value checked against {where} has one child value checked {twice}, and each leads back to {where}: "
         "the work would double with every level the value nests (2^n for n levels); check that child with "
-        "one schema, or choose between the alternatives with if/then/else",
+        "one schema, or tell the alternatives apart with if/then/else, or by a key each of them requires "
+        "and fixes to a constant of its own (a tagged union)",
     )
 
 
 def _parting(
-    relevant: tuple[tuple[int, int, frozenset[tuple[int, str]]], ...],
+    relevant: tuple[tuple[int, int, Choices], ...],
     internal: dict[int, list[_Descent]],
     budget: list[int],
 ) -> tuple[_Descent, _Descent] | None:
     """Two descending applications in one unfolding that may reach one child value and both stay
     in the recursive part (not under the ``then`` and ``else`` of one ``if``); or one applied twice."""
-    exact: dict[tuple[Any, Any], list[tuple[_Descent, frozenset[tuple[int, str]]]]] = {}
-    loose: dict[
-        Any, list[tuple[_Descent, frozenset[tuple[int, str]]]]
-    ] = {}  # wildcards and propertyNames, by kind
+    exact: dict[tuple[Any, Any], list[tuple[_Descent, Choices]]] = {}
+    loose: dict[Any, list[tuple[_Descent, Choices]]] = {}  # wildcards and propertyNames, by kind
     for node, number, branches in relevant:
         for descent in internal[node]:
             if number > 1:
@@ -416,8 +452,9 @@ def _parting(
             if budget[0] < 0:
                 return None
             for other, other_branches in others:
+                keyed = descent.label[0] in _KEYED and other.label[0] in _KEYED
                 if _may_meet(other.label, descent.label) and not _exclusive(
-                    branches, other_branches
+                    branches, other_branches, keyed
                 ):
                     return other, descent
             entry = (descent, branches)
@@ -427,17 +464,23 @@ def _parting(
     return None
 
 
-def _exclusive(a: frozenset[tuple[int, str]], b: frozenset[tuple[int, str]]) -> bool:
-    """Whether two applications sit under the ``then`` and the ``else`` of one ``if``: never both run."""
-    return any((node, combinator_rules.other_branch(side)) in b for node, side in a)
+def _exclusive(a: Choices, b: Choices, keyed: bool) -> bool:
+    """Whether two applications sit under two alternatives that never both run: the ``then``
+    and the ``else`` of one ``if``; for two that reach a key of an object (``keyed``), two
+    alternatives of a decisive tagged union (only the one an object's tag picks runs on it).
+    One way takes one alternative of each node, so a node and keyword found on both ways
+    with another alternative on the other is such a pair."""
+    taken = {(node, keyword) for node, keyword, _ in b}
+    return any(
+        (node, keyword) in taken and (node, keyword, choice) not in b and (keyed or keyword == _IF)
+        for node, keyword, choice in a
+    )
 
 
-def _paths_from(
-    graph: _Graph, start: int, inside: set[int]
-) -> dict[int, tuple[int, frozenset[tuple[int, str]]]]:
+def _paths_from(graph: _Graph, start: int, inside: set[int]) -> dict[int, tuple[int, Choices]]:
     """For each node reached from ``start`` by same-value applications inside ``inside``: how many
-    ways (1, or 2 for "more than one"), and for a node reached one way, the then/else branches
-    on that way ((if node, a side in ``combinator_rules.BRANCHES``)); in document order. The same-value graph has no cycle here."""
+    ways (1, or 2 for "more than one"), and for a node reached one way, the alternatives chosen
+    on that way (:data:`Choices`); in document order. The same-value graph has no cycle here."""
     order: list[int] = []
     seen: set[int] = {start}
     stack = [(start, iter(graph.edges[start]))]
@@ -452,21 +495,13 @@ def _paths_from(
             stack.pop()
             order.append(node)
     ways = dict.fromkeys(order, 0)
-    branches: dict[int, frozenset[tuple[int, str]]] = {start: frozenset()}
+    branches: dict[int, Choices] = {start: frozenset()}
     ways[start] = 1
     for node in reversed(order):  # reverse post-order: every node after all that apply it
         for edge in graph.edges[node]:
             if edge.counted and edge.target in ways:
                 ways[edge.target] = min(2, ways[edge.target] + ways[node])
-                # An if's own then or else (by place: a dependentSchemas entry may be
-                # named "then" or "else", and those run together).
-                side = edge.site[-1]
-                own = edge.site[:-1] == graph.paths[node]
-                step = (
-                    frozenset([(node, str(side))])
-                    if own and side in combinator_rules.BRANCHES
-                    else frozenset()
-                )
+                step = graph.choice(node, edge)
                 # Reached two ways: no branch is certain (the check stays on the safe side).
                 branches[edge.target] = (
                     branches.get(node, frozenset()) | step

@@ -25,15 +25,17 @@ macro stays in ``templates/checks.py.j2``. So a keyword lives in three places: t
 table, its family, its macro (Ajv keeps ``limitNumber.ts`` the same way; python-jsonschema
 dispatches one function per keyword by name). Two places outside may still name it: a new
 kind of check adds its test's name to ``CheckTest`` (``codegen/model_parts.py``), and the
-importer translates how an older draft spelled it (``platforms/importer.py``: draft 4's
-boolean ``exclusiveMinimum``).
+importer may still recognise how an older draft spelled it when it guesses a schema's draft
+(``platforms/importer.py``: draft 4's boolean ``exclusiveMinimum``); the translation itself
+is the family's ``importing.py``.
 
 The rule: a family's modules are ranked by their stage (``tests/test_import_graph.py``):
 
     rules.py, oracle.py   the contract stage   (beside contract/)
     values.py             the witness stage    (beside witness/)
-    cases.py, checks.py   the codegen stage    (beside codegen/)
-    export.py             the platforms stage  (beside platforms/)
+    cases.py, checks.py,  the codegen stage    (beside codegen/)
+    typing.py
+    export.py, importing.py  the platforms stage  (beside platforms/)
     review.py             the review stage     (beside review/)
 
 A family module imports its own stage and earlier ones, like any module of that stage; the

@@ -131,16 +131,15 @@ from ..families.formats import export as format_export
 from ..families.numbers import export as number_export
 from ..families.objects import export as object_export
 from ..families.references import export as reference_export
-from ..families.references.targets import DEFS, REF
+from ..families.references.targets import DEFS
 from ..families.strings import export as string_export
 from ..families.unevaluated import export as unevaluated_export
 from ..families.values import export as value_export
-from ..families.values.export import inferred_type, type_list
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
-from ..schema.values import json_equal, json_key
-from .lowering import UNENFORCED, KeywordAt, described
+from ..schema.values import json_equal
+from .lowering import CANNOT_MERGE, UNENFORCED, KeywordAt, Lowering, Merge, described, merge_listed
 
 TARGETS = (
     "jsonschema",
@@ -173,12 +172,11 @@ ANTHROPIC_MAX_UNIONS = 16
 
 #: Keywords that only annotate: never a constraint, so dropping them is never noted.
 _SILENT = vocabulary.annotation_names(exported=False)
+#: The annotations a merged node keeps from the node merged into (base wins).
+_BASE_WINS = vocabulary.annotation_names(exported=True)
 #: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
 _LOWER = vocabulary.bounds("lower")
 _UPPER = vocabulary.bounds("upper")
-#: The kind of value each keyword constrains (to split a schema with several types into anyOf
-#: branches; a Gemini node holds only the keywords Gemini keeps by then).
-_KIND = vocabulary.type_of_keyword()
 
 
 @dataclass(frozen=True)
@@ -232,7 +230,7 @@ class ConvertedKey:
 
     @property
     def pointer(self) -> str:
-        return pointers.pointer(self.path + ("properties", self.key))
+        return pointers.pointer(object_export.property_path(self.path, self.key))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready, for templates: ``{"schema_path": [...], "key": ..., "contract_allows_null": ...}``."""
@@ -338,7 +336,7 @@ def _export(contract: Contract, target: str) -> ExportResult:
         raise ExportError(target, fatal)
     if rules == "gemini":
         declaration: dict[str, Any] = {"name": contract.name, "description": contract.description}
-        if lowered.get("properties"):
+        if object_export.declares_keys(lowered):
             declaration["parameters"] = lowered
         return ExportResult(target, declaration, notes)
     strict = not findings
@@ -465,13 +463,10 @@ def _openai_fillers(parameters: Any) -> Any:
     """
 
     def fill(node: dict[str, Any]) -> dict[str, Any]:
-        types = type_list(node.get("type"))
-        if "array" in types and "items" not in node:
-            # (An empty items evaluates every item: unevaluatedItems' meaning moves into it.)
-            in_its_place = unevaluated_export.items_in_its_place(node)
-            node["items"] = {} if in_its_place is None else in_its_place
-        if "object" in types and "properties" not in node:
-            node["properties"] = {}
+        types = value_export.types_of(node)
+        # (An empty items evaluates every item: unevaluatedItems' meaning moves into it.)
+        array_export.fill_items(node, types, unevaluated_export.items_in_its_place)
+        object_export.fill_properties(node, types)
         return node
 
     return _map_schema(parameters, fill)
@@ -522,13 +517,17 @@ def _export_mcp(contract: Contract) -> ExportResult:
 
 
 def _format_notes(parameters: Any) -> list[str]:
-    """'format' is asserted by the generated validator but only annotates in plain JSON Schema 2020-12."""
+    """``format`` is asserted by the generated validator but only annotates in plain JSON Schema 2020-12."""
     return format_export.annotation_note(_format_places(parameters))
 
 
 def _format_places(schema: Any) -> list[str]:
-    """Where ``schema`` holds a 'format' (for the note of :func:`_format_notes`)."""
-    return [_where(path) for node, path, _ in _walk(schema) if format_export.FORMAT in node]
+    """Where ``schema`` holds a ``format`` (for the note of :func:`_format_notes`)."""
+    return [
+        _where(path)
+        for node, path, _ in _walk(schema)
+        if format_export.asserted(node.get(format_export.FORMAT))
+    ]
 
 
 # -- the lowering: one contract schema -> what a platform accepts -------------------
@@ -564,7 +563,7 @@ class _Lowering:
         self.stack: list[SchemaPath] = [()]
         #: Gemini: each $ref target's fold, by its path (see fold).
         self.inlined: dict[SchemaPath, dict[str, Any]] = {}
-        #: openai: the optional keys listed in 'required' with null allowed, by (object path, key).
+        #: openai: the optional keys listed in ``required`` with null allowed, by (object path, key).
         self.converted: dict[tuple[SchemaPath, str], ConvertedKey] = {}
         #: openai and anthropic: the open objects exported closed, in the order met (see closed).
         self.closed_objects: dict[SchemaPath, None] = {}
@@ -609,7 +608,7 @@ class _Lowering:
         self.tool_level_checks()
         lowered = self.lower(self.root, ())
         if not isinstance(lowered, dict):  # the root is always an object schema
-            lowered = {"type": "object"}
+            lowered = value_export.of_type("object")
         if self.target == "openai":
             self.openai_limits(lowered)
         elif self.target == "anthropic":
@@ -641,20 +640,13 @@ class _Lowering:
                     f"Gemini function names start with a letter or _ and have at most 64 of a-z A-Z 0-9 _ . : -: rename the tool {name!r}",
                     document_path=("name",),
                 )
-            for key in self.root.get("properties", {}):
+            for key in object_export.keys_of(self.root):
                 if not GEMINI_PARAMETER_NAME.fullmatch(key):
                     self.refuse(
-                        ("properties", key),
+                        object_export.property_path((), key),
                         f"Gemini (Vertex AI) parameter names start with a letter or _ and have at most 64 of a-z A-Z 0-9 _: rename the parameter {key!r}",
                     )
-            if not self.root.get("properties") and (
-                isinstance(self.root.get("additionalProperties"), dict)
-                or "patternProperties" in self.root
-            ):
-                self.refuse(
-                    (),
-                    "the arguments are a map of free-form keys (no 'properties'); Gemini parameters need listed properties",
-                )
+            object_export.gemini_root_map(self, self.root)
         if self.target == "anthropic":
             for path in reference_export.recursive_refs(self.root):
                 self.refuse(
@@ -738,48 +730,9 @@ class _Lowering:
                 out[key] = value
                 continue
             mine = out[key]
-            if json_equal(mine, value) or key in ("title", "description", "default", "$comment"):
+            if json_equal(mine, value) or key in _BASE_WINS:
                 continue
-            if key == "type":
-                both = _intersect_types(type_list(mine), type_list(value))
-                if both:
-                    out[key] = both[0] if len(both) == 1 else both
-                else:
-                    self.dropped(where, key, "it contradicts the type beside it")
-            elif key in ("required", UNENFORCED):
-                out[key] = list(mine) + [k for k in value if k not in mine]
-            elif key == "enum":
-                theirs = {json_key(w) for w in value}
-                common = [v for v in mine if json_key(v) in theirs]
-                out[key] = common or mine
-            elif key in ("properties", "patternProperties", DEFS):
-                merged = dict(mine)
-                for name, sub in value.items():
-                    merged[name] = (
-                        self.merge_schemas(merged[name], sub, where + (key, name))
-                        if name in merged
-                        else sub
-                    )
-                out[key] = merged
-            elif key == "items":
-                out[key] = self.merge_schemas(mine, value, where + (key,))
-            elif key == "additionalProperties":
-                if mine is False or value is False:
-                    out[key] = False
-                elif mine is True:
-                    out[key] = value
-                elif value is not True:
-                    self.dropped(where, key)
-            elif (
-                key in _LOWER and isinstance(mine, (int, float)) and isinstance(value, (int, float))
-            ):
-                out[key] = max(mine, value)
-            elif (
-                key in _UPPER and isinstance(mine, (int, float)) and isinstance(value, (int, float))
-            ):
-                out[key] = min(mine, value)
-            else:
-                self.dropped(where, key, "it cannot be merged with the same keyword beside it")
+            _KEYWORD_MERGES.get(key, _cannot_merge)(self, key, mine, value, where, out)
         return out
 
     def merge_schemas(self, a: Any, b: Any, where: SchemaPath) -> Any:
@@ -811,41 +764,25 @@ class _Lowering:
 
     def finish_strict(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         openai = self.target == "openai"
-        if "type" not in node and ANY_OF not in node and REF not in node:
-            values = (
-                node["enum"] if "enum" in node else [node["const"]] if "const" in node else None
-            )
-            if values is not None:
-                node = {"type": inferred_type(values), **node}
-            elif openai:
-                self.refuse(
-                    path,
-                    f"the schema at {_where(path)} has no 'type'; OpenAI strict mode needs a 'type' "
-                    "(or 'anyOf' or '$ref') on every schema: add one",
-                )
-        types = type_list(node.get("type"))
+        node = value_export.strict_type(self, node, path)
+        types = value_export.types_of(node)
         if object_export.is_object(node, types):
             node = object_export.strict_object(self, node, path)
             if openai:
                 node = self.openai_require_every_key(node, path)
-        if openai and "array" in types and "items" not in node:
-            self.refuse(
-                path,
-                f"the array at {_where(path)} has no 'items' schema (or only 'items: true'); OpenAI strict mode "
-                "refuses it ('array schema missing items'): give the array an items schema with a type",
-            )
+        if openai:
+            array_export.openai_items(self, node, types, path)
         return node
 
     def openai_require_every_key(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
-        """List every property in 'required', adding null to each optional one (recorded in ``converted``).
+        """List every property in ``required``, adding null to each optional one (recorded in ``converted``).
 
         OpenAI strict mode needs every key required; a model that would leave an optional
         key out sends null instead, and the generated package removes that null again
         (unless the contract itself allows null there, which the record says).
         """
         node = dict(node)
-        properties = dict(node.get("properties", {}))
-        required = list(node.get("required", []))
+        properties, required = object_export.keys_of(node), object_export.required_of(node)
         # Whether the contract allows null for a key is asked of the contract's own schema
         # for it where the lowering knows which that is (a loosening accepts null wherever
         # the contract does, so the lowered schema is the fallback for merged properties).
@@ -861,12 +798,10 @@ class _Lowering:
             if not allows_null:
                 # The model sends null for this key when it leaves it out; the generated
                 # package removes that null before validation (platform="openai").
-                properties[key] = _nullable(properties[key])
+                properties[key] = value_export.or_null(properties[key])
             self.converted.setdefault((where, key), ConvertedKey(where, key, allows_null))
             required.append(key)
-        node["properties"] = properties
-        node["required"] = required
-        return node
+        return object_export.with_keys(node, properties, required)
 
     def finish_gemini(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """The node in Gemini's legacy spelling (OpenAPI 3.0): one type with ``nullable``,
@@ -875,48 +810,21 @@ class _Lowering:
         types, nullable = value_export.gemini_values(self, node, path)
         number_export.gemini_inclusive_bounds(self, node, path)
         object_export.gemini_drop_additional_properties(self, node, path)
-        node = self.gemini_type(node, types, nullable, path)
+        node = value_export.gemini_type(self, node, types, nullable, path)
         several_types = len([t for t in types if t != "null"]) > 1
         self.gemini_refusals(node, path, split=several_types)
         return node
 
-    def gemini_type(
-        self, node: dict[str, Any], types: list[str], nullable: bool, path: SchemaPath
-    ) -> dict[str, Any]:
-        """The node with one ``type`` and ``nullable``; several types become ``anyOf`` a branch each."""
-        others = [t for t in types if t != "null"]
-        if len(others) == 1 or (not others and nullable):
-            node = {"type": others[0] if others else "null", **node}
-            if "enum" in node and node["type"] != "string":
-                node.pop("enum")
-        elif len(others) > 1:
-            if ANY_OF in node:
-                self.dropped(path, "type", f"{types} beside 'anyOf'")
-            else:
-                node[ANY_OF] = _split_by_type(node, others)
-        if nullable and (others or ANY_OF in node):
-            node["nullable"] = True
-        return node
-
     def gemini_refusals(self, node: dict[str, Any], path: SchemaPath, *, split: bool) -> None:
         """What Gemini's legacy parameters cannot take (``split``: the node's types became anyOf)."""
-        if node.get("type") == "array" and "items" not in node:
-            self.refuse(
-                path,
-                f"the array at {_where(path)} has no 'items' schema (or only 'items: true'); Gemini's legacy "
-                "parameters refuse it ('items: missing field'): give the array an items schema, or export "
-                "--target gemini (parametersJsonSchema)",
-            )
+        if value_export.is_of_type(node, "array"):
+            array_export.gemini_items(self, node, path)
         made = node.get(ANY_OF, []) if split else []
         if path and any(
-            n.get("type") == "object" and not n.get("properties") for n in [node, *made]
+            value_export.is_of_type(n, "object") and not object_export.declares_keys(n)
+            for n in [node, *made]
         ):
-            self.refuse(
-                path,
-                f"Gemini refuses an object schema without properties (a free-form map) at {_where(path)}: "
-                "'properties: should be non-empty for OBJECT type' (--target gemini, with parametersJsonSchema, "
-                "takes such schemas)",
-            )
+            object_export.gemini_free_form(self, path)
 
     # -- platform limits -----------------------------------------------------------
 
@@ -924,24 +832,23 @@ class _Lowering:
         properties = enum_values = chars = 0
         deepest: tuple[int, SchemaPath] = (0, ())
         for node, path, depth in _walk(lowered):
-            if isinstance(node.get("properties"), dict):
-                properties += len(node["properties"])
-                chars += sum(len(k) for k in node["properties"])
+            keys = object_export.keys_of(node)
+            properties += len(keys)
+            chars += sum(len(k) for k in keys)
             if isinstance(node.get(DEFS), dict):
                 chars += sum(len(k) for k in node[DEFS])
-            if isinstance(node.get("enum"), list):
-                values = node["enum"]
+            values = value_export.members(node)
+            if values is not None:
                 enum_values += len(values)
                 size = sum(len(v) for v in values if isinstance(v, str))
                 chars += size
                 if len(values) > OPENAI_LARGE_ENUM and size > OPENAI_LARGE_ENUM_CHARS:
                     self.refuse(
-                        path + ("enum",),
+                        value_export.members_path(path),
                         f"this enum has {len(values)} values with {size} characters in all; OpenAI strict mode allows at most "
                         f"{OPENAI_LARGE_ENUM_CHARS} characters in an enum of more than {OPENAI_LARGE_ENUM} strings",
                     )
-            if isinstance(node.get("const"), str):
-                chars += len(node["const"])
+            chars += len(value_export.const_text(node) or "")
             if depth > deepest[0]:
                 deepest = (depth, path)
         if properties > OPENAI_MAX_PROPERTIES:
@@ -969,10 +876,8 @@ class _Lowering:
     def anthropic_limits(self, lowered: dict[str, Any]) -> None:
         optional = unions = 0
         for node, _path, _depth in _walk(lowered):
-            properties = node.get("properties")
-            if isinstance(properties, dict):
-                optional += sum(1 for key in properties if key not in node.get("required", []))
-            if ANY_OF in node or isinstance(node.get("type"), list):
+            optional += len(object_export.optional_keys(node))
+            if value_export.several_types(node):
                 unions += 1
         if optional > ANTHROPIC_MAX_OPTIONAL:
             self.refuse(
@@ -1008,42 +913,46 @@ _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
 }
 
 
+def _cannot_merge(
+    lowering: Lowering, key: str, mine: Any, value: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    lowering.dropped(where, key, CANNOT_MERGE)
+
+
+def _tighter_lower(
+    lowering: Lowering, key: str, mine: Any, value: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two lower bounds merged: the higher (the tighter)."""
+    if isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+        out[key] = max(mine, value)
+    else:
+        _cannot_merge(lowering, key, mine, value, where, out)
+
+
+def _tighter_upper(
+    lowering: Lowering, key: str, mine: Any, value: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two upper bounds merged: the lower (the tighter)."""
+    if isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+        out[key] = min(mine, value)
+    else:
+        _cannot_merge(lowering, key, mine, value, where, out)
+
+
+#: How two values of each keyword merge (the rest: :func:`_cannot_merge`): its family's
+#: ``export.merge``, or a bound's tighter value.
+_KEYWORD_MERGES: dict[str, Merge] = {
+    **dict.fromkeys(value_export.MERGED, value_export.merge),
+    **dict.fromkeys(object_export.MERGED, object_export.merge),
+    **dict.fromkeys(reference_export.MERGED, reference_export.merge),
+    **dict.fromkeys(array_export.MERGED, array_export.merge),
+    **dict.fromkeys(_LOWER, _tighter_lower),
+    **dict.fromkeys(_UPPER, _tighter_upper),
+    UNENFORCED: merge_listed,
+}
+
+
 # -- helpers --------------------------------------------------------------------------
-
-
-def _nullable(schema: Any) -> Any:
-    """``schema`` or null, spelled the way OpenAI strict mode takes it (a type list, or anyOf with null)."""
-    if (
-        isinstance(schema, dict)
-        and "type" in schema
-        and set(schema) & {"enum", "const", REF, ANY_OF} == set()
-    ):
-        return {**schema, "type": type_list(schema["type"]) + ["null"]}
-    plain_enum = isinstance(schema, dict) and isinstance(schema.get("enum"), list)
-    if plain_enum and "const" not in schema and ANY_OF not in schema:
-        out = {**schema, "enum": schema["enum"] + [None]}
-        if "type" in out:
-            out["type"] = type_list(out["type"]) + ["null"]
-        return out
-    return {ANY_OF: [schema, {"type": "null"}]}
-
-
-def _split_by_type(node: dict[str, Any], types: list[str]) -> list[dict[str, Any]]:
-    """One branch per type, each with the node's keywords about that kind of value (integer
-    takes the number keywords, string the enum), which leave the node."""
-    branches = []
-    for kind in types:
-        branch: dict[str, Any] = {"type": kind}
-        for key in list(node):
-            if _KIND.get(key) == ("number" if kind == "integer" else kind) or (
-                key == "enum" and kind == "string"
-            ):
-                branch[key] = node[key]
-        branches.append(branch)
-    for key in list(node):
-        if key in _KIND or key == "enum":
-            del node[key]
-    return branches
 
 
 def _short(value: Any) -> str:
@@ -1055,21 +964,14 @@ def _where(path: SchemaPath) -> str:
     return pointers.pointer(path) or "the root"
 
 
-def _intersect_types(a: list[str], b: list[str]) -> list[str]:
-    """The types both lists allow (integer is also a number)."""
-    both = [t for t in a if t in b or (t == "integer" and "number" in b)]
-    both += [t for t in b if t == "integer" and "number" in a and t not in both]
-    return both
-
-
 def _walk(
     schema: Any, path: SchemaPath = (), depth: int = 0
 ) -> Iterator[tuple[dict[str, Any], SchemaPath, int]]:
     """Every dict schema under ``schema`` with its path and object-nesting depth (the root object is 1)."""
     if not isinstance(schema, dict):
         return
-    types = type_list(schema.get("type"))
-    depth = depth + 1 if "object" in types or "properties" in schema else depth
+    nests = "object" in value_export.types_of(schema) or object_export.has_keys(schema)
+    depth = depth + 1 if nests else depth
     yield schema, path, depth
     for sub, where in subschemas(schema, path):
         yield from _walk(sub, where, depth)

@@ -58,7 +58,7 @@ import keyword
 import os
 import re
 import tempfile
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -68,16 +68,19 @@ import yaml
 
 from ..codegen.names import PACKAGE_NAMES
 from ..contract import checker, source, tool_hints
-from ..contract.checker import FORMATS, KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
+from ..contract.checker import KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..families.arrays import importing as array_importing
+from ..families.formats import importing as format_importing
+from ..families.numbers import importing as number_importing
+from ..families.objects import importing as object_importing
 from ..families.references import dynamic, importing
 from ..families.references import targets as reference_targets
-from ..regex.matcher import OutOfSteps
-from ..regex.matcher import search as pattern_search
-from ..regex.syntax import PatternError
+from ..families.values import importing as value_importing
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
-from ..schema.values import json_equal, json_key, type_allows
+from ..schema.values import json_equal
+from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
 
@@ -850,9 +853,9 @@ def _strict_nullable_keys(schema: Any, pointer: str) -> list[ImportNotice]:
     Strict mode makes every key required, so toolshape's export (and OpenAI's SDK) writes each
     optional key as required with null allowed: read back as written, such a key must be sent."""
     found = [
-        f"{pointer}{pointers.pointer(path)}/properties/{pointers.escape(key)}"
+        f"{pointer}{pointers.pointer(path)}{object_importing.property_pointer(key)}"
         for node, path in _schema_nodes(schema, ())
-        for key in _required_nullable(node)
+        for key in object_importing.required_nullable(node, value_importing.says_null)
     ]
     if not found:
         return []
@@ -873,26 +876,6 @@ def _schema_nodes(
         yield schema, path
         for sub, at in subschemas(schema, path):
             yield from _schema_nodes(sub, at)
-
-
-def _required_nullable(node: dict[str, Any]) -> list[str]:
-    """The keys ``node`` requires whose own schema says null is allowed."""
-    properties, required = node.get("properties"), node.get("required")
-    if not isinstance(properties, dict) or not isinstance(required, list):
-        return []
-    return [key for key in required if isinstance(key, str) and _says_null(properties.get(key))]
-
-
-def _says_null(schema: Any) -> bool:
-    """Whether ``schema`` names null among its values (a type, an enum entry or an anyOf branch),
-    as the strict export spells a nullable key."""
-    if not isinstance(schema, dict):
-        return False
-    kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    branches = schema.get("anyOf")
-    return isinstance(branches, list) and any(_says_null(b) for b in branches)
 
 
 def _looks_like_schema(data: dict[str, Any]) -> bool:
@@ -952,31 +935,6 @@ def _file_name(name: str) -> str:
 
 
 # -- translating a schema to toolshape's 2020-12 subset ----------------------------------
-
-
-@dataclass(frozen=True)
-class _Keyword:
-    """One keyword of an input schema, met by :meth:`_Translator.node`: what it is, where it
-    was read, and the translated schema its translation goes into."""
-
-    key: str
-    value: Any
-    #: The input schema holding it (some keywords are read with their siblings).
-    schema: dict[str, Any]
-    #: That schema's path in the input, and in the output.
-    old: SchemaPath
-    new: SchemaPath
-    #: The translated schema being built.
-    out: dict[str, Any]
-
-    @property
-    def where(self) -> SchemaPath:
-        """The keyword's own path in the input (where its warnings point)."""
-        return self.old + (self.key,)
-
-    @property
-    def beside_ref(self) -> bool:
-        return isinstance(self.schema.get("$ref"), str)
 
 
 class _Translator:
@@ -1193,6 +1151,12 @@ class _Translator:
                     (),
                     f"the root has no 'type': added 'type: object' ({self.values} always one JSON object)",
                 )
+                kept = importing.untyped_root(result)
+                if kept is not None:
+                    self.note(
+                        f"$ref '#' -> '#/$defs/{kept}' (the root as written, without the type added)",
+                        (),
+                    )
                 result = {"type": "object", **result}
             else:
                 self.error(
@@ -1239,17 +1203,11 @@ class _Translator:
             return {}
         out: dict[str, Any] = {}
         for key, value in schema.items():
-            self.keyword(_Keyword(key, value, schema, old, new, out))
-        # OpenAPI's nullable: true (see nullable) adds null to the type as translated.
-        if "nullable" in schema and "type" in out and schema.get("nullable") is True:
-            types = out["type"] if isinstance(out["type"], list) else [out["type"]]
-            if "null" not in types:
-                out["type"] = [*types, "null"]
-            if self.gemini and isinstance(out.get("enum"), list) and None not in out["enum"]:
-                out["enum"] = [*out["enum"], None]
+            self.keyword(KeywordIn(key, value, schema, old, new, out))
+        value_importing.add_null(schema, out, self.gemini)
         return out
 
-    def keyword(self, kw: _Keyword) -> None:
+    def keyword(self, kw: KeywordIn) -> None:
         """Translate one keyword into ``kw.out``, or drop or refuse it, saying why.
 
         The tests run in order of precedence: a keyword the draft ignores is dropped before
@@ -1284,18 +1242,18 @@ class _Translator:
 
     # -- one method per keyword (dispatched by _REFERENCE_TRANSLATIONS and _KEYWORD_TRANSLATIONS)
 
-    def dropped_beside_ref(self, kw: _Keyword) -> None:
+    def dropped_beside_ref(self, kw: KeywordIn) -> None:
         self.warn(
             kw.where,
             f"'{kw.key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
         )
 
-    def names_resource(self, kw: _Keyword) -> bool:
+    def names_resource(self, kw: KeywordIn) -> bool:
         """Whether ``kw`` is an identifier of this draft (``$id``; draft 4 also ``id``) naming a URI."""
         is_id = kw.key == "$id" or (kw.key == "id" and self.draft4)
         return is_id and isinstance(kw.value, str)
 
-    def resource_id(self, kw: _Keyword) -> None:
+    def resource_id(self, kw: KeywordIn) -> None:
         """An ``$id`` is dropped: :meth:`rewrite_refs` resolves every $ref against it first."""
         if kw.beside_ref and self.legacy:
             self.dropped_beside_ref(kw)
@@ -1306,174 +1264,22 @@ class _Translator:
         else:
             self.note(f"root '{kw.key}' dropped: $refs against it now point into #/$defs", kw.where)
 
-    def recursive_ref(self, kw: _Keyword) -> None:
-        """2019-09's ``$recursiveRef: "#"`` becomes a ``$ref`` to its initial target (the
-        resource's root), bound to the dynamic scope at the end (:meth:`specialise`)."""
-        if kw.value != "#":
-            self.error(
-                kw.where,
-                f"'$recursiveRef' must be \"#\" (2019-09); found {json.dumps(kw.value)[:40]}",
-            )
-        else:
-            self.dynamic_ref(kw)
+    def reference(self, out: dict[str, Any], old: SchemaPath, kind: str) -> None:
+        self.refs.append((out, old, kind))
 
-    def dynamic_ref(self, kw: _Keyword) -> None:
-        """A ``$dynamicRef`` becomes a ``$ref`` to its initial target, bound to the dynamic
-        scope at the end (:meth:`specialise`)."""
-        if not isinstance(kw.value, str):
-            self.error(kw.where, f"'{kw.key}' must be a URI reference such as '#name'")
-        elif "$ref" in kw.schema:
-            self.error(
-                kw.where,
-                f"'{kw.key}' beside '$ref' in one schema: toolshape imports one reference per "
-                "schema (put one of them in an 'allOf')",
-            )
-        else:
-            kw.out["$ref"] = kw.value
-            self.refs.append((kw.out, kw.old, kw.key))
-
-    def anchor(self, kw: _Keyword) -> None:
-        self.note(f"'{kw.key}' resolved ($refs to it now point into #/$defs)", kw.where)
-
-    def dropped_annotation(self, kw: _Keyword) -> None:
+    def dropped_annotation(self, kw: KeywordIn) -> None:
         if kw.key != "$vocabulary":
             self.warn(kw.where, f"'{kw.key}' is dropped (toolshape has no use for it)")
 
-    def ref(self, kw: _Keyword) -> None:
-        kw.out[kw.key] = kw.value
-        self.refs.append((kw.out, kw.old, "$ref"))
-
-    def definitions(self, kw: _Keyword) -> None:
-        """``definitions`` and ``$defs`` both become ``$defs``."""
-        if not isinstance(kw.value, dict):
-            self.error(kw.where, f"'{kw.key}' must map names to schemas")
-            return
-        if kw.key == "definitions":
-            self.note("definitions -> $defs", kw.where)
-        defs = kw.out.setdefault("$defs", {})
-        for name, sub in kw.value.items():
-            if name in defs:
-                self.error(
-                    kw.where + (name,),
-                    f"the definition {name!r} is in both 'definitions' and '$defs'",
-                )
-            defs[name] = self.node(sub, kw.where + (name,), kw.new + ("$defs", name))
-
-    def items(self, kw: _Keyword) -> None:
-        """A list of ``items`` is a tuple: ``prefixItems``, and ``additionalItems`` the rest."""
-        if not isinstance(kw.value, list):
-            kw.out["items"] = self.node(kw.value, kw.where, kw.new + ("items",))
-            return
-        rest = "additionalItems" in kw.schema
-        self.note(
-            "items: [...] -> prefixItems" + (", additionalItems -> items" if rest else ""),
-            kw.where,
-        )
-        kw.out["prefixItems"] = [
-            self.node(sub, kw.where + (str(i),), kw.new + ("prefixItems", str(i)))
-            for i, sub in enumerate(kw.value)
-        ]
-        if rest:
-            kw.out["items"] = self.node(
-                kw.schema["additionalItems"], kw.old + ("additionalItems",), kw.new + ("items",)
-            )
-
-    def additional_items(self, kw: _Keyword) -> None:
-        """Translated with a list of ``items`` (see :meth:`items`); alone it does nothing."""
-        if not isinstance(kw.schema.get("items"), list):
-            self.warn(
-                kw.where, "'additionalItems' without a list of 'items' has no effect: dropped"
-            )
-
-    def dependencies(self, kw: _Keyword) -> None:
-        """``dependencies`` splits into ``dependentRequired`` (lists) and ``dependentSchemas``."""
-        if not isinstance(kw.value, dict):
-            self.error(kw.where, "'dependencies' must be an object")
-            return
-        for name, dep in kw.value.items():
-            if isinstance(dep, list):
-                self.note("dependencies (list) -> dependentRequired", kw.where + (name,))
-                kw.out.setdefault("dependentRequired", {})[name] = dep
-            else:
-                self.note("dependencies (schema) -> dependentSchemas", kw.where + (name,))
-                kw.out.setdefault("dependentSchemas", {})[name] = self.node(
-                    dep, kw.where + (name,), kw.new + ("dependentSchemas", name)
-                )
-
-    def exclusive_bound(self, kw: _Keyword) -> None:
-        """Draft 4's boolean ``exclusiveMinimum``/``exclusiveMaximum`` takes its bound's number."""
-        if not isinstance(kw.value, bool):
-            self.carried_over(kw)
-            return
-        bound = "minimum" if kw.key == "exclusiveMinimum" else "maximum"
-        if kw.value and bound in kw.schema:
-            self.note(f"{kw.key}: true (draft 4) -> {kw.key}: <{bound}>", kw.where)
-            kw.out[kw.key] = kw.schema[bound]
-        elif kw.value:
-            self.warn(kw.where, f"'{kw.key}: true' without '{bound}' has no effect: dropped")
-
-    def bound(self, kw: _Keyword) -> None:
-        exclusive = "exclusive" + kw.key[0].upper() + kw.key[1:]
-        if kw.schema.get(exclusive) is not True:
-            self.carried_over(kw)
-        # else draft-04: carried by exclusiveMinimum/exclusiveMaximum (see exclusive_bound)
-
-    def format_keyword(self, kw: _Keyword) -> None:
-        if kw.value in FORMATS:
-            kw.out[kw.key] = kw.value
-        elif "x-format" not in kw.schema:
-            # JSON Schema reads an unknown format as an annotation; so does the contract.
-            kw.out["x-format"] = kw.value
-            self.warn(
-                kw.where,
-                f"format {json.dumps(kw.value)} is not a JSON Schema 2020-12 format: kept as the annotation 'x-format', not asserted",
-            )
-        else:
-            self.warn(
-                kw.where,
-                f"format {json.dumps(kw.value)} is not a JSON Schema 2020-12 format: dropped ('x-format' is taken)",
-            )
-
-    def example(self, kw: _Keyword) -> None:
+    def example(self, kw: KeywordIn) -> None:
         # Kept: an example documents the schema, and the contract check warns if it does not pass.
         self.note("example (OpenAPI) -> examples: [...]", kw.where)
         kw.out.setdefault("examples", []).append(kw.value)
 
-    def type_keyword(self, kw: _Keyword) -> None:
-        """``type``; in a Gemini declaration, its upper-case names (``STRING``) in lower case."""
-        if self.gemini and isinstance(kw.value, str) and kw.value.lower() in _GEMINI_TYPES:
-            if kw.value != kw.value.lower():
-                self.note("type in upper case (Gemini) -> lower case", kw.where)
-            kw.out[kw.key] = kw.value.lower()
-        else:
-            self.carried_over(kw)
-
-    def nullable(self, kw: _Keyword) -> None:
-        """OpenAPI 3.0's ``nullable: true`` adds null to ``type`` (the same meaning, in JSON Schema).
-
-        The null is added by :meth:`node` once every keyword is translated."""
-        if kw.value is True and "type" in kw.schema:
-            self.note('nullable: true (OpenAPI) -> type: [..., "null"]', kw.where)
-            if not isinstance(kw.schema.get("enum"), list) or None in kw.schema["enum"]:
-                pass
-            elif self.gemini:
-                self.note("nullable: true beside enum (Gemini) -> null added to the enum", kw.where)
-            else:
-                self.warn(
-                    kw.where,
-                    "'nullable: true' beside an 'enum' without null: null is still refused by the enum (OpenAPI 3.0.3)",
-                )
-        elif kw.value is True:
-            self.warn(
-                kw.where, "'nullable: true' without 'type' has no effect (OpenAPI 3.0.3): dropped"
-            )
-        elif kw.value is not False:
-            self.error(kw.where, "'nullable' must be true or false")
-
-    def one_schema(self, kw: _Keyword) -> None:
+    def one_schema(self, kw: KeywordIn) -> None:
         kw.out[kw.key] = self.node(kw.value, kw.where, kw.new + (kw.key,))
 
-    def schema_list(self, kw: _Keyword) -> None:
+    def schema_list(self, kw: KeywordIn) -> None:
         if not isinstance(kw.value, list):
             self.error(kw.where, f"'{kw.key}' must be a list of schemas")
             return
@@ -1482,7 +1288,7 @@ class _Translator:
             for i, sub in enumerate(kw.value)
         ]
 
-    def schema_map(self, kw: _Keyword) -> None:
+    def schema_map(self, kw: KeywordIn) -> None:
         if not isinstance(kw.value, dict):
             self.error(kw.where, f"'{kw.key}' must map names to schemas")
             return
@@ -1491,7 +1297,7 @@ class _Translator:
             for name, sub in kw.value.items()
         }
 
-    def carried_over(self, kw: _Keyword) -> None:
+    def carried_over(self, kw: KeywordIn) -> None:
         """A keyword of 2020-12 spelled the same in every draft is kept; an unknown one dropped."""
         if kw.key in SCHEMA_KEYWORDS:
             kw.out[kw.key] = kw.value
@@ -1757,71 +1563,18 @@ class _Translator:
                     self.input_path(path + (key,)),
                     f"'{key}' has no effect without '{needs}': dropped",
                 )
-        self.dead_enum(schema, path)
-        self.checked_twice(schema, path)
+        value_importing.dead_members(schema, path, self.warn_at_output)
+        object_importing.checked_twice(schema, path, self.note_at_output)
         for key, sub in _subschemas(schema):
             self.no_effect(sub, path + key)
 
-    def checked_twice(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """A property whose name a ``patternProperties`` pattern matches, with the same schema but
-        for annotations, is checked by that pattern already: its own copy has no effect, and where
-        the schema recurses the two copies would double the checking at every level (the contract
-        check refuses that). It is dropped, the property's annotations kept."""
-        properties, patterns = schema.get("properties"), schema.get("patternProperties")
-        if not isinstance(properties, dict) or not isinstance(patterns, dict):
-            return
-        for name, sub in properties.items():
-            checks = _without_annotations(sub)
-            if not checks:
-                continue
-            for pattern, other in patterns.items():
-                if _pattern_matches(pattern, name) and json_equal(
-                    checks, _without_annotations(other)
-                ):
-                    properties[name] = {k: v for k, v in sub.items() if k in _ANNOTATION_SIBLINGS}
-                    self.note(
-                        "a property that a patternProperties pattern checks with the same schema: "
-                        "its own copy dropped (annotations kept)",
-                        self.input_path(path + ("properties", name)),
-                    )
-                    break
+    def note_at_output(self, kind: str, new_path: SchemaPath) -> None:
+        """Note a translation made at the input place of ``new_path``, a place in the output."""
+        self.note(kind, self.input_path(new_path))
 
-    def dead_enum(self, schema: dict[str, Any], path: SchemaPath) -> None:
-        """An ``enum`` as its meaning is, in the spelling the contract check takes: a member
-        listed twice is kept once, a member its ``type`` refuses is dropped (it could never
-        pass); when none is left, nothing can pass, and ``allOf: [false]`` says so."""
-        members = schema.get("enum")
-        if not isinstance(members, list):
-            return
-        types = schema.get("type")
-        allowed = (
-            (tuple(types) if isinstance(types, list) else (types,))
-            if isinstance(types, (str, list))
-            else None
-        )
-        kept: dict[Hashable, Any] = {}
-        for i, member in enumerate(members):
-            if json_key(member) in kept:
-                why = "is listed twice: kept once"
-            elif not type_allows(allowed, member):
-                why = f"is not of 'type' {json.dumps(types)}: it could never pass; dropped"
-            else:
-                kept[json_key(member)] = member
-                continue
-            where = self.input_path(path + ("enum", str(i)))  # (a walk of every move made)
-            self.warn(where, f"the 'enum' value {json.dumps(member)[:40]} {why}")
-        if len(kept) == len(members):
-            return
-        if kept:
-            schema["enum"] = list(kept.values())
-            return
-        del schema["enum"]
-        schema["allOf"] = [*schema.get("allOf", []), False]
-        self.warn(
-            self.input_path(path + ("enum",)),
-            "no 'enum' value is of its 'type': as written, no value can pass here; "
-            "kept as 'allOf: [false]'",
-        )
+    def warn_at_output(self, new_path: SchemaPath, message: str) -> None:
+        """Warn at the input place of ``new_path``, a place in the output."""
+        self.warn(self.input_path(new_path), message)  # (a walk of every move made)
 
     def input_path(self, new_path: SchemaPath) -> SchemaPath:
         """The input path of a place in the output (for warnings)."""
@@ -1832,7 +1585,7 @@ class _Translator:
         return new_path
 
 
-_Translation = Callable[[_Translator, _Keyword], None]
+_Translation = Callable[[_Translator, KeywordIn], None]
 
 #: The maps of schemas that apply somewhere (not definitions, which $defs gathers).
 _APPLIED_MAPS = (*vocabulary.holders("map", "children"), *vocabulary.holders("map", "same value"))
@@ -1841,11 +1594,7 @@ _APPLIED_MAPS = (*vocabulary.holders("map", "children"), *vocabulary.holders("ma
 #: a ``$ref`` before 2019-09, where every other keyword there is dropped.
 _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
     **dict.fromkeys(DROPPED_ANNOTATIONS, _Translator.dropped_annotation),
-    "$recursiveAnchor": _Translator.anchor,
-    "$anchor": _Translator.anchor,
-    "$recursiveRef": _Translator.recursive_ref,
-    "$dynamicAnchor": _Translator.anchor,
-    "$dynamicRef": _Translator.dynamic_ref,
+    **importing.REFERENCE_TRANSLATIONS,
 }
 #: The keywords translated by more than copying them; the rest are carried over as they are
 #: (:meth:`_Translator.carried_over`). Later entries win: a keyword's own translation
@@ -1854,23 +1603,14 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
     **dict.fromkeys(_APPLIED_MAPS, _Translator.schema_map),
     **dict.fromkeys(SCHEMA_LISTS, _Translator.schema_list),
     **dict.fromkeys((*ONE_SCHEMA, "contentSchema"), _Translator.one_schema),
-    "$ref": _Translator.ref,
-    "definitions": _Translator.definitions,
-    "$defs": _Translator.definitions,
-    "items": _Translator.items,
-    "additionalItems": _Translator.additional_items,
-    "dependencies": _Translator.dependencies,
-    "exclusiveMinimum": _Translator.exclusive_bound,
-    "exclusiveMaximum": _Translator.exclusive_bound,
-    "minimum": _Translator.bound,
-    "maximum": _Translator.bound,
-    "format": _Translator.format_keyword,
+    **importing.TRANSLATIONS,
+    **array_importing.TRANSLATIONS,
+    **object_importing.TRANSLATIONS,
+    **number_importing.TRANSLATIONS,
+    **format_importing.TRANSLATIONS,
     "example": _Translator.example,
-    "nullable": _Translator.nullable,
-    "type": _Translator.type_keyword,
+    **value_importing.TRANSLATIONS,
 }
-#: The names of Gemini's ``Type`` enum that are JSON Schema types, in lower case.
-_GEMINI_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
 
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
@@ -1926,21 +1666,6 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
 _SCHEMA_MAPS = vocabulary.names(lambda k: k.shape == "map")
 #: Keywords whose value holds schemas, in any draft's spelling (not those refused).
 _SCHEMA_HOLDERS = vocabulary.names(lambda k: k.shape is not None and k.name not in REFUSED_KEYWORDS)
-
-
-def _without_annotations(schema: Any) -> dict[str, Any] | None:
-    """A schema object's keywords that check something (None for a boolean schema)."""
-    if not isinstance(schema, dict):
-        return None
-    return {k: v for k, v in schema.items() if k not in _ANNOTATION_SIBLINGS}
-
-
-def _pattern_matches(pattern: str, name: str) -> bool:
-    """Whether the ECMA-262 ``pattern`` matches somewhere in ``name`` (False when it is not one)."""
-    try:
-        return pattern_search(pattern, name)
-    except (PatternError, OutOfSteps):
-        return False
 
 
 def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:

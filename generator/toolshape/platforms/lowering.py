@@ -21,6 +21,7 @@ target or an ``allOf`` branch merged into the node are kept too.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -77,6 +78,9 @@ class Lowering(Protocol):
     def finish(self, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """A node the keyword made up itself, finished as every lowered node is."""
 
+    def merge_schemas(self, a: Any, b: Any, where: SchemaPath) -> Any:
+        """One lowered schema for ``a`` AND ``b`` (a subschema of two merged nodes)."""
+
 
 class Folding(Lowering, Protocol):
     """The exporter's lowering as the inlining of a ``$ref`` sees it: the target is folded
@@ -95,6 +99,36 @@ class Folding(Lowering, Protocol):
 
     def lower_bool(self, schema: bool, path: SchemaPath) -> Any:
         """A boolean schema at ``path`` in the platform's spelling."""
+
+
+#: How two values of one keyword merge when two nodes become one (a ``$ref`` beside keywords,
+#: ``allOf``): ``merge(lowering, keyword, mine, theirs, where, out)`` puts the merged value in
+#: ``out`` (which holds ``mine``), or notes what the platform gets less of. Each family's
+#: ``export.merge``; the exporter keeps a dispatch table from keyword to it.
+Merge = Callable[[Lowering, str, Any, Any, SchemaPath, dict[str, Any]], None]
+#: Why a keyword is dropped when two nodes hold it with values that do not merge.
+CANNOT_MERGE = "it cannot be merged with the same keyword beside it"
+
+
+def merge_map(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """A map of schemas merged entry by entry: an entry both hold is one schema for both."""
+    merged = dict(mine)
+    for name, sub in theirs.items():
+        merged[name] = (
+            lowering.merge_schemas(merged[name], sub, where + (keyword, name))
+            if name in merged
+            else sub
+        )
+    out[keyword] = merged
+
+
+def merge_listed(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """A list of names merged: mine, then those only theirs names."""
+    out[keyword] = list(mine) + [k for k in theirs if k not in mine]
 
 
 def tell_model(out: dict[str, Any], phrase: str) -> None:

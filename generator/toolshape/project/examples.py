@@ -16,6 +16,7 @@ from ..contract import checker
 from ..contract.errors import ContractError, Problem
 from ..families.strings.rules import PATTERN
 from ..regex import matcher
+from ..schema import vocabulary
 
 
 def check_module(
@@ -133,7 +134,7 @@ def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
         elif isinstance(node, dict):
             for key, item in node.items():
                 if (key == PATTERN and item == exc.pattern) or (
-                    path[-1:] == ("patternProperties",) and key == exc.pattern
+                    _keyed_by_patterns(path) and key == exc.pattern
                 ):
                     where = (*path, key)
                     break
@@ -144,5 +145,11 @@ def _too_costly(checked: checker.Contract, exc: matcher.OutOfSteps) -> Problem:
         f"than {matcher.DEFAULT_MATCH_STEPS:,} steps of toolshape's matcher (lookarounds, "
         "backreferences and long counted repeats multiply its work); simplify the pattern or "
         "lower the maxLength",
-        at_key=bool(where) and where[-2:-1] == ("patternProperties",),
+        at_key=bool(where) and _keyed_by_patterns(where[:-1]),
     )
+
+
+def _keyed_by_patterns(path: tuple[str | int, ...]) -> bool:
+    """Whether ``path`` ends at a map whose keys are patterns matching keys (its last step a
+    keyword the vocabulary says reaches the matching keys)."""
+    return bool(path) and path[-1] in vocabulary.reaching("matching keys")

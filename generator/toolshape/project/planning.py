@@ -118,10 +118,11 @@ def plan(
     if out is not None:
         context = context.for_command(regenerate_command(root, out, settings))
     found = discovery.find_contracts(root)
-    tools = set(tool_files(root))
+    folder = contracts_folder_of(root, settings)
+    tools = set(tool_files(root, folder))
     definitions = [path for path in found if path not in tools]
-    slots = [_slot(root, path) for path in found if path in tools]
-    pending = _read_or_reuse(slots, context, reuse_from, trust_headers, shared_reader(root))
+    slots = [_slot(folder, path) for path in found if path in tools]
+    pending = _read_or_reuse(slots, context, reuse_from, trust_headers, shared_reader(folder))
     _generate(pending, context, progress or _unheard)
     result = Plan(reused_from=reuse_from)
     # A broken shared file is reported once, however many contracts reach it.
@@ -589,9 +590,22 @@ def generate_command(
     return shlex.join(words)
 
 
-def tool_files(root: Path) -> list[Path]:
-    """The contract files under ``root`` that are tools (shared-definitions files left out)."""
-    return [p for p in discovery.find_contracts(root) if not shared.is_shared(_relative(root, p))]
+def tool_files(root: Path, folder: Path) -> list[Path]:
+    """The contract files under ``root`` that are tools: the shared-definitions files of the
+    contracts folder ``folder`` (``contracts_folder_of``) left out."""
+    return [p for p in discovery.find_contracts(root) if not shared.is_shared(_relative(folder, p))]
+
+
+def contracts_folder_of(root: Path, settings: configuration.Settings | None = None) -> Path:
+    """The contracts folder that ``root`` (a contract file, or a folder of them) belongs to,
+    where the shared definitions its contracts reach are found (``common/``) and its modules
+    are named from: the configured folder (``contracts`` by default) when ``root`` lies in it,
+    spelled as ``root`` is; else ``root`` itself (a lone file: its folder)."""
+    configured = Path((settings.contracts if settings else None) or "contracts").resolve()
+    for folder in [root, *root.parents]:
+        if folder.resolve() == configured:
+            return folder
+    return root if root.is_dir() else root.parent
 
 
 def checked_contract(root: Path, path: Path, shown: str) -> checker.Contract:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .charset import DIGITS, DOT, SPACE, WORD, CharSet
+from .properties import UnknownProperty, property_chars
 
 #: The largest repeat count accepted: every supported Python compiles it, and the automaton stays small.
 MAX_REPEAT = 1000
@@ -419,9 +420,9 @@ class _Parser:
         if ch in "dDwWsS":
             return _class_escape_py(ch, in_class)
         if ch in "pP":
-            raise self.fail(
-                f"Unicode property escapes such as '\\{ch}{{...}}' are not supported by Python's re"
-            )
+            chars = self.property_escape(negated=ch == "P")
+            body = "".join(_class_range(low, high) for low, high in chars.ranges)
+            return chars, body if in_class else f"[{body}]"
         if ch in _CONTROL_ESCAPES:
             code = _CONTROL_ESCAPES[ch]
             return CharSet.of([(code, code)]), "\\" + ch
@@ -455,6 +456,22 @@ class _Parser:
         if (ch.isascii() and ch.isalnum()) or ch == "_":
             raise self.fail(f"'\\{ch}' is not an ECMA-262 escape; write the character itself")
         return CharSet.chars(ch), _render(ord(ch), in_class)
+
+    def property_escape(self, negated: bool) -> CharSet:
+        """``\\p{...}`` or ``\\P{...}`` (``pos`` at the brace): the code points it matches,
+        spelled out since Python's re has no such escape (see properties.py)."""
+        end = self.text.find("}", self.pos)
+        if self.peek() != "{" or end == -1:
+            raise self.fail("'\\p' and '\\P' must name a Unicode property: \\p{Letter}")
+        try:
+            chars = property_chars(self.text[self.pos + 1 : end])
+        except UnknownProperty as error:
+            raise self.fail(str(error)) from None
+        self.pos = end + 1
+        chars = chars.complement() if negated else chars
+        if not chars:
+            raise self.fail("'\\P{Any}' matches nothing and has no exact translation")
+        return chars
 
     def unicode_escape(self) -> int:
         if self.peek() == "{":
@@ -534,7 +551,7 @@ class _Parser:
                 raise self.fail("the pattern ends with a lone backslash")
             letter = self.peek()
             chars, py = self.char_escape(in_class=True)
-            if letter in "dDwWsS":
+            if letter in "dDwWsSpP":
                 return chars, py, None
             if letter == "B":
                 raise self.fail("'\\B' is not allowed inside a character class")

@@ -28,8 +28,13 @@ COMBINATORS = frozenset(
 )
 #: The numeric bounds: decided by the ranges their family computes.
 _NUMBER_BOUNDS = number_review.BOUNDS
-#: Length bounds: (lower keyword, upper keyword, the JSON type they apply to).
-_COUNT_BOUNDS = vocabulary.ranges("length", "items", "properties")
+#: The count bounds (of a length, of items, of keys): (lower keyword, upper keyword, the JSON
+#: type they apply to); the bounds of what another keyword matches are decided with it.
+_COUNT_BOUNDS = tuple(
+    (low, high, kind)
+    for low, high, kind in vocabulary.ranges()
+    if vocabulary.keyword(low).value == "count" and not vocabulary.keyword(low).needs
+)
 #: Each bound keyword's family: the keywords that together make one range.
 BOUND_FAMILY: dict[str, frozenset[str]] = {k: frozenset(_NUMBER_BOUNDS) for k in _NUMBER_BOUNDS}
 BOUND_FAMILY.update(
@@ -65,6 +70,25 @@ class Decision:
 
 #: Keywords whose outcome depends on what sibling subschemas evaluated: no polarity under them.
 _SIBLING_KEYWORDS = vocabulary.names(lambda k: k.dynamic)
+#: Keywords whose subschemas keep the direction of a change below them: those applying to
+#: children, and a map's entries applying to the same value when the object has their key
+#: (each accepting more lets the whole accept more). How many steps each takes: 1 for one
+#: schema, 2 for an entry of a list or map.
+_KEEPING = {
+    k.name: 1 if k.shape == "one" else 2
+    for k in vocabulary.KEYWORDS
+    if k.implemented and not k.dynamic and (k.applies == "children" or k.collects == "key present")
+}
+
+
+def _caps(name: str) -> tuple[str, ...]:
+    """The keywords bounding from above how many children ``name`` matches."""
+    return vocabulary.names(lambda k: k.needs == name and k.bound == "upper")
+
+
+#: For a keyword of ``_KEEPING``: the keywords capping how many children it matches (with
+#: one, more matching children can make the value fail: no direction is known below it).
+_CAPPED_BY = {name: _caps(name) for name in _KEEPING}
 
 
 def polarity_of(root: Any, node: Parts) -> int | None:
@@ -92,12 +116,11 @@ def polarity_of(root: Any, node: Parts) -> int | None:
         if through is not None:  # allOf, anyOf, then, else keep the sign; not flips it
             size, flip = through
             sign, i = sign * flip, i + size
-        elif step in ("properties", "patternProperties", "dependentSchemas", "prefixItems"):
-            i += 2
-        elif step in ("items", "additionalProperties", "propertyNames", "contains"):
-            if step == "contains" and "maxContains" in (maybe(root, node[:i]) or {}):
+        elif step in _KEEPING:
+            here = maybe(root, node[:i]) or {}
+            if any(cap in here for cap in _CAPPED_BY[step]):
                 return None  # more matching items can fail maxContains
-            i += 1
+            i += _KEEPING[step]
         else:
             return None  # oneOf, if, $defs, contains with maxContains, anything unknown
     return sign

@@ -19,16 +19,20 @@ from ..families.strings import review as string_review
 from ..families.values import review as value_review
 from ..families.values import values as member_values
 from ..schema import vocabulary
-from ..schema.keywords import SCHEMA_LISTS
-from ..schema.values import is_integer
+from ..schema.children import named
+from ..schema.values import is_integer, offered_values
 from .text import dump, size, unique
 from .walk import ANNOTATION_KEYWORDS, Parts, Pending, Place, node_at
 
 MAX_VALUES = 120
 
 
-#: One-schema keywords whose schema applies to the value itself.
-_SAME_VALUE_ONE = vocabulary.holders("one", "same value")
+#: The keywords applying subschemas (to the value itself, or to children), by name.
+_APPLYING = {
+    k.name: k
+    for k in vocabulary.KEYWORDS
+    if k.implemented and not k.dynamic and k.applies in ("same value", "children")
+}
 
 #: Instance-path steps that are not plain keys or indexes.
 ITEM = ("item",)  # every item of an array (index 0 when setting)
@@ -43,21 +47,18 @@ def instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Place
     while i < len(steps):
         step = steps[i]
         following = steps[i + 1] if i + 1 < len(steps) else None
-        if step == "properties" and following is not None:
-            places = [p + (following,) for p in places]
+        row = _APPLYING.get(step) if isinstance(step, str) else None
+        reached = None if row is None else row.children
+        if reached in ("named keys", "prefix") and following is not None:
+            places = [p + (following,) for p in places]  # the key the map names, the position
             i += 2
-        elif step == "dependentSchemas" or (step in SCHEMA_LISTS and step != "prefixItems"):
-            i += 2
-        elif step == "prefixItems" and following is not None:
-            places = [p + (following,) for p in places]
-            i += 2
-        elif step in ("items", "contains"):
+        elif row is not None and row.applies == "same value":
+            i += 1 if row.shape == "one" else 2
+        elif reached in ("other items", "matching items"):
             places = [p + (ITEM,) for p in places]
             i += 1
-        elif step == "additionalProperties":
+        elif reached == "other keys":
             places = [p + (EXTRA,) for p in places]
-            i += 1
-        elif step in _SAME_VALUE_ONE:
             i += 1
         elif step == targets.DEFS and following is not None:
             if depth > 3:
@@ -70,7 +71,7 @@ def instance_paths(root: Any, schema_parts: Parts, depth: int = 0) -> list[Place
                 for q in instance_paths(root, site, depth + 1)
             ]
             i += 2
-        else:  # patternProperties, propertyNames, ...: only the corpus can tell
+        else:  # the keys a pattern matches, the key names, ...: only the corpus can tell
             return []
     return unique(places)
 
@@ -84,8 +85,8 @@ def read_place(old_root: Any, new_root: Any, item: Pending) -> str:
     if not places:
         return ""
     place = places[0]
-    declared = maybe(old_root, item.node + ("properties",))
-    if item.key is not None and isinstance(declared, dict) and item.key in declared:
+    declared = named(maybe(old_root, item.node))
+    if item.key is not None and item.key in declared:
         place += (item.key,)
     return "".join(_read_step(step, first=i == 0) for i, step in enumerate(place))
 
@@ -265,10 +266,7 @@ def _declared_values(dicts: list[dict[str, Any]]) -> list[Any]:
     found: list[Any] = []
     for schema in dicts:
         found.extend(member_values.listed_values(schema))
-        if "default" in schema:
-            found.append(schema["default"])
-        if isinstance(schema.get("examples"), list):
-            found.extend(schema["examples"])
+        found.extend(offered_values(schema, first="value"))
         found.extend(format_review.samples(schema))
     return found
 

@@ -18,11 +18,12 @@ from ..families.arrays import review as array_review
 from ..families.combinators import review as combinator_review
 from ..families.combinators.values import negation
 from ..families.formats import review as format_review
+from ..families.objects import review as object_review
 from ..families.objects.review import grown
 from ..families.strings import review as string_review
 from ..families.values import review as value_review
 from ..families.values.review import may_be
-from ..schema import pointers
+from ..schema import children, pointers
 from ..witness import budget
 from ..witness.values import Engine
 from .decisions import (
@@ -181,7 +182,7 @@ class Search:
             return found  # a validator raised: nothing to read
         for wanted, result in zip(want, self.results(arguments), strict=True):
             if wanted == "accept" and result.status != "accept":
-                found.update(e.path for e in result.errors if e.code == "required")
+                found.update(e.path for e in result.errors if e.code == object_review.REQUIRED)
         return found
 
     # -- judging one change --------------------------------------------------------------
@@ -456,9 +457,6 @@ class Search:
             instance_paths(self.new.schema, item.node)
         )
 
-        def children(keyword: str, default: Any = True) -> list[Any]:
-            return [n.get(keyword, default) if isinstance(n, dict) else default for n in nodes]
-
         items_of_nodes = array_review.item_schemas(nodes)
         item_schemas = items_of_nodes + array_review.contains_schemas(nodes)
         between = self.between(old_node, new_node, item)
@@ -469,14 +467,14 @@ class Search:
             else:
                 yield from (value for value in between if isinstance(value, dict))
             if item.key is not None:
-                subs = [maybe(n, ("properties", item.key)) for n in nodes]
+                subs = [_named_schema(n, item.key) for n in nodes]
                 values = crafted_values(
                     [s for s in subs if s is not None], self.known(place + (item.key,), subs)
                 )
                 for base in self.bases:
                     yield from with_values(base, place + (item.key,), values, delete=True)
             if item.extra:
-                subs = children("additionalProperties")
+                subs = [_other_keys_schema(n) for n in nodes]
                 values = crafted_values(subs, self.known(place + (EXTRA,), subs))
                 for base in self.bases:
                     yield from with_values(base, place + (EXTRA,), values)
@@ -562,3 +560,15 @@ def _without(arguments: Any, paths: Sequence[Parts]) -> Any:
             continue
         dropped = True
     return trial if dropped else None
+
+
+def _named_schema(node: Any, key: str) -> Any:
+    """The schema ``node`` names for the value under ``key``; None when it names none."""
+    found = children.named(node).get(key)
+    return None if found is None else found[0]
+
+
+def _other_keys_schema(node: Any) -> Any:
+    """The schema of the values under the keys ``node`` does not name (none: ``true``)."""
+    others = children.reaching(node, "other keys")
+    return others[0][0] if others else True

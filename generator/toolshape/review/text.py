@@ -11,7 +11,7 @@ from ..schema import vocabulary
 
 #: Keywords whose value is a piece of syntax (a pattern, a format name, a reference): shown as written.
 _RAW_TEXT_KEYWORDS = frozenset(
-    vocabulary.names(lambda k: k.implemented and k.value in ("pattern", "format", "reference"))
+    vocabulary.names(lambda k: k.implemented and k.value in vocabulary.SYNTAX_VALUES)
 )
 #: Strings longer than this are shortened in text and markdown output (JSON has them whole).
 SHOW_STRING = 40

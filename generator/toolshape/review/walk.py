@@ -9,8 +9,10 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.objects.rules import REQUIRED
 from ..families.references import review as reference_review
 from ..families.references import targets
+from ..families.values.rules import ENUM, TYPE
 from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.values import json_equal, json_key
@@ -183,7 +185,7 @@ def _enum_changed(change: _KeywordChange) -> None:
 def _type_changed(change: _KeywordChange) -> None:
     before, after = list_of(change.before), list_of(change.after)
     if change.both and _overlap(before, after):
-        _members(change.here, change.parts, before, after, "type", change.out, as_list=True)
+        _members(change.here, change.parts, before, after, TYPE, change.out, as_list=True)
     else:
         _value_changed(change)
 
@@ -215,6 +217,21 @@ _SAME_VALUE_HOLDERS = vocabulary.holders("list", "same value") + vocabulary.hold
 )
 #: Keywords about the items of an array.
 _ARRAY_KEYWORDS = vocabulary.applying_to("array")
+#: The keywords applying subschemas to children, by name: which children each reaches.
+_REACHES = {
+    k.name: k.children
+    for k in vocabulary.KEYWORDS
+    if k.implemented and not k.dynamic and k.children
+}
+#: What the keywords reaching the keys no named entry covers, or the key names, are about.
+_ABOUT_OTHER_KEYS = ("other keys", "key names", "matching keys")
+#: The diff's word for an entry of each map of subschemas: the table's (a "property"), and
+#: for a map applying to the value itself, the schema it applies (a "schema for key").
+_ENTRY_WORDS = {
+    k.name: k.entry if k.applies != "same value" else f"schema for {k.entry}"
+    for k in vocabulary.KEYWORDS
+    if k.shape == "map" and k.entry
+}
 
 #: How each kind of keyword is compared (annotations first, in walk_schemas; the rest:
 #: _value_changed).
@@ -222,9 +239,9 @@ _KEYWORD_WALKS: dict[str, Callable[[_KeywordChange], None]] = {
     **dict.fromkeys(SCHEMA_MAPS, _map_changed),
     **dict.fromkeys(ONE_SCHEMA, _subschema_changed),
     **dict.fromkeys(SCHEMA_LISTS, _list_changed),
-    "enum": _enum_changed,
-    "type": _type_changed,
-    "required": _required_changed,
+    ENUM: _enum_changed,
+    TYPE: _type_changed,
+    REQUIRED: _required_changed,
 }
 
 
@@ -240,18 +257,19 @@ def _about(pending: Pending) -> Pending:
     parts = pending.parts
     if len(parts) >= 2 and (parts[-2] in SCHEMA_MAPS or parts[-2] in SCHEMA_LISTS):
         pending.node = parts  # a whole subschema: the value it applies to
-        if parts[-2] == "properties":
+        reached = _REACHES.get(str(parts[-2]))
+        if reached == "named keys":
             pending.node, pending.key = parts[:-2], str(parts[-1])
-        elif parts[-2] == "patternProperties":
+        elif reached == "matching keys":
             pending.node, pending.extra = parts[:-2], True
-        elif parts[-2] == "prefixItems":
+        elif reached == "prefix":
             pending.node, pending.items = parts[:-2], True
         elif parts[-2] in _SAME_VALUE_HOLDERS:
             pending.node = parts[:-2]
         return pending
     pending.node = parts[:-1]
     keyword = parts[-1] if parts else None
-    pending.extra = keyword in ("additionalProperties", "propertyNames", "patternProperties")
+    pending.extra = _REACHES.get(str(keyword)) in _ABOUT_OTHER_KEYS
     pending.items = keyword in _ARRAY_KEYWORDS
     return pending
 
@@ -275,12 +293,7 @@ def _walk_map(
             )
         )
         return
-    what = {
-        "properties": "property",
-        targets.DEFS: "definition",
-        "patternProperties": "pattern",
-        "dependentSchemas": "schema for key",
-    }[keyword]
+    what = _ENTRY_WORDS[keyword]
     for key in list(before) + [k for k in after if k not in before]:
         here = parts + (keyword, key)
         if key in before and key in after:
@@ -303,7 +316,7 @@ def _walk_map(
             pending.text += " (not referenced by any $ref: no validation effect)"
         out.append(pending)
     common = [k for k in before if k in after]
-    if keyword == "properties" and common != [k for k in after if k in before]:
+    if _REACHES.get(keyword) == "named keys" and common != [k for k in after if k in before]:
         out.append(
             Pending(
                 parts + (keyword,),

@@ -1,8 +1,8 @@
 """JSON Pointers (RFC 6901) and local $ref pointers ("#", "#/$defs/node"): one reading and one
 spelling of them for every module.
 
-A schema path is a tuple of keys and list indexes (``("properties", "a/b", "items")``); its
-pointer is ``/properties/a~1b/items``.
+A schema path is a tuple of keys and list indexes (``("fields", "a/b", 0)``); its pointer is
+``/fields/a~1b/0``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def tokens(text: str) -> list[str]:
 
 
 def ref_path(ref: str) -> SchemaPath:
-    """The schema path a local $ref points at ("#/$defs/node" -> ("$defs", "node")).
+    """The schema path a local $ref points at ("#/shared/node" -> ("shared", "node")).
 
     The fragment is URI-encoded (``%25`` is ``%``) before it is a pointer. List indexes stay
     strings: :func:`resolve` reads them, :func:`typed` turns them into ints."""

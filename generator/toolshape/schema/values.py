@@ -13,6 +13,11 @@ from collections.abc import Hashable
 from decimal import Decimal
 from typing import Any, TypeGuard
 
+from . import vocabulary
+
+#: The annotations whose values are values a schema expects (``Keyword.offers``).
+_OFFERING = vocabulary.names(lambda k: k.implemented and k.offers)
+
 
 def is_number(value: object) -> TypeGuard[int | float]:
     """JSON's idea of a number: bool is not one, NaN and infinities are not either."""
@@ -133,3 +138,18 @@ def enum_has(enum: list[object], value: object) -> bool:
         known = (enum, keys)
         _ENUM_KEYS[id(enum)] = known
     return json_key(value) in known[1]
+
+
+def offered_values(schema: dict[str, Any], first: vocabulary.Value) -> list[Any]:
+    """The values ``schema``'s annotations offer as expected ones (a default, the examples):
+    those of the annotations taking the kind of value ``first`` ("value": one, "values": a
+    list of them) before the others'; a list that is not one offers nothing."""
+    found: list[Any] = []
+    for name in sorted(_OFFERING, key=lambda n: vocabulary.keyword(n).value != first):
+        if name not in schema:
+            continue
+        if vocabulary.keyword(name).value == "value":
+            found.append(schema[name])
+        elif isinstance(schema[name], list):
+            found.extend(schema[name])
+    return found

@@ -16,6 +16,7 @@ The base of the package: it imports nothing else of toolshape.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -54,6 +55,9 @@ Value = Literal[
     "uri",
     "vocabulary map",
 ]
+#: The kinds of value that are a piece of syntax (a pattern, a format's name, a reference):
+#: messages and the diff show them as written.
+SYNTAX_VALUES: tuple[Value, ...] = ("pattern", "format", "reference")
 #: Where the subschemas of a keyword apply: to the value the keyword's schema checks, to
 #: children of it (items, keys, the values of keys), or nowhere (definitions that only a
 #: ``$ref`` reaches, and ``contentSchema``, which only documents).
@@ -74,6 +78,17 @@ Side = Literal["lower", "upper"]
 #: of its list), "matching items" (the items its schema matches).
 Evaluates = Literal[
     "named keys", "matching keys", "other keys", "prefix", "other items", "matching items"
+]
+#: For a keyword applying subschemas to children: which children they apply to, what it
+#: evaluates (``Evaluates``) or "key names" (the keys themselves, as strings).
+Reaches = Literal[
+    "named keys",
+    "matching keys",
+    "other keys",
+    "prefix",
+    "other items",
+    "matching items",
+    "key names",
 ]
 #: For a keyword applying subschemas to the value itself: when what they evaluate counts for
 #: ``unevaluated*`` (only a subschema that passes leaves annotations): "always" (each must
@@ -138,11 +153,30 @@ class Keyword:
     exported: bool = False
     #: For a map of schemas: what one of its keys names, in messages ("property").
     entry: str = ""
+    #: How a place under the keyword reads in the names made for generated code
+    #: (``attendees item email`` for /properties/attendees/items/properties/email): a word,
+    #: or for a list or a map of schemas, a form of its entry: ``{entry}`` (the key or the
+    #: index), ``{position}`` (the index counted from 1), ``{keyword}`` (the name). Empty: the
+    #: keyword's own name.
+    in_names: str = ""
+    #: For an annotation: whether its value is a value the schema expects (``default``), or
+    #: a list of them (``examples``): the witness search and the review try those first.
+    offers: bool = False
+    #: For a keyword applying its subschema to children: whether the children are the
+    #: object's key names (as strings), not values inside it.
+    key_names: bool = False
 
     @property
     def shape(self) -> Shape | None:
         """How the keyword holds subschemas; None when it holds none."""
         return _SHAPES.get(self.value)
+
+    @property
+    def children(self) -> Reaches | None:
+        """For a keyword applying subschemas to children: which ones; None for any other."""
+        if self.applies != "children":
+            return None
+        return "key names" if self.key_names else self.evaluates
 
     @property
     def drafts(self) -> tuple[Draft, ...]:
@@ -161,6 +195,9 @@ _BY_IMPORT = (
     "write the schema as JSON Schema and run 'toolshape import' on it: import binds each "
     "dynamic reference to a plain $ref, once per dynamic scope it is reached in"
 )
+
+#: How an entry of a list of schemas applying to the value itself reads in generated names.
+_NTH = "{keyword} {position}"
 
 #: Every keyword toolshape knows. The implemented ones come first, in the order their checks
 #: are emitted; then the root-only ``$id``; then those of drafts 4 to 2020-12 that toolshape
@@ -206,6 +243,7 @@ KEYWORDS = (
         applies="children",
         entry="property",
         evaluates="named keys",
+        in_names="{entry}",
     ),
     Keyword("required", "names", "object"),
     Keyword(
@@ -215,6 +253,7 @@ KEYWORDS = (
         applies="children",
         omitted_is_true=True,
         evaluates="other keys",
+        in_names="value",
     ),
     Keyword(
         "items",
@@ -223,6 +262,7 @@ KEYWORDS = (
         applies="children",
         omitted_is_true=True,
         evaluates="other items",
+        in_names="item",
     ),
     Keyword("uniqueItems", "boolean", "array"),
     Keyword(
@@ -232,6 +272,7 @@ KEYWORDS = (
         applies="children",
         since="2020-12",
         evaluates="prefix",
+        in_names="{entry}",
     ),
     Keyword(
         "contains", "schema", "array", applies="children", since="6", evaluates="matching items"
@@ -243,9 +284,17 @@ KEYWORDS = (
         applies="children",
         entry="pattern",
         evaluates="matching keys",
+        in_names="value",  # its entries' keys are regular expressions: no name in them
     ),
     Keyword(
-        "propertyNames", "schema", "object", applies="children", since="6", omitted_is_true=True
+        "propertyNames",
+        "schema",
+        "object",
+        applies="children",
+        since="6",
+        omitted_is_true=True,
+        in_names="key",
+        key_names=True,
     ),
     Keyword("dependentRequired", "names map", "object", since="2019-09"),
     Keyword(
@@ -256,12 +305,20 @@ KEYWORDS = (
         since="2019-09",
         entry="key",
         collects="key present",
+        in_names="{entry}",
     ),
     Keyword("$ref", "reference"),
-    Keyword("$defs", "schema map", applies="nowhere", since="2019-09", entry="definition"),
-    Keyword("allOf", "schema list", applies="same value", collects="always"),
-    Keyword("anyOf", "schema list", applies="same value", collects="passing"),
-    Keyword("oneOf", "schema list", applies="same value", collects="passing"),
+    Keyword(
+        "$defs",
+        "schema map",
+        applies="nowhere",
+        since="2019-09",
+        entry="definition",
+        in_names="{entry}",
+    ),
+    Keyword("allOf", "schema list", applies="same value", collects="always", in_names=_NTH),
+    Keyword("anyOf", "schema list", applies="same value", collects="passing", in_names=_NTH),
+    Keyword("oneOf", "schema list", applies="same value", collects="passing", in_names=_NTH),
     Keyword("not", "schema", applies="same value", collects="never"),
     Keyword("if", "schema", applies="same value", since="7", collects="passing"),
     Keyword(
@@ -285,8 +342,8 @@ KEYWORDS = (
     Keyword("format", "format", "string"),
     Keyword("title", "string", annotation="meta-data", exported=True),
     Keyword("description", "string", annotation="meta-data", exported=True),
-    Keyword("default", "value", annotation="meta-data", exported=True),
-    Keyword("examples", "values", annotation="meta-data", since="6"),
+    Keyword("default", "value", annotation="meta-data", exported=True, offers=True),
+    Keyword("examples", "values", annotation="meta-data", since="6", offers=True),
     Keyword("$comment", "string", annotation="comment", since="7"),
     Keyword("readOnly", "boolean", annotation="meta-data", since="7"),
     Keyword("writeOnly", "boolean", annotation="meta-data", since="7"),
@@ -414,6 +471,16 @@ SUBSCHEMA_ORDER = (
 READING_ORDER = ("$ref", "type", "title", "description", "format", "enum", "const", "default")
 
 
+def name_words() -> dict[str, tuple[str, bool]]:
+    """For each implemented keyword: how a place under it reads in generated names (see
+    ``Keyword.in_names``) and whether the step after it is an entry of its list or map."""
+    return {
+        k.name: (k.in_names or k.name, k.shape in ("list", "map"))
+        for k in KEYWORDS
+        if k.implemented
+    }
+
+
 def keyword(name: str) -> Keyword:
     """The row of ``name`` (KeyError for a name the vocabulary does not know)."""
     return _BY_NAME[name]
@@ -461,6 +528,7 @@ def annotation_names(
     )
 
 
+@functools.cache  # (the walks ask it for every schema they visit)
 def holders(shape: Shape, applies: Applies | None = None) -> tuple[str, ...]:
     """The implemented keywords that hold subschemas in ``shape`` and apply them (``applies``,
     or anywhere) and are not annotations, in the order of the one walk over subschemas."""
@@ -522,6 +590,16 @@ def collecting(collects: Collects) -> tuple[str, ...]:
     """The implemented keywords applying subschemas to the same value whose evaluations count
     ``collects`` (for unevaluated*), in the order of the one walk over subschemas."""
     return names(lambda k: k.implemented and k.collects == collects, SUBSCHEMA_ORDER)
+
+
+@functools.cache  # (the walks ask it for every schema they visit)
+def reaching(children: Reaches) -> tuple[str, ...]:
+    """The implemented keywords applying subschemas to ``children`` whatever their siblings
+    evaluated (not the ``dynamic`` ones: their family decides which children they reach), in
+    the order of the one walk over subschemas."""
+    return names(
+        lambda k: k.implemented and not k.dynamic and k.children == children, SUBSCHEMA_ORDER
+    )
 
 
 def introduced_in(draft: Draft) -> tuple[str, ...]:

@@ -31,7 +31,10 @@ from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
 from ..families.references import targets
 from ..families.strings import values as string_values
-from ..families.values import values as member_values
+from ..families.values import oracle as value_oracle
+from ..families.values import rules as member_rules
+from ..families.values.rules import unsatisfiable
+from ..schema.values import offered_values
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
 
@@ -69,6 +72,8 @@ class Engine:
         depth: int = 0,
     ) -> list[Any]:
         """Up to ``count`` distinct values every one of ``schemas`` accepts."""
+        if any(unsatisfiable(s) for s in schemas):
+            return []  # as written, no value passes: none to search for (the checker warns)
         key = (tuple(id(s) for s in schemas), count, depth)
         if not extra and key in self._memo:
             return list(self._memo[key][0])
@@ -187,12 +192,12 @@ class Engine:
 
     def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
         """Candidates from the keywords of one alternative (no applicators left)."""
-        fixed = [s for s in flat if member_values.is_fixed(s)]
+        fixed = [s for s in flat if member_rules.is_fixed(s)]
         for schema in flat:
             yield from _annotated(schema)
         if fixed:
             first = fixed[0]
-            yield from member_values.fixed_values(first)
+            yield from member_rules.fixed_values(first)
             return
         for kind in _kinds(flat, negated):
             if self.budget.exhausted:
@@ -244,12 +249,7 @@ class Engine:
 
 def _annotated(schema: Obj) -> list[Any]:
     """The schema's own examples and default: the most natural values, when they pass."""
-    found: list[Any] = []
-    if isinstance(schema.get("examples"), list):
-        found += schema["examples"]
-    if "default" in schema:
-        found.append(schema["default"])
-    return found
+    return offered_values(schema, first="values")
 
 
 def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
@@ -257,12 +257,12 @@ def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
     forbids outright; inferred from the keywords when no ``type`` says."""
     allowed = list(KINDS)
     for schema in flat:
-        if "type" in schema:
-            kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        kinds = value_oracle.type_names(schema)
+        if kinds is not None:
             allowed = [k for k in allowed if k in kinds or (k == "integer" and "number" in kinds)]
     for schema in negated:
-        if _only_keys(schema, {"type"}):
-            kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        kinds = value_oracle.type_names(schema) if isinstance(schema, dict) else None
+        if kinds is not None and len(schema) == 1:  # a type alone: those types are forbidden
             allowed = [
                 k for k in allowed if k not in kinds and not (k == "integer" and "number" in kinds)
             ]
@@ -285,15 +285,6 @@ def _hinted(flat: list[Obj]) -> list[str]:
             hints.append("integer")
             hints.append("number")
     return list(dict.fromkeys(hints))
-
-
-def _only_keys(schema: Any, keys: set[str]) -> bool:
-    return (
-        isinstance(schema, dict)
-        and bool(schema)
-        and set(schema) <= keys
-        and any(k in schema for k in keys - {"type"} or keys)
-    )
 
 
 def _key(value: Any) -> str:

@@ -25,6 +25,6 @@ def applicators(
     schema_path: SchemaPath,
     label: str,
 ) -> list[Applicator]:
-    found = reference_checks.reference_call(context, schema, schema_path, label)
+    found = reference_checks.reference_call(context, schema, var, path, schema_path, label)
     found += combinator_checks(context, schema, var, path, schema_path, label)
     return found

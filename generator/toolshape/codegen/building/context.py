@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import abc
 import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from ...contract.checker import Contract
-from ...families.references import targets
+from ...families.objects import typing as object_types
 from ...regex import WHITESPACE as ECMA_WHITESPACE
 from ...regex.linear import plan as pattern_plan
 from ...schema import vocabulary
@@ -28,6 +30,9 @@ from ..names import Namer
 
 #: Stands for the label in a $ref target's messages (see BuildContext.say).
 REF_LABEL = "\ufdd0label\ufdd0"
+#: The places of a function whose checks of a key its caller makes (BuildContext.settled),
+#: with the key, in order: () for an ordinary function.
+Settled = tuple[tuple[SchemaPath, str], ...]
 
 
 class BuildContext(abc.ABC):
@@ -43,9 +48,16 @@ class BuildContext(abc.ABC):
         self.constants: list[Constant] = []
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
-        #: (place, label) -> the function made for the subschema there: a branch that both its
-        #: combinator and an unevaluated* check call is written once.
-        self.made: dict[tuple[SchemaPath, str], Code] = {}
+        #: (place, label, settled places) -> the function made for the subschema there: a
+        #: branch that both its combinator and an unevaluated* check call is written once.
+        self.made: dict[tuple[SchemaPath, str, Settled], Code] = {}
+        #: The places, in the function being built, whose checks of one key its caller has
+        #: made already: place -> key. A decisive union (``families/combinators/rules.Tag``)
+        #: picks an alternative by its tag, so the alternative's own checks of the tag could
+        #: never fail: they are left out of it (``families/objects/checks.py``), and a $ref
+        #: target among the places is checked in place, not by its shared function
+        #: (``families/references/checks.py``). Set for one function body (:meth:`settling`).
+        self.settled: Mapping[SchemaPath, str] = {}
         #: $ref functions named but not built yet. A $ref's function is built where it is first
         #: met, inside the function that refers to it, up to MAX_NESTED_REFS deep; deeper ones
         #: wait here and finish() builds them one after another: a chain of thousands of $refs
@@ -70,6 +82,16 @@ class BuildContext(abc.ABC):
 
     def where(self, path: SchemaPath) -> str:
         return self.contract.source_of(path)
+
+    @contextmanager
+    def settling(self, places: Settled) -> Iterator[None]:
+        """While one function body is built: the places whose checks of a key are made by its
+        caller (:attr:`settled`); none in any other function built meanwhile."""
+        outer, self.settled = self.settled, dict(places)
+        try:
+            yield
+        finally:
+            self.settled = outer
 
     def labels(self, label: str) -> bool:
         """Whether ``label`` is a $ref target's: its code then names the value by ``label``."""
@@ -123,7 +145,7 @@ class BuildContext(abc.ABC):
         """The message for null arguments (or a null result): with required keys, a constant
         naming them (the runtime's own says "send {} for no arguments")."""
         parameters = self.contract.parameters
-        required = parameters.get("required", []) if isinstance(parameters, dict) else []
+        required = object_types.required_of(parameters) if isinstance(parameters, dict) else []
         if not required:
             return Code("_NULL_RESULT" if self.noun == "the result" else "_NULL_ARGUMENTS")
         shown = ", ".join(show(key) for key in required)
@@ -144,24 +166,19 @@ def path_hint(schema_path: SchemaPath) -> str:
     words: list[str] = []
     steps = iter(schema_path)
     for step in steps:
-        if step in ("properties", targets.DEFS, "dependentSchemas"):
-            words.append(str(next(steps, "")))
-        elif step == "patternProperties":  # the next step is a regex: no name in it
-            next(steps, None)
-            words.append("value")
-        elif step in _SAME_VALUE_LISTS:
-            words.append(f"{step} {int(next(steps, 0)) + 1}")
-        elif step == "prefixItems":
-            words.append(str(next(steps, "")))
-        else:
-            words.append(_STEP_WORDS.get(str(step), str(step)))
+        word, has_entries = _NAME_WORDS.get(str(step), (str(step), False))
+        if has_entries:
+            entry = next(steps, None)
+            position = int(entry or 0) + 1 if "{position}" in word else 0
+            word = word.format(
+                keyword=step, entry="" if entry is None else entry, position=position
+            )
+        words.append(word)
     return " ".join(words)
 
 
-#: The lists of subschemas that apply to the value itself: a name says which entry.
-_SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
-#: How a schema keyword reads in a name made from a place in the schema.
-_STEP_WORDS = {"items": "item", "additionalProperties": "value", "propertyNames": "key"}
+#: How each keyword reads in a name made from a place in the schema (from the vocabulary).
+_NAME_WORDS = vocabulary.name_words()
 
 
 def show(value: Any) -> str:

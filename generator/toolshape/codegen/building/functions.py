@@ -13,21 +13,26 @@ from typing import Any
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment
 from ..model_parts import Function, PathPart
-from .context import BuildContext, path_hint
+from .context import BuildContext, Settled, path_hint
 
 
-def function(context: BuildContext, schema: Any, schema_path: SchemaPath, label: str) -> Code:
-    """A module-level function that checks ``schema`` on (value, path, errors)."""
-    if (schema_path, label) in context.made:
-        return context.made[(schema_path, label)]
-    name = context.made[(schema_path, label)] = context.namer.function(path_hint(schema_path))
+def function(
+    context: BuildContext, schema: Any, schema_path: SchemaPath, label: str, settled: Settled = ()
+) -> Code:
+    """A module-level function that checks ``schema`` on (value, path, errors); without the
+    checks of a key at the ``settled`` places, which its caller makes (a decisive union's
+    alternative: see BuildContext.settled)."""
+    known = (schema_path, label, settled)
+    if known in context.made:
+        return context.made[known]
+    name = context.made[known] = context.namer.function(path_hint(schema_path))
     # Inside a $ref target its callers (_any_of, _one_of, _tagged, _errors_of) hand it the
     # target's label, so that its messages name the value as the target's do.
     made = Function(
         name, comment(context.where(schema_path), limit=120), labelled=context.labels(label)
     )
     context.functions.append(made)
-    with context.namer.function_body():
+    with context.namer.function_body(), context.settling(settled):
         made.node = context.node(
             schema, Code("value"), [PathPart("base", var=Code("path"))], schema_path, label
         )

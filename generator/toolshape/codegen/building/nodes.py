@@ -17,10 +17,11 @@ from ...families.objects.checks import object_checks
 from ...families.unevaluated.checks import unevaluated_checks
 from ...families.values.checks import type_message as type_message_of
 from ...families.values.checks import value_checks
+from ...families.values.rules import no_value
+from ...families.values.typing import declared_types
 from ...schema.pointers import SchemaPath
 from ..literals import Code
 from ..model_parts import Branch, Check, JsonType, Node, PathPart
-from ..typing_model import declared_types
 from .applicators import applicators
 from .context import BuildContext
 from .strings import string_checks
@@ -38,17 +39,9 @@ class ModelBuilder(BuildContext):
     def _node(
         self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
     ) -> Node:
-        if schema is False:
-            return Node(
-                var,
-                path,
-                label,
-                False,
-                [],
-                None,
-                [],
-                self.say(f"{label} is not allowed (the schema is false)"),
-            )
+        if schema is False or (isinstance(schema, dict) and no_value(schema)):
+            # One check refusing every value, as JSON Schema means (the same code, false).
+            return Node(var, path, label, False, [], None, [], self.say(_refusal(schema, label)))
         if schema is True or not isinstance(schema, dict):
             return Node(var, path, label, False, [], None, [], None)
         declared = declared_types(schema)
@@ -104,6 +97,17 @@ class ModelBuilder(BuildContext):
         if pinned:
             branch.checks = value_checks(self, schema, kind, label, schema_path) + branch.checks
         return branch
+
+
+def _refusal(schema: Any, label: str) -> str:
+    """The message of a value where no value can pass: the ``false`` schema, or an ``enum``
+    and ``const`` that let none pass (the contract check warns of it)."""
+    if schema is False:
+        return f"{label} is not allowed (the schema is false)"
+    return (
+        f"{label} cannot have any value: as the tool's contract is written, no value can pass"
+        f" here ({no_value(schema)}); do not send one"
+    )
 
 
 def _implied_kinds(schema: dict[str, Any]) -> list[JsonType]:

@@ -45,7 +45,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  ``pool_size`` and ``too_large``) for codegen/cases.py,
                                  which also reads ``values.NON_LOCAL``. They
                                  need nothing of codegen/, so they stay at the witness rank.
-                                 The deriver's walk into the items stays in codegen/cases.py.
+    cases.py    codegen stage    where codegen/cases.py's walk steps into an array: the
+                                 schema of an item and where it is written (``items_of``,
+                                 ``positions``, ``item_schema``, ``items_path``).
     checks.py   codegen stage    the model's checks: ``checks.array_checks(context, schema,
                                  var, path, schema_path, label)`` returns the array's
                                  ``ArrayChecks`` (its count and uniqueness checks, the node
@@ -56,6 +58,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                  templates/_runtime.py.j2. The count checks are the family's
                                  rows (``ITEM_COUNTS``) written by the shared size checks of
                                  codegen/building/counts.py, as the string and object counts.
+    typing.py   codegen stage    the items' Python type: ``typing.item_types(of, schema, hint,
+                                 path)`` lists each prefixItems position's type and the other
+                                 items', for codegen/typing_model.py's ``list[...]``.
     export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table
                                  maps the eight keywords to ``export.lower(lowering, kw,
                                  out)`` (prefixItems made items that any position
@@ -76,9 +81,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
-Still outside the family: what each platform requires of an array (an ``items`` schema,
-filled in or refused, in platforms/export.py beside the same rule for an object's
-``properties``); and the importer's translation of draft 2019's list ``items``.
+The importer's translation of draft 2019's list ``items`` (and ``additionalItems``) is
+``importing.py``'s; platforms/export.py calls ``export.openai_items``, ``gemini_items`` and
+``fill_items`` for what each platform requires of an array.
 
 How to add a keyword to the family (a new array keyword):
 

@@ -10,7 +10,7 @@ with the ``items`` after it. A size or uniqueness a platform does not enforce is
 model in the description instead (:data:`PHRASES`: ``(at least 2 items)``).
 
 ``platforms/export.py`` maps each of the family's keywords to :func:`lower` in its dispatch
-table.
+table, and ``items`` to :func:`merge` (two nodes made one).
 """
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ from typing import Any
 
 from ...families.combinators.export import ANY_OF
 from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
-from ...schema import vocabulary
+from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
 
 #: The keywords :func:`lower` lowers.
 #: (unevaluatedItems is the unevaluated family's: it depends on what its siblings evaluate.)
 KEYWORDS = tuple(k for k in vocabulary.applying_to("array") if not vocabulary.keyword(k).dynamic)
+#: The keywords :func:`merge` merges (the others cannot be merged: dropped, noted).
+ITEMS = "items"
+MERGED = (ITEMS,)
 #: How a description tells the model a size or uniqueness the platform does not enforce.
 PHRASES = {"minItems": "at least {}", "maxItems": "at most {}", "uniqueItems": "no item repeated"}
 
@@ -130,3 +133,53 @@ _LOWERINGS: dict[str, Callable[[Lowering, KeywordAt, dict[str, Any]], None]] = {
     "minItems": _min_items,
     "maxItems": _max_items,
 }
+
+
+def merge(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two nodes' ``items`` made one schema for both."""
+    out[keyword] = lowering.merge_schemas(mine, theirs, where + (keyword,))
+
+
+def lacks_items(node: dict[str, Any], types: list[str]) -> bool:
+    """Whether a node allowing arrays (``types``: its type list) says nothing of their items."""
+    return "array" in types and ITEMS not in node
+
+
+def openai_items(
+    lowering: Lowering, node: dict[str, Any], types: list[str], path: SchemaPath
+) -> None:
+    """OpenAI strict mode refuses an array schema without ``items``."""
+    if lacks_items(node, types):
+        lowering.refuse(
+            path,
+            f"the array at {_where(path)} has no 'items' schema (or only 'items: true'); OpenAI strict mode "
+            "refuses it ('array schema missing items'): give the array an items schema with a type",
+        )
+
+
+def gemini_items(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> None:
+    """Gemini's legacy parameters refuse an array schema (``node``) without ``items``."""
+    if ITEMS not in node:
+        lowering.refuse(
+            path,
+            f"the array at {_where(path)} has no 'items' schema (or only 'items: true'); Gemini's legacy "
+            "parameters refuse it ('items: missing field'): give the array an items schema, or export "
+            "--target gemini (parametersJsonSchema)",
+        )
+
+
+def fill_items(
+    node: dict[str, Any], types: list[str], in_its_place: Callable[[dict[str, Any]], Any]
+) -> None:
+    """The no-op ``items: {}`` OpenAI requires on every array schema, even with strict mode
+    off (``in_its_place(node)``: what the items must hold instead, or None for nothing)."""
+    if lacks_items(node, types):
+        instead = in_its_place(node)
+        node[ITEMS] = {} if instead is None else instead
+
+
+def _where(path: SchemaPath) -> str:
+    """A place as the exporter's messages name it (its JSON Pointer, or the root)."""
+    return pointers.pointer(path) or "the root"

@@ -1,11 +1,12 @@
 """What the contract check says of the array keywords (contract stage).
 
 ``uniqueItems`` is true or false; ``items`` is one schema (a list of schemas is draft 2019's
-spelling of ``prefixItems``); and ``minItems`` must be reachable when ``items: false`` allows
-no item past the ``prefixItems``. The counts' own rules (a non-negative integer, the lower
-bound not above the upper) are every count keyword's, in contract/checker.py.
-``contract/checker.py`` calls :func:`check` on every schema and reports what it yields, and
-does not descend into what :func:`not_schemas` names.
+spelling of ``prefixItems``). A ``minItems`` above what ``items: false`` lets through is
+legal JSON Schema that no array passes: a warning (:func:`warnings`). The counts' own rules
+(a non-negative integer; a lower bound above the upper is a warning) are every count
+keyword's, in contract/checker.py. ``contract/checker.py`` calls :func:`check` and
+:func:`warnings` on every schema and reports what they yield, and does not descend into
+what :func:`not_schemas` names.
 """
 
 from __future__ import annotations
@@ -29,7 +30,17 @@ def check(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
             path + ("items",),
             "'items' is one schema in 2020-12; a list of schemas is 'prefixItems'",
         )
+
+
+def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
+    """Legal array keywords that let no array pass (``minItems`` above what ``items: false``
+    lets through): the generated checks keep that meaning; a warning."""
     yield from _unreachable_count(schema, path)
+
+
+def no_array(schema: dict[str, Any]) -> bool:
+    """Whether the family's keywords let no array pass ``schema`` (:func:`warnings`)."""
+    return any(_unreachable_count(schema, ()))
 
 
 def not_schemas(schema: dict[str, Any]) -> tuple[str, ...]:
@@ -48,5 +59,5 @@ def _unreachable_count(schema: dict[str, Any], path: SchemaPath) -> Iterator[Pro
             path + ("minItems",),
             f"'minItems' ({min_items}) but 'items: false' allows "
             + (f"no more than {allowed} items (the 'prefixItems')" if allowed else "no items")
-            + ": nothing could pass",
+            + ": as written, no array can pass here",
         )

@@ -21,8 +21,10 @@ Its modules, one per stage, in the order of the stages:
 
     rules.py    contract stage   what contract/unfolding.py knows of their meaning: an
                                  ``allOf``'s distinct entries (``rules.applied_entries``,
-                                 ``rules.distinct_entries``) and the two branches of an ``if``
-                                 that never run together (``rules.other_branch``).
+                                 ``rules.distinct_entries``), the two branches of an ``if``
+                                 that never run together (``rules.BRANCHES``) and a union's
+                                 tag (``rules.union_tag``: the key whose constant picks the
+                                 one alternative that runs; ``checks.py`` lays it out).
     oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value, apply,
                                  matches)`` yields the keywords that refuse a value, the
                                  subschemas that must hold going to ``apply``. Called by

@@ -14,7 +14,10 @@ union of models told apart by a ``Literal`` field) is decided here, when generat
 alternative fixes one key, the tag, to a constant of its own (:func:`union_tag`). Every
 alternative but one then refuses a value's tag, so the runtime tries only the one the tag
 picks, and a refusal names that alternative by its tag (``for kind "round_trip": ...``)
-instead of by its position; the verdict is the union's, whatever the value.
+instead of by its position; the verdict is the union's, whatever the value. When the tag is
+decisive (``rules.Tag``), the runtime has checked it before an alternative runs, so each
+alternative's function is built without its own checks of the tag, which could never fail
+(``UnionTag.settled``, ``BuildContext.settled``).
 """
 
 from __future__ import annotations
@@ -23,17 +26,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...codegen.building.context import BuildContext, show
+from ...codegen.building.context import BuildContext, Settled, show
 from ...codegen.building.functions import applicator_note, function, passed_label
 from ...codegen.literals import Code, comment, literal
 from ...codegen.model_parts import Applicator, ApplicatorKind, Node, PathPart
 from ...schema.keywords import nullable_alternative
-from ...schema.pointers import SchemaPath, resolve
-from ...schema.values import json_key
-from ..objects.rules import PROPERTIES, properties_of
-from ..references.targets import path_of
-from ..values.values import fixed_values, is_fixed
+from ...schema.pointers import SchemaPath
 from .rules import distinct_entries
+from .rules import union_tag as rules_union_tag
 
 
 def combinator_checks(
@@ -103,15 +103,18 @@ def _union(
             return []
         note = applicator_note(context, schema_path, f"{union}: null, or the other alternative")
         return [Applicator("nullable", note, nodes=[inner])]
+    tag = union_tag(context, branches, schema_path + (union,))
+    # A decisive tag is checked before an alternative runs: each alternative leaves its own
+    # checks of it out (none of them could fail there).
     functions = [
-        function(context, sub, schema_path + (union, i), label) for i, sub in enumerate(branches)
+        function(context, sub, schema_path + (union, i), label, tag.settled(i) if tag else ())
+        for i, sub in enumerate(branches)
     ]
     how = "at least one" if union == "anyOf" else "exactly one"
     message = context.say(f"{label} must match {how} of {len(branches)} alternatives")
     kind: ApplicatorKind = "any_of" if union == "anyOf" else "one_of"
     note = applicator_note(context, schema_path, union)
     passed = passed_label(context, label)
-    tag = union_tag(context, branches, schema_path + (union,))
     if tag is None:
         return [Applicator(kind, note, message=message, functions=functions, label=passed)]
     constant = context.constant("tag", "tag", tag.arguments(), schema_path + (union,))
@@ -175,22 +178,26 @@ def _checking(
 
 # -- tagged unions ----------------------------------------------------------------------------
 
-#: The types a tag's constants may have: a string, number, boolean or null (the runtime's
-#: ``_Tag`` looks only those up).
-_TAG_TYPES = (str, int, float, bool, type(None))
 #: A key shown bare in the name of an alternative (``kind "one_way"``); any other is quoted.
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: How many $refs are followed from one alternative (or one property) to the schema holding
-#: its constants: a chain this long is no tagged union anyone wrote.
-_MAX_REFS = 8
 
 
 @dataclass(frozen=True)
 class UnionTag:
-    """The key that tells a union's alternatives apart, and each alternative's constant."""
+    """The key that tells a union's alternatives apart, each alternative's constant, and
+    whether the tag alone decides every object (``rules.Tag``)."""
 
     key: str
     values: tuple[Any, ...]
+    decisive: bool = False
+    #: Each alternative's places whose checks of the tag it leaves out (``rules.Tag``).
+    places: tuple[tuple[SchemaPath, ...], ...] = ()
+
+    def settled(self, index: int) -> Settled:
+        """The places of alternative ``index`` whose checks of the tag the union makes (none
+        unless the tag is decisive), as ``BuildContext.settled`` takes them."""
+        places = self.places[index] if self.decisive else ()
+        return tuple((place, self.key) for place in places)
 
     def names(self) -> tuple[str, ...]:
         """Each alternative as a message names it: ``kind "round_trip"``."""
@@ -198,58 +205,20 @@ class UnionTag:
         return tuple(f"{key} {show(value)}" for value in self.values)
 
     def arguments(self) -> Code:
-        """The runtime ``_Tag``'s arguments: the key, the constants, the names (literals)."""
-        return Code(f"{literal(self.key)}, {literal(list(self.values))}, {literal(self.names())}")
+        """The runtime ``_Tag``'s arguments: the key, the constants, the names (literals), and
+        whether it decides every object alone."""
+        return Code(
+            f"{literal(self.key)}, {literal(list(self.values))}, {literal(self.names())}, "
+            f"{literal(self.decisive)}"
+        )
 
 
 def union_tag(
     context: BuildContext, branches: list[Any], union_path: SchemaPath
 ) -> UnionTag | None:
-    """The tag of a union, when it has one: a key that every alternative fixes (in its
-    ``properties``, or those of a ``$ref`` target at its root) to a constant (``const``, or an
-    ``enum`` of one) that is a string, number, boolean or null and equals no other
-    alternative's. For an object whose tag is one alternative's constant, every other
-    alternative refuses it: that one decides the union. The first such key of the first
-    alternative's properties is the tag; None when there is none, and where a tag's value
-    is x-sensitive (a refusal would name it).
-    """
-    if len(branches) < 2:
-        return None
-    fixed = [_fixed_keys(context, branch, union_path + (i,)) for i, branch in enumerate(branches)]
-    for key in fixed[0]:
-        if not all(key in keys for keys in fixed):
-            continue
-        values = tuple(keys[key] for keys in fixed)
-        # One look-up per alternative, not a comparison of each pair: a union of thousands
-        # of alternatives costs its size.
-        if len({json_key(value) for value in values}) == len(values):
-            return UnionTag(key, values)
-    return None
-
-
-def _fixed_keys(context: BuildContext, branch: Any, path: SchemaPath) -> dict[str, Any]:
-    """The keys an alternative fixes to one constant that may be a tag, and the constants."""
-    fixed: dict[str, Any] = {}
-    for schema, where in _at_root(context, branch, path):
-        for key, sub in properties_of(schema).items():
-            for value_schema, value_path in _at_root(context, sub, where + (PROPERTIES, key)):
-                if value_path in context.secret:
-                    continue
-                values = fixed_values(value_schema) if is_fixed(value_schema) else []
-                if len(values) == 1 and isinstance(values[0], _TAG_TYPES):
-                    fixed.setdefault(key, values[0])
-    return fixed
-
-
-def _at_root(
-    context: BuildContext, schema: Any, path: SchemaPath
-) -> list[tuple[dict[str, Any], SchemaPath]]:
-    """A schema and the $ref targets at its root, in turn (each applies to the same value)."""
-    found: list[tuple[dict[str, Any], SchemaPath]] = []
-    while isinstance(schema, dict) and len(found) < _MAX_REFS:
-        found.append((schema, path))
-        target = path_of(schema)
-        if target is None or any(target == seen for _, seen in found):
-            break
-        schema, path = resolve(context.contract.parameters, target), target
-    return found
+    """The tag of a union, when it has one (``rules.union_tag``); never where a tag's value
+    is x-sensitive (a refusal would name it)."""
+    tag = rules_union_tag(
+        context.contract.parameters, branches, union_path, context.secret.__contains__
+    )
+    return None if tag is None else UnionTag(tag.key, tag.values, tag.decisive, tag.places)

@@ -9,14 +9,32 @@ keywords' meaning are the family's:
 - an ``allOf`` is idempotent: an entry that is the same schema as an earlier one finds the
   same errors, so the generated code applies it once (:func:`applied_entries`; the model's
   ``allOf`` check in ``checks.py`` skips the same entries);
-- the ``then`` and the ``else`` of one ``if`` never both run on a value
-  (:func:`other_branch`), so a schema under both is not applied twice.
+- the ``then`` and the ``else`` of one ``if`` (:data:`BRANCHES`) never both run on a value,
+  so a schema under both is not applied twice;
+- a union's alternatives may be told apart by a tag (:func:`union_tag`: a key each one fixes
+  to a constant of its own, OpenAPI's "discriminator"). The generated code tries only the
+  alternative a value's tag picks; when every alternative also requires the tag, admits
+  objects and asks nothing of the tag but its constant, a :attr:`Tag.decisive` tag decides
+  every object alone: one without a tag any alternative fixes is refused by the tag, and no
+  alternative is tried; the alternative a tag picks is built without its checks of the tag. So at most one
+  alternative ever runs on an object, and its keys are checked by at most one of them (a
+  recursive expression tree, ``oneOf`` ``add``/``mul`` nodes with ``left``/``right``, unfolds
+  once per level, not twice).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+from ...schema import vocabulary
+from ...schema.pointers import SchemaPath, resolve
+from ...schema.values import enum_has, json_equal, json_key, type_allows
+from ..objects.rules import PROPERTIES, REQUIRED, properties_of
+from ..references.targets import REF, path_of
+from ..values.rules import CONST, ENUM, TYPE, fixed_values, is_fixed
 
 #: The two branches of an ``if``: one of them runs on a value, never both.
 BRANCHES = ("then", "else")
@@ -37,6 +55,16 @@ def discriminator_hint(schema: dict[str, Any]) -> str:
         " of its own in each one (const, or an enum of one), and toolshape names each"
         f" alternative by it in its messages: keep those and remove '{DISCRIMINATOR}'"
     )
+
+
+#: The combinator whose entries all apply to the value.
+ALL_OF = "allOf"
+
+
+def conjuncts(schema: dict[str, Any]) -> list[Any]:
+    """The entries of ``schema``'s ``allOf`` (none when it has none, or not a list)."""
+    entries = schema.get(ALL_OF)
+    return entries if isinstance(entries, list) else []
 
 
 def distinct_entries(entries: list[Any]) -> list[int]:
@@ -61,9 +89,148 @@ def distinct_entries(entries: list[Any]) -> list[int]:
 def applied_entries(keyword: str, entries: list[Any]) -> set[int]:
     """The indexes of the entries of the list ``keyword`` holds that are applied to a value:
     an ``allOf``'s distinct ones, every branch of the others."""
-    return set(distinct_entries(entries)) if keyword == "allOf" else set(range(len(entries)))
+    return set(distinct_entries(entries)) if keyword == ALL_OF else set(range(len(entries)))
 
 
-def other_branch(side: str) -> str:
-    """The branch of an ``if`` that never runs with ``side`` (one of :data:`BRANCHES`)."""
-    return BRANCHES[1 - BRANCHES.index(side)]
+# -- tagged unions ----------------------------------------------------------------------------
+
+#: The types a tag's constants may have: a string, number, boolean or null (the runtime's
+#: ``_Tag`` looks only those up).
+_TAG_TYPES = (str, int, float, bool, type(None))
+#: How many $refs are followed from one alternative (or one property) to the schema holding
+#: its constants: a chain this long is no tagged union anyone wrote.
+_MAX_REFS = 8
+#: The keywords a tag's schema may hold for the tag to decide its alternative alone: its
+#: constants, its type, a ``$ref`` (followed) and annotations, which check nothing.
+_TAG_KEYWORDS = frozenset((CONST, ENUM, TYPE, REF, *vocabulary.annotation_names()))
+#: One schema at the root of an alternative, and its place.
+_Rooted = tuple[dict[str, Any], SchemaPath]
+
+
+@dataclass(frozen=True)
+class Tag:
+    """The key that tells a union's alternatives apart, and each alternative's constant.
+
+    ``decisive``: every alternative also requires the key, admits objects, and says of the
+    key nothing but its constant (:func:`_says_only`), so an object whose tag no alternative
+    fixes fails every one of them at the tag, whatever else it holds: the tag alone decides
+    it, and no alternative needs to be tried. And an alternative the tag picks finds its own
+    checks of the tag passed before it runs: the generated code leaves them out of it, at
+    each of ``places[i]`` (alternative ``i`` and the ``$ref`` targets at its root)."""
+
+    key: str
+    values: tuple[Any, ...]
+    decisive: bool
+    places: tuple[tuple[SchemaPath, ...], ...] = ()
+
+
+def union_tag(
+    root: Any, branches: list[Any], path: SchemaPath, hidden: Callable[[SchemaPath], bool]
+) -> Tag | None:
+    """The tag of a union (``path``: the ``anyOf``/``oneOf``; ``root``: what $refs resolve
+    in), when it has one: a key that every alternative fixes (in its ``properties``, or those
+    of a ``$ref`` target at its root) to a constant (``const``, or an ``enum`` of one) that is
+    a string, number, boolean or null and equals no other alternative's. For an object whose
+    tag is one alternative's constant, every other alternative refuses it: that one decides
+    the union. The first such key of the first alternative's properties is the tag; None when
+    there is none. A constant at a place ``hidden`` says is never a tag (an x-sensitive value:
+    a refusal would name it)."""
+    if len(branches) < 2:
+        return None
+    fixed = [_fixed_keys(root, branch, path + (i,), hidden) for i, branch in enumerate(branches)]
+    for key in fixed[0]:
+        if not all(key in keys for keys in fixed):
+            continue
+        values = tuple(keys[key] for keys in fixed)
+        # One look-up per alternative, not a comparison of each pair: a union of thousands
+        # of alternatives costs its size.
+        if len({json_key(value) for value in values}) == len(values):
+            chains = [_at_root(root, branch, path + (i,)) for i, branch in enumerate(branches)]
+            decisive = all(
+                _decides(root, chain, key, value)
+                for chain, value in zip(chains, values, strict=True)
+            )
+            places = tuple(tuple(where for _, where in chain) for chain in chains)
+            return Tag(key, values, decisive, places if decisive else ())
+    return None
+
+
+def _fixed_keys(
+    root: Any, branch: Any, path: SchemaPath, hidden: Callable[[SchemaPath], bool]
+) -> dict[str, Any]:
+    """The keys an alternative fixes to one constant that may be a tag, and the constants."""
+    fixed: dict[str, Any] = {}
+    for schema, where in _at_root(root, branch, path):
+        for key, sub in properties_of(schema).items():
+            for value_schema, value_path in _at_root(root, sub, where + (PROPERTIES, key)):
+                if hidden(value_path):
+                    continue
+                values = fixed_values(value_schema) if is_fixed(value_schema) else []
+                if len(values) == 1 and isinstance(values[0], _TAG_TYPES):
+                    fixed.setdefault(key, values[0])
+    return fixed
+
+
+def _decides(root: Any, chain: list[_Rooted], key: str, value: Any) -> bool:
+    """Whether the alternative (``chain``: its schemas at its root) refuses, at the tag, every
+    object without ``value`` there, and passes every object with it there: one of its schemas
+    requires the key, none of them refuses objects by ``type`` (which would refuse an object
+    at its root, not at the tag), and each says of the key nothing but ``value``."""
+    schemas = [schema for schema, _ in chain]
+    required = any(isinstance(s.get(REQUIRED), list) and key in s[REQUIRED] for s in schemas)
+    return (
+        required
+        and all(_admits_objects(s.get(TYPE, "object")) for s in schemas)
+        and all(
+            _says_only(root, properties_of(s)[key], where + (PROPERTIES, key), value)
+            for s, where in chain
+            if key in properties_of(s)
+        )
+    )
+
+
+def _says_only(root: Any, schema: Any, path: SchemaPath, value: Any) -> bool:
+    """Whether a schema of the tag admits ``value`` and asks nothing else of it: it (and each
+    ``$ref`` target at its root) holds only its constants, its type and annotations, all of
+    which admit ``value``. Then an alternative the tag picks needs none of its checks of the
+    tag: a key present with ``value`` passes each."""
+    if schema is True:
+        return True
+    chain = _at_root(root, schema, path)
+    if not chain or path_of(chain[-1][0]) is not None:  # false; a $ref left unfollowed
+        return False
+    for part, _ in chain:
+        types = part.get(TYPE)
+        if (
+            any(keyword not in _TAG_KEYWORDS for keyword in part)
+            or (CONST in part and not json_equal(part[CONST], value))
+            or (ENUM in part and not (isinstance(part[ENUM], list) and enum_has(part[ENUM], value)))
+            or (TYPE in part and not _admits(types, value))
+        ):
+            return False
+    return True
+
+
+def _admits(types: Any, value: Any) -> bool:
+    """Whether a ``type`` (a name or a list of names) admits ``value``."""
+    names = tuple(types) if isinstance(types, list) else (types,)
+    return type_allows(names, value)
+
+
+def _admits_objects(types: Any) -> bool:
+    return types == "object" or (isinstance(types, list) and "object" in types)
+
+
+def _at_root(root: Any, schema: Any, path: SchemaPath) -> list[_Rooted]:
+    """A schema and the $ref targets at its root, in turn (each applies to the same value)."""
+    found: list[_Rooted] = []
+    while isinstance(schema, dict) and len(found) < _MAX_REFS:
+        found.append((schema, path))
+        target = path_of(schema)
+        if target is None or any(target == seen for _, seen in found):
+            break
+        try:
+            schema, path = resolve(root, target), target
+        except (KeyError, IndexError, TypeError, ValueError):  # the checker says where
+            break
+    return found

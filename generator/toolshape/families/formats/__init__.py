@@ -5,7 +5,9 @@ interfaces and the rule that a module is ranked with its stage are the same).
 
 What it covers. One keyword, ``format``, and the formats it names: every format of JSON
 Schema 2020-12, each listed once in ``schema/vocabulary.py`` (``FORMATS``: its name and how a
-message describes a valid value). toolshape asserts them all (an unknown name is a typo).
+message describes a valid value). toolshape asserts them all; any other name is an annotation
+(as JSON Schema 2020-12 reads an unknown format), checked by nothing, unless it is a near
+miss of a known name (a typo).
 A format applies to strings only; JSON Schema lets a format stand beside another type (the
 values it does not apply to pass), so the checker's applicability rule leaves it out. The
 generated check of each format is a runtime function, ``_is_<format>``, in
@@ -13,9 +15,11 @@ generated check of each format is a runtime function, ``_is_<format>``, in
 
 Its modules, one per stage, in the order of the stages:
 
-    rules.py    contract stage   what the contract check says: the name is one of FORMATS (else
-                                 a did-you-mean hint). Called by contract/checker.py:
-                                 ``rules.check(schema, path)`` yields (path, message) problems.
+    rules.py    contract stage   what the contract check says: a near miss of a name of
+                                 FORMATS is an error with a did-you-mean hint, any other
+                                 unknown name a warning (an annotation). Called by
+                                 contract/checker.py: ``rules.check(schema, path)`` and
+                                 ``rules.warnings(schema, path)`` yield (path, message).
     oracle.py   contract stage   the reference evaluation: one oracle per format, written from
                                  the RFCs apart from the generated checks (``FORMAT_ORACLES``);
                                  ``oracle.refused(schema, value)`` yields ``format`` for a
@@ -52,8 +56,8 @@ What stays outside: the format names and phrases themselves (``schema/vocabulary
 ``FORMATS``, read by every module here; ``contract/checker.py`` keeps ``FORMATS`` for its
 importers), the runtime functions (``templates/formats.py.j2``), the order of a string's
 checks around the format (codegen/building/strings.py), witness/sources.py's fallback
-samples, and the importer's handling of a format name toolshape does not assert (kept as
-the annotation ``x-format``; the importer is the one module that may still name any keyword).
+samples. (The importer's handling of a format name toolshape does not assert, kept as the
+annotation ``x-format``, is ``importing.py``'s.)
 
 How to add a format: its row in ``FORMATS`` (name and phrase); its oracle in oracle.py
 (``FORMAT_ORACLES``); its builder of valid values in values.py; its ``_is_<format>`` in

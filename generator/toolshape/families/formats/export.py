@@ -20,6 +20,8 @@ from ...schema import vocabulary
 
 #: The keyword naming the format.
 (FORMAT,) = vocabulary.taking("format")
+#: The formats the generated validator asserts (any other name is an annotation).
+FORMATS = vocabulary.format_names()
 
 #: The formats OpenAI strict mode documents.
 OPENAI_FORMATS = (
@@ -57,12 +59,20 @@ PLATFORM_FORMATS = {
 
 
 def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
-    """``format``, kept in ``out`` when the platform documents the format, else noted."""
+    """``format``, kept in ``out`` when the platform documents the format, else noted. A name
+    toolshape does not know is an annotation nothing checks: told to the model, no note."""
     if kw.value in PLATFORM_FORMATS[lowering.target]:
         out[kw.keyword] = kw.value
+    elif not asserted(kw.value):
+        tell_model(out, phrase(kw.value))
     else:
         lowering.dropped(kw.path, kw.keyword, value=kw.value)
         tell_model(out, phrase(kw.value))
+
+
+def asserted(name: Any) -> bool:
+    """Whether the generated validator checks the format ``name`` (one toolshape knows)."""
+    return name in FORMATS
 
 
 def phrase(name: str) -> str:

@@ -397,9 +397,10 @@ def _near_misses(format: str, value: str) -> list[str]:
 
 
 def format_of(schema: dict[str, Any]) -> str | None:
-    """The format ``schema`` names (None: none, or not a string)."""
+    """The format ``schema`` asserts (None: none, or a name toolshape does not know, which is
+    an annotation only)."""
     name = schema.get(FORMAT)
-    return name if isinstance(name, str) else None
+    return name if isinstance(name, str) and name in FORMATS else None
 
 
 def strings(
@@ -408,10 +409,10 @@ def strings(
     """The format samples of one alternative within the length bounds: valid strings of each
     format ``flat`` names, and near misses of a format a schema that must not hold names
     (when it says nothing but the format, and perhaps a type)."""
-    for name in sorted({s[FORMAT] for s in flat if isinstance(s.get(FORMAT), str)}):
+    for name in sorted({name for name in map(format_of, flat) if name is not None}):
         yield from valid(name, low, high)
     for n in negated:
-        if isinstance(n, dict) and isinstance(n.get(FORMAT), str) and set(n) <= {FORMAT, "type"}:
+        if isinstance(n, dict) and format_of(n) is not None and set(n) <= {FORMAT, "type"}:
             yield from invalid(n[FORMAT], low, high)
 
 

@@ -1,9 +1,10 @@
 """What the contract check says of the numeric bounds and ``multipleOf`` (contract stage).
 
 Each value must be a number (an exclusive bound is the bound itself since draft 6, never
-draft 4's boolean); ``multipleOf`` is above 0; and the bounds together must leave some
-number (some integer, for ``type: integer``; some multiple of ``multipleOf``) that could
-pass. ``contract/checker.py`` calls :func:`check` on every schema and reports what it yields.
+draft 4's boolean); ``multipleOf`` is above 0. Bounds that together leave no number (no
+integer, for ``type: integer``; no multiple of ``multipleOf``) are legal JSON Schema that no
+number passes: a warning (:func:`warnings`). ``contract/checker.py`` calls :func:`check` and
+:func:`warnings` on every schema and reports what they yield.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ UPPER = vocabulary.bounds("upper", limits="value")
 INCLUSIVE = vocabulary.names(lambda k: k.limits == "value" and not k.exclusive)
 STEP = "multipleOf"
 
+#: What a warning of bounds that leave no number says of the place.
+NO_NUMBER = "as written, no number can pass here"
+
 #: One problem: where (a schema path from the document root) and what.
 Problem = tuple[SchemaPath, str]
 #: A bound as written: its keyword and its number.
@@ -38,9 +42,19 @@ Bound = tuple[str, Any]
 def check(
     schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
 ) -> Iterator[Problem]:
-    """The problems of the family's keywords in one schema (``types``: what its ``type``
-    allows, None when it has none)."""
+    """The problems of the family's keywords in one schema: values that are no bound."""
     yield from _values(schema, path)
+
+
+def warnings(
+    schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
+) -> Iterator[Problem]:
+    """Bounds that leave no number (no integer, no multiple) that could pass (``types``: what
+    its ``type`` allows, None when it has none): legal JSON Schema with an exact meaning,
+    which the generated checks keep (they refuse every number there); a warning. Only
+    bounds that are numbers are read (:func:`check` reports the others)."""
+    if any(p for p in _values(schema, path)):
+        return
     low = [(k, schema[k]) for k in LOWER if is_number(schema.get(k))]
     high = [(k, schema[k]) for k in UPPER if is_number(schema.get(k))]
     found = list(_empty_ranges(path, types, low, high))
@@ -92,14 +106,15 @@ def _empty_ranges(
                 empty = True
                 yield (
                     path + (lo_key,),
-                    f"'{lo_key}' ({lo}) and '{hi_key}' ({hi}) leave no number that could pass",
+                    f"'{lo_key}' ({lo}) and '{hi_key}' ({hi}) leave no number that could pass: "
+                    f"{NO_NUMBER}",
                 )
     if types == ("integer",) and low and high and not empty:
         smallest = max(_ceil_above(k, v) for k, v in low)
         largest = min(_floor_below(k, v) for k, v in high)
         if smallest > largest:
             shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
-            yield path + (low[0][0],), f"{shown} leave no integer that could pass"
+            yield path + (low[0][0],), f"{shown} leave no integer that could pass: {NO_NUMBER}"
 
 
 def _no_multiple_between(
@@ -129,7 +144,10 @@ def _no_multiple_between(
     if first > last:
         kind = "integer multiple" if integers_only else "multiple"
         shown = " and ".join(f"'{k}' ({v})" for k, v in (*low, *high))
-        yield path + (STEP,), f"{shown} leave no {kind} of '{STEP}' ({step}) that could pass"
+        yield (
+            path + (STEP,),
+            f"{shown} leave no {kind} of '{STEP}' ({step}) that could pass: {NO_NUMBER}",
+        )
 
 
 def _fraction(number: float) -> Fraction:

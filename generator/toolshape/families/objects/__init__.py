@@ -38,7 +38,11 @@ Its modules, one per stage, in the order of the stages:
                                  schema, path, schema_path, label, value)`` adds each key
                                  missing or null, an unknown or extra key, minProperties - 1
                                  and maxProperties + 1 keys, through the small
-                                 ``cases.Deriver`` interface. Called by codegen/cases.py.
+                                 ``cases.Deriver`` interface. Called by codegen/cases.py,
+                                 whose walk over the base arguments also asks it where it
+                                 steps into an object (``declared``, ``required_of``,
+                                 ``key_schemas``, ``other_keys``), the evaluator's codes for
+                                 a key left out or refused, and ``NON_LOCAL``.
     checks.py   codegen stage    the model's checks: ``checks.object_checks(context, schema, var,
                                  path, schema_path, label)`` returns the ``ObjectChecks`` of an
                                  object (each property present or missing and its node, the
@@ -47,6 +51,12 @@ Its modules, one per stage, in the order of the stages:
                                  macro of templates/checks.py.j2. The size checks are the
                                  family's rows (``PROPERTY_COUNTS``) written by the shared
                                  size checks of codegen/building/counts.py.
+    typing.py   codegen stage    what the keywords make of an object's Python type, for
+                                 codegen/typing_model.py: a TypedDict's keys, required ones
+                                 and ``@final`` (``properties_of``, ``required_of``,
+                                 ``closed``), a ``dict[str, ...]`` (``map_type``), a union
+                                 branch's merged keys and its name (``merge_keys``,
+                                 ``branch_words``).
     export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
                                  the family's keywords but the sizes to ``export.lower(lowering,
                                  keyword, out)`` (properties and additionalProperties lowered in
@@ -70,11 +80,12 @@ Each module says what it holds in its docstring; each stage keeps only the call.
 What stays in the stages, and why (``tests/test_vocabulary.py`` lists each module that still
 names these keywords, with its reason). The object keywords shape the whole arguments object,
 so the walks over that shape still name them: the one subschema walk (``schema/keywords.py``),
-unfolding, redaction and its masks, the ``Arguments`` TypedDicts, the checker's own walk
+unfolding, redaction and its masks, the checker's own walk
 (properties and additionalProperties first: the order sensitive places are found in), the
-base arguments the derived cases vary, the instance places of ``toolshape diff``. Also left:
+instance places of ``toolshape diff``. (The importer's translation of the older drafts'
+``dependencies`` is ``importing.py``'s.) Also left:
 OpenAI strict mode's every key required in ``platforms/export.py`` (it records the keys it makes nullable for the generated package),
-the importer's translation of the older drafts' ``dependencies``, and review/walk.py's
+and review/walk.py's
 comparison of ``required`` (review/walk.py sits below review/samples.py, which review.py here
 imports).
 

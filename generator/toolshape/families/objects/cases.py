@@ -9,11 +9,27 @@ errors come from the reference evaluator, never from here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
 from ...schema.pointers import SchemaPath
 from ...schema.values import count_at
+from ..values.rules import unsatisfiable
+from .rules import (
+    ADDITIONAL,
+    DEPENDENT_REQUIRED,
+    MAX_KEYS,
+    MIN_KEYS,
+    NAMES,
+    PATTERNS,
+    PROPERTIES,
+    REQUIRED,
+    properties_of,
+)
+
+#: The keywords that look at an object as a whole (or at its keys through other schemas):
+#: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
+NON_LOCAL = (DEPENDENT_REQUIRED, "dependentSchemas", MIN_KEYS, MAX_KEYS, NAMES, PATTERNS)
 
 #: Names tried, in order, for a key the schema does not declare.
 UNKNOWN_KEYS = ("unexpected", "unexpected_key", "zz_unknown")
@@ -74,6 +90,8 @@ def object_cases(
             if (declared := _declared(sub)) is not None and "null" not in declared:
                 deriver.add(f"{key_label}: null", deriver.replaced(path + (key,), None))
             deriver.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
+        elif unsatisfiable(sub):  # no value has a witness here: any one sent is refused
+            deriver.add(f"{key_label}: no value can pass", deriver.replaced(path + (key,), None))
     _unknown_key_cases(deriver, schema, path, schema_path, prefix)
     if "minProperties" in schema:
         n = count_at(schema, "minProperties")
@@ -157,3 +175,64 @@ def _declared(schema: Any) -> tuple[str, ...] | None:
         return None
     raw = schema["type"]
     return tuple(raw) if isinstance(raw, list) else (raw,)
+
+
+# -- where the deriver steps into an object ---------------------------------------------
+#
+# codegen/cases.py walks the base arguments and the schemas together (completing the base,
+# the values examples hold, the schemas the validator applies to each key); these say which
+# schema a key falls under and where it is written, so the walk reads no keyword itself.
+
+
+def declares_keys(schema: Any) -> bool:
+    """Whether ``schema`` is an object schema that lists its keys (``properties``)."""
+    return isinstance(schema, dict) and isinstance(schema.get(PROPERTIES), dict)
+
+
+def declared(schema: dict[str, Any]) -> dict[str, Any]:
+    """The keys the object schema declares and their schemas ({}: none)."""
+    return properties_of(schema)
+
+
+def property_path(schema_path: SchemaPath, key: str) -> SchemaPath:
+    """Where the schema of the declared key ``key`` is written."""
+    return schema_path + (PROPERTIES, key)
+
+
+def required_of(schema: dict[str, Any]) -> list[str]:
+    """The keys the object schema requires ([]: none)."""
+    required: list[str] = schema.get(REQUIRED, [])
+    return required
+
+
+def other_keys(schema: dict[str, Any], absent: Any = True) -> Any:
+    """The schema of the keys the object schema does not declare (``absent``: it says none)."""
+    return schema.get(ADDITIONAL, absent)
+
+
+def other_keys_path(schema_path: SchemaPath) -> SchemaPath:
+    """Where the schema of the undeclared keys is written."""
+    return schema_path + (ADDITIONAL,)
+
+
+def key_schemas(schema: dict[str, Any], key: str, matches: Callable[[str, str], bool]) -> list[Any]:
+    """The schemas the validator applies to the value of ``key``: its declared schema, those
+    of the patterns ``matches(pattern, key)`` says it matches, else the undeclared keys'."""
+    properties = declared(schema)
+    subs = [properties[key]] if key in properties else []
+    matched = [s for p, s in schema.get(PATTERNS, {}).items() if matches(p, key)]
+    extra = other_keys(schema, None)
+    if not subs and not matched and isinstance(extra, dict):
+        subs.append(extra)
+    return subs + matched
+
+
+def missing_key_code(schema: dict[str, Any], key: Any) -> str | None:
+    """The reference evaluator's code for ``key`` left out of the object (None: no error)."""
+    return REQUIRED if key in required_of(schema) else None
+
+
+def refused_key_code(schema: dict[str, Any], key: Any) -> str | None:
+    """The reference evaluator's code for ``key`` when its schema is ``false``: an undeclared
+    key refused by the undeclared keys' schema (None: a declared key, refused by its own)."""
+    return None if key in declared(schema) else ADDITIONAL

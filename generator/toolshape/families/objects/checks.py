@@ -31,10 +31,10 @@ from ...codegen.model_parts import (
     RequiredKey,
     extend,
 )
-from ...codegen.typing_model import declared_types
 from ...families.strings import checks as string_family
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
+from ..values.typing import declared_types
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
@@ -60,7 +60,8 @@ def object_checks(
     item_var = context.namer.local(f"{var}_value")
     count_var = context.namer.local("declared")
     key_path = extend(path, PathPart("key", var=key_var))
-    properties = _properties(context, schema, path, schema_path)
+    settled = context.settled.get(schema_path)
+    properties = _properties(context, schema, path, schema_path, settled)
     extra = _extra(context, schema, item_var, key_path, schema_path, label)
     key_limit = _key_limit(schema)
     pattern_properties = _pattern_properties(
@@ -74,7 +75,7 @@ def object_checks(
     dependent_schemas = _dependent_schemas(context, schema, var, path, schema_path, label)
     checks = ObjectChecks(
         properties=properties,
-        required_only=_required_only(schema, path),
+        required_only=_required_only(schema, path, settled),
         known_keys=known,
         refuse_unknown=refuse_unknown,
         unknown_message=_unknown_message(context, schema, label) if refuse_unknown else None,
@@ -95,14 +96,23 @@ def object_checks(
 
 
 def _properties(
-    context: BuildContext, schema: dict[str, Any], path: list[PathPart], schema_path: SchemaPath
+    context: BuildContext,
+    schema: dict[str, Any],
+    path: list[PathPart],
+    schema_path: SchemaPath,
+    settled: str | None,
 ) -> list[Property]:
-    """properties: each key present or missing (``required``), then its value's own checks."""
+    """properties: each key present or missing (``required``), then its value's own checks;
+    for the ``settled`` key (a decisive union's tag, see BuildContext.settled), nothing: the
+    union found it present, with a value that passes them all."""
     required = list(schema.get("required", []))
     properties = []
     for key, sub in schema.get("properties", {}).items():
         sub_path = schema_path + ("properties", key)
         key_label = show(key)
+        if key == settled:
+            properties.append(_settled_property(context, key, path, sub_path))
+            continue
         with context.namer.block():  # a sibling added or removed renames nothing here
             child = context.node(
                 sub,
@@ -111,7 +121,8 @@ def _properties(
                 sub_path,
                 key_label,
             )
-        child.required_key = key in required
+        if key in required:
+            child.mark_required(Code("True"))
         properties.append(
             Property(
                 key=literal(key),
@@ -124,8 +135,24 @@ def _properties(
     return properties
 
 
-def _required_only(schema: dict[str, Any], path: list[PathPart]) -> list[RequiredKey]:
-    """The keys ``required`` lists that ``properties`` does not."""
+def _settled_property(
+    context: BuildContext, key: str, path: list[PathPart], schema_path: SchemaPath
+) -> Property:
+    """The tag's entry in an alternative its union picked by the tag: no check, and no
+    value read (the object's count of declared keys still counts it)."""
+    nothing = Node(Code("_"), extend(path, PathPart("name", key)), "", False, [], None, [], None)
+    words = comment_text(f"{key}: the tag, checked before this alternative is chosen", limit=80)
+    note = Code(f"{words} ({comment_text(context.where(schema_path), limit=120)})")
+    missing = literal(f"missing required key {show(key)}")
+    return Property(
+        key=literal(key), node=nothing, required=False, missing_message=missing, comment=note
+    )
+
+
+def _required_only(
+    schema: dict[str, Any], path: list[PathPart], settled: str | None
+) -> list[RequiredKey]:
+    """The keys ``required`` lists that ``properties`` does not (but the ``settled`` one)."""
     properties = schema.get("properties", {})
     return [
         RequiredKey(
@@ -134,7 +161,7 @@ def _required_only(schema: dict[str, Any], path: list[PathPart]) -> list[Require
             literal(f"missing required key {show(key)}"),
         )
         for key in schema.get("required", [])
-        if key not in properties
+        if key not in properties and key != settled
     ]
 
 

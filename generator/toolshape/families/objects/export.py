@@ -21,8 +21,9 @@ mode is refused there, with the reason. OpenAI's every key required stays with t
 which records the keys it makes nullable. Gemini's legacy schema has no
 ``additionalProperties`` (:func:`gemini_drop_additional_properties`).
 
-``platforms/export.py`` maps each of :data:`KEYWORDS` to :func:`lower` in its dispatch table,
-and calls the finishes when it finishes a node.
+``platforms/export.py`` maps each of :data:`KEYWORDS` to :func:`lower` in its dispatch table
+(and each of :data:`MERGED` to :func:`merge`, when two nodes become one), and calls the
+finishes when it finishes a node.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...families.combinators.export import ANY_OF
-from ...platforms.lowering import KeywordAt, Lowering, counted, tell_model
+from ...platforms.lowering import KeywordAt, Lowering, counted, merge_listed, merge_map, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
 
@@ -46,6 +47,8 @@ KEYWORDS = tuple(
     for k in vocabulary.applying_to("object")
     if k not in SIZES and not vocabulary.keyword(k).dynamic
 )
+#: The keywords :func:`merge` merges (the others cannot be merged: dropped, noted).
+MERGED = ("properties", "required", "additionalProperties", "patternProperties")
 #: The keywords that make a node without a ``type`` an object, for the strict finish.
 _OBJECT_SHAPED = ("properties", "additionalProperties", "patternProperties")
 
@@ -172,6 +175,95 @@ def gemini_drop_additional_properties(
                 lowering.dropped(path, "additionalProperties", value=False)
             else:
                 lowering.dropped(path, "additionalProperties", "a schema for the keys not listed")
+
+
+def merge(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two nodes' object keywords made one: the properties and patterns of both (a key both
+    hold: one schema for both), the required keys of both, the stricter of two
+    ``additionalProperties`` when one is a boolean (two schemas: dropped, noted)."""
+    if keyword == "required":
+        merge_listed(lowering, keyword, mine, theirs, where, out)
+    elif keyword != "additionalProperties":
+        merge_map(lowering, keyword, mine, theirs, where, out)
+    elif mine is False or theirs is False:
+        out[keyword] = False
+    elif mine is True:
+        out[keyword] = theirs
+    elif theirs is not True:
+        lowering.dropped(where, keyword)
+
+
+def declares_keys(node: dict[str, Any]) -> bool:
+    """Whether the node lists some key (``properties`` not empty)."""
+    return bool(node.get("properties"))
+
+
+def has_keys(node: dict[str, Any]) -> bool:
+    """Whether the node says ``properties`` (an object's nesting counts it, even empty)."""
+    return "properties" in node
+
+
+def keys_of(node: dict[str, Any]) -> dict[str, Any]:
+    """The keys a (lowered) node lists and their schemas, a copy ({}: none)."""
+    properties = node.get("properties")
+    return dict(properties) if isinstance(properties, dict) else {}
+
+
+def required_of(node: dict[str, Any]) -> list[str]:
+    """The keys the node requires, a copy ([]: none)."""
+    return list(node.get("required", []))
+
+
+def optional_keys(node: dict[str, Any]) -> list[str]:
+    """The keys the node lists and does not require."""
+    required = node.get("required", [])
+    return [key for key in keys_of(node) if key not in required]
+
+
+def with_keys(
+    node: dict[str, Any], properties: dict[str, Any], required: list[str]
+) -> dict[str, Any]:
+    """The node (the caller's own copy, changed) listing ``properties`` and requiring
+    ``required``."""
+    node["properties"] = properties
+    node["required"] = required
+    return node
+
+
+def property_path(path: SchemaPath, key: str) -> SchemaPath:
+    """Where the schema of the listed key ``key`` of the node at ``path`` is."""
+    return path + ("properties", key)
+
+
+def fill_properties(node: dict[str, Any], types: list[str]) -> None:
+    """The no-op ``properties: {}`` OpenAI requires on every object schema, even with strict
+    mode off (``types``: the node's type list)."""
+    if "object" in types and "properties" not in node:
+        node["properties"] = {}
+
+
+def gemini_root_map(lowering: Lowering, root: dict[str, Any]) -> None:
+    """Gemini's parameters need listed keys: arguments that are a map of free-form keys (no
+    ``properties``, keys under ``additionalProperties`` or ``patternProperties``) are refused."""
+    if not root.get("properties") and (
+        isinstance(root.get("additionalProperties"), dict) or "patternProperties" in root
+    ):
+        lowering.refuse(
+            (),
+            "the arguments are a map of free-form keys (no 'properties'); Gemini parameters need listed properties",
+        )
+
+
+def gemini_free_form(lowering: Lowering, path: SchemaPath) -> None:
+    """Gemini's legacy parameters refuse an object schema that lists no keys."""
+    lowering.refuse(
+        path,
+        f"Gemini refuses an object schema without properties (a free-form map) at {_where(path)}: "
+        "'properties: should be non-empty for OBJECT type' (--target gemini, with parametersJsonSchema, "
+        "takes such schemas)",
+    )
 
 
 def _where(path: SchemaPath) -> str:

@@ -1,10 +1,11 @@
 """What the contract check says of the object keywords (contract stage).
 
-``properties`` is a mapping from key to schema; ``required`` a list of distinct key names,
-none given the schema ``false`` and no more of them than ``maxProperties`` (one that
-``additionalProperties: false`` forbids is a warning: :func:`warnings`); ``dependentRequired`` maps a
-key to a list of distinct key names; ``minProperties`` asks for no more keys than
-``additionalProperties: false`` leaves. ``contract/checker.py`` calls :func:`check` on every
+``properties`` is a mapping from key to schema; ``required`` a list of distinct key names;
+``dependentRequired`` maps a key to a list of distinct key names. Legal keywords that let no
+object pass are warnings (:func:`warnings`; :func:`no_object` as a verdict): a required key
+whose schema is ``false`` or that ``additionalProperties: false`` forbids, more required keys
+than ``maxProperties``, a ``minProperties`` above the keys ``additionalProperties: false``
+leaves. ``contract/checker.py`` calls :func:`check` on every
 schema and reports what it yields; it walks the subschemas itself (``properties`` and
 ``additionalProperties`` first, named here), checks the ``patternProperties`` names as
 patterns (:func:`key_patterns`) and refuses ``x-sensitive`` on keys
@@ -13,7 +14,7 @@ patterns (:func:`key_patterns`) and refuses ``x-sensitive`` on keys
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...contract.wording import suggest, with_article
@@ -39,7 +40,6 @@ def check(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
     """The problems of the family's keywords in one schema (their subschemas aside)."""
     if not isinstance(schema.get(PROPERTIES, {}), dict):
         yield path + (PROPERTIES,), f"'{PROPERTIES}' must be a mapping from key to schema"
-    yield from _too_few_keys_allowed(schema, path)
     yield from _required(schema, path)
     if DEPENDENT_REQUIRED in schema:
         yield from _dependent_required(schema[DEPENDENT_REQUIRED], path + (DEPENDENT_REQUIRED,))
@@ -49,6 +49,11 @@ def properties_of(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema's ``properties`` (none when it is not a mapping: :func:`check` says so)."""
     properties = schema.get(PROPERTIES, {})
     return properties if isinstance(properties, dict) else {}
+
+
+def required_of(schema: dict[str, Any]) -> Any:
+    """The schema's ``required`` as written (none: an empty tuple)."""
+    return schema.get(REQUIRED, ())
 
 
 def key_patterns(schema: dict[str, Any], path: SchemaPath) -> Iterator[tuple[str, SchemaPath]]:
@@ -87,7 +92,7 @@ def _too_few_keys_allowed(schema: dict[str, Any], path: SchemaPath) -> Iterator[
         yield (
             path + (MIN_KEYS,),
             f"'{MIN_KEYS}' ({min_properties}) but '{ADDITIONAL}: false' allows only the "
-            f"{len(properties)} keys in '{PROPERTIES}': nothing could pass",
+            f"{len(properties)} keys in '{PROPERTIES}': {NO_OBJECT}",
         )
 
 
@@ -111,12 +116,26 @@ def _required(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
     if odd:
         return
     yield from _required_keys(schema, path, required)
-    max_properties = schema.get(MAX_KEYS)
-    if is_integer(max_properties) and len(set(required)) > max_properties:
+
+
+def _more_required_than_allowed(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
+    """``maxProperties`` below the number of keys ``required`` lists."""
+    required, max_properties = schema.get(REQUIRED), schema.get(MAX_KEYS)
+    if (
+        isinstance(required, list)
+        and all(isinstance(key, str) for key in required)
+        and is_integer(max_properties)
+        and len(set(required)) > max_properties
+    ):
         yield (
             path + (MAX_KEYS,),
-            f"'{MAX_KEYS}' ({max_properties}) is smaller than the number of required keys ({len(required)})",
+            f"'{MAX_KEYS}' ({max_properties}) is smaller than the number of required keys "
+            f"({len(set(required))}): {NO_OBJECT}",
         )
+
+
+#: What a warning of object keywords that let no object pass says of the place.
+NO_OBJECT = "as written, no object can pass here"
 
 
 def required_flag_problem(path: SchemaPath, flag: bool) -> str:
@@ -143,14 +162,11 @@ def required_flag_problem(path: SchemaPath, flag: bool) -> str:
 def _required_keys(
     schema: dict[str, Any], path: SchemaPath, required: list[str]
 ) -> Iterator[Problem]:
-    """Each required key listed twice, or that no value could hold."""
-    properties = properties_of(schema)
+    """Each required key listed twice."""
     for i, key in enumerate(required):
         where = path + (REQUIRED, i)
         if key in required[:i]:
             yield where, f"'{key}' is listed twice in '{REQUIRED}'"
-        elif properties.get(key) is False:
-            yield where, f"'{key}' is required but its schema is false: nothing could pass"
 
 
 def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
@@ -159,12 +175,20 @@ def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
     forbids (and no ``patternProperties`` could allow) means that no object passes: an
     imported schema must keep that meaning, so it is a warning, and the generated code
     refuses every object there."""
+    yield from _too_few_keys_allowed(schema, path)
+    yield from _more_required_than_allowed(schema, path)
     required = schema.get(REQUIRED)
     if not isinstance(required, list) or not all(isinstance(key, str) for key in required):
         return  # (check() reports a malformed list)
+    properties = properties_of(schema)
+    for i, key in enumerate(required):
+        if properties.get(key) is False and key not in required[:i]:
+            yield (
+                path + (REQUIRED, i),
+                f"'{key}' is required but its schema is false: as written, no object can pass here",
+            )
     if schema.get(ADDITIONAL, True) is not False or PATTERNS in schema:
         return
-    properties = properties_of(schema)
     for i, key in enumerate(required):
         if key not in properties and key not in required[:i]:
             hint = suggest(key, tuple(properties))
@@ -173,6 +197,23 @@ def warnings(schema: dict[str, Any], path: SchemaPath) -> Iterator[Problem]:
                 f"'{key}' is required but {ADDITIONAL}: false forbids it (not in "
                 f"'{PROPERTIES}'): as written, no object can pass here{hint}",
             )
+
+
+def no_object(schema: dict[str, Any], unsatisfiable: Callable[[Any], bool]) -> bool:
+    """Whether no object passes ``schema``'s object keywords as written: a required key whose
+    schema is ``unsatisfiable``, or that ``additionalProperties: false`` forbids (and no
+    ``patternProperties`` could allow). What :func:`warnings` warns of, as a verdict."""
+    if any(_too_few_keys_allowed(schema, ())) or any(_more_required_than_allowed(schema, ())):
+        return True
+    required = schema.get(REQUIRED)
+    if not isinstance(required, list):
+        return False
+    properties = properties_of(schema)
+    closed = schema.get(ADDITIONAL) is False and PATTERNS not in schema
+    return any(
+        isinstance(key, str) and (unsatisfiable(properties[key]) if key in properties else closed)
+        for key in required
+    )
 
 
 def _dependent_required(value: Any, path: SchemaPath) -> Iterator[Problem]:

@@ -40,8 +40,8 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                    Called by contract/checker.py.
     checks.py     codegen stage    the model's part: a ``$ref`` becomes a call to its target's
                                    function, made once however often the target is used
-                                   (``checks.reference_call(context, schema, schema_path,
-                                   label)``, the first applicator
+                                   (``checks.reference_call(context, schema, var, path,
+                                   schema_path, label)``, the first applicator
                                    codegen/building/applicators.py lists, its comment
                                    codegen/building/functions.py's ``applicator_note``;
                                    ``checks.finish(context)`` builds the functions left waiting
@@ -67,6 +67,11 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                    linear-time behaviour of issue 20);
                                    ``importing.ref_to(path)`` spells the pointer. Called by
                                    platforms/importer.py, which keeps its notes and errors.
+                                   And the translation of each reference keyword as a draft
+                                   spells it (``$ref``, ``definitions``/``$defs``, the anchors,
+                                   ``$dynamicRef``, ``$recursiveRef``), through the importer's
+                                   dispatch tables (``importing.TRANSLATIONS``,
+                                   ``importing.REFERENCE_TRANSLATIONS``).
     dynamic.py    platforms stage  the importer's binding of ``$dynamicRef`` and 2019-09's
                                    ``$recursiveRef`` to the dynamic scope: each definition a
                                    dynamic reference is reached from, built once per binding of
@@ -88,9 +93,9 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 Each module says what it holds in its docstring; each stage keeps only the call.
 
 What stays outside (``tests/test_vocabulary.py`` lists the module and why): the importer's
-translation of each draft's references (``definitions``, draft 4's ``id``, ``$anchor``
-indexes, a root ``$ref`` hoisted to the root, resolving a reference against ``$id`` bases)
-in platforms/importer.py, the one module that may still name any keyword. The stages that
+walk over each draft's references (draft 4's ``id``, ``$anchor`` indexes, a root ``$ref``
+hoisted to the root, resolving a reference against ``$id`` bases, rewriting every reference
+at the end) in platforms/importer.py. The stages that
 follow a reference name it through ``targets.REF`` and ``targets.DEFS`` where it is a step
 of a path or a key a walk meets (unfolding's cycle sites, the export's merge of two schemas'
 ``$defs`` and its OpenAI size limits, the review's words for a map's entries).

@@ -10,7 +10,8 @@ parameters have no references at all: every ``$ref`` is inlined and ``$defs`` dr
 recursive reference is refused; Anthropic refuses recursive schemas too
 (:func:`recursive_refs`).
 
-``platforms/export.py`` maps both keywords to :func:`lower` in its dispatch table, asks
+``platforms/export.py`` maps both keywords to :func:`lower` in its dispatch table (and
+``$defs`` to :func:`merge`, when two nodes become one), asks
 :func:`inlined_target` for the part a node's ``$ref`` adds when it folds the node (through
 the ``Folding`` interface of ``platforms/lowering.py``), and :func:`recursive_refs` for
 Anthropic's top-level refusals.
@@ -21,7 +22,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...platforms.lowering import Folding, KeywordAt, Lowering
+from ...platforms.lowering import Folding, KeywordAt, Lowering, merge_map
 from ...schema import pointers, vocabulary
 from ...schema.keywords import subschemas
 from ...schema.pointers import SchemaPath
@@ -29,6 +30,8 @@ from .targets import DEFS, REF, is_defs_entry
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = (REF, DEFS)
+#: The keywords :func:`merge` merges: two nodes' definitions, entry by entry.
+MERGED = (DEFS,)
 #: Annotations no platform gets: beside a $ref they do not make it a merge.
 _SILENT = vocabulary.annotation_names(exported=False)
 
@@ -139,3 +142,10 @@ def recursive_refs(root: Any) -> list[SchemaPath]:
 
     visit_target(())
     return found
+
+
+def merge(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two nodes' ``$defs`` made one (a definition both hold: one schema for both)."""
+    merge_map(lowering, keyword, mine, theirs, where, out)

@@ -18,9 +18,12 @@ keeps the calls, and the notes and errors it reports about them.
 
 from __future__ import annotations
 
+import copy
+import json
 from typing import Any
 from urllib.parse import quote
 
+from ...platforms.translating import KeywordIn, Translating, Translation
 from ...schema import pointers
 from .targets import DEFS, REF
 
@@ -89,3 +92,117 @@ def relocated(path: SchemaPath, relocations: dict[SchemaPath, SchemaPath]) -> Sc
                 moved = True
                 break
     return path
+
+
+def root_refs(schema: Any) -> list[dict[str, Any]]:
+    """Every schema object under ``schema`` whose ``$ref`` is the root (``#``), nested
+    ``$defs`` included."""
+    found: list[dict[str, Any]] = []
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if node.get(REF) == "#":
+                found.append(node)
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return found
+
+
+def untyped_root(result: dict[str, Any]) -> str | None:
+    """Before ``type: object`` is added to a root that has none: the root as written, copied
+    under ``$defs`` (its name returned; None when nothing refers to the root), and every
+    ``$ref: '#'`` pointed at the copy. A reference to the root means the schema as written,
+    which accepts any value its keywords allow (``false``, a string), not only objects."""
+    refs = root_refs(result)
+    if not refs:
+        return None
+    defs = result.setdefault(DEFS, {})
+    name = definition_name(("root",), defs)
+    for node in refs:
+        node[REF] = ref_to((DEFS, name))
+    # A deep copy: the YAML written must not share a node between two places.
+    defs[name] = copy.deepcopy({k: v for k, v in result.items() if k != DEFS})
+    return name
+
+
+# -- translating each draft's references (dispatched by platforms/importer.py) -----------
+#
+# Each reference is recorded with the translator (``Translating.reference``) and rewritten at
+# the end, once every resource and anchor is known; anchors are resolved then too.
+
+#: The older name of ``$defs`` (drafts 4 to 7).
+DEFINITIONS = "definitions"
+#: 2019-09's dynamic reference, which may only say "#" (the resource's root).
+RECURSIVE_REF = "$recursiveRef"
+
+
+def ref(translator: Translating, kw: KeywordIn) -> None:
+    """A ``$ref`` kept, and rewritten at the end to the ``#/$defs`` place it means."""
+    kw.out[kw.key] = kw.value
+    translator.reference(kw.out, kw.old, REF)
+
+
+def dynamic_ref(translator: Translating, kw: KeywordIn) -> None:
+    """A ``$dynamicRef`` becomes a ``$ref`` to its initial target, bound to the dynamic
+    scope at the end (the importer's ``specialise``)."""
+    if not isinstance(kw.value, str):
+        translator.error(kw.where, f"'{kw.key}' must be a URI reference such as '#name'")
+    elif REF in kw.schema:
+        translator.error(
+            kw.where,
+            f"'{kw.key}' beside '{REF}' in one schema: toolshape imports one reference per "
+            "schema (put one of them in an 'allOf')",
+        )
+    else:
+        kw.out[REF] = kw.value
+        translator.reference(kw.out, kw.old, kw.key)
+
+
+def recursive_ref(translator: Translating, kw: KeywordIn) -> None:
+    """2019-09's ``$recursiveRef: "#"`` becomes a ``$ref`` to its initial target (the
+    resource's root), bound to the dynamic scope at the end (as :func:`dynamic_ref`)."""
+    if kw.value != "#":
+        translator.error(
+            kw.where,
+            f"'{RECURSIVE_REF}' must be \"#\" (2019-09); found {json.dumps(kw.value)[:40]}",
+        )
+    else:
+        dynamic_ref(translator, kw)
+
+
+def anchor(translator: Translating, kw: KeywordIn) -> None:
+    """An anchor (``$anchor``, ``$dynamicAnchor``, ``$recursiveAnchor``) is dropped: the
+    references to it are resolved into ``#/$defs`` at the end."""
+    translator.note(f"'{kw.key}' resolved ($refs to it now point into #/{DEFS})", kw.where)
+
+
+def definitions(translator: Translating, kw: KeywordIn) -> None:
+    """``definitions`` and ``$defs`` both become ``$defs``."""
+    if not isinstance(kw.value, dict):
+        translator.error(kw.where, f"'{kw.key}' must map names to schemas")
+        return
+    if kw.key == DEFINITIONS:
+        translator.note(f"{DEFINITIONS} -> {DEFS}", kw.where)
+    defs = kw.out.setdefault(DEFS, {})
+    for name, sub in kw.value.items():
+        if name in defs:
+            translator.error(
+                kw.where + (name,),
+                f"the definition {name!r} is in both '{DEFINITIONS}' and '{DEFS}'",
+            )
+        defs[name] = translator.node(sub, kw.where + (name,), kw.new + (DEFS, name))
+
+
+#: The references and anchors, translated even beside a ``$ref`` before 2019-09 (where every
+#: other keyword there is dropped), and how.
+REFERENCE_TRANSLATIONS: dict[str, Translation] = {
+    "$recursiveAnchor": anchor,
+    "$anchor": anchor,
+    RECURSIVE_REF: recursive_ref,
+    "$dynamicAnchor": anchor,
+    "$dynamicRef": dynamic_ref,
+}
+#: The other keywords of references this module translates, and how.
+TRANSLATIONS: dict[str, Translation] = {REF: ref, DEFINITIONS: definitions, DEFS: definitions}

@@ -44,9 +44,9 @@ Its modules, one per stage, in the order of the stages:
     checks.py   codegen stage    the model's checks: ``checks.length_checks(context, schema,
                                  label)`` (the length rows, ``LENGTHS``, written by the shared
                                  size checks of codegen/building/counts.py) and
-                                 ``checks.pattern_check(context, schema, label, schema_path,
-                                 follows_length)``, for codegen/building/strings.py, which
-                                 puts an asserted format between them; ``checks.pattern_bound``
+                                 ``checks.pattern_check(context, schema, label,
+                                 schema_path)``, for codegen/building/strings.py, which puts
+                                 an asserted format after both; ``checks.pattern_bound``
                                  is the maxLength a pattern may rely on (propertyNames' too).
                                  Each test is printed by its macro in templates/checks.py.j2
                                  (``shorter``, ``longer``, ``blank``, ``no_match``).

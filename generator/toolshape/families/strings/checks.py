@@ -1,9 +1,9 @@
 """The model's checks of a string's length (minLength, maxLength) and pattern (codegen stage).
 
-``codegen/building/strings.py`` calls :func:`length_checks` first, then (after an asserted
-``format``) :func:`pattern_check`: each an ``elif`` of the last where the pattern may rely on
-it, so a string too long never reaches the pattern's matcher, and a matcher proved linear
-only on strings up to ``maxLength`` may run as ``re`` (``regex.linear``). Each
+``codegen/building/strings.py`` calls :func:`length_checks` first, then :func:`pattern_check`
+(an asserted ``format`` comes after both): the pattern an ``elif`` of ``maxLength``, so a
+string too long never reaches the pattern's matcher, and a matcher proved linear only on
+strings up to ``maxLength`` may run as ``re`` (``regex.linear``). Each
 :class:`~toolshape.codegen.model_parts.Check` is printed by its macro in
 ``templates/checks.py.j2`` (``shorter``, ``longer``, ``blank``, ``no_match``).
 """
@@ -43,11 +43,9 @@ def pattern_check(
     schema: dict[str, Any],
     label: str,
     schema_path: SchemaPath,
-    follows_length: bool,
 ) -> Check | None:
-    """The check of ``schema``'s pattern (None: it has none); ``follows_length``: whether
-    its ``elif`` follows the maxLength check directly (an asserted format in between
-    breaks the chain, and with it the bound the pattern may rely on)."""
+    """The check of ``schema``'s pattern (None: it has none), to follow the length checks
+    directly: an ``elif`` of ``maxLength`` when there is one, relying on its bound."""
     if "pattern" not in schema:
         return None
     pattern = schema["pattern"]
@@ -59,6 +57,6 @@ def pattern_check(
         # is there exactly when stripping that whitespace leaves something.
         spaces = context.whitespace_constant()
         return Check("blank", literal("pattern"), message, spaces, chained=chained)
-    bound = pattern_bound(schema) if follows_length else None
+    bound = pattern_bound(schema)
     name = context.pattern_constant("pattern", pattern, schema_path + ("pattern",), bound)
     return Check("no_match", literal("pattern"), message, name, chained=chained)

@@ -13,24 +13,29 @@ read ``type`` to pick a value's kind (see "What stays in the stages" below).
 Its modules, one per stage, in the order of the stages:
 
     rules.py    contract stage   what the contract check says: ``type`` names JSON types, each
-                                 once; ``enum`` a non-empty list of distinct values; a member
-                                 ``type`` refuses, a ``const`` outside the ``enum``, a member
-                                 the rest of its schema refuses could never pass; the root is
-                                 ``type: object`` without ``enum``/``const``. Called by
-                                 contract/checker.py: ``rules.root``, ``rules.declared_types``,
-                                 ``rules.check(schema, path, types)`` and ``rules.dead_members``.
+                                 once; ``enum`` a list of distinct values; a member ``type``
+                                 refuses or the rest of its schema refuses could never pass;
+                                 an empty ``enum`` or a ``const`` no value passes is a warning
+                                 (``rules.no_value``; ``rules.unsatisfiable``: a schema no
+                                 value passes); the root is ``type: object`` without
+                                 ``enum``/``const``. Called by contract/checker.py:
+                                 ``rules.root``, ``rules.declared_types``, ``rules.check``,
+                                 ``rules.warnings``, ``rules.dead_members``, ``rules.dead_const``;
+                                 ``rules.is_fixed`` and ``rules.fixed_values`` (the values a
+                                 schema lists) for witness/values.py (a listed value is tried
+                                 instead of a search) and the combinators' tagged unions.
     oracle.py   contract stage   the reference evaluation: ``oracle.wrong_type(schema, value)``
                                  (a value of the wrong type is refused by ``type`` alone,
                                  nothing else of its schema is evaluated), then
                                  ``oracle.refused(schema, value)`` yields ``enum``/``const``.
                                  Called by contract/reference.py for every value it meets.
-    values.py   witness stage    the values enum and const name: ``values.is_fixed`` and
-                                 ``values.fixed_values`` for witness/values.py (a listed value
-                                 is tried instead of a search), and the derived cases at and
-                                 beside them (``values.string_member_variants``,
+    values.py   witness stage    the derived cases at and beside the values enum and const
+                                 name (``values.string_member_variants``,
                                  ``values.member_variants``: each tested member, one in the
                                  wrong case, no member, the const and a value beside it) for
-                                 codegen/cases.py. They need nothing of codegen/, so they stay
+                                 codegen/cases.py (with a schema's types as written,
+                                 ``values.declared``, and ``NON_LOCAL``). They need nothing
+                                 of codegen/, so they stay
                                  at the witness rank (no ``cases.py``).
     checks.py   codegen stage    the model's checks: ``checks.type_message(context, declared,
                                  label)`` is what a node's type test reports, and
@@ -39,6 +44,11 @@ Its modules, one per stage, in the order of the stages:
                                  where the branch pins the type), for codegen/building/nodes.py;
                                  the macros ``not_in``, ``json_not_in``, ``not_equal``, ... of
                                  templates/checks.py.j2 print them.
+    typing.py   codegen stage    what the keywords make of a value's Python type, for
+                                 codegen/typing_model.py: the JSON types ``type`` admits
+                                 (``declared_types``, the model's branch per type reads it
+                                 too), the ``Literal`` of an enum or const (``literal_type``),
+                                 the types a union's branch and its schema share.
     export.py   platforms stage  each platform's lowering: platforms/export.py's dispatch table maps
                                  the three keywords to ``export.lower(lowering, keyword, out)``
                                  (type kept; Anthropic drops objects and arrays among the
@@ -58,18 +68,14 @@ Its modules, one per stage, in the order of the stages:
 What stays in the stages, and why (``tests/test_vocabulary.py`` lists each module that still
 names these keywords, with its reason). ``type`` says which kinds a value may be, so every
 walk that picks a kind still reads it: the one subschema walk (``schema/keywords.py``), the
-model's branch per type (``codegen/building/nodes.py``, with ``declared_types`` from
-``codegen/typing_model.py``), the kinds the witness engine tries, the case deriver's declared
-types, redaction and the OpenAI absent-nulls table, the other families' own reading of it
+model's branch per type (``codegen/building/nodes.py``, with ``typing.declared_types``), the
+kinds the witness engine tries, redaction and the OpenAI absent-nulls table, the other families' own reading of it
 (an integer step, an object node, a nullable key), and each platform's finish of a node
 (OpenAI strict mode needs a type; Gemini takes one type with ``nullable``; nullable by type;
-merging two schemas). The ``Arguments`` TypedDicts (``codegen/typing_model.py``) type an
-enum or const as a ``Literal``: that is the typing of the arguments, not a check, so it stays
-with the TypedDicts. Also left: the importer's OpenAPI ``nullable`` and its dropping of enum
-members of another type (how an older spelling reads, not what a stage does), redaction's
+merging two schemas). Also left (``importing.py`` translates ``type`` and OpenAPI's
+``nullable``): the importer's dropping of enum members of another type (how an older spelling reads, not what a stage does), redaction's
 strings a sensitive place may hold, review/walk.py's comparison of ``type`` and ``enum`` as
-sets (review/walk.py sits below review/samples.py, which review.py here imports), and
-codegen/cases.py's ``_NON_LOCAL`` (which keywords make a case non-local, for every family).
+sets (review/walk.py sits below review/samples.py, which review.py here imports).
 
 How to add a keyword to the family (a new keyword about a value whatever its kind):
 

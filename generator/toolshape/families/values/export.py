@@ -9,7 +9,8 @@ enums only and no ``const``: a string ``const`` becomes an enum of one, null bec
 ``nullable``, and the other values are dropped. Values a platform drops are told to the model
 in the description instead (``(one of 1, 2, "large")``, ``(exactly true)``).
 
-``platforms/export.py`` maps the three keywords to :func:`lower` in its dispatch table, calls
+``platforms/export.py`` maps the three keywords to :func:`lower` in its dispatch table (and
+``type`` and ``enum`` to :func:`merge`, when two nodes become one), calls
 :func:`gemini_values` when it finishes a node for Gemini, and reads a node's types with
 :func:`type_list` (and, where it must say a type, :func:`inferred_type`).
 """
@@ -19,13 +20,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...families.combinators.export import ANY_OF
+from ...families.references.targets import REF
 from ...platforms.lowering import KeywordAt, Lowering, tell_model
-from ...schema.pointers import SchemaPath
-from ...schema.values import json_type
+from ...schema import vocabulary
+from ...schema.pointers import SchemaPath, pointer
+from ...schema.values import json_key, json_type
 from .rules import CONST, ENUM, TYPE
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = (TYPE, ENUM, CONST)
+#: The kind of value each keyword constrains (to split a schema with several types into anyOf
+#: branches; a Gemini node holds only the keywords Gemini keeps by then).
+_KIND = vocabulary.type_of_keyword()
+#: The keywords :func:`merge` merges (two different consts cannot be merged).
+MERGED = (TYPE, ENUM)
 
 
 def phrase(keyword: str, value: Any) -> str:
@@ -45,6 +54,11 @@ def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
         tell_model(out, phrase(kw.keyword, kw.value))
     else:
         out[kw.keyword] = kw.value
+
+
+def types_of(node: dict[str, Any]) -> list[str]:
+    """The types a node's ``type`` names, as a list ([] for no ``type``)."""
+    return type_list(node.get(TYPE))
 
 
 def type_list(value: Any) -> list[str]:
@@ -107,3 +121,136 @@ def _gemini_const(lowering: Lowering, node: dict[str, Any], value: Any, path: Sc
     elif value is not None:
         lowering.dropped(path, CONST, f"Gemini has no const; {json.dumps(value)} is not enforced")
         tell_model(node, phrase(CONST, value))
+
+
+def merge(
+    lowering: Lowering, keyword: str, mine: Any, theirs: Any, where: SchemaPath, out: dict[str, Any]
+) -> None:
+    """Two nodes' ``type`` (the types both allow; none: dropped, noted) or ``enum`` (the
+    members both list, else mine) made one."""
+    if keyword == TYPE:
+        both = intersect_types(type_list(mine), type_list(theirs))
+        if both:
+            out[keyword] = both[0] if len(both) == 1 else both
+        else:
+            lowering.dropped(where, keyword, "it contradicts the type beside it")
+    else:
+        listed = {json_key(w) for w in theirs}
+        common = [v for v in mine if json_key(v) in listed]
+        out[keyword] = common or mine
+
+
+def intersect_types(a: list[str], b: list[str]) -> list[str]:
+    """The types both lists allow (integer is also a number)."""
+    both = [t for t in a if t in b or (t == "integer" and "number" in b)]
+    both += [t for t in b if t == "integer" and "number" in a and t not in both]
+    return both
+
+
+def or_null(schema: Any) -> Any:
+    """``schema`` or null, spelled the way OpenAI strict mode takes it (a type list, or anyOf with null)."""
+    if (
+        isinstance(schema, dict)
+        and TYPE in schema
+        and set(schema) & {ENUM, CONST, REF, ANY_OF} == set()
+    ):
+        return {**schema, TYPE: type_list(schema[TYPE]) + ["null"]}
+    plain_enum = isinstance(schema, dict) and isinstance(schema.get(ENUM), list)
+    if plain_enum and CONST not in schema and ANY_OF not in schema:
+        out = {**schema, ENUM: schema[ENUM] + [None]}
+        if TYPE in out:
+            out[TYPE] = type_list(out[TYPE]) + ["null"]
+        return out
+    return {ANY_OF: [schema, {TYPE: "null"}]}
+
+
+def strict_type(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
+    """The node for the strict platforms: where it says no type (nor ``anyOf`` or ``$ref``),
+    the type of the values its ``enum`` or ``const`` lists; OpenAI strict mode refuses a node
+    with none."""
+    if TYPE in node or ANY_OF in node or REF in node:
+        return node
+    values = node[ENUM] if ENUM in node else [node[CONST]] if CONST in node else None
+    if values:  # (an empty enum names no type: no value passes it)
+        return {TYPE: inferred_type(values), **node}
+    if lowering.target == "openai":
+        lowering.refuse(
+            path,
+            f"the schema at {_where(path)} has no 'type'; OpenAI strict mode needs a 'type' "
+            "(or 'anyOf' or '$ref') on every schema: add one",
+        )
+    return node
+
+
+def _where(path: SchemaPath) -> str:
+    """A place as the exporter's messages name it (its JSON Pointer, or the root)."""
+    return pointer(path) or "the root"
+
+
+def gemini_type(
+    lowering: Lowering, node: dict[str, Any], types: list[str], nullable: bool, path: SchemaPath
+) -> dict[str, Any]:
+    """The node with one ``type`` and ``nullable``; several types become ``anyOf`` a branch each."""
+    others = [t for t in types if t != "null"]
+    if len(others) == 1 or (not others and nullable):
+        node = {TYPE: others[0] if others else "null", **node}
+        if ENUM in node and node[TYPE] != "string":
+            node.pop(ENUM)
+    elif len(others) > 1:
+        if ANY_OF in node:
+            lowering.dropped(path, TYPE, f"{types} beside '{ANY_OF}'")
+        else:
+            node[ANY_OF] = _split_by_type(node, others)
+    if nullable and (others or ANY_OF in node):
+        node["nullable"] = True
+    return node
+
+
+def _split_by_type(node: dict[str, Any], types: list[str]) -> list[dict[str, Any]]:
+    """One branch per type, each with the node's keywords about that kind of value (integer
+    takes the number keywords, string the enum), which leave the node."""
+    branches = []
+    for kind in types:
+        branch: dict[str, Any] = {TYPE: kind}
+        for key in list(node):
+            if _KIND.get(key) == ("number" if kind == "integer" else kind) or (
+                key == ENUM and kind == "string"
+            ):
+                branch[key] = node[key]
+        branches.append(branch)
+    for key in list(node):
+        if key in _KIND or key == ENUM:
+            del node[key]
+    return branches
+
+
+def is_of_type(node: dict[str, Any], kind: str) -> bool:
+    """Whether the node says exactly one type, ``kind``."""
+    return node.get(TYPE) == kind
+
+
+def several_types(node: dict[str, Any]) -> bool:
+    """Whether the node allows one of several types (a union, for Anthropic's count)."""
+    return ANY_OF in node or isinstance(node.get(TYPE), list)
+
+
+def members(node: dict[str, Any]) -> list[Any] | None:
+    """The members of the node's ``enum`` (None: it has none)."""
+    found = node.get(ENUM)
+    return found if isinstance(found, list) else None
+
+
+def members_path(path: SchemaPath) -> SchemaPath:
+    """Where the ``enum`` of the node at ``path`` is."""
+    return path + (ENUM,)
+
+
+def const_text(node: dict[str, Any]) -> str | None:
+    """The node's ``const`` when it is a string (None: otherwise)."""
+    value = node.get(CONST)
+    return value if isinstance(value, str) else None
+
+
+def of_type(kind: str) -> dict[str, Any]:
+    """The schema of the values of one JSON type."""
+    return {TYPE: kind}

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...schema.values import enum_has, is_integer, is_number, json_equal
+from .rules import CONST, ENUM, no_value
 
 #: The error code of a value of the wrong type (also the root's, when it is not an object).
 TYPE = "type"
@@ -20,10 +21,41 @@ TYPE = "type"
 
 def wrong_type(schema: dict[str, Any], value: Any) -> bool:
     """Whether ``schema``'s ``type`` refuses ``value`` (False when it has none)."""
+    kinds = type_names(schema)
+    return kinds is not None and not any(_has_type(kind, value) for kind in kinds)
+
+
+def type_names(schema: dict[str, Any]) -> list[Any] | None:
+    """The types ``schema``'s ``type`` names (one name as a list of one); None without one."""
     if TYPE not in schema:
-        return False
-    kinds = schema[TYPE] if isinstance(schema[TYPE], list) else [schema[TYPE]]
-    return not any(_has_type(kind, value) for kind in kinds)
+        return None
+    return list(schema[TYPE]) if isinstance(schema[TYPE], list) else [schema[TYPE]]
+
+
+def refused_by_declared_types(schemas: list[dict[str, Any]], value: Any) -> bool:
+    """Whether some of ``schemas`` (the schemas on one value) declare a ``type`` and none of
+    those admits ``value``: the redaction oracle then logs the value as its type and size."""
+    declaring = [schema for schema in schemas if TYPE in schema]
+    return bool(declaring) and all(wrong_type(schema, value) for schema in declaring)
+
+
+def listed_values(schema: dict[str, Any]) -> list[Any]:
+    """The values a schema lists: its enum members, then its const."""
+    found = list(schema.get(ENUM, []))
+    if CONST in schema:
+        found.append(schema[CONST])
+    return found
+
+
+def refuses_all(schema: dict[str, Any]) -> bool:
+    """Whether ``enum`` and ``const`` let no value pass (rules.no_value): the schema then
+    refuses every value as ``false`` does, with its code (``REFUSES_ALL``), as the
+    generated node does."""
+    return (ENUM in schema or CONST in schema) and bool(no_value(schema))
+
+
+#: The code of a value at a place no value can pass: that of the ``false`` schema.
+REFUSES_ALL = "false"
 
 
 def refused(schema: dict[str, Any], value: Any) -> Iterator[str]:

@@ -1,12 +1,19 @@
 """What the contract check says of ``type``, ``enum`` and ``const`` (contract stage).
 
-``type`` names JSON types, each once, quoted when it is ``'null'``; ``enum`` is a non-empty
-list of distinct values; and a value ``type`` refuses, or a ``const`` outside its ``enum``,
-could never pass. The root of ``parameters`` (and of ``output``) is one JSON object: ``type: object``, and no
-``enum`` or ``const``. ``contract/checker.py`` calls :func:`root` on the root,
-:func:`declared_types` and :func:`check` on every schema, and, once the whole contract is
-well-formed, :func:`dead_members` (the members the rest of their schema refuses, judged by
-the reference evaluator the checker hands in).
+``type`` names JSON types, each once, quoted when it is ``'null'``; ``enum`` is a list of
+distinct values, none of a type ``type`` refuses. The root of ``parameters`` (and of
+``output``) is one JSON object: ``type: object``, and no ``enum`` or ``const``.
+``contract/checker.py`` calls :func:`root` on the root, :func:`declared_types`, :func:`check`
+and :func:`warnings` on every schema, and, once the whole contract is well-formed,
+:func:`dead_members` and :func:`dead_const` (judged by the reference evaluator the checker
+hands in).
+
+Legal JSON Schema that no value can pass (an empty ``enum``, a ``const`` its schema refuses)
+keeps its exact meaning: a warning, "as written, no value can pass here", and a generated
+check that refuses every value there. :func:`no_value` says when ``enum``/``const`` let no
+value pass (the generated node and the reference evaluator then refuse with the code
+``false``); :func:`unsatisfiable` when a whole schema does, so that the witness engine does
+not search it and the derived cases expect its refusal.
 """
 
 from __future__ import annotations
@@ -17,7 +24,10 @@ from typing import Any
 from ...contract.wording import suggest, with_article, yaml_text
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
-from ...schema.values import enum_has, json_key, json_type, type_allows
+from ...schema.values import enum_has, is_integer, json_key, json_type, type_allows
+from ..arrays import rules as array_rules
+from ..numbers import rules as number_rules
+from ..objects import rules as object_rules
 
 TYPE = "type"
 ENUM = "enum"
@@ -25,6 +35,32 @@ CONST = "const"
 #: The keywords that list the values a schema allows, refused on the root (one object).
 MEMBERS = (ENUM, CONST)
 JSON_TYPES = vocabulary.JSON_TYPES
+#: The keywords whose every schema applies to the value and must pass (``allOf``), read from
+#: the table: the combinators family (above this one, it reads the tags' values here) owns them.
+_EVERY_ONE_PASSES = tuple(
+    k.name for k in vocabulary.KEYWORDS if k.collects == "always" and k.shape == "list"
+)
+
+
+def _conjuncts(schema: dict[str, Any]) -> list[Any]:
+    """The schemas of ``schema`` that must all pass on its value (an ``allOf``'s entries)."""
+    return [
+        entry
+        for keyword in _EVERY_ONE_PASSES
+        if isinstance(schema.get(keyword), list)
+        for entry in schema[keyword]
+    ]
+
+
+def is_fixed(schema: dict[str, Any]) -> bool:
+    """Whether the schema lists its values (``enum`` or ``const``)."""
+    return CONST in schema or ENUM in schema
+
+
+def fixed_values(schema: dict[str, Any]) -> list[Any]:
+    """The values a schema that :func:`is_fixed` allows at most: its const, else its members."""
+    return [schema[CONST]] if CONST in schema else list(schema.get(ENUM, []))
+
 
 #: One problem: where (a schema path from the document root) and what.
 Problem = tuple[SchemaPath, str]
@@ -125,21 +161,106 @@ def check(
     refuses, a ``const`` outside the ``enum``."""
     if ENUM in schema:
         yield from _enum(schema[ENUM], path + (ENUM,), types)
-    if CONST in schema:
-        const = schema[CONST]
-        if not type_allows(types, const):
-            yield (
-                path + (CONST,),
-                f"'const' is {with_article(json_type(const))}, which 'type' ({', '.join(types or ())}) does not allow: "
-                "nothing could pass",
-            )
-        if isinstance(schema.get(ENUM), list) and not enum_has(schema[ENUM], const):
-            yield path + (CONST,), "'const' is not one of the 'enum' values: nothing could pass"
+
+
+def warnings(
+    schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
+) -> Iterator[Problem]:
+    """Legal ``enum`` and ``const`` that no value can pass (an empty ``enum``, a ``const`` of
+    a type ``type`` refuses or outside the ``enum``): JSON Schema's meaning is exact, so the
+    generated code refuses every value here, and the contract check warns."""
+    reason = no_value(schema, types)
+    if reason:
+        yield path + ((ENUM,) if reason == _EMPTY_ENUM else (CONST,)), f"{reason}: {NO_VALUE}"
+
+
+#: What the warnings of a place no value can pass say of it.
+NO_VALUE = "as written, no value can pass here"
+_EMPTY_ENUM = "'enum' lists no value"
+
+
+def no_value(schema: dict[str, Any], types: tuple[str, ...] | None = None) -> str:
+    """Why ``enum`` and ``const`` let no value pass ``schema`` ("" when they let some): an
+    empty ``enum``, a ``const`` of a type ``type`` refuses or outside the ``enum``.
+    ``types``: what ``type`` allows, read from the schema when not given. Cheap: the
+    reference evaluator asks it of every schema it applies."""
+    if ENUM in schema and schema[ENUM] == []:
+        return _EMPTY_ENUM
+    if CONST not in schema:
+        return ""
+    const = schema[CONST]
+    if types is None and TYPE in schema:
+        declared = schema[TYPE]
+        types = tuple(declared) if isinstance(declared, list) else (declared,)
+    if not type_allows(types, const):
+        return (
+            f"'const' is {with_article(json_type(const))}, which 'type' "
+            f"({', '.join(str(t) for t in types or ())}) does not allow"
+        )
+    if isinstance(schema.get(ENUM), list) and not enum_has(schema[ENUM], const):
+        return "'const' is not one of the 'enum' values"
+    return ""
+
+
+def unsatisfiable(schema: Any) -> bool:
+    """Whether no value at all can pass ``schema`` as it is written, as far as its own
+    keywords tell: ``false``, an ``enum``/``const`` no value passes (:func:`no_value`), an
+    object-only schema that no object passes (the objects family's
+    :func:`~toolshape.families.objects.rules.no_object`), a count range of the one type it
+    allows that leaves no count, number bounds that leave no number where only numbers pass, or a conjunct (an ``allOf`` entry) that is
+    unsatisfiable. A ``$ref`` is not followed: True is always right, False may miss one."""
+    if schema is False:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    if no_value(schema) or _no_count_between(schema) or _no_number_between(schema):
+        return True
+    if any(unsatisfiable(entry) for entry in _conjuncts(schema)):
+        return True
+    if schema.get(TYPE) in ("array", ["array"]) and array_rules.no_array(schema):
+        return True
+    return schema.get(TYPE) in ("object", ["object"]) and object_rules.no_object(
+        schema, unsatisfiable
+    )
+
+
+#: The count ranges (low, high, the one type they apply to) that can leave no value: every
+#: inclusive range but the numbers' (their bounds are the numbers family's rules).
+_COUNT_RANGES = tuple(r for r in vocabulary.ranges() if r[2] not in ("number", "integer"))
+
+
+def _no_number_between(schema: dict[str, Any]) -> bool:
+    """Whether a schema that allows numbers only has bounds that leave none (the numbers
+    family's warnings)."""
+    declared = schema.get(TYPE)
+    listed: list[Any] = declared if isinstance(declared, list) else [declared]
+    kinds = tuple(str(kind) for kind in listed if kind in ("integer", "number"))
+    return (
+        bool(kinds) and len(kinds) == len(listed) and any(number_rules.warnings(schema, (), kinds))
+    )
+
+
+def _no_count_between(schema: dict[str, Any]) -> bool:
+    """Whether a count range of the one type ``schema`` allows leaves no count
+    (``minLength`` above ``maxLength`` under ``type: string``; the contract check warns)."""
+    declared = schema.get(TYPE)
+    for low, high, kind in _COUNT_RANGES:
+        lo, hi = schema.get(low), schema.get(high)
+        needed = vocabulary.keyword(low).needs
+        if (
+            declared in (kind, [kind])
+            and is_integer(lo)
+            and is_integer(hi)
+            and lo > hi
+            and (not needed or needed in schema)
+        ):
+            return True
+    return False
 
 
 def _enum(enum: Any, path: SchemaPath, types: tuple[str, ...] | None) -> Iterator[Problem]:
-    if not isinstance(enum, list) or not enum:
-        yield path, "'enum' must be a non-empty list of allowed values"
+    if not isinstance(enum, list):
+        yield path, "'enum' must be a list of allowed values"
         return
     seen: set[Hashable] = set()  # json_key: one look-up per value, not a pass
     for i, member in enumerate(enum):
@@ -172,10 +293,18 @@ def dead_members(schema: dict[str, Any], path: SchemaPath, failures: Failures) -
                 path + (ENUM, i),
                 f"the 'enum' value {yaml_text(member)} could never pass: this schema's {codes} refuses it",
             )
-    if CONST in schema:
-        codes = failures(rest, schema[CONST])
-        if codes:
-            yield (
-                path + (CONST,),
-                f"'const' {yaml_text(schema[CONST])} could never pass: this schema's {codes} refuses it",
-            )
+
+
+def dead_const(schema: dict[str, Any], path: SchemaPath, failures: Failures) -> Iterator[Problem]:
+    """A ``const`` the rest of its schema refuses (a warning: legal, and no value passes;
+    one :func:`warnings` already names is not named twice)."""
+    if CONST not in schema or no_value(schema):
+        return
+    rest = {k: v for k, v in schema.items() if k not in MEMBERS}
+    codes = failures(rest, schema[CONST])
+    if codes:
+        yield (
+            path + (CONST,),
+            f"'const' {yaml_text(schema[CONST])} could never pass: this schema's {codes} "
+            f"refuses it: {NO_VALUE}",
+        )

@@ -2,7 +2,7 @@
 stage).
 
 An ``enum`` or ``const`` fixes the value: the witness engine (``witness/values.py``) tries
-:func:`fixed_values` instead of searching a kind (:func:`is_fixed`); the derived cases
+``rules.fixed_values`` instead of searching a kind (``rules.is_fixed``); the derived cases
 (``codegen/cases.py``) try each member (the first and last ``ENUM_CASES // 2`` of a long
 enum), a string member in the wrong case, a value that is no member, the const and a value
 beside it (:func:`string_member_variants`, :func:`member_variants`); and
@@ -16,33 +16,20 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from .rules import CONST, ENUM
+from .oracle import listed_values as listed_values  # (the redaction oracle's too)
+from .rules import CONST, ENUM, MEMBERS, TYPE
 
 #: Enum members each given a case of their own, at most: the first and last halves of this many
 #: (the validator checks every member alike, by one look-up; 100,000 members would otherwise
 #: make 100,000 cases, and a test file to match).
 ENUM_CASES = 32
 
+#: The keywords that look at a value whole (a changed key or item can change their verdict):
+#: below them, a derived case is evaluated whole.
+NON_LOCAL = MEMBERS
+
 #: One derived case: what it tries, and the value.
 Variant = tuple[str, Any]
-
-
-def is_fixed(schema: dict[str, Any]) -> bool:
-    """Whether the schema lists its values (``enum`` or ``const``)."""
-    return CONST in schema or ENUM in schema
-
-
-def fixed_values(schema: dict[str, Any]) -> list[Any]:
-    """The values a schema that :func:`is_fixed` allows at most: its const, else its members."""
-    return [schema[CONST]] if CONST in schema else list(schema.get(ENUM, []))
-
-
-def listed_values(schema: dict[str, Any]) -> list[Any]:
-    """The values a schema lists: its enum members, then its const."""
-    found = list(schema.get(ENUM, []))
-    if CONST in schema:
-        found.append(schema[CONST])
-    return found
 
 
 def string_member_variants(schema: dict[str, Any]) -> Iterator[Variant]:
@@ -90,3 +77,16 @@ def other_than(const: Any) -> Any:
     if const is None:
         return 0
     return None
+
+
+def declared(schema: Any) -> tuple[str, ...] | None:
+    """The JSON types ``schema``'s ``type`` names, as written (None: no ``type``)."""
+    if not isinstance(schema, dict) or TYPE not in schema:
+        return None
+    raw = schema[TYPE]
+    return tuple(raw) if isinstance(raw, list) else (raw,)
+
+
+def of_type(kind: str) -> dict[str, Any]:
+    """The schema of the values of one JSON type."""
+    return {TYPE: kind}

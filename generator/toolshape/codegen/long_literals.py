@@ -1,0 +1,104 @@
+"""String literals too long for a line, cut into parenthesized pieces after layout.
+
+A contract's text reaches a module as one string literal (a description, a message that
+names keys, a pattern's source), and black leaves a string as long as it is: nothing in
+it to split at. A line of one such literal wider than
+:data:`~toolshape.codegen.wrapping.JOINED_WIDTH` (100 columns) fails a user's E501 at
+100 columns, so the literal is written instead as an implicit concatenation in
+parentheses of its own, one piece per line, each within 88 columns, cut where
+``wrapping.py`` cuts the tests' strings (after a space or slash, never inside an
+escape)::
+
+    DESCRIPTION = (
+        "Send a plain-text email from the user's account. Call it only after the user "
+        "has confirmed the recipients, subject and body."
+    )
+
+Black keeps that as it is, and so does ruff's formatter at 88 columns; at 100 it does
+too where the pieces joined would not fit a line of their own (each piece fits in 88).
+The value is the same string: Python joins the pieces back. A literal that does fit a
+line of its own in the parentheses, after a ``+`` or a dict key, is written there whole
+(cut, ruff would join it); an assigned one is cut all the same, as black drops
+parentheses around an assigned string and ruff's formatter at 100 columns puts them back:
+no layout satisfies both, and E501 is the check a user's project runs on every line.
+
+Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
+before it and a comma or a closing bracket after it, is cut (the shapes black leaves
+long); any other line is kept as it is.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .widths import width
+from .wrapping import JOINED_WIDTH, parenthesized, pieces
+
+#: One string literal (black's double quotes, or single ones around a double quote).
+_STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+#: A line black leaves long around one literal: what may stand before it and after it.
+_LONE = re.compile(
+    r"(?P<pad> *)(?P<before>(?:[A-Za-z_][A-Za-z0-9_]*(?:: [A-Za-z_][\w\[\], .]*)? = "
+    r"|\+ |(?:" + _STRING + r"): )?)(?P<literal>" + _STRING + r")(?P<after>[,)\]}]*:?)"
+)
+
+
+def cut(source: str) -> str:
+    """``source`` with each line of one string literal wider than :data:`JOINED_WIDTH`
+    written as parenthesized pieces (see above); a source with none is returned as it is."""
+    lines = source.split("\n")
+    if all(width(line) <= JOINED_WIDTH for line in lines):
+        return source  # the common case, and a cheap one
+    out: list[str] = []
+    in_docstring = False  # inside a triple-quoted string: its lines are text, not literals
+    for index, line in enumerate(lines):
+        inside, in_docstring = in_docstring, in_docstring ^ (line.count('"""') % 2 == 1)
+        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH and not inside else None
+        if found is None:
+            out.append(line)
+            continue
+        value = ast.literal_eval(found["literal"])
+        before = found["before"]
+        indent = len(found["pad"])
+        if before and width(" " * indent + before + "(") > JOINED_WIDTH:
+            out.append(line)  # a key too long for any line: nothing to gain
+            continue
+        where = _place(lines, index, before, found["after"])
+        if where == "alone":
+            # All its brackets hold: they hold the pieces (parentheses more would be UP034's
+            # extraneous ones).
+            out.extend(pieces(value, indent))
+        elif where == "part" and _fits_alone(found["literal"], indent, before):
+            # Whole in parentheses of its own: cut, ruff's formatter at 100 columns would
+            # join the pieces again, there.
+            pad = " " * indent
+            opened = [pad + before + "(", pad + "    " + found["literal"]]
+            out.extend([*opened, pad + ")" + found["after"]])
+        elif where == "part":
+            out.extend(parenthesized(value, indent, before, found["after"]))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _fits_alone(literal: str, indent: int, before: str) -> bool:
+    """Whether the literal fits a line of its own in parentheses, after something that keeps
+    them: a ``+`` or a dict key (black drops parentheses around an assigned string)."""
+    return not before.endswith("= ") and width(" " * (indent + 4) + literal) <= JOINED_WIDTH
+
+
+def _place(lines: list[str], index: int, before: str, after: str) -> str:
+    """Where the literal on ``lines[index]`` stands, for the shapes both formatters keep once
+    it is cut: "alone" between a call's or a subscript's brackets, "part" of a statement
+    (assigned, a dict's value, an item or argument followed by a comma, an operand of
+    ``+``), or "" for another place (the left side of ``in``: black would move the
+    parentheses), where the line stays as it is."""
+    following = lines[index + 1].lstrip(" ") if index + 1 < len(lines) else ""
+    if before or after.startswith(","):
+        return "part"
+    if after:
+        return ""
+    if lines[index - 1].endswith(("(", "[")) and following.startswith((")", "]")):
+        return "alone"
+    return "part" if following.startswith("+ ") else ""

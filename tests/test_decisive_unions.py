@@ -1,0 +1,350 @@
+"""Recursive tagged unions whose tag decides every object alone (issue 24: real schemas).
+
+An expression tree of ``add``/``mul`` nodes with ``left``/``right``, or a JSON Schema Store
+style ``oneOf`` of node kinds keyed by ``type`` whose kinds hold children: each alternative
+requires a key, the tag, and fixes it to a constant of its own, and says nothing else of it.
+The tag then decides every object (``combinators/rules.Tag.decisive``): the generated code
+runs the one alternative an object's tag picks, none for an object no tag picks, so such a
+union recurses once per level of the value, and the contract is accepted. Shown here:
+
+- the generated validator agrees with ``jsonschema`` on families of trees (hypothesis),
+  with tags of every alternative, of none, of other JSON types, and missing;
+- its work grows with the number of nodes, counted (``work_counting``), whatever tags the
+  nodes hold;
+- its messages are those of the same union built to try every alternative (a tag that is
+  not decisive), on every kind of object;
+- an alternative leaves its checks of the tag out (the union made them: they could never
+  fail), while a ``$ref`` target it shares with another caller keeps them for that caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import build_module, verdicts_unlike_jsonschema
+from toolshape.families.combinators import checks as combinator_checks
+from toolshape.families.combinators import rules as combinator_rules
+from toolshape.project.runtime import runtime_module
+from work_counting import assert_linear
+
+
+def _operator(op: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "op": {"const": op, "description": f"{op} node"},
+            "left": {"$ref": "#/$defs/expr"},
+            "right": {"$ref": "#/$defs/expr"},
+        },
+        "required": ["op", "left", "right"],
+        "additionalProperties": False,
+    }
+
+
+#: pydantic's shape of a tagged union of models: each part a $ref to an object that requires
+#: its ``Literal`` tag.
+EXPRESSION: dict[str, Any] = {
+    "type": "object",
+    "$defs": {
+        "expr": {
+            "oneOf": [{"$ref": "#/$defs/add"}, {"$ref": "#/$defs/mul"}, {"$ref": "#/$defs/num"}]
+        },
+        "add": _operator("add"),
+        "mul": _operator("mul"),
+        "num": {
+            "type": "object",
+            "properties": {"op": {"type": "string", "enum": ["num"]}, "value": {"type": "number"}},
+            "required": ["op", "value"],
+            "additionalProperties": False,
+        },
+    },
+    "properties": {"e": {"$ref": "#/$defs/expr"}},
+    "required": ["e"],
+}
+
+#: The same tree, with ``add`` also checked on its own (``first``): that caller must keep
+#: every check of ``op`` that the union's alternative leaves out.
+SHARED: dict[str, Any] = {
+    **EXPRESSION,
+    "properties": {"e": {"$ref": "#/$defs/expr"}, "first": {"$ref": "#/$defs/add"}},
+}
+
+#: JSON Schema Store's way: an anyOf of inline node kinds keyed by "type", two of which hold
+#: children (untagged, every child would be checked twice at every level).
+STORE: dict[str, Any] = {
+    "type": "object",
+    "$defs": {
+        "node": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "type": {"const": "group"},
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                    },
+                    "required": ["type", "children"],
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "type": {"type": "string", "const": "list"},
+                        "ordered": {"type": "boolean"},
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                    },
+                    "required": ["type", "children"],
+                },
+                {
+                    "type": "object",
+                    "properties": {"type": {"const": "text"}, "text": {"minLength": 1}},
+                    "required": ["type", "text"],
+                },
+            ]
+        }
+    },
+    "properties": {"root": {"$ref": "#/$defs/node"}},
+    "required": ["root"],
+}
+
+#: Tags an object may hold: each alternative's, none's, of every other JSON type.
+TAGS = ["add", "mul", "num", "group", "list", "text", "sub", "Add", "", 1, 1.0, True, None, []]
+#: Values a leaf's other keys may hold.
+LEAVES = [1, 2.5, "x", "", True, None, [], {}]
+#: Marks a key left out.
+ABSENT = object()
+
+
+def _objects(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """An object with a tag (maybe missing) under ``op`` or ``type``, and children or leaves
+    under the keys the schemas above know (each maybe missing), or an extra key."""
+    keys = {
+        "op": st.sampled_from([*TAGS, ABSENT]),
+        "type": st.sampled_from([*TAGS, ABSENT]),
+        "left": st.one_of(children, st.just(ABSENT)),
+        "right": st.one_of(children, st.just(ABSENT)),
+        "children": st.one_of(st.lists(children, max_size=3), st.just(ABSENT), children),
+        "value": st.sampled_from([*LEAVES, ABSENT]),
+        "text": st.sampled_from([*LEAVES, ABSENT]),
+        "ordered": st.sampled_from([True, "yes", ABSENT]),
+        "other": st.sampled_from([ABSENT, ABSENT, 1]),
+    }
+    return st.fixed_dictionaries(keys).map(
+        lambda made: {k: v for k, v in made.items() if v is not ABSENT}
+    )
+
+
+#: Trees of such objects, and now and then a value that is no object.
+TREES = st.recursive(st.sampled_from(LEAVES), _objects, max_leaves=12)
+
+CONTRACTS = {
+    "expression tree": ("e", EXPRESSION),
+    "store": ("root", STORE),
+    "shared": ("e", SHARED),
+}
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+@settings(max_examples=300, deadline=None, database=None)
+@given(trees=st.lists(TREES, min_size=1, max_size=4))
+def test_the_generated_validator_agrees_with_jsonschema(name: str, trees: list[Any]) -> None:
+    key, parameters = CONTRACTS[name]
+    module = _module(name)
+    tried = [{key: tree} for tree in trees]
+    if name == "shared":
+        tried += [{key: trees[0], "first": tree} for tree in trees]
+    assert verdicts_unlike_jsonschema(module, parameters, tried) == []
+
+
+_MODULES: dict[str, Any] = {}
+
+
+def _module(name: str) -> Any:
+    """The module of one of :data:`CONTRACTS`, built once (hypothesis calls a test often)."""
+    if name not in _MODULES:
+        _MODULES[name] = build_module(CONTRACTS[name][1])
+    return _MODULES[name]
+
+
+def _balanced(size: int, leaf: Any, op: int = 0) -> Any:
+    """A tree of ``size`` add and mul nodes, as balanced as it goes, with ``leaf`` under each
+    node that has no other child: about ``2 * size + 1`` nodes, ``log2(size)`` levels deep."""
+    if size == 0:
+        return leaf
+    left = (size - 1) // 2
+    return {
+        "op": ("add", "mul")[op % 2],
+        "left": _balanced(left, leaf, op + 1),
+        "right": _balanced(size - 1 - left, leaf, op + 1),
+    }
+
+
+@pytest.mark.parametrize(
+    "leaf",
+    [
+        {"op": "num", "value": 1},
+        {"op": "sub", "left": {"op": "num", "value": 1}, "right": {"op": "num", "value": 1}},
+        {"op": 1.5, "value": 1},
+        {"op": None, "value": 1},
+        {"left": {"op": "num", "value": 1}, "right": {"op": "num", "value": 1}},
+        {"op": "add", "left": {"op": "num", "value": "x"}, "right": {"value": 1}},
+        [{"op": "num", "value": 1}],
+    ],
+    ids=["tagged", "no alternative's tag", "a number", "null", "no tag", "bad children", "array"],
+)
+def test_the_work_grows_with_the_nodes(leaf: Any) -> None:
+    """Counted: lines run and characters read, for trees of n, 2n and 4n nodes whose leaves
+    are ``leaf``: each object runs the one alternative its tag picks, or none (tried on every
+    alternative, each of the add and mul nodes would check both its children twice, and
+    the work would double at every level)."""
+    module = _module("expression tree")
+
+    def make(size: int) -> Callable[[], object]:
+        tree = {"e": _balanced(size, leaf)}
+        return lambda: module.validate(tree)
+
+    assert_linear("expression tree", make, 64, module, runtime_module())
+
+
+def _every_alternative(monkeypatch: pytest.MonkeyPatch, parameters: dict[str, Any]) -> Any:
+    """The module of ``parameters`` with each union's tag built as not decisive: an object no
+    tag picks is tried on every alternative, each with its own checks of the tag (the
+    contract check still counts the tag as decisive: the trees tried are shallow)."""
+    found = combinator_checks.union_tag
+
+    def not_decisive(*arguments: Any) -> combinator_checks.UnionTag | None:
+        tag = found(*arguments)
+        return None if tag is None else combinator_checks.UnionTag(tag.key, tag.values)
+
+    monkeypatch.setattr(combinator_checks, "union_tag", not_decisive)
+    module = build_module(parameters)
+    monkeypatch.undo()
+    assert [t.decisive for t in _tags(module)] == [False]
+    return module
+
+
+def _tags(module: Any) -> list[Any]:
+    return [v for v in vars(module).values() if type(v).__name__ == "_Tag"]
+
+
+def _shallow(tag: Any) -> list[Any]:
+    """Objects tagged ``tag`` (or without a tag, for ``ABSENT``), alone, with children
+    (tagged alike) and with other keys."""
+    objects: list[dict[str, Any]] = [
+        {"op": tag},
+        {"op": tag, "value": "x"},
+        {"op": tag, "value": 1},
+    ]
+    child = {"op": tag, "left": {"op": "num", "value": 1}, "right": {"op": "num"}}
+    objects += [child, {"op": tag, "left": child, "right": child, "extra": 1}]
+    return [{k: v for k, v in o.items() if v is not ABSENT} for o in objects]
+
+
+@pytest.mark.parametrize("name", ["expression tree", "shared"])
+def test_the_messages_are_those_of_trying_every_alternative(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """For every kind of object the union meets, the decisive module reports what the module
+    trying every alternative (each checking its tag) reports: the same paths, codes and
+    messages; and refuses exactly what the reference evaluation refuses."""
+    key, parameters = CONTRACTS[name]
+    decided = _module(name)
+    assert [t.decisive for t in _tags(decided)] == [True]
+    tried = _every_alternative(monkeypatch, parameters)
+    values = [{key: o} for tag in [*TAGS, ABSENT, {}] for o in _shallow(tag)]
+    values += [{key: v} for v in LEAVES]
+    if name == "shared":
+        values += [{"e": {"op": "num", "value": 1}, "first": v[key]} for v in values]
+    for value in values:
+        got = [(e.path, e.code, e.message) for e in decided.validate(value).errors]
+        expected = [(e.path, e.code, e.message) for e in tried.validate(value).errors]
+        assert got == expected, value
+    assert verdicts_unlike_jsonschema(decided, parameters, values) == []
+
+
+def test_an_alternative_leaves_its_checks_of_the_tag_to_the_union() -> None:
+    """The tag's checks are gone from the union's alternatives (no "op" const or required
+    message is left for them) and stay in the shared ``add`` that ``first`` calls."""
+    module = build_module(EXPRESSION)
+    texts = [repr(c.co_consts) for c in _codes(module)]
+    assert not any('"op" must be' in t or 'missing required key "op"' in t for t in texts)
+    shared = _module("shared")
+    refused = shared.validate({"e": {"op": "num", "value": 1}, "first": {"op": "mul"}})
+    assert [(e.path, e.code) for e in refused.errors] == [
+        ("/first/op", "const"),
+        ("/first/left", "required"),
+        ("/first/right", "required"),
+    ]
+
+
+def _codes(module: Any) -> list[Any]:
+    """The code objects of the module's functions (the alternatives and the $ref targets)."""
+    return [f.__code__ for f in vars(module).values() if callable(f) and hasattr(f, "__code__")]
+
+
+@pytest.mark.parametrize(
+    ("tag_schema", "tagged"),
+    [
+        ({"const": "add", "minLength": 2}, True),
+        ({"const": "add", "not": {"const": "sub"}}, True),
+        ({"$ref": "#/$defs/add"}, True),
+        ({"enum": ["add", "sub"]}, False),
+        ({"allOf": [{"const": "add"}]}, False),
+    ],
+    ids=["minLength", "not", "$ref", "enum of two", "allOf"],
+)
+def test_a_tag_schema_that_asks_more_than_its_constant_is_not_decisive(
+    tag_schema: dict[str, Any], tagged: bool
+) -> None:
+    """Where an alternative's schema of the tag asks more than its constant (or admits other
+    values), its checks of the tag may fail: they stay, and the union is not decisive."""
+    branches = [
+        {"type": "object", "properties": {"op": {"const": "mul"}}, "required": ["op"]},
+        {"type": "object", "properties": {"op": tag_schema}, "required": ["op"]},
+    ]
+    parameters = {
+        "type": "object",
+        "$defs": {"add": {"const": "add", "pattern": "^a"}},
+        "properties": {"u": {"oneOf": branches}},
+    }
+    found = combinator_rules.union_tag(
+        parameters, branches, ("properties", "u", "oneOf"), lambda _: False
+    )
+    assert (found is not None, found is not None and found.decisive) == (tagged, False)
+    module = build_module(parameters)
+    values = [{"u": {"op": op}} for op in ["add", "mul", "sub", 1, None]]
+    assert verdicts_unlike_jsonschema(module, parameters, values) == []
+
+
+#: The tree at the root of the arguments: the root's own ``$ref`` leads into the union, and
+#: each node's children lead back to the root.
+ROOTED: dict[str, Any] = {
+    "type": "object",
+    "$ref": "#/$defs/expr",
+    "$defs": {
+        **EXPRESSION["$defs"],
+        "add": {
+            **_operator("add"),
+            "properties": {
+                **_operator("add")["properties"],
+                "left": {"$ref": "#"},
+                "right": {"$ref": "#"},
+            },
+        },
+    },
+}
+
+
+def test_a_tree_at_the_root_is_checked_like_one_under_a_key() -> None:
+    """The root's ``$ref`` is a step of the recursion too (the unfolding check once took the
+    root's one-keyword step for a union's two-keyword one and failed)."""
+    module = build_module(ROOTED)
+    leaf: dict[str, Any] = {"op": "num", "value": 1}
+    leaves: list[Any] = [leaf, {"op": "sub"}, {"value": 1}, [], {"op": "num", "value": "x"}]
+    values = [_balanced(size, node) for size in (0, 1, 5) for node in leaves]
+    values += [{"op": "mul", "left": leaf, "right": leaf}, {"op": "add", "left": leaf}]
+    assert verdicts_unlike_jsonschema(module, ROOTED, values) == []
+    # Accepted: the trees of 0, 1 and 5 nodes over num leaves, and the mul node.
+    assert sum(module.validate(v).ok for v in values) == 4

@@ -1,0 +1,262 @@
+"""Legal JSON Schema that the contract check only warns of generates exactly what JSON Schema
+means: the generated module accepts and refuses what ``jsonschema``'s 2020-12 validator does,
+on a class of values of every JSON type, and the derived test cases still agree with the
+reference evaluator.
+
+What each schema here says (the warnings' text and place are in ``tests/warning_contracts/``):
+
+- a keyword with no effect without another (``then``/``else`` without ``if``,
+  ``minContains``/``maxContains`` without ``contains``) generates nothing;
+- an unknown ``format`` that is no near miss of a known one is an annotation: nothing
+  checks it (a near miss, ``emial``, stays an error with a did-you-mean);
+- a place no value can pass (an empty ``enum``, a ``const`` its schema refuses, a count range
+  that leaves no count, a required key whose schema is ``false``) refuses every value that
+  reaches it; where ``enum``/``const`` let none pass, with one error of code ``false`` that
+  says so. The witness engine does not search there, and the derived cases expect the
+  refusal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+from support import build_module, verdicts_unlike_jsonschema
+from toolshape.codegen import cases
+from toolshape.contract import checker, reference, source
+from toolshape.contract.errors import ContractError
+from toolshape.platforms import export
+from toolshape.project import examples
+from toolshape.witness.values import Engine
+
+#: Scalars of every JSON type, strings of a known format and not.
+SCALARS: list[Any] = [None, True, False, 0, 1, 1.0, -2, 2.5, "", "a", "1.2.3", "2024-05-01", "x@y"]
+#: Arrays of up to four items drawn from an integer and a string, and a nested one.
+ARRAYS: list[Any] = [
+    list(items) for n in range(5) for items in itertools.product([1, "a"], repeat=n)
+] + [[[1]], [{"a": 1}]]
+#: Every value above, and objects holding some of them.
+VALUES: list[Any] = [*SCALARS, *ARRAYS, {}, {"a": 1}, {"v": [1, 1]}]
+
+
+def contract_with(schema: Any) -> dict[str, Any]:
+    """The parameters of a contract whose one optional argument ``v`` has ``schema``."""
+    return {"type": "object", "properties": {"v": schema}}
+
+
+def checked(parameters: Any) -> checker.Contract:
+    document = {"name": "t", "description": "A tool.", "parameters": parameters}
+    return checker.check(source.load(json.dumps(document).encode("utf-8"), "t.yaml"))
+
+
+def assert_generates_what_jsonschema_means(parameters: Any) -> None:
+    """The module agrees with jsonschema on ``{"v": value}`` for every value of VALUES, and
+    its derived cases agree with the reference evaluator (as ``generate`` checks them)."""
+    module = build_module(parameters)
+    tried = [{"v": value} for value in VALUES]
+    assert not verdicts_unlike_jsonschema(module, parameters, tried)
+    contract = checked(parameters)
+    examples.check_derived(contract, module, cases.derive(contract).cases)
+
+
+NO_EFFECT = [
+    {"then": {"type": "string"}},
+    {"else": {"type": "integer"}},
+    {"then": False, "else": False},
+    {"type": "array", "minContains": 2},
+    {"type": "array", "maxContains": 0},
+    {"minContains": 3, "maxContains": 1},
+    {"type": "array", "items": {"type": "integer"}, "minContains": 5, "maxContains": 0},
+]
+
+
+@pytest.mark.parametrize("schema", NO_EFFECT, ids=json.dumps)
+def test_a_keyword_with_no_effect_is_warned_of_and_generates_nothing(schema: Any) -> None:
+    parameters = contract_with(schema)
+    warned = [w.message for w in checked(parameters).warnings]
+    assert any("has no effect without" in m and "nothing is generated" in m for m in warned)
+    assert_generates_what_jsonschema_means(parameters)
+    # Nothing generated for it: the module refuses and accepts what it does without it.
+    ignored = {k: v for k, v in schema.items() if k not in ("then", "else")}
+    ignored = {k: v for k, v in ignored.items() if "contains" in schema or "Contains" not in k}
+    bare = build_module(contract_with(ignored))
+    module = build_module(parameters)
+    for value in VALUES:
+        got, alone = module.validate({"v": value}), bare.validate({"v": value})
+        assert [(e.path, e.code) for e in got.errors] == [(e.path, e.code) for e in alone.errors]
+
+
+@pytest.mark.parametrize(
+    ("name", "typo", "meant"),
+    [
+        ("semver", "emial", "email"),
+        ("unknown", "date_time", "date-time"),
+        ("x-color", "UUID", "uuid"),
+        ("int32", "ipv-4", "ipv4"),
+        ("float", "hostnme", "hostname"),
+    ],
+)
+def test_an_unknown_format_is_an_annotation_and_a_near_miss_an_error(
+    name: str, typo: str, meant: str
+) -> None:
+    """An unknown name is warned of and checked by nothing; a near miss of a known name is
+    surely a typo: an error with a did-you-mean, as before."""
+    parameters = contract_with({"type": "string", "format": name, "maxLength": 3})
+    warned = [w.message for w in checked(parameters).warnings]
+    assert any(f"format '{name}' is not one toolshape knows" in m for m in warned), warned
+    assert_generates_what_jsonschema_means(parameters)
+    module = build_module(parameters)
+    assert module.validate({"v": "abc"}).ok
+    assert [e.code for e in module.validate({"v": "abcd"}).errors] == ["maxLength"]
+    with pytest.raises(ContractError, match=f"did you mean '{meant}'"):
+        checked(contract_with({"type": "string", "format": typo}))
+
+
+def test_a_format_that_is_not_a_name_stays_an_error() -> None:
+    with pytest.raises(ContractError, match="'format' must be a format name"):
+        checked(contract_with({"type": "string", "format": 3}))
+
+
+#: Schemas no value of the type they allow can pass, and whether ``enum``/``const`` say it
+#: (then the module's one error is ``false``, "no value can pass here").
+NO_VALUE = [
+    ({"enum": []}, True),
+    ({"type": "string", "const": ["a"]}, True),
+    ({"enum": [1, 2], "const": 3}, True),
+    ({"type": ["integer", "null"], "const": "x"}, True),
+    ({"type": "string", "const": "abc", "maxLength": 2}, False),
+    ({"type": "string", "minLength": 3, "maxLength": 2}, False),
+    ({"type": "array", "minItems": 3, "maxItems": 1}, False),
+    ({"minItems": 3, "maxItems": 1}, False),  # every value but an array passes
+    ({"contains": {"type": "integer"}, "minContains": 3, "maxContains": 1}, False),
+    ({"type": "object", "properties": {"a": False}, "required": ["a"]}, False),
+    ({"properties": {"a": {"enum": []}}, "required": ["a"]}, False),
+    ({"type": "object", "minProperties": 2, "maxProperties": 1}, False),
+    ({"type": "number", "minimum": 10, "maximum": 1}, False),
+    ({"type": "number", "exclusiveMinimum": 5, "maximum": 5}, False),
+    ({"type": "integer", "minimum": 1.2, "maximum": 1.8}, False),
+    ({"type": "integer", "multipleOf": 3, "minimum": 1, "maximum": 2}, False),
+    ({"type": "number", "multipleOf": 3, "exclusiveMinimum": 0, "exclusiveMaximum": 3}, False),
+    ({"minimum": 10, "maximum": 1}, False),  # every value but a number passes
+    ({"type": "array", "prefixItems": [{}], "items": False, "minItems": 2}, False),
+    (
+        {
+            "type": "object",
+            "properties": {"a": {}},
+            "additionalProperties": False,
+            "minProperties": 2,
+        },
+        False,
+    ),
+    ({"type": "object", "required": ["a", "b"], "maxProperties": 1}, False),
+    ({"required": ["a", "b"], "maxProperties": 1}, False),  # every value but an object passes
+]
+
+
+@pytest.mark.parametrize("required", [False, True], ids=["optional", "required"])
+@pytest.mark.parametrize(
+    ("schema", "says_false"), NO_VALUE, ids=[json.dumps(s) for s, _ in NO_VALUE]
+)
+def test_a_place_no_value_can_pass_is_warned_of_and_refuses_what_reaches_it(
+    schema: Any, says_false: bool, required: bool
+) -> None:
+    parameters = {**contract_with(schema), **({"required": ["v"]} if required else {})}
+    warned = [w.message for w in checked(parameters).warnings]
+    assert any("as written, no" in m and "can pass here" in m for m in warned), warned
+    assert_generates_what_jsonschema_means(parameters)
+    if not says_false:
+        return
+    module = build_module(parameters)
+    for value in VALUES:
+        errors = [(e.path, e.code) for e in module.validate({"v": value}).errors]
+        assert errors == [("/v", "false")], (value, errors)
+        (message,) = (e.message for e in module.validate({"v": value}).errors)
+        assert "no value can pass here" in message
+
+
+#: Schemas no value passes, the case that sends a value there, and its one error.
+REQUIRED_NO_VALUE = [
+    (False, "v", ("/v", "false")),
+    ({"enum": []}, "v", ("/v", "false")),
+    ({"type": "string", "const": ["a"]}, "v", ("/v", "false")),
+    ({"enum": [1, 2], "const": 3}, "v", ("/v", "false")),
+    ({"type": "string", "minLength": 3, "maxLength": 2}, "v", ("/v", "type")),
+    ({"type": "integer", "multipleOf": 3, "minimum": 1, "maximum": 2}, "v", ("/v", "type")),
+    # The base holds v as {} (its own required key missing): the case sends its key a.
+    ({"type": "object", "properties": {"a": False}, "required": ["a"]}, "v.a", ("/v/a", "false")),
+]
+
+
+@pytest.mark.parametrize(
+    ("schema", "place", "error"),
+    REQUIRED_NO_VALUE,
+    ids=[json.dumps(s) for s, *_ in REQUIRED_NO_VALUE],
+)
+def test_a_required_key_no_value_can_pass_is_said_loudly_and_every_case_expects_a_refusal(
+    schema: Any, place: str, error: tuple[str, str]
+) -> None:
+    parameters = {**contract_with(schema), "required": ["v"]}
+    contract = checked(parameters)
+    assert any(w.message.startswith("as written, NO ARGUMENTS CAN PASS") for w in contract.warnings)
+    derived = cases.derive(contract)
+    assert derived.cases and all(case.errors for case in derived.cases)
+    # No value there has a witness, so the base leaves it out; one case sends one, refused.
+    sent = [case for case in derived.cases if case.name == f"{place}: no value can pass"]
+    assert [case.errors for case in sent] == [frozenset({error})]
+    examples.check_derived(contract, build_module(parameters), derived.cases)
+
+
+#: Schemas no value passes whose candidates the engine would otherwise try one by one.
+SEARCHED_IN_VAIN = [
+    {"type": "string", "const": ["a"]},
+    {"enum": [1, 2], "const": 3},
+    {"type": ["integer", "null"], "const": "x"},
+    {"allOf": [{"type": "string"}, {"enum": [1], "const": 2}]},
+    {"type": "object", "properties": {"a": {"type": "string", "const": 1}}, "required": ["a"]},
+]
+
+
+@pytest.mark.parametrize("schema", SEARCHED_IN_VAIN, ids=json.dumps)
+def test_the_witness_engine_does_not_search_where_no_value_can_pass(schema: Any) -> None:
+    """Counted work: no candidate is tried, no reference evaluation made."""
+    engine = Engine(schema)
+    before, left = reference.checks_made(), engine.budget.left
+    assert engine.accepted(schema, 3) == []
+    assert (reference.checks_made(), engine.budget.left) == (before, left)
+
+
+@pytest.mark.parametrize(
+    ("schema", "says_false"), NO_VALUE, ids=[json.dumps(s) for s, _ in NO_VALUE]
+)
+def test_every_export_of_a_place_no_value_can_pass_is_a_schema_that_accepts_no_more_there(
+    schema: Any, says_false: bool
+) -> None:
+    """Exports say it as written: each platform's definition (or its refusal, with findings)
+    holds valid JSON Schema that refuses nothing there the module accepts (an export may
+    loosen, with a note, never tighten), and keeps an ``enum``/``const`` that lets no value
+    pass, or notes that it dropped it."""
+    import jsonschema
+
+    contract = checked(contract_with(schema))
+    module = build_module(contract_with(schema))
+    accepted = [value for value in VALUES if module.validate({"v": value}).ok]
+    for target in ("openai", "anthropic", "gemini", "mcp"):
+        try:
+            result = export.export(contract, target)
+        except export.ExportError as error:
+            assert error.findings
+            continue
+        tool = result.definition.get("function", result.definition)
+        (parameters,) = (tool[key] for key in PARAMETERS_KEYS if key in tool)
+        jsonschema.Draft202012Validator.check_schema(parameters)
+        place = parameters["properties"]["v"]
+        assert [v for v in accepted if not jsonschema.Draft202012Validator(place).is_valid(v)] == []
+        if says_false:
+            kept = [k for k in ("enum", "const") if k in schema and k in json.dumps(place)]
+            assert kept or any("enforce" in note for note in result.notes), (target, place)
+
+
+#: Where each platform's definition holds the arguments' schema.
+PARAMETERS_KEYS = ("parameters", "input_schema", "parametersJsonSchema", "inputSchema")
