@@ -139,7 +139,8 @@ def test_a_long_string_is_cut_after_a_space_or_a_slash_where_one_is_near() -> No
 def _measured_cuts(text: str | bytes, indent: int, suffix: str) -> list[str]:
     """The pieces as the rule says, every candidate literal written and measured: as many
     characters as fit (at least one), then back to after the last space or slash in the
-    piece's second half (the oracle for ``wrapping._pieces``, which measures otherwise)."""
+    piece's second half, or to before its last backslash, whichever is later (the oracle for
+    ``wrapping._pieces``, which measures otherwise)."""
     room = max(wrapping.LINE_LENGTH - indent - len(suffix), 1)
     pieces: list[str] = []
     start = 0
@@ -151,8 +152,10 @@ def _measured_cuts(text: str | bytes, indent: int, suffix: str) -> list[str]:
             end += 1
         if end < len(text):
             middle = start + (end - start) // 2
-            breaks = [i + 1 for i in range(middle + 1, end) if text[i : i + 1] in _BREAKS]
-            end = breaks[-1] if breaks else end
+            breaks = [i + 1 for i in range(middle, end) if text[i : i + 1] in _BREAKS]
+            breaks += [i for i in range(middle, end) if text[i : i + 1] in ("\\", b"\\")]
+            breaks = [i for i in breaks if i > middle]
+            end = max(breaks) if breaks else end
         pieces.append(" " * indent + str(literal(text[start:end])))
         start = end
     pieces = pieces or [" " * indent + str(literal(text))]
