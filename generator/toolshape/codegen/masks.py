@@ -112,12 +112,13 @@ def _key_groups(
     patterns = [
         (sub, path + steps) for s, path in group for _, (sub, steps) in children.patterns(s)
     ]
-    names = sorted({name for s, _ in group for name in children.named(s)})
+    # Each schema's named keys read once: once per key would be quadratic in the keys.
+    named = [(children.named(s), s, path) for s, path in group]
+    names = sorted({name for keys, _, _ in named for name in keys})
     for name in names + [None]:  # None: a key declared nowhere
         members = list(patterns)
-        for s, path in group:
-            named = children.named(s)
-            reached = [named[name]] if name in named else children.reaching(s, "other keys")
+        for keys, s, path in named:
+            reached = [keys[name]] if name in keys else children.reaching(s, "other keys")
             members += [(sub, path + steps) for sub, steps in reached]
         groups.append(members)
     return groups

@@ -80,11 +80,11 @@ DESCENDING = vocabulary.names(lambda k: k.implemented and k.applies == "children
 Label = tuple[Any, ...]
 
 #: The alternatives chosen on one way through the same-value graph: (the node holding them,
-#: the keyword, the one taken): an ``if``'s "then" or "else", a decisive tagged union's
+#: the keyword, the one taken): an ``if``'s branch taken, a decisive tagged union's
 #: index. Two applications under two different alternatives of one node never both run
 #: (for a union: on an object, so only for the keys of one).
 Choices = frozenset[tuple[int, str, str]]
-#: The keyword part of an ``if``'s choice (its "then" or its "else").
+#: The keyword part of an ``if``'s choice (the branch it takes).
 _IF = "/".join(combinator_rules.BRANCHES)
 #: The labels of descents that reach a key of an object (or the key itself).
 _KEYED = ("key", "name")

@@ -105,7 +105,7 @@ def _properties(
     """properties: each key present or missing (``required``), then its value's own checks;
     for the ``settled`` key (a decisive union's tag, see BuildContext.settled), nothing: the
     union found it present, with a value that passes them all."""
-    required = list(schema.get("required", []))
+    required = set(schema.get("required", []))  # a set: looked up once per key
     properties = []
     for key, sub in schema.get("properties", {}).items():
         sub_path = schema_path + ("properties", key)
