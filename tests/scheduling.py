@@ -169,8 +169,10 @@ class GroupScheduling:
         pending = self.pending[node]
         if len(pending) > LOW:
             return
-        # Smaller batches as the queue empties, so that the workers finish together.
-        batch = max(1, min(MAX_BATCH, self.queued // (4 * max(1, len(self.pending)))))
+        # Smaller batches as the queue empties, so that the workers finish together; never one
+        # test alone while others wait: a worker runs a test only once it knows the next (or that
+        # there is none), so a worker sent one would wait for a refill that never comes.
+        batch = max(2, min(MAX_BATCH, self.queued // (4 * max(1, len(self.pending)))))
         sent: list[int] = []
         while self.units and len(sent) < batch:
             unit = self.units.popleft()

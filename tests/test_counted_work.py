@@ -564,8 +564,9 @@ def test_the_redaction_masks_are_found_in_work_linear_in_the_keys() -> None:
         return {"type": "object", "properties": properties, "required": list(properties)}
 
     for sensitive in (False, True):
-        assert_linear(
-            f"secret_paths, sensitive={sensitive}",
-            lambda n, s=sensitive: lambda: masks.secret_paths(parameters(n, s)),
-            200,
-        )
+
+        def finding(n: int, sensitive: bool = sensitive) -> Callable[[], object]:
+            schema = parameters(n, sensitive)
+            return lambda: masks.secret_paths(schema)
+
+        assert_linear(f"secret_paths, sensitive={sensitive}", finding, 200)

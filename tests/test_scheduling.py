@@ -98,6 +98,18 @@ def test_every_test_runs_once_and_a_one_worker_file_stays_on_one_worker() -> Non
     assert all(worker.shutting_down for worker in workers)
 
 
+@pytest.mark.parametrize("count", [2, 3, 8])
+def test_every_selection_runs_to_the_end(count: int) -> None:
+    """Whatever ``-k`` leaves (1 to 80 tests, a shared file's or not), every test runs: a worker
+    sent a single test while others waited held it for ever (``pytest -n 2 -k`` on three tests
+    hung)."""
+    for size in range(1, 81):
+        tests = collection(size)[:size]
+        scheduler, workers = start(tests, count)
+        run(scheduler, workers)
+        assert sorted(i for w in workers for i in w.ran) == list(range(size)), size
+
+
 def test_a_crash_names_its_test_and_the_rest_run_elsewhere() -> None:
     tests = collection(10)
     scheduler, workers = start(tests)
