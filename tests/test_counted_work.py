@@ -550,10 +550,11 @@ def test_a_remembered_match_charges_the_steps_of_matching_again(text: str) -> No
 # -- the module model: linear in the number of properties ---------------------------------------
 
 
-def test_the_redaction_masks_are_found_in_work_linear_in_the_keys() -> None:
-    """``masks.secret_paths`` groups, for each key, the schemas of its value: each schema's
-    named keys are read once, not once per key (quadratic: 131 s for the 5,000-property
-    module of test_unfolding.py before). Shown for objects with and without a sensitive key."""
+def test_the_redaction_masks_are_found_in_work_linear_in_the_keys_and_positions() -> None:
+    """``masks.secret_paths`` groups, for each key (each prefix position), the schemas of its
+    value: each schema's children are read once, not once per key (quadratic: 131 s for the
+    5,000-property module of test_unfolding.py before). Shown for many keys and many prefix
+    positions, with and without a sensitive one."""
     from toolshape.codegen import masks
     from work_counting import assert_linear
 
@@ -563,10 +564,19 @@ def test_the_redaction_masks_are_found_in_work_linear_in_the_keys() -> None:
             properties["p0"] = {"type": "string", "x-sensitive": True}
         return {"type": "object", "properties": properties, "required": list(properties)}
 
-    for sensitive in (False, True):
+    def positions(n: int, sensitive: bool) -> dict[str, Any]:
+        items: list[Any] = [{"type": "string"} for _ in range(n)]
+        if sensitive:
+            items[0] = {"type": "string", "x-sensitive": True}
+        return {"type": "object", "properties": {"row": {"type": "array", "prefixItems": items}}}
 
-        def finding(n: int, sensitive: bool = sensitive) -> Callable[[], object]:
-            schema = parameters(n, sensitive)
-            return lambda: masks.secret_paths(schema)
+    for shape in (parameters, positions):
+        for sensitive in (False, True):
 
-        assert_linear(f"secret_paths, sensitive={sensitive}", finding, 200)
+            def finding(
+                n: int, shape: Any = shape, sensitive: bool = sensitive
+            ) -> Callable[[], object]:
+                schema = shape(n, sensitive)
+                return lambda: masks.secret_paths(schema)
+
+            assert_linear(f"secret_paths, {shape.__name__}, sensitive={sensitive}", finding, 200)

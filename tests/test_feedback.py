@@ -473,6 +473,18 @@ def test_a_null_through_a_definition_is_worded_by_whether_its_key_is_required() 
         for name, function in vars(pay).items()
         if name.startswith("_check_")
     }
+    # A required key inside a prefix position (the model holds it in an (index, node) pair):
+    # its call says key_required=True, so its function must take the flag.
+    row = build_module(
+        {
+            "type": "object",
+            "properties": {"row": {"type": "array", "prefixItems": [REFERRED]}},
+            "$defs": REFERRED["$defs"],
+        }
+    )
+    assert row.validate({"row": [valid]}).ok
+    message = row.validate({"row": [{**valid, "amount": None}]}).errors[0].message
+    assert "the key is required: send it with a value" in message
     assert told == {
         "_check_money": True,
         "_check_alias": True,

@@ -112,13 +112,13 @@ def _key_groups(
     patterns = [
         (sub, path + steps) for s, path in group for _, (sub, steps) in children.patterns(s)
     ]
-    # Each schema's named keys read once: once per key would be quadratic in the keys.
-    named = [(children.named(s), s, path) for s, path in group]
-    names = sorted({name for keys, _, _ in named for name in keys})
+    # Each schema's children read once: once per key would be quadratic in the keys.
+    read = [(children.named(s), children.reaching(s, "other keys"), path) for s, path in group]
+    names = sorted({name for keys, _, _ in read for name in keys})
     for name in names + [None]:  # None: a key declared nowhere
         members = list(patterns)
-        for keys, s, path in named:
-            reached = [keys[name]] if name in keys else children.reaching(s, "other keys")
+        for keys, others, path in read:
+            reached = [keys[name]] if name in keys else others
             members += [(sub, path + steps) for sub, steps in reached]
         groups.append(members)
     return groups
@@ -130,18 +130,21 @@ def _item_groups(
     """For each position some schema's prefix declares, and for the positions after every
     prefix: the schemas of the item there (the schemas matching items, for every one)."""
     groups: list[list[tuple[Any, SchemaPath]]] = []
-    longest = max([len(children.reaching(s, "prefix")) for s, _ in group] + [0])
+    # Each schema's children read once: once per position would be quadratic in the prefix.
+    matching = [
+        (sub, path + steps)
+        for s, path in group
+        for sub, steps in children.reaching(s, "matching items")
+    ]
+    read = [
+        (children.reaching(s, "prefix"), children.reaching(s, "other items"), path)
+        for s, path in group
+    ]
+    longest = max([len(prefix) for prefix, _, _ in read] + [0])
     for index in range(longest + 1):  # the last one: positions after every prefix
-        members = [
-            (sub, path + steps)
-            for s, path in group
-            for sub, steps in children.reaching(s, "matching items")
-        ]
-        for s, path in group:
-            prefix = children.reaching(s, "prefix")
-            reached = (
-                [prefix[index]] if index < len(prefix) else children.reaching(s, "other items")
-            )
+        members = list(matching)
+        for prefix, others, path in read:
+            reached = [prefix[index]] if index < len(prefix) else others
             members += [(sub, path + steps) for sub, steps in reached]
         groups.append(members)
     return groups

@@ -119,7 +119,7 @@ def plan(
         context = context.for_command(regenerate_command(root, out, settings))
     found = discovery.find_contracts(root)
     folder = contracts_folder_of(root, settings)
-    tools = set(tool_files(root, folder))
+    tools = set(_tools_among(found, folder))
     definitions = [path for path in found if path not in tools]
     slots = [_slot(folder, path) for path in found if path in tools]
     pending = _read_or_reuse(slots, context, reuse_from, trust_headers, shared_reader(folder))
@@ -593,7 +593,12 @@ def generate_command(
 def tool_files(root: Path, folder: Path) -> list[Path]:
     """The contract files under ``root`` that are tools: the shared-definitions files of the
     contracts folder ``folder`` (``contracts_folder_of``) left out."""
-    return [p for p in discovery.find_contracts(root) if not shared.is_shared(_relative(folder, p))]
+    return _tools_among(discovery.find_contracts(root), folder)
+
+
+def _tools_among(found: list[Path], folder: Path) -> list[Path]:
+    """The contract files of ``found`` that are tools: not shared definitions of ``folder``."""
+    return [path for path in found if not shared.is_shared(_relative(folder, path))]
 
 
 def contracts_folder_of(root: Path, settings: configuration.Settings | None = None) -> Path:

@@ -61,12 +61,6 @@ def discriminator_hint(schema: dict[str, Any]) -> str:
 ALL_OF = "allOf"
 
 
-def conjuncts(schema: dict[str, Any]) -> list[Any]:
-    """The entries of ``schema``'s ``allOf`` (none when it has none, or not a list)."""
-    entries = schema.get(ALL_OF)
-    return entries if isinstance(entries, list) else []
-
-
 def distinct_entries(entries: list[Any]) -> list[int]:
     """The indexes of the entries of an ``allOf`` that are not the same schema as an earlier one.
 

@@ -113,9 +113,8 @@ def settle_required(root: Node, functions: list[Function]) -> None:
     told: set[str] = set()
     waiting = [
         a.function
-        for caller in [root, *(f.node for f in functions)]
-        if caller
-        for a in _ref_calls(caller)
+        for found in [list(_ref_calls(root)), *calls.values()]
+        for a in found
         if a.required == "True"
     ]
     while waiting:
@@ -138,7 +137,7 @@ def _ref_calls(node: Node) -> Iterator[Applicator]:
         part = pending.pop()
         if isinstance(part, Applicator) and part.kind == "ref":
             yield part
-        if isinstance(part, list):
+        if isinstance(part, (list, tuple)):  # a prefix position is an (index, node) pair
             pending.extend(part)
         elif dataclasses.is_dataclass(part) and not isinstance(part, type):
             pending.extend(getattr(part, f.name) for f in dataclasses.fields(part))
