@@ -188,3 +188,53 @@ def test_format_regex_at_run_time_knows_the_same_property_names() -> None:
     rt = runtime_module()
     names = {name for names in CATEGORY_NAMES.values() for name in names}
     assert names == rt._GENERAL_CATEGORIES
+
+
+#: Facts of Unicode and of ECMA-262's property names, written out here (not read from the
+#: tables under test): an alias that points at the wrong category fails.
+KNOWN = {
+    "digit": ["5", "\u09ea"],
+    "Nd": ["0", "\u0661"],
+    "Letter": ["A", "\u03c0", "\u00e9"],
+    "Lu": ["A", "\u00c9"],
+    "Ll": ["a", "\u00e9"],
+    "punct": ["!", "\u00bf"],
+    "Zs": [" ", "\u3000"],
+    "Sc": ["$", "\u20ac"],
+    "Cased_Letter": ["a", "A"],
+    "Cn": ["\u0378"],
+}
+KNOWN_NOT = {"digit": ["a", "\u00bd"], "Letter": ["1", " "], "Lu": ["a"], "punct": ["a", "$"]}
+
+
+def test_property_names_mean_what_unicode_says() -> None:
+    for name, members in KNOWN.items():
+        assert all(ord(c) in property_chars(name) for c in members), name
+    for name, others in KNOWN_NOT.items():
+        assert not any(ord(c) in property_chars(name) for c in others), name
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\p{L}",
+        r"\p{gc=Lu}",
+        r"\p{General_Category=digit}",
+        r"[\P{Nd}x]",
+        r"\p{Any}",
+        r"\P{ASCII}",
+        r"\p{Assigned}",
+        r"\P{Any}",
+        r"\p{Script=Greek}",
+        r"\p{sc=Lu}",
+        r"\p{letter}",
+        r"\p{L",
+    ],
+)
+def test_format_regex_at_run_time_accepts_what_the_translation_does(pattern: str) -> None:
+    try:
+        translate(pattern)
+        translates = True
+    except PatternError:
+        translates = False
+    assert runtime_module()._is_regex(pattern) is translates

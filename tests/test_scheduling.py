@@ -103,11 +103,14 @@ def test_every_selection_runs_to_the_end(count: int) -> None:
     """Whatever ``-k`` leaves (1 to 80 tests, a shared file's or not), every test runs: a worker
     sent a single test while others waited held it for ever (``pytest -n 2 -k`` on three tests
     hung)."""
+    every = collection(80)  # 80 tests of each file: slices cross into the shared file's
     for size in range(1, 81):
-        tests = collection(size)[:size]
-        scheduler, workers = start(tests, count)
-        run(scheduler, workers)
-        assert sorted(i for w in workers for i in w.ran) == list(range(size)), size
+        for start_at in sorted({0, 40, 80 - size // 2, 80}):
+            tests = every[start_at : start_at + size]
+            scheduler, workers = start(tests, count)
+            run(scheduler, workers)
+            ran = sorted(i for w in workers for i in w.ran)
+            assert ran == list(range(len(tests))), (size, start_at)
 
 
 def test_a_crash_names_its_test_and_the_rest_run_elsewhere() -> None:
