@@ -48,16 +48,20 @@ def test_the_contract_line_of_a_deep_block_is_continued_below_it() -> None:
     ]
 
 
-def test_a_paragraph_of_prose_is_filled_again_and_other_lines_stay() -> None:
+def test_adjacent_comments_are_folded_each_on_its_own_and_never_merged() -> None:
+    """Adjacent comment lines may be unrelated (a keyword's heading above its first branch's
+    place): a wide one is folded below itself, the next stays as it was written."""
     words = "one two three four five six seven eight nine ten eleven twelve"
-    paragraph = [f"    # {words} {words}", "    # end of the paragraph."]
-    assert width(paragraph[0]) > 88
-    source = "\n".join(["def f():", *paragraph, "    return 1  # a comment after code stays", ""])
+    comments_in = [f"    # {words} {words}", "    # /properties/a (contracts/x.yaml:3)"]
+    assert width(comments_in[0]) > 88
+    source = "\n".join(["def f():", *comments_in, "    return 1  # a comment after code stays", ""])
     out = comments.folded(source).split("\n")
     assert out[0] == "def f():" and out[-2:] == ["    return 1  # a comment after code stays", ""]
-    filled = out[1:-2]
-    assert all(line.startswith("    # ") and width(line) <= 88 for line in filled)
-    assert " ".join(line[6:] for line in filled) == " ".join(line[6:] for line in paragraph)
+    first, second = out[1:-3], out[-3]
+    assert second == comments_in[1]
+    assert first[0].startswith("    # ") and all(line.startswith("    #   ") for line in first[1:])
+    assert all(width(line) <= 88 for line in first)
+    assert " ".join(line.lstrip(" #") for line in first) == f"{words} {words}"
 
 
 def test_the_header_at_the_top_is_left_as_it_is() -> None:

@@ -35,10 +35,11 @@ def folded(source: str) -> str:
         run = _run(lines, index)
         if run and any(width(line) > LINE_LENGTH for line in run):
             pad = run[0][: len(run[0]) - len(run[0].lstrip(" "))]
-            texts = [line.lstrip(" ")[2:] for line in run]
-            # One line: the contract line of a block, continued below it. Several: a
-            # paragraph of prose, filled again.
-            out.extend(fold(pad, texts[0]) if len(run) == 1 else fill(pad, " ".join(texts)))
+            # Each wide line folded on its own, continued below it: adjacent comments may be
+            # unrelated (a keyword's heading above its first branch's), never one paragraph.
+            for line in run:
+                wide = width(line) > LINE_LENGTH
+                out.extend(fold(pad, line.lstrip(" ")[2:]) if wide else [line])
         else:
             out.extend(run or [lines[index]])
         index += max(len(run), 1)
@@ -60,11 +61,6 @@ def _run(lines: list[str], start: int) -> list[str]:
             break
         end += 1
     return lines[start:end]
-
-
-def fill(pad: str, text: str) -> list[str]:
-    """A paragraph as comment lines at ``pad``, each marked ``# ``, as few as fit."""
-    return _lines(pad, text, "# ")
 
 
 def fold(pad: str, text: str) -> list[str]:
