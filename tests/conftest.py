@@ -68,7 +68,7 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
     (about 2.5 CPU s in each worker, for garbage that one collection at the end finds as
     well). What is alive after collection (the items, the test modules and their tables)
     lives to the end of the session, so it is frozen: the collections that run while the
-    tests do scan only what the tests make (work_counting.empty_free_lists keeps it frozen)."""
+    tests do scan only what the tests make. (work_counting.empty_free_lists unfreezes it.)"""
     collecting = gc.isenabled()
     gc.disable()
     try:

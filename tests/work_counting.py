@@ -292,11 +292,7 @@ def empty_free_lists() -> None:
     every object of the process to do so (a tenth of a second or more in a test worker, each
     time): the objects alive now are frozen first (``gc.freeze``), so that it has nothing to
     scan. The free lists are what it is run for, not garbage: garbage made before tracing
-    starts is not traced, and no collection runs inside a counted call (``no_collection``).
-    What is already frozen (conftest freezes the collected suite) stays frozen."""
-    if gc.get_freeze_count():
-        gc.collect()  # it scans only what was made since the freeze
-        return
+    starts is not traced, and no collection runs inside a counted call (``no_collection``)."""
     gc.freeze()
     try:
         gc.collect()
