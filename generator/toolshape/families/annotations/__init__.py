@@ -1,0 +1,29 @@
+"""The annotations family: ``title``, ``description``, ``default``, ``examples``, ``$comment``
+and the other keywords that never change which values pass, every stage's knowledge of them.
+
+Built as ``families/numbers/`` is (read its ``__init__.py`` first: the layout, the
+interfaces and the rule that a module is ranked with its stage are the same).
+
+What it covers. The annotations are named in ``schema/vocabulary.py``, each row with its
+group (meta-data, content, comment, core) and whether the platforms' tool definitions carry
+it (``exported``): every list of them is read from there. A few of them are also words of a
+contract and of a tool definition: a contract's ``description`` is what every platform shows
+the model about the tool, its ``title`` the name MCP shows a person, and a shared-definitions
+file may carry a ``description`` and a ``$comment`` beside its ``$defs``. The stages spell
+those through this family's names, never as strings of their own.
+
+Its modules, one per stage, in the order of the stages (a module imports its own stage and
+earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
+
+    rules.py      contract stage   the names: ``TITLE``, ``DESCRIPTION``, ``DEFAULT``,
+                                   ``EXAMPLES``, ``COMMENT``, and ``SHARED_FILE_NOTES`` (what a
+                                   shared-definitions file may say besides its ``$defs``).
+                                   Read by contract/shared.py, contract/tool_hints.py and the
+                                   later stages that write a tool's description or title.
+
+Each module says what it holds in its docstring; each stage keeps only the call.
+
+How to add an annotation: its row in ``schema/vocabulary.py`` (``annotation=`` its group,
+``exported=True`` when the platforms carry it); the lists here and in every stage read it
+from there. Only an annotation some stage treats on its own needs a name in rules.py.
+"""
