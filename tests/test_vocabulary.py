@@ -571,7 +571,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
-    ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
     ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
     ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
     ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",

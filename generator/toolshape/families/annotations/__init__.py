@@ -16,10 +16,18 @@ Its modules, one per stage, in the order of the stages (a module imports its own
 earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 
     rules.py      contract stage   the names: ``TITLE``, ``DESCRIPTION``, ``DEFAULT``,
-                                   ``EXAMPLES``, ``COMMENT``, and ``SHARED_FILE_NOTES`` (what a
-                                   shared-definitions file may say besides its ``$defs``).
-                                   Read by contract/shared.py, contract/tool_hints.py and the
-                                   later stages that write a tool's description or title.
+                                   ``EXAMPLES``, ``COMMENT``, ``DIALECT_KEY`` (``$schema``)
+                                   and ``SHARED_FILE_NOTES`` (what a shared-definitions file
+                                   may say besides its ``$defs``). Read by contract/shared.py,
+                                   contract/tool_hints.py and the later stages that write a
+                                   tool's description or title.
+    export.py     platforms stage  each platform's lowering: platforms/export.py's dispatch
+                                   table maps the exported annotations (``export.KEYWORDS``,
+                                   the vocabulary's ``exported`` rows) to ``export.lower(
+                                   lowering, keyword, out)`` (kept; a ``default`` left out for
+                                   OpenAI strict mode, where every key is required), skips
+                                   ``export.SILENT`` (the others) and keeps the base's value of
+                                   an exported one when it merges two nodes.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 

@@ -19,6 +19,10 @@ EXAMPLES = "examples"
 #: A note for the schema's maintainers, never shown to a model.
 COMMENT = "$comment"
 
+#: Where a schema names the dialect it is written in (toolshape's is 2020-12's): the JSON
+#: Schema export writes it, the importer reads the draft from it and drops it.
+DIALECT_KEY = "$schema"
+
 #: What a shared-definitions file (``common/``) may say besides its ``$defs``: a description
 #: of what it shares, and a note for its maintainers.
 SHARED_FILE_NOTES = (DESCRIPTION, COMMENT)
