@@ -393,13 +393,6 @@ ALLOWED = {
     ("families/numbers/export.py", "<module>"): "each bound's phrase in a description",
     ("families/strings/export.py", "<module>"): "each keyword's phrase in a description",
     ("families/arrays/export.py", "<module>"): "each keyword's phrase in a description",
-    # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
-    # with each keyword's family module (issue 22's keyword families), not in the table.
-    ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
-    ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",
-    ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
-    ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
-    ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
@@ -503,6 +496,8 @@ FAMILIES = {
         *vocabulary.holders("one", "same value"),
         *vocabulary.holders("list", "same value"),
     ),
+    # The annotations a reader learns of a value from, and the notes for maintainers.
+    "annotations": vocabulary.annotation_names("meta-data", "comment"),
 }
 
 #: The walks over subschemas read the holders from the vocabulary (``schema/keywords.py``) but
@@ -511,14 +506,7 @@ _WALKS_THROUGH_ITEMS = "a walk over subschemas, stepping into an array's items b
 #: Each family's modules that may still spell its keywords, and why. Each family's own list:
 #: a module allowed to spell one family's keywords is still checked for the others'.
 FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
-    "numbers": {
-        "platforms/importer.py": "draft 4's boolean exclusive bounds, recognised when guessing a "
-        "schema's draft (families/numbers/importing.py translates them)",
-    },
     "arrays": {
-        "platforms/importer.py": "a list 'items' that tells a schema's draft, and the walk over "
-        "an input schema stepping into it; then/else and the contains counts dropped without "
-        "what they need, warned in that order",
         "contract/checker.py": "'items' and 'contains' as what a count range limits "
         "(vocabulary.ranges), not as keywords",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
@@ -529,10 +517,16 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     "objects": {
         "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
         "(vocabulary.ranges), not the keyword",
-        "platforms/importer.py": "required keys an imported schema forbids, "
-        "what makes a root an object, maps whose keys name a hoisted schema",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
+    },
+    # The contract check still reads default and examples (issue 22, part D moves it); the
+    # contract's own examples (a top-level key, not the keyword) are read where they run.
+    "annotations": {
+        "contract/checker.py": "default and examples checked against their schema, and the "
+        "contract's own top-level description and examples",
+        "project/examples.py": "the contract's own examples (a top-level key), as a place",
+        "review/diff.py": "the contract's own examples (a top-level key), read for the review",
     },
     # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
     # it allows still read it; what is left of each keyword's own work is said too (it moves
@@ -549,21 +543,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/cases.py": "schema literals: a string of an exact length",
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
-        "platforms/importer.py": "the root's type: object, a schema's kinds when it is checked "
-        "for effect, the tool lists' 'type: function'",
-    },
-    # What is left of each stage's own reading of a reference moves into families/references/
-    # stage by stage; the importer translates older drafts' spellings (definitions, id).
-    "references": {
-        "platforms/importer.py": "the translation of each draft's references (definitions, "
-        "id, $anchor, a root $ref hoisted), and the targets it moves under $defs (the moving "
-        "itself is families/references/importing.py's)",
-    },
-    # The combinators move into families/combinators/ stage by stage; what each stage still
-    # does with them is said here until it has moved.
-    "combinators": {
-        "platforms/importer.py": "then/else dropped without their if, warned in that order "
-        "with the contains counts",
     },
 }
 

@@ -28,6 +28,11 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                    OpenAI strict mode, where every key is required), skips
                                    ``export.SILENT`` (the others) and keeps the base's value of
                                    an exported one when it merges two nodes.
+    importing.py  platforms stage  the importer's part: OpenAPI's ``example`` becomes an entry
+                                   of ``examples`` (``importing.TRANSLATIONS``), and the
+                                   annotations toolshape has no place for are dropped
+                                   (``importing.DROPPED``, ``importing.dropped``), through the
+                                   importer's dispatch tables.
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
