@@ -112,8 +112,9 @@ MIN_GROUPS_RUN = 352
 MIN_CASES_RUN = 1871
 
 #: Why the contract check may still refuse a group of the suite: what toolshape never does
-#: (fetch a remote schema), and a reference JSON Schema leaves undefined (into the value of a
-#: keyword that is no schema).
+#: (fetch a remote schema; the groups whose remote schemas the suite's ``remotes/`` holds run
+#: through ``toolshape import --remote`` in test_conformance_drafts.py), and a reference JSON
+#: Schema leaves undefined (into the value of a keyword that is no schema).
 REFUSAL_REASONS = (
     "remote '$ref'",
     "whose value is not a schema (JSON Schema leaves such a reference undefined)",
@@ -296,7 +297,8 @@ def load_groups() -> list[Group]:
                     unsupported=unsupported_keywords(raw["schema"], root=True)
                     + (
                         [
-                            "format as an annotation only (toolshape asserts format, as optional/format/ tests it)"
+                            "format as an annotation only (a contract asserts format; run through "
+                            "toolshape import --formats annotate in test_conformance_drafts.py)"
                         ]
                         if relative == "format.json"
                         else []
