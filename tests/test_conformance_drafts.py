@@ -33,9 +33,11 @@ from test_conformance import (
     Outcome,
     _short,
     generate_outcome,
+    unsupported_keywords,
 )
 from toolshape.contract.checker import FORMATS
 from toolshape.platforms import importer, remotes
+from toolshape.schema import vocabulary
 
 # Each group is imported and generated once per process; under xdist the whole file runs on
 # one worker (conftest.ONE_WORKER_FILES).
@@ -48,11 +50,13 @@ DRAFTS = {
     "draft2019-09": ("2019-09", "https://json-schema.org/draft/2019-09/schema", "$id"),
     "draft2020-12": ("2020-12", "https://json-schema.org/draft/2020-12/schema", "$id"),
 }
-#: The drafts whose groups run here only when they use one of these keywords: a contract
-#: refuses them (a dynamic reference, a resource or an anchor inside the schema;
-#: test_conformance.py runs the rest of 2020-12 directly), import resolves them to plain
-#: `$ref`s under `$defs`.
-THROUGH_IMPORT_ONLY = {"draft2020-12": ("$dynamicRef", "$dynamicAnchor", "$id", "$anchor")}
+#: The draft whose groups test_conformance.py runs directly, as contracts: only those a
+#: contract refuses run here (:func:`through_import_only`).
+DIRECT = "draft2020-12"
+#: 2020-12 files whose every group runs here: a ``$ref`` into a keyword's value that is no
+#: schema (``examples``, an unknown keyword), which a contract refuses and import reads as a
+#: schema under ``$defs``.
+REFS_INTO_VALUES = "optional/refOfUnknownKeyword.json"
 #: The file of each draft whose groups read ``format`` as an annotation (every draft's core
 #: reading from 2019-09 on; before it, its cases hold no string, so both readings agree): imported
 #: with ``--formats annotate``. The formats of ``optional/format/`` are imported asserted.
@@ -86,6 +90,10 @@ IN_SCOPE = SUPPORTED | {
     "contentSchema",
 }
 
+#: The keywords of every draft. Any other is unknown, ignored by JSON Schema (an annotation
+#: from 2019-09 on) and dropped by import with a warning, so it is in scope.
+KNOWN = frozenset(k.name for k in vocabulary.KEYWORDS)
+
 #: Where an older draft's own meaning is not toolshape's: a case of a listed group that disagrees
 #: is skipped with this reason, one that agrees must pass. Keyed by (folder, file, group description).
 DRAFT_DIFFERENCES: dict[tuple[str, str, str], str] = {
@@ -111,8 +119,8 @@ DRAFT_DIFFERENCES: dict[tuple[str, str, str], str] = {
 }
 
 #: At least this many groups (over the drafts) must be imported, generated and run.
-MIN_GROUPS_RUN = 1296
-MIN_CASES_RUN = 6306
+MIN_GROUPS_RUN = 1317
+MIN_CASES_RUN = 6374
 
 
 @dataclass
@@ -146,19 +154,21 @@ class Group:
 
 
 def out_of_scope(schema: Any, draft_uri: str) -> list[str]:
-    """Keywords (at keyword positions, any depth, in any draft's spelling) the import does not carry."""
+    """Keywords of JSON Schema (at keyword positions, any depth, in any draft's spelling) the
+    import does not carry, and a ``$schema`` of another dialect. An unknown keyword is in
+    scope: import drops it (with a warning), as JSON Schema ignores it."""
     found: list[str] = []
 
-    def visit(node: Any, at_root: bool) -> None:
+    def visit(node: Any) -> None:
         if not isinstance(node, dict):
             if not isinstance(node, bool):
                 found.append(f"a non-schema value ({type(node).__name__})")
             return
         for keyword, value in node.items():
-            if keyword == "$schema" and not (at_root and value == draft_uri):
+            if keyword == "$schema" and value != draft_uri:
                 found.append(f"$schema {value!r} inside the group (another dialect)")
                 continue
-            if keyword not in IN_SCOPE:
+            if keyword not in IN_SCOPE and keyword in KNOWN:
                 if keyword not in found:
                     found.append(keyword)
                 continue
@@ -171,16 +181,16 @@ def out_of_scope(schema: Any, draft_uri: str) -> list[str]:
             ):
                 if isinstance(value, dict):
                     for sub in value.values():
-                        visit(sub, False)
+                        visit(sub)
             elif keyword == "dependencies" and isinstance(value, dict):
                 for sub in value.values():
                     if not isinstance(sub, list):
-                        visit(sub, False)
+                        visit(sub)
             elif keyword in ("allOf", "anyOf", "oneOf", "prefixItems", "items") and isinstance(
                 value, list
             ):
                 for sub in value:
-                    visit(sub, False)
+                    visit(sub)
             elif keyword in (
                 "items",
                 "additionalItems",
@@ -193,9 +203,9 @@ def out_of_scope(schema: Any, draft_uri: str) -> list[str]:
                 "propertyNames",
                 "contentSchema",
             ):
-                visit(value, False)
+                visit(value)
 
-    visit(schema, True)
+    visit(schema)
     return found
 
 
@@ -212,6 +222,17 @@ def scope(folder: str, relative: str, schema: Any) -> str | None:
     return None
 
 
+def through_import_only(relative: str, schema: Any) -> bool:
+    """Whether a 2020-12 group is one test_conformance.py leaves out: a contract refuses what
+    it uses (a dynamic reference, a resource, an anchor, an unknown keyword or ``dependencies``,
+    a remote ``$ref``, a ``$ref`` into a value), or asserts its formats; import takes it."""
+    return (
+        bool(unsupported_keywords(schema, root=True))
+        or relative in (ANNOTATED_FORMATS, REFS_INTO_VALUES)
+        or '"$ref": "http' in json.dumps(schema)
+    )
+
+
 def load_groups() -> list[Group]:
     groups: list[Group] = []
     for folder in DRAFTS:
@@ -219,14 +240,7 @@ def load_groups() -> list[Group]:
         for path in sorted(root.glob("*.json")) + sorted((root / "optional").rglob("*.json")):
             relative = path.relative_to(root).as_posix()
             for index, raw in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-                only = THROUGH_IMPORT_ONLY.get(folder)
-                text = json.dumps(raw["schema"])
-                if (
-                    only
-                    and relative != ANNOTATED_FORMATS
-                    and REMOTES.prefix not in text
-                    and not any(f'"{k}"' in text for k in only)
-                ):
+                if folder == DIRECT and not through_import_only(relative, raw["schema"]):
                     continue
                 groups.append(
                     Group(
