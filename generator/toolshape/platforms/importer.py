@@ -1182,6 +1182,10 @@ class _Translator:
                 f"more than {remotes.MAX_DOCUMENTS} remote schemas: {uri!r} is one too many"
             )
         document = remotes.read_document(path)
+        if _too_deep(document) is not None:
+            raise remotes.RemoteError(
+                f"the remote schema {uri!r} ({path}) nests more than {MAX_INPUT_DEPTH} levels deep"
+            )
         if not isinstance(document, (dict, bool)):
             raise remotes.RemoteError(f"the remote schema {uri!r} ({path}) is not a schema")
         if isinstance(document, bool):

@@ -5,8 +5,8 @@ toolshape never fetches. A schema that refers to another by URL
 where such schemas are kept: a URL prefix mapped to a local folder. The rest of the URL after
 the prefix is a path relative to that folder (``money.json``); the file there (JSON, or YAML
 by its suffix) is the document the URL names. Nothing outside the folder is ever read: a path
-that climbs out of it (``..``, a symlink, an absolute path), a query, a missing file or one
-over the input size limit is an error at the ``$ref``, and a URL no prefix covers stays a
+that climbs out of it (``..``, a symlink, an absolute path), a query, a missing file, one
+over the input size limit or nested deeper than an input may be is an error at the ``$ref``, and a URL no prefix covers stays a
 remote reference (refused, as before). ``platforms/importer.py`` grafts each document read
 into the schema's ``$defs`` as a resource of its own (its URL as its ``$id``), as JSON Schema's
 bundling does, so the references into it resolve as local ones.
@@ -89,6 +89,8 @@ def read_document(path: Path) -> Any:
         if path.suffix.lower() in (".yaml", ".yml"):
             return yaml.safe_load(text)
         return json.loads(text, parse_constant=_not_json)
+    except RecursionError:
+        raise RemoteError(f"{path} nests too deep to be read") from None
     except (ValueError, yaml.YAMLError) as error:
         raise RemoteError(
             f"{path} is not valid {'YAML' if path.suffix.lower() in ('.yaml', '.yml') else 'JSON'}: {error}"
