@@ -248,8 +248,13 @@ class _Checker:
         self.top = top
         path: SchemaPath = (top,)
         self.root_schema, self.root_path = schema, path
+        if isinstance(schema, bool):
+            return  # JSON Schema's true or false: read as the object schema it means (check())
         if not isinstance(schema, dict):
-            self.error(path, f"'{top}' must be an object schema (a mapping with type: object)")
+            self.error(
+                path,
+                f"'{top}' must be an object schema (a mapping with type: object) or true/false",
+            )
             return
         for where, message, at_key in value_rules.root(schema, path):
             self.error(where, message, at_key=at_key)
@@ -417,14 +422,13 @@ class _Checker:
             )
 
     def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
-        """enum values the rest of their schema refuses (errors); a const it refuses, and
-        default/examples their schema refuses (warnings).
+        """enum values and a const the rest of their schema refuses, and default/examples
+        their schema refuses (warnings).
 
         Run only on a contract that passed every other check (the reference
-        evaluator expects well-formed schemas). An enum value that can never pass is
-        a contract bug: it is still listed to the model as allowed. A const that can never
-        pass is legal JSON Schema that no value passes: the generated checks keep that
-        meaning. ``default`` and a
+        evaluator expects well-formed schemas). An enum value or a const that can never
+        pass is legal JSON Schema: the generated checks keep its meaning (the value never
+        passes), and the warning says it is still listed to the model. ``default`` and a
         schema's ``examples`` are annotations in JSON Schema, and real definitions
         often say ``default: null`` on an optional key that refuses null ("absent"):
         a warning, and nothing downstream takes such a value for a valid one.
@@ -438,7 +442,7 @@ class _Checker:
             return _failures(rest, value, root)
 
         for where, message in value_rules.dead_members(schema, path, failures):
-            self.error(where, message)
+            self.warn(where, message)
         for where, message in value_rules.dead_const(schema, path, failures):
             self.warn(where, message)
         if "default" in schema:
@@ -746,6 +750,15 @@ def _failures(schema: Any, value: Any, root: Any) -> str:
     return ", ".join(sorted({code for _, code in errors}))
 
 
+def _refuses_in(root: Any) -> value_rules.Refuses:
+    """Whether a schema under ``root`` refuses a value, as the reference evaluator says."""
+
+    def refuses(schema: Any, value: Any) -> bool:
+        return bool(_failures(schema, value, root))
+
+    return refuses
+
+
 def check(document: Document) -> Contract:
     """Check a loaded document; raise :class:`ContractError` with every problem found."""
     checker = _Checker(document)
@@ -763,19 +776,19 @@ def check(document: Document) -> Contract:
     if not checker.problems and not checker.unread:
         for top, schema in roots.items():
             checker.dead_values(schema, (top,), schema)
-            if value_rules.unsatisfiable(schema):
+            if value_rules.unsatisfiable(schema, _refuses_in(schema)):
                 checker.warn((top,), _NOTHING_PASSES[top])
     if checker.problems:
         raise ContractError(checker.problems)
     return Contract(
         name=name,
         description=description,
-        parameters=parameters,
+        parameters=value_rules.object_root(parameters),
         examples=[e for e in examples if not e.of_result],
         document=document,
         sensitive=[p[1:] for p in checker.sensitive if p[0] == "parameters"],
         warnings=sorted(checker.warnings),
-        output=output,
+        output=None if output is None else value_rules.object_root(output),
         output_sensitive=[p[1:] for p in checker.sensitive if p[0] == "output"],
         result_examples=[e for e in examples if e.of_result],
         title=title,

@@ -41,7 +41,8 @@ class ModelBuilder(BuildContext):
     ) -> Node:
         if schema is False or (isinstance(schema, dict) and no_value(schema)):
             # One check refusing every value, as JSON Schema means (the same code, false).
-            return Node(var, path, label, False, [], None, [], self.say(_refusal(schema, label)))
+            refusal = _refusal(schema, label, whole=label == self.noun)
+            return Node(var, path, label, False, [], None, [], self.say(refusal))
         if schema is True or not isinstance(schema, dict):
             return Node(var, path, label, False, [], None, [], None)
         declared = declared_types(schema)
@@ -99,9 +100,12 @@ class ModelBuilder(BuildContext):
         return branch
 
 
-def _refusal(schema: Any, label: str) -> str:
+def _refusal(schema: Any, label: str, *, whole: bool = False) -> str:
     """The message of a value where no value can pass: the ``false`` schema, or an ``enum``
-    and ``const`` that let none pass (the contract check warns of it)."""
+    and ``const`` that let none pass (the contract check warns of it). ``whole``: the value
+    is the whole of the arguments (or of the result), named in the plural or as a whole."""
+    if schema is False and whole:
+        return f"no {label.removeprefix('the ')} can pass (the schema is false)"
     if schema is False:
         return f"{label} is not allowed (the schema is false)"
     return (
