@@ -51,6 +51,11 @@ def test_python_only_syntax_is_refused_with_the_ecma_spelling(pattern: str) -> N
         (r"^\x41\u0042\cC$", "AB\x03", True),
         (r"^[&&~~||]$", "&", True),  # doubled characters Python reserves for set operations
         (r"^\/\-\.$", "/-.", True),
+        # '_' escaped is '_', as ECMA-262 reads it without the u flag (and every dialect).
+        (r"^\_$", "_", True),
+        (r"^[\w\_-]+$", "a_-", True),
+        (r"^[a\_]$", "\\", False),
+        (r"^\_$", "\\_", False),
         (r"^(?<=a)b|c$", "c", True),
     ],
 )
