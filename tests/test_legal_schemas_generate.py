@@ -396,11 +396,12 @@ def _holding(keyword: str, shape: str, sub: Any) -> dict[str, Any]:
 def _places() -> list[tuple[str, str]]:
     from toolshape.schema import vocabulary
 
-    return [
-        (keyword, shape)
-        for shape in ("one", "list", "map")
-        for keyword in vocabulary.holders(shape)
-    ]
+    held = [(k, shape) for shape in ("one", "list", "map") for k in vocabulary.holders(shape)]
+    return [*held, (CONTENT_SCHEMA, "one")]
+
+
+#: The one annotation that holds a schema (checked like one, never applied).
+CONTENT_SCHEMA = "contentSchema"
 
 
 BOOLEAN_PLACES = [(keyword, shape, sub) for keyword, shape in _places() for sub in (True, False)]
@@ -409,7 +410,8 @@ BOOLEAN_PLACES = [(keyword, shape, sub) for keyword, shape in _places() for sub 
 def test_the_boolean_places_are_every_place_that_holds_a_schema() -> None:
     from toolshape.schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 
-    assert {k for k, _, _ in BOOLEAN_PLACES} == {*ONE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS}
+    holders = {*ONE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS, CONTENT_SCHEMA}
+    assert {k for k, _, _ in BOOLEAN_PLACES} == holders
 
 
 @pytest.mark.parametrize(
