@@ -573,13 +573,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 SAME_WORD = {
     ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
     ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
-    ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
-    ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
-    ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
-    ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
-    ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
-    ("not", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
-    ("if", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
 }
 
 

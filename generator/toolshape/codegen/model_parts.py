@@ -45,9 +45,11 @@ CheckTest = Literal[
 #: steps: a key or an array position the contract names, an index or a key in a variable.
 PathPartKind = Literal["text", "base", "name", "position", "index", "key"]
 #: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
-ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "tagged", "not", "if"]
+ApplicatorKind = Literal[
+    "ref", "all_of", "nullable", "any_of", "one_of", "tagged", "negated", "conditional"
+]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
-ConstantKind = Literal["pattern", "linear", "text", "strings", "json_values", "tag"]
+ConstantKind = Literal["regex", "linear", "text", "strings", "json_values", "tag"]
 #: How an ``unevaluated*`` guard is decided on the value (the ``unevaluated`` macro).
 GuardTest = Literal["passes", "fails", "key present"]
 #: What an evaluated part tests of one key or item (the ``evaluated_by`` macro).
@@ -305,8 +307,8 @@ class Applicator:
 
     ``ref`` calls a definition's function; ``all_of`` checks its nodes inline;
     ``any_of``/``one_of`` try branch functions (``tagged``: the one a value's tag picks, see
-    ``families/combinators/checks.py``); ``not`` and ``if`` call one function
-    and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
+    ``families/combinators/checks.py``); ``negated`` (not) and ``conditional`` (if) call
+    one function and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
 
     The builder makes one only when it checks something, and an inline node it holds
     (``nodes``, ``then``, ``otherwise``) only when that node has checks: each opens a block
@@ -327,8 +329,9 @@ class Applicator:
     #: For ``ref``: whether the value is a required key's (see ``Node.mark_required``), handed
     #: to the function; None leaves its default (not required).
     required: Code | None = None
-    #: For ``tagged``: the union's keyword (its errors' code: ``anyOf`` or ``oneOf``) and the
-    #: module's ``_Tag`` constant that tells its alternatives apart.
+    #: For ``any_of``, ``one_of``, ``tagged`` and ``negated``: the keyword (its errors' code,
+    #: the family's spelling); for ``tagged``, the module's ``_Tag`` constant that tells its
+    #: alternatives apart.
     keyword: Code | None = None
     tag: Code | None = None
 
