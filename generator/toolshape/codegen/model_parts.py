@@ -152,6 +152,11 @@ class ObjectChecks:
     key_var: Code | None
     key_path: list[PathPart]  # the pointer of the key held in key_var
     counts: list[Check]
+    #: The codes of the errors the template prints, as the family spells the keywords: a
+    #: missing required key, a missing dependent key, an unknown key.
+    required_code: Code
+    dependent_code: Code
+    unknown_code: Code
     #: Counts the declared keys present, property by property, where unknown keys are
     #: refused without a per-key loop: only an object longer than the count holds another.
     count_var: Code | None = None
@@ -200,6 +205,7 @@ class Contains:
     too_few: Code  # message
     too_many: Code | None
     too_few_code: Code
+    too_many_code: Code
 
 
 @dataclass
@@ -261,6 +267,8 @@ class Node:
     #: ``required`` parameter (its caller knows); None: not a required key's value. A null
     #: there is told to send a value, not to leave the key out.
     required_key: Code | None = None
+    #: The code of the type error, as the family spells the keyword (with ``type_message``).
+    type_code: Code | None = None
 
     @property
     def got(self) -> Code:
