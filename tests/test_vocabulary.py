@@ -519,16 +519,12 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "platforms/importer.py": "a list 'items' that tells a schema's draft, and the walk over "
         "an input schema stepping into it; then/else and the contains counts dropped without "
         "what they need, warned in that order",
-        "contract/checker.py": "'items' and 'contains' as what a count range limits "
-        "(vocabulary.ranges), not as keywords",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
     },
     # The object keywords shape the whole arguments object, so the walks over an object's
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
-        "(vocabulary.ranges), not the keyword",
         "platforms/importer.py": "required keys an imported schema forbids, "
         "what makes a root an object, maps whose keys name a hoisted schema",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
@@ -538,7 +534,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     # it allows still read it; what is left of each keyword's own work is said too (it moves
     # into families/values/ stage by stage).
     "values": {
-        "schema/keywords.py": "the types a schema declares, read by every stage's walk",
         "families/formats/values.py": "schema literals: a string schema of one format, and a "
         "format alone beside its type",
         "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
@@ -572,7 +567,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
     ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
-    ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
 }
 
 

@@ -15,6 +15,8 @@ The families, each a sub-package:
                   $dynamicRef, $dynamicAnchor, $recursiveRef, $recursiveAnchor
     unevaluated/  unevaluatedProperties, unevaluatedItems (what the others evaluated, read
                   from the vocabulary's ``evaluates`` and ``collects``)
+    annotations/  title, description, default, examples, the flags, the content keywords,
+                  $comment: no effect on validation, a typo all the same (contract stage)
 
 A family is a sub-package (``families/numbers/``: the numeric bounds and ``multipleOf``)
 holding one module per stage, each with that stage's knowledge of the family's keywords and
