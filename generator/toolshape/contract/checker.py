@@ -28,7 +28,7 @@ from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.pointers import SchemaPath
 from ..schema.values import is_integer, json_type
-from . import shared, source, tool_hints, unfolding
+from . import fields, shared, source, tool_hints, unfolding
 from .errors import ContractError, Problem
 from .source import Document
 from .wording import suggest, with_article, yaml_text
@@ -41,16 +41,9 @@ MAX_SCHEMA_DEPTH = 32
 MAX_ARGUMENT_BYTES = 1_048_576
 
 #: Top-level keys of a contract file.
-CONTRACT_KEYS = (
-    "name",
-    "description",
-    "parameters",
-    "output",
-    "examples",
-    *tool_hints.CONTRACT_KEYS,
-)
+CONTRACT_KEYS = (*fields.CONTRACT_KEYS, *tool_hints.CONTRACT_KEYS)
 #: Keys of one entry under ``examples``.
-EXAMPLE_KEYS = ("args", "json", "result", "status", "errors", "description")
+EXAMPLE_KEYS = fields.EXAMPLE_KEYS
 #: What an example holds: decoded arguments, raw argument text, or a decoded result.
 EXAMPLE_VALUES = ("args", "json", "result")
 _EXAMPLE_VALUE_WORDS = {
@@ -214,11 +207,11 @@ class _Checker:
                 ("name",),
                 "'name' must be 1-64 characters of A-Z a-z 0-9 _ . - (the limit the model APIs share)",
             )
-        description = data.get("description")
-        if "description" not in data:
-            self.error((), "missing 'description': the model needs it to choose the tool")
+        description = data.get(fields.DESCRIPTION)
+        if fields.DESCRIPTION not in data:
+            self.error((), f"missing '{fields.DESCRIPTION}': the model needs it to choose the tool")
         elif not isinstance(description, str) or not description.strip():
-            self.error(("description",), "'description' must be a non-empty string")
+            self.error((fields.DESCRIPTION,), f"'{fields.DESCRIPTION}' must be a non-empty string")
         if "parameters" not in data:
             self.error((), "missing 'parameters': the JSON Schema of the tool's arguments")
             parameters: Any = {}
@@ -228,7 +221,9 @@ class _Checker:
         output = data.get("output")
         if "output" in data:
             self.root(output, "output")
-        examples = self.examples(data.get("examples"), "examples" in data, isinstance(output, dict))
+        examples = self.examples(
+            data.get(fields.EXAMPLES), fields.EXAMPLES in data, isinstance(output, dict)
+        )
         return (
             name if isinstance(name, str) else "",
             description if isinstance(description, str) else "",
@@ -560,11 +555,11 @@ class _Checker:
         if not present or raw is None:
             return []
         if not isinstance(raw, list):
-            self.error(("examples",), "'examples' must be a list")
+            self.error((fields.EXAMPLES,), f"'{fields.EXAMPLES}' must be a list")
             return []
         found: list[Example] = []
         for i, entry in enumerate(raw):
-            path: SchemaPath = ("examples", i)
+            path: SchemaPath = (fields.EXAMPLES, i)
             if not isinstance(entry, dict):
                 self.error(path, "an example is a mapping with 'args' or 'json'")
                 continue
@@ -613,9 +608,9 @@ class _Checker:
             if status == "parse_error" and "json" not in entry:
                 self.error(path + ("status",), "only a 'json' example can be a parse_error")
             errors = self.expected_errors(entry, path, status)
-            description = entry.get("description", "")
+            description = entry.get(fields.DESCRIPTION, "")
             if not isinstance(description, str):
-                self.error(path + ("description",), "'description' must be a string")
+                self.error(path + (fields.DESCRIPTION,), f"'{fields.DESCRIPTION}' must be a string")
                 description = ""
             found.append(
                 Example(
