@@ -498,6 +498,8 @@ FAMILIES = {
     "values": ("type", "enum", "const"),
     # The references, and the older name of $defs the importer reads.
     "references": ("$ref", "$defs", "definitions", "$anchor", "$id"),
+    # The annotations of meta-data and content (no effect on validation).
+    "annotations": vocabulary.annotation_names("meta-data", "content"),
     # The keywords whose subschemas apply to the value itself (one schema, or a list of them).
     "combinators": (
         *vocabulary.holders("one", "same value"),
@@ -554,6 +556,20 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "id, $anchor, a root $ref hoisted), and the targets it moves under $defs (the moving "
         "itself is families/references/importing.py's)",
     },
+    # The annotations: the platforms' tool definitions carry a tool's title and description
+    # (the platforms' envelopes name them too), so the exporter, the importer and the shared
+    # and hint files of a contract still spell them; what each lowering does with one moves
+    # into families/annotations/ stage by stage.
+    "annotations": {
+        "contract/shared.py": "the keys a shared-definitions file may hold (its description)",
+        "contract/tool_hints.py": "the MCP tool's title, a key of the contract file",
+        "families/references/export.py": "OpenAI refuses a default beside a $ref",
+        "platforms/export.py": "each platform's tool envelope (name, title, description) and "
+        "the annotations each lowering keeps or drops",
+        "platforms/importer.py": "a tool list's envelope (title, description) and the "
+        "annotations an imported schema keeps",
+        "platforms/lowering.py": "the description a lowering adds to",
+    },
     # The combinators move into families/combinators/ stage by stage; what each stage still
     # does with them is said here until it has moved.
     "combinators": {
@@ -567,6 +583,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
     ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
+    ("description", "contract/fields.py"): "a key of the contract file: what the tool does",
+    ("examples", "contract/fields.py"): "a key of the contract file: tests of the validator",
 }
 
 
@@ -612,3 +630,35 @@ def test_each_same_word_is_still_spelled_where_it_is_listed() -> None:
     """An entry of SAME_WORD whose module no longer spells the word is removed."""
     for name, module in SAME_WORD:
         assert name in _strings(PACKAGE / module), (name, module)
+
+
+# -- one place per keyword: the shared templates ----------------------------------------------
+
+TEMPLATES = ROOT / "templates"
+#: A keyword's name that a shared template still writes as a quoted string, by template and
+#: name, and what it is there: the generated text keeps its exact bytes. Any other keyword a
+#: template prints (an error's code, a schema key) comes from the model, as its family
+#: spells it.
+TEMPLATE_SAME_WORD = {
+    ("tests.py.j2", "description"): "the parameter of a contract example in the generated test",
+    ("_runtime.py.j2", "title"): 'a docstring\'s near miss ("Title", "title")',
+    ("_runtime.py.j2", "anyOf"): "a tagged union's code, which _tagged branches on",
+    ("_runtime.py.j2", "oneOf"): "a tagged union's code, in _tagged's docstring",
+    ("_runtime.py.j2", "contains"): "_count_matches' docstring",
+    ("_runtime.py.j2", "items"): "the key of a redaction mask for an array's other items",
+    ("_runtime.py.j2", "const"): "the codes of the errors whose member the handler gets",
+    ("_runtime.py.j2", "enum"): "the codes of the errors whose member the handler gets",
+}
+
+
+@pytest.mark.parametrize("template", sorted(p.name for p in TEMPLATES.glob("*.j2")))
+def test_a_shared_template_spells_no_keyword(template: str) -> None:
+    """A keyword's name in a template, quoted, is a second place for it (issue 22): a check's
+    error code and a schema's key reach the template from the model, made by the family."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    names = {k.name for k in vocabulary.KEYWORDS}
+    spelled = {name for name in names if f'"{name}"' in text or f"'{name}'" in text}
+    allowed = {name for listed, name in TEMPLATE_SAME_WORD if listed == template}
+    assert spelled == allowed, f"{template}: spelled {sorted(spelled - allowed)}, " + (
+        f"listed but no longer spelled {sorted(allowed - spelled)}"
+    )

@@ -398,6 +398,8 @@ class Unevaluated:
     node: Node | None = None
     refuse_message: Code | None = None
     known: Code | None = None
+    #: With ``refuse_message``: the code of the error, the keyword as its family spells it.
+    refuse_code: Code | None = None
 
     @property
     def reads_items(self) -> bool:
