@@ -19,6 +19,7 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code
+from ..families.combinators.checks import UNION_CODES
 from .headers import generator_digest, seal
 
 #: The shared runtime every tool module imports, at the root of the output folder.
@@ -38,6 +39,7 @@ def runtime_source(context: GenerationContext) -> str:
             formatted=context.builtin,
             version=Code(__version__),
             digest=Code(generator_digest(context)),
+            unions=UNION_CODES,
         )
         context.runtime = seal(text)
     return context.runtime

@@ -35,6 +35,10 @@ from ...schema.pointers import SchemaPath
 from .rules import distinct_entries
 from .rules import union_tag as rules_union_tag
 
+#: The codes of a union's errors, as the runtime's ``_tagged`` tells them apart (the runtime
+#: template is rendered with them: ``unions.any_of``, ``unions.one_of``).
+UNION_CODES = {"any_of": literal("anyOf"), "one_of": literal("oneOf")}
+
 
 def combinator_checks(
     context: BuildContext,
