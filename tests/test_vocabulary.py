@@ -643,7 +643,6 @@ TEMPLATE_SAME_WORD = {
     ("tests.py.j2", "description"): "the parameter of a contract example in the generated test",
     ("_runtime.py.j2", "title"): 'a docstring\'s near miss ("Title", "title")',
     ("_runtime.py.j2", "contains"): "_count_matches' docstring",
-    ("_runtime.py.j2", "items"): "the key of a redaction mask for an array's other items",
     ("_runtime.py.j2", "const"): "the codes of the errors whose member the handler gets",
     ("_runtime.py.j2", "enum"): "the codes of the errors whose member the handler gets",
 }
