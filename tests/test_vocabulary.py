@@ -393,13 +393,6 @@ ALLOWED = {
     ("families/numbers/export.py", "<module>"): "each bound's phrase in a description",
     ("families/strings/export.py", "<module>"): "each keyword's phrase in a description",
     ("families/arrays/export.py", "<module>"): "each keyword's phrase in a description",
-    # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
-    # with each keyword's family module (issue 22's keyword families), not in the table.
-    ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
-    ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",
-    ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
-    ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
-    ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
@@ -498,8 +491,9 @@ FAMILIES = {
     "values": ("type", "enum", "const"),
     # The references, and the older name of $defs the importer reads.
     "references": ("$ref", "$defs", "definitions", "$anchor", "$id"),
-    # The annotations of meta-data and content (no effect on validation).
-    "annotations": vocabulary.annotation_names("meta-data", "content"),
+    # The annotations a reader learns of a value from (meta-data, content) and the notes for
+    # maintainers: no effect on validation.
+    "annotations": vocabulary.annotation_names("meta-data", "content", "comment"),
     # The keywords whose subschemas apply to the value itself (one schema, or a list of them).
     "combinators": (
         *vocabulary.holders("one", "same value"),
@@ -513,22 +507,13 @@ _WALKS_THROUGH_ITEMS = "a walk over subschemas, stepping into an array's items b
 #: Each family's modules that may still spell its keywords, and why. Each family's own list:
 #: a module allowed to spell one family's keywords is still checked for the others'.
 FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
-    "numbers": {
-        "platforms/importer.py": "draft 4's boolean exclusive bounds, recognised when guessing a "
-        "schema's draft (families/numbers/importing.py translates them)",
-    },
     "arrays": {
-        "platforms/importer.py": "a list 'items' that tells a schema's draft, and the walk over "
-        "an input schema stepping into it; then/else and the contains counts dropped without "
-        "what they need, warned in that order",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
     },
     # The object keywords shape the whole arguments object, so the walks over an object's
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "platforms/importer.py": "required keys an imported schema forbids, "
-        "what makes a root an object, maps whose keys name a hoisted schema",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
     },
@@ -546,35 +531,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/strings/cases.py": "schema literals: a string of an exact length",
         "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
         "search serves whole)",
-        "platforms/importer.py": "the root's type: object, a schema's kinds when it is checked "
-        "for effect, the tool lists' 'type: function'",
-    },
-    # What is left of each stage's own reading of a reference moves into families/references/
-    # stage by stage; the importer translates older drafts' spellings (definitions, id).
-    "references": {
-        "platforms/importer.py": "the translation of each draft's references (definitions, "
-        "id, $anchor, a root $ref hoisted), and the targets it moves under $defs (the moving "
-        "itself is families/references/importing.py's)",
-    },
-    # The annotations: the platforms' tool definitions carry a tool's title and description
-    # (the platforms' envelopes name them too), so the exporter, the importer and the shared
-    # and hint files of a contract still spell them; what each lowering does with one moves
-    # into families/annotations/ stage by stage.
-    "annotations": {
-        "contract/shared.py": "the keys a shared-definitions file may hold (its description)",
-        "contract/tool_hints.py": "the MCP tool's title, a key of the contract file",
-        "families/references/export.py": "OpenAI refuses a default beside a $ref",
-        "platforms/export.py": "each platform's tool envelope (name, title, description) and "
-        "the annotations each lowering keeps or drops",
-        "platforms/importer.py": "a tool list's envelope (title, description) and the "
-        "annotations an imported schema keeps",
-        "platforms/lowering.py": "the description a lowering adds to",
-    },
-    # The combinators move into families/combinators/ stage by stage; what each stage still
-    # does with them is said here until it has moved.
-    "combinators": {
-        "platforms/importer.py": "then/else dropped without their if, warned in that order "
-        "with the contains counts",
     },
 }
 
@@ -582,7 +538,6 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
-    ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
     ("description", "contract/fields.py"): "a key of the contract file: what the tool does",
     ("examples", "contract/fields.py"): "a key of the contract file: tests of the validator",
 }

@@ -51,12 +51,15 @@ def check_module(
 
 
 def check_result_side(
-    checked: checker.Contract, module: types.ModuleType, *, run_cases: bool = True
+    side: checker.Contract | None,
+    checked: checker.Contract,
+    module: types.ModuleType,
+    *,
+    run_cases: bool = True,
 ) -> cases.Derivation | None:
-    """The result's derived cases (from ``output``), run on ``validate_result`` as the
-    arguments' run on ``validate`` (unless not ``run_cases``): the derivation when they all
-    agree (None without ``output``)."""
-    side = checked.result_side()
+    """The result's derived cases (from ``side``, the contract's ``result_side()``), run on
+    ``validate_result`` as the arguments' run on ``validate`` (unless not ``run_cases``): the
+    derivation when they all agree (None without ``output``)."""
     if side is None:
         return None
     try:

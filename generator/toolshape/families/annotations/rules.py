@@ -1,4 +1,5 @@
-"""What the contract check says of the annotations (contract stage).
+"""What the contract check says of the annotations, and the names the stages spell them by
+(contract stage).
 
 Annotations have no effect on validation, but a malformed one is still a typo: an annotation
 taking text must be a string, a flag true or false, a list of values a list (each kind read
@@ -9,6 +10,9 @@ annotation holding a schema (``contentSchema``) is checked like any schema and n
 well-formed, :func:`dead_offers`: a ``default`` or an example value its own schema refuses is
 a warning (real definitions often say ``default: null`` on an optional key that refuses
 null), and nothing downstream takes such a value for a valid one.
+
+A few annotations are also words of the contract itself and of the tool definitions made of
+it: the stages spell them with the names below (``TITLE``, ``DESCRIPTION``, ...).
 """
 
 from __future__ import annotations
@@ -20,6 +24,26 @@ from ...contract.wording import yaml_text
 from ...schema import vocabulary
 from ...schema.keywords import ANNOTATION_SCHEMAS
 from ...schema.pointers import SchemaPath
+
+#: A display name: a schema's ``title``, and a contract's own (MCP's ``Tool.title``).
+TITLE = "title"
+#: What a reader learns of a value; a contract's ``description`` is what every platform shows
+#: the model about the tool.
+DESCRIPTION = "description"
+#: A value the schema expects when the key is absent.
+DEFAULT = "default"
+#: Values the schema accepts, as a list.
+EXAMPLES = "examples"
+#: A note for the schema's maintainers, never shown to a model.
+COMMENT = "$comment"
+
+#: Where a schema names the dialect it is written in (toolshape's is 2020-12's): the JSON
+#: Schema export writes it, the importer reads the draft from it and drops it.
+DIALECT_KEY = "$schema"
+
+#: What a shared-definitions file (``common/``) may say besides its ``$defs``: a description
+#: of what it shares, and a note for its maintainers.
+SHARED_FILE_NOTES = (DESCRIPTION, COMMENT)
 
 #: One problem: where (a schema path from the document root) and what.
 Problem = tuple[SchemaPath, str]
@@ -39,8 +63,8 @@ _LISTS = vocabulary.names(
 )
 #: What the warning on a refused offered value says of it, and of what is done with it.
 _OFFERED = {
-    "default": ("'default' {value}", "(the validator never applies a default)"),
-    "examples": ("the example value {value}", "and not used in the generated tests"),
+    DEFAULT: ("'default' {value}", "(the validator never applies a default)"),
+    EXAMPLES: ("the example value {value}", "and not used in the generated tests"),
 }
 #: The keywords offering values the schema expects (the vocabulary's ``offers``), in table order.
 _OFFERS = vocabulary.names(lambda k: k.implemented and k.offers)
