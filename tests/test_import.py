@@ -17,7 +17,7 @@ import generated_harness
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import verdicts_unlike_jsonschema
+from support import no_collection, verdicts_unlike_jsonschema
 from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
@@ -1290,11 +1290,12 @@ def _importer_lines(call: Any) -> int:
         return lines if frame.f_globals.get("__name__") in counted else None
 
     previous = sys.gettrace()
-    sys.settrace(calls)
-    try:
-        call()
-    finally:
-        sys.settrace(previous)
+    with no_collection():  # a collection's finalizers are not the import's lines
+        sys.settrace(calls)
+        try:
+            call()
+        finally:
+            sys.settrace(previous)
     return count
 
 

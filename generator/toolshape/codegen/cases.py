@@ -524,7 +524,7 @@ class _Deriver:
                 if ok:
                     value[key] = added[key] = synthesized
                 else:
-                    what = "required" if key in object_walk.required_of(schema) else "optional"
+                    what = object_walk.requirement(schema, key)
                     self.leave_out(
                         object_walk.property_path(schema_path, key),
                         f"the cases of the {what} property '{key}'",

@@ -74,11 +74,22 @@ class Engine:
         depth: int = 0,
     ) -> list[Any]:
         """Up to ``count`` distinct values every one of ``schemas`` accepts."""
-        if any(self.impossible(s) for s in schemas):
-            return []  # as written, no value passes: none to search for (the checker warns)
         key = (tuple(id(s) for s in schemas), count, depth)
         if not extra and key in self._memo:
             return list(self._memo[key][0])
+        # As written, no value passes an unsatisfiable schema: none to search for (the
+        # checker warns); the empty answer is remembered like any other.
+        unsatisfied = any(self.impossible(s) for s in schemas)
+        found = [] if unsatisfied else self._search(schemas, count, extra, depth)
+        if not extra:
+            self._memo[key] = (found, list(schemas))  # the schemas keep their ids alive
+        return list(found)
+
+    def _search(
+        self, schemas: Sequence[Schema], count: int, extra: Sequence[Any], depth: int
+    ) -> list[Any]:
+        """Up to ``count`` of ``extra`` then the candidates, each confirmed, while the
+        budget lasts."""
         found: list[Any] = []
         tried: set[str] = set()
         for candidate in itertools.chain(extra, self._candidates(list(schemas), depth)):
@@ -92,9 +103,7 @@ class Engine:
                 found.append(candidate)
                 if len(found) >= count:
                     break
-        if not extra:
-            self._memo[key] = (found, list(schemas))  # the schemas keep their ids alive
-        return list(found)
+        return found
 
     def impossible(self, schema: Schema) -> bool:
         """Whether no value can pass ``schema`` as written (the values family's

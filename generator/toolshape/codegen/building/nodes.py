@@ -15,8 +15,8 @@ from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
 from ...families.objects.checks import object_checks
 from ...families.unevaluated.checks import unevaluated_checks
+from ...families.values.checks import TYPE_CODE, value_checks
 from ...families.values.checks import type_message as type_message_of
-from ...families.values.checks import value_checks
 from ...families.values.rules import no_value
 from ...families.values.typing import declared_types
 from ...schema.pointers import SchemaPath
@@ -57,7 +57,15 @@ class ModelBuilder(BuildContext):
         type_message = type_message_of(self, declared, label)
         found = applicators(self, schema, var, path, schema_path, label)
         node = Node(
-            var, path, label, declared is not None, branches, type_message, any_checks, None
+            var,
+            path,
+            label,
+            declared is not None,
+            branches,
+            type_message,
+            any_checks,
+            None,
+            type_code=TYPE_CODE,
         )
         node.secret = schema_path in self.secret
         if declared is None:

@@ -207,6 +207,12 @@ def required_of(schema: dict[str, Any]) -> list[str]:
     return required
 
 
+def requirement(schema: dict[str, Any], key: str) -> str:
+    """How a warning calls the declared key ``key``: "required" (the keyword's word) or
+    "optional"."""
+    return REQUIRED if key in required_of(schema) else "optional"
+
+
 def other_keys(schema: dict[str, Any], absent: Any = True) -> Any:
     """The schema of the keys the object schema does not declare (``absent``: it says none)."""
     return schema.get(ADDITIONAL, absent)
