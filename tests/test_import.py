@@ -136,6 +136,26 @@ def test_mcp_tools_list_result(tmp_path: Path) -> None:
     assert_pipeline_and_write(tmp_path, contracts)
 
 
+@pytest.mark.parametrize("schema", [True, False])
+def test_an_input_schema_of_true_or_false_imports_as_what_it_means(
+    schema: bool, tmp_path: Path
+) -> None:
+    """JSON Schema's true and false are schemas: every arguments object passes, or none
+    (arguments are one JSON object), with a warning at the schema."""
+    tools = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    (imported,) = importer.import_file(write_json(tmp_path, "tools.json", tools))
+    said = [str(w) for w in imported.warnings]
+    assert any(f"the schema is {json.dumps(schema)}" in w for w in said), said
+    contract = checked(imported)
+    raw = imported.yaml_text.encode("utf-8")
+    context = render.generation_context()
+    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), context)
+    module = runtime.load_module(generated.module_source, "t.py")
+    objects: list[Any] = [{}, {"a": 1}, {"b": [None]}]
+    assert [module.validate(value).ok for value in objects] == [schema] * 3
+    assert any("NO ARGUMENTS CAN PASS" in w.message for w in contract.warnings) is not schema
+
+
 def test_mcp_result_without_the_json_rpc_envelope(tmp_path: Path) -> None:
     result = json.loads(fixture("mcp_tools_list.json").read_text())["result"]
     result["nextCursor"] = "page-2"

@@ -91,6 +91,7 @@ from ..families.references.importing import (
 )
 from ..families.references.targets import DEFS, REF
 from ..families.values import importing as value_importing
+from ..families.values import rules as value_rules
 from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
@@ -666,18 +667,29 @@ class _Importer:
         )
         before = len(self.problems)
         tool = name if isinstance(name, str) else None
-        if not isinstance(schema, dict):
+        if not isinstance(schema, (dict, bool)):
             self.error(
                 tool,
                 pointer,
-                "the arguments schema must be an object schema (a JSON object with type: object)",
+                "the arguments schema must be an object schema (a JSON object with type: object)"
+                " or true/false",
             )
             return None
+        warnings = list(found.warnings)
+        if isinstance(schema, bool):
+            # JSON Schema's true or false: every arguments object, or none.
+            none = "" if schema else "; as written, no arguments can pass"
+            warnings.append(
+                ImportNotice(
+                    pointer,
+                    f"the schema is {json.dumps(schema)}: read as the object schema it means{none}",
+                )
+            )
+            schema = value_rules.object_root(schema)
         translator = _Translator(
             schema, self.draft, gemini=kind == "declaration", options=self.options
         )
         parameters = translator.translate()
-        warnings = list(found.warnings)
         warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
         if kind == "jsonschema":
             name, description = self.bare_identity(
