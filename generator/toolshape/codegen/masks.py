@@ -27,12 +27,15 @@ from ..regex.linear import plan as pattern_plan
 from ..schema import children, vocabulary
 from ..schema.keywords import subschemas
 from ..schema.pointers import SchemaPath, ref_path, resolve
+from .literals import Code, literal
 
 #: The keywords whose subschemas are lists applying to the same value (allOf, anyOf, oneOf):
 #: the branches the export lowers, so the only ones the absent-nulls table walks.
 _SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
 #: The mask part of the items after the prefix: the runtime names it after its keyword.
 _OTHER_ITEMS = vocabulary.reaching("other items")[0]
+#: That key as the runtime template reads it (``mask_keys.other_items``).
+MASK_KEYS: dict[str, Code] = {"other_items": literal(_OTHER_ITEMS)}
 
 
 def _same_value_subschemas(

@@ -55,6 +55,8 @@ class Engine:
         self.root = root
         self.budget = budget or Budget()
         self._memo: dict[tuple[tuple[int, ...], int, int], tuple[list[Any], list[Any]]] = {}
+        #: Whether each schema (by id, kept alive beside it) is :meth:`impossible`.
+        self._impossible: dict[int, tuple[bool, Schema]] = {}
 
     # -- public ---------------------------------------------------------------------
 
@@ -77,7 +79,7 @@ class Engine:
             return list(self._memo[key][0])
         # As written, no value passes an unsatisfiable schema: none to search for (the
         # checker warns); the empty answer is remembered like any other.
-        unsatisfied = any(unsatisfiable(s) for s in schemas)
+        unsatisfied = any(self.impossible(s) for s in schemas)
         found = [] if unsatisfied else self._search(schemas, count, extra, depth)
         if not extra:
             self._memo[key] = (found, list(schemas))  # the schemas keep their ids alive
@@ -102,6 +104,24 @@ class Engine:
                 if len(found) >= count:
                     break
         return found
+
+    def impossible(self, schema: Schema) -> bool:
+        """Whether no value can pass ``schema`` as written (the values family's
+        ``unsatisfiable``, told by the reference evaluator whether the rest of a schema
+        refuses each value its ``enum``/``const`` lists); remembered per schema."""
+        known = self._impossible.get(id(schema))
+        if known is None:
+            known = (unsatisfiable(schema, self.refuses), schema)
+            self._impossible[id(schema)] = known
+        return known[0]
+
+    def refuses(self, schema: Schema, value: Any) -> bool:
+        """Whether the reference evaluator refuses ``value`` against ``schema`` (False when
+        it cannot tell: then a value may be searched for in vain, never a good one missed)."""
+        try:
+            return bool(errors_of(schema, value, "", root=self.root))
+        except (RecursionError, KeyError, IndexError, TypeError, ValueError):
+            return False
 
     def confirms(self, schemas: Sequence[Schema], value: Any) -> bool:
         """Whether the reference evaluator accepts ``value`` against every schema."""

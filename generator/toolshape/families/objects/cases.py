@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from ...schema.pointers import SchemaPath
 from ...schema.values import count_at
-from ..values.rules import unsatisfiable
 from .rules import (
     ADDITIONAL,
     DEPENDENT_REQUIRED,
@@ -61,6 +60,9 @@ class Deriver(Protocol):
     def synth(self, schema: Any, schema_path: SchemaPath) -> tuple[bool, Any]:
         """A value ``schema`` accepts, and whether one was found."""
 
+    def impossible(self, schema: Any) -> bool:
+        """Whether no value can pass ``schema`` as written."""
+
     def bound_variants(
         self, schema: dict[str, Any], schema_path: SchemaPath, value: Any
     ) -> Iterator[tuple[str, Any]]:
@@ -90,7 +92,7 @@ def object_cases(
             if (declared := _declared(sub)) is not None and "null" not in declared:
                 deriver.add(f"{key_label}: null", deriver.replaced(path + (key,), None))
             deriver.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
-        elif unsatisfiable(sub):  # no value has a witness here: any one sent is refused
+        elif deriver.impossible(sub):  # no value has a witness here: any one sent is refused
             deriver.add(f"{key_label}: no value can pass", deriver.replaced(path + (key,), None))
     _unknown_key_cases(deriver, schema, path, schema_path, prefix)
     if "minProperties" in schema:
@@ -203,6 +205,12 @@ def required_of(schema: dict[str, Any]) -> list[str]:
     """The keys the object schema requires ([]: none)."""
     required: list[str] = schema.get(REQUIRED, [])
     return required
+
+
+def requirement(schema: dict[str, Any], key: str) -> str:
+    """How a warning calls the declared key ``key``: "required" (the keyword's word) or
+    "optional"."""
+    return REQUIRED if key in required_of(schema) else "optional"
 
 
 def other_keys(schema: dict[str, Any], absent: Any = True) -> Any:

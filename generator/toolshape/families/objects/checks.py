@@ -35,6 +35,7 @@ from ...families.strings import checks as string_family
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ..values.typing import declared_types
+from .rules import ADDITIONAL, DEPENDENT_REQUIRED, REQUIRED
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
@@ -83,6 +84,9 @@ def object_checks(
         key_var=key_var,
         key_path=key_path,
         counts=count_checks(context, schema, label, PROPERTY_COUNTS),
+        required_code=literal(REQUIRED),
+        dependent_code=literal(DEPENDENT_REQUIRED),
+        unknown_code=literal(ADDITIONAL),
         dependencies=_dependencies(schema, path),
         dependent_schemas=dependent_schemas,
         pattern_properties=pattern_properties,

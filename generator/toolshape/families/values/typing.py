@@ -9,10 +9,12 @@ with the schema around it, the types both admit (:func:`common_types`, :func:`wi
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from ...codegen.literals import literal
 from ...codegen.model_parts import JsonType
+from ...schema.values import json_key, type_allows
 
 
 def union(types: list[str]) -> str:
@@ -22,9 +24,20 @@ def union(types: list[str]) -> str:
 
 def pinned_values(schema: dict[str, Any]) -> list[Any] | None:
     """The values that fix a value's Python type: ``enum``'s members, else ``const``'s one
-    value in a list; None when the schema lists none."""
+    value in a list, each once and only those ``type`` allows (a member listed twice or of
+    another type never reaches the handler); None when the schema lists none."""
     values = schema.get("enum", [schema["const"]] if "const" in schema else None)
-    return values if isinstance(values, list) else None
+    if not isinstance(values, list):
+        return None
+    declared = schema.get("type")
+    types = (
+        None if declared is None else tuple(declared if isinstance(declared, list) else [declared])
+    )
+    kept: dict[Hashable, Any] = {}
+    for value in values:
+        if type_allows(types, value):
+            kept.setdefault(json_key(value), value)
+    return list(kept.values())
 
 
 def literal_type(schema: dict[str, Any]) -> str | None:
