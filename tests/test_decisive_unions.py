@@ -14,7 +14,9 @@ union recurses once per level of the value, and the contract is accepted. Shown 
 - its messages are those of the same union built to try every alternative (a tag that is
   not decisive), on every kind of object;
 - an alternative leaves its checks of the tag out (the union made them: they could never
-  fail), while a ``$ref`` target it shares with another caller keeps them for that caller.
+  fail), while a ``$ref`` target it shares with another caller keeps them for that caller;
+- an alternative's tag may be several constants (an ``enum``) when no two alternatives share
+  one: it decides too.
 """
 
 from __future__ import annotations
@@ -109,6 +111,43 @@ STORE: dict[str, Any] = {
     "required": ["root"],
 }
 
+
+def _children() -> dict[str, Any]:
+    return {"type": "array", "items": {"$ref": "#/$defs/node"}}
+
+
+#: Node kinds told apart by enums of several tags each: two kinds hold children (a child is
+#: checked by one of them, never by both, when the tags decide).
+ENUM_TAGS: dict[str, Any] = {
+    "type": "object",
+    "$defs": {
+        "node": {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {"type": {"enum": ["group", "list"]}, "children": _children()},
+                    "required": ["type", "children"],
+                },
+                {
+                    "properties": {
+                        "type": {"enum": ["sub", 1, None]},
+                        "children": {**_children(), "maxItems": 2},
+                        "ordered": {"type": "boolean"},
+                    },
+                    "required": ["type"],
+                },
+                {
+                    "type": "object",
+                    "properties": {"type": {"const": "text"}, "text": {"minLength": 1}},
+                    "required": ["type", "text"],
+                },
+            ]
+        }
+    },
+    "properties": {"root": {"$ref": "#/$defs/node"}},
+    "required": ["root"],
+}
+
 #: Tags an object may hold: each alternative's, none's, of every other JSON type.
 TAGS = ["add", "mul", "num", "group", "list", "text", "sub", "Add", "", 1, 1.0, True, None, []]
 #: Values a leaf's other keys may hold.
@@ -143,6 +182,7 @@ CONTRACTS = {
     "expression tree": ("e", EXPRESSION),
     "store": ("root", STORE),
     "shared": ("e", SHARED),
+    "enum tags": ("root", ENUM_TAGS),
 }
 
 
@@ -290,16 +330,18 @@ def _codes(module: Any) -> list[Any]:
         ({"const": "add", "minLength": 2}, True),
         ({"const": "add", "not": {"const": "sub"}}, True),
         ({"$ref": "#/$defs/add"}, True),
-        ({"enum": ["add", "sub"]}, False),
+        ({"enum": ["add", "mul"]}, False),
+        ({"type": "string", "enum": ["add", 1]}, True),
         ({"allOf": [{"const": "add"}]}, False),
     ],
-    ids=["minLength", "not", "$ref", "enum of two", "allOf"],
+    ids=["minLength", "not", "$ref", "enum sharing a tag", "enum its type narrows", "allOf"],
 )
 def test_a_tag_schema_that_asks_more_than_its_constant_is_not_decisive(
     tag_schema: dict[str, Any], tagged: bool
 ) -> None:
-    """Where an alternative's schema of the tag asks more than its constant (or admits other
-    values), its checks of the tag may fail: they stay, and the union is not decisive."""
+    """Where an alternative's schema of the tag asks more than its constants (or admits
+    another alternative's), its checks of the tag may fail: they stay, and the union is
+    not decisive."""
     branches = [
         {"type": "object", "properties": {"op": {"const": "mul"}}, "required": ["op"]},
         {"type": "object", "properties": {"op": tag_schema}, "required": ["op"]},
@@ -348,3 +390,76 @@ def test_a_tree_at_the_root_is_checked_like_one_under_a_key() -> None:
     assert verdicts_unlike_jsonschema(module, ROOTED, values) == []
     # Accepted: the trees of 0, 1 and 5 nodes over num leaves, and the mul node.
     assert sum(module.validate(v).ok for v in values) == 4
+
+
+def _forest(size: int, leaf: Any, kind: int = 0) -> Any:
+    """A tree of ``size`` group and list nodes of two children each, as balanced as it goes,
+    with ``leaf`` for each child no node fills (the ``type``/``children`` shape of
+    :data:`ENUM_TAGS`)."""
+    if size == 0:
+        return leaf
+    left = (size - 1) // 2
+    children = [_forest(left, leaf, kind + 1), _forest(size - 1 - left, leaf, kind + 1)]
+    return {"type": ("group", "list")[kind % 2], "children": children}
+
+
+@pytest.mark.parametrize(
+    "leaf",
+    [
+        {"type": "text", "text": "x"},
+        {"type": "sub", "children": [{"type": "text", "text": ""}]},
+        {"type": "other", "children": []},
+        {"type": 1.5},
+        {"text": "x", "children": []},
+        ["x"],
+    ],
+    ids=["tagged", "bad child", "no alternative's tag", "a number", "no tag", "array"],
+)
+def test_enum_tags_decide(leaf: Any) -> None:
+    """An alternative's tag may be several constants (no two alternatives sharing one): the
+    tag still decides every object, so a tree whose nodes hold two children each costs its
+    nodes, counted (tried on both alternatives that hold children, each child would be
+    checked twice per level)."""
+    module = _module("enum tags")
+    assert [t.decisive for t in _tags(module)] == [True]
+
+    def make(size: int) -> Callable[[], object]:
+        tree = {"root": _forest(size, leaf)}
+        return lambda: module.validate(tree)
+
+    assert_linear("enum tags", make, 64, module, runtime_module())
+
+
+def _nodes(tag: Any) -> list[Any]:
+    """Objects of the ``type``/``children`` shape tagged ``tag`` (or without a tag, for
+    ``ABSENT``), alone, with a bad or good leaf, with children and with other keys."""
+    child = {"type": tag, "children": [{"type": "text", "text": ""}], "text": "x"}
+    objects: list[dict[str, Any]] = [
+        {"type": tag},
+        {"type": tag, "text": "x"},
+        {"type": tag, "text": ""},
+        {"type": tag, "children": []},
+        {"type": tag, "children": [child, child, child], "ordered": "no"},
+        child,
+    ]
+    return [{k: v for k, v in o.items() if v is not ABSENT} for o in objects]
+
+
+def test_enum_tags_say_what_trying_every_alternative_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With enums of tags, the decisive module reports what the module trying every
+    alternative (each checking its tag) reports, on every kind of object, and refuses
+    exactly what the reference evaluation refuses."""
+    key, parameters = CONTRACTS["enum tags"]
+    decided = _module("enum tags")
+    tried = _every_alternative(monkeypatch, parameters)
+    values = [{key: o} for tag in [*TAGS, ABSENT, {}] for o in _nodes(tag)]
+    for value in values:
+        got = [(e.path, e.code, e.message) for e in decided.validate(value).errors]
+        expected = [(e.path, e.code, e.message) for e in tried.validate(value).errors]
+        assert got == expected, value
+    assert verdicts_unlike_jsonschema(decided, parameters, values) == []
+    named = decided.validate({key: {"type": 1, "children": [], "ordered": "no"}})
+    # The alternative is named by all its tags, whichever one the object holds.
+    assert [e.message.split(": ")[0] for e in named.errors] == [
+        'for type "sub" or 1 or null, at /root/ordered'
+    ]

@@ -23,7 +23,7 @@ Its modules, one per stage, in the order of the stages:
                                  ``allOf``'s distinct entries (``rules.applied_entries``,
                                  ``rules.distinct_entries``), the two branches of an ``if``
                                  that never run together (``rules.BRANCHES``) and a union's
-                                 tag (``rules.union_tag``: the key whose constant picks the
+                                 tag (``rules.union_tag``: the key whose constants pick the
                                  one alternative that runs; ``checks.py`` lays it out).
     oracle.py   contract stage   the reference evaluation: ``oracle.refused(schema, value, apply,
                                  matches)`` yields the keywords that refuse a value, the
@@ -52,7 +52,7 @@ Its modules, one per stage, in the order of the stages:
                                  per combinator (``all_of``, ``nullable``, ``any_of``,
                                  ``one_of``, ``tagged``, ``not``, ``if``; ``tagged`` is an
                                  anyOf/oneOf whose alternatives each fix one key to a
-                                 constant of their own, ``checks.union_tag``: the value's
+                                 constants of their own, ``checks.union_tag``: the value's
                                  tag picks the alternative), for codegen/building/
                                  applicators.py, which asks the references family for the
                                  ``$ref`` one before them; what every applicator shares (its

@@ -206,11 +206,11 @@ _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 @dataclass(frozen=True)
 class UnionTag:
-    """The key that tells a union's alternatives apart, each alternative's constant, and
+    """The key that tells a union's alternatives apart, each alternative's constants, and
     whether the tag alone decides every object (``rules.Tag``)."""
 
     key: str
-    values: tuple[Any, ...]
+    values: tuple[tuple[Any, ...], ...]
     decisive: bool = False
     #: Each alternative's places whose checks of the tag it leaves out (``rules.Tag``).
     places: tuple[tuple[SchemaPath, ...], ...] = ()
@@ -222,15 +222,18 @@ class UnionTag:
         return tuple((place, self.key) for place in places)
 
     def names(self) -> tuple[str, ...]:
-        """Each alternative as a message names it: ``kind "round_trip"``."""
+        """Each alternative as a message names it: ``kind "round_trip"``, or by its several
+        constants, ``type "CALL" or "STRING"``."""
         key = self.key if _PLAIN_KEY.fullmatch(self.key) else show(self.key)
-        return tuple(f"{key} {show(value)}" for value in self.values)
+        return tuple(f"{key} {' or '.join(map(show, values))}" for values in self.values)
 
     def arguments(self) -> Code:
-        """The runtime ``_Tag``'s arguments: the key, the constants, the names (literals), and
+        """The runtime ``_Tag``'s arguments: the key, the constants (an alternative's one, or
+        a list of its several: a tag's constant is never a list), the names (literals), and
         whether it decides every object alone."""
+        constants = [values[0] if len(values) == 1 else list(values) for values in self.values]
         return Code(
-            f"{literal(self.key)}, {literal(list(self.values))}, {literal(self.names())}, "
+            f"{literal(self.key)}, {literal(constants)}, {literal(self.names())}, "
             f"{literal(self.decisive)}"
         )
 

@@ -12,9 +12,10 @@ keywords' meaning are the family's:
 - the ``then`` and the ``else`` of one ``if`` (:data:`BRANCHES`) never both run on a value,
   so a schema under both is not applied twice;
 - a union's alternatives may be told apart by a tag (:func:`union_tag`: a key each one fixes
-  to a constant of its own, OpenAPI's "discriminator"). The generated code tries only the
-  alternative a value's tag picks; when every alternative also requires the tag, admits
-  objects and asks nothing of the tag but its constant, a :attr:`Tag.decisive` tag decides
+  to constants of its own, a ``const`` or an ``enum`` no other alternative shares a value
+  of; OpenAPI's "discriminator"). The generated code tries only the alternative a value's
+  tag picks; when every alternative also requires the tag, admits objects and asks nothing
+  of the tag but its constants, a :attr:`Tag.decisive` tag decides
   every object alone: one without a tag any alternative fixes is refused by the tag, and no
   alternative is tried; the alternative a tag picks is built without its checks of the tag. So at most one
   alternative ever runs on an object, and its keys are checked by at most one of them (a
@@ -103,46 +104,58 @@ _Rooted = tuple[dict[str, Any], SchemaPath]
 
 @dataclass(frozen=True)
 class Tag:
-    """The key that tells a union's alternatives apart, and each alternative's constant.
+    """The key that tells a union's alternatives apart, and each alternative's constants
+    (``values[i]``: one or more; no two alternatives share one).
 
     ``decisive``: every alternative also requires the key, admits objects, and says of the
-    key nothing but its constant (:func:`_says_only`), so an object whose tag no alternative
-    fixes fails every one of them at the tag, whatever else it holds: the tag alone decides
-    it, and no alternative needs to be tried. And an alternative the tag picks finds its own
-    checks of the tag passed before it runs: the generated code leaves them out of it, at
-    each of ``places[i]`` (alternative ``i`` and the ``$ref`` targets at its root)."""
+    key nothing but its constants (:func:`_says_only`), so an object whose tag
+    no alternative fixes fails every one of them at the tag, whatever else it holds: the tag
+    alone decides it, and no alternative needs to be tried. And an alternative the tag picks
+    finds its own checks of the tag passed before it runs: the generated code leaves them
+    out of it, at each of ``places[i]`` (alternative ``i`` and the ``$ref`` targets at its
+    root)."""
 
     key: str
-    values: tuple[Any, ...]
+    values: tuple[tuple[Any, ...], ...]
     decisive: bool
     places: tuple[tuple[SchemaPath, ...], ...] = ()
 
 
 def union_tag(
-    root: Any, branches: list[Any], path: SchemaPath, hidden: Callable[[SchemaPath], bool]
+    root: Any,
+    branches: list[Any],
+    path: SchemaPath,
+    hidden: Callable[[SchemaPath], bool],
 ) -> Tag | None:
     """The tag of a union (``path``: the ``anyOf``/``oneOf``; ``root``: what $refs resolve
     in), when it has one: a key that every alternative fixes (in its ``properties``, or those
-    of a ``$ref`` target at its root) to a constant (``const``, or an ``enum`` of one) that is
-    a string, number, boolean or null and equals no other alternative's. For an object whose
-    tag is one alternative's constant, every other alternative refuses it: that one decides
-    the union. The first such key of the first alternative's properties is the tag; None when
-    there is none. A constant at a place ``hidden`` says is never a tag (an x-sensitive value:
-    a refusal would name it)."""
+    of a ``$ref`` target at its root) to constants (``const``, or an ``enum``) that are
+    strings, numbers, booleans or null, no two alternatives sharing one. For an object whose
+    tag is one of one alternative's constants, every other alternative refuses it: that one
+    decides the union. The first such key of the first alternative's properties is the tag;
+    None when there is none. A constant at a place ``hidden`` says is never a tag (an
+    x-sensitive value: a refusal would name it).
+
+    A tag that only the schema holding the union requires does not decide: an object
+    without it fails there, but whether the union refuses it too is for its alternatives to
+    say (the reference evaluation of the derived cases reports the union's error only when
+    they do), and telling that would mean trying them all."""
     if len(branches) < 2:
         return None
     fixed = [_fixed_keys(root, branch, path + (i,), hidden) for i, branch in enumerate(branches)]
     for key in fixed[0]:
         if not all(key in keys for keys in fixed):
             continue
-        values = tuple(keys[key] for keys in fixed)
-        # One look-up per alternative, not a comparison of each pair: a union of thousands
-        # of alternatives costs its size.
-        if len({json_key(value) for value in values}) == len(values):
+        values = tuple(tuple(keys[key].values()) for keys in fixed)
+        # One look-up per constant (made by _fixed_keys), not a comparison of each pair: a
+        # union of thousands of alternatives costs its size. An alternative's own constants
+        # are distinct already.
+        flat = [constant for keys in fixed for constant in keys[key]]
+        if len(set(flat)) == len(flat):
             chains = [_at_root(root, branch, path + (i,)) for i, branch in enumerate(branches)]
             decisive = all(
-                _decides(root, chain, key, value)
-                for chain, value in zip(chains, values, strict=True)
+                _decides(root, chain, key, constants)
+                for chain, constants in zip(chains, values, strict=True)
             )
             places = tuple(tuple(where for _, where in chain) for chain in chains)
             return Tag(key, values, decisive, places if decisive else ())
@@ -151,27 +164,42 @@ def union_tag(
 
 def _fixed_keys(
     root: Any, branch: Any, path: SchemaPath, hidden: Callable[[SchemaPath], bool]
-) -> dict[str, Any]:
-    """The keys an alternative fixes to one constant that may be a tag, and the constants."""
-    fixed: dict[str, Any] = {}
+) -> dict[str, dict[Any, Any]]:
+    """The keys an alternative fixes to constants that may be a tag, and the constants (by
+    their ``json_key``): those every schema of the key that lists only such constants admits
+    (each such schema narrows what the alternative admits there)."""
+    fixed: dict[str, dict[Any, Any]] = {}
     for schema, where in _at_root(root, branch, path):
         for key, sub in properties_of(schema).items():
             for value_schema, value_path in _at_root(root, sub, where + (PROPERTIES, key)):
-                if hidden(value_path):
+                if hidden(value_path) or not is_fixed(value_schema):
                     continue
-                values = fixed_values(value_schema) if is_fixed(value_schema) else []
-                if len(values) == 1 and isinstance(values[0], _TAG_TYPES):
-                    fixed.setdefault(key, values[0])
-    return fixed
+                listed = fixed_values(value_schema)
+                if not all(isinstance(value, _TAG_TYPES) for value in listed):
+                    continue
+                # Keyed by JSON equality: 1 and 1.0 are one constant, true and 1 two.
+                keyed: dict[Any, Any] = {}
+                for value in listed:
+                    keyed.setdefault(json_key(value), value)
+                known = fixed.get(key)
+                fixed[key] = keyed if known is None else {k: known[k] for k in known if k in keyed}
+    return {key: constants for key, constants in fixed.items() if constants}
 
 
-def _decides(root: Any, chain: list[_Rooted], key: str, value: Any) -> bool:
+def _requires(schema: Any, key: str) -> bool:
+    """Whether a schema requires the key of every object it admits."""
+    required = schema.get(REQUIRED) if isinstance(schema, dict) else None
+    return isinstance(required, list) and key in required
+
+
+def _decides(root: Any, chain: list[_Rooted], key: str, constants: tuple[Any, ...]) -> bool:
     """Whether the alternative (``chain``: its schemas at its root) refuses, at the tag, every
-    object without ``value`` there, and passes every object with it there: one of its schemas
-    requires the key, none of them refuses objects by ``type`` (which would refuse an object
-    at its root, not at the tag), and each says of the key nothing but ``value``."""
+    object without one of ``constants`` there, and passes every object with one of them
+    there: one of its schemas requires the key, none of them refuses objects by ``type``
+    (which would refuse an object at its root, not at the tag), and each says of the key
+    nothing but ``constants``."""
     schemas = [schema for schema, _ in chain]
-    required = any(isinstance(s.get(REQUIRED), list) and key in s[REQUIRED] for s in schemas)
+    required = any(_requires(s, key) for s in schemas)
     return (
         required
         and all(_admits_objects(s.get(TYPE, "object")) for s in schemas)
@@ -179,6 +207,7 @@ def _decides(root: Any, chain: list[_Rooted], key: str, value: Any) -> bool:
             _says_only(root, properties_of(s)[key], where + (PROPERTIES, key), value)
             for s, where in chain
             if key in properties_of(s)
+            for value in constants
         )
     )
 
