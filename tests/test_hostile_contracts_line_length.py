@@ -29,8 +29,10 @@ LENGTHS = (40, 66, 70, 74, 78, 82, 86, 90, 94, 98, 120, 300)
 
 
 def _text(length: int, seed: str) -> str:
-    """Words and a quote, cut to ``length`` characters: ``seed`` makes each text distinct."""
-    words = f"{seed} said 'the quick brown fox' jumps over the lazy dog / and runs on "
+    """Words and quotes, cut to ``length`` characters: ``seed`` makes each text distinct. The
+    triple quotes are odd in number where a text holds one set: a tool reading the module
+    line by line, counting them to tell a docstring's lines, loses count there."""
+    words = f'{seed} said \'the quick brown fox\' """ jumps over the lazy dog / and runs on '
     return (words * (length // len(words) + 1))[:length].rstrip() or seed
 
 

@@ -24,13 +24,18 @@ no layout satisfies both, and E501 is the check a user's project runs on every l
 
 Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
 before it and a comma or a closing bracket after it, is cut (the shapes black leaves
-long); any other line is kept as it is.
+long); any other line is kept as it is. Which text is a literal is read from Python's
+own tokenizer, once over the module: a line of a triple-quoted string (a docstring
+holding contract text, which may hold quotes and triple quotes of its own) is never
+taken for one.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 
 from .widths import width
 from .wrapping import JOINED_WIDTH, parenthesized, pieces
@@ -51,11 +56,10 @@ def cut(source: str) -> str:
     if all(width(line) <= JOINED_WIDTH for line in lines):
         return source  # the common case, and a cheap one
     out: list[str] = []
-    in_docstring = False  # inside a triple-quoted string: its lines are text, not literals
+    strings = _one_line_strings(source)
     for index, line in enumerate(lines):
-        inside, in_docstring = in_docstring, in_docstring ^ (line.count('"""') % 2 == 1)
-        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH and not inside else None
-        if found is None:
+        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH else None
+        if found is None or (index + 1, found.start("literal")) not in strings:
             out.append(line)
             continue
         value = ast.literal_eval(found["literal"])
@@ -80,6 +84,18 @@ def cut(source: str) -> str:
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _one_line_strings(source: str) -> set[tuple[int, int]]:
+    """Where each string literal that opens and closes on one line starts: (line from 1,
+    column), as Python's tokenizer reads ``source`` (a string that spans lines, and any
+    comment, is none of them)."""
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {
+        token.start
+        for token in tokens
+        if token.type == tokenize.STRING and token.start[0] == token.end[0]
+    }
 
 
 def _fits_alone(literal: str, indent: int, before: str) -> bool:
