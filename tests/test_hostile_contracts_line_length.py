@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_code_quality import held_at_100
+from test_code_quality import held_at_100, joined_at_100
 from toolshape.cli import main
 
 #: Lengths of the contracts' texts: short, around 88 and 100 columns less the indentation
@@ -145,3 +145,11 @@ def test_long_contract_text_passes_a_users_checks(
         [sys.executable, "-m", *argv], cwd=generated.parent, capture_output=True, text=True
     )
     assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
+
+
+def test_ruff_at_100_keeps_every_bracket_a_comma_holds(generated: Path) -> None:
+    """Every module, the long keys' too: each split call, def, class and display carries a
+    magic trailing comma, so ruff's formatter at 100 columns keeps what black split at 88."""
+    modules = sorted(str(path) for path in generated.glob("*.py"))
+    assert len(modules) > 2 * len(LENGTHS)
+    assert joined_at_100(modules, generated.parent) == []

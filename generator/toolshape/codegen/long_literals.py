@@ -24,24 +24,30 @@ no layout satisfies both, and E501 is the check a user's project runs on every l
 
 Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
 before it and a comma or a closing bracket after it, is cut (the shapes black leaves
-long); any other line is kept as it is. Which text is a literal is read from Python's
-own tokenizer, once over the module: a line of a triple-quoted string (a docstring
-holding contract text, which may hold quotes and triple quotes of its own) is never
-taken for one.
+long); any other line is kept as it is. Which text is a literal is read by one scan of
+the module from its start, string by string and comment by comment, as Python's
+tokenizer reads them: a line of a triple-quoted string (a docstring holding contract
+text, which may hold quotes and triple quotes of its own) is never taken for one.
 """
 
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
+from itertools import accumulate
 
 from .widths import width
 from .wrapping import JOINED_WIDTH, parenthesized, pieces
 
 #: One string literal (black's double quotes, or single ones around a double quote).
 _STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+#: What the scan of a module steps over, whole: a string (triple-quoted over lines, or on one
+#: line), its prefix with it, or a comment. Outside them no quote opens a string but these.
+_LEXED = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<prefix>[rRbBuUfF]{0,2})(?:"
+    r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*"""' + r"|'''(?:[^'\\]|\\[\s\S]|'(?!''))*'''"
+    "|" + _STRING + r")|#[^\n]*"
+)
 #: A line black leaves long around one literal: what may stand before it and after it.
 _LONE = re.compile(
     r"(?P<pad> *)(?P<before>(?:[A-Za-z_][A-Za-z0-9_]*(?:: [A-Za-z_][\w\[\], .]*)? = "
@@ -57,9 +63,10 @@ def cut(source: str) -> str:
         return source  # the common case, and a cheap one
     out: list[str] = []
     strings = _one_line_strings(source)
+    starts = [0, *accumulate(len(line) + 1 for line in lines)]
     for index, line in enumerate(lines):
         found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH else None
-        if found is None or (index + 1, found.start("literal")) not in strings:
+        if found is None or starts[index] + found.start("literal") not in strings:
             out.append(line)
             continue
         value = ast.literal_eval(found["literal"])
@@ -71,8 +78,9 @@ def cut(source: str) -> str:
         where = _place(lines, index, before, found["after"])
         if where == "alone":
             # All its brackets hold: they hold the pieces (parentheses more would be UP034's
-            # extraneous ones).
-            out.extend(pieces(value, indent))
+            # extraneous ones), the call's magic trailing comma after the last.
+            cut_lines = pieces(value, indent)
+            out.extend([*cut_lines[:-1], cut_lines[-1] + found["after"]])
         elif where == "part" and _fits_alone(found["literal"], indent, before):
             # Whole in parentheses of its own: cut, ruff's formatter at 100 columns would
             # join the pieces again, there.
@@ -86,15 +94,16 @@ def cut(source: str) -> str:
     return "\n".join(out)
 
 
-def _one_line_strings(source: str) -> set[tuple[int, int]]:
-    """Where each string literal that opens and closes on one line starts: (line from 1,
-    column), as Python's tokenizer reads ``source`` (a string that spans lines, and any
-    comment, is none of them)."""
-    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+def _one_line_strings(source: str) -> set[int]:
+    """Where each string literal that opens and closes on one line starts in ``source`` (an
+    index, at its prefix), f-strings aside: the scan steps over strings and comments from
+    the start, so a quote inside one of them opens nothing."""
     return {
-        token.start
-        for token in tokens
-        if token.type == tokenize.STRING and token.start[0] == token.end[0]
+        found.start()
+        for found in _LEXED.finditer(source)
+        if found.group()[0] != "#"
+        and "\n" not in found.group()
+        and "f" not in found["prefix"].lower()
     }
 
 
@@ -106,15 +115,17 @@ def _fits_alone(literal: str, indent: int, before: str) -> bool:
 
 def _place(lines: list[str], index: int, before: str, after: str) -> str:
     """Where the literal on ``lines[index]`` stands, for the shapes both formatters keep once
-    it is cut: "alone" between a call's or a subscript's brackets, "part" of a statement
+    it is cut: "alone" between a call's or a subscript's brackets (a call's held by its
+    trailing comma), "part" of a statement
     (assigned, a dict's value, an item or argument followed by a comma, an operand of
     ``+``), or "" for another place (the left side of ``in``: black would move the
     parentheses), where the line stays as it is."""
     following = lines[index + 1].lstrip(" ") if index + 1 < len(lines) else ""
+    between = lines[index - 1].endswith(("(", "[")) and following.startswith((")", "]"))
+    if not before and after in ("", ",") and between:
+        return "alone"  # (a comma: the call's magic trailing comma, layout.held's)
     if before or after.startswith(","):
         return "part"
     if after:
         return ""
-    if lines[index - 1].endswith(("(", "[")) and following.startswith((")", "]")):
-        return "alone"
     return "part" if following.startswith("+ ") else ""
