@@ -38,6 +38,16 @@ def held_at_100(folder: Path) -> list[str]:
 
 HELD_AT_100 = [str(Path(p).relative_to(ROOT)) for p in held_at_100(ROOT / "generated")]
 
+
+def package_files(folder: Path) -> list[str]:
+    """The package files of a generated ``folder`` (its ``__init__.py`` files and tool lists):
+    held to E501 at 88 columns, as the generated tests are."""
+    named = [folder / "__init__.py", folder / "_tool_definitions.py"]
+    return [str(path) for path in [*named, *sorted(folder.glob("*/__init__.py"))]]
+
+
+PACKAGE_FILES = [str(Path(p).relative_to(ROOT)) for p in package_files(ROOT / "generated")]
+
 #: What a user's project may hold the committed generated/ to (issue 25), with the user's
 #: settings unknown (``--isolated``: none of this repository's): ruff's usual rule families,
 #: for the oldest Python the generated code runs on; ruff's formatter and black (which
@@ -71,6 +81,10 @@ GENERATED_CHECKS = {
     "tests: ruff check E,F,W,B,UP at 88": [
         *("ruff", "check", "--isolated", "--target-version", "py39"),
         *("--select", "E,F,W,B,UP", "--line-length", "88", "generated/tests"),
+    ],
+    "package files: ruff check E,F,W,B,UP at 88": [
+        *("ruff", "check", "--isolated", "--target-version", "py39"),
+        *("--select", "E,F,W,B,UP", "--line-length", "88", *PACKAGE_FILES),
     ],
     "ruff format at 100, but the modules": [
         *("ruff", "format", "--isolated", "--check", "--line-length", "100", *HELD_AT_100),

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_code_quality import held_at_100, joined_at_100
+from test_code_quality import held_at_100, joined_at_100, package_files
 from toolshape.cli import main
 
 #: Lengths of the contracts' texts: short, around 88 and 100 columns less the indentation
@@ -111,6 +111,10 @@ CHECKS: dict[str, Callable[[Path], list[str]]] = {
     "ruff check E,F,W,B,UP at 88, the tests": lambda out: [
         *("ruff", "check", "--isolated", "--target-version", "py39"),
         *("--select", "E,F,W,B,UP", "--line-length", "88", str(out / "tests")),
+    ],
+    "package files: ruff check E,F,W,B,UP at 88": lambda out: [
+        *("ruff", "check", "--isolated", "--target-version", "py39"),
+        *("--select", "E,F,W,B,UP", "--line-length", "88", *package_files(out)),
     ],
     "ruff check E,F,W,B,UP at 100": lambda out: [
         *("ruff", "check", "--isolated", "--target-version", "py39"),
