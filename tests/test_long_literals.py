@@ -109,30 +109,31 @@ def test_a_line_of_another_shape_or_a_short_one_is_kept() -> None:
         assert long_literals.cut(source) == source
 
 
-def test_the_scan_finds_the_one_line_strings_pythons_tokenizer_finds() -> None:
-    """long_literals reads which text is a one-line string by one scan of the module (Python's
-    tokenizer costs several times more); the two agree on every committed module and on text
-    holding quotes, triple quotes, escapes and comment signs in every kind of string."""
+def test_the_lines_of_long_strings_are_those_pythons_tokenizer_finds() -> None:
+    """long_literals reads which lines a triple-quoted string runs over from the lines with a
+    triple quote alone (Python's tokenizer over the whole module costs several times more);
+    the two agree on every committed module and on text holding quotes, triple quotes,
+    escapes and comment signs in every kind of string."""
     rng = random.Random(7)
     hostile = ['"""', "'''", '"', "'", "\\\\", "#", "x", "b", "f"]
     texts = ["".join(rng.choice(hostile) for _ in range(rng.randint(1, 9))) for _ in range(200)]
     made = "\n".join(
         f"X{index} = {literal(text)}  # {text}\nB{index} = b{literal(text)}\n"
         f"def f{index}():\n    {_docstring(text)}\n    return {literal(text)}\n"
+        f"Y{index} = {_docstring(text)} + {literal(text)}\n"
         for index, text in enumerate(texts)
     )
     modules = [made, *(p.read_text() for p in (ROOT / "generated").rglob("*.py"))]
     for source in modules:
-        lines = source.split("\n")
         tokens = tokenize.generate_tokens(io.StringIO(source).readline)
         expected = {
-            sum(len(line) + 1 for line in lines[: token.start[0] - 1]) + token.start[1]
+            row - 1
             for token in tokens
             if token.type == tokenize.STRING
-            and token.start[0] == token.end[0]
-            and "f" not in _prefix(token.string).lower()  # (3.12 reads an f-string otherwise)
+            and token.string[len(_prefix(token.string)) :][:3] in ('"""', "'''")
+            for row in range(token.start[0], token.end[0] + 1)
         }
-        assert long_literals._one_line_strings(source) == expected
+        assert long_literals.in_long_strings(source.split("\n")) == expected
 
 
 def _prefix(string: str) -> str:

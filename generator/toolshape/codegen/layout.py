@@ -953,9 +953,9 @@ def _plain_callee(node: ast.expr) -> bool:
 # more is a tuple already. Those brackets ruff at 100 may still join.
 
 #: The parts of a statement's line that the commas are decided by: a string (the statements
-#: here hold one-line strings only, ``piece`` makes sure), a comment, a name, a bracket or
-#: a comma, any other character.
-_PART = re.compile(_SKIPPED.pattern + r"|[A-Za-z_][A-Za-z0-9_]*|[()\[\]{},]|\S")
+#: here hold one-line strings only, ``piece`` makes sure), a comment, a bracket or a comma,
+#: and a run of any other characters but spaces (a dotted name, a keyword, an operator).
+_PART = re.compile(_SKIPPED.pattern + r"""|[()\[\]{},]|[^\s()\[\]{},'"#]+""")
 
 
 def held(lines: list[str]) -> list[str]:
@@ -1072,9 +1072,12 @@ class _Bracket:
 
 def _takes_comma(opening: str, before: str) -> bool:
     """Whether a bracket holding one item keeps its meaning with a comma after it: a call's,
-    a def's or a class's parentheses (after a name or a closing bracket), a list, a dict or
-    a set; not a subscript, nor parentheses that only group."""
-    callee = before in (")", "]") or (before[:1].isidentifier() and not keyword.iskeyword(before))
+    a def's or a class's parentheses (after a name, ``errors.append``, or a closing bracket),
+    a list, a dict or a set; not a subscript, nor parentheses that only group (after a
+    keyword, an operator, a comma or another bracket)."""
+    callee = before in (")", "]") or (
+        (before[-1:].isalnum() or before[-1:] == "_") and not keyword.iskeyword(before)
+    )
     if opening == "(":
         return callee
     if opening == "[":

@@ -34,20 +34,20 @@ from __future__ import annotations
 
 import ast
 import re
-from itertools import accumulate
 
 from .widths import width
 from .wrapping import JOINED_WIDTH, parenthesized, pieces
 
 #: One string literal (black's double quotes, or single ones around a double quote).
 _STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
-#: What the scan of a module steps over, whole: a string (triple-quoted over lines, or on one
-#: line), its prefix with it, or a comment. Outside them no quote opens a string but these.
-_LEXED = re.compile(
-    r"(?<![A-Za-z0-9_])(?P<prefix>[rRbBuUfF]{0,2})(?:"
-    r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*"""' + r"|'''(?:[^'\\]|\\[\s\S]|'(?!''))*'''"
-    "|" + _STRING + r")|#[^\n]*"
-)
+#: What a line's scan steps over, whole: a one-line string or a comment (a quote inside
+#: either opens nothing); and a triple quote, which opens or closes a string over lines.
+_LEXED = re.compile(r'"""|\'\'\'|' + _STRING + r"|#[^\n]*")
+#: Where a string over lines ends: its closing triple quote (an escaped quote is none).
+_CLOSING = {
+    '"""': re.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*"""'),
+    "'''": re.compile(r"(?:[^'\\]|\\[\s\S]|'(?!''))*'''"),
+}
 #: A line black leaves long around one literal: what may stand before it and after it.
 _LONE = re.compile(
     r"(?P<pad> *)(?P<before>(?:[A-Za-z_][A-Za-z0-9_]*(?:: [A-Za-z_][\w\[\], .]*)? = "
@@ -62,11 +62,12 @@ def cut(source: str) -> str:
     if all(width(line) <= JOINED_WIDTH for line in lines):
         return source  # the common case, and a cheap one
     out: list[str] = []
-    strings = _one_line_strings(source)
-    starts = [0, *accumulate(len(line) + 1 for line in lines)]
+    inside: set[int] | None = None  # found at the first line that may be cut
     for index, line in enumerate(lines):
         found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH else None
-        if found is None or starts[index] + found.start("literal") not in strings:
+        if found is not None and inside is None:
+            inside = in_long_strings(lines)
+        if found is None or index in (inside or ()):
             out.append(line)
             continue
         value = ast.literal_eval(found["literal"])
@@ -94,17 +95,37 @@ def cut(source: str) -> str:
     return "\n".join(out)
 
 
-def _one_line_strings(source: str) -> set[int]:
-    """Where each string literal that opens and closes on one line starts in ``source`` (an
-    index, at its prefix), f-strings aside: the scan steps over strings and comments from
-    the start, so a quote inside one of them opens nothing."""
-    return {
-        found.start()
-        for found in _LEXED.finditer(source)
-        if found.group()[0] != "#"
-        and "\n" not in found.group()
-        and "f" not in found["prefix"].lower()
-    }
+def in_long_strings(lines: list[str]) -> set[int]:
+    """The indexes of the ``lines`` a triple-quoted string runs over, from the line it opens
+    on to the line it closes on (a docstring holding contract text: quotes and triple quotes
+    of its own). Only a line with a triple quote can open or close one, and a triple quote
+    inside a one-line string or a comment opens nothing: each such line is read from its
+    start, string by string, as Python's tokenizer reads it."""
+    inside: set[int] = set()
+    closing: re.Pattern[str] | None = None  # the open string's end, while one is open
+    opened = 0
+    for index, line in enumerate(lines):
+        if closing is None and '"""' not in line and "'''" not in line:
+            continue
+        column = 0
+        if closing is not None:
+            end = closing.match(line)
+            if end is None:
+                continue  # the string runs on past this line
+            inside.update(range(opened, index + 1))
+            closing, column = None, end.end()
+        token = _LEXED.search(line, column)
+        while token is not None:
+            column = token.end()
+            if token.group() in _CLOSING:
+                end = _CLOSING[token.group()].match(line, column)
+                if end is None:
+                    closing, opened = _CLOSING[token.group()], index
+                    break
+                inside.add(index)  # a triple-quoted string on one line: a docstring
+                column = end.end()
+            token = _LEXED.search(line, column)
+    return inside
 
 
 def _fits_alone(literal: str, indent: int, before: str) -> bool:
