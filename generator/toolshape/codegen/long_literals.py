@@ -24,10 +24,9 @@ no layout satisfies both, and E501 is the check a user's project runs on every l
 
 Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
 before it and a comma or a closing bracket after it, is cut (the shapes black leaves
-long); any other line is kept as it is. Which text is a literal is read by one scan of
-the module from its start, string by string and comment by comment, as Python's
-tokenizer reads them: a line of a triple-quoted string (a docstring holding contract
-text, which may hold quotes and triple quotes of its own) is never taken for one.
+long); any other line is kept as it is, and so is any line a triple-quoted string runs
+over (a docstring holding contract text, which may hold quotes and triple quotes of its
+own: ``in_long_strings`` reads them as Python's tokenizer does).
 """
 
 from __future__ import annotations
