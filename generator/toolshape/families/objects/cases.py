@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ...schema.pointers import SchemaPath
 from ...schema.values import count_at
+from ..values.rules import TYPE
 from .rules import (
     ADDITIONAL,
     DEPENDENT_REQUIRED,
@@ -173,9 +174,9 @@ def _one_key_too_many(
 
 def _declared(schema: Any) -> tuple[str, ...] | None:
     """The types a schema's ``type`` names (None: it has none)."""
-    if not isinstance(schema, dict) or "type" not in schema:
+    if not isinstance(schema, dict) or TYPE not in schema:
         return None
-    raw = schema["type"]
+    raw = schema[TYPE]
     return tuple(raw) if isinstance(raw, list) else (raw,)
 
 

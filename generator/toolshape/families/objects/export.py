@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...families.combinators.export import ANY_OF
+from ...families.values.rules import TYPE
 from ...platforms.lowering import KeywordAt, Lowering, counted, merge_listed, merge_map, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
@@ -101,7 +102,7 @@ def _not_exported(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> Non
 
 def is_object(node: dict[str, Any], types: list[str]) -> bool:
     """Whether the strict platforms finish ``node`` as an object (``types``: its type list)."""
-    return "object" in types or ("type" not in node and any(k in node for k in _OBJECT_SHAPED))
+    return "object" in types or (TYPE not in node and any(k in node for k in _OBJECT_SHAPED))
 
 
 def strict_object(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:

@@ -177,7 +177,7 @@ def strict_type(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> d
         lowering.refuse(
             path,
             f"the schema at {_where(path)} has no 'type'; OpenAI strict mode needs a 'type' "
-            "(or 'anyOf' or '$ref') on every schema: add one",
+            f"(or '{ANY_OF}' or '{REF}') on every schema: add one",
         )
     return node
 
