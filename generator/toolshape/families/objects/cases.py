@@ -26,6 +26,7 @@ from .rules import (
     REQUIRED,
     properties_of,
 )
+from .rules import required_of as required_of  # this stage's interface too
 
 #: The keywords that look at an object as a whole (or at its keys through other schemas):
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
@@ -200,12 +201,6 @@ def declared(schema: dict[str, Any]) -> dict[str, Any]:
 def property_path(schema_path: SchemaPath, key: str) -> SchemaPath:
     """Where the schema of the declared key ``key`` is written."""
     return schema_path + (PROPERTIES, key)
-
-
-def required_of(schema: dict[str, Any]) -> list[str]:
-    """The keys the object schema requires ([]: none)."""
-    required: list[str] = schema.get(REQUIRED, [])
-    return required
 
 
 def requirement(schema: dict[str, Any], key: str) -> str:

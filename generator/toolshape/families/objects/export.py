@@ -36,6 +36,7 @@ from ...families.values.rules import TYPE
 from ...platforms.lowering import KeywordAt, Lowering, counted, merge_listed, merge_map, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
+from . import rules
 
 #: The sizes, lowered by :func:`lower_size`.
 SIZES = vocabulary.bounds(limits="properties")
@@ -214,12 +215,12 @@ def keys_of(node: dict[str, Any]) -> dict[str, Any]:
 
 def required_of(node: dict[str, Any]) -> list[str]:
     """The keys the node requires, a copy ([]: none)."""
-    return list(node.get("required", []))
+    return list(rules.required_of(node))
 
 
 def optional_keys(node: dict[str, Any]) -> list[str]:
     """The keys the node lists and does not require."""
-    required = node.get("required", [])
+    required = rules.required_of(node)
     return [key for key in keys_of(node) if key not in required]
 
 
