@@ -10,6 +10,7 @@ strings, worst-case charges for hashing a key that is not a str and for
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import re
 import sys
@@ -20,7 +21,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import CONTEXT
+from support import CONTEXT, calls_made
 from toolshape.contract.checker import FORMATS
 from toolshape.project import pipeline
 from toolshape.project.runtime import runtime_module
@@ -222,6 +223,47 @@ def test_the_meter_counts_the_call_not_what_a_collection_runs() -> None:
     for _ in range(50):
         _Left()
     assert work(call) == quiet
+
+
+def _tracer_at_collections(count: Callable[[], object]) -> list[object]:
+    """The trace and profile functions set when each collection started while ``count()`` ran
+    with the collector at its most eager (a young collection at every allocation)."""
+    hooks: list[object] = []
+
+    def started(phase: str, info: object) -> None:
+        if phase == "start":
+            hooks.extend(hook for hook in (sys.gettrace(), sys.getprofile()) if hook is not None)
+
+    threshold, collecting = gc.get_threshold(), gc.isenabled()
+    gc.set_threshold(1)
+    gc.enable()
+    gc.callbacks.append(started)
+    try:
+        count()
+    finally:
+        gc.callbacks.remove(started)
+        gc.set_threshold(*threshold)
+        if not collecting:
+            gc.disable()
+    return hooks
+
+
+@pytest.mark.parametrize(
+    "counter",
+    [
+        lambda: work(lambda: [[] for _ in range(10)]),
+        lambda: work(lambda: [[] for _ in range(10)], allocations=True),
+        lambda: calls_made(lambda: [[] for _ in range(10)]),
+    ],
+    ids=["lines", "bytes", "calls"],
+)
+def test_no_collection_starts_while_a_counter_is_on(counter: Callable[[], object]) -> None:
+    """A collection that starts while a counter's trace or profile function is set counts the
+    finalizers it runs as the call's work: a collection that began as the count started or
+    ended (the collector turned off inside the traced part) added an earlier test's
+    finalizer, 9 lines, to one count of a full run and not to the same count alone. At every
+    allocation a collection may start: none does while a counter is on."""
+    assert _tracer_at_collections(counter) == []
 
 
 @pytest.mark.parametrize(

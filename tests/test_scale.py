@@ -236,9 +236,10 @@ def test_files_are_written_several_at_a_time_and_the_record_last(
     _write_synthetic(folder, 3)
     plan = planning.plan(folder, CONTEXT)
     real_fsync, real_replace = os.fsync, os.replace
-    # The first two fsyncs wait for each other: they meet only if both are under way at once
-    # (one at a time, the first waits out the timeout alone).
-    meeting = threading.Barrier(2, timeout=10)
+    # The first two fsyncs wait for each other: they meet only if both are under way at once.
+    # Written one at a time, the first would wait for ever: the timeout ends that wait only
+    # (ten minutes: how busy the machine is never decides whether they meet).
+    meeting = threading.Barrier(2, timeout=600)
     started, met, replaced = [], [], []
 
     def fsync(descriptor: int) -> None:

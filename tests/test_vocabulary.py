@@ -387,19 +387,11 @@ ALLOWED = {
     ("families/numbers/checks.py", "<module>"): "the number bounds' tests and wording",
     ("families/numbers/export.py", "gemini_inclusive_bounds"): "Gemini's exclusive bounds",
     ("families/arrays/values.py", "<module>"): "the keywords that make an array worth trying",
-    ("families/objects/checks.py", "property_comment"): "what a property's comment leaves out",
     ("families/objects/values.py", "<module>"): "the keywords that make an object worth trying",
     ("families/objects/export.py", "<module>"): "what marks an object for the strict platforms",
     ("families/numbers/export.py", "<module>"): "each bound's phrase in a description",
     ("families/strings/export.py", "<module>"): "each keyword's phrase in a description",
     ("families/arrays/export.py", "<module>"): "each keyword's phrase in a description",
-    # A stage's own judgement about some keywords, not a fact of the vocabulary: these belong
-    # with each keyword's family module (issue 22's keyword families), not in the table.
-    ("platforms/importer.py", "_looks_like_schema"): "what makes a file look like a schema",
-    ("platforms/importer.py", "_Translator.translate"): "what a hoisted root $ref may sit beside",
-    ("platforms/importer.py", "_Translator.root_checks"): "what says a root is about objects",
-    ("platforms/importer.py", "_Translator.keyword"): "what a legacy $ref keeps beside it",
-    ("platforms/importer.py", "_Translator.no_effect"): "warned in this order (then/else first)",
     # Each format's own data (natural value, lengths, samples, platform support): one entry
     # per format with what differs, not a list of names. (Tables from a keyword or format to
     # the code handling it are dispatch tables, never counted: see _dispatch.)
@@ -498,6 +490,9 @@ FAMILIES = {
     "values": ("type", "enum", "const"),
     # The references, and the older name of $defs the importer reads.
     "references": ("$ref", "$defs", "definitions", "$anchor", "$id"),
+    # The annotations a reader learns of a value from (meta-data, content) and the notes for
+    # maintainers: no effect on validation.
+    "annotations": vocabulary.annotation_names("meta-data", "content", "comment"),
     # The keywords whose subschemas apply to the value itself (one schema, or a list of them).
     "combinators": (
         *vocabulary.holders("one", "same value"),
@@ -511,59 +506,15 @@ _WALKS_THROUGH_ITEMS = "a walk over subschemas, stepping into an array's items b
 #: Each family's modules that may still spell its keywords, and why. Each family's own list:
 #: a module allowed to spell one family's keywords is still checked for the others'.
 FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
-    "numbers": {
-        "platforms/importer.py": "draft 4's boolean exclusive bounds, recognised when guessing a "
-        "schema's draft (families/numbers/importing.py translates them)",
-    },
     "arrays": {
-        "platforms/importer.py": "a list 'items' that tells a schema's draft, and the walk over "
-        "an input schema stepping into it; then/else and the contains counts dropped without "
-        "what they need, warned in that order",
-        "contract/checker.py": "'items' and 'contains' as what a count range limits "
-        "(vocabulary.ranges), not as keywords",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
     },
     # The object keywords shape the whole arguments object, so the walks over an object's
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
-        "(vocabulary.ranges), not the keyword",
-        "platforms/importer.py": "required keys an imported schema forbids, "
-        "what makes a root an object, maps whose keys name a hoisted schema",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
-    },
-    # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
-    # it allows still read it; what is left of each keyword's own work is said too (it moves
-    # into families/values/ stage by stage).
-    "values": {
-        "schema/keywords.py": "the types a schema declares, read by every stage's walk",
-        "families/formats/values.py": "schema literals: a string schema of one format, and a "
-        "format alone beside its type",
-        "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
-        "families/objects/cases.py": "whether a key's schema allows null (its type)",
-        "families/objects/checks.py": "the keywords an object's description leaves unsaid",
-        "families/objects/export.py": "whether a node is an object (its type)",
-        "families/objects/values.py": "schema literals: a key's name is a string",
-        "families/strings/cases.py": "schema literals: a string of an exact length",
-        "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
-        "search serves whole)",
-        "platforms/importer.py": "the root's type: object, a schema's kinds when it is checked "
-        "for effect, the tool lists' 'type: function'",
-    },
-    # What is left of each stage's own reading of a reference moves into families/references/
-    # stage by stage; the importer translates older drafts' spellings (definitions, id).
-    "references": {
-        "platforms/importer.py": "the translation of each draft's references (definitions, "
-        "id, $anchor, a root $ref hoisted), and the targets it moves under $defs (the moving "
-        "itself is families/references/importing.py's)",
-    },
-    # The combinators move into families/combinators/ stage by stage; what each stage still
-    # does with them is said here until it has moved.
-    "combinators": {
-        "platforms/importer.py": "then/else dropped without their if, warned in that order "
-        "with the contains counts",
     },
 }
 
@@ -571,15 +522,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
-    ("type", "platforms/export.py"): 'OpenAI\'s tool envelope field ("type": "function")',
-    ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
-    ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
-    ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
-    ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
-    ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
-    ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
-    ("not", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
-    ("if", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
+    ("description", "contract/fields.py"): "a key of the contract file: what the tool does",
+    ("examples", "contract/fields.py"): "a key of the contract file: tests of the validator",
 }
 
 
@@ -625,3 +569,32 @@ def test_each_same_word_is_still_spelled_where_it_is_listed() -> None:
     """An entry of SAME_WORD whose module no longer spells the word is removed."""
     for name, module in SAME_WORD:
         assert name in _strings(PACKAGE / module), (name, module)
+
+
+# -- one place per keyword: the shared templates ----------------------------------------------
+
+TEMPLATES = ROOT / "templates"
+#: A keyword's name that a shared template still writes as a quoted string, by template and
+#: name, and what it is there: the generated text keeps its exact bytes. Any other keyword a
+#: template prints (an error's code, a schema key) comes from the model, as its family
+#: spells it.
+TEMPLATE_SAME_WORD = {
+    ("tests.py.j2", "description"): "the parameter of a contract example in the generated test",
+    ("_runtime.py.j2", "title"): 'a docstring\'s near miss ("Title", "title")',
+    ("_runtime.py.j2", "contains"): "_count_matches' docstring",
+    ("_runtime.py.j2", "const"): "the codes of the errors whose member the handler gets",
+    ("_runtime.py.j2", "enum"): "the codes of the errors whose member the handler gets",
+}
+
+
+@pytest.mark.parametrize("template", sorted(p.name for p in TEMPLATES.glob("*.j2")))
+def test_a_shared_template_spells_no_keyword(template: str) -> None:
+    """A keyword's name in a template, quoted, is a second place for it (issue 22): a check's
+    error code and a schema's key reach the template from the model, made by the family."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    names = {k.name for k in vocabulary.KEYWORDS}
+    spelled = {name for name in names if f'"{name}"' in text or f"'{name}'" in text}
+    allowed = {name for listed, name in TEMPLATE_SAME_WORD if listed == template}
+    assert spelled == allowed, f"{template}: spelled {sorted(spelled - allowed)}, " + (
+        f"listed but no longer spelled {sorted(allowed - spelled)}"
+    )

@@ -304,7 +304,9 @@ def work(call: Callable[[], object], *modules: types.ModuleType, allocations: bo
     """The work ``call()`` does: lines of Python run plus the charges above (and the bytes
     it allocates, with ``allocations``). ``modules`` (the generated module and its runtime)
     get their patterns and ``set`` instrumented."""
-    with _instrumented(modules):
+    # No collection while the tracer is on, from before it starts to after it stops: one
+    # would run the finalizers earlier tests left, and count their lines as the call's.
+    with _instrumented(modules), no_collection():
         METER.lines = METER.chars = METER.bytes = 0
         METER.active = True
         previous = sys.gettrace()
@@ -314,8 +316,7 @@ def work(call: Callable[[], object], *modules: types.ModuleType, allocations: bo
             METER.held = tracemalloc.get_traced_memory()[0]
         sys.settrace(_allocating if allocations else _tracer)
         try:
-            with no_collection():  # a collection would count earlier tests' finalizers
-                call()
+            call()
         finally:
             sys.settrace(previous)
             METER.active = False

@@ -29,6 +29,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
+from ..families.annotations.rules import SHARED_FILE_NOTES
 from ..families.references.targets import DEFS, REF
 from ..schema.keywords import subschemas
 from ..schema.pointers import SchemaPath, pointer, resolve, tokens
@@ -40,7 +41,7 @@ SHARED_FOLDER = "common"
 #: The files a reference may reach: YAML, or JSON (which YAML reads as well).
 SUFFIXES = (".yaml", ".yml", ".json")
 #: The keys a shared-definitions file may hold besides ``x-*`` extensions.
-SHARED_KEYS = (DEFS, "description", "$comment")
+SHARED_KEYS = (DEFS, *SHARED_FILE_NOTES)
 #: The contract keys whose schemas may refer to shared definitions.
 SCHEMA_KEYS = ("parameters", "output")
 
@@ -82,26 +83,26 @@ def locate(ref: str, holder: PurePosixPath) -> tuple[PurePosixPath, SchemaPath]:
     file, _, fragment = ref.partition("#")
     if _URL.match(file) or file.startswith("/") or "\\" in file:
         raise Refused(
-            f"remote '$ref' ({ref[:80]}) is refused: toolshape never fetches and reads only the "
+            f"remote '{REF}' ({ref[:80]}) is refused: toolshape never fetches and reads only the "
             f"contracts folder; put the schema under $defs, or under {SHARED_FOLDER}/ and refer "
             f"to it by a relative path such as ../{SHARED_FOLDER}/money.yaml#/$defs/amount"
         )
     joined = posixpath.normpath(posixpath.join(holder.parent.as_posix(), unquote(file)))
     if joined == ".." or joined.startswith("../"):
-        raise Refused(f"'$ref' {ref[:80]} leads out of the contracts folder")
+        raise Refused(f"'{REF}' {ref[:80]} leads out of the contracts folder")
     target = PurePosixPath(joined)
     if not is_shared(target):
         raise Refused(
-            f"'$ref' {ref[:80]} reaches {target}: a reference to another file reaches shared "
+            f"'{REF}' {ref[:80]} reaches {target}: a reference to another file reaches shared "
             f"definitions only, files under {SHARED_FOLDER}/ of the contracts folder"
         )
     if target.suffix not in SUFFIXES:
         raise Refused(
-            f"'$ref' {ref[:80]} reaches {target}: shared definitions are {', '.join(SUFFIXES)} files"
+            f"'{REF}' {ref[:80]} reaches {target}: shared definitions are {', '.join(SUFFIXES)} files"
         )
     if not fragment.startswith("/"):
         raise Refused(
-            f"'$ref' {ref[:80]} names no definition: add a JSON Pointer, such as {file}#/$defs/<name>"
+            f"'{REF}' {ref[:80]} names no definition: add a JSON Pointer, such as {file}#/$defs/<name>"
         )
     return target, tuple(tokens(unquote(fragment)))
 
@@ -141,7 +142,7 @@ def might_refer(raw: bytes) -> bool:
     followed by a value that starts with ``#`` (a local reference, or a YAML comment)."""
     if _ESCAPE.search(raw):
         return True
-    return raw.count(b"$ref") != len(_LOCAL_REF.findall(raw))
+    return raw.count(REF.encode()) != len(_LOCAL_REF.findall(raw))
 
 
 def gather(raw: bytes, display: str, relative: PurePosixPath, read: Reader) -> dict[str, bytes]:
@@ -171,7 +172,7 @@ def gather(raw: bytes, display: str, relative: PurePosixPath, read: Reader) -> d
             except Refused as reason:
                 problems.append(document.problem(where, str(reason)))
             except Unreadable as reason:
-                problems.append(document.problem(where, f"'$ref' {ref[:80]}: {reason}"))
+                problems.append(document.problem(where, f"'{REF}' {ref[:80]}: {reason}"))
     if problems:
         raise ContractError(problems)
     return dict(sorted(files.items()))
@@ -245,11 +246,11 @@ class _Bundler:
         try:
             target = resolve(shared.data, place)
         except (KeyError, IndexError, ValueError, TypeError):
-            raise Refused(f"'$ref' {ref[:80]} points at nothing in {file}") from None
+            raise Refused(f"'{REF}' {ref[:80]} points at nothing in {file}") from None
         if not isinstance(target, (dict, bool)) or not place or place[0] != DEFS:
             raise Refused(
-                f"'$ref' {ref[:80]} points at something in {file} that is not a definition "
-                f"(a schema under its '$defs')"
+                f"'{REF}' {ref[:80]} points at something in {file} that is not a definition "
+                f"(a schema under its '{DEFS}')"
             )
         defs = self.defs(top)
         name = self.names[key] = _fresh_name(defs, file, place)
@@ -305,7 +306,7 @@ class _Bundler:
         schema = resolve(self.document.data, (top,))
         defs = schema.setdefault(DEFS, {})
         if not isinstance(defs, dict):
-            raise Refused(f"'$defs' of '{top}' must be a mapping to hold shared definitions")
+            raise Refused(f"'{DEFS}' of '{top}' must be a mapping to hold shared definitions")
         return defs
 
 

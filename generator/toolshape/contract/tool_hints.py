@@ -24,12 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..families.annotations.rules import TITLE
 from ..schema.pointers import SchemaPath
 from ..schema.values import json_type
 from .wording import suggest, with_article, yaml_text
 
 #: The contract's top-level keys this module checks.
-CONTRACT_KEYS = ("title", "annotations")
+CONTRACT_KEYS = (TITLE, "annotations")
 #: The hint names of MCP's ToolAnnotations, in the specification's order.
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 #: What MCP assumes when a tool does not say.
@@ -46,11 +47,13 @@ Report = Callable[[SchemaPath, str, bool], None]
 
 def check_title(data: Mapping[str, Any], report: Report) -> str | None:
     """The contract's ``title`` (None when it has none); a non-text or blank one is reported."""
-    if "title" not in data:
+    if TITLE not in data:
         return None
-    title = data["title"]
+    title = data[TITLE]
     if not isinstance(title, str) or not title.strip():
-        report(("title",), "'title' must be a non-empty string (the name a person is shown)", False)
+        report(
+            (TITLE,), f"'{TITLE}' must be a non-empty string (the name a person is shown)", False
+        )
         return None
     return title
 
@@ -104,10 +107,8 @@ def _overridden(hints: Mapping[str, bool]) -> list[tuple[str, str]]:
 
 
 def _unknown(key: str) -> str:
-    if key == "title":
-        return (
-            "'title' goes at the top level of the contract, beside 'name', not under 'annotations'"
-        )
+    if key == TITLE:
+        return f"'{TITLE}' goes at the top level of the contract, beside 'name', not under 'annotations'"
     return f"unknown tool hint '{key}'{suggest(key, HINTS)} (MCP's hints: {', '.join(HINTS)})"
 
 

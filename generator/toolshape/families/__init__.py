@@ -15,6 +15,9 @@ The families, each a sub-package:
                   $dynamicRef, $dynamicAnchor, $recursiveRef, $recursiveAnchor
     unevaluated/  unevaluatedProperties, unevaluatedItems (what the others evaluated, read
                   from the vocabulary's ``evaluates`` and ``collects``)
+    annotations/  title, description, default, examples, $comment and the other keywords
+                  that never change which values pass (read from the vocabulary's
+                  ``annotation`` and ``exported``)
 
 A family is a sub-package (``families/numbers/``: the numeric bounds and ``multipleOf``)
 holding one module per stage, each with that stage's knowledge of the family's keywords and
@@ -23,11 +26,11 @@ fail, the model's checks, each platform's lowering, how the review decides and s
 change. The keywords themselves are named once, in ``schema/vocabulary.py``; their template
 macro stays in ``templates/checks.py.j2``. So a keyword lives in three places: the vocabulary
 table, its family, its macro (Ajv keeps ``limitNumber.ts`` the same way; python-jsonschema
-dispatches one function per keyword by name). Two places outside may still name it: a new
-kind of check adds its test's name to ``CheckTest`` (``codegen/model_parts.py``), and the
-importer may still recognise how an older draft spelled it when it guesses a schema's draft
-(``platforms/importer.py``: draft 4's boolean ``exclusiveMinimum``); the translation itself
-is the family's ``importing.py``.
+dispatches one function per keyword by name). One place outside may still name it: a new
+kind of check adds its test's name to ``CheckTest`` (``codegen/model_parts.py``). How an
+older draft spelled a keyword is the family's ``importing.py`` too: its translation, and the
+test the importer's draft guess asks of a schema (draft 4's boolean ``exclusiveMinimum``:
+``numbers/importing.boolean_exclusive``).
 
 The rule: a family's modules are ranked by their stage (``tests/test_import_graph.py``):
 

@@ -22,7 +22,8 @@ model's objects.
 * Where a platform cannot express a constraint (OpenAI strict mode and ``minLength``,
   Anthropic strict tool use and ``maximum``, Gemini and ``additionalProperties``), the
   constraint is dropped from the export and a note says so: "... does not enforce
-  'minLength' at /properties/city: the generated validator is the only enforcement". A
+  minLength at /properties/city: the generated validator is the only enforcement" (the
+  note quotes the keyword). A
   bound so dropped is told to the model in the description of the schema that held it
   (``City name (at least 1 character)``): each family's ``export.py`` writes its keywords'
   phrases, ``platforms/lowering.py`` carries them to the description.
@@ -51,26 +52,26 @@ So ``strict: true`` is emitted exactly when ``lint`` finds nothing.
 
 Platform rules used (public documentation and API error messages, late 2025):
 
-* OpenAI function calling, ``{"type": "function", "function": {...}}`` (Chat Completions)
+* OpenAI function calling, ``{type: function, function: {...}}`` (Chat Completions)
   with ``strict: true`` (Structured Outputs, "Supported schemas",
   https://platform.openai.com/docs/guides/structured-outputs#supported-schemas): function
   names ``^[a-zA-Z0-9_-]{1,64}$``; the root is an object and not ``anyOf``; every object has
   ``additionalProperties: false`` and lists every property in ``required`` (API error
-  "'required' is required to be supplied and to be an array including every key in
-  properties"); every schema has a ``type`` (or ``anyOf``/``$ref``; error "schema must have a
-  'type' key"); supported: ``type`` (lists with ``null``), ``enum``, ``const``, ``anyOf``,
+  "required is required to be supplied and to be an array including every key in
+  properties", the keyword quoted); every schema has a ``type`` (or ``anyOf``/``$ref``; error
+  "schema must have a type key", quoted likewise); supported: ``type`` (lists with ``null``), ``enum``, ``const``, ``anyOf``,
   ``$defs``/``$ref`` (recursion allowed, but not ``$ref`` beside other keywords, which the
   official SDK inlines), ``pattern``, ``format`` date-time, time, date, duration, email,
   hostname, ipv4, ipv6, uuid (not ``uri``: error "'uri' is not a valid format"),
   ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``, ``multipleOf``,
-  ``minItems``, ``maxItems``; anything else is refused ("'minLength' is not permitted"):
+  ``minItems``, ``maxItems``; anything else is refused ("minLength is not permitted"):
   ``minLength``, ``maxLength``, ``uniqueItems``, ``minProperties``, ``maxProperties``,
   ``patternProperties``, ``propertyNames``, ``prefixItems``, ``contains``, ``allOf``,
   ``oneOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas``;
   at most 5000 properties, 10 levels of object nesting, 1000 enum values, 120,000
   characters of names and enum/const strings, 15,000 characters for one enum of more than
   250 strings.
-* Anthropic tools, ``{"name", "description", "input_schema"}``
+* Anthropic tools, ``{name, description, input_schema}``
   (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use), names
   ``^[a-zA-Z0-9_-]{1,64}$``, no ``oneOf``/``allOf``/``anyOf`` at the top level of
   ``input_schema``; ``strict: true`` (strict tool use, "JSON Schema limitations",
@@ -82,7 +83,7 @@ Platform rules used (public documentation and API error messages, late 2025):
   without backreferences, lookaround or word boundaries; not supported: numerical bounds,
   ``minLength``/``maxLength``, other array bounds, recursion; per request at most 20 strict
   tools, 24 optional parameters and 16 parameters with ``anyOf`` or type lists.
-* Gemini ``FunctionDeclaration`` ``{"name", "description", "parameters"}``
+* Gemini ``FunctionDeclaration`` ``{name, description, parameters}``
   (https://ai.google.dev/api/caching#FunctionDeclaration, Schema at
   https://ai.google.dev/api/caching#Schema): names start with a letter or ``_``, then up to
   63 of ``a-zA-Z0-9_.:-``; Vertex AI documents parameter names as ``^[A-Za-z_][A-Za-z0-9_]{0,63}$``;
@@ -101,8 +102,8 @@ Platform rules used (public documentation and API error messages, late 2025):
   ``uri-template``, ``json-pointer``, ``relative-json-pointer``, ``regex``) is dropped with
   a note, for OpenAI, Anthropic and Gemini alike, and passed through to ``jsonschema`` and
   ``mcp``.
-* MCP ``Tool`` ``{"name", "title"?, "description", "inputSchema", "outputSchema"?,
-  "annotations"?}`` (MCP specification,
+* MCP ``Tool`` ``{name, title?, description, inputSchema, outputSchema?,
+  annotations?}`` (MCP specification,
   https://modelcontextprotocol.io/specification/2025-06-18/server/tools): ``inputSchema`` is
   a JSON Schema object schema, passed through unchanged, and so is ``outputSchema``, the
   contract's ``output`` (the schema of the tool's ``structuredContent``), when it has one;
@@ -124,6 +125,8 @@ from ..contract.checker import Contract
 from ..contract.errors import Problem
 from ..contract.optional import converted_keys
 from ..contract.tool_hints import HINTS
+from ..families.annotations import export as annotation_export
+from ..families.annotations.rules import DESCRIPTION, DIALECT_KEY, TITLE
 from ..families.arrays import export as array_export
 from ..families.combinators import export as combinator_export
 from ..families.combinators.export import ANY_OF
@@ -135,6 +138,7 @@ from ..families.references.targets import DEFS
 from ..families.strings import export as string_export
 from ..families.unevaluated import export as unevaluated_export
 from ..families.values import export as value_export
+from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
@@ -170,10 +174,6 @@ OPENAI_LARGE_ENUM_CHARS = 15_000
 ANTHROPIC_MAX_OPTIONAL = 24
 ANTHROPIC_MAX_UNIONS = 16
 
-#: Keywords that only annotate: never a constraint, so dropping them is never noted.
-_SILENT = vocabulary.annotation_names(exported=False)
-#: The annotations a merged node keeps from the node merged into (base wins).
-_BASE_WINS = vocabulary.annotation_names(exported=True)
 #: Lower and upper bounds, for merging two schemas into one (the tighter bound wins).
 _LOWER = vocabulary.bounds("lower")
 _UPPER = vocabulary.bounds("upper")
@@ -335,7 +335,7 @@ def _export(contract: Contract, target: str) -> ExportResult:
     if fatal:
         raise ExportError(target, fatal)
     if rules == "gemini":
-        declaration: dict[str, Any] = {"name": contract.name, "description": contract.description}
+        declaration: dict[str, Any] = {"name": contract.name, DESCRIPTION: contract.description}
         if object_export.declares_keys(lowered):
             declaration["parameters"] = lowered
         return ExportResult(target, declaration, notes)
@@ -365,13 +365,13 @@ def _export(contract: Contract, target: str) -> ExportResult:
     if target == "openai":
         function = {
             "name": contract.name,
-            "description": contract.description,
+            DESCRIPTION: contract.description,
             "parameters": parameters,
             "strict": strict,
         }
         return ExportResult(
             target,
-            {"type": "function", "function": function},
+            {TYPE: "function", "function": function},
             notes,
             strict,
             converted,
@@ -380,16 +380,16 @@ def _export(contract: Contract, target: str) -> ExportResult:
         )
     if target == "openai-responses":
         responses = {
-            "type": "function",
+            TYPE: "function",
             "name": contract.name,
-            "description": contract.description,
+            DESCRIPTION: contract.description,
             "parameters": parameters,
             "strict": strict,
         }
         return ExportResult(target, responses, notes, strict, converted, findings, closed)
     tool: dict[str, Any] = {
         "name": contract.name,
-        "description": contract.description,
+        DESCRIPTION: contract.description,
         "input_schema": parameters,
     }
     if strict:
@@ -449,7 +449,7 @@ def _export_gemini_json_schema(contract: Contract) -> ExportResult:
         raise ExportError("gemini", fatal)
     declaration = {
         "name": contract.name,
-        "description": contract.description,
+        DESCRIPTION: contract.description,
         "parametersJsonSchema": _strip_extensions(contract.parameters),
     }
     return ExportResult("gemini", declaration, _format_notes(contract.parameters))
@@ -480,17 +480,17 @@ def _check_target(target: str) -> None:
 def _export_jsonschema(contract: Contract) -> ExportResult:
     parameters = contract.parameters
     definition = {
-        "$schema": DIALECT,
-        "title": contract.name,
-        "description": contract.description,
+        DIALECT_KEY: DIALECT,
+        TITLE: contract.name,
+        DESCRIPTION: contract.description,
         **parameters,
     }
     notes = []
-    if "title" in parameters and parameters["title"] != contract.name:
+    if TITLE in parameters and parameters[TITLE] != contract.name:
         notes.append(
-            f"the schema's own title {parameters['title']!r} is kept; the tool name {contract.name!r} is not in this document"
+            f"the schema's own title {parameters[TITLE]!r} is kept; the tool name {contract.name!r} is not in this document"
         )
-    if "description" in parameters and parameters["description"] != contract.description:
+    if DESCRIPTION in parameters and parameters[DESCRIPTION] != contract.description:
         notes.append(
             "the schema's own description is kept; the tool description is not in this document"
         )
@@ -500,10 +500,10 @@ def _export_jsonschema(contract: Contract) -> ExportResult:
 def _export_mcp(contract: Contract) -> ExportResult:
     tool: dict[str, Any] = {"name": contract.name}
     # The contract's own title; a contract without one shows its schema's title, if any.
-    title = contract.title if contract.title is not None else contract.parameters.get("title")
+    title = contract.title if contract.title is not None else contract.parameters.get(TITLE)
     if isinstance(title, str):
-        tool["title"] = title
-    tool["description"] = contract.description
+        tool[TITLE] = title
+    tool[DESCRIPTION] = contract.description
     tool["inputSchema"] = contract.parameters
     places = _format_places(contract.parameters)
     if contract.output is not None:  # the result's schema, as the arguments' is written
@@ -664,7 +664,7 @@ class _Lowering:
             what = "accepts anything" if schema else "accepts nothing"
             self.refuse(
                 path,
-                f"the schema at {_where(path)} is '{str(schema).lower()}' ({what}); OpenAI strict mode needs a schema with a 'type'",
+                f"the schema at {_where(path)} is '{str(schema).lower()}' ({what}); OpenAI strict mode needs a schema with a '{TYPE}'",
             )
             return schema
         if self.target == "gemini":
@@ -692,7 +692,7 @@ class _Lowering:
         """Every keyword of one node except $ref (when inlined) and allOf, lowered."""
         out: dict[str, Any] = {}
         for keyword, value in node.items():
-            if keyword.startswith("x-") or keyword in _SILENT:
+            if keyword.startswith("x-") or keyword in annotation_export.SILENT:
                 continue
             lowering = _KEYWORD_LOWERINGS.get(keyword, _Lowering.untranslated)
             lowering(self, KeywordAt(keyword, value, node, path), out)
@@ -705,14 +705,6 @@ class _Lowering:
     # family's ``export.lower`` (families/numbers/export.py, families/arrays/export.py,
     # families/combinators/export.py, families/objects/export.py, families/values/export.py),
     # called the same way.
-
-    def kept(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        out[kw.keyword] = kw.value
-
-    def default(self, kw: KeywordAt, out: dict[str, Any]) -> None:
-        # Every property is required in OpenAI strict mode: defaults never apply.
-        if self.target != "openai":
-            out[kw.keyword] = kw.value
 
     def untranslated(self, kw: KeywordAt, out: dict[str, Any]) -> None:
         """A keyword this module does not know yet: never passed on silently."""
@@ -730,7 +722,7 @@ class _Lowering:
                 out[key] = value
                 continue
             mine = out[key]
-            if json_equal(mine, value) or key in _BASE_WINS:
+            if json_equal(mine, value) or key in annotation_export.KEYWORDS:
                 continue
             _KEYWORD_MERGES.get(key, _cannot_merge)(self, key, mine, value, where, out)
         return out
@@ -888,7 +880,7 @@ class _Lowering:
         if unions > ANTHROPIC_MAX_UNIONS:
             self.refuse(
                 (),
-                f"the schema has {unions} schemas with 'anyOf' or a list of types; Anthropic strict tool use allows at most "
+                f"the schema has {unions} schemas with '{ANY_OF}' or a list of types; Anthropic strict tool use allows at most "
                 f"{ANTHROPIC_MAX_UNIONS} (in all strict tools of a request)",
             )
 
@@ -898,9 +890,8 @@ _KeywordLowering = Callable[[_Lowering, KeywordAt, dict[str, Any]], None]
 #: How each keyword is lowered (the rest: :meth:`_Lowering.untranslated`): a method here or
 #: its family's ``export.lower``.
 _KEYWORD_LOWERINGS: dict[str, _KeywordLowering] = {
-    **dict.fromkeys(("title", "description"), _Lowering.kept),
+    **dict.fromkeys(annotation_export.KEYWORDS, annotation_export.lower),
     **dict.fromkeys(reference_export.KEYWORDS, reference_export.lower),
-    "default": _Lowering.default,
     **dict.fromkeys(value_export.KEYWORDS, value_export.lower),
     **dict.fromkeys(object_export.KEYWORDS, object_export.lower),
     **dict.fromkeys(combinator_export.KEYWORDS, combinator_export.lower),

@@ -5,16 +5,15 @@
 * a bare JSON Schema of the arguments (draft-04/06/07, 2019-09 or 2020-12): one contract,
   named after its ``title`` (when that is a valid tool name) or the file name, described by
   its ``description``;
-* an MCP ``tools/list`` result ``{"tools": [{"name", "description", "inputSchema"}, ...]}``,
-  or the JSON-RPC response that wraps it under ``"result"`` (a tool's ``title`` and
+* an MCP ``tools/list`` result ``{tools: [{name, description, inputSchema}, ...]}``,
+  or the JSON-RPC response that wraps it under ``result`` (a tool's ``title`` and
   ``annotations``, MCP's tool hints, become the contract's: ``_mcp_title_and_hints``; its
   ``outputSchema`` becomes the contract's ``output``, translated as ``inputSchema`` is, or
   left out with a warning at its place when it cannot be carried over: ``result_schema``);
-* an OpenAI tool list ``[{"type": "function", "function": {"name", "description",
-  "parameters"}}]`` (also ``{"tools": [...]}``, and the Responses API's flat
-  ``{"type": "function", "name", ...}``);
-* an Anthropic tool list ``[{"name", "description", "input_schema"}]`` (also ``{"tools": [...]}``);
-* Gemini FunctionDeclarations ``{"name", "description", "parametersJsonSchema"}``, or the
+* an OpenAI tool list ``[{type: function, function: {name, description, parameters}}]``
+  (also ``{tools: [...]}``, and the Responses API's flat ``{type: function, name, ...}``);
+* an Anthropic tool list ``[{name, description, input_schema}]`` (also ``{tools: [...]}``);
+* Gemini FunctionDeclarations ``{name, description, parametersJsonSchema}``, or the
   legacy ``parameters`` (an OpenAPI subset, where type names may be upper case and
   ``nullable: true`` beside an ``enum`` adds null to the enum too, as Gemini reads them; a tool
   without parameters has none), alone, listed, or in a Tool's ``functionDeclarations``;
@@ -29,7 +28,7 @@ warnings worth a look. Older JSON Schema spellings are translated to 2020-12:
 ``definitions`` -> ``$defs`` (and every ``$ref`` to them), ``items: [...]`` ->
 ``prefixItems`` (with ``additionalItems`` -> ``items``), ``dependencies`` ->
 ``dependentRequired``/``dependentSchemas``, draft-04 boolean ``exclusiveMinimum``, a
-draft-07 root ``$ref`` (zod-to-json-schema's ``{"$ref": "#/definitions/x", "definitions":
+draft-07 root ``$ref`` (zod-to-json-schema's ``{$ref: "#/definitions/x", definitions:
 ...}``) hoisted to the root; ``$schema`` and every ``$id``/``id`` are dropped after every
 ``$ref`` is resolved against its nearest base (ids, ``$anchor``, plain-name fragments) to a
 ``#/$defs/...`` pointer; ``$dynamicRef`` and ``$recursiveRef`` become plain ``$ref``
@@ -62,7 +61,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import unquote, urljoin
+from urllib.parse import unquote, urljoin, urlsplit
 
 import yaml
 
@@ -70,16 +69,34 @@ from ..codegen.names import PACKAGE_NAMES
 from ..contract import checker, source, tool_hints
 from ..contract.checker import KEYWORD_KIND, SCHEMA_KEYWORDS, TOOL_NAME_RE
 from ..contract.errors import ContractError
+from ..families.annotations import importing as annotation_importing
+from ..families.annotations.rules import DESCRIPTION, DIALECT_KEY, TITLE
 from ..families.arrays import importing as array_importing
 from ..families.formats import importing as format_importing
 from ..families.numbers import importing as number_importing
 from ..families.objects import importing as object_importing
+from ..families.objects.rules import PROPERTIES, REQUIRED
 from ..families.references import dynamic, importing
 from ..families.references import targets as reference_targets
+from ..families.references.importing import (
+    ANCHOR,
+    DEFINITION_PLACES,
+    DEFINITIONS,
+    DYNAMIC_ANCHOR,
+    DYNAMIC_REF,
+    ID,
+    LEGACY_ID,
+    RECURSIVE_ANCHOR,
+    RECURSIVE_REF,
+)
+from ..families.references.targets import DEFS, REF
 from ..families.values import importing as value_importing
+from ..families.values import rules as value_rules
+from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.values import json_equal
+from . import remotes
 from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
@@ -103,15 +120,52 @@ REFUSED_KEYWORDS = {
 }
 #: Annotation keywords (no effect on validation in JSON Schema) toolshape has no place for:
 #: dropped, with a warning ($schema is read first: it names the draft).
-DROPPED_ANNOTATIONS = vocabulary.names(
-    lambda k: (
-        not k.implemented and k.annotation is not None and not k.successor and k.name != "$schema"
-    )
-)
+DROPPED_ANNOTATIONS = annotation_importing.DROPPED
 #: Schema keys in the order contracts are written (the rest keep their order, then $defs).
 KEY_ORDER = vocabulary.READING_ORDER
 _LEGACY_DIALECTS = ("draft-03", "draft-04", "draft-06", "draft-07")
-_ANNOTATION_SIBLINGS = vocabulary.annotation_names("meta-data", "comment")
+#: The keywords with no effect without the one they need (``then`` without ``if``), each
+#: with that one: dropped with a warning, in the order of the walk over what they need.
+_NEEDING = tuple(
+    (k.name, k.needs)
+    for k in sorted(
+        (k for k in vocabulary.KEYWORDS if k.needs),
+        key=lambda k: vocabulary.SUBSCHEMA_ORDER.index(k.needs),
+    )
+)
+#: What a schema keeps beside a ``$ref`` before 2019-09 (the drafts ignore every other
+#: keyword there): the annotations and the definitions.
+_KEPT_BESIDE_LEGACY_REF = (
+    REF,
+    *vocabulary.annotation_names("meta-data", "comment"),
+    *DEFINITION_PLACES,
+)
+
+
+#: How ``format`` may be read: asserted (toolshape's default, 2020-12's format-assertion
+#: vocabulary) or kept as the annotation ``x-format`` (2020-12's own default reading).
+FORMAT_READINGS = ("assert", "annotate")
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How the input's schemas are read, beyond their draft (``import``'s ``--formats`` and
+    ``--remote``)."""
+
+    #: One of :data:`FORMAT_READINGS`.
+    formats: str = "assert"
+    #: Where the schemas that remote ``$ref``s name are read from (never the network).
+    remotes: tuple[remotes.RemoteFolder, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.formats not in FORMAT_READINGS:
+            raise ValueError(
+                f"unknown format reading {self.formats!r}: expected one of {', '.join(FORMAT_READINGS)}"
+            )
+
+
+#: toolshape's own reading: every format asserted.
+DEFAULT_OPTIONS = ImportOptions()
 
 
 @dataclass(frozen=True)
@@ -173,7 +227,7 @@ class ImportedContract:
     warnings: list[ImportNotice] = field(default_factory=list)
     #: The input kind: "jsonschema", "mcp", "openai" or "anthropic".
     kind: str = "jsonschema"
-    #: The contract as data: {"name", "description", "parameters"} (and "output", ...).
+    #: The contract as data: its name, description and parameters (and output, ...).
     data: dict[str, Any] = field(default_factory=dict)
     #: What was translated to 2020-12, one line per kind with the input's JSON Pointers.
     translations: list[str] = field(default_factory=list)
@@ -182,11 +236,14 @@ class ImportedContract:
 # -- reading ------------------------------------------------------------------------
 
 
-def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
+def import_file(
+    path: Path, draft: str | None = None, *, options: ImportOptions = DEFAULT_OPTIONS
+) -> list[ImportedContract]:
     """One contract per tool found in the file at ``path``; raise ContractImportError.
 
     ``draft`` ("4", "6", "7", "2019-09", "2020-12") is how a schema without ``$schema`` is
-    read; without it the draft is guessed from the spellings (and the guess is reported)."""
+    read; without it the draft is guessed from the spellings (and the guess is reported).
+    ``options`` say how the rest is read (:class:`ImportOptions`)."""
     path = Path(path)
     label = path.name
     try:
@@ -209,7 +266,7 @@ def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
         ) from None
     _refuse_deep_text(raw, label, path.suffix.lower())
     data = _parse(raw, label, path.suffix.lower())
-    imported = import_data(data, label, _stem(path.name), draft)
+    imported = import_data(data, label, _stem(path.name), draft, options=options)
     text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     for contract in imported:
         for warning in contract.warnings:
@@ -219,7 +276,12 @@ def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
 
 
 def import_data(
-    data: Any, label: str, stem: str = "tool", draft: str | None = None
+    data: Any,
+    label: str,
+    stem: str = "tool",
+    draft: str | None = None,
+    *,
+    options: ImportOptions = DEFAULT_OPTIONS,
 ) -> list[ImportedContract]:
     """As :func:`import_file`, for already-decoded JSON data (``label`` names it in messages,
     ``stem`` is the fallback name of a bare schema without a usable title)."""
@@ -228,7 +290,7 @@ def import_data(
     deep = _too_deep(data)
     if deep is not None:
         raise ContractImportError([ImportProblem(label, None, deep, _TOO_DEEP)])
-    importer = _Importer(label, stem, draft)
+    importer = _Importer(label, stem, draft, options)
     contracts = importer.run(data)
     if importer.problems:
         raise ContractImportError(importer.problems)
@@ -338,9 +400,9 @@ def _mcp_title_and_hints(
     """An MCP tool's ``title`` and ``annotations`` as contract keys: the four hints that are
     booleans, and the title (``annotations.title`` when the tool has no ``title`` of its own).
     Anything else there is left out with a warning; a null is what an SDK writes for "none"."""
-    title = entry.get("title")
+    title = entry.get(TITLE)
     if title is not None and not _is_text(title):
-        warnings.append(ImportNotice(f"{pointer}/title", _LEFT_OUT.format("title", _short(title))))
+        warnings.append(ImportNotice(f"{pointer}/{TITLE}", _LEFT_OUT.format(TITLE, _short(title))))
         title = None
     annotations = entry.get("annotations")
     if annotations is not None and not isinstance(annotations, dict):
@@ -353,13 +415,13 @@ def _mcp_title_and_hints(
     hints: dict[str, bool] = {}
     for key, value in (annotations or {}).items():
         where = f"{pointer}/annotations/{pointers.escape(key)}"
-        if key == "title" and title is None and _is_text(value):
+        if key == TITLE and title is None and _is_text(value):
             title = value  # MCP shows annotations.title when the tool has no title
         elif key in tool_hints.HINTS and type(value) is bool:
             hints[key] = value
-        elif value is not None and not (key == "title" and value == title):
+        elif value is not None and not (key == TITLE and value == title):
             warnings.append(ImportNotice(where, _LEFT_OUT.format(key, _short(value))))
-    found: dict[str, Any] = {} if title is None else {"title": title}
+    found: dict[str, Any] = {} if title is None else {TITLE: title}
     if hints:
         found["annotations"] = {h: hints[h] for h in tool_hints.HINTS if h in hints}
     return found
@@ -404,10 +466,11 @@ class _Tool:
 
 
 class _Importer:
-    def __init__(self, label: str, stem: str, draft: str | None = None) -> None:
+    def __init__(self, label: str, stem: str, draft: str | None, options: ImportOptions) -> None:
         self.label = label
         self.stem = stem
         self.draft = draft
+        self.options = options
         self.problems: list[ImportProblem] = []
 
     def error(self, tool: str | None, pointer: str | None, message: str) -> None:
@@ -481,19 +544,17 @@ class _Importer:
                         )
                     )
             return found
-        if any(k in data for k in _TOOL_KEYS) or (
-            data.get("type") == "function" and "name" in data
-        ):
+        if any(k in data for k in _TOOL_KEYS) or (data.get(TYPE) == "function" and "name" in data):
             return self.tool(data, pointer)
         if _is_parameterless_declaration(data) or ("name" in data and "parameters" in data):
             return self.tool(data, pointer)  # a function declaration (OpenAI's or Gemini's)
         if _looks_like_schema(data):
             dropped = []
-            if isinstance(data, dict) and "$schema" in data:
+            if isinstance(data, dict) and DIALECT_KEY in data:
                 dropped.append(
                     ImportNotice(
-                        f"{pointer}/$schema",
-                        f"'$schema' ({json.dumps(data['$schema'])[:80]}) is dropped: "
+                        f"{pointer}/{DIALECT_KEY}",
+                        f"'{DIALECT_KEY}' ({json.dumps(data[DIALECT_KEY])[:80]}) is dropped: "
                         "a contract's parameters are always JSON Schema 2020-12",
                     )
                 )
@@ -519,7 +580,7 @@ class _Importer:
         for key in _GEMINI_SCHEMAS:
             if key in entry:
                 return [self.entry("gemini", entry, pointer, key, warnings)]
-        if entry.get("type") == "function" and isinstance(entry.get("function"), dict):
+        if entry.get(TYPE) == "function" and isinstance(entry.get("function"), dict):
             function = entry["function"]
             fn_pointer = f"{pointer}/function"
             return [self.entry("openai", function, fn_pointer, "parameters", warnings)]
@@ -532,18 +593,18 @@ class _Importer:
             return [found]
         if "input_schema" in entry:
             return [self.entry("anthropic", entry, pointer, "input_schema", warnings)]
-        if entry.get("type") == "function":
+        if entry.get(TYPE) == "function":
             return [self.entry("openai", entry, pointer, "parameters", warnings)]
         if ("parameters" in entry and "name" in entry) or _is_parameterless_declaration(entry):
             # Gemini's legacy declaration (or OpenAI's older "functions"); a tool without
             # parameters has no 'parameters' field there.
             return [self.entry("declaration", entry, pointer, "parameters", warnings)]
-        if "type" in entry and isinstance(name, str):
+        if TYPE in entry and isinstance(name, str):
             # A platform's built-in tool (Anthropic web_search_..., OpenAI file_search): no schema to import.
             self.error(
                 shown,
                 pointer,
-                f"a built-in tool of type {entry['type']!r} has no input schema to import; remove it from the list",
+                f"a built-in tool of type {entry[TYPE]!r} has no input schema to import; remove it from the list",
             )
             return []
         self.error(
@@ -563,9 +624,9 @@ class _Importer:
         warnings: list[ImportNotice],
     ) -> _Tool:
         name = entry.get("name")
-        description = entry.get("description")
+        description = entry.get(DESCRIPTION)
         if schema_key not in entry:
-            schema: Any = {"type": "object", "additionalProperties": False}
+            schema: Any = object_importing.empty_object()
             warnings.append(
                 ImportNotice(
                     pointer, "the tool has no parameters: the contract accepts only an empty object"
@@ -584,11 +645,11 @@ class _Importer:
                     "`toolshape lint --target openai` finds nothing",
                 )
             )
-        if isinstance(schema, dict) and "$schema" in schema:
+        if isinstance(schema, dict) and DIALECT_KEY in schema:
             warnings.append(
                 ImportNotice(
-                    f"{pointer}/{schema_key}/$schema",
-                    f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
+                    f"{pointer}/{schema_key}/{DIALECT_KEY}",
+                    f"'{DIALECT_KEY}' ({json.dumps(schema[DIALECT_KEY])[:80]}) is dropped: "
                     "a contract's parameters are always JSON Schema 2020-12",
                 )
             )
@@ -606,16 +667,29 @@ class _Importer:
         )
         before = len(self.problems)
         tool = name if isinstance(name, str) else None
-        if not isinstance(schema, dict):
+        if not isinstance(schema, (dict, bool)):
             self.error(
                 tool,
                 pointer,
-                "the arguments schema must be an object schema (a JSON object with type: object)",
+                "the arguments schema must be an object schema (a JSON object with type: object)"
+                " or true/false",
             )
             return None
-        translator = _Translator(schema, self.draft, gemini=kind == "declaration")
-        parameters = translator.translate()
         warnings = list(found.warnings)
+        if isinstance(schema, bool):
+            # JSON Schema's true or false: every arguments object, or none.
+            none = "" if schema else "; as written, no arguments can pass"
+            warnings.append(
+                ImportNotice(
+                    pointer,
+                    f"the schema is {json.dumps(schema)}: read as the object schema it means{none}",
+                )
+            )
+            schema = value_rules.object_root(schema)
+        translator = _Translator(
+            schema, self.draft, gemini=kind == "declaration", options=self.options
+        )
+        parameters = translator.translate()
         warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
         if kind == "jsonschema":
             name, description = self.bare_identity(
@@ -639,7 +713,7 @@ class _Importer:
             return None
         data = {
             "name": name,
-            "description": description,
+            DESCRIPTION: description,
             **found.title_and_hints,
             "parameters": parameters,
         }
@@ -678,13 +752,13 @@ class _Importer:
         if not isinstance(schema, dict):
             warnings.append(ImportNotice(pointer, _OUTPUT_LEFT_OUT.format(_NOT_OBJECT)))
             return None
-        translator = _Translator(schema, self.draft, values=_RESULT_VALUES)
+        translator = _Translator(schema, self.draft, values=_RESULT_VALUES, options=self.options)
         output = translator.translate()
-        if "$schema" in schema:
+        if DIALECT_KEY in schema:
             warnings.append(
                 ImportNotice(
-                    f"{pointer}/$schema",
-                    f"'$schema' ({json.dumps(schema['$schema'])[:80]}) is dropped: "
+                    f"{pointer}/{DIALECT_KEY}",
+                    f"'{DIALECT_KEY}' ({json.dumps(schema[DIALECT_KEY])[:80]}) is dropped: "
                     "a contract's output is always JSON Schema 2020-12",
                 )
             )
@@ -709,9 +783,9 @@ class _Importer:
         warnings: list[ImportNotice],
     ) -> tuple[Any, Any]:
         """A bare schema's tool name (title, hoisted definition name, file name) and description."""
-        title = parameters.get("title")
+        title = parameters.get(TITLE)
         if isinstance(title, str) and TOOL_NAME_RE.fullmatch(title):
-            name: Any = parameters.pop("title")
+            name: Any = parameters.pop(TITLE)
         elif translator.hoisted and TOOL_NAME_RE.fullmatch(translator.hoisted):
             name = translator.hoisted
         else:
@@ -719,11 +793,11 @@ class _Importer:
             if isinstance(title, str):
                 warnings.append(
                     ImportNotice(
-                        f"{pointer}/title",
+                        f"{pointer}/{TITLE}",
                         f"the title {title!r} is not a tool name (1-64 of A-Z a-z 0-9 _ . -): named {name!r} after the file",
                     )
                 )
-        description = parameters.pop("description", None)
+        description = parameters.pop(DESCRIPTION, None)
         return name, description
 
     def check_identity(self, kind: str, name: Any, description: Any, pointer: str) -> None:
@@ -736,9 +810,9 @@ class _Importer:
                 f"the tool name {json.dumps(name)} is not 1-64 characters of A-Z a-z 0-9 _ . -",
             )
         if not isinstance(description, str) or not description.strip():
-            where = f"{pointer}/description"
+            where = f"{pointer}/{DESCRIPTION}"
             what = (
-                "the schema has no 'description' at its root"
+                f"the schema has no '{DESCRIPTION}' at its root"
                 if kind == "jsonschema"
                 else "the tool has no description"
             )
@@ -844,7 +918,7 @@ _TOOL_KEYS = ("inputSchema", "input_schema", "function", *_GEMINI_SCHEMAS, *_GEM
 def _is_parameterless_declaration(entry: dict[str, Any]) -> bool:
     """A Gemini declaration of a tool without parameters: a name and a description, nothing else
     (its legacy export leaves ``parameters`` out rather than send an object without properties)."""
-    return isinstance(entry.get("name"), str) and set(entry) == {"name", "description"}
+    return isinstance(entry.get("name"), str) and set(entry) == {"name", DESCRIPTION}
 
 
 def _strict_nullable_keys(schema: Any, pointer: str) -> list[ImportNotice]:
@@ -862,7 +936,7 @@ def _strict_nullable_keys(schema: Any, pointer: str) -> list[ImportNotice]:
     message = (
         f"OpenAI strict mode: {', '.join(found)} {'is' if len(found) == 1 else 'are'} required "
         "and allow null, which is how a strict tool writes an optional key; for each one that was "
-        "optional, remove it from 'required' and the null from its schema in the contract (unless "
+        f"optional, remove it from '{REQUIRED}' and the null from its schema in the contract (unless "
         "null is a value the tool takes): as imported, every call must send it"
     )
     return [ImportNotice(pointer, message)]
@@ -878,11 +952,12 @@ def _schema_nodes(
             yield from _schema_nodes(sub, at)
 
 
+#: The keys that say a file holds a bare JSON Schema (with ``type: object``).
+_SCHEMA_SIGNS = (DIALECT_KEY, PROPERTIES, REF, *DEFINITION_PLACES)
+
+
 def _looks_like_schema(data: dict[str, Any]) -> bool:
-    return (
-        any(k in data for k in ("$schema", "properties", "$ref", "definitions", "$defs"))
-        or data.get("type") == "object"
-    )
+    return any(k in data for k in _SCHEMA_SIGNS) or data.get(TYPE) == "object"
 
 
 def _join(base: str, pointer: str) -> str:
@@ -955,8 +1030,16 @@ class _Translator:
         *,
         gemini: bool = False,
         values: str = "tool arguments are",
+        options: ImportOptions = DEFAULT_OPTIONS,
     ) -> None:
         self.root = schema
+        #: Every ``format`` asserted (else kept as the annotation ``x-format``).
+        self.asserts_formats = options.formats == "assert"
+        self.remote_folders = options.remotes
+        #: (input path, value) of every ``$ref`` met by :meth:`index`.
+        self.ref_sites: list[tuple[SchemaPath, str]] = []
+        #: Why the remote document of a URL under a mapped folder could not be read.
+        self.remote_errors: dict[str, str] = {}
         #: What the root schema describes, as the root checks say it ("tool arguments are",
         #: or, for an MCP outputSchema, the result's words).
         self.values = values
@@ -971,6 +1054,8 @@ class _Translator:
         self.draft, self.draft_reason = self.dialect(schema, draft)
         self.legacy = self.draft in ("4", "6", "7")
         self.draft4 = self.draft == "4"
+        #: The keyword this draft names a schema resource with.
+        self.id_key = LEGACY_ID if self.draft4 else ID
         self.ignored = _IGNORED_BY_DRAFT[self.draft]
         #: input path -> base URI of every schema node; resources and anchors by absolute URI.
         self.bases: dict[SchemaPath, str] = {}
@@ -984,7 +1069,7 @@ class _Translator:
         #: ``moved`` read backwards (output path -> input path), kept as it grows, so that a
         #: warning's input place costs a lookup per prefix, not a pass over every move.
         self.moved_back: dict[SchemaPath, SchemaPath] = {}
-        #: (new node, old path, "$ref", "$dynamicRef" or "$recursiveRef") of every reference,
+        #: (new node, old path, the kind of reference: ``$ref``, ``$dynamicRef``, ...) of every reference,
         #: rewritten at the end.
         self.refs: list[tuple[dict[str, Any], SchemaPath, str]] = []
         self.hoisted: str | None = None
@@ -993,25 +1078,25 @@ class _Translator:
 
     def dialect(self, schema: dict[str, Any], chosen: str | None) -> tuple[str, str]:
         """The draft the schema is written in: its $schema, else the caller's choice, else a guess."""
-        declared = schema.get("$schema")
+        declared = schema.get(DIALECT_KEY)
         if isinstance(declared, str):
             for marker, draft in _DIALECT_MARKERS:
                 if marker in declared:
-                    return draft, f"'$schema' says draft {draft}"
+                    return draft, f"'{DIALECT_KEY}' says draft {draft}"
             if "draft-03" in declared:
                 self.error(
-                    ("$schema",),
+                    (DIALECT_KEY,),
                     "draft-03 schemas are not supported (toolshape imports drafts 4, 6, 7, 2019-09 and 2020-12)",
                 )
             else:
                 self.warn(
-                    ("$schema",),
-                    f"unknown '$schema' {declared[:80]!r}: read as draft {chosen or _guess_draft(schema)[0]}",
+                    (DIALECT_KEY,),
+                    f"unknown '{DIALECT_KEY}' {declared[:80]!r}: read as draft {chosen or _guess_draft(schema)[0]}",
                 )
         if chosen is not None:
             return chosen, f"chosen with --draft {chosen}"
         guess, why = _guess_draft(schema)
-        return guess, f"no '$schema': read as draft {guess} ({why})"
+        return guess, f"no '{DIALECT_KEY}': read as draft {guess} ({why})"
 
     def error(self, path: SchemaPath, message: str) -> None:
         self.errors.append((pointers.pointer(path), message))
@@ -1034,10 +1119,9 @@ class _Translator:
         if not isinstance(node, dict):
             self.bases[path] = base
             return
-        id_key = "id" if self.draft4 else "$id"
-        identifier = node.get(id_key)
+        identifier = node.get(self.id_key)
         # Before 2019-09 every keyword beside $ref is ignored: a sibling id changes nothing.
-        if isinstance(identifier, str) and not (self.legacy and "$ref" in node):
+        if isinstance(identifier, str) and not (self.legacy and REF in node):
             absolute = _join_uri(base, identifier)
             resource, fragment = _split_fragment(absolute)
             if resource != _split_fragment(base)[0] or not identifier.startswith("#"):
@@ -1045,7 +1129,9 @@ class _Translator:
                 self.resources.setdefault(resource, path)
             if fragment and self.legacy and not fragment.startswith("/"):
                 self.anchors.setdefault((resource, fragment), path)  # draft 4-7 plain-name fragment
-        anchor = node.get("$anchor")
+        if isinstance(node.get(REF), str):
+            self.ref_sites.append((path, node[REF]))
+        anchor = node.get(ANCHOR)
         if isinstance(anchor, str) and not self.legacy:
             self.anchors.setdefault((base, anchor), path)
         self.index_dynamic_anchor(node, path, base, isinstance(identifier, str) or not path)
@@ -1058,70 +1144,108 @@ class _Translator:
     ) -> None:
         """Record a dynamic anchor: a ``$dynamicAnchor`` (2020-12, also a plain-name fragment
         a ``$ref`` may name) or a ``$recursiveAnchor: true`` on a resource's root (2019-09)."""
-        name = node.get("$dynamicAnchor")
+        name = node.get(DYNAMIC_ANCHOR)
         if isinstance(name, str) and self.draft == "2020-12":
             self.anchors.setdefault((base, name), path)
             self.dynamic_anchors[path] = name
-        if node.get("$recursiveAnchor") is True and self.draft == "2019-09" and resource_root:
+        if node.get(RECURSIVE_ANCHOR) is True and self.draft == "2019-09" and resource_root:
             self.dynamic_anchors[path] = dynamic.RECURSIVE
+
+    def bundle_remotes(self) -> dict[str, Any]:
+        """The root with each remote document a ``$ref`` reaches under a mapped folder
+        (``--remote``) grafted into its definitions, a resource of its own, and indexed there
+        (its references reaching further documents too): JSON Schema's bundling. The retrieval
+        URL names the document even when its ``$id`` says another."""
+        defs_key = DEFINITIONS if self.legacy else DEFS
+        defs = self.root.get(defs_key, {})
+        if not self.remote_folders or not isinstance(defs, dict):
+            return self.root
+        grafted = dict(defs)
+        seen = 0
+        while seen < len(self.ref_sites):
+            path, ref = self.ref_sites[seen]
+            seen += 1
+            uri = _split_fragment(_join_uri(self.bases.get(path, _DEFAULT_BASE), ref))[0]
+            if uri in self.resources:
+                continue
+            try:
+                document = self.remote_document(uri, len(grafted) - len(defs))
+            except remotes.RemoteError as error:
+                self.remote_errors[uri] = str(error)  # said at each $ref by target_of
+                continue
+            if document is None:
+                continue  # no prefix covers it: target_of refuses it as remote
+            name = _fresh_name(uri, grafted)
+            grafted[name] = document
+            self.index(document, (defs_key, name), uri)
+            self.resources.setdefault(uri, (defs_key, name))
+        if len(grafted) > len(defs):
+            self.root = {**self.root, defs_key: grafted}
+        return self.root
+
+    def remote_document(self, uri: str, count: int) -> Any:
+        """The document of ``uri`` read from its mapped folder, its ``$schema`` (this draft's)
+        dropped (None: no folder is mapped for it); RemoteError."""
+        path = remotes.local_file(uri, self.remote_folders)
+        if path is None:
+            return None
+        if count >= remotes.MAX_DOCUMENTS:
+            raise remotes.RemoteError(
+                f"more than {remotes.MAX_DOCUMENTS} remote schemas: {uri!r} is one too many"
+            )
+        document = remotes.read_document(path)
+        if _too_deep(document) is not None:
+            raise remotes.RemoteError(
+                f"the remote schema {uri!r} ({path}) nests more than {MAX_INPUT_DEPTH} levels deep"
+            )
+        if not isinstance(document, (dict, bool)):
+            raise remotes.RemoteError(f"the remote schema {uri!r} ({path}) is not a schema")
+        if isinstance(document, bool):
+            return document
+        declared = document.get(DIALECT_KEY)
+        if isinstance(declared, str):
+            draft = next((d for marker, d in _DIALECT_MARKERS if marker in declared), None)
+            if draft != self.draft:
+                raise remotes.RemoteError(
+                    f"the remote schema {uri!r} says '{DIALECT_KEY}' {declared[:80]!r}; this schema "
+                    f"is read as draft {self.draft}, and one schema imports in one draft"
+                )
+            document = {k: v for k, v in document.items() if k != DIALECT_KEY}
+        return document if self.id_key in document else {self.id_key: uri, **document}
 
     # -- pass 2: keyword by keyword --------------------------------------------------------
 
     def translate(self) -> dict[str, Any]:
         root = self.root
-        root_id = root.get("id" if self.draft4 else "$id")
+        root_id = root.get(self.id_key)
         base = _join_uri(_DEFAULT_BASE, root_id) if isinstance(root_id, str) else _DEFAULT_BASE
         self.resources[_split_fragment(base)[0]] = ()
         self.index(root, (), _split_fragment(base)[0])
-        if "$schema" in root:
-            self.note("$schema dropped (" + self.draft_reason + ")", ("$schema",))
+        root = self.bundle_remotes()
+        if DIALECT_KEY in root:
+            self.note(f"{DIALECT_KEY} dropped ({self.draft_reason})", (DIALECT_KEY,))
         elif self.draft != "2020-12":
             self.note(self.draft_reason, ())
-        ref = root.get("$ref")
-        hoist = (
-            isinstance(ref, str)
-            and ref.startswith("#/")
-            and all(
-                k
-                in (
-                    "$ref",
-                    "$schema",
-                    "$id",
-                    "id",
-                    "definitions",
-                    "$defs",
-                    "title",
-                    "description",
-                    "$comment",
-                )
-                for k in root
-            )
-        )
-        if hoist:
-            assert isinstance(ref, str)  # hoist says so
+        ref = importing.hoisted_ref(root)
+        if ref is not None:
             target = self.steps(ref)
             node = _follow(root, target)
-            if (
-                isinstance(node, dict)
-                and target
-                and target[0] in ("definitions", "$defs")
-                and len(target) == 2
-            ):
+            if isinstance(node, dict) and len(target) == 2 and target[0] in DEFINITION_PLACES:
                 self.hoisted = target[1]
-                self.note("root $ref hoisted to the root", ("$ref",))
+                self.note(f"root {REF} hoisted to the root", (REF,))
                 result = self.node(node, target, ())
                 self.moved[()] = ()
                 self.moved_back[()] = ()
-                for key in ("title", "description", "$comment"):
+                for key in importing.HOISTED_ROOT_KEEPS:
                     if key in root and key not in result:
                         result[key] = root[key]
                 defs = {}
-                for keyword_ in ("definitions", "$defs"):
-                    for name, sub in (root.get(keyword_) or {}).items():
-                        if (keyword_, name) != target:
-                            defs[name] = self.node(sub, (keyword_, name), ("$defs", name))
+                for place in DEFINITION_PLACES:
+                    for name, sub in (root.get(place) or {}).items():
+                        if (place, name) != target:
+                            defs[name] = self.node(sub, (place, name), (DEFS, name))
                 if defs:
-                    result["$defs"] = {**result.get("$defs", {}), **defs}
+                    result[DEFS] = {**result.get(DEFS, {}), **defs}
                 self.rewrite_refs(result)
                 return self.drop_no_effect(self.root_checks(result))
         result = self.node(root, (), ())
@@ -1133,23 +1257,23 @@ class _Translator:
         if not isinstance(result, dict):
             self.error((), f"the root must be an object schema: {self.values} one JSON object")
             return {}
-        kind = result.get("type")
+        kind = result.get(TYPE)
         # Keywords that make a root without a type an object schema (type: object is added).
-        object_keywords = ("properties", "required", "additionalProperties")
+        object_keywords = object_importing.ABOUT_OBJECTS
         if kind is None and self.refers_to_an_object(result, object_keywords):
             # The root's $ref (its siblings dropped, as drafts 4 to 7 ignore them) leads to
             # an object schema: saying so at the root changes nothing it accepts.
             self.warn(
                 (),
-                f"the root has no 'type' but its $ref leads to an object schema: added "
-                f"'type: object' ({self.values} always one JSON object)",
+                f"the root has no '{TYPE}' but its $ref leads to an object schema: added "
+                f"'{TYPE}: object' ({self.values} always one JSON object)",
             )
-            result = {"type": "object", **result}
+            result = {TYPE: "object", **result}
         elif kind is None:
             if any(k in result for k in object_keywords):
                 self.warn(
                     (),
-                    f"the root has no 'type': added 'type: object' ({self.values} always one JSON object)",
+                    f"the root has no '{TYPE}': added '{TYPE}: object' ({self.values} always one JSON object)",
                 )
                 kept = importing.untyped_root(result)
                 if kept is not None:
@@ -1157,7 +1281,7 @@ class _Translator:
                         f"$ref '#' -> '#/$defs/{kept}' (the root as written, without the type added)",
                         (),
                     )
-                result = {"type": "object", **result}
+                result = {TYPE: "object", **result}
             else:
                 self.error(
                     (),
@@ -1165,7 +1289,7 @@ class _Translator:
                 )
         elif kind != "object":
             self.error(
-                ("type",),
+                (TYPE,),
                 f'the root type is {json.dumps(kind)}, not "object": {self.values} one JSON object',
             )
         return result
@@ -1175,13 +1299,13 @@ class _Translator:
         schema: ``type: object``, or no type and keywords of objects (as the root itself)."""
         node: Any = result
         for _ in range(MAX_ROOT_REF_CHAIN):
-            ref = node.get("$ref") if isinstance(node, dict) else None
+            ref = node.get(REF) if isinstance(node, dict) else None
             if not isinstance(ref, str) or not ref.startswith("#"):
                 break
             node = _follow(result, self.steps(ref))
         if node is result or not isinstance(node, dict):
             return False
-        kind = node.get("type")
+        kind = node.get(TYPE)
         return kind == "object" or (kind is None and any(k in node for k in object_keywords))
 
     def steps(self, ref: str) -> SchemaPath:
@@ -1217,9 +1341,9 @@ class _Translator:
         key = kw.key
         if key.startswith("x-"):
             kw.out[key] = kw.value  # toolshape's own extensions: kept as they are
-        elif key == "$schema":
+        elif key == DIALECT_KEY:
             if kw.old:
-                self.warn(kw.where, "'$schema' inside a schema is dropped")
+                self.warn(kw.where, f"'{DIALECT_KEY}' inside a schema is dropped")
         elif self.names_resource(kw):
             self.resource_id(kw)
         elif key in self.ignored:
@@ -1231,11 +1355,7 @@ class _Translator:
             self.error(kw.where, REFUSED_KEYWORDS[key])
         elif key in _REFERENCE_TRANSLATIONS:
             _REFERENCE_TRANSLATIONS[key](self, kw)
-        elif (
-            kw.beside_ref
-            and self.legacy
-            and key not in ("$ref", *_ANNOTATION_SIBLINGS, "definitions", "$defs")
-        ):
+        elif kw.beside_ref and self.legacy and key not in _KEPT_BESIDE_LEGACY_REF:
             self.dropped_beside_ref(kw)
         else:
             _KEYWORD_TRANSLATIONS.get(key, _Translator.carried_over)(self, kw)
@@ -1245,12 +1365,12 @@ class _Translator:
     def dropped_beside_ref(self, kw: KeywordIn) -> None:
         self.warn(
             kw.where,
-            f"'{kw.key}' beside '$ref' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
+            f"'{kw.key}' beside '{REF}' is dropped: before 2019-09 JSON Schema ignores keywords beside $ref",
         )
 
     def names_resource(self, kw: KeywordIn) -> bool:
         """Whether ``kw`` is an identifier of this draft (``$id``; draft 4 also ``id``) naming a URI."""
-        is_id = kw.key == "$id" or (kw.key == "id" and self.draft4)
+        is_id = kw.key == ID or (kw.key == LEGACY_ID and self.draft4)
         return is_id and isinstance(kw.value, str)
 
     def resource_id(self, kw: KeywordIn) -> None:
@@ -1266,15 +1386,6 @@ class _Translator:
 
     def reference(self, out: dict[str, Any], old: SchemaPath, kind: str) -> None:
         self.refs.append((out, old, kind))
-
-    def dropped_annotation(self, kw: KeywordIn) -> None:
-        if kw.key != "$vocabulary":
-            self.warn(kw.where, f"'{kw.key}' is dropped (toolshape has no use for it)")
-
-    def example(self, kw: KeywordIn) -> None:
-        # Kept: an example documents the schema, and the contract check warns if it does not pass.
-        self.note("example (OpenAPI) -> examples: [...]", kw.where)
-        kw.out.setdefault("examples", []).append(kw.value)
 
     def one_schema(self, kw: KeywordIn) -> None:
         kw.out[kw.key] = self.node(kw.value, kw.where, kw.new + (kw.key,))
@@ -1311,12 +1422,17 @@ class _Translator:
     def target_of(self, ref: str, old: SchemaPath, kind: str) -> SchemaPath | str:
         """The input path ``ref`` (found at ``old``) points at, or the reason it cannot be resolved."""
         base = self.bases.get(old, _DEFAULT_BASE)
-        if kind == "$recursiveRef":
+        if kind == RECURSIVE_REF:
             return self.resources.get(base, ())  # the initial target: its resource's root
         absolute = _join_uri(base, ref)
         resource_uri, fragment = _split_fragment(absolute)
+        if resource_uri in self.remote_errors:
+            return self.remote_errors[resource_uri]
         if resource_uri not in self.resources:
-            return f"remote {kind} {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs and refer to it as #/$defs/..."
+            return (
+                f"remote {kind} {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs "
+                "and refer to it as #/$defs/..., or name a local folder for its URL with --remote PREFIX=FOLDER"
+            )
         resource = self.resources[resource_uri]
         if fragment == "":
             return resource
@@ -1325,7 +1441,8 @@ class _Translator:
         anchored = self.anchors.get((resource_uri, unquote(fragment)))
         if anchored is None:
             return (
-                f"{kind} {ref!r} names an anchor that no '$anchor' (nor '$dynamicAnchor'; '$id'/'id' "
+                f"{kind} {ref!r} names an anchor that no '{ANCHOR}' (nor '{DYNAMIC_ANCHOR}'; "
+                f"'{ID}'/'{LEGACY_ID}' "
                 "'#name' before 2019-09) declares: it points at nothing"
             )
         return anchored
@@ -1340,7 +1457,7 @@ class _Translator:
             while done < len(self.refs):
                 node, old, kind = self.refs[done]
                 done += 1
-                target = self.resolved(node["$ref"], old, kind, result)
+                target = self.resolved(node[REF], old, kind, result)
                 if target is not None:
                     targets.append((node, target))
             more = self.anchor_refs(anchors)
@@ -1367,7 +1484,7 @@ class _Translator:
                     continue
                 relocations[target] = hoisted
                 target = hoisted
-            node["$ref"] = importing.ref_to(target)
+            node[REF] = importing.ref_to(target)
         if relocations:
             self.moved = {k: importing.relocated(v, relocations) for k, v in self.moved.items()}
             self.moved_back = {v: k for k, v in self.moved.items()}
@@ -1400,14 +1517,14 @@ class _Translator:
         yet (when the schema has dynamic references), resolved with the others: so each
         declaration is moved under $defs, where a reference can name it, and its new place is
         read from the stand-in."""
-        if not any(kind != "$ref" for _, _, kind in self.refs):
+        if not any(kind != REF for _, _, kind in self.refs):
             return []
         covered = {path for _, path, _ in made}
         more = []
         for path in self.dynamic_anchors:
             if path not in covered:
                 resource = self.resource_of(path)
-                more.append(({"$ref": importing.ref_to(path[len(resource) :])}, path, "$ref"))
+                more.append(({REF: importing.ref_to(path[len(resource) :])}, path, REF))
         return more
 
     def resource_of(self, path: SchemaPath) -> SchemaPath:
@@ -1425,9 +1542,9 @@ class _Translator:
                 scope.resources.setdefault(self.moved[resource], {})
         for stand_in, path, _ in anchors:
             resource = self.resource_of(path)
-            if resource in self.moved and stand_in["$ref"].startswith("#"):
+            if resource in self.moved and stand_in[REF].startswith("#"):
                 declared = scope.resources[self.moved[resource]]
-                unit = tuple(str(step) for step in pointers.ref_path(stand_in["$ref"]))
+                unit = tuple(str(step) for step in pointers.ref_path(stand_in[REF]))
                 declared.setdefault(self.dynamic_anchors[path], unit)
         for old, new in self.moved.items():
             resource = self.moved.get(self.resource_of(old), ())
@@ -1437,7 +1554,7 @@ class _Translator:
         for _, old, kind in self.refs:
             looked_up = self.dynamic_name(old, kind)
             if looked_up is None:
-                if kind != "$ref":
+                if kind != REF:
                     self.note(f"{kind} -> $ref (it reduces to a plain reference)", old + (kind,))
                 continue
             scope.dynamic[self.moved[old]] = looked_up
@@ -1446,7 +1563,7 @@ class _Translator:
                 f"{kind} -> $ref (one for each dynamic scope it is reached in)", old + (kind,)
             )
         for where, copy_asked in dynamic.specialise(result, scope):
-            kind = kinds.get(where, "$ref")
+            kind = kinds.get(where, REF)
             self.error(
                 self.input_path(where) + (kind,),
                 f"'{kind}' here reaches {copy_asked}: one copy more than the "
@@ -1457,11 +1574,11 @@ class _Translator:
     def dynamic_name(self, old: SchemaPath, kind: str) -> str | None:
         """The anchor name the reference at ``old`` looks up in the dynamic scope; None when it
         reduces to a plain reference (its initial target does not declare that anchor)."""
-        if kind == "$recursiveRef":
+        if kind == RECURSIVE_REF:
             root = _follow(self.root, self.resource_of(old))
-            recursive = isinstance(root, dict) and root.get("$recursiveAnchor") is True
+            recursive = isinstance(root, dict) and root.get(RECURSIVE_ANCHOR) is True
             return dynamic.RECURSIVE if recursive else None
-        if kind != "$dynamicRef":
+        if kind != DYNAMIC_REF:
             return None
         ref = _follow(self.root, old).get(kind)
         fragment = _split_fragment(_join_uri(self.bases.get(old, _DEFAULT_BASE), ref))[1]
@@ -1469,7 +1586,7 @@ class _Translator:
             return None  # a JSON Pointer: no anchor to look up
         target = self.target_of(ref, old, kind)
         node = _follow(self.root, target) if not isinstance(target, str) else None
-        declared = isinstance(node, dict) and node.get("$dynamicAnchor") == unquote(fragment)
+        declared = isinstance(node, dict) and node.get(DYNAMIC_ANCHOR) == unquote(fragment)
         return unquote(fragment) if declared else None
 
     def adopt(self, target: SchemaPath, result: dict[str, Any]) -> str | None:
@@ -1494,7 +1611,7 @@ class _Translator:
         if not isinstance(node, (dict, bool)):
             kind = "a list" if isinstance(node, list) else f"{json.dumps(node)[:40]}"
             return f"points at {kind} under '{keyword}', not at a schema"
-        defs = result.setdefault("$defs", {})
+        defs = result.setdefault(DEFS, {})
         name = importing.definition_name(target, defs)
         defs[name] = {}  # (taken: a $ref inside it to another such place gets another name)
         base = self.bases.get(target[:depth], _DEFAULT_BASE)
@@ -1510,7 +1627,7 @@ class _Translator:
                 "$ref target outside the schema's subschemas read as a schema, moved under $defs",
                 target,
             )
-        defs[name] = self.node(node, target, ("$defs", name))
+        defs[name] = self.node(node, target, (DEFS, name))
         return None
 
     def hoist(
@@ -1537,7 +1654,7 @@ class _Translator:
     def no_effect(self, schema: Any, path: SchemaPath) -> None:
         if not isinstance(schema, dict):
             return
-        types = schema.get("type")
+        types = schema.get(TYPE)
         kinds = None
         if isinstance(types, str):
             kinds = {types}
@@ -1551,12 +1668,7 @@ class _Translator:
                     self.input_path(path + (key,)),
                     f"'{key}' has no effect beside 'type: {json.dumps(types)}' (it applies to {KEYWORD_KIND[key]}s): dropped",
                 )
-        for key, needs in (
-            ("then", "if"),
-            ("else", "if"),
-            ("minContains", "contains"),
-            ("maxContains", "contains"),
-        ):
+        for key, needs in _NEEDING:
             if key in schema and needs not in schema:
                 del schema[key]
                 self.warn(
@@ -1593,7 +1705,7 @@ _APPLIED_MAPS = (*vocabulary.holders("map", "children"), *vocabulary.holders("ma
 #: Keywords about references and vocabularies: translated (or dropped, saying why) even beside
 #: a ``$ref`` before 2019-09, where every other keyword there is dropped.
 _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
-    **dict.fromkeys(DROPPED_ANNOTATIONS, _Translator.dropped_annotation),
+    **dict.fromkeys(DROPPED_ANNOTATIONS, annotation_importing.dropped),
     **importing.REFERENCE_TRANSLATIONS,
 }
 #: The keywords translated by more than copying them; the rest are carried over as they are
@@ -1602,13 +1714,15 @@ _REFERENCE_TRANSLATIONS: dict[str, _Translation] = {
 _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
     **dict.fromkeys(_APPLIED_MAPS, _Translator.schema_map),
     **dict.fromkeys(SCHEMA_LISTS, _Translator.schema_list),
-    **dict.fromkeys((*ONE_SCHEMA, "contentSchema"), _Translator.one_schema),
+    **dict.fromkeys(
+        vocabulary.names(lambda k: k.implemented and k.shape == "one"), _Translator.one_schema
+    ),
     **importing.TRANSLATIONS,
     **array_importing.TRANSLATIONS,
     **object_importing.TRANSLATIONS,
     **number_importing.TRANSLATIONS,
     **format_importing.TRANSLATIONS,
-    "example": _Translator.example,
+    **annotation_importing.TRANSLATIONS,
     **value_importing.TRANSLATIONS,
 }
 
@@ -1635,6 +1749,34 @@ _IGNORED_BY_DRAFT: dict[str, frozenset[str]] = {
 }
 
 
+def _older_spelling(node: dict[str, Any]) -> bool:
+    """Whether ``node`` spells something as only drafts before 2019-09 do."""
+    return (
+        array_importing.listed_items(node)
+        or object_importing.has_dependencies(node)
+        or importing.keeps_definitions(node)
+    )
+
+
+#: What says a schema is written in an older draft when it does not say which: (draft, why,
+#: whether a node shows it, given the node and whether it is the root), looked for in this
+#: order in each node; each test is the family's that knows the spelling.
+_DRAFT_SIGNS: tuple[tuple[str, str, Callable[[dict[str, Any], bool], bool]], ...] = (
+    ("4", f"it has '{LEGACY_ID}'", lambda node, root: root and importing.legacy_id(node)),
+    (
+        "4",
+        "boolean exclusiveMinimum/exclusiveMaximum",
+        lambda node, root: number_importing.boolean_exclusive(node),
+    ),
+    (
+        "7",
+        "it has definitions, dependencies or a list of items",
+        lambda node, root: _older_spelling(node),
+    ),
+    ("2019-09", "it has $recursiveRef", lambda node, root: importing.recursive(node)),
+)
+
+
 def _guess_draft(schema: Any) -> tuple[str, str]:
     """The draft a schema without $schema is most likely written in, and why."""
     found: dict[str, str] = {}
@@ -1642,16 +1784,9 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
     def visit(node: Any, at_root: bool) -> None:
         if not isinstance(node, dict):
             return
-        if at_root and isinstance(node.get("id"), str):
-            found.setdefault("4", "it has 'id'")
-        if isinstance(node.get("exclusiveMinimum"), bool) or isinstance(
-            node.get("exclusiveMaximum"), bool
-        ):
-            found.setdefault("4", "boolean exclusiveMinimum/exclusiveMaximum")
-        if isinstance(node.get("items"), list) or "dependencies" in node or "definitions" in node:
-            found.setdefault("7", "it has definitions, dependencies or a list of items")
-        if "$recursiveRef" in node or "$recursiveAnchor" in node:
-            found.setdefault("2019-09", "it has $recursiveRef")
+        for draft, why, shows in _DRAFT_SIGNS:
+            if shows(node, at_root):
+                found.setdefault(draft, why)
         for _, sub in _subschemas(node):
             visit(sub, False)
 
@@ -1662,6 +1797,9 @@ def _guess_draft(schema: Any) -> tuple[str, str]:
     return "2020-12", "no older spelling found"
 
 
+#: Keywords whose value is one schema, in any draft's spelling (and ``items``, a list before
+#: 2020-12).
+_ONE_SCHEMA_ANY_DRAFT = vocabulary.names(lambda k: k.shape == "one")
 #: Keywords whose value maps names to schemas, in any draft's spelling.
 _SCHEMA_MAPS = vocabulary.names(lambda k: k.shape == "map")
 #: Keywords whose value holds schemas, in any draft's spelling (not those refused).
@@ -1672,8 +1810,8 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
     """(relative path, schema) of every subschema of ``node`` in any draft's spelling."""
     found: list[tuple[SchemaPath, Any]] = []
     for key, value in node.items():
-        if key in (*ONE_SCHEMA, "additionalItems", "contentSchema"):
-            if isinstance(value, list) and key == "items":
+        if key in _ONE_SCHEMA_ANY_DRAFT:
+            if isinstance(value, list) and key == array_importing.ITEMS:
                 found.extend(((key, str(i)), sub) for i, sub in enumerate(value))
             elif isinstance(value, (dict, bool)):
                 found.append(((key,), value))
@@ -1684,6 +1822,16 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
                 ((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool))
             )
     return found
+
+
+def _fresh_name(uri: str, taken: dict[str, Any]) -> str:
+    """A definition name for the remote document at ``uri``, from its file name, not in ``taken``."""
+    stem = PurePosixPath(urlsplit(uri).path).stem
+    base = "remote_" + (re.sub(r"[^A-Za-z0-9_]+", "_", stem).strip("_") or "schema")
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    return name
 
 
 def _join_uri(base: str, reference: str) -> str:
@@ -1792,7 +1940,7 @@ def _ordered(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     first = [k for k in KEY_ORDER if k in schema]
-    last = [k for k in ("$defs",) if k in schema]
+    last = [k for k in (DEFS,) if k in schema]
     rest = [k for k in schema if k not in first and k not in last]
     out: dict[str, Any] = {}
     for key in first + rest + last:
@@ -1808,12 +1956,12 @@ def _ordered(schema: Any) -> Any:
 
 
 def to_yaml(data: dict[str, Any], header: str | None = None) -> str:
-    """Contract data ({"name", "description", "parameters", ...}) as readable contract YAML.
+    """Contract data (its name, description, parameters, ...) as readable contract YAML.
 
     Strings YAML 1.1 or toolshape's reader would take for something else (yes, no, y,
     dates, numbers, octal, sexagesimal) are quoted; short schemas and lists go on one line.
     """
-    first = ("name", "title", "description", "annotations", "parameters")
+    first = ("name", TITLE, DESCRIPTION, "annotations", "parameters")
     ordered: dict[str, Any] = {key: data[key] for key in first if key in data}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     for schema_key in ("parameters", "output"):

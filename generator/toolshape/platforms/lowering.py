@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..families.annotations.rules import DESCRIPTION
 from ..schema.pointers import SchemaPath
 
 #: Where a lowered node keeps, until it is finished, the phrases its description will carry
@@ -145,8 +146,8 @@ def described(node: dict[str, Any]) -> dict[str, Any]:
         return node
     node = dict(node)
     told = " ".join(f"({phrase})" for phrase in node.pop(UNENFORCED))
-    own = node.get("description")
-    node["description"] = f"{own} {told}" if isinstance(own, str) and own else told
+    own = node.get(DESCRIPTION)
+    node[DESCRIPTION] = f"{own} {told}" if isinstance(own, str) and own else told
     return node
 
 

@@ -54,6 +54,9 @@ class Translating(Protocol):
     #: Read as a Gemini declaration's ``parameters`` (OpenAPI's subset: upper-case type
     #: names, ``nullable``).
     gemini: bool
+    #: Every ``format`` asserted (toolshape's default), else kept as the annotation ``x-format``
+    #: (``import --formats annotate``: 2020-12's default reading).
+    asserts_formats: bool
 
     def error(self, path: SchemaPath, message: str) -> None:
         """Refuse the input at ``path`` (the import fails, every error listed)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..codegen import cases
-from ..contract import checker
+from ..contract import checker, fields
 from ..contract.errors import ContractError, Problem
 from ..families.strings.rules import PATTERN
 from ..regex import matcher
@@ -51,12 +51,15 @@ def check_module(
 
 
 def check_result_side(
-    checked: checker.Contract, module: types.ModuleType, *, run_cases: bool = True
+    side: checker.Contract | None,
+    checked: checker.Contract,
+    module: types.ModuleType,
+    *,
+    run_cases: bool = True,
 ) -> cases.Derivation | None:
-    """The result's derived cases (from ``output``), run on ``validate_result`` as the
-    arguments' run on ``validate`` (unless not ``run_cases``): the derivation when they all
-    agree (None without ``output``)."""
-    side = checked.result_side()
+    """The result's derived cases (from ``side``, the contract's ``result_side()``), run on
+    ``validate_result`` as the arguments' run on ``validate`` (unless not ``run_cases``): the
+    derivation when they all agree (None without ``output``)."""
     if side is None:
         return None
     try:
@@ -86,7 +89,7 @@ def check_examples(checked: checker.Contract, module: types.ModuleType) -> None:
             shown = ", ".join(f"{c} at {p!r}" for p, c in sorted(got)) or "no errors"
             problems.append(
                 checked.document.problem(
-                    ("examples", example.index),
+                    (fields.EXAMPLES, example.index),
                     f"example {example.index + 1} is declared {example.status}"
                     + (
                         f" with errors {_pairs(example.errors)}"

@@ -219,12 +219,15 @@ def generate_module(
     checks each instance it uses against the reference evaluator itself). ``files``: the
     shared-definitions files the contract reaches (shared.gather), part of its inputs."""
     checked = checker.load_and_check(raw, display, relative, files)
+    result_side = checked.result_side()  # the contract's stage, done before the model's
     module_path, _ = paths_for(relative)
     built, module_source = _rendered(checked, raw, relative, context, files)
     layout_gaps = context.take_layout_notes(str(module_path))
     module = runtime.load_module(module_source, str(module_path), runtime.runtime_source(context))
     derivation = examples.check_module(checked, module, run_cases=run_cases)
-    result_derivation = examples.check_result_side(checked, module, run_cases=run_cases)
+    result_derivation = examples.check_result_side(
+        result_side, checked, module, run_cases=run_cases
+    )
     result_cases = result_derivation.cases if result_derivation else []
     result_warnings = result_derivation.warnings if result_derivation else []
     # By place in the file, as reused output reads them back (record_warnings sorts too).

@@ -122,11 +122,14 @@ def plan(
     tools = set(_tools_among(found, folder))
     definitions = [path for path in found if path not in tools]
     slots = [_slot(folder, path) for path in found if path in tools]
+    # The shared files are checked first, each on its own: the contract stage, before any
+    # contract is generated; their problems are reported after the contracts' own.
+    shared_problems = _shared_problems(definitions)
     pending = _read_or_reuse(slots, context, reuse_from, trust_headers, shared_reader(folder))
     _generate(pending, context, progress or _unheard)
     result = Plan(reused_from=reuse_from)
     # A broken shared file is reported once, however many contracts reach it.
-    problems = list(dict.fromkeys(_gather(slots, context, result) + _shared_problems(definitions)))
+    problems = list(dict.fromkeys(_gather(slots, context, result) + shared_problems))
     if problems:
         raise ContractError(problems + result.warnings)  # every finding at once; still exit 1
     _add_files(result, context)

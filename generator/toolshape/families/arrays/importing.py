@@ -8,6 +8,8 @@ of :data:`TRANSLATIONS`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...platforms.translating import KeywordIn, Translating, Translation
 
 ITEMS = "items"
@@ -40,6 +42,12 @@ def additional_items(translator: Translating, kw: KeywordIn) -> None:
         translator.warn(
             kw.where, f"'{ADDITIONAL}' without a list of '{ITEMS}' has no effect: dropped"
         )
+
+
+def listed_items(schema: dict[str, Any]) -> bool:
+    """Whether ``schema``'s ``items`` is a list (a tuple, before 2020-12): a sign of an older
+    draft when a schema does not say its draft, and a list of subschemas to walk."""
+    return isinstance(schema.get(ITEMS), list)
 
 
 #: Each keyword this module translates, and how.

@@ -8,6 +8,8 @@ bound's number (and the bound itself is then carried by it); ``false`` says noth
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...platforms.translating import KeywordIn, Translating, Translation
 from ...schema import vocabulary
 
@@ -43,6 +45,12 @@ def bound(translator: Translating, kw: KeywordIn) -> None:
     exclusive (then :func:`exclusive_bound` carries it)."""
     if kw.schema.get(_EXCLUSIVE_OF[kw.key]) is not True:
         translator.carried_over(kw)
+
+
+def boolean_exclusive(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` spells an exclusive bound as draft 4 does (a boolean): a sign of
+    draft 4 when a schema does not say its draft."""
+    return any(isinstance(schema.get(key), bool) for key in _INCLUSIVE_OF)
 
 
 #: Each keyword this module translates, and how.

@@ -17,13 +17,28 @@ from ...regex.matcher import search as pattern_search
 from ...regex.syntax import PatternError
 from ...schema import pointers, vocabulary
 from ...schema.values import json_equal
-from .rules import DEPENDENT_REQUIRED, PATTERNS, PROPERTIES, REQUIRED
+from ..values.rules import TYPE
+from .rules import ADDITIONAL, DEPENDENT_REQUIRED, PATTERNS, PROPERTIES, REQUIRED
 
 #: The annotations a property keeps when its own copy of a pattern's schema is dropped.
 _ANNOTATIONS = vocabulary.annotation_names("meta-data", "comment")
 
 DEPENDENCIES = "dependencies"
 DEPENDENT_SCHEMAS = "dependentSchemas"
+#: The keywords that make a root without a ``type`` an object schema (the importer adds
+#: ``type: object`` there: a contract's arguments are one JSON object).
+ABOUT_OBJECTS = (PROPERTIES, REQUIRED, ADDITIONAL)
+
+
+def empty_object() -> dict[str, Any]:
+    """The schema of a tool declared without parameters: it accepts only an empty object."""
+    return {TYPE: "object", ADDITIONAL: False}
+
+
+def has_dependencies(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` uses ``dependencies`` (split in 2019-09): a sign of an older draft
+    when a schema does not say its draft."""
+    return DEPENDENCIES in schema
 
 
 def dependencies(translator: Translating, kw: KeywordIn) -> None:

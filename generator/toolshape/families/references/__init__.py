@@ -71,7 +71,12 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
                                    spells it (``$ref``, ``definitions``/``$defs``, the anchors,
                                    ``$dynamicRef``, ``$recursiveRef``), through the importer's
                                    dispatch tables (``importing.TRANSLATIONS``,
-                                   ``importing.REFERENCE_TRANSLATIONS``).
+                                   ``importing.REFERENCE_TRANSLATIONS``); the names the
+                                   importer's walk reads (``importing.ID``, ``LEGACY_ID``, the
+                                   anchors, ``DEFINITION_PLACES``), whether a root ``$ref`` is
+                                   hoisted to the root (``importing.hoisted_ref``) and the
+                                   draft signs of references (``importing.legacy_id``,
+                                   ``keeps_definitions``, ``recursive``).
     dynamic.py    platforms stage  the importer's binding of ``$dynamicRef`` and 2019-09's
                                    ``$recursiveRef`` to the dynamic scope: each definition a
                                    dynamic reference is reached from, built once per binding of
@@ -92,10 +97,10 @@ earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 
 Each module says what it holds in its docstring; each stage keeps only the call.
 
-What stays outside (``tests/test_vocabulary.py`` lists the module and why): the importer's
-walk over each draft's references (draft 4's ``id``, ``$anchor`` indexes, a root ``$ref``
-hoisted to the root, resolving a reference against ``$id`` bases, rewriting every reference
-at the end) in platforms/importer.py. The stages that
+What stays outside: the importer's walk over each draft's references (the ``$anchor``
+indexes, resolving a reference against ``$id`` bases, rewriting every reference at the end)
+in platforms/importer.py, which reads each keyword through this family's names. The stages
+that
 follow a reference name it through ``targets.REF`` and ``targets.DEFS`` where it is a step
 of a path or a key a walk meets (unfolding's cycle sites, the export's merge of two schemas'
 ``$defs`` and its OpenAI size limits, the review's words for a map's entries).

@@ -36,6 +36,7 @@ from typing import Any
 from ...schema import pointers
 from ...schema.graphs import strongly_connected
 from ...schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
+from ..annotations.rules import COMMENT
 from .importing import SchemaPath, ref_to
 from .targets import DEFS, REF
 
@@ -221,9 +222,7 @@ class _Specialiser:
         defs = {name: self.built.get((DEFS, name), schema) for name, schema in self.defs.items()}
         for where, comment in self.comments.items():
             variant = self.built[where]
-            defs[where[1]] = (
-                {"$comment": comment, **variant} if isinstance(variant, dict) else variant
-            )
+            defs[where[1]] = {COMMENT: comment, **variant} if isinstance(variant, dict) else variant
         self.result.clear()
         self.result.update(root)
         if defs:

@@ -26,6 +26,7 @@ from ...platforms.lowering import Folding, KeywordAt, Lowering, merge_map
 from ...schema import pointers, vocabulary
 from ...schema.keywords import subschemas
 from ...schema.pointers import SchemaPath
+from ..annotations.rules import DEFAULT
 from .targets import DEFS, REF, is_defs_entry
 
 #: The keywords :func:`lower` lowers.
@@ -52,8 +53,8 @@ def inlines(lowering: Lowering, root: Any, node: dict[str, Any]) -> bool:
     if lowering.target == "gemini":
         return True
     siblings = [k for k in node if k != REF and not k.startswith("x-") and k not in _SILENT]
-    if lowering.target == "openai" and "default" in siblings:
-        siblings.remove("default")
+    if lowering.target == "openai" and DEFAULT in siblings:
+        siblings.remove(DEFAULT)  # (left out for OpenAI strict mode: annotations/export.py)
     if siblings:
         return True  # $ref beside other keywords: merged into one schema
     target = pointers.typed(root, pointers.ref_path(node[REF]))

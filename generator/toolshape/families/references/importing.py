@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from ...platforms.translating import KeywordIn, Translating, Translation
 from ...schema import pointers
+from ..annotations.rules import COMMENT, DESCRIPTION, DIALECT_KEY, TITLE
 from .targets import DEFS, REF
 
 #: A place in the imported schema, or in the contract made of it: its keys, list indexes as
@@ -134,8 +135,57 @@ def untyped_root(result: dict[str, Any]) -> str | None:
 
 #: The older name of ``$defs`` (drafts 4 to 7).
 DEFINITIONS = "definitions"
-#: 2019-09's dynamic reference, which may only say "#" (the resource's root).
+#: Where any draft keeps the schemas its references share.
+DEFINITION_PLACES = (DEFINITIONS, DEFS)
+#: A schema resource's identifier, and draft 4's spelling of it.
+ID = "$id"
+LEGACY_ID = "id"
+#: A plain name for a schema, as a fragment a ``$ref`` may name (2019-09 on).
+ANCHOR = "$anchor"
+#: 2020-12's dynamic reference and the anchor it looks up in the dynamic scope.
+DYNAMIC_REF = "$dynamicRef"
+DYNAMIC_ANCHOR = "$dynamicAnchor"
+#: 2019-09's dynamic reference, which may only say "#" (the resource's root), and the mark a
+#: resource's root carries to take part in its dynamic scope.
 RECURSIVE_REF = "$recursiveRef"
+RECURSIVE_ANCHOR = "$recursiveAnchor"
+
+
+#: The annotations a root keeps when the importer hoists its ``$ref``'s target to the root.
+HOISTED_ROOT_KEEPS = (TITLE, DESCRIPTION, COMMENT)
+#: What a root may hold beside a ``$ref`` the importer hoists: definitions, identifiers, the
+#: dialect and the annotations it keeps (anything else would be lost with the root).
+_BESIDE_HOISTED_REF = (REF, DIALECT_KEY, ID, LEGACY_ID, *DEFINITION_PLACES, *HOISTED_ROOT_KEEPS)
+
+
+def hoisted_ref(root: dict[str, Any]) -> str | None:
+    """The root's ``$ref`` when the importer may put its target in the root's place (a JSON
+    Pointer, beside nothing but what :data:`_BESIDE_HOISTED_REF` allows: zod-to-json-schema's
+    draft-07 root, a ``$ref`` to one of its ``definitions``); None otherwise."""
+    ref = root.get(REF)
+    if (
+        isinstance(ref, str)
+        and ref.startswith("#/")
+        and all(k in _BESIDE_HOISTED_REF for k in root)
+    ):
+        return ref
+    return None
+
+
+def legacy_id(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` names itself with draft 4's ``id``: a sign of draft 4 at the root of
+    a schema that does not say its draft."""
+    return isinstance(schema.get(LEGACY_ID), str)
+
+
+def keeps_definitions(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` keeps definitions under the older ``definitions`` (before 2019-09)."""
+    return DEFINITIONS in schema
+
+
+def recursive(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` uses 2019-09's ``$recursiveRef`` or ``$recursiveAnchor``."""
+    return RECURSIVE_REF in schema or RECURSIVE_ANCHOR in schema
 
 
 def ref(translator: Translating, kw: KeywordIn) -> None:
@@ -198,11 +248,11 @@ def definitions(translator: Translating, kw: KeywordIn) -> None:
 #: The references and anchors, translated even beside a ``$ref`` before 2019-09 (where every
 #: other keyword there is dropped), and how.
 REFERENCE_TRANSLATIONS: dict[str, Translation] = {
-    "$recursiveAnchor": anchor,
-    "$anchor": anchor,
+    RECURSIVE_ANCHOR: anchor,
+    ANCHOR: anchor,
     RECURSIVE_REF: recursive_ref,
-    "$dynamicAnchor": anchor,
-    "$dynamicRef": dynamic_ref,
+    DYNAMIC_ANCHOR: anchor,
+    DYNAMIC_REF: dynamic_ref,
 }
 #: The other keywords of references this module translates, and how.
 TRANSLATIONS: dict[str, Translation] = {REF: ref, DEFINITIONS: definitions, DEFS: definitions}
