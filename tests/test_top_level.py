@@ -109,6 +109,8 @@ HOSTILE = {
     "keywords that are statements": "del X\nassert X\nglobal Y\npass\nwith A:\n    pass\nfor a in b:\n    pass\nelse:\n    pass\nwhile 0:\n    pass\n",
     "a soft keyword as a name": "match: int = 1\ntype = 2\ncase = 3\n",
     "a decorator without its def": "@a\nX = 1\n",
+    "statements sharing a line": "import os; X = 1\ndef f(): pass; y = 2\nZ = 3\n",
+    "a semicolon in a string": 'import os\nX = ";"\ndef f():\n    pass\n',
     "tabs": "def f():\n\tpass\n\n\nX = 1\n",
     "no newline at the end": "def f():\n    pass\n\n\nX = 1",
 }

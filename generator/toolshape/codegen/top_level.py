@@ -14,8 +14,8 @@ It reads Python that compiles (every source it is given is compiled afterwards, 
 not know for sure: a first line of a kind it does not recognise (an expression that is
 not a bare string, an assignment to anything but a plain name), an f-string whose braces
 do not balance on its own line or a triple-quoted one (Python 3.12 lets a replacement
-field hold the string's own quote), tabs and line ends ast does not count, brackets still
-open at the end. ``split`` then asks ``ast.parse``. ``tests/test_top_level.py`` holds the
+field hold the string's own quote), statements that share a line (``;``), tabs and line
+ends ast does not count, brackets still open at the end. ``split`` then asks ``ast.parse``. ``tests/test_top_level.py`` holds the
 scanner to ``ast.parse`` on every example contract's module, on synthetic ones, on every
 generated file and on hostile sources, hand-written and randomly assembled.
 """
@@ -101,8 +101,10 @@ def statements(source: str) -> list[Statement] | None:
     if any(prefix in masked for prefix in ("f$", "F$", "r$", "R$")):
         # A string right after an f (``f"``, ``rf"``, ``fr"``): maybe an f-string.
         masked = _MASKED.sub(_mask, source)
-    if _REFUSED in masked or "'" in masked or '"' in masked:
-        return None  # an f-string it cannot read, or a quote that opens no string it knows
+    if _REFUSED in masked or "'" in masked or '"' in masked or ";" in masked:
+        # An f-string it cannot read, a quote that opens no string it knows, or statements
+        # that share a line.
+        return None
     try:
         return _scan(masked, source.split("\n"))
     except _Unknown:
