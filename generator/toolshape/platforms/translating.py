@@ -54,6 +54,9 @@ class Translating(Protocol):
     #: Read as a Gemini declaration's ``parameters`` (OpenAPI's subset: upper-case type
     #: names, ``nullable``).
     gemini: bool
+    #: The draft the schema says it is written in (its ``$schema``, or ``--draft``); None
+    #: when the draft is only guessed.
+    declared_draft: str | None
 
     def error(self, path: SchemaPath, message: str) -> None:
         """Refuse the input at ``path`` (the import fails, every error listed)."""
