@@ -1,7 +1,8 @@
-"""The README's agent loops (issue 14), run as written against the official SDKs' own types.
+"""The manual's agent loops (issue 14), run as written against the official SDKs' own types.
 
-Each loop's code block is taken from README.md's "Agent loops" section and executed, so the
-README cannot drift from what is tested (the MCP server and client loops that check results too).
+Each loop's code block is taken from README.md's "Agent loops" section (OpenAI) or from
+docs/agent-loops.md (Anthropic, Gemini, the MCP server and client loops that check results too)
+and executed, so the manual cannot drift from what is tested.
 A stand-in client with the SDK method's signature
 checks every request the loop sends against the SDK's request type (a TypedDict, checked
 with pydantic's ``TypeAdapter``, unknown keys refused) and answers with the SDK's response
@@ -70,16 +71,25 @@ CUT_OFF = '{"city": "Oslo", "unit": "c"'
 WEATHER = {"temperature": 21, "unit": "c"}
 
 
-def readme_blocks() -> list[str]:
-    """The python code blocks of the README's "Agent loops" section, in order (the section as
-    test_readme reads it, which runs every python block outside it)."""
+#: The page that holds the agent loops beyond the README's first.
+LOOPS_PAGE = ROOT / "docs" / "agent-loops.md"
+
+
+def loop_blocks() -> list[tuple[str, str]]:
+    """(where, text) of each python code block of the agent loops, in order: the README's
+    "Agent loops" section (the section as test_readme reads it, which runs every python block
+    outside it), then every block of docs/agent-loops.md."""
     loops = section(readme(), "## Agent loops")
-    return [block.text for block in blocks(loops) if block.language == "python"]
+    page = LOOPS_PAGE.read_text(encoding="utf-8")
+    found = [("README.md", block.text) for block in blocks(loops) if block.language == "python"]
+    where = str(LOOPS_PAGE.relative_to(ROOT))
+    return found + [(where, block.text) for block in blocks(page) if block.language == "python"]
 
 
-def readme_block(defines: str) -> str:
+def loop_block(defines: str) -> tuple[str, str]:
+    """(where, text) of the one loop block that defines ``defines``."""
     defined = re.compile(rf"^(async )?def {defines}\(", flags=re.MULTILINE)
-    (block,) = [b for b in readme_blocks() if defined.search(b)]
+    (block,) = [(where, text) for where, text in loop_blocks() if defined.search(text)]
     return block
 
 
@@ -102,7 +112,7 @@ class Recorder:
 
 
 def run_block(defines: str, recorder: Recorder) -> dict[str, Any]:
-    """Execute the README's block that defines ``defines``, with the names it leaves to the
+    """Execute the manual's block that defines ``defines``, with the names it leaves to the
     reader."""
     namespace: dict[str, Any] = {
         "__name__": "readme_agent_loop",
@@ -110,7 +120,8 @@ def run_block(defines: str, recorder: Recorder) -> dict[str, Any]:
         "run_tool": recorder.run_tool,
         "logger": recorder,
     }
-    exec(compile(readme_block(defines), f"README.md ({defines})", "exec"), namespace)
+    where, text = loop_block(defines)
+    exec(compile(text, f"{where} ({defines})", "exec"), namespace)
     return namespace
 
 
@@ -130,6 +141,20 @@ def sdk_check(request_type: Any, request: dict[str, Any]) -> Any:
         list[request_type], config=sdk.pydantic.ConfigDict(extra="forbid")
     )
     return drained(adapter.validate_python([request])[0])  # (the adapter lives while draining)
+
+
+#: The function each loop block defines, which a test below runs.
+LOOPS_RUN_HERE = ("openai_turn", "anthropic_turn", "gemini_turn", "call_tool", "call_checked")
+
+
+def test_every_loop_block_is_run_here() -> None:
+    """A loop block in the README or docs/agent-loops.md that no test runs fails here."""
+    defined = [re.findall(r"^(?:async )?def (\w+)\(", text, re.M) for _, text in loop_blocks()]
+    assert len(defined) == len(LOOPS_RUN_HERE)
+    for names in defined:
+        assert [name for name in names if name in LOOPS_RUN_HERE], names
+    for name in LOOPS_RUN_HERE:
+        loop_block(name)
 
 
 def test_the_sdk_checks_refuse_what_the_platforms_refuse() -> None:

@@ -706,3 +706,18 @@ def holds_a_union(annotation: Any, seen: frozenset[Any] = frozenset()) -> bool:
     if origin in (typing.Union, types.UnionType):
         return True
     return any(holds_a_union(arg, seen) for arg in typing.get_args(annotation))
+
+
+#: Enums whose members change nothing (listed twice, or of a type ``type`` refuses: legal,
+#: warned of) and the type the value gets: only what can reach the handler, each once.
+DEAD_MEMBERS = {
+    "a member listed twice": ({"type": "string", "enum": ["a", "b", "a"]}, 'Literal["a", "b"]'),
+    "a member type refuses": ({"type": "string", "enum": ["a", 1, None]}, 'Literal["a"]'),
+    "1.0 after 1": ({"enum": [1, 1.0, 2]}, "Literal[1, 2]"),
+    "no member type allows": ({"type": "string", "enum": [1, 2]}, "str"),
+}
+
+
+@pytest.mark.parametrize(("schema", "expected"), DEAD_MEMBERS.values(), ids=DEAD_MEMBERS.keys())
+def test_an_enum_member_that_never_passes_is_not_in_the_type(schema: Any, expected: str) -> None:
+    assert field_types(one_key(schema))["v"] == expected

@@ -267,7 +267,7 @@ def test_the_messages_are_those_of_trying_every_alternative(
 def test_an_alternative_leaves_its_checks_of_the_tag_to_the_union() -> None:
     """The tag's checks are gone from the union's alternatives (no "op" const or required
     message is left for them) and stay in the shared ``add`` that ``first`` calls."""
-    module = build_module(EXPRESSION)
+    module = _module("expression tree")
     texts = [repr(c.co_consts) for c in _codes(module)]
     assert not any('"op" must be' in t or 'missing required key "op"' in t for t in texts)
     shared = _module("shared")

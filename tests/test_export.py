@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -94,6 +95,35 @@ GEMINI_DECLARATION = {
         },
     },
 }
+
+
+@functools.cache
+def _gemini_declaration() -> Any:
+    """A validator of GEMINI_DECLARATION, whose schema is checked once: ``jsonschema.validate``
+    checks the schema again on every call."""
+    validator = jsonschema.validators.validator_for(GEMINI_DECLARATION)
+    validator.check_schema(GEMINI_DECLARATION)
+    return validator(GEMINI_DECLARATION)
+
+
+def assert_a_gemini_declaration(definition: Any) -> None:
+    """``jsonschema.validate(definition, GEMINI_DECLARATION)``, the schema checked once."""
+    _gemini_declaration().validate(definition)
+
+
+#: The canonical JSON text of each schema ``check_schema`` found valid in this process.
+_VALID_SCHEMAS: set[str] = set()
+
+
+def check_schema(schema: Any) -> None:
+    """``Draft202012Validator.check_schema``: the schema is valid JSON Schema (SchemaError if
+    not). Validating against the meta-schema is most of what the export tests spend; a schema
+    already found valid (the same text, keys in any order: the exports of a contract for
+    several targets are often one schema) is not validated again."""
+    key = json.dumps(schema, sort_keys=True)
+    if key not in _VALID_SCHEMAS:
+        jsonschema.Draft202012Validator.check_schema(schema)
+        _VALID_SCHEMAS.add(key)
 
 
 def load(path: Path) -> checker.Contract:
@@ -309,9 +339,9 @@ def test_exports_are_valid_schemas_that_refuse_nothing_the_contract_accepts(
     result = export.export(checked, target)
     parameters = parameters_of(result)
     if target == "gemini-legacy":
-        jsonschema.validate(result.definition, GEMINI_DECLARATION)
+        assert_a_gemini_declaration(result.definition)
         parameters = gemini_as_json_schema(parameters)
-    jsonschema.Draft202012Validator.check_schema(parameters)
+    check_schema(parameters)
     parameters = absent_for_null(parameters, result)
     validator = jsonschema.Draft202012Validator(parameters, format_checker=FORMAT_CHECKER)
     assert accepted
@@ -561,7 +591,7 @@ def test_openai_strict_export_of_a_strict_compatible_contract() -> None:
     assert result.strict is True
     parameters = result.definition["function"]["parameters"]
     assert_openai_strict(parameters)
-    jsonschema.Draft202012Validator.check_schema(parameters)
+    check_schema(parameters)
     properties = parameters["properties"]
     assert properties["severity"] == {"type": ["string", "null"], "enum": ["low", "high", None]}
     assert properties["confirm"] == {"type": "boolean", "const": True}
@@ -773,7 +803,7 @@ def test_gemini_spells_the_openapi_subset() -> None:
     checked = from_yaml(GEMINI)
     assert export.lint(checked, "gemini-legacy") == []
     result = export.export(checked, "gemini-legacy")
-    jsonschema.validate(result.definition, GEMINI_DECLARATION)
+    assert_a_gemini_declaration(result.definition)
     p = result.definition["parameters"]
     assert p["type"] == "object" and p["title"] == "Booking" and "additionalProperties" not in p
     props = p["properties"]
@@ -967,7 +997,7 @@ def test_suite_schemas_export_to_every_target_without_refusing_more_than_the_con
         groups += 1
         original = export.export(checked, "jsonschema").definition
         try:
-            jsonschema.Draft202012Validator.check_schema(original)
+            check_schema(original)
         except jsonschema.SchemaError:
             continue  # a pattern Python's re cannot compile: the library cannot judge this group
         plain = jsonschema.Draft202012Validator(original, format_checker=FORMAT_CHECKER)
@@ -980,9 +1010,9 @@ def test_suite_schemas_export_to_every_target_without_refusing_more_than_the_con
                 continue
             parameters = parameters_of(result)
             if target == "gemini-legacy":
-                jsonschema.validate(result.definition, GEMINI_DECLARATION)
+                assert_a_gemini_declaration(result.definition)
                 parameters = gemini_as_json_schema(parameters)
-            jsonschema.Draft202012Validator.check_schema(parameters)
+            check_schema(parameters)
             if target == "openai" and result.strict:
                 assert_openai_strict(parameters)
             parameters = absent_for_null(parameters, result)

@@ -29,10 +29,6 @@ from toolshape.schema import pointers
 from toolshape.witness.values import Engine
 
 jsonschema = pytest.importorskip("jsonschema")
-openai = pytest.importorskip("openai")
-pytest.importorskip("pydantic")
-
-from pydantic import BaseModel  # noqa: E402
 
 
 def contract_of(parameters: dict[str, Any]) -> checker.Contract:
@@ -43,7 +39,13 @@ def contract_of(parameters: dict[str, Any]) -> checker.Contract:
 def openai_sdk_strict(parameters: dict[str, Any]) -> dict[str, Any]:
     """What OpenAI's SDK sends for a tool whose model has this JSON Schema: its public
     ``pydantic_function_tool`` makes a model's schema strict (every object closed, every
-    property required, ``$ref`` beside keywords inlined) before it reaches the API."""
+    property required, ``$ref`` beside keywords inlined) before it reaches the API. The SDK
+    and pydantic are imported by the tests that call this, not when every xdist worker
+    collects this file (each costs it about a second)."""
+    openai = pytest.importorskip("openai")
+    pytest.importorskip("pydantic")
+    from pydantic import BaseModel
+
     schema = copy.deepcopy(parameters)
 
     class Exported(BaseModel):

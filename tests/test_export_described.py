@@ -2,7 +2,7 @@
 
 Dropping ``maxLength`` from an export leaves the model to learn it from a refusal; the export
 writes it into the description of the schema that held it instead, in a fixed form, one
-phrase per keyword (each written by its family's ``export.py``). README.md's table says, for
+phrase per keyword (each written by its family's ``export.py``). docs/platforms.md's table says, for
 a property with each keyword, what each target keeps, tells or drops; the first test reads
 that table and checks every cell against the exports, and each "told" cell's phrase against
 the description. The others show the phrases survive what the lowering does to a schema
@@ -21,7 +21,7 @@ from support import ROOT
 from toolshape.contract import checker, source
 from toolshape.platforms import export
 
-#: The README table's columns and the targets each stands for.
+#: The table's columns and the targets each stands for.
 COLUMNS = {
     "openai": ("openai", "openai-responses"),
     "anthropic": ("anthropic",),
@@ -31,8 +31,8 @@ COLUMNS = {
 
 
 def readme_table() -> list[dict[str, str]]:
-    """The rows of README.md's table of what each platform keeps, one dict per row."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The rows of docs/platforms.md's table of what each platform keeps, one dict per row."""
+    text = (ROOT / "docs" / "platforms.md").read_text(encoding="utf-8")
     section = text.split("**What each platform keeps.**", 1)[1]
     lines = [line for line in section.split("\n\n", 2)[1].splitlines() if line.startswith("|")]
     header = [cell.strip().strip("`") for cell in lines[0].strip("|").split("|")]
@@ -86,7 +86,7 @@ def parameters_of(result: export.ExportResult) -> dict[str, Any]:
 
 
 def what_target_does(keyword_text: str, target: str) -> tuple[str, str]:
-    """What ``target`` does with a property holding the keyword (the README's word for it),
+    """What ``target`` does with a property holding the keyword (the table's word for it),
     and the property's exported description."""
     checked, keyword, prop = contract_with(keyword_text)
     try:

@@ -116,6 +116,8 @@ patterns = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 @example("a{00}")
 @example("a{0,00}")
 @example("a{1,00000000002000}")
+@example("\\_")
+@example("[\\w\\_]")
 def test_the_runtime_regex_check_agrees_with_toolshape_regex(pattern: str) -> None:
     assert runtime._is_regex(pattern) == toolshape_accepts(pattern), pattern
 
@@ -140,6 +142,8 @@ def test_the_regex_check_refuses_what_the_translation_cannot_keep() -> None:
         r"[\S]",
         "",
         r"^\p{L}[\P{Nd}]$",
+        r"^\_$",  # '_' escaped: itself, as ECMA-262 reads it without the u flag
+        r"[\w\_]",
     ]:
         assert runtime._is_regex(pattern), pattern
 

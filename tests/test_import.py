@@ -16,6 +16,9 @@ from typing import Any
 import generated_harness
 import jsonschema
 import pytest
+import referencing
+import referencing.jsonschema
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import no_collection, verdicts_unlike_jsonschema
@@ -23,8 +26,9 @@ from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
 from toolshape.families.references import importing
-from toolshape.platforms import export, importer
+from toolshape.platforms import export, importer, remotes
 from toolshape.project import pipeline, runtime
+from toolshape.schema import vocabulary
 
 FIXTURES = Path(__file__).resolve().parent / "import_fixtures"
 
@@ -131,6 +135,26 @@ def test_mcp_tools_list_result(tmp_path: Path) -> None:
         assert definition.get("title") == tool.get("title")
         assert definition.get("annotations") == tool.get("annotations")
     assert_pipeline_and_write(tmp_path, contracts)
+
+
+@pytest.mark.parametrize("schema", [True, False])
+def test_an_input_schema_of_true_or_false_imports_as_what_it_means(
+    schema: bool, tmp_path: Path
+) -> None:
+    """JSON Schema's true and false are schemas: every arguments object passes, or none
+    (arguments are one JSON object), with a warning at the schema."""
+    tools = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    (imported,) = importer.import_file(write_json(tmp_path, "tools.json", tools))
+    said = [str(w) for w in imported.warnings]
+    assert any(f"the schema is {json.dumps(schema)}" in w for w in said), said
+    contract = checked(imported)
+    raw = imported.yaml_text.encode("utf-8")
+    context = render.generation_context()
+    generated = pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), context)
+    module = runtime.load_module(generated.module_source, "t.py")
+    objects: list[Any] = [{}, {"a": 1}, {"b": [None]}]
+    assert [module.validate(value).ok for value in objects] == [schema] * 3
+    assert any("NO ARGUMENTS CAN PASS" in w.message for w in contract.warnings) is not schema
 
 
 def test_mcp_result_without_the_json_rpc_envelope(tmp_path: Path) -> None:
@@ -646,6 +670,245 @@ def test_a_format_the_declared_draft_does_not_define_is_an_annotation(
         assert module.validate({"v": refused}).ok is (not asserted), (draft, name, schema)
         warned = [w for w in map(str, imported.warnings) if f"draft {draft} does not define" in w]
         assert bool(warned) is (not asserted)
+
+
+#: A string no format accepts: a space and an unclosed '[' break every one of them.
+NO_FORMAT = "not valid ["
+
+
+@pytest.mark.parametrize("reading", importer.FORMAT_READINGS)
+def test_formats_are_asserted_or_read_as_annotations_as_asked(reading: str, tmp_path: Path) -> None:
+    """``import --formats annotate`` keeps every format as the annotation x-format (JSON Schema
+    2020-12's default reading), so no value is refused for its format; by default every
+    format is asserted. The class: every format toolshape asserts."""
+    names = vocabulary.format_names()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "t",
+        "description": "d",
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "format": name} for i, name in enumerate(names)},
+    }
+    out = tmp_path / "contracts"
+    argv = ["import", str(write_json(tmp_path, "t.json", schema)), "--out", str(out), "-q"]
+    assert cli.main([*argv, "--formats", reading]) == 0
+    (imported,) = importer.import_file(
+        tmp_path / "t.json", options=importer.ImportOptions(formats=reading)
+    )
+    assert (out / "t.yaml").read_text(encoding="utf-8") == imported.yaml_text
+    kept = "format" if reading == "assert" else "x-format"
+    assert imported.data["parameters"]["properties"] == {
+        f"p{i}": {"type": "string", kept: name} for i, name in enumerate(names)
+    }
+    module = runtime.load_module(generate(imported).module_source, f"t_{reading}.py")
+    result = module.validate({f"p{i}": NO_FORMAT for i in range(len(names))})
+    refused = sorted(e.path for e in result.errors if e.code == "format")
+    assert refused == (sorted(f"/p{i}" for i in range(len(names))) if reading == "assert" else [])
+
+
+def test_a_format_read_as_an_annotation_beside_x_format_is_dropped_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    schema = {
+        "title": "t",
+        "description": "d",
+        "type": "object",
+        "properties": {"home": {"type": "string", "format": "uri", "x-format": "url"}},
+    }
+    (imported,) = importer.import_file(
+        write_json(tmp_path, "t.json", schema), options=importer.ImportOptions(formats="annotate")
+    )
+    assert imported.data["parameters"]["properties"]["home"] == {
+        "type": "string",
+        "x-format": "url",
+    }
+    (warning,) = [w for w in map(str, imported.warnings) if "format" in w]
+    assert warning.startswith("/properties/home/format: ") and "'x-format' is taken" in warning
+
+
+def test_an_unknown_format_reading_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown format reading 'check'"):
+        importer.ImportOptions(formats="check")
+
+
+# -- remote schemas from local folders (--remote) --------------------------------------------
+
+#: The URL prefix the remote-schema tests map to a local folder.
+REMOTE = "https://schemas.example.com/"
+
+
+def remote_schema(ref: str) -> dict[str, Any]:
+    """A 2020-12 schema whose one required property ``v`` is a ``$ref`` to ``ref``."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "t",
+        "description": "d",
+        "type": "object",
+        "properties": {"v": {"$ref": ref}},
+        "required": ["v"],
+    }
+
+
+def read_schema_file(path: Path) -> referencing.Resource[Any]:
+    """The schema in a JSON or YAML file, as jsonschema's registry holds it (2020-12 by default)."""
+    text = path.read_text(encoding="utf-8")
+    contents = yaml.safe_load(text) if path.suffix == ".yaml" else json.loads(text)
+    return referencing.jsonschema.DRAFT202012.create_resource(contents)
+
+
+def remote_folder(tmp_path: Path) -> Path:
+    """A folder of shared schemas: a document with definitions and an anchor, one whose
+    ``$id`` differs from its URL, and one (YAML, in a subfolder) that refers to another."""
+    folder = tmp_path / "schemas"
+    (folder / "money").mkdir(parents=True)
+    (folder / "common.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": {
+                    "amount": {"type": "integer", "minimum": 0},
+                    "code": {"$anchor": "code", "type": "string", "pattern": "^[A-Z]{3}$"},
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    (folder / "moved.json").write_text(
+        json.dumps(
+            {
+                "$id": "https://elsewhere.example/real.json",
+                "$defs": {"s": {"type": "string"}},
+                "$ref": "#/$defs/s",
+            }
+        ),
+        encoding="utf-8",
+    )
+    (folder / "money" / "price.yaml").write_text(
+        "type: object\nproperties:\n  amount: {$ref: '../common.json#/$defs/amount'}\n"
+        "  currency: {$ref: '/common.json#code'}\nrequired: [amount, currency]\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("ref", "tried"),
+    [
+        ("common.json#/$defs/amount", [3, 0, -1, 2.5, "3"]),
+        ("common.json#code", ["EUR", "eur", "EURO", 3]),
+        ("moved.json", ["x", 1, None]),
+        (
+            "money/price.yaml",
+            [
+                {"amount": 1, "currency": "EUR"},
+                {"amount": -1, "currency": "EUR"},
+                {"amount": 1},
+                {"amount": 1, "currency": "e"},
+            ],
+        ),
+    ],
+)
+def test_a_remote_ref_under_a_mapped_prefix_is_read_from_the_local_folder(
+    ref: str, tried: list[Any], tmp_path: Path
+) -> None:
+    """A pointer, an anchor, a document whose ``$id`` is not its URL, and a YAML document that
+    refers further (relative to its own URL, and by an absolute path): each imports as a local
+    definition, and the validator agrees with jsonschema reading the same files."""
+    import jsonschema
+
+    folder = remote_folder(tmp_path)
+    mapping = remotes.RemoteFolder.parse(f"{REMOTE}={folder}")
+    schema = remote_schema(REMOTE + ref)
+    (imported,) = importer.import_data(
+        schema, "t.json", options=importer.ImportOptions(remotes=(mapping,))
+    )
+    assert REMOTE not in json.dumps(imported.data["parameters"])  # every $ref is local now
+    module = runtime.load_module(generate(imported).module_source, "t_remote.py")
+
+    resources = [
+        (f"{REMOTE}{path.relative_to(folder).as_posix()}", read_schema_file(path))
+        for path in folder.rglob("*.*")
+    ]
+    registry: referencing.Registry[Any] = referencing.Registry().with_resources(resources)
+    oracle = jsonschema.Draft202012Validator(schema, registry=registry)
+    verdicts = [
+        (module.validate({"v": value}).ok, oracle.is_valid({"v": value})) for value in tried
+    ]
+    assert [mine for mine, _ in verdicts] == [theirs for _, theirs in verdicts]
+    assert {theirs for _, theirs in verdicts} == {True, False}  # the cases tell the two apart
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("../outside.json", "names no file inside the folder"),
+        ("money/../../outside.json", "names no file inside the folder"),
+        ("%2e%2e/outside.json", "names no file inside the folder"),
+        ("/etc/passwd", "names no file inside the folder"),
+        ("common.json?x=1", "names no file inside the folder"),
+        ("link.json", "leads out of the folder (a link)"),
+        ("missing.json", "is not there: no file"),
+        ("money", "is not there: no file"),
+        ("list.json", "is not a schema"),
+        ("broken.json", "is not valid JSON"),
+        ("draft7.json", "one schema imports in one draft"),
+        ("deep.json", "levels deep"),
+        ("deeper.json", "nests too deep to be read"),
+    ],
+)
+def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_ref(
+    ref: str, message: str, tmp_path: Path
+) -> None:
+    """Nothing outside the mapped folder is read, whatever the URL says (a parent step, spelled
+    or percent-encoded, an absolute path, a query, a link out), and what is read must be a
+    schema of the same draft, nested no deeper than an input may be (its parser's recursion
+    too): each is an error at the ``$ref``, never a traceback, and nothing is imported."""
+    folder = remote_folder(tmp_path)
+    (tmp_path / "outside.json").write_text('{"type": "string"}', encoding="utf-8")
+    (folder / "link.json").symlink_to(tmp_path / "outside.json")
+    (folder / "list.json").write_text("[1, 2]", encoding="utf-8")
+    (folder / "broken.json").write_text('{"type": ', encoding="utf-8")
+    (folder / "deep.json").write_text('{"not": ' * 200 + "{}" + "}" * 200, encoding="utf-8")
+    (folder / "deeper.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (folder / "draft7.json").write_text(
+        '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}', encoding="utf-8"
+    )
+    mapping = remotes.RemoteFolder.parse(f"{REMOTE}={folder}")
+    options = importer.ImportOptions(remotes=(mapping,))
+    path = write_json(tmp_path, "t.json", remote_schema(REMOTE + ref))
+    out = tmp_path / "contracts"
+    argv = ["import", str(path), "--out", str(out), "--remote", f"{REMOTE}={folder}"]
+    assert cli.main(argv) == 1
+    assert not out.exists()
+    with pytest.raises(importer.ContractImportError) as raised:
+        importer.import_file(path, options=options)
+    (problem,) = raised.value.problems
+    assert problem.pointer == "/properties/v/$ref" and message in problem.message
+
+
+def test_a_remote_ref_no_prefix_covers_stays_refused(tmp_path: Path) -> None:
+    folder = remote_folder(tmp_path)
+    options = importer.ImportOptions(remotes=(remotes.RemoteFolder.parse(f"{REMOTE}={folder}"),))
+    schema = remote_schema("https://other.example.com/common.json#/$defs/amount")
+    with pytest.raises(importer.ContractImportError) as raised:
+        importer.import_data(schema, "t.json", options=options)
+    (problem,) = raised.value.problems
+    assert problem.pointer == "/properties/v/$ref"
+    assert "toolshape never fetches schemas" in problem.message and "--remote" in problem.message
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["https://schemas.example.com/", "=folder", "schemas.example.com/=f", "https://x.example/a=f"],
+)
+def test_a_remote_option_that_is_no_prefix_and_folder_is_a_usage_error(
+    value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_json(tmp_path, "t.json", remote_schema(REMOTE + "common.json"))
+    argv = ["import", str(path), "--out", str(tmp_path / "contracts"), "--remote", value]
+    assert cli.main(argv) == 2
+    assert "toolshape: error: --remote: " in capsys.readouterr().err
+    assert not (tmp_path / "contracts").exists()
 
 
 def test_a_bare_schema_is_named_after_the_file_when_its_title_is_no_tool_name(

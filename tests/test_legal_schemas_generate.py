@@ -51,14 +51,16 @@ def checked(parameters: Any) -> checker.Contract:
     return checker.check(source.load(json.dumps(document).encode("utf-8"), "t.yaml"))
 
 
-def assert_generates_what_jsonschema_means(parameters: Any) -> None:
+def assert_generates_what_jsonschema_means(parameters: Any) -> Any:
     """The module agrees with jsonschema on ``{"v": value}`` for every value of VALUES, and
-    its derived cases agree with the reference evaluator (as ``generate`` checks them)."""
+    its derived cases agree with the reference evaluator (as ``generate`` checks them).
+    Returns the module, for the test's own checks."""
     module = build_module(parameters)
     tried = [{"v": value} for value in VALUES]
     assert not verdicts_unlike_jsonschema(module, parameters, tried)
     contract = checked(parameters)
     examples.check_derived(contract, module, cases.derive(contract).cases)
+    return module
 
 
 NO_EFFECT = [
@@ -77,12 +79,11 @@ def test_a_keyword_with_no_effect_is_warned_of_and_generates_nothing(schema: Any
     parameters = contract_with(schema)
     warned = [w.message for w in checked(parameters).warnings]
     assert any("has no effect without" in m and "nothing is generated" in m for m in warned)
-    assert_generates_what_jsonschema_means(parameters)
+    module = assert_generates_what_jsonschema_means(parameters)
     # Nothing generated for it: the module refuses and accepts what it does without it.
     ignored = {k: v for k, v in schema.items() if k not in ("then", "else")}
     ignored = {k: v for k, v in ignored.items() if "contains" in schema or "Contains" not in k}
     bare = build_module(contract_with(ignored))
-    module = build_module(parameters)
     for value in VALUES:
         got, alone = module.validate({"v": value}), bare.validate({"v": value})
         assert [(e.path, e.code) for e in got.errors] == [(e.path, e.code) for e in alone.errors]
@@ -126,6 +127,7 @@ NO_VALUE = [
     ({"type": "string", "const": ["a"]}, True),
     ({"enum": [1, 2], "const": 3}, True),
     ({"type": ["integer", "null"], "const": "x"}, True),
+    ({"type": "string", "enum": [1, None]}, True),
     ({"type": "string", "const": "abc", "maxLength": 2}, False),
     ({"type": "string", "minLength": 3, "maxLength": 2}, False),
     ({"type": "array", "minItems": 3, "maxItems": 1}, False),
@@ -165,10 +167,9 @@ def test_a_place_no_value_can_pass_is_warned_of_and_refuses_what_reaches_it(
     parameters = {**contract_with(schema), **({"required": ["v"]} if required else {})}
     warned = [w.message for w in checked(parameters).warnings]
     assert any("as written, no" in m and "can pass here" in m for m in warned), warned
-    assert_generates_what_jsonschema_means(parameters)
+    module = assert_generates_what_jsonschema_means(parameters)
     if not says_false:
         return
-    module = build_module(parameters)
     for value in VALUES:
         errors = [(e.path, e.code) for e in module.validate({"v": value}).errors]
         assert errors == [("/v", "false")], (value, errors)
@@ -267,3 +268,196 @@ def _holds(place: dict[str, Any], keyword: str) -> bool:
 
 #: Where each platform's definition holds the arguments' schema.
 PARAMETERS_KEYS = ("parameters", "input_schema", "parametersJsonSchema", "inputSchema")
+
+
+# -- enum members that never pass, and members listed twice --------------------------------
+
+#: Legal enums with members that change nothing: listed twice, of a type ``type`` refuses,
+#: or refused by another keyword of their schema; each warned of at the member.
+DEAD_MEMBERS = [
+    ({"type": "string", "enum": ["c", "f", "c"]}, "is listed twice"),
+    ({"enum": [1, 2, 1.0]}, "is listed twice"),
+    ({"enum": [{"a": 1}, {"a": 1.0}]}, "is listed twice"),
+    ({"type": "string", "enum": ["a", 1]}, "which 'type' (string) does not allow"),
+    ({"type": "boolean", "enum": [True, 1]}, "which 'type' (boolean) does not allow"),
+    ({"type": "string", "enum": ["c", None]}, "this 'enum' value is null"),
+    ({"type": "string", "maxLength": 2, "enum": ["ab", "abc"]}, "maxLength refuses it"),
+    ({"type": "string", "pattern": "^[cf]$", "enum": ["c", "k"]}, "pattern refuses it"),
+    ({"type": "integer", "minimum": 0, "enum": [-1, 0, 0]}, "minimum refuses it"),
+]
+
+
+@pytest.mark.parametrize(
+    ("schema", "said"), DEAD_MEMBERS, ids=[json.dumps(s) for s, _ in DEAD_MEMBERS]
+)
+def test_an_enum_member_that_changes_nothing_is_warned_of_and_generates_what_it_means(
+    schema: Any, said: str
+) -> None:
+    parameters = contract_with(schema)
+    warned = [w.message for w in checked(parameters).warnings]
+    assert any(said in m for m in warned), warned
+    assert_generates_what_jsonschema_means(parameters)
+    assert_generates_what_jsonschema_means({**parameters, "required": ["v"]})
+
+
+# -- a listed value another keyword refuses ------------------------------------------------
+
+#: For each keyword that judges a value (``type``, and every keyword the vocabulary says
+#: applies to one JSON type): a schema of it, and a value it refuses. ``const`` or ``enum``
+#: of that value beside it leaves no value: the class of ``type: string, const: 5``.
+REFUSING: dict[str, tuple[dict[str, Any], Any]] = {
+    "type": ({"type": "string"}, 5),
+    "minLength": ({"minLength": 2}, "a"),
+    "maxLength": ({"maxLength": 1}, "ab"),
+    "pattern": ({"pattern": "^b"}, "a"),
+    "format": ({"format": "email"}, "x"),
+    "minimum": ({"minimum": 2}, 1),
+    "maximum": ({"maximum": 0}, 1),
+    "exclusiveMinimum": ({"exclusiveMinimum": 1}, 1),
+    "exclusiveMaximum": ({"exclusiveMaximum": 1}, 1),
+    "multipleOf": ({"multipleOf": 3}, 4),
+    "minItems": ({"minItems": 2}, [1]),
+    "maxItems": ({"maxItems": 1}, [1, 2]),
+    "items": ({"items": {"type": "string"}}, [1]),
+    "prefixItems": ({"prefixItems": [{"type": "string"}]}, [1]),
+    "contains": ({"contains": {"type": "string"}}, [1]),
+    "minContains": ({"contains": {"type": "integer"}, "minContains": 2}, [1]),
+    "maxContains": ({"contains": {"type": "integer"}, "maxContains": 1}, [1, 2]),
+    "uniqueItems": ({"uniqueItems": True}, [1, 1.0]),
+    "unevaluatedItems": ({"unevaluatedItems": False}, [1]),
+    "minProperties": ({"minProperties": 1}, {}),
+    "maxProperties": ({"maxProperties": 0}, {"a": 1}),
+    "properties": ({"properties": {"a": {"type": "string"}}}, {"a": 1}),
+    "required": ({"required": ["a"]}, {}),
+    "additionalProperties": ({"additionalProperties": False}, {"a": 1}),
+    "patternProperties": ({"patternProperties": {"^a": {"type": "string"}}}, {"a": 1}),
+    "propertyNames": ({"propertyNames": {"maxLength": 1}}, {"ab": 1}),
+    "dependentRequired": ({"dependentRequired": {"a": ["b"]}}, {"a": 1}),
+    "dependentSchemas": ({"dependentSchemas": {"a": {"required": ["b"]}}}, {"a": 1}),
+    "unevaluatedProperties": ({"unevaluatedProperties": False}, {"a": 1}),
+    "not": ({"not": {"type": "integer"}}, 1),
+    "allOf": ({"allOf": [{"type": "string"}]}, 1),
+}
+
+
+def test_the_refusing_keywords_are_every_keyword_that_judges_one_type() -> None:
+    from toolshape.schema import vocabulary
+
+    assert {"type", *vocabulary.type_of_keyword()} <= set(REFUSING)
+
+
+#: Each keyword's schema with its refused value as ``const``, and as the one ``enum`` member.
+LISTED_AND_REFUSED = [
+    {**schema, member: value if member == "const" else [value]}
+    for schema, value in REFUSING.values()
+    for member in ("const", "enum")
+]
+
+
+@pytest.mark.parametrize("schema", LISTED_AND_REFUSED, ids=json.dumps)
+def test_a_value_listed_and_refused_is_a_place_no_value_can_pass_in_every_stage(
+    schema: Any,
+) -> None:
+    """The check warns at the member, the witness engine does not search there (counted: no
+    candidate tried), the derived cases send a value there and expect its refusal, and the
+    module refuses every value there as jsonschema does."""
+    parameters = contract_with(schema)
+    contract = checked(parameters)
+    warned = [w.message for w in contract.warnings]
+    # Named by the code that refuses it: the keyword's own, or its subschema's.
+    assert any("never pass" in m or NO_VALUE_SAID in m for m in warned), warned
+    assert not any("no value this schema accepts was found" in m for m in warned), warned
+    engine = Engine(schema)
+    left = engine.budget.left
+    assert (engine.accepted(schema, 3), engine.budget.left) == ([], left)
+    derived = cases.derive(contract)
+    assert [c.name for c in derived.cases if c.name == "v: no value can pass"] == [
+        "v: no value can pass"
+    ]
+    assert_generates_what_jsonschema_means(parameters)
+    required = checked({**parameters, "required": ["v"]})
+    assert any(w.message.startswith("as written, NO ARGUMENTS CAN PASS") for w in required.warnings)
+
+
+#: How a derived-case warning says that no value can pass at its place.
+NO_VALUE_SAID = "as written, no value can pass here"
+
+
+# -- boolean schemas -------------------------------------------------------------------
+
+
+#: Every place the vocabulary holds a schema, as a function of the schema put there: one
+#: schema, a list of schemas, a map of names to schemas (each keyword that holds them).
+def _holding(keyword: str, shape: str, sub: Any) -> dict[str, Any]:
+    held = {"one": sub, "list": [sub], "map": {"a": sub}}[shape]
+    return {keyword: held, **({"if": True} if keyword in ("then", "else") else {})}
+
+
+def _places() -> list[tuple[str, str]]:
+    from toolshape.schema import vocabulary
+
+    held = [(k, shape) for shape in ("one", "list", "map") for k in vocabulary.holders(shape)]
+    return [*held, (CONTENT_SCHEMA, "one")]
+
+
+#: The one annotation that holds a schema (checked like one, never applied).
+CONTENT_SCHEMA = "contentSchema"
+
+
+BOOLEAN_PLACES = [(keyword, shape, sub) for keyword, shape in _places() for sub in (True, False)]
+
+
+def test_the_boolean_places_are_every_place_that_holds_a_schema() -> None:
+    from toolshape.schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
+
+    holders = {*ONE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS, CONTENT_SCHEMA}
+    assert {k for k, _, _ in BOOLEAN_PLACES} == holders
+
+
+@pytest.mark.parametrize(
+    ("keyword", "shape", "sub"),
+    BOOLEAN_PLACES,
+    ids=[f"{k}-{json.dumps(b)}" for k, _, b in BOOLEAN_PLACES],
+)
+def test_a_boolean_schema_generates_in_every_place_a_schema_may_stand(
+    keyword: str, shape: str, sub: bool
+) -> None:
+    """``true`` and ``false`` are schemas wherever a schema may stand: the check accepts them
+    (a ``$defs`` entry is reached through a ``$ref``) and the module means what jsonschema
+    does, on the argument and, for the object keywords, on the arguments themselves."""
+    schema = _holding(keyword, shape, sub)
+    if keyword == "$defs":
+        schema["$ref"] = "#/properties/v/$defs/a"
+    assert_generates_what_jsonschema_means(contract_with(schema))
+    if keyword not in ("$defs", "items", "prefixItems", "contains", "unevaluatedItems"):
+        root = {"type": "object", **_holding(keyword, shape, sub)}
+        module = build_module(root)
+        tried = [{}, {"a": 1}, {"a": "x", "b": [1]}]
+        assert not verdicts_unlike_jsonschema(module, root, tried)
+
+
+@pytest.mark.parametrize("root", [True, False])
+@pytest.mark.parametrize("top", ["parameters", "output"])
+def test_a_boolean_root_generates_what_it_means(root: bool, top: str) -> None:
+    """``parameters: true`` lets every arguments object pass and ``parameters: false`` none,
+    with a warning that no call can pass; the same for ``output``. Arguments and results
+    are one JSON object, so a value of another type is refused either way."""
+    document: dict[str, Any] = {"name": "t", "description": "A tool."}
+    document["parameters"] = {"type": "object"}
+    document[top] = root
+    contract = checker.check(source.load(json.dumps(document).encode("utf-8"), "t.yaml"))
+    loud = [w for w in contract.warnings if "CAN PASS" in w.message]
+    assert len(loud) == (0 if root else 1), contract.warnings
+    side = contract if top == "parameters" else contract.result_side()
+    assert side is not None
+    if top == "parameters":
+        module = build_module(root)
+        objects = [{}, {"a": 1}, {"a": [None, "x"]}]
+        assert [module.validate(value).ok for value in objects] == [root] * 3
+        others: list[Any] = [None, [], "x", 1]
+        assert [module.validate(value).ok for value in others] == [False] * 4
+        if not root:
+            (error,) = module.validate({}).errors
+            assert (error.path, error.code) == ("", "false")
+    derived = cases.derive(side)
+    assert derived.cases and all(bool(case.errors) != root for case in derived.cases)

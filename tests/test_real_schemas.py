@@ -242,8 +242,16 @@ def test_a_pattern_is_checked_whether_or_not_the_format_passes(
 
 
 def _waiting(item: real_schemas.Sample) -> real_schemas.Outcome:
-    time.sleep(2)  # two seconds of wall clock, next to no CPU
+    time.sleep(1.5)  # half as much wall clock again as the CPU limit of 1 s, next to no CPU
     return real_schemas.Outcome(item.name, "generated")
+
+
+def _blocked(item: real_schemas.Sample) -> real_schemas.Outcome:
+    """Waits for ever, spending no CPU: it reads a pipe whose write end it holds itself, so
+    only the parent's kill ends it (a sleep would hold the test for as long as it sleeps)."""
+    read, _write = os.pipe()
+    os.read(read, 1)
+    raise AssertionError("a read of a pipe no one writes to returned")
 
 
 def _spinning(item: real_schemas.Sample) -> real_schemas.Outcome:
@@ -263,5 +271,6 @@ def test_a_real_schema_is_limited_by_the_cpu_it_spends_not_by_the_wall_clock(
     monkeypatch.setattr(real_schemas, "run_one", _spinning)
     spun = real_schemas.run_limited(item, 1.0, wall_timeout=120.0)
     assert (spun.stage, spun.reason) == ("timeout", "more than 1 s of CPU")
-    waited = real_schemas.run_limited(item, 60.0, wall_timeout=1.0)
+    monkeypatch.setattr(real_schemas, "run_one", _blocked)
+    waited = real_schemas.run_limited(item, 60.0, wall_timeout=0.25)
     assert waited.stage == "timeout" and "wall clock" in waited.reason

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from toolshape.regex import PatternError, Search, near_misses, strings, translate
+from toolshape.regex import PatternError, Search, near_misses, strings, translate, witness
 
 PYTHON_ONLY = {
     r"^a\Z": "`$`",
@@ -51,6 +51,11 @@ def test_python_only_syntax_is_refused_with_the_ecma_spelling(pattern: str) -> N
         (r"^\x41\u0042\cC$", "AB\x03", True),
         (r"^[&&~~||]$", "&", True),  # doubled characters Python reserves for set operations
         (r"^\/\-\.$", "/-.", True),
+        # '_' escaped is '_', as ECMA-262 reads it without the u flag (and every dialect).
+        (r"^\_$", "_", True),
+        (r"^[\w\_-]+$", "a_-", True),
+        (r"^[a\_]$", "\\", False),
+        (r"^\_$", "\\_", False),
         (r"^(?<=a)b|c$", "c", True),
     ],
 )
@@ -170,6 +175,43 @@ def test_near_misses_keep_the_length_bounds() -> None:
     assert near_misses("a*", count=2) == Search(
         (), True
     )  # every string holds a (possibly empty) match
+
+
+def test_a_near_miss_search_is_made_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every property of a contract (and every contract of a run) with the same pattern and
+    bounds asks the same question: the edits are searched once, and each argument is part of
+    the question (an answer is never one asked for other bounds, another count or budget)."""
+    edited: list[str] = []
+    real = witness._edits
+
+    def counted(seed: str) -> set[str]:
+        edited.append(seed)
+        return real(seed)
+
+    monkeypatch.setattr(witness, "_edits", counted)
+    pattern = r"^Q[0-9]{3}-[a-z]{2}$"  # used by this test alone: nothing remembered yet
+    default = witness.DEFAULT_STEPS
+    # (min_length, max_length, count, steps): each differs from the first in one argument.
+    questions: list[tuple[int, int | None, int, int]] = [
+        (0, None, 1, default),
+        (7, None, 1, default),
+        (0, 7, 1, default),
+        (0, None, 3, default),
+        (0, None, 1, 20_000),
+        (7, 7, 2, default),
+    ]
+
+    def ask(low: int, high: int | None, count: int, steps: int) -> Search:
+        return near_misses(pattern, min_length=low, max_length=high, count=count, steps=steps)
+
+    first = [ask(*question) for question in questions]
+    searched = len(edited)
+    assert searched >= len(questions)  # each question searched the edits of its seeds
+    assert [ask(*question) for question in questions] == first
+    assert len(edited) == searched  # asked again: nothing searched
+    for question, answer in zip(questions, first, strict=True):
+        # The search itself, not remembered: the remembered answer is its answer.
+        assert answer == witness._near_misses.__wrapped__(pattern, *question), question
 
 
 def test_a_near_miss_of_a_reserved_word_pattern_is_the_reserved_word() -> None:

@@ -16,7 +16,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import mcp.types
 import pytest
 from diff_support import compare, dump, load_data, weather
 from support import ROOT
@@ -151,7 +150,10 @@ def mcp_tool(**fields: Any) -> dict[str, Any]:
 
 def test_every_combination_of_hints_survives_import_and_export() -> None:
     # Each hint absent, true or false: 81 tools, each imported, checked, exported, and read by
-    # the MCP SDK's own Tool model as it was listed.
+    # the MCP SDK's own Tool model as it was listed. The SDK (with pydantic, half a second) is
+    # imported here, not when every xdist worker collects this file.
+    import mcp.types
+
     tools = []
     for i, values in enumerate(itertools.product((None, True, False), repeat=4)):
         annotations = {h: v for h, v in zip(HINTS, values, strict=True) if v is not None}

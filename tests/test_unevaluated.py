@@ -272,7 +272,7 @@ def test_exports_keep_or_leave_out_the_keywords_with_a_note() -> None:
         if "unevaluatedProperties" not in json.dumps(result.definition):
             assert any("unevaluatedProperties" in note for note in result.notes), target
             left_out.add(target)
-    assert left_out == {"anthropic", "gemini-legacy"}  # as the README says
+    assert left_out == {"anthropic", "gemini-legacy"}  # as docs/contract.md says
 
 
 @pytest.mark.parametrize(

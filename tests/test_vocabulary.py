@@ -387,7 +387,6 @@ ALLOWED = {
     ("families/numbers/checks.py", "<module>"): "the number bounds' tests and wording",
     ("families/numbers/export.py", "gemini_inclusive_bounds"): "Gemini's exclusive bounds",
     ("families/arrays/values.py", "<module>"): "the keywords that make an array worth trying",
-    ("families/objects/checks.py", "property_comment"): "what a property's comment leaves out",
     ("families/objects/values.py", "<module>"): "the keywords that make an object worth trying",
     ("families/objects/export.py", "<module>"): "what marks an object for the strict platforms",
     ("families/numbers/export.py", "<module>"): "each bound's phrase in a description",
@@ -491,13 +490,14 @@ FAMILIES = {
     "values": ("type", "enum", "const"),
     # The references, and the older name of $defs the importer reads.
     "references": ("$ref", "$defs", "definitions", "$anchor", "$id"),
+    # The annotations a reader learns of a value from (meta-data, content) and the notes for
+    # maintainers: no effect on validation.
+    "annotations": vocabulary.annotation_names("meta-data", "content", "comment"),
     # The keywords whose subschemas apply to the value itself (one schema, or a list of them).
     "combinators": (
         *vocabulary.holders("one", "same value"),
         *vocabulary.holders("list", "same value"),
     ),
-    # The annotations a reader learns of a value from, and the notes for maintainers.
-    "annotations": vocabulary.annotation_names("meta-data", "comment"),
 }
 
 #: The walks over subschemas read the holders from the vocabulary (``schema/keywords.py``) but
@@ -507,42 +507,14 @@ _WALKS_THROUGH_ITEMS = "a walk over subschemas, stepping into an array's items b
 #: a module allowed to spell one family's keywords is still checked for the others'.
 FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
     "arrays": {
-        "contract/checker.py": "'items' and 'contains' as what a count range limits "
-        "(vocabulary.ranges), not as keywords",
         "families/objects/checks.py": "the keywords an object's description leaves unsaid",
     },
     # The object keywords shape the whole arguments object, so the walks over an object's
     # shape still name them (issue 22 leaves the structural walks where they are); what is
     # left here of each keyword's own rule, check, values, lowering and review is said too.
     "objects": {
-        "contract/checker.py": "'properties' as what minProperties/maxProperties limit "
-        "(vocabulary.ranges), not the keyword",
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
-    },
-    # The contract check still reads default and examples (issue 22, part D moves it); the
-    # contract's own examples (a top-level key, not the keyword) are read where they run.
-    "annotations": {
-        "contract/checker.py": "default and examples checked against their schema, and the "
-        "contract's own top-level description and examples",
-        "project/examples.py": "the contract's own examples (a top-level key), as a place",
-        "review/diff.py": "the contract's own examples (a top-level key), read for the review",
-    },
-    # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
-    # it allows still read it; what is left of each keyword's own work is said too (it moves
-    # into families/values/ stage by stage).
-    "values": {
-        "schema/keywords.py": "the types a schema declares, read by every stage's walk",
-        "families/formats/values.py": "schema literals: a string schema of one format, and a "
-        "format alone beside its type",
-        "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
-        "families/objects/cases.py": "whether a key's schema allows null (its type)",
-        "families/objects/checks.py": "the keywords an object's description leaves unsaid",
-        "families/objects/export.py": "whether a node is an object (its type)",
-        "families/objects/values.py": "schema literals: a key's name is a string",
-        "families/strings/cases.py": "schema literals: a string of an exact length",
-        "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
-        "search serves whole)",
     },
 }
 
@@ -550,14 +522,8 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
 SAME_WORD = {
-    ("required", "codegen/cases.py"): "a word of a warning: the cases of the required property",
-    ("pattern", "codegen/model_parts.py"): "a kind of constant: a compiled pattern (ConstantKind)",
-    ("pattern", "codegen/building/context.py"): "the kind of the constant it makes",
-    ("pattern", "codegen/runtime_imports.py"): "the kind of a constant, which needs re",
-    ("not", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
-    ("if", "codegen/model_parts.py"): "a kind of applicator the template prints (ApplicatorKind)",
-    ("not", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
-    ("if", "codegen/runtime_imports.py"): "a kind of applicator, which needs _errors_of",
+    ("description", "contract/fields.py"): "a key of the contract file: what the tool does",
+    ("examples", "contract/fields.py"): "a key of the contract file: tests of the validator",
 }
 
 
@@ -603,3 +569,32 @@ def test_each_same_word_is_still_spelled_where_it_is_listed() -> None:
     """An entry of SAME_WORD whose module no longer spells the word is removed."""
     for name, module in SAME_WORD:
         assert name in _strings(PACKAGE / module), (name, module)
+
+
+# -- one place per keyword: the shared templates ----------------------------------------------
+
+TEMPLATES = ROOT / "templates"
+#: A keyword's name that a shared template still writes as a quoted string, by template and
+#: name, and what it is there: the generated text keeps its exact bytes. Any other keyword a
+#: template prints (an error's code, a schema key) comes from the model, as its family
+#: spells it.
+TEMPLATE_SAME_WORD = {
+    ("tests.py.j2", "description"): "the parameter of a contract example in the generated test",
+    ("_runtime.py.j2", "title"): 'a docstring\'s near miss ("Title", "title")',
+    ("_runtime.py.j2", "contains"): "_count_matches' docstring",
+    ("_runtime.py.j2", "const"): "the codes of the errors whose member the handler gets",
+    ("_runtime.py.j2", "enum"): "the codes of the errors whose member the handler gets",
+}
+
+
+@pytest.mark.parametrize("template", sorted(p.name for p in TEMPLATES.glob("*.j2")))
+def test_a_shared_template_spells_no_keyword(template: str) -> None:
+    """A keyword's name in a template, quoted, is a second place for it (issue 22): a check's
+    error code and a schema's key reach the template from the model, made by the family."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    names = {k.name for k in vocabulary.KEYWORDS}
+    spelled = {name for name in names if f'"{name}"' in text or f"'{name}'" in text}
+    allowed = {name for listed, name in TEMPLATE_SAME_WORD if listed == template}
+    assert spelled == allowed, f"{template}: spelled {sorted(spelled - allowed)}, " + (
+        f"listed but no longer spelled {sorted(allowed - spelled)}"
+    )

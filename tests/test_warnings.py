@@ -89,6 +89,13 @@ def test_the_corpus_covers_legal_schemas_the_check_once_refused() -> None:
         "unsat_multiple_of_bounds",
         "unsat_items_false_min_items",
         "unsat_max_properties_under_required",
+        "enum_duplicate_value",
+        "enum_duplicate_number",
+        "enum_value_type_forbids",
+        "enum_unquoted_null",
+        "enum_value_fails_its_schema",
+        "output_enum_value_fails_its_schema",
+        "parameters_false",
     } <= names
 
 

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from markupsafe import Markup
 from toolshape.codegen import wrapping
-from toolshape.codegen.literals import Code, literal
+from toolshape.codegen.literals import Code, literal, literal_text
 from toolshape.codegen.widths import width
 
 #: Characters that take more than one column in a literal, or in a line.
@@ -90,6 +91,42 @@ def test_a_value_on_one_line_is_the_literal_of_it(value: object) -> None:
     literal()'s text of it, quotes and all, for every JSON-like value."""
     assume(not _holds_code(value))
     assert wrapping._text(value, {}) == str(literal(value))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=values)
+def test_literal_is_its_text_as_code(value: object) -> None:
+    """literal() makes its Code without Markup's constructor: the same text, of type Code."""
+    assume(not _holds_code(value))
+    made = literal(value)
+    assert type(made) is Code
+    assert str(made) == literal_text(value) == str(Markup(literal_text(value)))
+
+
+@pytest.mark.parametrize("size", [1, 10, 100])
+def test_a_row_is_measured_on_plain_text_and_made_code_once(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table row's literals are measured and joined as plain text; the row becomes Code
+    once, whatever it holds (the generated tests write hundreds of rows per contract)."""
+    made = 0
+    real = Markup.__new__
+
+    def counted(cls: type[Markup], *args: Any, **kwargs: Any) -> Markup:
+        nonlocal made
+        made += 1
+        return real(cls, *args, **kwargs)
+
+    row = (
+        "a case's name",
+        {f"/key_{i}": [f"value {i}", i, {"inner": None}] for i in range(size)},
+        frozenset({(f"/key_{i}", "type") for i in range(size)}),
+    )
+    monkeypatch.setattr(Markup, "__new__", counted)
+    written = wrapping.entry(row)
+    monkeypatch.undo()
+    assert made == 1
+    assert _same(_read_back(str(written)), row)
 
 
 def _uncuttable(line: str) -> bool:
@@ -182,15 +219,15 @@ def test_a_long_string_is_cut_as_measured_with_one_literal_for_the_text(
     lists, thousands of definitions of thousands of characters, stays a slicing job."""
     value: str | bytes = text.encode("utf-8") if as_bytes else text
     calls = 0
-    real = literal  # what wrapping imported
+    real = literal_text  # what wrapping imported: literal()'s text, not yet Code
 
-    def counted(item: object) -> Code:
+    def counted(item: object) -> str:
         nonlocal calls
         calls += 1
         return real(item)
 
     with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(wrapping, "literal", counted)
+        patched.setattr(wrapping, "literal_text", counted)
         pieces = wrapping._pieces(value, indent, suffix)
     assert pieces == _measured_cuts(value, indent, suffix)
     whole_quote = str(literal(value))[-1]

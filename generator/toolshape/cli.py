@@ -33,7 +33,7 @@ from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
 from .contract import checker
 from .contract.errors import ContractError, Problem, UsageError
-from .platforms import export, importer, mcp_stdio
+from .platforms import export, importer, mcp_stdio, remotes
 from .project import checking, configuration, discovery, output, planning, writing
 from .project.progress import Progress
 from .review import diff, inputs, report
@@ -810,6 +810,21 @@ def _import_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the JSON Schema draft of schemas without $schema (default: guessed from the spellings, and said)",
     )
+    parser.add_argument(
+        "--formats",
+        choices=importer.FORMAT_READINGS,
+        default="assert",
+        help="assert each format (default), or keep it as the annotation x-format, "
+        "as JSON Schema 2020-12 reads format unless told to assert it",
+    )
+    parser.add_argument(
+        "--remote",
+        action="append",
+        default=[],
+        metavar="PREFIX=FOLDER",
+        help="read the schemas a $ref names by a URL starting with PREFIX from the files under "
+        "FOLDER (the rest of the URL is the path; never the network; repeatable)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors and warnings")
     parser.set_defaults(templates=None)
 
@@ -852,7 +867,9 @@ def _imported(args: argparse.Namespace) -> tuple[str, list[importer.ImportedCont
     if not args.mcp:
         if len(args.source) != 1:
             raise UsageError("import takes one FILE (or --mcp -- COMMAND ARGS...)")
-        return args.source[0], importer.import_file(Path(args.source[0]), args.draft)
+        return args.source[0], importer.import_file(
+            Path(args.source[0]), args.draft, options=_import_options(args)
+        )
     if not args.source:
         raise UsageError("--mcp needs the command that starts the server: --mcp -- COMMAND ARGS...")
     if not 0 < args.timeout <= mcp_stdio.MAX_TIMEOUT:
@@ -863,7 +880,18 @@ def _imported(args: argparse.Namespace) -> tuple[str, list[importer.ImportedCont
     name, listed = mcp_stdio.list_tools(args.source, args.timeout)
     # Named by the server's own name, never by its command line (which may carry secrets).
     label = f"MCP server {name or Path(args.source[0]).name}"
-    return label, importer.import_data(listed, label, "tool", args.draft)
+    return label, importer.import_data(
+        listed, label, "tool", args.draft, options=_import_options(args)
+    )
+
+
+def _import_options(args: argparse.Namespace) -> importer.ImportOptions:
+    """How the command line asks the input's schemas to be read (UsageError for a bad --remote)."""
+    try:
+        folders = tuple(remotes.RemoteFolder.parse(text) for text in args.remote)
+    except ValueError as error:
+        raise UsageError(f"--remote: {error}") from None
+    return importer.ImportOptions(formats=args.formats, remotes=folders)
 
 
 def _import_warning(

@@ -35,7 +35,7 @@ from ..families.strings import cases as string_cases
 from ..families.strings.cases import MAX_EDGE_LENGTH
 from ..families.unevaluated import cases as unevaluated_cases
 from ..families.values import values as member_values
-from ..families.values.rules import NO_VALUE, unsatisfiable
+from ..families.values.rules import NO_VALUE
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import tokens as pointer_tokens
@@ -160,6 +160,10 @@ class _Deriver:
     def accepts(self, schema: Any, value: Any) -> bool:
         return not errors_of(schema, value, "", root=self.schema)
 
+    def impossible(self, schema: Any) -> bool:
+        """Whether no value can pass ``schema`` as written (the witness engine's verdict)."""
+        return self.engine.impossible(schema)
+
     def synth(self, schema: Any, schema_path: SchemaPath) -> tuple[bool, Any]:
         found = self.engine.accepted(schema, 1, extra=self.known_good.get(schema_path, []))
         return (True, _copy(found[0])) if found else (False, None)
@@ -243,7 +247,7 @@ class _Deriver:
                 if isinstance(node, dict) and schema_path
                 else "add an accepted example"
             )
-            if unsatisfiable(node):  # no example could help: the checker warned of it
+            if self.engine.impossible(node):  # no example could help: the checker warned of it
                 why, hint = NO_VALUE, "the cases that send a value here expect its refusal"
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
             found.append(
@@ -520,7 +524,7 @@ class _Deriver:
                 if ok:
                     value[key] = added[key] = synthesized
                 else:
-                    what = "required" if key in object_walk.required_of(schema) else "optional"
+                    what = object_walk.requirement(schema, key)
                     self.leave_out(
                         object_walk.property_path(schema_path, key),
                         f"the cases of the {what} property '{key}'",

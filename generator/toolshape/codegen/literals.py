@@ -15,7 +15,7 @@ import re
 
 from markupsafe import Markup
 
-__all__ = ["Code", "comment", "literal"]
+__all__ = ["Code", "comment", "literal", "literal_text"]
 
 
 class Code(Markup):
@@ -88,12 +88,20 @@ def literal(value: object) -> Code:
 
     Strings are quoted the way black quotes them (double quotes unless that takes more
     backslashes), so generated code needs no reformatting to pass ``black --check``."""
+    # str.__new__, not Code(): Markup's constructor first asks its argument for an __html__,
+    # which the plain text made here never has (a third of a short literal's cost).
+    return str.__new__(Code, literal_text(value))
+
+
+def literal_text(value: object) -> str:
+    """The plain ``str`` behind :func:`literal`, for code that measures and joins literals
+    into a longer one (``wrapping.py``) before it becomes :class:`Code`."""
     if type(value) is str:
         # The commonest call (names, pointers, messages): repr() writes one string token, the
         # whole text, so there is nothing to search for in it.
-        return Code(_black_quotes(repr(value)))
+        return _black_quotes(repr(value))
     text = _literal(value)
-    return Code(_TOKEN.sub(_as_black_writes, text) if "'" in text or "e+" in text else text)
+    return _TOKEN.sub(_as_black_writes, text) if "'" in text or "e+" in text else text
 
 
 #: A string literal as repr() writes one (single-quoted, or double-quoted when the text

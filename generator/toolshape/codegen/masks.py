@@ -22,17 +22,20 @@ from ..contract.optional import converted_keys
 from ..families.combinators import values as combinator_values
 from ..families.objects import rules as object_rules
 from ..families.references import targets
-from ..families.values import oracle as value_oracle
+from ..families.values import rules as value_rules
 from ..regex.linear import plan as pattern_plan
 from ..schema import children, vocabulary
 from ..schema.keywords import subschemas
 from ..schema.pointers import SchemaPath, ref_path, resolve
+from .literals import Code, literal
 
 #: The keywords whose subschemas are lists applying to the same value (allOf, anyOf, oneOf):
 #: the branches the export lowers, so the only ones the absent-nulls table walks.
 _SAME_VALUE_LISTS = vocabulary.holders("list", "same value")
 #: The mask part of the items after the prefix: the runtime names it after its keyword.
 _OTHER_ITEMS = vocabulary.reaching("other items")[0]
+#: That key as the runtime template reads it (``mask_keys.other_items``).
+MASK_KEYS: dict[str, Code] = {"other_items": literal(_OTHER_ITEMS)}
 
 
 def _same_value_subschemas(
@@ -231,7 +234,7 @@ class _Masks:
             return True
         if any(same):
             mask["all"] = [m for m in same if m]
-        declared = value_oracle.type_names(schema)
+        declared = value_rules.type_names(schema)
         if self.strict and declared is not None:
             mask["types"] = sorted(declared)
         self.object_parts(schema, mask)

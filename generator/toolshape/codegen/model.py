@@ -24,6 +24,7 @@ from .. import __version__
 from ..contract.checker import Contract
 from ..families.objects import typing as object_types
 from ..families.references.checks import finish, settle_required
+from ..families.values.checks import TYPE_CODE
 from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks
@@ -63,6 +64,10 @@ class ModuleModel:
     declares_keys: bool
     #: The command that regenerates it, for the header comment (see ``REGENERATE``).
     command: Code
+    #: The code of the error on a value that is not an object, as its family spells it.
+    type_code: Code = TYPE_CODE
+    #: The schema keyword that holds the declared keys (``INPUT_SCHEMA[...]``), its family's.
+    keys_keyword: Code = object_types.KEYS_KEYWORD
     #: How many packages deep the module sits in the output folder (billing/x.py: 1).
     depth: int = 0
     #: The masks literal of the nulls ``validate(..., platform="openai")`` removes (see

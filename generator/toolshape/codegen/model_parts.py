@@ -45,9 +45,11 @@ CheckTest = Literal[
 #: steps: a key or an array position the contract names, an index or a key in a variable.
 PathPartKind = Literal["text", "base", "name", "position", "index", "key"]
 #: How an applicator's subschemas are applied (``apply`` in templates/checks.py.j2).
-ApplicatorKind = Literal["ref", "all_of", "nullable", "any_of", "one_of", "tagged", "not", "if"]
+ApplicatorKind = Literal[
+    "ref", "all_of", "nullable", "any_of", "one_of", "tagged", "negated", "conditional"
+]
 #: What a module-level constant holds (the constants loop in templates/module.py.j2).
-ConstantKind = Literal["pattern", "linear", "text", "strings", "json_values", "tag"]
+ConstantKind = Literal["regex", "linear", "text", "strings", "json_values", "tag"]
 #: How an ``unevaluated*`` guard is decided on the value (the ``unevaluated`` macro).
 GuardTest = Literal["passes", "fails", "key present"]
 #: What an evaluated part tests of one key or item (the ``evaluated_by`` macro).
@@ -150,6 +152,11 @@ class ObjectChecks:
     key_var: Code | None
     key_path: list[PathPart]  # the pointer of the key held in key_var
     counts: list[Check]
+    #: The codes of the errors the template prints, as the family spells the keywords: a
+    #: missing required key, a missing dependent key, an unknown key.
+    required_code: Code
+    dependent_code: Code
+    unknown_code: Code
     #: Counts the declared keys present, property by property, where unknown keys are
     #: refused without a per-key loop: only an object longer than the count holds another.
     count_var: Code | None = None
@@ -198,6 +205,7 @@ class Contains:
     too_few: Code  # message
     too_many: Code | None
     too_few_code: Code
+    too_many_code: Code
 
 
 @dataclass
@@ -259,6 +267,8 @@ class Node:
     #: ``required`` parameter (its caller knows); None: not a required key's value. A null
     #: there is told to send a value, not to leave the key out.
     required_key: Code | None = None
+    #: The code of the type error, as the family spells the keyword (with ``type_message``).
+    type_code: Code | None = None
 
     @property
     def got(self) -> Code:
@@ -305,8 +315,8 @@ class Applicator:
 
     ``ref`` calls a definition's function; ``all_of`` checks its nodes inline;
     ``any_of``/``one_of`` try branch functions (``tagged``: the one a value's tag picks, see
-    ``families/combinators/checks.py``); ``not`` and ``if`` call one function
-    and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
+    ``families/combinators/checks.py``); ``negated`` (not) and ``conditional`` (if) call
+    one function and act on whether it found errors; ``then``/``otherwise`` are inline nodes.
 
     The builder makes one only when it checks something, and an inline node it holds
     (``nodes``, ``then``, ``otherwise``) only when that node has checks: each opens a block
@@ -327,8 +337,9 @@ class Applicator:
     #: For ``ref``: whether the value is a required key's (see ``Node.mark_required``), handed
     #: to the function; None leaves its default (not required).
     required: Code | None = None
-    #: For ``tagged``: the union's keyword (its errors' code: ``anyOf`` or ``oneOf``) and the
-    #: module's ``_Tag`` constant that tells its alternatives apart.
+    #: For ``any_of``, ``one_of``, ``tagged`` and ``negated``: the keyword (its errors' code,
+    #: the family's spelling); for ``tagged``, the module's ``_Tag`` constant that tells its
+    #: alternatives apart.
     keyword: Code | None = None
     tag: Code | None = None
 
@@ -387,6 +398,8 @@ class Unevaluated:
     node: Node | None = None
     refuse_message: Code | None = None
     known: Code | None = None
+    #: With ``refuse_message``: the code of the error, the keyword as its family spells it.
+    refuse_code: Code | None = None
 
     @property
     def reads_items(self) -> bool:

@@ -70,8 +70,8 @@ APPLICATOR_NEEDS = {
     "any_of": ("_any_of", "_closest"),
     "one_of": ("_one_of", "_closest"),
     "tagged": ("_tagged",),
-    "not": ("_errors_of",),
-    "if": ("_errors_of",),
+    "negated": ("_errors_of",),
+    "conditional": ("_errors_of",),
 }
 
 
@@ -108,7 +108,7 @@ def module_needs(built: PrintedModule) -> set[str]:
     if built.functions:
         needs.add("_Path")  # their parameter's type
     for constant in built.constants:
-        if constant.kind == "pattern":
+        if constant.kind == "regex":
             needs.add("re")
         elif constant.kind == "linear":
             needs.add("_Linear")

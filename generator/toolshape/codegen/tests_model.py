@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..contract import checker, redaction
+from ..families.values.checks import TYPE_CODE
 from ..schema.pointers import child
 from . import cases, model, render
 from .literals import Code, comment, literal
@@ -54,6 +55,8 @@ class TestsModel:
     accepted: bool = True
     #: The tests of the result's side (``validate_result``), when the contract has ``output``.
     result: ResultTests | None = None
+    #: The code of the error on a value that is not an object, as its family spells it.
+    type_code: Code = TYPE_CODE
 
 
 @dataclass

@@ -24,7 +24,7 @@ import re
 from bisect import bisect_left
 from itertools import accumulate, pairwise
 
-from .literals import Code, literal
+from .literals import Code, literal, literal_text
 from .widths import width
 
 #: The width no line of a table passes: black's, the narrowest a user's linter is likely to ask.
@@ -106,7 +106,7 @@ def pieces(text: str, indent: int) -> list[str]:
 
 def _pair(key: str, value: object, indent: int, texts: Texts) -> list[str]:
     """One key-value pair of a split dict, with its trailing comma."""
-    key_text = literal(key)
+    key_text = literal_text(key)
     lines = laid_out(value, indent, key_text + ": ", ",", texts=texts)
     if width(lines[0]) <= LINE_LENGTH:
         return lines
@@ -157,10 +157,10 @@ def _text(value: object, texts: Texts) -> str:
     elif isinstance(value, list):
         text = "[" + ", ".join(_text(item, texts) for item in value) + "]"
     elif isinstance(value, dict):
-        pairs = (f"{literal(str(k))}: {_text(v, texts)}" for k, v in value.items())
+        pairs = (f"{literal_text(str(k))}: {_text(v, texts)}" for k, v in value.items())
         text = "{" + ", ".join(pairs) + "}"
     else:
-        text = str(literal(value))
+        text = literal_text(value)
     texts[id(value)] = text
     return text
 
@@ -185,7 +185,7 @@ def string_cuts(text: str, indent: int, whole: int) -> list[int]:
     """Where :func:`entry` cuts the string ``text`` it writes at ``indent`` with a comma after
     (``whole`` as there): the end of each piece, or none where it stays whole. With them,
     :func:`string_entry` writes the entry again without measuring anything."""
-    if not text or width(str(literal(text))) + indent + 1 <= max(LINE_LENGTH, whole):
+    if not text or width(literal_text(text)) + indent + 1 <= max(LINE_LENGTH, whole):
         return []
     return _Cutter(text).ends(max(LINE_LENGTH - indent - 1, _MIN_PIECE))
 
@@ -216,7 +216,7 @@ class _Cutter:
 
     def __init__(self, text: str | bytes) -> None:
         self.text = text
-        whole = str(literal(text))
+        whole = literal_text(text)
         #: ``b`` before a bytes literal's quote, or nothing.
         self.lead = "b" if isinstance(text, bytes) else ""
         self.quote = whole[-1]
@@ -282,7 +282,7 @@ class _Cutter:
         size = end - start + self._extra(self.lengths, start, end) + escaped
         first, self.at = self.at, self.at + size
         if quote != self.quote and (singles or doubles):
-            return str(literal(self.text[start:end]))
+            return literal_text(self.text[start:end])
         return f"{self.lead}{quote}{self.body[first : self.at]}{quote}"
 
     def _extra(self, totals: list[int], start: int, end: int) -> int:
@@ -314,7 +314,7 @@ def _specials(text: str | bytes) -> list[int]:
 def _escaped(unit: str | int) -> tuple[int, int]:
     """The columns and the length of one character (or byte) in a literal: measured on
     :func:`literal`'s own text of it."""
-    text = str(literal(unit)) if isinstance(unit, str) else str(literal(bytes([unit])))[1:]
+    text = literal_text(unit) if isinstance(unit, str) else literal_text(bytes([unit]))[1:]
     return width(text) - 2, len(text) - 2
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from ..families.annotations import rules as annotation_rules
 from ..families.arrays import rules as array_rules
 from ..families.combinators import rules as combinator_rules
 from ..families.formats import rules as format_rules
@@ -27,7 +28,7 @@ from ..schema import vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 from ..schema.pointers import SchemaPath
 from ..schema.values import is_integer, json_type
-from . import shared, source, tool_hints, unfolding
+from . import fields, shared, source, tool_hints, unfolding
 from .errors import ContractError, Problem
 from .source import Document
 from .wording import suggest, with_article, yaml_text
@@ -40,16 +41,9 @@ MAX_SCHEMA_DEPTH = 32
 MAX_ARGUMENT_BYTES = 1_048_576
 
 #: Top-level keys of a contract file.
-CONTRACT_KEYS = (
-    "name",
-    "description",
-    "parameters",
-    "output",
-    "examples",
-    *tool_hints.CONTRACT_KEYS,
-)
+CONTRACT_KEYS = (*fields.CONTRACT_KEYS, *tool_hints.CONTRACT_KEYS)
 #: Keys of one entry under ``examples``.
-EXAMPLE_KEYS = ("args", "json", "result", "status", "errors", "description")
+EXAMPLE_KEYS = fields.EXAMPLE_KEYS
 #: What an example holds: decoded arguments, raw argument text, or a decoded result.
 EXAMPLE_VALUES = ("args", "json", "result")
 _EXAMPLE_VALUE_WORDS = {
@@ -76,13 +70,6 @@ SCHEMA_KEYWORDS = vocabulary.implemented()
 #: Keywords of the JSON Schema vocabulary this version does not implement yet:
 #: named in the error so nobody mistakes them for typos.
 NOT_YET = vocabulary.not_yet()
-#: Annotations whose value is text, and those that are true or false.
-_TEXT_ANNOTATIONS = vocabulary.names(
-    lambda k: k.implemented and k.annotation is not None and k.value in ("string", "uri")
-)
-_FLAG_ANNOTATIONS = vocabulary.names(
-    lambda k: k.implemented and k.annotation is not None and k.value == "boolean"
-)
 
 
 @dataclass(frozen=True)
@@ -220,11 +207,11 @@ class _Checker:
                 ("name",),
                 "'name' must be 1-64 characters of A-Z a-z 0-9 _ . - (the limit the model APIs share)",
             )
-        description = data.get("description")
-        if "description" not in data:
-            self.error((), "missing 'description': the model needs it to choose the tool")
+        description = data.get(fields.DESCRIPTION)
+        if fields.DESCRIPTION not in data:
+            self.error((), f"missing '{fields.DESCRIPTION}': the model needs it to choose the tool")
         elif not isinstance(description, str) or not description.strip():
-            self.error(("description",), "'description' must be a non-empty string")
+            self.error((fields.DESCRIPTION,), f"'{fields.DESCRIPTION}' must be a non-empty string")
         if "parameters" not in data:
             self.error((), "missing 'parameters': the JSON Schema of the tool's arguments")
             parameters: Any = {}
@@ -234,7 +221,9 @@ class _Checker:
         output = data.get("output")
         if "output" in data:
             self.root(output, "output")
-        examples = self.examples(data.get("examples"), "examples" in data, isinstance(output, dict))
+        examples = self.examples(
+            data.get(fields.EXAMPLES), fields.EXAMPLES in data, isinstance(output, dict)
+        )
         return (
             name if isinstance(name, str) else "",
             description if isinstance(description, str) else "",
@@ -248,8 +237,13 @@ class _Checker:
         self.top = top
         path: SchemaPath = (top,)
         self.root_schema, self.root_path = schema, path
+        if isinstance(schema, bool):
+            return  # JSON Schema's true or false: read as the object schema it means (check())
         if not isinstance(schema, dict):
-            self.error(path, f"'{top}' must be an object schema (a mapping with type: object)")
+            self.error(
+                path,
+                f"'{top}' must be an object schema (a mapping with type: object) or true/false",
+            )
             return
         for where, message, at_key in value_rules.root(schema, path):
             self.error(where, message, at_key=at_key)
@@ -269,7 +263,7 @@ class _Checker:
             self.error(
                 (),
                 f"a file under {shared.SHARED_FOLDER}/ holds shared definitions: a mapping with "
-                "'$defs', the schemas contracts refer to (a tool's contract goes elsewhere)",
+                f"'{DEFS}', the schemas contracts refer to (a tool's contract goes elsewhere)",
             )
             return
         self.shared = True
@@ -390,7 +384,8 @@ class _Checker:
     def applicability(
         self, schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
     ) -> None:
-        """A keyword for a kind of value that 'type' rules out would silently never be checked."""
+        """A keyword for a kind of value the schema's types rule out would silently never be
+        checked."""
         if types is None:
             return
         kinds = {"number" if t == "integer" else t for t in types}
@@ -411,20 +406,19 @@ class _Checker:
             hint = f"; did you mean '{meant}'?" if meant else ""
             self.error(
                 path + (keyword,),
-                f"'{keyword}' applies only to {kind}s, and 'type' ({', '.join(types)}) allows none: "
+                f"'{keyword}' applies only to {kind}s, and '{value_rules.TYPE}' ({', '.join(types)}) allows none: "
                 f"it would never be checked{hint}",
                 at_key=True,
             )
 
     def dead_values(self, schema: Any, path: SchemaPath, root: Any) -> None:
-        """enum values the rest of their schema refuses (errors); a const it refuses, and
-        default/examples their schema refuses (warnings).
+        """enum values and a const the rest of their schema refuses, and default/examples
+        their schema refuses (warnings).
 
         Run only on a contract that passed every other check (the reference
-        evaluator expects well-formed schemas). An enum value that can never pass is
-        a contract bug: it is still listed to the model as allowed. A const that can never
-        pass is legal JSON Schema that no value passes: the generated checks keep that
-        meaning. ``default`` and a
+        evaluator expects well-formed schemas). An enum value or a const that can never
+        pass is legal JSON Schema: the generated checks keep its meaning (the value never
+        passes), and the warning says it is still listed to the model. ``default`` and a
         schema's ``examples`` are annotations in JSON Schema, and real definitions
         often say ``default: null`` on an optional key that refuses null ("absent"):
         a warning, and nothing downstream takes such a value for a valid one.
@@ -438,26 +432,11 @@ class _Checker:
             return _failures(rest, value, root)
 
         for where, message in value_rules.dead_members(schema, path, failures):
-            self.error(where, message)
+            self.warn(where, message)
         for where, message in value_rules.dead_const(schema, path, failures):
             self.warn(where, message)
-        if "default" in schema:
-            codes = _failures(schema, schema["default"], root)
-            if codes:
-                self.warn(
-                    path + ("default",),
-                    f"'default' {yaml_text(schema['default'])} does not pass its own schema ({codes}); "
-                    "it is kept as an annotation (the validator never applies a default)",
-                )
-        if isinstance(schema.get("examples"), list):
-            for i, example in enumerate(schema["examples"]):
-                codes = _failures(schema, example, root)
-                if codes:
-                    self.warn(
-                        path + ("examples", i),
-                        f"the example value {yaml_text(example)} does not pass its own schema ({codes}); "
-                        "it is kept as an annotation and not used in the generated tests",
-                    )
+        for where, message in annotation_rules.dead_offers(schema, path, failures):
+            self.warn(where, message)
         # Not under not/if/then/else: a value there may well be meant to fail.
         for keyword in _CHILD_ONE:
             if keyword in schema:
@@ -472,7 +451,7 @@ class _Checker:
                     self.dead_values(sub, path + (keyword, key), root)
 
     def type_keyword(self, schema: dict[str, Any], path: SchemaPath) -> tuple[str, ...] | None:
-        """The types 'type' allows: its family's rules (None when absent or wrong)."""
+        """The types the schema allows: its family's rules (None when absent or wrong)."""
         types, problems = value_rules.declared_types(schema, path)
         for where, message in problems:
             self.error(where, message)
@@ -486,7 +465,7 @@ class _Checker:
                 # Keys are in every error path and "unknown key" message: they cannot be redacted.
                 self.error(
                     path + ("x-sensitive",),
-                    "'x-sensitive' cannot apply to keys (under 'propertyNames'): keys show in error paths "
+                    f"'x-sensitive' cannot apply to keys (under '{object_rules.NAMES}'): keys show in error paths "
                     "and messages; mark the values sensitive instead",
                 )
             elif schema["x-sensitive"]:
@@ -513,7 +492,7 @@ class _Checker:
                         f"'{keyword}' ({value}) is more than the generated parse() accepts in all "
                         f"({MAX_ARGUMENT_BYTES} bytes of argument text): nothing could pass",
                     )
-        for low, high, kind in vocabulary.ranges("length", "items", "properties", "contains"):
+        for low, high, kind in _COUNT_RANGES:
             lo, hi = schema.get(low), schema.get(high)
             needed = vocabulary.keyword(low).needs  # without it, both are ignored (a warning)
             if is_integer(lo) and is_integer(hi) and lo > hi and (not needed or needed in schema):
@@ -552,19 +531,12 @@ class _Checker:
 
     def annotations(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """Annotations have no effect on validation, but a malformed one is still a typo to report."""
-        for keyword in _TEXT_ANNOTATIONS:
-            if keyword in schema and not isinstance(schema[keyword], str):
-                self.error(path + (keyword,), f"'{keyword}' must be a string")
-        for keyword in _FLAG_ANNOTATIONS:
-            if keyword in schema and not isinstance(schema[keyword], bool):
-                self.error(path + (keyword,), f"'{keyword}' must be true or false")
-        if "examples" in schema and not isinstance(schema["examples"], list):
-            self.error(path + ("examples",), "'examples' in a schema must be a list of values")
+        for where, message in annotation_rules.check(schema, path):
+            self.error(where, message)
         for where, message in reference_rules.annotation_problems(schema, path):
             self.error(where, message)
-        if "contentSchema" in schema:
-            # An annotation, but a schema all the same: checked like one, never applied.
-            self.schema(schema["contentSchema"], path + ("contentSchema",), depth + 1)
+        for sub, where in annotation_rules.held_schemas(schema, path):
+            self.schema(sub, where, depth + 1)
 
     def object_keywords(self, schema: dict[str, Any], path: SchemaPath, depth: int) -> None:
         """The object family's rules, then the schemas of ``properties`` and
@@ -587,11 +559,11 @@ class _Checker:
         if not present or raw is None:
             return []
         if not isinstance(raw, list):
-            self.error(("examples",), "'examples' must be a list")
+            self.error((fields.EXAMPLES,), f"'{fields.EXAMPLES}' must be a list")
             return []
         found: list[Example] = []
         for i, entry in enumerate(raw):
-            path: SchemaPath = ("examples", i)
+            path: SchemaPath = (fields.EXAMPLES, i)
             if not isinstance(entry, dict):
                 self.error(path, "an example is a mapping with 'args' or 'json'")
                 continue
@@ -640,9 +612,9 @@ class _Checker:
             if status == "parse_error" and "json" not in entry:
                 self.error(path + ("status",), "only a 'json' example can be a parse_error")
             errors = self.expected_errors(entry, path, status)
-            description = entry.get("description", "")
+            description = entry.get(fields.DESCRIPTION, "")
             if not isinstance(description, str):
-                self.error(path + ("description",), "'description' must be a string")
+                self.error(path + (fields.DESCRIPTION,), f"'{fields.DESCRIPTION}' must be a string")
                 description = ""
             found.append(
                 Example(
@@ -693,7 +665,8 @@ class _Checker:
 
 
 def _schema_place(path: SchemaPath) -> str:
-    """How a schema at ``path`` is named in messages: "'items'", "the schema of property 'city'"."""
+    """How a schema at ``path`` is named in messages: the keyword holding it, quoted, or the
+    entry of a list or map ("property 'city' in" the map's keyword)."""
     if len(path) >= 2 and path[-2] in SCHEMA_MAPS:
         what = vocabulary.keyword(str(path[-2])).entry
         return f"{what} '{path[-1]}' in '{path[-2]}'"
@@ -703,17 +676,22 @@ def _schema_place(path: SchemaPath) -> str:
 
 
 #: The kind of value each validation keyword applies to (JSON Schema ignores it on others).
-#: Not 'format': a format beside another type has always been let stand (JSON Schema passes
+#: Not ``format``: a format beside another type has always been let stand (JSON Schema passes
 #: the values a format does not apply to).
 _KEYWORD_KIND = {k: t for k, t in vocabulary.type_of_keyword().items() if k != format_rules.FORMAT}
-#: The kind of value each validation keyword applies to (public: the importer drops those 'type' rules out).
+#: The kind of value each validation keyword applies to (public: the importer drops those the
+#: declared types rule out).
 KEYWORD_KIND = _KEYWORD_KIND
 #: The lower and upper bound keyword of each type, for did-you-mean hints.
 _COUNTERPART = {
     type_name: {"min": low, "max": high}
-    for low, high, kind in vocabulary.ranges("length", "items", "properties", "value")
+    for low, high, kind in vocabulary.ranges()
+    if not vocabulary.keyword(low).needs  # (minContains: not the array's own count)
     for type_name in (("integer", "number") if kind == "number" else (kind,))
 }
+#: The ranges of counts (lower keyword, upper keyword, what they count): every range whose
+#: keywords take a count.
+_COUNT_RANGES = tuple(r for r in vocabulary.ranges() if vocabulary.keyword(r[0]).value == "count")
 #: Keywords with no effect without another, and that other (then: if).
 _NEEDS = tuple((k.name, k.needs) for k in vocabulary.KEYWORDS if k.implemented and k.needs)
 #: One-schema keywords whose schema applies to a child of the value.
@@ -746,6 +724,15 @@ def _failures(schema: Any, value: Any, root: Any) -> str:
     return ", ".join(sorted({code for _, code in errors}))
 
 
+def _refuses_in(root: Any) -> value_rules.Refuses:
+    """Whether a schema under ``root`` refuses a value, as the reference evaluator says."""
+
+    def refuses(schema: Any, value: Any) -> bool:
+        return bool(_failures(schema, value, root))
+
+    return refuses
+
+
 def check(document: Document) -> Contract:
     """Check a loaded document; raise :class:`ContractError` with every problem found."""
     checker = _Checker(document)
@@ -763,19 +750,19 @@ def check(document: Document) -> Contract:
     if not checker.problems and not checker.unread:
         for top, schema in roots.items():
             checker.dead_values(schema, (top,), schema)
-            if value_rules.unsatisfiable(schema):
+            if value_rules.unsatisfiable(schema, _refuses_in(schema)):
                 checker.warn((top,), _NOTHING_PASSES[top])
     if checker.problems:
         raise ContractError(checker.problems)
     return Contract(
         name=name,
         description=description,
-        parameters=parameters,
+        parameters=value_rules.object_root(parameters),
         examples=[e for e in examples if not e.of_result],
         document=document,
         sensitive=[p[1:] for p in checker.sensitive if p[0] == "parameters"],
         warnings=sorted(checker.warnings),
-        output=output,
+        output=None if output is None else value_rules.object_root(output),
         output_sensitive=[p[1:] for p in checker.sensitive if p[0] == "output"],
         result_examples=[e for e in examples if e.of_result],
         title=title,

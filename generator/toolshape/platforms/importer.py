@@ -61,7 +61,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import unquote, urljoin
+from urllib.parse import unquote, urljoin, urlsplit
 
 import yaml
 
@@ -81,6 +81,7 @@ from ..families.references import targets as reference_targets
 from ..families.references.importing import (
     ANCHOR,
     DEFINITION_PLACES,
+    DEFINITIONS,
     DYNAMIC_ANCHOR,
     DYNAMIC_REF,
     ID,
@@ -90,10 +91,12 @@ from ..families.references.importing import (
 )
 from ..families.references.targets import DEFS, REF
 from ..families.values import importing as value_importing
+from ..families.values import rules as value_rules
 from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.values import json_equal
+from . import remotes
 from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
@@ -137,6 +140,32 @@ _KEPT_BESIDE_LEGACY_REF = (
     *vocabulary.annotation_names("meta-data", "comment"),
     *DEFINITION_PLACES,
 )
+
+
+#: How ``format`` may be read: asserted (toolshape's default, 2020-12's format-assertion
+#: vocabulary) or kept as the annotation ``x-format`` (2020-12's own default reading).
+FORMAT_READINGS = ("assert", "annotate")
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How the input's schemas are read, beyond their draft (``import``'s ``--formats`` and
+    ``--remote``)."""
+
+    #: One of :data:`FORMAT_READINGS`.
+    formats: str = "assert"
+    #: Where the schemas that remote ``$ref``s name are read from (never the network).
+    remotes: tuple[remotes.RemoteFolder, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.formats not in FORMAT_READINGS:
+            raise ValueError(
+                f"unknown format reading {self.formats!r}: expected one of {', '.join(FORMAT_READINGS)}"
+            )
+
+
+#: toolshape's own reading: every format asserted.
+DEFAULT_OPTIONS = ImportOptions()
 
 
 @dataclass(frozen=True)
@@ -207,11 +236,14 @@ class ImportedContract:
 # -- reading ------------------------------------------------------------------------
 
 
-def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
+def import_file(
+    path: Path, draft: str | None = None, *, options: ImportOptions = DEFAULT_OPTIONS
+) -> list[ImportedContract]:
     """One contract per tool found in the file at ``path``; raise ContractImportError.
 
     ``draft`` ("4", "6", "7", "2019-09", "2020-12") is how a schema without ``$schema`` is
-    read; without it the draft is guessed from the spellings (and the guess is reported)."""
+    read; without it the draft is guessed from the spellings (and the guess is reported).
+    ``options`` say how the rest is read (:class:`ImportOptions`)."""
     path = Path(path)
     label = path.name
     try:
@@ -234,7 +266,7 @@ def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
         ) from None
     _refuse_deep_text(raw, label, path.suffix.lower())
     data = _parse(raw, label, path.suffix.lower())
-    imported = import_data(data, label, _stem(path.name), draft)
+    imported = import_data(data, label, _stem(path.name), draft, options=options)
     text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     for contract in imported:
         for warning in contract.warnings:
@@ -244,7 +276,12 @@ def import_file(path: Path, draft: str | None = None) -> list[ImportedContract]:
 
 
 def import_data(
-    data: Any, label: str, stem: str = "tool", draft: str | None = None
+    data: Any,
+    label: str,
+    stem: str = "tool",
+    draft: str | None = None,
+    *,
+    options: ImportOptions = DEFAULT_OPTIONS,
 ) -> list[ImportedContract]:
     """As :func:`import_file`, for already-decoded JSON data (``label`` names it in messages,
     ``stem`` is the fallback name of a bare schema without a usable title)."""
@@ -253,7 +290,7 @@ def import_data(
     deep = _too_deep(data)
     if deep is not None:
         raise ContractImportError([ImportProblem(label, None, deep, _TOO_DEEP)])
-    importer = _Importer(label, stem, draft)
+    importer = _Importer(label, stem, draft, options)
     contracts = importer.run(data)
     if importer.problems:
         raise ContractImportError(importer.problems)
@@ -444,10 +481,11 @@ class _Tool:
 
 
 class _Importer:
-    def __init__(self, label: str, stem: str, draft: str | None = None) -> None:
+    def __init__(self, label: str, stem: str, draft: str | None, options: ImportOptions) -> None:
         self.label = label
         self.stem = stem
         self.draft = draft
+        self.options = options
         self.problems: list[ImportProblem] = []
 
     def error(self, tool: str | None, pointer: str | None, message: str) -> None:
@@ -655,16 +693,29 @@ class _Importer:
         )
         before = len(self.problems)
         tool = name if isinstance(name, str) else None
-        if not isinstance(schema, dict):
+        if not isinstance(schema, (dict, bool)):
             self.error(
                 tool,
                 pointer,
-                "the arguments schema must be an object schema (a JSON object with type: object)",
+                "the arguments schema must be an object schema (a JSON object with type: object)"
+                " or true/false",
             )
             return None
-        translator = _Translator(schema, self.draft, gemini=kind == "declaration")
-        parameters = translator.translate()
         warnings = list(found.warnings)
+        if isinstance(schema, bool):
+            # JSON Schema's true or false: every arguments object, or none.
+            none = "" if schema else "; as written, no arguments can pass"
+            warnings.append(
+                ImportNotice(
+                    pointer,
+                    f"the schema is {json.dumps(schema)}: read as the object schema it means{none}",
+                )
+            )
+            schema = value_rules.object_root(schema)
+        translator = _Translator(
+            schema, self.draft, gemini=kind == "declaration", options=self.options
+        )
+        parameters = translator.translate()
         warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
         if kind == "jsonschema":
             name, description = self.bare_identity(
@@ -727,7 +778,7 @@ class _Importer:
         if not isinstance(schema, dict):
             warnings.append(ImportNotice(pointer, _OUTPUT_LEFT_OUT.format(_NOT_OBJECT)))
             return None
-        translator = _Translator(schema, self.draft, values=_RESULT_VALUES)
+        translator = _Translator(schema, self.draft, values=_RESULT_VALUES, options=self.options)
         output = translator.translate()
         if DIALECT_KEY in schema:
             warnings.append(
@@ -1005,8 +1056,16 @@ class _Translator:
         *,
         gemini: bool = False,
         values: str = "tool arguments are",
+        options: ImportOptions = DEFAULT_OPTIONS,
     ) -> None:
         self.root = schema
+        #: Every ``format`` asserted (else kept as the annotation ``x-format``).
+        self.asserts_formats = options.formats == "assert"
+        self.remote_folders = options.remotes
+        #: (input path, value) of every ``$ref`` met by :meth:`index`.
+        self.ref_sites: list[tuple[SchemaPath, str]] = []
+        #: Why the remote document of a URL under a mapped folder could not be read.
+        self.remote_errors: dict[str, str] = {}
         #: What the root schema describes, as the root checks say it ("tool arguments are",
         #: or, for an MCP outputSchema, the result's words).
         self.values = values
@@ -1097,6 +1156,8 @@ class _Translator:
                 self.resources.setdefault(resource, path)
             if fragment and self.legacy and not fragment.startswith("/"):
                 self.anchors.setdefault((resource, fragment), path)  # draft 4-7 plain-name fragment
+        if isinstance(node.get(REF), str):
+            self.ref_sites.append((path, node[REF]))
         anchor = node.get(ANCHOR)
         if isinstance(anchor, str) and not self.legacy:
             self.anchors.setdefault((base, anchor), path)
@@ -1117,6 +1178,68 @@ class _Translator:
         if node.get(RECURSIVE_ANCHOR) is True and self.draft == "2019-09" and resource_root:
             self.dynamic_anchors[path] = dynamic.RECURSIVE
 
+    def bundle_remotes(self) -> dict[str, Any]:
+        """The root with each remote document a ``$ref`` reaches under a mapped folder
+        (``--remote``) grafted into its definitions, a resource of its own, and indexed there
+        (its references reaching further documents too): JSON Schema's bundling. The retrieval
+        URL names the document even when its ``$id`` says another."""
+        defs_key = DEFINITIONS if self.legacy else DEFS
+        defs = self.root.get(defs_key, {})
+        if not self.remote_folders or not isinstance(defs, dict):
+            return self.root
+        grafted = dict(defs)
+        seen = 0
+        while seen < len(self.ref_sites):
+            path, ref = self.ref_sites[seen]
+            seen += 1
+            uri = _split_fragment(_join_uri(self.bases.get(path, _DEFAULT_BASE), ref))[0]
+            if uri in self.resources:
+                continue
+            try:
+                document = self.remote_document(uri, len(grafted) - len(defs))
+            except remotes.RemoteError as error:
+                self.remote_errors[uri] = str(error)  # said at each $ref by target_of
+                continue
+            if document is None:
+                continue  # no prefix covers it: target_of refuses it as remote
+            name = _fresh_name(uri, grafted)
+            grafted[name] = document
+            self.index(document, (defs_key, name), uri)
+            self.resources.setdefault(uri, (defs_key, name))
+        if len(grafted) > len(defs):
+            self.root = {**self.root, defs_key: grafted}
+        return self.root
+
+    def remote_document(self, uri: str, count: int) -> Any:
+        """The document of ``uri`` read from its mapped folder, its ``$schema`` (this draft's)
+        dropped (None: no folder is mapped for it); RemoteError."""
+        path = remotes.local_file(uri, self.remote_folders)
+        if path is None:
+            return None
+        if count >= remotes.MAX_DOCUMENTS:
+            raise remotes.RemoteError(
+                f"more than {remotes.MAX_DOCUMENTS} remote schemas: {uri!r} is one too many"
+            )
+        document = remotes.read_document(path)
+        if _too_deep(document) is not None:
+            raise remotes.RemoteError(
+                f"the remote schema {uri!r} ({path}) nests more than {MAX_INPUT_DEPTH} levels deep"
+            )
+        if not isinstance(document, (dict, bool)):
+            raise remotes.RemoteError(f"the remote schema {uri!r} ({path}) is not a schema")
+        if isinstance(document, bool):
+            return document
+        declared = document.get(DIALECT_KEY)
+        if isinstance(declared, str):
+            draft = next((d for marker, d in _DIALECT_MARKERS if marker in declared), None)
+            if draft != self.draft:
+                raise remotes.RemoteError(
+                    f"the remote schema {uri!r} says '{DIALECT_KEY}' {declared[:80]!r}; this schema "
+                    f"is read as draft {self.draft}, and one schema imports in one draft"
+                )
+            document = {k: v for k, v in document.items() if k != DIALECT_KEY}
+        return document if self.id_key in document else {self.id_key: uri, **document}
+
     # -- pass 2: keyword by keyword --------------------------------------------------------
 
     def translate(self) -> dict[str, Any]:
@@ -1125,6 +1248,7 @@ class _Translator:
         base = _join_uri(_DEFAULT_BASE, root_id) if isinstance(root_id, str) else _DEFAULT_BASE
         self.resources[_split_fragment(base)[0]] = ()
         self.index(root, (), _split_fragment(base)[0])
+        root = self.bundle_remotes()
         if DIALECT_KEY in root:
             self.note(f"{DIALECT_KEY} dropped ({self.draft_reason})", (DIALECT_KEY,))
         elif self.draft != "2020-12":
@@ -1338,8 +1462,13 @@ class _Translator:
             return self.resources.get(base, ())  # the initial target: its resource's root
         absolute = _join_uri(base, ref)
         resource_uri, fragment = _split_fragment(absolute)
+        if resource_uri in self.remote_errors:
+            return self.remote_errors[resource_uri]
         if resource_uri not in self.resources:
-            return f"remote {kind} {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs and refer to it as #/$defs/..."
+            return (
+                f"remote {kind} {ref[:80]!r}: toolshape never fetches schemas; copy it under $defs "
+                "and refer to it as #/$defs/..., or name a local folder for its URL with --remote PREFIX=FOLDER"
+            )
         resource = self.resources[resource_uri]
         if fragment == "":
             return resource
@@ -1729,6 +1858,16 @@ def _subschemas(node: dict[str, Any]) -> list[tuple[SchemaPath, Any]]:
                 ((key, name), sub) for name, sub in value.items() if isinstance(sub, (dict, bool))
             )
     return found
+
+
+def _fresh_name(uri: str, taken: dict[str, Any]) -> str:
+    """A definition name for the remote document at ``uri``, from its file name, not in ``taken``."""
+    stem = PurePosixPath(urlsplit(uri).path).stem
+    base = "remote_" + (re.sub(r"[^A-Za-z0-9_]+", "_", stem).strip("_") or "schema")
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    return name
 
 
 def _join_uri(base: str, reference: str) -> str:

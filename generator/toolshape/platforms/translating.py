@@ -57,6 +57,9 @@ class Translating(Protocol):
     #: The draft the schema says it is written in (its ``$schema``, or ``--draft``); None
     #: when the draft is only guessed.
     declared_draft: str | None
+    #: Every ``format`` asserted (toolshape's default), else kept as the annotation ``x-format``
+    #: (``import --formats annotate``: 2020-12's default reading).
+    asserts_formats: bool
 
     def error(self, path: SchemaPath, message: str) -> None:
         """Refuse the input at ``path`` (the import fails, every error listed)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..codegen import cases
-from ..contract import checker
+from ..contract import checker, fields
 from ..contract.errors import ContractError, Problem
 from ..families.strings.rules import PATTERN
 from ..regex import matcher
@@ -89,7 +89,7 @@ def check_examples(checked: checker.Contract, module: types.ModuleType) -> None:
             shown = ", ".join(f"{c} at {p!r}" for p, c in sorted(got)) or "no errors"
             problems.append(
                 checked.document.problem(
-                    ("examples", example.index),
+                    (fields.EXAMPLES, example.index),
                     f"example {example.index + 1} is declared {example.status}"
                     + (
                         f" with errors {_pairs(example.errors)}"

@@ -19,6 +19,8 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code
+from ..codegen.masks import MASK_KEYS
+from ..families.combinators.checks import UNION_CODES
 from .headers import generator_digest, seal
 
 #: The shared runtime every tool module imports, at the root of the output folder.
@@ -38,6 +40,8 @@ def runtime_source(context: GenerationContext) -> str:
             formatted=context.builtin,
             version=Code(__version__),
             digest=Code(generator_digest(context)),
+            unions=UNION_CODES,
+            mask_keys=MASK_KEYS,
         )
         context.runtime = seal(text)
     return context.runtime

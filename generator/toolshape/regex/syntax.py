@@ -453,8 +453,10 @@ class _Parser:
             return CharSet.of([(8, 8)]), "\\x08"
         if ch in _PYTHON_ESCAPES:
             raise self.fail(_PYTHON_ESCAPES[ch])
-        if (ch.isascii() and ch.isalnum()) or ch == "_":
+        if ch.isascii() and ch.isalnum():
             raise self.fail(f"'\\{ch}' is not an ECMA-262 escape; write the character itself")
+        # Any other character escaped stands for itself (ECMA-262's identity escape without
+        # the u flag): punctuation, and '_', which no regex dialect reads as anything else.
         return CharSet.chars(ch), _render(ord(ch), in_class)
 
     def property_escape(self, negated: bool) -> CharSet:

@@ -515,6 +515,15 @@ def near_misses(
     compiled(pattern)  # PatternError for one toolshape refuses
     if count <= 0 or (max_length is not None and max_length < min_length):
         return Search((), True)
+    return _near_misses(pattern, min_length, max_length, count, steps)
+
+
+@lru_cache(maxsize=2048)
+def _near_misses(
+    pattern: str, min_length: int, max_length: int | None, count: int, steps: int
+) -> Search:
+    """``near_misses``, remembered as ``_strings`` is: its answer depends on its arguments alone,
+    and a contract's properties (a thousand contracts' too) share a few patterns and bounds."""
     upper = None if max_length is None else max_length + 1
     seeds = strings(
         [pattern], min_length=max(0, min_length - 1), max_length=upper, count=3, steps=steps // 2

@@ -76,7 +76,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..contract import checker, reference
+from ..contract import checker, fields, reference
 from ..schema import pointers
 from ..witness import budget
 from .hints import hint_changes
@@ -322,5 +322,5 @@ def _examples_change(name: str, old: checker.Contract, new: checker.Contract) ->
 
 def _examples_key(checked: checker.Contract) -> list[str]:
     data = checked.document.data
-    raw = data.get("examples") if isinstance(data, dict) else None
+    raw = data.get(fields.EXAMPLES) if isinstance(data, dict) else None
     return [dump(e) for e in raw] if isinstance(raw, list) else []

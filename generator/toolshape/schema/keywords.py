@@ -19,8 +19,14 @@ ONE_SCHEMA = vocabulary.holders("one")
 SCHEMA_LISTS = vocabulary.holders("list")
 #: Keywords whose value maps names (or patterns) to schemas.
 SCHEMA_MAPS = vocabulary.holders("map")
+#: Annotations whose value is one schema: checked as a schema, never applied.
+ANNOTATION_SCHEMAS = vocabulary.names(
+    lambda k: k.implemented and k.annotation is not None and k.shape == "one"
+)
+#: The keyword naming the JSON types a schema allows (the one taking "types").
+(TYPE,) = vocabulary.taking("types")
 
-_NULL = {"type": "null"}
+_NULL = {TYPE: "null"}
 
 
 def subschemas(schema: Any, path: SchemaPath = ()) -> list[tuple[Any, SchemaPath]]:
@@ -51,7 +57,7 @@ def data_keyword(root: Any, path: SchemaPath) -> str | None:
         if not isinstance(node, dict):
             return None  # (a path into a boolean schema does not exist)
         keyword = path[at]
-        if keyword in ONE_SCHEMA or keyword == "contentSchema":
+        if keyword in ONE_SCHEMA or keyword in ANNOTATION_SCHEMAS:
             node, at = node[keyword], at + 1
         elif keyword in (*SCHEMA_LISTS, *SCHEMA_MAPS) and at + 1 < len(path):
             held = node[keyword]
@@ -82,7 +88,7 @@ def nullable_alternative(branches: Any, exclusive: bool) -> tuple[int, Any] | No
 
 
 def _refuses_null(schema: Any) -> bool:
-    raw = schema.get("type") if isinstance(schema, dict) else None
+    raw = schema.get(TYPE) if isinstance(schema, dict) else None
     if raw is None:
         return False
     return "null" not in (raw if isinstance(raw, list) else [raw])

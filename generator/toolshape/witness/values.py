@@ -31,8 +31,7 @@ from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
 from ..families.references import targets
 from ..families.strings import values as string_values
-from ..families.values import oracle as value_oracle
-from ..families.values import rules as member_rules
+from ..families.values import rules as value_rules
 from ..families.values.rules import unsatisfiable
 from ..schema.values import offered_values
 from . import sources
@@ -55,6 +54,8 @@ class Engine:
         self.root = root
         self.budget = budget or Budget()
         self._memo: dict[tuple[tuple[int, ...], int, int], tuple[list[Any], list[Any]]] = {}
+        #: Whether each schema (by id, kept alive beside it) is :meth:`impossible`.
+        self._impossible: dict[int, tuple[bool, Schema]] = {}
 
     # -- public ---------------------------------------------------------------------
 
@@ -77,7 +78,7 @@ class Engine:
             return list(self._memo[key][0])
         # As written, no value passes an unsatisfiable schema: none to search for (the
         # checker warns); the empty answer is remembered like any other.
-        unsatisfied = any(unsatisfiable(s) for s in schemas)
+        unsatisfied = any(self.impossible(s) for s in schemas)
         found = [] if unsatisfied else self._search(schemas, count, extra, depth)
         if not extra:
             self._memo[key] = (found, list(schemas))  # the schemas keep their ids alive
@@ -102,6 +103,24 @@ class Engine:
                 if len(found) >= count:
                     break
         return found
+
+    def impossible(self, schema: Schema) -> bool:
+        """Whether no value can pass ``schema`` as written (the values family's
+        ``unsatisfiable``, told by the reference evaluator whether the rest of a schema
+        refuses each value its ``enum``/``const`` lists); remembered per schema."""
+        known = self._impossible.get(id(schema))
+        if known is None:
+            known = (unsatisfiable(schema, self.refuses), schema)
+            self._impossible[id(schema)] = known
+        return known[0]
+
+    def refuses(self, schema: Schema, value: Any) -> bool:
+        """Whether the reference evaluator refuses ``value`` against ``schema`` (False when
+        it cannot tell: then a value may be searched for in vain, never a good one missed)."""
+        try:
+            return bool(errors_of(schema, value, "", root=self.root))
+        except (RecursionError, KeyError, IndexError, TypeError, ValueError):
+            return False
 
     def confirms(self, schemas: Sequence[Schema], value: Any) -> bool:
         """Whether the reference evaluator accepts ``value`` against every schema."""
@@ -201,12 +220,12 @@ class Engine:
 
     def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
         """Candidates from the keywords of one alternative (no applicators left)."""
-        fixed = [s for s in flat if member_rules.is_fixed(s)]
+        fixed = [s for s in flat if value_rules.is_fixed(s)]
         for schema in flat:
             yield from _annotated(schema)
         if fixed:
             first = fixed[0]
-            yield from member_rules.fixed_values(first)
+            yield from value_rules.fixed_values(first)
             return
         for kind in _kinds(flat, negated):
             if self.budget.exhausted:
@@ -266,11 +285,11 @@ def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
     forbids outright; inferred from the keywords when no ``type`` says."""
     allowed = list(KINDS)
     for schema in flat:
-        kinds = value_oracle.type_names(schema)
+        kinds = value_rules.type_names(schema)
         if kinds is not None:
             allowed = [k for k in allowed if k in kinds or (k == "integer" and "number" in kinds)]
     for schema in negated:
-        kinds = value_oracle.type_names(schema) if isinstance(schema, dict) else None
+        kinds = value_rules.type_names(schema) if isinstance(schema, dict) else None
         if kinds is not None and len(schema) == 1:  # a type alone: those types are forbidden
             allowed = [
                 k for k in allowed if k not in kinds and not (k == "integer" and "number" in kinds)

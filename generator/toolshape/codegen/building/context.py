@@ -135,7 +135,7 @@ class BuildContext(abc.ABC):
         them, else the runtime's linear-time matcher (regex.linear.plan)."""
         plan = pattern_plan(pattern, max_length)
         if plan.source is not None:
-            return self.constant(suffix, "pattern", literal(plan.source), schema_path)
+            return self.constant(suffix, "regex", literal(plan.source), schema_path)
         # One JSON text, not a Python list: a program is hundreds of numbers, which black would
         # lay out one per line; the runtime reads the text once, at import.
         program = json.dumps(list(plan.parts), separators=(",", ":"), ensure_ascii=False)

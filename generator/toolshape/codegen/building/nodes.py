@@ -15,8 +15,8 @@ from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
 from ...families.objects.checks import object_checks
 from ...families.unevaluated.checks import unevaluated_checks
+from ...families.values.checks import TYPE_CODE, value_checks
 from ...families.values.checks import type_message as type_message_of
-from ...families.values.checks import value_checks
 from ...families.values.rules import no_value
 from ...families.values.typing import declared_types
 from ...schema.pointers import SchemaPath
@@ -41,7 +41,8 @@ class ModelBuilder(BuildContext):
     ) -> Node:
         if schema is False or (isinstance(schema, dict) and no_value(schema)):
             # One check refusing every value, as JSON Schema means (the same code, false).
-            return Node(var, path, label, False, [], None, [], self.say(_refusal(schema, label)))
+            refusal = _refusal(schema, label, whole=label == self.noun)
+            return Node(var, path, label, False, [], None, [], self.say(refusal))
         if schema is True or not isinstance(schema, dict):
             return Node(var, path, label, False, [], None, [], None)
         declared = declared_types(schema)
@@ -56,7 +57,15 @@ class ModelBuilder(BuildContext):
         type_message = type_message_of(self, declared, label)
         found = applicators(self, schema, var, path, schema_path, label)
         node = Node(
-            var, path, label, declared is not None, branches, type_message, any_checks, None
+            var,
+            path,
+            label,
+            declared is not None,
+            branches,
+            type_message,
+            any_checks,
+            None,
+            type_code=TYPE_CODE,
         )
         node.secret = schema_path in self.secret
         if declared is None:
@@ -99,9 +108,12 @@ class ModelBuilder(BuildContext):
         return branch
 
 
-def _refusal(schema: Any, label: str) -> str:
+def _refusal(schema: Any, label: str, *, whole: bool = False) -> str:
     """The message of a value where no value can pass: the ``false`` schema, or an ``enum``
-    and ``const`` that let none pass (the contract check warns of it)."""
+    and ``const`` that let none pass (the contract check warns of it). ``whole``: the value
+    is the whole of the arguments (or of the result), named in the plural or as a whole."""
+    if schema is False and whole:
+        return f"no {label.removeprefix('the ')} can pass (the schema is false)"
     if schema is False:
         return f"{label} is not allowed (the schema is false)"
     return (

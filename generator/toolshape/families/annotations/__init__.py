@@ -15,12 +15,16 @@ those through this family's names, never as strings of their own.
 Its modules, one per stage, in the order of the stages (a module imports its own stage and
 earlier ones; ``tests/test_import_graph.py`` ranks each with its stage):
 
-    rules.py      contract stage   the names: ``TITLE``, ``DESCRIPTION``, ``DEFAULT``,
-                                   ``EXAMPLES``, ``COMMENT``, ``DIALECT_KEY`` (``$schema``)
-                                   and ``SHARED_FILE_NOTES`` (what a shared-definitions file
-                                   may say besides its ``$defs``). Read by contract/shared.py,
-                                   contract/tool_hints.py and the later stages that write a
-                                   tool's description or title.
+    rules.py      contract stage   what the contract check says of them: each annotation's
+                                   value of its kind (``rules.check``), the schemas an
+                                   annotation holds, checked and never applied
+                                   (``rules.held_schemas``: ``contentSchema``), and the
+                                   offered values their own schema refuses
+                                   (``rules.dead_offers``, warnings); and the names: ``TITLE``,
+                                   ``DESCRIPTION``, ``DEFAULT``, ``EXAMPLES``, ``COMMENT``,
+                                   ``DIALECT_KEY`` (``$schema``) and ``SHARED_FILE_NOTES``
+                                   (what a shared-definitions file may say besides its
+                                   ``$defs``), read by contract/, the importer and exporter.
     export.py     platforms stage  each platform's lowering: platforms/export.py's dispatch
                                    table maps the exported annotations (``export.KEYWORDS``,
                                    the vocabulary's ``exported`` rows) to ``export.lower(

@@ -103,6 +103,7 @@ def _contains(
         if high is not None
         else None,
         too_few_code=literal("minContains" if "minContains" in schema else "contains"),
+        too_many_code=literal("maxContains"),
     )
 
 

@@ -91,9 +91,10 @@ What stays in the stages, and why:
   ``review/decisions.py`` (``COMBINATORS``);
 - ``$ref``, which applies its target to the same value too, belongs to the references
   family (``families/references/``), not to this one: the stages call both families;
-- the applicator kinds ``not`` and ``if`` (``ApplicatorKind`` in codegen/model_parts.py, and
-  the runtime helper they need in codegen/runtime_imports.py) are the names of their
-  branches in templates/checks.py.j2, words of the template, not the keywords;
+- the applicator kinds ``negated`` (not) and ``conditional`` (if) (``ApplicatorKind`` in
+  codegen/model_parts.py, and the runtime helper they need in codegen/runtime_imports.py)
+  name their branches in templates/checks.py.j2; the error code a branch prints is the
+  keyword checks.py hands it (``Applicator.keyword``);
 - platforms/importer.py: a ``then`` or ``else`` without its ``if`` dropped with a warning
   (in the order the warnings have always had, with the contains counts), and an ``enum`` no
   member of which can pass kept as ``allOf: [false]``: what the importer does with an

@@ -35,6 +35,10 @@ from ...schema.pointers import SchemaPath
 from .rules import distinct_entries
 from .rules import union_tag as rules_union_tag
 
+#: The codes of a union's errors, as the runtime's ``_tagged`` tells them apart (the runtime
+#: template is rendered with them: ``unions.any_of``, ``unions.one_of``).
+UNION_CODES = {"any_of": literal("anyOf"), "one_of": literal("oneOf")}
+
 
 def combinator_checks(
     context: BuildContext,
@@ -56,7 +60,16 @@ def combinator_checks(
         message = context.say(f"{label} must not match the schema under 'not'")
         note = applicator_note(context, schema_path, "not")
         passed = passed_label(context, label)
-        found.append(Applicator("not", note, message=message, function=made, label=passed))
+        found.append(
+            Applicator(
+                "negated",
+                note,
+                message=message,
+                function=made,
+                label=passed,
+                keyword=literal("not"),
+            )
+        )
     if "if" in schema and ("then" in schema or "else" in schema):
         found += _if(context, schema, var, path, schema_path, label)
     return found
@@ -116,7 +129,16 @@ def _union(
     note = applicator_note(context, schema_path, union)
     passed = passed_label(context, label)
     if tag is None:
-        return [Applicator(kind, note, message=message, functions=functions, label=passed)]
+        return [
+            Applicator(
+                kind,
+                note,
+                message=message,
+                functions=functions,
+                label=passed,
+                keyword=literal(union),
+            )
+        ]
     constant = context.constant("tag", "tag", tag.arguments(), schema_path + (union,))
     where = context.where(schema_path + (union,))
     told_apart = comment(f"{union}, told apart by the key {show(tag.key)} ({where})", limit=120)
@@ -150,7 +172,7 @@ def _if(
         return []
     return [
         Applicator(
-            "if",
+            "conditional",
             applicator_note(context, schema_path, "if"),
             function=made,
             then=then,

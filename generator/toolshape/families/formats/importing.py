@@ -2,7 +2,10 @@
 
 JSON Schema reads a format it does not know as an annotation, and so does the contract: such
 a format is kept as the annotation ``x-format`` (toolshape's own extension keyword), with a
-warning, and never asserted. ``platforms/importer.py`` maps ``format`` to :data:`TRANSLATIONS`.
+warning, and never asserted. So is every format when the import is asked to read formats as
+annotations (``import --formats annotate``: JSON Schema 2020-12's default, the
+format-annotation vocabulary), with a note instead of a warning: the user asked for it.
+``platforms/importer.py`` maps ``format`` to :data:`TRANSLATIONS`.
 """
 
 from __future__ import annotations
@@ -25,11 +28,27 @@ def defined_formats(draft: str | None) -> tuple[str, ...]:
 
 
 def format_keyword(translator: Translating, kw: KeywordIn) -> None:
-    """An asserted format carried over; any other kept as ``x-format`` (when free), or dropped."""
+    """A format the schema's draft asserts carried over (kept as ``x-format`` when formats are
+    read as annotations, ``import --formats annotate``); any other kept as ``x-format`` (when
+    free), or dropped."""
     draft = translator.declared_draft
-    if kw.value in defined_formats(draft):
+    asserted = kw.value in defined_formats(draft)
+    if asserted and translator.asserts_formats:
         kw.out[kw.key] = kw.value
-        return
+    elif asserted and X_FORMAT not in kw.schema:
+        kw.out[X_FORMAT] = kw.value
+        translator.note(f"format -> {X_FORMAT} (formats read as annotations)", kw.where)
+    elif asserted:
+        translator.warn(
+            kw.where,
+            f"format {json.dumps(kw.value)} read as an annotation: dropped ('{X_FORMAT}' is taken)",
+        )
+    else:
+        _not_asserted(translator, kw, draft)
+
+
+def _not_asserted(translator: Translating, kw: KeywordIn, draft: str | None) -> None:
+    """A format the schema's draft does not define: an annotation, as JSON Schema reads it."""
     why = (
         f"a format draft {draft} does not define"
         if kw.value in vocabulary.format_names()

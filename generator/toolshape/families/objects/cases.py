@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ...schema.pointers import SchemaPath
 from ...schema.values import count_at
-from ..values.rules import unsatisfiable
+from ..values.rules import TYPE
 from .rules import (
     ADDITIONAL,
     DEPENDENT_REQUIRED,
@@ -26,6 +26,7 @@ from .rules import (
     REQUIRED,
     properties_of,
 )
+from .rules import required_of as required_of  # this stage's interface too
 
 #: The keywords that look at an object as a whole (or at its keys through other schemas):
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
@@ -61,6 +62,9 @@ class Deriver(Protocol):
     def synth(self, schema: Any, schema_path: SchemaPath) -> tuple[bool, Any]:
         """A value ``schema`` accepts, and whether one was found."""
 
+    def impossible(self, schema: Any) -> bool:
+        """Whether no value can pass ``schema`` as written."""
+
     def bound_variants(
         self, schema: dict[str, Any], schema_path: SchemaPath, value: Any
     ) -> Iterator[tuple[str, Any]]:
@@ -90,7 +94,7 @@ def object_cases(
             if (declared := _declared(sub)) is not None and "null" not in declared:
                 deriver.add(f"{key_label}: null", deriver.replaced(path + (key,), None))
             deriver.walk(sub, path + (key,), schema_path + ("properties", key), key_label)
-        elif unsatisfiable(sub):  # no value has a witness here: any one sent is refused
+        elif deriver.impossible(sub):  # no value has a witness here: any one sent is refused
             deriver.add(f"{key_label}: no value can pass", deriver.replaced(path + (key,), None))
     _unknown_key_cases(deriver, schema, path, schema_path, prefix)
     if "minProperties" in schema:
@@ -171,9 +175,9 @@ def _one_key_too_many(
 
 def _declared(schema: Any) -> tuple[str, ...] | None:
     """The types a schema's ``type`` names (None: it has none)."""
-    if not isinstance(schema, dict) or "type" not in schema:
+    if not isinstance(schema, dict) or TYPE not in schema:
         return None
-    raw = schema["type"]
+    raw = schema[TYPE]
     return tuple(raw) if isinstance(raw, list) else (raw,)
 
 
@@ -199,10 +203,10 @@ def property_path(schema_path: SchemaPath, key: str) -> SchemaPath:
     return schema_path + (PROPERTIES, key)
 
 
-def required_of(schema: dict[str, Any]) -> list[str]:
-    """The keys the object schema requires ([]: none)."""
-    required: list[str] = schema.get(REQUIRED, [])
-    return required
+def requirement(schema: dict[str, Any], key: str) -> str:
+    """How a warning calls the declared key ``key``: "required" (the keyword's word) or
+    "optional"."""
+    return REQUIRED if key in required_of(schema) else "optional"
 
 
 def other_keys(schema: dict[str, Any], absent: Any = True) -> Any:

@@ -34,7 +34,9 @@ from ...codegen.model_parts import (
 from ...families.strings import checks as string_family
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
+from ..values.rules import TYPE
 from ..values.typing import declared_types
+from .rules import ADDITIONAL, DEPENDENT_REQUIRED, PROPERTIES, REQUIRED
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
@@ -83,6 +85,9 @@ def object_checks(
         key_var=key_var,
         key_path=key_path,
         counts=count_checks(context, schema, label, PROPERTY_COUNTS),
+        required_code=literal(REQUIRED),
+        dependent_code=literal(DEPENDENT_REQUIRED),
+        unknown_code=literal(ADDITIONAL),
         dependencies=_dependencies(schema, path),
         dependent_schemas=dependent_schemas,
         pattern_properties=pattern_properties,
@@ -295,7 +300,7 @@ def property_comment(
             words.append(" or ".join(types))
         for keyword, value in schema.items():
             if (
-                keyword in ("type", "properties", "items", "additionalProperties", "required")
+                keyword in (TYPE, PROPERTIES, "items", ADDITIONAL, REQUIRED)
                 or keyword in _ANNOTATIONS
             ):
                 continue

@@ -13,12 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...codegen.literals import Code, literal
 from ...schema.pointers import SchemaPath
 from ..values.typing import pinned_values
 from .rules import ADDITIONAL, PATTERNS, PROPERTIES, REQUIRED
 
 # A TypedDict's keys are the declared keys the contract check reads: one reading of them.
 from .rules import properties_of as properties_of
+from .rules import required_of as required_of
+
+#: The keyword under which a schema declares its keys, as generated code spells it.
+KEYS_KEYWORD: Code = literal(PROPERTIES)
 
 #: The type expression of a subschema: ``of(schema, hint, schema_path)``, the TypedDicts'.
 TypeOf = Callable[[Any, str, SchemaPath], str]
@@ -27,12 +32,6 @@ TypeOf = Callable[[Any, str, SchemaPath], str]
 def declares_keys(schema: Any) -> bool:
     """Whether ``schema`` declares some key (a TypedDict types it)."""
     return isinstance(schema, dict) and bool(schema.get(PROPERTIES))
-
-
-def required_of(schema: dict[str, Any]) -> list[str]:
-    """The keys an object schema requires ([]: none)."""
-    required: list[str] = schema.get(REQUIRED, [])
-    return required
 
 
 def property_path(path: SchemaPath, key: str) -> SchemaPath:

@@ -77,6 +77,7 @@ def unevaluated_checks(
     if schema[keyword] is False and kind == "object":
         names = _names(found)
         check.known = context.constant("keys", "strings", literal(frozenset(names)), where)
+        check.refuse_code = literal(keyword)
         allowed = ", ".join(show(k) for k in names) or "none"
         check.refuse_message = context.say(
             f" is not allowed in {label}; allowed keys: {allowed}"

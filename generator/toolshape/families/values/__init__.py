@@ -13,11 +13,13 @@ read ``type`` to pick a value's kind (see "What stays in the stages" below).
 Its modules, one per stage, in the order of the stages:
 
     rules.py    contract stage   what the contract check says: ``type`` names JSON types, each
-                                 once; ``enum`` a list of distinct values; a member ``type``
-                                 refuses or the rest of its schema refuses could never pass;
-                                 an empty ``enum`` or a ``const`` no value passes is a warning
-                                 (``rules.no_value``; ``rules.unsatisfiable``: a schema no
-                                 value passes); the root is ``type: object`` without
+                                 once; ``enum`` is a list; a member listed twice, or one
+                                 ``type`` or the rest of its schema refuses, is a warning
+                                 (legal, it changes nothing); an empty ``enum`` or a ``const``
+                                 no value passes is a warning (``rules.no_value``;
+                                 ``rules.unsatisfiable``: a schema no value passes, told by
+                                 the reference evaluator, where a stage hands it in, whether
+                                 the rest refuses every listed value); a mapping root is ``type: object`` without
                                  ``enum``/``const``. Called by contract/checker.py:
                                  ``rules.root``, ``rules.declared_types``, ``rules.check``,
                                  ``rules.warnings``, ``rules.dead_members``, ``rules.dead_const``;

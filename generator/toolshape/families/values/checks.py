@@ -21,6 +21,10 @@ from ...codegen.building.context import BuildContext, show
 from ...codegen.literals import Code, literal
 from ...codegen.model_parts import Check
 from ...schema.pointers import SchemaPath
+from .rules import TYPE
+
+#: The code of a type error, as generated code spells it.
+TYPE_CODE = literal(TYPE)
 
 #: What a type test admits, in words, for messages.
 TYPE_WORDS = {

@@ -1,8 +1,9 @@
 """What the contract check says of ``type``, ``enum`` and ``const`` (contract stage).
 
-``type`` names JSON types, each once, quoted when it is ``'null'``; ``enum`` is a list of
-distinct values, none of a type ``type`` refuses. The root of ``parameters`` (and of
-``output``) is one JSON object: ``type: object``, and no ``enum`` or ``const``.
+``type`` names JSON types, each once, quoted when it is ``'null'``; ``enum`` is a list (a
+member listed twice or of a type ``type`` refuses is legal: a warning). A mapping at the root
+of ``parameters`` (and of ``output``) is one JSON object: ``type: object``, and no ``enum`` or
+``const`` (``true`` and ``false`` are roots too: the checker reads them as object schemas).
 ``contract/checker.py`` calls :func:`root` on the root, :func:`declared_types`, :func:`check`
 and :func:`warnings` on every schema, and, once the whole contract is well-formed,
 :func:`dead_members` and :func:`dead_const` (judged by the reference evaluator the checker
@@ -83,6 +84,20 @@ def root(schema: dict[str, Any], path: SchemaPath) -> Iterator[tuple[SchemaPath,
             )
 
 
+def object_root(root: Any) -> Any:
+    """The schema every later stage reads for a contract's root: JSON Schema's ``true`` or
+    ``false`` spelled as the object schema it means, else ``root`` itself. The arguments and
+    a result are one JSON object (the generated validator refuses any other value whatever
+    the schema), so ``true`` is every object and ``false`` none: one conjunct that is
+    ``false``, which the generated code and the reference evaluator refuse with its own
+    code and message."""
+    if root is True:
+        return {TYPE: "object"}
+    if root is False:
+        return {TYPE: "object", _EVERY_ONE_PASSES[0]: [False]}
+    return root
+
+
 #: Why the root of each schema of a contract is one object: the arguments' and the result's.
 _ROOT_REASONS = {
     "parameters": "tool arguments are one JSON object",
@@ -157,10 +172,9 @@ def _type_name_problem(name: Any, good: list[str]) -> str:
 def check(
     schema: dict[str, Any], path: SchemaPath, types: tuple[str, ...] | None
 ) -> Iterator[Problem]:
-    """The problems of ``enum`` and ``const``: a member listed twice or of a type ``types``
-    refuses, a ``const`` outside the ``enum``."""
-    if ENUM in schema:
-        yield from _enum(schema[ENUM], path + (ENUM,), types)
+    """The problems of ``enum``: a value that is not a list."""
+    if ENUM in schema and not isinstance(schema[ENUM], list):
+        yield path + (ENUM,), "'enum' must be a list of allowed values"
 
 
 def warnings(
@@ -168,30 +182,42 @@ def warnings(
 ) -> Iterator[Problem]:
     """Legal ``enum`` and ``const`` that no value can pass (an empty ``enum``, a ``const`` of
     a type ``type`` refuses or outside the ``enum``): JSON Schema's meaning is exact, so the
-    generated code refuses every value here, and the contract check warns."""
+    generated code refuses every value here, and the contract check warns. Members listed
+    twice or of a type ``type`` refuses are legal too (a duplicate changes nothing, a dead
+    member never passes): warned of, and generated as they mean."""
+    if isinstance(schema.get(ENUM), list):
+        yield from _enum(schema[ENUM], path + (ENUM,), types)
     reason = no_value(schema, types)
     if reason:
-        yield path + ((ENUM,) if reason == _EMPTY_ENUM else (CONST,)), f"{reason}: {NO_VALUE}"
+        where = (CONST,) if reason.startswith(_CONST_REASON) else (ENUM,)
+        yield path + where, f"{reason}: {NO_VALUE}"
 
 
 #: What the warnings of a place no value can pass say of it.
 NO_VALUE = "as written, no value can pass here"
 _EMPTY_ENUM = "'enum' lists no value"
+#: How each reason that names the ``const`` (rather than the ``enum``) begins.
+_CONST_REASON = "'const'"
 
 
 def no_value(schema: dict[str, Any], types: tuple[str, ...] | None = None) -> str:
     """Why ``enum`` and ``const`` let no value pass ``schema`` ("" when they let some): an
-    empty ``enum``, a ``const`` of a type ``type`` refuses or outside the ``enum``.
+    empty ``enum``, an ``enum`` whose every member ``type`` refuses, a ``const`` of a type
+    ``type`` refuses or outside the ``enum``.
     ``types``: what ``type`` allows, read from the schema when not given. Cheap: the
     reference evaluator asks it of every schema it applies."""
     if ENUM in schema and schema[ENUM] == []:
         return _EMPTY_ENUM
+    if types is None:
+        types = type_names(schema)
+    enum = schema.get(ENUM)
+    if isinstance(enum, list) and not any(type_allows(types, member) for member in enum):
+        return (
+            f"no 'enum' value is of a type that 'type' ({', '.join(map(str, types or ()))}) allows"
+        )
     if CONST not in schema:
         return ""
     const = schema[CONST]
-    if types is None and TYPE in schema:
-        declared = schema[TYPE]
-        types = tuple(declared) if isinstance(declared, list) else (declared,)
     if not type_allows(types, const):
         return (
             f"'const' is {with_article(json_type(const))}, which 'type' "
@@ -202,9 +228,25 @@ def no_value(schema: dict[str, Any], types: tuple[str, ...] | None = None) -> st
     return ""
 
 
-def unsatisfiable(schema: Any) -> bool:
+def type_names(schema: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The types ``schema``'s ``type`` names, as written (one name as a tuple of one; None
+    without ``type``): every stage reads a schema's types through this."""
+    if TYPE not in schema:
+        return None
+    declared = schema[TYPE]
+    return tuple(declared) if isinstance(declared, list) else (declared,)
+
+
+#: Whether a schema refuses a value: the reference evaluator's verdict, handed in by the
+#: stages that hold it (the contract check, the witness engine, the derived cases).
+Refuses = Callable[[Any, Any], bool]
+
+
+def unsatisfiable(schema: Any, refuses: Refuses | None = None) -> bool:
     """Whether no value at all can pass ``schema`` as it is written, as far as its own
     keywords tell: ``false``, an ``enum``/``const`` no value passes (:func:`no_value`), an
+    ``enum``/``const`` whose every value the rest of the schema ``refuses`` (``const: ab``
+    beside ``maxLength: 1``: asked only when ``refuses`` is given), an
     object-only schema that no object passes (the objects family's
     :func:`~toolshape.families.objects.rules.no_object`), a count range of the one type it
     allows that leaves no count, number bounds that leave no number where only numbers pass, or a conjunct (an ``allOf`` entry) that is
@@ -215,13 +257,26 @@ def unsatisfiable(schema: Any) -> bool:
         return False
     if no_value(schema) or _no_count_between(schema) or _no_number_between(schema):
         return True
-    if any(unsatisfiable(entry) for entry in _conjuncts(schema)):
+    if refuses is not None and _every_listed_value_refused(schema, refuses):
+        return True
+    if any(unsatisfiable(entry, refuses) for entry in _conjuncts(schema)):
         return True
     if schema.get(TYPE) in ("array", ["array"]) and array_rules.no_array(schema):
         return True
     return schema.get(TYPE) in ("object", ["object"]) and object_rules.no_object(
-        schema, unsatisfiable
+        schema, lambda sub: unsatisfiable(sub, refuses)
     )
+
+
+def _every_listed_value_refused(schema: dict[str, Any], refuses: Refuses) -> bool:
+    """Whether ``schema`` lists its values (``enum``/``const``) and the rest of it refuses
+    each one: the same class as a ``const`` of a type ``type`` refuses, for every other
+    keyword (a bound, a count, a pattern, a format, a subschema). Stops at the first value
+    that passes, which is nearly always the first."""
+    if not is_fixed(schema):
+        return False
+    rest = {k: v for k, v in schema.items() if k not in MEMBERS}
+    return all(refuses(rest, value) for value in fixed_values(schema))
 
 
 #: The count ranges (low, high, the one type they apply to) that can leave no value: every
@@ -258,40 +313,44 @@ def _no_count_between(schema: dict[str, Any]) -> bool:
     return False
 
 
-def _enum(enum: Any, path: SchemaPath, types: tuple[str, ...] | None) -> Iterator[Problem]:
-    if not isinstance(enum, list):
-        yield path, "'enum' must be a list of allowed values"
-        return
+def _enum(enum: list[Any], path: SchemaPath, types: tuple[str, ...] | None) -> Iterator[Problem]:
+    """The members of ``enum`` listed twice or of a type ``types`` refuses."""
     seen: set[Hashable] = set()  # json_key: one look-up per value, not a pass
     for i, member in enumerate(enum):
         key = json_key(member)
         if key in seen:
-            yield path + (i,), f"the 'enum' value {yaml_text(member)} is listed twice"
+            yield (
+                path + (i,),
+                f"the 'enum' value {yaml_text(member)} is listed twice: the second changes nothing",
+            )
         seen.add(key)
         if member is None and not type_allows(types, member):
             yield (
                 path + (i,),
                 f"this 'enum' value is null, which 'type' ({', '.join(types or ())}) does not allow: "
-                "write 'null' in quotes if you mean the string, or add 'null' to 'type'",
+                "it never passes; write 'null' in quotes if you mean the string, or add 'null' to 'type'",
             )
         elif not type_allows(types, member):
             yield (
                 path + (i,),
                 f"the 'enum' value {yaml_text(member)} is {with_article(json_type(member))}, "
-                f"which 'type' ({', '.join(types or ())}) does not allow: it could never pass",
+                f"which 'type' ({', '.join(types or ())}) does not allow: it never passes (the validator refuses it)",
             )
 
 
 def dead_members(schema: dict[str, Any], path: SchemaPath, failures: Failures) -> Iterator[Problem]:
-    """The ``enum`` members and the ``const`` that the rest of their schema refuses: each is
-    still listed to the model as allowed, a contract bug."""
+    """The ``enum`` members that the rest of their schema refuses, but for those of a type
+    ``type`` refuses (:func:`warnings` names them): legal JSON Schema, and the member never
+    passes, yet it is still listed to the model as allowed (a warning)."""
     rest = {k: v for k, v in schema.items() if k not in MEMBERS}
+    types = type_names(schema)
     for i, member in enumerate(schema.get(ENUM) or ()):
-        codes = failures(rest, member)
+        codes = failures(rest, member) if type_allows(types, member) else ""
         if codes:
             yield (
                 path + (ENUM, i),
-                f"the 'enum' value {yaml_text(member)} could never pass: this schema's {codes} refuses it",
+                f"the 'enum' value {yaml_text(member)} never passes: this schema's {codes} "
+                "refuses it (the validator refuses it)",
             )
 
 

@@ -9,10 +9,13 @@ with the schema around it, the types both admit (:func:`common_types`, :func:`wi
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from ...codegen.literals import literal
 from ...codegen.model_parts import JsonType
+from ...schema.values import json_key, type_allows
+from .rules import type_names
 
 
 def union(types: list[str]) -> str:
@@ -22,9 +25,20 @@ def union(types: list[str]) -> str:
 
 def pinned_values(schema: dict[str, Any]) -> list[Any] | None:
     """The values that fix a value's Python type: ``enum``'s members, else ``const``'s one
-    value in a list; None when the schema lists none."""
+    value in a list, each once and only those ``type`` allows (a member listed twice or of
+    another type never reaches the handler); None when the schema lists none."""
     values = schema.get("enum", [schema["const"]] if "const" in schema else None)
-    return values if isinstance(values, list) else None
+    if not isinstance(values, list):
+        return None
+    declared = schema.get("type")
+    types = (
+        None if declared is None else tuple(declared if isinstance(declared, list) else [declared])
+    )
+    kept: dict[Hashable, Any] = {}
+    for value in values:
+        if type_allows(types, value):
+            kept.setdefault(json_key(value), value)
+    return list(kept.values())
 
 
 def literal_type(schema: dict[str, Any]) -> str | None:
@@ -43,10 +57,9 @@ def literal_type(schema: dict[str, Any]) -> str | None:
 def declared_types(schema: dict[str, Any]) -> tuple[JsonType, ...] | None:
     """The JSON types a schema's ``type`` admits (None: no ``type``); with both ``integer``
     and ``number``, ``number`` alone (it admits every integer)."""
-    if "type" not in schema:
+    types = type_names(schema)
+    if types is None:
         return None
-    raw = schema["type"]
-    types = tuple(raw) if isinstance(raw, list) else (raw,)
     if "integer" in types and "number" in types:
         types = tuple(t for t in types if t != "integer")
     return types
