@@ -521,10 +521,7 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
-SAME_WORD = {
-    ("description", "contract/fields.py"): "a key of the contract file: what the tool does",
-    ("examples", "contract/fields.py"): "a key of the contract file: tests of the validator",
-}
+SAME_WORD: dict[tuple[str, str], str] = {}
 
 
 def _strings(path: Path) -> set[str]:
