@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -21,7 +20,7 @@ import referencing.jsonschema
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import no_collection, verdicts_unlike_jsonschema
+from support import run_traced, verdicts_unlike_jsonschema
 from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
@@ -1574,13 +1573,7 @@ def _importer_lines(call: Any) -> int:
         counted = (importer.__name__, importing.__name__)
         return lines if frame.f_globals.get("__name__") in counted else None
 
-    previous = sys.gettrace()
-    with no_collection():  # a collection's finalizers are not the import's lines
-        sys.settrace(calls)
-        try:
-            call()
-        finally:
-            sys.settrace(previous)
+    run_traced(call, calls)
     return count
 
 
