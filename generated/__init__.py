@@ -9,8 +9,9 @@ decoded value (it is validated). An unknown tool name is a rejection with code
 importing the package costs the same for one tool or a thousand.
 
 ``tool_hints(name)`` is a tool's MCP hints (``readOnlyHint``, ``destructiveHint``,
-``idempotentHint``, ``openWorldHint``) from its contract's ``annotations``, MCP's defaults
-filling the rest: what a gate asks before it dispatches a call that may destroy data.
+``idempotentHint``, ``openWorldHint``) from its contract's ``annotations``, MCP's
+defaults filling the rest: what a gate asks before it dispatches a call that may
+destroy data.
 
 ``validate_result(name, value)`` checks what a tool returned (for MCP, its
 ``structuredContent``) against its contract's ``output``, text or decoded, in the
@@ -74,8 +75,8 @@ PLATFORMS: tuple[str, ...] = (
     "gemini-legacy",
     "mcp",
 )
-#: Tool name -> the MCP tool hints its contract declares (its ``annotations``), for each tool
-#: that declares any; ``tool_hints(name)`` fills in MCP's defaults.
+#: Tool name -> the MCP tool hints its contract declares (its ``annotations``), for each
+#: tool that declares any; ``tool_hints(name)`` fills in MCP's defaults.
 TOOL_ANNOTATIONS: dict[str, dict[str, bool]] = {
     "edit_file": {
         "readOnlyHint": False,
@@ -94,7 +95,7 @@ _HINT_DEFAULTS: dict[str, bool] = {
 
 
 def tool_module(name: str) -> ModuleType | None:
-    """The module of the tool called ``name`` (imported on first use), or None if there is none."""
+    """The module of the tool called ``name`` (imported on first use), or None."""
     module = _LOADED.get(name)
     if module is None:
         where = TOOLS.get(name)
@@ -120,7 +121,7 @@ def validate_call(name: str, arguments: Any, platform: str | None = None) -> Res
 
 
 def tool_hints(name: str) -> dict[str, bool] | None:
-    """The four MCP hints of the tool called ``name`` as a client reads them, or None."""
+    """The four MCP hints of the tool ``name``, as a client reads them, or None."""
     # What its contract declares, else MCP's default; a read-only tool modifies nothing,
     #   so it
     # is never destructive and always idempotent. Ask before dispatch: for instance,
@@ -137,7 +138,7 @@ def tool_hints(name: str) -> dict[str, bool] | None:
 
 
 def validate_result(name: str, value: Any) -> Result:
-    """Check one tool result: text is parsed then validated, a decoded value is validated."""
+    """Check one tool result: text parsed, then validated; a decoded value validated."""
     module = tool_module(name) if type(name) is str else None
     if module is None:
         return UnknownTool(name, tuple(sorted(TOOLS)))
@@ -152,7 +153,7 @@ def validate_result(name: str, value: Any) -> Result:
 
 
 def tool_definitions(platform: str) -> list[dict[str, Any]]:
-    """Every tool's definition for ``platform``: the list a service registers with it."""
+    """Every tool's definition for ``platform``: the list a service registers."""
     if type(platform) is not str or platform not in PLATFORMS:
         choices = ", ".join(PLATFORMS)
         raise ValueError(f"unknown platform {platform!r}; choose one of {choices}")

@@ -117,13 +117,36 @@ def calls_made(call: Callable[[], object]) -> int:
         if event == "call":
             count += 1
 
+    run_profiled(call, profile)
+    return count
+
+
+def run_profiled(
+    call: Callable[[], object], profile: Callable[[types.FrameType, str, Any], object]
+) -> None:
+    """``call()`` with ``profile`` as the profile function, and no garbage collection from
+    before it is set to after it is removed: a collection would run the finalizers earlier
+    tests left, and the profile would count their calls as ``call``'s."""
     with no_collection():
         sys.setprofile(profile)
         try:
             call()
         finally:
             sys.setprofile(None)
-    return count
+
+
+def run_traced(
+    call: Callable[[], object], trace: Callable[[types.FrameType, str, Any], Any]
+) -> None:
+    """``call()`` with ``trace`` as the trace function (the one set before is put back), no
+    garbage collection while it is on (see ``run_profiled``)."""
+    previous = sys.gettrace()
+    with no_collection():
+        sys.settrace(trace)
+        try:
+            call()
+        finally:
+            sys.settrace(previous)
 
 
 @contextlib.contextmanager

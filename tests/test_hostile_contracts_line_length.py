@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_code_quality import held_at_100
+from test_code_quality import held_at_100, joined_at_100, package_files
 from toolshape.cli import main
 
 #: Lengths of the contracts' texts: short, around 88 and 100 columns less the indentation
@@ -29,8 +29,10 @@ LENGTHS = (40, 66, 70, 74, 78, 82, 86, 90, 94, 98, 120, 300)
 
 
 def _text(length: int, seed: str) -> str:
-    """Words and a quote, cut to ``length`` characters: ``seed`` makes each text distinct."""
-    words = f"{seed} said 'the quick brown fox' jumps over the lazy dog / and runs on "
+    """Words and quotes, cut to ``length`` characters: ``seed`` makes each text distinct. The
+    triple quotes are odd in number where a text holds one set: a tool reading the module
+    line by line, counting them to tell a docstring's lines, loses count there."""
+    words = f'{seed} said \'the quick brown fox\' """ jumps over the lazy dog / and runs on '
     return (words * (length // len(words) + 1))[:length].rstrip() or seed
 
 
@@ -110,6 +112,10 @@ CHECKS: dict[str, Callable[[Path], list[str]]] = {
         *("ruff", "check", "--isolated", "--target-version", "py39"),
         *("--select", "E,F,W,B,UP", "--line-length", "88", str(out / "tests")),
     ],
+    "package files: ruff check E,F,W,B,UP at 88": lambda out: [
+        *("ruff", "check", "--isolated", "--target-version", "py39"),
+        *("--select", "E,F,W,B,UP", "--line-length", "88", *package_files(out)),
+    ],
     "ruff check E,F,W,B,UP at 100": lambda out: [
         *("ruff", "check", "--isolated", "--target-version", "py39"),
         *("--select", "E,F,W,B,UP", "--line-length", "100", *held_at_100(out)),
@@ -143,3 +149,11 @@ def test_long_contract_text_passes_a_users_checks(
         [sys.executable, "-m", *argv], cwd=generated.parent, capture_output=True, text=True
     )
     assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
+
+
+def test_ruff_at_100_keeps_every_bracket_a_comma_holds(generated: Path) -> None:
+    """Every module, the long keys' too: each split call, def, class and display carries a
+    magic trailing comma, so ruff's formatter at 100 columns keeps what black split at 88."""
+    modules = sorted(str(path) for path in generated.glob("*.py"))
+    assert len(modules) > 2 * len(LENGTHS)
+    assert joined_at_100(modules, generated.parent) == []

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import generated_harness
+import jsonschema
 import pytest
 import referencing
 import referencing.jsonschema
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import no_collection, verdicts_unlike_jsonschema
+from support import run_traced, verdicts_unlike_jsonschema
 from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
@@ -452,7 +452,7 @@ def test_draft_04_and_07_spellings_are_translated(tmp_path: Path) -> None:
                 "items": [{"$ref": "#/definitions/square"}],
                 "additionalItems": {"type": "integer"},
             },
-            "note": {"type": "string", "format": "uri-reference", "example": "https://example.com"},
+            "note": {"type": "string", "format": "uri", "example": "https://example.com"},
         },
         "dependencies": {"promotion": ["to"], "clock": {"required": ["from"]}},
         "required": ["from", "to"],
@@ -471,7 +471,7 @@ def test_draft_04_and_07_spellings_are_translated(tmp_path: Path) -> None:
     }
     assert p["properties"]["note"] == {
         "type": "string",
-        "format": "uri-reference",
+        "format": "uri",
         "examples": ["https://example.com"],
     }
     assert p["dependentRequired"] == {"promotion": ["to"]}
@@ -628,6 +628,47 @@ def test_an_unknown_format_is_kept_as_an_annotation_with_a_warning(tmp_path: Pat
     assert module.validate({"phone": "not checked", "home": "https://例え.jp/"}).status == "accept"
     result = module.validate({"phone": "x", "home": "not an iri"})
     assert [(e.path, e.code) for e in result.errors] == [("/home", "format")]
+
+
+#: (draft, a format that draft's specification does not define, a value the format refuses).
+FORMATS_A_DRAFT_DOES_NOT_KNOW = [
+    ("7", "uuid", "123e4567-e89b-42d3-a456-42661417400g"),  # zod's draft-07 uuid (circleci)
+    ("7", "duration", "P1Y2"),
+    ("6", "date", "2024-13-01"),
+    ("6", "time", "12:00"),
+    ("4", "uri-reference", "\\\\x"),
+    ("4", "time", "25:00:00Z"),
+]
+
+
+@pytest.mark.parametrize(("draft", "name", "refused"), FORMATS_A_DRAFT_DOES_NOT_KNOW)
+def test_a_format_the_declared_draft_does_not_define_is_an_annotation(
+    tmp_path: Path, draft: str, name: str, refused: str
+) -> None:
+    """Under its declared draft a format that draft does not define asserts nothing (draft 7
+    has no ``uuid``): the import keeps it as ``x-format``, so the verdicts stay the draft's.
+    The same format under 2020-12, or with no ``$schema`` (read as 2020-12), is asserted."""
+    dialect = {
+        "4": "http://json-schema.org/draft-04/schema#",
+        "6": "http://json-schema.org/draft-06/schema#",
+        "7": "http://json-schema.org/draft-07/schema#",
+    }[draft]
+    declared = {"type": "object", "properties": {"v": {"type": "string", "format": name}}}
+    for schema, asserted in (
+        ({"$schema": dialect, **declared}, False),
+        ({"$schema": "https://json-schema.org/draft/2020-12/schema", **declared}, True),
+        (declared, True),
+    ):
+        listed = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+        (imported,) = importer.import_data(listed, "tools.json")
+        module = runtime.load_module(generate(imported).module_source, "t_draft_formats.py")
+        judge = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)
+        assert judge(schema, format_checker=judge.FORMAT_CHECKER).is_valid({"v": refused}) is (
+            not asserted
+        )
+        assert module.validate({"v": refused}).ok is (not asserted), (draft, name, schema)
+        warned = [w for w in map(str, imported.warnings) if f"draft {draft} does not define" in w]
+        assert bool(warned) is (not asserted)
 
 
 #: A string no format accepts: a space and an unclosed '[' break every one of them.
@@ -944,7 +985,7 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
             },
             {"name": "array_root", "description": "d", "inputSchema": {"type": "array"}},
             {"name": "bad name!", "description": "d", "inputSchema": {"type": "object"}},
-            {"name": "no_description", "inputSchema": {"type": "object"}},
+            {"name": "no_description", "description": " ", "inputSchema": {"type": "object"}},
             {
                 "name": "anchor",
                 "description": "d",
@@ -1532,13 +1573,7 @@ def _importer_lines(call: Any) -> int:
         counted = (importer.__name__, importing.__name__)
         return lines if frame.f_globals.get("__name__") in counted else None
 
-    previous = sys.gettrace()
-    with no_collection():  # a collection's finalizers are not the import's lines
-        sys.settrace(calls)
-        try:
-            call()
-        finally:
-            sys.settrace(previous)
+    run_traced(call, calls)
     return count
 
 

@@ -354,3 +354,75 @@ def test_what_the_server_lists_is_imported_like_a_saved_list(
     assert live.keys() == from_file.keys() == {"t1.yaml", "t2.yaml", "t3.yaml", "t4.yaml"}
     for name, text in live.items():  # the same contract, but for the header naming the source
         assert text.splitlines()[1:] == from_file[name].splitlines()[1:]
+
+
+# -- shapes real servers list (distilled from the MCP server corpus of issue 24) ---------------
+
+
+def _generated(contract: importer.ImportedContract) -> Any:
+    made = pipeline.generate(
+        contract.yaml_text.encode("utf-8"),
+        "tool.yaml",
+        PurePosixPath("tool.yaml"),
+        render.generation_context(),
+    )
+    return runtime.load_module(made.module_source, "tool.py")
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#"
+        },  # @modelcontextprotocol/server-gitlab
+        {"description": "anything", "$comment": "x"},
+        {"title": "Args", "examples": [{"a": 1}], "$defs": {"unused": {"type": "string"}}},
+    ],
+    ids=["empty", "only-dialect", "description", "title-examples-defs"],
+)
+def test_an_empty_root_imports_as_any_object(schema: dict[str, Any]) -> None:
+    """A root that says nothing about values accepts every object: it imports, with a warning,
+    and the validator takes any object (the only values tool arguments can be)."""
+    listed = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    (contract,) = importer.import_data(listed, "tools.json")
+    assert contract.data["parameters"]["type"] == "object"
+    assert any("root schema is empty" in str(w) for w in contract.warnings)
+    module = _generated(contract)
+    for value in ({}, {"a": 1}, {"b": [None, "x"], "c": {"d": True}}):
+        assert module.validate(value).ok, value
+        assert jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+def test_a_root_with_assertions_about_other_types_is_still_refused() -> None:
+    listed = {"tools": [{"name": "t", "description": "d", "inputSchema": {"minLength": 2}}]}
+    with pytest.raises(importer.ContractImportError, match="says nothing about objects"):
+        importer.import_data(listed, "tools.json")
+
+
+@pytest.mark.parametrize(
+    ("tool", "said"),
+    [
+        ({"name": "search"}, "The search tool."),  # wikipedia-mcp lists its tools so
+        ({"name": "search", "title": "Search Wikipedia"}, "Search Wikipedia"),
+        ({"name": "search", "annotations": {"title": " Search "}}, "Search"),
+        ({"name": "search", "title": " ", "annotations": {"title": "T"}}, "T"),
+    ],
+    ids=["name", "title", "annotations-title", "blank-title"],
+)
+def test_a_tool_listed_without_description_imports(tool: dict[str, Any], said: str) -> None:
+    """MCP's description is optional, a contract's is not: the title or the name stands in,
+    with a warning that asks for a real one."""
+    entry = {**tool, "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    (contract,) = importer.import_data({"tools": [entry]}, "tools.json")
+    assert contract.data["description"] == said
+    (warning,) = [w for w in contract.warnings if "has no description" in str(w)]
+    assert (warning.pointer or "").endswith("/tools/0/description")
+    assert _generated(contract).validate({"q": "x"}).ok
+
+
+@pytest.mark.parametrize("description", ["", "   ", 3, None])
+def test_a_blank_or_wrong_description_is_still_refused(description: Any) -> None:
+    entry = {"name": "t", "description": description, "inputSchema": {"type": "object"}}
+    with pytest.raises(importer.ContractImportError, match="no description"):
+        importer.import_data({"tools": [entry]}, "tools.json")

@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import CONTEXT, calls_made, no_collection
+from support import CONTEXT, calls_made, run_profiled
 from toolshape.codegen import model, render
 from toolshape.contract import checker, reference, source, unfolding
 from toolshape.contract.errors import ContractError
@@ -60,12 +60,7 @@ def calls_into(module: types.ModuleType, action: Callable[[], object]) -> int:
         if event == "call" and frame.f_code.co_filename == filename:
             count += 1
 
-    with no_collection():  # a collection's finalizers are not the action's calls
-        sys.setprofile(profile)
-        try:
-            action()
-        finally:
-            sys.setprofile(None)
+    run_profiled(action, profile)
     return count
 
 

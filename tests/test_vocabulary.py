@@ -387,7 +387,6 @@ ALLOWED = {
     ("families/numbers/checks.py", "<module>"): "the number bounds' tests and wording",
     ("families/numbers/export.py", "gemini_inclusive_bounds"): "Gemini's exclusive bounds",
     ("families/arrays/values.py", "<module>"): "the keywords that make an array worth trying",
-    ("families/objects/checks.py", "property_comment"): "what a property's comment leaves out",
     ("families/objects/values.py", "<module>"): "the keywords that make an object worth trying",
     ("families/objects/export.py", "<module>"): "what marks an object for the strict platforms",
     ("families/numbers/export.py", "<module>"): "each bound's phrase in a description",
@@ -517,30 +516,12 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
         "families/references/importing.py": "the maps whose keys name a schema moved under "
         "$defs well (a property's, a dependent schema's)",
     },
-    # 'type' picks a value's kind for every stage, so the walks that ask a schema which kinds
-    # it allows still read it; what is left of each keyword's own work is said too (it moves
-    # into families/values/ stage by stage).
-    "values": {
-        "families/formats/values.py": "schema literals: a string schema of one format, and a "
-        "format alone beside its type",
-        "families/numbers/values.py": "whether a number must be an integer (its schema's type)",
-        "families/objects/cases.py": "whether a key's schema allows null (its type)",
-        "families/objects/checks.py": "the keywords an object's description leaves unsaid",
-        "families/objects/export.py": "whether a node is an object (its type)",
-        "families/objects/values.py": "schema literals: a key's name is a string",
-        "families/strings/cases.py": "schema literals: a string of an exact length",
-        "families/strings/values.py": "a pattern alone beside its type (a schema the pattern "
-        "search serves whole)",
-    },
 }
 
 
 #: A family keyword's name that is also a word of another meaning in a module (never the
 #: keyword there), by name and module, and what it means there.
-SAME_WORD = {
-    ("description", "contract/fields.py"): "a key of the contract file: what the tool does",
-    ("examples", "contract/fields.py"): "a key of the contract file: tests of the validator",
-}
+SAME_WORD: dict[tuple[str, str], str] = {}
 
 
 def _strings(path: Path) -> set[str]:

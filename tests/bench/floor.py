@@ -1256,7 +1256,11 @@ _RESULT_NULL = (
 
 def _check_time_result(value: Any, path: str, errors: list[Error], label: str) -> None:
     if not isinstance(value, dict):
-        errors.append(Error(path, "type", label + " must be an object, got " + _got_json(value)))
+        errors.append(
+            Error(
+                path, "type", label + " must be an object, got " + _got_json(value, required=True)
+            )
+        )
         return
     if "timezone" in value:
         v = value["timezone"]

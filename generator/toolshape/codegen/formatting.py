@@ -36,7 +36,7 @@ import functools
 import itertools
 from collections.abc import Callable
 
-from . import layout
+from . import layout, top_level
 
 
 class LayoutError(Exception):
@@ -128,19 +128,19 @@ def split(source: str) -> Pieces | None:
     """The source cut after top-level defs and classes (see the module docstring); None: do not cut."""
     if any(odd in source for odd in ("\r", "\f", "\\\n", "fmt:", "yapf:")):
         return None
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
     lines = source.splitlines(keepends=True)
+    found = top_level.statements(source)
+    if found is None:
+        found = parsed_statements(source)
+    if found is None:
+        return None
     cuts = [0]
     after_imports = set()
-    for before, after in zip(tree.body, tree.body[1:], strict=False):
-        if isinstance(after, ast.Expr):
+    for before, after in itertools.pairwise(found):
+        if after.kind == "expr":
             continue
-        start = _first_line(after)  # 1-based
-        gap = lines[before.end_lineno : start - 1]
-        if _ends_cleanly(before, lines):
+        gap = lines[before.end : after.first - 1]
+        if before.kind == "def" and before.clean:
             # Indented comments right after the body end it (black keeps them in it).
             inside = next(
                 (
@@ -156,14 +156,33 @@ def split(source: str) -> Pieces | None:
                 and not rest[0].strip()
                 and all(not line.strip() or line.startswith("#") for line in rest)
             ):
-                cuts.append(before.end_lineno + inside)  # type: ignore[operator]  # set by ast.parse
+                cuts.append(before.end + inside)
         elif _ends_imports(before, after) and all(
             not line.strip() or line.startswith("#") for line in gap
         ):
             after_imports.add(len(cuts))
-            cuts.append(before.end_lineno)  # type: ignore[arg-type]  # set by ast.parse
+            cuts.append(before.end)
     cuts.append(len(lines))
     return Pieces(["".join(lines[a:b]) for a, b in itertools.pairwise(cuts)], after_imports)
+
+
+def parsed_statements(source: str) -> list[top_level.Statement] | None:
+    """What ``top_level.statements`` reads from the lines, read by ``ast.parse`` (None: the
+    source does not parse): for sources the scanner does not know, and to hold it to ast."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    lines = source.splitlines(keepends=True)
+    return [
+        top_level.Statement(
+            _first_line(node),
+            node.end_lineno or node.lineno,
+            _kind(node),
+            _ends_cleanly(node, lines),
+        )
+        for node in tree.body
+    ]
 
 
 class Pieces(list[str]):
@@ -181,14 +200,21 @@ class Pieces(list[str]):
         )
 
 
-def _ends_imports(before: ast.stmt, after: ast.stmt) -> bool:
+def _ends_imports(before: top_level.Statement, after: top_level.Statement) -> bool:
     """The last import of the block at the top, followed by a plain statement.
 
     There black always puts exactly one blank line (its EmptyLineTracker: a line at
     depth 0 after an import line that is not an import, a def, a class or a decorator)."""
-    return isinstance(before, (ast.Import, ast.ImportFrom)) and not isinstance(
-        after, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    )
+    return before.kind == "import" and after.kind not in ("import", "def")
+
+
+def _kind(node: ast.stmt) -> str:
+    """A statement's kind as ``top_level.Statement`` names it."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return "def"
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return "import"
+    return "expr" if isinstance(node, ast.Expr) else "other"
 
 
 def _ends_cleanly(node: ast.stmt, lines: list[str]) -> bool:

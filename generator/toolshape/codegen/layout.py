@@ -23,11 +23,16 @@ second def, a docstring not right after its def or class, a statement over sever
 ...): black then formats the piece as before. It is used only for the built-in templates (``render.py``);
 ``tests/test_formatting.py`` checks its output against whole-file black on every
 example contract and synthetic ones, ``tests/test_layout.py`` on random statements.
+
+Each long statement's split brackets then get a magic trailing comma where one keeps the
+code's meaning (``held``, at the end of this module): black keeps them, and ruff's
+formatter at 100 columns no longer joins what black split at 88.
 """
 
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 from collections.abc import Callable
 
@@ -192,7 +197,8 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         if body.startswith(("#", '"""')) or width(raw) <= LINE_LENGTH:
             out.append(raw)
         else:
-            out.extend(long_statement(indent, body) or statement(indent, body))
+            laid = long_statement(indent, body) or statement(indent, body)
+            out.extend(held(laid) if len(laid) > 1 else laid)
         previous = body
     if not out or (pending_comment >= 0 and not _stays(pending_comment, 0, code_indent)):
         return None
@@ -932,3 +938,189 @@ def _plain_callee(node: ast.expr) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
+
+
+# Split brackets held by a magic trailing comma
+#
+# black splits a statement that passes 88 columns at its brackets; ruff's formatter, asked
+# for 100 columns, joins those brackets again wherever the joined line fits in 100. A
+# bracket that ends with a comma stays split under both (their "magic trailing comma"), so
+# each long statement, once laid out (``piece``), gets one in every split bracket that can
+# take one, and the items it held on one line go one per line, as both formatters lay out
+# such a bracket. A comma never changes what the code means: none goes after the one item
+# of a subscript (``x[a,]`` is a tuple key) or of a comprehension, nor into parentheses
+# that only group (``if (`` ... ``):``, ``= (`` ... ``)``); a subscript of two items or
+# more is a tuple already. Those brackets ruff at 100 may still join.
+
+#: The parts of a statement's line that the commas are decided by: a string (the statements
+#: here hold one-line strings only, ``piece`` makes sure), a comment, a bracket or a comma,
+#: and a run of any other characters but spaces (a dotted name, a keyword, an operator).
+_PART = re.compile(_SKIPPED.pattern + r"""|[()\[\]{},]|[^\s()\[\]{},'"#]+""")
+
+
+def held(lines: list[str]) -> list[str]:
+    """The lines of one statement (or more) laid out in black's style, each split bracket held
+    by a magic trailing comma where one keeps its meaning (see above); the same lines where
+    none is missing.
+
+    An item that a comma pushes past 88 columns is split at its own brackets, as black then
+    splits it, and those brackets are held in turn (a pass more over the lines)."""
+    source = "\n".join(lines)
+    while any(line.endswith(("(", "[", "{")) for line in lines):
+        source, again = _held_once(source)
+        if not again:
+            break
+        lines = source.split("\n")
+    return source.split("\n")
+
+
+def _held_once(source: str) -> tuple[str, bool]:
+    """One pass of :func:`held`, and whether it split an item (its brackets want a pass more)."""
+    lines = source.split("\n")
+    commas: list[tuple[int, int]] = []  # (row from 0, column) where a comma goes
+    replaced: dict[int, list[str]] = {}  # row from 0 -> the lines that stand for it
+    for bracket in _split_brackets(lines):
+        if bracket.items_row is not None:
+            replaced[bracket.items_row] = _items(lines[bracket.items_row], bracket.items)
+        elif bracket.comma_at is not None:
+            commas.append(bracket.comma_at)
+    again = False
+    for row, column in sorted(commas, reverse=True):
+        line = lines[row][:column] + "," + lines[row][column:]
+        if width(line) > LINE_LENGTH and column == len(lines[row]):
+            split = _item_lines(line)
+            if split is not None:
+                replaced[row], again = split, True
+                continue
+        lines[row] = line
+    for row in sorted(replaced, reverse=True):
+        lines[row : row + 1] = replaced[row]
+    return "\n".join(lines), again
+
+
+def _item_lines(line: str) -> list[str] | None:
+    """A bracket's one item with its comma (``line``), too wide, as black splits it: an
+    expression, or a dict's key and value (split in the value); None where it is neither
+    or has nothing to split at."""
+    body = line.lstrip(" ")[:-1]
+    prefix, value = "", body
+    try:
+        node = ast.parse(body, mode="eval").body
+    except SyntaxError:
+        pair = _pair(body)
+        if pair is None:
+            return None
+        prefix, value, node = pair
+    laid = _Layout(value.encode()).expression(node, len(line) - len(body) - 1, prefix, ",")
+    return laid if laid is not None and len(laid) > 1 else None
+
+
+def _pair(body: str) -> tuple[str, str, ast.expr] | None:
+    """A dict's ``"key": value`` as its key with ``: ``, its value's text and its node."""
+    try:
+        pair = ast.parse("{" + body + "}", mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(pair, ast.Dict) or len(pair.keys) != 1:
+        return None
+    key = pair.keys[0]
+    if key is None or not _is_text(key):
+        return None
+    text = ("{" + body + "}").encode()
+    value = text[pair.values[0].col_offset : pair.values[0].end_col_offset].decode()
+    return text[1 : pair.values[0].col_offset].decode(), value, ast.parse(value, mode="eval").body
+
+
+class _Bracket:
+    """One bracket pair of a statement: whether it may take a trailing comma, and what that
+    comma needs (``comma_at``: after its one item; ``items_row``: its items' one line, cut at
+    ``items``, the columns of its own commas)."""
+
+    def __init__(self, row: int, opening: str, before: str) -> None:
+        self.row = row  # the opening bracket's (from 0)
+        self.takes_comma = _takes_comma(opening, before)
+        self.items: list[int] = []  # columns of the commas between its items
+        self.comprehension = False  # ``for`` among its items: a comprehension or generator
+        self.first_row = -1  # the row its first part is on (-1: none yet)
+        self.last = ""  # its last part but the closing bracket
+        self.last_end: tuple[int, int] = (row, 0)  # where that part ends (row, column)
+        self.comma_at: tuple[int, int] | None = None
+        self.items_row: int | None = None
+
+    def close(self, row: int, column: int, lines: list[str]) -> bool:
+        """Decide the comma at the closing bracket, at ``row`` and ``column`` (the first on its
+        line, or the pair is not split); whether the bracket needs one."""
+        if (
+            row == self.row
+            or not self.last
+            or self.last == ","
+            or self.comprehension
+            or lines[row][:column].strip()
+            or self.first_row == self.row
+        ):
+            return False
+        if not self.items:
+            if not self.takes_comma:
+                return False  # parentheses that group one expression: a comma makes a tuple
+            self.comma_at = self.last_end
+            return True
+        if not self.first_row == self.last_end[0] == row - 1:
+            return False  # items over several lines without a trailing comma: not black's shape
+        self.items_row = row - 1
+        return True
+
+
+def _takes_comma(opening: str, before: str) -> bool:
+    """Whether a bracket holding one item keeps its meaning with a comma after it: a call's,
+    a def's or a class's parentheses (after a name, ``errors.append``, or a closing bracket),
+    a list, a dict or a set; not a subscript, nor parentheses that only group (after a
+    keyword, an operator, a comma or another bracket)."""
+    callee = before in (")", "]") or (
+        (before[-1:].isalnum() or before[-1:] == "_") and not keyword.iskeyword(before)
+    )
+    if opening == "(":
+        return callee
+    if opening == "[":
+        return not callee and before[:1] not in ("'", '"')
+    return True
+
+
+def _split_brackets(lines: list[str]) -> list[_Bracket]:
+    """The bracket pairs of a statement's ``lines`` split over lines that need a trailing
+    comma (a bracket in a string or a comment is none)."""
+    stack: list[_Bracket] = []
+    found: list[_Bracket] = []
+    before = ""
+    for row, line in enumerate(lines):
+        for part in _PART.finditer(line):
+            text = part.group()
+            if text[0] == "#":
+                continue
+            if text in (")", "]", "}"):
+                if not stack:
+                    return []  # not one statement: nothing to decide
+                bracket = stack.pop()
+                if bracket.close(row, part.start(), lines):
+                    found.append(bracket)
+            elif stack:
+                top = stack[-1]
+                if text == ",":
+                    top.items.append(part.start())
+                elif text == "for":
+                    top.comprehension = True
+            if stack:
+                top = stack[-1]
+                top.first_row = row if top.first_row < 0 else top.first_row
+                top.last, top.last_end = text, (row, part.end())
+            if text in ("(", "[", "{"):
+                stack.append(_Bracket(row, text, before))
+            before = text
+    return found
+
+
+def _items(line: str, commas: list[int]) -> list[str]:
+    """A line of items cut at ``commas`` (their columns), one item per line, each with a comma."""
+    pad = line[: len(line) - len(line.lstrip(" "))]
+    starts = [len(pad), *(column + 1 for column in commas)]
+    ends = [*commas, len(line)]
+    return [pad + line[start:end].strip() + "," for start, end in zip(starts, ends, strict=True)]

@@ -24,7 +24,9 @@ no layout satisfies both, and E501 is the check a user's project runs on every l
 
 Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
 before it and a comma or a closing bracket after it, is cut (the shapes black leaves
-long); any other line is kept as it is.
+long); any other line is kept as it is, and so is any line a triple-quoted string runs
+over (a docstring holding contract text, which may hold quotes and triple quotes of its
+own: ``in_long_strings`` reads them as Python's tokenizer does).
 """
 
 from __future__ import annotations
@@ -37,6 +39,14 @@ from .wrapping import JOINED_WIDTH, parenthesized, pieces
 
 #: One string literal (black's double quotes, or single ones around a double quote).
 _STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+#: What a line's scan steps over, whole: a one-line string or a comment (a quote inside
+#: either opens nothing); and a triple quote, which opens or closes a string over lines.
+_LEXED = re.compile(r'"""|\'\'\'|' + _STRING + r"|#[^\n]*")
+#: Where a string over lines ends: its closing triple quote (an escaped quote is none).
+_CLOSING = {
+    '"""': re.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*"""'),
+    "'''": re.compile(r"(?:[^'\\]|\\[\s\S]|'(?!''))*'''"),
+}
 #: A line black leaves long around one literal: what may stand before it and after it.
 _LONE = re.compile(
     r"(?P<pad> *)(?P<before>(?:[A-Za-z_][A-Za-z0-9_]*(?:: [A-Za-z_][\w\[\], .]*)? = "
@@ -51,11 +61,12 @@ def cut(source: str) -> str:
     if all(width(line) <= JOINED_WIDTH for line in lines):
         return source  # the common case, and a cheap one
     out: list[str] = []
-    in_docstring = False  # inside a triple-quoted string: its lines are text, not literals
+    inside: set[int] | None = None  # found at the first line that may be cut
     for index, line in enumerate(lines):
-        inside, in_docstring = in_docstring, in_docstring ^ (line.count('"""') % 2 == 1)
-        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH and not inside else None
-        if found is None:
+        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH else None
+        if found is not None and inside is None:
+            inside = in_long_strings(lines)
+        if found is None or index in (inside or ()):
             out.append(line)
             continue
         value = ast.literal_eval(found["literal"])
@@ -67,8 +78,9 @@ def cut(source: str) -> str:
         where = _place(lines, index, before, found["after"])
         if where == "alone":
             # All its brackets hold: they hold the pieces (parentheses more would be UP034's
-            # extraneous ones).
-            out.extend(pieces(value, indent))
+            # extraneous ones), the call's magic trailing comma after the last.
+            cut_lines = pieces(value, indent)
+            out.extend([*cut_lines[:-1], cut_lines[-1] + found["after"]])
         elif where == "part" and _fits_alone(found["literal"], indent, before):
             # Whole in parentheses of its own: cut, ruff's formatter at 100 columns would
             # join the pieces again, there.
@@ -82,6 +94,39 @@ def cut(source: str) -> str:
     return "\n".join(out)
 
 
+def in_long_strings(lines: list[str]) -> set[int]:
+    """The indexes of the ``lines`` a triple-quoted string runs over, from the line it opens
+    on to the line it closes on (a docstring holding contract text: quotes and triple quotes
+    of its own). Only a line with a triple quote can open or close one, and a triple quote
+    inside a one-line string or a comment opens nothing: each such line is read from its
+    start, string by string, as Python's tokenizer reads it."""
+    inside: set[int] = set()
+    closing: re.Pattern[str] | None = None  # the open string's end, while one is open
+    opened = 0
+    for index, line in enumerate(lines):
+        if closing is None and '"""' not in line and "'''" not in line:
+            continue
+        column = 0
+        if closing is not None:
+            end = closing.match(line)
+            if end is None:
+                continue  # the string runs on past this line
+            inside.update(range(opened, index + 1))
+            closing, column = None, end.end()
+        token = _LEXED.search(line, column)
+        while token is not None:
+            column = token.end()
+            if token.group() in _CLOSING:
+                end = _CLOSING[token.group()].match(line, column)
+                if end is None:
+                    closing, opened = _CLOSING[token.group()], index
+                    break
+                inside.add(index)  # a triple-quoted string on one line: a docstring
+                column = end.end()
+            token = _LEXED.search(line, column)
+    return inside
+
+
 def _fits_alone(literal: str, indent: int, before: str) -> bool:
     """Whether the literal fits a line of its own in parentheses, after something that keeps
     them: a ``+`` or a dict key (black drops parentheses around an assigned string)."""
@@ -90,15 +135,17 @@ def _fits_alone(literal: str, indent: int, before: str) -> bool:
 
 def _place(lines: list[str], index: int, before: str, after: str) -> str:
     """Where the literal on ``lines[index]`` stands, for the shapes both formatters keep once
-    it is cut: "alone" between a call's or a subscript's brackets, "part" of a statement
+    it is cut: "alone" between a call's or a subscript's brackets (a call's held by its
+    trailing comma), "part" of a statement
     (assigned, a dict's value, an item or argument followed by a comma, an operand of
     ``+``), or "" for another place (the left side of ``in``: black would move the
     parentheses), where the line stays as it is."""
     following = lines[index + 1].lstrip(" ") if index + 1 < len(lines) else ""
+    between = lines[index - 1].endswith(("(", "[")) and following.startswith((")", "]"))
+    if not before and after in ("", ",") and between:
+        return "alone"  # (a comma: the call's magic trailing comma, layout.held's)
     if before or after.startswith(","):
         return "part"
     if after:
         return ""
-    if lines[index - 1].endswith(("(", "[")) and following.startswith((")", "]")):
-        return "alone"
     return "part" if following.startswith("+ ") else ""

@@ -22,7 +22,7 @@ from ..contract.optional import converted_keys
 from ..families.combinators import values as combinator_values
 from ..families.objects import rules as object_rules
 from ..families.references import targets
-from ..families.values import oracle as value_oracle
+from ..families.values import rules as value_rules
 from ..regex.linear import plan as pattern_plan
 from ..schema import children, vocabulary
 from ..schema.keywords import subschemas
@@ -234,7 +234,7 @@ class _Masks:
             return True
         if any(same):
             mask["all"] = [m for m in same if m]
-        declared = value_oracle.type_names(schema)
+        declared = value_rules.type_names(schema)
         if self.strict and declared is not None:
             mask["types"] = sorted(declared)
         self.object_parts(schema, mask)

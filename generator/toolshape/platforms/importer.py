@@ -433,6 +433,21 @@ _LEFT_OUT = (
 )
 
 
+#: The keywords a root may hold and still say nothing about the values it accepts.
+_ANNOTATIONS = frozenset(vocabulary.annotation_names()) | {DEFS}
+
+
+def _stand_in_description(name: str, entry: dict[str, Any]) -> str:
+    """The description of a tool listed without one: its title (MCP's ``title``, or its
+    ``annotations.title``) where it has a non-blank one, else a sentence naming it."""
+    annotations = entry.get("annotations")
+    titles = [entry.get(TITLE), annotations.get(TITLE) if isinstance(annotations, dict) else None]
+    for title in titles:
+        if isinstance(title, str) and title.strip():
+            return title.strip()
+    return f"The {name} tool."
+
+
 def _is_text(value: Any) -> bool:
     """A title a contract can keep: text, not blank, no lone surrogate (not Unicode)."""
     return isinstance(value, str) and bool(value.strip()) and not _SURROGATE.search(value)
@@ -625,6 +640,17 @@ class _Importer:
     ) -> _Tool:
         name = entry.get("name")
         description = entry.get(DESCRIPTION)
+        if description is None and DESCRIPTION not in entry and isinstance(name, str):
+            # Every platform's description is optional, a contract's is not: say what is
+            # known (the title, else the name) and ask for a better one.
+            description = _stand_in_description(name, entry)
+            warnings.append(
+                ImportNotice(
+                    f"{pointer}/{DESCRIPTION}",
+                    f"the tool has no description: the contract says {description!r} "
+                    "(the model reads it to choose the tool: write a better one)",
+                )
+            )
         if schema_key not in entry:
             schema: Any = object_importing.empty_object()
             warnings.append(
@@ -1052,6 +1078,7 @@ class _Translator:
         #: kind of translation -> input pointers where it was made (reported on stderr).
         self.notes: dict[str, list[str]] = {}
         self.draft, self.draft_reason = self.dialect(schema, draft)
+        self.declared_draft = None if self.draft_reason.startswith("no ") else self.draft
         self.legacy = self.draft in ("4", "6", "7")
         self.draft4 = self.draft == "4"
         #: The keyword this draft names a schema resource with.
@@ -1281,6 +1308,15 @@ class _Translator:
                         f"$ref '#' -> '#/$defs/{kept}' (the root as written, without the type added)",
                         (),
                     )
+                result = {TYPE: "object", **result}
+            elif all(k in _ANNOTATIONS for k in result):
+                # An empty root ({}, or only annotations: what a broken zod-to-json-schema
+                # emits) accepts every value, so every object: the values that can arrive.
+                self.warn(
+                    (),
+                    f"the root schema is empty: added '{TYPE}: object' ({self.values} always "
+                    "one JSON object, and any object passes)",
+                )
                 result = {TYPE: "object", **result}
             else:
                 self.error(

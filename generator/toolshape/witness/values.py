@@ -31,8 +31,7 @@ from ..families.numbers import values as number_values
 from ..families.objects import values as object_values
 from ..families.references import targets
 from ..families.strings import values as string_values
-from ..families.values import oracle as value_oracle
-from ..families.values import rules as member_rules
+from ..families.values import rules as value_rules
 from ..families.values.rules import unsatisfiable
 from ..schema.values import offered_values
 from . import sources
@@ -221,12 +220,12 @@ class Engine:
 
     def _typed(self, flat: list[Obj], negated: list[Any], depth: int) -> Iterator[Any]:
         """Candidates from the keywords of one alternative (no applicators left)."""
-        fixed = [s for s in flat if member_rules.is_fixed(s)]
+        fixed = [s for s in flat if value_rules.is_fixed(s)]
         for schema in flat:
             yield from _annotated(schema)
         if fixed:
             first = fixed[0]
-            yield from member_rules.fixed_values(first)
+            yield from value_rules.fixed_values(first)
             return
         for kind in _kinds(flat, negated):
             if self.budget.exhausted:
@@ -286,11 +285,11 @@ def _kinds(flat: list[Obj], negated: list[Any]) -> list[str]:
     forbids outright; inferred from the keywords when no ``type`` says."""
     allowed = list(KINDS)
     for schema in flat:
-        kinds = value_oracle.type_names(schema)
+        kinds = value_rules.type_names(schema)
         if kinds is not None:
             allowed = [k for k in allowed if k in kinds or (k == "integer" and "number" in kinds)]
     for schema in negated:
-        kinds = value_oracle.type_names(schema) if isinstance(schema, dict) else None
+        kinds = value_rules.type_names(schema) if isinstance(schema, dict) else None
         if kinds is not None and len(schema) == 1:  # a type alone: those types are forbidden
             allowed = [
                 k for k in allowed if k not in kinds and not (k == "integer" and "number" in kinds)

@@ -116,7 +116,8 @@ def _prefix_items(lowering: Lowering, node: dict[str, Any], path: SchemaPath) ->
         return out
     lowering.loosened(
         path,
-        "'prefixItems' (a schema per position) is exported as 'items' with 'anyOf' of those schemas",
+        f"'prefixItems' (a schema per position) is exported as 'items' with '{ANY_OF}' of those"
+        " schemas",
     )
     items = lowering.finish(
         {ANY_OF: [b for b in branches if b is not False]}, path + ("prefixItems",)

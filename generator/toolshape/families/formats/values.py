@@ -28,6 +28,7 @@ from typing import Any
 from ...contract.checker import FORMATS
 from ...contract.reference import errors_of
 from ...families.strings import values as string_values
+from ...families.values.rules import TYPE
 from ...schema import vocabulary
 
 #: The keyword naming the format.
@@ -412,7 +413,7 @@ def strings(
     for name in sorted({name for name in map(format_of, flat) if name is not None}):
         yield from valid(name, low, high)
     for n in negated:
-        if isinstance(n, dict) and format_of(n) is not None and set(n) <= {FORMAT, "type"}:
+        if isinstance(n, dict) and format_of(n) is not None and set(n) <= {FORMAT, TYPE}:
             yield from invalid(n[FORMAT], low, high)
 
 
@@ -458,7 +459,7 @@ def _schema(format: str, min_length: int, max_length: int | None) -> dict[str, o
     if format not in _BUILDERS:
         raise ValueError(f"unknown format {format!r}: expected one of {', '.join(FORMATS)}")
     lengths = string_values.of_lengths(max(min_length, 0), max_length)
-    return {"type": "string", "format": format, **lengths}
+    return {TYPE: "string", FORMAT: format, **lengths}
 
 
 def _lengths(preferred: int, low: int, high: int | None) -> Iterator[int]:

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ...families.values.rules import TYPE
 from ...schema import vocabulary
 from ...schema.values import is_integer, is_number
 
@@ -154,7 +155,7 @@ def _unit(schema: dict[str, Any]) -> float:
     if "multipleOf" in schema:
         step: float = schema["multipleOf"]  # a number above 0: the contract check saw to it
         return step
-    return 1 if schema.get("type") in ("integer", ["integer"]) else 0.5
+    return 1 if schema.get(TYPE) in ("integer", ["integer"]) else 0.5
 
 
 def integers_at_bounds(schema: dict[str, Any]) -> list[Any]:

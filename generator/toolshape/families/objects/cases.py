@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ...schema.pointers import SchemaPath
 from ...schema.values import count_at
+from ..values.rules import TYPE
 from .rules import (
     ADDITIONAL,
     DEPENDENT_REQUIRED,
@@ -25,6 +26,7 @@ from .rules import (
     REQUIRED,
     properties_of,
 )
+from .rules import required_of as required_of  # this stage's interface too
 
 #: The keywords that look at an object as a whole (or at its keys through other schemas):
 #: below them, a changed value can change errors elsewhere, so a case is evaluated whole.
@@ -173,9 +175,9 @@ def _one_key_too_many(
 
 def _declared(schema: Any) -> tuple[str, ...] | None:
     """The types a schema's ``type`` names (None: it has none)."""
-    if not isinstance(schema, dict) or "type" not in schema:
+    if not isinstance(schema, dict) or TYPE not in schema:
         return None
-    raw = schema["type"]
+    raw = schema[TYPE]
     return tuple(raw) if isinstance(raw, list) else (raw,)
 
 
@@ -199,12 +201,6 @@ def declared(schema: dict[str, Any]) -> dict[str, Any]:
 def property_path(schema_path: SchemaPath, key: str) -> SchemaPath:
     """Where the schema of the declared key ``key`` is written."""
     return schema_path + (PROPERTIES, key)
-
-
-def required_of(schema: dict[str, Any]) -> list[str]:
-    """The keys the object schema requires ([]: none)."""
-    required: list[str] = schema.get(REQUIRED, [])
-    return required
 
 
 def requirement(schema: dict[str, Any], key: str) -> str:

@@ -34,8 +34,9 @@ from ...codegen.model_parts import (
 from ...families.strings import checks as string_family
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
+from ..values.rules import TYPE
 from ..values.typing import declared_types
-from .rules import ADDITIONAL, DEPENDENT_REQUIRED, REQUIRED
+from .rules import ADDITIONAL, DEPENDENT_REQUIRED, PROPERTIES, REQUIRED
 
 #: Keywords left out of a property's comment: they say nothing about what is accepted.
 _ANNOTATIONS = vocabulary.annotation_names()
@@ -299,7 +300,7 @@ def property_comment(
             words.append(" or ".join(types))
         for keyword, value in schema.items():
             if (
-                keyword in ("type", "properties", "items", "additionalProperties", "required")
+                keyword in (TYPE, PROPERTIES, "items", ADDITIONAL, REQUIRED)
                 or keyword in _ANNOTATIONS
             ):
                 continue

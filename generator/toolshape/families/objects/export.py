@@ -32,9 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...families.combinators.export import ANY_OF
+from ...families.values.rules import TYPE
 from ...platforms.lowering import KeywordAt, Lowering, counted, merge_listed, merge_map, tell_model
 from ...schema import pointers, vocabulary
 from ...schema.pointers import SchemaPath
+from . import rules
 
 #: The sizes, lowered by :func:`lower_size`.
 SIZES = vocabulary.bounds(limits="properties")
@@ -101,7 +103,7 @@ def _not_exported(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> Non
 
 def is_object(node: dict[str, Any], types: list[str]) -> bool:
     """Whether the strict platforms finish ``node`` as an object (``types``: its type list)."""
-    return "object" in types or ("type" not in node and any(k in node for k in _OBJECT_SHAPED))
+    return "object" in types or (TYPE not in node and any(k in node for k in _OBJECT_SHAPED))
 
 
 def strict_object(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
@@ -213,12 +215,12 @@ def keys_of(node: dict[str, Any]) -> dict[str, Any]:
 
 def required_of(node: dict[str, Any]) -> list[str]:
     """The keys the node requires, a copy ([]: none)."""
-    return list(node.get("required", []))
+    return list(rules.required_of(node))
 
 
 def optional_keys(node: dict[str, Any]) -> list[str]:
     """The keys the node lists and does not require."""
-    required = node.get("required", [])
+    required = rules.required_of(node)
     return [key for key in keys_of(node) if key not in required]
 
 

@@ -20,6 +20,7 @@ from .rules import ADDITIONAL, PATTERNS, PROPERTIES, REQUIRED
 
 # A TypedDict's keys are the declared keys the contract check reads: one reading of them.
 from .rules import properties_of as properties_of
+from .rules import required_of as required_of
 
 #: The keyword under which a schema declares its keys, as generated code spells it.
 KEYS_KEYWORD: Code = literal(PROPERTIES)
@@ -31,12 +32,6 @@ TypeOf = Callable[[Any, str, SchemaPath], str]
 def declares_keys(schema: Any) -> bool:
     """Whether ``schema`` declares some key (a TypedDict types it)."""
     return isinstance(schema, dict) and bool(schema.get(PROPERTIES))
-
-
-def required_of(schema: dict[str, Any]) -> list[str]:
-    """The keys an object schema requires ([]: none)."""
-    required: list[str] = schema.get(REQUIRED, [])
-    return required
 
 
 def property_path(path: SchemaPath, key: str) -> SchemaPath:

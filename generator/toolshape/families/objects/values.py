@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from ...families.combinators.values import negation
 from ...families.strings import values as string_values
 from ...families.unevaluated.values import rest_of_keys
+from ...families.values.rules import TYPE
 from ...schema.values import count_or
 from ...witness.budget import MAX_DEPTH, MAX_SIZE
 
@@ -219,7 +220,7 @@ class _Objects:
                 found += [
                     s
                     for s in engine.conjunction(
-                        [{"type": "string", **string_values.matching(pattern)}, *rules],
+                        [{TYPE: "string", **string_values.matching(pattern)}, *rules],
                         2,
                         depth=depth + 1,
                     )
@@ -230,7 +231,7 @@ class _Objects:
         if len(found) < count and rules:
             found += [
                 s
-                for s in engine.conjunction([{"type": "string"}, *rules], count, depth=depth + 1)
+                for s in engine.conjunction([{TYPE: "string"}, *rules], count, depth=depth + 1)
                 if isinstance(s, str)
             ]
         return list(dict.fromkeys(found))

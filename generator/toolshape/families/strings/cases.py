@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from ...contract.reference import errors_of
+from ...families.values.rules import TYPE
 from ...schema.pointers import SchemaPath
 from ...schema.values import count_at
 from ...witness.values import Engine
@@ -71,6 +72,6 @@ def _exactly(
     deriver: Deriver, schema: dict[str, Any], name: str, length: int
 ) -> Iterator[tuple[str, Any]]:
     """An accepted string of exactly ``length`` characters, when the engine finds one."""
-    exact = {"type": "string", **values.of_lengths(length, length)}
+    exact = {TYPE: "string", **values.of_lengths(length, length)}
     for found in deriver.satisfying([schema, exact]):
         yield name, found

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ...families.values.rules import TYPE
 from ...schema.values import count_or
 
 #: The keyword holding the pattern, the code it reports under.
@@ -67,9 +68,7 @@ def patterns(flat: Sequence[dict[str, Any]], negated: Sequence[Any]) -> tuple[li
         {
             n[PATTERN]
             for n in negated
-            if isinstance(n, dict)
-            and isinstance(n.get(PATTERN), str)
-            and set(n) <= {PATTERN, "type"}
+            if isinstance(n, dict) and isinstance(n.get(PATTERN), str) and set(n) <= {PATTERN, TYPE}
         }
     )
     return wanted, excluded

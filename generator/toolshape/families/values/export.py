@@ -26,7 +26,7 @@ from ...platforms.lowering import KeywordAt, Lowering, tell_model
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath, pointer
 from ...schema.values import json_key, json_type
-from .rules import CONST, ENUM, TYPE
+from .rules import CONST, ENUM, TYPE, type_names
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = (TYPE, ENUM, CONST)
@@ -58,7 +58,7 @@ def lower(lowering: Lowering, kw: KeywordAt, out: dict[str, Any]) -> None:
 
 def types_of(node: dict[str, Any]) -> list[str]:
     """The types a node's ``type`` names, as a list ([] for no ``type``)."""
-    return type_list(node.get(TYPE))
+    return list(type_names(node) or ())
 
 
 def type_list(value: Any) -> list[str]:
@@ -177,7 +177,7 @@ def strict_type(lowering: Lowering, node: dict[str, Any], path: SchemaPath) -> d
         lowering.refuse(
             path,
             f"the schema at {_where(path)} has no 'type'; OpenAI strict mode needs a 'type' "
-            "(or 'anyOf' or '$ref') on every schema: add one",
+            f"(or '{ANY_OF}' or '{REF}') on every schema: add one",
         )
     return node
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...schema.values import enum_has, is_integer, is_number, json_equal
-from .rules import CONST, ENUM, no_value
+from .rules import CONST, ENUM, no_value, type_names
 
 #: The error code of a value of the wrong type (also the root's, when it is not an object).
 TYPE = "type"
@@ -23,13 +23,6 @@ def wrong_type(schema: dict[str, Any], value: Any) -> bool:
     """Whether ``schema``'s ``type`` refuses ``value`` (False when it has none)."""
     kinds = type_names(schema)
     return kinds is not None and not any(_has_type(kind, value) for kind in kinds)
-
-
-def type_names(schema: dict[str, Any]) -> list[Any] | None:
-    """The types ``schema``'s ``type`` names (one name as a list of one); None without one."""
-    if TYPE not in schema:
-        return None
-    return list(schema[TYPE]) if isinstance(schema[TYPE], list) else [schema[TYPE]]
 
 
 def refused_by_declared_types(schemas: list[dict[str, Any]], value: Any) -> bool:

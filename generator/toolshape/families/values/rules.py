@@ -209,7 +209,7 @@ def no_value(schema: dict[str, Any], types: tuple[str, ...] | None = None) -> st
     if ENUM in schema and schema[ENUM] == []:
         return _EMPTY_ENUM
     if types is None:
-        types = _types_of(schema)
+        types = type_names(schema)
     enum = schema.get(ENUM)
     if isinstance(enum, list) and not any(type_allows(types, member) for member in enum):
         return (
@@ -228,8 +228,9 @@ def no_value(schema: dict[str, Any], types: tuple[str, ...] | None = None) -> st
     return ""
 
 
-def _types_of(schema: dict[str, Any]) -> tuple[str, ...] | None:
-    """The types ``schema``'s ``type`` names (None without one)."""
+def type_names(schema: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The types ``schema``'s ``type`` names, as written (one name as a tuple of one; None
+    without ``type``): every stage reads a schema's types through this."""
     if TYPE not in schema:
         return None
     declared = schema[TYPE]
@@ -342,7 +343,7 @@ def dead_members(schema: dict[str, Any], path: SchemaPath, failures: Failures) -
     ``type`` refuses (:func:`warnings` names them): legal JSON Schema, and the member never
     passes, yet it is still listed to the model as allowed (a warning)."""
     rest = {k: v for k, v in schema.items() if k not in MEMBERS}
-    types = _types_of(schema)
+    types = type_names(schema)
     for i, member in enumerate(schema.get(ENUM) or ()):
         codes = failures(rest, member) if type_allows(types, member) else ""
         if codes:

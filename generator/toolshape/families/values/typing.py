@@ -15,6 +15,7 @@ from typing import Any
 from ...codegen.literals import literal
 from ...codegen.model_parts import JsonType
 from ...schema.values import json_key, type_allows
+from .rules import type_names
 
 
 def union(types: list[str]) -> str:
@@ -56,10 +57,9 @@ def literal_type(schema: dict[str, Any]) -> str | None:
 def declared_types(schema: dict[str, Any]) -> tuple[JsonType, ...] | None:
     """The JSON types a schema's ``type`` admits (None: no ``type``); with both ``integer``
     and ``number``, ``number`` alone (it admits every integer)."""
-    if "type" not in schema:
+    types = type_names(schema)
+    if types is None:
         return None
-    raw = schema["type"]
-    types = tuple(raw) if isinstance(raw, list) else (raw,)
     if "integer" in types and "number" in types:
         types = tuple(t for t in types if t != "integer")
     return types
