@@ -18,6 +18,7 @@ import copy
 import functools
 import itertools
 import json
+import re
 import types
 from pathlib import PurePosixPath
 from typing import Any, cast
@@ -211,7 +212,7 @@ def test_the_discriminator_mapping_goes_and_the_constants_still_tell_the_alterna
     assert "discriminator" not in contract.yaml_text
     assert any("'discriminator'" in warning.message for warning in contract.warnings)
     source = generated(contract.yaml_text, contract.name).source
-    assert '_Tag(\n    "kind", ["one_way", "round_trip"]' in source, source
+    assert re.search(r'_Tag\(\s*"kind",\s*\["one_way", "round_trip"\]', source), source
     assert '# oneOf, told apart by the key "kind"' in source
 
 
