@@ -49,8 +49,14 @@ async def round_trip(log: Path) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     # Only a server that never answers reaches this limit: ten minutes, so that how busy the
     # machine is never decides the verdict.
-    with anyio.fail_after(600):
-        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+    # The server's stderr goes to a file of its own: the SDK's default is the sys.stderr of
+    # when its module was imported, and imported inside a test that is pytest's capture,
+    # which has no file descriptor to hand a child process.
+    with anyio.fail_after(600), log.with_suffix(".stderr").open("w") as errors:
+        async with (
+            stdio_client(params, errlog=errors) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             listed = await session.list_tools()
             seen["tools"] = {tool.name: tool for tool in listed.tools}
