@@ -280,7 +280,6 @@ def test_an_output_schema_refs_resolve_within_the_output_not_the_arguments() -> 
             "structuredContent",
         ),
         ({"type": "string"}, "/tools/0/outputSchema/type", "structuredContent"),
-        ({"description": "anything"}, "/tools/0/outputSchema", "structuredContent"),
         (True, "/tools/0/outputSchema", "structuredContent"),
         ([{"type": "object"}], "/tools/0/outputSchema", "structuredContent"),
         (
@@ -307,7 +306,6 @@ def test_an_output_schema_refs_resolve_within_the_output_not_the_arguments() -> 
     ids=[
         "array",
         "string",
-        "no-type",
         "true",
         "list",
         "dynamic-ref",
@@ -329,6 +327,16 @@ def test_an_output_schema_that_cannot_be_carried_over_is_left_out_with_a_warning
     assert left_out and all(w.pointer is not None for w in left_out)
     assert at in [w.pointer for w in left_out], [str(w) for w in imported.warnings]
     assert any(says in w.message for w in left_out)
+
+
+def test_an_output_schema_of_annotations_only_is_any_object_with_a_warning() -> None:
+    """A result schema with no keyword but annotations: structuredContent is always one JSON
+    object, so it is read as ``type: object`` (any object passes), said at its place."""
+    imported = imported_tool(mcp_tool({"description": "anything"}))
+    assert imported.data["output"] == {"type": "object", "description": "anything"}
+    [warning] = imported.warnings
+    assert warning.pointer == "/tools/0/outputSchema"
+    assert "added 'type: object'" in warning.message and "structuredContent" in warning.message
 
 
 def test_a_null_output_schema_is_none_and_no_warning() -> None:
