@@ -277,9 +277,14 @@ def _shallow(tag: Any) -> list[Any]:
         {"op": tag, "value": "x"},
         {"op": tag, "value": 1},
     ]
-    child = {"op": tag, "left": {"op": "num", "value": 1}, "right": {"op": "num"}}
+    child = _present({"op": tag, "left": {"op": "num", "value": 1}, "right": {"op": "num"}})
     objects += [child, {"op": tag, "left": child, "right": child, "extra": 1}]
-    return [{k: v for k, v in o.items() if v is not ABSENT} for o in objects]
+    return [_present(o) for o in objects]
+
+
+def _present(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` without the keys whose value is ``ABSENT`` (a tag left out)."""
+    return {k: v for k, v in value.items() if v is not ABSENT}
 
 
 @pytest.mark.parametrize("name", ["expression tree", "shared"])
@@ -433,7 +438,7 @@ def test_enum_tags_decide(leaf: Any) -> None:
 def _nodes(tag: Any) -> list[Any]:
     """Objects of the ``type``/``children`` shape tagged ``tag`` (or without a tag, for
     ``ABSENT``), alone, with a bad or good leaf, with children and with other keys."""
-    child = {"type": tag, "children": [{"type": "text", "text": ""}], "text": "x"}
+    child = _present({"type": tag, "children": [{"type": "text", "text": ""}], "text": "x"})
     objects: list[dict[str, Any]] = [
         {"type": tag},
         {"type": tag, "text": "x"},
@@ -442,7 +447,7 @@ def _nodes(tag: Any) -> list[Any]:
         {"type": tag, "children": [child, child, child], "ordered": "no"},
         child,
     ]
-    return [{k: v for k, v in o.items() if v is not ABSENT} for o in objects]
+    return [_present(o) for o in objects]
 
 
 def test_enum_tags_say_what_trying_every_alternative_says(monkeypatch: pytest.MonkeyPatch) -> None:

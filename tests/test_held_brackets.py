@@ -63,6 +63,8 @@ CASES = {
 #: Brackets a comma would change the meaning of, or that hold one already: kept as they are.
 KEPT = {
     "a subscript's one item": ["x = value[", "    'key'", "]"],
+    "a dict literal's subscript": ['x = {"a": 1, "b": 2}[', "    key", "]"],
+    "a call's result subscripted": ["x = f()[", "    key", "]"],
     "parentheses that group": ["if (", "    a and b", "):", "    pass"],
     "an assigned value's parentheses": ["x = (", "    a + b", ")"],
     "a generator's one item": ["f(", "    x for x in y", ")"],

@@ -845,6 +845,7 @@ def test_a_remote_ref_under_a_mapped_prefix_is_read_from_the_local_folder(
         ("%2e%2e/outside.json", "names no file inside the folder"),
         ("/etc/passwd", "names no file inside the folder"),
         ("common.json?x=1", "names no file inside the folder"),
+        ("a%00b.json", "names no file inside the folder"),
         ("link.json", "leads out of the folder (a link)"),
         ("missing.json", "is not there: no file"),
         ("money", "is not there: no file"),

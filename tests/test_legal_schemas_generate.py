@@ -408,9 +408,13 @@ BOOLEAN_PLACES = [(keyword, shape, sub) for keyword, shape in _places() for sub 
 
 
 def test_the_boolean_places_are_every_place_that_holds_a_schema() -> None:
-    from toolshape.schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
+    """Every implemented keyword whose value is a schema, a list or a map of them, read from
+    the table's rows (not from the holders' lists the places are built from)."""
+    from toolshape.schema import vocabulary
 
-    holders = {*ONE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS, CONTENT_SCHEMA}
+    holders = {
+        k.name for k in vocabulary.KEYWORDS if k.implemented and k.shape in ("one", "list", "map")
+    }
     assert {k for k, _, _ in BOOLEAN_PLACES} == holders
 
 

@@ -9,12 +9,11 @@ the data going back up to be worked on again. The trip may return at most three 
 
 from __future__ import annotations
 
-import sys
 import types
 from pathlib import Path
 
 import pytest
-from support import CONTEXT, CONTRACTS, no_collection
+from support import CONTEXT, CONTRACTS, run_profiled
 from test_import_graph import rank
 from toolshape.project import planning, writing
 
@@ -54,12 +53,9 @@ def trip(contract: Path, tmp_path: Path) -> list[tuple[str, int]]:
             if not steps or steps[-1] != step:
                 steps.append(step)
 
-    with no_collection():
-        sys.setprofile(called)
-        try:
-            writing.write(planning.plan(folder, CONTEXT), tmp_path / "generated")
-        finally:
-            sys.setprofile(None)
+    run_profiled(
+        lambda: writing.write(planning.plan(folder, CONTEXT), tmp_path / "generated"), called
+    )
     return steps
 
 

@@ -1075,7 +1075,7 @@ def _takes_comma(opening: str, before: str) -> bool:
     a def's or a class's parentheses (after a name, ``errors.append``, or a closing bracket),
     a list, a dict or a set; not a subscript, nor parentheses that only group (after a
     keyword, an operator, a comma or another bracket)."""
-    callee = before in (")", "]") or (
+    callee = before in (")", "]", "}") or (
         (before[-1:].isalnum() or before[-1:] == "_") and not keyword.iskeyword(before)
     )
     if opening == "(":

@@ -640,7 +640,7 @@ class _Importer:
     ) -> _Tool:
         name = entry.get("name")
         description = entry.get(DESCRIPTION)
-        if description is None and DESCRIPTION not in entry and isinstance(name, str):
+        if description is None and isinstance(name, str):  # absent, or null: not given
             # Every platform's description is optional, a contract's is not: say what is
             # known (the title, else the name) and ask for a better one.
             description = _stand_in_description(name, entry)

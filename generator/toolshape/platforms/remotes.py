@@ -66,7 +66,8 @@ def local_file(uri: str, folders: tuple[RemoteFolder, ...]) -> Path | None:
     rest = uri[len(folder.prefix) :]
     relative = PurePosixPath(unquote(rest))
     where = f"the remote schema {uri!r} (under {folder.prefix}, read from {folder.folder})"
-    if "?" in rest or not rest or relative.is_absolute() or ".." in relative.parts:
+    bad = "?" in rest or "\x00" in str(relative)  # a query; a NUL no path can hold
+    if bad or not rest or relative.is_absolute() or ".." in relative.parts:
         raise RemoteError(f"{where} names no file inside the folder")
     base = folder.folder.resolve()
     path = (base / Path(*relative.parts)).resolve()
