@@ -851,6 +851,7 @@ def test_a_remote_ref_under_a_mapped_prefix_is_read_from_the_local_folder(
         ("money", "is not there: no file"),
         ("list.json", "is not a schema"),
         ("broken.json", "is not valid JSON"),
+        ("twice.json", "appears twice in one object"),
         ("draft7.json", "one schema imports in one draft"),
         ("deep.json", "levels deep"),
         ("deeper.json", "nests too deep to be read"),
@@ -868,6 +869,7 @@ def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_
     (folder / "link.json").symlink_to(tmp_path / "outside.json")
     (folder / "list.json").write_text("[1, 2]", encoding="utf-8")
     (folder / "broken.json").write_text('{"type": ', encoding="utf-8")
+    (folder / "twice.json").write_text('{"type": "integer", "type": "string"}', encoding="utf-8")
     (folder / "deep.json").write_text('{"not": ' * 200 + "{}" + "}" * 200, encoding="utf-8")
     (folder / "deeper.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     (folder / "draft7.json").write_text(

@@ -95,7 +95,7 @@ from ..families.values import rules as value_rules
 from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
-from ..schema.values import json_equal
+from ..schema.values import json_equal, unique_keys
 from . import remotes
 from .translating import KeywordIn
 
@@ -372,19 +372,11 @@ def _parse(raw: bytes, label: str, suffix: str) -> Any:
     except UnicodeDecodeError as error:
         raise fail(f"the file is not UTF-8 (byte {error.start})") from None
 
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in items:
-            if key in result:
-                raise ValueError(f"the key {key!r} appears twice in one object")
-            result[key] = value
-        return result
-
     def constant(name: str) -> Any:
         raise ValueError(f"{name} is not JSON")
 
     try:
-        return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=constant)
     except ValueError as error:
         if suffix not in (".yaml", ".yml"):
             raise fail(f"not valid JSON: {error}") from None

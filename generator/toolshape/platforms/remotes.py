@@ -22,6 +22,8 @@ from urllib.parse import unquote, urlsplit
 
 import yaml
 
+from ..schema.values import unique_keys
+
 #: At most this many remote documents are read for one schema (a chain of documents that
 #: refer to further ones ends here, with an error).
 MAX_DOCUMENTS = 256
@@ -89,7 +91,7 @@ def read_document(path: Path) -> Any:
     try:
         if path.suffix.lower() in (".yaml", ".yml"):
             return yaml.safe_load(text)
-        return json.loads(text, parse_constant=_not_json)
+        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_not_json)
     except RecursionError:
         raise RemoteError(f"{path} nests too deep to be read") from None
     except (ValueError, yaml.YAMLError) as error:

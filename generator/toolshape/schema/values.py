@@ -153,3 +153,15 @@ def offered_values(schema: dict[str, Any], first: vocabulary.Value) -> list[Any]
         elif isinstance(schema[name], list):
             found.extend(schema[name])
     return found
+
+
+def unique_keys(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object from its key-value pairs (``json.loads``'s ``object_pairs_hook``), a
+    key given twice refused (ValueError): JSON leaves it undefined, and Python's last-wins
+    would let one reader see what another does not."""
+    result: dict[str, Any] = {}
+    for key, value in items:
+        if key in result:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        result[key] = value
+    return result
