@@ -21,6 +21,7 @@ import copy
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -144,7 +145,11 @@ def sdk_check(request_type: Any, request: dict[str, Any]) -> Any:
 
 
 #: The function each loop block defines, which a test below runs.
-LOOPS_RUN_HERE = ("openai_turn", "anthropic_turn", "gemini_turn", "call_tool", "call_checked")
+#: The loops a test of this file runs: each name a ``run_block("...")`` call below names, read
+#: from this file itself, so a test deleted takes its loop off the list.
+LOOPS_RUN_HERE = tuple(
+    dict.fromkeys(re.findall(r'run_block\("(\w+)"', Path(__file__).read_text(encoding="utf-8")))
+)
 
 
 def test_every_loop_block_is_run_here() -> None:
