@@ -129,6 +129,16 @@ CHECKS: dict[str, Callable[[Path], list[str]]] = {
     "modules: ruff format at 88": lambda out: [
         *("ruff", "format", "--isolated", "--check", "--line-length", "88", *_text_modules(out)),
     ],
+    # Where black split at 88 what no magic trailing comma holds (a condition's parentheses,
+    # a string cut into pieces, a ``+`` chain), a comment between keeps ruff at 100 from
+    # joining it again (pins.py); long literals are cut within 88 columns.
+    "modules: ruff check E,F,W,B,UP at 88": lambda out: [
+        *("ruff", "check", "--isolated", "--target-version", "py39"),
+        *("--select", "E,F,W,B,UP", "--line-length", "88", *_text_modules(out)),
+    ],
+    "modules: ruff format at 100": lambda out: [
+        *("ruff", "format", "--isolated", "--check", "--line-length", "100", *_text_modules(out)),
+    ],
 }
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from . import comments, formatting, long_literals
+from . import comments, formatting, long_literals, pins
 from .context import GenerationContext, LayoutNote
 from .literals import literal
 from .model import REGENERATE
@@ -127,6 +127,7 @@ def render(
             try:
                 source = formatting.lay_out(source, gaps)
                 source = long_literals.cut(source)  # black leaves a long string as it is
+                source = pins.pinned(source)  # what ruff at 100 columns would join
             except formatting.LayoutError as exc:
                 gaps.append(str(exc).splitlines()[0])
                 source = _black(source, template, label)
