@@ -40,15 +40,16 @@ from joining the lines below it).
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
 from dataclasses import dataclass
 
 from .long_literals import in_long_strings
 from .widths import width
 from .wrapping import JOINED_WIDTH, LINE_LENGTH
 
+#: What a line's scan steps over, whole: a one-line string or a comment (a ``#`` inside a
+#: string opens no comment).
+_LEXED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*""")
 #: A contract line named in a comment: ``contracts/x.yaml:14``, alone or in parentheses.
 _REFERENCE = re.compile(r"(?:^|[\s(])([^\s()]+:[0-9]+)\)?$")
 #: The contract file a module's header names (``... from contracts/x.yaml. Do not edit.``).
@@ -76,7 +77,7 @@ def pinned(source: str) -> str:
     """``source`` with a comment at each place ruff's formatter at 100 columns would join
     what black split at 88 (see above); a source with none is returned as it is."""
     lines = source.split("\n")
-    runs = _runs(source, lines)
+    runs = _runs(lines)
     if not runs:
         return source
     fallback = next((m[1] for m in map(_HEADER.match, lines[:1]) if m), None)
@@ -141,11 +142,12 @@ def _split(line: str) -> list[str] | None:
     return None
 
 
-def _runs(source: str, lines: list[str]) -> list[_Run]:
+def _runs(lines: list[str]) -> list[_Run]:
     """The places ruff at 100 columns would join (see :class:`_Run`), in order."""
     runs: list[_Run] = []
     taken: set[int] = set()
-    for opener, closer in _unheld_brackets(source):
+    strings = in_long_strings(lines)
+    for opener, closer in _unheld_brackets(lines, strings):
         content = (opener + 1, closer - 1)
         if content[0] > content[1]:
             continue
@@ -161,37 +163,42 @@ def _runs(source: str, lines: list[str]) -> list[_Run]:
                 runs.append(_Run(content[0], content[1], opener))
         elif _goes_on(lines, content[0]):
             runs.append(_Run(content[0], content[1]))
-    runs.extend(run for run in _chains(lines, taken))
+    runs.extend(run for run in _chains(lines, taken, strings))
     return sorted(runs, key=lambda run: run.first)
 
 
-def _unheld_brackets(source: str) -> list[tuple[int, int]]:
-    """The (opening, closing) line indexes of each bracket split over lines with nothing to
-    hold the split: no comment inside, no comma before the closing bracket."""
+def _unheld_brackets(lines: list[str], strings: set[int]) -> list[tuple[int, int]]:
+    """The (opening, closing) line indexes of each bracket black split over lines (it ends
+    its first line, its closing bracket starts a line at the first one's indentation) with
+    nothing to hold the split: no comment inside, no comma before the closing bracket."""
     found: list[tuple[int, int]] = []
-    stack: list[tuple[int, list[bool]]] = []  # each open bracket's row and its comment flag
-    previous = ""
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.COMMENT:
-            for _, commented in stack:
-                commented[0] = True
+    for index, line in enumerate(lines):
+        if not line.endswith(("(", "[", "{")) or index in strings or _commented_line(line):
             continue
-        if token.type not in (tokenize.OP, tokenize.NAME, tokenize.NUMBER, tokenize.STRING):
-            continue
-        if token.string in ("(", "[", "{"):
-            stack.append((token.start[0], [False]))
-        elif token.string in (")", "]", "}") and stack:
-            row, commented = stack.pop()
-            if token.start[0] > row and not commented[0] and previous != ",":
-                found.append((row - 1, token.start[0] - 1))
-        previous = token.string
+        depth = _indent(line)
+        closer = index + 1
+        while closer < len(lines) and (_indent(lines[closer]) > depth or not lines[closer]):
+            closer += 1
+        if (
+            closer < len(lines)
+            and lines[closer].lstrip(" ")[:1] in (")", "]", "}")
+            and not lines[closer - 1].endswith(",")
+            and not any(map(_commented_line, lines[index + 1 : closer]))
+        ):
+            found.append((index, closer))
     return found
 
 
-def _chains(lines: list[str], taken: set[int]) -> list[_Run]:
+def _commented_line(line: str) -> bool:
+    """Whether ``line`` holds a comment (a ``#`` outside its strings)."""
+    if "#" not in line:
+        return False
+    return any(token.startswith("#") for token in _LEXED.findall(line))
+
+
+def _chains(lines: list[str], taken: set[int], strings: set[int]) -> list[_Run]:
     """Operand chains with no brackets of their own (an argument ``a`` ``+ b``, string pieces),
     outside the brackets :func:`_runs` took, that would fit in 100 columns on one line."""
-    strings = in_long_strings(lines)
     runs: list[_Run] = []
     index = 0
     while index < len(lines) - 1:
