@@ -48,6 +48,9 @@ _LONE = re.compile(
     r"|\+ |(?:" + _STRING + r"): )?)(?P<literal>" + _STRING + r")(?P<after>[,)\]}]*:?)"
 )
 
+#: A dict key and what follows it on its line (its value, or the value's opening bracket).
+_KEY = re.compile(r"(?P<pad> *)(?P<key>" + _STRING + r"): (?P<rest>.+)")
+
 
 def cut(source: str) -> str:
     """``source`` with each line of one string literal wider than :data:`LINE_LENGTH`
@@ -58,18 +61,23 @@ def cut(source: str) -> str:
     out: list[str] = []
     inside: set[int] | None = None  # found at the first line that may be cut
     for index, line in enumerate(lines):
-        found = _LONE.fullmatch(line) if width(line) > LINE_LENGTH else None
-        if found is not None and inside is None:
+        key = _long_key(line)
+        found = _LONE.fullmatch(line) if key is None and width(line) > LINE_LENGTH else None
+        if (found is not None or key is not None) and inside is None:
             inside = in_long_strings(lines)
-        if found is None or index in (inside or ()):
+        if index in (inside or ()) or (found is None and key is None):
             out.append(line)
             continue
+        if key is not None:
+            # The key itself is wider than a line: its pieces in parentheses of their own.
+            pad, literal = key["pad"], key["key"]
+            value = ast.literal_eval(literal)
+            out.extend([pad + "(", *pieces(value, len(pad) + 4), pad + "): " + key["rest"]])
+            continue
+        assert found is not None
         value = ast.literal_eval(found["literal"])
         before = found["before"]
         indent = len(found["pad"])
-        if before and width(" " * indent + before + "(") > LINE_LENGTH:
-            out.append(line)  # a key too long for any line: nothing to gain
-            continue
         where = _place(lines, index, before, found["after"])
         if where == "alone":
             # All its brackets hold: they hold the pieces (parentheses more would be UP034's
@@ -80,6 +88,17 @@ def cut(source: str) -> str:
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _long_key(line: str) -> re.Match[str] | None:
+    """The dict key starting ``line`` where it is too wide for a line (``"key": (`` would pass
+    88 columns); None for any other line."""
+    if width(line) <= LINE_LENGTH:
+        return None
+    key = _KEY.fullmatch(line)
+    if key is None or width(key["pad"] + key["key"] + ": (") <= LINE_LENGTH:
+        return None
+    return key
 
 
 def in_long_strings(lines: list[str]) -> set[int]:
