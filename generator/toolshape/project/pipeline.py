@@ -141,11 +141,13 @@ def platform_definitions(
     reasons of each platform that refuses it (located in the contract, as ``schema`` says them)."""
     definitions: dict[str, dict[str, Any]] = {}
     refusals: dict[str, list[Problem]] = {}
-    for platform in export.PLATFORMS:
-        try:
-            definitions[platform] = export.export(checked, platform).definition
-        except export.ExportError as exc:
-            refusals[platform] = [finding.problem(checked) for finding in exc.findings]
+    # Not copied (export_each): these definitions are only serialised, into the header's
+    # records and the package's tool lists.
+    for platform, result in export.export_each(checked, export.PLATFORMS).items():
+        if isinstance(result, export.ExportError):
+            refusals[platform] = [finding.problem(checked) for finding in result.findings]
+        else:
+            definitions[platform] = result.definition
     return definitions, refusals
 
 
