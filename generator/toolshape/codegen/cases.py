@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,6 +118,22 @@ class ParseCase:
     code: str
 
 
+#: The JSON scalars whose Python type tells their JSON type and whose value is their
+#: identity (a float is not among them: 1.0 and 1 are one JSON number, NaN is not equal to itself).
+_PLAIN_SCALARS = (str, int, bool, type(None))
+
+
+def _change_key(root: int, path: SchemaPath, value: Any) -> Hashable:
+    """What tells one change to the root (by its id) apart from another, for ``add``'s
+    de-duplication: a scalar's type and value (``True`` and ``1`` are different changes), any
+    other value's JSON text (its keys in order, as the case writes them)."""
+    if value is MISSING:
+        return (root, path, "left out")
+    if type(value) in _PLAIN_SCALARS:
+        return (root, path, type(value).__name__, value)
+    return json.dumps([root, path, value, False], default=repr)
+
+
 class _Deriver:
     #: What the families' cases read of the deriver (families/objects/cases.py's Deriver).
     type_samples = TYPE_SAMPLES
@@ -132,7 +148,8 @@ class _Deriver:
         self.root: Any = None
         self.followed: set[tuple[SchemaPath, str]] = set()
         self.branch_depth = 0
-        self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
+        #: The instances already in a case: their canonical JSON, or the change (_change_key).
+        self.seen: set[Hashable] = set()
         #: What was left out, by schema path: the names of the cases (for the warnings).
         self.left_out: dict[SchemaPath, list[str]] = {}
         self.too_big: dict[
@@ -146,7 +163,7 @@ class _Deriver:
         self.last: tuple[Any, SchemaPath, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
         self.root_errors: dict[int, tuple[frozenset[tuple[str, str]], Any]] = {}
-        self.root_key: str | None = None  # the dedup key of the current root's case
+        self.root_key: Hashable | None = None  # the dedup key of the current root's case
         self.top: Any = None  # the accepted base (the first accepted case), once added
         #: Inside a branch: where its value is, and the schemas it must keep matching.
         self.guard: tuple[SchemaPath, list[Any]] | None = None
@@ -280,10 +297,7 @@ class _Deriver:
                 if value is not MISSING and identical(_lookup(self.root, path), value)
                 else ""
             )
-            key = key or json.dumps(
-                [id(self.root), path, None if value is MISSING else value, value is MISSING],
-                default=repr,
-            )
+            key = key or _change_key(id(self.root), path, value)
         else:
             key = json.dumps(data, sort_keys=True, default=repr)
         if key in self.seen:
