@@ -100,11 +100,7 @@ def reuse(
     ``listed`` is the tool's listing the cache kept with them (else it is read from the
     tests' header).
     """
-    wanted = headers.digest(raw, context, files)
-    if not vouched and not all(
-        headers.header_digest(d) == wanted and headers.is_sealed_intact(d)
-        for d in (module_data, test_data)
-    ):
+    if not vouched and not _headers_hold(raw, context, files, module_data, test_data):
         return None
     try:
         module_text, test_text = module_data.decode("utf-8"), test_data.decode("utf-8")
@@ -132,6 +128,15 @@ def reuse(
         listing=listed,
         files=files,
     )
+
+
+def _headers_hold(
+    raw: bytes, context: GenerationContext, files: shared.Files, *outputs: bytes
+) -> bool:
+    """Whether each output's header names these contract bytes and generator, and its seal
+    holds (the contract is hashed only here: output the cache vouched for needs neither)."""
+    wanted = headers.digest(raw, context, files)
+    return all(headers.header_digest(d) == wanted and headers.is_sealed_intact(d) for d in outputs)
 
 
 def platform_definitions(
