@@ -179,3 +179,32 @@ def test_two_changes_are_one_case_exactly_when_their_json_is_one() -> None:
             key = cases._change_key(7, path, value)
             assert (key == cases._change_key(7, other_path, other)) == same, (path, value, other)
             assert key != cases._change_key(8, other_path, other)  # another root, another case
+
+
+@pytest.mark.parametrize("depth", [2, 8, 16])
+def test_cases_deep_in_objects_find_their_schema_without_walking_from_the_top_each_time(
+    depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case that changes one value deep in nested objects takes the schema of the object
+    around it from what an earlier case at that object found: the steps walked down the
+    schema grow with the cases plus the depth squared, not with the cases times the depth."""
+    leaf: dict[str, Any] = {
+        "type": "object",
+        "properties": {f"k{i}": {"type": "string", "maxLength": 5} for i in range(20)},
+        "required": ["k0"],
+    }
+    for _ in range(depth):
+        leaf = {"type": "object", "properties": {"inner": leaf}, "required": ["inner"]}
+    document = {"name": "deep", "description": "Nested deep.", "parameters": leaf}
+    checked = checker.check(source.load(json.dumps(document).encode(), "t.yaml"))
+    walked = [0]
+    real_local_schema = cases._Deriver.local_schema
+
+    def counting(deriver: Any, schema: Any, path: tuple[str | int, ...]) -> Any:
+        walked[0] += len(path)
+        return real_local_schema(deriver, schema, path)
+
+    monkeypatch.setattr(cases._Deriver, "local_schema", counting)
+    derivation = cases.derive(checked)
+    assert any(case.name.endswith("k19: maxLength 5 + 1") for case in derivation.cases)
+    assert walked[0] <= 2 * len(derivation.cases) + depth**2, (walked[0], len(derivation.cases))

@@ -163,6 +163,8 @@ class _Deriver:
         self.last: tuple[Any, SchemaPath, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
         self.root_errors: dict[int, tuple[frozenset[tuple[str, str]], Any]] = {}
+        #: local_parent's answers, by path.
+        self.parents: dict[SchemaPath, tuple[Any, Any]] = {}
         self.root_key: Hashable | None = None  # the dedup key of the current root's case
         self.top: Any = None  # the accepted base (the first accepted case), once added
         #: Inside a branch: where its value is, and the schemas it must keep matching.
@@ -336,7 +338,7 @@ class _Deriver:
                 frozenset(evaluate(self.schema, self.root)),
                 self.root,
             )
-        parent = self.local_schema(self.schema, path[:-1])
+        parent, above = self.local_parent(path[:-1])
         schema = None if parent is None else self.local_schema(parent, path[-1:])
         if schema is None or (value is MISSING and isinstance(path[-1], int)):
             return None  # an item left out moves the items after it
@@ -345,7 +347,6 @@ class _Deriver:
             return None  # a container itself is refused: its children are not looked at
         pointer = pointers[-1]
         kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
-        above = self.through_refs(parent)
         # An undeclared key whose schema is false: the evaluator's code for a key it refuses.
         refused = object_walk.refused_key_code(above, path[-1]) if schema is False else None
         if value is MISSING:
@@ -357,6 +358,16 @@ class _Deriver:
         else:
             kept |= errors_of(schema, value, pointer, root=self.schema)
         return frozenset(kept)
+
+    def local_parent(self, path: SchemaPath) -> tuple[Any, Any]:
+        """``local_schema(self.schema, path)`` and that schema through its bare $refs,
+        remembered by path: the contract's schema does not change during a derivation, and
+        every case that changes a value of one object asks for the same."""
+        found = self.parents.get(path)
+        if found is None:
+            parent = self.local_schema(self.schema, path)
+            found = self.parents[path] = (parent, self.through_refs(parent))
+        return found
 
     def through_refs(self, schema: Any) -> Any:
         """The schema a bare ``$ref`` (one with only annotations beside it) stands for: it applies
