@@ -96,7 +96,7 @@ from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.values import json_equal, unique_keys
-from . import remotes
+from . import dialects, remotes
 from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
@@ -1069,6 +1069,10 @@ class _Translator:
         self.warnings: list[tuple[str, str]] = []
         #: kind of translation -> input pointers where it was made (reported on stderr).
         self.notes: dict[str, list[str]] = {}
+        #: The custom meta-schema read for each ``$schema`` URI, and the path of each schema
+        #: resource whose ``$schema`` names one (None: a standard draft's, in a nested resource).
+        self.custom_dialects: dict[str, dialects.Dialect | str | None] = {}
+        self.dialect_at: dict[SchemaPath, dialects.Dialect | None] = {}
         self.draft, self.draft_reason = self.dialect(schema, draft)
         self.declared_draft = None if self.draft_reason.startswith("no ") else self.draft
         self.legacy = self.draft in ("4", "6", "7")
@@ -1102,12 +1106,18 @@ class _Translator:
             for marker, draft in _DIALECT_MARKERS:
                 if marker in declared:
                     return draft, f"'{DIALECT_KEY}' says draft {draft}"
+            custom = self.custom_dialect(declared, ())
+            if isinstance(custom, dialects.Dialect):
+                self.dialect_at[()] = custom
+                return custom.draft, (
+                    f"'{DIALECT_KEY}' names the meta-schema {custom.uri!r}, of draft {custom.draft}"
+                )
             if "draft-03" in declared:
                 self.error(
                     (DIALECT_KEY,),
                     "draft-03 schemas are not supported (toolshape imports drafts 4, 6, 7, 2019-09 and 2020-12)",
                 )
-            else:
+            elif custom is None:
                 self.warn(
                     (DIALECT_KEY,),
                     f"unknown '{DIALECT_KEY}' {declared[:80]!r}: read as draft {chosen or _guess_draft(schema)[0]}",
@@ -1116,6 +1126,63 @@ class _Translator:
             return chosen, f"chosen with --draft {chosen}"
         guess, why = _guess_draft(schema)
         return guess, f"no '{DIALECT_KEY}': read as draft {guess} ({why})"
+
+    def custom_dialect(self, declared: str, path: SchemaPath) -> dialects.Dialect | str | None:
+        """The custom meta-schema ``declared`` (a ``$schema`` at ``path``) names, read from
+        its mapped folder once; None when no folder maps it; the error said at ``path``
+        when it cannot be used."""
+        if declared not in self.custom_dialects:
+            read: dialects.Dialect | str | None
+            try:
+                read = dialects.read_dialect(declared, self.remote_folders, dict(_DIALECT_MARKERS))
+            except (dialects.DialectError, remotes.RemoteError) as error:
+                read = str(error)
+            self.custom_dialects[declared] = read
+        found = self.custom_dialects[declared]
+        if isinstance(found, str):
+            self.error(path + (DIALECT_KEY,), found)
+        return found
+
+    def index_dialect(self, node: dict[str, Any], path: SchemaPath) -> None:
+        """Record the dialect a nested resource's ``$schema`` names: a custom meta-schema's
+        (an error when no folder maps it), or None for a standard draft's."""
+        declared = node.get(DIALECT_KEY)
+        if not isinstance(declared, str) or not path:
+            return
+        if any(marker in declared for marker, _ in _DIALECT_MARKERS):
+            self.dialect_at[path] = None
+            return
+        custom = self.custom_dialect(declared, path)
+        if custom is None:
+            self.error(
+                path + (DIALECT_KEY,),
+                f"'{DIALECT_KEY}' names the meta-schema {declared[:80]!r}, which is no local "
+                "file (toolshape never fetches): name a local folder for its URL with "
+                "--remote PREFIX=FOLDER",
+            )
+        elif isinstance(custom, dialects.Dialect) and custom.draft != self.draft:
+            self.error(
+                path + (DIALECT_KEY,),
+                f"the meta-schema {custom.uri!r} is of draft {custom.draft}; this schema is read "
+                f"as draft {self.draft}, and one schema imports in one draft",
+            )
+        self.dialect_at[path] = custom if isinstance(custom, dialects.Dialect) else None
+
+    def dialect_of(self, path: SchemaPath) -> dialects.Dialect | None:
+        """The custom dialect the schema at ``path`` is read in (None: its draft's own): that of
+        the nearest enclosing resource whose ``$schema`` says one."""
+        if not self.dialect_at:
+            return None
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.dialect_at:
+                return self.dialect_at[path[:end]]
+        return None
+
+    def asserts_formats_at(self, path: SchemaPath) -> bool:
+        """Whether ``format`` asserts in the schema at ``path``: where its dialect names the
+        format-assertion vocabulary, else as the import reads formats (``--formats``)."""
+        custom = self.dialect_of(path)
+        return self.asserts_formats or (custom is not None and custom.asserts_formats)
 
     def error(self, path: SchemaPath, message: str) -> None:
         self.errors.append((pointers.pointer(path), message))
@@ -1148,6 +1215,8 @@ class _Translator:
                 self.resources.setdefault(resource, path)
             if fragment and self.legacy and not fragment.startswith("/"):
                 self.anchors.setdefault((resource, fragment), path)  # draft 4-7 plain-name fragment
+        if isinstance(identifier, str) and DIALECT_KEY in node:
+            self.index_dialect(node, path)
         if isinstance(node.get(REF), str):
             self.ref_sites.append((path, node[REF]))
         anchor = node.get(ANCHOR)
@@ -1370,10 +1439,18 @@ class _Translator:
         if key.startswith("x-"):
             kw.out[key] = kw.value  # toolshape's own extensions: kept as they are
         elif key == DIALECT_KEY:
-            if kw.old:
+            if kw.old and kw.old not in self.dialect_at:
                 self.warn(kw.where, f"'{DIALECT_KEY}' inside a schema is dropped")
         elif self.names_resource(kw):
             self.resource_id(kw)
+        elif self.turned_off(kw):
+            custom = self.dialect_of(kw.old)
+            assert custom is not None  # (turned_off says so)
+            self.warn(
+                kw.where,
+                f"'{key}' is not a keyword of the dialect of {custom.uri!r} (its '$vocabulary' "
+                "leaves out the vocabulary of it): read as an unknown keyword, dropped",
+            )
         elif key in self.ignored:
             self.warn(
                 kw.where,
@@ -1389,6 +1466,11 @@ class _Translator:
             _KEYWORD_TRANSLATIONS.get(key, _Translator.carried_over)(self, kw)
 
     # -- one method per keyword (dispatched by _REFERENCE_TRANSLATIONS and _KEYWORD_TRANSLATIONS)
+
+    def turned_off(self, kw: KeywordIn) -> bool:
+        """Whether ``kw`` belongs to a vocabulary the custom dialect of its schema leaves out."""
+        custom = self.dialect_of(kw.old)
+        return custom is not None and kw.key in custom.off
 
     def dropped_beside_ref(self, kw: KeywordIn) -> None:
         self.warn(
