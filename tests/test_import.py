@@ -852,7 +852,7 @@ def test_a_remote_ref_under_a_mapped_prefix_is_read_from_the_local_folder(
         ("list.json", "is not a schema"),
         ("broken.json", "is not valid JSON"),
         ("twice.json", "appears twice in one object"),
-        ("draft7.json", "one schema imports in one draft"),
+        ("custom.json", "names no draft toolshape reads"),
         ("deep.json", "levels deep"),
         ("deeper.json", "nests too deep to be read"),
     ],
@@ -862,7 +862,7 @@ def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_
 ) -> None:
     """Nothing outside the mapped folder is read, whatever the URL says (a parent step, spelled
     or percent-encoded, an absolute path, a query, a link out), and what is read must be a
-    schema of the same draft, nested no deeper than an input may be (its parser's recursion
+    schema of a draft toolshape reads, nested no deeper than an input may be (its parser's recursion
     too): each is an error at the ``$ref``, never a traceback, and nothing is imported."""
     folder = remote_folder(tmp_path)
     (tmp_path / "outside.json").write_text('{"type": "string"}', encoding="utf-8")
@@ -872,8 +872,8 @@ def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_
     (folder / "twice.json").write_text('{"type": "integer", "type": "string"}', encoding="utf-8")
     (folder / "deep.json").write_text('{"not": ' * 200 + "{}" + "}" * 200, encoding="utf-8")
     (folder / "deeper.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
-    (folder / "draft7.json").write_text(
-        '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}', encoding="utf-8"
+    (folder / "custom.json").write_text(
+        '{"$schema": "https://schemas.example.com/meta.json", "type": "string"}', encoding="utf-8"
     )
     mapping = remotes.RemoteFolder.parse(f"{REMOTE}={folder}")
     options = importer.ImportOptions(remotes=(mapping,))

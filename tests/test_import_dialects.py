@@ -1,4 +1,5 @@
-"""``toolshape import`` reads a custom meta-schema's ``$vocabulary`` (``platforms/dialects.py``).
+"""``toolshape import`` reads each schema in its dialect: a custom meta-schema's ``$vocabulary``
+(``platforms/dialects.py``), and a remote document of another draft in its own draft.
 
 A ``$schema`` naming a meta-schema under a ``--remote`` folder makes the schema (or the
 schema resource holding it) a schema of that dialect: the keywords of each vocabulary the
@@ -182,7 +183,7 @@ def test_a_root_schema_of_a_custom_dialect_is_read_in_it(tmp_path: Path) -> None
         (None, "must say '$schema' of draft 2019-09 or 2020-12"),
         ("missing", "is not there: no file"),
         ("unmapped", "which is no local file (toolshape never fetches)"),
-        ("draft 2019-09", "one schema imports in one draft"),
+        ("draft 2019-09", "a resource inside it is read in its draft"),
     ],
 )
 def test_a_meta_schema_toolshape_cannot_read_as_its_author_means_is_an_error_at_the_schema(
@@ -229,3 +230,90 @@ def test_an_optional_vocabulary_toolshape_does_not_know_is_ignored(tmp_path: Pat
     module = generated_module(imported, "o")
     assert module.validate({"v": 1}).ok
     assert not module.validate({"v": {"bad": 1}}).ok
+
+
+#: Each draft's ``$schema``, for remote documents.
+DRAFT_URIS = {
+    "4": "http://json-schema.org/draft-04/schema#",
+    "6": "http://json-schema.org/draft-06/schema#",
+    "7": "http://json-schema.org/draft-07/schema#",
+    **DIALECT_OF,
+}
+
+
+def refers_to(draft: str, ref: str) -> dict[str, Any]:
+    return {
+        "$schema": DRAFT_URIS[draft],
+        "description": "d",
+        "type": "object",
+        "properties": {"v": {"$ref": ref}},
+        "required": ["v"],
+    }
+
+
+@pytest.mark.parametrize("outer", sorted(DRAFT_URIS))
+@pytest.mark.parametrize("remote", sorted(DRAFT_URIS))
+def test_a_remote_document_is_read_in_its_own_draft(
+    outer: str, remote: str, tmp_path: Path
+) -> None:
+    """Whatever the draft of the schema referring to it, a remote document keeps its own
+    draft's reading: ``dependentRequired`` (2019-09 on) and ``prefixItems`` (2020-12) check
+    what they say in a document of a draft that has them, and nothing in an older one; its
+    own references resolve in it."""
+    folder = tmp_path / "metas"
+    folder.mkdir()
+    document = {
+        "$schema": DRAFT_URIS[remote],
+        "anyOf": [
+            {"$ref": "#/definitions/pair"},
+            {"type": "object", "dependentRequired": {"foo": ["bar"]}},
+        ],
+        "definitions": {"pair": {"type": "array", "prefixItems": [{"type": "string"}]}},
+    }
+    (folder / "doc.json").write_text(json.dumps(document), encoding="utf-8")
+    imported = import_with(tmp_path, refers_to(outer, REMOTE + "doc.json"))
+    module = generated_module(imported, "cross")
+    knows_dependent = remote in ("2019-09", "2020-12")
+    assert module.validate({"v": {"foo": 1}}).ok is not knows_dependent
+    assert module.validate({"v": {"foo": 1, "bar": 2}}).ok
+    assert module.validate({"v": [1]}).ok is (remote != "2020-12")
+    assert module.validate({"v": ["a"]}).ok
+
+
+def test_a_ref_into_a_remote_document_of_another_draft_is_an_error_at_the_ref(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "metas"
+    folder.mkdir()
+    document = {"$schema": DRAFT_URIS["7"], "definitions": {"s": {"type": "string"}}}
+    (folder / "doc.json").write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(importer.ContractImportError) as raised:
+        import_with(tmp_path, refers_to("2020-12", REMOTE + "doc.json#/definitions/s"))
+    (problem,) = raised.value.problems
+    assert problem.pointer == "/properties/v/$ref"
+    assert "points inside a remote schema of another draft" in problem.message
+
+
+def test_remote_documents_of_alternating_drafts_that_refer_back_are_an_error_at_the_ref(
+    tmp_path: Path,
+) -> None:
+    """A draft-07 document and a 2019-09 one referring to each other (each translated on its
+    own, in its draft) would never end: an error at the ``$ref``, never a RecursionError; so is
+    a chain of them longer than the importer's limit."""
+    folder = tmp_path / "metas"
+    folder.mkdir()
+    for name, draft, other in (("a.json", "7", "b.json"), ("b.json", "2019-09", "a.json")):
+        document = {"$schema": DRAFT_URIS[draft], "anyOf": [{"type": "string"}, {"$ref": other}]}
+        (folder / name).write_text(json.dumps(document), encoding="utf-8")
+    length = importer.MAX_FOREIGN_CHAIN + 2
+    for index in range(length):
+        draft = "7" if index % 2 == 0 else "2019-09"
+        link = [{"$ref": f"c{index + 1}.json"}] if index + 1 < length else []
+        document = {"$schema": DRAFT_URIS[draft], "anyOf": [{"type": "string"}, *link]}
+        (folder / f"c{index}.json").write_text(json.dumps(document), encoding="utf-8")
+    for start in ("a.json", "c0.json"):
+        with pytest.raises(importer.ContractImportError) as raised:
+            import_with(tmp_path, refers_to("2020-12", REMOTE + start))
+        (problem,) = raised.value.problems
+        assert problem.pointer == "/properties/v/$ref"
+        assert "refer to each other in a chain" in problem.message

@@ -1073,6 +1073,13 @@ class _Translator:
         #: resource whose ``$schema`` names one (None: a standard draft's, in a nested resource).
         self.custom_dialects: dict[str, dialects.Dialect | str | None] = {}
         self.dialect_at: dict[SchemaPath, dialects.Dialect | None] = {}
+        #: Each remote document of another draft, translated on its own in its draft: by its
+        #: URL, then by the input path of its placeholder in the definitions.
+        self.foreign_by_uri: dict[str, Any] = {}
+        self.foreign: dict[SchemaPath, Any] = {}
+        #: The URLs of the remote documents of another draft whose translation this one is
+        #: part of (outermost first): a chain of them that comes back is an error.
+        self.within: tuple[str, ...] = ()
         self.draft, self.draft_reason = self.dialect(schema, draft)
         self.declared_draft = None if self.draft_reason.startswith("no ") else self.draft
         self.legacy = self.draft in ("4", "6", "7")
@@ -1164,7 +1171,8 @@ class _Translator:
             self.error(
                 path + (DIALECT_KEY,),
                 f"the meta-schema {custom.uri!r} is of draft {custom.draft}; this schema is read "
-                f"as draft {self.draft}, and one schema imports in one draft",
+                f"as draft {self.draft}, and a resource inside it is read in its draft (a remote "
+                "document of another draft is read in its own)",
             )
         self.dialect_at[path] = custom if isinstance(custom, dialects.Dialect) else None
 
@@ -1265,6 +1273,8 @@ class _Translator:
                 continue  # no prefix covers it: target_of refuses it as remote
             name = _fresh_name(uri, grafted)
             grafted[name] = document
+            if uri in self.foreign_by_uri:
+                self.foreign[(defs_key, name)] = self.foreign_by_uri[uri]
             self.index(document, (defs_key, name), uri)
             self.resources.setdefault(uri, (defs_key, name))
         if len(grafted) > len(defs):
@@ -1293,13 +1303,74 @@ class _Translator:
         declared = document.get(DIALECT_KEY)
         if isinstance(declared, str):
             draft = next((d for marker, d in _DIALECT_MARKERS if marker in declared), None)
-            if draft != self.draft:
+            if draft is not None and draft != self.draft:
+                return self.foreign_document(uri, document, draft)
+            if draft is None:
                 raise remotes.RemoteError(
-                    f"the remote schema {uri!r} says '{DIALECT_KEY}' {declared[:80]!r}; this schema "
-                    f"is read as draft {self.draft}, and one schema imports in one draft"
+                    f"the remote schema {uri!r} says '{DIALECT_KEY}' {declared[:80]!r}, which names "
+                    "no draft toolshape reads (a remote schema's own metaschema is not read)"
                 )
             document = {k: v for k, v in document.items() if k != DIALECT_KEY}
         return document if self.id_key in document else {self.id_key: uri, **document}
+
+    def foreign_document(self, uri: str, document: dict[str, Any], draft: str) -> dict[str, Any]:
+        """A remote document of another draft: translated on its own, read as its draft reads
+        it (a schema refers to it as a whole, and it keeps its own meaning), and a placeholder
+        resource grafted in its place (:meth:`graft_foreign` puts the translation there);
+        RemoteError saying what its translation refused."""
+        if uri in self.within or len(self.within) >= MAX_FOREIGN_CHAIN:
+            chain = " -> ".join((*self.within, uri))
+            raise remotes.RemoteError(
+                f"remote schemas of different drafts refer to each other in a chain that comes "
+                f"back or runs longer than {MAX_FOREIGN_CHAIN}: {chain[:400]}"
+            )
+        options = ImportOptions(
+            formats="assert" if self.asserts_formats else "annotate", remotes=self.remote_folders
+        )
+        id_key = LEGACY_ID if draft == "4" else ID
+        if id_key not in document:
+            document = {id_key: uri, **document}  # its references resolve against its URL
+        inner = _Translator(document, draft, values=self.values, options=options)
+        inner.within = (*self.within, uri)
+        translated = inner.translate_document()
+        if inner.errors:
+            said = "; ".join(f"{pointer or '/'}: {message}" for pointer, message in inner.errors)
+            raise remotes.RemoteError(f"the remote schema {uri!r} (draft {draft}): {said}")
+        for pointer, message in inner.warnings:
+            self.warn(
+                (), f"in the remote schema {uri!r} (draft {draft}), at {pointer or '/'}: {message}"
+            )
+        self.note(f"the remote schema {uri!r} read as draft {draft}, its own", ())
+        self.foreign_by_uri[uri] = translated
+        return {self.id_key: uri}
+
+    def graft_foreign(self, result: dict[str, Any]) -> None:
+        """Put each remote document of another draft, translated, at its placeholder's place
+        in the output, its references (``#``, ``#/$defs/...``: its own) re-pointed there."""
+        for old, translated in self.foreign.items():
+            new = self.moved.get(old)
+            holder = _follow(result, new[:-1]) if new else None
+            if new is None or not isinstance(holder, dict):
+                continue  # no $ref reached it: nothing refers to it
+            prefix = "#" + pointers.pointer(new)
+            for node, _ in _schema_nodes(translated, ()):
+                ref = node.get(REF)
+                if isinstance(ref, str) and ref.startswith("#"):
+                    node[REF] = prefix + ref[1:]
+            holder[new[-1]] = translated
+
+    def translate_document(self) -> Any:
+        """The whole schema translated as a document another schema refers to (no root
+        checks: it need not be an object schema)."""
+        root = self.root
+        root_id = root.get(self.id_key)
+        base = _join_uri(_DEFAULT_BASE, root_id) if isinstance(root_id, str) else _DEFAULT_BASE
+        self.resources[_split_fragment(base)[0]] = ()
+        self.index(root, (), _split_fragment(base)[0])
+        result = self.node(self.bundle_remotes(), (), ())
+        if isinstance(result, dict):
+            self.rewrite_refs(result)
+        return result
 
     # -- pass 2: keyword by keyword --------------------------------------------------------
 
@@ -1546,6 +1617,11 @@ class _Translator:
         resource = self.resources[resource_uri]
         if fragment == "":
             return resource
+        if resource_uri in self.foreign_by_uri:
+            return (
+                f"{kind} {ref[:80]!r} points inside a remote schema of another draft: a schema may "
+                "refer to one of another draft as a whole only (each is read in its own draft)"
+            )
         if fragment.startswith("/"):
             return resource + self.steps("#" + fragment)
         anchored = self.anchors.get((resource_uri, unquote(fragment)))
@@ -1598,6 +1674,7 @@ class _Translator:
         if relocations:
             self.moved = {k: importing.relocated(v, relocations) for k, v in self.moved.items()}
             self.moved_back = {v: k for k, v in self.moved.items()}
+        self.graft_foreign(result)
         if anchors and not self.errors:
             self.specialise(result, anchors)
 
@@ -1840,6 +1917,9 @@ _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
 
 #: Substrings of $schema URIs and the draft each names.
+#: At most this many remote documents of another draft, each referring to the next, are read
+#: (each is translated on its own, inside the translation of the one before it).
+MAX_FOREIGN_CHAIN = 16
 _DIALECT_MARKERS = (
     ("draft-04", "4"),
     ("draft-06", "6"),
