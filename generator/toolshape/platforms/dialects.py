@@ -5,7 +5,9 @@ reading of each draft; any other URI names a custom meta-schema, a document whos
 ``$vocabulary`` lists the vocabularies the dialect has (2019-09 and 2020-12). ``import`` reads
 such a meta-schema where ``--remote`` maps its URL to a local folder (never from the network)
 and keeps only the keywords of the vocabularies it lists: the others are unknown keywords in
-that dialect, dropped with a warning as JSON Schema ignores them. A vocabulary listed with
+that dialect, dropped with a warning as JSON Schema ignores them (an annotation of a
+vocabulary left out stays: an unknown keyword is an annotation too, and it changes nothing
+that passes). A vocabulary listed with
 ``true`` (required) that toolshape does not know makes the import fail, at the ``$schema``
 that names the meta-schema; one listed with ``false`` is ignored, as JSON Schema says. The
 core vocabulary is always on (a dialect cannot be without it). A meta-schema naming the
@@ -32,7 +34,8 @@ class Dialect:
     uri: str
     #: The draft its own ``$schema`` says it is written in.
     draft: str
-    #: The keywords it turns off: those of the vocabularies it leaves out.
+    #: The keywords it turns off: the assertions and applicators of the vocabularies it
+    #: leaves out.
     off: frozenset[str]
     #: Whether it names the format-assertion vocabulary (every ``format`` asserted).
     asserts_formats: bool

@@ -757,9 +757,10 @@ FORMAT_ASSERTION = "https://json-schema.org/draft/2020-12/vocab/format-assertion
 
 
 def outside(vocabularies: frozenset[str]) -> frozenset[str]:
-    """The keywords of no vocabulary in ``vocabularies``: unknown keywords in a dialect that
-    turns on only those."""
-    return frozenset(names(lambda k: k.vocabulary not in vocabularies))
+    """The keywords taking part in validation of no vocabulary in ``vocabularies``: unknown
+    keywords in a dialect that turns on only those. (Annotations stay: an unknown keyword
+    is an annotation too, and a tool's description is one.)"""
+    return frozenset(names(lambda k: k.vocabulary not in vocabularies and k.asserts))
 
 
 def format_names() -> tuple[str, ...]:
