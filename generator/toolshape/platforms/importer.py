@@ -1916,10 +1916,10 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
 
-#: Substrings of $schema URIs and the draft each names.
 #: At most this many remote documents of another draft, each referring to the next, are read
 #: (each is translated on its own, inside the translation of the one before it).
 MAX_FOREIGN_CHAIN = 16
+#: Substrings of $schema URIs and the draft each names.
 _DIALECT_MARKERS = (
     ("draft-04", "4"),
     ("draft-06", "6"),
