@@ -187,7 +187,6 @@ def test_a_root_schema_of_a_custom_dialect_is_read_in_it(tmp_path: Path) -> None
         ),
         (None, "must say '$schema' of draft 2019-09 or 2020-12"),
         ("missing", "is not there: no file"),
-        ("unmapped", "which is no local file (toolshape never fetches)"),
         ("draft 2019-09", "a resource inside it is read in its draft"),
     ],
 )
@@ -196,8 +195,7 @@ def test_a_meta_schema_toolshape_cannot_read_as_its_author_means_is_an_error_at_
 ) -> None:
     """A required vocabulary toolshape does not know, a malformed ``$vocabulary``, a
     meta-schema of no draft with vocabularies, of another draft than the schema, one missing
-    from the folder or under no mapped prefix: an error at the ``$schema``, never a
-    traceback, and nothing is written."""
+    from the folder: an error at the ``$schema``, never a traceback, and nothing is written."""
     folder = tmp_path / "metas"
     draft = "2019-09" if listed == "draft 2019-09" else "2020-12"
     meta = meta_schema(
@@ -209,8 +207,6 @@ def test_a_meta_schema_toolshape_cannot_read_as_its_author_means_is_an_error_at_
         (folder / "m.json").write_text('{"$vocabulary": {}}', encoding="utf-8")
     elif listed == "missing":
         meta = REMOTE + "missing.json"
-    elif listed == "unmapped":
-        meta = "https://elsewhere.example.com/m.json"
     path = tmp_path / "t.json"
     path.write_text(json.dumps(with_dialect("2020-12", meta, {"type": "string"})), encoding="utf-8")
     folder_option = remotes.RemoteFolder.parse(f"{REMOTE}={folder}")
@@ -322,3 +318,15 @@ def test_remote_documents_of_alternating_drafts_that_refer_back_are_an_error_at_
         (problem,) = raised.value.problems
         assert problem.pointer == "/properties/v/$ref"
         assert "refer to each other in a chain" in problem.message
+
+
+def test_a_nested_schema_naming_a_meta_schema_no_folder_maps_is_read_in_the_draft_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    """As at the root: an unknown ``$schema`` no ``--remote`` folder maps is read as the
+    schema's draft, with a warning at it (not the drop a standard draft's gets)."""
+    meta = "https://elsewhere.example.com/m.json"
+    imported = import_with(tmp_path, with_dialect("2020-12", meta, {"minimum": 1}))
+    (warning,) = [w for w in imported.warnings if w.pointer == "/properties/v/$schema"]
+    assert "no --remote folder maps it" in warning.message
+    assert not turned_off(imported)

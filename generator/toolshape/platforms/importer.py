@@ -1151,8 +1151,8 @@ class _Translator:
         return found
 
     def index_dialect(self, node: dict[str, Any], path: SchemaPath) -> None:
-        """Record the dialect a nested resource's ``$schema`` names: a custom meta-schema's
-        (an error when no folder maps it), or None for a standard draft's."""
+        """Record the dialect a nested resource's ``$schema`` names: a custom meta-schema's,
+        or None for a standard draft's or an unknown one no folder maps (a warning)."""
         declared = node.get(DIALECT_KEY)
         if not isinstance(declared, str) or not path:
             return
@@ -1161,11 +1161,11 @@ class _Translator:
             return
         custom = self.custom_dialect(declared, path)
         if custom is None:
-            self.error(
+            # As at the root: an unknown $schema no folder maps is read as this draft.
+            self.warn(
                 path + (DIALECT_KEY,),
-                f"'{DIALECT_KEY}' names the meta-schema {declared[:80]!r}, which is no local "
-                "file (toolshape never fetches): name a local folder for its URL with "
-                "--remote PREFIX=FOLDER",
+                f"unknown '{DIALECT_KEY}' {declared[:80]!r} (no --remote folder maps it): read "
+                f"as draft {self.draft}",
             )
         elif isinstance(custom, dialects.Dialect) and custom.draft != self.draft:
             self.error(
