@@ -30,12 +30,13 @@ from typing import Any
 import pytest
 from support import SUITE, suite_draft
 from test_conformance import (
+    ANNOTATED_FORMATS,
     ECMA_REGEX_DIFFERENCES,
     SUPPORTED,
     Outcome,
     _short,
     generate_outcome,
-    unsupported_keywords,
+    through_import,
 )
 from toolshape.contract.checker import FORMATS
 from toolshape.platforms import importer, remotes
@@ -52,18 +53,9 @@ DRAFTS = {
     "draft2019-09": ("2019-09", "https://json-schema.org/draft/2019-09/schema", "$id"),
     "draft2020-12": ("2020-12", "https://json-schema.org/draft/2020-12/schema", "$id"),
 }
-#: The draft whose groups test_conformance.py runs directly, as contracts: only those a
-#: contract refuses run here (:func:`through_import_only`).
+#: The draft whose groups test_conformance.py runs directly, as contracts: only those it
+#: sends through import run here (its ``through_import`` holds the split).
 DIRECT = "draft2020-12"
-#: 2020-12 files whose every group runs here: a ``$ref`` into a keyword's value that is no
-#: schema (``examples``, an unknown keyword), which a contract refuses and import reads as a
-#: schema under ``$defs``.
-REFS_INTO_VALUES = "optional/refOfUnknownKeyword.json"
-#: The file of each draft whose groups read ``format`` as an annotation (every draft's core
-#: reading from 2019-09 on; before it, its cases hold no string, so both readings agree): imported
-#: with ``--formats annotate``. The formats of ``optional/format/`` are imported asserted.
-#: A contract asserts every format, so 2020-12's groups of this file run here only.
-ANNOTATED_FORMATS = "format.json"
 #: The suite's remote schemas (its ``remotes/`` folder, vendored beside its tests), served to
 #: ``import`` as local files (``--remote``) under the URL its cases name them by. A contract
 #: refuses a remote ``$ref``, so 2020-12's groups with one run here only.
@@ -235,17 +227,6 @@ def scope(folder: str, relative: str, schema: Any) -> str | None:
     return None
 
 
-def through_import_only(relative: str, schema: Any) -> bool:
-    """Whether a 2020-12 group is one test_conformance.py leaves out: a contract refuses what
-    it uses (a dynamic reference, a resource, an anchor, an unknown keyword or ``dependencies``,
-    a remote ``$ref``, a ``$ref`` into a value), or asserts its formats; import takes it."""
-    return (
-        bool(unsupported_keywords(schema, root=True))
-        or relative in (ANNOTATED_FORMATS, REFS_INTO_VALUES)
-        or '"$ref": "http' in json.dumps(schema)
-    )
-
-
 def load_groups() -> list[Group]:
     groups: list[Group] = []
     for folder in DRAFTS:
@@ -253,7 +234,7 @@ def load_groups() -> list[Group]:
         for path in sorted(root.glob("*.json")) + sorted((root / "optional").rglob("*.json")):
             relative = path.relative_to(root).as_posix()
             for index, raw in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-                if folder == DIRECT and not through_import_only(relative, raw["schema"]):
+                if folder == DIRECT and not through_import(relative, raw["schema"]):
                     continue
                 groups.append(
                     Group(
@@ -331,6 +312,9 @@ def imported(group: Group) -> Imported:
         return _IMPORTED[group.key]
     label = f"{group.folder}_{group.file.replace('/', '_').removesuffix('.json')}_{group.index}"
     try:
+        # Each draft's format.json reads format as an annotation (every draft's core reading
+        # from 2019-09 on; before it, its cases hold no string, so both readings agree); the
+        # formats of optional/format/ are imported asserted.
         reading = "annotate" if group.file == ANNOTATED_FORMATS else "assert"
         (contract,) = importer.import_data(
             wrapped(group),

@@ -542,8 +542,13 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 
 
 #: A family keyword's name that is also a word of another meaning in a module (never the
-#: keyword there), by name and module, and what it means there.
-SAME_WORD: dict[tuple[str, str], str] = {}
+#: keyword there), by name and module, and what it means there. Kept apart from
+#: TEMPLATE_SAME_WORD below: that one is read from a template's text, this one from a module's
+#: string constants.
+SAME_WORD: dict[tuple[str, str], str] = {
+    ("description", "contract/fields.py"): "the contract file's own key: what the tool does",
+    ("examples", "contract/fields.py"): "the contract file's own key: its validator's tests",
+}
 
 
 def _strings(path: Path) -> set[str]:

@@ -55,7 +55,7 @@ def read_dialect(
     path = remotes.local_file(meta_uri, folders)
     if path is None:
         return None
-    document = remotes.read_document(path)
+    document = remotes.read_document(meta_uri, path)
     if not isinstance(document, dict):
         raise DialectError(f"the meta-schema {meta_uri!r} ({path}) is not a JSON object")
     declared = document.get("$schema")

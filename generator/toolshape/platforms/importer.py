@@ -95,22 +95,14 @@ from ..families.values import rules as value_rules
 from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
-from ..schema.values import json_equal, unique_keys
-from . import dialects, remotes
+from ..schema.values import json_equal
+from . import dialects, documents, remotes
 from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
 
-MAX_INPUT_BYTES = 16 * 1_048_576
 #: How many $refs the root's type is looked for through (a chain of aliases, never a cycle).
 MAX_ROOT_REF_CHAIN = 32
-"""Input files larger than this are refused unread."""
-
-MAX_INPUT_DEPTH = source.MAX_DEPTH - 4
-"""Objects and arrays nested deeper than this in the input are refused before anything walks
-them (the decoders and every walk of the import recurse once per level): the contract written
-from them (one level more under ``parameters``, two under ``$defs``) stays within the nesting a
-contract file may have (``source.MAX_DEPTH``)."""
 
 #: Keywords of JSON Schema that toolshape cannot carry over: an error.
 REFUSED_KEYWORDS = {
@@ -247,31 +239,15 @@ def import_file(
     path = Path(path)
     label = path.name
     try:
-        size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise ContractImportError(
-                [
-                    ImportProblem(
-                        label,
-                        None,
-                        None,
-                        f"the file is {size} bytes; the limit is {MAX_INPUT_BYTES}",
-                    )
-                ]
-            )
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ContractImportError(
-            [ImportProblem(label, None, None, f"cannot read the file: {error.strerror or error}")]
-        ) from None
-    _refuse_deep_text(raw, label, path.suffix.lower())
-    data = _parse(raw, label, path.suffix.lower())
-    imported = import_data(data, label, _stem(path.name), draft, options=options)
-    text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+        document = documents.read(path)
+    except documents.DocumentError as error:
+        where = f"{label}:{error.at[0]}:{error.at[1]}" if error.at else label
+        raise ContractImportError([ImportProblem(where, None, None, error.message)]) from None
+    imported = import_data(document.data, label, _stem(path.name), draft, options=options)
     for contract in imported:
         for warning in contract.warnings:
             if warning.pointer is not None:
-                warning.input_at = locate(text, warning.pointer)
+                warning.input_at = locate(document.text, warning.pointer)
     return imported
 
 
@@ -287,103 +263,14 @@ def import_data(
     ``stem`` is the fallback name of a bare schema without a usable title)."""
     if draft is not None and draft not in DRAFTS:
         raise ValueError(f"unknown draft {draft!r}: expected one of {', '.join(DRAFTS)}")
-    deep = _too_deep(data)
+    deep = documents.too_deep(data)
     if deep is not None:
-        raise ContractImportError([ImportProblem(label, None, deep, _TOO_DEEP)])
+        raise ContractImportError([ImportProblem(label, None, deep, documents.TOO_DEEP)])
     importer = _Importer(label, stem, draft, options)
     contracts = importer.run(data)
     if importer.problems:
         raise ContractImportError(importer.problems)
     return contracts
-
-
-_TOO_DEEP = (
-    f"objects and arrays nest more than {MAX_INPUT_DEPTH} levels deep here; a contract nests at "
-    f"most {source.MAX_DEPTH} (and its schemas at most {checker.MAX_SCHEMA_DEPTH}): move the "
-    "repeated part under $defs and $ref it"
-)
-
-
-def _too_deep(data: Any) -> str | None:
-    """The JSON Pointer of the first value nested deeper than MAX_INPUT_DEPTH (None: none is).
-    An explicit stack, not recursion: it runs before anything else walks the data."""
-    todo: list[tuple[Any, str, int]] = [(data, "", 0)]
-    while todo:
-        value, pointer, depth = todo.pop()
-        if isinstance(value, (dict, list)):
-            if depth >= MAX_INPUT_DEPTH:
-                return pointer
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            todo.extend(
-                (item, f"{pointer}/{pointers.escape(str(key))}", depth + 1) for key, item in items
-            )
-    return None
-
-
-#: A JSON string (skipped whole) or a bracket: the tokens that decide JSON nesting. Linear: the
-#: alternatives inside the string start on disjoint characters, and the bracket is one character.
-_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
-
-
-def _refuse_deep_text(raw: bytes, label: str, suffix: str) -> None:
-    """Refuse, at its line and column, the first object or array nested deeper than
-    MAX_INPUT_DEPTH, before a decoder recurses into it (json and PyYAML recurse per level)."""
-    text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
-    at: tuple[int, int] | None = None
-    if suffix in (".yaml", ".yml"):
-        depth = 0
-        try:
-            for event in yaml.parse(text, Loader=yaml.SafeLoader):  # events: no recursion
-                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                    depth += 1
-                    if depth > MAX_INPUT_DEPTH:
-                        mark = event.start_mark
-                        at = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-                        break
-                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                    depth -= 1
-        except yaml.YAMLError:
-            pass  # not YAML: the decoder says so, with its own message
-    else:
-        depth = 0
-        for match in _JSON_NESTING.finditer(text):
-            token = match.group()
-            if token in "[{":
-                depth += 1
-                if depth > MAX_INPUT_DEPTH:
-                    at = _line_col(text, match.start())
-                    break
-            elif token in "]}":
-                depth -= 1
-    if at is not None:
-        raise ContractImportError(
-            [ImportProblem(f"{label}:{at[0]}:{at[1]}", None, None, _TOO_DEEP)]
-        )
-
-
-def _parse(raw: bytes, label: str, suffix: str) -> Any:
-    def fail(message: str) -> ContractImportError:
-        return ContractImportError([ImportProblem(label, None, None, message)])
-
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise fail(f"the file is not UTF-8 (byte {error.start})") from None
-
-    def constant(name: str) -> Any:
-        raise ValueError(f"{name} is not JSON")
-
-    try:
-        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=constant)
-    except ValueError as error:
-        if suffix not in (".yaml", ".yml"):
-            raise fail(f"not valid JSON: {error}") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise fail(f"not valid YAML: {error}") from None
 
 
 def _mcp_title_and_hints(
@@ -1291,11 +1178,7 @@ class _Translator:
             raise remotes.RemoteError(
                 f"more than {remotes.MAX_DOCUMENTS} remote schemas: {uri!r} is one too many"
             )
-        document = remotes.read_document(path)
-        if _too_deep(document) is not None:
-            raise remotes.RemoteError(
-                f"the remote schema {uri!r} ({path}) nests more than {MAX_INPUT_DEPTH} levels deep"
-            )
+        document = remotes.read_document(uri, path)
         if not isinstance(document, (dict, bool)):
             raise remotes.RemoteError(f"the remote schema {uri!r} ({path}) is not a schema")
         if isinstance(document, bool):
@@ -2261,29 +2144,29 @@ def locate(text: str, pointer: str) -> tuple[int, int] | None:
                     key, at = decoder.raw_decode(text, at)
                     at = skip(at)
                     if not text.startswith(":", at):
-                        return _line_col(text, found)
+                        return documents.line_col(text, found)
                     at = skip(at + 1)
                     if key == token:
                         break
                     at = skip(decoder.raw_decode(text, at)[1])
                     at = skip(at + 1) if text.startswith(",", at) else at
                 else:
-                    return _line_col(text, found)
+                    return documents.line_col(text, found)
             elif text.startswith("[", at) and token.isdigit():
                 at = skip(at + 1)
                 for _ in range(int(token)):
                     at = skip(decoder.raw_decode(text, at)[1])
                     if not text.startswith(",", at):
-                        return _line_col(text, found)
+                        return documents.line_col(text, found)
                     at = skip(at + 1)
                 if text.startswith("]", at):
-                    return _line_col(text, found)
+                    return documents.line_col(text, found)
             else:
-                return _line_col(text, found)
+                return documents.line_col(text, found)
             found = at
     except ValueError:  # not JSON (the file parsed, so it is YAML): walk its nodes instead
         return _locate_yaml(text, pointer)
-    return _line_col(text, found)
+    return documents.line_col(text, found)
 
 
 def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
@@ -2306,8 +2189,3 @@ def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
             break
         node = children[0]
     return node.start_mark.line + 1, node.start_mark.column + 1
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
