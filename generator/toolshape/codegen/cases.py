@@ -266,7 +266,7 @@ class _Deriver:
                 if isinstance(node, dict) and schema_path
                 else "add an accepted example"
             )
-            if self.engine.impossible(node):  # no example could help: the checker warned of it
+            if self.impossible(node):  # no example could help: the checker warned of it
                 why, hint = NO_VALUE, "the cases that send a value here expect its refusal"
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
             found.append(

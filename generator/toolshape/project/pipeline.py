@@ -261,7 +261,13 @@ def generate(
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
-    test_source = render.render(context, "tests.py.j2", label, formatted=True, model=tests)
+    if context.builtin:  # the built-in template prints each entry where an expression goes
+        stand_ins = tests_model.StandIns(tests)
+        test_source = render.render_tables(
+            context, "tests.py.j2", label, stand_ins.entries, model=stand_ins.model
+        )
+    else:
+        test_source = render.render(context, "tests.py.j2", label, formatted=True, model=tests)
     definitions, refusals = platform_definitions(checked)
     test_source = headers.sealed_with_records(test_source, half.warnings, definitions, refusals)
     return Generated(
