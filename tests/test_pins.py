@@ -48,6 +48,18 @@ def validate(value, errors, Error, _got, _PATTERN):
                         + _got(recurrence),
                     ),
                 )
+        # No other keys (additionalProperties: false).
+        for key in value:
+            errors.append(
+                Error(
+                    "",
+                    "additionalProperties",
+                    "unknown key "
+                    + _got(key)
+                    + " is not allowed in the arguments"
+                    + _got(key),
+                ),
+            )
 """
 )
 
@@ -60,6 +72,9 @@ def test_each_place_gets_the_line_of_the_block_that_holds_it() -> None:
         "_NULL_MESSAGE = (  # contracts/x.yaml:3",
         "if type(interval) is int or (  # contracts/x.yaml:20",
         "# contracts/x.yaml:10",  # the outer block's, not the nested block's above it
+        # No block holding the chain names a line (the comment above the property before it
+        # speaks for that property): the file, between each of its operands.
+        *["# contracts/x.yaml"] * 3,
     ]
     assert pins.pinned(pinned) == pinned  # a pinned place holds: nothing more to add
 
@@ -83,4 +98,36 @@ def test_without_the_comments_ruff_at_100_joins_them(tmp_path: Path) -> None:
     argv = ["ruff", "format", "--isolated", "--diff", "--line-length", "100", str(path)]
     done = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True)
     joined = [line for line in done.stdout.split("\n") if line[:1] == "+" and line[:3] != "+++"]
-    assert len(joined) == 3, done.stdout  # the three places, each one line
+    assert len(joined) == 4, done.stdout  # the four places, each one line
+
+
+#: An ``else:`` holds the chain: the comment above its ``if`` speaks for the whole statement,
+#: and the property block inside the ``if`` (line 33) is not the chain's.
+CLAUSE_SOURCE = (
+    HEADER
+    + """
+
+def _check_money(value, errors, Error, _got, label):
+    # #/$defs/money (contracts/x.yaml:30)
+    if isinstance(value, dict):
+        # minor_units: required (contracts/x.yaml:33)
+        pass
+    else:
+        errors.append(
+            Error(
+                "",
+                "type",
+                label
+                + " must be an object, got the value of the key named "
+                + _got(value),
+            ),
+        )
+"""
+)
+
+
+def test_a_clause_takes_the_line_its_statement_names() -> None:
+    assert black.format_str(CLAUSE_SOURCE, mode=black.Mode()) == CLAUSE_SOURCE
+    pinned = pins.pinned(CLAUSE_SOURCE)
+    added = [line.strip() for line in pinned.split("\n") if line not in CLAUSE_SOURCE.split("\n")]
+    assert added == ["# contracts/x.yaml:30"] * 2
