@@ -100,18 +100,26 @@ def generated_test_calls(test_module: types.ModuleType) -> list[Call]:
     return calls
 
 
+def failure(call: Call) -> str | None:
+    """Run one call; describe how it fails, or None if it passes."""
+    try:
+        call()
+    except pytest.skip.Exception:
+        return None  # a skip is not a failure, for a mutant as for the real module
+    except BaseException as exc:
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        first = (str(exc).splitlines() or [""])[0][:120]
+        return f"{call.name}: {type(exc).__name__} {first}".rstrip()
+    return None
+
+
 def first_failure(calls: list[Call]) -> str | None:
     """Run the calls in order; describe the first that raises, or None if all pass."""
     for call in calls:
-        try:
-            call()
-        except pytest.skip.Exception:
-            continue  # a skip is not a failure, for a mutant as for the real module
-        except BaseException as exc:
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                raise
-            first = (str(exc).splitlines() or [""])[0][:120]
-            return f"{call.name}: {type(exc).__name__} {first}".rstrip()
+        described = failure(call)
+        if described is not None:
+            return described
     return None
 
 

@@ -19,6 +19,7 @@ first run creates them (needs PyPI or a local index), later runs reuse them.
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import contextlib
@@ -30,12 +31,12 @@ import shutil
 import subprocess
 import sys
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from generated_harness import first_failure, generated_test_calls
+from generated_harness import Call, failure, first_failure, generated_test_calls
 from support import ROOT, user_cache
 
 GENERATED = ROOT / "generated"
@@ -265,16 +266,128 @@ def find_mutants(tree: ast.Module, source: str) -> list[Mutant]:
     return sorted(mutants, key=lambda m: (m.node.lineno, m.kind))
 
 
-def _load(tree: ast.Module, path: Path, label: str) -> types.ModuleType:
-    """The module (or a mutant) in memory, in the package of generated/ so that ``from ._runtime import``
-    finds the committed runtime (shared: the checks themselves are all in the module)."""
-    code = compile(tree, f"<{label} {_rel(path)}>", "exec")
-    package = ".".join(("generated", *path.relative_to(GENERATED).parent.parts))
-    module = types.ModuleType(f"{package}.toolshape_mutant_{path.stem}")
-    module.__file__ = str(path)
-    module.__package__ = package
-    exec(code, module.__dict__)
-    return module
+def _future_flags(tree: ast.Module) -> int:
+    """The compiler flags of the module's ``from __future__ import`` lines (compiling the whole
+    module turns them on for all of it; compiling a piece needs them passed)."""
+    flags = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                flags |= getattr(__future__, alias.name).compiler_flag
+    return flags
+
+
+def _is_bare_string(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def _runs(body: list[ast.stmt]) -> list[list[ast.stmt]]:
+    """The module's statements cut into runs, one per statement, except that a bare string stays
+    with the statement before it (compiled first in a run of its own, it would become ``__doc__``)."""
+    runs: list[list[ast.stmt]] = []
+    for statement in body:
+        if runs and _is_bare_string(statement):
+            runs[-1].append(statement)
+        else:
+            runs.append([statement])
+    return runs
+
+
+def _code_name(path: Path) -> str:
+    """The file name a loaded module's code reports (in a traceback)."""
+    return f"<in memory: {_rel(path)}>"
+
+
+class MutantLoader:
+    """Loads a generated module, or a mutant of it, in memory, compiling only what a mutant changed.
+
+    Every top-level statement is compiled once, on its own; a mutant recompiles only the run
+    that holds the mutated node, and the runs' code is executed in order into a fresh module.
+    That is what executing the whole module's code does: at module level every name a
+    statement reads is a global, looked up when it runs, so no statement's code depends on its
+    neighbours, except through what the compiler knows of the whole module: its
+    ``__future__`` flags (passed to every piece) and which names are imports (CPython calls a
+    method of an imported module with other opcodes; every piece carries the module's imports
+    in a branch after it that never runs). ``test_a_mutant_loaded_in_pieces_is_the_mutant_compiled_whole``
+    holds the code equal, function by function.
+    """
+
+    def __init__(self, tree: ast.Module, path: Path) -> None:
+        self.path = path
+        self.flags = _future_flags(tree)
+        self.runs = _runs(tree.body)
+        self.imports: list[ast.stmt] = [
+            node
+            for node in tree.body
+            if isinstance(node, ast.Import)
+            or (isinstance(node, ast.ImportFrom) and node.module != "__future__")
+        ]
+        #: Which run holds each node of the module (a mutant's ``if`` names its run).
+        self.run_of = {
+            node: index
+            for index, run in enumerate(self.runs)
+            for statement in run
+            for node in ast.walk(statement)
+        }
+        self.code = [self._compile(run) for run in self.runs]
+
+    def _compile(self, run: list[ast.stmt]) -> types.CodeType:
+        never = ast.copy_location(ast.If(ast.Constant(False), self.imports, []), run[0])
+        ast.fix_missing_locations(never)
+        piece = ast.Module(body=[*run, never] if self.imports else run, type_ignores=[])
+        code: types.CodeType = compile(
+            piece, _code_name(self.path), "exec", flags=self.flags, dont_inherit=True
+        )
+        return code
+
+    def load(self, changed: ast.AST | None = None) -> types.ModuleType:
+        """The module, in the package of generated/ so that ``from ._runtime import`` finds the
+        committed runtime (shared: the checks themselves are all in the module). ``changed``:
+        the node a mutant altered (its run is compiled again, as it now is)."""
+        code = list(self.code)
+        if changed is not None:
+            index = self.run_of[changed]
+            code[index] = self._compile(self.runs[index])
+        package = ".".join(("generated", *self.path.relative_to(GENERATED).parent.parts))
+        module = types.ModuleType(f"{package}.toolshape_mutant_{self.path.stem}")
+        module.__file__ = str(self.path)
+        module.__package__ = package
+        for piece in code:
+            exec(piece, module.__dict__)
+        return module
+
+
+class KillerFirst:
+    """The generated test calls, reordered as mutants die: the test function whose call killed
+    the last mutant goes first, that call at its head.
+
+    Whether a mutant survives does not depend on the order: it survives when no call fails,
+    and each call builds its own arguments and checks one result. The order only decides how
+    many passing calls run before the failing one (mutants of one part of a module die by the
+    same kind of test, often the same row).
+    """
+
+    def __init__(self, calls: Sequence[Call]) -> None:
+        self.order = list(calls)
+        self.runs = 0  # calls made: the figure the order is there to keep small
+
+    def killed(self) -> bool:
+        """Whether some call fails against the module the tests now point at."""
+        for call in self.order:
+            self.runs += 1
+            if failure(call) is not None:
+                self._to_front(call)
+                return True
+        return False
+
+    def _to_front(self, killer: Call) -> None:
+        family = [c for c in self.order if c.function is killer.function and c is not killer]
+        others = [c for c in self.order if c.function is not killer.function]
+        self.order = [killer, *family, *others]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_rel)
@@ -295,19 +408,21 @@ def test_generated_tests_catch_every_removed_check(
     assert hasattr(tests, "module"), f"{tests.__name__} has no global `module` to point at a mutant"
 
     # Control: the unmutated module, loaded the same way, passes every call.
-    monkeypatch.setattr(tests, "module", _load(tree, path, "unmutated"))
-    failure = first_failure(calls)
-    assert failure is None, f"the generated tests fail on the unmutated {_rel(path)}: {failure}"
+    loader = MutantLoader(tree, path)
+    monkeypatch.setattr(tests, "module", loader.load())
+    failed = first_failure(calls)
+    assert failed is None, f"the generated tests fail on the unmutated {_rel(path)}: {failed}"
 
     survivors = []
+    order = KillerFirst(calls)
     for mutant in mutants:
         with mutant.applied():
             try:
-                module = _load(tree, path, f"mutant line {mutant.node.lineno}")
+                module = loader.load(mutant.node)
             except Exception:  # noqa: BLE001 - a mutant that cannot even load is killed
                 continue
         monkeypatch.setattr(tests, "module", module)
-        if first_failure(calls) is None:
+        if not order.killed():
             survivors.append(mutant)
 
     if survivors:
@@ -352,6 +467,105 @@ def test_the_mutant_finder_finds_every_kind_of_check() -> None:
     mutant = find_mutants(ast.parse(source), source)[3]
     assert "contract: # a: the comment" in mutant.describe(GENERATED / "x.py")
     assert "Error('/a', 'pattern', ...)" in mutant.describe(GENERATED / "x.py")
+
+
+def _namespace(module: types.ModuleType) -> dict[str, object]:
+    """What a loaded module defines, comparable between two loads: code by value, the rest by repr
+    (classes and functions by their qualified name and, for functions, their code)."""
+    shown: dict[str, object] = {}
+    for name, value in vars(module).items():
+        if isinstance(value, types.FunctionType):
+            shown[name] = (value.__qualname__, value.__code__, value.__annotations__)
+        elif isinstance(value, type):
+            methods = {k: v.__code__ for k, v in vars(value).items() if hasattr(v, "__code__")}
+            shown[name] = (value.__qualname__, methods, getattr(value, "__annotations__", {}))
+        elif name not in ("__builtins__", "__name__", "__package__", "__file__"):
+            shown[name] = re.sub(" at 0x[0-9a-f]+", "", repr(value))  # an object's address
+    return shown
+
+
+def _whole(tree: ast.Module, path: Path) -> types.ModuleType:
+    """The module loaded the plain way: the whole tree compiled as one."""
+    package = ".".join(("generated", *path.relative_to(GENERATED).parent.parts))
+    module = types.ModuleType(f"{package}.toolshape_mutant_{path.stem}")
+    module.__package__ = package
+    exec(compile(tree, _code_name(path), "exec", dont_inherit=True), module.__dict__)
+    return module
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_rel)
+def test_a_mutant_loaded_in_pieces_is_the_mutant_compiled_whole(path: Path) -> None:
+    """MutantLoader recompiles only the run a mutant changed: what it loads is what compiling the
+    whole mutated module loads, for the unmutated module and one mutant in every run that has one."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    loader = MutantLoader(tree, path)
+    assert _namespace(loader.load()) == _namespace(_whole(tree, path))
+    one_per_run = {loader.run_of[m.node]: m for m in find_mutants(tree, source)}
+    for mutant in one_per_run.values():
+        with mutant.applied():
+            pieces, whole = loader.load(mutant.node), _whole(tree, path)
+        assert _namespace(pieces) == _namespace(whole), f"{_rel(path)}: {mutant.describe(path)}"
+        assert _namespace(pieces) != _namespace(loader.load()), "the mutant was not recompiled"
+
+
+def test_the_mutant_loader_keeps_what_is_compiled_once_per_module() -> None:
+    """The module-wide parts of compiling: the docstring, a later bare string (never a second
+    ``__doc__``), ``from __future__`` (annotations stay strings in every piece)."""
+    source = (
+        '"""The docstring."""\n'
+        "from __future__ import annotations\n"
+        "LIMIT: Missing = 3\n"
+        '"""What LIMIT holds."""\n'
+        "def check(value: Unknown) -> Nowhere:\n"
+        "    if value > LIMIT:\n"
+        "        return 1\n"
+        "    return helper(value)\n"
+        "def helper(value: int) -> int:\n"
+        "    return value\n"
+    )
+    tree = ast.parse(source)
+    path = GENERATED / "x.py"
+    loaded = MutantLoader(tree, path).load()
+    assert loaded.__doc__ == "The docstring."
+    assert loaded.__annotations__ == {"LIMIT": "Missing"}
+    assert loaded.check.__annotations__ == {"value": "Unknown", "return": "Nowhere"}
+    assert _namespace(loaded) == _namespace(_whole(tree, path))
+    assert (loaded.check(5), loaded.check(2)) == (1, 2)  # helper() found at call time
+
+
+def _call(name: str, function: Callable[..., None], **kwargs: object) -> Call:
+    return Call(name, function, dict(kwargs))
+
+
+def test_killer_first_tries_the_last_killer_first_and_a_survivor_runs_every_call() -> None:
+    tried: list[str] = []
+    broken = {"checks": set[int]()}
+
+    def test_a(row: int) -> None:
+        tried.append(f"a{row}")
+
+    def test_b(row: int) -> None:
+        tried.append(f"b{row}")
+        assert row not in broken["checks"]
+
+    calls = [_call(f"{f.__name__}[{r}]", f, row=r) for f in (test_a, test_b) for r in range(3)]
+    order = KillerFirst(calls)
+    assert not order.killed()  # nothing broken: a survivor runs every call, once
+    assert tried == ["a0", "a1", "a2", "b0", "b1", "b2"]
+    broken["checks"] = {2}
+    tried.clear()
+    assert order.killed()
+    assert tried == ["a0", "a1", "a2", "b0", "b1", "b2"]
+    broken["checks"] = {1, 2}  # the next mutant: the last killer, then its family, first
+    tried.clear()
+    assert order.killed()
+    assert tried == ["b2"]
+    broken["checks"] = {1}
+    tried.clear()
+    assert order.killed()
+    assert tried == ["b2", "b0", "b1"]
+    assert order.runs == 6 + 6 + 1 + 3
 
 
 # -- 3. Standalone: imports ------------------------------------------------------------
