@@ -470,11 +470,11 @@ def ast_audit(source: str, tree: ast.Module | None = None) -> dict[str, set[str]
             top_level.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             top_level.update((a.asname or a.name).split(".")[0] for a in node.names)
+    # Walked once (a generated test module has tens of thousands of nodes), read three times.
+    nodes = list(ast.walk(tree))
     # An annotation without a value (a TypedDict field) binds nothing.
-    fields = {
-        id(n.target) for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and n.value is None
-    }
-    for node in ast.walk(tree):
+    fields = {id(n.target) for n in nodes if isinstance(n, ast.AnnAssign) and n.value is None}
+    for node in nodes:
         if isinstance(node, ast.Name):
             if id(node) not in fields:
                 (loads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
@@ -509,7 +509,7 @@ def ast_audit(source: str, tree: ast.Module | None = None) -> dict[str, set[str]
     # Every call's target is listed before any is normalised: normalising replaces names and
     # constants inside a target, and a call nested in another's target is normalised twice,
     # which gives what once does.
-    targets = [node.func for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    targets = [node.func for node in nodes if isinstance(node, ast.Call)]
     calls = {ast.unparse(Normalise().visit(target)) for target in targets}
     return {"imports": imports, "free names": free, "attributes": attrs, "calls": calls}
 
@@ -665,9 +665,16 @@ def generated_neutral() -> pipeline.Generated:
 
 
 @functools.cache
+def neutral_spied() -> tuple[types.ModuleType, tuple[str, ...]]:
+    """The neutral module executed, spied, once per process: the module (its names are what
+    the hostile ones are compared with) and what executing it did (its imports)."""
+    module, events = exec_spied(generated_neutral().module_source, "neutral_x")
+    return module, tuple(events)
+
+
 def neutral_events() -> tuple[str, ...]:
     """What executing the neutral module does (its imports, spied)."""
-    return tuple(exec_spied(generated_neutral().module_source, "neutral_x")[1])
+    return neutral_spied()[1]
 
 
 def neutral_events_names() -> set[str]:

@@ -10,6 +10,7 @@ punctuation stay distinct.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -32,10 +33,10 @@ from hostile_contracts_support import (
     exec_spied,
     generate,
     generated_for,
-    generated_neutral,
     generated_or_skip,
     hostile_contract,
     neutral_events,
+    neutral_spied,
     pointer,
     run_generated_tests,
     to_yaml,
@@ -45,6 +46,12 @@ from toolshape.project import pipeline, runtime
 
 # Each text's contract is generated once per process; under xdist the whole file runs on one
 # worker (conftest.ONE_WORKER_FILES).
+
+
+@functools.cache
+def loaded(module_source: str) -> types.ModuleType:
+    """A generated module loaded once per process for the tests that only read it and call it."""
+    return runtime.load_module(module_source, "x.py")
 
 
 @pytest.mark.parametrize("how", ["json", "quoted yaml"])
@@ -79,7 +86,7 @@ def test_the_sources_hold_the_text_only_as_data(label: str) -> None:
 def test_importing_the_module_has_no_side_effect(label: str) -> None:
     generated = generated_or_skip(label)
     module, events = exec_spied(generated.module_source, "hostile_x")
-    baseline, _ = exec_spied(generated_neutral().module_source, "neutral_x")
+    baseline, _ = neutral_spied()
     allowed = {e.removeprefix("import ") for e in neutral_events()} & (STDLIB | RUNTIME)
     check_module_imports(events, allowed)
     assert set(vars(module)) - {"__builtins__"} <= set(vars(baseline)) | _namer_names(
@@ -106,7 +113,7 @@ def _namer_names(module: types.ModuleType, baseline: types.ModuleType) -> set[st
 def test_the_contract_strings_come_back_as_data(label: str) -> None:
     text = HOSTILE[label]
     contract = hostile_contract(text)
-    module = runtime.load_module(generated_or_skip(label).module_source, "_hostile_strings_x.py")
+    module = loaded(generated_or_skip(label).module_source)
     assert contract["name"] == module.TOOL_NAME
     assert contract["description"] == module.DESCRIPTION
     assert contract["parameters"] == module.INPUT_SCHEMA
@@ -156,7 +163,7 @@ def math_module() -> types.ModuleType:
 @pytest.mark.parametrize("label", LABELS)
 def test_a_key_with_that_name_is_accepted_where_declared_and_refused_where_not(label: str) -> None:
     text = HOSTILE[label]
-    module = runtime.load_module(generated_or_skip(label).module_source, "x.py")
+    module = loaded(generated_or_skip(label).module_source)
 
     def pairs(value: Any) -> set[tuple[str, str]]:
         result = module.validate(value)
