@@ -363,12 +363,14 @@ class MutantLoader:
 
 class KillerFirst:
     """The generated test calls, reordered as mutants die: the test function whose call killed
-    the last mutant goes first, that call at its head.
+    the last mutant goes first, from that call on (its rows after the killer, then those
+    before it), and the other functions after it.
 
     Whether a mutant survives does not depend on the order: it survives when no call fails,
     and each call builds its own arguments and checks one result. The order only decides how
-    many passing calls run before the failing one (mutants of one part of a module die by the
-    same kind of test, often the same row).
+    many passing calls run before the failing one. Mutants come in the module's line order,
+    and a function's rows of derived cases follow the contract's properties in much the same
+    order, so the next mutant's killer is most often a few rows after the last one.
     """
 
     def __init__(self, calls: Sequence[Call]) -> None:
@@ -385,9 +387,10 @@ class KillerFirst:
         return False
 
     def _to_front(self, killer: Call) -> None:
-        family = [c for c in self.order if c.function is killer.function and c is not killer]
+        family = [c for c in self.order if c.function is killer.function]
         others = [c for c in self.order if c.function is not killer.function]
-        self.order = [killer, *family, *others]
+        at = family.index(killer)
+        self.order = [*family[at:], *family[:at], *others]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=_rel)
@@ -538,7 +541,7 @@ def _call(name: str, function: Callable[..., None], **kwargs: object) -> Call:
     return Call(name, function, dict(kwargs))
 
 
-def test_killer_first_tries_the_last_killer_first_and_a_survivor_runs_every_call() -> None:
+def test_killer_first_goes_on_from_the_last_killer_and_a_survivor_runs_every_call() -> None:
     tried: list[str] = []
     broken = {"checks": set[int]()}
 
@@ -549,23 +552,23 @@ def test_killer_first_tries_the_last_killer_first_and_a_survivor_runs_every_call
         tried.append(f"b{row}")
         assert row not in broken["checks"]
 
-    calls = [_call(f"{f.__name__}[{r}]", f, row=r) for f in (test_a, test_b) for r in range(3)]
+    calls = [_call(f"{f.__name__}[{r}]", f, row=r) for f in (test_a, test_b) for r in range(4)]
     order = KillerFirst(calls)
-    assert not order.killed()  # nothing broken: a survivor runs every call, once
-    assert tried == ["a0", "a1", "a2", "b0", "b1", "b2"]
-    broken["checks"] = {2}
-    tried.clear()
-    assert order.killed()
-    assert tried == ["a0", "a1", "a2", "b0", "b1", "b2"]
-    broken["checks"] = {1, 2}  # the next mutant: the last killer, then its family, first
-    tried.clear()
-    assert order.killed()
-    assert tried == ["b2"]
-    broken["checks"] = {1}
-    tried.clear()
-    assert order.killed()
-    assert tried == ["b2", "b0", "b1"]
-    assert order.runs == 6 + 6 + 1 + 3
+
+    def run(checks: set[int]) -> tuple[bool, list[str]]:
+        broken["checks"] = checks
+        tried.clear()
+        return order.killed(), list(tried)
+
+    # Nothing broken: a survivor runs every call, once.
+    assert run(set()) == (False, ["a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3"])
+    assert run({1}) == (True, ["a0", "a1", "a2", "a3", "b0", "b1"])
+    # The next mutants: the last killer first, then the rows after it, then those before.
+    assert run({1, 3}) == (True, ["b1"])
+    assert run({3}) == (True, ["b1", "b2", "b3"])
+    assert run({2}) == (True, ["b3", "b0", "b1", "b2"])
+    assert run(set()) == (False, ["b2", "b3", "b0", "b1", "a0", "a1", "a2", "a3"])
+    assert order.runs == 8 + 6 + 1 + 3 + 4 + 8
 
 
 # -- 3. Standalone: imports ------------------------------------------------------------
