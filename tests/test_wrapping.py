@@ -247,7 +247,7 @@ def test_a_long_string_is_cut_as_measured_with_one_literal_for_the_text(
 def test_a_string_written_again_from_its_cuts_is_the_entry(
     text: str, indent: int, whole: int
 ) -> None:
-    """The package's tool lists keep each definition's cuts (listing.py): written again from
+    """The package's tool lists write each definition from its cuts (listing.py): written from
     them, the entry is the one made by measuring; ends that do not rise to the end are refused."""
     cuts = wrapping.string_cuts(text, indent, whole)
     assert wrapping.string_entry(text, cuts, indent) == wrapping.entry(text, indent, whole=whole)

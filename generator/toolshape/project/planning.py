@@ -19,7 +19,7 @@ from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
-from ..codegen.wrapping import JOINED_WIDTH, entry, string_entry
+from ..codegen.wrapping import JOINED_WIDTH, entry
 from ..contract import checker, shared, tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
@@ -525,11 +525,8 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
         reasons = [r for g in generated for r in g.listing.refused.get(platform, ())]
         if reasons:
             refused[platform] = _items(reasons)
-        else:  # JSON text, one string per tool, cut where the listing says (see listing.py)
-            definitions[platform] = [
-                string_entry(g.listing.entries[platform], g.listing.cuts[platform], INDENT)
-                for g in generated
-            ]
+        else:  # JSON text, one string per tool, as the listing writes it (see listing.py)
+            definitions[platform] = [Code(g.listing.entries[platform]) for g in generated]
     text = render.render(
         context,
         "tool_definitions.py.j2",
