@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from support import CONTEXT, CONTRACTS, ROOT, check_example, example_contracts
 from toolshape.cli import main
-from toolshape.codegen import wrapping
+from toolshape.codegen import render, wrapping
 from toolshape.contract import checker, source
 from toolshape.contract.errors import Problem
 from toolshape.platforms import export
-from toolshape.project import headers, listing, planning, writing
+from toolshape.project import headers, listing, pipeline, planning, writing
 
 import generated
 
@@ -273,6 +273,7 @@ MALFORMED_LISTINGS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
     ("a lone surrogate in a literal", lambda listing: _entry(listing, '"{\ud800}"')),
     ("an escape repr never writes", lambda listing: _entry(listing, '"{\\N{BULLET}}"')),
     ("an escape cut short", lambda listing: _entry(listing, '"{\\x4}"')),
+    ("an escape past the last code point", lambda listing: _entry(listing, '"{\\U00110000}"')),
     ("a quote escaped at the end", lambda listing: _entry(listing, '"{}\\"')),
 ]
 
@@ -355,7 +356,8 @@ def test_output_reused_on_the_caches_word_takes_its_lists_from_the_cache(
 #: Characters a description may hold that a literal must escape, or must keep as they are:
 #: both quotes, a backslash, control characters, a line separator, a lone surrogate, wide
 #: and astral characters, spaces where a piece may be cut.
-AWKWARD = ['"', "'", "\\", "\n", "\x00", "\x7f", "\u2028", "\ud800", "é", "杭", "😀", " ", "a"]
+AWKWARD = ['"', "'", "\\", "\n", "\x00", "\x7f", "\u2028", "\ud800", "é", "杭", "😀", "\U000e0001"]
+AWKWARD += [" ", "a"]
 
 
 @pytest.mark.parametrize("size", [1, 40, 80, 90, 100, 300])
@@ -374,6 +376,40 @@ def test_every_listed_entry_is_its_definitions_literal_and_the_cache_takes_it_ba
             assert ast.literal_eval(f"({entry})") == written, (first, second, size)
         again = listing.from_json(json.loads(json.dumps(made.as_json())))
         assert again == made, (first, second, size)
+
+
+def test_the_tool_lists_compile_only_the_code_around_their_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each entry of the lists is string literals by construction (listing.py): proving the
+    # module compiles takes only the code around them, never the megabytes of definitions a
+    # thousand tools make. What is compiled under the lists' name holds no entry, and the
+    # lists written are the same bytes (a custom template's are compiled whole).
+    tools = project_with_a_refused_tool(tmp_path)
+    (tools / "web_search.yaml").write_bytes((CONTRACTS / "web_search.yaml").read_bytes())
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", "")
+    monkeypatch.setenv("TOOLSHAPE_JOBS", "1")
+    compiled: dict[str, str] = {}
+
+    def recorded(source: str, label: str, mode: str) -> object:
+        compiled[label] = source
+        return compile(source, label, mode)
+
+    monkeypatch.setattr(render, "compile", recorded, raising=False)
+    plan = planning.plan(tools, CONTEXT)
+    lists = plan.files[planning.DEFINITIONS_PATH]
+    around = compiled[str(planning.DEFINITIONS_PATH)]
+    refused = {platform for g in plan.generated for platform in g.listing.refused}
+    entries = [
+        g.listing.entries[p] for g in plan.generated for p in set(export.PLATFORMS) - refused
+    ]
+    assert entries and all(entry in lists and entry not in around for entry in entries)
+    assert len(around) < len(lists) - sum(map(len, entries))
+    namespace: dict[str, Any] = {}
+    exec(compile(lists, "lists", "exec"), namespace)
+    assert [json.loads(text) for text in namespace["DEFINITIONS"]["mcp"]] == [
+        pipeline.platform_definitions(g.contract)[0]["mcp"] for g in plan.generated
+    ]
 
 
 def test_the_record_reads_back_what_was_written() -> None:

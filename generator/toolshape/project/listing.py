@@ -76,10 +76,11 @@ def _entry(text: str) -> str:
 
 
 #: One string literal as ``literals.literal`` writes one (repr's escapes, either quote): no
-#: raw control character, line break or surrogate, no escape repr does not write. Written as
+#: raw control character, line break or surrogate, no escape repr does not write (nor one
+#: past the last code point): each entry compiles as one expression. Written as
 #: runs of plain characters between escapes: one class repeat takes each run (fast), and no
 #: character can be taken two ways, so matching is linear in the text.
-_ESCAPE = r"\\(?:[\\'\"ntr]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})"
+_ESCAPE = r"\\(?:[\\'\"ntr]|x[0-9a-f]{2}|u[0-9a-f]{4}|U(?:000[0-9a-f]|0010)[0-9a-f]{4})"
 _RAW = r"\\\x00-\x1f\x7f\ud800-\udfff"  # what a literal never holds as it is
 _LITERAL = rf"(?:\"[^\"{_RAW}]*(?:{_ESCAPE}[^\"{_RAW}]*)*\"|'[^'{_RAW}]*(?:{_ESCAPE}[^'{_RAW}]*)*')"
 #: A listing's entry: string literals, the first at the start, each other on a line of its
