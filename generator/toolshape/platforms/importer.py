@@ -767,6 +767,18 @@ class _Importer:
         schema, pointer = found.output, found.output_pointer
         if schema is None:
             return None
+        if isinstance(schema, bool):
+            # One rule with the arguments and with an annotations-only schema: a result (its
+            # structuredContent) is one JSON object, so true is any object and false none.
+            none = "" if schema else "; as written, no result can pass"
+            warnings.append(
+                ImportNotice(
+                    pointer,
+                    f"the schema is {json.dumps(schema)}: read as the object schema it means "
+                    f"({_RESULT_VALUES} one JSON object){none}",
+                )
+            )
+            schema = value_rules.object_root(schema)
         if not isinstance(schema, dict):
             warnings.append(ImportNotice(pointer, _OUTPUT_LEFT_OUT.format(_NOT_OBJECT)))
             return None
