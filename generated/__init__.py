@@ -123,10 +123,8 @@ def validate_call(name: str, arguments: Any, platform: str | None = None) -> Res
 def tool_hints(name: str) -> dict[str, bool] | None:
     """The four MCP hints of the tool ``name``, as a client reads them, or None."""
     # What its contract declares, else MCP's default; a read-only tool modifies nothing,
-    #   so it
-    # is never destructive and always idempotent. Ask before dispatch: for instance,
-    #   have a
-    # person confirm a call of a tool whose destructiveHint is true.
+    # so it is never destructive and always idempotent. Ask before dispatch: for
+    # instance, have a person confirm a call of a tool whose destructiveHint is true.
     if type(name) is not str or name not in TOOLS:
         return None
     hints = dict(_HINT_DEFAULTS)

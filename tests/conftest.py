@@ -34,7 +34,8 @@ if str(BENCH) not in sys.path:
 #: The test files whose tests share what one process builds once, each run whole by one xdist
 #: worker (scheduling.py): a conformance group's module and its summary, each contract's
 #: module and strategies, each hostile text's contract, the platforms' SDKs (imported lazily),
-#: each edited contract's module (rendered for its diff report and for its generated diff).
+#: each edited contract's module (rendered for its diff report and for its generated diff),
+#: each reference server tool's module, judge and strategies (read by four tests each).
 ONE_WORKER_FILES = frozenset(
     {
         "tests/test_agent_loops.py",
@@ -43,6 +44,7 @@ ONE_WORKER_FILES = frozenset(
         "tests/test_diff_examples.py",
         "tests/test_differential.py",
         "tests/test_hostile_contracts_texts.py",
+        "tests/test_reference_servers.py",
     }
 )
 

@@ -6,7 +6,9 @@ result's through ``validate_result``) and the reference evaluator."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import types
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -44,14 +46,9 @@ def assert_witnesses_hold(report: Report, old: dict[str, bytes], new: dict[str, 
     by_tool = {}
     for side, files in (("old", old), ("new", new)):
         for raw in files.values():
-            try:
-                checked = checker.check(source.load(raw, "x.yaml"))
-                by_tool[(side, checked.name)] = (
-                    checked,
-                    runtime.load_module(module_source(raw), "x.py"),
-                )
-            except ContractError:
-                continue
+            built = checked_module(raw)
+            if built is not None:
+                by_tool[(side, built[0].name)] = built
     for change in report.changes:
         directions = {"breaking", "narrowing" if change.flow is RESULTS else "widening"}
         if change.effect in directions | {"both"}:
@@ -71,6 +68,18 @@ def assert_witnesses_hold(report: Report, old: dict[str, bytes], new: dict[str, 
                 {"accept", UNKNOWN_TOOL},
                 {"reject", NO_OUTPUT},
             ), change
+
+
+@functools.cache
+def checked_module(raw: bytes) -> tuple[checker.Contract, types.ModuleType] | None:
+    """A contract's checked form and its fully generated module, or None where it does not
+    check. Built once per process for each text: a test compares one original with each of
+    its edits, and the validators are pure (each witness is given its own copy)."""
+    try:
+        checked = checker.check(source.load(raw, "x.yaml"))
+        return checked, runtime.load_module(module_source(raw), "x.py")
+    except ContractError:
+        return None
 
 
 def _assert_status(found: Any, change: Change, value: Any, status: str) -> None:

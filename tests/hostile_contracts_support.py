@@ -454,9 +454,11 @@ def baseline_code() -> str:
     )
 
 
-def ast_audit(source: str) -> dict[str, set[str]]:
-    """Imports, free names (neither bound in the module nor ...), attribute names and call targets of a source."""
-    tree = ast.parse(source)
+def ast_audit(source: str, tree: ast.Module | None = None) -> dict[str, set[str]]:
+    """Imports, free names (neither bound in the module nor ...), attribute names and call targets of a source.
+
+    ``tree`` is ``source`` parsed, where the caller has it; it is normalised in place."""
+    tree = ast.parse(source) if tree is None else tree
     bound: set[str] = set()
     loads: set[str] = set()
     imports: set[str] = set()
@@ -504,18 +506,19 @@ def ast_audit(source: str) -> dict[str, set[str]]:
                 ast.Constant(value="S" if isinstance(node.value, (str, bytes)) else 0), node
             )
 
-    calls = {
-        ast.unparse(Normalise().visit(node.func))
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.Call)
-    }
+    # Every call's target is listed before any is normalised: normalising replaces names and
+    # constants inside a target, and a call nested in another's target is normalised twice,
+    # which gives what once does.
+    targets = [node.func for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    calls = {ast.unparse(Normalise().visit(target)) for target in targets}
     return {"imports": imports, "free names": free, "attributes": attrs, "calls": calls}
 
 
 def check_source(
     source: str, text: str, baseline: dict[str, set[str]], *, identifier_ok: bool, what: str
 ) -> None:
-    compile(source, f"<{what}>", "exec")
+    tree = ast.parse(source)
+    compile(tree, f"<{what}>", "exec")
     bad = bad_characters(source)
     assert not bad, f"{what} holds raw {bad}: text that reads differently from how it runs"
     code, comments = code_outside_literals(source)
@@ -528,7 +531,7 @@ def check_source(
             assert piece not in code, (
                 f"{what}: the contract text {piece!r} appears outside string literals and comments"
             )
-    audit = ast_audit(source)
+    audit = ast_audit(source, tree)
     for kind, found in audit.items():
         new = found - baseline.get(kind, set())
         assert not new, (

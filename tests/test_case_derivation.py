@@ -155,3 +155,56 @@ def test_a_case_with_more_errors_than_the_cap_is_left_out_with_a_warning() -> No
     (warning,) = [w for w in derivation.warnings if "more than 100 errors" in w.message]
     assert "maxProperties 100 + 1" in warning.message
     pipeline.generate(raw, "t.yaml", PurePosixPath("t.yaml"), CONTEXT)  # no AssertionError
+
+
+def test_two_changes_are_one_case_exactly_when_their_json_is_one() -> None:
+    """A derived case that is one change is de-duplicated by the change without serialising a
+    scalar: two changes at one place count as the same exactly when their values are the same
+    JSON (or both leave the key out), as their JSON texts would say, over every kind of value."""
+    values: list[Any] = [
+        *(True, False, 0, 1, -1, 10**30, 1.0, 0.0, 2.5, float("nan"), None, cases.MISSING),
+        *("", "1", "true", "null", "é", "\ud800"),
+        *([], [1], [True], [1.0], {}, {"a": 1}, {"a": True}, {"b": 1, "a": 2}, {"a": 2, "b": 1}),
+    ]
+    paths: list[tuple[str | int, ...]] = [("a",), ("a", 0), ("a", "0"), ("1",), (1,)]
+
+    def as_json(path: tuple[str | int, ...], value: Any) -> str:
+        missing = value is cases.MISSING
+        return json.dumps([path, None if missing else value, missing], default=repr)
+
+    pairs = [(path, value) for path in paths for value in values]
+    for path, value in pairs:
+        for other_path, other in pairs:
+            same = as_json(path, value) == as_json(other_path, other)
+            key = cases._change_key(7, path, value)
+            assert (key == cases._change_key(7, other_path, other)) == same, (path, value, other)
+            assert key != cases._change_key(8, other_path, other)  # another root, another case
+
+
+@pytest.mark.parametrize("depth", [2, 8, 16])
+def test_cases_deep_in_objects_find_their_schema_without_walking_from_the_top_each_time(
+    depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case that changes one value deep in nested objects takes the schema of the object
+    around it from what an earlier case at that object found: the steps walked down the
+    schema grow with the cases plus the depth squared, not with the cases times the depth."""
+    leaf: dict[str, Any] = {
+        "type": "object",
+        "properties": {f"k{i}": {"type": "string", "maxLength": 5} for i in range(20)},
+        "required": ["k0"],
+    }
+    for _ in range(depth):
+        leaf = {"type": "object", "properties": {"inner": leaf}, "required": ["inner"]}
+    document = {"name": "deep", "description": "Nested deep.", "parameters": leaf}
+    checked = checker.check(source.load(json.dumps(document).encode(), "t.yaml"))
+    walked = [0]
+    real_local_schema = cases._Deriver.local_schema
+
+    def counting(deriver: Any, schema: Any, path: tuple[str | int, ...]) -> Any:
+        walked[0] += len(path)
+        return real_local_schema(deriver, schema, path)
+
+    monkeypatch.setattr(cases._Deriver, "local_schema", counting)
+    derivation = cases.derive(checked)
+    assert any(case.name.endswith("k19: maxLength 5 + 1") for case in derivation.cases)
+    assert walked[0] <= 2 * len(derivation.cases) + depth**2, (walked[0], len(derivation.cases))

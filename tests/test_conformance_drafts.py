@@ -10,8 +10,10 @@ the 2020-12 test does it (:func:`test_conformance.generate_outcome`); every case
 is then fed to ``validate({"v": data})`` and must get the suite's verdict (one pytest test
 per group, ``test_cases``, listing every case that disagrees).
 
-The suite's ``remotes/`` are served as local files (``import --remote``), and each draft's
-``format.json`` is imported with formats read as annotations (``import --formats annotate``).
+The suite's ``remotes/`` are served as local files (``import --remote``), its custom
+meta-schemas there too (a group's ``$schema`` naming one stays: the group's schema is a
+resource of that dialect), and each draft's ``format.json`` is imported with formats read as
+annotations (``import --formats annotate``).
 Left out, each with its reason (``test_drafts_summary`` prints them with ``-s``):
 keywords out of scope (``$vocabulary``...), remote references outside the suite's
 ``remotes/``, formats outside JSON Schema 2020-12's list, a ``$schema`` of another
@@ -28,12 +30,13 @@ from typing import Any
 import pytest
 from support import SUITE, suite_draft
 from test_conformance import (
+    ANNOTATED_FORMATS,
     ECMA_REGEX_DIFFERENCES,
     SUPPORTED,
     Outcome,
     _short,
     generate_outcome,
-    unsupported_keywords,
+    through_import,
 )
 from toolshape.contract.checker import FORMATS
 from toolshape.platforms import importer, remotes
@@ -50,18 +53,9 @@ DRAFTS = {
     "draft2019-09": ("2019-09", "https://json-schema.org/draft/2019-09/schema", "$id"),
     "draft2020-12": ("2020-12", "https://json-schema.org/draft/2020-12/schema", "$id"),
 }
-#: The draft whose groups test_conformance.py runs directly, as contracts: only those a
-#: contract refuses run here (:func:`through_import_only`).
+#: The draft whose groups test_conformance.py runs directly, as contracts: only those it
+#: sends through import run here (its ``through_import`` holds the split).
 DIRECT = "draft2020-12"
-#: 2020-12 files whose every group runs here: a ``$ref`` into a keyword's value that is no
-#: schema (``examples``, an unknown keyword), which a contract refuses and import reads as a
-#: schema under ``$defs``.
-REFS_INTO_VALUES = "optional/refOfUnknownKeyword.json"
-#: The file of each draft whose groups read ``format`` as an annotation (every draft's core
-#: reading from 2019-09 on; before it, its cases hold no string, so both readings agree): imported
-#: with ``--formats annotate``. The formats of ``optional/format/`` are imported asserted.
-#: A contract asserts every format, so 2020-12's groups of this file run here only.
-ANNOTATED_FORMATS = "format.json"
 #: The suite's remote schemas (its ``remotes/`` folder, vendored beside its tests), served to
 #: ``import`` as local files (``--remote``) under the URL its cases name them by. A contract
 #: refuses a remote ``$ref``, so 2020-12's groups with one run here only.
@@ -119,8 +113,8 @@ DRAFT_DIFFERENCES: dict[tuple[str, str, str], str] = {
 }
 
 #: At least this many groups (over the drafts) must be imported, generated and run.
-MIN_GROUPS_RUN = 1329
-MIN_CASES_RUN = 6398
+MIN_GROUPS_RUN = 1339
+MIN_CASES_RUN = 6418
 
 
 @dataclass
@@ -165,7 +159,7 @@ def out_of_scope(schema: Any, draft_uri: str) -> list[str]:
                 found.append(f"a non-schema value ({type(node).__name__})")
             return
         for keyword, value in node.items():
-            if keyword == "$schema" and value != draft_uri:
+            if keyword == "$schema" and value != draft_uri and not served(value):
                 found.append(f"$schema {value!r} inside the group (another dialect)")
                 continue
             if keyword not in IN_SCOPE and keyword in KNOWN:
@@ -209,6 +203,12 @@ def out_of_scope(schema: Any, draft_uri: str) -> list[str]:
     return found
 
 
+def served(uri: Any) -> bool:
+    """Whether ``uri`` names a document of the suite's ``remotes/`` (a custom meta-schema
+    there is read through ``--remote``, as a remote ``$ref`` is)."""
+    return isinstance(uri, str) and uri.startswith(REMOTES.prefix)
+
+
 def scope(folder: str, relative: str, schema: Any) -> str | None:
     """Why a group is left out before import (None: it is imported)."""
     _, uri, _ = DRAFTS[folder]
@@ -227,17 +227,6 @@ def scope(folder: str, relative: str, schema: Any) -> str | None:
     return None
 
 
-def through_import_only(relative: str, schema: Any) -> bool:
-    """Whether a 2020-12 group is one test_conformance.py leaves out: a contract refuses what
-    it uses (a dynamic reference, a resource, an anchor, an unknown keyword or ``dependencies``,
-    a remote ``$ref``, a ``$ref`` into a value), or asserts its formats; import takes it."""
-    return (
-        bool(unsupported_keywords(schema, root=True))
-        or relative in (ANNOTATED_FORMATS, REFS_INTO_VALUES)
-        or '"$ref": "http' in json.dumps(schema)
-    )
-
-
 def load_groups() -> list[Group]:
     groups: list[Group] = []
     for folder in DRAFTS:
@@ -245,7 +234,7 @@ def load_groups() -> list[Group]:
         for path in sorted(root.glob("*.json")) + sorted((root / "optional").rglob("*.json")):
             relative = path.relative_to(root).as_posix()
             for index, raw in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-                if folder == DIRECT and not through_import_only(relative, raw["schema"]):
+                if folder == DIRECT and not through_import(relative, raw["schema"]):
                     continue
                 groups.append(
                     Group(
@@ -271,7 +260,8 @@ def wrapped(group: Group) -> dict[str, Any]:
     _, uri, id_key = DRAFTS[group.folder]
     schema = group.schema
     if isinstance(schema, dict):
-        schema = {k: v for k, v in schema.items() if k != "$schema"}
+        # A custom meta-schema stays: the group's schema is a resource of its own dialect.
+        schema = {k: v for k, v in schema.items() if k != "$schema" or served(v)}
         legacy = group.folder in ("draft4", "draft6", "draft7")
         if id_key not in schema and not (legacy and "$ref" in schema):
             schema = {id_key: CASE_URI, **schema}
@@ -322,6 +312,9 @@ def imported(group: Group) -> Imported:
         return _IMPORTED[group.key]
     label = f"{group.folder}_{group.file.replace('/', '_').removesuffix('.json')}_{group.index}"
     try:
+        # Each draft's format.json reads format as an annotation (every draft's core reading
+        # from 2019-09 on; before it, its cases hold no string, so both readings agree); the
+        # formats of optional/format/ are imported asserted.
         reading = "annotate" if group.file == ANNOTATED_FORMATS else "assert"
         (contract,) = importer.import_data(
             wrapped(group),
@@ -354,7 +347,6 @@ ALLOWED_REFUSALS = (
     "remote $dynamicRef",
     "depends on the dynamic scope",  # $recursiveRef that no plain $ref can replace
     "(toolshape's contract check)",
-    "one schema imports in one draft",  # a remote schema of another draft (cross-draft.json)
 )
 #: Groups refused for a reason particular to them (none now: a $ref into 'examples' or into an
 #: unknown keyword is read as a schema and moved under $defs, as the suite's optional tests expect).
@@ -446,8 +438,6 @@ def _kind(reason: str) -> str:
         return "keywords out of scope"
     if "remote $ref" in reason or "remote $dynamicRef" in reason or reason.startswith("remote"):
         return "remote references that are no local file"
-    if "one schema imports in one draft" in reason:
-        return "a remote schema of another draft"
     if "(toolshape's contract check)" in reason or "contract checker" in reason:
         return "refused by the contract checker"
     return reason.split(":")[0].split(" (")[0]

@@ -406,11 +406,11 @@ def test_import_of_a_deeply_nested_schema_is_a_located_error_not_an_internal_one
     done = _run("import", "deep.json", "--out", "out", cwd=tmp_path)
     assert done.returncode == 1
     assert "internal error" not in done.stderr
-    from toolshape.platforms import importer
+    from toolshape.platforms import documents
 
     # the first brace past the limit (no string in this text holds a brace)
     braces = [at for at, char in enumerate(text) if char == "{"]
-    col = braces[importer.MAX_INPUT_DEPTH] + 1
+    col = braces[documents.MAX_INPUT_DEPTH] + 1
     assert done.stderr.startswith(f"deep.json:1:{col}: error: "), done.stderr
 
 

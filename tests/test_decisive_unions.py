@@ -16,12 +16,14 @@ union recurses once per level of the value, and the contract is accepted. Shown 
 - an alternative leaves its checks of the tag out (the union made them: they could never
   fail), while a ``$ref`` target it shares with another caller keeps them for that caller;
 - an alternative's tag may be several constants (an ``enum``) when no two alternatives share
-  one: it decides too.
+  one: it decides too (the work and the messages are shown for each union of
+  :data:`CONTRACTS` that says how its trees are built).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -178,34 +180,20 @@ def _objects(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 #: Trees of such objects, and now and then a value that is no object.
 TREES = st.recursive(st.sampled_from(LEAVES), _objects, max_leaves=12)
 
-CONTRACTS = {
-    "expression tree": ("e", EXPRESSION),
-    "store": ("root", STORE),
-    "shared": ("e", SHARED),
-    "enum tags": ("root", ENUM_TAGS),
-}
 
+@dataclass(frozen=True)
+class Union:
+    """A contract of this file: the key its tree is under and its parameters; for the unions
+    whose work and messages are shown, how a tree of n nodes over a leaf is built, the
+    objects of its shape holding a tag, and the leaves its trees are counted over."""
 
-@pytest.mark.parametrize("name", CONTRACTS)
-@settings(max_examples=300, deadline=None, database=None)
-@given(trees=st.lists(TREES, min_size=1, max_size=4))
-def test_the_generated_validator_agrees_with_jsonschema(name: str, trees: list[Any]) -> None:
-    key, parameters = CONTRACTS[name]
-    module = _module(name)
-    tried = [{key: tree} for tree in trees]
-    if name == "shared":
-        tried += [{key: trees[0], "first": tree} for tree in trees]
-    assert verdicts_unlike_jsonschema(module, parameters, tried) == []
-
-
-_MODULES: dict[str, Any] = {}
-
-
-def _module(name: str) -> Any:
-    """The module of one of :data:`CONTRACTS`, built once (hypothesis calls a test often)."""
-    if name not in _MODULES:
-        _MODULES[name] = build_module(CONTRACTS[name][1])
-    return _MODULES[name]
+    key: str
+    parameters: dict[str, Any]
+    tree: Callable[[int, Any], Any] | None = None
+    objects: Callable[[Any], list[Any]] | None = None
+    leaves: dict[str, Any] = field(default_factory=dict)
+    #: A key whose value the contract checks on its own (a caller the union shares a target with).
+    alone: str | None = None
 
 
 def _balanced(size: int, leaf: Any, op: int = 0) -> Any:
@@ -221,31 +209,133 @@ def _balanced(size: int, leaf: Any, op: int = 0) -> Any:
     }
 
 
+def _forest(size: int, leaf: Any, kind: int = 0) -> Any:
+    """A tree of ``size`` group and list nodes of two children each, as balanced as it goes,
+    with ``leaf`` for each child no node fills (the ``type``/``children`` shape of
+    :data:`ENUM_TAGS`)."""
+    if size == 0:
+        return leaf
+    left = (size - 1) // 2
+    children = [_forest(left, leaf, kind + 1), _forest(size - 1 - left, leaf, kind + 1)]
+    return {"type": ("group", "list")[kind % 2], "children": children}
+
+
+def _shallow(tag: Any) -> list[Any]:
+    """Objects tagged ``tag`` (or without a tag, for ``ABSENT``), alone, with children
+    (tagged alike) and with other keys."""
+    objects: list[dict[str, Any]] = [
+        {"op": tag},
+        {"op": tag, "value": "x"},
+        {"op": tag, "value": 1},
+    ]
+    child = _present({"op": tag, "left": {"op": "num", "value": 1}, "right": {"op": "num"}})
+    objects += [child, {"op": tag, "left": child, "right": child, "extra": 1}]
+    return [_present(o) for o in objects]
+
+
+def _present(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` without the keys whose value is ``ABSENT`` (a tag left out)."""
+    return {k: v for k, v in value.items() if v is not ABSENT}
+
+
+def _nodes(tag: Any) -> list[Any]:
+    """Objects of the ``type``/``children`` shape tagged ``tag`` (or without a tag, for
+    ``ABSENT``), alone, with a bad or good leaf, with children and with other keys."""
+    child = _present({"type": tag, "children": [{"type": "text", "text": ""}], "text": "x"})
+    objects: list[dict[str, Any]] = [
+        {"type": tag},
+        {"type": tag, "text": "x"},
+        {"type": tag, "text": ""},
+        {"type": tag, "children": []},
+        {"type": tag, "children": [child, child, child], "ordered": "no"},
+        child,
+    ]
+    return [_present(o) for o in objects]
+
+
+#: Leaves of expression trees: a node of each kind of tag, a bad node, and no object.
+EXPRESSION_LEAVES = {
+    "tagged": {"op": "num", "value": 1},
+    "no alternative's tag": {
+        "op": "sub",
+        "left": {"op": "num", "value": 1},
+        "right": {"op": "num", "value": 1},
+    },
+    "a number": {"op": 1.5, "value": 1},
+    "null": {"op": None, "value": 1},
+    "no tag": {"left": {"op": "num", "value": 1}, "right": {"op": "num", "value": 1}},
+    "bad children": {"op": "add", "left": {"op": "num", "value": "x"}, "right": {"value": 1}},
+    "array": [{"op": "num", "value": 1}],
+}
+
+CONTRACTS = {
+    "expression tree": Union("e", EXPRESSION, _balanced, _shallow, EXPRESSION_LEAVES),
+    "store": Union("root", STORE),
+    "shared": Union("e", SHARED, _balanced, _shallow, alone="first"),
+    # An alternative's tag may be several constants (an enum), no two alternatives sharing one.
+    "enum tags": Union(
+        "root",
+        ENUM_TAGS,
+        _forest,
+        _nodes,
+        {
+            "tagged": {"type": "text", "text": "x"},
+            "bad child": {"type": "sub", "children": [{"type": "text", "text": ""}]},
+            "no alternative's tag": {"type": "other", "children": []},
+            "a number": {"type": 1.5},
+            "no tag": {"text": "x", "children": []},
+            "array": ["x"],
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+@settings(max_examples=300, deadline=None, database=None)
+@given(trees=st.lists(TREES, min_size=1, max_size=4))
+def test_the_generated_validator_agrees_with_jsonschema(name: str, trees: list[Any]) -> None:
+    union = CONTRACTS[name]
+    module = _module(name)
+    tried = [{union.key: tree} for tree in trees]
+    if union.alone is not None:
+        tried += [{union.key: trees[0], union.alone: tree} for tree in trees]
+    assert verdicts_unlike_jsonschema(module, union.parameters, tried) == []
+
+
+_MODULES: dict[str, Any] = {}
+
+
+def _module(name: str) -> Any:
+    """The module of one of :data:`CONTRACTS`, built once (hypothesis calls a test often)."""
+    if name not in _MODULES:
+        _MODULES[name] = build_module(CONTRACTS[name].parameters)
+    return _MODULES[name]
+
+
 @pytest.mark.parametrize(
-    "leaf",
+    ("name", "leaf"),
     [
-        {"op": "num", "value": 1},
-        {"op": "sub", "left": {"op": "num", "value": 1}, "right": {"op": "num", "value": 1}},
-        {"op": 1.5, "value": 1},
-        {"op": None, "value": 1},
-        {"left": {"op": "num", "value": 1}, "right": {"op": "num", "value": 1}},
-        {"op": "add", "left": {"op": "num", "value": "x"}, "right": {"value": 1}},
-        [{"op": "num", "value": 1}],
+        pytest.param(name, leaf, id=f"{name}: {kind}")
+        for name, union in CONTRACTS.items()
+        for kind, leaf in union.leaves.items()
     ],
-    ids=["tagged", "no alternative's tag", "a number", "null", "no tag", "bad children", "array"],
 )
-def test_the_work_grows_with_the_nodes(leaf: Any) -> None:
-    """Counted: lines run and characters read, for trees of n, 2n and 4n nodes whose leaves
-    are ``leaf``: each object runs the one alternative its tag picks, or none (tried on every
-    alternative, each of the add and mul nodes would check both its children twice, and
-    the work would double at every level)."""
-    module = _module("expression tree")
+def test_the_work_grows_with_the_nodes(name: str, leaf: Any) -> None:
+    """Counted: lines run and characters read, for trees of n, 2n and 4n nodes (two children
+    each) whose leaves are ``leaf``: each object runs the one alternative its tag picks, or
+    none (tried on every alternative, each node that holds children would check them twice,
+    and the work would double at every level)."""
+    union = CONTRACTS[name]
+    tree = union.tree
+    assert tree is not None
+    module = _module(name)
+    assert [t.decisive for t in _tags(module)] == [True]
 
     def make(size: int) -> Callable[[], object]:
-        tree = {"e": _balanced(size, leaf)}
-        return lambda: module.validate(tree)
+        value = {union.key: tree(size, leaf)}
+        return lambda: module.validate(value)
 
-    assert_linear("expression tree", make, 64, module, runtime_module())
+    assert_linear(name, make, 64, module, runtime_module())
 
 
 def _every_alternative(monkeypatch: pytest.MonkeyPatch, parameters: dict[str, Any]) -> Any:
@@ -269,44 +359,38 @@ def _tags(module: Any) -> list[Any]:
     return [v for v in vars(module).values() if type(v).__name__ == "_Tag"]
 
 
-def _shallow(tag: Any) -> list[Any]:
-    """Objects tagged ``tag`` (or without a tag, for ``ABSENT``), alone, with children
-    (tagged alike) and with other keys."""
-    objects: list[dict[str, Any]] = [
-        {"op": tag},
-        {"op": tag, "value": "x"},
-        {"op": tag, "value": 1},
-    ]
-    child = _present({"op": tag, "left": {"op": "num", "value": 1}, "right": {"op": "num"}})
-    objects += [child, {"op": tag, "left": child, "right": child, "extra": 1}]
-    return [_present(o) for o in objects]
-
-
-def _present(value: dict[str, Any]) -> dict[str, Any]:
-    """``value`` without the keys whose value is ``ABSENT`` (a tag left out)."""
-    return {k: v for k, v in value.items() if v is not ABSENT}
-
-
-@pytest.mark.parametrize("name", ["expression tree", "shared"])
+@pytest.mark.parametrize("name", [name for name, u in CONTRACTS.items() if u.objects])
 def test_the_messages_are_those_of_trying_every_alternative(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """For every kind of object the union meets, the decisive module reports what the module
     trying every alternative (each checking its tag) reports: the same paths, codes and
     messages; and refuses exactly what the reference evaluation refuses."""
-    key, parameters = CONTRACTS[name]
+    union = CONTRACTS[name]
+    objects = union.objects
+    assert objects is not None
     decided = _module(name)
     assert [t.decisive for t in _tags(decided)] == [True]
-    tried = _every_alternative(monkeypatch, parameters)
-    values = [{key: o} for tag in [*TAGS, ABSENT, {}] for o in _shallow(tag)]
-    values += [{key: v} for v in LEAVES]
-    if name == "shared":
-        values += [{"e": {"op": "num", "value": 1}, "first": v[key]} for v in values]
+    tried = _every_alternative(monkeypatch, union.parameters)
+    values = [{union.key: o} for tag in [*TAGS, ABSENT, {}] for o in objects(tag)]
+    values += [{union.key: v} for v in LEAVES]
+    if union.alone is not None:
+        values += [
+            {union.key: {"op": "num", "value": 1}, union.alone: v[union.key]} for v in values
+        ]
     for value in values:
         got = [(e.path, e.code, e.message) for e in decided.validate(value).errors]
         expected = [(e.path, e.code, e.message) for e in tried.validate(value).errors]
         assert got == expected, value
-    assert verdicts_unlike_jsonschema(decided, parameters, values) == []
+    assert verdicts_unlike_jsonschema(decided, union.parameters, values) == []
+
+
+def test_an_alternative_tagged_by_an_enum_is_named_by_all_its_tags() -> None:
+    """Whichever of its tags the object holds, the message names the alternative by all."""
+    named = _module("enum tags").validate({"root": {"type": 1, "children": [], "ordered": "no"}})
+    assert [e.message.split(": ")[0] for e in named.errors] == [
+        'for type "sub" or 1 or null, at /root/ordered'
+    ]
 
 
 def test_an_alternative_leaves_its_checks_of_the_tag_to_the_union() -> None:
@@ -395,76 +479,3 @@ def test_a_tree_at_the_root_is_checked_like_one_under_a_key() -> None:
     assert verdicts_unlike_jsonschema(module, ROOTED, values) == []
     # Accepted: the trees of 0, 1 and 5 nodes over num leaves, and the mul node.
     assert sum(module.validate(v).ok for v in values) == 4
-
-
-def _forest(size: int, leaf: Any, kind: int = 0) -> Any:
-    """A tree of ``size`` group and list nodes of two children each, as balanced as it goes,
-    with ``leaf`` for each child no node fills (the ``type``/``children`` shape of
-    :data:`ENUM_TAGS`)."""
-    if size == 0:
-        return leaf
-    left = (size - 1) // 2
-    children = [_forest(left, leaf, kind + 1), _forest(size - 1 - left, leaf, kind + 1)]
-    return {"type": ("group", "list")[kind % 2], "children": children}
-
-
-@pytest.mark.parametrize(
-    "leaf",
-    [
-        {"type": "text", "text": "x"},
-        {"type": "sub", "children": [{"type": "text", "text": ""}]},
-        {"type": "other", "children": []},
-        {"type": 1.5},
-        {"text": "x", "children": []},
-        ["x"],
-    ],
-    ids=["tagged", "bad child", "no alternative's tag", "a number", "no tag", "array"],
-)
-def test_enum_tags_decide(leaf: Any) -> None:
-    """An alternative's tag may be several constants (no two alternatives sharing one): the
-    tag still decides every object, so a tree whose nodes hold two children each costs its
-    nodes, counted (tried on both alternatives that hold children, each child would be
-    checked twice per level)."""
-    module = _module("enum tags")
-    assert [t.decisive for t in _tags(module)] == [True]
-
-    def make(size: int) -> Callable[[], object]:
-        tree = {"root": _forest(size, leaf)}
-        return lambda: module.validate(tree)
-
-    assert_linear("enum tags", make, 64, module, runtime_module())
-
-
-def _nodes(tag: Any) -> list[Any]:
-    """Objects of the ``type``/``children`` shape tagged ``tag`` (or without a tag, for
-    ``ABSENT``), alone, with a bad or good leaf, with children and with other keys."""
-    child = _present({"type": tag, "children": [{"type": "text", "text": ""}], "text": "x"})
-    objects: list[dict[str, Any]] = [
-        {"type": tag},
-        {"type": tag, "text": "x"},
-        {"type": tag, "text": ""},
-        {"type": tag, "children": []},
-        {"type": tag, "children": [child, child, child], "ordered": "no"},
-        child,
-    ]
-    return [_present(o) for o in objects]
-
-
-def test_enum_tags_say_what_trying_every_alternative_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With enums of tags, the decisive module reports what the module trying every
-    alternative (each checking its tag) reports, on every kind of object, and refuses
-    exactly what the reference evaluation refuses."""
-    key, parameters = CONTRACTS["enum tags"]
-    decided = _module("enum tags")
-    tried = _every_alternative(monkeypatch, parameters)
-    values = [{key: o} for tag in [*TAGS, ABSENT, {}] for o in _nodes(tag)]
-    for value in values:
-        got = [(e.path, e.code, e.message) for e in decided.validate(value).errors]
-        expected = [(e.path, e.code, e.message) for e in tried.validate(value).errors]
-        assert got == expected, value
-    assert verdicts_unlike_jsonschema(decided, parameters, values) == []
-    named = decided.validate({key: {"type": 1, "children": [], "ordered": "no"}})
-    # The alternative is named by all its tags, whichever one the object holds.
-    assert [e.message.split(": ")[0] for e in named.errors] == [
-        'for type "sub" or 1 or null, at /root/ordered'
-    ]

@@ -330,6 +330,38 @@ def test_every_contract_exports_or_is_refused_with_located_findings(
         assert result.strict is None and not findings
 
 
+def test_export_each_says_what_export_says_and_lowers_once_per_rules(
+    checked: checker.Contract, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """export_each (what generate lists in the package) gives every target what export gives
+    it, result or refusal, and runs one lowering per set of rules: openai-responses takes
+    openai's (its findings named for openai-responses)."""
+    lowered_for: list[str] = []
+    run = export._Lowering.run
+
+    def counted(lowering: Any) -> Any:
+        lowered_for.append(lowering.named)
+        return run(lowering)
+
+    monkeypatch.setattr(export._Lowering, "run", counted)
+    each = export.export_each(checked, export.TARGETS)
+    assert sorted(lowered_for) == ["anthropic", "gemini-legacy", "openai"]
+    assert list(each) == list(export.TARGETS)
+    for target in export.TARGETS:
+        given = each[target]
+        try:
+            alone = export.export(checked, target)
+        except export.ExportError as refused:
+            assert isinstance(given, export.ExportError), target
+            assert (given.target, given.findings) == (target, refused.findings)
+            assert all(finding.target == target for finding in given.findings)
+            continue
+        assert isinstance(given, export.ExportResult), target
+        assert json.dumps(given.definition) == json.dumps(alone.definition)
+        assert given == alone
+        assert all(finding.target == target for finding in given.strict_refused)
+
+
 @pytest.mark.parametrize("target", export.TARGETS)
 def test_exports_are_valid_schemas_that_refuse_nothing_the_contract_accepts(
     checked: checker.Contract, accepted: list[Any], target: str

@@ -12,6 +12,7 @@ cutting rule has to get right. A shape layout.py does not know is an error.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import random
 from pathlib import Path, PurePosixPath
@@ -56,19 +57,36 @@ def _module_source(raw: bytes, stem: str, path: Path | None = None) -> str:
     return CONTEXT.environment.get_template("module.py.j2").render(model=built)
 
 
+#: How many synthetic contracts (tests/bench/synth.py) the layout is held to black on.
+SYNTHETIC = 40
+
+
+@functools.cache
+def example_module_source(path: Path) -> str:
+    """An example contract's module source before layout, rendered once per process: this file
+    and tests/test_top_level.py both read it."""
+    return _module_source(path.read_bytes(), path.stem, path)
+
+
+@functools.cache
+def synthetic_module_source(index: int) -> str:
+    """The module source, before layout, of the synthetic contract drawn from seed
+    ``2000 + index``; rendered once per process and shared with tests/test_top_level.py."""
+    raw = synth.render(synth.contract(random.Random(2000 + index), index)).encode()
+    return _module_source(raw, f"tool_{index}")
+
+
 @pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
 def test_example_modules_laid_out_as_whole_file_black(path: Path) -> None:
     """What render.py does for the built-in templates: layout.py alone, never black."""
-    text = _module_source(path.read_bytes(), path.stem, path)
+    text = example_module_source(path)
     assert len(formatting.split(text) or []) > 4, "the module should be cut into pieces"
     _as_black(formatting.lay_out(text), text)
 
 
-@pytest.mark.parametrize("index", range(40))
+@pytest.mark.parametrize("index", range(SYNTHETIC))
 def test_synthetic_modules_laid_out_as_whole_file_black(index: int) -> None:
-    rng = random.Random(2000 + index)
-    raw = synth.render(synth.contract(rng, index)).encode()
-    text = _module_source(raw, f"tool_{index}")
+    text = synthetic_module_source(index)
     _as_black(formatting.lay_out(text), text)
 
 

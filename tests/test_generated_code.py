@@ -722,18 +722,32 @@ def vendor_one_tool(path: Path, folder: Path, tests: bool = False) -> str:
     return ".".join((folder.name, *relative.with_suffix("").parts))
 
 
+#: Imports each vendored tool (its module and the runtime alone in a folder of their own) and
+#: calls it, one after the other in one interpreter: one process per Python, not one per
+#: module. Each import starts afresh: the folder leaves the path and its package leaves
+#: ``sys.modules`` before the next tool's folder comes in, so nothing one tool loaded is there
+#: for the next. Arguments: folder, import name, folder, import name, ...
 _STANDALONE = """\
 import importlib, sys
-folder, name = sys.argv[1], sys.argv[2]
-sys.path.insert(0, folder)
-module = importlib.import_module(name)
-assert module.__file__.startswith(folder), module.__file__
-assert module.validate(None).status == "reject", "validate(None)"
-assert module.validate([]).errors[0].code == "type", "validate([])"
-assert module.parse("{").status == "parse_error", "parse('{')"
-assert module.parse(b"[]").status == "reject", "parse(b'[]')"
-assert isinstance(module.TOOL_NAME, str) and isinstance(module.INPUT_SCHEMA, dict)
-print("ok", name)
+pairs = sys.argv[1:]
+for folder, name in zip(pairs[::2], pairs[1::2]):
+    sys.path.insert(0, folder)
+    try:
+        module = importlib.import_module(name)
+        assert module.__file__.startswith(folder), module.__file__
+        assert module.validate(None).status == "reject", "validate(None)"
+        assert module.validate([]).errors[0].code == "type", "validate([])"
+        assert module.parse("{").status == "parse_error", "parse('{')"
+        assert module.parse(b"[]").status == "reject", "parse(b'[]')"
+        assert isinstance(module.TOOL_NAME, str) and isinstance(module.INPUT_SCHEMA, dict)
+        print("ok", name)
+    except Exception as error:
+        print("FAILED", name, type(error).__name__, error)
+    finally:
+        sys.path.remove(folder)
+        package = name.split(".")[0]
+        for loaded in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[loaded]
 """
 
 
@@ -749,17 +763,18 @@ def test_generated_modules_compile_and_import_alone_on_every_supported_python(
         f"generated files do not compile on CPython {full}:\n{_output(compiled)}"
     )
 
-    failures = []
+    tools: list[str | Path] = []
+    names = []
     for path in MODULES:
         # The module and the runtime alone, as vendoring one tool copies them (vendor_one_tool).
         folder = tmp_path / "alone" / _rel(path).replace("/", "__").removesuffix(".py")
-        name = vendor_one_tool(path, folder / "one_tool")
-        # -I: no user site, no PYTHON* variables, no script folder; -S: no site-packages.
-        result = _run([python, "-I", "-S", "-c", _STANDALONE, folder, name], cwd=folder)
-        if result.returncode != 0 or "ok" not in result.stdout:
-            failures.append(f"{_rel(path)}:\n{_output(result, 15)}")
-    assert not failures, (
-        f"on CPython {full} ({python}), modules do not import alone:\n" + "\n".join(failures)
+        names.append(vendor_one_tool(path, folder / "one_tool"))
+        tools += [folder, names[-1]]
+    # -I: no user site, no PYTHON* variables, no script folder; -S: no site-packages.
+    result = _run([python, "-I", "-S", "-c", _STANDALONE, *tools], cwd=tmp_path)
+    imported = [line.removeprefix("ok ") for line in result.stdout.splitlines()]
+    assert (result.returncode, imported) == (0, names), (
+        f"on CPython {full} ({python}), modules do not import alone:\n{_output(result)}"
     )
 
 

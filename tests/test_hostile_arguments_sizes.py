@@ -35,6 +35,7 @@ from hostile_arguments_support import (
 from work_counting import work
 
 
+@functools.cache  # a str: built once per process, read by every module's test
 def _unknown_keys_text(n: int) -> str:
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 

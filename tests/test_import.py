@@ -25,7 +25,7 @@ from toolshape import cli
 from toolshape.codegen import cases, render
 from toolshape.contract import checker, errors, source
 from toolshape.families.references import importing
-from toolshape.platforms import export, importer, remotes
+from toolshape.platforms import documents, export, importer, remotes
 from toolshape.project import pipeline, runtime
 from toolshape.schema import vocabulary
 
@@ -850,11 +850,9 @@ def test_a_remote_ref_under_a_mapped_prefix_is_read_from_the_local_folder(
         ("missing.json", "is not there: no file"),
         ("money", "is not there: no file"),
         ("list.json", "is not a schema"),
-        ("broken.json", "is not valid JSON"),
+        ("broken.json", "not valid JSON"),
         ("twice.json", "appears twice in one object"),
-        ("draft7.json", "one schema imports in one draft"),
-        ("deep.json", "levels deep"),
-        ("deeper.json", "nests too deep to be read"),
+        ("custom.json", "names no draft toolshape reads"),
     ],
 )
 def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_ref(
@@ -862,18 +860,16 @@ def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_
 ) -> None:
     """Nothing outside the mapped folder is read, whatever the URL says (a parent step, spelled
     or percent-encoded, an absolute path, a query, a link out), and what is read must be a
-    schema of the same draft, nested no deeper than an input may be (its parser's recursion
-    too): each is an error at the ``$ref``, never a traceback, and nothing is imported."""
+    schema of a draft toolshape reads (too deep a document: test_the_input_file_and_a_remote_schema_
+    are_refused_alike): each is an error at the ``$ref``, never a traceback, and nothing is imported."""
     folder = remote_folder(tmp_path)
     (tmp_path / "outside.json").write_text('{"type": "string"}', encoding="utf-8")
     (folder / "link.json").symlink_to(tmp_path / "outside.json")
     (folder / "list.json").write_text("[1, 2]", encoding="utf-8")
     (folder / "broken.json").write_text('{"type": ', encoding="utf-8")
     (folder / "twice.json").write_text('{"type": "integer", "type": "string"}', encoding="utf-8")
-    (folder / "deep.json").write_text('{"not": ' * 200 + "{}" + "}" * 200, encoding="utf-8")
-    (folder / "deeper.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
-    (folder / "draft7.json").write_text(
-        '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}', encoding="utf-8"
+    (folder / "custom.json").write_text(
+        '{"$schema": "https://schemas.example.com/meta.json", "type": "string"}', encoding="utf-8"
     )
     mapping = remotes.RemoteFolder.parse(f"{REMOTE}={folder}")
     options = importer.ImportOptions(remotes=(mapping,))
@@ -886,6 +882,55 @@ def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_
         importer.import_file(path, options=options)
     (problem,) = raised.value.problems
     assert problem.pointer == "/properties/v/$ref" and message in problem.message
+
+
+#: Documents the import refuses as its input file and as a remote schema alike (one reader,
+#: ``platforms/documents.py``), each with the message it is refused with: over the size limit
+#: (set to 250,000 bytes here: under it, the next two), nested too deep in its text (within the decoders' recursion and
+#: past it), and nested too deep by YAML aliases (its text is two levels deep).
+REFUSED_DOCUMENTS = {
+    "oversized.json": ('{"type": "object"' + " " * 250_000 + "}", "bytes; the limit is 250000"),
+    "deep.json": ('{"not": ' * 200 + "{}" + "}" * 200, documents.TOO_DEEP),
+    "deeper.json": ("[" * 100_000 + "]" * 100_000, documents.TOO_DEEP),
+    "aliases.yaml": (
+        "a0: &a0 {type: object}\n"
+        + "".join(f"a{n}: &a{n} {{not: *a{n - 1}}}\n" for n in range(1, 120)),
+        documents.TOO_DEEP,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_DOCUMENTS))
+@pytest.mark.parametrize("read_as", ["the input file", "a remote schema"])
+def test_the_input_file_and_a_remote_schema_are_refused_alike(
+    name: str, read_as: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One reader, one set of limits and messages: a document too large or nested too deep is
+    refused with the same message whether it is the file imported or a remote schema its
+    ``$ref`` names (there, an error at the ``$ref``); the command exits 1 and writes nothing."""
+    monkeypatch.setattr(documents, "MAX_INPUT_BYTES", 250_000)
+    text, message = REFUSED_DOCUMENTS[name]
+    folder = remote_folder(tmp_path)
+    (folder / name).write_text(text, encoding="utf-8")
+    if read_as == "the input file":
+        path, argv_more, pointer = folder / name, [], None
+    else:
+        path = write_json(tmp_path, "t.json", remote_schema(REMOTE + name))
+        argv_more, pointer = ["--remote", f"{REMOTE}={folder}"], "/properties/v/$ref"
+    out = tmp_path / "contracts"
+    assert cli.main(["import", str(path), "--out", str(out), *argv_more]) == 1
+    assert not out.exists()
+    options = importer.ImportOptions(remotes=(remotes.RemoteFolder.parse(f"{REMOTE}={folder}"),))
+    with pytest.raises(importer.ContractImportError) as raised:
+        importer.import_file(path, options=options)
+    (problem,) = raised.value.problems
+    assert message in problem.message
+    if pointer is not None:
+        assert problem.pointer == pointer
+    elif name == "aliases.yaml":  # found in the data the aliases grow, not in the text
+        assert problem.pointer is not None and problem.pointer.startswith("/a")
+    else:
+        assert problem.pointer is None and problem.file.startswith(name)
 
 
 def test_a_remote_ref_no_prefix_covers_stays_refused(tmp_path: Path) -> None:

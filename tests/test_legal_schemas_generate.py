@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from support import build_module, verdicts_unlike_jsonschema
 from toolshape.codegen import cases
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
+from toolshape.families.values import rules as value_rules
 from toolshape.platforms import export
 from toolshape.project import examples
 from toolshape.witness.values import Engine
@@ -377,6 +379,44 @@ def test_a_value_listed_and_refused_is_a_place_no_value_can_pass_in_every_stage(
     assert_generates_what_jsonschema_means(parameters)
     required = checked({**parameters, "required": ["v"]})
     assert any(w.message.startswith("as written, NO ARGUMENTS CAN PASS") for w in required.warnings)
+
+
+class _EvaluatorFault(KeyError):
+    """An internal error of the reference evaluator, of a class an adapter used to swallow."""
+
+
+@pytest.mark.parametrize("stage", ["the contract check", "the witness engine", "derived cases"])
+def test_every_stage_asks_the_one_reference_answer_and_its_errors_surface(
+    stage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether no value can pass a place is one function (``reference.refuses_every_value``)
+    that every stage asks (counted), and an error inside the evaluator is raised there, never
+    taken for "this value passes" (which would hide a place no value can pass, or have the
+    witness engine search it in vain)."""
+    schema = {"enum": ["a", "b"], "maxLength": 5}  # listed values: the evaluator is asked
+    parameters = {**contract_with(schema), "required": ["v"]}  # the check asks of the root
+    contract = checked(parameters)
+    asking: Callable[[], object] = {
+        "the contract check": lambda: checked(parameters),
+        "the witness engine": lambda: Engine(parameters).impossible(schema),
+        "derived cases": lambda: cases.derive(contract),
+    }[stage]
+    asked: list[Any] = []
+
+    def counted(place: Any, refuses: Any = None) -> bool:
+        asked.append(place)
+        return bool(value_rules.unsatisfiable(place, refuses))
+
+    monkeypatch.setattr(reference, "unsatisfiable", counted)
+    asking()
+    assert asked, f"{stage} did not ask reference.refuses_every_value"
+
+    def fault(*_: Any, **__: Any) -> Any:
+        raise _EvaluatorFault("inside the evaluator")
+
+    monkeypatch.setattr(reference, "errors_of", fault)
+    with pytest.raises(_EvaluatorFault):
+        asking()
 
 
 #: How a derived-case warning says that no value can pass at its place.

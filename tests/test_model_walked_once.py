@@ -6,13 +6,16 @@ templates were given, and the module is the one a model never asked before rende
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import synth
 from support import CONTEXT, ROOT, check_example, example_contracts
 from toolshape.codegen import model, render, runtime_imports
+from toolshape.codegen.model_parts import Applicator, Node
 from toolshape.contract import checker, source
+from toolshape.families.references import checks as ref_checks
 
 CONTRACTS = example_contracts() + [ROOT / "tests/bench/contracts/large_order.yaml"]
 
@@ -49,3 +52,31 @@ def test_walking_the_model_once_changes_no_module(path: Path) -> None:
 def test_walking_the_model_once_changes_no_synthetic_module(index: int) -> None:
     raw = synth.render(synth.contract(random.Random(5000 + index), index)).encode()
     _check(raw, f"tool_{index}")
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_a_model_with_no_ref_function_to_settle_is_not_walked_for_calls(
+    index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which $ref functions hear whether their value is a required key's is settled by walking
+    every check for its $ref calls (``settle_required``); a module with no such function has
+    nothing to settle, and its model is not walked for it. One that has still is."""
+    walked: list[object] = []
+    real = ref_checks._ref_calls
+
+    def counted(node: Node) -> Iterator[Applicator]:
+        walked.append(node)
+        return real(node)
+
+    monkeypatch.setattr(ref_checks, "_ref_calls", counted)
+    raw = synth.render(synth.contract(random.Random(6000 + index), index)).encode()
+    built = _built(raw, f"tool_{index}")
+    assert not any(made.takes_required for made in built.functions)
+    assert walked == []
+    with_refs = next(
+        made
+        for path in CONTRACTS
+        for made in [_built(path.read_bytes(), path.stem, path)]
+        if any(function.takes_required for function in made.functions)
+    )
+    assert with_refs.functions and walked

@@ -98,7 +98,8 @@ class Side(types.ModuleType):
 @functools.cache
 def side(server: str, name: str, which: str) -> Side:
     """``which`` is "arguments" (validate, inputSchema) or "result" (validate_result,
-    outputSchema). One object per side, so that its oracle and strategies are built once."""
+    outputSchema). One object per side, so that its oracle and strategies are built once (under
+    xdist the whole file runs on one worker: conftest.ONE_WORKER_FILES)."""
     module, tool = generated_module(server, name), tool_of(server, name)
     if which == "arguments":
         return Side(f"{server}/{name}", module.validate, module.INPUT_SCHEMA, tool["inputSchema"])

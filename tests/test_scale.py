@@ -315,6 +315,30 @@ def test_reused_output_is_hashed_once_and_the_record_lists_the_bytes_on_disk(
     assert len(seals) == 2 * 4
 
 
+def test_a_contract_whose_output_the_cache_vouches_for_is_hashed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """generate with one contract changed hashes each unchanged contract's inputs once, for
+    the cache's key: output the cache vouches for has no header to compare the digest with."""
+    folder, out = tmp_path / "contracts", tmp_path / "generated"
+    _write_synthetic(folder, 4)
+    writing.write(planning.plan(folder, CONTEXT), out)
+    changed = folder / "group_1" / "tool_1.yaml"
+    changed.write_text(changed.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    digested: list[bytes] = []
+    real_digest = headers.digest
+
+    def counting_digest(raw: bytes, *rest: Any) -> str:
+        digested.append(raw)
+        return real_digest(raw, *rest)
+
+    monkeypatch.setattr(headers, "digest", counting_digest)
+    plan = planning.plan(folder, CONTEXT, reuse_from=out)
+    assert len(plan.reused) == 6  # three contracts' modules and tests
+    unchanged = [p for p in sorted(folder.rglob("*.yaml")) if p != changed]
+    assert [digested.count(p.read_bytes()) for p in unchanged] == [1, 1, 1]
+
+
 def _names_in(files: list[PurePosixPath], folder: PurePosixPath) -> dict[str, str]:
     """The names a plan puts in ``folder``, by a pass over every file (what the walk of
     importable.py asked of each folder before it indexed the plan once)."""

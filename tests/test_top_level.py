@@ -10,12 +10,20 @@ scanner's answer is ast's, or None.
 from __future__ import annotations
 
 import ast
+import functools
 import random
+from collections.abc import Callable
 
 import pytest
-import synth
 from support import ROOT
-from test_formatting import CONTRACTS, EDGE_CASES, _module_source, _package_sources
+from test_formatting import (
+    CONTRACTS,
+    EDGE_CASES,
+    SYNTHETIC,
+    _package_sources,
+    example_module_source,
+    synthetic_module_source,
+)
 from toolshape.codegen import formatting, top_level
 
 
@@ -23,25 +31,33 @@ def _scanned(text: str) -> list[top_level.Statement] | None:
     return top_level.statements(text)
 
 
-def _sources() -> dict[str, str]:
-    """What the built-in templates write before layout, and every committed generated file."""
-    found = {p.stem: _module_source(p.read_bytes(), p.stem, p) for p in CONTRACTS}
-    for index in range(40):
-        raw = synth.render(synth.contract(random.Random(2000 + index), index)).encode()
-        found[f"synthetic {index}"] = _module_source(raw, f"tool_{index}")
-    found.update(_package_sources())
-    for path in sorted((ROOT / "generated").rglob("*.py")):
-        found[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
-    return found
+#: The package files' sources (six small templates: rendered at once).
+_PACKAGE = _package_sources()
+
+#: Where each source the scanner is held to comes from, by the name its test is given: what
+#: the built-in templates write before layout (for the example contracts, the synthetic ones and
+#: the package files), and every committed generated file. A source is built when its test
+#: runs (once per process, shared with tests/test_formatting.py), not while the suite is being
+#: collected: every xdist worker collects every test.
+_MAKERS: dict[str, Callable[[], str]] = {
+    **{p.stem: functools.partial(example_module_source, p) for p in CONTRACTS},
+    **{
+        f"synthetic {index}": functools.partial(synthetic_module_source, index)
+        for index in range(SYNTHETIC)
+    },
+    **{name: functools.partial(_PACKAGE.__getitem__, name) for name in _PACKAGE},
+    **{
+        str(path.relative_to(ROOT)): functools.partial(path.read_text, encoding="utf-8")
+        for path in sorted((ROOT / "generated").rglob("*.py"))
+    },
+}
 
 
-SOURCES = _sources()
-
-
-@pytest.mark.parametrize("text", SOURCES.values(), ids=SOURCES.keys())
-def test_the_scanner_reads_every_generated_module_as_ast_does(text: str) -> None:
+@pytest.mark.parametrize("name", _MAKERS)
+def test_the_scanner_reads_every_generated_module_as_ast_does(name: str) -> None:
     """No refusal on what toolshape writes (else no work is saved), and ast's answer; the
     generated tests' backslash continuations are left to ast (split does not cut them)."""
+    text = _MAKERS[name]()
     scanned = _scanned(text)
     assert (scanned is None) == ("\\\n" in text)
     if scanned is None:
@@ -51,7 +67,7 @@ def test_the_scanner_reads_every_generated_module_as_ast_does(text: str) -> None
 
 def test_splitting_a_generated_module_parses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """The work saved: split() cuts a module without ast.parse, and cuts it as before."""
-    text = SOURCES["large_order"]
+    text = _MAKERS["large_order"]()
     with monkeypatch.context() as patched:
         patched.setattr(top_level, "statements", lambda source: None)  # ast's cut
         expected = formatting.split(text)

@@ -148,6 +148,28 @@ def test_each_keyword_is_named_once_and_its_facts_hold_together() -> None:
     assert set(vocabulary.format_phrases()) == set(vocabulary.format_names())
 
 
+#: The keywords 2019-09 and 2020-12 still name outside every vocabulary: their standard
+#: meta-schema keeps them for compatibility (so a custom meta-schema does not have them).
+OUTSIDE_VOCABULARIES = {"definitions", "dependencies"}
+
+
+def test_each_keyword_of_the_drafts_with_vocabularies_belongs_to_one_a_uri_turns_on() -> None:
+    """A custom meta-schema's ``$vocabulary`` turns keywords on by their vocabulary: each
+    keyword of 2019-09 or 2020-12 (those two excepted) is in one some vocabulary URI names,
+    and a keyword of the older drafts only is in none. Core takes no part in validation by
+    itself, the validation vocabulary holds no subschema, an annotation is in core, meta-data
+    or content."""
+    named = {name for names in vocabulary.VOCABULARY_URIS.values() for name in names}
+    for k in vocabulary.KEYWORDS:
+        vocabularies = (
+            bool({"2019-09", "2020-12"} & set(k.drafts)) and k.name not in OUTSIDE_VOCABULARIES
+        )
+        assert (k.vocabulary in named) is vocabularies, k.name
+        assert k.vocabulary != "validation" or k.shape is None, k.name
+        assert k.annotation is None or k.vocabulary in ("core", "meta-data", "content", ""), k.name
+    assert set(named) == {k.vocabulary for k in vocabulary.KEYWORDS} - {""}
+
+
 def test_the_walk_order_names_every_subschema_keyword_toolshape_applies() -> None:
     """SUBSCHEMA_ORDER fixes the order of the one walk; it must name each holder once."""
     holding = {k.name for k in IMPLEMENTED if k.shape is not None and k.annotation is None}
@@ -520,8 +542,13 @@ FAMILY_KEYWORDS_ELSEWHERE: dict[str, dict[str, str]] = {
 
 
 #: A family keyword's name that is also a word of another meaning in a module (never the
-#: keyword there), by name and module, and what it means there.
-SAME_WORD: dict[tuple[str, str], str] = {}
+#: keyword there), by name and module, and what it means there. Kept apart from
+#: TEMPLATE_SAME_WORD below: that one is read from a template's text, this one from a module's
+#: string constants.
+SAME_WORD: dict[tuple[str, str], str] = {
+    ("description", "contract/fields.py"): "the contract file's own key: what the tool does",
+    ("examples", "contract/fields.py"): "the contract file's own key: its validator's tests",
+}
 
 
 def _strings(path: Path) -> set[str]:

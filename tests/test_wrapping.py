@@ -8,16 +8,21 @@ nesting; and the entry, read back by Python, is the value it was made from."""
 
 from __future__ import annotations
 
+import ast
 import math
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
-from toolshape.codegen import wrapping
+from support import CONTRACTS
+from toolshape.codegen import render, wrapping
+from toolshape.codegen.context import GenerationContext
 from toolshape.codegen.literals import Code, literal, literal_text
 from toolshape.codegen.widths import width
+from toolshape.project import pipeline
 
 #: Characters that take more than one column in a literal, or in a line.
 TRICKY = "'\"\\\n\r\t\x00\u2028\u200f é杭州😀 /"
@@ -250,3 +255,96 @@ def test_a_string_written_again_from_its_cuts_is_the_entry(
         if text and wrong != cuts:
             with pytest.raises(ValueError, match="must rise"):
                 wrapping.string_entry(text, wrong, indent)
+
+
+#: A template that prints entries where the tests template does: after ``NAME = `` and in a table.
+_TABLES = "X = {{ one }}\nT = [\n{% for item in many %}\n    {{ item }},\n{% endfor %}\n]\n"
+
+
+@pytest.fixture(scope="module")
+def tables_context(tmp_path_factory: pytest.TempPathFactory) -> GenerationContext:
+    folder = tmp_path_factory.mktemp("tables")
+    (folder / "tables.py.j2").write_text(_TABLES, encoding="utf-8")
+    return render.generation_context(folder)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=values, count=st.integers(0, 3))
+def test_entries_spliced_after_compiling_the_code_around_them_are_the_plain_render(
+    tables_context: GenerationContext, value: object, count: int
+) -> None:
+    """render_tables compiles the template's output with an atom for each entry, then puts the
+    entries in: for every entry wrapping makes, in a table or after ``NAME = ``, the text is
+    the plain render's, and Python reads each entry back as its value."""
+    one = wrapping.entry(value, 0, "", before="X = ")
+    many = [wrapping.entry(value) for _ in range(count)]
+    entries = [one, *many]
+    spliced = render.render_tables(
+        tables_context,
+        "tables.py.j2",
+        "t.py",
+        entries,
+        one=render.stand_in(0),
+        many=[render.stand_in(i) for i in range(1, len(entries))],
+    )
+    plain = render.render(
+        tables_context, "tables.py.j2", "t.py", formatted=True, one=one, many=many
+    )
+    assert spliced == plain
+    names = {"frozenset": frozenset, "MISSING": Code("MISSING")}
+    exec(compile(spliced, "t.py", "exec"), names)
+    assert _same(names["X"], value)
+    table = names["T"]
+    assert isinstance(table, list) and len(table) == count
+    assert all(_same(item, value) for item in table)
+
+
+def test_code_around_the_entries_that_does_not_compile_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The proof is the compile of the code around the entries: a template that writes broken
+    code there fails, whatever the entries are; a stand-in nobody handed in is a RenderError."""
+    (tmp_path / "broken.py.j2").write_text("X = {{ one }} +\n", encoding="utf-8")
+    (tmp_path / "stray.py.j2").write_text("X = {{ one }}\n", encoding="utf-8")
+    context = render.generation_context(tmp_path)
+    entry = [wrapping.entry([1, 2])]
+    with pytest.raises(SyntaxError):
+        render.render_tables(context, "broken.py.j2", "b.py", entry, one=render.stand_in(0))
+    with pytest.raises(render.RenderError, match="stand-in"):
+        render.render_tables(context, "stray.py.j2", "s.py", entry, one=render.stand_in(1))
+
+
+def test_generating_tests_compiles_the_code_around_their_tables_not_the_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Proving the generated tests compile costs the compile of their code, not of their
+    tables' literals (most of their text): each row is an atom in what is compiled."""
+    compiled: dict[str, str] = {}
+    real = compile
+
+    def watched(source: str, label: str, mode: str) -> Any:
+        compiled[label] = source
+        return real(source, label, mode)
+
+    monkeypatch.setattr(render, "compile", watched, raising=False)
+    path = CONTRACTS / "get_weather.yaml"
+    made = pipeline.generate(
+        path.read_bytes(),
+        "contracts/get_weather.yaml",
+        PurePosixPath("get_weather.yaml"),
+        render.generation_context(),
+    )
+    text = compiled[str(made.test_path)]
+    rows = next(
+        len(node.value.elts)
+        for node in ast.parse(made.test_source).body
+        if isinstance(node, ast.AnnAssign)
+        and isinstance(node.target, ast.Name)
+        and node.target.id == "CASES"
+        and isinstance(node.value, ast.List)
+    )
+    table = text.split(
+        "CASES: list[tuple[str, dict[str, object], frozenset[tuple[str, str]]]] = [\n"
+    )
+    assert rows > 10 and table[1].startswith("    None,\n" * rows + "]\n")
+    real(made.test_source, "whole", "exec")  # and the whole text compiles

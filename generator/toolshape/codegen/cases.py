@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,6 +118,22 @@ class ParseCase:
     code: str
 
 
+#: The JSON scalars whose Python type tells their JSON type and whose value is their
+#: identity (a float is not among them: 1.0 and 1 are one JSON number, NaN is not equal to itself).
+_PLAIN_SCALARS = (str, int, bool, type(None))
+
+
+def _change_key(root: int, path: SchemaPath, value: Any) -> Hashable:
+    """What tells one change to the root (by its id) apart from another, for ``add``'s
+    de-duplication: a scalar's type and value (``True`` and ``1`` are different changes), any
+    other value's JSON text (its keys in order, as the case writes them)."""
+    if value is MISSING:
+        return (root, path, "left out")
+    if type(value) in _PLAIN_SCALARS:
+        return (root, path, type(value).__name__, value)
+    return json.dumps([root, path, value, False], default=repr)
+
+
 class _Deriver:
     #: What the families' cases read of the deriver (families/objects/cases.py's Deriver).
     type_samples = TYPE_SAMPLES
@@ -132,7 +148,8 @@ class _Deriver:
         self.root: Any = None
         self.followed: set[tuple[SchemaPath, str]] = set()
         self.branch_depth = 0
-        self.seen: set[str] = set()  # the instances already in a case (as canonical JSON)
+        #: The instances already in a case: their canonical JSON, or the change (_change_key).
+        self.seen: set[Hashable] = set()
         #: What was left out, by schema path: the names of the cases (for the warnings).
         self.left_out: dict[SchemaPath, list[str]] = {}
         self.too_big: dict[
@@ -146,7 +163,9 @@ class _Deriver:
         self.last: tuple[Any, SchemaPath, Any] | None = None
         #: Each root's errors (with the root, so that its id stays its own), by id.
         self.root_errors: dict[int, tuple[frozenset[tuple[str, str]], Any]] = {}
-        self.root_key: str | None = None  # the dedup key of the current root's case
+        #: local_parent's answers, by path.
+        self.parents: dict[SchemaPath, tuple[Any, Any]] = {}
+        self.root_key: Hashable | None = None  # the dedup key of the current root's case
         self.top: Any = None  # the accepted base (the first accepted case), once added
         #: Inside a branch: where its value is, and the schemas it must keep matching.
         self.guard: tuple[SchemaPath, list[Any]] | None = None
@@ -247,7 +266,7 @@ class _Deriver:
                 if isinstance(node, dict) and schema_path
                 else "add an accepted example"
             )
-            if self.engine.impossible(node):  # no example could help: the checker warned of it
+            if self.impossible(node):  # no example could help: the checker warned of it
                 why, hint = NO_VALUE, "the cases that send a value here expect its refusal"
             message = f"{why}; cases left out: {'; '.join(names)}; {hint}"
             found.append(
@@ -280,10 +299,7 @@ class _Deriver:
                 if value is not MISSING and identical(_lookup(self.root, path), value)
                 else ""
             )
-            key = key or json.dumps(
-                [id(self.root), path, None if value is MISSING else value, value is MISSING],
-                default=repr,
-            )
+            key = key or _change_key(id(self.root), path, value)
         else:
             key = json.dumps(data, sort_keys=True, default=repr)
         if key in self.seen:
@@ -322,7 +338,7 @@ class _Deriver:
                 frozenset(evaluate(self.schema, self.root)),
                 self.root,
             )
-        parent = self.local_schema(self.schema, path[:-1])
+        parent, above = self.local_parent(path[:-1])
         schema = None if parent is None else self.local_schema(parent, path[-1:])
         if schema is None or (value is MISSING and isinstance(path[-1], int)):
             return None  # an item left out moves the items after it
@@ -331,7 +347,6 @@ class _Deriver:
             return None  # a container itself is refused: its children are not looked at
         pointer = pointers[-1]
         kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
-        above = self.through_refs(parent)
         # An undeclared key whose schema is false: the evaluator's code for a key it refuses.
         refused = object_walk.refused_key_code(above, path[-1]) if schema is False else None
         if value is MISSING:
@@ -343,6 +358,16 @@ class _Deriver:
         else:
             kept |= errors_of(schema, value, pointer, root=self.schema)
         return frozenset(kept)
+
+    def local_parent(self, path: SchemaPath) -> tuple[Any, Any]:
+        """``local_schema(self.schema, path)`` and that schema through its bare $refs,
+        remembered by path: the contract's schema does not change during a derivation, and
+        every case that changes a value of one object asks for the same."""
+        found = self.parents.get(path)
+        if found is None:
+            parent = self.local_schema(self.schema, path)
+            found = self.parents[path] = (parent, self.through_refs(parent))
+        return found
 
     def through_refs(self, schema: Any) -> Any:
         """The schema a bare ``$ref`` (one with only annotations beside it) stands for: it applies

@@ -3,24 +3,19 @@
 A contract's text reaches a module as one string literal (a description, a message that
 names keys, a pattern's source), and black leaves a string as long as it is: nothing in
 it to split at. A line of one such literal wider than
-:data:`~toolshape.codegen.wrapping.JOINED_WIDTH` (100 columns) fails a user's E501 at
-100 columns, so the literal is written instead as an implicit concatenation in
-parentheses of its own, one piece per line, each within 88 columns, cut where
-``wrapping.py`` cuts the tests' strings (after a space or slash, never inside an
-escape)::
+:data:`~toolshape.codegen.wrapping.LINE_LENGTH` (88 columns) fails a user's E501, so the
+literal is written instead as an implicit concatenation in parentheses of its own, one
+piece per line, each within 88 columns, cut where ``wrapping.py`` cuts the tests' strings
+(after a space or slash, never inside an escape)::
 
     DESCRIPTION = (
         "Send a plain-text email from the user's account. Call it only after the user "
         "has confirmed the recipients, subject and body."
     )
 
-Black keeps that as it is, and so does ruff's formatter at 88 columns; at 100 it does
-too where the pieces joined would not fit a line of their own (each piece fits in 88).
-The value is the same string: Python joins the pieces back. A literal that does fit a
-line of its own in the parentheses, after a ``+`` or a dict key, is written there whole
-(cut, ruff would join it); an assigned one is cut all the same, as black drops
-parentheses around an assigned string and ruff's formatter at 100 columns puts them back:
-no layout satisfies both, and E501 is the check a user's project runs on every line.
+Black keeps that as it is, and so does ruff's formatter at 88 columns. At 100 it would
+join pieces that fit a line together again: ``pins.py`` then puts a comment between them,
+which no formatter moves. The value is the same string: Python joins the pieces back.
 
 Only a line that is one literal, with at most a name and ``=``, a ``+`` or a dict key
 before it and a comma or a closing bracket after it, is cut (the shapes black leaves
@@ -35,7 +30,7 @@ import ast
 import re
 
 from .widths import width
-from .wrapping import JOINED_WIDTH, parenthesized, pieces
+from .wrapping import LINE_LENGTH, parenthesized, pieces
 
 #: One string literal (black's double quotes, or single ones around a double quote).
 _STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
@@ -53,45 +48,57 @@ _LONE = re.compile(
     r"|\+ |(?:" + _STRING + r"): )?)(?P<literal>" + _STRING + r")(?P<after>[,)\]}]*:?)"
 )
 
+#: A dict key and what follows it on its line (its value, or the value's opening bracket).
+_KEY = re.compile(r"(?P<pad> *)(?P<key>" + _STRING + r"): (?P<rest>.+)")
+
 
 def cut(source: str) -> str:
-    """``source`` with each line of one string literal wider than :data:`JOINED_WIDTH`
+    """``source`` with each line of one string literal wider than :data:`LINE_LENGTH`
     written as parenthesized pieces (see above); a source with none is returned as it is."""
     lines = source.split("\n")
-    if all(width(line) <= JOINED_WIDTH for line in lines):
+    if all(width(line) <= LINE_LENGTH for line in lines):
         return source  # the common case, and a cheap one
     out: list[str] = []
     inside: set[int] | None = None  # found at the first line that may be cut
     for index, line in enumerate(lines):
-        found = _LONE.fullmatch(line) if width(line) > JOINED_WIDTH else None
-        if found is not None and inside is None:
+        key = _long_key(line)
+        found = _LONE.fullmatch(line) if key is None and width(line) > LINE_LENGTH else None
+        if (found is not None or key is not None) and inside is None:
             inside = in_long_strings(lines)
-        if found is None or index in (inside or ()):
+        if index in (inside or ()) or (found is None and key is None):
             out.append(line)
             continue
+        if key is not None:
+            # The key itself is wider than a line: its pieces in parentheses of their own.
+            pad, literal = key["pad"], key["key"]
+            value = ast.literal_eval(literal)
+            out.extend([pad + "(", *pieces(value, len(pad) + 4), pad + "): " + key["rest"]])
+            continue
+        assert found is not None
         value = ast.literal_eval(found["literal"])
         before = found["before"]
         indent = len(found["pad"])
-        if before and width(" " * indent + before + "(") > JOINED_WIDTH:
-            out.append(line)  # a key too long for any line: nothing to gain
-            continue
         where = _place(lines, index, before, found["after"])
         if where == "alone":
             # All its brackets hold: they hold the pieces (parentheses more would be UP034's
             # extraneous ones), the call's magic trailing comma after the last.
-            cut_lines = pieces(value, indent)
-            out.extend([*cut_lines[:-1], cut_lines[-1] + found["after"]])
-        elif where == "part" and _fits_alone(found["literal"], indent, before):
-            # Whole in parentheses of its own: cut, ruff's formatter at 100 columns would
-            # join the pieces again, there.
-            pad = " " * indent
-            opened = [pad + before + "(", pad + "    " + found["literal"]]
-            out.extend([*opened, pad + ")" + found["after"]])
+            out.extend(pieces(value, indent, found["after"]))
         elif where == "part":
             out.extend(parenthesized(value, indent, before, found["after"]))
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _long_key(line: str) -> re.Match[str] | None:
+    """The dict key starting ``line`` where it is too wide for a line (``"key": (`` would pass
+    88 columns); None for any other line."""
+    if width(line) <= LINE_LENGTH:
+        return None
+    key = _KEY.fullmatch(line)
+    if key is None or width(key["pad"] + key["key"] + ": (") <= LINE_LENGTH:
+        return None
+    return key
 
 
 def in_long_strings(lines: list[str]) -> set[int]:
@@ -125,12 +132,6 @@ def in_long_strings(lines: list[str]) -> set[int]:
                 column = end.end()
             token = _LEXED.search(line, column)
     return inside
-
-
-def _fits_alone(literal: str, indent: int, before: str) -> bool:
-    """Whether the literal fits a line of its own in parentheses, after something that keeps
-    them: a ``+`` or a dict key (black drops parentheses around an assigned string)."""
-    return not before.endswith("= ") and width(" " * (indent + 4) + literal) <= JOINED_WIDTH
 
 
 def _place(lines: list[str], index: int, before: str, after: str) -> str:

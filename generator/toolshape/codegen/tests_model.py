@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -108,6 +108,56 @@ class CaseRow:
     @property
     def errors(self) -> Code:
         return literal(frozenset(self.case.errors))
+
+
+class StandIns:
+    """Every data entry of a tests' model, each in the model replaced by its stand-in
+    (``render.stand_in``): the model the built-in template renders through
+    ``render.render_tables``, which compiles only the code around the entries."""
+
+    def __init__(self, tests: TestsModel) -> None:
+        #: The entries, in the order of their stand-ins.
+        self.entries: list[Code] = []
+        result = tests.result
+        #: The model with stand-ins.
+        self.model = replace(
+            tests,
+            schema=self._one(tests.schema),
+            examples=self._all(tests.examples),
+            base=self._one(tests.base),
+            cases=self._rows(tests.cases),
+            not_objects=self._all(tests.not_objects),
+            parse_cases=self._all(tests.parse_cases),
+            valid_text=self._one(tests.valid_text),
+            sensitive_values=self._all(tests.sensitive_values),
+            redaction_places=self._all(tests.redaction_places),
+            absent_nulls=self._all(tests.absent_nulls),
+            integral=self._all(tests.integral),
+            result=None if result is None else self._result(result),
+        )
+
+    def _one(self, entry: Code) -> Code:
+        self.entries.append(entry)
+        return render.stand_in(len(self.entries) - 1)
+
+    def _all(self, entries: list[Code]) -> list[Code]:
+        return [self._one(entry) for entry in entries]
+
+    def _rows(self, rows: list[CaseRow]) -> list[CaseRow]:
+        return [replace(row, row=self._one(row.row)) for row in rows]
+
+    def _result(self, result: ResultTests) -> ResultTests:
+        return replace(
+            result,
+            schema=self._one(result.schema),
+            examples=self._all(result.examples),
+            base=self._one(result.base),
+            cases=self._rows(result.cases),
+            not_objects=self._all(result.not_objects),
+            valid_text=self._one(result.valid_text),
+            sensitive_values=self._all(result.sensitive_values),
+            redaction_places=self._all(result.redaction_places),
+        )
 
 
 def _case_row(base: Any, case: cases.Case) -> CaseRow:

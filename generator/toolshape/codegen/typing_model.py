@@ -35,6 +35,8 @@ from ..families.values.typing import common_types, declared_types, literal_type,
 from ..schema.pointers import SchemaPath, resolve, typed
 from .literals import Code, comment_text, literal
 from .names import Namer
+from .widths import width
+from .wrapping import LINE_LENGTH
 
 #: How many variants one value's type may list, and how deep the branches and references
 #: that make them may go: past either, the value is ``Any`` (nested unions multiply).
@@ -113,6 +115,13 @@ class TypedDictDef:
         ]
 
     @property
+    def parts_note(self) -> Code:
+        """Why the TypedDict is made of parts: what its keys are."""
+        if all(part.names_only for part in self.parts):
+            return Code("some are too long for a line")
+        return Code("some are not Python names")
+
+    @property
     def part_names(self) -> Code:
         return Code(", ".join(str(part.name) for part in self.parts))
 
@@ -143,16 +152,39 @@ class TypedDictPart:
     def class_syntax(self) -> bool:
         return class_syntax_allows(self.fields)
 
+    @property
+    def names_only(self) -> bool:
+        """Whether every key is a Python name: only a name wider than a line keeps the class
+        syntax away, which ruff's UP013 would ask for (the template says why not)."""
+        return all(_is_name(f.key) for f in self.fields)
+
 
 def class_syntax_allows(fields: list[Field]) -> bool:
-    """Whether every key is a plain identifier, as a class body needs."""
-    return all(
-        f.key.isidentifier()
-        and f.key.isascii()
-        and not keyword.iskeyword(f.key)
-        and not f.key.startswith("_")
-        for f in fields
+    """Whether every key is a plain identifier, as a class body needs, short enough for its
+    field's line (see :func:`_fits`)."""
+    return all(_is_name(f.key) and _fits(f) for f in fields)
+
+
+def _is_name(key: str) -> bool:
+    """Whether ``key`` can be a field's name in a class body."""
+    return (
+        key.isidentifier()
+        and key.isascii()
+        and not keyword.iskeyword(key)
+        and not key.startswith("_")
     )
+
+
+#: The longest field name whose field is written in a class body whatever its type: black
+#: splits a wider field's type where the line is too long, or wraps it in parentheses, which
+#: ruff's formatter does not, and no line can cut a name.
+SHORT_NAME = 40
+
+
+def _fits(field: Field) -> bool:
+    """Whether ``field`` may be written ``key: type`` in a class body: a short name, or a line
+    within 88 columns."""
+    return len(field.key) <= SHORT_NAME or width(f"    {field.key}: {field.type}") <= LINE_LENGTH
 
 
 @dataclass

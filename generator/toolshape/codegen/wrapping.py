@@ -98,10 +98,11 @@ def parenthesized(text: str, indent: int, before: str = "", after: str = "") -> 
     return [pad + before + "(", *_pieces(text, indent + 4, ""), pad + ")" + after]
 
 
-def pieces(text: str, indent: int) -> list[str]:
+def pieces(text: str, indent: int, suffix: str = "") -> list[str]:
     """``text`` cut into string literals, one per line at ``indent``, as :func:`parenthesized`
-    writes them, without the parentheses (the one argument of a call)."""
-    return _pieces(text, indent, "")
+    writes them, without the parentheses (the one argument of a call), the last followed by
+    ``suffix`` (the call's trailing comma)."""
+    return _pieces(text, indent, suffix)
 
 
 def _pair(key: str, value: object, indent: int, texts: Texts) -> list[str]:

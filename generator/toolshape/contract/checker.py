@@ -30,6 +30,7 @@ from ..schema.pointers import SchemaPath
 from ..schema.values import is_integer, json_type
 from . import fields, shared, source, tool_hints, unfolding
 from .errors import ContractError, Problem
+from .reference import errors_of, refuses_every_value
 from .source import Document
 from .wording import suggest, with_article, yaml_text
 
@@ -715,22 +716,11 @@ def _advice(keyword: str) -> str:
 
 def _failures(schema: Any, value: Any, root: Any) -> str:
     """The keywords (comma-separated) of ``schema`` that refuse ``value``; "" when it passes."""
-    from .reference import errors_of  # reference imports this module
-
     try:
         errors = errors_of(schema, value, "", root=root)
     except Exception:  # noqa: BLE001 - a secondary check must not hide the contract's real state
         return ""
     return ", ".join(sorted({code for _, code in errors}))
-
-
-def _refuses_in(root: Any) -> value_rules.Refuses:
-    """Whether a schema under ``root`` refuses a value, as the reference evaluator says."""
-
-    def refuses(schema: Any, value: Any) -> bool:
-        return bool(_failures(schema, value, root))
-
-    return refuses
 
 
 def check(document: Document) -> Contract:
@@ -750,7 +740,7 @@ def check(document: Document) -> Contract:
     if not checker.problems and not checker.unread:
         for top, schema in roots.items():
             checker.dead_values(schema, (top,), schema)
-            if value_rules.unsatisfiable(schema, _refuses_in(schema)):
+            if refuses_every_value(schema, schema):
                 checker.warn((top,), _NOTHING_PASSES[top])
     if checker.problems:
         raise ContractError(checker.problems)

@@ -24,6 +24,7 @@ from ..families.references import targets
 from ..families.strings import oracle as string_oracle
 from ..families.unevaluated import oracle as unevaluated_oracle
 from ..families.values import oracle as value_oracle
+from ..families.values.rules import unsatisfiable
 from ..regex.matcher import search as pattern_search
 from ..schema.values import is_number
 
@@ -59,6 +60,15 @@ def errors_of(schema: Any, value: Any, path: str, root: Any) -> Errors:
         if local:
             _MEMO.pop()
     return errors
+
+
+def refuses_every_value(schema: Any, root: Any) -> bool:
+    """Whether no value can pass ``schema`` as written: the values family's
+    :func:`~toolshape.families.values.rules.unsatisfiable`, told by this evaluator (``root``
+    resolves $ref) whether the rest of a schema refuses each value its ``enum``/``const``
+    lists. The one answer the contract check, the witness engine and the derived cases share;
+    an error inside the evaluator is raised, never read as a verdict."""
+    return unsatisfiable(schema, lambda rest, value: bool(errors_of(rest, value, "", root=root)))
 
 
 def _matches(schema: Any, value: Any, path: str = "") -> bool:

@@ -115,9 +115,10 @@ Platform rules used (public documentation and API error messages, late 2025):
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,9 +296,29 @@ def export(contract: Contract, target: str) -> ExportResult:
     findings of :func:`lint`); ``ValueError`` for an unknown target.
     """
     _check_target(target)
-    result = _export(contract, target)
+    result = _export(contract, target, {})
     result.definition = copy.deepcopy(result.definition)  # never shares data with the contract
     return result
+
+
+def export_each(
+    contract: Contract, targets: Sequence[str] = PLATFORMS
+) -> dict[str, ExportResult | ExportError]:
+    """What :func:`export` gives for each of ``targets`` (its result, or the ExportError it
+    would raise), made at once: the targets that share rules (openai and openai-responses)
+    share one lowering. Nothing is copied, so a definition may share data with the contract
+    and with the other targets' definitions: it is for serialising (the generated package's
+    tool lists), never to be changed; :func:`export` gives a definition of one's own."""
+    for target in targets:
+        _check_target(target)
+    lowerings: dict[str, _Lowered] = {}
+    results: dict[str, ExportResult | ExportError] = {}
+    for target in targets:
+        try:
+            results[target] = _export(contract, target, lowerings)
+        except ExportError as exc:
+            results[target] = exc
+    return results
 
 
 def definitions(contracts: list[Contract], target: str) -> list[dict[str, Any]]:
@@ -321,7 +342,27 @@ def definitions(contracts: list[Contract], target: str) -> list[dict[str, Any]]:
     return listed
 
 
-def _export(contract: Contract, target: str) -> ExportResult:
+#: A lowering that has run: the lowering, and what its run() gave (lowered, findings, notes).
+_Lowered = tuple["_Lowering", dict[str, Any], list[Finding], list[str]]
+
+
+def _lowered(contract: Contract, target: str, lowerings: dict[str, _Lowered]) -> _Lowered:
+    """The lowering of ``contract`` for ``target``'s rules, run once per rules in ``lowerings``:
+    a target that shares its rules with one lowered before takes that lowering, its findings
+    named for ``target`` (the lowering reads only the rules; the findings name the target)."""
+    rules = _SAME_RULES.get(target, target)
+    if rules not in lowerings:
+        lowering = _Lowering(contract, target)
+        lowerings[rules] = (lowering, *lowering.run())
+    lowering, lowered, findings, notes = lowerings[rules]
+    if any(finding.target != target for finding in findings):
+        findings = [dataclasses.replace(finding, target=target) for finding in findings]
+    return lowering, lowered, findings, notes
+
+
+def _export(contract: Contract, target: str, lowerings: dict[str, _Lowered]) -> ExportResult:
+    """The definition for ``target``, sharing data with the contract (the callers copy or only
+    read it); ``lowerings`` keeps each rules' lowering for the targets that share them."""
     if target == "jsonschema":
         return _export_jsonschema(contract)
     if target == "mcp":
@@ -329,8 +370,7 @@ def _export(contract: Contract, target: str) -> ExportResult:
     if target == "gemini":
         return _export_gemini_json_schema(contract)
     rules = _SAME_RULES.get(target, target)
-    lowering = _Lowering(contract, target)
-    lowered, findings, notes = lowering.run()
+    lowering, lowered, findings, notes = _lowered(contract, target, lowerings)
     fatal = [f for f in findings if f.fatal]
     if fatal:
         raise ExportError(target, fatal)

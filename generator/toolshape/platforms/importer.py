@@ -95,22 +95,14 @@ from ..families.values import rules as value_rules
 from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
 from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
-from ..schema.values import json_equal, unique_keys
-from . import remotes
+from ..schema.values import json_equal
+from . import dialects, documents, remotes
 from .translating import KeywordIn
 
 SchemaPath = tuple[str, ...]
 
-MAX_INPUT_BYTES = 16 * 1_048_576
 #: How many $refs the root's type is looked for through (a chain of aliases, never a cycle).
 MAX_ROOT_REF_CHAIN = 32
-"""Input files larger than this are refused unread."""
-
-MAX_INPUT_DEPTH = source.MAX_DEPTH - 4
-"""Objects and arrays nested deeper than this in the input are refused before anything walks
-them (the decoders and every walk of the import recurse once per level): the contract written
-from them (one level more under ``parameters``, two under ``$defs``) stays within the nesting a
-contract file may have (``source.MAX_DEPTH``)."""
 
 #: Keywords of JSON Schema that toolshape cannot carry over: an error.
 REFUSED_KEYWORDS = {
@@ -247,31 +239,15 @@ def import_file(
     path = Path(path)
     label = path.name
     try:
-        size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise ContractImportError(
-                [
-                    ImportProblem(
-                        label,
-                        None,
-                        None,
-                        f"the file is {size} bytes; the limit is {MAX_INPUT_BYTES}",
-                    )
-                ]
-            )
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ContractImportError(
-            [ImportProblem(label, None, None, f"cannot read the file: {error.strerror or error}")]
-        ) from None
-    _refuse_deep_text(raw, label, path.suffix.lower())
-    data = _parse(raw, label, path.suffix.lower())
-    imported = import_data(data, label, _stem(path.name), draft, options=options)
-    text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+        document = documents.read(path)
+    except documents.DocumentError as error:
+        where = f"{label}:{error.at[0]}:{error.at[1]}" if error.at else label
+        raise ContractImportError([ImportProblem(where, None, None, error.message)]) from None
+    imported = import_data(document.data, label, _stem(path.name), draft, options=options)
     for contract in imported:
         for warning in contract.warnings:
             if warning.pointer is not None:
-                warning.input_at = locate(text, warning.pointer)
+                warning.input_at = locate(document.text, warning.pointer)
     return imported
 
 
@@ -287,103 +263,14 @@ def import_data(
     ``stem`` is the fallback name of a bare schema without a usable title)."""
     if draft is not None and draft not in DRAFTS:
         raise ValueError(f"unknown draft {draft!r}: expected one of {', '.join(DRAFTS)}")
-    deep = _too_deep(data)
+    deep = documents.too_deep(data)
     if deep is not None:
-        raise ContractImportError([ImportProblem(label, None, deep, _TOO_DEEP)])
+        raise ContractImportError([ImportProblem(label, None, deep, documents.TOO_DEEP)])
     importer = _Importer(label, stem, draft, options)
     contracts = importer.run(data)
     if importer.problems:
         raise ContractImportError(importer.problems)
     return contracts
-
-
-_TOO_DEEP = (
-    f"objects and arrays nest more than {MAX_INPUT_DEPTH} levels deep here; a contract nests at "
-    f"most {source.MAX_DEPTH} (and its schemas at most {checker.MAX_SCHEMA_DEPTH}): move the "
-    "repeated part under $defs and $ref it"
-)
-
-
-def _too_deep(data: Any) -> str | None:
-    """The JSON Pointer of the first value nested deeper than MAX_INPUT_DEPTH (None: none is).
-    An explicit stack, not recursion: it runs before anything else walks the data."""
-    todo: list[tuple[Any, str, int]] = [(data, "", 0)]
-    while todo:
-        value, pointer, depth = todo.pop()
-        if isinstance(value, (dict, list)):
-            if depth >= MAX_INPUT_DEPTH:
-                return pointer
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            todo.extend(
-                (item, f"{pointer}/{pointers.escape(str(key))}", depth + 1) for key, item in items
-            )
-    return None
-
-
-#: A JSON string (skipped whole) or a bracket: the tokens that decide JSON nesting. Linear: the
-#: alternatives inside the string start on disjoint characters, and the bracket is one character.
-_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
-
-
-def _refuse_deep_text(raw: bytes, label: str, suffix: str) -> None:
-    """Refuse, at its line and column, the first object or array nested deeper than
-    MAX_INPUT_DEPTH, before a decoder recurses into it (json and PyYAML recurse per level)."""
-    text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
-    at: tuple[int, int] | None = None
-    if suffix in (".yaml", ".yml"):
-        depth = 0
-        try:
-            for event in yaml.parse(text, Loader=yaml.SafeLoader):  # events: no recursion
-                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                    depth += 1
-                    if depth > MAX_INPUT_DEPTH:
-                        mark = event.start_mark
-                        at = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-                        break
-                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                    depth -= 1
-        except yaml.YAMLError:
-            pass  # not YAML: the decoder says so, with its own message
-    else:
-        depth = 0
-        for match in _JSON_NESTING.finditer(text):
-            token = match.group()
-            if token in "[{":
-                depth += 1
-                if depth > MAX_INPUT_DEPTH:
-                    at = _line_col(text, match.start())
-                    break
-            elif token in "]}":
-                depth -= 1
-    if at is not None:
-        raise ContractImportError(
-            [ImportProblem(f"{label}:{at[0]}:{at[1]}", None, None, _TOO_DEEP)]
-        )
-
-
-def _parse(raw: bytes, label: str, suffix: str) -> Any:
-    def fail(message: str) -> ContractImportError:
-        return ContractImportError([ImportProblem(label, None, None, message)])
-
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise fail(f"the file is not UTF-8 (byte {error.start})") from None
-
-    def constant(name: str) -> Any:
-        raise ValueError(f"{name} is not JSON")
-
-    try:
-        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=constant)
-    except ValueError as error:
-        if suffix not in (".yaml", ".yml"):
-            raise fail(f"not valid JSON: {error}") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise fail(f"not valid YAML: {error}") from None
 
 
 def _mcp_title_and_hints(
@@ -1081,6 +968,17 @@ class _Translator:
         self.warnings: list[tuple[str, str]] = []
         #: kind of translation -> input pointers where it was made (reported on stderr).
         self.notes: dict[str, list[str]] = {}
+        #: The custom meta-schema read for each ``$schema`` URI, and the path of each schema
+        #: resource whose ``$schema`` names one (None: a standard draft's, in a nested resource).
+        self.custom_dialects: dict[str, dialects.Dialect | str | None] = {}
+        self.dialect_at: dict[SchemaPath, dialects.Dialect | None] = {}
+        #: Each remote document of another draft, translated on its own in its draft: by its
+        #: URL, then by the input path of its placeholder in the definitions.
+        self.foreign_by_uri: dict[str, Any] = {}
+        self.foreign: dict[SchemaPath, Any] = {}
+        #: The URLs of the remote documents of another draft whose translation this one is
+        #: part of (outermost first): a chain of them that comes back is an error.
+        self.within: tuple[str, ...] = ()
         self.draft, self.draft_reason = self.dialect(schema, draft)
         self.declared_draft = None if self.draft_reason.startswith("no ") else self.draft
         self.legacy = self.draft in ("4", "6", "7")
@@ -1114,12 +1012,18 @@ class _Translator:
             for marker, draft in _DIALECT_MARKERS:
                 if marker in declared:
                     return draft, f"'{DIALECT_KEY}' says draft {draft}"
+            custom = self.custom_dialect(declared, ())
+            if isinstance(custom, dialects.Dialect):
+                self.dialect_at[()] = custom
+                return custom.draft, (
+                    f"'{DIALECT_KEY}' names the meta-schema {custom.uri!r}, of draft {custom.draft}"
+                )
             if "draft-03" in declared:
                 self.error(
                     (DIALECT_KEY,),
                     "draft-03 schemas are not supported (toolshape imports drafts 4, 6, 7, 2019-09 and 2020-12)",
                 )
-            else:
+            elif custom is None:
                 self.warn(
                     (DIALECT_KEY,),
                     f"unknown '{DIALECT_KEY}' {declared[:80]!r}: read as draft {chosen or _guess_draft(schema)[0]}",
@@ -1128,6 +1032,64 @@ class _Translator:
             return chosen, f"chosen with --draft {chosen}"
         guess, why = _guess_draft(schema)
         return guess, f"no '{DIALECT_KEY}': read as draft {guess} ({why})"
+
+    def custom_dialect(self, declared: str, path: SchemaPath) -> dialects.Dialect | str | None:
+        """The custom meta-schema ``declared`` (a ``$schema`` at ``path``) names, read from
+        its mapped folder once; None when no folder maps it; the error said at ``path``
+        when it cannot be used."""
+        if declared not in self.custom_dialects:
+            read: dialects.Dialect | str | None
+            try:
+                read = dialects.read_dialect(declared, self.remote_folders, dict(_DIALECT_MARKERS))
+            except (dialects.DialectError, remotes.RemoteError) as error:
+                read = str(error)
+            self.custom_dialects[declared] = read
+        found = self.custom_dialects[declared]
+        if isinstance(found, str):
+            self.error(path + (DIALECT_KEY,), found)
+        return found
+
+    def index_dialect(self, node: dict[str, Any], path: SchemaPath) -> None:
+        """Record the dialect a nested resource's ``$schema`` names: a custom meta-schema's,
+        or None for a standard draft's or an unknown one no folder maps (a warning)."""
+        declared = node.get(DIALECT_KEY)
+        if not isinstance(declared, str) or not path:
+            return
+        if any(marker in declared for marker, _ in _DIALECT_MARKERS):
+            self.dialect_at[path] = None
+            return
+        custom = self.custom_dialect(declared, path)
+        if custom is None:
+            # As at the root: an unknown $schema no folder maps is read as this draft.
+            self.warn(
+                path + (DIALECT_KEY,),
+                f"unknown '{DIALECT_KEY}' {declared[:80]!r} (no --remote folder maps it): read "
+                f"as draft {self.draft}",
+            )
+        elif isinstance(custom, dialects.Dialect) and custom.draft != self.draft:
+            self.error(
+                path + (DIALECT_KEY,),
+                f"the meta-schema {custom.uri!r} is of draft {custom.draft}; this schema is read "
+                f"as draft {self.draft}, and a resource inside it is read in its draft (a remote "
+                "document of another draft is read in its own)",
+            )
+        self.dialect_at[path] = custom if isinstance(custom, dialects.Dialect) else None
+
+    def dialect_of(self, path: SchemaPath) -> dialects.Dialect | None:
+        """The custom dialect the schema at ``path`` is read in (None: its draft's own): that of
+        the nearest enclosing resource whose ``$schema`` says one."""
+        if not self.dialect_at:
+            return None
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.dialect_at:
+                return self.dialect_at[path[:end]]
+        return None
+
+    def asserts_formats_at(self, path: SchemaPath) -> bool:
+        """Whether ``format`` asserts in the schema at ``path``: where its dialect names the
+        format-assertion vocabulary, else as the import reads formats (``--formats``)."""
+        custom = self.dialect_of(path)
+        return self.asserts_formats or (custom is not None and custom.asserts_formats)
 
     def error(self, path: SchemaPath, message: str) -> None:
         self.errors.append((pointers.pointer(path), message))
@@ -1160,6 +1122,8 @@ class _Translator:
                 self.resources.setdefault(resource, path)
             if fragment and self.legacy and not fragment.startswith("/"):
                 self.anchors.setdefault((resource, fragment), path)  # draft 4-7 plain-name fragment
+        if isinstance(identifier, str) and DIALECT_KEY in node:
+            self.index_dialect(node, path)
         if isinstance(node.get(REF), str):
             self.ref_sites.append((path, node[REF]))
         anchor = node.get(ANCHOR)
@@ -1208,6 +1172,8 @@ class _Translator:
                 continue  # no prefix covers it: target_of refuses it as remote
             name = _fresh_name(uri, grafted)
             grafted[name] = document
+            if uri in self.foreign_by_uri:
+                self.foreign[(defs_key, name)] = self.foreign_by_uri[uri]
             self.index(document, (defs_key, name), uri)
             self.resources.setdefault(uri, (defs_key, name))
         if len(grafted) > len(defs):
@@ -1224,11 +1190,7 @@ class _Translator:
             raise remotes.RemoteError(
                 f"more than {remotes.MAX_DOCUMENTS} remote schemas: {uri!r} is one too many"
             )
-        document = remotes.read_document(path)
-        if _too_deep(document) is not None:
-            raise remotes.RemoteError(
-                f"the remote schema {uri!r} ({path}) nests more than {MAX_INPUT_DEPTH} levels deep"
-            )
+        document = remotes.read_document(uri, path)
         if not isinstance(document, (dict, bool)):
             raise remotes.RemoteError(f"the remote schema {uri!r} ({path}) is not a schema")
         if isinstance(document, bool):
@@ -1236,13 +1198,74 @@ class _Translator:
         declared = document.get(DIALECT_KEY)
         if isinstance(declared, str):
             draft = next((d for marker, d in _DIALECT_MARKERS if marker in declared), None)
-            if draft != self.draft:
+            if draft is not None and draft != self.draft:
+                return self.foreign_document(uri, document, draft)
+            if draft is None:
                 raise remotes.RemoteError(
-                    f"the remote schema {uri!r} says '{DIALECT_KEY}' {declared[:80]!r}; this schema "
-                    f"is read as draft {self.draft}, and one schema imports in one draft"
+                    f"the remote schema {uri!r} says '{DIALECT_KEY}' {declared[:80]!r}, which names "
+                    "no draft toolshape reads (a remote schema's own metaschema is not read)"
                 )
             document = {k: v for k, v in document.items() if k != DIALECT_KEY}
         return document if self.id_key in document else {self.id_key: uri, **document}
+
+    def foreign_document(self, uri: str, document: dict[str, Any], draft: str) -> dict[str, Any]:
+        """A remote document of another draft: translated on its own, read as its draft reads
+        it (a schema refers to it as a whole, and it keeps its own meaning), and a placeholder
+        resource grafted in its place (:meth:`graft_foreign` puts the translation there);
+        RemoteError saying what its translation refused."""
+        if uri in self.within or len(self.within) >= MAX_FOREIGN_CHAIN:
+            chain = " -> ".join((*self.within, uri))
+            raise remotes.RemoteError(
+                f"remote schemas of different drafts refer to each other in a chain that comes "
+                f"back or runs longer than {MAX_FOREIGN_CHAIN}: {chain[:400]}"
+            )
+        options = ImportOptions(
+            formats="assert" if self.asserts_formats else "annotate", remotes=self.remote_folders
+        )
+        id_key = LEGACY_ID if draft == "4" else ID
+        if id_key not in document:
+            document = {id_key: uri, **document}  # its references resolve against its URL
+        inner = _Translator(document, draft, values=self.values, options=options)
+        inner.within = (*self.within, uri)
+        translated = inner.translate_document()
+        if inner.errors:
+            said = "; ".join(f"{pointer or '/'}: {message}" for pointer, message in inner.errors)
+            raise remotes.RemoteError(f"the remote schema {uri!r} (draft {draft}): {said}")
+        for pointer, message in inner.warnings:
+            self.warn(
+                (), f"in the remote schema {uri!r} (draft {draft}), at {pointer or '/'}: {message}"
+            )
+        self.note(f"the remote schema {uri!r} read as draft {draft}, its own", ())
+        self.foreign_by_uri[uri] = translated
+        return {self.id_key: uri}
+
+    def graft_foreign(self, result: dict[str, Any]) -> None:
+        """Put each remote document of another draft, translated, at its placeholder's place
+        in the output, its references (``#``, ``#/$defs/...``: its own) re-pointed there."""
+        for old, translated in self.foreign.items():
+            new = self.moved.get(old)
+            holder = _follow(result, new[:-1]) if new else None
+            if new is None or not isinstance(holder, dict):
+                continue  # no $ref reached it: nothing refers to it
+            prefix = "#" + pointers.pointer(new)
+            for node, _ in _schema_nodes(translated, ()):
+                ref = node.get(REF)
+                if isinstance(ref, str) and ref.startswith("#"):
+                    node[REF] = prefix + ref[1:]
+            holder[new[-1]] = translated
+
+    def translate_document(self) -> Any:
+        """The whole schema translated as a document another schema refers to (no root
+        checks: it need not be an object schema)."""
+        root = self.root
+        root_id = root.get(self.id_key)
+        base = _join_uri(_DEFAULT_BASE, root_id) if isinstance(root_id, str) else _DEFAULT_BASE
+        self.resources[_split_fragment(base)[0]] = ()
+        self.index(root, (), _split_fragment(base)[0])
+        result = self.node(self.bundle_remotes(), (), ())
+        if isinstance(result, dict):
+            self.rewrite_refs(result)
+        return result
 
     # -- pass 2: keyword by keyword --------------------------------------------------------
 
@@ -1382,10 +1405,18 @@ class _Translator:
         if key.startswith("x-"):
             kw.out[key] = kw.value  # toolshape's own extensions: kept as they are
         elif key == DIALECT_KEY:
-            if kw.old:
+            if kw.old and kw.old not in self.dialect_at:
                 self.warn(kw.where, f"'{DIALECT_KEY}' inside a schema is dropped")
         elif self.names_resource(kw):
             self.resource_id(kw)
+        elif self.turned_off(kw):
+            custom = self.dialect_of(kw.old)
+            assert custom is not None  # (turned_off says so)
+            self.warn(
+                kw.where,
+                f"'{key}' is not a keyword of the dialect of {custom.uri!r} (its '$vocabulary' "
+                "leaves out the vocabulary of it): read as an unknown keyword, dropped",
+            )
         elif key in self.ignored:
             self.warn(
                 kw.where,
@@ -1401,6 +1432,11 @@ class _Translator:
             _KEYWORD_TRANSLATIONS.get(key, _Translator.carried_over)(self, kw)
 
     # -- one method per keyword (dispatched by _REFERENCE_TRANSLATIONS and _KEYWORD_TRANSLATIONS)
+
+    def turned_off(self, kw: KeywordIn) -> bool:
+        """Whether ``kw`` belongs to a vocabulary the custom dialect of its schema leaves out."""
+        custom = self.dialect_of(kw.old)
+        return custom is not None and kw.key in custom.off
 
     def dropped_beside_ref(self, kw: KeywordIn) -> None:
         self.warn(
@@ -1476,6 +1512,11 @@ class _Translator:
         resource = self.resources[resource_uri]
         if fragment == "":
             return resource
+        if resource_uri in self.foreign_by_uri:
+            return (
+                f"{kind} {ref[:80]!r} points inside a remote schema of another draft: a schema may "
+                "refer to one of another draft as a whole only (each is read in its own draft)"
+            )
         if fragment.startswith("/"):
             return resource + self.steps("#" + fragment)
         anchored = self.anchors.get((resource_uri, unquote(fragment)))
@@ -1528,6 +1569,7 @@ class _Translator:
         if relocations:
             self.moved = {k: importing.relocated(v, relocations) for k, v in self.moved.items()}
             self.moved_back = {v: k for k, v in self.moved.items()}
+        self.graft_foreign(result)
         if anchors and not self.errors:
             self.specialise(result, anchors)
 
@@ -1769,6 +1811,9 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
 
+#: At most this many remote documents of another draft, each referring to the next, are read
+#: (each is translated on its own, inside the translation of the one before it).
+MAX_FOREIGN_CHAIN = 16
 #: Substrings of $schema URIs and the draft each names.
 _DIALECT_MARKERS = (
     ("draft-04", "4"),
@@ -2111,29 +2156,29 @@ def locate(text: str, pointer: str) -> tuple[int, int] | None:
                     key, at = decoder.raw_decode(text, at)
                     at = skip(at)
                     if not text.startswith(":", at):
-                        return _line_col(text, found)
+                        return documents.line_col(text, found)
                     at = skip(at + 1)
                     if key == token:
                         break
                     at = skip(decoder.raw_decode(text, at)[1])
                     at = skip(at + 1) if text.startswith(",", at) else at
                 else:
-                    return _line_col(text, found)
+                    return documents.line_col(text, found)
             elif text.startswith("[", at) and token.isdigit():
                 at = skip(at + 1)
                 for _ in range(int(token)):
                     at = skip(decoder.raw_decode(text, at)[1])
                     if not text.startswith(",", at):
-                        return _line_col(text, found)
+                        return documents.line_col(text, found)
                     at = skip(at + 1)
                 if text.startswith("]", at):
-                    return _line_col(text, found)
+                    return documents.line_col(text, found)
             else:
-                return _line_col(text, found)
+                return documents.line_col(text, found)
             found = at
     except ValueError:  # not JSON (the file parsed, so it is YAML): walk its nodes instead
         return _locate_yaml(text, pointer)
-    return _line_col(text, found)
+    return documents.line_col(text, found)
 
 
 def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
@@ -2156,8 +2201,3 @@ def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
             break
         node = children[0]
     return node.start_mark.line + 1, node.start_mark.column + 1
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1

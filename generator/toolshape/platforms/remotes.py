@@ -5,30 +5,26 @@ toolshape never fetches. A schema that refers to another by URL
 where such schemas are kept: a URL prefix mapped to a local folder. The rest of the URL after
 the prefix is a path relative to that folder (``money.json``); the file there (JSON, or YAML
 by its suffix) is the document the URL names. Nothing outside the folder is ever read: a path
-that climbs out of it (``..``, a symlink, an absolute path), a query, a missing file, one
-over the input size limit or nested deeper than an input may be is an error at the ``$ref``, and a URL no prefix covers stays a
-remote reference (refused, as before). ``platforms/importer.py`` grafts each document read
+that climbs out of it (``..``, a symlink, an absolute path), a query, a missing file, or one
+the import would refuse as its input file (``platforms/documents.py``: over the size limit,
+nested too deep, not JSON or YAML) is an error at the ``$ref``, and a URL no prefix covers
+stays a remote reference (refused, as before). ``platforms/importer.py`` grafts each document read
 into the schema's ``$defs`` as a resource of its own (its URL as its ``$id``), as JSON Schema's
 bundling does, so the references into it resolve as local ones.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-import yaml
-
-from ..schema.values import unique_keys
+from . import documents
 
 #: At most this many remote documents are read for one schema (a chain of documents that
 #: refer to further ones ends here, with an error).
 MAX_DOCUMENTS = 256
-#: A remote document larger than this is refused unread (the import's own input limit).
-MAX_DOCUMENT_BYTES = 16 * 1_048_576
 
 
 @dataclass(frozen=True)
@@ -80,25 +76,16 @@ def local_file(uri: str, folders: tuple[RemoteFolder, ...]) -> Path | None:
     return path
 
 
-def read_document(path: Path) -> Any:
-    """The JSON (or YAML, by its suffix) document in the file at ``path``; RemoteError."""
+def read_document(uri: str, path: Path) -> Any:
+    """The document of ``uri`` in the file at ``path``, read as the import reads its input
+    file (``platforms/documents.py``: the same limits, the same messages); RemoteError."""
+    where = f"the remote schema {uri!r} ({path}"
     try:
-        if path.stat().st_size > MAX_DOCUMENT_BYTES:
-            raise RemoteError(f"{path} is over {MAX_DOCUMENT_BYTES} bytes")
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RemoteError(f"cannot read {path}: {error}") from None
-    try:
-        if path.suffix.lower() in (".yaml", ".yml"):
-            return yaml.safe_load(text)
-        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_not_json)
-    except RecursionError:
-        raise RemoteError(f"{path} nests too deep to be read") from None
-    except (ValueError, yaml.YAMLError) as error:
-        raise RemoteError(
-            f"{path} is not valid {'YAML' if path.suffix.lower() in ('.yaml', '.yml') else 'JSON'}: {error}"
-        ) from None
-
-
-def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+        data = documents.read(path).data
+    except documents.DocumentError as error:
+        at = f":{error.at[0]}:{error.at[1]}" if error.at else ""
+        raise RemoteError(f"{where}{at}): {error.message}") from None
+    deep = documents.too_deep(data)  # YAML's aliases can nest deeper than its text shows
+    if deep is not None:
+        raise RemoteError(f"{where}, at '{deep}'): {documents.TOO_DEEP}")
+    return data

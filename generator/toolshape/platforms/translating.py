@@ -61,6 +61,10 @@ class Translating(Protocol):
     #: (``import --formats annotate``: 2020-12's default reading).
     asserts_formats: bool
 
+    def asserts_formats_at(self, path: SchemaPath) -> bool:
+        """Whether ``format`` asserts in the schema at ``path`` (``asserts_formats``, or a
+        custom meta-schema naming the format-assertion vocabulary)."""
+
     def error(self, path: SchemaPath, message: str) -> None:
         """Refuse the input at ``path`` (the import fails, every error listed)."""
 

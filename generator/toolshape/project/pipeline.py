@@ -100,11 +100,7 @@ def reuse(
     ``listed`` is the tool's listing the cache kept with them (else it is read from the
     tests' header).
     """
-    wanted = headers.digest(raw, context, files)
-    if not vouched and not all(
-        headers.header_digest(d) == wanted and headers.is_sealed_intact(d)
-        for d in (module_data, test_data)
-    ):
+    if not vouched and not _headers_hold(raw, context, files, module_data, test_data):
         return None
     try:
         module_text, test_text = module_data.decode("utf-8"), test_data.decode("utf-8")
@@ -134,6 +130,15 @@ def reuse(
     )
 
 
+def _headers_hold(
+    raw: bytes, context: GenerationContext, files: shared.Files, *outputs: bytes
+) -> bool:
+    """Whether each output's header names these contract bytes and generator, and its seal
+    holds (the contract is hashed only here: output the cache vouched for needs neither)."""
+    wanted = headers.digest(raw, context, files)
+    return all(headers.header_digest(d) == wanted and headers.is_sealed_intact(d) for d in outputs)
+
+
 def platform_definitions(
     checked: checker.Contract,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, list[Problem]]]:
@@ -141,11 +146,13 @@ def platform_definitions(
     reasons of each platform that refuses it (located in the contract, as ``schema`` says them)."""
     definitions: dict[str, dict[str, Any]] = {}
     refusals: dict[str, list[Problem]] = {}
-    for platform in export.PLATFORMS:
-        try:
-            definitions[platform] = export.export(checked, platform).definition
-        except export.ExportError as exc:
-            refusals[platform] = [finding.problem(checked) for finding in exc.findings]
+    # Not copied (export_each): these definitions are only serialised, into the header's
+    # records and the package's tool lists.
+    for platform, result in export.export_each(checked, export.PLATFORMS).items():
+        if isinstance(result, export.ExportError):
+            refusals[platform] = [finding.problem(checked) for finding in result.findings]
+        else:
+            definitions[platform] = result.definition
     return definitions, refusals
 
 
@@ -254,7 +261,13 @@ def generate(
     # "fmt: off" and "fmt: on": black would only spend seconds confirming it
     # (a test in tests/ does confirm it for the example contracts).
     label = str(test_path)
-    test_source = render.render(context, "tests.py.j2", label, formatted=True, model=tests)
+    if context.builtin:  # the built-in template prints each entry where an expression goes
+        stand_ins = tests_model.StandIns(tests)
+        test_source = render.render_tables(
+            context, "tests.py.j2", label, stand_ins.entries, model=stand_ins.model
+        )
+    else:
+        test_source = render.render(context, "tests.py.j2", label, formatted=True, model=tests)
     definitions, refusals = platform_definitions(checked)
     test_source = headers.sealed_with_records(test_source, half.warnings, definitions, refusals)
     return Generated(

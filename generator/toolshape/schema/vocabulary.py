@@ -96,6 +96,14 @@ Reaches = Literal[
 #: (the branch ``if`` chose), "key present" (a map's entry, when the object holds its key),
 #: "never" (``not``: a schema that passes under it makes the value fail).
 Collects = Literal["always", "passing", "if passes", "if fails", "key present", "never"]
+#: The vocabulary of 2020-12 a keyword belongs to (``format`` serves both format vocabularies:
+#: "format"); "" for the keywords of no vocabulary (draft 4's ``id``, and ``definitions`` and
+#: ``dependencies``, which 2019-09 and 2020-12 keep in their standard meta-schema only). A
+#: custom meta-schema (``$schema``) turns on only the vocabularies its ``$vocabulary`` lists:
+#: the keywords of the others are unknown keywords there.
+Vocabulary = Literal[
+    "core", "applicator", "unevaluated", "validation", "meta-data", "format", "content", ""
+]
 
 _SHAPES: dict[str, Shape] = {
     "schema": "one",
@@ -165,6 +173,8 @@ class Keyword:
     #: For a keyword applying its subschema to children: whether the children are the
     #: object's key names (as strings), not values inside it.
     key_names: bool = False
+    #: The vocabulary it belongs to (most keywords are assertions of the validation one).
+    vocabulary: Vocabulary = "validation"
 
     @property
     def shape(self) -> Shape | None:
@@ -244,6 +254,7 @@ KEYWORDS = (
         entry="property",
         evaluates="named keys",
         in_names="{entry}",
+        vocabulary="applicator",
     ),
     Keyword("required", "names", "object"),
     Keyword(
@@ -254,6 +265,7 @@ KEYWORDS = (
         omitted_is_true=True,
         evaluates="other keys",
         in_names="value",
+        vocabulary="applicator",
     ),
     Keyword(
         "items",
@@ -263,6 +275,7 @@ KEYWORDS = (
         omitted_is_true=True,
         evaluates="other items",
         in_names="item",
+        vocabulary="applicator",
     ),
     Keyword("uniqueItems", "boolean", "array"),
     Keyword(
@@ -273,9 +286,16 @@ KEYWORDS = (
         since="2020-12",
         evaluates="prefix",
         in_names="{entry}",
+        vocabulary="applicator",
     ),
     Keyword(
-        "contains", "schema", "array", applies="children", since="6", evaluates="matching items"
+        "contains",
+        "schema",
+        "array",
+        applies="children",
+        since="6",
+        evaluates="matching items",
+        vocabulary="applicator",
     ),
     Keyword(
         "patternProperties",
@@ -285,6 +305,7 @@ KEYWORDS = (
         entry="pattern",
         evaluates="matching keys",
         in_names="value",  # its entries' keys are regular expressions: no name in them
+        vocabulary="applicator",
     ),
     Keyword(
         "propertyNames",
@@ -295,6 +316,7 @@ KEYWORDS = (
         omitted_is_true=True,
         in_names="key",
         key_names=True,
+        vocabulary="applicator",
     ),
     Keyword("dependentRequired", "names map", "object", since="2019-09"),
     Keyword(
@@ -306,8 +328,9 @@ KEYWORDS = (
         entry="key",
         collects="key present",
         in_names="{entry}",
+        vocabulary="applicator",
     ),
-    Keyword("$ref", "reference"),
+    Keyword("$ref", "reference", vocabulary="core"),
     Keyword(
         "$defs",
         "schema map",
@@ -315,12 +338,36 @@ KEYWORDS = (
         since="2019-09",
         entry="definition",
         in_names="{entry}",
+        vocabulary="core",
     ),
-    Keyword("allOf", "schema list", applies="same value", collects="always", in_names=_NTH),
-    Keyword("anyOf", "schema list", applies="same value", collects="passing", in_names=_NTH),
-    Keyword("oneOf", "schema list", applies="same value", collects="passing", in_names=_NTH),
-    Keyword("not", "schema", applies="same value", collects="never"),
-    Keyword("if", "schema", applies="same value", since="7", collects="passing"),
+    Keyword(
+        "allOf",
+        "schema list",
+        applies="same value",
+        collects="always",
+        in_names=_NTH,
+        vocabulary="applicator",
+    ),
+    Keyword(
+        "anyOf",
+        "schema list",
+        applies="same value",
+        collects="passing",
+        in_names=_NTH,
+        vocabulary="applicator",
+    ),
+    Keyword(
+        "oneOf",
+        "schema list",
+        applies="same value",
+        collects="passing",
+        in_names=_NTH,
+        vocabulary="applicator",
+    ),
+    Keyword("not", "schema", applies="same value", collects="never", vocabulary="applicator"),
+    Keyword(
+        "if", "schema", applies="same value", since="7", collects="passing", vocabulary="applicator"
+    ),
     Keyword(
         "then",
         "schema",
@@ -329,6 +376,7 @@ KEYWORDS = (
         omitted_is_true=True,
         since="7",
         collects="if passes",
+        vocabulary="applicator",
     ),
     Keyword(
         "else",
@@ -338,21 +386,40 @@ KEYWORDS = (
         omitted_is_true=True,
         since="7",
         collects="if fails",
+        vocabulary="applicator",
     ),
-    Keyword("format", "format", "string"),
-    Keyword("title", "string", annotation="meta-data", exported=True),
-    Keyword("description", "string", annotation="meta-data", exported=True),
-    Keyword("default", "value", annotation="meta-data", exported=True, offers=True),
-    Keyword("examples", "values", annotation="meta-data", since="6", offers=True),
-    Keyword("$comment", "string", annotation="comment", since="7"),
-    Keyword("readOnly", "boolean", annotation="meta-data", since="7"),
-    Keyword("writeOnly", "boolean", annotation="meta-data", since="7"),
-    Keyword("deprecated", "boolean", annotation="meta-data", since="2019-09"),
-    Keyword("contentEncoding", "string", annotation="content", since="7"),
-    Keyword("contentMediaType", "string", annotation="content", since="7"),
-    Keyword("contentSchema", "schema", applies="nowhere", annotation="content", since="2019-09"),
-    Keyword("$anchor", "anchor", annotation="core", since="2019-09"),
-    Keyword("$id", "uri", annotation="core", root_only=True, since="6"),
+    Keyword("format", "format", "string", vocabulary="format"),
+    Keyword("title", "string", annotation="meta-data", exported=True, vocabulary="meta-data"),
+    Keyword("description", "string", annotation="meta-data", exported=True, vocabulary="meta-data"),
+    Keyword(
+        "default",
+        "value",
+        annotation="meta-data",
+        exported=True,
+        offers=True,
+        vocabulary="meta-data",
+    ),
+    Keyword(
+        "examples", "values", annotation="meta-data", since="6", offers=True, vocabulary="meta-data"
+    ),
+    Keyword("$comment", "string", annotation="comment", since="7", vocabulary="core"),
+    Keyword("readOnly", "boolean", annotation="meta-data", since="7", vocabulary="meta-data"),
+    Keyword("writeOnly", "boolean", annotation="meta-data", since="7", vocabulary="meta-data"),
+    Keyword(
+        "deprecated", "boolean", annotation="meta-data", since="2019-09", vocabulary="meta-data"
+    ),
+    Keyword("contentEncoding", "string", annotation="content", since="7", vocabulary="content"),
+    Keyword("contentMediaType", "string", annotation="content", since="7", vocabulary="content"),
+    Keyword(
+        "contentSchema",
+        "schema",
+        applies="nowhere",
+        annotation="content",
+        since="2019-09",
+        vocabulary="content",
+    ),
+    Keyword("$anchor", "anchor", annotation="core", since="2019-09", vocabulary="core"),
+    Keyword("$id", "uri", annotation="core", root_only=True, since="6", vocabulary="core"),
     # Known, not implemented:
     Keyword(
         "definitions",
@@ -361,6 +428,7 @@ KEYWORDS = (
         implemented=False,
         successor=("$defs",),
         entry="definition",
+        vocabulary="",
     ),
     Keyword(
         "dependencies",
@@ -369,6 +437,7 @@ KEYWORDS = (
         applies="same value",
         implemented=False,
         successor=("dependentRequired", "dependentSchemas"),
+        vocabulary="",
     ),
     Keyword(
         "unevaluatedProperties",
@@ -379,6 +448,7 @@ KEYWORDS = (
         dynamic=True,
         since="2019-09",
         evaluates="other keys",
+        vocabulary="unevaluated",
     ),
     Keyword(
         "unevaluatedItems",
@@ -389,8 +459,9 @@ KEYWORDS = (
         dynamic=True,
         since="2019-09",
         evaluates="other items",
+        vocabulary="unevaluated",
     ),
-    Keyword("$schema", "uri", annotation="core", implemented=False),
+    Keyword("$schema", "uri", annotation="core", implemented=False, vocabulary="core"),
     Keyword(
         "$dynamicRef",
         "reference",
@@ -399,6 +470,7 @@ KEYWORDS = (
         implemented=False,
         successor=("$ref",),
         instead=_BY_IMPORT,
+        vocabulary="core",
     ),
     Keyword(
         "$dynamicAnchor",
@@ -408,6 +480,7 @@ KEYWORDS = (
         implemented=False,
         successor=("$anchor",),
         instead=_BY_IMPORT,
+        vocabulary="core",
     ),
     Keyword(
         "$recursiveRef",
@@ -416,6 +489,7 @@ KEYWORDS = (
         since="2019-09",
         implemented=False,
         successor=("$ref",),
+        vocabulary="core",
     ),
     Keyword(
         "$recursiveAnchor",
@@ -424,8 +498,16 @@ KEYWORDS = (
         since="2019-09",
         implemented=False,
         successor=("$anchor",),
+        vocabulary="core",
     ),
-    Keyword("$vocabulary", "vocabulary map", annotation="core", since="2019-09", implemented=False),
+    Keyword(
+        "$vocabulary",
+        "vocabulary map",
+        annotation="core",
+        since="2019-09",
+        implemented=False,
+        vocabulary="core",
+    ),
     Keyword(
         "additionalItems",
         "schema",
@@ -435,8 +517,17 @@ KEYWORDS = (
         until="2019-09",
         implemented=False,
         successor=("items",),
+        vocabulary="applicator",
     ),
-    Keyword("id", "uri", annotation="core", until="4", implemented=False, successor=("$id",)),
+    Keyword(
+        "id",
+        "uri",
+        annotation="core",
+        until="4",
+        implemented=False,
+        successor=("$id",),
+        vocabulary="",
+    ),
 )
 
 _BY_NAME = {keyword.name: keyword for keyword in KEYWORDS}
@@ -641,6 +732,35 @@ FORMATS = (
     Format("relative-json-pointer", "a relative JSON Pointer such as 1/name", "7"),
     Format("regex", "a regular expression (ECMA-262, as toolshape translates it)"),
 )
+
+
+#: The vocabularies of 2019-09 and 2020-12, by the URI a meta-schema's ``$vocabulary`` names
+#: them with: the table's vocabularies each turns on (2019-09's applicator vocabulary holds
+#: ``unevaluated*``; its format vocabulary and 2020-12's two serve ``format``).
+VOCABULARY_URIS: dict[str, tuple[Vocabulary, ...]] = {
+    **{
+        f"https://json-schema.org/draft/2020-12/vocab/{name}": (name,)
+        for name in ("core", "applicator", "unevaluated", "validation", "meta-data", "content")
+    },
+    "https://json-schema.org/draft/2020-12/vocab/format-annotation": ("format",),
+    "https://json-schema.org/draft/2020-12/vocab/format-assertion": ("format",),
+    **{
+        f"https://json-schema.org/draft/2019-09/vocab/{name}": (name,)
+        for name in ("core", "validation", "meta-data", "format", "content")
+    },
+    "https://json-schema.org/draft/2019-09/vocab/applicator": ("applicator", "unevaluated"),
+}
+#: The vocabulary under which ``format`` asserts: a meta-schema naming it asserts formats,
+#: whether it requires it (true) or not (false: the value matters only to a validator that
+#: does not know the vocabulary).
+FORMAT_ASSERTION = "https://json-schema.org/draft/2020-12/vocab/format-assertion"
+
+
+def outside(vocabularies: frozenset[str]) -> frozenset[str]:
+    """The keywords taking part in validation of no vocabulary in ``vocabularies``: unknown
+    keywords in a dialect that turns on only those. (Annotations stay: an unknown keyword
+    is an annotation too, and a tool's description is one.)"""
+    return frozenset(names(lambda k: k.vocabulary not in vocabularies and k.asserts))
 
 
 def format_names() -> tuple[str, ...]:

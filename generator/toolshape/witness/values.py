@@ -23,7 +23,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..contract.reference import errors_of
+from ..contract.reference import errors_of, refuses_every_value
 from ..families.arrays import values as array_values
 from ..families.combinators import values as combinator_values
 from ..families.formats import values as format_values
@@ -32,7 +32,6 @@ from ..families.objects import values as object_values
 from ..families.references import targets
 from ..families.strings import values as string_values
 from ..families.values import rules as value_rules
-from ..families.values.rules import unsatisfiable
 from ..schema.values import offered_values
 from . import sources
 from .budget import MAX_DEPTH, MAX_SIZE, SEARCH_COST, Budget
@@ -105,22 +104,14 @@ class Engine:
         return found
 
     def impossible(self, schema: Schema) -> bool:
-        """Whether no value can pass ``schema`` as written (the values family's
-        ``unsatisfiable``, told by the reference evaluator whether the rest of a schema
-        refuses each value its ``enum``/``const`` lists); remembered per schema."""
+        """Whether no value can pass ``schema`` as written (the reference evaluator's
+        answer, :func:`~toolshape.contract.reference.refuses_every_value`); remembered per
+        schema."""
         known = self._impossible.get(id(schema))
         if known is None:
-            known = (unsatisfiable(schema, self.refuses), schema)
+            known = (refuses_every_value(schema, self.root), schema)
             self._impossible[id(schema)] = known
         return known[0]
-
-    def refuses(self, schema: Schema, value: Any) -> bool:
-        """Whether the reference evaluator refuses ``value`` against ``schema`` (False when
-        it cannot tell: then a value may be searched for in vain, never a good one missed)."""
-        try:
-            return bool(errors_of(schema, value, "", root=self.root))
-        except (RecursionError, KeyError, IndexError, TypeError, ValueError):
-            return False
 
     def confirms(self, schemas: Sequence[Schema], value: Any) -> bool:
         """Whether the reference evaluator accepts ``value`` against every schema."""

@@ -33,7 +33,7 @@ def format_keyword(translator: Translating, kw: KeywordIn) -> None:
     free), or dropped."""
     draft = translator.declared_draft
     asserted = kw.value in defined_formats(draft)
-    if asserted and translator.asserts_formats:
+    if asserted and translator.asserts_formats_at(kw.old):
         kw.out[kw.key] = kw.value
     elif asserted and X_FORMAT not in kw.schema:
         kw.out[X_FORMAT] = kw.value

@@ -109,6 +109,8 @@ def settle_required(root: Node, functions: list[Function]) -> None:
 
     Each function's body was built saying ``key_required`` (``_ref_body``), before its callers
     were known; here the calls are followed from those that pass ``True``."""
+    if not any(made.takes_required for made in functions):
+        return  # nothing to settle: walking every check for its calls would only cost time
     calls = {f.name: list(_ref_calls(f.node)) for f in functions if f.node is not None}
     told: set[str] = set()
     waiting = [
