@@ -860,8 +860,8 @@ def test_a_remote_ref_that_names_no_schema_inside_the_folder_is_an_error_at_the_
 ) -> None:
     """Nothing outside the mapped folder is read, whatever the URL says (a parent step, spelled
     or percent-encoded, an absolute path, a query, a link out), and what is read must be a
-    schema of a draft toolshape reads (too deep a document: test_the_input_file_and_a_remote_schema_
-    are_refused_alike): each is an error at the ``$ref``, never a traceback, and nothing is imported."""
+    schema of a draft toolshape reads (a document too big or too deep: the test named
+    test_the_input_file_and_a_remote_schema_are_refused_alike): each is an error at the ``$ref``, never a traceback, and nothing is imported."""
     folder = remote_folder(tmp_path)
     (tmp_path / "outside.json").write_text('{"type": "string"}', encoding="utf-8")
     (folder / "link.json").symlink_to(tmp_path / "outside.json")
