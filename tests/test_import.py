@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -1744,3 +1745,15 @@ def test_a_reference_to_a_root_without_type_keeps_its_meaning(schema: dict[str, 
     wrong = [t for t in tried if done.module.validate(t).ok != validator.is_valid(t)]
     assert wrong == []
     assert not done.module.validate(False).ok  # the root itself is still an object
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_nesting_scan_never_fails_where_a_token_may_start(seed: int) -> None:
+    """The reader finds JSON nesting before any decoder with one regex scan: linear because a
+    try that starts at a quote or a bracket always matches, consuming what it read (a string
+    never closed runs to the end once; with its closing quote required, every quote after it
+    started a scan to the end again: quadratic, minutes for a 200 kB file)."""
+    rng = random.Random(seed)
+    text = "".join(rng.choice('"\\[]{}a ') for _ in range(400))
+    starts = [i for i, char in enumerate(text) if char in '"[]{}']
+    assert all(documents._JSON_NESTING.match(text, i) for i in starts)

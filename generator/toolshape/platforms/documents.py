@@ -42,8 +42,10 @@ TOO_DEEP = (
 _YAML_SUFFIXES = (".yaml", ".yml")
 _BOM = b"\xef\xbb\xbf"
 #: A JSON string (skipped whole) or a bracket: the tokens that decide JSON nesting. Linear: the
-#: alternatives inside the string start on disjoint characters, and the bracket is one character.
-_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+#: alternatives inside the string start on disjoint characters, the bracket is one character,
+#: and the closing quote is optional, so a string never closed runs to the end of the text
+#: once (with the quote required, each quote after it would start a scan to the end again).
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.S)
 
 
 class DocumentError(Exception):
