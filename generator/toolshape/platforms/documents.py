@@ -57,6 +57,16 @@ class DocumentError(Exception):
         self.at = at
 
 
+#: Why a YAML alias is refused, as contracts refuse it (contract/source.py): each ``*name``
+#: repeats a part without copying it, so a few lines of aliases of aliases hold a document
+#: exponentially larger than their text ("billion laughs"), which every walk of the schema
+#: would then visit in full.
+ALIAS = (
+    "a YAML alias (*name): anchors and aliases are not read, as one can repeat a part of the "
+    "schema without bound; write the part out, or put it under $defs and $ref it"
+)
+
+
 @dataclass(frozen=True)
 class Document:
     """A document read: its text (without a byte order mark) and the value it holds."""
@@ -111,7 +121,7 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 
 def _first_too_deep(text: str, is_yaml: bool) -> tuple[int, int] | None:
     """The line and column of the first object or array nested deeper than MAX_INPUT_DEPTH,
-    found without recursion (None: none is)."""
+    found without recursion (None: none is); DocumentError at a YAML alias (see ALIAS)."""
     depth = 0
     if is_yaml:
         try:
@@ -123,6 +133,10 @@ def _first_too_deep(text: str, is_yaml: bool) -> tuple[int, int] | None:
                         return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
                 elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                     depth -= 1
+                elif isinstance(event, yaml.AliasEvent):
+                    mark = event.start_mark
+                    at = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                    raise DocumentError(ALIAS, at)
         except yaml.YAMLError:
             pass  # not YAML: the decoder says so, with its own message
         return None
