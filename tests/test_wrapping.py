@@ -17,7 +17,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
-from support import CONTRACTS
+from support import CONTEXT, CONTRACTS
 from toolshape.codegen import render, wrapping
 from toolshape.codegen.context import GenerationContext
 from toolshape.codegen.literals import Code, literal, literal_text
@@ -332,7 +332,7 @@ def test_generating_tests_compiles_the_code_around_their_tables_not_the_tables(
         path.read_bytes(),
         "contracts/get_weather.yaml",
         PurePosixPath("get_weather.yaml"),
-        render.generation_context(),
+        CONTEXT,
     )
     text = compiled[str(made.test_path)]
     rows = next(
