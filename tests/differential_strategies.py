@@ -700,7 +700,8 @@ def type_swaps(value: Any) -> list[Any]:
     if isinstance(value, str):
         swaps = [len(value), value == "", {"value": value}]
         with contextlib.suppress(ValueError):
-            swaps.append(json.loads(value))  # "5" -> 5, "true" -> true
+            # "5" -> 5, "true" -> true; never "-Infinity" -> -inf: that is no JSON value.
+            swaps.append(json.loads(value, parse_constant=_not_json))
         return swaps
     if isinstance(value, list):
         return [
@@ -711,6 +712,10 @@ def type_swaps(value: Any) -> list[Any]:
     if isinstance(value, dict):
         return [list(value.values()), list(value), len(value)]
     return [0, False, "", "null", [], {}]  # null
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _pad(text: str, size: int) -> str:

@@ -208,3 +208,31 @@ def test_cases_deep_in_objects_find_their_schema_without_walking_from_the_top_ea
     derivation = cases.derive(checked)
     assert any(case.name.endswith("k19: maxLength 5 + 1") for case in derivation.cases)
     assert walked[0] <= 2 * len(derivation.cases) + depth**2, (walked[0], len(derivation.cases))
+
+
+def test_a_set_of_errors_is_written_once_however_many_rows_report_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every type sample of a property reports the same error: the tests' model writes the
+    literal of each distinct set of errors once, not once per row (counted, not timed)."""
+    from toolshape.codegen import literals, tests_model
+
+    properties = {f"p{i}": {"type": "string", "maxLength": 5} for i in range(6)}
+    parameters = {"type": "object", "properties": properties, "required": ["p0"]}
+    raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
+    checked = _checked(raw, "t", None)
+    derived = cases.derive(checked).cases
+    base = derived[0].data  # the accepted base
+    made: list[object] = []
+    literal_of = literals._literal
+
+    def counted(value: object) -> str:
+        if isinstance(value, frozenset):
+            made.append(value)
+        return literal_of(value)
+
+    monkeypatch.setattr(literals, "_literal", counted)
+    rows = tests_model._case_rows(base, derived)
+    reported = [frozenset(case.errors) for case in derived]
+    assert len(rows) == len(derived) > len(set(reported))
+    assert sorted(map(repr, made)) == sorted(map(repr, set(reported)))

@@ -271,7 +271,7 @@ EXPRESSION_LEAVES = {
 CONTRACTS = {
     "expression tree": Union("e", EXPRESSION, _balanced, _shallow, EXPRESSION_LEAVES),
     "store": Union("root", STORE),
-    "shared": Union("e", SHARED, _balanced, _shallow, alone="first"),
+    "shared": Union("e", SHARED, None, _shallow, alone="first"),
     # An alternative's tag may be several constants (an enum), no two alternatives sharing one.
     "enum tags": Union(
         "root",

@@ -21,7 +21,7 @@ from support import check_example, example_contracts
 from toolshape.codegen import cases
 from toolshape.contract import checker as contract
 from toolshape.contract import reference, source
-from toolshape.witness import budget
+from toolshape.witness import budget, values
 from work_counting import json_values
 
 
@@ -279,3 +279,38 @@ def test_local_checks_derive_what_whole_checks_derive(
     else:
         checked = contract.check(source.load(raw, "contracts/t.yaml"))
     assert _cases(checked) == _without_shortcuts(checked, monkeypatch)
+
+
+@pytest.mark.parametrize("items", [1, 2, 3, 5])
+def test_a_string_of_one_length_is_searched_once_however_many_items_ask(
+    items: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every walked item of an array of strings asks for a string of exactly each length bound
+    (the same item schema, the same length): the witness engine searches once per length."""
+    item = {"type": "string", "minLength": 3, "maxLength": 7}
+    checked = _checked(
+        {
+            "type": "object",
+            "properties": {"tags": {"type": "array", "items": item, "minItems": items}},
+            "required": ["tags"],
+        }
+    )
+    searched: list[int] = []
+    search = values.Engine._search
+
+    def counted(engine: values.Engine, schemas: Any, *args: Any) -> Any:
+        lengths = [
+            s["minLength"]
+            for s in schemas
+            if isinstance(s, dict) and "minLength" in s and s["minLength"] == s.get("maxLength")
+        ]
+        searched.extend(lengths)
+        return search(engine, schemas, *args)
+
+    monkeypatch.setattr(values.Engine, "_search", counted)
+    derived = cases.derive(checked).cases
+    walked = min(items, cases.MAX_ITEMS_WALKED)
+    # Each walked item still has its case of 7 characters (one of 3 is the base's own item).
+    exact = [c.name for c in derived if c.name.endswith("maxLength 7 exactly")]
+    assert exact == [f"tags[{i}]: maxLength 7 exactly" for i in range(walked)]
+    assert sorted(searched) == [3, 7]

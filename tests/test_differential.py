@@ -67,6 +67,7 @@ from differential_strategies import (
     WHITESPACE_DISAGREEMENT,
     Builder,
     mutants,
+    type_swaps,
 )
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
@@ -507,6 +508,15 @@ def test_email_is_asserted_strictly() -> None:
         ("/author_email", "format")
     ]
     assert oracle(module).is_valid(instance)
+
+
+@pytest.mark.parametrize("text", ["NaN", "Infinity", "-Infinity", "5", "true", "[1]"])
+def test_a_strings_type_swaps_are_json_values(text: str) -> None:
+    """A string swapped for the value it spells is a JSON value: never Python's NaN or
+    infinities, which no JSON text holds (toolshape refuses them as not JSON, jsonschema takes
+    them as numbers: a disagreement the mutation made, not the validator)."""
+    for swapped in type_swaps(text):
+        assert json.loads(json.dumps(swapped, allow_nan=False)) == swapped
 
 
 def test_multiple_of_is_decimal() -> None:

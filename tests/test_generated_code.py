@@ -941,9 +941,10 @@ def vendor_one_tool(path: Path, folder: Path, tests: bool = False) -> str:
 
 #: Imports each vendored tool (its module and the runtime alone in a folder of their own) and
 #: calls it, one after the other in one interpreter: one process per Python, not one per
-#: module. Each import starts afresh: the folder leaves the path and its package leaves
-#: ``sys.modules`` before the next tool's folder comes in, so nothing one tool loaded is there
-#: for the next. Arguments: folder, import name, folder, import name, ...
+#: module. Each tool's package is its own: the folder leaves the path and its package leaves
+#: ``sys.modules`` before the next tool's folder comes in, so no module of one tool's folder
+#: serves the next (the standard library's modules stay loaded, as in any service that
+#: imports two tools). Arguments: folder, import name, folder, import name, ...
 _STANDALONE = """\
 import importlib, sys
 pairs = sys.argv[1:]

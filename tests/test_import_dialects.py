@@ -17,9 +17,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
+from support import CONTEXT
 from test_vocabulary import SAMPLES, SPECIAL
 from toolshape import cli
-from toolshape.codegen import render
 from toolshape.platforms import importer, remotes
 from toolshape.project import pipeline, runtime
 from toolshape.schema import vocabulary
@@ -116,7 +116,7 @@ def test_the_keywords_of_a_vocabulary_the_meta_schema_leaves_out_are_dropped(
 def generated_module(imported: importer.ImportedContract, name: str) -> Any:
     raw = imported.yaml_text.encode("utf-8")
     generated = pipeline.generate(
-        raw, f"contracts/{name}.yaml", PurePosixPath(f"{name}.yaml"), render.generation_context()
+        raw, f"contracts/{name}.yaml", PurePosixPath(f"{name}.yaml"), CONTEXT
     )
     return runtime.load_module(generated.module_source, f"{name}.py")
 

@@ -505,3 +505,35 @@ def test_a_boolean_root_generates_what_it_means(root: bool, top: str) -> None:
             assert (error.path, error.code) == ("", "false")
     derived = cases.derive(side)
     assert derived.cases and all(bool(case.errors) != root for case in derived.cases)
+
+
+def _deep_enum_through_a_chain(depth: int, chain: int) -> dict[str, Any]:
+    """A contract whose root lists one value nested ``depth`` levels deep and reaches, through a
+    chain of ``chain`` allOf/$ref steps, a schema that recurses into the same key: each within
+    the checker's limits, the evaluator's recursion the two at once."""
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"c": value}
+    defs: dict[str, Any] = {
+        f"a{n}": {"allOf": [{"$ref": f"#/$defs/a{n + 1}"}]} for n in range(1, chain)
+    }
+    defs[f"a{chain}"] = {"type": "object", "properties": {"c": {"$ref": "#/$defs/a1"}}}
+    return {
+        "name": "chain_tool",
+        "description": "A tool with a long reference chain.",
+        "parameters": {
+            "type": "object",
+            "properties": {"c": {"$ref": "#/$defs/a1"}},
+            "allOf": [{"enum": [value], "allOf": [{"$ref": "#/$defs/a1"}]}],
+            "$defs": defs,
+        },
+    }
+
+
+def test_where_the_evaluator_runs_out_of_stack_the_one_answer_is_cannot_tell() -> None:
+    """A listed value deep, checked through a long chain of references: the evaluator's
+    recursion is both at once and may exceed the stack. The contract check still answers
+    (no place is said to refuse every value: unsatisfiable may miss one, never invent one)."""
+    raw = json.dumps(_deep_enum_through_a_chain(depth=40, chain=45)).encode()
+    checked = checker.check(source.load(raw, "contracts/chain_tool.yaml"))
+    assert not any("no value can pass" in w.message for w in checked.warnings)

@@ -59,8 +59,8 @@ def _sources(count: int) -> list[tuple[str, str]]:
     for text in texts:
         for place, shape in PLACES.items():
             body = shape.format(literal(text))
-            text = f"{HEADER}def check(x, value, d, f, g, re):\n{body}\n"
-            source = black.format_str(text, mode=MODE)
+            module = f"{HEADER}def check(x, value, d, f, g, re):\n{body}\n"
+            source = black.format_str(module, mode=MODE)
             if any(width(line) > 88 for line in source.split("\n")):
                 sources.append((place, source))
     return sources

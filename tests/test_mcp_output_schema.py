@@ -280,7 +280,6 @@ def test_an_output_schema_refs_resolve_within_the_output_not_the_arguments() -> 
             "structuredContent",
         ),
         ({"type": "string"}, "/tools/0/outputSchema/type", "structuredContent"),
-        (True, "/tools/0/outputSchema", "structuredContent"),
         ([{"type": "object"}], "/tools/0/outputSchema", "structuredContent"),
         (
             {"type": "object", "properties": {"a": {"$dynamicRef": "#node"}}},
@@ -306,7 +305,6 @@ def test_an_output_schema_refs_resolve_within_the_output_not_the_arguments() -> 
     ids=[
         "array",
         "string",
-        "true",
         "list",
         "dynamic-ref",
         "remote-ref",
@@ -337,6 +335,35 @@ def test_an_output_schema_of_annotations_only_is_any_object_with_a_warning() -> 
     [warning] = imported.warnings
     assert warning.pointer == "/tools/0/outputSchema"
     assert "added 'type: object'" in warning.message and "structuredContent" in warning.message
+
+
+ANY_RESULT: list[Any] = [True, {}, {"description": "anything"}, {"title": "T", "$comment": "c"}]
+NONE_OBJECT: list[Any] = [{}, {"a": 1}, {"a": {"b": [None]}}]
+NOT_OBJECT: list[Any] = [None, [], [{}], "text", 0, 1.5, True]
+
+
+@pytest.mark.parametrize("output", ANY_RESULT, ids=["true", "empty", "description", "title"])
+def test_an_output_schema_any_object_passes_is_one_rule(output: Any) -> None:
+    """``true``, ``{}`` and a schema of annotations only all say "any result": one rule for
+    them, as for the arguments: the output is ``type: object`` (a structuredContent is one JSON
+    object, MCP says), warned at its place, and its validator takes every object and no other
+    value, as jsonschema's verdict on the schema joined with ``type: object`` says."""
+    imported = imported_tool(mcp_tool(output))
+    assert imported.data["output"]["type"] == "object"
+    [warning] = imported.warnings
+    assert warning.pointer == "/tools/0/outputSchema" and "object" in warning.message
+    validate = module_of(imported.yaml_text).validate_result
+    judge = jsonschema.Draft202012Validator({"allOf": [output, {"type": "object"}]})
+    for value in NONE_OBJECT + NOT_OBJECT:
+        assert validate(value).ok is judge.is_valid(value) is (value in NONE_OBJECT), value
+
+
+def test_a_false_output_schema_refuses_every_result_and_says_so() -> None:
+    imported = imported_tool(mcp_tool(False))
+    assert "output" in imported.data
+    assert any("no result can pass" in w.message for w in imported.warnings)
+    validate = module_of(imported.yaml_text).validate_result
+    assert [validate(value).ok for value in NONE_OBJECT + NOT_OBJECT] == [False] * 10
 
 
 def test_a_null_output_schema_is_none_and_no_warning() -> None:

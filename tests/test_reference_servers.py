@@ -125,7 +125,7 @@ SIDE_IDS = [f"{server}/{name}/{which}" for server, name, which in SIDES]
 
 def test_every_listing_is_saved_with_its_licence_and_provenance() -> None:
     provenance = (DATA / "PROVENANCE.md").read_text(encoding="utf-8")
-    assert len(CORPUS) >= 30, CORPUS
+    assert len(CORPUS) >= 56, CORPUS
     for server in SERVERS + CORPUS:
         licence = (DATA / server / "LICENSE").read_text(encoding="utf-8", errors="replace")
         assert "licen" in licence.lower() or "permission" in licence.lower(), server
@@ -216,36 +216,80 @@ def _python_dollar(errors: list[Any], instance: Any) -> bool:
     return True
 
 
+#: Each distinct pair of schemas (inputSchema, outputSchema) of the corpus, compared once: many
+#: tools share their schemas (one server's CRUD tools, two servers from one code base), and a
+#: tool's name and description change neither the validators nor the derived cases.
+_COMPARED: dict[str, str] = {}
+
+
+def _compare_once(server: str, tool: dict[str, Any]) -> str:
+    """The tool whose generation compared this tool's schemas: itself on the first sight of
+    them, else the earlier tool that had the same two schemas."""
+    key = json.dumps([tool["inputSchema"], tool.get("outputSchema")], sort_keys=True)
+    if key not in _COMPARED:
+        _compare_with_jsonschema(server, tool)
+        _COMPARED[key] = f"{server}/{tool['name']}"
+    return _COMPARED[key]
+
+
+def _compare_with_jsonschema(server: str, tool: dict[str, Any]) -> None:
+    name = tool["name"]
+    made = pipeline.generate_module(
+        imported(server)[name].yaml_text.encode("utf-8"),
+        f"{name}.yaml",
+        PurePosixPath("tool.yaml"),
+        CONTEXT,
+    )
+    compared = [(made.module.validate, made.module.INPUT_SCHEMA, "inputSchema", made.derived)]
+    if tool.get("outputSchema") is not None:
+        assert made.contract.result_side() is not None, name
+        compared.append(
+            (
+                made.module.validate_result,
+                made.module.OUTPUT_SCHEMA,
+                "outputSchema",
+                made.result_derived,
+            )
+        )
+    for validate, schema, key, derived in compared:
+        judge = oracle(Side(f"{server}/{name}", validate, schema, tool[key]))
+        assert any(not c.errors for c in derived), (server, name, key)
+        for case in derived:
+            ours = validate(case.data)
+            if ours.ok is not judge.is_valid(case.data):
+                assert _python_dollar(ours.errors, case.data), (server, name, case.name)
+
+
 @pytest.mark.parametrize("server", CORPUS)
 def test_every_corpus_tool_imports_generates_and_agrees_on_its_derived_cases(server: str) -> None:
     """Each public server's every tool imports (nothing refused), generates, and its
     validators give jsonschema's verdict (the draft the server names) on every case derived
     from the contract. Drawn values are left to the four reference servers above: the
-    corpus's cost stays one generation per tool (the module, its checked contract and its
-    derived cases come out of one ``generate_module``; no tests file is rendered)."""
+    corpus's cost stays one generation per distinct pair of schemas (the module, its checked
+    contract and its derived cases come out of one ``generate_module``; no tests file is
+    rendered)."""
     for tool in listing(server):
-        name = tool["name"]
-        made = pipeline.generate_module(
-            imported(server)[name].yaml_text.encode("utf-8"),
-            f"{name}.yaml",
-            PurePosixPath("tool.yaml"),
-            CONTEXT,
-        )
-        compared = [(made.module.validate, made.module.INPUT_SCHEMA, "inputSchema", made.derived)]
-        if tool.get("outputSchema") is not None:
-            assert made.contract.result_side() is not None, name
-            compared.append(
-                (
-                    made.module.validate_result,
-                    made.module.OUTPUT_SCHEMA,
-                    "outputSchema",
-                    made.result_derived,
-                )
-            )
-        for validate, schema, key, derived in compared:
-            judge = oracle(Side(f"{server}/{name}", validate, schema, tool[key]))
-            assert any(not c.errors for c in derived), (server, name, key)
-            for case in derived:
-                ours = validate(case.data)
-                if ours.ok is not judge.is_valid(case.data):
-                    assert _python_dollar(ours.errors, case.data), (server, name, case.name)
+        assert tool["name"] in imported(server), tool["name"]
+        _compare_once(server, tool)
+
+
+def test_the_corpus_shares_one_generation_per_distinct_pair_of_schemas() -> None:
+    """Two tools with the same schemas but another name, description and server are compared
+    once: the second is answered by the first's generation (counted: ``generate_module`` is
+    not called again)."""
+    server = CORPUS[0]
+    tool = listing(server)[0]
+    twin = {**tool, "name": "twin_of_" + tool["name"], "description": "Another tool."}
+    calls: list[str] = []
+    real = pipeline.generate_module
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pipeline, "generate_module", counted)
+        first = _compare_once(server, tool)
+        before = len(calls)
+        assert _compare_once("elsewhere", twin) == first
+    assert len(calls) == before

@@ -8,7 +8,9 @@ generated data under test.
 
 from __future__ import annotations
 
+import ast
 import importlib
+import itertools
 import json
 import subprocess
 import sys
@@ -19,10 +21,11 @@ from typing import Any
 import pytest
 from support import CONTEXT, CONTRACTS, ROOT, check_example, example_contracts
 from toolshape.cli import main
+from toolshape.codegen import render, wrapping
 from toolshape.contract import checker, source
 from toolshape.contract.errors import Problem
 from toolshape.platforms import export
-from toolshape.project import headers, planning, writing
+from toolshape.project import headers, listing, pipeline, planning, writing
 
 import generated
 
@@ -243,7 +246,7 @@ MALFORMED_LISTINGS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
     ("absent", lambda listing: None),
     ("not an object", lambda listing: "listing"),
     ("a platform neither listed nor refused", lambda listing: _without(listing, "mcp")),
-    ("an entry that is not JSON text", lambda listing: _entry(listing, {"name": "x"})),
+    ("an entry that is not a string", lambda listing: _entry(listing, {"name": "x"})),
     ("a refusal that is not a list", lambda listing: _refused(listing, "reason")),
     ("a refusal reason that is not a string", lambda listing: _refused(listing, [1])),
     ("a hint MCP does not have", lambda listing: _hints(listing, {"fastHint": True})),
@@ -252,20 +255,26 @@ MALFORMED_LISTINGS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
         lambda listing: _hints(listing, {"readOnlyHint": 1}),
     ),
     ("hints that are not an object", lambda listing: _hints(listing, ["readOnlyHint"])),
-    ("no cuts", lambda listing: {k: v for k, v in listing.items() if k != "cuts"}),
-    ("cuts that are not an object", lambda listing: _cuts(listing, [[3]])),
-    ("a listed platform without its cuts", lambda listing: _cut(listing, None)),
-    ("cuts that are not a list", lambda listing: _cut(listing, lambda end: str(end))),
-    ("a cut that is not a whole number", lambda listing: _cut(listing, lambda end: [1.0, end])),
-    (
-        "a cut that is a boolean (true is not 1)",
-        lambda listing: _cut(listing, lambda end: [True, end]),
-    ),
-    ("cuts that fall back", lambda listing: _cut(listing, lambda end: [9, 8, end])),
-    ("a cut repeated", lambda listing: _cut(listing, lambda end: [8, 8, end])),
-    ("a cut at the start", lambda listing: _cut(listing, lambda end: [0, end])),
-    ("cuts short of the end", lambda listing: _cut(listing, lambda end: [8, end - 1])),
-    ("cuts past the end", lambda listing: _cut(listing, lambda end: [8, end, end + 1])),
+    # An entry is code the lists print as it is: only string literals, as literal() writes
+    # them, one per line at the lists' indent, are taken (else a cache entry could write code).
+    ("an entry that adds code to its string", lambda listing: _entry(listing, '"{}" + str(1)')),
+    ("an entry that is a call", lambda listing: _entry(listing, '__import__("os").getcwd()')),
+    ("an entry that is a name", lambda listing: _entry(listing, "DEFINITIONS")),
+    ("an entry that is bare JSON text", lambda listing: _entry(listing, '{"name": "x"}')),
+    ("an f-string", lambda listing: _entry(listing, 'f"{DEFINITIONS}"')),
+    ("a bytes literal", lambda listing: _entry(listing, 'b"{}"')),
+    ("an entry that closes the list", lambda listing: _entry(listing, '"{}"],\n    "x": ["{}"')),
+    ("two literals on one line", lambda listing: _entry(listing, '"{" "}"')),
+    ("a piece not at the indent", lambda listing: _entry(listing, '"{"\n    "}"')),
+    ("a piece after a blank line", lambda listing: _entry(listing, '"{"\n\n        "}"')),
+    ("a literal left open", lambda listing: _entry(listing, '"{}')),
+    ("a raw line break in a literal", lambda listing: _entry(listing, '"{\n}"')),
+    ("a raw NUL in a literal", lambda listing: _entry(listing, '"{\x00}"')),
+    ("a lone surrogate in a literal", lambda listing: _entry(listing, '"{\ud800}"')),
+    ("an escape repr never writes", lambda listing: _entry(listing, '"{\\N{BULLET}}"')),
+    ("an escape cut short", lambda listing: _entry(listing, '"{\\x4}"')),
+    ("an escape past the last code point", lambda listing: _entry(listing, '"{\\U00110000}"')),
+    ("a quote escaped at the end", lambda listing: _entry(listing, '"{}\\"')),
 ]
 
 
@@ -285,18 +294,6 @@ def _refused(listing: dict[str, Any], value: object) -> dict[str, Any]:
 
 def _hints(listing: dict[str, Any], value: object) -> dict[str, Any]:
     return {**listing, "hints": value}
-
-
-def _cuts(listing: dict[str, Any], value: object) -> dict[str, Any]:
-    return {**listing, "cuts": value}
-
-
-def _cut(listing: dict[str, Any], cuts: Callable[[int], object] | None) -> dict[str, Any]:
-    """The MCP definition's cuts made by ``cuts`` from the definition's length (None: removed)."""
-    others = {p: c for p, c in listing["cuts"].items() if p != "mcp"}
-    if cuts is None:
-        return {**listing, "cuts": others}
-    return {**listing, "cuts": {**others, "mcp": cuts(len(listing["entries"]["mcp"]))}}
 
 
 def test_output_reused_on_the_caches_word_takes_its_lists_from_the_cache(
@@ -320,9 +317,23 @@ def test_output_reused_on_the_caches_word_takes_its_lists_from_the_cache(
         return recorded_definitions(data, display)
 
     monkeypatch.setattr(headers, "recorded_definitions", counted)
+    cut: list[str] = []  # the text of every string measured to be cut into pieces
+    cutter = wrapping._Cutter
+
+    def counted_cutter(text: str | bytes) -> object:
+        cut.append(str(text))
+        return cutter(text)
+
+    monkeypatch.setattr(wrapping, "_Cutter", counted_cutter)
+    monkeypatch.setenv("TOOLSHAPE_JOBS", "1")  # every count in this process
     reused = planning.plan(tools, CONTEXT, reuse_from=out, out=out)
     assert len(reused.reused) == 6 and read == []
     assert reused.files == fresh.files
+    # Nor is any definition measured and cut into pieces again: the cache keeps its entries
+    # as the lists write them (fresh, the long ones are cut: the count can fail).
+    assert not [text for text in cut if text.startswith('{"')]
+    planning.plan(tools, CONTEXT)
+    assert [text for text in cut if text.startswith('{"')]
     assert (
         '"web_search": {"readOnlyHint": True, "openWorldHint": True}'
         in fresh.files[PurePosixPath("__init__.py")]
@@ -340,6 +351,65 @@ def test_output_reused_on_the_caches_word_takes_its_lists_from_the_cache(
         again = planning.plan(tools, CONTEXT, reuse_from=out, out=out)
         assert len(again.reused) == 6 and len(read) == 3, case
         assert again.files == fresh.files, case
+
+
+#: Characters a description may hold that a literal must escape, or must keep as they are:
+#: both quotes, a backslash, control characters, a line separator, a lone surrogate, wide
+#: and astral characters, spaces where a piece may be cut.
+AWKWARD = ['"', "'", "\\", "\n", "\x00", "\x7f", "\u2028", "\ud800", "é", "杭", "😀", "\U000e0001"]
+AWKWARD += [" ", "a"]
+
+
+@pytest.mark.parametrize("size", [1, 40, 80, 90, 100, 300])
+def test_every_listed_entry_is_its_definitions_literal_and_the_cache_takes_it_back(
+    size: int,
+) -> None:
+    # A listing keeps each definition as the lists print it (code), and the cache gives it
+    # back only if it is nothing but string literals: whatever the definition holds, the
+    # entry is the literal of its JSON text, and reads back from the cache's JSON.
+    for first, second in itertools.product(AWKWARD, repeat=2):
+        text = ((first + second + "b") * size)[:size]
+        definitions = {p: {"name": "t", "description": text} for p in export.PLATFORMS}
+        made = listing.of(definitions, {})
+        for platform, entry in made.entries.items():
+            written = json.dumps(definitions[platform], ensure_ascii=False)
+            assert ast.literal_eval(f"({entry})") == written, (first, second, size)
+        again = listing.from_json(json.loads(json.dumps(made.as_json())))
+        assert again == made, (first, second, size)
+
+
+def test_the_tool_lists_compile_only_the_code_around_their_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each entry of the lists is string literals by construction (listing.py): proving the
+    # module compiles takes only the code around them, never the megabytes of definitions a
+    # thousand tools make. What is compiled under the lists' name holds no entry, and the
+    # lists written are the same bytes (a custom template's are compiled whole).
+    tools = project_with_a_refused_tool(tmp_path)
+    (tools / "web_search.yaml").write_bytes((CONTRACTS / "web_search.yaml").read_bytes())
+    monkeypatch.setenv("TOOLSHAPE_CACHE_DIR", "")
+    monkeypatch.setenv("TOOLSHAPE_JOBS", "1")
+    compiled: dict[str, str] = {}
+
+    def recorded(source: str, label: str, mode: str) -> object:
+        compiled[label] = source
+        return compile(source, label, mode)
+
+    monkeypatch.setattr(render, "compile", recorded, raising=False)
+    plan = planning.plan(tools, CONTEXT)
+    lists = plan.files[planning.DEFINITIONS_PATH]
+    around = compiled[str(planning.DEFINITIONS_PATH)]
+    refused = {platform for g in plan.generated for platform in g.listing.refused}
+    entries = [
+        g.listing.entries[p] for g in plan.generated for p in set(export.PLATFORMS) - refused
+    ]
+    assert entries and all(entry in lists and entry not in around for entry in entries)
+    assert len(around) < len(lists) - sum(map(len, entries))
+    namespace: dict[str, Any] = {}
+    exec(compile(lists, "lists", "exec"), namespace)
+    assert [json.loads(text) for text in namespace["DEFINITIONS"]["mcp"]] == [
+        pipeline.platform_definitions(g.contract)[0]["mcp"] for g in plan.generated
+    ]
 
 
 def test_the_record_reads_back_what_was_written() -> None:

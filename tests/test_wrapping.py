@@ -17,7 +17,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
-from support import CONTRACTS
+from support import CONTEXT, CONTRACTS
 from toolshape.codegen import render, wrapping
 from toolshape.codegen.context import GenerationContext
 from toolshape.codegen.literals import Code, literal, literal_text
@@ -247,7 +247,7 @@ def test_a_long_string_is_cut_as_measured_with_one_literal_for_the_text(
 def test_a_string_written_again_from_its_cuts_is_the_entry(
     text: str, indent: int, whole: int
 ) -> None:
-    """The package's tool lists keep each definition's cuts (listing.py): written again from
+    """The package's tool lists write each definition from its cuts (listing.py): written from
     them, the entry is the one made by measuring; ends that do not rise to the end are refused."""
     cuts = wrapping.string_cuts(text, indent, whole)
     assert wrapping.string_entry(text, cuts, indent) == wrapping.entry(text, indent, whole=whole)
@@ -332,7 +332,7 @@ def test_generating_tests_compiles_the_code_around_their_tables_not_the_tables(
         path.read_bytes(),
         "contracts/get_weather.yaml",
         PurePosixPath("get_weather.yaml"),
-        render.generation_context(),
+        CONTEXT,
     )
     text = compiled[str(made.test_path)]
     rows = next(
@@ -348,3 +348,30 @@ def test_generating_tests_compiles_the_code_around_their_tables_not_the_tables(
     )
     assert rows > 10 and table[1].startswith("    None,\n" * rows + "]\n")
     real(made.test_source, "whole", "exec")  # and the whole text compiles
+
+
+#: Pointers and codes of a case's errors: short and long (around the 88 columns a split
+#: row's errors line may take), with the characters whose literal is wider than they are.
+error_texts = st.text(alphabet=st.sampled_from(TRICKY) | st.characters(), max_size=40) | st.text(
+    alphabet=st.sampled_from("ab/é杭"), min_size=20, max_size=80
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=texts,
+    changes=st.dictionaries(texts, values, max_size=2),
+    errors=st.frozensets(st.tuples(error_texts, error_texts), max_size=3),
+)
+def test_a_case_row_written_with_its_errors_made_once_is_the_row_written_with_the_set(
+    name: str, changes: dict[str, Any], errors: frozenset[tuple[str, str]]
+) -> None:
+    """tests_model writes a case's errors once per distinct set and hands ``entry`` the
+    result: the row is the one ``entry`` writes with the set itself, whether the row stays on
+    one line, splits with the errors on a line of their own, or cuts them too."""
+    from toolshape.codegen import tests_model
+
+    written: tests_model.ErrorsItems = {}
+    once = tests_model._errors_item(errors, written)
+    assert tests_model._errors_item(errors, written) is once  # made once
+    assert wrapping.entry((name, changes, once)) == wrapping.entry((name, changes, errors))

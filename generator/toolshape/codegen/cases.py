@@ -118,8 +118,9 @@ class ParseCase:
     code: str
 
 
-#: The JSON scalars whose Python type tells their JSON type and whose value is their
-#: identity (a float is not among them: 1.0 and 1 are one JSON number, NaN is not equal to itself).
+#: The JSON scalars whose Python type tells their JSON type and whose value tells the text a
+#: case writes (a float is not among them: -0.0 equals 0.0 but is written apart, and NaN
+#: equals nothing, so a float is keyed by its JSON text, as any other value).
 _PLAIN_SCALARS = (str, int, bool, type(None))
 
 

@@ -1090,31 +1090,37 @@ def _split_brackets(lines: list[str]) -> list[_Bracket]:
     comma (a bracket in a string or a comment is none)."""
     stack: list[_Bracket] = []
     found: list[_Bracket] = []
-    before = ""
+    # The part read last (comments skipped), and where: a bracket's last part is the one
+    # before its closing bracket, its first the one after its opening bracket, so neither is
+    # noted at every part (this runs over every part of every long statement of a module).
+    before, before_row, before_at = "", 0, 0
+    opened: _Bracket | None = None  # the bracket whose opening bracket is that part
     for row, line in enumerate(lines):
         for part in _PART.finditer(line):
             text = part.group()
             if text[0] == "#":
                 continue
+            if opened is not None:
+                opened.first_row = row
             if text in (")", "]", "}"):
                 if not stack:
                     return []  # not one statement: nothing to decide
                 bracket = stack.pop()
+                if bracket is not opened:  # it holds a part
+                    bracket.last, bracket.last_end = before, (before_row, before_at)
                 if bracket.close(row, part.start(), lines):
                     found.append(bracket)
             elif stack:
-                top = stack[-1]
                 if text == ",":
-                    top.items.append(part.start())
+                    stack[-1].items.append(part.start())
                 elif text == "for":
-                    top.comprehension = True
-            if stack:
-                top = stack[-1]
-                top.first_row = row if top.first_row < 0 else top.first_row
-                top.last, top.last_end = text, (row, part.end())
+                    stack[-1].comprehension = True
             if text in ("(", "[", "{"):
-                stack.append(_Bracket(row, text, before))
-            before = text
+                opened = _Bracket(row, text, before)
+                stack.append(opened)
+            else:
+                opened = None
+            before, before_row, before_at = text, row, part.end()
     return found
 
 

@@ -244,15 +244,15 @@ def _operand_start(lines: list[str], index: int, taken: set[int]) -> int | None:
 def _goes_on(lines: list[str], index: int) -> bool:
     """Whether the line after ``lines[index]`` goes on with its operand chain: at the same
     indentation, starting with an operator or a string piece, after a line that ends none."""
-    line, following = lines[index], lines[index + 1] if index + 1 < len(lines) else ""
+    # Asked of every line of a module: the checks that settle most lines come first.
+    if index + 1 >= len(lines) or lines[index].endswith(_ENDS_ITEM):
+        return False
+    line, following = lines[index], lines[index + 1]
     body = line.lstrip(" ")
-    return (
-        bool(body)
-        and not body.startswith("#")
-        and not line.endswith(_ENDS_ITEM)
-        and _indent(following) == _indent(line)
-        and _GOES_ON.match(following.lstrip(" ")) is not None
-    )
+    if not body or body[0] == "#":
+        return False
+    depth = len(line) - len(body)
+    return _indent(following) == depth and _GOES_ON.match(following, depth) is not None
 
 
 def _joined(lines: list[str], indent: int = 0) -> str:

@@ -19,8 +19,9 @@ from ..contract import checker, redaction
 from ..families.values.checks import TYPE_CODE
 from ..schema.pointers import child
 from . import cases, model, render
-from .literals import Code, comment, literal
-from .wrapping import entry
+from .literals import Code, comment, literal, literal_text
+from .widths import width
+from .wrapping import LINE_LENGTH, entry
 
 
 @dataclass
@@ -160,7 +161,30 @@ class StandIns:
         )
 
 
-def _case_row(base: Any, case: cases.Case) -> CaseRow:
+#: How deep a case row's items stand when the row is split, one item per line (``entry``'s
+#: rows stand at 4 columns, their items one level in).
+_ROW_ITEM_INDENT = 8
+
+#: The errors of a case as its row holds them (``_errors_item``), by the errors themselves.
+ErrorsItems = dict[frozenset[tuple[str, str]], object]
+
+
+def _errors_item(errors: frozenset[tuple[str, str]], written: ErrorsItems) -> object:
+    """The errors of a case as its row hands them to ``entry``: their literal, made once per
+    distinct set of errors (a property's type samples all report the same), where the line it
+    takes in a split row fits, so ``entry`` writes it there as it is, exactly as it writes the
+    set; the set itself where the row may cut it (``entry`` then splits it as always).
+    ``written`` holds what was made, by the errors (pairs of strings: equal sets, equal text)."""
+    known = written.get(errors)
+    if known is None:
+        text = literal_text(errors)
+        fits = width(" " * _ROW_ITEM_INDENT + text + ",") <= LINE_LENGTH
+        known = written[errors] = Code(text) if fits else errors
+    return known
+
+
+def _case_row(base: Any, case: cases.Case, written: ErrorsItems | None = None) -> CaseRow:
+    """The row of one case; ``written``: the errors items made for the rows before it."""
     found, exact = cases.case_changes(base, case)
     # The rebuilt case must be the case itself, key order included (it orders the errors).
     if not exact and not cases.identical(cases.apply(base, found), case.data, ordered=True):
@@ -168,7 +192,14 @@ def _case_row(base: Any, case: cases.Case) -> CaseRow:
             f"toolshape bug: case {case.name!r} cannot be written as changes to the base"
         )
     changes = {pointer: Code("MISSING") if new is cases.MISSING else new for pointer, new in found}
-    return CaseRow(entry((case.name, changes, frozenset(case.errors))), case, list(found))
+    errors = _errors_item(frozenset(case.errors), {} if written is None else written)
+    return CaseRow(entry((case.name, changes, errors)), case, list(found))
+
+
+def _case_rows(base: Any, derived: list[cases.Case]) -> list[CaseRow]:
+    """The rows of the derived cases, written against ``base``."""
+    written: ErrorsItems = {}
+    return [_case_row(base, case, written) for case in derived]
 
 
 def build(
@@ -217,7 +248,7 @@ def build(
         import_line=Code(import_line),
         examples=[entry(e) for e in examples],
         base=entry(base, 0, "", before="BASE = "),
-        cases=[_case_row(base, c) for c in derived],
+        cases=_case_rows(base, derived),
         not_objects=[entry(v) for v in not_objects],
         parse_cases=[entry((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
         valid_text=entry(valid_text, 0, "", before="VALID_TEXT = "),
@@ -256,7 +287,7 @@ def _result_tests(
         schema=entry(side.parameters, 0, "", before="OUTPUT_SCHEMA = "),
         examples=[entry(e) for e in examples],
         base=entry(base, 0, "", before="RESULT_BASE = "),
-        cases=[_case_row(base, c) for c in derived],
+        cases=_case_rows(base, derived),
         not_objects=[entry(v) for v in [None, [], [base], "text", json.dumps(base), 42, True]],
         valid_text=entry(
             json.dumps(base, ensure_ascii=False), 0, "", before="RESULT_VALID_TEXT = "

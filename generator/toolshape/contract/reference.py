@@ -66,9 +66,17 @@ def refuses_every_value(schema: Any, root: Any) -> bool:
     """Whether no value can pass ``schema`` as written: the values family's
     :func:`~toolshape.families.values.rules.unsatisfiable`, told by this evaluator (``root``
     resolves $ref) whether the rest of a schema refuses each value its ``enum``/``const``
-    lists. The one answer the contract check, the witness engine and the derived cases share;
-    an error inside the evaluator is raised, never read as a verdict."""
-    return unsatisfiable(schema, lambda rest, value: bool(errors_of(rest, value, "", root=root)))
+    lists. The one answer the contract check, the witness engine and the derived cases share.
+    False may miss a schema no value passes (unsatisfiable's own promise), never the other way:
+    so where the evaluator runs out of stack (a listed value nested deep, checked through a long
+    chain of references: each within its limit, not both at once) the answer is False, "cannot
+    tell"; any other error inside the evaluator is raised, never read as a verdict."""
+    try:
+        return unsatisfiable(
+            schema, lambda rest, value: bool(errors_of(rest, value, "", root=root))
+        )
+    except RecursionError:
+        return False
 
 
 def _matches(schema: Any, value: Any, path: str = "") -> bool:

@@ -42,8 +42,10 @@ TOO_DEEP = (
 _YAML_SUFFIXES = (".yaml", ".yml")
 _BOM = b"\xef\xbb\xbf"
 #: A JSON string (skipped whole) or a bracket: the tokens that decide JSON nesting. Linear: the
-#: alternatives inside the string start on disjoint characters, and the bracket is one character.
-_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+#: alternatives inside the string start on disjoint characters, the bracket is one character,
+#: and the closing quote is optional, so a string never closed runs to the end of the text
+#: once (with the quote required, each quote after it would start a scan to the end again).
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.S)
 
 
 class DocumentError(Exception):
@@ -53,6 +55,16 @@ class DocumentError(Exception):
         super().__init__(message)
         self.message = message
         self.at = at
+
+
+#: Why a YAML alias is refused, as contracts refuse it (contract/source.py): each ``*name``
+#: repeats a part without copying it, so a few lines of aliases of aliases hold a document
+#: exponentially larger than their text ("billion laughs"), which every walk of the schema
+#: would then visit in full.
+ALIAS = (
+    "a YAML alias (*name): anchors and aliases are not read, as one can repeat a part of the "
+    "schema without bound; write the part out, or put it under $defs and $ref it"
+)
 
 
 @dataclass(frozen=True)
@@ -109,7 +121,7 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 
 def _first_too_deep(text: str, is_yaml: bool) -> tuple[int, int] | None:
     """The line and column of the first object or array nested deeper than MAX_INPUT_DEPTH,
-    found without recursion (None: none is)."""
+    found without recursion (None: none is); DocumentError at a YAML alias (see ALIAS)."""
     depth = 0
     if is_yaml:
         try:
@@ -121,6 +133,10 @@ def _first_too_deep(text: str, is_yaml: bool) -> tuple[int, int] | None:
                         return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
                 elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                     depth -= 1
+                elif isinstance(event, yaml.AliasEvent):
+                    mark = event.start_mark
+                    at = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                    raise DocumentError(ALIAS, at)
         except yaml.YAMLError:
             pass  # not YAML: the decoder says so, with its own message
         return None

@@ -583,14 +583,7 @@ class _Importer:
         warnings = list(found.warnings)
         if isinstance(schema, bool):
             # JSON Schema's true or false: every arguments object, or none.
-            none = "" if schema else "; as written, no arguments can pass"
-            warnings.append(
-                ImportNotice(
-                    pointer,
-                    f"the schema is {json.dumps(schema)}: read as the object schema it means{none}",
-                )
-            )
-            schema = value_rules.object_root(schema)
+            schema = _object_root(schema, pointer, warnings, "", "arguments")
         translator = _Translator(
             schema, self.draft, gemini=kind == "declaration", options=self.options
         )
@@ -654,6 +647,11 @@ class _Importer:
         schema, pointer = found.output, found.output_pointer
         if schema is None:
             return None
+        if isinstance(schema, bool):
+            # One rule with the arguments and with an annotations-only schema: a result (its
+            # structuredContent) is one JSON object, so true is any object and false none.
+            why = f" ({_RESULT_VALUES} one JSON object)"
+            schema = _object_root(schema, pointer, warnings, why, "result")
         if not isinstance(schema, dict):
             warnings.append(ImportNotice(pointer, _OUTPUT_LEFT_OUT.format(_NOT_OBJECT)))
             return None
@@ -2189,3 +2187,18 @@ def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
             break
         node = children[0]
     return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _object_root(
+    schema: bool, pointer: str, warnings: list[ImportNotice], why: str, what: str
+) -> Any:
+    """The object schema a root ``true`` or ``false`` means (``what``: the arguments or a
+    result, each one JSON object), with a warning at ``pointer`` that says so."""
+    none = "" if schema else f"; as written, no {what} can pass"
+    warnings.append(
+        ImportNotice(
+            pointer,
+            f"the schema is {json.dumps(schema)}: read as the object schema it means{why}{none}",
+        )
+    )
+    return value_rules.object_root(schema)

@@ -49,7 +49,7 @@ class Generated:
     warnings: list[Problem] = field(default_factory=list)
     #: The tool's definition for each platform that takes it (export.PLATFORMS), and why
     #: each other platform refuses it, as the package's tool lists take them.
-    listing: Listing = field(default_factory=lambda: Listing({}, {}, {}, {}))
+    listing: Listing = field(default_factory=lambda: Listing({}, {}, {}))
     #: Why layout.py could not lay out its module, which black's format_str formatted instead
     #: (the context's layout notes): toolshape's gap, never the contract's; the command line says so.
     layout_gaps: list[str] = field(default_factory=list)

@@ -14,12 +14,13 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from .. import __version__
 from ..codegen import render
 from ..codegen.context import GenerationContext
 from ..codegen.literals import Code, comment, literal
-from ..codegen.wrapping import JOINED_WIDTH, entry, string_entry
+from ..codegen.wrapping import JOINED_WIDTH, entry
 from ..contract import checker, shared, tool_hints
 from ..contract.errors import ContractError, Problem, UsageError
 from ..platforms import export
@@ -525,22 +526,48 @@ def _tool_definitions(generated: list[pipeline.Generated], context: GenerationCo
         reasons = [r for g in generated for r in g.listing.refused.get(platform, ())]
         if reasons:
             refused[platform] = _items(reasons)
-        else:  # JSON text, one string per tool, cut where the listing says (see listing.py)
-            definitions[platform] = [
-                string_entry(g.listing.entries[platform], g.listing.cuts[platform], INDENT)
-                for g in generated
-            ]
-    text = render.render(
+        else:  # JSON text, one string per tool, as the listing writes it (see listing.py)
+            definitions[platform] = [Code(g.listing.entries[platform]) for g in generated]
+    handed: list[Code] = []  # what the stand-ins stand for (the built-in template only)
+    text = _rendered_lists(
         context,
-        "tool_definitions.py.j2",
-        str(DEFINITIONS_PATH),
-        formatted=True,  # the template writes black's layout itself (see there)
+        handed,
         version=Code(__version__),
-        definitions=[(literal(p), items) for p, items in definitions.items()],
-        refused=[(literal(p), items) for p, items in refused.items()],
+        definitions=_shown(definitions, handed, context),
+        refused=_shown(refused, handed, context),
         command=comment(context.command, limit=400),
     )
     return headers.seal(text)
+
+
+def _rendered_lists(context: GenerationContext, handed: list[Code], **variables: Any) -> str:
+    """tool_definitions.py.j2 rendered, proved to compile; ``handed``: the entries its
+    stand-ins stand for (the built-in template)."""
+    label = str(DEFINITIONS_PATH)
+    if context.builtin:
+        # Every entry is one expression by construction: string literals, written by
+        # ``wrapping`` or taken from the cache only in that shape (listing.py). So only the
+        # code around them is compiled: compiling megabytes of definitions again was most of
+        # what the lists cost a run that generated one contract.
+        return render.render_tables(context, "tool_definitions.py.j2", label, handed, **variables)
+    # A template of the user's own may print an entry anywhere: all of it is compiled.
+    return render.render(context, "tool_definitions.py.j2", label, formatted=True, **variables)
+
+
+def _shown(
+    lists: dict[str, list[Code]], handed: list[Code], context: GenerationContext
+) -> list[tuple[Code, list[Code]]]:
+    """Each platform's list as the template takes it: its entries, or with the built-in
+    template their stand-ins (``render.stand_in``), the entries added to ``handed``."""
+    if not context.builtin:
+        return [(literal(p), items) for p, items in lists.items()]
+    shown: list[tuple[Code, list[Code]]] = []
+    for platform, items in lists.items():
+        shown.append(
+            (literal(platform), [render.stand_in(len(handed) + i) for i in range(len(items))])
+        )
+        handed.extend(items)
+    return shown
 
 
 def _items(texts: list[str]) -> list[Code]:

@@ -10,6 +10,7 @@ judged by the reference evaluator by the caller.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any, Protocol
 
@@ -72,6 +73,14 @@ def _exactly(
     deriver: Deriver, schema: dict[str, Any], name: str, length: int
 ) -> Iterator[tuple[str, Any]]:
     """An accepted string of exactly ``length`` characters, when the engine finds one."""
-    exact = {TYPE: "string", **values.of_lengths(length, length)}
-    for found in deriver.satisfying([schema, exact]):
+    for found in deriver.satisfying([schema, _exact_length(length)]):
         yield name, found
+
+
+@functools.lru_cache(maxsize=1024)
+def _exact_length(length: int) -> dict[str, Any]:
+    """The schema of the strings of exactly ``length`` characters, one object per length: the
+    engine remembers a conjunction by its schemas' objects, so a schema asked again for the
+    same length (each item of an array is walked) is answered from that memory instead of
+    searched again. Nothing changes a schema the engine is handed."""
+    return {TYPE: "string", **values.of_lengths(length, length)}
