@@ -128,17 +128,11 @@ def only(report: Report, pointer: str | None = None) -> Change:
     return found[0]
 
 
-_MODULES: dict[bytes, str] = {}
-
-
+@functools.cache
 def module_source(raw: bytes) -> str:
-    """pipeline.generate()'s module_source, rendered only (test_diff_examples.py checks it is
-    the same)."""
-    if raw not in _MODULES:
-        _MODULES[raw] = pipeline.module_source(
-            raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT
-        )
-    return _MODULES[raw]
+    """pipeline.generate()'s module_source, rendered only, once per contract text and process
+    (test_diff_examples.py checks it is the same)."""
+    return pipeline.module_source(raw, "contracts/x.yaml", PurePosixPath("x.yaml"), CONTEXT)
 
 
 def rename_property(data: Any, old: str, new: str) -> Any:

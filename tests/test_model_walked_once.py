@@ -60,7 +60,7 @@ def test_a_model_with_no_ref_function_to_settle_is_not_walked_for_calls(
 ) -> None:
     """Which $ref functions hear whether their value is a required key's is settled by walking
     every check for its $ref calls (``settle_required``); a module with no such function has
-    nothing to settle, and its model is not walked for it. One that has still is."""
+    nothing to settle, and its model is not walked for it (one that has still is: below)."""
     walked: list[object] = []
     real = ref_checks._ref_calls
 
@@ -73,6 +73,21 @@ def test_a_model_with_no_ref_function_to_settle_is_not_walked_for_calls(
     built = _built(raw, f"tool_{index}")
     assert not any(made.takes_required for made in built.functions)
     assert walked == []
+
+
+def test_a_model_with_a_ref_function_to_settle_is_walked_for_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The other side of the test above: an example contract with a $ref function that hears
+    whether its value is a required key's has its model walked for the calls."""
+    walked: list[object] = []
+    real = ref_checks._ref_calls
+
+    def counted(node: Node) -> Iterator[Applicator]:
+        walked.append(node)
+        return real(node)
+
+    monkeypatch.setattr(ref_checks, "_ref_calls", counted)
     with_refs = next(
         made
         for path in CONTRACTS
