@@ -44,7 +44,7 @@ def evaluate(schema: Any, instance: Any) -> Errors:
 def errors_of(schema: Any, value: Any, path: str, root: Any) -> Errors:
     """The errors of one value against one schema (``root`` resolves $ref).
 
-    Within one call nothing changes the value, so (schema, value, path) is always
+    Within one call nothing changes the value, so (schema, value) is always
     remembered by identity for the call's duration: a schema reached many times on one
     value (``allOf: [{$ref: d}, {$ref: d}]`` nested n deep) is evaluated once, not 2^n
     times. Across calls, only inside :func:`remembering`."""
@@ -85,10 +85,10 @@ def _matches(schema: Any, value: Any, path: str = "") -> bool:
     return not found
 
 
-#: While cases are derived: the errors of (schema, value, path) by the objects' ids
+#: While cases are derived: the errors of (schema, value) at the root pointer by the objects' ids
 #: (each entry keeps both objects alive, so an id is not reused). A derived case shares
 #: every value off its changed path with the base, so only that path is evaluated again.
-_MEMO: list[dict[tuple[int, int, str], tuple[frozenset[tuple[str, str]], Any, Any]] | None] = []
+_MEMO: list[dict[tuple[int, int], tuple[frozenset[tuple[str, str]], Any, Any]] | None] = []
 
 
 @contextlib.contextmanager
@@ -119,13 +119,20 @@ def _value(schema: Any, value: Any, path: str, errors: Errors) -> None:
     if memo is None:
         _checks(schema, value, path, errors)
         return
-    key = (id(schema), id(value), path)
+    # Remembered at the root pointer: the path only ever prefixes the pointers of the errors
+    # found below it (every keyword names a place as its path plus the steps below), so one
+    # evaluation serves the value wherever it stands: an array's items at each index, the same
+    # sample value tried at every item of a list.
+    key = (id(schema), id(value))
     found = memo.get(key)
     if found is None:
         new: Errors = set()
-        _checks(schema, value, path, new)
+        _checks(schema, value, "", new)
         found = memo[key] = (frozenset(new), schema, value)
-    errors |= found[0]
+    if not path:
+        errors |= found[0]
+    elif found[0]:
+        errors.update((path + pointer, code) for pointer, code in found[0])
 
 
 #: How many (schema, value) pairs the evaluator has checked in this process: the work its
