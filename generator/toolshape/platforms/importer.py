@@ -52,6 +52,7 @@ asked) or to write outside ``out_dir``.
 
 from __future__ import annotations
 
+import copy
 import json
 import keyword
 import os
@@ -366,6 +367,8 @@ class _Importer:
         self.draft = draft
         self.options = options
         self.problems: list[ImportProblem] = []
+        #: The remote documents read and translated for any schema of this import.
+        self.remotes_read = _SharedRemotes()
 
     def error(self, tool: str | None, pointer: str | None, message: str) -> None:
         self.problems.append(ImportProblem(self.label, tool, pointer, message))
@@ -585,7 +588,11 @@ class _Importer:
             # JSON Schema's true or false: every arguments object, or none.
             schema = _object_root(schema, pointer, warnings, "", "arguments")
         translator = _Translator(
-            schema, self.draft, gemini=kind == "declaration", options=self.options
+            schema,
+            self.draft,
+            gemini=kind == "declaration",
+            options=self.options,
+            remotes_read=self.remotes_read,
         )
         parameters = translator.translate()
         warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
@@ -655,7 +662,13 @@ class _Importer:
         if not isinstance(schema, dict):
             warnings.append(ImportNotice(pointer, _OUTPUT_LEFT_OUT.format(_NOT_OBJECT)))
             return None
-        translator = _Translator(schema, self.draft, values=_RESULT_VALUES, options=self.options)
+        translator = _Translator(
+            schema,
+            self.draft,
+            values=_RESULT_VALUES,
+            options=self.options,
+            remotes_read=self.remotes_read,
+        )
         output = translator.translate()
         if DIALECT_KEY in schema:
             warnings.append(
@@ -915,6 +928,41 @@ def _file_name(name: str) -> str:
 # -- translating a schema to toolshape's 2020-12 subset ----------------------------------
 
 
+@dataclass(frozen=True)
+class _Foreign:
+    """A remote document of another draft, translated on its own in its draft."""
+
+    #: Its translation: never grafted itself (a later step re-points and moves what is
+    #: grafted), each place gets a copy.
+    translated: Any
+    #: (pointer in the document, message) of each warning of its translation.
+    warnings: tuple[tuple[str, str], ...]
+    #: Why it cannot be translated (said at each ``$ref`` to it); None: it was.
+    error: str | None = None
+
+
+@dataclass
+class _SharedRemotes:
+    """What every translator of one import shares about remote documents (``--remote``), so
+    that each is read once and translated once per draft it is read in, however many
+    schemas (tools, results) and remote documents of other drafts refer to it. A translator
+    of a document of another draft that started afresh read and translated a diamond of
+    them (A refers to B and C, both refer to D, and so on, the drafts alternating) once per
+    path through it: exponential in its depth."""
+
+    #: Each remote document read, by the file it was read from; each translator reading it
+    #: gets a copy of its own.
+    documents: dict[Path, Any] = field(default_factory=dict)
+    #: Why the document of a URL cannot be read, by its URL.
+    unreadable: dict[str, str] = field(default_factory=dict)
+    #: Each remote document of another draft, by its URL and the draft it is read in. What
+    #: a translation makes depends on nothing else: the options are the import's, and a
+    #: document is translated without the root checks (whatever the schema it serves).
+    translations: dict[tuple[str, str], _Foreign] = field(default_factory=dict)
+    #: The custom meta-schema read for each ``$schema`` URI, or why it cannot be used.
+    meta_schemas: dict[str, dialects.Dialect | str | None] = field(default_factory=dict)
+
+
 class _Translator:
     """One schema, translated to toolshape's 2020-12 dialect; paths are tuples of strings (list indexes too).
 
@@ -934,8 +982,12 @@ class _Translator:
         gemini: bool = False,
         values: str = "tool arguments are",
         options: ImportOptions = DEFAULT_OPTIONS,
+        remotes_read: _SharedRemotes | None = None,
     ) -> None:
         self.root = schema
+        #: The remote documents read and translated in this import (shared with every
+        #: translator of it).
+        self.remotes_read = remotes_read if remotes_read is not None else _SharedRemotes()
         #: Every ``format`` asserted (else kept as the annotation ``x-format``).
         self.asserts_formats = options.formats == "assert"
         self.remote_folders = options.remotes
@@ -954,9 +1006,10 @@ class _Translator:
         self.warnings: list[tuple[str, str]] = []
         #: kind of translation -> input pointers where it was made (reported on stderr).
         self.notes: dict[str, list[str]] = {}
-        #: The custom meta-schema read for each ``$schema`` URI, and the path of each schema
-        #: resource whose ``$schema`` names one (None: a standard draft's, in a nested resource).
-        self.custom_dialects: dict[str, dialects.Dialect | str | None] = {}
+        #: The custom meta-schema read for each ``$schema`` URI (once per import), and the path
+        #: of each schema resource whose ``$schema`` names one (None: a standard draft's, in a
+        #: nested resource).
+        self.custom_dialects = self.remotes_read.meta_schemas
         self.dialect_at: dict[SchemaPath, dialects.Dialect | None] = {}
         #: Each remote document of another draft, translated on its own in its draft: by its
         #: URL, then by the input path of its placeholder in the definitions.
@@ -1176,7 +1229,7 @@ class _Translator:
             raise remotes.RemoteError(
                 f"more than {remotes.MAX_DOCUMENTS} remote schemas: {uri!r} is one too many"
             )
-        document = remotes.read_document(uri, path)
+        document = self.read_remote(uri, path)
         if not isinstance(document, (dict, bool)):
             raise remotes.RemoteError(f"the remote schema {uri!r} ({path}) is not a schema")
         if isinstance(document, bool):
@@ -1194,11 +1247,43 @@ class _Translator:
             document = {k: v for k, v in document.items() if k != DIALECT_KEY}
         return document if self.id_key in document else {self.id_key: uri, **document}
 
+    def read_remote(self, uri: str, path: Path) -> Any:
+        """The document of ``uri`` in the file at ``path``: read once per import, a copy of its
+        own for this translator (its values reach the output as they are); RemoteError."""
+        shared = self.remotes_read
+        if uri in shared.unreadable:
+            raise remotes.RemoteError(shared.unreadable[uri])
+        if path not in shared.documents:
+            try:
+                shared.documents[path] = remotes.read_document(uri, path)
+            except remotes.RemoteError as error:
+                shared.unreadable[uri] = str(error)
+                raise
+        return copy.deepcopy(shared.documents[path])
+
     def foreign_document(self, uri: str, document: dict[str, Any], draft: str) -> dict[str, Any]:
         """A remote document of another draft: translated on its own, read as its draft reads
-        it (a schema refers to it as a whole, and it keeps its own meaning), and a placeholder
-        resource grafted in its place (:meth:`graft_foreign` puts the translation there);
-        RemoteError saying what its translation refused."""
+        it (a schema refers to it as a whole, and it keeps its own meaning), once per import,
+        and a placeholder resource grafted in its place (:meth:`graft_foreign` puts a copy of
+        the translation there); RemoteError saying what its translation refused."""
+        found = self.remotes_read.translations.get((uri, draft))
+        if found is None:
+            found = self.translated_on_its_own(uri, document, draft)
+            self.remotes_read.translations[(uri, draft)] = found
+        if found.error is not None:
+            raise remotes.RemoteError(found.error)
+        for pointer, message in found.warnings:
+            self.warn(
+                (), f"in the remote schema {uri!r} (draft {draft}), at {pointer or '/'}: {message}"
+            )
+        self.note(f"the remote schema {uri!r} read as draft {draft}, its own", ())
+        self.foreign_by_uri[uri] = copy.deepcopy(found.translated)
+        return {self.id_key: uri}
+
+    def translated_on_its_own(self, uri: str, document: dict[str, Any], draft: str) -> _Foreign:
+        """The translation of a remote document of another draft by a translator of its own
+        (sharing this import's remote documents); RemoteError when the chain of translations
+        in progress comes back to it or grows too long."""
         if uri in self.within or len(self.within) >= MAX_FOREIGN_CHAIN:
             chain = " -> ".join((*self.within, uri))
             raise remotes.RemoteError(
@@ -1211,19 +1296,15 @@ class _Translator:
         id_key = LEGACY_ID if draft == "4" else ID
         if id_key not in document:
             document = {id_key: uri, **document}  # its references resolve against its URL
-        inner = _Translator(document, draft, values=self.values, options=options)
+        inner = _Translator(
+            document, draft, values=self.values, options=options, remotes_read=self.remotes_read
+        )
         inner.within = (*self.within, uri)
         translated = inner.translate_document()
         if inner.errors:
             said = "; ".join(f"{pointer or '/'}: {message}" for pointer, message in inner.errors)
-            raise remotes.RemoteError(f"the remote schema {uri!r} (draft {draft}): {said}")
-        for pointer, message in inner.warnings:
-            self.warn(
-                (), f"in the remote schema {uri!r} (draft {draft}), at {pointer or '/'}: {message}"
-            )
-        self.note(f"the remote schema {uri!r} read as draft {draft}, its own", ())
-        self.foreign_by_uri[uri] = translated
-        return {self.id_key: uri}
+            return _Foreign(None, (), f"the remote schema {uri!r} (draft {draft}): {said}")
+        return _Foreign(translated, tuple(inner.warnings))
 
     def graft_foreign(self, result: dict[str, Any]) -> None:
         """Put each remote document of another draft, translated, at its placeholder's place
@@ -1797,8 +1878,9 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
 
-#: At most this many remote documents of another draft, each referring to the next, are read
-#: (each is translated on its own, inside the translation of the one before it).
+#: At most this many remote documents of another draft, each referring to the next, are
+#: translated one inside the other (each on its own, inside the translation of the one before
+#: it; one already translated in the import is not translated again).
 MAX_FOREIGN_CHAIN = 16
 #: Substrings of $schema URIs and the draft each names.
 _DIALECT_MARKERS = (
