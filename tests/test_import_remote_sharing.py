@@ -8,7 +8,8 @@ which refers to the next L and R, ...) reaches each document along many paths: t
 grow with the number of documents, never with the number of paths (2 to the depth). Counted,
 never timed: the documents read (``remotes.read_document``) and the translations made on their
 own (``_Translator.translate_document``). A cycle of such documents stays an error at each
-``$ref`` that leads into it.
+``$ref`` that leads into it, printed as ``path:line:col: error:`` at the ``$ref`` in the input
+file.
 """
 
 from __future__ import annotations
@@ -128,11 +129,12 @@ def test_a_document_translated_once_is_grafted_as_a_copy_in_each_place(
 
 
 def test_a_cycle_of_remote_documents_of_alternating_drafts_is_an_error_at_each_ref(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A diamond whose last document belongs to a cycle across drafts (``t5`` refers to
     ``c.json``, of draft 2019-09, which refers back to ``t5``): an error at both ``$ref``s of
-    the imported schema, found by reading each document once; ``import`` writes nothing."""
+    the imported schema, found by reading each document once (the failed translations are
+    shared too)."""
     folder = tmp_path / "remotes"
     diamonds(folder, 4, {"anyOf": [{"type": "string"}, {"$ref": "c.json"}]})
     write(folder, "c.json", {"$schema": DRAFT_2019, "items": {"$ref": "t5.json"}})
@@ -144,12 +146,49 @@ def test_a_cycle_of_remote_documents_of_alternating_drafts_is_an_error_at_each_r
     assert [p.pointer for p in problems] == [f"/properties/v/anyOf/{i}/$ref" for i in (0, 1)]
     assert all("refer to each other in a chain that comes back" in p.message for p in problems)
     assert all("t5.json -> " + REMOTE + "c.json -> " in p.message for p in problems)
+
+
+#: The errors a ``$ref`` to a remote document meets: the document it names, and what the
+#: error says.
+ERRORS_AT_A_REF = {
+    "a cycle across drafts": ("a.json", "refer to each other in a chain that comes back"),
+    "a chain across drafts too long": ("c0.json", "runs longer than"),
+    "no such file": ("missing.json", "is not there"),
+    "no folder maps it": ("https://elsewhere.example.com/s.json", "toolshape never fetches"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ERRORS_AT_A_REF))
+def test_an_import_error_is_printed_at_its_place_in_the_input_file(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``path:line:col: error:`` at the ``$ref`` in the input file (as import's warnings are),
+    naming the tool and the pointer; ``import`` writes nothing."""
+    folder = tmp_path / "remotes"
+    folder.mkdir()
+    for name, draft, other in (("a.json", DRAFT_7, "b.json"), ("b.json", DRAFT_2019, "a.json")):
+        write(folder, name, {"$schema": draft, "anyOf": [{"type": "string"}, {"$ref": other}]})
+    length = importer.MAX_FOREIGN_CHAIN + 2
+    for index in range(length):
+        draft = DRAFT_7 if index % 2 == 0 else DRAFT_2019
+        link = [{"$ref": f"c{index + 1}.json"}] if index + 1 < length else []
+        write(folder, f"c{index}.json", {"$schema": draft, "anyOf": [{"type": "string"}, *link]})
+    target, message = ERRORS_AT_A_REF[kind]
+    url = target if "://" in target else REMOTE + target
+    schema = {**top(DRAFT_2019), "properties": {"v": {"$ref": url}}}
     path, out = tmp_path / "t.json", tmp_path / "contracts"
-    path.write_text(json.dumps(top(), indent=2), encoding="utf-8")
+    text = json.dumps(schema, indent=2)
+    path.write_text(text, encoding="utf-8")
     argv = ["import", str(path), "--out", str(out), "--remote", f"{REMOTE}={folder}"]
     assert cli.main(argv) == 1
-    err = capsys.readouterr().err.splitlines()
-    assert [line.split(": error: ")[0] for line in err] == [
-        f"t.json: tool 't' at /properties/v/anyOf/{i}/$ref" for i in (0, 1)
-    ]
+    (line,) = capsys.readouterr().err.splitlines()
+    row, col = place(text, text.index('"$ref": ') + len('"$ref": '))
+    assert line.startswith(f"t.json:{row}:{col}: error: ") and message in line, line
+    assert line.endswith("(tool 't' at /properties/v/$ref)"), line
     assert not out.exists()
+
+
+def place(text: str, offset: int) -> tuple[int, int]:
+    """The line and column (from 1) of ``offset`` in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1

@@ -59,7 +59,7 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
@@ -169,6 +169,8 @@ class ImportProblem:
     tool: str | None
     pointer: str | None
     message: str
+    #: Where ``pointer`` is in the input file's text (line, column), when the text is known.
+    input_at: tuple[int, int] | None = None
 
     def __str__(self) -> str:
         where = f" tool '{self.tool}'" if self.tool else ""
@@ -244,7 +246,14 @@ def import_file(
     except documents.DocumentError as error:
         where = f"{label}:{error.at[0]}:{error.at[1]}" if error.at else label
         raise ContractImportError([ImportProblem(where, None, None, error.message)]) from None
-    imported = import_data(document.data, label, _stem(path.name), draft, options=options)
+    try:
+        imported = import_data(document.data, label, _stem(path.name), draft, options=options)
+    except ContractImportError as error:
+        located = [
+            p if p.pointer is None else replace(p, input_at=locate(document.text, p.pointer))
+            for p in error.problems
+        ]
+        raise ContractImportError(located) from None
     for contract in imported:
         for warning in contract.warnings:
             if warning.pointer is not None:
