@@ -948,6 +948,9 @@ class _Foreign:
     warnings: tuple[tuple[str, str], ...]
     #: Why it cannot be translated (said at each ``$ref`` to it); None: it was.
     error: str | None = None
+    #: Where in ``translated`` each remote document of another draft it holds is, with its
+    #: URL and draft: each once (:meth:`_Translator.share_grafts`), the outer first.
+    grafts: tuple[tuple[SchemaPath, tuple[str, str]], ...] = ()
 
 
 @dataclass
@@ -1020,10 +1023,15 @@ class _Translator:
         #: nested resource).
         self.custom_dialects = self.remotes_read.meta_schemas
         self.dialect_at: dict[SchemaPath, dialects.Dialect | None] = {}
-        #: Each remote document of another draft, translated on its own in its draft: by its
-        #: URL, then by the input path of its placeholder in the definitions.
+        #: Each remote document of another draft, translated on its own in its draft (a copy
+        #: for this translator): by its URL, with the key of its translation in the import's
+        #: ``remotes_read``; the URL by the input path of its placeholder in the definitions.
         self.foreign_by_uri: dict[str, Any] = {}
-        self.foreign: dict[SchemaPath, Any] = {}
+        self.foreign_key: dict[str, tuple[str, str]] = {}
+        self.foreign: dict[SchemaPath, str] = {}
+        #: Where in the output each remote document of another draft was grafted, with its
+        #: translation's key (:meth:`share_grafts`).
+        self.grafts: list[tuple[SchemaPath, tuple[str, str]]] = []
         #: The URLs of the remote documents of another draft whose translation this one is
         #: part of (outermost first): a chain of them that comes back is an error.
         self.within: tuple[str, ...] = ()
@@ -1221,7 +1229,7 @@ class _Translator:
             name = _fresh_name(uri, grafted)
             grafted[name] = document
             if uri in self.foreign_by_uri:
-                self.foreign[(defs_key, name)] = self.foreign_by_uri[uri]
+                self.foreign[(defs_key, name)] = uri
             self.index(document, (defs_key, name), uri)
             self.resources.setdefault(uri, (defs_key, name))
         if len(grafted) > len(defs):
@@ -1287,6 +1295,7 @@ class _Translator:
             )
         self.note(f"the remote schema {uri!r} read as draft {draft}, its own", ())
         self.foreign_by_uri[uri] = copy.deepcopy(found.translated)
+        self.foreign_key[uri] = (uri, draft)
         return {self.id_key: uri}
 
     def translated_on_its_own(self, uri: str, document: dict[str, Any], draft: str) -> _Foreign:
@@ -1313,22 +1322,50 @@ class _Translator:
         if inner.errors:
             said = "; ".join(f"{pointer or '/'}: {message}" for pointer, message in inner.errors)
             return _Foreign(None, (), f"the remote schema {uri!r} (draft {draft}): {said}")
-        return _Foreign(translated, tuple(inner.warnings))
+        return _Foreign(translated, tuple(inner.warnings), grafts=tuple(inner.grafts))
 
     def graft_foreign(self, result: dict[str, Any]) -> None:
         """Put each remote document of another draft, translated, at its placeholder's place
-        in the output, its references (``#``, ``#/$defs/...``: its own) re-pointed there."""
-        for old, translated in self.foreign.items():
+        in the output, its references (``#``, ``#/$defs/...``: its own) re-pointed there; then
+        keep one copy of each such document the output holds (:meth:`share_grafts`)."""
+        for old, uri in self.foreign.items():
             new = self.moved.get(old)
             holder = _follow(result, new[:-1]) if new else None
             if new is None or not isinstance(holder, dict):
                 continue  # no $ref reached it: nothing refers to it
+            translated = self.foreign_by_uri[uri]
             prefix = "#" + pointers.pointer(new)
             for node, _ in _schema_nodes(translated, ()):
                 ref = node.get(REF)
                 if isinstance(ref, str) and ref.startswith("#"):
                     node[REF] = prefix + ref[1:]
             holder[new[-1]] = translated
+            key = self.foreign_key[uri]
+            inside = self.remotes_read.translations[key].grafts
+            self.grafts += [(new, key), *((new + path, k) for path, k in inside)]
+        self.share_grafts(result)
+
+    def share_grafts(self, result: dict[str, Any]) -> None:
+        """Keep the first copy of each remote document of another draft in the output (the
+        outer first) and make each later one a ``$ref`` to it, so that the output grows with
+        the documents, not with the paths to them: each translation grafted holds its own
+        copy of the documents it refers to, and two documents referring to a third (a diamond
+        of documents, repeated at every level) would double it at each level. A reference
+        reaches such a document as a whole only, so one copy serves every place."""
+        first: dict[tuple[str, str], SchemaPath] = {}
+        replaced: set[SchemaPath] = set()
+        kept: list[tuple[SchemaPath, tuple[str, str]]] = []
+        for path, key in self.grafts:
+            if any(path[:end] in replaced for end in range(len(path))):
+                continue  # inside a copy already replaced
+            holder = _follow(result, path[:-1])
+            if key in first and isinstance(holder, dict):
+                holder[path[-1]] = {REF: "#" + pointers.pointer(first[key])}
+                replaced.add(path)
+            else:
+                first.setdefault(key, path)
+                kept.append((path, key))
+        self.grafts = kept
 
     def translate_document(self) -> Any:
         """The whole schema translated as a document another schema refers to (no root
