@@ -25,10 +25,18 @@ from ..families.strings import oracle as string_oracle
 from ..families.unevaluated import oracle as unevaluated_oracle
 from ..families.values import oracle as value_oracle
 from ..families.values.rules import unsatisfiable
+from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..schema.values import is_number
 
 Errors = set[tuple[str, str]]
+
+#: What the evaluator raises where it cannot tell, which is no fault: RecursionError where a
+#: value nested deep is checked through a long chain of references (each within its limit, not
+#: both at once), ``OutOfSteps`` where a pattern needs more steps than a match may take (see
+#: :func:`matches_pattern`). A caller with a safe answer for "cannot tell" catches these; any
+#: other error inside the evaluator is a bug, and is raised.
+CANNOT_TELL: tuple[type[Exception], ...] = (RecursionError, OutOfSteps)
 
 
 _ROOT: list[Any] = []  # the parameters being evaluated, for $ref
@@ -68,14 +76,14 @@ def refuses_every_value(schema: Any, root: Any) -> bool:
     resolves $ref) whether the rest of a schema refuses each value its ``enum``/``const``
     lists. The one answer the contract check, the witness engine and the derived cases share.
     False may miss a schema no value passes (unsatisfiable's own promise), never the other way:
-    so where the evaluator runs out of stack (a listed value nested deep, checked through a long
-    chain of references: each within its limit, not both at once) the answer is False, "cannot
-    tell"; any other error inside the evaluator is raised, never read as a verdict."""
+    so where the evaluator cannot tell (:data:`CANNOT_TELL`: out of stack, or a pattern out of
+    steps on a long listed string) the answer is False; any other error inside the evaluator is
+    raised, never read as a verdict."""
     try:
         return unsatisfiable(
             schema, lambda rest, value: bool(errors_of(rest, value, "", root=root))
         )
-    except RecursionError:
+    except CANNOT_TELL:
         return False
 
 
