@@ -8,9 +8,9 @@ hostile_contracts_support.py), and every supported Python (run as a script by
 a few seconds, where pytest's runner took over a minute for the same calls).
 
 Standard library and pytest only, in syntax CPython 3.9 reads: the script runs under every
-interpreter the generated code supports. pytest itself runs the generated tests in the main
-suite (``testpaths`` holds generated/tests), so what it collects and what this harness calls
-are compared there (``expected_item_count``).
+interpreter the generated code supports. pytest itself runs the generated tests in a process
+of its own (``test_pytest_runs_every_generated_test_as_a_user_runs_them``), where what it
+collects and what this harness calls are compared (``expected_item_count``).
 """
 
 from __future__ import annotations

@@ -901,8 +901,8 @@ def test_a_vendored_copy_passes_its_own_generated_tests(
 def test_the_repository_output_is_up_to_date(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """generated/ is what `toolshape generate` writes now. Its tests run in this same pytest
-    run (``testpaths`` holds generated/tests), not again in a subprocess."""
+    """generated/ is what `toolshape generate` writes now (its tests run under pytest in
+    tests/test_generated_code.py)."""
     monkeypatch.chdir(ROOT)
     code, out, err = run(capsys, "check", "contracts", "--out", "generated")
     assert code == 0, f"generated/ is stale: run `toolshape generate`\n{err[:5000]}"

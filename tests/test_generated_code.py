@@ -906,7 +906,7 @@ def _harness_counts(result: subprocess.CompletedProcess[str]) -> tuple[int, int]
 def test_generated_tests_pass_on_every_supported_python(version: str, tmp_path: Path) -> None:
     """Every generated test item, on a copy of generated/, in one process of each interpreter
     (tests/generated_harness.py: the calls pytest would make, without its runner; pytest
-    itself runs them on the current interpreter, from ``testpaths``)."""
+    itself runs them on the current interpreter in the test above)."""
     python, full = _require_python(version)
     venv_python = pytest_venv(python, full)
     _copy_generated(tmp_path / "generated")
@@ -916,6 +916,23 @@ def test_generated_tests_pass_on_every_supported_python(version: str, tmp_path: 
     )
     assert _harness_counts(result) == (expected_item_count(), 0), (
         f"CPython {full} ran {_harness_counts(result)} generated tests, expected {expected_item_count()}:\n{_output(result, 5)}"
+    )
+
+
+def test_pytest_runs_every_generated_test_as_a_user_runs_them() -> None:
+    """`pytest generated` (the README's command for the generated tests alone), in a process of
+    its own: every item passes, and pytest runs as many as the harness calls. The suite's own
+    run does not collect generated/tests (``testpaths``): under xdist each of their thousands of
+    small items cost the workers and the controller about twice what running it costs, and one
+    process runs them all in a third of that CPU time."""
+    result = _run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", "generated"],
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, f"the generated tests fail under pytest:\n{_output(result)}"
+    assert _passed(result) == expected_item_count(), (
+        f"pytest ran {_passed(result)} generated tests, expected {expected_item_count()}:\n"
+        f"{_output(result, 5)}"
     )
 
 

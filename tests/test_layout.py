@@ -9,6 +9,7 @@ same depth; layout.py may also say None (black then formats it).
 
 from __future__ import annotations
 
+import functools
 import json
 import keyword
 import string
@@ -34,6 +35,13 @@ SETTINGS = settings(
 
 def black_lines(indent: int, body: str) -> list[str]:
     """One statement as black formats it at ``indent``: inside ``if x:`` blocks that give it its depth."""
+    return list(_black_lines(indent, body))
+
+
+@functools.cache
+def _black_lines(indent: int, body: str) -> tuple[str, ...]:
+    """black_lines' answer, once per process for each statement and depth (its only inputs,
+    black's mode being fixed): hypothesis draws some statements again (one in eleven)."""
     depth = indent // 4
     outer = ["    " * level + "if x:" for level in range(depth)]
     pad = "    " * depth
@@ -45,7 +53,7 @@ def black_lines(indent: int, body: str) -> list[str]:
     assert lines[:start] == outer + before and lines[end:] == after, (
         f"black moved the lines around: {snippet!r}"
     )
-    return lines[start:end]
+    return tuple(lines[start:end])
 
 
 LOWER = string.ascii_lowercase
@@ -240,6 +248,27 @@ LAID_OUT = [
         ),
     ),
 ]
+
+
+def test_black_formats_a_statement_at_a_depth_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same statement at the same depth is black's work once; another depth or another
+    statement is black's work again."""
+    calls: list[str] = []
+    real = black.format_str
+
+    def counting(text: str, *, mode: black.Mode) -> str:
+        calls.append(text)
+        return real(text, mode=mode)
+
+    monkeypatch.setattr(black, "format_str", counting)
+    body = "errors.append(Error(path, 'type', 'a message long enough to pass the limit of a line'))"
+    _black_lines.cache_clear()
+    first = black_lines(8, body)
+    assert len(first) > 1 and len(calls) == 1
+    assert black_lines(8, body) == first and len(calls) == 1
+    black_lines(4, body)
+    black_lines(8, body + "  # x")
+    assert len(calls) == 3
 
 
 @pytest.mark.parametrize(("indent", "body"), LAID_OUT)

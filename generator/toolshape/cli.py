@@ -835,7 +835,7 @@ def _import(args: argparse.Namespace) -> int:
     except importer.ContractImportError as exc:
         colour = _use_colour(sys.stderr)
         for problem in exc.problems:
-            print(_problem_line(problem, colour), file=sys.stderr)
+            print(_problem_line(_import_problem(problem), colour), file=sys.stderr)
         return 1
     except mcp_stdio.ServerError as exc:
         print(f"toolshape: error: {exc}", file=sys.stderr)
@@ -892,6 +892,18 @@ def _import_options(args: argparse.Namespace) -> importer.ImportOptions:
     except ValueError as error:
         raise UsageError(f"--remote: {error}") from None
     return importer.ImportOptions(formats=args.formats, remotes=folders)
+
+
+def _import_problem(problem: importer.ImportProblem) -> Problem | importer.ImportProblem:
+    """An import error as ``path:line:col: error:`` at its place in the input file, naming the
+    tool and the JSON Pointer it concerns; as it is when it has no place in a text (input from a
+    live server, or the file as a whole)."""
+    if problem.input_at is None:
+        return problem
+    tool = f"tool '{problem.tool}' " if problem.tool else ""
+    line, col = problem.input_at
+    message = f"{problem.message} ({tool}at {problem.pointer or '/'})"
+    return Problem(problem.file, line, col, message, "error")
 
 
 def _import_warning(

@@ -52,13 +52,14 @@ asked) or to write outside ``out_dir``.
 
 from __future__ import annotations
 
+import copy
 import json
 import keyword
 import os
 import re
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
@@ -168,6 +169,8 @@ class ImportProblem:
     tool: str | None
     pointer: str | None
     message: str
+    #: Where ``pointer`` is in the input file's text (line, column), when the text is known.
+    input_at: tuple[int, int] | None = None
 
     def __str__(self) -> str:
         where = f" tool '{self.tool}'" if self.tool else ""
@@ -243,7 +246,14 @@ def import_file(
     except documents.DocumentError as error:
         where = f"{label}:{error.at[0]}:{error.at[1]}" if error.at else label
         raise ContractImportError([ImportProblem(where, None, None, error.message)]) from None
-    imported = import_data(document.data, label, _stem(path.name), draft, options=options)
+    try:
+        imported = import_data(document.data, label, _stem(path.name), draft, options=options)
+    except ContractImportError as error:
+        located = [
+            p if p.pointer is None else replace(p, input_at=locate(document.text, p.pointer))
+            for p in error.problems
+        ]
+        raise ContractImportError(located) from None
     for contract in imported:
         for warning in contract.warnings:
             if warning.pointer is not None:
@@ -366,6 +376,8 @@ class _Importer:
         self.draft = draft
         self.options = options
         self.problems: list[ImportProblem] = []
+        #: The remote documents read and translated for any schema of this import.
+        self.remotes_read = _SharedRemotes()
 
     def error(self, tool: str | None, pointer: str | None, message: str) -> None:
         self.problems.append(ImportProblem(self.label, tool, pointer, message))
@@ -585,7 +597,11 @@ class _Importer:
             # JSON Schema's true or false: every arguments object, or none.
             schema = _object_root(schema, pointer, warnings, "", "arguments")
         translator = _Translator(
-            schema, self.draft, gemini=kind == "declaration", options=self.options
+            schema,
+            self.draft,
+            gemini=kind == "declaration",
+            options=self.options,
+            remotes_read=self.remotes_read,
         )
         parameters = translator.translate()
         warnings.extend(ImportNotice(_join(pointer, p), w) for p, w in translator.warnings)
@@ -655,7 +671,13 @@ class _Importer:
         if not isinstance(schema, dict):
             warnings.append(ImportNotice(pointer, _OUTPUT_LEFT_OUT.format(_NOT_OBJECT)))
             return None
-        translator = _Translator(schema, self.draft, values=_RESULT_VALUES, options=self.options)
+        translator = _Translator(
+            schema,
+            self.draft,
+            values=_RESULT_VALUES,
+            options=self.options,
+            remotes_read=self.remotes_read,
+        )
         output = translator.translate()
         if DIALECT_KEY in schema:
             warnings.append(
@@ -915,6 +937,44 @@ def _file_name(name: str) -> str:
 # -- translating a schema to toolshape's 2020-12 subset ----------------------------------
 
 
+@dataclass(frozen=True)
+class _Foreign:
+    """A remote document of another draft, translated on its own in its draft."""
+
+    #: Its translation: never grafted itself (a later step re-points and moves what is
+    #: grafted), each place gets a copy.
+    translated: Any
+    #: (pointer in the document, message) of each warning of its translation.
+    warnings: tuple[tuple[str, str], ...]
+    #: Why it cannot be translated (said at each ``$ref`` to it); None: it was.
+    error: str | None = None
+    #: Where in ``translated`` each remote document of another draft it holds is, with its
+    #: URL and draft: each once (:meth:`_Translator.share_grafts`), the outer first.
+    grafts: tuple[tuple[SchemaPath, tuple[str, str]], ...] = ()
+
+
+@dataclass
+class _SharedRemotes:
+    """What every translator of one import shares about remote documents (``--remote``), so
+    that each is read once and translated once per draft it is read in, however many
+    schemas (tools, results) and remote documents of other drafts refer to it. A translator
+    of a document of another draft that started afresh read and translated a diamond of
+    them (A refers to B and C, both refer to D, and so on, the drafts alternating) once per
+    path through it: exponential in its depth."""
+
+    #: Each remote document read, by the file it was read from; each translator reading it
+    #: gets a copy of its own.
+    documents: dict[Path, Any] = field(default_factory=dict)
+    #: Why the document of a URL cannot be read, by its URL.
+    unreadable: dict[str, str] = field(default_factory=dict)
+    #: Each remote document of another draft, by its URL and the draft it is read in. What
+    #: a translation makes depends on nothing else: the options are the import's, and a
+    #: document is translated without the root checks (whatever the schema it serves).
+    translations: dict[tuple[str, str], _Foreign] = field(default_factory=dict)
+    #: The custom meta-schema read for each ``$schema`` URI, or why it cannot be used.
+    meta_schemas: dict[str, dialects.Dialect | str | None] = field(default_factory=dict)
+
+
 class _Translator:
     """One schema, translated to toolshape's 2020-12 dialect; paths are tuples of strings (list indexes too).
 
@@ -934,8 +994,12 @@ class _Translator:
         gemini: bool = False,
         values: str = "tool arguments are",
         options: ImportOptions = DEFAULT_OPTIONS,
+        remotes_read: _SharedRemotes | None = None,
     ) -> None:
         self.root = schema
+        #: The remote documents read and translated in this import (shared with every
+        #: translator of it).
+        self.remotes_read = remotes_read if remotes_read is not None else _SharedRemotes()
         #: Every ``format`` asserted (else kept as the annotation ``x-format``).
         self.asserts_formats = options.formats == "assert"
         self.remote_folders = options.remotes
@@ -954,14 +1018,20 @@ class _Translator:
         self.warnings: list[tuple[str, str]] = []
         #: kind of translation -> input pointers where it was made (reported on stderr).
         self.notes: dict[str, list[str]] = {}
-        #: The custom meta-schema read for each ``$schema`` URI, and the path of each schema
-        #: resource whose ``$schema`` names one (None: a standard draft's, in a nested resource).
-        self.custom_dialects: dict[str, dialects.Dialect | str | None] = {}
+        #: The custom meta-schema read for each ``$schema`` URI (once per import), and the path
+        #: of each schema resource whose ``$schema`` names one (None: a standard draft's, in a
+        #: nested resource).
+        self.custom_dialects = self.remotes_read.meta_schemas
         self.dialect_at: dict[SchemaPath, dialects.Dialect | None] = {}
-        #: Each remote document of another draft, translated on its own in its draft: by its
-        #: URL, then by the input path of its placeholder in the definitions.
+        #: Each remote document of another draft, translated on its own in its draft (a copy
+        #: for this translator): by its URL, with the key of its translation in the import's
+        #: ``remotes_read``; the URL by the input path of its placeholder in the definitions.
         self.foreign_by_uri: dict[str, Any] = {}
-        self.foreign: dict[SchemaPath, Any] = {}
+        self.foreign_key: dict[str, tuple[str, str]] = {}
+        self.foreign: dict[SchemaPath, str] = {}
+        #: Where in the output each remote document of another draft was grafted, with its
+        #: translation's key (:meth:`share_grafts`).
+        self.grafts: list[tuple[SchemaPath, tuple[str, str]]] = []
         #: The URLs of the remote documents of another draft whose translation this one is
         #: part of (outermost first): a chain of them that comes back is an error.
         self.within: tuple[str, ...] = ()
@@ -1159,7 +1229,7 @@ class _Translator:
             name = _fresh_name(uri, grafted)
             grafted[name] = document
             if uri in self.foreign_by_uri:
-                self.foreign[(defs_key, name)] = self.foreign_by_uri[uri]
+                self.foreign[(defs_key, name)] = uri
             self.index(document, (defs_key, name), uri)
             self.resources.setdefault(uri, (defs_key, name))
         if len(grafted) > len(defs):
@@ -1176,7 +1246,7 @@ class _Translator:
             raise remotes.RemoteError(
                 f"more than {remotes.MAX_DOCUMENTS} remote schemas: {uri!r} is one too many"
             )
-        document = remotes.read_document(uri, path)
+        document = self.read_remote(uri, path)
         if not isinstance(document, (dict, bool)):
             raise remotes.RemoteError(f"the remote schema {uri!r} ({path}) is not a schema")
         if isinstance(document, bool):
@@ -1194,11 +1264,44 @@ class _Translator:
             document = {k: v for k, v in document.items() if k != DIALECT_KEY}
         return document if self.id_key in document else {self.id_key: uri, **document}
 
+    def read_remote(self, uri: str, path: Path) -> Any:
+        """The document of ``uri`` in the file at ``path``: read once per import, a copy of its
+        own for this translator (its values reach the output as they are); RemoteError."""
+        shared = self.remotes_read
+        if uri in shared.unreadable:
+            raise remotes.RemoteError(shared.unreadable[uri])
+        if path not in shared.documents:
+            try:
+                shared.documents[path] = remotes.read_document(uri, path)
+            except remotes.RemoteError as error:
+                shared.unreadable[uri] = str(error)
+                raise
+        return copy.deepcopy(shared.documents[path])
+
     def foreign_document(self, uri: str, document: dict[str, Any], draft: str) -> dict[str, Any]:
         """A remote document of another draft: translated on its own, read as its draft reads
-        it (a schema refers to it as a whole, and it keeps its own meaning), and a placeholder
-        resource grafted in its place (:meth:`graft_foreign` puts the translation there);
-        RemoteError saying what its translation refused."""
+        it (a schema refers to it as a whole, and it keeps its own meaning), once per import,
+        and a placeholder resource grafted in its place (:meth:`graft_foreign` puts a copy of
+        the translation there); RemoteError saying what its translation refused."""
+        found = self.remotes_read.translations.get((uri, draft))
+        if found is None:
+            found = self.translated_on_its_own(uri, document, draft)
+            self.remotes_read.translations[(uri, draft)] = found
+        if found.error is not None:
+            raise remotes.RemoteError(found.error)
+        for pointer, message in found.warnings:
+            self.warn(
+                (), f"in the remote schema {uri!r} (draft {draft}), at {pointer or '/'}: {message}"
+            )
+        self.note(f"the remote schema {uri!r} read as draft {draft}, its own", ())
+        self.foreign_by_uri[uri] = copy.deepcopy(found.translated)
+        self.foreign_key[uri] = (uri, draft)
+        return {self.id_key: uri}
+
+    def translated_on_its_own(self, uri: str, document: dict[str, Any], draft: str) -> _Foreign:
+        """The translation of a remote document of another draft by a translator of its own
+        (sharing this import's remote documents); RemoteError when the chain of translations
+        in progress comes back to it or grows too long."""
         if uri in self.within or len(self.within) >= MAX_FOREIGN_CHAIN:
             chain = " -> ".join((*self.within, uri))
             raise remotes.RemoteError(
@@ -1211,34 +1314,58 @@ class _Translator:
         id_key = LEGACY_ID if draft == "4" else ID
         if id_key not in document:
             document = {id_key: uri, **document}  # its references resolve against its URL
-        inner = _Translator(document, draft, values=self.values, options=options)
+        inner = _Translator(
+            document, draft, values=self.values, options=options, remotes_read=self.remotes_read
+        )
         inner.within = (*self.within, uri)
         translated = inner.translate_document()
         if inner.errors:
             said = "; ".join(f"{pointer or '/'}: {message}" for pointer, message in inner.errors)
-            raise remotes.RemoteError(f"the remote schema {uri!r} (draft {draft}): {said}")
-        for pointer, message in inner.warnings:
-            self.warn(
-                (), f"in the remote schema {uri!r} (draft {draft}), at {pointer or '/'}: {message}"
-            )
-        self.note(f"the remote schema {uri!r} read as draft {draft}, its own", ())
-        self.foreign_by_uri[uri] = translated
-        return {self.id_key: uri}
+            return _Foreign(None, (), f"the remote schema {uri!r} (draft {draft}): {said}")
+        return _Foreign(translated, tuple(inner.warnings), grafts=tuple(inner.grafts))
 
     def graft_foreign(self, result: dict[str, Any]) -> None:
         """Put each remote document of another draft, translated, at its placeholder's place
-        in the output, its references (``#``, ``#/$defs/...``: its own) re-pointed there."""
-        for old, translated in self.foreign.items():
+        in the output, its references (``#``, ``#/$defs/...``: its own) re-pointed there; then
+        keep one copy of each such document the output holds (:meth:`share_grafts`)."""
+        for old, uri in self.foreign.items():
             new = self.moved.get(old)
             holder = _follow(result, new[:-1]) if new else None
             if new is None or not isinstance(holder, dict):
                 continue  # no $ref reached it: nothing refers to it
+            translated = self.foreign_by_uri[uri]
             prefix = "#" + pointers.pointer(new)
             for node, _ in _schema_nodes(translated, ()):
                 ref = node.get(REF)
                 if isinstance(ref, str) and ref.startswith("#"):
                     node[REF] = prefix + ref[1:]
             holder[new[-1]] = translated
+            key = self.foreign_key[uri]
+            inside = self.remotes_read.translations[key].grafts
+            self.grafts += [(new, key), *((new + path, k) for path, k in inside)]
+        self.share_grafts(result)
+
+    def share_grafts(self, result: dict[str, Any]) -> None:
+        """Keep the first copy of each remote document of another draft in the output (the
+        outer first) and make each later one a ``$ref`` to it, so that the output grows with
+        the documents, not with the paths to them: each translation grafted holds its own
+        copy of the documents it refers to, and two documents referring to a third (a diamond
+        of documents, repeated at every level) would double it at each level. A reference
+        reaches such a document as a whole only, so one copy serves every place."""
+        first: dict[tuple[str, str], SchemaPath] = {}
+        replaced: set[SchemaPath] = set()
+        kept: list[tuple[SchemaPath, tuple[str, str]]] = []
+        for path, key in self.grafts:
+            if any(path[:end] in replaced for end in range(len(path))):
+                continue  # inside a copy already replaced
+            holder = _follow(result, path[:-1])
+            if key in first and isinstance(holder, dict):
+                holder[path[-1]] = {REF: "#" + pointers.pointer(first[key])}
+                replaced.add(path)
+            else:
+                first.setdefault(key, path)
+                kept.append((path, key))
+        self.grafts = kept
 
     def translate_document(self) -> Any:
         """The whole schema translated as a document another schema refers to (no root
@@ -1398,11 +1525,7 @@ class _Translator:
         elif self.turned_off(kw):
             custom = self.dialect_of(kw.old)
             assert custom is not None  # (turned_off says so)
-            self.warn(
-                kw.where,
-                f"'{key}' is not a keyword of the dialect of {custom.uri!r} (its '$vocabulary' "
-                "leaves out the vocabulary of it): read as an unknown keyword, dropped",
-            )
+            self.warn(kw.where, dialects.why_dropped(key, custom))
         elif key in self.ignored:
             self.warn(
                 kw.where,
@@ -1797,8 +1920,9 @@ _KEYWORD_TRANSLATIONS: dict[str, _Translation] = {
 _DEFAULT_BASE = "https://toolshape.invalid/arguments.json"
 """The base URI of a schema without a root id: $refs relative to it stay inside the document."""
 
-#: At most this many remote documents of another draft, each referring to the next, are read
-#: (each is translated on its own, inside the translation of the one before it).
+#: At most this many remote documents of another draft, each referring to the next, are
+#: translated one inside the other (each on its own, inside the translation of the one before
+#: it; one already translated in the import is not translated again).
 MAX_FOREIGN_CHAIN = 16
 #: Substrings of $schema URIs and the draft each names.
 _DIALECT_MARKERS = (
