@@ -236,3 +236,46 @@ def test_a_set_of_errors_is_written_once_however_many_rows_report_it(
     reported = [frozenset(case.errors) for case in derived]
     assert len(rows) == len(derived) > len(set(reported))
     assert sorted(map(repr, made)) == sorted(map(repr, set(reported)))
+
+
+def _evaluated_afresh(schema: Any, value: Any, path: str) -> set[tuple[str, str]]:
+    """The errors of ``value`` at ``path``, nothing remembered: every schema evaluated at the
+    place it stands, its path handed down as the evaluator did before it remembered."""
+    errors: set[tuple[str, str]] = set()
+    reference._ROOT.append(schema)
+    try:
+        reference._checks(schema, value, path, errors)
+    finally:
+        reference._ROOT.pop()
+    return errors
+
+
+@pytest.mark.parametrize("path", CONTRACTS, ids=lambda p: p.stem)
+def test_an_evaluation_remembered_at_the_root_pointer_serves_every_place(path: Path) -> None:
+    """The evaluator remembers a value's errors at the root pointer and prefixes them with the
+    place it stands: for every derived case of every example (each keyword, refused and
+    accepted), evaluated at the root and below a prefix (an escaped key and an index), the
+    errors are those an evaluation that hands its path down finds."""
+    checked = _checked(path.read_bytes(), path.stem, path)
+    schema = checked.parameters
+    for case in cases.derive(checked).cases:
+        data = case.data
+        for place in ("", "/a~1b~0c/3"):
+            with reference.remembering():
+                remembered = reference.errors_of(schema, data, place, root=schema)
+            assert remembered == _evaluated_afresh(schema, data, place), (case.name, place)
+
+
+@pytest.mark.parametrize("items", [10, 40])
+def test_one_value_at_many_indexes_is_evaluated_once(items: int) -> None:
+    """An array holding one object at every index (a size case repeats its pool's values):
+    the object's keys are checked once, not once per index."""
+    item = {f"k{i}": "text" for i in range(8)}
+    schema = {
+        "type": "array",
+        "items": {"type": "object", "properties": {f"k{i}": {"type": "string"} for i in range(8)}},
+    }
+    start = reference.checks_made()
+    assert not reference.errors_of(schema, [item] * items, "", root=schema)
+    checks = reference.checks_made() - start
+    assert checks <= 1 + items + 8, (items, checks)  # the array, each index, the keys once

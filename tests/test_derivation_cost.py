@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
 import synth
-from support import check_example, example_contracts
-from toolshape.codegen import cases
+from support import CONTEXT, check_example, example_contracts
+from toolshape.codegen import cases, wrapping
 from toolshape.contract import checker as contract
 from toolshape.contract import reference, source
+from toolshape.project import pipeline
 from toolshape.witness import budget, values
 from work_counting import json_values
 
@@ -314,3 +315,64 @@ def test_a_string_of_one_length_is_searched_once_however_many_items_ask(
     exact = [c.name for c in derived if c.name.endswith("maxLength 7 exactly")]
     assert exact == [f"tags[{i}]: maxLength 7 exactly" for i in range(walked)]
     assert sorted(searched) == [3, 7]
+
+
+# -- a listed value nested deep -----------------------------------------------------------
+
+
+def _listed_deep(keyword: str, depth: int) -> bytes:
+    """A tree of a recursive schema whose ``enum`` or ``const`` lists one tree ``depth`` deep."""
+    listed: dict[str, Any] = {}
+    for _ in range(depth):
+        listed = {"child": listed}
+    node = {"type": "object", "properties": {"child": {"$ref": "#/$defs/node"}}}
+    tree = {"$ref": "#/$defs/node", keyword: [listed] if keyword == "enum" else listed}
+    parameters = {"type": "object", "$defs": {"node": node}, "properties": {"tree": tree}}
+    return json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
+
+
+#: More table layouts than any depth below needs: past it, generating stops (they doubled
+#: with each level once the indent passed the line's width: hours at 40 levels).
+_LAYOUTS_CAP = 100_000
+
+
+def _generation_work(
+    keyword: str, depth: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, int, int]:
+    """The reference evaluator's checks, the witness budget's steps and the table layouts
+    spent generating the module and tests of ``_listed_deep(keyword, depth)``."""
+    steps, layouts = [0], [0]
+    spend, lay_out = budget.Budget.spend, wrapping.laid_out
+
+    def counted_spend(self: budget.Budget, taken: int = 1) -> bool:
+        steps[0] += taken
+        return spend(self, taken)
+
+    def counted_layout(*args: Any, **kwargs: Any) -> list[str]:
+        layouts[0] += 1
+        if layouts[0] > _LAYOUTS_CAP:
+            raise AssertionError(f"over {_LAYOUTS_CAP} layouts at depth {depth}")
+        return lay_out(*args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(budget.Budget, "spend", counted_spend)
+        patched.setattr(wrapping, "laid_out", counted_layout)
+        start = reference.checks_made()
+        pipeline.generate(_listed_deep(keyword, depth), "t.json", PurePosixPath("t.json"), CONTEXT)
+        checks = reference.checks_made() - start
+    return checks, steps[0], layouts[0]
+
+
+@pytest.mark.parametrize("keyword", ["enum", "const"])
+def test_a_value_listed_deep_costs_work_at_most_quadratic_in_its_depth(
+    keyword: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Depth 10, 20, 40: each kind of work grows at most as the square of the depth (a case
+    per level, each evaluated down its own changed path), where the tests' tables took hours
+    at 40 levels. A quadratic count adds at most four times as much over the second doubling
+    as over the first; a linear one twice."""
+    work = [_generation_work(keyword, depth, monkeypatch) for depth in (10, 20, 40)]
+    checks, steps, layouts = (list(counts) for counts in zip(*work, strict=True))
+    assert checks[2] - checks[1] <= 4.4 * (checks[1] - checks[0]), work
+    assert steps[2] - steps[1] <= 4.4 * (steps[1] - steps[0]), work
+    assert layouts[2] - layouts[1] <= 2.2 * (layouts[1] - layouts[0]), work

@@ -941,6 +941,90 @@ def test_the_input_file_and_a_remote_schema_are_refused_alike(
         assert problem.pointer is None and problem.file.startswith(name)
 
 
+class _ParseCount:
+    """How many times each parser was started on a document: YAML readers made and JSON
+    decodes begun (tests count work, not time)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.yaml = self.json = 0
+        yaml_reader_init, json_loads = yaml.reader.Reader.__init__, json.loads
+
+        def counted_reader(reader: Any, stream: Any) -> None:
+            self.yaml += 1
+            yaml_reader_init(reader, stream)
+
+        def counted_loads(text: str, **options: Any) -> Any:
+            self.json += 1
+            return json_loads(text, **options)
+
+        monkeypatch.setattr(yaml.reader.Reader, "__init__", counted_reader)
+        monkeypatch.setattr(json, "loads", counted_loads)
+
+
+#: A YAML document's first mapping or list past MAX_INPUT_DEPTH: a flow list in the value of
+#: ``b`` (line 2, from column 6) two mappings deep, so its k-th bracket nests 2 + k deep.
+_DEEP_YAML = "a:\n  b: " + "[" * 200 + "]" * 200 + "\n"
+_DEEP_YAML_COLUMN = 6 + (documents.MAX_INPUT_DEPTH - 2)
+
+#: YAML documents the import refuses, each with its message and the line and column it is
+#: refused at (as a contract's YAML is: the alias, the key given twice, the bracket too deep).
+YAML_REFUSALS = {
+    "deep.yaml": (_DEEP_YAML, documents.TOO_DEEP, (2, _DEEP_YAML_COLUMN)),
+    "alias.yaml": (
+        "type: object\nproperties:\n  a: &a {type: string}\n  b: *a\n",
+        documents.ALIAS,
+        (4, 6),
+    ),
+    "twice.yaml": (
+        "type: object\nproperties: {}\ntype: string\n",
+        "the key 'type' appears twice in one object",
+        (3, 1),
+    ),
+    "twice-nested.yaml": (
+        "properties:\n  a: {type: string, type: integer}\n",
+        "the key 'type' appears twice in one object",
+        (2, 21),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(YAML_REFUSALS))
+def test_a_yaml_document_is_refused_at_its_place_after_one_parse(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each refusal of a YAML document keeps its line and column, found while the document is
+    composed: the text goes through PyYAML's reader once (a JSON decode is tried first and
+    stops at the first character that is not JSON)."""
+    text, message, at = YAML_REFUSALS[name]
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    count = _ParseCount(monkeypatch)
+    with pytest.raises(documents.DocumentError) as raised:
+        documents.read(tmp_path / name)
+    assert (raised.value.message, raised.value.at) == (message, at)
+    assert (count.yaml, count.json) == (1, 0 if name == "deep.yaml" else 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "parses"),
+    [
+        ("block.yaml", "type: object\nproperties:\n  a: {type: string}\n", (1, 1)),
+        ("json-text.yaml", '{"type": "object", "properties": {"a": {"type": "string"}}}', (0, 1)),
+        ("schema.json", '{"type": "object", "properties": {"a": {"type": "string"}}}', (0, 1)),
+    ],
+)
+def test_a_document_read_is_parsed_once(
+    name: str, text: str, parses: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One parse per document: YAML composed once, with its limits checked as it is (not
+    parsed for its depth and then again for its value), JSON decoded once after a scan of its
+    brackets (YAML text tried as JSON first: the decode stops at its first character)."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    count = _ParseCount(monkeypatch)
+    document = documents.read(tmp_path / name)
+    assert document.data == {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert (count.yaml, count.json) == parses
+
+
 def test_a_remote_ref_no_prefix_covers_stays_refused(tmp_path: Path) -> None:
     folder = remote_folder(tmp_path)
     options = importer.ImportOptions(remotes=(remotes.RemoteFolder.parse(f"{REMOTE}={folder}"),))

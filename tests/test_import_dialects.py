@@ -16,6 +16,7 @@ import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import jsonschema
 import pytest
 from support import CONTEXT
 from test_vocabulary import SAMPLES, SPECIAL
@@ -330,3 +331,33 @@ def test_a_nested_schema_naming_a_meta_schema_no_folder_maps_is_read_in_the_draf
     (warning,) = [w for w in imported.warnings if w.pointer == "/properties/v/$schema"]
     assert "no --remote folder maps it" in warning.message
     assert not turned_off(imported)
+
+
+@pytest.mark.parametrize("draft", sorted(DIALECT_OF))
+def test_dependencies_is_in_no_custom_dialect_as_the_specification_and_jsonschema_read_it(
+    draft: str, tmp_path: Path
+) -> None:
+    """``dependencies`` belongs to no vocabulary of 2019-09 or 2020-12 (it was split into
+    ``dependentRequired`` and ``dependentSchemas``; only the draft's own meta-schema keeps it,
+    for compatibility), so even a meta-schema listing every vocabulary does not turn it on: it
+    is dropped as an unknown keyword, the warning saying so (not that a vocabulary was left
+    out), and the generated module agrees with jsonschema's validator of the draft, which
+    ignores it, value for value."""
+    whole = meta_schema(tmp_path / "metas", "whole.json", draft, vocabulary_uris(draft))
+    schema = {
+        "properties": {"a": {}, "b": {}},
+        "dependencies": {"a": ["b"], "b": {"required": ["c"]}},
+    }
+    imported = import_with(tmp_path, with_dialect(draft, whole, schema))
+    (warning,) = (w for w in imported.warnings if w.pointer == "/properties/v/dependencies")
+    assert f"it is in no vocabulary of draft {draft}" in warning.message
+    assert "'dependentRequired' and 'dependentSchemas'" in warning.message
+    assert "leaves out" not in warning.message
+    assert "dependencies" not in imported.data["parameters"]["properties"]["v"]
+    module = generated_module(imported, "t")
+    reference = jsonschema.validators.validator_for({"$schema": DIALECT_OF[draft]})(
+        {"type": "object", "properties": {"v": schema}, "required": ["v"]}
+    )
+    for value in ({"a": 1}, {"b": 1}, {"a": 1, "b": 1, "c": 1}, {}):
+        arguments = {"v": value}
+        assert module.validate(arguments).ok is reference.is_valid(arguments), value

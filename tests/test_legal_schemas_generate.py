@@ -21,16 +21,18 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
-from support import build_module, verdicts_unlike_jsonschema
+from support import CONTEXT, build_module, verdicts_unlike_jsonschema
 from toolshape.codegen import cases
 from toolshape.contract import checker, reference, source
 from toolshape.contract.errors import ContractError
 from toolshape.families.values import rules as value_rules
 from toolshape.platforms import export
-from toolshape.project import examples
+from toolshape.project import examples, pipeline
+from toolshape.regex import matcher
 from toolshape.witness.values import Engine
 
 #: Scalars of every JSON type, strings of a known format and not.
@@ -537,3 +539,97 @@ def test_where_the_evaluator_runs_out_of_stack_the_one_answer_is_cannot_tell() -
     raw = json.dumps(_deep_enum_through_a_chain(depth=40, chain=45)).encode()
     checked = checker.check(source.load(raw, "contracts/chain_tool.yaml"))
     assert not any("no value can pass" in w.message for w in checked.warnings)
+
+
+def _long_listed_string() -> dict[str, Any]:
+    """A legal contract listing one string whose ``pattern`` the matcher cannot settle within
+    its steps (180,000 characters against a 40-way alternation: about 7 million steps), and
+    one it can."""
+    words = "|".join(f"w{i:02d}" for i in range(40))
+    pattern = f"^(?:{words})*$"
+    return {
+        "name": "long_listed",
+        "description": "A tool that lists a long string.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "s": {"type": "string", "pattern": pattern, "enum": ["w01" * 60_000, "w02"]}
+            },
+            "required": ["s"],
+        },
+        "examples": [{"args": {"s": "w02"}}],
+    }
+
+
+def test_a_listed_string_whose_pattern_runs_out_of_steps_checks_and_generate_says_why_not() -> None:
+    """The evaluator cannot tell whether such a string passes (its matcher runs out of steps,
+    ``reference.CANNOT_TELL``): the contract check answers "cannot tell" (no place said to
+    refuse every value, no dead value), and ``generate`` refuses it at the pattern with the
+    matcher's located error, never an internal one."""
+    raw = json.dumps(_long_listed_string()).encode()
+    checked = checker.check(source.load(raw, "contracts/long_listed.yaml"))
+    assert not checked.warnings
+    with pytest.raises(ContractError) as raised:
+        pipeline.generate(
+            raw, "contracts/long_listed.yaml", PurePosixPath("long_listed.yaml"), CONTEXT
+        )
+    (problem,) = raised.value.problems
+    assert "takes more than 5,000,000 steps" in problem.message and problem.line == 1
+
+
+#: Errors the reference evaluator may raise only through a bug: never read as an answer.
+_BUGS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
+
+
+def _evaluator_raising(error: type[Exception]) -> Callable[..., Any]:
+    def raising(*_: Any, **__: Any) -> Any:
+        raise error("raised inside the evaluator")
+
+    return raising
+
+
+_LISTED = json.dumps(
+    {
+        "name": "listed",
+        "description": "A tool with a listed value.",
+        "parameters": {"type": "object", "properties": {"k": {"enum": ["a", "b"]}}},
+    }
+).encode()
+
+
+@pytest.mark.parametrize("error", _BUGS, ids=lambda e: e.__name__)
+def test_an_error_inside_the_evaluator_surfaces_from_the_check_and_the_witnesses(
+    error: type[Exception], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dead-value check of the contract and the witness engine's confirmation ask the
+    reference evaluator; an error it raises that is not "cannot tell" is a bug and surfaces,
+    instead of being read as "no warning" or "not confirmed"."""
+    from toolshape.witness import values as witness_values
+
+    monkeypatch.setattr(checker, "errors_of", _evaluator_raising(error))
+    with pytest.raises(error, match="raised inside the evaluator"):
+        checker.check(source.load(_LISTED, "contracts/listed.yaml"))
+    monkeypatch.setattr(witness_values, "errors_of", _evaluator_raising(error))
+    schema = {"type": "string"}
+    with pytest.raises(error, match="raised inside the evaluator"):
+        Engine(schema).confirms([schema], "x")
+
+
+#: What the evaluator raises where it cannot tell: out of stack, a pattern out of steps.
+_CANNOT_TELL = (RecursionError, matcher.OutOfSteps)
+
+
+@pytest.mark.parametrize("error", _CANNOT_TELL, ids=lambda e: e.__name__)
+def test_where_the_evaluator_cannot_tell_the_check_and_the_witnesses_answer_safely(
+    error: type[Exception], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the evaluator cannot tell, each caller gives its safe answer: the contract check
+    warns of no dead value, the witness engine confirms no value (a value it cannot confirm is
+    never offered as accepted)."""
+    from toolshape.witness import values as witness_values
+
+    monkeypatch.setattr(checker, "errors_of", _evaluator_raising(error))
+    assert not checker.check(source.load(_LISTED, "contracts/listed.yaml")).warnings
+    monkeypatch.setattr(witness_values, "errors_of", _evaluator_raising(error))
+    schema = {"type": "string"}
+    assert Engine(schema).confirms([schema], "x") is False

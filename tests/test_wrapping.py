@@ -375,3 +375,63 @@ def test_a_case_row_written_with_its_errors_made_once_is_the_row_written_with_th
     once = tests_model._errors_item(errors, written)
     assert tests_model._errors_item(errors, written) is once  # made once
     assert wrapping.entry((name, changes, once)) == wrapping.entry((name, changes, errors))
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=texts, value=values, indent=st.sampled_from([0, 4, 40, 80, 84, 96]))
+def test_the_first_line_of_a_pair_is_known_before_its_value_is_laid_out(
+    key: str, value: object, indent: int
+) -> None:
+    """A split dict's pair decides whether its key must be cut on its first line alone, made
+    without laying out the value: that line is the layout's own first line, for every value,
+    key and indent (deeper than the line is wide too)."""
+    prefix = literal_text(key) + ": "
+    made = wrapping._first_line(value, indent, prefix, ",", {})
+    assert made == wrapping.laid_out(value, indent, prefix, ",")[0]
+
+
+#: Values nested ``depth`` deep: a dict by a short key (a listed tree of a recursive
+#: schema), by a key too long for a line, and a dict and a list in turn.
+NESTED = {
+    "short keys": lambda inner: {"child": inner},
+    "long keys": lambda inner: {"a key far too long for one line " * 3: inner},
+    "dicts and lists": lambda inner: {"items": [inner, 1]},
+}
+
+#: More calls of ``laid_out`` than any depth below needs: past it, the count stops (the
+#: layout was exponential in the depth, seconds past 30 levels, hours past 40).
+_LAYOUT_CALLS_CAP = 100_000
+
+
+def _layout_calls(nest: Any, depth: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times ``laid_out`` runs to write a value nested ``depth`` deep as an entry."""
+    value: object = {}
+    for _ in range(depth):
+        value = nest(value)
+    calls = 0
+    real = wrapping.laid_out
+
+    def counted(*args: Any, **kwargs: Any) -> list[str]:
+        nonlocal calls
+        calls += 1
+        if calls > _LAYOUT_CALLS_CAP:
+            raise AssertionError(f"over {_LAYOUT_CALLS_CAP} layouts at depth {depth}")
+        return real(*args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(wrapping, "laid_out", counted)
+        written = wrapping.entry(value)
+    assert _read_back(str(written)) == value
+    return calls
+
+
+@pytest.mark.parametrize("shape", list(NESTED))
+def test_a_value_nested_deeper_than_a_line_is_wide_is_laid_out_once_per_part(
+    shape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twice the depth, twice the layouts: each part of the value is laid out once, however
+    far past the line width its indent goes (a pair laid out again for each shape of its
+    key doubled the work at every level)."""
+    counts = [_layout_calls(NESTED[shape], depth, monkeypatch) for depth in (20, 40, 80)]
+    assert counts[2] - counts[1] <= 2.2 * (counts[1] - counts[0]), counts
+    assert counts[2] <= 3 * 80 + 3, counts  # at most a layout per dict, list and item

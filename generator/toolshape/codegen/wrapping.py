@@ -106,11 +106,14 @@ def pieces(text: str, indent: int, suffix: str = "") -> list[str]:
 
 
 def _pair(key: str, value: object, indent: int, texts: Texts) -> list[str]:
-    """One key-value pair of a split dict, with its trailing comma."""
+    """One key-value pair of a split dict, with its trailing comma.
+
+    The value is laid out once: whether the key must be cut is decided on the pair's first
+    line alone (``_first_line``), so a dict nested ``n`` deep costs ``n`` layouts, not
+    ``2**n`` (a layout per key shape at every level, once its indent passes the width)."""
     key_text = literal_text(key)
-    lines = laid_out(value, indent, key_text + ": ", ",", texts=texts)
-    if width(lines[0]) <= LINE_LENGTH:
-        return lines
+    if width(_first_line(value, indent, key_text + ": ", ",", texts)) <= LINE_LENGTH:
+        return laid_out(value, indent, key_text + ": ", ",", texts=texts)
     # A key too long for a line: its pieces first, the value after the last one (room
     # kept there for an atom value, or for the bracket that opens a longer one).
     cut = isinstance(value, (str, bytes)) and not isinstance(value, Code)
@@ -119,6 +122,19 @@ def _pair(key: str, value: object, indent: int, texts: Texts) -> list[str]:
     key_lines = _pieces(key, indent, tail)
     last = key_lines[-1][indent : len(key_lines[-1]) - len(tail)]
     return key_lines[:-1] + laid_out(value, indent, last + ": ", ",", texts=texts)
+
+
+def _first_line(value: object, indent: int, prefix: str, suffix: str, texts: Texts) -> str:
+    """The first line of ``laid_out(value, indent, prefix, suffix, texts=texts)``, a
+    non-empty ``prefix`` before it, without laying out the rest: the whole line where it
+    fits or cannot be cut, else the prefix and the bracket that opens the value's lines."""
+    line = " " * indent + prefix + _text(value, texts) + suffix
+    if width(line) <= LINE_LENGTH:
+        return line
+    if isinstance(value, (str, bytes)) and not isinstance(value, Code):
+        return " " * indent + prefix + "("
+    shape = _shape(value, texts)
+    return line if shape is None else " " * indent + prefix + shape[0]
 
 
 def _shape(value: object, texts: Texts) -> tuple[str, list[object], str] | None:
@@ -150,7 +166,9 @@ def _text(value: object, texts: Texts) -> str:
     known = texts.get(id(value))
     if known is not None:
         return known
-    if isinstance(value, Code):
+    if type(value) is str:  # the commonest part (a name, a message): not a Code, a plain leaf
+        text = literal_text(value)
+    elif isinstance(value, Code):
         text = str(value)
     elif isinstance(value, tuple):
         inner = ", ".join(_text(item, texts) for item in value)

@@ -25,10 +25,18 @@ from ..families.strings import oracle as string_oracle
 from ..families.unevaluated import oracle as unevaluated_oracle
 from ..families.values import oracle as value_oracle
 from ..families.values.rules import unsatisfiable
+from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
 from ..schema.values import is_number
 
 Errors = set[tuple[str, str]]
+
+#: What the evaluator raises where it cannot tell, which is no fault: RecursionError where a
+#: value nested deep is checked through a long chain of references (each within its limit, not
+#: both at once), ``OutOfSteps`` where a pattern needs more steps than a match may take (see
+#: :func:`matches_pattern`). A caller with a safe answer for "cannot tell" catches these; any
+#: other error inside the evaluator is a bug, and is raised.
+CANNOT_TELL: tuple[type[Exception], ...] = (RecursionError, OutOfSteps)
 
 
 _ROOT: list[Any] = []  # the parameters being evaluated, for $ref
@@ -44,7 +52,7 @@ def evaluate(schema: Any, instance: Any) -> Errors:
 def errors_of(schema: Any, value: Any, path: str, root: Any) -> Errors:
     """The errors of one value against one schema (``root`` resolves $ref).
 
-    Within one call nothing changes the value, so (schema, value, path) is always
+    Within one call nothing changes the value, so (schema, value) is always
     remembered by identity for the call's duration: a schema reached many times on one
     value (``allOf: [{$ref: d}, {$ref: d}]`` nested n deep) is evaluated once, not 2^n
     times. Across calls, only inside :func:`remembering`."""
@@ -68,14 +76,14 @@ def refuses_every_value(schema: Any, root: Any) -> bool:
     resolves $ref) whether the rest of a schema refuses each value its ``enum``/``const``
     lists. The one answer the contract check, the witness engine and the derived cases share.
     False may miss a schema no value passes (unsatisfiable's own promise), never the other way:
-    so where the evaluator runs out of stack (a listed value nested deep, checked through a long
-    chain of references: each within its limit, not both at once) the answer is False, "cannot
-    tell"; any other error inside the evaluator is raised, never read as a verdict."""
+    so where the evaluator cannot tell (:data:`CANNOT_TELL`: out of stack, or a pattern out of
+    steps on a long listed string) the answer is False; any other error inside the evaluator is
+    raised, never read as a verdict."""
     try:
         return unsatisfiable(
             schema, lambda rest, value: bool(errors_of(rest, value, "", root=root))
         )
-    except RecursionError:
+    except CANNOT_TELL:
         return False
 
 
@@ -85,10 +93,10 @@ def _matches(schema: Any, value: Any, path: str = "") -> bool:
     return not found
 
 
-#: While cases are derived: the errors of (schema, value, path) by the objects' ids
+#: While cases are derived: the errors of (schema, value) at the root pointer by the objects' ids
 #: (each entry keeps both objects alive, so an id is not reused). A derived case shares
 #: every value off its changed path with the base, so only that path is evaluated again.
-_MEMO: list[dict[tuple[int, int, str], tuple[frozenset[tuple[str, str]], Any, Any]] | None] = []
+_MEMO: list[dict[tuple[int, int], tuple[frozenset[tuple[str, str]], Any, Any]] | None] = []
 
 
 @contextlib.contextmanager
@@ -119,13 +127,20 @@ def _value(schema: Any, value: Any, path: str, errors: Errors) -> None:
     if memo is None:
         _checks(schema, value, path, errors)
         return
-    key = (id(schema), id(value), path)
+    # Remembered at the root pointer: the path only ever prefixes the pointers of the errors
+    # found below it (every keyword names a place as its path plus the steps below), so one
+    # evaluation serves the value wherever it stands: an array's items at each index, the same
+    # sample value tried at every item of a list.
+    key = (id(schema), id(value))
     found = memo.get(key)
     if found is None:
         new: Errors = set()
-        _checks(schema, value, path, new)
+        _checks(schema, value, "", new)
         found = memo[key] = (frozenset(new), schema, value)
-    errors |= found[0]
+    if not path:
+        errors |= found[0]
+    elif found[0]:
+        errors.update((path + pointer, code) for pointer, code in found[0])
 
 
 #: How many (schema, value) pairs the evaluator has checked in this process: the work its

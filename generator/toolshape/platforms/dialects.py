@@ -11,7 +11,10 @@ that passes). A vocabulary listed with
 ``true`` (required) that toolshape does not know makes the import fail, at the ``$schema``
 that names the meta-schema; one listed with ``false`` is ignored, as JSON Schema says. The
 core vocabulary is always on (a dialect cannot be without it). A meta-schema naming the
-format-assertion vocabulary asserts every ``format``.
+format-assertion vocabulary asserts every ``format``. A keyword of no vocabulary
+(``dependencies``, split into two in 2019-09) is in no custom dialect, whatever it lists: only
+the draft's own meta-schema keeps it, for compatibility, and the specification and jsonschema
+read it as an unknown keyword there too.
 """
 
 from __future__ import annotations
@@ -81,6 +84,26 @@ def read_dialect(
         draft,
         vocabulary.outside(_turned_on(meta_uri, listed)),
         vocabulary.FORMAT_ASSERTION in listed,
+    )
+
+
+def why_dropped(name: str, dialect: Dialect) -> str:
+    """The warning for the keyword ``name`` that ``dialect`` turns off: the vocabulary its
+    ``$vocabulary`` leaves out, or, for a keyword of no vocabulary, that none could turn it on
+    (and what replaced it)."""
+    keyword = vocabulary.keyword(name)
+    if keyword.vocabulary:
+        reason = f"its '{VOCABULARY_KEY}' leaves out the vocabulary of it"
+    else:
+        replaced = " and ".join(f"'{successor}'" for successor in keyword.successor)
+        by = f", which replaced it by {replaced}" if replaced else ""
+        reason = (
+            f"it is in no vocabulary of draft {dialect.draft}{by}; only the draft's own "
+            "meta-schema keeps it, for compatibility"
+        )
+    return (
+        f"'{name}' is not a keyword of the dialect of {dialect.uri!r} ({reason}): read as an "
+        "unknown keyword, dropped"
     )
 
 

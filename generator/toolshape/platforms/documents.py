@@ -2,9 +2,10 @@
 
 The file ``toolshape import`` reads and each remote schema ``--remote`` maps to a local file
 (``platforms/remotes.py``) are read here, the same way and under the same limits: a file over
-MAX_INPUT_BYTES is refused unread; objects and arrays nested deeper than MAX_INPUT_DEPTH are
-refused at their line and column before a decoder recurses into them (json and PyYAML recurse
-once per level); a key twice in one JSON object, NaN and Infinity, text that is not UTF-8 and
+MAX_INPUT_BYTES is refused unread; the text is parsed once, and objects and arrays nested
+deeper than MAX_INPUT_DEPTH are refused at their line and column before a decoder recurses into
+them (json and PyYAML recurse once per level: JSON's brackets are counted first, YAML's as it is
+composed); a key twice in one object, YAML aliases, NaN and Infinity, text that is not UTF-8 and
 text that does not parse are refused too. Each refusal is a :class:`DocumentError` with one
 message whoever reads the file; its caller says where (the input file, or the ``$ref`` that
 named a remote one).
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 from ..contract import checker, source
 from ..schema import pointers
@@ -90,9 +93,6 @@ def read(path: Path) -> Document:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise DocumentError(f"the file is not UTF-8 (byte {error.start})") from None
-    at = _first_too_deep(text, is_yaml)
-    if at is not None:
-        raise DocumentError(TOO_DEEP, at)
     return Document(text, _parse(text, is_yaml))
 
 
@@ -119,27 +119,31 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _first_too_deep(text: str, is_yaml: bool) -> tuple[int, int] | None:
-    """The line and column of the first object or array nested deeper than MAX_INPUT_DEPTH,
-    found without recursion (None: none is); DocumentError at a YAML alias (see ALIAS)."""
-    depth = 0
-    if is_yaml:
+def _parse(text: str, is_yaml: bool) -> Any:
+    """The value the text holds, parsed once: JSON (a key twice in one object refused, NaN and
+    Infinity too) unless its brackets nest too deep; YAML when the suffix allows it and the
+    text is not JSON (or nests too deep as JSON: the YAML reader then refuses it in its turn,
+    at the same bracket when the text is JSON)."""
+    at = _json_too_deep(text)
+    if at is None:
         try:
-            for event in yaml.parse(text, Loader=yaml.SafeLoader):  # events: no recursion
-                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                    depth += 1
-                    if depth > MAX_INPUT_DEPTH:
-                        mark = event.start_mark
-                        return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                    depth -= 1
-                elif isinstance(event, yaml.AliasEvent):
-                    mark = event.start_mark
-                    at = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-                    raise DocumentError(ALIAS, at)
-        except yaml.YAMLError:
-            pass  # not YAML: the decoder says so, with its own message
-        return None
+            return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_not_json)
+        except ValueError as error:
+            if not is_yaml:
+                raise DocumentError(f"not valid JSON: {error}") from None
+    elif not is_yaml:
+        raise DocumentError(TOO_DEEP, at)
+    try:
+        return _LimitedYamlLoader(text).get_single_data()
+    except yaml.YAMLError as error:
+        raise DocumentError(f"not valid YAML: {error}") from None
+
+
+def _json_too_deep(text: str) -> tuple[int, int] | None:
+    """The line and column of the first object or array nested deeper than MAX_INPUT_DEPTH
+    when the text is read as JSON (None: none is), found by a linear scan of its strings and
+    brackets before json's decoder recurses into them."""
+    depth = 0
     for match in _JSON_NESTING.finditer(text):
         token = match.group()
         if token in "[{":
@@ -151,18 +155,49 @@ def _first_too_deep(text: str, is_yaml: bool) -> tuple[int, int] | None:
     return None
 
 
-def _parse(text: str, is_yaml: bool) -> Any:
-    """JSON first (a key twice in one object refused, NaN and Infinity too); YAML when the
-    suffix allows it and the text is not JSON."""
-    try:
-        return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_not_json)
-    except ValueError as error:
-        if not is_yaml:
-            raise DocumentError(f"not valid JSON: {error}") from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise DocumentError(f"not valid YAML: {error}") from None
+class _LimitedYamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader under the import's limits, checked as it composes (one parse):
+    DocumentError at an alias (see ALIAS), at the first mapping or sequence nested deeper than
+    MAX_INPUT_DEPTH (before the composer recurses into it) and at a key given twice in one
+    mapping (as in JSON: last-wins would let one reader see what another does not)."""
+
+    if TYPE_CHECKING:  # the parser's, untyped in the stubs
+
+        def peek_event(self) -> Any: ...
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._depth = 0
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise DocumentError(ALIAS, _at(event.start_mark))
+        nests = isinstance(event, yaml.CollectionStartEvent)
+        if nests:
+            self._depth += 1
+            if self._depth > MAX_INPUT_DEPTH:
+                raise DocumentError(TOO_DEEP, _at(event.start_mark))
+        node = super().compose_node(parent, index)
+        if nests:
+            self._depth -= 1
+        return node
+
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Hashable, Any]:
+        seen: set[object] = set()
+        for key_node, _ in node.value:
+            if isinstance(key_node, ScalarNode):  # a collection as a key is the base's error
+                key = self.construct_object(key_node)
+                if key in seen:
+                    message = f"the key {key!r} appears twice in one object"
+                    raise DocumentError(message, _at(key_node.start_mark))
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _at(mark: Any) -> tuple[int, int]:
+    """A PyYAML mark (from 0) as a line and column from 1."""
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
 
 def _not_json(name: str) -> Any:

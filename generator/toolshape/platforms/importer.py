@@ -1525,11 +1525,7 @@ class _Translator:
         elif self.turned_off(kw):
             custom = self.dialect_of(kw.old)
             assert custom is not None  # (turned_off says so)
-            self.warn(
-                kw.where,
-                f"'{key}' is not a keyword of the dialect of {custom.uri!r} (its '$vocabulary' "
-                "leaves out the vocabulary of it): read as an unknown keyword, dropped",
-            )
+            self.warn(kw.where, dialects.why_dropped(key, custom))
         elif key in self.ignored:
             self.warn(
                 kw.where,

@@ -23,7 +23,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..contract.reference import errors_of, refuses_every_value
+from ..contract.reference import CANNOT_TELL, errors_of, refuses_every_value
 from ..families.arrays import values as array_values
 from ..families.combinators import values as combinator_values
 from ..families.formats import values as format_values
@@ -117,7 +117,7 @@ class Engine:
         """Whether the reference evaluator accepts ``value`` against every schema."""
         try:
             return all(not errors_of(s, value, "", root=self.root) for s in schemas)
-        except (RecursionError, KeyError, IndexError, TypeError, ValueError):
+        except CANNOT_TELL:  # not confirmed where the evaluator cannot tell; other errors are bugs
             return False
 
     def near_misses(self, schema: Obj, count: int = 1) -> list[str]:
@@ -151,7 +151,7 @@ class Engine:
             return False
         try:
             return errors_of(schema, value, "", root=self.root) == {("", code)}
-        except (RecursionError, KeyError, IndexError, TypeError, ValueError):
+        except CANNOT_TELL:  # not confirmed where the evaluator cannot tell; other errors are bugs
             return False
 
     def _settle(self, search: sources.Found) -> None:

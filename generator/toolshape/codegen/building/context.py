@@ -46,6 +46,8 @@ class BuildContext(abc.ABC):
         #: What the checked value is called in messages: "the arguments", or "the result".
         self.noun = "the result" if contract.root_key == "output" else "the arguments"
         self.constants: list[Constant] = []
+        #: Message text -> the module constant that holds it (see message_constant).
+        self.messages: dict[str, Code] = {}
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
         #: (place, label, settled places) -> the function made for the subschema there: a
@@ -104,6 +106,24 @@ class BuildContext(abc.ABC):
         parts = text.split(self.ref_label) if self.ref_label != "the value" else [text]
         code = " + label + ".join(literal(part) for part in parts)
         return Code(code.removeprefix('"" + ').removesuffix(' + ""'))
+
+    def message_constant(self, text: str, suffix: str, schema_path: SchemaPath) -> Code:
+        """A message as code whose text after the value's label (all of it, outside a $ref
+        target's function) is a module constant named for what it says (``_UNIT_ONE_OF``; one
+        per text in a module): the expression that builds the message around it then stays
+        short, a shape formatters at 88 and 100 columns lay out alike, so nothing needs
+        pinning between its pieces. In a $ref target's function the label is the ``label``
+        parameter, joined at run time before the constant."""
+        *labelled, tail = text.split(self.ref_label) if self.labels(text) else [text]
+        if not tail:
+            return self.say(text)
+        if tail not in self.messages:
+            self.messages[tail] = self.constant(suffix, "text", literal(tail), schema_path)
+        if not labelled:
+            return self.messages[tail]
+        return Code(
+            f"{self.say(self.ref_label.join(labelled) + self.ref_label)} + {self.messages[tail]}"
+        )
 
     # -- constants ------------------------------------------------------------
 

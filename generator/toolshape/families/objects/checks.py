@@ -80,7 +80,9 @@ def object_checks(
         required_only=_required_only(schema, path, settled),
         known_keys=known,
         refuse_unknown=refuse_unknown,
-        unknown_message=_unknown_message(context, schema, label) if refuse_unknown else None,
+        unknown_message=(
+            _unknown_message(context, schema, schema_path, label) if refuse_unknown else None
+        ),
         extra=extra,
         key_var=key_var,
         key_path=key_path,
@@ -245,10 +247,17 @@ def _known_keys(context: BuildContext, schema: dict[str, Any], schema_path: Sche
     return context.constant("keys", "strings", declared, schema_path + ("properties",))
 
 
-def _unknown_message(context: BuildContext, schema: dict[str, Any], label: str) -> Code:
-    """additionalProperties: false: the message after the key that is not allowed."""
+def _unknown_message(
+    context: BuildContext, schema: dict[str, Any], schema_path: SchemaPath, label: str
+) -> Code:
+    """additionalProperties: false: the message after the key that is not allowed (a module
+    constant, ``_VALUE_KEY_NOT_ALLOWED``)."""
     allowed = ", ".join(show(k) for k in schema.get("properties", {})) or "none"
-    return context.say(f" is not allowed in {label}; allowed keys: {allowed}")
+    return context.message_constant(
+        f" is not allowed in {label}; allowed keys: {allowed}",
+        "key not allowed",
+        schema_path + ("additionalProperties",),
+    )
 
 
 def _dependencies(schema: dict[str, Any], path: list[PathPart]) -> list[Dependency]:

@@ -79,11 +79,13 @@ def unevaluated_checks(
         check.known = context.constant("keys", "strings", literal(frozenset(names)), where)
         check.refuse_code = literal(keyword)
         allowed = ", ".join(show(k) for k in names) or "none"
-        check.refuse_message = context.say(
+        check.refuse_message = context.message_constant(
             f" is not allowed in {label}; allowed keys: {allowed}"
             if found.static
             else f" is not allowed in {label}: no schema that passed here evaluates it "
-            f"(the keys they may evaluate: {allowed})"
+            f"(the keys they may evaluate: {allowed})",
+            "key not allowed",
+            where,
         )
         return check
     what = "each unevaluated key in" if kind == "object" else "each unevaluated item of"

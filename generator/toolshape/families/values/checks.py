@@ -78,8 +78,10 @@ def _enum_checks(
     secret: bool,
 ) -> list[Check]:
     shown = ", ".join(show(m) for m in members)
-    message = context.say(
-        f"{label} must be one of: {shown}" if not secret else f"{label} {_SECRET_ENUM}"
+    message = context.message_constant(
+        f"{label} must be one of: {shown}" if not secret else f"{label} {_SECRET_ENUM}",
+        "one of",
+        enum_path,
     )
     strings = [m for m in members if isinstance(m, str)]
     if kind == "string":
