@@ -55,6 +55,7 @@ import json
 import os
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -144,16 +145,41 @@ def oracle(module: types.ModuleType) -> jsonschema.protocols.Validator:
 
 @functools.cache
 def _builder(module: types.ModuleType) -> Builder:
-    # The builder walks INPUT_SCHEMA's subschemas, so it asks a 2020-12 validator of that schema.
-    validator = jsonschema.Draft202012Validator(module.INPUT_SCHEMA, format_checker=FORMAT_CHECKER)
+    return Builder(module.INPUT_SCHEMA, _Accepts(_jsonschema_judge(module.INPUT_SCHEMA)))
+
+
+def _jsonschema_judge(root: Any) -> Callable[[Any, Any], bool]:
+    """``judge(schema, value)``: whether a 2020-12 validator of ``root`` (the builder walks
+    its subschemas), evolved to ``schema``, accepts ``value``. An evolved validator is kept
+    by the schema's ``id``: it holds the schema, so no other schema takes that ``id``."""
+    validator = jsonschema.Draft202012Validator(root, format_checker=FORMAT_CHECKER)
     evolved: dict[int, jsonschema.protocols.Validator] = {}
 
-    def accepts(schema: Any, value: Any) -> bool:
+    def judge(schema: Any, value: Any) -> bool:
         if id(schema) not in evolved:
             evolved[id(schema)] = validator.evolve(schema=schema)
         return evolved[id(schema)].is_valid(value)
 
-    return Builder(module.INPUT_SCHEMA, accepts)
+    return judge
+
+
+class _Accepts:
+    """The builder's ``accepts(schema, value)``: ``judge``'s verdict, judged once per process.
+
+    Hypothesis runs derandomized, so each mutation kind's test draws the very candidates the
+    other kinds' tests drew for that module. A verdict is kept by the schema's ``id`` (see
+    ``_jsonschema_judge``) and the value's JSON text with sorted keys, which tells ``1`` from
+    ``1.0`` and ``true`` and leaves out only key order, which no keyword reads."""
+
+    def __init__(self, judge: Callable[[Any, Any], bool]) -> None:
+        self.judge = judge
+        self.verdicts: dict[tuple[int, str], bool] = {}
+
+    def __call__(self, schema: Any, value: Any) -> bool:
+        key = (id(schema), json.dumps(value, sort_keys=True))
+        if key not in self.verdicts:
+            self.verdicts[key] = self.judge(schema, value)
+        return self.verdicts[key]
 
 
 @st.composite
@@ -282,6 +308,27 @@ def test_valid_instances_are_accepted_by_both(name: str) -> None:
 @pytest.mark.parametrize("name", MODULE_NAMES, ids=IDS)
 def test_broken_variants_get_the_same_verdict(name: str, kind: str) -> None:
     run_differential(importlib.import_module(name), kind)
+
+
+def test_the_builder_judges_each_candidate_once_and_by_json() -> None:
+    """Each (schema, value) goes to jsonschema once; values JSON tells apart (1, 1.0, true)
+    go apart, key order is no difference, and the verdict is the judge's."""
+    judged: list[tuple[Any, Any]] = []
+    judge = _jsonschema_judge({"type": "object"})
+
+    def counting(schema: Any, value: Any) -> bool:
+        judged.append((schema, value))
+        return judge(schema, value)
+
+    accepts = _Accepts(counting)
+    integer = {"type": "integer"}
+    verdicts = [accepts(integer, value) for value in (1, 1.0, True, 1, 1.0, True, "1")]
+    assert verdicts == [True, True, False, True, True, False, False]
+    assert judged == [(integer, 1), (integer, 1.0), (integer, True), (integer, "1")]
+    closed = {"maxProperties": 1}
+    assert [accepts(closed, v) for v in ({"a": 1, "b": 2}, {"b": 2, "a": 1})] == [False, False]
+    assert len(judged) == 5
+    assert accepts({"type": "string"}, 1) is False and len(judged) == 6  # another schema
 
 
 # -- The result's side: validate_result against jsonschema on OUTPUT_SCHEMA ----------------

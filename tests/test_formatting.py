@@ -1,7 +1,7 @@
 """The built-in templates' output, laid out by layout.py alone, is exactly what whole-file black gives.
 
 But for the magic trailing commas that hold its split brackets (layout.held): black keeps
-them, and black told to skip magic trailing commas makes the same of both.
+them, and they are the only difference (see ``_as_black``).
 
 Checked on the unformatted module source of every example contract, of the
 benchmark's large contract and of synthetic contracts (tests/bench/synth.py), on the
@@ -23,7 +23,7 @@ import pytest
 import synth
 from support import CONTEXT, ROOT, check_example, example_contracts
 from toolshape import __version__
-from toolshape.codegen import formatting, model, render
+from toolshape.codegen import formatting, layout, model, render
 from toolshape.codegen.literals import Code, literal
 from toolshape.contract import checker, source, tool_hints
 from toolshape.platforms import export
@@ -36,15 +36,27 @@ def _whole(source_text: str) -> str:
     return black.format_str(source_text, mode=black.Mode())
 
 
-#: black, its magic trailing commas not read (``--skip-magic-trailing-comma``).
-_SKIPPING = black.Mode(magic_trailing_comma=False)
+@functools.cache
+def _held_black(text: str) -> str:
+    """Black's layout of ``text`` (whole file, its default mode), each split bracket then held
+    by the magic trailing comma layout.held adds: what lay_out must give, byte for byte."""
+    return "\n".join(layout.held(_whole(text).split("\n")))
 
 
 def _as_black(laid: str, text: str) -> None:
     """``laid`` is black's layout of ``text`` but for the magic trailing commas layout.held
-    adds: black keeps it as it is, and without the commas black lays both out alike."""
+    adds, and black keeps it as it is: three passes of black (two over ``text``, one over
+    ``laid``), where comparing both under ``--skip-magic-trailing-comma`` took five.
+
+    ``laid == _held_black(text)`` says more than the skipping comparison did: that compared
+    ``laid`` and ``text`` with every magic comma ignored, so a bracket split or joined where
+    black does neither was caught, but so would be any comma; this is black's own output with
+    the commas held adds and nothing else. held is what lay_out calls, so that comparison alone
+    would hold it to itself: black's one pass over ``laid`` holds its commas to black (black
+    keeps a bracket split by a magic comma, so a fixed point costs black one pass; a layout
+    black would change costs two and fails). The ast comparison holds what the commas mean."""
+    assert laid == _held_black(text)
     assert _whole(laid) == laid
-    assert black.format_str(laid, mode=_SKIPPING) == black.format_str(text, mode=_SKIPPING)
     assert ast.dump(ast.parse(laid)) == ast.dump(ast.parse(text))
 
 
@@ -88,6 +100,40 @@ def test_example_modules_laid_out_as_whole_file_black(path: Path) -> None:
 def test_synthetic_modules_laid_out_as_whole_file_black(index: int) -> None:
     text = synthetic_module_source(index)
     _as_black(formatting.lay_out(text), text)
+
+
+#: Each kind of layout error, made in get_weather's laid-out module: (what is found, what
+#: stands for it). Each is valid Python that means the same. The dropped comma (in a call's
+#: one argument, a split black itself makes) passed the skipping comparison; the rest failed it.
+LAYOUT_ERRORS = {
+    "a split line joined": (
+        "errors.append(\n                        Error(",
+        "errors.append(Error(",
+    ),
+    "a joined line split": (
+        "if not isinstance(value, dict):",
+        "if not isinstance(\n            value, dict\n        ):",
+    ),
+    "a held comma dropped": ("),\n                    )", ")\n                    )"),
+    "a blank line added": ('\n        if "city" in value:', '\n\n        if "city" in value:'),
+    "parentheses changed": (
+        "if not isinstance(value, dict):",
+        "if (not isinstance(value, dict)):",
+    ),
+}
+
+
+@pytest.mark.parametrize(("found", "put"), LAYOUT_ERRORS.values(), ids=LAYOUT_ERRORS.keys())
+def test_each_kind_of_layout_error_fails_the_check(found: str, put: str) -> None:
+    path = ROOT / "contracts/get_weather.yaml"
+    text = example_module_source(path)
+    laid = formatting.lay_out(text)
+    _as_black(laid, text)
+    assert laid.count(found) >= 1
+    wrong = laid.replace(found, put, 1)
+    assert ast.dump(ast.parse(wrong)) == ast.dump(ast.parse(laid))
+    with pytest.raises(AssertionError):
+        _as_black(wrong, text)
 
 
 # Every committed generated file is black's output as it stands (black --check on a vendored

@@ -32,6 +32,7 @@ formatter at 100 columns no longer joins what black split at 88.
 from __future__ import annotations
 
 import ast
+import functools
 import keyword
 import re
 from collections.abc import Callable
@@ -197,12 +198,30 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
         if body.startswith(("#", '"""')) or width(raw) <= LINE_LENGTH:
             out.append(raw)
         else:
-            laid = long_statement(indent, body) or statement(indent, body)
-            out.extend(held(laid) if len(laid) > 1 else laid)
+            out.extend(
+                _long_statement_held(indent, body) or _held_if_split(statement(indent, body))
+            )
         previous = body
     if not out or (pending_comment >= 0 and not _stays(pending_comment, 0, code_indent)):
         return None
     return "\n".join(out) + "\n"
+
+
+@functools.lru_cache(maxsize=4096)
+def _long_statement_held(indent: int, body: str) -> tuple[str, ...] | None:
+    """``long_statement``'s lines, held (``held``); None where black must lay it out.
+
+    Both are functions of the indentation and the text alone, so a statement met again (the
+    same check at the same depth in another module, the same contract generated again in
+    one process) costs a look-up, and its lines are the same bytes. The bound keeps the
+    memory of a long run small: a few thousand statements of a few hundred bytes."""
+    laid = long_statement(indent, body)
+    return None if laid is None else tuple(_held_if_split(laid))
+
+
+def _held_if_split(laid: list[str]) -> list[str]:
+    """The lines of one statement, held (``held``) where it is split over lines."""
+    return held(laid) if len(laid) > 1 else laid
 
 
 def _blank_before_top_level(

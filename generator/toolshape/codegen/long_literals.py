@@ -61,8 +61,11 @@ def cut(source: str) -> str:
     out: list[str] = []
     inside: set[int] | None = None  # found at the first line that may be cut
     for index, line in enumerate(lines):
+        if width(line) <= LINE_LENGTH:
+            out.append(line)  # most lines: nothing to cut, measured once
+            continue
         key = _long_key(line)
-        found = _LONE.fullmatch(line) if key is None and width(line) > LINE_LENGTH else None
+        found = _LONE.fullmatch(line) if key is None else None
         if (found is not None or key is not None) and inside is None:
             inside = in_long_strings(lines)
         if index in (inside or ()) or (found is None and key is None):
@@ -91,10 +94,8 @@ def cut(source: str) -> str:
 
 
 def _long_key(line: str) -> re.Match[str] | None:
-    """The dict key starting ``line`` where it is too wide for a line (``"key": (`` would pass
-    88 columns); None for any other line."""
-    if width(line) <= LINE_LENGTH:
-        return None
+    """The dict key starting ``line`` (a line wider than 88 columns) where it is too wide for
+    a line itself (``"key": (`` would pass 88 columns); None for any other line."""
     key = _KEY.fullmatch(line)
     if key is None or width(key["pad"] + key["key"] + ": (") <= LINE_LENGTH:
         return None

@@ -166,7 +166,9 @@ def _text(value: object, texts: Texts) -> str:
     known = texts.get(id(value))
     if known is not None:
         return known
-    if isinstance(value, Code):
+    if type(value) is str:  # the commonest part (a name, a message): not a Code, a plain leaf
+        text = literal_text(value)
+    elif isinstance(value, Code):
         text = str(value)
     elif isinstance(value, tuple):
         inner = ", ".join(_text(item, texts) for item in value)

@@ -167,6 +167,8 @@ GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}")
 GEMINI_PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 OPENAI_MAX_PROPERTIES = 5000
+#: (the fixed bound on an export's size where $refs are inlined: references/export.py)
+MAX_INLINED_NODES = reference_export.MAX_INLINED_NODES
 OPENAI_MAX_OBJECT_DEPTH = 10
 OPENAI_MAX_ENUM_VALUES = 1000
 OPENAI_MAX_STRING_CHARS = 120_000
@@ -601,8 +603,10 @@ class _Lowering:
         self.origins: dict[int, tuple[Any, SchemaPath]] = {}
         #: Targets of the $refs being inlined (the root counts: a "#" reference recurses).
         self.stack: list[SchemaPath] = [()]
-        #: Gemini: each $ref target's fold, by its path (see fold).
+        #: Each $ref target's fold, by its path, and the recursions met (see
+        #: references/export.py's inlined_target).
         self.inlined: dict[SchemaPath, dict[str, Any]] = {}
+        self.recursions = 0
         #: openai: the optional keys listed in ``required`` with null allowed, by (object path, key).
         self.converted: dict[tuple[SchemaPath, str], ConvertedKey] = {}
         #: openai and anthropic: the open objects exported closed, in the order met (see closed).
@@ -646,6 +650,9 @@ class _Lowering:
 
     def run(self) -> tuple[dict[str, Any], list[Finding], list[str]]:
         self.tool_level_checks()
+        if self.inlining_limits():
+            # Refused before anything is inlined: the export would be too large to make.
+            return value_export.of_type("object"), self.ordered_findings(), list(self.notes)
         lowered = self.lower(self.root, ())
         if not isinstance(lowered, dict):  # the root is always an object schema
             lowered = value_export.of_type("object")
@@ -653,8 +660,55 @@ class _Lowering:
             self.openai_limits(lowered)
         elif self.target == "anthropic":
             self.anthropic_limits(lowered)
-        ordered = sorted(self.findings.values(), key=lambda f: (not f.fatal, self._line(f)))
-        return lowered, ordered, list(self.notes)
+        return lowered, self.ordered_findings(), list(self.notes)
+
+    def ordered_findings(self) -> list[Finding]:
+        """The findings, the fatal ones first, each in the order of the contract."""
+        return sorted(self.findings.values(), key=lambda f: (not f.fatal, self._line(f)))
+
+    def inlining_limits(self) -> bool:
+        """Whether inlining the $refs the platform inlines would pass one of its limits (refused):
+        counted before anything is inlined, since a DAG of definitions doubles at every level.
+        A limit the contract passes without inlining is left to the lowering's own checks."""
+        inlined = reference_export.inlined_size(self)
+        plain = reference_export.inlined_size(self, inlining=False)
+        added = inlined.nodes - plain.nodes
+        # (the count, the contract's own, the limit, the message). The nodes inlining adds are
+        # bounded, not the nodes it makes: a contract of any size is lowered in linear time.
+        limits = [
+            (
+                inlined.nodes,
+                plain.nodes,
+                plain.nodes + MAX_INLINED_NODES,
+                f"inlining these $refs would add {added} schema nodes to the contract's {plain.nodes}; "
+                f"toolshape's export for {self.platform} allows at most {MAX_INLINED_NODES} more",
+            )
+        ]
+        if self.target == "openai":
+            made = f"inlining these $refs would make {inlined.properties} properties"
+            limits.append(
+                (
+                    inlined.properties,
+                    plain.properties,
+                    OPENAI_MAX_PROPERTIES,
+                    f"{made}; {self.platform} allows at most {OPENAI_MAX_PROPERTIES}",
+                )
+            )
+            made = f"inlining these $refs would make {inlined.depth} levels of object nesting"
+            limits.append(
+                (
+                    inlined.depth,
+                    plain.depth,
+                    OPENAI_MAX_OBJECT_DEPTH,
+                    f"{made}; {self.platform} allows at most {OPENAI_MAX_OBJECT_DEPTH}",
+                )
+            )
+        refused = False
+        for would_make, own, limit, message in limits:
+            if would_make > limit >= own:
+                self.refuse((), message)
+                refused = True
+        return refused
 
     def _line(self, finding: Finding) -> tuple[int, int]:
         return self.contract.document.value_at(finding.location)

@@ -92,8 +92,10 @@ class Folding(Lowering, Protocol):
     root: Any
     #: Targets of the $refs being inlined (the root counts: a "#" reference recurses).
     stack: list[SchemaPath]
-    #: Gemini: each $ref target's fold, by its path.
+    #: Each $ref target's fold, by its path (kept where it does not depend on the place).
     inlined: dict[SchemaPath, dict[str, Any]]
+    #: The recursions met so far (a fold that met one is not kept).
+    recursions: int
 
     def fold(self, schema: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """One node in the platform's spelling, its $ref and allOf merged in (not finished)."""

@@ -15,11 +15,20 @@ recursive reference is refused; Anthropic refuses recursive schemas too
 :func:`inlined_target` for the part a node's ``$ref`` adds when it folds the node (through
 the ``Folding`` interface of ``platforms/lowering.py``), and :func:`recursive_refs` for
 Anthropic's top-level refusals.
+
+Inlining copies a definition at every place it is met, so a DAG of definitions (``d0`` refers
+to ``d1`` twice, ``d1`` to ``d2`` twice...) doubles at every level: its export is a tree of
+``2^depth`` copies. Two things keep that from becoming the generator's cost. The fold of a
+target is made once and copied where it is met again (:func:`inlined_target`), and before
+anything is inlined, :func:`inlined_size` counts what inlining would make (nodes, properties,
+object nesting) over the DAG, once per node, so that the exporter refuses past a platform's
+limits without building the tree (:data:`MAX_INLINED_NODES`).
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from ...platforms.lowering import Folding, KeywordAt, Lowering, merge_map
@@ -27,12 +36,20 @@ from ...schema import pointers, vocabulary
 from ...schema.keywords import subschemas
 from ...schema.pointers import SchemaPath
 from ..annotations.rules import DEFAULT
+from ..combinators.rules import ALL_OF
+from ..objects import export as object_export
+from ..values import export as value_export
 from .targets import DEFS, REF, is_defs_entry
 
 #: The keywords :func:`lower` lowers.
 KEYWORDS = (REF, DEFS)
 #: The keywords :func:`merge` merges: two nodes' definitions, entry by entry.
 MERGED = (DEFS,)
+#: The most schema nodes inlining $refs may add to an export, for every target that inlines
+#: (OpenAI strict mode has limits of its own besides). A contract whose inlined export would
+#: be larger than its own tree by more is refused by the target (Gemini's legacy parameters),
+#: or gets strict mode off (OpenAI, Anthropic).
+MAX_INLINED_NODES = 10_000
 #: Annotations no platform gets: beside a $ref they do not make it a merge.
 _SILENT = vocabulary.annotation_names(exported=False)
 
@@ -74,25 +91,114 @@ def inlined_target(
     ref = node.pop(REF)
     target = pointers.typed(lowering.root, pointers.ref_path(ref))
     if any(target == open_target[: len(target)] for open_target in lowering.stack):
+        lowering.recursions += 1
         _refuse_recursion(lowering, ref, path)
         return []
     if target in lowering.inlined:  # folded once already: the same node (a copy)
-        return [(copy.deepcopy(lowering.inlined[target]), target)]
+        return [(_copy(lowering, lowering.inlined[target]), target)]
     lowering.stack.append(target)
+    recursions = lowering.recursions
     target_schema = pointers.resolve(lowering.root, target)
     if isinstance(target_schema, bool):
         folded = lowering.lower_bool(target_schema, target)
         part = folded if isinstance(folded, dict) else {}
     else:
         part = lowering.fold(target_schema, target)
-        if lowering.target == "gemini":
-            # Gemini's legacy parameters inline every $ref: a definition met twice (an allOf
-            # of two $refs to one, at every level) would be folded 2^depth times; its fold
-            # does not depend on where it is met (a recursion through it is found the first
-            # time, and refused).
-            lowering.inlined[target] = copy.deepcopy(part)
+        # A target is folded at its own path, not at the place its $ref is met: what the fold
+        # reports (findings, notes, the origins of its properties) is located in the target,
+        # so it is the same wherever the target is met. The place reaches the fold only
+        # through the stack of open targets, read by the recursion check alone: a fold that
+        # met no recursion would meet none elsewhere (a recursion found only there would run
+        # through this target, and so be met here too). Kept, a definition met twice at
+        # every level of a DAG is folded once, not 2^depth times.
+        if lowering.recursions == recursions:
+            lowering.inlined[target] = _copy(lowering, part)
     lowering.stack.pop()
     return [(part, target)]
+
+
+def _copy(lowering: Folding, part: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a folded target, its properties' origins copied with it (OpenAI strict
+    mode asks the origin of a property whether the contract allows null there)."""
+    copies: dict[int, Any] = {}
+    copied = copy.deepcopy(part, copies)
+    for original, duplicate in list(copies.items()):
+        origin = lowering.origins.get(original)
+        if origin is not None and isinstance(duplicate, dict):
+            lowering.origins[id(duplicate)] = (duplicate, origin[1])
+    return copied
+
+
+@dataclass(frozen=True)
+class Size:
+    """What lowering one schema node would make, its $refs inlined, counted without making it
+    (an upper bound where two merged nodes name one property twice, or a platform drops a
+    keyword's subschemas)."""
+
+    #: Schema nodes, and the properties the object schemas among them list.
+    nodes: int
+    properties: int
+    #: Whether the node itself is an object level, and the object levels down from it
+    #: (the node's own included), as OpenAI strict mode counts them.
+    nests: bool
+    depth: int
+
+
+def inlined_size(lowering: Folding, *, inlining: bool = True) -> Size:
+    """The size of the export of ``lowering.root``, each $ref the platform inlines counted as a
+    copy of its target (``inlining=False``: counted as nothing, the contract's own size).
+
+    Each node is counted once, whatever number of places refer to it (a memo by path): the
+    work is linear in the contract, though the count may be exponential. A $ref back into a
+    target being counted is a recursion, refused by the lowering itself: counted as nothing."""
+    root = lowering.root
+    sizes: dict[SchemaPath, Size | None] = {}
+
+    def of_node(node: Any, path: SchemaPath) -> Size:
+        if path in sizes:
+            return sizes[path] or _NOTHING  # None: being counted (a recursion)
+        sizes[path] = None
+        sizes[path] = size = _counted(node, path)
+        return size
+
+    def _counted(node: Any, path: SchemaPath) -> Size:
+        if not isinstance(node, dict):
+            return Size(1, 0, False, 0)
+        types = value_export.types_of(node)
+        nests = "object" in types or object_export.has_keys(node)
+        merged = [Size(1, len(object_export.keys_of(node)), nests, int(nests))]
+        below: list[Size] = []
+        for sub, where in subschemas(node, path):
+            if where[len(path)] == ALL_OF:
+                merged.append(of_node(sub, where))  # merged into the node, as the fold does
+            elif not (where[len(path)] == DEFS and lowering.target == "gemini"):
+                below.append(of_node(sub, where))  # (Gemini drops $defs)
+        if inlining and isinstance(node.get(REF), str) and inlines(lowering, root, node):
+            target = pointers.typed(root, pointers.ref_path(node[REF]))
+            merged.append(of_node(pointers.resolve(root, target), target))
+        return _together(merged, below)
+
+    return of_node(root, ())
+
+
+#: What a recursion counts: nothing (the lowering refuses it).
+_NOTHING = Size(0, 0, False, 0)
+
+
+def _together(merged: list[Size], below: list[Size]) -> Size:
+    """One node made of ``merged`` (a node, its inlined target, its allOf entries) above the
+    subschemas ``below``."""
+    nests = any(size.nests for size in merged)
+    deepest = max(
+        [size.depth for size in below] + [size.depth - size.nests for size in merged], default=0
+    )
+    return Size(
+        # the merged nodes are one node of the export
+        sum(size.nodes for size in merged + below) - (len(merged) - 1),
+        sum(size.properties for size in merged + below),
+        nests,
+        deepest + nests,
+    )
 
 
 def _refuse_recursion(lowering: Lowering, ref: str, path: SchemaPath) -> None:
