@@ -985,7 +985,48 @@ YAML_REFUSALS = {
         "the key 'type' appears twice in one object",
         (2, 21),
     ),
+    "twice-after-equals.yaml": (
+        "properties:\n  =: {type: string}\n  =: {type: integer}\n",
+        "the key '=' appears twice in one object",
+        (3, 3),
+    ),
+    "merge.yaml": (
+        "type: object\nproperties: {a: {}}\n<<: {required: [a]}\n",
+        documents.MERGE,
+        (3, 1),
+    ),
+    "merge-nested.yaml": (
+        "properties:\n  a: {type: string, <<: {minLength: 1}}\n",
+        documents.MERGE,
+        (2, 21),
+    ),
+    "int-key.yaml": ("1: a\ntrue: b\n", "keys must be strings; write '1' in quotes", (1, 1)),
+    "bool-key.yaml": ("a: 1\ntrue: b\n", "keys must be strings; write 'true' in quotes", (2, 1)),
+    "null-key.yaml": (
+        "properties:\n  ~: {}\n",
+        "keys must be strings; write '~' in quotes",
+        (2, 3),
+    ),
+    "list-key.yaml": ("? [a]\n: b\n", "keys must be strings, not a list", (1, 3)),
+    "object-key.yaml": ("? {a: 1}\n: b\n", "keys must be strings, not an object", (1, 3)),
 }
+
+
+@pytest.mark.parametrize(
+    ("text", "data"),
+    [
+        ("properties: {=: {type: string}}\n", {"properties": {"=": {"type": "string"}}}),
+        ("'<<': {type: string}\n", {"<<": {"type": "string"}}),
+        ("'1': a\n'true': b\n", {"1": "a", "true": "b"}),
+    ],
+)
+def test_yaml_keys_that_are_json_strings_are_read_as_written(
+    text: str, data: Any, tmp_path: Path
+) -> None:
+    """The key `=` (which YAML 1.1 tags specially) and quoted keys that would otherwise be a
+    merge key, a number or a boolean are the strings they are written as."""
+    (tmp_path / "keys.yaml").write_text(text, encoding="utf-8")
+    assert documents.read(tmp_path / "keys.yaml").data == data
 
 
 @pytest.mark.parametrize("name", sorted(YAML_REFUSALS))

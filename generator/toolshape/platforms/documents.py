@@ -70,6 +70,16 @@ ALIAS = (
 )
 
 
+#: Why a YAML merge key is refused, as contracts refuse it (contract/source.py): merge keys
+#: are YAML 1.1 only, and an imported document is read as the JSON it stands for.
+MERGE = (
+    "a YAML merge key (<<): merge keys are YAML 1.1 only and JSON has none, so they are not "
+    "read; write the keys out in this object (or put the shared part under $defs and $ref it)"
+)
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
 @dataclass(frozen=True)
 class Document:
     """A document read: its text (without a byte order mark) and the value it holds."""
@@ -184,15 +194,34 @@ class _LimitedYamlLoader(yaml.SafeLoader):
         return node
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Hashable, Any]:
-        seen: set[object] = set()
         for key_node, _ in node.value:
-            if isinstance(key_node, ScalarNode):  # a collection as a key is the base's error
-                key = self.construct_object(key_node)
-                if key in seen:
-                    message = f"the key {key!r} appears twice in one object"
-                    raise DocumentError(message, _at(key_node.start_mark))
-                seen.add(key)
+            if key_node.tag == _MERGE_TAG:
+                raise DocumentError(MERGE, _at(key_node.start_mark))
+        # After the merge keys are refused, this only gives the special key `=` (tagged
+        # !!value, which has no constructor) the string tag it is read with.
+        self.flatten_mapping(node)
+        seen: set[str] = set()
+        for key_node, _ in node.value:
+            key = self._key(key_node)
+            if key in seen:
+                message = f"the key {key!r} appears twice in one object"
+                raise DocumentError(message, _at(key_node.start_mark))
+            seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+    def _key(self, key_node: Node) -> str:
+        """The string a mapping's key node holds; DocumentError at the key when it is not one
+        (a JSON object's keys are strings: ``1`` and ``true`` would otherwise be one key)."""
+        if not isinstance(key_node, ScalarNode):
+            kind = "an object" if isinstance(key_node, MappingNode) else "a list"
+            raise DocumentError(f"keys must be strings, not {kind}", _at(key_node.start_mark))
+        key = self.construct_object(key_node)
+        if not isinstance(key, str):
+            advice = (
+                f"write '{key_node.value}' in quotes" if key_node.value else "this key is empty"
+            )
+            raise DocumentError(f"keys must be strings; {advice}", _at(key_node.start_mark))
+        return key
 
 
 def _at(mark: Any) -> tuple[int, int]:
