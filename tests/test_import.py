@@ -1012,6 +1012,51 @@ YAML_REFUSALS = {
 }
 
 
+#: A value of each kind YAML has and JSON has not (with its tag implied and written out),
+#: with the place it is refused at and the start of its message, which says what to write.
+_DATE = "is read as a date by YAML 1.1; quote it"
+_NUMBER = "is not a JSON number; quote it"
+YAML_ONLY_VALUES = [
+    ("maximum: .nan\n", (1, 10), f"'.nan' {_NUMBER} ('.nan')"),
+    ("maximum: .NaN\n", (1, 10), f"'.NaN' {_NUMBER} ('.NaN')"),
+    ("maximum: .inf\n", (1, 10), f"'.inf' {_NUMBER} ('.inf')"),
+    ("minimum: -.Inf\n", (1, 10), f"'-.Inf' {_NUMBER} ('-.Inf')"),
+    ("maximum: 1.0e+999\n", (1, 10), f"'1.0e+999' {_NUMBER} ('1.0e+999')"),
+    ("maximum: !!float 1e999\n", (1, 10), f"'1e999' {_NUMBER} ('1e999')"),
+    ("enum: [1, .nan]\n", (1, 11), f"'.nan' {_NUMBER} ('.nan')"),
+    ("default: 2001-12-14\n", (1, 10), f"'2001-12-14' {_DATE} ('2001-12-14')"),
+    ("default: 2001-12-14 21:59:43.10 -5\n", (1, 10), f"'2001-12-14 21:59:43.10 -5' {_DATE}"),
+    ("const: !!timestamp 2001-12-14\n", (1, 8), f"'2001-12-14' {_DATE}"),
+    ("properties:\n  2001-12-14: {}\n", (2, 3), f"'2001-12-14' {_DATE}"),
+    ("enum: [!!binary aGVsbG8=]\n", (1, 8), "a !!binary value is YAML only (JSON has no bytes)"),
+    ("default: !!set {a, b}\n", (1, 10), "a !!set is YAML only: write its members as a JSON list"),
+    ("default: !!omap [a: 1, b: 2]\n", (1, 10), "a !!omap is YAML only: write a JSON object"),
+    (
+        "default: !!pairs [a: 1, a: 2]\n",
+        (1, 10),
+        "a !!pairs list is YAML only: write a JSON object",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "at", "message"), YAML_ONLY_VALUES)
+def test_a_yaml_only_value_is_refused_at_its_place_saying_what_to_write(
+    text: str, at: tuple[int, int], message: str, tmp_path: Path
+) -> None:
+    """Dates, bytes, sets, ordered pairs and numbers that are not finite have no JSON value:
+    import refuses each where it is written (a located error, never a traceback) instead of
+    handing a value no contract can hold to the rest of the import."""
+    (tmp_path / "schema.yaml").write_text(f"type: object\n{text}", encoding="utf-8")
+    with pytest.raises(documents.DocumentError) as raised:
+        documents.read(tmp_path / "schema.yaml")
+    assert raised.value.message.startswith(message)
+    assert raised.value.at == (at[0] + 1, at[1])
+    with pytest.raises(importer.ContractImportError) as imported:
+        importer.import_file(tmp_path / "schema.yaml")
+    (problem,) = imported.value.problems
+    assert problem.file == f"schema.yaml:{at[0] + 1}:{at[1]}"
+
+
 @pytest.mark.parametrize(
     ("text", "data"),
     [

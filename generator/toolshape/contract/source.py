@@ -630,21 +630,25 @@ def _read_plain(text: str, tag: str) -> tuple[object, str | None]:
     if _DECIMAL_FLOAT.fullmatch(text):
         return _read_float(text)
     if tag == _TIMESTAMP:
-        return (
-            None,
-            f"'{text}' is read as a date by YAML 1.1; quote it ('{text}') if you mean the string",
-        )
+        return None, read_as_date(text)
     if _NOT_JSON_NUMBER.fullmatch(text):
-        return (
-            None,
-            f"'{text}' is not a JSON number; quote it ('{text}') if you mean the string",
-        )
+        return None, not_a_json_number(text)
     if tag in (_INT, _FLOAT) or _YAML12_ONLY_NUMBER.fullmatch(text):
         return None, (
             f"'{text}' is a surprising number in YAML (leading zero, octal, hexadecimal, binary, "
             f"sexagesimal or '_'); quote it ('{text}') if you mean the string, or write a plain decimal number"
         )
     return text, None  # a string (also '=' and '<<', which pyyaml tags specially)
+
+
+def read_as_date(text: str) -> str:
+    """Why the plain scalar ``text`` that YAML 1.1 reads as a date is refused, and what to write."""
+    return f"'{text}' is read as a date by YAML 1.1; quote it ('{text}') if you mean the string"
+
+
+def not_a_json_number(text: str) -> str:
+    """Why the plain scalar ``text`` (``.inf``, ``.nan``) is refused, and what to write."""
+    return f"'{text}' is not a JSON number; quote it ('{text}') if you mean the string"
 
 
 def _read_tagged(node: ScalarNode) -> tuple[object, str | None]:

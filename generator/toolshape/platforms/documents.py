@@ -5,8 +5,9 @@ The file ``toolshape import`` reads and each remote schema ``--remote`` maps to 
 MAX_INPUT_BYTES is refused unread; the text is parsed once, and objects and arrays nested
 deeper than MAX_INPUT_DEPTH are refused at their line and column before a decoder recurses into
 them (json and PyYAML recurse once per level: JSON's brackets are counted first, YAML's as it is
-composed); a key twice in one object, YAML aliases, NaN and Infinity, text that is not UTF-8 and
-text that does not parse are refused too. Each refusal is a :class:`DocumentError` with one
+composed); a key twice in one object, YAML aliases, merge keys and keys that are not strings,
+NaN and Infinity, YAML-only values (dates, bytes, sets, ordered pairs), text that is not UTF-8
+and text that does not parse are refused too. Each refusal is a :class:`DocumentError` with one
 message whoever reads the file; its caller says where (the input file, or the ``$ref`` that
 named a remote one).
 """
@@ -14,6 +15,7 @@ named a remote one).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -222,6 +224,55 @@ class _LimitedYamlLoader(yaml.SafeLoader):
             )
             raise DocumentError(f"keys must be strings; {advice}", _at(key_node.start_mark))
         return key
+
+
+#: What to write instead of each YAML-only kind of value (JSON has no bytes, sets or ordered
+#: pairs): each is refused where it is written, whether its tag is written out or implied.
+_YAML_ONLY = {
+    "tag:yaml.org,2002:binary": (
+        "a !!binary value is YAML only (JSON has no bytes): write its base64 text as a string"
+    ),
+    "tag:yaml.org,2002:set": (
+        "a !!set is YAML only: write its members as a JSON list (with uniqueItems: true "
+        "where that matters)"
+    ),
+    "tag:yaml.org,2002:omap": (
+        "a !!omap is YAML only: write a JSON object (or a list of [key, value] lists)"
+    ),
+    "tag:yaml.org,2002:pairs": (
+        "a !!pairs list is YAML only: write a JSON object (or a list of [key, value] lists)"
+    ),
+}
+
+
+def _refuse_yaml_only(loader: _LimitedYamlLoader, node: Node) -> Any:
+    """A value of one of the _YAML_ONLY kinds: refused at its place, saying what to write."""
+    raise DocumentError(_YAML_ONLY[node.tag], _at(node.start_mark))
+
+
+def _refuse_timestamp(loader: _LimitedYamlLoader, node: Node) -> Any:
+    """A date or time (``2001-12-14``) is not JSON: the string it is written as is."""
+    raise DocumentError(source.read_as_date(str(node.value)), _at(node.start_mark))
+
+
+def _finite_float(loader: _LimitedYamlLoader, node: Node) -> Any:
+    """A float as PyYAML reads it, refused when it is not a JSON number (.nan, .inf, or a
+    decimal too large for one)."""
+    if not isinstance(node, ScalarNode):
+        raise DocumentError(
+            "the tag !!float cannot be used on an object or a list", _at(node.start_mark)
+        )
+    value = loader.construct_yaml_float(node)
+    if not math.isfinite(value):
+        message = f"{source.not_a_json_number(str(node.value))}, or write a finite number"
+        raise DocumentError(message, _at(node.start_mark))
+    return value
+
+
+for _tag in _YAML_ONLY:
+    _LimitedYamlLoader.add_constructor(_tag, _refuse_yaml_only)
+_LimitedYamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _refuse_timestamp)
+_LimitedYamlLoader.add_constructor("tag:yaml.org,2002:float", _finite_float)
 
 
 def _at(mark: Any) -> tuple[int, int]:
