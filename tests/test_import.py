@@ -1090,6 +1090,54 @@ def test_a_yaml_document_is_refused_at_its_place_after_one_parse(
     assert (count.yaml, count.json) == (1, 0 if name == "deep.yaml" else 1)
 
 
+def _yaml_properties(count: int, schema: str) -> str:
+    """A YAML schema with ``count`` properties, each ``schema`` (a flow mapping)."""
+    return "description: d\ntype: object\nproperties:\n" + "".join(
+        f"  p{index}: {schema}\n" for index in range(count)
+    )
+
+
+def _places_of(text: str, needle: str) -> list[tuple[int, int]]:
+    """The line and column (1-based) of ``needle`` on each line that holds it."""
+    return [
+        (number, line.index(needle) + 1)
+        for number, line in enumerate(text.split("\n"), start=1)
+        if needle in line
+    ]
+
+
+@pytest.mark.parametrize("count", [50, 100, 200])
+def test_a_yaml_file_is_composed_once_however_many_warnings_it_has(
+    count: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each warning is placed at its line and column by walking the nodes the file was composed
+    into when it was read: one YAML parse for any number of warnings, not one per warning."""
+    path = tmp_path / "many.yaml"
+    text = _yaml_properties(count, "{type: string, format: no-such-format}")
+    path.write_text(text, "utf-8")
+    parses = _ParseCount(monkeypatch)
+    (contract,) = importer.import_file(path)
+    assert parses.yaml == 1
+    places = [warning.input_at for warning in contract.warnings]
+    assert places == _places_of(text, "no-such-format") and len(places) == count
+
+
+@pytest.mark.parametrize("count", [50, 100, 200])
+def test_a_yaml_file_is_composed_once_however_many_errors_it_has(
+    count: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As for warnings: the errors of an import are placed without composing the file again."""
+    path = tmp_path / "many.yaml"
+    text = _yaml_properties(count, "{type: string, pattern: '('}")
+    path.write_text(text, "utf-8")
+    parses = _ParseCount(monkeypatch)
+    with pytest.raises(importer.ContractImportError) as raised:
+        importer.import_file(path)
+    assert parses.yaml == 1
+    places = [problem.input_at for problem in raised.value.problems]
+    assert places == _places_of(text, "'('") and len(places) == count
+
+
 @pytest.mark.parametrize(
     ("name", "text", "parses"),
     [

@@ -18,7 +18,7 @@ import json
 import math
 import re
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +88,9 @@ class Document:
 
     text: str
     data: Any
+    #: The root node YAML text was composed into (None: read as JSON), kept so that finding
+    #: where each of many warnings is (importer.locate) does not compose the text again.
+    yaml_root: Node | None = field(default=None, repr=False, compare=False)
 
 
 def read(path: Path) -> Document:
@@ -105,7 +108,7 @@ def read(path: Path) -> Document:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise DocumentError(f"the file is not UTF-8 (byte {error.start})") from None
-    return Document(text, _parse(text, is_yaml))
+    return _parse(text, is_yaml)
 
 
 def too_deep(data: Any) -> str | None:
@@ -131,22 +134,26 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _parse(text: str, is_yaml: bool) -> Any:
-    """The value the text holds, parsed once: JSON (a key twice in one object refused, NaN and
+def _parse(text: str, is_yaml: bool) -> Document:
+    """The document the text holds, parsed once: JSON (a key twice in one object refused, NaN and
     Infinity too) unless its brackets nest too deep; YAML when the suffix allows it and the
     text is not JSON (or nests too deep as JSON: the YAML reader then refuses it in its turn,
     at the same bracket when the text is JSON)."""
     at = _json_too_deep(text)
     if at is None:
         try:
-            return json.loads(text, object_pairs_hook=unique_keys, parse_constant=_not_json)
+            return Document(
+                text, json.loads(text, object_pairs_hook=unique_keys, parse_constant=_not_json)
+            )
         except ValueError as error:
             if not is_yaml:
                 raise DocumentError(f"not valid JSON: {error}") from None
     elif not is_yaml:
         raise DocumentError(TOO_DEEP, at)
     try:
-        return _LimitedYamlLoader(text).get_single_data()
+        loader = _LimitedYamlLoader(text)
+        root = loader.get_single_node()
+        return Document(text, None if root is None else loader.construct_document(root), root)
     except yaml.YAMLError as error:
         raise DocumentError(f"not valid YAML: {error}") from None
 

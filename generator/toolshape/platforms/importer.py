@@ -246,18 +246,19 @@ def import_file(
     except documents.DocumentError as error:
         where = f"{label}:{error.at[0]}:{error.at[1]}" if error.at else label
         raise ContractImportError([ImportProblem(where, None, None, error.message)]) from None
+    place = _placer(document)
     try:
         imported = import_data(document.data, label, _stem(path.name), draft, options=options)
     except ContractImportError as error:
         located = [
-            p if p.pointer is None else replace(p, input_at=locate(document.text, p.pointer))
+            p if p.pointer is None else replace(p, input_at=place(p.pointer))
             for p in error.problems
         ]
         raise ContractImportError(located) from None
     for contract in imported:
         for warning in contract.warnings:
             if warning.pointer is not None:
-                warning.input_at = locate(document.text, warning.pointer)
+                warning.input_at = place(warning.pointer)
     return imported
 
 
@@ -2241,6 +2242,15 @@ def _inside(folder: Path, base: Path) -> bool:
     return resolved == base or base in resolved.parents
 
 
+def _placer(document: documents.Document) -> Callable[[str], tuple[int, int] | None]:
+    """Where a JSON Pointer is in the document read (see :func:`locate`), for each of its
+    warnings and errors: YAML is walked as the nodes it was composed into when it was read
+    (composed once for all of them, each mapping's keys indexed once), JSON as its text."""
+    if document.yaml_root is not None:
+        return _YamlPlaces(document.yaml_root).find
+    return lambda pointer: locate(document.text, pointer)
+
+
 def locate(text: str, pointer: str) -> tuple[int, int] | None:
     """The line and column (1-based) of the value at JSON Pointer ``pointer`` in ``text`` (JSON,
     or YAML as import reads it), or of its nearest ancestor found (None: no place to name).
@@ -2294,23 +2304,46 @@ def locate(text: str, pointer: str) -> tuple[int, int] | None:
 def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
     """As :func:`locate`, for a YAML input (composed, never constructed: no tag runs)."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         return None
-    if node is None:
-        return None
-    for token in pointers.tokens(pointer):
-        children: list[yaml.Node] = []
+    return None if root is None else _YamlPlaces(root).find(pointer)
+
+
+class _YamlPlaces:
+    """The places of JSON Pointers in composed YAML: each lookup walks down from the root, a
+    mapping's keys indexed the first time a lookup passes through it, so that many lookups
+    under one wide mapping do not each scan its keys."""
+
+    def __init__(self, root: yaml.Node) -> None:
+        self.root = root
+        #: By id() of a mapping node (the root keeps every node alive): its keys' value nodes.
+        self._children: dict[int, dict[str, yaml.Node]] = {}
+
+    def find(self, pointer: str) -> tuple[int, int]:
+        """The line and column of the node at ``pointer``, or of its nearest ancestor."""
+        node = self.root
+        for token in pointers.tokens(pointer):
+            child = self._child(node, token)
+            if child is None:
+                break
+            node = child
+        return node.start_mark.line + 1, node.start_mark.column + 1
+
+    def _child(self, node: yaml.Node, token: str) -> yaml.Node | None:
         if isinstance(node, yaml.MappingNode):
-            children = [v for k, v in node.value if getattr(k, "value", None) == token]
-        elif (
-            isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value)
-        ):
-            children = [node.value[int(token)]]
-        if not children:
-            break
-        node = children[0]
-    return node.start_mark.line + 1, node.start_mark.column + 1
+            children = self._children.get(id(node))
+            if children is None:
+                children = {}
+                for key, value in node.value:
+                    if isinstance(key, yaml.ScalarNode):
+                        children.setdefault(key.value, value)  # a key twice: the first
+                self._children[id(node)] = children
+            return children.get(token)
+        if isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
+            child: yaml.Node = node.value[int(token)]
+            return child
+        return None
 
 
 def _object_root(
