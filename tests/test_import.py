@@ -1138,6 +1138,40 @@ def test_a_yaml_file_is_composed_once_however_many_errors_it_has(
     assert places == _places_of(text, "'('") and len(places) == count
 
 
+def test_a_json_file_s_warnings_are_placed_in_work_linear_in_their_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each warning of a JSON file is placed by walking its text; an object's members are
+    found once, not skipped again by every lookup that passes through it: the values decoded
+    grow by the same amount for each 50 more warnings (a walk per warning
+    through the wide object grows with the square of their number)."""
+    decoded = 0
+    raw_decode = json.JSONDecoder.raw_decode
+
+    def counted(decoder: json.JSONDecoder, text: str, idx: int = 0) -> tuple[Any, int]:
+        nonlocal decoded
+        decoded += 1
+        return raw_decode(decoder, text, idx)
+
+    monkeypatch.setattr(json.JSONDecoder, "raw_decode", counted)
+    work = {}
+    for count in (50, 100, 150):
+        schema = {
+            "description": "d",
+            "type": "object",
+            "properties": {f"p{index}": {"format": "no-such-format"} for index in range(count)},
+        }
+        text = json.dumps(schema, indent=1)
+        (tmp_path / "many.json").write_text(text, "utf-8")
+        decoded = 0
+        (contract,) = importer.import_file(tmp_path / "many.json")
+        assert [warning.input_at for warning in contract.warnings] == _places_of(
+            text, '"no-such-format"'
+        )
+        work[count] = decoded
+    assert work[150] - work[100] == work[100] - work[50] > 0
+
+
 @pytest.mark.parametrize(
     ("name", "text", "parses"),
     [

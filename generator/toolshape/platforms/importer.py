@@ -52,6 +52,7 @@ asked) or to write outside ``out_dir``.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import json
 import keyword
@@ -2245,10 +2246,10 @@ def _inside(folder: Path, base: Path) -> bool:
 def _placer(document: documents.Document) -> Callable[[str], tuple[int, int] | None]:
     """Where a JSON Pointer is in the document read (see :func:`locate`), for each of its
     warnings and errors: YAML is walked as the nodes it was composed into when it was read
-    (composed once for all of them, each mapping's keys indexed once), JSON as its text."""
+    (composed once for all of them), JSON as its text; each object's members are found once."""
     if document.yaml_root is not None:
         return _YamlPlaces(document.yaml_root).find
-    return lambda pointer: locate(document.text, pointer)
+    return _JsonPlaces(document.text).find
 
 
 def locate(text: str, pointer: str) -> tuple[int, int] | None:
@@ -2257,48 +2258,71 @@ def locate(text: str, pointer: str) -> tuple[int, int] | None:
 
     Walks the text along the pointer, skipping the values on the way with the json module's
     own decoder, so that each warning of ``import`` can name its place as ``file:line:col``."""
-    decoder = json.JSONDecoder()
-    space = re.compile(r"[ \t\n\r]*")
-
-    def skip(at: int) -> int:
-        match = space.match(text, at)
-        return match.end() if match else at
-
-    at = skip(0)
-    if not text.startswith(("{", "["), at):  # not a JSON object or array: a YAML file
+    if not text.lstrip(" \t\n\r").startswith(("{", "[")):  # not a JSON object or array: YAML
         return _locate_yaml(text, pointer)
-    found = at
     try:
-        for token in pointers.tokens(pointer):
-            if text.startswith("{", at):
-                at = skip(at + 1)
-                while not text.startswith("}", at):
-                    key, at = decoder.raw_decode(text, at)
-                    at = skip(at)
-                    if not text.startswith(":", at):
-                        return documents.line_col(text, found)
-                    at = skip(at + 1)
-                    if key == token:
-                        break
-                    at = skip(decoder.raw_decode(text, at)[1])
-                    at = skip(at + 1) if text.startswith(",", at) else at
-                else:
-                    return documents.line_col(text, found)
-            elif text.startswith("[", at) and token.isdigit():
-                at = skip(at + 1)
-                for _ in range(int(token)):
-                    at = skip(decoder.raw_decode(text, at)[1])
-                    if not text.startswith(",", at):
-                        return documents.line_col(text, found)
-                    at = skip(at + 1)
-                if text.startswith("]", at):
-                    return documents.line_col(text, found)
-            else:
-                return documents.line_col(text, found)
-            found = at
+        return _JsonPlaces(text).find(pointer)
     except ValueError:  # not JSON (the file parsed, so it is YAML): walk its nodes instead
         return _locate_yaml(text, pointer)
-    return documents.line_col(text, found)
+
+
+class _JsonPlaces:
+    """The places of JSON Pointers in JSON text: each lookup walks down from the root, the
+    members of an object or array found (their values skipped with the json module's own
+    decoder) the first time a lookup passes through it, so that many lookups do not each
+    skip the same values again. ValueError where the text is not JSON."""
+
+    _SPACE = re.compile(r"[ \t\n\r]*")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._decoder = json.JSONDecoder()
+        #: By offset of an object or array: the offset of each member's value, by its token.
+        self._members: dict[int, dict[str, int]] = {}
+        self._line_starts = [0, *(match.end() for match in re.finditer("\n", text))]
+
+    def find(self, pointer: str) -> tuple[int, int]:
+        """The line and column of the value at ``pointer``, or of its nearest ancestor."""
+        at = self._skip(0)
+        for token in pointers.tokens(pointer):
+            members = self._members.get(at)
+            if members is None:
+                members = self._members[at] = self._read_members(at)
+            if token not in members:
+                break
+            at = members[token]
+        line = bisect.bisect_right(self._line_starts, at)
+        return line, at - self._line_starts[line - 1] + 1
+
+    def _read_members(self, at: int) -> dict[str, int]:
+        """The members of the object or array at ``at`` (none: a scalar is there)."""
+        text = self.text
+        members: dict[str, int] = {}
+        if text.startswith("{", at):
+            at = self._skip(at + 1)
+            while not text.startswith("}", at):
+                key, at = self._decoder.raw_decode(text, at)
+                at = self._skip(at)
+                if not isinstance(key, str) or not text.startswith(":", at):
+                    raise ValueError("not a JSON object")
+                at = self._skip(at + 1)
+                members.setdefault(key, at)  # a key twice: the first
+                at = self._past_value(at)
+        elif text.startswith("[", at):
+            at = self._skip(at + 1)
+            while not text.startswith("]", at):
+                members[str(len(members))] = at
+                at = self._past_value(at)
+        return members
+
+    def _past_value(self, at: int) -> int:
+        """Past the value at ``at``, the comma after it and the space after that."""
+        at = self._skip(self._decoder.raw_decode(self.text, at)[1])
+        return self._skip(at + 1) if self.text.startswith(",", at) else at
+
+    def _skip(self, at: int) -> int:
+        match = self._SPACE.match(self.text, at)
+        return match.end() if match else at
 
 
 def _locate_yaml(text: str, pointer: str) -> tuple[int, int] | None:
