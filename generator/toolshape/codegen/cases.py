@@ -38,6 +38,7 @@ from ..families.values import values as member_values
 from ..families.values.rules import NO_VALUE
 from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
+from ..schema.pointers import pointer as pointer_of
 from ..schema.pointers import tokens as pointer_tokens
 from ..schema.values import is_integer, json_equal
 from ..witness.budget import Budget
@@ -343,11 +344,13 @@ class _Deriver:
         schema = None if parent is None else self.local_schema(parent, path[-1:])
         if schema is None or (value is MISSING and isinstance(path[-1], int)):
             return None  # an item left out moves the items after it
-        pointers = list(itertools.accumulate(path, lambda p, s: child(p, str(s)), initial=""))
-        if not {p for p, _ in base[0]}.isdisjoint(pointers[:-1]):
-            return None  # a container itself is refused: its children are not looked at
-        pointer = pointers[-1]
-        kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
+        pointer = pointer_of(path)
+        kept: set[tuple[str, str]] = set()
+        if base[0]:  # the base is accepted nearly always: nothing to keep, nothing to look up
+            containers = itertools.accumulate(path[:-1], lambda p, s: child(p, str(s)), initial="")
+            if not {p for p, _ in base[0]}.isdisjoint(containers):
+                return None  # a container itself is refused: its children are not looked at
+            kept = {e for e in base[0] if e[0] != pointer and not e[0].startswith(pointer + "/")}
         # An undeclared key whose schema is false: the evaluator's code for a key it refuses.
         refused = object_walk.refused_key_code(above, path[-1]) if schema is False else None
         if value is MISSING:

@@ -27,6 +27,7 @@ from ..families.values import oracle as value_oracle
 from ..families.values.rules import unsatisfiable
 from ..regex.matcher import OutOfSteps
 from ..regex.matcher import search as pattern_search
+from ..schema import vocabulary
 from ..schema.values import is_number
 
 Errors = set[tuple[str, str]]
@@ -153,6 +154,24 @@ def checks_made() -> int:
     return _CHECKED[0]
 
 
+#: The keywords :func:`_applicators` reads: a reference, the subschemas that apply to the value
+#: itself whatever its type (the combinators; ``dependentSchemas`` is the objects family's) and
+#: the keywords that depend on what those evaluated (``unevaluated*``). A schema holding none
+#: of them skips the applicators: most schemas of a contract are plain leaves.
+APPLICATOR_KEYWORDS = frozenset(
+    vocabulary.names(
+        lambda keyword: (
+            keyword.implemented
+            and (
+                keyword.value == "reference"
+                or keyword.dynamic
+                or (keyword.applies == "same value" and keyword.applies_to is None)
+            )
+        )
+    )
+)
+
+
 def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
     _CHECKED[0] += 1
     if schema is True:
@@ -172,7 +191,8 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
         _array(schema, value, path, errors)
     elif isinstance(value, dict):
         _object(schema, value, path, errors)
-    _applicators(schema, value, path, errors)
+    if not schema.keys().isdisjoint(APPLICATOR_KEYWORDS):
+        _applicators(schema, value, path, errors)
 
 
 def _applicators(schema: dict[str, Any], value: Any, path: str, errors: Errors) -> None:

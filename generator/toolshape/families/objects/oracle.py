@@ -34,8 +34,12 @@ def evaluate(
     for key in schema.get("required", []):
         if key not in value:
             errors.add((f"{path}/{escape(key)}", "required"))
+    # Without propertyNames or patternProperties a declared key has nothing more to be checked
+    # against (_other_key returns at once): most objects, every case evaluates them again.
+    by_name = "propertyNames" in schema or "patternProperties" in schema
     for key, item in value.items():
-        _other_key(schema, key, item, path, errors, apply)
+        if by_name or key not in properties:
+            _other_key(schema, key, item, path, errors, apply)
     for key, needs in schema.get("dependentRequired", {}).items():
         if key in value:
             for need in needs:
