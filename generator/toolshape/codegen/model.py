@@ -174,7 +174,7 @@ def build(
     made = _build_side(builder, "Arguments", module_name, digest, depth, command)
     side = contract.result_side()
     if side is not None:
-        result_builder = ModelBuilder(side, builder.namer)
+        result_builder = ModelBuilder(side, builder.namer, builder.messages)
         # One constant for what \s matches, whichever side needs it first.
         result_builder.whitespace = builder.whitespace
         made.result = _build_side(result_builder, "Output", module_name, digest, depth, command)

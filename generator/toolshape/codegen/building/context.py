@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...contract.checker import Contract
+from ...families.combinators.rules import INVERTING
 from ...families.objects import typing as object_types
 from ...regex import WHITESPACE as ECMA_WHITESPACE
 from ...regex.linear import plan as pattern_plan
@@ -38,7 +39,12 @@ Settled = tuple[tuple[SchemaPath, str], ...]
 class BuildContext(abc.ABC):
     """The state of one contract's build, and what every kind of check asks of it."""
 
-    def __init__(self, contract: Contract, namer: Namer | None = None) -> None:
+    def __init__(
+        self,
+        contract: Contract,
+        namer: Namer | None = None,
+        messages: dict[tuple[str, str], Code] | None = None,
+    ) -> None:
         self.contract = contract
         #: One namer for the module: a result side's build (``contract.root_key == "output"``)
         #: takes the arguments' namer, so that no name of one collides with the other's.
@@ -46,8 +52,10 @@ class BuildContext(abc.ABC):
         #: What the checked value is called in messages: "the arguments", or "the result".
         self.noun = "the result" if contract.root_key == "output" else "the arguments"
         self.constants: list[Constant] = []
-        #: Message text -> the module constant that holds it (see message_constant).
-        self.messages: dict[str, Code] = {}
+        #: (what a message constant is called before the namer makes it unique, its text) ->
+        #: the module constant that holds it (see message_constant). One table for the module,
+        #: like the namer: a result side's build takes the arguments'.
+        self.messages = {} if messages is None else messages
         self.functions: list[Function] = []
         self.refs: dict[str, Code] = {}  # $ref -> the function that checks its target
         #: (place, label, settled places) -> the function made for the subschema there: a
@@ -107,22 +115,36 @@ class BuildContext(abc.ABC):
         code = " + label + ".join(literal(part) for part in parts)
         return Code(code.removeprefix('"" + ').removesuffix(' + ""'))
 
-    def message_constant(self, text: str, suffix: str, schema_path: SchemaPath) -> Code:
+    def message_constant(
+        self, text: str, suffix: str, schema_path: SchemaPath, tail_suffix: str | None = None
+    ) -> Code:
         """A message as code whose text after the value's label (all of it, outside a $ref
-        target's function) is a module constant named for what it says (``_UNIT_ONE_OF``; one
-        per text in a module): the expression that builds the message around it then stays
-        short, a shape formatters at 88 and 100 columns lay out alike, so nothing needs
-        pinning between its pieces. In a $ref target's function the label is the ``label``
-        parameter, joined at run time before the constant."""
+        target's function) is a module constant: the expression that builds the message around
+        it then stays short, a shape formatters at 88 and 100 columns lay out alike, so nothing
+        needs pinning between its pieces. In a $ref target's function the label is the
+        ``label`` parameter, joined at run time before the constant.
+
+        The constant is named for its place and for what it holds: ``suffix`` for a whole
+        message (``_UNIT_ONE_OF``, ``_VALUE_KEY_NOT_ALLOWED``), ``tail_suffix`` (if given) for
+        the text after a label (``_PROFILE_ALLOWED_KEYS``). A place under ``not`` leaves the
+        word out: the text is what the subschema says, which ``not`` inverts. A module holds
+        one constant per name and text: places whose names are alike share it (the same enum
+        of arguments and result), places named apart get one each, so a name never tells of
+        another place than the one that uses it."""
         *labelled, tail = text.split(self.ref_label) if self.labels(text) else [text]
         if not tail:
             return self.say(text)
-        if tail not in self.messages:
-            self.messages[tail] = self.constant(suffix, "text", literal(tail), schema_path)
-        if not labelled:
-            return self.messages[tail]
+        hint = path_hint(schema_path[:-1], skipped=INVERTING) or "value"
+        stem = f"{hint} {tail_suffix if labelled and tail_suffix else suffix}"
+        if (stem, tail) not in self.messages:
+            name = self.namer.constant(stem)
+            self.constants.append(
+                Constant(name, "text", literal(tail), comment(self.where(schema_path)))
+            )
+            self.messages[stem, tail] = name
+        head = text[: len(text) - len(tail)]
         return Code(
-            f"{self.say(self.ref_label.join(labelled) + self.ref_label)} + {self.messages[tail]}"
+            f"{self.say(head)} + {self.messages[stem, tail]}" if head else self.messages[stem, tail]
         )
 
     # -- constants ------------------------------------------------------------
@@ -180,12 +202,15 @@ class BuildContext(abc.ABC):
         return name
 
 
-def path_hint(schema_path: SchemaPath) -> str:
+def path_hint(schema_path: SchemaPath, skipped: frozenset[str] = frozenset()) -> str:
     """Words for names made from a place in the schema: ``attendees item email`` for
-    /properties/attendees/items/properties/email; "" for the root."""
+    /properties/attendees/items/properties/email; "" for the root. The keywords in
+    ``skipped`` add no word (a property of that name still does)."""
     words: list[str] = []
     steps = iter(schema_path)
     for step in steps:
+        if step in skipped:
+            continue
         word, has_entries = _NAME_WORDS.get(str(step), (str(step), False))
         if has_entries:
             entry = next(steps, None)

@@ -40,6 +40,11 @@ from ..values.rules import CONST, ENUM, TYPE, fixed_values, is_fixed
 #: The two branches of an ``if``: one of them runs on a value, never both.
 BRANCHES = ("then", "else")
 
+#: The keywords whose check inverts its subschema's verdict: the messages made under one say
+#: what the subschema requires, so a name made from the place leaves the keyword's word out
+#: (``codegen/building/context.py``), or it would read as the opposite of the message.
+INVERTING = frozenset({"not"})
+
 #: OpenAPI's keyword naming the key that tells a union's alternatives apart (pydantic writes
 #: it beside a oneOf of models); JSON Schema says the same with a constant in each one.
 DISCRIMINATOR = "discriminator"

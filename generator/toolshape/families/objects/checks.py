@@ -251,12 +251,13 @@ def _unknown_message(
     context: BuildContext, schema: dict[str, Any], schema_path: SchemaPath, label: str
 ) -> Code:
     """additionalProperties: false: the message after the key that is not allowed (a module
-    constant, ``_VALUE_KEY_NOT_ALLOWED``)."""
+    constant, ``_VALUE_KEY_NOT_ALLOWED``; after a $ref target's label, ``_X_ALLOWED_KEYS``)."""
     allowed = ", ".join(show(k) for k in schema.get("properties", {})) or "none"
     return context.message_constant(
         f" is not allowed in {label}; allowed keys: {allowed}",
         "key not allowed",
         schema_path + ("additionalProperties",),
+        tail_suffix="allowed keys",
     )
 
 

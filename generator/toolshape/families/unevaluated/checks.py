@@ -86,6 +86,7 @@ def unevaluated_checks(
             f"(the keys they may evaluate: {allowed})",
             "key not allowed",
             where,
+            tail_suffix="allowed keys" if found.static else "evaluable keys",
         )
         return check
     what = "each unevaluated key in" if kind == "object" else "each unevaluated item of"
