@@ -23,7 +23,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..contract.reference import CANNOT_TELL, errors_of, refuses_every_value
+from ..contract.reference import errors_of, refuses_every_value
 from ..families.arrays import values as array_values
 from ..families.combinators import values as combinator_values
 from ..families.formats import values as format_values
@@ -114,10 +114,13 @@ class Engine:
         return known[0]
 
     def confirms(self, schemas: Sequence[Schema], value: Any) -> bool:
-        """Whether the reference evaluator accepts ``value`` against every schema."""
+        """Whether the reference evaluator accepts ``value`` against every schema. Out of stack
+        it is not confirmed (never offered as accepted); a pattern out of its match steps is
+        not caught here: the derivation reports it at the pattern, as the match budget
+        promises, instead of quietly deriving fewer cases."""
         try:
             return all(not errors_of(s, value, "", root=self.root) for s in schemas)
-        except CANNOT_TELL:  # not confirmed where the evaluator cannot tell; other errors are bugs
+        except RecursionError:  # out of stack: not confirmed (see confirms)
             return False
 
     def near_misses(self, schema: Obj, count: int = 1) -> list[str]:
@@ -151,7 +154,7 @@ class Engine:
             return False
         try:
             return errors_of(schema, value, "", root=self.root) == {("", code)}
-        except CANNOT_TELL:  # not confirmed where the evaluator cannot tell; other errors are bugs
+        except RecursionError:  # out of stack: not confirmed (see confirms)
             return False
 
     def _settle(self, search: sources.Found) -> None:
