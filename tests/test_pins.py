@@ -4,7 +4,6 @@ of the block that holds the code, and every formatter keeps the result as it is.
 
 from __future__ import annotations
 
-import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -78,29 +77,6 @@ def test_each_place_gets_the_line_of_the_block_that_holds_it() -> None:
         *["# contracts/x.yaml"] * 3,
     ]
     assert pins.pinned(pinned) == pinned  # a pinned place holds: nothing more to add
-
-
-def test_a_pin_after_a_bracket_stands_for_the_same_comment_above_it() -> None:
-    """``_NULL_MESSAGE``'s comment above it names the line its pin names: one comment, after
-    the bracket, says it for both (the other comments above statements stay)."""
-    pinned = pins.pinned(SOURCE).split("\n")
-    at = pinned.index("_NULL_MESSAGE = (  # contracts/x.yaml:3")
-    assert pinned[at - 1] == "" and "# contracts/x.yaml:3" not in pinned, pinned[: at + 1]
-    assert "        # recurrence: optional, object (contracts/x.yaml:10)" in pinned
-
-
-def test_no_committed_module_says_a_place_twice_around_an_opening_bracket() -> None:
-    """In every committed module (the class of shapes the generator makes), no pin after an
-    opening bracket repeats the comment on the line right above it."""
-    generated = Path(__file__).resolve().parent.parent / "generated"
-    repeated = []
-    for path in sorted(generated.rglob("*.py")):
-        lines = path.read_text(encoding="utf-8").split("\n")
-        for above, line in itertools.pairwise(lines):
-            code, _, pin = line.partition("  # ")
-            if code.endswith(("(", "[", "{")) and pin and above.strip() == "# " + pin:
-                repeated.append(f"{path.name}: {line.strip()}")
-    assert not repeated, repeated
 
 
 def test_every_formatter_keeps_the_pinned_source(tmp_path: Path) -> None:

@@ -31,8 +31,7 @@ finds above each block::
 
 Black at 88 columns, and ruff's formatter at 88 and at 100, all leave that as it is. Where
 the content between the brackets is one line, the comment stands after the opening bracket
-(a comment between the content's clauses would make black split them; a comment of the
-same words on the line above the statement goes, the pin says it for both); where it is
+(a comment between the content's clauses would make black split them); where it is
 several lines (black split it at its operators or cut a string), the comment stands on a
 line of its own after the first of them (a comment after the bracket would not keep ruff
 from joining the lines below it).
@@ -93,9 +92,6 @@ def pinned(source: str) -> str:
         if run.opener is not None:
             if width(lines[run.opener] + "  " + comment) <= LINE_LENGTH:
                 replaced[run.opener] = [lines[run.opener] + "  " + comment]
-                if run.opener and lines[run.opener - 1] == _pad(lines[run.opener]) + comment:
-                    # The same words on the line above: the pin names the place for both.
-                    replaced[run.opener - 1] = []
                 continue
             split = _split(lines[run.first])
             if split is None:
@@ -302,10 +298,6 @@ def _reference(lines: list[str], index: int) -> str | None:
             if limit == 0:
                 return None
     return None
-
-
-def _pad(line: str) -> str:
-    return " " * _indent(line)
 
 
 def _indent(line: str) -> int:
