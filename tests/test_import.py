@@ -1393,6 +1393,10 @@ def test_unreadable_inputs(tmp_path: Path) -> None:
     broken.write_text('{"type": "object", "properties": {"a": {"maximum": NaN}}}', encoding="utf-8")
     with pytest.raises(importer.ContractImportError, match="NaN is not JSON"):
         importer.import_file(broken)
+    for number in ("1e999", "-1e999", "1.5E+400"):  # json.loads reads each as an infinity
+        broken.write_text(f'{{"type": "number", "maximum": {number}}}', encoding="utf-8")
+        with pytest.raises(importer.ContractImportError, match="past the largest number"):
+            importer.import_file(broken)
     with pytest.raises(importer.ContractImportError, match="cannot read"):
         importer.import_file(tmp_path / "missing.json")
     (problem,) = problems_of(tmp_path, 42)

@@ -135,15 +135,21 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 
 
 def _parse(text: str, is_yaml: bool) -> Document:
-    """The document the text holds, parsed once: JSON (a key twice in one object refused, NaN and
-    Infinity too) unless its brackets nest too deep; YAML when the suffix allows it and the
+    """The document the text holds, parsed once: JSON (a key twice in one object refused, NaN,
+    Infinity and a number past the largest double too) unless its brackets nest too deep; YAML when the suffix allows it and the
     text is not JSON (or nests too deep as JSON: the YAML reader then refuses it in its turn,
     at the same bracket when the text is JSON)."""
     at = _json_too_deep(text)
     if at is None:
         try:
             return Document(
-                text, json.loads(text, object_pairs_hook=unique_keys, parse_constant=_not_json)
+                text,
+                json.loads(
+                    text,
+                    object_pairs_hook=unique_keys,
+                    parse_constant=_not_json,
+                    parse_float=_finite,
+                ),
             )
         except ValueError as error:
             if not is_yaml:
@@ -289,3 +295,14 @@ def _at(mark: Any) -> tuple[int, int]:
 
 def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float, refused where it is past the largest double: ``1e999`` decodes
+    to infinity, which no JSON text can stand for (and no contract can hold)."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(
+            f"{text} is past the largest number a JSON reader holds; write a smaller one"
+        )
+    return value
