@@ -131,3 +131,41 @@ def test_a_clause_takes_the_line_its_statement_names() -> None:
     pinned = pins.pinned(CLAUSE_SOURCE)
     added = [line.strip() for line in pinned.split("\n") if line not in CLAUSE_SOURCE.split("\n")]
     assert added == ["# contracts/x.yaml:30"] * 2
+
+
+#: A bracket black split inside an operand chain black split too (a union annotation whose
+#: operand is ``list[`` of a long union): both would be joined at 100 columns. A real schema
+#: (JSONSchemaBench's GitHub hard o20271) gave this shape; the chain's run and the bracket's
+#: run both replaced the ``list[`` line, which was written twice, and the module did not
+#: compile.
+NESTED_SOURCE = (
+    HEADER
+    + """
+
+# contracts/x.yaml:15
+class Item(TypedDict, total=False):
+    skip_values: (
+        int
+        | list[
+            int | ArgumentsModulesProcessorsDataItemSkipValuesOption2ItemWithOidOpValue
+        ]
+    )
+"""
+)
+
+
+def test_a_bracket_inside_an_operand_chain_is_pinned_once_and_compiles(tmp_path: Path) -> None:
+    assert black.format_str(NESTED_SOURCE, mode=black.Mode()) == NESTED_SOURCE
+    pinned = pins.pinned(NESTED_SOURCE)
+    compile(pinned, "m.py", "exec")
+    added = [line.strip() for line in pinned.split("\n") if line not in NESTED_SOURCE.split("\n")]
+    # One comment between the chain's operands, one after the inner bracket; none inside it.
+    assert added == ["# contracts/x.yaml:15", "| list[  # contracts/x.yaml:15"]
+    assert black.format_str(pinned, mode=black.Mode()) == pinned
+    path = tmp_path / "m.py"
+    path.write_text(pinned, encoding="utf-8")
+    for length in ("88", "100"):
+        argv = ["ruff", "format", "--isolated", "--check", "--line-length", length, str(path)]
+        done = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert pins.pinned(pinned) == pinned

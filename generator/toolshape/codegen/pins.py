@@ -83,16 +83,24 @@ def pinned(source: str) -> str:
     if not runs:
         return source
     fallback = next((m[1] for m in map(_HEADER.match, lines[:1]) if m), None)
+    # First the comments after an opening bracket: they only lengthen a line, so a chain
+    # that holds that line (a bracket inside an operand chain) keeps them when it is pinned.
+    lines = list(lines)
+    for run in runs:
+        reference = _reference(lines, run.first) or fallback
+        if run.opener is None or reference is None:
+            continue
+        if width(lines[run.opener] + "  # " + reference) <= LINE_LENGTH:
+            lines[run.opener] += "  # " + reference
     replaced: dict[int, list[str]] = {}  # the lines that stand for a line's index
     for run in runs:
+        if run.first in replaced or (run.opener is not None and _commented_line(lines[run.opener])):
+            continue  # pinned already: by its bracket's comment, or inside an earlier run
         reference = _reference(lines, run.first) or fallback
         if reference is None:
             continue  # nothing true to say: left as it is
         comment = "# " + reference
         if run.opener is not None:
-            if width(lines[run.opener] + "  " + comment) <= LINE_LENGTH:
-                replaced[run.opener] = [lines[run.opener] + "  " + comment]
-                continue
             split = _split(lines[run.first])
             if split is None:
                 continue  # one operand, too wide for a comment after its bracket
@@ -115,9 +123,13 @@ def _commented(run: list[str], comment: str) -> list[str]:
     operator (black joins the operands between two comments where they fit, ruff's formatter
     keeps one per line), else after the first (string pieces: none two fit a line)."""
     out = [run[0]]
+    depth = _indent(run[0])
     operators = any(not _STRING_START.match(line.lstrip(" ")) for line in run[1:])
     for index, line in enumerate(run[1:]):
-        if index == 0 or (operators and not _STRING_START.match(line.lstrip(" "))):
+        # Only between the chain's own operands: a line deeper in (inside a bracket of one
+        # of them) or a closing bracket takes no comment at the chain's indentation.
+        own = _indent(line) == depth and _GOES_ON.match(line, depth) is not None
+        if index == 0 or (operators and own and not _STRING_START.match(line, depth)):
             out.append(comment)
         out.append(line)
     return out
