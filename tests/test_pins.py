@@ -169,3 +169,33 @@ def test_a_bracket_inside_an_operand_chain_is_pinned_once_and_compiles(tmp_path:
         done = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
     assert pins.pinned(pinned) == pinned
+
+
+def _many_places(count: int) -> list[str]:
+    """A module whose one block holds ``count`` sibling statements, each a place to pin, under
+    one comment naming a contract line: every place's walk up passes all the others."""
+    body = [
+        "    errors.append(",
+        '        "a message long enough to be cut {} "',
+        "        + _got(value)",
+        "    )",
+    ]
+    lines = [HEADER.rstrip("\n"), "", "", "# contracts/x.yaml:7", "def validate(value, errors):"]
+    for index in range(count):
+        lines += [line.replace("{}", str(index)) for line in body]
+    return lines
+
+
+def test_the_walk_up_to_a_places_comment_is_linear_in_the_module() -> None:
+    """Each line is walked over once per state of the walk, not once per place below it: the
+    steps taken for every line of the module grow with its length, and the answers are those
+    of a walk with nothing remembered."""
+    steps = []
+    for count in (100, 200, 400):
+        lines = _many_places(count)
+        memo: dict[tuple[int, int, bool, bool], str | None] = {}
+        for index in range(len(lines)):
+            assert pins._reference(lines, index, memo) == pins._reference(lines, index)
+        steps.append(len(memo))
+    assert steps[1] <= 2.2 * steps[0] and steps[2] <= 2.2 * steps[1], steps
+    assert pins.pinned("\n".join(_many_places(3))).count("# contracts/x.yaml:7") == 4

@@ -86,8 +86,9 @@ def pinned(source: str) -> str:
     # First the comments after an opening bracket: they only lengthen a line, so a chain
     # that holds that line (a bracket inside an operand chain) keeps them when it is pinned.
     lines = list(lines)
+    memo: dict[_Step, str | None] = {}
     for run in runs:
-        reference = _reference(lines, run.first) or fallback
+        reference = _reference(lines, run.first, memo) or fallback
         if run.opener is None or reference is None:
             continue
         if width(lines[run.opener] + "  # " + reference) <= LINE_LENGTH:
@@ -96,7 +97,7 @@ def pinned(source: str) -> str:
     for run in runs:
         if run.first in replaced or (run.opener is not None and _commented_line(lines[run.opener])):
             continue  # pinned already: by its bracket's comment, or inside an earlier run
-        reference = _reference(lines, run.first) or fallback
+        reference = _reference(lines, run.first, memo) or fallback
         if reference is None:
             continue  # nothing true to say: left as it is
         comment = "# " + reference
@@ -282,23 +283,42 @@ def _joined(lines: list[str], indent: int = 0) -> str:
     return text
 
 
-def _reference(lines: list[str], index: int) -> str | None:
+#: A step of :func:`_reference`'s walk up: (line, indentation limit, reading, clause).
+_Step = tuple[int, int, bool, bool]
+
+
+def _reference(
+    lines: list[str], index: int, memo: dict[_Step, str | None] | None = None
+) -> str | None:
     """The contract line named by the comments right above the statement that holds
     ``lines[index]``, else right above the nearest block that holds it (each line above at
     less indentation opens one). Comments above a sibling statement speak for that sibling
     (a block comment of the property before this one, say), so they never count; at the
-    top level, a blank line ends the comments that belong to the statement."""
+    top level, a blank line ends the comments that belong to the statement.
+
+    The walk's outcome from a line depends only on the line and the walk's state there, so
+    ``memo`` (shared by the calls for one source) keeps it for every step taken: each line
+    is then walked over once per state, not once per place below it (a module of many
+    places in one long block was quadratic)."""
     limit = _indent(lines[index])
     reading = True  # in the comments right above the statement or block opener met last
     clause = False  # that opener is an else/elif/except/finally: its statement goes on above
+    taken: list[_Step] = []
+    found: str | None = None
     for above in range(index - 1, -1, -1):
+        step = (above, limit, reading, clause)
+        if memo is not None and step in memo:
+            found = memo[step]
+            break
+        taken.append(step)
         line = lines[above]
         body = line.lstrip(" ")
         depth = len(line) - len(body)
         if body.startswith("#"):
-            found = _REFERENCE.search(body) if reading else None
-            if found:
-                return found[1]
+            named = _REFERENCE.search(body) if reading else None
+            if named:
+                found = named[1]
+                break
             continue
         if body and (depth < limit or (depth == limit and clause)):
             # a statement that opens a block holding the line, or the head (if, try, ...)
@@ -308,8 +328,10 @@ def _reference(lines: list[str], index: int) -> str | None:
         else:
             reading = False  # a sibling statement, its body, or a blank line
             if limit == 0:
-                return None
-    return None
+                break
+    if memo is not None:
+        memo.update(dict.fromkeys(taken, found))
+    return found
 
 
 def _indent(line: str) -> int:
