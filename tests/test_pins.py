@@ -79,8 +79,8 @@ def test_each_place_gets_the_line_of_the_block_that_holds_it() -> None:
     assert pins.pinned(pinned) == pinned  # a pinned place holds: nothing more to add
 
 
-def test_every_formatter_keeps_the_pinned_source(tmp_path: Path) -> None:
-    pinned = pins.pinned(SOURCE)
+def _every_formatter_keeps(pinned: str, tmp_path: Path) -> None:
+    """black at 88, and ruff's formatter at 88 and at 100, leave ``pinned`` as it is."""
     assert black.format_str(pinned, mode=black.Mode()) == pinned
     path = tmp_path / "m.py"
     path.write_text(pinned, encoding="utf-8")
@@ -88,6 +88,10 @@ def test_every_formatter_keeps_the_pinned_source(tmp_path: Path) -> None:
         argv = ["ruff", "format", "--isolated", "--check", "--line-length", length, str(path)]
         done = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_formatter_keeps_the_pinned_source(tmp_path: Path) -> None:
+    _every_formatter_keeps(pins.pinned(SOURCE), tmp_path)
 
 
 def test_without_the_comments_ruff_at_100_joins_them(tmp_path: Path) -> None:
@@ -161,13 +165,7 @@ def test_a_bracket_inside_an_operand_chain_is_pinned_once_and_compiles(tmp_path:
     added = [line.strip() for line in pinned.split("\n") if line not in NESTED_SOURCE.split("\n")]
     # One comment between the chain's operands, one after the inner bracket; none inside it.
     assert added == ["# contracts/x.yaml:15", "| list[  # contracts/x.yaml:15"]
-    assert black.format_str(pinned, mode=black.Mode()) == pinned
-    path = tmp_path / "m.py"
-    path.write_text(pinned, encoding="utf-8")
-    for length in ("88", "100"):
-        argv = ["ruff", "format", "--isolated", "--check", "--line-length", length, str(path)]
-        done = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True)
-        assert done.returncode == 0, done.stdout + done.stderr
+    _every_formatter_keeps(pinned, tmp_path)
     assert pins.pinned(pinned) == pinned
 
 
