@@ -54,21 +54,27 @@ def test_walking_the_model_once_changes_no_synthetic_module(index: int) -> None:
     _check(raw, f"tool_{index}")
 
 
+@pytest.fixture
+def walked(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each node walked for its $ref calls (``settle_required``), in order."""
+    nodes: list[object] = []
+    real = ref_checks._ref_calls
+
+    def counted(node: Node) -> Iterator[Applicator]:
+        nodes.append(node)
+        return real(node)
+
+    monkeypatch.setattr(ref_checks, "_ref_calls", counted)
+    return nodes
+
+
 @pytest.mark.parametrize("index", range(3))
 def test_a_model_with_no_ref_function_to_settle_is_not_walked_for_calls(
-    index: int, monkeypatch: pytest.MonkeyPatch
+    index: int, walked: list[object]
 ) -> None:
     """Which $ref functions hear whether their value is a required key's is settled by walking
     every check for its $ref calls (``settle_required``); a module with no such function has
     nothing to settle, and its model is not walked for it (one that has still is: below)."""
-    walked: list[object] = []
-    real = ref_checks._ref_calls
-
-    def counted(node: Node) -> Iterator[Applicator]:
-        walked.append(node)
-        return real(node)
-
-    monkeypatch.setattr(ref_checks, "_ref_calls", counted)
     raw = synth.render(synth.contract(random.Random(6000 + index), index)).encode()
     built = _built(raw, f"tool_{index}")
     assert not any(made.takes_required for made in built.functions)
@@ -76,18 +82,10 @@ def test_a_model_with_no_ref_function_to_settle_is_not_walked_for_calls(
 
 
 def test_a_model_with_a_ref_function_to_settle_is_walked_for_calls(
-    monkeypatch: pytest.MonkeyPatch,
+    walked: list[object],
 ) -> None:
     """The other side of the test above: an example contract with a $ref function that hears
     whether its value is a required key's has its model walked for the calls."""
-    walked: list[object] = []
-    real = ref_checks._ref_calls
-
-    def counted(node: Node) -> Iterator[Applicator]:
-        walked.append(node)
-        return real(node)
-
-    monkeypatch.setattr(ref_checks, "_ref_calls", counted)
     with_refs = next(
         made
         for path in CONTRACTS
