@@ -85,19 +85,20 @@ def pinned(source: str) -> str:
     fallback = next((m[1] for m in map(_HEADER.match, lines[:1]) if m), None)
     # First the comments after an opening bracket: they only lengthen a line, so a chain
     # that holds that line (a bracket inside an operand chain) keeps them when it is pinned.
-    lines = list(lines)
+    # (A comment at a line's end changes no run's reference: the walk reads whole-line
+    # comments and indentation only; so each run's is found once, before either pass.)
     memo: dict[_Step, str | None] = {}
-    for run in runs:
-        reference = _reference(lines, run.first, memo) or fallback
+    references = [_reference(lines, run.first, memo) or fallback for run in runs]
+    lines = list(lines)
+    for run, reference in zip(runs, references, strict=True):
         if run.opener is None or reference is None:
             continue
         if width(lines[run.opener] + "  # " + reference) <= LINE_LENGTH:
             lines[run.opener] += "  # " + reference
     replaced: dict[int, list[str]] = {}  # the lines that stand for a line's index
-    for run in runs:
+    for run, reference in zip(runs, references, strict=True):
         if run.first in replaced or (run.opener is not None and _commented_line(lines[run.opener])):
             continue  # pinned already: by its bracket's comment, or inside an earlier run
-        reference = _reference(lines, run.first, memo) or fallback
         if reference is None:
             continue  # nothing true to say: left as it is
         comment = "# " + reference
