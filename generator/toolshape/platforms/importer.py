@@ -1038,7 +1038,6 @@ class _Translator:
         #: part of (outermost first): a chain of them that comes back is an error.
         self.within: tuple[str, ...] = ()
         self.draft, self.draft_reason = self.dialect(schema, draft)
-        self.declared_draft = None if self.draft_reason.startswith("no ") else self.draft
         self.legacy = self.draft in ("4", "6", "7")
         self.draft4 = self.draft == "4"
         #: The keyword this draft names a schema resource with.

@@ -54,9 +54,6 @@ class Translating(Protocol):
     #: Read as a Gemini declaration's ``parameters`` (OpenAPI's subset: upper-case type
     #: names, ``nullable``).
     gemini: bool
-    #: The draft the schema says it is written in (its ``$schema``, or ``--draft``); None
-    #: when the draft is only guessed.
-    declared_draft: str | None
     #: Every ``format`` asserted (toolshape's default), else kept as the annotation ``x-format``
     #: (``import --formats annotate``: 2020-12's default reading).
     asserts_formats: bool

@@ -700,36 +700,35 @@ def introduced_in(draft: Draft) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Format:
-    """One ``format`` toolshape asserts: its name and how a message describes a valid value."""
+    """One ``format`` toolshape asserts: its name and how a message describes a valid value.
+    Asserted in a schema of every draft (drafts 4 to 7 let a validator assert the formats it
+    knows, and Ajv's, jsonschema-rs's and jsonschema's ``FormatChecker()`` do, whatever draft
+    first named them): ``import --formats annotate`` reads every format as an annotation."""
 
     name: str
     phrase: str
-    #: The first draft that asserts it: a schema declaring an older draft reads it as an
-    #: annotation. Draft 7 defined idn-email and regex, but validators (jsonschema among
-    #: them) already asserted both for drafts 4 and 6: "4" here.
-    since: str = "4"
 
 
 #: The formats toolshape asserts: those of JSON Schema 2020-12 (a name outside them is a typo).
 FORMATS = (
     Format("date-time", "a date-time such as 2024-05-01T09:30:00Z (RFC 3339)"),
-    Format("date", "a date such as 2024-05-01 (RFC 3339 full-date)", "7"),
-    Format("time", "a time such as 09:30:00Z (RFC 3339 full-time)", "7"),
-    Format("duration", "a duration such as P3DT4H (ISO 8601)", "2019-09"),
+    Format("date", "a date such as 2024-05-01 (RFC 3339 full-date)"),
+    Format("time", "a time such as 09:30:00Z (RFC 3339 full-time)"),
+    Format("duration", "a duration such as P3DT4H (ISO 8601)"),
     Format("email", "an email address"),
     Format("idn-email", "an email address (RFC 6531: non-ASCII allowed)"),
     Format("hostname", "a hostname (RFC 1123)"),
-    Format("idn-hostname", "an internationalized hostname (IDNA2008)", "7"),
+    Format("idn-hostname", "an internationalized hostname (IDNA2008)"),
     Format("ipv4", "an IPv4 address"),
     Format("ipv6", "an IPv6 address"),
     Format("uri", "an absolute URI (RFC 3986)"),
-    Format("uri-reference", "a URI reference (RFC 3986)", "6"),
-    Format("iri", "an absolute IRI (RFC 3987)", "7"),
-    Format("iri-reference", "an IRI reference (RFC 3987)", "7"),
-    Format("uri-template", "a URI template (RFC 6570)", "6"),
-    Format("uuid", "a UUID", "2019-09"),
-    Format("json-pointer", "a JSON Pointer such as /items/0 (RFC 6901)", "6"),
-    Format("relative-json-pointer", "a relative JSON Pointer such as 1/name", "7"),
+    Format("uri-reference", "a URI reference (RFC 3986)"),
+    Format("iri", "an absolute IRI (RFC 3987)"),
+    Format("iri-reference", "an IRI reference (RFC 3987)"),
+    Format("uri-template", "a URI template (RFC 6570)"),
+    Format("uuid", "a UUID"),
+    Format("json-pointer", "a JSON Pointer such as /items/0 (RFC 6901)"),
+    Format("relative-json-pointer", "a relative JSON Pointer such as 1/name"),
     Format("regex", "a regular expression (ECMA-262, as toolshape translates it)"),
 )
 
@@ -766,12 +765,6 @@ def outside(vocabularies: frozenset[str]) -> frozenset[str]:
 def format_names() -> tuple[str, ...]:
     """The names of the asserted formats, in table order."""
     return tuple(f.name for f in FORMATS)
-
-
-def format_names_of(draft: str) -> tuple[str, ...]:
-    """The names of the asserted formats a schema declaring ``draft`` knows, in table order."""
-    known = DRAFTS[: DRAFTS.index(draft) + 1]
-    return tuple(f.name for f in FORMATS if f.since in known)
 
 
 def format_phrases() -> dict[str, str]:

@@ -5,6 +5,12 @@ a format is kept as the annotation ``x-format`` (toolshape's own extension keywo
 warning, and never asserted. So is every format when the import is asked to read formats as
 annotations (``import --formats annotate``: JSON Schema 2020-12's default, the
 format-annotation vocabulary), with a note instead of a warning: the user asked for it.
+
+A format toolshape asserts is asserted in a schema of every draft, also one that a later draft
+first named (``uuid`` in the draft-07 schemas zod-to-json-schema writes, ``date`` under draft
+4): drafts 4 to 7 leave format validation to the implementation, which may assert the formats it
+knows, and the validators people run do (Ajv with ajv-formats, jsonschema-rs, jsonschema's
+``FormatChecker()``; JSONSchemaBench's labels were made that way).
 ``platforms/importer.py`` maps ``format`` to :data:`TRANSLATIONS`.
 """
 
@@ -20,19 +26,11 @@ FORMAT = "format"
 X_FORMAT = "x-format"
 
 
-def defined_formats(draft: str | None) -> tuple[str, ...]:
-    """The asserted formats a schema of ``draft`` knows (the vocabulary's ``since``: draft 7
-    has no ``uuid``, which zod-to-json-schema writes in draft-07 schemas); None, a guessed
-    draft, is read as 2020-12: every one."""
-    return vocabulary.format_names() if draft is None else vocabulary.format_names_of(draft)
-
-
 def format_keyword(translator: Translating, kw: KeywordIn) -> None:
-    """A format the schema's draft asserts carried over (kept as ``x-format`` when formats are
-    read as annotations, ``import --formats annotate``); any other kept as ``x-format`` (when
-    free), or dropped."""
-    draft = translator.declared_draft
-    asserted = kw.value in defined_formats(draft)
+    """A format toolshape asserts carried over, whatever draft the schema declares (kept as
+    ``x-format`` when formats are read as annotations, ``import --formats annotate``); any
+    other kept as ``x-format`` (when free), or dropped."""
+    asserted = kw.value in vocabulary.format_names()
     if asserted and translator.asserts_formats_at(kw.old):
         kw.out[kw.key] = kw.value
     elif asserted and X_FORMAT not in kw.schema:
@@ -44,16 +42,12 @@ def format_keyword(translator: Translating, kw: KeywordIn) -> None:
             f"format {json.dumps(kw.value)} read as an annotation: dropped ('{X_FORMAT}' is taken)",
         )
     else:
-        _not_asserted(translator, kw, draft)
+        _not_asserted(translator, kw)
 
 
-def _not_asserted(translator: Translating, kw: KeywordIn, draft: str | None) -> None:
-    """A format the schema's draft does not define: an annotation, as JSON Schema reads it."""
-    why = (
-        f"a format draft {draft} does not define"
-        if kw.value in vocabulary.format_names()
-        else "not a JSON Schema 2020-12 format"
-    )
+def _not_asserted(translator: Translating, kw: KeywordIn) -> None:
+    """A format toolshape does not know: an annotation, as JSON Schema reads it."""
+    why = "not a JSON Schema 2020-12 format"
     if X_FORMAT not in kw.schema:
         # JSON Schema reads an unknown format as an annotation; so does the contract.
         kw.out[X_FORMAT] = kw.value
