@@ -1022,13 +1022,13 @@ YAML_ONLY_VALUES = [
     ("maximum: .NaN\n", (1, 10), f"'.NaN' {_NUMBER} ('.NaN')"),
     ("maximum: .inf\n", (1, 10), f"'.inf' {_NUMBER} ('.inf')"),
     ("minimum: -.Inf\n", (1, 10), f"'-.Inf' {_NUMBER} ('-.Inf')"),
-    ("maximum: 1.0e+999\n", (1, 10), f"'1.0e+999' {_NUMBER} ('1.0e+999')"),
+    ("maximum: 1.0e+999\n", (1, 10), "the number '1.0e+999' is too large for a JSON number"),
     ("maximum: !!float 1e999\n", (1, 10), f"'1e999' {_NUMBER} ('1e999')"),
     ("enum: [1, .nan]\n", (1, 11), f"'.nan' {_NUMBER} ('.nan')"),
     ("default: 2001-12-14\n", (1, 10), f"'2001-12-14' {_DATE} ('2001-12-14')"),
     ("default: 2001-12-14 21:59:43.10 -5\n", (1, 10), f"'2001-12-14 21:59:43.10 -5' {_DATE}"),
     ("const: !!timestamp 2001-12-14\n", (1, 8), f"'2001-12-14' {_DATE}"),
-    ("properties:\n  2001-12-14: {}\n", (2, 3), f"'2001-12-14' {_DATE}"),
+    ("properties:\n  2001-12-14: {}\n", (2, 3), "keys must be strings; write '2001-12-14' in"),
     ("enum: [!!binary aGVsbG8=]\n", (1, 8), "a !!binary value is YAML only (JSON has no bytes)"),
     ("default: !!set {a, b}\n", (1, 10), "a !!set is YAML only: write its members as a JSON list"),
     ("default: !!omap [a: 1, b: 2]\n", (1, 10), "a !!omap is YAML only: write a JSON object"),
@@ -2021,3 +2021,57 @@ def test_the_nesting_scan_never_fails_where_a_token_may_start(seed: int) -> None
     text = "".join(rng.choice('"\\[]{}a ') for _ in range(400))
     starts = [i for i, char in enumerate(text) if char in '"[]{}']
     assert all(documents._JSON_NESTING.match(text, i) for i in starts)
+
+
+#: Plain scalars of every kind YAML 1.1 and 1.2 may read differently, and of every kind they
+#: agree on: booleans (each YAML 1.1 word), nulls, integers (leading zeros, octal, hexadecimal,
+#: binary, sexagesimal, underscores, signs), floats (YAML 1.2 forms PyYAML reads as strings,
+#: exponents, not-a-number, past the largest double), dates, and strings.
+PLAIN_SCALARS = " ".join(
+    [
+        "y Y yes Yes YES on On ON n N no No NO off Off OFF",
+        "true True TRUE false False FALSE null Null NULL ~",
+        "0 7 -7 +7 017 09 0o17 0x1F 0b101 1:20 190:20:30 1_000 -0 12345678901234567890",
+        "1.5 -.5 .5 1. 1e3 1E3 1.0e+3 -1e-3 +1.5 6.8523015e+5 685.230_15e+03 1.0e+999",
+        ".inf -.Inf .NaN .nan 2001-12-14 2001-12-14t21:59:43.10-05:00",
+        "a 0.1.2 1e 0x 1:2:x .5e =",
+    ]
+).split(" ")
+
+
+def _contract_reading(text: str) -> tuple[str, Any]:
+    """How a contract reads ``text`` (its bytes): ("data", the data) or ("refused", the
+    message of its first problem)."""
+    try:
+        return ("data", source.load(text.encode(), "x.yaml").data)
+    except errors.ContractError as error:
+        return ("refused", error.problems[0].message)
+
+
+def _import_reading(path: Path) -> tuple[str, Any]:
+    try:
+        return ("data", documents.read(path).data)
+    except documents.DocumentError as error:
+        return ("refused", error.message)
+
+
+@pytest.mark.parametrize("scalar", PLAIN_SCALARS)
+def test_import_reads_every_plain_yaml_scalar_as_a_contract_does(
+    scalar: str, tmp_path: Path
+) -> None:
+    """A YAML schema's plain scalars, as values and as keys, are read by import exactly as a
+    contract reads them (one reading of YAML in the project): the same value, or both refuse
+    with the same message where YAML 1.1 and 1.2 disagree (``yes``, ``017``, ``0x1F``,
+    ``1:20``: PyYAML's YAML 1.1 reading, which import used to take, would have turned
+    ``enum: [yes, no]`` into booleans and ``minimum: 1e3`` into a string)."""
+    for text in (f"default: {scalar}\n", f"enum: [{scalar}, z]\n"):
+        (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
+        assert _import_reading(tmp_path / "s.yaml") == _contract_reading(text), text
+    key = f"properties:\n  {scalar}: {{}}\n"
+    (tmp_path / "s.yaml").write_text(key, encoding="utf-8")
+    imported, contract = _import_reading(tmp_path / "s.yaml"), _contract_reading(key)
+    assert imported[0] == contract[0], key
+    if imported[0] == "data":
+        assert imported == contract, key
+    else:  # both refuse a key that is not a string ("mapping keys" in a contract)
+        assert contract[1].endswith(imported[1]), (imported, contract)

@@ -544,13 +544,8 @@ class _DataBuilder:
         elif node.style is None and node.tag == _MERGE:
             self._report(node, "YAML merge keys (<<) are not allowed in contracts")
             return None
-        elif node.style is None and node.tag != _STR:
-            value, message = _read_plain(node.value, node.tag)
         else:
-            # Quoted, or plain and read as a string by pyyaml. Unlike values, plain keys
-            # such as n, y, 1e3 or 09 are not refused: a key can only be a string here,
-            # and n and y are common parameter names.
-            value, message = node.value, None
+            value, message = read_key(node)
         if message is not None or not isinstance(value, str):
             advice = f"write '{node.value}' in quotes" if node.value else "this key is empty"
             self._report(node, f"mapping keys must be strings; {advice}")
@@ -579,7 +574,7 @@ class _DataBuilder:
 
     def _build_scalar(self, node: ScalarNode) -> object:
         """The value of a scalar node, or None after reporting a problem with it."""
-        value, message = _read_scalar(node, id(node) in self.explicitly_tagged)
+        value, message = read_scalar(node, id(node) in self.explicitly_tagged)
         if message is not None:
             self._report(node, message)
             return None
@@ -605,16 +600,26 @@ class _DataBuilder:
         self.problems.append(Problem(self.file, line, col, message))
 
 
-def _read_scalar(node: ScalarNode, explicit: bool) -> tuple[object, str | None]:
+def read_scalar(node: ScalarNode, explicit: bool) -> tuple[object, str | None]:
     """(value, problem message or None) for a scalar node; `explicit` if its tag was written out."""
     if explicit:
         return _read_tagged(node)
     if node.style is not None:  # quoted, literal (|) or folded (>): always a string
         return node.value, None
-    return _read_plain(node.value, node.tag)
+    return read_plain(node.value, node.tag)
 
 
-def _read_plain(text: str, tag: str) -> tuple[object, str | None]:
+def read_key(node: ScalarNode) -> tuple[object, str | None]:
+    """(value, problem message or None) for an untagged scalar mapping key: read as a value is,
+    except that a plain key pyyaml reads as a string stays one. Unlike values, plain keys such
+    as n, y, 1e3 or 09 are not refused: a key can only be a string here, and n and y are common
+    parameter names. (A key that reads as anything but a string is the caller's to refuse.)"""
+    if node.style is not None or node.tag == _STR:
+        return node.value, None
+    return read_plain(node.value, node.tag)
+
+
+def read_plain(text: str, tag: str) -> tuple[object, str | None]:
     """(value, problem message or None) for an untagged plain scalar that pyyaml resolved to `tag`."""
     if text in _YAML11_TRUE_WORDS or text in _YAML11_FALSE_WORDS:
         meant = "true" if text in _YAML11_TRUE_WORDS else "false"

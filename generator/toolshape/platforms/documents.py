@@ -7,7 +7,9 @@ deeper than MAX_INPUT_DEPTH are refused at their line and column before a decode
 them (json and PyYAML recurse once per level: JSON's brackets are counted first, YAML's as it is
 composed); a key twice in one object, YAML aliases, merge keys and keys that are not strings,
 NaN and Infinity, YAML-only values (dates, bytes, sets, ordered pairs), text that is not UTF-8
-and text that does not parse are refused too. Each refusal is a :class:`DocumentError` with one
+and text that does not parse are refused too. A YAML scalar is read as a contract reads it
+(``contract/source.py``): where YAML 1.1 and 1.2 read a plain scalar differently (``yes``,
+``017``, ``0x1F``, ``1:20``), it is refused at its place rather than read as one of them. Each refusal is a :class:`DocumentError` with one
 message whoever reads the file; its caller says where (the input file, or the ``$ref`` that
 named a remote one).
 """
@@ -193,6 +195,9 @@ class _LimitedYamlLoader(yaml.SafeLoader):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self._depth = 0
+        #: The scalars whose tag is written out (``!!str yes``): read by their tag's
+        #: constructor; every other scalar is read as a contract reads it (source.read_scalar).
+        self._tagged: set[int] = set()
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         event = self.peek_event()
@@ -206,7 +211,22 @@ class _LimitedYamlLoader(yaml.SafeLoader):
         node = super().compose_node(parent, index)
         if nests:
             self._depth -= 1
+        if event.tag not in (None, "!"):  # "!" alone means "untagged" to pyyaml
+            self._tagged.add(id(node))
         return node
+
+    def construct_object(self, node: Node, deep: bool = False) -> Any:
+        """A scalar whose tag is not written out is read as a contract reads it: YAML 1.2's
+        numbers (``1e3``, ``-.5``), ``true``/``false``/``null``, and the YAML 1.1 readings
+        the two versions disagree on (``yes``/``no``/``on``/``off``, ``017``, ``0x1F``,
+        ``1:20``, dates) refused at their place, saying what to write: never a value the
+        author may not have meant. Anything else as PyYAML's safe loader reads it."""
+        if not isinstance(node, ScalarNode) or id(node) in self._tagged:
+            return super().construct_object(node, deep=deep)
+        value, problem = source.read_scalar(node, False)
+        if problem is not None:
+            raise DocumentError(problem, _at(node.start_mark))
+        return value
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Hashable, Any]:
         for key_node, _ in node.value:
@@ -215,14 +235,16 @@ class _LimitedYamlLoader(yaml.SafeLoader):
         # After the merge keys are refused, this only gives the special key `=` (tagged
         # !!value, which has no constructor) the string tag it is read with.
         self.flatten_mapping(node)
-        seen: set[str] = set()
-        for key_node, _ in node.value:
+        # Each key as _key reads it (a plain key PyYAML reads as a string stays one: ``1e3:``),
+        # all of them before any value.
+        value_nodes: dict[str, Node] = {}
+        for key_node, value_node in node.value:
             key = self._key(key_node)
-            if key in seen:
+            if key in value_nodes:
                 message = f"the key {key!r} appears twice in one object"
                 raise DocumentError(message, _at(key_node.start_mark))
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+            value_nodes[key] = value_node
+        return {key: self.construct_object(value, deep=deep) for key, value in value_nodes.items()}
 
     def _key(self, key_node: Node) -> str:
         """The string a mapping's key node holds; DocumentError at the key when it is not one
@@ -230,7 +252,11 @@ class _LimitedYamlLoader(yaml.SafeLoader):
         if not isinstance(key_node, ScalarNode):
             kind = "an object" if isinstance(key_node, MappingNode) else "a list"
             raise DocumentError(f"keys must be strings, not {kind}", _at(key_node.start_mark))
-        key = self.construct_object(key_node)
+        if id(key_node) in self._tagged:
+            key = self.construct_object(key_node)
+        else:
+            key, problem = source.read_key(key_node)  # as a contract reads its keys
+            key = None if problem is not None else key
         if not isinstance(key, str):
             advice = (
                 f"write '{key_node.value}' in quotes" if key_node.value else "this key is empty"
