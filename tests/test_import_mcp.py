@@ -394,6 +394,55 @@ def test_an_empty_root_imports_as_any_object(schema: dict[str, Any]) -> None:
         assert jsonschema.Draft202012Validator(schema).is_valid(value)
 
 
+_A = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+_B = {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}
+#: Roots without a type that say which objects pass through in-place applicators: zod's
+#: ``z.union`` of objects (draft 7, the branches behind $ref), a pydantic root Union, parts
+#: joined with allOf, a condition, a negation, a branch that is no object.
+ROOT_COMPOSITIONS = {
+    "anyOf": {"anyOf": [_A, _B]},
+    "zod union": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "oneOf": [{"$ref": "#/definitions/A"}, {"$ref": "#/definitions/B"}],
+        "definitions": {"A": _A, "B": _B},
+    },
+    "allOf": {
+        "allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"required": ["a"]}]
+    },
+    "if-then": {"if": {"required": ["a"]}, "then": {"required": ["b"]}},
+    "not": {"not": {"required": ["x"]}},
+    "a branch no object passes": {"anyOf": [{"type": "string"}, _A]},
+}
+#: Objects on both sides of every root above.
+OBJECTS = [
+    {},
+    {"a": "x"},
+    {"b": 1},
+    {"a": 1},
+    {"b": "x"},
+    {"x": 1},
+    {"a": "x", "b": 1},
+    {"a": "x", "x": 0},
+]
+
+
+@pytest.mark.parametrize("schema", ROOT_COMPOSITIONS.values(), ids=ROOT_COMPOSITIONS.keys())
+def test_a_root_composed_without_a_type_imports_and_keeps_its_meaning(
+    schema: dict[str, Any],
+) -> None:
+    """A root whose in-place applicators say which objects pass imports with ``type: object``
+    added and a warning (they were refused as saying nothing about objects): among objects, the
+    only values tool arguments can be, the validator accepts exactly what jsonschema does."""
+    listed = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    (contract,) = importer.import_data(listed, "tools.json")
+    assert contract.data["parameters"]["type"] == "object"
+    assert any("the root has no 'type'" in str(w) for w in contract.warnings)
+    module = _generated(contract)
+    judge = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)(schema)
+    assert [module.validate(v).ok for v in OBJECTS] == [judge.is_valid(v) for v in OBJECTS]
+    assert any(judge.is_valid(v) for v in OBJECTS) and not all(map(judge.is_valid, OBJECTS))
+
+
 def test_a_root_with_assertions_about_other_types_is_still_refused() -> None:
     listed = {"tools": [{"name": "t", "description": "d", "inputSchema": {"minLength": 2}}]}
     with pytest.raises(importer.ContractImportError, match="says nothing about objects"):

@@ -1438,7 +1438,10 @@ class _Translator:
             )
             result = {TYPE: "object", **result}
         elif kind is None:
-            if any(k in result for k in object_keywords):
+            # A root of alternatives or parts (zod's z.union, a pydantic root Union) says what
+            # objects pass as well as a root of properties does: among the values that can
+            # arrive, objects, type: object changes nothing either way.
+            if any(k in result for k in (*object_keywords, *_ROOT_COMPOSITIONS)):
                 self.warn(
                     (),
                     f"the root has no '{TYPE}': added '{TYPE}: object' ({self.values} always one JSON object)",
@@ -2042,6 +2045,11 @@ def _join_uri(base: str, reference: str) -> str:
 def _split_fragment(uri: str) -> tuple[str, str]:
     resource, _, fragment = uri.partition("#")
     return resource, fragment
+
+
+#: Keywords that make a root without a type a schema of the arguments (type: object is added,
+#: as for importing.ABOUT_OBJECTS): the in-place applicators.
+_ROOT_COMPOSITIONS = ("allOf", "anyOf", "oneOf", "not", "if")
 
 
 def _follow(root: Any, steps: SchemaPath) -> Any:
