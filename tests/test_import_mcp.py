@@ -443,6 +443,23 @@ def test_a_root_composed_without_a_type_imports_and_keeps_its_meaning(
     assert any(judge.is_valid(v) for v in OBJECTS) and not all(map(judge.is_valid, OBJECTS))
 
 
+def test_a_root_typed_as_a_list_of_object_alone_imports() -> None:
+    """``type: ["object"]`` is ``type: "object"``: the root imports as it (it was refused as
+    "not object"); a list with another type still changes what passes, and stays refused."""
+    schema = {"type": ["object"], "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    listed = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    (contract,) = importer.import_data(listed, "tools.json")
+    assert contract.data["parameters"] == {**schema, "type": "object"}
+    module = _generated(contract)
+    judge = jsonschema.Draft202012Validator(schema)
+    assert [module.validate(v).ok for v in OBJECTS] == [judge.is_valid(v) for v in OBJECTS]
+    nullable = {
+        "tools": [{"name": "t", "description": "d", "inputSchema": {"type": ["object", "null"]}}]
+    }
+    with pytest.raises(importer.ContractImportError, match='not "object"'):
+        importer.import_data(nullable, "tools.json")
+
+
 def test_a_root_with_assertions_about_other_types_is_still_refused() -> None:
     listed = {"tools": [{"name": "t", "description": "d", "inputSchema": {"minLength": 2}}]}
     with pytest.raises(importer.ContractImportError, match="says nothing about objects"):

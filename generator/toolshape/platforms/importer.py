@@ -1467,6 +1467,9 @@ class _Translator:
                     (),
                     f"the root schema says nothing about objects: {self.values} one JSON object (type: object)",
                 )
+        elif kind == ["object"]:  # the same schema: a contract's root says type: object
+            self.note('root type ["object"] -> "object"', (TYPE,))
+            result = {**result, TYPE: "object"}
         elif kind != "object":
             self.error(
                 (TYPE,),
