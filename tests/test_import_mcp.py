@@ -414,7 +414,7 @@ ROOT_COMPOSITIONS = {
     "a branch no object passes": {"anyOf": [{"type": "string"}, _A]},
 }
 #: Objects on both sides of every root above.
-OBJECTS = [
+OBJECTS: list[dict[str, Any]] = [
     {},
     {"a": "x"},
     {"b": 1},
@@ -441,6 +441,64 @@ def test_a_root_composed_without_a_type_imports_and_keeps_its_meaning(
     judge = jsonschema.validators.validator_for(schema, jsonschema.Draft202012Validator)(schema)
     assert [module.validate(v).ok for v in OBJECTS] == [judge.is_valid(v) for v in OBJECTS]
     assert any(judge.is_valid(v) for v in OBJECTS) and not all(map(judge.is_valid, OBJECTS))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"anyOf": [{"type": "string"}, {"type": "integer"}]},  # pydantic RootModel[str | int]
+        {"oneOf": [{"const": 1}, {"enum": ["a", None]}]},
+        {"allOf": [{"type": "string"}], "properties": {}},
+        {"not": {"type": "object", "title": "any object"}},
+        {"not": True},
+        {"anyOf": [False, {"type": ["array", "null"]}]},
+    ],
+)
+def test_a_root_no_object_can_pass_is_refused_at_the_root(schema: dict[str, Any]) -> None:
+    """Where what the root says outright lets no object pass, import refuses it, as a root of
+    ``type: string``: arguments that can never be valid are a broken tool, not a contract."""
+    assert not any(jsonschema.Draft202012Validator(schema).is_valid(value) for value in OBJECTS)
+    listed = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    with pytest.raises(importer.ContractImportError, match="no object passes the root schema"):
+        importer.import_data(listed, "tools.json")
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"minProperties": 1},
+        {"patternProperties": {"^a": {"type": "string"}}},
+        {"dependentRequired": {"a": ["b"]}},
+    ],
+)
+def test_a_root_of_any_object_keyword_gets_type_object(schema: dict[str, Any]) -> None:
+    """Every keyword that constrains objects says which objects pass, as properties does."""
+    listed = {"tools": [{"name": "t", "description": "d", "inputSchema": schema}]}
+    (contract,) = importer.import_data(listed, "tools.json")
+    assert contract.data["parameters"] == {"type": "object", **schema}
+    module = _generated(contract)
+    judge = jsonschema.Draft202012Validator(schema)
+    assert [module.validate(v).ok for v in OBJECTS] == [judge.is_valid(v) for v in OBJECTS]
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        ROOT_COMPOSITIONS["anyOf"],
+        ROOT_COMPOSITIONS["if-then"],
+        {"type": ["object"], "required": ["a"]},
+    ],
+    ids=["anyOf", "if-then", "type list"],
+)
+def test_a_schema_file_of_such_a_root_is_read_as_a_schema(
+    schema: dict[str, Any], tmp_path: Path
+) -> None:
+    """A standalone schema file whose root is composed, or typed ``["object"]``, is read as a
+    JSON Schema (it was "expected a JSON Schema, an MCP tools/list result, or ...")."""
+    path = tmp_path / "u.json"
+    path.write_text(json.dumps({"description": "d", **schema}), encoding="utf-8")
+    (contract,) = importer.import_file(path)
+    assert contract.data["parameters"]["type"] == "object"
 
 
 def test_a_root_typed_as_a_list_of_object_alone_imports() -> None:

@@ -69,6 +69,8 @@ _TAG = "tag:yaml.org,2002:"
 _STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + name for name in ("str", "int", "float", "bool", "null"))
 _MAP, _SEQ, _TIMESTAMP, _MERGE = (_TAG + name for name in ("map", "seq", "timestamp", "merge"))
 _ALLOWED_TAGS = (_STR, _INT, _FLOAT, _BOOL, _NULL, _MAP, _SEQ)
+#: The tags a scalar may have written out, in a contract and in a file ``import`` reads.
+SCALAR_TAGS = (_STR, _INT, _FLOAT, _BOOL, _NULL)
 
 _TRUE_WORDS = frozenset({"true", "True", "TRUE"})
 _FALSE_WORDS = frozenset({"false", "False", "FALSE"})
@@ -276,7 +278,7 @@ def _position(mark: Mark) -> Position:
     return (mark.line + 1, mark.column + 1)
 
 
-def _show_tag(tag: str) -> str:
+def show_tag(tag: str) -> str:
     """Write a standard tag the short way it appears in YAML: !!str, not tag:yaml.org,2002:str."""
     return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
@@ -561,9 +563,9 @@ class _DataBuilder:
 
     def _report_tag(self, node: Node) -> None:
         """The reports of :meth:`_check_tag`."""
-        tag = _show_tag(node.tag)
+        tag = show_tag(node.tag)
         if node.tag not in _ALLOWED_TAGS:
-            allowed = ", ".join(_show_tag(allowed) for allowed in _ALLOWED_TAGS)
+            allowed = ", ".join(show_tag(allowed) for allowed in _ALLOWED_TAGS)
             self._report(node, f"the tag {tag} is not allowed in contracts; only {allowed}")
         elif isinstance(node, MappingNode) and node.tag != _MAP:
             self._report(node, f"the tag {tag} cannot be used on a mapping")
@@ -671,7 +673,7 @@ def _read_tagged(node: ScalarNode) -> tuple[object, str | None]:
         return _read_float(text)
     if tag in (_MAP, _SEQ):
         return None, None  # already reported by the tag check
-    return None, f"'{text}' is not a valid {_show_tag(tag)} value"
+    return None, f"'{text}' is not a valid {show_tag(tag)} value"
 
 
 def _read_int(text: str) -> tuple[int | None, str | None]:
@@ -686,5 +688,8 @@ def _read_float(text: str) -> tuple[float | None, str | None]:
     """A decimal float, refusing ones too large for a (finite) JSON number."""
     value = float(text)
     if not math.isfinite(value):
-        return None, f"the number '{text}' is too large for a JSON number"
+        return None, (
+            f"the number '{text}' is too large for a JSON number; write a smaller one, or quote "
+            f"it ('{text}') if you mean the string"
+        )
     return value, None

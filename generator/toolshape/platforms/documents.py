@@ -8,10 +8,10 @@ them (json and PyYAML recurse once per level: JSON's brackets are counted first,
 composed); a key twice in one object, YAML aliases, merge keys and keys that are not strings,
 NaN and Infinity, YAML-only values (dates, bytes, sets, ordered pairs), text that is not UTF-8
 and text that does not parse are refused too. A YAML scalar is read as a contract reads it
-(``contract/source.py``): where YAML 1.1 and 1.2 read a plain scalar differently (``yes``,
-``017``, ``0x1F``, ``1:20``), it is refused at its place rather than read as one of them. Each refusal is a :class:`DocumentError` with one
-message whoever reads the file; its caller says where (the input file, or the ``$ref`` that
-named a remote one).
+(``contract/source.py``), tagged or not: where YAML 1.1 and 1.2 read one differently (``yes``,
+``017``, ``0x1F``, ``1:20``, ``!!int 017``), it is refused at its place rather than read as
+one of them. Each refusal is a :class:`DocumentError` with one message whoever reads the file;
+its caller says where (the input file, or the ``$ref`` that named a remote one).
 """
 
 from __future__ import annotations
@@ -221,9 +221,17 @@ class _LimitedYamlLoader(yaml.SafeLoader):
         the two versions disagree on (``yes``/``no``/``on``/``off``, ``017``, ``0x1F``,
         ``1:20``, dates) refused at their place, saying what to write: never a value the
         author may not have meant. Anything else as PyYAML's safe loader reads it."""
-        if not isinstance(node, ScalarNode) or id(node) in self._tagged:
+        tagged = id(node) in self._tagged
+        if not isinstance(node, ScalarNode) or (tagged and node.tag in _REFUSED_TAGS):
             return super().construct_object(node, deep=deep)
-        value, problem = source.read_scalar(node, False)
+        if tagged and node.tag not in source.SCALAR_TAGS:
+            allowed = ", ".join(map(source.show_tag, source.SCALAR_TAGS))
+            message = (
+                f"the tag {source.show_tag(node.tag)} is not JSON: write the value untagged, "
+                f"or tag it {allowed}"
+            )
+            raise DocumentError(message, _at(node.start_mark))
+        value, problem = source.read_scalar(node, tagged)
         if problem is not None:
             raise DocumentError(problem, _at(node.start_mark))
         return value
@@ -252,11 +260,12 @@ class _LimitedYamlLoader(yaml.SafeLoader):
         if not isinstance(key_node, ScalarNode):
             kind = "an object" if isinstance(key_node, MappingNode) else "a list"
             raise DocumentError(f"keys must be strings, not {kind}", _at(key_node.start_mark))
-        if id(key_node) in self._tagged:
-            key = self.construct_object(key_node)
-        else:
-            key, problem = source.read_key(key_node)  # as a contract reads its keys
-            key = None if problem is not None else key
+        tagged = id(key_node) in self._tagged
+        if tagged and key_node.tag not in source.SCALAR_TAGS:
+            key = self.construct_object(key_node)  # refused at its place, saying what to write
+        else:  # as a contract reads its keys
+            read = source.read_scalar(key_node, True) if tagged else source.read_key(key_node)
+            key = None if read[1] is not None else read[0]
         if not isinstance(key, str):
             advice = (
                 f"write '{key_node.value}' in quotes" if key_node.value else "this key is empty"
@@ -294,24 +303,12 @@ def _refuse_timestamp(loader: _LimitedYamlLoader, node: Node) -> Any:
     raise DocumentError(source.read_as_date(str(node.value)), _at(node.start_mark))
 
 
-def _finite_float(loader: _LimitedYamlLoader, node: Node) -> Any:
-    """A float as PyYAML reads it, refused when it is not a JSON number (.nan, .inf, or a
-    decimal too large for one)."""
-    if not isinstance(node, ScalarNode):
-        raise DocumentError(
-            "the tag !!float cannot be used on an object or a list", _at(node.start_mark)
-        )
-    value = loader.construct_yaml_float(node)
-    if not math.isfinite(value):
-        message = f"{source.not_a_json_number(str(node.value))}, or write a finite number"
-        raise DocumentError(message, _at(node.start_mark))
-    return value
-
+#: The tags refused by a constructor of their own, which says what to write instead.
+_REFUSED_TAGS = frozenset({*_YAML_ONLY, "tag:yaml.org,2002:timestamp"})
 
 for _tag in _YAML_ONLY:
     _LimitedYamlLoader.add_constructor(_tag, _refuse_yaml_only)
 _LimitedYamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _refuse_timestamp)
-_LimitedYamlLoader.add_constructor("tag:yaml.org,2002:float", _finite_float)
 
 
 def _at(mark: Any) -> tuple[int, int]:

@@ -74,6 +74,7 @@ from ..contract.errors import ContractError
 from ..families.annotations import importing as annotation_importing
 from ..families.annotations.rules import DESCRIPTION, DIALECT_KEY, TITLE
 from ..families.arrays import importing as array_importing
+from ..families.combinators import importing as combinator_importing
 from ..families.formats import importing as format_importing
 from ..families.numbers import importing as number_importing
 from ..families.objects import importing as object_importing
@@ -880,11 +881,11 @@ def _schema_nodes(
 
 
 #: The keys that say a file holds a bare JSON Schema (with ``type: object``).
-_SCHEMA_SIGNS = (DIALECT_KEY, PROPERTIES, REF, *DEFINITION_PLACES)
+_SCHEMA_SIGNS = (DIALECT_KEY, PROPERTIES, REF, *DEFINITION_PLACES, *object_importing.COMPOSITIONS)
 
 
 def _looks_like_schema(data: dict[str, Any]) -> bool:
-    return any(k in data for k in _SCHEMA_SIGNS) or data.get(TYPE) == "object"
+    return any(k in data for k in _SCHEMA_SIGNS) or data.get(TYPE) in ("object", ["object"])
 
 
 def _join(base: str, pointer: str) -> str:
@@ -1438,10 +1439,13 @@ class _Translator:
             )
             result = {TYPE: "object", **result}
         elif kind is None:
-            # A root of alternatives or parts (zod's z.union, a pydantic root Union) says what
-            # objects pass as well as a root of properties does: among the values that can
-            # arrive, objects, type: object changes nothing either way.
-            if any(k in result for k in (*object_keywords, *_ROOT_COMPOSITIONS)):
+            if combinator_importing.no_object_passes(result):
+                self.error(
+                    (),
+                    f"no object passes the root schema as written: {self.values} one JSON object",
+                )
+            # Among the values that can arrive (objects), type: object changes nothing.
+            elif object_importing.about_objects(result):
                 self.warn(
                     (),
                     f"the root has no '{TYPE}': added '{TYPE}: object' ({self.values} always one JSON object)",
@@ -2048,11 +2052,6 @@ def _join_uri(base: str, reference: str) -> str:
 def _split_fragment(uri: str) -> tuple[str, str]:
     resource, _, fragment = uri.partition("#")
     return resource, fragment
-
-
-#: Keywords that make a root without a type a schema of the arguments (type: object is added,
-#: as for importing.ABOUT_OBJECTS): the in-place applicators.
-_ROOT_COMPOSITIONS = ("allOf", "anyOf", "oneOf", "not", "if")
 
 
 def _follow(root: Any, steps: SchemaPath) -> Any:

@@ -702,7 +702,7 @@ def introduced_in(draft: Draft) -> tuple[str, ...]:
 class Format:
     """One ``format`` toolshape asserts: its name and how a message describes a valid value.
     Asserted in a schema of every draft (drafts 4 to 7 let a validator assert the formats it
-    knows, and Ajv's, jsonschema-rs's and jsonschema's ``FormatChecker()`` do, whatever draft
+    knows, and Ajv's (with ajv-formats) and jsonschema's ``FormatChecker()`` do, whatever draft
     first named them): ``import --formats annotate`` reads every format as an annotation."""
 
     name: str

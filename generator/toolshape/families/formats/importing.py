@@ -9,7 +9,7 @@ format-annotation vocabulary), with a note instead of a warning: the user asked 
 A format toolshape asserts is asserted in a schema of every draft, also one that a later draft
 first named (``uuid`` in the draft-07 schemas zod-to-json-schema writes, ``date`` under draft
 4): drafts 4 to 7 leave format validation to the implementation, which may assert the formats it
-knows, and the validators people run do (Ajv with ajv-formats, jsonschema-rs, jsonschema's
+knows, and validators people run do (Ajv with ajv-formats, jsonschema's
 ``FormatChecker()``; JSONSchemaBench's labels were made that way).
 ``platforms/importer.py`` maps ``format`` to :data:`TRANSLATIONS`.
 """

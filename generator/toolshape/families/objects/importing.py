@@ -26,8 +26,18 @@ _ANNOTATIONS = vocabulary.annotation_names("meta-data", "comment")
 DEPENDENCIES = "dependencies"
 DEPENDENT_SCHEMAS = "dependentSchemas"
 #: The keywords that make a root without a ``type`` an object schema (the importer adds
-#: ``type: object`` there: a contract's arguments are one JSON object).
-ABOUT_OBJECTS = (PROPERTIES, REQUIRED, ADDITIONAL)
+#: ``type: object`` there: a contract's arguments are one JSON object): every keyword that
+#: constrains objects (``properties``, ``minProperties``, ``dependentRequired``...).
+ABOUT_OBJECTS = vocabulary.names(lambda k: k.applies_to == "object")
+#: The in-place applicators: a root of them (zod's ``z.union`` of objects, a pydantic root
+#: ``Union``) says which objects pass as well as a root of properties does.
+COMPOSITIONS = vocabulary.holders("one", "same value") + vocabulary.holders("list", "same value")
+
+
+def about_objects(schema: dict[str, Any]) -> bool:
+    """Whether a schema without ``type`` says which objects pass: a keyword of objects, or
+    in-place applicators (see COMPOSITIONS)."""
+    return any(k in schema for k in (*ABOUT_OBJECTS, *COMPOSITIONS))
 
 
 def empty_object() -> dict[str, Any]:

@@ -109,6 +109,18 @@ _ROOT_REASONS = {
 NULLABLE = "nullable"
 
 
+def admits_no_object(schema: dict[str, Any]) -> bool:
+    """Whether the schema's ``type``, ``const`` or ``enum`` lets no object pass, as written."""
+    kind = schema.get(TYPE)
+    kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else None
+    enum = schema.get(ENUM)
+    return (
+        (kinds is not None and "object" not in kinds)
+        or (CONST in schema and not isinstance(schema[CONST], dict))
+        or (isinstance(enum, list) and not any(isinstance(member, dict) for member in enum))
+    )
+
+
 def nullable_hint(schema: dict[str, Any]) -> str:
     """The hint for an unknown ``nullable`` keyword: the ``type`` that says the same in JSON
     Schema (``"null"`` added to the types listed), or that ``nullable: false`` says nothing."""
