@@ -61,6 +61,9 @@ class BuildContext(abc.ABC):
         #: (place, label, settled places) -> the function made for the subschema there: a
         #: branch that both its combinator and an unevaluated* check call is written once.
         self.made: dict[tuple[SchemaPath, str, Settled], Code] = {}
+        #: place -> the function that checks a value nested too deep to be checked in place
+        #: (``building/nodes.py``, MAX_VALUE_DEPTH).
+        self.nested: dict[SchemaPath, Code] = {}
         #: The places, in the function being built, whose checks of one key its caller has
         #: made already: place -> key. A decisive union (``families/combinators/rules.Tag``)
         #: picks an alternative by its tag, so the alternative's own checks of the tag could
@@ -89,6 +92,13 @@ class BuildContext(abc.ABC):
         self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
     ) -> Node:
         """One schema applied to one value (``var``, at ``path``, called ``label`` in messages)."""
+
+    def child(
+        self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> Node:
+        """The node of a child value (a property's, an item's): :meth:`node`, unless it nests
+        too deep to be checked in place (then a call, ``codegen/building/nodes.py``)."""
+        return self.node(schema, var, path, schema_path, label)
 
     def where(self, path: SchemaPath) -> str:
         return self.contract.source_of(path)

@@ -14,17 +14,31 @@ from typing import Any
 from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
 from ...families.objects.checks import object_checks
+from ...families.references.checks import KEY_REQUIRED
 from ...families.unevaluated.checks import unevaluated_checks
 from ...families.values.checks import TYPE_CODE, value_checks
 from ...families.values.checks import type_message as type_message_of
 from ...families.values.rules import no_value
 from ...families.values.typing import declared_types
+from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
-from ..literals import Code
-from ..model_parts import Branch, Check, JsonType, Node, PathPart
+from ..literals import Code, comment
+from ..model_parts import Applicator, Branch, Check, Function, JsonType, Node, PathPart
 from .applicators import applicators
-from .context import BuildContext
+from .context import BuildContext, path_hint
 from .strings import string_checks
+
+#: How many values deep (keys and items) the checks written in one function reach: the value
+#: one level deeper, where its schema holds subschemas, is checked in a function of its own,
+#: called there. Each level indents the code twice (the key's test, the type's), so without
+#: a bound the lines of a deeply nested contract start ever further right and black cuts
+#: them ever shorter: 24 levels made a 695 kB module of a 1.1 kB schema, one character a line.
+MAX_VALUE_DEPTH = 6
+#: The keywords holding subschemas: a schema with none of them adds a bounded block wherever
+#: it is checked.
+_HOLDERS = frozenset(
+    vocabulary.holders("one") + vocabulary.holders("list") + vocabulary.holders("map")
+)
 
 
 class ModelBuilder(BuildContext):
@@ -35,6 +49,50 @@ class ModelBuilder(BuildContext):
     ) -> Node:
         with self.namer.block():  # its locals are free again for the next sibling
             return self._node(schema, var, path, schema_path, label)
+
+    def child(
+        self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
+    ) -> Node:
+        """The node of a child value (a property's, an item's): :meth:`node`, or, where the value
+        lies MAX_VALUE_DEPTH values deep in this function and its schema holds subschemas, a
+        call of a function that checks it, which starts again at depth 0. A $ref target's
+        function is the same kind of function: the value, its path, its label, whether it is
+        a required key's."""
+        if (
+            _depth(path) < MAX_VALUE_DEPTH
+            or not isinstance(schema, dict)
+            or _HOLDERS.isdisjoint(schema)
+            or schema_path in self.settled
+        ):
+            return self.node(schema, var, path, schema_path, label)
+        name = self._nested_function(schema, schema_path)
+        node = Node(var, path, label, False, [], None, [], None)
+        note = comment(f"checked in {name} ({self.where(schema_path)})", limit=120)
+        node.applicators = [Applicator("ref", note, function=name, label=self.say(label))]
+        return node
+
+    def _nested_function(self, schema: dict[str, Any], schema_path: SchemaPath) -> Code:
+        """The function that checks the value at ``schema_path`` (see :meth:`child`), made once."""
+        if schema_path in self.nested:
+            return self.nested[schema_path]
+        name = self.nested[schema_path] = self.namer.function(path_hint(schema_path))
+        made = Function(
+            name,
+            comment(self.where(schema_path), limit=120),
+            labelled=True,
+            takes_required=True,
+        )
+        self.functions.append(made)
+        with self.namer.function_body(), self.settling(()):
+            made.node = self.node(
+                schema,
+                Code("value"),
+                [PathPart("base", var=Code("path"))],
+                schema_path,
+                self.ref_label,
+            )
+            made.node.mark_required(KEY_REQUIRED)
+        return name
 
     def _node(
         self, schema: Any, var: Code, path: list[PathPart], schema_path: SchemaPath, label: str
@@ -125,3 +183,12 @@ def _refusal(schema: Any, label: str, *, whole: bool = False) -> str:
 def _implied_kinds(schema: dict[str, Any]) -> list[JsonType]:
     """Without `type`, each keyword applies to the values of its own type only."""
     return ["string", "number", "array", "object"]
+
+
+def _depth(path: list[PathPart]) -> int:
+    """How many values deep ``path`` reaches from the start of its function: each step a key or
+    an item (fixed steps are joined into one text part, "/a/b~1c": one "/" each)."""
+    return sum(
+        (part.text or "").count("/") if part.kind == "text" else part.kind != "base"
+        for part in path
+    )

@@ -67,7 +67,7 @@ def _prefix_items(
     """prefixItems: the node of each position that checks something."""
     prefix = []
     for i, sub in enumerate(schema.get("prefixItems", [])):
-        child = context.node(
+        child = context.child(
             sub,
             context.namer.local(f"{var}_{i}"),
             extend(path, PathPart("position", str(i))),
@@ -117,7 +117,7 @@ def _items(
 ) -> Node:
     """items: the node of every item after the prefixItems positions."""
     after = len(schema.get("prefixItems", []))
-    return context.node(
+    return context.child(
         schema.get("items", True),
         context.namer.local(f"{var}_item"),
         item_path,

@@ -121,7 +121,7 @@ def _properties(
             properties.append(_settled_property(context, key, path, sub_path))
             continue
         with context.namer.block():  # a sibling added or removed renames nothing here
-            child = context.node(
+            child = context.child(
                 sub,
                 context.namer.local(key),
                 extend(path, PathPart("name", key)),
@@ -184,7 +184,7 @@ def _extra(
     additional = schema.get("additionalProperties", True)
     if not isinstance(additional, dict):
         return None
-    extra = context.node(
+    extra = context.child(
         additional,
         item_var,
         key_path,
@@ -211,7 +211,7 @@ def _pattern_properties(
     """patternProperties: for each pattern, its matcher and the node of a matching key's value."""
     found = []
     for pattern, sub in schema.get("patternProperties", {}).items():
-        child = context.node(
+        child = context.child(
             sub,
             item_var,
             key_path,

@@ -90,7 +90,7 @@ def unevaluated_checks(
         )
         return check
     what = "each unevaluated key in" if kind == "object" else "each unevaluated item of"
-    check.node = context.node(schema[keyword], item_var, key_path, where, f"{what} {label}")
+    check.node = context.child(schema[keyword], item_var, key_path, where, f"{what} {label}")
     return check if check.node.has_checks else None
 
 
