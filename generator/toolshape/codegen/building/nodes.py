@@ -14,7 +14,7 @@ from typing import Any
 from ...families.arrays.checks import array_checks
 from ...families.numbers.checks import number_checks
 from ...families.objects.checks import object_checks
-from ...families.references.checks import KEY_REQUIRED
+from ...families.references.checks import labelled_body, labelled_function
 from ...families.unevaluated.checks import unevaluated_checks
 from ...families.values.checks import TYPE_CODE, value_checks
 from ...families.values.checks import type_message as type_message_of
@@ -23,7 +23,7 @@ from ...families.values.typing import declared_types
 from ...schema import vocabulary
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment
-from ..model_parts import Applicator, Branch, Check, Function, JsonType, Node, PathPart
+from ..model_parts import Applicator, Branch, Check, JsonType, Node, PathPart
 from .applicators import applicators
 from .context import BuildContext, path_hint
 from .strings import string_checks
@@ -76,22 +76,8 @@ class ModelBuilder(BuildContext):
         if schema_path in self.nested:
             return self.nested[schema_path]
         name = self.nested[schema_path] = self.namer.function(path_hint(schema_path))
-        made = Function(
-            name,
-            comment(self.where(schema_path), limit=120),
-            labelled=True,
-            takes_required=True,
-        )
-        self.functions.append(made)
-        with self.namer.function_body(), self.settling(()):
-            made.node = self.node(
-                schema,
-                Code("value"),
-                [PathPart("base", var=Code("path"))],
-                schema_path,
-                self.ref_label,
-            )
-            made.node.mark_required(KEY_REQUIRED)
+        made = labelled_function(self, name, comment(self.where(schema_path), limit=120))
+        labelled_body(self, made, schema, schema_path)
         return name
 
     def _node(

@@ -61,13 +61,7 @@ def ref_function(context: BuildContext, ref: str) -> Code:
     target = ref_path(ref)
     name = context.namer.function(str(target[-1]) if target else "arguments")
     context.refs[ref] = name
-    made = Function(
-        name,
-        comment(f"{ref} ({context.where(target)})", limit=120),
-        labelled=True,
-        takes_required=True,
-    )
-    context.functions.append(made)
+    made = labelled_function(context, name, comment(f"{ref} ({context.where(target)})", limit=120))
     schema = resolve(context.contract.parameters, target)
     if context.ref_depth >= MAX_NESTED_REFS:
         context.pending.append((made, schema, target))
@@ -76,19 +70,30 @@ def ref_function(context: BuildContext, ref: str) -> Code:
     return name
 
 
+def labelled_function(context: BuildContext, name: Code, note: Code) -> Function:
+    """A module-level function (its body built by :func:`labelled_body`) that checks one value
+    on (value, path, errors, integral, label, key_required): a $ref target's, or a value nested
+    too deep to be checked in place (``codegen/building/nodes.py``)."""
+    made = Function(name, note, labelled=True, takes_required=True)
+    context.functions.append(made)
+    return made
+
+
+def labelled_body(context: BuildContext, made: Function, schema: Any, target: SchemaPath) -> None:
+    """The body of a :func:`labelled_function`: ``schema``, the one at ``target``, checked on
+    ``value``, called what the caller calls it."""
+    with context.namer.function_body(), context.settling(()):
+        made.node = context.node(
+            schema, Code("value"), [PathPart("base", var=Code("path"))], target, context.ref_label
+        )
+        # Its caller says whether the value is a required key's (a null is then worded so).
+        made.node.mark_required(KEY_REQUIRED)
+
+
 def _ref_body(context: BuildContext, made: Function, schema: Any, target: SchemaPath) -> None:
     context.ref_depth += 1
     try:
-        with context.namer.function_body(), context.settling(()):
-            made.node = context.node(
-                schema,
-                Code("value"),
-                [PathPart("base", var=Code("path"))],
-                target,
-                context.ref_label,
-            )
-            # Its caller says whether the value is a required key's (a null is then worded so).
-            made.node.mark_required(KEY_REQUIRED)
+        labelled_body(context, made, schema, target)
     finally:
         context.ref_depth -= 1
 
