@@ -1026,6 +1026,8 @@ YAML_ONLY_VALUES = [
     ("maximum: !!float 1e999\n", (1, 10), "the number '1e999' is too large for a JSON number"),
     ("maximum: !!float .inf\n", (1, 10), "'.inf' is not a valid !!float value"),
     ("default: !custom x\n", (1, 10), "the tag !custom is not JSON: write the value untagged"),
+    ("default: !!float {a: 1}\n", (1, 10), "the tag !!float cannot be used on an object or a"),
+    ("default: !!str [1]\n", (1, 10), "the tag !!str cannot be used on an object or a list"),
     ("default: !!value =\n", (1, 10), "the tag !!value is not JSON: write the value untagged"),
     ("enum: [1, .nan]\n", (1, 11), f"'.nan' {_NUMBER} ('.nan')"),
     ("default: 2001-12-14\n", (1, 10), f"'2001-12-14' {_DATE} ('2001-12-14')"),

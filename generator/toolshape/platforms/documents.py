@@ -195,8 +195,7 @@ class _LimitedYamlLoader(yaml.SafeLoader):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self._depth = 0
-        #: The scalars whose tag is written out (``!!str yes``): read by their tag's
-        #: constructor; every other scalar is read as a contract reads it (source.read_scalar).
+        #: The nodes whose tag is written out (``!!str yes``): see construct_object.
         self._tagged: set[int] = set()
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
@@ -216,12 +215,17 @@ class _LimitedYamlLoader(yaml.SafeLoader):
         return node
 
     def construct_object(self, node: Node, deep: bool = False) -> Any:
-        """A scalar whose tag is not written out is read as a contract reads it: YAML 1.2's
-        numbers (``1e3``, ``-.5``), ``true``/``false``/``null``, and the YAML 1.1 readings
-        the two versions disagree on (``yes``/``no``/``on``/``off``, ``017``, ``0x1F``,
-        ``1:20``, dates) refused at their place, saying what to write: never a value the
-        author may not have meant. Anything else as PyYAML's safe loader reads it."""
+        """A scalar is read as a contract reads it, tagged (``!!int``, ``!!str``...) or not:
+        YAML 1.2's numbers (``1e3``, ``-.5``), ``true``/``false``/``null``, and the YAML 1.1
+        readings the two versions disagree on (``yes``/``no``/``on``/``off``, ``017``,
+        ``0x1F``, ``1:20``, dates, ``!!int 017``) refused at their place, saying what to
+        write: never a value the author may not have meant. A tag JSON has no value for is
+        refused at its place (the YAML-only kinds by their constructors, which say what to
+        write instead); objects and lists as PyYAML's safe loader reads them."""
         tagged = id(node) in self._tagged
+        if not isinstance(node, ScalarNode) and tagged and node.tag in source.SCALAR_TAGS:
+            message = f"the tag {source.show_tag(node.tag)} cannot be used on an object or a list"
+            raise DocumentError(message, _at(node.start_mark))
         if not isinstance(node, ScalarNode) or (tagged and node.tag in _REFUSED_TAGS):
             return super().construct_object(node, deep=deep)
         if tagged and node.tag not in source.SCALAR_TAGS:
