@@ -608,7 +608,7 @@ def read_scalar(node: ScalarNode, explicit: bool) -> tuple[object, str | None]:
         return _read_tagged(node)
     if node.style is not None:  # quoted, literal (|) or folded (>): always a string
         return node.value, None
-    return read_plain(node.value, node.tag)
+    return _read_plain(node.value, node.tag)
 
 
 def read_key(node: ScalarNode) -> tuple[object, str | None]:
@@ -618,10 +618,10 @@ def read_key(node: ScalarNode) -> tuple[object, str | None]:
     parameter names. (A key that reads as anything but a string is the caller's to refuse.)"""
     if node.style is not None or node.tag == _STR:
         return node.value, None
-    return read_plain(node.value, node.tag)
+    return _read_plain(node.value, node.tag)
 
 
-def read_plain(text: str, tag: str) -> tuple[object, str | None]:
+def _read_plain(text: str, tag: str) -> tuple[object, str | None]:
     """(value, problem message or None) for an untagged plain scalar that pyyaml resolved to `tag`."""
     if text in _YAML11_TRUE_WORDS or text in _YAML11_FALSE_WORDS:
         meant = "true" if text in _YAML11_TRUE_WORDS else "false"

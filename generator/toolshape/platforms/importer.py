@@ -1427,9 +1427,7 @@ class _Translator:
             self.error((), f"the root must be an object schema: {self.values} one JSON object")
             return {}
         kind = result.get(TYPE)
-        # Keywords that make a root without a type an object schema (type: object is added).
-        object_keywords = object_importing.ABOUT_OBJECTS
-        if kind is None and self.refers_to_an_object(result, object_keywords):
+        if kind is None and self.refers_to_an_object(result):
             # The root's $ref (its siblings dropped, as drafts 4 to 7 ignore them) leads to
             # an object schema: saying so at the root changes nothing it accepts.
             self.warn(
@@ -1481,7 +1479,7 @@ class _Translator:
             )
         return result
 
-    def refers_to_an_object(self, result: dict[str, Any], object_keywords: tuple[str, ...]) -> bool:
+    def refers_to_an_object(self, result: dict[str, Any]) -> bool:
         """Whether the root's ``$ref`` chain (within the imported schema) ends at an object
         schema: ``type: object``, or no type and keywords of objects (as the root itself)."""
         node: Any = result
@@ -1493,7 +1491,9 @@ class _Translator:
         if node is result or not isinstance(node, dict):
             return False
         kind = node.get(TYPE)
-        return kind == "object" or (kind is None and any(k in node for k in object_keywords))
+        return kind == "object" or (
+            kind is None and any(k in node for k in object_importing.ABOUT_OBJECTS)
+        )
 
     def steps(self, ref: str) -> SchemaPath:
         pointer = ref[1:]

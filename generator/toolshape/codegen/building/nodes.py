@@ -20,7 +20,7 @@ from ...families.values.checks import TYPE_CODE, value_checks
 from ...families.values.checks import type_message as type_message_of
 from ...families.values.rules import no_value
 from ...families.values.typing import declared_types
-from ...schema import vocabulary
+from ...schema import keywords
 from ...schema.pointers import SchemaPath
 from ..literals import Code, comment
 from ..model_parts import Applicator, Branch, Check, JsonType, Node, PathPart
@@ -36,9 +36,7 @@ from .strings import string_checks
 MAX_VALUE_DEPTH = 6
 #: The keywords holding subschemas: a schema with none of them adds a bounded block wherever
 #: it is checked.
-_HOLDERS = frozenset(
-    vocabulary.holders("one") + vocabulary.holders("list") + vocabulary.holders("map")
-)
+_HOLDERS = frozenset((*keywords.ONE_SCHEMA, *keywords.SCHEMA_LISTS, *keywords.SCHEMA_MAPS))
 
 
 class ModelBuilder(BuildContext):

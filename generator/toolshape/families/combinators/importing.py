@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...schema import vocabulary
-from ..values.rules import TYPE, admits_no_object
+from ..values.rules import TYPE, admits_no_object, type_names
 from .export import ANY_OF
 from .rules import ALL_OF, INVERTING
 
@@ -52,8 +52,7 @@ def _every_object_passes(schema: Any) -> bool:
     if isinstance(schema, bool):
         return schema
     return isinstance(schema, dict) and all(
-        key in _ANNOTATIONS or (key == TYPE and schema[key] in ("object", ["object"]))
-        for key in schema
+        key in _ANNOTATIONS or (key == TYPE and type_names(schema) == ("object",)) for key in schema
     )
 
 

@@ -24,6 +24,8 @@ from ...schema import vocabulary
 FORMAT = "format"
 #: Where a format toolshape does not assert is kept, as an annotation.
 X_FORMAT = "x-format"
+#: Why a format is not asserted, in the warning that says so.
+_UNKNOWN = "not a JSON Schema 2020-12 format"
 
 
 def format_keyword(translator: Translating, kw: KeywordIn) -> None:
@@ -47,17 +49,17 @@ def format_keyword(translator: Translating, kw: KeywordIn) -> None:
 
 def _not_asserted(translator: Translating, kw: KeywordIn) -> None:
     """A format toolshape does not know: an annotation, as JSON Schema reads it."""
-    why = "not a JSON Schema 2020-12 format"
     if X_FORMAT not in kw.schema:
         # JSON Schema reads an unknown format as an annotation; so does the contract.
         kw.out[X_FORMAT] = kw.value
         translator.warn(
             kw.where,
-            f"format {json.dumps(kw.value)} is {why}: kept as the annotation '{X_FORMAT}', not asserted",
+            f"format {json.dumps(kw.value)} is {_UNKNOWN}: kept as the annotation '{X_FORMAT}', not asserted",
         )
     else:
         translator.warn(
-            kw.where, f"format {json.dumps(kw.value)} is {why}: dropped ('{X_FORMAT}' is taken)"
+            kw.where,
+            f"format {json.dumps(kw.value)} is {_UNKNOWN}: dropped ('{X_FORMAT}' is taken)",
         )
 
 

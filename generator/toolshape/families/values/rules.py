@@ -111,8 +111,7 @@ NULLABLE = "nullable"
 
 def admits_no_object(schema: dict[str, Any]) -> bool:
     """Whether the schema's ``type``, ``const`` or ``enum`` lets no object pass, as written."""
-    kind = schema.get(TYPE)
-    kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else None
+    kinds = type_names(schema)
     enum = schema.get(ENUM)
     return (
         (kinds is not None and "object" not in kinds)
