@@ -130,7 +130,7 @@ def test_the_runtime_regex_check_agrees_on_any_text(pattern: str) -> None:
 
 def test_the_regex_check_refuses_what_the_translation_cannot_keep() -> None:
     # Each is a pattern some engine accepts; each is refused, with its reason named by toolshape.
-    for pattern in [r"\p{Alphabetic}", r"[^]", r"\Z", r"(?P<n>a)", r"a++", r"(?<=a+)", r"\1(a)"]:
+    for pattern in [r"\p{Alphabetic}", r"\Z", r"(?P<n>a)", r"a++", r"(?<=a+)", r"\1(a)"]:
         assert not runtime._is_regex(pattern), pattern
         assert not toolshape_accepts(pattern), pattern
     for pattern in [

@@ -29,13 +29,25 @@ from toolshape.regex import PatternError, backtracking_problem, translate
         (r"^[\s\S]$", "\u2028", True),
         (r"^[^\S]$", "\xa0", True),
         (r"^[^\S]$", "\x85", False),
+        # ECMA-262's empty class matches nothing, and [^] any character, newlines too:
+        (r"^a[]?b$", "ab", True),
+        (r"^[]*$", "", True),
+        (r"^[]$", "", False),
+        (r"[]", "[]", False),
+        (r"^[]a]$", "a]", False),  # [] then 'a]': never matches, as in ECMA-262
+        (r"^[^]$", "\n", True),
+        (r"^[^]+$", "a\u2028\U0001f600", True),
+        (r"^\P{Any}?x$", "x", True),
+        (r"^[\P{Any}]$", "a", False),
+        (r"^[^\P{Any}]$", "\n", True),
+        (r"^[\P{Any}a]$", "a", True),
     ],
 )
 def test_translation_keeps_the_ecma_meaning(pattern: str, text: str, matches: bool) -> None:
     assert (re.search(translate(pattern), text) is not None) is matches
 
 
-@pytest.mark.parametrize("pattern", [r"^\p{Script=Greek}+$", "[^]", "a\\"])
+@pytest.mark.parametrize("pattern", [r"^\p{Script=Greek}+$", "(?<=a+)b", "a\\"])
 def test_untranslatable_patterns_are_refused(pattern: str) -> None:
     with pytest.raises(PatternError):
         translate(pattern)

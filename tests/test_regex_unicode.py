@@ -174,7 +174,6 @@ def test_a_property_escape_matches_exactly_its_code_points(name: str) -> None:
         r"\p",
         r"\pL",
         r"\p{L",
-        r"\P{Any}",
     ],
 )
 def test_properties_toolshape_cannot_translate_are_refused_by_name(pattern: str) -> None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .charset import DIGITS, DOT, SPACE, WORD, CharSet
+from .charset import DIGITS, DOT, MAX_CODE_POINT, SPACE, WORD, CharSet
 from .properties import UnknownProperty, property_chars
 
 #: The largest repeat count accepted: every supported Python compiles it, and the automaton stays small.
@@ -175,6 +175,12 @@ def _class_range(low: int, high: int) -> str:
     if low == high:
         return _render(low, True)
     return f"{_render(low, True)}-{_render(high, True)}"
+
+
+#: What ECMA-262's ``[^]`` and ``[]`` match (any character; none), spelled as Python's re can:
+#: it has no empty class, and its ``[^]`` is an error.
+_EVERY_CODE_POINT = f"[{_class_range(0, MAX_CODE_POINT)}]"
+_NOTHING = Char(CharSet(()), f"[^{_class_range(0, MAX_CODE_POINT)}]")
 
 
 class _Parser:
@@ -422,7 +428,9 @@ class _Parser:
         if ch in "pP":
             chars = self.property_escape(negated=ch == "P")
             body = "".join(_class_range(low, high) for low, high in chars.ranges)
-            return chars, body if in_class else f"[{body}]"
+            if in_class:
+                return chars, body  # empty for \P{Any}: char_class spells an empty class
+            return chars, f"[{body}]" if body else _NOTHING.py
         if ch in _CONTROL_ESCAPES:
             code = _CONTROL_ESCAPES[ch]
             return CharSet.of([(code, code)]), "\\" + ch
@@ -470,10 +478,7 @@ class _Parser:
         except UnknownProperty as error:
             raise self.fail(str(error)) from None
         self.pos = end + 1
-        chars = chars.complement() if negated else chars
-        if not chars:
-            raise self.fail("'\\P{Any}' matches nothing and has no exact translation")
-        return chars
+        return chars.complement() if negated else chars
 
     def unicode_escape(self) -> int:
         if self.peek() == "{":
@@ -505,12 +510,6 @@ class _Parser:
         negated = self.peek() == "^"
         if negated:
             self.pos += 1
-        if self.peek() == "]":
-            raise self.fail(
-                "'[^]' (any character) has no exact translation; use [\\s\\S]"
-                if negated
-                else "'[]' (matches nothing) has no exact translation"
-            )
         chars = CharSet(())
         spelled: list[str] = []
         while True:
@@ -540,6 +539,8 @@ class _Parser:
                 "-"  # a final '-' is a literal in both dialects: keep the pattern's spelling
             )
         body = "".join(spelled)
+        if not body:  # [] and [^] (or only \P{Any}): Python's re has no empty class
+            return Char(chars.complement(), _EVERY_CODE_POINT) if negated else _NOTHING
         if negated:
             return Char(chars.complement(), f"[^{body}]")
         return Char(chars, f"[{body}]")
