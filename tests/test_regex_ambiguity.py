@@ -3,6 +3,8 @@ real-world patterns that must stay accepted, and regexploit as an independent or
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -228,3 +230,36 @@ def test_the_lint_never_raises(pattern: str, max_length: int | None) -> None:
 def test_long_bounded_repeats_count_as_loops(pattern: str) -> None:
     # 2^50 ways to match '(a|a){50}': a bounded repeat this long is as bad as a loop
     assert analyse(pattern).exponential is not None
+
+
+#: Where a group's body starts, in a pattern without lookbehinds: after '(' and the '?:', '?='
+#: or '?!' that may follow it (a named group's '?<name>' too).
+_GROUP_BODY = re.compile(r"(?<!\\)\((?:\?(?::|=|!|<[A-Za-z]\w*>))?")
+
+
+def _with_dead_loops(pattern: str) -> str:
+    """``pattern`` with ``(?:[]+)*`` at the start of every group: a loop over a class that
+    matches nothing, so it matches only the empty string and never a character."""
+    return _GROUP_BODY.sub(lambda found: found.group(0) + "(?:[]+)*", pattern)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        p
+        for p in CODEQL_EXPONENTIAL
+        + CODEQL_NOT_EXPONENTIAL
+        + SAFE
+        + [r"^()*$", r"^(a|)*b$", r"^(?:)+x$"]
+        if "(" in p and "(?<=" not in p and "(?<!" not in p and not re.search(r"\[[^\]]*\(", p)
+    ],
+)
+def test_a_loop_over_nothing_changes_no_verdict(pattern: str) -> None:
+    """A position that reads no character ([], \\P{Any}, [^\\s\\S]) is no state of the search:
+    looping over it is no way to match text twice (the lint once called ``([]*)*`` exponential,
+    and --strict refused it)."""
+    dead = _with_dead_loops(pattern)
+    assert dead != pattern
+    assert (backtracking_problem(dead, None) is None) == (
+        backtracking_problem(pattern, None) is None
+    ), dead

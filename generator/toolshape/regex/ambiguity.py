@@ -283,11 +283,13 @@ class _Analysis:
     def __init__(self, automaton: _Automaton) -> None:
         self.a = automaton
         self.work = 0
+        # A position whose set is empty ([], \P{Any}, [^\s\S]) reads no character: no match
+        # ever stands on it, so it is no state of the search, and no loop runs through it.
         reachable = {0}
         todo = [0]
         while todo:
             for t in automaton.succ[todo.pop()]:
-                if t not in reachable:
+                if t not in reachable and automaton.sets[t]:
                     reachable.add(t)
                     todo.append(t)
         self.allowed = reachable - automaton.final
