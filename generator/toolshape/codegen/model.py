@@ -29,7 +29,7 @@ from .building.nodes import ModelBuilder
 from .literals import Code, comment, literal
 from .masks import absent_nulls, redaction_masks
 from .model_parts import Branch, Check, Constant, Function, Node
-from .runtime_imports import RESULT_ALWAYS, module_needs
+from .runtime_imports import RESULT_ALWAYS, module_needs, passes_integral
 from .typing_model import RootUnion, TypedDictDef, TypedDicts
 
 
@@ -122,7 +122,7 @@ class ModuleModel:
     @property
     def keeps_integral(self) -> bool:
         """Whether ``validate()`` holds the list of integral floats: its checks or the functions it calls take it."""
-        return bool(self.functions) or self.integral
+        return self.integral or passes_integral(self.root)
 
     @property
     def typing_imports(self) -> Code:

@@ -175,6 +175,15 @@ class ObjectChecks:
         return bool(self.pattern_properties or self.extra or self.property_names)
 
     @property
+    def reads_items(self) -> bool:
+        """Whether the loop over every key needs each key's value: a schema checks it (else
+        the loop goes over the keys: propertyNames alone, or schemas that are ``false``)."""
+        nodes = [c.node for c in self.pattern_properties]
+        if self.extra is not None:
+            nodes.append(self.extra)
+        return any(node.has_checks and not node.refuse_all for node in nodes)
+
+    @property
     def checks_other_keys(self) -> bool:
         """Whether a key outside ``properties`` is refused or checked: the per-key loop then
         notes whether a pattern matched it (``key_matched``), which also gives a matching

@@ -9,6 +9,7 @@ so a new helper in a template gets its rule here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from .literals import Code
@@ -61,7 +62,6 @@ CHECK_NEEDS = {
     "json_not_in": ("_json_key", "_quoted_hint"),
     "not_in": ("_did_you_mean",),
     "has_duplicates": ("_has_duplicates",),
-    "no_match": ("re",),
 }
 #: The helpers that add a hint to a message (a check may leave its hint out).
 HINT_HELPERS = frozenset({"_quoted_hint", "_did_you_mean"})
@@ -117,17 +117,35 @@ def module_needs(built: PrintedModule) -> set[str]:
         elif constant.kind == "tag":
             needs.add("_Tag")
     # validate() prints the root's object branch only (module.py.j2 checks the type itself).
-    todo: list[Any] = [built.root.branches[0], *built.functions]
+    for item in _printed([built.root.branches[0], *built.functions]):
+        needs.update(item_needs(item))
+    return needs
+
+
+#: The applicators whose code hands the function it calls the list of integral floats
+#: (checks.py.j2: a $ref's function, anyOf's, oneOf's and a tagged union's branches).
+PASSES_INTEGRAL = frozenset({"ref", "any_of", "one_of", "tagged"})
+
+
+def passes_integral(root: Node) -> bool:
+    """Whether the code ``validate()`` prints for ``root`` (not the functions it calls) hands
+    a function the list of integral floats: then it holds one even with no integer here."""
+    return any(
+        isinstance(item, Applicator) and item.kind in PASSES_INTEGRAL
+        for item in _printed([root.branches[0]])
+    )
+
+
+def _printed(items: list[Any]) -> Iterator[Any]:
+    """Every piece of the model under ``items`` that a template may print."""
+    todo = list(items)
     while todo:
         item = todo.pop()
         if isinstance(item, (list, tuple)):
             todo.extend(item)
-            continue
-        if not hasattr(item, "__dataclass_fields__"):
-            continue
-        needs.update(item_needs(item))
-        todo.extend(getattr(item, name) for name in printed_fields(item))
-    return needs
+        elif hasattr(item, "__dataclass_fields__"):
+            yield item
+            todo.extend(getattr(item, name) for name in printed_fields(item))
 
 
 def printed_fields(item: Any) -> list[str]:

@@ -247,7 +247,7 @@ def build(
         schema=entry(checked.parameters, 0, "", before="SCHEMA = "),
         import_line=Code(import_line),
         examples=[entry(e) for e in examples],
-        base=entry(base, 0, "", before="BASE = "),
+        base=entry(base, 0, "", before="BASE: dict[str, object] = "),
         cases=_case_rows(base, derived),
         not_objects=[entry(v) for v in not_objects],
         parse_cases=[entry((p.name, p.text, p.code)) for p in cases.parse_cases(valid_text)],
@@ -286,7 +286,7 @@ def _result_tests(
     return ResultTests(
         schema=entry(side.parameters, 0, "", before="OUTPUT_SCHEMA = "),
         examples=[entry(e) for e in examples],
-        base=entry(base, 0, "", before="RESULT_BASE = "),
+        base=entry(base, 0, "", before="RESULT_BASE: dict[str, object] = "),
         cases=_case_rows(base, derived),
         not_objects=[entry(v) for v in [None, [], [base], "text", json.dumps(base), 42, True]],
         valid_text=entry(

@@ -158,6 +158,12 @@ class TypedDictPart:
         syntax away, which ruff's UP013 would ask for (the template says why not)."""
         return all(_is_name(f.key) for f in self.fields)
 
+    @property
+    def ruff_converts(self) -> bool:
+        """Whether ruff's UP013 reads every key as a name a class body could hold (any
+        identifier that is no keyword, non-ASCII ones too), and so asks for class syntax."""
+        return all(f.key.isidentifier() and not keyword.iskeyword(f.key) for f in self.fields)
+
 
 def class_syntax_allows(fields: list[Field]) -> bool:
     """Whether every key is a plain identifier, as a class body needs, short enough for its

@@ -1,0 +1,119 @@
+"""The generated code of every shape that leaves a value, an import or a list unread passes a
+user's checks (test_code_quality.GENERATED_CHECKS: ruff's E, F, W, B and UP rules, the
+formatters, mypy --strict), as the committed examples do.
+
+Each shape below is one way a schema makes the generated code hold something it never
+reads; an MCP probe of real servers met each (zod's email pattern and ``z.record``, a
+``false`` property, an empty ``enum``, ``not``, ``contains``, keys that differ only in Unicode
+form): a name assigned and never read (F841), a loop variable never used (B007), ``re``
+imported for patterns that run on the linear-time matcher (F401), a TypedDict part written
+as a call that ruff would turn into a class (UP013), an empty table that mypy cannot type.
+Every shape sits on the arguments and on the result (``output``), at the top and nested
+inside an object and an array item.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_code_quality import GENERATED_CHECKS
+from toolshape.cli import main
+
+#: zod's email pattern: its lookaheads run on the runtime's linear-time matcher, not ``re``.
+ZOD_EMAIL = (
+    "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+"
+    "[A-Za-z]{2,}$"
+)
+
+#: Each shape: the schema of one value that the generated code may hold and not read.
+SHAPES: dict[str, Any] = {
+    "linear_pattern_only": {"type": "string", "pattern": ZOD_EMAIL},
+    "key_names_only": {
+        "type": "object",
+        "propertyNames": {"type": "string"},
+        "additionalProperties": {},
+    },
+    "false_patterns": {"type": "object", "patternProperties": {"^x": False}},
+    "extra_keys_false": {
+        "type": "object",
+        "propertyNames": {"maxLength": 3},
+        "additionalProperties": {"not": {}},
+    },
+    "negated": {"not": {"type": "string"}},
+    "if_then_else": {
+        "if": {"type": "string"},
+        "then": {"minLength": 2},
+        "else": {"type": "number"},
+    },
+    "contains": {"type": "array", "contains": {"type": "string"}},
+    "false_schema": False,
+    "empty_enum": {"type": "string", "enum": []},
+    "false_prefix_item": {"type": "array", "prefixItems": [False]},
+}
+
+#: Keys that differ only in Unicode form: NFKC reads both as one name.
+UNICODE_KEYS = {"\u00e9": {"type": "integer"}, "e\u0301": {"type": "string"}}
+
+
+def _object(schema: Any) -> dict[str, Any]:
+    """An object holding ``schema`` at the top, nested in an object, and as an array's items."""
+    return {
+        "type": "object",
+        "properties": {
+            "top": schema,
+            "nested": {"type": "object", "properties": {"inner": schema}},
+            "listed": {"type": "array", "items": schema},
+        },
+    }
+
+
+def _contract(name: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": f"The {name} shape.",
+        "parameters": parameters,
+        "output": parameters,
+    }
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("shapes")
+    contracts = root / "contracts"
+    contracts.mkdir()
+    for name, schema in SHAPES.items():
+        text = json.dumps(_contract(name, _object(schema)))
+        (contracts / f"{name}.yaml").write_text(text, encoding="utf-8")
+    unicode_keys = {"type": "object", "properties": UNICODE_KEYS}
+    text = json.dumps(_contract("unicode_keys", unicode_keys), ensure_ascii=False)
+    (contracts / "unicode_keys.yaml").write_text(text, encoding="utf-8")
+    out = root / "generated"
+    assert main(["generate", str(contracts), "--out", str(out), "-q"]) == 0
+    return out
+
+
+@pytest.mark.parametrize("argv", GENERATED_CHECKS.values(), ids=GENERATED_CHECKS.keys())
+def test_every_shape_passes_a_users_checks(generated: Path, argv: list[str]) -> None:
+    argv = [str(generated) if word == "generated" else word for word in argv]
+    if importlib.util.find_spec(argv[0]) is None:
+        pytest.fail(f"{argv[0]} is not installed: pip install -e '.[test]'")
+    done = subprocess.run(
+        [sys.executable, "-m", *argv], cwd=generated.parent, capture_output=True, text=True
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
+
+
+def test_the_generated_tests_of_every_shape_pass(generated: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(generated)],
+        cwd=generated.parent,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout[-5000:]
