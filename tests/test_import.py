@@ -1299,7 +1299,7 @@ def test_every_problem_is_reported_with_tool_and_pointer(tmp_path: Path) -> None
             },
             {"name": "array_root", "description": "d", "inputSchema": {"type": "array"}},
             {"name": "bad name!", "description": "d", "inputSchema": {"type": "object"}},
-            {"name": "no_description", "description": " ", "inputSchema": {"type": "object"}},
+            {"name": "no_description", "description": 3, "inputSchema": {"type": "object"}},
             {
                 "name": "anchor",
                 "description": "d",

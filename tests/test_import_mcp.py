@@ -532,8 +532,18 @@ def test_a_root_with_assertions_about_other_types_is_still_refused() -> None:
         ({"name": "search", "annotations": {"title": " Search "}}, "Search"),
         ({"name": "search", "title": " ", "annotations": {"title": "T"}}, "T"),
         ({"name": "search", "description": None}, "The search tool."),
+        ({"name": "search", "description": ""}, "The search tool."),
+        ({"name": "search", "description": " \n", "title": "Search"}, "Search"),
     ],
-    ids=["name", "title", "annotations-title", "blank-title", "null-description"],
+    ids=[
+        "name",
+        "title",
+        "annotations-title",
+        "blank-title",
+        "null-description",
+        "empty-description",
+        "blank-description",
+    ],
 )
 def test_a_tool_listed_without_description_imports(tool: dict[str, Any], said: str) -> None:
     """MCP's description is optional, a contract's is not: the title or the name stands in,
@@ -546,8 +556,8 @@ def test_a_tool_listed_without_description_imports(tool: dict[str, Any], said: s
     assert _generated(contract).validate({"q": "x"}).ok
 
 
-@pytest.mark.parametrize("description", ["", "   ", 3])
-def test_a_blank_or_wrong_description_is_still_refused(description: Any) -> None:
+@pytest.mark.parametrize("description", [3, ["d"], {"text": "d"}])
+def test_a_description_that_is_no_string_is_still_refused(description: Any) -> None:
     entry = {"name": "t", "description": description, "inputSchema": {"type": "object"}}
     with pytest.raises(importer.ContractImportError, match="no description"):
         importer.import_data({"tools": [entry]}, "tools.json")

@@ -534,9 +534,11 @@ class _Importer:
     ) -> _Tool:
         name = entry.get("name")
         description = entry.get(DESCRIPTION)
-        if description is None and isinstance(name, str):  # absent, or null: not given
+        blank = isinstance(description, str) and not description.strip()
+        if (description is None or blank) and isinstance(name, str):  # absent, null or blank
             # Every platform's description is optional, a contract's is not: say what is
-            # known (the title, else the name) and ask for a better one.
+            # known (the title, else the name) and ask for a better one. (A server that lists
+            # one tool with "description": "" would otherwise stop the whole import.)
             description = _stand_in_description(name, entry)
             warnings.append(
                 ImportNotice(
