@@ -7,7 +7,8 @@ reads; an MCP probe of real servers met each (zod's email pattern and ``z.record
 ``false`` property, an empty ``enum``, ``not``, ``contains``, keys that differ only in Unicode
 form): a name assigned and never read (F841), a loop variable never used (B007), ``re``
 imported for patterns that run on the linear-time matcher (F401), a TypedDict part written
-as a call that ruff would turn into a class (UP013), an empty table that mypy cannot type.
+as a call that ruff would turn into a class (UP013), an empty table that mypy cannot type; and
+the longest tool name, whose contract path the headers name (E501).
 Every shape sits on the arguments and on the result (``output``), at the top and nested
 inside an object and an array item.
 """
@@ -93,6 +94,11 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     unicode_keys = {"type": "object", "properties": UNICODE_KEYS}
     text = json.dumps(_contract("unicode_keys", unicode_keys), ensure_ascii=False)
     (contracts / "unicode_keys.yaml").write_text(text, encoding="utf-8")
+    # The longest tool name there is, in a folder: the header's contract path runs on.
+    long_name = "a_tool_name_of_sixty_four_characters_" + "x" * 27
+    (contracts / "a_folder").mkdir()
+    text = json.dumps(_contract(long_name, _object(SHAPES["negated"])))
+    (contracts / "a_folder" / f"{long_name}.yaml").write_text(text, encoding="utf-8")
     out = root / "generated"
     assert main(["generate", str(contracts), "--out", str(out), "-q"]) == 0
     return out

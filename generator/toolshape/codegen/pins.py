@@ -31,7 +31,9 @@ finds above each block::
 
 Black at 88 columns, and ruff's formatter at 88 and at 100, all leave that as it is. Where
 the content between the brackets is one line, the comment stands after the opening bracket
-(a comment between the content's clauses would make black split them); where it is
+(a comment between the content's clauses would make black split them), or, where it would
+make that line too wide (a long contract path), on a line of its own above a content of one
+operand; where it is
 several lines (black split it at its operators or cut a string), the comment stands on a
 line of its own after the first of them (a comment after the bracket would not keep ruff
 from joining the lines below it).
@@ -102,16 +104,18 @@ def pinned(source: str) -> str:
         if reference is None:
             continue  # nothing true to say: left as it is
         comment = "# " + reference
+        pad = " " * _indent(lines[run.first])
+        if width(pad + comment) > LINE_LENGTH:  # deep, or a long contract path: shorter
+            _, colon, number = reference.rpartition(":")
+            comment = f"# line {number} of the contract" if colon else "# from the contract"
         if run.opener is not None:
             split = _split(lines[run.first])
-            if split is None:
-                continue  # one operand, too wide for a comment after its bracket
+            if split is None:  # one operand, too wide for a comment after its bracket
+                replaced[run.first] = [pad + comment, lines[run.first]]
+                continue
             run_lines = split
         else:
             run_lines = lines[run.first : run.last + 1]
-        pad = " " * _indent(lines[run.first])
-        if width(pad + comment) > LINE_LENGTH:
-            comment = f"# line {reference.rpartition(':')[2]} of the contract"  # deep: shorter
         replaced[run.first] = _commented(run_lines, pad + comment)
         replaced.update((index, []) for index in range(run.first + 1, run.last + 1))
     out: list[str] = []
