@@ -4,10 +4,11 @@ Against real servers: the reference ``mcp-server-time`` (a test dependency) and
 tests/fixtures/mcp_server.py, the official SDK's server listing this repository's generated
 package (its tools come back as the contracts they were generated from). Against a fake
 server the test writes, every way a server can fail: a command that cannot start, early exit,
-a line that is not JSON, JSON that is not JSON-RPC, an error answer, a server that never
-answers (and ignores SIGTERM), a cursor that never ends; and the happy paths the real servers
-do not take: several pages, the server's own requests (a ping is answered, anything else
-refused as "method not found") and notifications in between. After
+an exit after a line that is not JSON or JSON that is not JSON-RPC (named in the error), an
+error answer, a server that never answers (and ignores SIGTERM), a cursor that never ends; and
+the happy paths the real servers do not take: several pages, the server's own requests (a ping
+is answered, anything else refused as "method not found") and notifications in between, a
+banner on stdout (skipped), an empty cursor (the end). After
 each, the server's process is gone.
 """
 
@@ -64,11 +65,18 @@ FAKE = textwrap.dedent(
         request = json.loads(line)
         method = request.get("method")
         if method == "initialize":
-            if mode == "bad-json":
+            if mode == "bad-json":  # a banner, then gone: the error names the banner
                 sys.stdout.write("Server starting on stdio...\\n")
                 sys.stdout.flush()
+                sys.exit(0)
             elif mode == "not-rpc":
                 send({"id": request["id"], "result": {}})
+                sys.exit(0)
+            elif mode == "banner":  # lines that are not JSON-RPC, then the answer
+                sys.stdout.write("Starting MCP server with stdio transport...\\n{not json\\n")
+                sys.stdout.flush()
+                answer(request, {"protocolVersion": "2025-06-18", "capabilities": {},
+                                 "serverInfo": {"name": "banner"}})
             elif mode == "wrong-id":  # true is not the id 1, though Python says True == 1
                 send({"jsonrpc": "2.0", "id": True, "result": {}})
             else:
@@ -87,6 +95,11 @@ FAKE = textwrap.dedent(
                       "error": {"code": -32603, "message": "database offline"}})
             elif mode == "endless":
                 answer(request, {"tools": [], "nextCursor": "again"})
+            elif mode == "banner":
+                print("listing tools", flush=True)
+                answer(request, {"tools": [tool(1)]})
+            elif mode == "empty-cursor":  # "" ends the list, as the SDKs' loops read it
+                answer(request, {"tools": [tool(1)], "nextCursor": ""})
             elif mode == "exit-later":
                 sys.exit(0)
             elif cursor is None:
@@ -269,15 +282,26 @@ def test_every_page_is_listed_and_the_servers_requests_are_answered(fake: Any) -
     assert [tool["name"] for tool in listed["tools"]] == ["t1", "t2", "t3", "t4"]
 
 
+@pytest.mark.parametrize("mode", ["banner", "empty-cursor"])
+def test_a_banner_on_stdout_and_an_empty_cursor_are_read_as_the_sdks_read_them(
+    mode: str, fake: Any
+) -> None:
+    """Servers that print a banner on stdout (elastic's, grafana's, elevenlabs') or end the
+    list with ``"nextCursor": ""`` work with the official SDKs' clients: so they do here."""
+    _, listed = mcp_stdio.list_tools(fake(mode), timeout=600)
+    assert [tool["name"] for tool in listed["tools"]] == ["t1"]
+
+
 # -- a fake server: every failure is one clear error, and the server is gone ---------------------
 
 
 FAILURES = {
     "exit": "exited (status 3) before answering initialize; its stderr ends: fatal: no config",
     "exit-later": "exited (status 0) before answering tools/list",
-    "bad-json": "sent something that is not JSON-RPC 2.0 while initialize was asked: "
-    "'Server starting on stdio...'",
-    "not-rpc": "sent something that is not JSON-RPC 2.0 while initialize was asked",
+    "bad-json": "exited (status 0) before answering initialize; it wrote a line on stdout that "
+    "is not JSON-RPC 2.0, the first 'Server starting on stdio...'",
+    "not-rpc": "exited (status 0) before answering initialize; it wrote a line on stdout that "
+    "is not JSON-RPC 2.0",
     "wrong-id": "answered request true while initialize was asked",
     "error": 'answered tools/list with an error: -32603 "database offline"',
     "long-line": "sent a line of more than 200 bytes while tools/list was asked",

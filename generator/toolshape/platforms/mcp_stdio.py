@@ -12,8 +12,13 @@ is sent SIGTERM, then SIGKILL (its whole process group on POSIX: ``npx`` and ``u
 server as a grandchild). Every way the exchange can fail is a :class:`ServerError` whose
 message says what happened, to which request, and how the server's stderr ended: the command
 cannot start, the server exits or closes its stdout, answers with a JSON-RPC error, sends a
-line that is not JSON-RPC, a line or an output longer than it takes (``MAX_LINE_BYTES``,
-``MAX_OUTPUT_BYTES``), or does not finish within ``timeout`` seconds in all.
+line or an output longer than it takes (``MAX_LINE_BYTES``, ``MAX_OUTPUT_BYTES``), or does not
+finish within ``timeout`` seconds in all.
+
+A line on stdout that is not JSON-RPC (a banner such as "Starting MCP server...", which some
+servers print although stdout is the transport's) is skipped, as the official SDKs' clients
+skip it, and named in the error if the exchange fails after all. A ``nextCursor`` of ``""``
+ends the list, as the SDKs' loops read it.
 """
 
 from __future__ import annotations
@@ -90,7 +95,7 @@ def _every_page(session: _Session) -> list[Any]:
             raise session.failure("answered tools/list without a 'tools' list")
         tools.extend(listed)
         cursor = page.get("nextCursor")
-        if cursor is None:
+        if cursor is None or cursor == "":
             return tools
         if not isinstance(cursor, str) or cursor in cursors:
             raise session.failure(
@@ -99,6 +104,17 @@ def _every_page(session: _Session) -> list[Any]:
             )
         cursors.add(cursor)
     raise session.failure(f"listed more than {MAX_PAGES} pages of tools")
+
+
+def _decoded(line: bytes) -> dict[str, Any] | None:
+    """The JSON-RPC 2.0 message ``line`` holds (None: it holds none)."""
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return None
+    return message
 
 
 def _server_name(answer: dict[str, Any]) -> str:
@@ -128,6 +144,9 @@ class _Session:
     deadline: float
     timeout: float
     next_id: int = 1
+    #: The lines on stdout that were not JSON-RPC, skipped: how many, and the first.
+    skipped: int = 0
+    first_skipped: str = ""
 
     @classmethod
     def start(cls, command: list[str], deadline: float, timeout: float) -> _Session:
@@ -206,21 +225,14 @@ class _Session:
                 raise self.exited(method)
             if isinstance(line, str):
                 raise self.failure(f"{line} while {method} was asked")
-            if line.strip():
-                return self.decode(line, method)
-
-    def decode(self, line: bytes, method: str) -> dict[str, Any]:
-        try:
-            message = json.loads(line)
-        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-            message = None
-        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-            shown = line[:200].decode("utf-8", errors="replace").rstrip()
-            raise self.failure(
-                f"sent something that is not JSON-RPC 2.0 while {method} was asked: {shown!r} "
-                "(an MCP server over stdio writes only JSON-RPC messages on stdout, its log on stderr)"
-            )
-        return message
+            if not line.strip():
+                continue
+            message = _decoded(line)
+            if message is not None:
+                return message
+            self.skipped += 1
+            if self.skipped == 1:
+                self.first_skipped = line[:200].decode("utf-8", errors="replace").rstrip()
 
     def exited(self, method: str) -> ServerError:
         """The server closed its stdout (or stdin): say how it exited, if it has."""
@@ -231,7 +243,15 @@ class _Session:
         return self.failure(f"exited (status {status}) before answering {method}")
 
     def failure(self, what: str) -> ServerError:
-        """A ServerError: the server (by its command) did ``what``, and its stderr ended so."""
+        """A ServerError: the server (by its command) did ``what``, and its stderr ended so
+        (and the lines on its stdout that were not JSON-RPC, if it wrote any)."""
+        if self.skipped:
+            lines = "a line" if self.skipped == 1 else f"{self.skipped} lines"
+            what += (
+                f"; it wrote {lines} on stdout that is not JSON-RPC 2.0, the first "
+                f"{self.first_skipped!r} (an MCP server over stdio writes only JSON-RPC "
+                "messages on stdout, its log on stderr)"
+            )
         tail = self.stderr_tail()
         said = f"; its stderr ends: {tail}" if tail else ""
         return ServerError(f"the MCP server {self.command[0]!r} {what}{said}")
