@@ -632,7 +632,7 @@ def test_generated_diff_of_a_single_edit_is_small_and_local(path: Path, edit: Ed
 #: Rows of a generated tests file (see ``rows_of``) that hold the base arguments, or text made
 #: from them.
 _BASE_LINES = re.compile(
-    r"""^(# (contract|output)-sha256: |# definition |# refused |BASE = |VALID_TEXT = |SCHEMA = |    \[ ?\{|    '\{|    \( ?["']cut off at the end["'], |    \( ?["']byte order mark["'], )"""
+    r"""^(# (contract|output)-sha256: |# definition |# refused |BASE: dict\[str, object\] = |VALID_TEXT = |SCHEMA = |    \[ ?\{|    '\{|    \( ?["']cut off at the end["'], |    \( ?["']byte order mark["'], )"""
 )
 
 
