@@ -181,7 +181,7 @@ class ObjectChecks:
         nodes = [c.node for c in self.pattern_properties]
         if self.extra is not None:
             nodes.append(self.extra)
-        return any(node.has_checks and not node.refuse_all for node in nodes)
+        return any(node.reads_value for node in nodes)
 
     @property
     def checks_other_keys(self) -> bool:
@@ -317,6 +317,12 @@ class Node:
             or any(not b.empty for b in self.branches)
         )
 
+    @property
+    def reads_value(self) -> bool:
+        """Whether the node's code reads its value: it checks something, and the schema is
+        not ``false`` (whose code only reports the path: its value is never fetched)."""
+        return self.has_checks and not self.refuse_all
+
 
 @dataclass
 class Applicator:
@@ -415,7 +421,7 @@ class Unevaluated:
         """Whether the loop needs each key's value (item): its node checks it, or a
         contains function is tried on it (else the loop goes over the keys, the indexes)."""
         matched = any(t.test == "matched" for p in self.parts for t in p.tests)
-        return matched or (self.node is not None and not self.node.refuse_all)
+        return matched or (self.node is not None and self.node.reads_value)
 
 
 @dataclass
