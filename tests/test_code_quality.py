@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support import ROOT, user_cache
@@ -51,6 +52,18 @@ GENERATED_CHECKS = {
     "black": ["black", "--check", "generated"],
     "mypy --strict": ["mypy", "--strict", "generated"],
 }
+
+
+def assert_generated_check_passes(argv: list[str], folder: Path) -> None:
+    """One of GENERATED_CHECKS (``argv``) passes on ``folder``, a generated package that is not
+    the committed one (its word ``generated`` stands for the folder)."""
+    argv = [str(folder) if word == "generated" else word for word in argv]
+    if importlib.util.find_spec(argv[0]) is None:
+        pytest.fail(f"{argv[0]} is not installed: pip install -e '.[test]'")
+    done = subprocess.run(
+        [sys.executable, "-m", *argv], cwd=folder.parent, capture_output=True, text=True
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
 
 
 @pytest.mark.parametrize("argv", GENERATED_CHECKS.values(), ids=GENERATED_CHECKS.keys())

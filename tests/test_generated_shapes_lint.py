@@ -15,7 +15,6 @@ inside an object and an array item.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_code_quality import GENERATED_CHECKS
+from test_code_quality import GENERATED_CHECKS, assert_generated_check_passes
 from toolshape.cli import main
 
 #: zod's email pattern: its lookaheads run on the runtime's linear-time matcher, not ``re``.
@@ -106,13 +105,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("argv", GENERATED_CHECKS.values(), ids=GENERATED_CHECKS.keys())
 def test_every_shape_passes_a_users_checks(generated: Path, argv: list[str]) -> None:
-    argv = [str(generated) if word == "generated" else word for word in argv]
-    if importlib.util.find_spec(argv[0]) is None:
-        pytest.fail(f"{argv[0]} is not installed: pip install -e '.[test]'")
-    done = subprocess.run(
-        [sys.executable, "-m", *argv], cwd=generated.parent, capture_output=True, text=True
-    )
-    assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
+    assert_generated_check_passes(argv, generated)
 
 
 def test_the_generated_tests_of_every_shape_pass(generated: Path) -> None:
