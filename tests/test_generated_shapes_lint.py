@@ -11,6 +11,13 @@ as a call that ruff would turn into a class (UP013), an empty table that mypy ca
 the longest tool name, whose contract path the headers name (E501).
 Every shape sits on the arguments and on the result (``output``), at the top and nested
 inside an object and an array item.
+
+The shapes also hold every way a contract writes an integral number as a float (``1.0``,
+``1e300``) where values are ints: bounds, ``multipleOf``, ``enum`` and ``const`` members, a
+``type: integer`` and its bounds in different ``allOf`` branches, an accepted example. The
+handler gets such a number as an int, so the generated tests send ints there, and their
+assertion that an accepted value arrives as sent holds (it failed on each of these); a
+number past 10**21 is written as a power of ten (``10**300``), which fits a line.
 """
 
 from __future__ import annotations
@@ -55,7 +62,22 @@ SHAPES: dict[str, Any] = {
     "false_schema": False,
     "empty_enum": {"type": "string", "enum": []},
     "false_prefix_item": {"type": "array", "prefixItems": [False]},
+    "integral_bounds": {"type": "integer", "minimum": -1e300, "maximum": 10.0, "multipleOf": 1.0},
+    "integral_exclusive_bounds": {"type": "integer", "exclusiveMinimum": -1.5e300},
+    "integral_members": {"type": "integer", "enum": [1.0, 2, 1e300]},
+    "integral_const": {"type": "integer", "const": 3.0},
+    "integral_number_members": {"type": "number", "enum": [1.0, 2.5, 1.5e300]},
+    "integral_apart": {
+        "allOf": [
+            {"type": "integer"},
+            {"exclusiveMaximum": 1e3, "minimum": 2.0},
+            {"not": {"const": 5.0}},
+        ]
+    },
 }
+
+#: An accepted example that writes the integers of ``integral_bounds`` as floats.
+INTEGRAL_EXAMPLE = {"top": 2.0, "nested": {"inner": 3.0}, "listed": [4.0, -1e300]}
 
 #: Keys that differ only in Unicode form: NFKC reads both as one name.
 UNICODE_KEYS = {"\u00e9": {"type": "integer"}, "e\u0301": {"type": "string"}}
@@ -88,7 +110,10 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     contracts = root / "contracts"
     contracts.mkdir()
     for name, schema in SHAPES.items():
-        text = json.dumps(_contract(name, _object(schema)))
+        contract = _contract(name, _object(schema))
+        if name == "integral_bounds":
+            contract["examples"] = [{"description": "floats", "args": INTEGRAL_EXAMPLE}]
+        text = json.dumps(contract)
         (contracts / f"{name}.yaml").write_text(text, encoding="utf-8")
     unicode_keys = {"type": "object", "properties": UNICODE_KEYS}
     text = json.dumps(_contract("unicode_keys", unicode_keys), ensure_ascii=False)

@@ -6,7 +6,9 @@
   and ``uniqueItems`` judge that same decimal, so nothing the handler gets breaks a check.
 * An ``enum``/``const`` value arrives as the member the contract writes, wherever JSON
   equality lets the value differ from it in Python (``1.0`` for ``1``, ``[1.0]`` for ``[1]``,
-  ``{"a": 1.0}`` for ``{"a": 1}``).
+  ``{"a": 1.0}`` for ``{"a": 1}``), but for the member's integral numbers, which arrive as
+  ints, as they do where the contract says ``integer``: a member written ``1.0`` arrives as
+  ``1`` whether ``1`` or ``1.0`` was sent, under ``integer`` and under ``number`` alike.
 * With ``platform="openai"``, a call the contract accepts as sent is accepted unchanged: a
   null the chosen ``anyOf`` branch requires is never removed; the nulls that stand for
   absent keys are removed only when the call as sent is refused.
@@ -105,7 +107,17 @@ ACCEPTED = {
     "typed enum": ({"type": "integer", "enum": [1, 2]}, 2.0, 2),
     "number enum": ({"type": "number", "enum": [1, 2.5]}, 1.0, 1),
     "enum of a big integer": ({"enum": [BIG, "x"]}, 1e23, BIG),
-    "enum of a float": ({"enum": [1.5, 2.0]}, 2, 2.0),
+    "enum of a float": ({"enum": [1.5, 2.0]}, 2.5 - 1, 1.5),
+    "enum of an integral float, sent as an int": ({"enum": [1.5, 2.0]}, 2, 2),
+    "enum of an integral float, sent as it": ({"enum": [1.5, 2.0]}, 2.0, 2),
+    "integer enum of a float": ({"type": "integer", "enum": [1.0, 2]}, 1, 1),
+    "integer enum of a float, sent as it": ({"type": "integer", "enum": [1.0, 2]}, 1.0, 1),
+    "number enum of a float": ({"type": "number", "enum": [1.0, 2.5]}, 1, 1),
+    "integer const of a float": ({"type": "integer", "const": 3.0}, 3, 3),
+    "integer and const of a float apart": ({"allOf": [{"type": "integer"}, {"const": 3.0}]}, 3, 3),
+    "the same, sent as a float": ({"allOf": [{"const": 3.0}, {"type": "integer"}]}, 3.0, 3),
+    "const of a big float": ({"const": 1e23}, 10**23, BIG),
+    "nested const of a float": ({"const": {"a": [1.0, 2.5]}}, {"a": [1, 2.5]}, {"a": [1, 2.5]}),
     "const": ({"const": 3}, 3.0, 3),
     "typed const": ({"type": "integer", "const": 3}, 3.0, 3),
     "enum of arrays": ({"enum": [[1, 2], "x"]}, [1.0, 2.0], [1, 2]),

@@ -40,7 +40,7 @@ from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import pointer as pointer_of
 from ..schema.pointers import tokens as pointer_tokens
-from ..schema.values import is_integer, json_equal
+from ..schema.values import as_written, integral_as_int, is_integer, json_equal
 from ..witness.budget import Budget
 from ..witness.values import Engine
 
@@ -580,6 +580,13 @@ class _Deriver:
         return list(self.cases.values())
 
     def replaced(self, path: SchemaPath, value: Any) -> Any:
+        # Every value a case sends has its integral numbers as ints, as do the base (from
+        # _copy) and the values found for it: an integral float sent where the contract
+        # says integer, or equal to an enum or const member, reaches the handler as an int
+        # (a copy of the arguments), and a case asserts that an accepted value arrives as
+        # sent. The verdicts are the same (1.0 is 1 in JSON); the integral floats' own cases
+        # are the normalising ones (INTEGRAL).
+        value = integral_as_int(value)
         data, parent = self.copied_to(path)
         parent[path[-1]] = value
         self.last = (data, path, value)
@@ -630,7 +637,7 @@ class _Deriver:
 
     def put(self, path: SchemaPath, value: Any) -> Any:
         """The root with the value at ``path`` replaced (the value itself at the root)."""
-        return self.replaced(path, value) if path else value
+        return self.replaced(path, value) if path else integral_as_int(value)
 
     def walk_branch(
         self,
@@ -904,11 +911,14 @@ def identical(a: Any, b: Any, ordered: bool = False) -> bool:
 
 
 def _copy(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars): copy.deepcopy, several times faster."""
+    """A deep copy of JSON data (dicts, lists, scalars), as a case sends it: its integral
+    numbers as ints (see ``_Deriver.replaced``). copy.deepcopy is several times slower."""
     if isinstance(value, dict):
         return {key: _copy(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_copy(item) for item in value]
+    if type(value) is float and value.is_integer():
+        return int(as_written(value))
     return value
 
 

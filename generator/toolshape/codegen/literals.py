@@ -140,7 +140,7 @@ def _literal(value: object) -> str:
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int):
-        return str(int(value))
+        return _int_text(int(value))
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError("non-finite numbers have no JSON literal")
@@ -166,10 +166,44 @@ def _literal(value: object) -> str:
     raise TypeError(f"no literal for {type(value).__name__}")
 
 
+#: Ints this far from zero are written near a power of ten where that is shorter (below).
+_LONG_INT = 10**21
+#: How far from its nearest round number such an int may be: the cases step a bound by one.
+_NEAR = 10**6
+
+
+def _int_text(value: int) -> str:
+    """An int as Python source: its digits, or, from 22 digits on, near a power of ten
+    when that is shorter (``10**300``, ``(15 * 10**299)``, ``(10**300 - 1)``,
+    ``-(10**300)``: each an operand on its own, as black writes it): the exact value of a
+    float written ``1e300`` or ``1.5e300`` and the ints a step beside it, which would not
+    fit a line as digits."""
+    if -_LONG_INT < value < _LONG_INT:
+        return str(value)
+    size = abs(value)
+    scale = len(str(size)) - 17
+    stem = round(size, -scale)  # the nearest int of 17 significant digits
+    rest = size - stem
+    if abs(rest) > _NEAR:
+        return str(value)
+    digits = str(stem).rstrip("0")
+    power = f"10**{len(str(stem)) - len(digits)}"
+    text = power if digits == "1" else f"{digits} * {power}"
+    if rest:
+        text = f"{text} {'+' if rest > 0 else '-'} {abs(rest)}"
+    if text != power:
+        text = f"({text})"
+    text = text if value > 0 else f"-({text})" if text == power else f"-{text}"
+    return text if len(text) < len(str(value)) else str(value)
+
+
 def _is_plain(value: object) -> bool:
-    """JSON data of exactly the built-in types (no subclass, whose repr could differ), floats finite."""
+    """JSON data of exactly the built-in types (no subclass, whose repr could differ), floats
+    finite, ints that repr() writes as :func:`_int_text` does."""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is int:
+        return -_LONG_INT < value < _LONG_INT  # type: ignore[operator]  # mypy does not narrow on `kind`
+    if kind is str or kind is bool or value is None:
         return True
     if kind is float:
         return math.isfinite(value)  # type: ignore[arg-type]  # mypy does not narrow on `kind`

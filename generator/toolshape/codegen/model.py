@@ -85,7 +85,7 @@ class ModuleModel:
     @functools.cached_property
     def integral(self) -> bool:
         """Whether an integer, enum or const check sits anywhere: what it records (an integral
-        float, a member as the contract writes it) is what the handler gets on accept."""
+        float, a member as ``_member`` gives it) is what the handler gets on accept."""
         return _has_integral([self.root, *self.functions])
 
     @functools.cached_property
@@ -229,7 +229,7 @@ def _has_integral(item: Any) -> bool:
         elif isinstance(item, Branch) and item.integral:
             return True
         elif isinstance(item, Check) and item.written:
-            return True  # a member JSON-equal to the value reaches the handler as written
+            return True  # a member JSON-equal to the value reaches the handler as a member
         elif hasattr(item, "__dataclass_fields__"):
             todo.extend(getattr(item, name) for name in item.__dataclass_fields__)
     return False

@@ -100,8 +100,8 @@ class Check:
     #: (``_exact``), as the bound is, since there a float's binary value differs from it.
     exact: bool = False
     #: json_not_in: the Python types of a value that can equal a member and yet differ from
-    #: it as written ("float": 1.0 for 1, "int": 1 for 1.0, "container": an array or
-    #: object), for which the handler gets the member itself (``_as_written``).
+    #: it as the handler gets it ("float": 1.0 for 1, "container": an array or object),
+    #: for which the handler gets the member itself (``_as_written``).
     written: tuple[str, ...] = ()
 
 

@@ -38,6 +38,22 @@ def as_written(number: int | float) -> int | float:
     return number
 
 
+def integral_as_int(value: Any) -> Any:
+    """A JSON value with its integral numbers as ints, at any depth (``1.0`` as ``1``,
+    ``1e23`` as ``10**23``, :func:`as_written`): what the runtime's ``_member`` makes of an
+    enum or const member, and what the generated code hands on for an integral float where
+    the contract says integer. ``value`` itself when nothing in it changes."""
+    if type(value) is float:
+        return int(as_written(value)) if value.is_integer() else value
+    if isinstance(value, list):
+        items = [integral_as_int(item) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, dict):
+        pairs = {key: integral_as_int(item) for key, item in value.items()}
+        return value if all(pairs[key] is item for key, item in value.items()) else pairs
+    return value
+
+
 def is_integer(value: object) -> TypeGuard[int | float]:
     """JSON Schema's integer: 1.0 counts."""
     if isinstance(value, bool):

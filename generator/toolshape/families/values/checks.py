@@ -21,6 +21,7 @@ from ...codegen.building.context import BuildContext, show
 from ...codegen.literals import Code, literal
 from ...codegen.model_parts import Check
 from ...schema.pointers import SchemaPath
+from ...schema.values import is_integer
 from .rules import TYPE
 
 #: The code of a type error, as generated code spells it.
@@ -133,11 +134,11 @@ def _const_checks(
 
 
 def _written_types(members: list[Any]) -> tuple[str, ...]:
-    """The Python types of a value that JSON-equals one of ``members`` without being it as
-    written (Check.written): a float can equal any number (1.0 and 1; 1e23 and 10**23), an
-    int a float member (1 and 1.0), an array or object an array or object member."""
-    numbers = [m for m in members if type(m) in (int, float)]
-    written = ["float"] * bool(numbers)
-    written += ["int"] * any(type(m) is float for m in numbers)
+    """The Python types of a value that JSON-equals one of ``members`` without being the
+    member the handler gets (Check.written; the runtime's ``_member``, where an integral
+    number is an int): a float can equal an integral member (1.0 and 1; 1e23 and 10**23),
+    an array or object an array or object member. An int equals only an integral member,
+    which is an int there, so it is always delivered as sent."""
+    written = ["float"] * any(is_integer(m) for m in members)
     written += ["container"] * any(isinstance(m, (list, dict)) for m in members)
     return tuple(written)
