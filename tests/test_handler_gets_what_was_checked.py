@@ -35,8 +35,10 @@ from toolshape.contract import checker, source
 from toolshape.project import runtime
 
 
-def module_of(parameters: dict[str, Any], name: str) -> types.ModuleType:
-    raw = json.dumps({"name": "t", "description": "d", "parameters": parameters}).encode()
+def module_of(parameters: dict[str, Any], name: str, **fields: Any) -> types.ModuleType:
+    """The module generated for a contract of ``parameters`` (and ``fields``: an output)."""
+    contract = {"name": "t", "description": "d", "parameters": parameters, **fields}
+    raw = json.dumps(contract).encode()
     built = model.build(checker.check(source.load(raw, "t.json")), name, "0" * 64)
     return runtime.load_module(
         render.render(CONTEXT, "module.py.j2", f"{name}.py", model=built), name

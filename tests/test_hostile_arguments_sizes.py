@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -290,3 +291,45 @@ def test_parse_cost_is_linear_in_the_text(shape: str) -> None:
         assert module.parse(text).status == "parse_error"
     counted = [work(functools.partial(module.parse, text)) for text in (small, large)]
     assert counted[1] <= 5 * counted[0] + 100, counted
+
+
+# -- a value nested past Python's recursion limit --------------------------------------
+
+#: A contract that recurses through every applicator a value can nest in (a property, array
+#: items, other keys, a union branch), on the arguments and on the result.
+RECURSIVE = {
+    "type": "object",
+    "properties": {
+        "p": {"$ref": "#"},
+        "i": {"type": "array", "items": {"$ref": "#"}},
+        "u": {"anyOf": [{"type": "string"}, {"$ref": "#"}]},
+    },
+    "additionalProperties": {"$ref": "#"},
+}
+
+
+def _nested(key: str, depth: int) -> dict[str, Any]:
+    """``{key: {key: ...}}`` (items: ``{"i": [{"i": [...]}]}``), ``depth`` objects deep, built
+    without recursion."""
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {key: [value] if key == "i" else value}
+    return value
+
+
+@pytest.mark.parametrize("key", ["p", "i", "u", "other"])
+def test_a_value_nested_past_the_recursion_limit_is_refused_saying_so(key: str) -> None:
+    from test_handler_gets_what_was_checked import module_of  # through the whole pipeline
+
+    module = module_of(RECURSIVE, "recursive_" + key, output=RECURSIVE)
+    deep = _nested(key, 20 * sys.getrecursionlimit())
+    for check in (module.validate, module.validate_result):
+        assert check(_nested(key, 100)).status == "accept"
+        result = check(deep)
+        assert result.value is deep
+        # Its feedback, log record and repr are made without recursing down the value.
+        assert len(result.feedback()) < 1000 and len(repr(result)) < 1000
+        assert len(json.dumps(result.log_record())) < 10_000
+        assert [(e.path, e.code) for e in result.errors] == [("", "unreadable")]
+        assert "nest deeper than Python's recursion limit" in result.errors[0].message
+        assert "raised" not in result.errors[0].message

@@ -38,6 +38,7 @@ RUNTIME_ALWAYS = frozenset(
         "Result as _Result",
         "_ARRAY_ARGUMENTS",
         "_NOT_AN_OBJECT",
+        "_TOO_DEEP",
         "_UNREADABLE",
         "_decode",
         "_drops_absent_nulls",
@@ -51,6 +52,7 @@ RESULT_ALWAYS = frozenset(
         "OutputResult as _OutputResult",
         "_ARRAY_RESULT",
         "_NOT_AN_OBJECT_RESULT",
+        "_TOO_DEEP_RESULT",
         "_UNREADABLE_RESULT",
         "_result_parse_error",
     }
