@@ -77,14 +77,18 @@ class _Run:
     opener: int | None = None
 
 
-def pinned(source: str) -> str:
+def pinned(source: str, note: str | None = None) -> str:
     """``source`` with a comment at each place ruff's formatter at 100 columns would join
-    what black split at 88 (see above); a source with none is returned as it is."""
+    what black split at 88 (see above); a source with none is returned as it is.
+
+    ``note``: what a comment says where no contract line is to be named (the generated
+    package's ``__init__.py``, which no one contract makes); else such a place is left as
+    it is."""
     lines = source.split("\n")
     runs = _runs(lines)
     if not runs:
         return source
-    fallback = next((m[1] for m in map(_HEADER.match, lines[:1]) if m), None)
+    fallback = next((m[1] for m in map(_HEADER.match, lines[:1]) if m), note)
     # First the comments after an opening bracket: they only lengthen a line, so a chain
     # that holds that line (a bracket inside an operand chain) keeps them when it is pinned.
     # (A comment at a line's end changes no run's reference: the walk reads whole-line

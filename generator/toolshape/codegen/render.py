@@ -104,10 +104,13 @@ def render(
     *,
     formatted: bool = False,
     compiles: bool = True,
+    pin: str | None = None,
     **variables: Any,
 ) -> str:
     """Render ``template`` in black's style and prove it compiles (unless the caller proves
-    that itself: ``compiles=False``).
+    that itself: ``compiles=False``). ``pin``: what the comments that keep ruff's formatter
+    at 100 columns from joining lines say where the code names no contract line
+    (``pins.pinned``'s ``note``).
 
     The output is what ``black.format_str(source, mode=black.Mode())`` gives, so vendored
     code passes a plain ``black --check``: the built-in templates' output is laid out by
@@ -129,7 +132,7 @@ def render(
             try:
                 source = formatting.lay_out(source, gaps)
                 source = long_literals.cut(source)  # black leaves a long string as it is
-                source = pins.pinned(source)  # what ruff at 100 columns would join
+                source = pins.pinned(source, pin)  # what ruff at 100 columns would join
             except formatting.LayoutError as exc:
                 gaps.append(str(exc).splitlines()[0])
                 source = _black(source, template, label)

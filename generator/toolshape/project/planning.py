@@ -471,16 +471,8 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
         tools[generated.tool_name] = "." + ".".join(generated.module_path.with_suffix("").parts)
     # What every module imports (from ._runtime import ...), once, at the top.
     result.files[runtime.RUNTIME_PATH] = runtime.runtime_source(context)
-    result.files[PurePosixPath("__init__.py")] = render.render(
-        context,
-        "package.py.j2",
-        "__init__.py",
-        version=version,
-        tools=literal(tools),
-        platforms=literal(export.PLATFORMS),
-        annotations=literal(_declared_hints(result.generated)),
-        hint_defaults=literal(tool_hints.DEFAULTS),
-        command=comment(context.command, limit=400),
+    result.files[PurePosixPath("__init__.py")] = package_source(
+        context, tools, _declared_hints(result.generated)
     )
     result.files[DEFINITIONS_PATH] = _tool_definitions(result.generated, context)
     for package in sorted(packages):
@@ -500,6 +492,26 @@ def _add_files(result: Plan, context: GenerationContext) -> None:
         ),
     )
     result.files[manifest.MANIFEST] = manifest.manifest(result.files, result.digests)
+
+
+def package_source(
+    context: GenerationContext, tools: dict[str, str], hints: dict[str, dict[str, bool]]
+) -> str:
+    """The generated package's ``__init__.py``: ``tools`` (tool name -> its module, relative
+    to the package) and the MCP ``hints`` each tool declares."""
+    return render.render(
+        context,
+        "package.py.j2",
+        "__init__.py",
+        # A tool entry split over lines (a long name in a folder) is held by a comment.
+        pin="its generated module",
+        version=Code(__version__),
+        tools=literal(tools),
+        platforms=literal(export.PLATFORMS),
+        annotations=literal(hints),
+        hint_defaults=literal(tool_hints.DEFAULTS),
+        command=comment(context.command, limit=400),
+    )
 
 
 def _declared_hints(generated: list[pipeline.Generated]) -> dict[str, dict[str, bool]]:
