@@ -33,6 +33,7 @@ from hostile_arguments_support import (
     liar,
     runtime,
 )
+from test_handler_gets_what_was_checked import module_of
 from work_counting import work
 
 
@@ -319,8 +320,6 @@ def _nested(key: str, depth: int) -> dict[str, Any]:
 
 @pytest.mark.parametrize("key", ["p", "i", "u", "other"])
 def test_a_value_nested_past_the_recursion_limit_is_refused_saying_so(key: str) -> None:
-    from test_handler_gets_what_was_checked import module_of  # through the whole pipeline
-
     module = module_of(RECURSIVE, "recursive_" + key, output=RECURSIVE)
     deep = _nested(key, 20 * sys.getrecursionlimit())
     for check in (module.validate, module.validate_result):

@@ -40,7 +40,7 @@ from ..schema import vocabulary
 from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
 from ..schema.pointers import pointer as pointer_of
 from ..schema.pointers import tokens as pointer_tokens
-from ..schema.values import as_written, integral_as_int, is_integer, json_equal
+from ..schema.values import integral_as_int, is_integer, json_equal
 from ..witness.budget import Budget
 from ..witness.values import Engine
 
@@ -917,9 +917,7 @@ def _copy(value: Any) -> Any:
         return {key: _copy(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_copy(item) for item in value]
-    if type(value) is float and value.is_integer():
-        return int(as_written(value))
-    return value
+    return integral_as_int(value) if type(value) is float else value
 
 
 def copied_to(root: Any, path: SchemaPath) -> tuple[Any, Any]:
