@@ -17,7 +17,10 @@ The shapes also hold every way a contract writes an integral number as a float (
 ``type: integer`` and its bounds in different ``allOf`` branches, an accepted example. The
 handler gets such a number as an int, so the generated tests send ints there, and their
 assertion that an accepted value arrives as sent holds (it failed on each of these); a
-number past 10**21 is written as a power of ten (``10**300``), which fits a line.
+number past 10**21 is written as a power of ten (``10**300``), which fits a line. And the
+shapes whose accepted value the tests might expect as a copy: an array or object ``enum`` or
+``const`` member (sent as the member is, it arrives as sent), and a ``oneOf`` of a number and
+a bounded integer (where the float is the number branch's, no int is expected).
 """
 
 from __future__ import annotations
@@ -69,6 +72,9 @@ SHAPES: dict[str, Any] = {
     "integral_members": {"type": "integer", "enum": [1.0, 2, 1e300]},
     "integral_const": {"type": "integer", "const": 3.0},
     "integral_number_members": {"type": "number", "enum": [1.0, 2.5, 1.5e300]},
+    "integral_one_of": {"oneOf": [{"type": "number"}, {"type": "integer", "minimum": 5}]},
+    "array_members": {"enum": [[1, 2], [3], "x"]},
+    "object_const": {"const": {"x": 1, "y": [2.5, "z"], "$data": "1/password"}},
     "integral_apart": {
         "allOf": [
             {"type": "integer"},

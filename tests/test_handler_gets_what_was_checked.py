@@ -97,6 +97,14 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+class Text(str):
+    """A str subclass: equal to a str member as JSON, not the member in Python."""
+
+
+class Mapping(dict[str, Any]):
+    """A dict subclass: likewise."""
+
+
 BIG = 10**23
 #: (schema, sent, delivered): the schema accepts ``sent`` and the handler gets ``delivered``.
 ACCEPTED = {
@@ -119,6 +127,8 @@ ACCEPTED = {
     "integer and const of a float apart": ({"allOf": [{"type": "integer"}, {"const": 3.0}]}, 3, 3),
     "the same, sent as a float": ({"allOf": [{"const": 3.0}, {"type": "integer"}]}, 3.0, 3),
     "const of a big float": ({"const": 1e23}, 10**23, BIG),
+    "enum of arrays, a str subclass inside": ({"enum": [["x"], 1]}, [Text("x")], ["x"]),
+    "const object, a dict subclass": ({"const": {"a": 1}}, Mapping({"a": 1}), {"a": 1}),
     "nested const of a float": ({"const": {"a": [1.0, 2.5]}}, {"a": [1, 2.5]}, {"a": [1, 2.5]}),
     "const": ({"const": 3}, 3.0, 3),
     "typed const": ({"type": "integer", "const": 3}, 3.0, 3),
@@ -171,6 +181,18 @@ def test_a_value_the_handler_would_get_wrong_is_refused(schema: dict[str, Any], 
         "/extra",
     ):
         assert where in paths, (where, result.errors)
+
+
+@pytest.mark.parametrize(
+    "member", [[1, 2], {"a": [1.5, "x"], "b": None}, [], {}], ids=["array", "object", "[]", "{}"]
+)
+def test_a_member_sent_as_the_member_is_arrives_as_sent(member: Any) -> None:
+    # Nothing to convert: the caller's object itself, as for any other accepted value.
+    module = module_of(positions({"enum": [member, "x"]}), "t")
+    sent = arguments(json.loads(json.dumps(member)))
+    result = module.validate(sent)
+    assert result.status == "accept", result.errors
+    assert result.value is sent
 
 
 def test_the_members_delivered_are_copies() -> None:

@@ -158,7 +158,8 @@ def test_a_member_written_over_a_place_takes_the_integers_recorded_after_it() ->
     # member's 2.0 arrives as 2, whether 2 or 2.0 was sent.)
     assert repr(result.value) == repr({"a": [{"x": 1, "y": 2}, {"x": 1, "y": 2}]})
     assert repr(sent) == repr({"a": [{"x": 1.0, "y": 2.0}, {"x": 1, "y": 2}]})
-    assert result.value["a"][1] is not sent["a"][1]  # a member arrives as a copy of its own
+    assert result.value["a"][0] is not sent["a"][0]  # the member's own copy, converted
+    assert result.value["a"][1] is sent["a"][1]  # already the member, type for type: as sent
 
 
 # -- _with_integers against the pointer walk it replaced ----------------------------------

@@ -1116,7 +1116,10 @@ def _integer_for(
     root: Any, base: Any, pointer: str, schema: dict[str, Any], value: Any, earlier: list[Any]
 ) -> int | None:
     """An int for the place (the base's own, or one the contract accepts there), exact as a
-    float, that none of the ``earlier`` anyOf branches takes first."""
+    float, that ``schema`` (the one that says integer) accepts as a float, and none of the
+    ``earlier`` anyOf branches takes first: the generated check converts it there. (Where
+    only another branch accepts the float, a oneOf's number branch beside an integer one
+    with a bound, the float is handed on as it is.)"""
     bounds = number_values.integers_at_bounds(schema)
     listed = member_values.listed_values(schema)
     candidates = [value, *listed, *bounds, 0, 1, 2, 7, -1]
@@ -1124,6 +1127,8 @@ def _integer_for(
         if not is_integer(candidate) or abs(candidate) > 2**53:
             continue
         number = int(candidate)
+        if errors_of(schema, float(number), "", root):
+            continue
         first = [e for e in earlier if not errors_of(e, float(number), "", root)]
         if not first and not evaluate(root, apply(base, [(pointer, float(number))])):
             return number
