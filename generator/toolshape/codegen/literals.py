@@ -193,7 +193,8 @@ def _int_text(value: int) -> str:
         text = f"{text} {'+' if rest > 0 else '-'} {abs(rest)}"
     if text != power:
         text = f"({text})"
-    text = text if value > 0 else f"-({text})" if text == power else f"-{text}"
+    if value < 0:
+        text = f"-({text})" if text == power else f"-{text}"
     return text if len(text) < len(str(value)) else str(value)
 
 
