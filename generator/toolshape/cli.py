@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import jinja2
 
@@ -33,10 +33,18 @@ from .codegen.names import PACKAGE_NAMES
 from .codegen.render import RenderError
 from .contract import checker
 from .contract.errors import ContractError, Problem, UsageError
-from .platforms import export, importer, mcp_stdio, remotes
+from .families.formats.importing import FORMAT_READINGS
+from .platforms import export, mcp_stdio
 from .project import checking, configuration, discovery, output, planning, writing
 from .project.progress import Progress
-from .review import diff, inputs, report
+from .review import report
+from .schema.vocabulary import DRAFTS
+
+if TYPE_CHECKING:
+    from .platforms import importer
+
+# The importer and the review (about 0.1 s of imports) are imported by the commands that use
+# them, ``import`` and ``diff``: every other run, a pre-commit hook's above all, starts without.
 
 EXAMPLES = f"""\
 examples:
@@ -806,13 +814,13 @@ def _import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="overwrite existing contract files")
     parser.add_argument(
         "--draft",
-        choices=importer.DRAFTS,
+        choices=DRAFTS,
         default=None,
         help="the JSON Schema draft of schemas without $schema (default: guessed from the spellings, and said)",
     )
     parser.add_argument(
         "--formats",
-        choices=importer.FORMAT_READINGS,
+        choices=FORMAT_READINGS,
         default="assert",
         help="assert each format (default), or keep it as the annotation x-format, "
         "as JSON Schema 2020-12 reads format unless told to assert it",
@@ -830,6 +838,8 @@ def _import_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from .platforms import importer
+
     try:
         label, imported = _imported(args)
     except importer.ContractImportError as exc:
@@ -864,6 +874,8 @@ def _import(args: argparse.Namespace) -> int:
 def _imported(args: argparse.Namespace) -> tuple[str, list[importer.ImportedContract]]:
     """What to name the input in messages, and its tools as contracts: the file's, or those a
     live MCP server lists (raises UsageError for a command line that names neither)."""
+    from .platforms import importer
+
     if not args.mcp:
         if len(args.source) != 1:
             raise UsageError("import takes one FILE (or --mcp -- COMMAND ARGS...)")
@@ -887,6 +899,8 @@ def _imported(args: argparse.Namespace) -> tuple[str, list[importer.ImportedCont
 
 def _import_options(args: argparse.Namespace) -> importer.ImportOptions:
     """How the command line asks the input's schemas to be read (UsageError for a bad --remote)."""
+    from .platforms import importer, remotes
+
     try:
         folders = tuple(remotes.RemoteFolder.parse(text) for text in args.remote)
     except ValueError as error:
@@ -983,6 +997,8 @@ def _diff_sides(
     args: argparse.Namespace, *, cwd: str | os.PathLike[str] | None = None
 ) -> tuple[dict[str, bytes], dict[str, bytes]]:
     """Read (old, new) as the parsed arguments say; raise UsageError for a bad combination."""
+    from .review import inputs
+
     here = Path(cwd) if cwd is not None else Path.cwd()
     if args.base is not None:
         if len(args.paths) > 1:
@@ -1019,6 +1035,8 @@ def run_diff(
     cwd: str | os.PathLike[str] | None = None,
 ) -> int:
     """Run ``toolshape diff`` for parsed arguments; return the exit status (0, 1 or 2)."""
+    from .review import diff
+
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     try:

@@ -137,9 +137,8 @@ _KEPT_BESIDE_LEGACY_REF = (
 )
 
 
-#: How ``format`` may be read: asserted (toolshape's default, 2020-12's format-assertion
-#: vocabulary) or kept as the annotation ``x-format`` (2020-12's own default reading).
-FORMAT_READINGS = ("assert", "annotate")
+#: How ``format`` may be read (``import --formats``).
+FORMAT_READINGS = format_importing.FORMAT_READINGS
 
 
 @dataclass(frozen=True)

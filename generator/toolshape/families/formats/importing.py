@@ -22,6 +22,9 @@ from ...platforms.translating import KeywordIn, Translating, Translation
 from ...schema import vocabulary
 
 FORMAT = "format"
+#: How ``format`` may be read: asserted (toolshape's default, 2020-12's format-assertion
+#: vocabulary) or kept as the annotation ``x-format`` (2020-12's own default reading).
+FORMAT_READINGS = ("assert", "annotate")
 #: Where a format toolshape does not assert is kept, as an annotation.
 X_FORMAT = "x-format"
 #: Why a format is not asserted, in the warning that says so.
