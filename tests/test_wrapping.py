@@ -435,3 +435,14 @@ def test_a_value_nested_deeper_than_a_line_is_wide_is_laid_out_once_per_part(
     counts = [_layout_calls(NESTED[shape], depth, monkeypatch) for depth in (20, 40, 80)]
     assert counts[2] - counts[1] <= 2.2 * (counts[1] - counts[0]), counts
     assert counts[2] <= 3 * 80 + 3, counts  # at most a layout per dict, list and item
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=st.lists(values, min_size=1, max_size=3).map(tuple))
+def test_a_row_written_from_its_items_texts_is_the_entry(items: tuple[object, ...]) -> None:
+    """tests_model writes a case row with ``tuple_entry``, handing it the items' one-line
+    texts: the row is the one ``entry`` writes, on one line or split, with items cut too."""
+    texts = [wrapping.one_line(item) for item in items]
+    made = wrapping.tuple_entry(items, texts)
+    assert type(made) is Code
+    assert made == wrapping.entry(items)

@@ -21,7 +21,7 @@ from ..schema.pointers import child
 from . import cases, model, render
 from .literals import Code, comment, literal, literal_text
 from .widths import width
-from .wrapping import LINE_LENGTH, entry
+from .wrapping import LINE_LENGTH, entry, one_line, tuple_entry
 
 
 @dataclass
@@ -184,23 +184,49 @@ def _errors_item(errors: frozenset[tuple[str, str]], written: ErrorsItems) -> ob
     return known
 
 
-def _case_row(base: Any, case: cases.Case, written: ErrorsItems | None = None) -> CaseRow:
-    """The row of one case; ``written``: the errors items made for the rows before it."""
+def _case_row(
+    base: Any,
+    case: cases.Case,
+    written: ErrorsItems | None = None,
+    pointers: dict[str, str] | None = None,
+) -> CaseRow:
+    """The row of one case; ``written``: the errors items made for the rows before it;
+    ``pointers``: the literals of the pointers they changed (a property's cases all change it)."""
     found, exact = cases.case_changes(base, case)
     # The rebuilt case must be the case itself, key order included (it orders the errors).
     if not exact and not cases.identical(cases.apply(base, found), case.data, ordered=True):
         raise AssertionError(
             f"toolshape bug: case {case.name!r} cannot be written as changes to the base"
         )
-    changes = {pointer: Code("MISSING") if new is cases.MISSING else new for pointer, new in found}
+    pointers = {} if pointers is None else pointers
+    changes: dict[str, object] = {}
+    pairs: list[str] = []
+    for pointer, new in found:
+        value = changes[pointer] = _MISSING if new is cases.MISSING else new
+        key = pointers.get(pointer)
+        if key is None:
+            key = pointers[pointer] = literal_text(pointer)
+        pairs.append(f"{key}: {one_line(value)}")
     errors = _errors_item(frozenset(case.errors), {} if written is None else written)
-    return CaseRow(entry((case.name, changes, errors)), case, list(found))
+    # The row's items' texts, as ``wrapping.one_line`` writes them (a dict's pairs joined as
+    # there), handed to tuple_entry, which measures them without writing them again.
+    texts = [
+        literal_text(case.name),
+        "{" + ", ".join(pairs) + "}",
+        str(errors) if isinstance(errors, Code) else literal_text(errors),
+    ]
+    return CaseRow(tuple_entry((case.name, changes, errors), texts), case, list(found))
+
+
+#: What a change that leaves its key out is written as: the template's MISSING.
+_MISSING = Code("MISSING")
 
 
 def _case_rows(base: Any, derived: list[cases.Case]) -> list[CaseRow]:
     """The rows of the derived cases, written against ``base``."""
     written: ErrorsItems = {}
-    return [_case_row(base, case, written) for case in derived]
+    pointers: dict[str, str] = {}
+    return [_case_row(base, case, written, pointers) for case in derived]
 
 
 def build(

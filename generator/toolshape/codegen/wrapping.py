@@ -22,6 +22,7 @@ import functools
 import operator
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 from itertools import accumulate, pairwise
 
 from .literals import Code, literal, literal_text
@@ -51,6 +52,38 @@ def entry(
     lines = laid_out(value, indent, before, after, whole, {})
     text = "\n".join(lines)[indent + len(before) :]
     return Code(text[: len(text) - len(after)])
+
+
+def tuple_entry(items: tuple[object, ...], item_texts: Sequence[str]) -> Code:
+    """``entry(items)`` (a table's row: at 4 columns, a comma after) for a tuple whose items'
+    one-line texts the caller made (``item_texts[i]`` is ``one_line(items[i])``): the same
+    lines, laid out here without the general walk. The generated tests write a few hundred
+    case rows per contract, each a tuple of three short items, most split one item per line;
+    measured: ``tests_model.build`` 11.6 ms -> 10.0 ms per contract over the 40-contract set."""
+    inner = ", ".join(item_texts)
+    whole = f"({inner},)" if len(items) == 1 else f"({inner})"
+    if width(whole) + _ROW_INDENT + 1 <= LINE_LENGTH:  # the row, its indent and its comma
+        return str.__new__(Code, whole)
+    # Split one item per line, as laid_out splits a tuple: an item that fits its line as it
+    # is, any other laid out by laid_out itself (given its text, made already).
+    pad = " " * (_ROW_INDENT + 4)
+    lines = ["("]
+    for item, text in zip(items, item_texts, strict=True):
+        if width(text) + len(pad) + 1 <= LINE_LENGTH:
+            lines.append(pad + text + ",")
+        else:
+            lines.extend(laid_out(item, len(pad), "", ",", texts={id(item): text}))
+    lines.append(" " * _ROW_INDENT + ")")
+    return str.__new__(Code, "\n".join(lines))
+
+
+#: Where the template writes a table's rows (``entry``'s default indent).
+_ROW_INDENT = 4
+
+
+def one_line(value: object) -> str:
+    """``value`` on one line: :func:`literal`'s text, with any :class:`Code` inside as it is."""
+    return _text(value, {})
 
 
 def laid_out(
