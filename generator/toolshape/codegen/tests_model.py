@@ -21,7 +21,7 @@ from ..schema.pointers import child
 from . import cases, model, render
 from .literals import Code, comment, literal, literal_text
 from .widths import width
-from .wrapping import LINE_LENGTH, entry, one_line, tuple_entry
+from .wrapping import LINE_LENGTH, Texts, entry, one_line, tuple_entry
 
 
 @dataclass
@@ -201,21 +201,23 @@ def _case_row(
     pointers = {} if pointers is None else pointers
     changes: dict[str, object] = {}
     pairs: list[str] = []
+    texts: Texts = {}  # the texts of the values' parts: a row that splits lays them out
     for pointer, new in found:
         value = changes[pointer] = _MISSING if new is cases.MISSING else new
         key = pointers.get(pointer)
         if key is None:
             key = pointers[pointer] = literal_text(pointer)
-        pairs.append(f"{key}: {one_line(value)}")
+        pairs.append(f"{key}: {one_line(value, texts)}")
     errors = _errors_item(frozenset(case.errors), {} if written is None else written)
     # The row's items' texts, as ``wrapping.one_line`` writes them (a dict's pairs joined as
     # there), handed to tuple_entry, which measures them without writing them again.
-    texts = [
+    items = [
         literal_text(case.name),
         "{" + ", ".join(pairs) + "}",
         str(errors) if isinstance(errors, Code) else literal_text(errors),
     ]
-    return CaseRow(tuple_entry((case.name, changes, errors), texts), case, list(found))
+    row = tuple_entry((case.name, changes, errors), items, texts)
+    return CaseRow(row, case, list(found))
 
 
 #: What a change that leaves its key out is written as: the template's MISSING.
