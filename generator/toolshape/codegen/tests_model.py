@@ -186,14 +186,37 @@ def _errors_item(errors: frozenset[tuple[str, str]], written: ErrorsItems) -> ob
     return known
 
 
+#: The literals of the scalars the cases put in place (the type samples, bounds, enum
+#: members: a property's cases share most), by type and value, made once per contract.
+#: A float is not among them: -0.0 equals 0.0 but is written apart.
+ScalarTexts = dict[tuple[type, object], str]
+
+#: The scalars whose type and value tell their literal.
+_KEYED_SCALARS = (str, int, bool, type(None))
+
+
+def _value_text(value: object, texts: Texts, scalars: ScalarTexts) -> str:
+    """``one_line(value, texts)``, a scalar's made once per contract (``scalars``)."""
+    kind = type(value)
+    if kind not in _KEYED_SCALARS:
+        return one_line(value, texts)
+    key = (kind, value)
+    known = scalars.get(key)
+    if known is None:
+        known = scalars[key] = one_line(value, texts)
+    return known
+
+
 def _case_row(
     base: Any,
     case: cases.Case,
     written: ErrorsItems | None = None,
     pointers: dict[str, str] | None = None,
+    scalars: ScalarTexts | None = None,
 ) -> CaseRow:
     """The row of one case; ``written``: the errors items made for the rows before it;
-    ``pointers``: the literals of the pointers they changed (a property's cases all change it)."""
+    ``pointers``: the literals of the pointers they changed (a property's cases all change
+    it), ``scalars``: of the scalars they put there."""
     found, exact = cases.case_changes(base, case)
     # The rebuilt case must be the case itself, key order included (it orders the errors).
     if not exact and not cases.identical(cases.apply(base, found), case.data, ordered=True):
@@ -201,6 +224,7 @@ def _case_row(
             f"toolshape bug: case {case.name!r} cannot be written as changes to the base"
         )
     pointers = {} if pointers is None else pointers
+    scalars = {} if scalars is None else scalars
     changes: dict[str, object] = {}
     pairs: list[str] = []
     texts: Texts = {}  # the texts of the values' parts: a row that splits lays them out
@@ -209,7 +233,7 @@ def _case_row(
         key = pointers.get(pointer)
         if key is None:
             key = pointers[pointer] = literal_text(pointer)
-        pairs.append(f"{key}: {one_line(value, texts)}")
+        pairs.append(f"{key}: {_value_text(value, texts, scalars)}")
     errors = _errors_item(frozenset(case.errors), {} if written is None else written)
     # The row's items' texts, as ``wrapping.one_line`` writes them (a dict's pairs joined as
     # there), handed to tuple_entry, which measures them without writing them again.
@@ -230,7 +254,8 @@ def _case_rows(base: Any, derived: list[cases.Case]) -> list[CaseRow]:
     """The rows of the derived cases, written against ``base``."""
     written: ErrorsItems = {}
     pointers: dict[str, str] = {}
-    return [_case_row(base, case, written, pointers) for case in derived]
+    scalars: ScalarTexts = {}
+    return [_case_row(base, case, written, pointers, scalars) for case in derived]
 
 
 def build(
