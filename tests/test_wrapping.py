@@ -446,3 +446,19 @@ def test_a_row_written_from_its_items_texts_is_the_entry(items: tuple[object, ..
     made = wrapping.tuple_entry(items, texts)
     assert type(made) is Code
     assert made == wrapping.entry(items)
+
+
+def test_a_case_row_writes_each_scalar_as_its_own_literal() -> None:
+    """tests_model makes a changed scalar's literal once per contract, keyed by type and value:
+    1, 1.0 and True (equal in Python), and 0.0 and -0.0, still each get their own."""
+    from toolshape.codegen import cases, tests_model
+
+    base: dict[str, object] = {"a": []}
+    scalars = [1, True, 1.0, 0.0, -0.0, 0, False, "1", None, 1, 1.0, True, -0.0]
+    derived = [
+        cases.Case(f"case {i}", {"a": value}, frozenset()) for i, value in enumerate(scalars)
+    ]
+    rows = tests_model._case_rows(base, derived)
+    for row, value in zip(rows, scalars, strict=True):
+        assert f'{{"/a": {literal_text(value)}}}' in str(row.row)
+        assert _same(_read_back(str(row.row))[1]["/a"], value)
