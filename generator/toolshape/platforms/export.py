@@ -670,8 +670,7 @@ class _Lowering:
         """Whether inlining the $refs the platform inlines would pass one of its limits (refused):
         counted before anything is inlined, since a DAG of definitions doubles at every level.
         A limit the contract passes without inlining is left to the lowering's own checks."""
-        inlined = reference_export.inlined_size(self)
-        plain = reference_export.inlined_size(self, inlining=False)
+        inlined, plain = reference_export.inlined_sizes(self)
         added = inlined.nodes - plain.nodes
         # (the count, the contract's own, the limit, the message). The nodes inlining adds are
         # bounded, not the nodes it makes: a contract of any size is lowered in linear time.

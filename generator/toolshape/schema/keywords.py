@@ -27,22 +27,27 @@ ANNOTATION_SCHEMAS = vocabulary.names(
 (TYPE,) = vocabulary.taking("types")
 
 _NULL = {TYPE: "null"}
+#: Every keyword holding subschemas, for :func:`subschemas`' quick answer on a leaf.
+_HOLDERS = frozenset((*ONE_SCHEMA, *SCHEMA_LISTS, *SCHEMA_MAPS))
 
 
 def subschemas(schema: Any, path: SchemaPath = ()) -> list[tuple[Any, SchemaPath]]:
     """The direct subschemas of ``schema`` with their paths (list indexes as ints), in keyword
     order: one-schema keywords, then lists, then maps (each map in its key order)."""
-    if not isinstance(schema, dict):
+    # Most schemas of a contract are leaves: one pass over their few keys answers for them,
+    # where asking for each of the 18 keywords took most of the export's walks (measured:
+    # platform_definitions 4.6 -> 4.0 ms per contract over the 40-contract set).
+    if not isinstance(schema, dict) or _HOLDERS.isdisjoint(schema):
         return []
     found: list[tuple[Any, SchemaPath]] = []
     for keyword in ONE_SCHEMA:
-        if isinstance(schema.get(keyword), (dict, bool)):
+        if keyword in schema and isinstance(schema[keyword], (dict, bool)):
             found.append((schema[keyword], path + (keyword,)))
     for keyword in SCHEMA_LISTS:
-        if isinstance(schema.get(keyword), list):
+        if keyword in schema and isinstance(schema[keyword], list):
             found.extend((sub, path + (keyword, i)) for i, sub in enumerate(schema[keyword]))
     for keyword in SCHEMA_MAPS:
-        if isinstance(schema.get(keyword), dict):
+        if keyword in schema and isinstance(schema[keyword], dict):
             found.extend((sub, path + (keyword, key)) for key, sub in schema[keyword].items())
     return found
 
