@@ -141,7 +141,7 @@ from ..families.unevaluated import export as unevaluated_export
 from ..families.values import export as value_export
 from ..families.values.rules import TYPE
 from ..schema import pointers, vocabulary
-from ..schema.keywords import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
+from ..schema.keywords import HOLDERS, ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS, subschemas
 from ..schema.pointers import SchemaPath
 from ..schema.values import json_equal
 from .lowering import CANNOT_MERGE, UNENFORCED, KeywordAt, Lowering, Merge, described, merge_listed
@@ -1073,6 +1073,8 @@ def _map_schema(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]])
     if not isinstance(schema, dict):
         return schema
     node = dict(schema)
+    if HOLDERS.isdisjoint(node):  # a leaf (most nodes): no keyword to look for
+        return change(node)
     for keyword in ONE_SCHEMA:
         if isinstance(node.get(keyword), dict):
             node[keyword] = _map_schema(node[keyword], change)
