@@ -15,6 +15,7 @@ finite data.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..contract.checker import Contract
@@ -56,6 +57,8 @@ def secret_paths(parameters: Any) -> set[SchemaPath]:
     target reached from a sensitive value anywhere counts wherever it is used, since its
     one function serves every place.
     """
+    if not may_hold_secrets(parameters):
+        return set()
     found: set[SchemaPath] = set()
     seen: set[tuple[frozenset[SchemaPath], bool]] = set()
     todo: list[tuple[list[tuple[Any, SchemaPath]], bool]] = [([(parameters, ())], False)]
@@ -71,6 +74,17 @@ def secret_paths(parameters: Any) -> set[SchemaPath]:
             found |= key[0]
         todo += [(children, inside) for children in _value_groups(group)]
     return found
+
+
+def may_hold_secrets(parameters: Any) -> bool:
+    """Whether some schema in ``parameters`` may say ``x-sensitive``: its JSON text holds the
+    key. (A string value "x-sensitive" answers yes too, and the walks then find nothing.)
+
+    Most contracts mark nothing sensitive, and then no value is secret and the redaction
+    masks are empty: this answer, a search of text ``json`` writes in C, spares them the
+    walks that would find so (measured: model.build 5.9 -> 5.0 ms CPU per contract over the
+    40-contract set, none of which is sensitive)."""
+    return '"x-sensitive"' in json.dumps(parameters, ensure_ascii=False)
 
 
 def _group(
@@ -304,6 +318,12 @@ class _AbsentNulls(_Masks):
       it (requires the key, or allows null there): removed only when keeping them fails too.
     """
 
+    def __init__(self, parameters: Any) -> None:
+        # (not the redaction's secrets: the absent nulls do not depend on them)
+        self.parameters = parameters
+        self.live = set()
+        self.masks = {}
+
     def _mask(self, schema: Any) -> Any:
         if not isinstance(schema, dict):
             return None
@@ -426,7 +446,10 @@ def _reaching_secrets(parameters: Any) -> set[int]:
 
 
 def redaction_masks(contract: Contract) -> dict[str, Any]:
-    """The masks the generated module's ``_redact`` reads (see :class:`_Masks`)."""
+    """The masks the generated module's ``_redact`` reads (see :class:`_Masks`): with no
+    x-sensitive schema, every mask is None, the table's ``"#"`` empty."""
+    if not may_hold_secrets(contract.parameters):
+        return {"#": {}}
     return _Masks(contract.parameters).table()
 
 
