@@ -21,6 +21,7 @@ only syntax errors stop the reading early.
 from __future__ import annotations
 
 import codecs
+import functools
 import math
 import os
 import pathlib
@@ -471,6 +472,17 @@ class _NotPlain(Exception):
     """Raised by :class:`_EventReader` on anything it leaves to the node path (see there)."""
 
 
+@functools.lru_cache(maxsize=4096)
+def _plain_tag(text: str, implicit: bool) -> str:
+    """The tag pyyaml's resolver gives a plain scalar (``implicit``: the event's first flag),
+    as the composer asks it. Its table is pyyaml's own, fixed: the answer depends on these
+    two alone, and a contract asks it again and again for the same keys and words."""
+    return _RESOLVER.resolve(ScalarNode, text, (implicit, False))
+
+
+_RESOLVER = Resolver()
+
+
 class _EventReader:
     """The data and positions of a plain contract, read straight from libyaml's events.
 
@@ -478,73 +490,87 @@ class _EventReader:
     alias, no duplicate or non-string key, no scalar refused. For those, composing pyyaml's
     nodes first and building the data from them cost most of a load; this reads the same data
     and the same positions (a node's position is its first event's start) from the events
-    the composer would take. On anything else it raises :class:`_NotPlain`, and the contract
-    is read again by the node path, which reports it (measured: load_and_check 5.2 -> 3.9 ms
-    CPU per contract over the 40-contract set)."""
+    the composer would take. On anything else, and on a plain scalar pyyaml could read
+    otherwise (the loader's ``_as_pyyaml``, spelled here where the event is read), it raises
+    :class:`_NotPlain`, and the contract is read again by the node path, which reports it
+    (measured: a load 2.85 -> 1.43 ms CPU per contract over the 40-contract set, with the
+    cached tags of :func:`_plain_tag`)."""
 
     def __init__(self, loader: Any) -> None:
         self.loader = loader
-        self.get_event = loader.get_event  # libyaml's events in pyyaml's spelling
         self.value_positions: dict[PathKey, Position] = {}
         self.key_positions: dict[PathKey, Position] = {}
         self.depth = 0  # as the composer counts it: every node, keys too
 
+    def next(self) -> Any:
+        """libyaml's next event, as it wrote it (a plain scalar's style is "")."""
+        return _CParser.get_event(self.loader)
+
     def document(self) -> object:
         """The data of the one document of the stream."""
-        self.get_event()  # the stream start
-        if not isinstance(self.get_event(), DocumentStartEvent):
+        self.next()  # the stream start
+        if not isinstance(self.next(), DocumentStartEvent):
             raise _NotPlain  # an empty file
-        data = self.value(self.get_event(), ())
-        self.get_event()  # the document end
-        if not isinstance(self.get_event(), StreamEndEvent):
+        data = self.value(self.next(), (), False)
+        self.next()  # the document end
+        if not isinstance(self.next(), StreamEndEvent):
             raise _NotPlain  # a second document
         return data
 
-    def value(self, event: Any, path: PathKey) -> object:
-        """The data of the node starting with ``event``, found at ``path``."""
-        self.value_positions[path] = _position(event.start_mark)
+    def value(self, event: Any, path: PathKey, flow: bool) -> object:
+        """The data of the node starting with ``event``, found at ``path`` (``flow``: inside
+        a flow collection)."""
+        mark = event.start_mark
+        self.value_positions[path] = (mark.line + 1, mark.column + 1)
         kind = self._node(event)
         if kind is ScalarEvent:
-            if event.style is not None:  # quoted, literal or folded: always a string
-                value: object = event.value
-            else:
-                tag = self.loader.resolve(ScalarNode, event.value, event.implicit)
-                value, message = _read_plain(event.value, tag)
-                if message is not None:
-                    raise _NotPlain
-            if isinstance(value, str) and _SURROGATE.search(value):
-                raise _NotPlain
+            value = self.scalar(event, flow)
         elif kind is SequenceStartEvent:
+            inner = bool(event.flow_style)
             items: list[object] = []
-            while type(item := self.get_event()) is not SequenceEndEvent:
-                items.append(self.value(item, (*path, len(items))))
+            while type(item := self.next()) is not SequenceEndEvent:
+                items.append(self.value(item, (*path, len(items)), inner))
             value = items
         else:
-            value = self.mapping(path)
+            value = self.mapping(path, bool(event.flow_style))
         self.depth -= 1
         return value
 
-    def mapping(self, path: PathKey) -> dict[str, object]:
+    def scalar(self, event: Any, flow: bool, *, key: bool = False) -> object:
+        """The value of a scalar (``key``: read as a mapping key is, see :func:`read_key`)."""
+        text = event.value
+        if _SURROGATE.search(text):
+            raise _NotPlain  # (read as a string or not, the node path reports it)
+        if event.style:  # quoted, literal (|) or folded (>): always a string
+            return text
+        # A plain scalar. Where libyaml (YAML 1.2) reads more than pyyaml (1.1): an empty
+        # one, and in a flow collection one holding ':' or '?'.
+        if not text or (flow and _FLOW_RISK.search(text)):
+            raise _NotPlain
+        tag = _plain_tag(text, event.implicit[0])
+        if key and tag == _STR:
+            return text
+        if key and tag == _MERGE:
+            raise _NotPlain
+        value, message = _read_plain(text, tag)
+        if message is not None:
+            raise _NotPlain
+        return value
+
+    def mapping(self, path: PathKey, flow: bool) -> dict[str, object]:
         """The entries of a mapping whose start event was just read."""
         result: dict[str, object] = {}
-        while type(event := self.get_event()) is not MappingEndEvent:
+        while type(event := self.next()) is not MappingEndEvent:
             if self._node(event) is not ScalarEvent:
                 raise _NotPlain  # a key that is a mapping or a list
             self.depth -= 1
-            if event.style is None:
-                tag = self.loader.resolve(ScalarNode, event.value, event.implicit)
-                if tag == _MERGE:
-                    raise _NotPlain
-                key, message = (event.value, None) if tag == _STR else _read_plain(event.value, tag)
-                if message is not None:
-                    raise _NotPlain
-            else:
-                key = event.value
-            if not isinstance(key, str) or key in result or _SURROGATE.search(key):
+            key = self.scalar(event, flow, key=True)
+            if not isinstance(key, str) or key in result:
                 raise _NotPlain
             key_path = (*path, key)
-            self.key_positions[key_path] = _position(event.start_mark)
-            result[key] = self.value(self.get_event(), key_path)
+            mark = event.start_mark
+            self.key_positions[key_path] = (mark.line + 1, mark.column + 1)
+            result[key] = self.value(self.next(), key_path, flow)
         return result
 
     def _node(self, event: Any) -> type:
