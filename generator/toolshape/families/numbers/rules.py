@@ -29,6 +29,8 @@ UPPER = vocabulary.bounds("upper", limits="value")
 #: The inclusive bounds, beside which an equal bound of the other side still leaves a number.
 INCLUSIVE = vocabulary.names(lambda k: k.limits == "value" and not k.exclusive)
 STEP = "multipleOf"
+#: The same keywords, to tell at once that a schema uses none.
+_KEYWORD_SET = frozenset(KEYWORDS)
 
 #: What a warning of bounds that leave no number says of the place.
 NO_NUMBER = "as written, no number can pass here"
@@ -53,6 +55,8 @@ def warnings(
     its ``type`` allows, None when it has none): legal JSON Schema with an exact meaning,
     which the generated checks keep (they refuse every number there); a warning. Only
     bounds that are numbers are read (:func:`check` reports the others)."""
+    if _KEYWORD_SET.isdisjoint(schema):
+        return  # (most schemas: asked of every one, and reading the bounds took a third of it)
     if any(p for p in _values(schema, path)):
         return
     low = [(k, schema[k]) for k in LOWER if is_number(schema.get(k))]

@@ -196,6 +196,8 @@ def warnings(
     generated code refuses every value here, and the contract check warns. Members listed
     twice or of a type ``type`` refuses are legal too (a duplicate changes nothing, a dead
     member never passes): warned of, and generated as they mean."""
+    if ENUM not in schema and CONST not in schema:
+        return  # (most schemas: nothing to warn of, without reading their type)
     if isinstance(schema.get(ENUM), list):
         yield from _enum(schema[ENUM], path + (ENUM,), types)
     reason = no_value(schema, types)
