@@ -354,7 +354,9 @@ def _lowered(contract: Contract, target: str, lowerings: dict[str, _Lowered]) ->
     named for ``target`` (the lowering reads only the rules; the findings name the target)."""
     rules = _SAME_RULES.get(target, target)
     if rules not in lowerings:
-        lowering = _Lowering(contract, target)
+        # One contract's lowerings share what their size walks found alike (inlined_sizes).
+        shared = next(iter(lowerings.values()))[0].shared_sizes if lowerings else {}
+        lowering = _Lowering(contract, target, shared)
         lowerings[rules] = (lowering, *lowering.run())
     lowering, lowered, findings, notes = lowerings[rules]
     if any(finding.target != target for finding in findings):
@@ -584,8 +586,12 @@ class _Lowering:
     collected, each once.
     """
 
-    def __init__(self, contract: Contract, target: str) -> None:
+    def __init__(
+        self, contract: Contract, target: str, shared_sizes: dict[str, Any] | None = None
+    ) -> None:
         self.contract = contract
+        #: What this contract's other lowerings found of the sizes (see inlined_sizes).
+        self.shared_sizes = {} if shared_sizes is None else shared_sizes
         #: The target findings name; ``target`` is the rules it shares ("openai-responses" -> "openai").
         self.named = target
         target = _SAME_RULES.get(target, target)

@@ -96,6 +96,9 @@ class Folding(Lowering, Protocol):
     inlined: dict[SchemaPath, dict[str, Any]]
     #: The recursions met so far (a fold that met one is not kept).
     recursions: int
+    #: What the lowerings of one contract share of their size walks (one dict for them all:
+    #: ``families/references/export.py``'s inlined_sizes).
+    shared_sizes: dict[str, Any]
 
     def fold(self, schema: dict[str, Any], path: SchemaPath) -> dict[str, Any]:
         """One node in the platform's spelling, its $ref and allOf merged in (not finished)."""

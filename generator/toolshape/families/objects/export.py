@@ -207,6 +207,13 @@ def has_keys(node: dict[str, Any]) -> bool:
     return "properties" in node
 
 
+def key_count(node: dict[str, Any]) -> int:
+    """How many keys a (lowered) node lists: ``len(keys_of(node))``, without its copy (the
+    export's size walk asks it of every node)."""
+    properties = node.get("properties")
+    return len(properties) if isinstance(properties, dict) else 0
+
+
 def keys_of(node: dict[str, Any]) -> dict[str, Any]:
     """The keys a (lowered) node lists and their schemas, a copy ({}: none)."""
     properties = node.get("properties")
