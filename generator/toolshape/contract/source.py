@@ -477,10 +477,11 @@ def _plain_tag(text: str, implicit: bool) -> str:
     """The tag pyyaml's resolver gives a plain scalar (``implicit``: the event's first flag),
     as the composer asks it. Its table is pyyaml's own, fixed: the answer depends on these
     two alone, and a contract asks it again and again for the same keys and words."""
-    return _RESOLVER.resolve(ScalarNode, text, (implicit, False))
+    tag: str = _RESOLVER.resolve(ScalarNode, text, (implicit, False))
+    return tag
 
 
-_RESOLVER = Resolver()
+_RESOLVER: Any = Resolver()  # (pyyaml's resolver is untyped)
 
 
 class _EventReader:
