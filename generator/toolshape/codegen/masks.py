@@ -26,7 +26,7 @@ from ..families.references import targets
 from ..families.values import rules as value_rules
 from ..regex.linear import plan as pattern_plan
 from ..schema import children, vocabulary
-from ..schema.keywords import subschemas
+from ..schema.keywords import HOLDERS, subschemas
 from ..schema.pointers import SchemaPath, ref_path, resolve
 from .literals import Code, literal
 
@@ -47,7 +47,7 @@ def _same_value_subschemas(
     return [(sub, schema_path + steps) for sub, steps in children.same_value(schema)]
 
 
-def secret_paths(parameters: Any) -> set[SchemaPath]:
+def secret_paths(parameters: Any, text: str | None = None) -> set[SchemaPath]:
     """The schema paths of every schema that may apply to a value an x-sensitive schema governs.
 
     The walk follows values, not schemas: it takes, for one value, the group of every
@@ -57,7 +57,7 @@ def secret_paths(parameters: Any) -> set[SchemaPath]:
     target reached from a sensitive value anywhere counts wherever it is used, since its
     one function serves every place.
     """
-    if not may_hold_secrets(parameters):
+    if not may_hold_secrets(parameters, text):
         return set()
     found: set[SchemaPath] = set()
     seen: set[tuple[frozenset[SchemaPath], bool]] = set()
@@ -76,15 +76,19 @@ def secret_paths(parameters: Any) -> set[SchemaPath]:
     return found
 
 
-def may_hold_secrets(parameters: Any) -> bool:
+def may_hold_secrets(parameters: Any, text: str | None = None) -> bool:
     """Whether some schema in ``parameters`` may say ``x-sensitive``: its JSON text holds the
     key. (A string value "x-sensitive" answers yes too, and the walks then find nothing.)
+    ``text``: that JSON text, ``json.dumps(parameters, ensure_ascii=False)``, where the
+    caller has made it already (the builder does, see BuildContext.parameters_text).
 
     Most contracts mark nothing sensitive, and then no value is secret and the redaction
     masks are empty: this answer, a search of text ``json`` writes in C, spares them the
     walks that would find so (measured: model.build 5.9 -> 5.0 ms CPU per contract over the
     40-contract set, none of which is sensitive)."""
-    return '"x-sensitive"' in json.dumps(parameters, ensure_ascii=False)
+    if text is None:
+        text = json.dumps(parameters, ensure_ascii=False)
+    return '"x-sensitive"' in text
 
 
 def _group(
@@ -327,6 +331,10 @@ class _AbsentNulls(_Masks):
     def _mask(self, schema: Any) -> Any:
         if not isinstance(schema, dict):
             return None
+        if HOLDERS.isdisjoint(schema) and targets.REF not in schema:
+            # A leaf (most schemas): every part below is read from a subschema or a $ref
+            # (measured: absent_nulls 0.38 -> 0.21 ms CPU per contract over the 40-contract set).
+            return None
         mask: dict[str, Any] = {}
         ref = targets.ref_of(schema)
         if ref is not None and ref in self.live:
@@ -445,10 +453,11 @@ def _reaching_secrets(parameters: Any) -> set[int]:
     return reaching
 
 
-def redaction_masks(contract: Contract) -> dict[str, Any]:
+def redaction_masks(contract: Contract, text: str | None = None) -> dict[str, Any]:
     """The masks the generated module's ``_redact`` reads (see :class:`_Masks`): with no
-    x-sensitive schema, every mask is None, the table's ``"#"`` empty."""
-    if not may_hold_secrets(contract.parameters):
+    x-sensitive schema, every mask is None, the table's ``"#"`` empty (``text``: see
+    :func:`may_hold_secrets`)."""
+    if not may_hold_secrets(contract.parameters, text):
         return {"#": {}}
     return _Masks(contract.parameters).table()
 

@@ -194,7 +194,7 @@ def _build_side(
     settle_required(root, builder.functions)
     null_message = builder.null_message()
     nulls = absent_nulls(contract)
-    masks = redaction_masks(contract)
+    masks = redaction_masks(contract, builder.parameters_text)
     return ModuleModel(
         tool_name=literal(contract.name),
         description=literal(contract.description),
