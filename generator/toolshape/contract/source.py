@@ -122,6 +122,8 @@ class Document:
 
     def source_of(self, path: PathKey) -> str:
         """``file:line`` of the node at ``path``: in the file it was copied from, if it was."""
+        if not self.copied_from:  # (most documents: every generated comment asks this)
+            return f"{self.file}:{self.value_at(path)[0]}"
         for length in range(len(path), 0, -1):
             origin = self.copied_from.get(tuple(path[:length]))
             if origin is not None:

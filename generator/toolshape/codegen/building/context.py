@@ -15,6 +15,7 @@ import abc
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from json.encoder import encode_basestring
 from typing import Any
 
 from ...contract.checker import Contract
@@ -240,7 +241,13 @@ _NAME_WORDS = vocabulary.name_words()
 
 def show(value: Any) -> str:
     """A value as JSON, short: how messages name keys and allowed values."""
-    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    # A key (most calls) is written by json's own string encoder, as json.dumps writes a str
+    # with ensure_ascii=False, without making an encoder per call (measured: 1 us -> 0.05 us,
+    # about 2% of model.build).
+    if isinstance(value, str):
+        text = encode_basestring(value)
+    else:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     return text if len(text) <= 60 else text[:57] + "..."
 
 
