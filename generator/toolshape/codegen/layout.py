@@ -1055,9 +1055,25 @@ class _Bracket:
     comma needs (``comma_at``: after its one item; ``items_row``: its items' one line, cut at
     ``items``, the columns of its own commas)."""
 
+    __slots__ = (
+        "before",
+        "comma_at",
+        "comprehension",
+        "first_row",
+        "items",
+        "items_row",
+        "last",
+        "last_end",
+        "opening",
+        "row",
+    )
+
     def __init__(self, row: int, opening: str, before: str) -> None:
+        # One is made for every bracket of every long statement, and most open and close on
+        # one line: whether one takes a comma (``_takes_comma``) is asked only where it is split.
         self.row = row  # the opening bracket's (from 0)
-        self.takes_comma = _takes_comma(opening, before)
+        self.opening = opening
+        self.before = before  # the part before the opening bracket
         self.items: list[int] = []  # columns of the commas between its items
         self.comprehension = False  # ``for`` among its items: a comprehension or generator
         self.first_row = -1  # the row its first part is on (-1: none yet)
@@ -1079,7 +1095,7 @@ class _Bracket:
         ):
             return False
         if not self.items:
-            if not self.takes_comma:
+            if not _takes_comma(self.opening, self.before):
                 return False  # parentheses that group one expression: a comma makes a tuple
             self.comma_at = self.last_end
             return True

@@ -201,7 +201,10 @@ def _unheld_brackets(lines: list[str], strings: set[int]) -> list[tuple[int, int
             continue
         depth = _indent(line)
         closer = index + 1
-        while closer < len(lines) and (_indent(lines[closer]) > depth or not lines[closer]):
+        # A line indented deeper than ``depth`` starts with ``depth + 1`` spaces: tested so, not
+        # measured, as this walks the whole content of every split bracket (nested ones again).
+        deeper = " " * (depth + 1)
+        while closer < len(lines) and (lines[closer].startswith(deeper) or not lines[closer]):
             closer += 1
         if (
             closer < len(lines)
@@ -274,7 +277,9 @@ def _goes_on(lines: list[str], index: int) -> bool:
     if not body or body[0] == "#":
         return False
     depth = len(line) - len(body)
-    return _indent(following) == depth and _GOES_ON.match(following, depth) is not None
+    # _GOES_ON matches no space first: a match at ``depth`` after ``depth`` spaces is a line at
+    # that indentation, found without measuring the following line's indentation.
+    return _GOES_ON.match(following, depth) is not None and following.startswith(line[:depth])
 
 
 def _joined(lines: list[str], indent: int = 0) -> str:
