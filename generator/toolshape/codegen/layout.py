@@ -42,9 +42,13 @@ from .widths import width
 #: black's default line length.
 LINE_LENGTH = 88
 
-#: A one-line string literal, repr-style.
 _BRACKETS = re.compile(r"[()\[\]{}]")
-_STRINGS = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+#: A one-line string literal, repr-style. Its characters are read a run at a time between
+#: escapes: the same strings as ``"(?:[^"\\\n]|\\.)*"`` (each string's end is its first
+#: quote not escaped, either way), matched in about half the time, which counts as every
+#: line of a module is read with it (measured: lay_out 15.7 -> 14.2 ms per contract over the
+#: 40-contract set).
+_STRINGS = re.compile(r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'""")
 #: What the bracket count must skip: a string, or a comment.
 _SKIPPED = re.compile(_STRINGS.pattern + "|#[^\n]*")
 #: A docstring the templates write: one line, no quote or backslash inside, no space at either end

@@ -32,8 +32,9 @@ import re
 from .widths import width
 from .wrapping import LINE_LENGTH, parenthesized, pieces
 
-#: One string literal (black's double quotes, or single ones around a double quote).
-_STRING = r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'"""
+#: One string literal (black's double quotes, or single ones around a double quote):
+#: its characters read a run at a time between escapes, as in ``layout._STRINGS``.
+_STRING = r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'"""
 #: What a line's scan steps over, whole: a one-line string or a comment (a quote inside
 #: either opens nothing); and a triple quote, which opens or closes a string over lines.
 _LEXED = re.compile(r'"""|\'\'\'|' + _STRING + r"|#[^\n]*")

@@ -51,7 +51,8 @@ from .wrapping import JOINED_WIDTH, LINE_LENGTH
 
 #: What a line's scan steps over, whole: a one-line string or a comment (a ``#`` inside a
 #: string opens no comment).
-_LEXED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|#[^\n]*""")
+#: (Each string's characters read a run at a time between escapes, as in ``layout._STRINGS``.)
+_LEXED = re.compile(r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'|#[^\n]*""")
 #: A contract line named in a comment: ``contracts/x.yaml:14``, alone or in parentheses.
 _REFERENCE = re.compile(r"(?:^|[\s(])([^\s()]+:[0-9]+)\)?$")
 #: The contract file a module's header names (``... from contracts/x.yaml. Do not edit.``).
