@@ -1142,7 +1142,9 @@ def _split_brackets(lines: list[str]) -> list[_Bracket]:
     opened: _Bracket | None = None  # the bracket whose opening bracket is that part
     for row, line in enumerate(lines):
         end = 0  # the column where the part read last on this line ends
-        for space, text in _SPACED_PART.findall(line):
+        # (Spaces at the end hold no part: taken off first, they are not read again and again
+        # for a part after them, as _SPACED_PART would from each of them in turn.)
+        for space, text in _SPACED_PART.findall(line.rstrip()):
             start = end + len(space)
             end = start + len(text)
             if text[0] == "#" or text in ("'", '"'):
