@@ -51,7 +51,8 @@ class Deriver(Protocol):
         """Add the case ``name`` with the arguments ``data`` (once per name)."""
 
     def replaced(self, path: SchemaPath, value: Any) -> Any:
-        """The base arguments with the value at ``path`` replaced."""
+        """The base arguments with the value at ``path`` replaced, for ``add`` (which builds
+        them only if it needs the whole instance)."""
 
     def removed(self, path: SchemaPath) -> Any:
         """The base arguments without the key at ``path``."""

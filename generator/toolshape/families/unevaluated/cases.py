@@ -44,7 +44,8 @@ class Deriver(Protocol):
         """Add the case ``name`` with the arguments ``data`` (once per name)."""
 
     def replaced(self, path: SchemaPath, value: Any) -> Any:
-        """The base arguments with the value at ``path`` replaced."""
+        """The base arguments with the value at ``path`` replaced, for ``add`` (which builds
+        them only if it needs the whole instance)."""
 
     def synth(self, schema: Any, schema_path: SchemaPath) -> tuple[bool, Any]:
         """A value ``schema`` accepts, and whether one was found."""
