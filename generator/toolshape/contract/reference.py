@@ -182,7 +182,11 @@ def _checks(schema: Any, value: Any, path: str, errors: Errors) -> None:
     if value_oracle.wrong_type(schema, value):
         errors.add((path, value_oracle.TYPE))
         return
-    errors.update((path, code) for code in value_oracle.refused(schema, value))
+    # (Each family's codes added in a plain loop, here and below: a generator expression
+    # around each family's generator was a fifth of checking a leaf, and a derivation checks
+    # some 300 leaves per contract.)
+    for code in value_oracle.refused(schema, value):
+        errors.add((path, code))
     if isinstance(value, str):
         _string(schema, value, path, errors)
     elif is_number(value):
@@ -206,7 +210,8 @@ def _applicators(schema: dict[str, Any], value: Any, path: str, errors: Errors) 
     def matches(sub: Any) -> bool:
         return _matches(sub, value, path)
 
-    errors.update((path, code) for code in combinator_oracle.refused(schema, value, apply, matches))
+    for code in combinator_oracle.refused(schema, value, apply, matches):
+        errors.add((path, code))
     unevaluated_oracle.refused(schema, value, path, errors, _value, _matches, _ROOT[-1])
 
 
@@ -218,12 +223,15 @@ def matches_pattern(pattern: str, text: str) -> bool:
 
 
 def _string(schema: dict[str, Any], value: str, path: str, errors: Errors) -> None:
-    errors.update((path, code) for code in string_oracle.refused(schema, value))
-    errors.update((path, code) for code in format_oracle.refused(schema, value))
+    for code in string_oracle.refused(schema, value):
+        errors.add((path, code))
+    for code in format_oracle.refused(schema, value):
+        errors.add((path, code))
 
 
 def _number(schema: dict[str, Any], value: float, path: str, errors: Errors) -> None:
-    errors.update((path, code) for code in number_oracle.refused(schema, value))
+    for code in number_oracle.refused(schema, value):
+        errors.add((path, code))
 
 
 def _array(schema: dict[str, Any], value: list[Any], path: str, errors: Errors) -> None:
