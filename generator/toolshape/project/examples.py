@@ -114,7 +114,7 @@ def check_derived(
     run = validate or module.validate
     for case in derived:
         got = {(e.path, e.code) for e in run(case.data).errors}
-        if got != set(case.errors):
+        if got != case.errors:
             raise AssertionError(
                 f"toolshape bug: for {checked.file} case {case.name!r} the generated module reports "
                 f"{sorted(got)} but the reference evaluator {sorted(case.errors)}"

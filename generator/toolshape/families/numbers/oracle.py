@@ -8,6 +8,7 @@ them in decimal, as ``multipleOf`` reads them, where a float would round (1e23 i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
@@ -30,6 +31,9 @@ def refused(schema: dict[str, Any], value: float) -> Iterator[str]:
             yield "multipleOf"
 
 
+@functools.lru_cache(maxsize=4096, typed=True)  # typed: 2**70 == 2.0**70, but not as written
 def _decimal(number: float) -> Fraction:
-    """The number as written in decimal (shortest repr), exactly."""
+    """The number as written in decimal (shortest repr), exactly. Remembered: a schema's bounds
+    are read again for every number checked against them, and reading a float's repr into a
+    Fraction is most of checking a number."""
     return Fraction(number) if isinstance(number, int) else Fraction(repr(float(number)))
