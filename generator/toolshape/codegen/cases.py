@@ -118,6 +118,12 @@ class ParseCase:
 #: equals nothing, so a float is keyed by its JSON text, as any other value).
 _PLAIN_SCALARS = (str, int, bool, type(None))
 
+#: ``json.dumps(value, default=repr)`` (and with ``sort_keys``), the encoder made once: dumps
+#: makes a new encoder at every call given any option, half the time of a small value's text
+#: (measured: 3.3 -> 1.8 us for ``[]``). Never changed after it is made.
+_JSON_TEXT = json.JSONEncoder(default=repr)
+_CANONICAL_JSON_TEXT = json.JSONEncoder(sort_keys=True, default=repr)
+
 
 def _change_key(root: int, path: SchemaPath, value: Any) -> Hashable:
     """What tells one change to the root (by its id) apart from another, for ``add``'s
@@ -131,7 +137,7 @@ def _change_key(root: int, path: SchemaPath, value: Any) -> Hashable:
         return (root, path, "float", repr(value))
     # Only the value is serialised: every leaf has a float and a list sample, and dumping the
     # root and path too was a tenth of add()'s time.
-    return (root, path, "json", json.dumps(value, default=repr))
+    return (root, path, "json", _JSON_TEXT.encode(value))
 
 
 class _Deriver:
@@ -304,7 +310,7 @@ class _Deriver:
             key = key or _change_key(id(self.root), path, value)
         else:
             data = _built(data)
-            key = json.dumps(data, sort_keys=True, default=repr)
+            key = _CANONICAL_JSON_TEXT.encode(data)
         if key in self.seen:
             return
         self.seen.add(key)
