@@ -22,6 +22,10 @@ TYPE = "type"
 def wrong_type(schema: dict[str, Any], value: Any) -> bool:
     """Whether ``schema``'s ``type`` refuses ``value`` (False when it has none)."""
     kinds = type_names(schema)
+    if kinds is not None and len(kinds) == 1:
+        # Most schemas name one type: asked of every value the evaluator checks, any() over a
+        # generator was a fifth of checking a value (measured: errors_of of a leaf).
+        return not _has_type(kinds[0], value)
     return kinds is not None and not any(_has_type(kind, value) for kind in kinds)
 
 
