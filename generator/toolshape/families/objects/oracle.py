@@ -11,6 +11,7 @@ from the generated checks (``checks.py``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -30,10 +31,10 @@ def evaluate(
     properties = schema.get("properties", {})
     for key, sub in properties.items():
         if key in value:
-            apply(sub, value[key], f"{path}/{escape(key)}", errors)
+            apply(sub, value[key], path + _step(key), errors)
     for key in schema.get("required", []):
         if key not in value:
-            errors.add((f"{path}/{escape(key)}", "required"))
+            errors.add((path + _step(key), "required"))
     # Without propertyNames or patternProperties a declared key has nothing more to be checked
     # against (_other_key returns at once): most objects, every case evaluates them again.
     by_name = "propertyNames" in schema or "patternProperties" in schema
@@ -44,7 +45,7 @@ def evaluate(
         if key in value:
             for need in needs:
                 if need not in value:
-                    errors.add((f"{path}/{escape(need)}", "dependentRequired"))
+                    errors.add((path + _step(need), "dependentRequired"))
     for key, sub in schema.get("dependentSchemas", {}).items():
         if key in value:
             apply(sub, value, path, errors)
@@ -54,22 +55,31 @@ def evaluate(
         errors.add((path, "maxProperties"))
 
 
+@functools.lru_cache(maxsize=4096)
+def _step(key: str) -> str:
+    """The pointer's step to ``key`` (``/`` and its escaped token), remembered: an object's
+    evaluation steps to each of its keys, and a derivation evaluates the objects on a changed
+    value's path again for each case it evaluates whole (measured: 12.9 -> 11.4 us for an
+    object of 13 keys whose values are remembered)."""
+    return "/" + escape(key)
+
+
 def _other_key(
     schema: dict[str, Any], key: str, item: Any, path: str, errors: Errors, apply: Apply
 ) -> None:
     """One key of the object: its name, the patterns it matches, and when it is in neither
     ``properties`` nor a pattern, ``additionalProperties``."""
     if "propertyNames" in schema:
-        apply(schema["propertyNames"], key, f"{path}/{escape(key)}", errors)
+        apply(schema["propertyNames"], key, path + _step(key), errors)
     matched = False
     for pattern, sub in schema.get("patternProperties", {}).items():
         if pattern_search(pattern, key):
             matched = True
-            apply(sub, item, f"{path}/{escape(key)}", errors)
+            apply(sub, item, path + _step(key), errors)
     if key in schema.get("properties", {}) or matched:
         return
     additional = schema.get("additionalProperties", True)
     if additional is False:
-        errors.add((f"{path}/{escape(key)}", "additionalProperties"))
+        errors.add((path + _step(key), "additionalProperties"))
     elif isinstance(additional, dict):
-        apply(additional, item, f"{path}/{escape(key)}", errors)
+        apply(additional, item, path + _step(key), errors)
