@@ -55,7 +55,7 @@ def evaluate(
         errors.add((path, "maxProperties"))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096, typed=True)  # typed: a key of True is not one of 1
 def _step(key: str) -> str:
     """The pointer's step to ``key`` (``/`` and its escaped token), remembered: an object's
     evaluation steps to each of its keys, and a derivation evaluates the objects on a changed
