@@ -227,4 +227,10 @@ def comment_text(text: str, limit: int = 72) -> str:
 
 
 def _plain(text: str) -> bool:
-    return all(" " <= ch <= "~" for ch in text)
+    """Whether every character of ``text`` is printable ASCII, space to ``~``.
+
+    ``isascii() and isprintable()`` says the same of every code point (checked over all of
+    0..0x10FFFF: among ASCII, isprintable() refuses exactly the controls 0x00-0x1F and DEL
+    0x7F, and both are conjunctions over the characters), in C rather than a generator that
+    compares each character twice (measured: model.build about 10% of its time here)."""
+    return text.isascii() and text.isprintable()
