@@ -69,11 +69,12 @@ def tuple_entry(
         return str.__new__(Code, whole)
     # Split one item per line, as laid_out splits a tuple: an item that fits its line as it
     # is, any other laid out by laid_out itself (given its text, made already).
-    pad = " " * (_ROW_INDENT + 4)
+    pad = _ROW_ITEM_PAD
+    room = LINE_LENGTH - len(pad) - 1  # an item's line: its indent, its comma
     texts = {} if texts is None else texts
     lines = ["("]
     for item, text in zip(items, item_texts, strict=True):
-        if _fits(text, LINE_LENGTH - len(pad) - 1):
+        if len(text) <= room and (text.isascii() or width(text) <= room):  # _fits, inline
             lines.append(pad + text + ",")
         else:
             texts[id(item)] = text
@@ -84,6 +85,8 @@ def tuple_entry(
 
 #: Where the template writes a table's rows (``entry``'s default indent).
 _ROW_INDENT = 4
+#: The indent of a split row's items, one level in.
+_ROW_ITEM_PAD = " " * (_ROW_INDENT + 4)
 
 
 def one_line(value: object, texts: Texts | None = None) -> str:
@@ -245,7 +248,10 @@ def _fits(line: str, limit: int = LINE_LENGTH) -> bool:
     two, never none: a line of more characters than that is wider, and is not measured (a
     long value's text is measured character by character where it holds one non-ASCII
     character, at every level of its layout)."""
-    return len(line) <= limit and width(line) <= limit
+    # An ASCII line is as wide as it is long (``width`` says so): no call to measure it. Every
+    # line of a table is measured, most of them ASCII (measured: tests_model.build about
+    # 0.2 ms per contract over the 40-contract set).
+    return len(line) <= limit and (line.isascii() or width(line) <= limit)
 
 
 def _pieces(text: str | bytes, indent: int, suffix: str) -> list[str]:
