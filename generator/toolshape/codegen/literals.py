@@ -100,8 +100,52 @@ def literal_text(value: object) -> str:
         # The commonest call (names, pointers, messages): repr() writes one string token, the
         # whole text, so there is nothing to search for in it.
         return _black_quotes(repr(value))
+    if type(value) is frozenset:
+        pairs = _string_pairs_text(value)  # type: ignore[arg-type]  # checked there
+        if pairs is not None:
+            return pairs
     text = _literal(value)
-    return _TOKEN.sub(_as_black_writes, text) if "'" in text or "e+" in text else text
+    if "e+" in text:
+        return _TOKEN.sub(_as_black_writes, text)
+    if "'" not in text:
+        return text
+    if '"' not in text:
+        # No " anywhere: repr() quoted every string (or bytes) with ', holding no ' itself
+        # (it would have taken " then), and writes no quote outside them, so every ' is a
+        # delimiter and black's quoting of each token is that ' made ": one replace() of
+        # the whole text, not a search calling back for each string token (measured: a
+        # schema's literal, most of model.build's literal(contract.parameters), and the
+        # tests' data about 3x faster).
+        return text.replace("'", '"')
+    return _TOKEN.sub(_as_black_writes, text)
+
+
+def _string_pairs_text(value: frozenset[object]) -> str | None:
+    """The literal of a frozenset of pairs of plain strings (the errors of a generated test's
+    case, a few thousand per contract), or None for any other set: what the general way
+    writes, without its walk and without searching its whole text again for the strings'
+    quotes. That way sorts the items' repr() texts and then requotes each string token as
+    black does; a pair's repr() is ``(`` repr(a) ``, `` repr(b) ``)``, its tokens the two
+    strings, so each is quoted alone (measured: tests_model.build about 0.3 ms per contract
+    over the 40-contract set)."""
+    if not value:
+        return "frozenset()"
+    written = []
+    for item in value:
+        if type(item) is not tuple or len(item) != 2:
+            return None
+        first, second = item
+        if type(first) is not str or type(second) is not str:
+            return None
+        first_repr, second_repr = repr(first), repr(second)
+        written.append(
+            (
+                f"({first_repr}, {second_repr})",
+                f"({_black_quotes(first_repr)}, {_black_quotes(second_repr)})",
+            )
+        )
+    written.sort()  # by the repr() texts, which tell the items apart: as _literal sorts
+    return "frozenset({" + ", ".join(text for _, text in written) + "})"
 
 
 #: A string literal as repr() writes one (single-quoted, or double-quoted when the text
