@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -187,20 +188,32 @@ def _errors_item(errors: frozenset[tuple[str, str]], written: ErrorsItems) -> ob
 
 
 #: The literals of the scalars the cases put in place (the type samples, bounds, enum
-#: members: a property's cases share most), by type and value, made once per contract.
-#: A float is not among them: -0.0 equals 0.0 but is written apart.
-ScalarTexts = dict[tuple[type, object], str]
+#: members: a property's cases share most), by type and value, made once per contract; a
+#: float by its sign too: -0.0 equals 0.0 but is written apart.
+ScalarTexts = dict[tuple[object, ...], str]
 
 #: The scalars whose type and value tell their literal.
 _KEYED_SCALARS = (str, int, bool, type(None))
 
 
 def _value_text(value: object, texts: Texts, scalars: ScalarTexts) -> str:
-    """``one_line(value, texts)``, a scalar's made once per contract (``scalars``)."""
+    """``one_line(value, texts)``, a scalar's made once per contract (``scalars``); a float's
+    too, keyed by its sign as well (-0.0 equals 0.0, and only they of equal finite floats are
+    written apart); the empty list and dict, written as they always are. Most cases put one
+    of these in place (measured: the case rows about 0.2 ms per contract over the 40-contract
+    set)."""
     kind = type(value)
     if kind not in _KEYED_SCALARS:
-        return one_line(value, texts)
-    key = (kind, value)
+        if kind is float:
+            key: tuple[object, ...] = (float, value, math.copysign(1.0, value))  # type: ignore[arg-type]  # mypy does not narrow on `kind`
+        elif (kind is list or kind is dict) and not value:
+            return "[]" if kind is list else "{}"
+        elif value is _MISSING:
+            return _MISSING_TEXT
+        else:
+            return one_line(value, texts)
+    else:
+        key = (kind, value)
     known = scalars.get(key)
     if known is None:
         known = scalars[key] = one_line(value, texts)
@@ -248,6 +261,7 @@ def _case_row(
 
 #: What a change that leaves its key out is written as: the template's MISSING.
 _MISSING = Code("MISSING")
+_MISSING_TEXT = str(_MISSING)
 
 
 def _case_rows(base: Any, derived: list[cases.Case]) -> list[CaseRow]:
