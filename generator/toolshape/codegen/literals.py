@@ -101,7 +101,7 @@ def literal_text(value: object) -> str:
         # whole text, so there is nothing to search for in it.
         return _black_quotes(repr(value))
     if type(value) is frozenset:
-        pairs = _string_pairs_text(value)  # type: ignore[arg-type]  # checked there
+        pairs = _string_pairs_text(value)
         if pairs is not None:
             return pairs
     text = _literal(value)
