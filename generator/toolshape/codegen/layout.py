@@ -1010,7 +1010,7 @@ def _held_once(source: str) -> tuple[str, bool]:
     replaced: dict[int, list[str]] = {}  # row from 0 -> the lines that stand for it
     for bracket in _split_brackets(lines):
         if bracket.items_row is not None:
-            replaced[bracket.items_row] = _items(lines[bracket.items_row], bracket.items)
+            replaced[bracket.items_row] = _items(lines[bracket.items_row], bracket.item_commas)
         elif bracket.comma_at is not None:
             commas.append(bracket.comma_at)
     again = False
@@ -1063,14 +1063,14 @@ def _pair(body: str) -> tuple[str, str, ast.expr] | None:
 class _Bracket:
     """One bracket pair of a statement: whether it may take a trailing comma, and what that
     comma needs (``comma_at``: after its one item; ``items_row``: its items' one line, cut at
-    ``items``, the columns of its own commas)."""
+    ``item_commas``, the columns of its own commas)."""
 
     __slots__ = (
         "before",
         "comma_at",
         "comprehension",
         "first_row",
-        "items",
+        "item_commas",
         "items_row",
         "last",
         "last_end",
@@ -1084,7 +1084,7 @@ class _Bracket:
         self.row = row  # the opening bracket's (from 0)
         self.opening = opening
         self.before = before  # the part before the opening bracket
-        self.items: list[int] = []  # columns of the commas between its items
+        self.item_commas: list[int] = []  # columns of the commas between its items
         self.comprehension = False  # ``for`` among its items: a comprehension or generator
         self.first_row = -1  # the row its first part is on (-1: none yet)
         self.last = ""  # its last part but the closing bracket
@@ -1104,7 +1104,7 @@ class _Bracket:
             or self.first_row == self.row
         ):
             return False
-        if not self.items:
+        if not self.item_commas:
             if not _takes_comma(self.opening, self.before):
                 return False  # parentheses that group one expression: a comma makes a tuple
             self.comma_at = self.last_end
@@ -1161,7 +1161,7 @@ def _split_brackets(lines: list[str]) -> list[_Bracket]:
                     found.append(bracket)
             elif stack:
                 if text == ",":
-                    stack[-1].items.append(start)
+                    stack[-1].item_commas.append(start)
                 elif text == "for":
                     stack[-1].comprehension = True
             if text in ("(", "[", "{"):
