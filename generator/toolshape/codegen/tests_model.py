@@ -22,7 +22,7 @@ from ..schema.pointers import child
 from . import cases, model, render
 from .literals import Code, comment, literal, literal_text
 from .widths import width
-from .wrapping import LINE_LENGTH, Texts, entry, one_line, tuple_entry
+from .wrapping import LINE_LENGTH, Texts, dict_text, entry, one_line, tuple_entry
 
 
 @dataclass
@@ -239,20 +239,20 @@ def _case_row(
     pointers = {} if pointers is None else pointers
     scalars = {} if scalars is None else scalars
     changes: dict[str, object] = {}
-    pairs: list[str] = []
+    pairs: list[tuple[str, str]] = []
     texts: Texts = {}  # the texts of the values' parts: a row that splits lays them out
     for pointer, new in found:
         value = changes[pointer] = _MISSING if new is cases.MISSING else new
         key = pointers.get(pointer)
         if key is None:
             key = pointers[pointer] = literal_text(pointer)
-        pairs.append(f"{key}: {_value_text(value, texts, scalars)}")
+        pairs.append((key, _value_text(value, texts, scalars)))
     errors = _errors_item(frozenset(case.errors), {} if written is None else written)
-    # The row's items' texts, as ``wrapping.one_line`` writes them (a dict's pairs joined as
-    # there), handed to tuple_entry, which measures them without writing them again.
+    # The row's items' texts, as ``wrapping.one_line`` writes them, handed to tuple_entry,
+    # which measures them without writing them again.
     items = [
         literal_text(case.name),
-        "{" + ", ".join(pairs) + "}",
+        dict_text(pairs),
         str(errors) if isinstance(errors, Code) else literal_text(errors),
     ]
     row = tuple_entry((case.name, changes, errors), items, texts)
