@@ -483,8 +483,24 @@ def _namespace(module: types.ModuleType) -> dict[str, object]:
             methods = {k: v.__code__ for k, v in vars(value).items() if hasattr(v, "__code__")}
             shown[name] = (value.__qualname__, methods, getattr(value, "__annotations__", {}))
         elif name not in ("__builtins__", "__name__", "__package__", "__file__"):
-            shown[name] = re.sub(" at 0x[0-9a-f]+", "", repr(value))  # an object's address
+            shown[name] = re.sub(" at 0x[0-9a-f]+", "", _ordered_repr(value))  # an address
     return shown
+
+
+def _ordered_repr(value: object) -> str:
+    """``repr(value)`` with every set's items in one order: a set's own order follows how it was
+    built, and compiling a module whole shares one constant among equal sets (``x in {...}``
+    and ``frozenset({...})`` of the same strings) where compiling it in pieces does not, so two
+    loads of one module can list one set's items apart, as the string hash seed falls."""
+    if isinstance(value, (set, frozenset)):
+        return f"{type(value).__name__}({{{', '.join(sorted(map(_ordered_repr, value)))}}})"
+    if isinstance(value, dict):
+        pairs = (f"{_ordered_repr(k)}: {_ordered_repr(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(map(_ordered_repr, value))
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    return repr(value)
 
 
 def _whole(tree: ast.Module, path: Path) -> types.ModuleType:
