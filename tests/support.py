@@ -11,6 +11,7 @@ import contextlib
 import gc
 import json
 import os
+import subprocess
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -30,6 +31,21 @@ BENCH = ROOT / "tests" / "bench"
 #: The scripts folder of the environment under test: a subprocess runs ``sys.executable`` or an
 #: entry point from here, never whatever ``PATH`` finds (the venv need not be activated).
 SCRIPTS = Path(sys.executable).parent
+
+
+def run_pytest(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """pytest run in a process of its own the way a user runs it in their project (``-q``, no
+    cache folder written): this environment's interpreter, and none of the outer run's
+    ``PYTEST_*`` settings, which are ours, not the user's (``PYTEST_ADDOPTS=--durations=15``
+    made a nested run list its slowest tests, one named "... is a type error")."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 def example_contracts(folder: Path = CONTRACTS, pattern: str = "*.yaml") -> list[Path]:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import toolshape
-from support import ROOT, pyproject, script
+from support import ROOT, pyproject, run_pytest, script
 from toolshape import cli
 from toolshape.cli import main
 from toolshape.codegen.context import GenerationContext
@@ -619,10 +619,7 @@ def test_deep_subfolders_are_mirrored_and_their_tests_run(
     assert run(capsys, "generate", str(contracts), "--out", str(out_dir))[0] == 0
     assert set(contents(out_dir)) == expected_files(contracts)
     assert (out_dir / "tests" / "payments" / "__init__.py").is_file()
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", out_dir.name],
-        cwd=tmp_path, capture_output=True, text=True,
-    )  # fmt: skip
+    result = run_pytest(out_dir.name, cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 
@@ -876,23 +873,14 @@ def test_the_summary_counts_test_files_not_modules() -> None:
 # -- the generated folder, vendored -----------------------------------------------------------
 
 
-def pytest_in(folder: Path) -> subprocess.CompletedProcess[str]:
-    """Run the generated tests of ``folder`` the way a service would: from its parent."""
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", folder.name],
-        cwd=folder.parent,
-        capture_output=True,
-        text=True,
-    )
-
-
 def test_a_vendored_copy_passes_its_own_generated_tests(
     generated: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     vendored = tmp_path_factory.mktemp("service") / "vendored" / "validators"
     shutil.copytree(generated, vendored)
     shutil.rmtree(generated)  # nothing may lean on the original location
-    result = pytest_in(vendored)
+    # The generated tests of the copy, run the way a service would: from its parent.
+    result = run_pytest(vendored.name, cwd=vendored.parent)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert re.search(r"\b\d+ passed\b", result.stdout)
     assert "failed" not in result.stdout and "error" not in result.stdout.lower()

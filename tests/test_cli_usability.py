@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support import run_pytest
 from toolshape import cli
 from toolshape.cli import main
 
@@ -72,12 +72,7 @@ def test_new_writes_a_starter_contract_that_lints_and_generates(
     code, out, err = run(capsys, "generate", "--out", "out")
     assert (code, err) == (0, "")
     assert out.startswith("generated 1 module, 1 test file, ")
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "out"],
-        cwd=work,
-        capture_output=True,
-        text=True,
-    )
+    result = run_pytest("out", cwd=work)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 

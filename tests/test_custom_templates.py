@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import importlib
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import CONTEXT, ROOT
+from support import CONTEXT, ROOT, run_pytest
 from toolshape.cli import main
 from toolshape.codegen.render import BUILTIN_TEMPLATES
 
@@ -120,12 +119,7 @@ def test_a_licence_header_template_renders_and_the_module_works(
             del sys.modules[name]
 
     # The customised modules still pass the tests generated from their contracts.
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "acme_validators"],
-        cwd=work,
-        capture_output=True,
-        text=True,
-    )
+    result = run_pytest("acme_validators", cwd=work)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
 
 

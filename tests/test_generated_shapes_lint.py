@@ -26,13 +26,11 @@ a bounded integer (where the float is the number branch's, no int is expected).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support import CONTEXT
+from support import CONTEXT, run_pytest
 from test_code_quality import GENERATED_CHECKS, assert_generated_check_passes
 from toolshape.cli import main
 from toolshape.project import planning
@@ -142,12 +140,7 @@ def test_every_shape_passes_a_users_checks(generated: Path, argv: list[str]) -> 
 
 
 def test_the_generated_tests_of_every_shape_pass(generated: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(generated)],
-        cwd=generated.parent,
-        capture_output=True,
-        text=True,
-    )
+    done = run_pytest(generated, cwd=generated.parent)
     assert done.returncode == 0, done.stdout[-5000:]
 
 

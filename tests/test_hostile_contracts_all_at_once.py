@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ from hostile_contracts_support import (
     probes,
     to_yaml,
 )
+from support import run_pytest
 from toolshape.codegen import render
 from toolshape.project import pipeline, runtime
 
@@ -176,21 +175,6 @@ def test_all_hostile_texts_at_once_generated_tests_pass_under_pytest(
     all_at_once: tuple[pipeline.Generated, Path],
 ) -> None:
     _, root = all_at_once
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--rootdir",
-            str(root),
-            str(root / "hostile_pkg" / "tests"),
-        ],
-        cwd=root,
-        capture_output=True,
-        text=True,
-    )
+    done = run_pytest("--rootdir", root, root / "hostile_pkg" / "tests", cwd=root)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert re.search(r"\d+ passed", done.stdout)

@@ -1,14 +1,18 @@
 """The tests' own shared helpers (support.py), where a mistake would make other tests prove
 less than they claim: ``generated``, the per-process memo of ``pipeline.generate``, must hand a
-test exactly what generating its own inputs gives, never output made from other inputs."""
+test exactly what generating its own inputs gives, never output made from other inputs; and
+``run_pytest``, which every test that starts pytest in a process of its own goes through, must
+run it as a user would, whatever ``PYTEST_*`` settings the suite itself runs under."""
 
 from __future__ import annotations
 
+import ast
+import itertools
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support import CONTEXT, CONTRACTS, ROOT, generated
+from support import CONTEXT, CONTRACTS, ROOT, generated, run_pytest
 from toolshape.codegen import render
 from toolshape.codegen.context import GenerationContext
 from toolshape.contract.errors import ContractError
@@ -95,3 +99,36 @@ def test_a_refused_contract_is_refused_on_every_call() -> None:
     for _ in range(2):
         with pytest.raises(ContractError):
             broken.memo()
+
+
+def test_a_nested_pytest_run_takes_none_of_the_suites_pytest_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite's own ``PYTEST_*`` settings (``PYTEST_ADDOPTS=--durations=15`` in the README's
+    cost measurement, xdist's worker variables) are not a user's: one an inner run would
+    refuse, and one that would change its output, leave it as a plain run."""
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "test_one.py").write_text("def test_one():\n    pass\n")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--no-such-option --durations=5")
+    monkeypatch.setenv("PYTEST_PLUGINS", "no_such_plugin_module")
+    result = run_pytest("project", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "slowest" not in result.stdout
+    assert result.stdout.strip().splitlines()[-1].startswith("1 passed")
+
+
+def test_every_nested_pytest_run_goes_through_run_pytest() -> None:
+    """No test file spells a pytest command line of its own (``-m pytest`` in a list), which
+    would take the suite's ``PYTEST_*`` settings with it; test_generated_code.py's runs go
+    through its ``_run``, which starts from a cleaned environment (``_clean_env``)."""
+    allowed = {"support.py", "test_generated_code.py"}
+    found = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        if path.name in allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.List):
+                items = [e.value if isinstance(e, ast.Constant) else None for e in node.elts]
+                if any(a == "-m" and b == "pytest" for a, b in itertools.pairwise(items)):
+                    found.append(f"{path.name}:{node.lineno}")
+    assert not found, f"pytest started without support.run_pytest at {found}"
