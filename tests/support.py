@@ -33,16 +33,29 @@ BENCH = ROOT / "tests" / "bench"
 SCRIPTS = Path(sys.executable).parent
 
 
+def clean_environment() -> dict[str, str]:
+    """The environment a subprocess that stands for a user's own run gets: none of the suite's
+    settings (``PYTHON*``, ``PYTEST_*`` such as ``PYTEST_ADDOPTS`` and xdist's worker variables,
+    an activated venv's, coverage's), no bytecode written into the folders it runs in."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "PYTEST_", "VIRTUAL_ENV", "PYENV_VERSION", "COV_CORE_"))
+    }
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
 def run_pytest(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     """pytest run in a process of its own the way a user runs it in their project (``-q``, no
-    cache folder written): this environment's interpreter, and none of the outer run's
-    ``PYTEST_*`` settings, which are ours, not the user's (``PYTEST_ADDOPTS=--durations=15``
-    made a nested run list its slowest tests, one named "... is a type error")."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    cache folder written): this environment's interpreter, in a ``clean_environment``
+    (``PYTEST_ADDOPTS=--durations=15``, inherited, made a nested run list its slowest tests,
+    one named "... is a type error")."""
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *map(str, args)],
         cwd=cwd,
-        env=env,
+        env=clean_environment(),
         capture_output=True,
         text=True,
     )

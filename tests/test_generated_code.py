@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 from generated_harness import Call, failure, first_failure, generated_test_calls
-from support import ROOT, user_cache
+from support import ROOT, clean_environment, user_cache
 
 GENERATED = ROOT / "generated"
 CURRENT = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -755,22 +755,11 @@ def test_the_gate_imports_a_tool_only_when_it_is_called(tmp_path: Path) -> None:
 # -- Subprocess helpers -------------------------------------------------------------
 
 
-def _clean_env() -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("PYTHON", "PYTEST_", "VIRTUAL_ENV", "PYENV_VERSION", "COV_CORE_"))
-    }
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    return env
-
-
 def _run(args: Sequence[str | Path], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(a) for a in args],
         cwd=cwd,
-        env=_clean_env(),
+        env=clean_environment(),
         capture_output=True,
         text=True,
     )
