@@ -298,7 +298,7 @@ def export(contract: Contract, target: str) -> ExportResult:
     findings of :func:`lint`); ``ValueError`` for an unknown target.
     """
     _check_target(target)
-    result = _export(contract, target, {})
+    result = _export(contract, target, _Lowerings())
     result.definition = copy.deepcopy(result.definition)  # never shares data with the contract
     return result
 
@@ -313,7 +313,7 @@ def export_each(
     tool lists), never to be changed; :func:`export` gives a definition of one's own."""
     for target in targets:
         _check_target(target)
-    lowerings: dict[str, _Lowered] = {}
+    lowerings = _Lowerings()
     results: dict[str, ExportResult | ExportError] = {}
     for target in targets:
         try:
@@ -348,23 +348,31 @@ def definitions(contracts: list[Contract], target: str) -> list[dict[str, Any]]:
 _Lowered = tuple["_Lowering", dict[str, Any], list[Finding], list[str]]
 
 
-def _lowered(contract: Contract, target: str, lowerings: dict[str, _Lowered]) -> _Lowered:
+@dataclasses.dataclass
+class _Lowerings:
+    """One contract's lowerings, made as its targets ask for them."""
+
+    #: Each rules' lowering, run once (the targets that share rules share it).
+    runs: dict[str, _Lowered] = dataclasses.field(default_factory=dict)
+    #: What their size walks found alike, shared by all of them (inlined_sizes).
+    sizes: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def _lowered(contract: Contract, target: str, lowerings: _Lowerings) -> _Lowered:
     """The lowering of ``contract`` for ``target``'s rules, run once per rules in ``lowerings``:
     a target that shares its rules with one lowered before takes that lowering, its findings
     named for ``target`` (the lowering reads only the rules; the findings name the target)."""
     rules = _SAME_RULES.get(target, target)
-    if rules not in lowerings:
-        # One contract's lowerings share what their size walks found alike (inlined_sizes).
-        shared = next(iter(lowerings.values()))[0].shared_sizes if lowerings else {}
-        lowering = _Lowering(contract, target, shared)
-        lowerings[rules] = (lowering, *lowering.run())
-    lowering, lowered, findings, notes = lowerings[rules]
+    if rules not in lowerings.runs:
+        lowering = _Lowering(contract, target, lowerings.sizes)
+        lowerings.runs[rules] = (lowering, *lowering.run())
+    lowering, lowered, findings, notes = lowerings.runs[rules]
     if any(finding.target != target for finding in findings):
         findings = [dataclasses.replace(finding, target=target) for finding in findings]
     return lowering, lowered, findings, notes
 
 
-def _export(contract: Contract, target: str, lowerings: dict[str, _Lowered]) -> ExportResult:
+def _export(contract: Contract, target: str, lowerings: _Lowerings) -> ExportResult:
     """The definition for ``target``, sharing data with the contract (the callers copy or only
     read it); ``lowerings`` keeps each rules' lowering for the targets that share them."""
     if target == "jsonschema":
