@@ -27,6 +27,14 @@ class Code(Markup):
 
     __slots__ = ()
 
+    @classmethod
+    def of(cls, text: str) -> Code:
+        """``text``, which toolshape wrote as Python source, as Code: made by ``str.__new__``,
+        not ``Code(text)``, whose Markup constructor first asks its argument for an
+        ``__html__`` that text made here never has (a third of a short literal's cost, for the
+        thousands of literals, rows and stand-ins of a contract)."""
+        return str.__new__(cls, text)
+
 
 def _plain_result(name: str) -> object:
     method = getattr(str, name)
@@ -88,9 +96,7 @@ def literal(value: object) -> Code:
 
     Strings are quoted the way black quotes them (double quotes unless that takes more
     backslashes), so generated code needs no reformatting to pass ``black --check``."""
-    # str.__new__, not Code(): Markup's constructor first asks its argument for an __html__,
-    # which the plain text made here never has (a third of a short literal's cost).
-    return str.__new__(Code, literal_text(value))
+    return Code.of(literal_text(value))
 
 
 def literal_text(value: object) -> str:

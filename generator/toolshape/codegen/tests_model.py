@@ -21,6 +21,7 @@ from ..families.values.checks import TYPE_CODE
 from ..schema.pointers import child
 from . import cases, model, render
 from .literals import Code, comment, literal, literal_text
+from .masks import may_hold_secrets
 from .widths import width
 from .wrapping import LINE_LENGTH, Texts, dict_text, entry, one_line, tuple_entry
 
@@ -384,7 +385,7 @@ def _sensitive_strings(checked: checker.Contract, derived: list[cases.Case]) -> 
     values (enum, const) of those schemas; less any that the contract or the cases also
     show in the open (a key, a pattern, a value elsewhere), where finding one proves nothing."""
     parameters = checked.parameters
-    if not _marks_sensitive(parameters):
+    if not may_hold_secrets(parameters):
         return set()  # nothing is redacted: walking every case would only cost time (issue 16)
     instances = [case.data for case in derived] + [e.args for e in checked.examples if e.has_args]
     found = redaction.allowed_secrets(parameters)
@@ -396,20 +397,6 @@ def _sensitive_strings(checked: checker.Contract, derived: list[cases.Case]) -> 
     keys, strings = _contract_strings(parameters)
     public |= keys | (strings - redaction.allowed_secrets(parameters))
     return {s for s in found if len(s) >= 4 and not any(s in text for text in public)}
-
-
-def _marks_sensitive(schema: Any) -> bool:
-    """Whether ``x-sensitive: true`` appears anywhere in the schema (without it no value is redacted)."""
-    todo = [schema]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            if node.get("x-sensitive") is True:
-                return True
-            todo.extend(node.values())
-        elif isinstance(node, list):
-            todo.extend(node)
-    return False
 
 
 #: The generator's modules that write the phrases a module's messages are made of: model.py and
@@ -481,7 +468,7 @@ def _contract_strings(schema: Any) -> tuple[set[str], set[str]]:
 def _redaction_places(checked: checker.Contract, derived: list[cases.Case]) -> list[Code]:
     """(case, redacted pointers, described pointers) for each derived case with either, from the contract."""
     rows: list[Code] = []
-    if not _marks_sensitive(checked.parameters):
+    if not may_hold_secrets(checked.parameters):
         return rows  # no schema is sensitive: no case has a redacted or described place
     for case in derived:
         if isinstance(case.data, dict):
