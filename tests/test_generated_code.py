@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 from generated_harness import Call, failure, first_failure, generated_test_calls
-from support import ROOT, clean_environment, user_cache
+from support import ROOT, clean_environment, run_pytest, user_cache
 
 GENERATED = ROOT / "generated"
 CURRENT = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -930,10 +930,7 @@ def test_pytest_runs_every_generated_test_as_a_user_runs_them() -> None:
     run does not collect generated/tests (``testpaths``): under xdist each of their thousands of
     small items cost the workers and the controller about twice what running it costs, and one
     process runs them all in a third of that CPU time."""
-    result = _run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", "generated"],
-        cwd=ROOT,
-    )
+    result = run_pytest("-n", "0", "generated", cwd=ROOT)
     assert result.returncode == 0, f"the generated tests fail under pytest:\n{_output(result)}"
     assert _passed(result) == expected_item_count(), (
         f"pytest ran {_passed(result)} generated tests, expected {expected_item_count()}:\n"
@@ -1070,7 +1067,7 @@ def test_one_tool_vendored_alone_passes_its_tests(tmp_path: Path) -> None:
         "_runtime.py",
         "get_weather.py",
     ]
-    result = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=service)
+    result = run_pytest(cwd=service)
     assert result.returncode == 0, f"the vendored tools fail their tests:\n{_output(result)}"
     expected = sum(
         len(generated_test_calls(_import_generated_tests(GENERATED / p)))

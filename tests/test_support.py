@@ -119,9 +119,8 @@ def test_a_nested_pytest_run_takes_none_of_the_suites_pytest_settings(
 
 def test_every_nested_pytest_run_goes_through_run_pytest() -> None:
     """No test file spells a pytest command line of its own (``-m pytest`` in a list), which
-    would take the suite's ``PYTEST_*`` settings with it; test_generated_code.py's runs go
-    through its ``_run``, which starts from the same ``clean_environment``."""
-    allowed = {"support.py", "test_generated_code.py"}
+    would take the suite's ``PYTEST_*`` settings with it."""
+    allowed = {"support.py"}
     found = []
     for path in sorted((ROOT / "tests").glob("*.py")):
         if path.name in allowed:

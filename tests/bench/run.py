@@ -53,6 +53,7 @@ import toolshape.contract.source  # noqa: E402
 import toolshape.contract.tool_hints  # noqa: E402
 import toolshape.platforms.export  # noqa: E402
 import toolshape.project.pipeline  # noqa: E402
+import toolshape.project.planning  # noqa: E402
 import toolshape.project.runtime  # noqa: E402
 import yaml  # noqa: E402
 
@@ -971,12 +972,15 @@ def scale(
         # (check writes no cache entry): what check and generate cost on a fresh CI runner or
         # after clearing the cache.
         warm, cold = root / "cache", root / "empty-cache"
-        # A first generate and check of one contract, untimed, compiles toolshape's modules
-        # (and the standard library's and its dependencies') into the bytecode folder, as
-        # installing toolshape would: the timed runs measure toolshape's work, not Python's.
+        # A first generate and check, untimed, compiles toolshape's modules (and the standard
+        # library's and its dependencies', whose own bytecode Python no longer reads with a
+        # prefix set) into the bytecode folder, as installing toolshape would: the timed runs
+        # measure toolshape's work, not Python's. Enough contracts that generate starts its
+        # worker processes (multiprocessing's modules compiled too).
         bytecode = root / "toolshape-bytecode"
         (root / "warm_up").mkdir()
-        shutil.copy(contracts[0], root / "warm_up" / contracts[0].name)
+        for path in contracts[: toolshape.project.planning.POOL_THRESHOLD]:
+            shutil.copy(path, root / "warm_up" / path.name)
         for args in (
             ["generate", "warm_up", "--out", "warm_up_out", "-q"],
             ["check", "warm_up", "--out", "warm_up_out", "-q"],
