@@ -37,7 +37,7 @@ from ..families.unevaluated import cases as unevaluated_cases
 from ..families.values import values as member_values
 from ..families.values.rules import NO_VALUE
 from ..schema import vocabulary
-from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve
+from ..schema.pointers import SchemaPath, child, escape, ref_path, resolve, typed
 from ..schema.pointers import pointer as pointer_of
 from ..schema.pointers import tokens as pointer_tokens
 from ..schema.values import integral_as_int, is_integer, json_equal
@@ -1284,12 +1284,7 @@ def _one_by_one_then_two(pointers: list[str]) -> list[tuple[str, ...]]:
 
 def _path_of(data: Any, pointer: str) -> SchemaPath:
     """The path of ``pointer`` in ``data`` (which holds it): its tokens, those into lists as ints."""
-    path: list[str | int] = []
-    for token in pointer_tokens(pointer):
-        step: str | int = int(token) if isinstance(data, list) else token
-        path.append(step)
-        data = data[step]
-    return tuple(path)
+    return typed(data, tuple(pointer_tokens(pointer)))
 
 
 def _at(data: Any, pointer: str) -> Any:
