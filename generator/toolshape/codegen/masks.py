@@ -15,6 +15,7 @@ finite data.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -211,10 +212,17 @@ class _Masks:
         self.live: set[str] = set()  # the $ref targets whose mask is not None
         # By id(schema), for the current ``live``: each schema's mask is computed once.
         self.masks: dict[int, Any] = {}
-        #: The schemas below which (their $refs followed) an x-sensitive schema is.
-        self.reaching = _reaching_secrets(parameters)
-        #: Whether the tool has sensitive parts: then every key's name is kept.
-        self.strict = id(parameters) in self.reaching
+
+    @functools.cached_property
+    def reaching(self) -> set[int]:
+        """The schemas below which (their $refs followed) an x-sensitive schema is: walked when
+        first asked (the absent nulls' masks never ask)."""
+        return _reaching_secrets(self.parameters)
+
+    @functools.cached_property
+    def strict(self) -> bool:
+        """Whether the tool has sensitive parts: then every key's name is kept."""
+        return id(self.parameters) in self.reaching
 
     def table(self) -> dict[str, Any]:
         """{"#": the arguments' mask, $ref: its target's mask} for every $ref whose mask is not None."""
@@ -321,12 +329,6 @@ class _AbsentNulls(_Masks):
     - ``unsure``: keys whose null one anyOf/oneOf branch removes while another branch keeps
       it (requires the key, or allows null there): removed only when keeping them fails too.
     """
-
-    def __init__(self, parameters: Any) -> None:
-        # (not the redaction's secrets: the absent nulls do not depend on them)
-        self.parameters = parameters
-        self.live = set()
-        self.masks = {}
 
     def _mask(self, schema: Any) -> Any:
         if not isinstance(schema, dict):
