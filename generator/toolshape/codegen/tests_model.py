@@ -23,7 +23,15 @@ from . import cases, model, render
 from .literals import Code, comment, literal, literal_text
 from .masks import may_hold_secrets
 from .widths import width
-from .wrapping import LINE_LENGTH, Texts, dict_text, entry, one_line, tuple_entry
+from .wrapping import (
+    LINE_LENGTH,
+    ROW_ITEM_INDENT,
+    Texts,
+    dict_text,
+    entry,
+    one_line,
+    tuple_entry,
+)
 
 
 @dataclass
@@ -166,10 +174,6 @@ class StandIns:
         )
 
 
-#: How deep a case row's items stand when the row is split, one item per line (``entry``'s
-#: rows stand at 4 columns, their items one level in).
-_ROW_ITEM_INDENT = 8
-
 #: The errors of a case as its row holds them (``_errors_item``), by the errors themselves.
 ErrorsItems = dict[frozenset[tuple[str, str]], object]
 
@@ -183,7 +187,7 @@ def _errors_item(errors: frozenset[tuple[str, str]], written: ErrorsItems) -> ob
     known = written.get(errors)
     if known is None:
         text = literal_text(errors)
-        fits = width(" " * _ROW_ITEM_INDENT + text + ",") <= LINE_LENGTH
+        fits = width(" " * ROW_ITEM_INDENT + text + ",") <= LINE_LENGTH
         known = written[errors] = Code(text) if fits else errors
     return known
 

@@ -84,8 +84,9 @@ def tuple_entry(
 
 #: Where the template writes a table's rows (``entry``'s default indent).
 _ROW_INDENT = 4
-#: The indent of a split row's items, one level in.
-_ROW_ITEM_PAD = " " * (_ROW_INDENT + 4)
+#: How deep a split row's items stand, one per line: one level in.
+ROW_ITEM_INDENT = _ROW_INDENT + 4
+_ROW_ITEM_PAD = " " * ROW_ITEM_INDENT
 
 
 def one_line(value: object, texts: Texts | None = None) -> str:
